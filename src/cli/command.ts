@@ -1,0 +1,17 @@
+/** A CLI subcommand. Each lives in its own file under commands/ and is listed in commands/index.ts. */
+export interface CliCommand {
+  name: string;
+  /** One line for `toffee --help`. */
+  summary: string;
+  /** Usage line(s) for `toffee <name> --help`. */
+  usage: string;
+  /** Returns the process exit code. Throw CliError for a one-line failure reason. */
+  run(argv: string[]): Promise<number>;
+}
+
+/** A failure the user caused or can fix: printed as one line, exit code 1 (or the given one). */
+export class CliError extends Error {
+  constructor(message: string, readonly exitCode = 1) {
+    super(message);
+  }
+}

@@ -1,0 +1,104 @@
+/** What a folder of data files becomes: one SQLite image, a document store, a profile, and diagnostics. */
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** One problem with one input file. Loading never stops for it. */
+export interface FileDiagnostic {
+  /** Path relative to the environment root, with forward slashes. */
+  file: string;
+  severity: Severity;
+  message: string;
+  /** 1-based line number in the file, when the problem has one. */
+  line?: number;
+}
+
+export type ColumnType = 'integer' | 'real' | 'text' | 'date' | 'datetime' | 'boolean';
+
+export interface ColumnProfile {
+  /** SQL column name in the image. */
+  name: string;
+  /** Name as it appeared in the source (header cell, JSON path, SQLite column). */
+  originalName: string;
+  type: ColumnType;
+  nullFraction: number;
+  distinctCount: number;
+  /** For integer, real, date and datetime columns. */
+  min?: number | string;
+  max?: number | string;
+  /** Up to three distinct non-null values, as they are stored. */
+  samples: Array<string | number>;
+  /** Non-null and unique over all rows. */
+  candidateKey: boolean;
+}
+
+export interface TableProfile {
+  /** Stable, safe, unique SQL name in the image. */
+  name: string;
+  /** Name in the source: file name, SQLite table name, or JSON path. */
+  originalName: string;
+  /** Path relative to the environment root. */
+  sourceFile: string;
+  kind: 'table' | 'view';
+  rowCount: number;
+  columns: ColumnProfile[];
+  /** For child tables made from arrays of objects in JSON: the parent table and the linking column. */
+  parent?: { table: string; column: string };
+}
+
+export interface DocumentSection {
+  heading: string;
+  /** Markdown heading level (1–6); 0 for text before the first heading. */
+  level: number;
+  text: string;
+}
+
+export interface DataDocument {
+  /** Unique name the agent uses to read it (file path relative to the root). */
+  name: string;
+  sourceFile: string;
+  title: string;
+  sizeBytes: number;
+  sections: DocumentSection[];
+}
+
+export interface DocumentProfile {
+  name: string;
+  sourceFile: string;
+  title: string;
+  sizeBytes: number;
+  headings: string[];
+}
+
+export interface FileRecord {
+  file: string;
+  sizeBytes: number;
+  sha256: string;
+  kind: 'csv' | 'tsv' | 'json' | 'jsonl' | 'sqlite' | 'markdown' | 'text' | 'other';
+  /** Tables and documents that came from this file. */
+  produced: string[];
+}
+
+export interface EnvironmentProfile {
+  root: string;
+  files: FileRecord[];
+  tables: TableProfile[];
+  documents: DocumentProfile[];
+  diagnostics: FileDiagnostic[];
+}
+
+export interface DataEnvironment {
+  /** Absolute path of the folder. */
+  root: string;
+  /** The whole environment as one SQLite database file (bytes), the sandboxes' input. */
+  image: Uint8Array;
+  documents: DataDocument[];
+  profile: EnvironmentProfile;
+}
+
+export interface LoadOptions {
+  /** Files larger than this are skipped with a diagnostic. Default 512 MiB. */
+  maxFileBytes?: number;
+  signal?: AbortSignal;
+  /** Progress for UIs: called as files are read. */
+  onProgress?: (event: { file: string; done: number; total: number }) => void;
+}

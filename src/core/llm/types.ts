@@ -1,0 +1,65 @@
+/** One interface for every model: OpenAI-compatible endpoints, VS Code language models, the offline simulated models. */
+
+export interface ToolCallRequest {
+  id: string;
+  name: string;
+  /** JSON text exactly as the model produced it (may be malformed; parse with the agent's tool schemas). */
+  arguments: string;
+}
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; toolCalls?: ToolCallRequest[] }
+  | { role: 'tool'; toolCallId: string; content: string };
+
+/** A tool offered to the model, in OpenAI's function-tool shape. */
+export interface ToolDefinition {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+export type ReasoningEffort = 'low' | 'medium' | 'high';
+
+export interface CompletionRequest {
+  model: string;
+  messages: ChatMessage[];
+  tools?: ToolDefinition[];
+  reasoningEffort?: ReasoningEffort;
+  maxTokens?: number;
+  signal?: AbortSignal;
+  /** Extra context only simulated models may read (the task's reference solution); real providers ignore it. */
+  simulation?: unknown;
+}
+
+export interface Usage {
+  prompt: number;
+  completion: number;
+  cached?: number;
+  reasoning?: number;
+}
+
+export interface Completion {
+  message: { content: string | null; toolCalls: ToolCallRequest[] };
+  usage: Usage;
+  costUsd: number;
+  latencyMs: number;
+}
+
+export interface ModelSpec {
+  id: string;
+  provider: string;
+  /** USD per million input tokens. */
+  inputPerMTok: number;
+  outputPerMTok: number;
+  contextWindow: number;
+  supportsTools: boolean;
+  supportsReasoningEffort: boolean;
+  simulated: boolean;
+}
+
+export interface LlmProvider {
+  readonly id: string;
+  listModels(): Promise<ModelSpec[]>;
+  complete(request: CompletionRequest): Promise<Completion>;
+}

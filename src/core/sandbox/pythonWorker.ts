@@ -1,0 +1,2 @@
+// Sandbox worker entry (built by esbuild into dist/pythonWorker.js).
+export {};

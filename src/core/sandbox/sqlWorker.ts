@@ -1,0 +1,2 @@
+// Sandbox worker entry (built by esbuild into dist/sqlWorker.js).
+export {};

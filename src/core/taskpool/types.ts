@@ -1,0 +1,40 @@
+/** A task: a question about a data environment with an answer TOFFEE computed itself, and how it got it. */
+
+export type AnswerKey =
+  | { type: 'number'; value: number; tolerance: number }
+  | { type: 'string'; value: string }
+  | { type: 'list'; values: string[]; ordered: boolean }
+  | { type: 'table'; columns: string[]; rows: unknown[][] };
+
+/** One step of the reference solution, executed against the environment when the task was built. */
+export interface EvidenceStep {
+  tool: 'run_sql' | 'run_python';
+  code: string;
+  /** Why this step is there, in plain words (also what a simulated model "thinks"). */
+  purpose: string;
+  /** Columns and first rows of the result, as executed. */
+  result?: { columns: string[]; rows: unknown[][] };
+}
+
+export interface TaskDifficulty {
+  steps: number;
+  tables: number;
+  joins: number;
+  /** Uses aggregation, window functions, or Python. */
+  aggregation: boolean;
+  window: boolean;
+  python: boolean;
+  level: 'easy' | 'medium' | 'hard';
+}
+
+export interface TaskSpec {
+  /** Stable: the same environment and family parameters give the same id. */
+  id: string;
+  family: string;
+  question: string;
+  answer: AnswerKey;
+  evidence: EvidenceStep[];
+  difficulty: TaskDifficulty;
+  /** SQL tables the reference solution reads. */
+  tables: string[];
+}
