@@ -1,0 +1,67 @@
+/** Saving and loading one cost model per environment, so it keeps learning across runs. */
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { LearnedCostModel, type LcmOptions } from './LearnedCostModel';
+import type { ArmConfig } from './types';
+
+/** `<root>/.toffee/lcm/<envHash>.json`; characters outside [A-Za-z0-9._-] in the hash become `_`. */
+export function costModelPath(workspaceRoot: string, envHash: string): string {
+  const safe = envHash.replace(/[^A-Za-z0-9._-]/g, '_') || 'default';
+  return path.join(workspaceRoot, '.toffee', 'lcm', `${safe}.json`);
+}
+
+/** Writes the model atomically: a temp file in the same folder, fsync'd, then renamed over the target. */
+export async function saveCostModel(filePath: string, model: LearnedCostModel): Promise<void> {
+  await fs.mkdir(path.dirname(filePath), { recursive: true });
+  const temp = `${filePath}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const handle = await fs.open(temp, 'w');
+  try {
+    await handle.writeFile(`${JSON.stringify(model.toJSON())}\n`, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await fs.rename(temp, filePath);
+  } catch (error) {
+    await fs.rm(temp, { force: true });
+    throw error;
+  }
+}
+
+export interface LoadedCostModel {
+  model: LearnedCostModel;
+  /** Plain-words notes: corrupt or mismatched file, arms dropped or added. Empty on a clean load. */
+  warnings: string[];
+  /** Whether saved state was found and used (false: fresh model). */
+  restored: boolean;
+}
+
+/**
+ * Loads the model saved at `filePath` for the given arms. Never throws for file problems: a missing file gives
+ * a fresh model (no warning); an unreadable, non-JSON, corrupt or mismatched one a fresh model and a warning.
+ */
+export async function loadCostModel(filePath: string, arms: readonly ArmConfig[], options: LcmOptions = {}): Promise<LoadedCostModel> {
+  let text: string;
+  try {
+    text = await fs.readFile(filePath, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const warnings = code === 'ENOENT' ? [] : [`learned cost model: cannot read ${filePath} (${code ?? String(error)}); starting a fresh model`];
+    return { model: new LearnedCostModel(arms, options), warnings, restored: false };
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return {
+      model: new LearnedCostModel(arms, options),
+      warnings: [`learned cost model: ${filePath} is not valid JSON (${(error as Error).message}); starting a fresh model`],
+      restored: false,
+    };
+  }
+  const { model, warnings } = LearnedCostModel.fromJSON(data, arms, options);
+  const restored = !warnings.some((w) => w.includes('starting a fresh model'));
+  return { model, warnings, restored };
+}
