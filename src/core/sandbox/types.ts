@@ -10,7 +10,8 @@ export interface ToolResult {
   stdout?: string;
   /** SQLite's own error text, the Python traceback's last line, a refusal, or a timeout message. */
   error?: string;
-  errorKind?: 'sql' | 'python' | 'refused' | 'timeout' | 'internal';
+  /** 'cancelled': the caller's AbortSignal stopped the call (not the code's fault, unlike 'timeout'). */
+  errorKind?: 'sql' | 'python' | 'refused' | 'timeout' | 'cancelled' | 'internal';
   elapsedMs: number;
 }
 
