@@ -1,0 +1,18 @@
+/** The run store: run folders, the append-only event log, state rebuilt from events, live tailing, resume. */
+export * from './events';
+export * from './runState';
+export { RunStore, readRun } from './RunStore';
+export type {
+  CreateRunMeta,
+  DurableFileOps,
+  OpenOptions,
+  ReadResult,
+  RecoveryReport,
+  RunEventListener,
+  RunStoreOptions,
+} from './RunStore';
+export { listRuns, summarizeRun, newRunId, readRunMeta, runsDir, RUN_FILES, type RunMeta, type RunSummary } from './runFolder';
+export { renderSnapshots, type RenderedSnapshots } from './snapshots';
+export { tail, type TailOptions } from './tail';
+export { RunLockedError, type LockInfo } from './writerLock';
+export type { LogIssue } from './eventLog';
