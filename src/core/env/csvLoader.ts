@@ -1,0 +1,281 @@
+import * as fs from 'node:fs';
+import Papa from 'papaparse';
+import { listLines, report, type LoaderContext } from './loaderContext';
+import { columnNamesFromHeaders, quoteIdentifier, tableBaseNameFromFile } from './naming';
+import { createTable, type ColumnSpec, type TableInserter } from './tableWriter';
+import type { ColumnType } from './types';
+import { ColumnTypeTracker, textCellToSql } from './typeInference';
+
+const CANDIDATE_DELIMITERS = [',', ';', '\t', '|'];
+const BOM = '\uFEFF';
+
+/**
+ * Loads a CSV or TSV file into one table, streaming: finds the header, infers column types, collects problems
+ * with line numbers, and inserts typed values in batches.
+ */
+export async function loadDelimited(context: LoaderContext, isTsv: boolean): Promise<void> {
+  const sample = stripBom(context.head.toString('utf8'));
+  if (sample.trim() === '') {
+    report(context, 'warning', 'Empty file: nothing to load.');
+    return;
+  }
+  const delimiter = isTsv ? '\t' : sniffDelimiter(sample);
+
+  // One streaming pass both infers types and inserts rows typed by a guess from the first 64 KiB. Only when the
+  // whole file disagrees with the guess (a column turns out to be text after all, say) is the table rebuilt in a
+  // second pass with the inferred types — so no rows are ever held in memory.
+  const guess = guessTypes(sample, delimiter, context.head.length >= HEAD_SAMPLE_BYTES);
+  let inserter: TableInserter | undefined;
+  let columns: ColumnSpec[] = [];
+  let tableName = '';
+  let guessHolds = true;
+  const values: Array<string | number | null> = [];
+  const inference = await inferPass(context, delimiter, {
+    onHeader(header) {
+      columns = columnNamesFromHeaders(header).map((n, i) => ({ ...n, type: guess?.[i] ?? 'text' }));
+      tableName = context.names.allocate(tableBaseNameFromFile(context.file));
+      inserter = createTable(context.db, tableName, columns);
+    },
+    onRow(row) {
+      if (!guessHolds || !inserter) return;
+      for (let c = 0; c < columns.length; c++) values[c] = textCellToSql(row[c], columns[c].type);
+      inserter.insert(values);
+    },
+    onChunkEnd(trackers) {
+      // Types only ever widen; once one differs from the guess, stop inserting rows that will be thrown away.
+      if (guessHolds && trackers.some((t, i) => t.type !== columns[i].type)) guessHolds = false;
+    },
+  }).catch((e) => {
+    inserter?.dispose();
+    throw e;
+  });
+  if (!inference.header || !inserter) {
+    report(context, 'warning', 'Empty file: nothing to load.');
+    return;
+  }
+  reportProblems(context, inference);
+
+  if (guessHolds) {
+    inserter.finish();
+  } else {
+    inserter.dispose();
+    context.db.run(`DROP TABLE ${quoteIdentifier(tableName)}`);
+    columns = columns.map((c, i) => ({ ...c, type: inference.trackers[i].type }));
+    inserter = createTable(context.db, tableName, columns);
+    const typed = inserter;
+    try {
+      await insertPass(context, delimiter, columns, (row) => typed.insert(row));
+      typed.finish();
+    } catch (e) {
+      typed.dispose();
+      throw e;
+    }
+  }
+  context.tables.push({ name: tableName, originalName: context.file.split('/').pop() ?? context.file, sourceFile: context.file, kind: 'table', columns });
+}
+
+const HEAD_SAMPLE_BYTES = 64 * 1024;
+
+/** Column types inferred from the rows in the first bytes of the file (the last row dropped if it may be cut). */
+function guessTypes(sample: string, delimiter: string, truncated: boolean): ColumnType[] | undefined {
+  const rows = Papa.parse<string[]>(sample, { delimiter }).data.filter((row) => !isBlankRow(row));
+  if (truncated) rows.pop();
+  const [header, ...body] = rows;
+  if (!header) return undefined;
+  const trackers = header.map(() => new ColumnTypeTracker());
+  for (const row of body) for (let c = 0; c < trackers.length && c < row.length; c++) trackers[c].addText(row[c]);
+  return trackers.map((t) => t.type);
+}
+
+function reportProblems(context: LoaderContext, inference: Inference): void {
+  const header = inference.header!;
+  if (inference.raggedCount > 0) {
+    report(
+      context,
+      'warning',
+      `${inference.raggedCount} row(s) have a different number of fields than the header (${header.length}); ` +
+        `missing fields were read as NULL and extra fields dropped. Lines: ${listLines(inference.raggedLines, inference.raggedCount)}.`,
+      inference.raggedLines[0],
+    );
+  }
+  for (const line of inference.unterminatedQuoteLines) {
+    report(context, 'warning', `Unterminated quoted field starting at line ${line}: the rest of the file was read as part of that field.`, line);
+  }
+  if (inference.malformedQuoteCount > 0) {
+    report(
+      context,
+      'warning',
+      `${inference.malformedQuoteCount} field(s) have a stray quote character; they were read as-is. Lines: ` +
+        `${listLines(inference.malformedQuoteLines, inference.malformedQuoteCount)}.`,
+      inference.malformedQuoteLines[0],
+    );
+  }
+}
+
+function stripBom(text: string): string {
+  return text.startsWith(BOM) ? text.slice(1) : text;
+}
+
+/** The candidate delimiter that splits the first lines into the most fields most consistently. */
+export function sniffDelimiter(sample: string): string {
+  let best = ',';
+  let bestScore = 0;
+  for (const delimiter of CANDIDATE_DELIMITERS) {
+    const parsed = Papa.parse<string[]>(sample, { delimiter, preview: 30 });
+    const rows = parsed.data.filter((row) => !(row.length === 1 && row[0].trim() === ''));
+    // A sample cut mid-row can end in a short last row; don't let it count against consistency.
+    if (rows.length > 1 && sample.length >= 65536) rows.pop();
+    if (rows.length === 0) continue;
+    const fieldCount = rows[0].length;
+    if (fieldCount < 2) continue;
+    const consistent = rows.filter((row) => row.length === fieldCount).length / rows.length;
+    const score = consistent * 1000 + fieldCount;
+    if (score > bestScore) {
+      bestScore = score;
+      best = delimiter;
+    }
+  }
+  return best;
+}
+
+interface Inference {
+  header?: string[];
+  trackers: ColumnTypeTracker[];
+  raggedCount: number;
+  raggedLines: number[];
+  unterminatedQuoteLines: number[];
+  malformedQuoteCount: number;
+  malformedQuoteLines: number[];
+}
+
+function countNewlines(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+}
+
+/** Streams the file through papaparse; `onRows` gets each chunk's rows with the 1-based line each row starts on. */
+function streamRows(
+  context: LoaderContext,
+  delimiter: string,
+  onRows: (rows: string[][], startLines: Int32Array, errors: Papa.ParseError[]) => void,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    context.signal?.throwIfAborted();
+    const stream = fs.createReadStream(context.absolutePath, { encoding: 'utf8', highWaterMark: 1 << 20 });
+    let line = 1;
+    let failure: unknown;
+    Papa.parse<string[]>(stream as unknown as File, {
+      delimiter,
+      chunk(results, parser) {
+        if (failure) return;
+        try {
+          if (context.signal?.aborted) throw context.signal.reason ?? new Error('aborted');
+          const rows = results.data;
+          const startLines = new Int32Array(rows.length);
+          for (let r = 0; r < rows.length; r++) {
+            startLines[r] = line;
+            const row = rows[r];
+            let newlines = 1;
+            for (let c = 0; c < row.length; c++) {
+              const field = row[c];
+              if (field.length > 0 && field.indexOf('\n') !== -1) newlines += countNewlines(field);
+            }
+            line += newlines;
+          }
+          onRows(rows, startLines, results.errors);
+        } catch (e) {
+          failure = e;
+          parser.abort();
+          stream.destroy();
+        }
+      },
+      complete() {
+        if (failure) reject(failure);
+        else resolve();
+      },
+      error(error: Error) {
+        reject(failure ?? error);
+      },
+    });
+  });
+}
+
+function isBlankRow(row: string[]): boolean {
+  return row.length === 1 && row[0].trim() === '';
+}
+
+interface InferHooks {
+  onHeader(header: string[]): void;
+  onRow(row: string[]): void;
+  onChunkEnd(trackers: ColumnTypeTracker[]): void;
+}
+
+async function inferPass(context: LoaderContext, delimiter: string, hooks: InferHooks): Promise<Inference> {
+  const inference: Inference = {
+    trackers: [],
+    raggedCount: 0,
+    raggedLines: [],
+    unterminatedQuoteLines: [],
+    malformedQuoteCount: 0,
+    malformedQuoteLines: [],
+  };
+  await streamRows(context, delimiter, (rows, startLines, errors) => {
+    const trackers = inference.trackers;
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r];
+      if (isBlankRow(row)) continue;
+      if (!inference.header) {
+        const header = row.slice();
+        header[0] = stripBom(header[0]);
+        inference.header = header;
+        for (let c = 0; c < header.length; c++) trackers.push(new ColumnTypeTracker());
+        hooks.onHeader(header);
+        continue;
+      }
+      const columnCount = trackers.length;
+      if (row.length !== columnCount) {
+        inference.raggedCount++;
+        if (inference.raggedLines.length < 10) inference.raggedLines.push(startLines[r]);
+      }
+      const n = Math.min(row.length, columnCount);
+      for (let c = 0; c < n; c++) trackers[c].addText(row[c]);
+      hooks.onRow(row);
+    }
+    hooks.onChunkEnd(trackers);
+    for (const error of errors) {
+      const line = error.row !== undefined && error.row >= 0 && error.row < startLines.length ? startLines[error.row] : undefined;
+      if (error.code === 'MissingQuotes') {
+        if (line !== undefined) inference.unterminatedQuoteLines.push(line);
+      } else if (error.code === 'InvalidQuotes') {
+        inference.malformedQuoteCount++;
+        if (line !== undefined && inference.malformedQuoteLines.length < 10) inference.malformedQuoteLines.push(line);
+      }
+    }
+  });
+  return inference;
+}
+
+async function insertPass(
+  context: LoaderContext,
+  delimiter: string,
+  columns: ColumnSpec[],
+  insert: (values: Array<string | number | null>) => void,
+): Promise<void> {
+  let headerSeen = false;
+  const columnCount = columns.length;
+  const types = columns.map((c) => c.type);
+  const values: Array<string | number | null> = new Array(columnCount);
+  await streamRows(context, delimiter, (rows) => {
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r];
+      if (isBlankRow(row)) continue;
+      if (!headerSeen) {
+        headerSeen = true;
+        continue;
+      }
+      for (let c = 0; c < columnCount; c++) values[c] = textCellToSql(row[c], types[c]);
+      insert(values);
+    }
+  });
+}

@@ -1,0 +1,221 @@
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { loadDelimited } from './csvLoader';
+import { loadDocument } from './documentLoader';
+import { loadJson, loadJsonLines } from './jsonLoader';
+import { report, type LoadedTable, type LoaderContext } from './loaderContext';
+import { NameAllocator } from './naming';
+import { profileDocument, profileTable } from './profile';
+import { loadSqlite } from './sqliteLoader';
+import { createImageDatabase } from './sqlJs';
+import type { DataDocument, DataEnvironment, FileDiagnostic, FileRecord, LoadOptions } from './types';
+
+export * from './types';
+
+export const DEFAULT_MAX_FILE_BYTES = 512 * 1024 * 1024;
+const HEAD_BYTES = 64 * 1024;
+/** Folders never loaded: TOFFEE's own run data and dependencies (hidden folders are skipped too). */
+const SKIPPED_FOLDERS = new Set(['.toffee', 'node_modules']);
+
+const KIND_BY_EXTENSION: Record<string, FileRecord['kind']> = {
+  '.csv': 'csv',
+  '.tsv': 'tsv',
+  '.tab': 'tsv',
+  '.json': 'json',
+  '.jsonl': 'jsonl',
+  '.ndjson': 'jsonl',
+  '.sqlite': 'sqlite',
+  '.sqlite3': 'sqlite',
+  '.db': 'sqlite',
+  '.md': 'markdown',
+  '.markdown': 'markdown',
+  '.txt': 'text',
+};
+
+export function fileKindOf(file: string): FileRecord['kind'] {
+  return KIND_BY_EXTENSION[path.extname(file).toLowerCase()] ?? 'other';
+}
+
+/** Files under `root` (relative, forward slashes, sorted), skipping hidden entries, `.toffee/` and `node_modules/`. */
+export async function listDataFiles(root: string): Promise<string[]> {
+  const files: string[] = [];
+  const visit = async (relative: string): Promise<void> => {
+    const entries = await fs.promises.readdir(path.join(root, relative), { withFileTypes: true });
+    for (const entry of entries) {
+      if (entry.name.startsWith('.') || SKIPPED_FOLDERS.has(entry.name)) continue;
+      const child = relative ? `${relative}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) await visit(child);
+      else if (entry.isFile()) files.push(child);
+      else if (entry.isSymbolicLink()) {
+        // Linked files are read; linked folders are not followed (they can form cycles).
+        const stat = await fs.promises.stat(path.join(root, child)).catch(() => undefined);
+        if (stat?.isFile()) files.push(child);
+      }
+    }
+  };
+  await visit('');
+  return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** NUL bytes or many invalid UTF-8 sequences in the first bytes: not a text file, whatever its name says. */
+export function looksBinary(head: Buffer): boolean {
+  if (head.includes(0)) return true;
+  // The sample may end mid-character; leave the last few bytes out of the count.
+  const sample = head.length >= HEAD_BYTES ? head.subarray(0, head.length - 4) : head;
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(sample);
+  let invalid = 0;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 0xfffd) invalid++;
+  return text.length > 0 && invalid / text.length > 0.01;
+}
+
+async function readHead(file: string): Promise<Buffer> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+function isAbort(error: unknown, signal?: AbortSignal): boolean {
+  return signal?.aborted === true || (error instanceof Error && error.name === 'AbortError');
+}
+
+async function loadFile(context: LoaderContext, kind: FileRecord['kind']): Promise<void> {
+  switch (kind) {
+    case 'csv':
+    case 'tsv':
+      return loadDelimited(context, kind === 'tsv');
+    case 'json':
+      return loadJson(context);
+    case 'jsonl':
+      return loadJsonLines(context);
+    case 'sqlite':
+      return loadSqlite(context, await fs.promises.readFile(context.absolutePath));
+    case 'markdown':
+    case 'text':
+      return loadDocument(context, kind === 'markdown');
+    case 'other':
+      report(context, 'info', 'Not a supported data file type; skipped.');
+      return;
+  }
+}
+
+/** Room to reserve for the image: about the size of the tabular files that will be loaded (capped). */
+async function estimateImageBytes(root: string, files: string[], maxFileBytes: number): Promise<number> {
+  let total = 0;
+  for (const file of files) {
+    const kind = fileKindOf(file);
+    if (kind === 'markdown' || kind === 'text' || kind === 'other') continue;
+    const size = (await fs.promises.stat(path.join(root, ...file.split('/'))).catch(() => undefined))?.size ?? 0;
+    if (size <= maxFileBytes) total += size;
+  }
+  return Math.min(Math.ceil(total * 1.1) + (1 << 20), 1 << 30);
+}
+
+/**
+ * Loads a folder into a data environment: every table in one SQLite image (built with sql.js in this thread),
+ * documents, a profile, and one diagnostic per problem. A bad file never stops the load; an abort does.
+ */
+export async function loadEnvironment(root: string, options: LoadOptions = {}): Promise<DataEnvironment> {
+  const absoluteRoot = path.resolve(root);
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const signal = options.signal;
+  signal?.throwIfAborted();
+  const stat = await fs.promises.stat(absoluteRoot);
+  if (!stat.isDirectory()) throw new Error(`Not a folder: ${absoluteRoot}`);
+  const files = await listDataFiles(absoluteRoot);
+
+  const db = await createImageDatabase(await estimateImageBytes(absoluteRoot, files, maxFileBytes));
+  try {
+    // The image is rebuilt from the source files every time, so durability is not needed; a memory journal
+    // keeps per-file savepoints working.
+    db.run('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY');
+    const names = new NameAllocator();
+    const tables: LoadedTable[] = [];
+    const documents: DataDocument[] = [];
+    const diagnostics: FileDiagnostic[] = [];
+    const records: FileRecord[] = [];
+
+    for (let index = 0; index < files.length; index++) {
+      signal?.throwIfAborted();
+      const file = files[index];
+      options.onProgress?.({ file, done: index, total: files.length });
+      const absolutePath = path.join(absoluteRoot, ...file.split('/'));
+      const kind = fileKindOf(file);
+      const record: FileRecord = { file, sizeBytes: 0, sha256: '', kind, produced: [] };
+      records.push(record);
+      const context: LoaderContext = {
+        db,
+        names,
+        file,
+        absolutePath,
+        sizeBytes: 0,
+        head: Buffer.alloc(0),
+        signal,
+        tables,
+        documents,
+        diagnostics,
+      };
+      const tablesBefore = tables.length;
+      const documentsBefore = documents.length;
+      try {
+        record.sizeBytes = context.sizeBytes = (await fs.promises.stat(absolutePath)).size;
+        if (record.sizeBytes > maxFileBytes) {
+          report(context, 'warning', `File is ${record.sizeBytes} bytes, over the ${maxFileBytes}-byte limit per file; skipped.`);
+          continue;
+        }
+        record.sha256 = await sha256Of(absolutePath);
+        context.head = await readHead(absolutePath);
+        if (kind !== 'sqlite' && kind !== 'other' && record.sizeBytes > 0 && looksBinary(context.head)) {
+          report(context, 'error', `This ${kind} file holds binary data, not text; skipped.`);
+          continue;
+        }
+        if (kind === 'sqlite') {
+          // ATTACH/DETACH cannot run inside a transaction; the SQLite loader keeps one transaction per table.
+          await loadFile(context, kind);
+        } else {
+          db.run('SAVEPOINT toffee_file'); // one transaction per file, undone if the file fails half-way
+          try {
+            await loadFile(context, kind);
+            db.run('RELEASE toffee_file');
+          } catch (e) {
+            db.run('ROLLBACK TO toffee_file');
+            db.run('RELEASE toffee_file');
+            throw e;
+          }
+        }
+      } catch (e) {
+        if (isAbort(e, signal)) throw e;
+        tables.length = tablesBefore;
+        documents.length = documentsBefore;
+        report(context, 'error', `Could not load: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      record.produced = [...tables.slice(tablesBefore).map((t) => t.name), ...documents.slice(documentsBefore).map((d) => d.name)];
+    }
+    const image = db.export();
+    // The last progress event: every file is in the image; profiling follows.
+    options.onProgress?.({ file: '', done: files.length, total: files.length });
+
+    signal?.throwIfAborted();
+    const profile = {
+      root: absoluteRoot,
+      files: records,
+      tables: tables.map((table) => profileTable(db, table)),
+      documents: documents.map(profileDocument),
+      diagnostics,
+    };
+    return { root: absoluteRoot, image, documents, profile };
+  } finally {
+    db.close();
+  }
+}

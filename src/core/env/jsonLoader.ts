@@ -1,0 +1,251 @@
+import * as fs from 'node:fs/promises';
+import { listLines, report, type LoaderContext } from './loaderContext';
+import { tableBaseNameFromFile, toSnakeIdentifier, NameAllocator } from './naming';
+import { createTable, type ColumnSpec } from './tableWriter';
+import { ColumnTypeTracker, jsonCellToSql } from './typeInference';
+
+/** Objects nested deeper than this are stored as JSON text in one column (with a warning), not flattened. */
+export const MAX_FLATTEN_DEPTH = 16;
+
+/**
+ * JSON is parsed whole, and parsed values take several times the file's size in memory; larger files are
+ * skipped with a diagnostic rather than risking the host process.
+ */
+export const MAX_JSON_BYTES = 256 * 1024 * 1024;
+
+type JsonObject = Record<string, unknown>;
+
+function tooLarge(context: LoaderContext): boolean {
+  if (context.sizeBytes <= MAX_JSON_BYTES) return false;
+  report(context, 'warning', `JSON files over ${MAX_JSON_BYTES / 1024 ** 2} MiB are not loaded (this one is ${(context.sizeBytes / 1024 ** 2).toFixed(0)} MiB); convert it to CSV or JSONL chunks.`);
+  return true;
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isRecordArray(value: unknown): value is unknown[] {
+  return Array.isArray(value) && value.length > 0 && value.every(isObject);
+}
+
+/** Rows of one table being built from records; child tables come from arrays of objects. */
+class TableDraft {
+  readonly columns = new Map<string, { name: string; originalName: string; tracker: ColumnTypeTracker }>();
+  private readonly columnNames = new NameAllocator();
+  readonly rows: Array<Map<string, unknown>> = [];
+  readonly children = new Map<string, TableDraft>();
+  /** Set on child tables: the generated key column pointing at the parent's `_row_id`. */
+  readonly parentColumn?: string;
+
+  constructor(readonly originalName: string, parentColumn?: string) {
+    this.parentColumn = parentColumn;
+    if (parentColumn) this.columnFor(parentColumn, parentColumn);
+  }
+
+  columnFor(path: string, originalName: string): string {
+    let column = this.columns.get(path);
+    if (!column) {
+      const name = this.columnNames.allocate(path);
+      column = { name, originalName, tracker: new ColumnTypeTracker() };
+      this.columns.set(path, column);
+    }
+    return column.name;
+  }
+}
+
+interface FlattenState {
+  deepestCut: number;
+  unstorable: number;
+}
+
+/** Flattens one record into `draft`: nested objects → dotted columns, arrays of objects → child rows. */
+function addRecord(draft: TableDraft, record: JsonObject, state: FlattenState, parentRowId?: number, startDepth = 1): void {
+  const row = new Map<string, unknown>();
+  const rowId = draft.rows.length + 1;
+  if (draft.parentColumn && parentRowId !== undefined) row.set(draft.parentColumn, parentRowId);
+  draft.rows.push(row);
+  const walk = (object: JsonObject, prefix: string, originalPrefix: string, depth: number): void => {
+    for (const [key, value] of Object.entries(object)) {
+      const path = prefix ? `${prefix}.${toSnakeIdentifier(key, 'field')}` : toSnakeIdentifier(key, 'field');
+      const originalPath = originalPrefix ? `${originalPrefix}.${key}` : key;
+      if (isObject(value) && depth < MAX_FLATTEN_DEPTH && Object.keys(value).length > 0) {
+        walk(value, path, originalPath, depth + 1);
+      } else if (isRecordArray(value) && depth < MAX_FLATTEN_DEPTH) {
+        let child = draft.children.get(path);
+        if (!child) {
+          child = new TableDraft(originalPath, '_parent_row_id');
+          draft.children.set(path, child);
+        }
+        for (const item of value) addRecord(child, item as JsonObject, state, rowId, depth + 1);
+      } else {
+        const column = draft.columnFor(path, originalPath);
+        if (isObject(value) || Array.isArray(value)) {
+          if (depth >= MAX_FLATTEN_DEPTH) state.deepestCut++;
+          row.set(column, stringifyOrNull(value, state));
+        } else {
+          row.set(column, value);
+        }
+      }
+    }
+  };
+  walk(record, '', '', startDepth);
+}
+
+function stringifyOrNull(value: unknown, state: FlattenState): string | null {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    state.unstorable++; // absurdly deep nesting overflows JSON.stringify's stack
+    return null;
+  }
+}
+
+/** Writes a draft and its children as tables; parents get a `_row_id` column when they have children. */
+function writeDraft(context: LoaderContext, draft: TableDraft, baseName: string, parent?: { table: string; column: string }): void {
+  const tableName = context.names.allocate(baseName);
+  const hasChildren = draft.children.size > 0;
+  const columnEntries = [...draft.columns.values()];
+  for (const row of draft.rows) for (const column of columnEntries) column.tracker.addJson(row.get(column.name));
+  const columns: ColumnSpec[] = columnEntries.map((c) => ({ name: c.name, originalName: c.originalName, type: c.tracker.type }));
+  if (hasChildren) columns.unshift({ name: '_row_id', originalName: '_row_id', type: 'integer' });
+  const inserter = createTable(context.db, tableName, columns);
+  try {
+    const values: Array<string | number | null> = new Array(columns.length);
+    draft.rows.forEach((row, index) => {
+      let at = 0;
+      if (hasChildren) values[at++] = index + 1;
+      for (const column of columnEntries) {
+        values[at] = jsonCellToSql(row.get(column.name), columns[at].type);
+        at++;
+      }
+      inserter.insert(values);
+    });
+    inserter.finish();
+  } catch (e) {
+    inserter.dispose();
+    throw e;
+  }
+  context.tables.push({ name: tableName, originalName: draft.originalName, sourceFile: context.file, kind: 'table', columns, parent });
+  for (const [path, child] of draft.children) {
+    writeDraft(context, child, `${tableName}_${path.replace(/\./g, '_')}`, { table: tableName, column: '_parent_row_id' });
+  }
+}
+
+function reportFlattenProblems(context: LoaderContext, state: FlattenState): void {
+  if (state.deepestCut > 0) {
+    report(context, 'warning', `${state.deepestCut} value(s) nested deeper than ${MAX_FLATTEN_DEPTH} levels were stored as JSON text instead of columns.`);
+  }
+  if (state.unstorable > 0) {
+    report(context, 'warning', `${state.unstorable} value(s) are nested too deeply to store at all; they were stored as NULL.`);
+  }
+}
+
+/** 1-based line of a character offset. */
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) line++;
+  return line;
+}
+
+export async function loadJson(context: LoaderContext): Promise<void> {
+  if (tooLarge(context)) return;
+  let text = await fs.readFile(context.absolutePath, 'utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.trim() === '') {
+    report(context, 'warning', 'Empty file: nothing to load.');
+    return;
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const position = /position (\d+)/.exec(message);
+    const line = position ? lineAt(text, Number(position[1])) : lineAt(text, text.length);
+    const truncated = position ? Number(position[1]) >= text.trimEnd().length : /end of JSON/i.test(message);
+    report(context, 'error', `${truncated ? 'Truncated JSON' : 'Invalid JSON'} at line ${line}: ${message}`, line);
+    return;
+  }
+
+  const fileName = context.file.split('/').pop() ?? context.file;
+  const draft = new TableDraft(fileName);
+  const state: FlattenState = { deepestCut: 0, unstorable: 0 };
+  if (Array.isArray(document)) {
+    let scalars = 0;
+    for (const item of document) {
+      if (isObject(item)) addRecord(draft, item, state);
+      else {
+        addRecord(draft, { value: item }, state);
+        scalars++;
+      }
+    }
+    if (scalars > 0 && scalars < document.length) {
+      report(context, 'info', `${scalars} array element(s) are not objects; they were stored in a 'value' column.`);
+    }
+  } else if (isObject(document)) {
+    // A top-level object holding exactly one array of records is a wrapper ({"orders": [...]}): load the array.
+    const recordArrays = Object.entries(document).filter(([, value]) => isRecordArray(value));
+    if (recordArrays.length === 1) {
+      const [key, records] = recordArrays[0];
+      for (const item of records as JsonObject[]) addRecord(draft, item, state);
+      (draft as { originalName: string }).originalName = `${fileName}#${key}`;
+    } else {
+      addRecord(draft, document, state); // a single record → a one-row table
+    }
+  } else {
+    report(context, 'warning', 'The JSON document is a single scalar value; nothing to load as a table.');
+    return;
+  }
+  if (draft.rows.length === 0) {
+    report(context, 'warning', 'The JSON array is empty: nothing to load.');
+    return;
+  }
+  reportFlattenProblems(context, state);
+  writeDraft(context, draft, tableBaseNameFromFile(context.file));
+}
+
+export async function loadJsonLines(context: LoaderContext): Promise<void> {
+  if (tooLarge(context)) return;
+  let text = await fs.readFile(context.absolutePath, 'utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const draft = new TableDraft(context.file.split('/').pop() ?? context.file);
+  const state: FlattenState = { deepestCut: 0, unstorable: 0 };
+  const badLines: number[] = [];
+  let badCount = 0;
+  let lineNumber = 0;
+  let start = 0;
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    lineNumber++;
+    const line = text.slice(start, end).trim();
+    start = end + 1;
+    if (line === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      value = undefined;
+    }
+    if (isObject(value)) addRecord(draft, value, state);
+    else {
+      badCount++;
+      if (badLines.length < 10) badLines.push(lineNumber);
+    }
+  }
+  if (badCount > 0) {
+    report(
+      context,
+      'warning',
+      `${badCount} line(s) are not JSON objects and were skipped: lines ${listLines(badLines, badCount)}.`,
+      badLines[0],
+    );
+  }
+  if (draft.rows.length === 0) {
+    if (badCount === 0) report(context, 'warning', 'Empty file: nothing to load.');
+    return;
+  }
+  reportFlattenProblems(context, state);
+  writeDraft(context, draft, tableBaseNameFromFile(context.file));
+}

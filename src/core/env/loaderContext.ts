@@ -1,0 +1,41 @@
+import type { Database } from 'sql.js';
+import type { NameAllocator } from './naming';
+import type { ColumnSpec } from './tableWriter';
+import type { DataDocument, FileDiagnostic, Severity, TableProfile } from './types';
+
+/** A table or view a loader put in the image, with what the loader knows about it beyond the schema. */
+export interface LoadedTable {
+  name: string;
+  originalName: string;
+  sourceFile: string;
+  kind: 'table' | 'view';
+  /** Inferred column types (CSV, JSON); absent when the profile should read them from the schema (SQLite). */
+  columns?: ColumnSpec[];
+  parent?: TableProfile['parent'];
+}
+
+/** What every loader gets for one file. */
+export interface LoaderContext {
+  db: Database;
+  names: NameAllocator;
+  /** Path relative to the root, forward slashes. */
+  file: string;
+  absolutePath: string;
+  sizeBytes: number;
+  /** The first bytes of the file (up to 64 KiB), already read for sniffing. */
+  head: Buffer;
+  signal?: AbortSignal;
+  tables: LoadedTable[];
+  documents: DataDocument[];
+  diagnostics: FileDiagnostic[];
+}
+
+export function report(context: LoaderContext, severity: Severity, message: string, line?: number): void {
+  context.diagnostics.push(line === undefined ? { file: context.file, severity, message } : { file: context.file, severity, message, line });
+}
+
+/** Up to `limit` numbers as "3, 7, 12 and 4 more". */
+export function listLines(lines: number[], total: number, limit = 10): string {
+  const shown = lines.slice(0, limit).join(', ');
+  return total > limit ? `${shown} and ${total - limit} more` : shown;
+}

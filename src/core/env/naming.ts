@@ -1,0 +1,73 @@
+/** Stable, safe, unique SQL names for tables and columns derived from file names, headers and JSON keys. */
+
+/** Words an agent's unquoted SQL would trip over; a derived name equal to one of these gets a suffix. */
+const RESERVED = new Set(
+  (
+    'abort action add after all alter analyze and as asc attach autoincrement before begin between by cascade case cast ' +
+    'check collate column commit conflict constraint create cross current current_date current_time current_timestamp ' +
+    'database default deferrable deferred delete desc detach distinct do drop each else end escape except exclusive ' +
+    'exists explain fail filter for foreign from full glob group having if ignore immediate in index indexed initially ' +
+    'inner insert instead intersect into is isnull join key left like limit match natural no not nothing notnull null ' +
+    'of offset on or order outer over partition plan pragma primary query raise range recursive references regexp ' +
+    'reindex release rename replace restrict returning right rollback row rows savepoint select set table temp ' +
+    'temporary then to transaction trigger union unique update using vacuum values view virtual when where window with without'
+  ).split(' '),
+);
+
+/** lower_snake identifier: `Sales Q1 (final)` → `sales_q1_final`; empty input gives `fallback`. */
+export function toSnakeIdentifier(raw: string, fallback: string): string {
+  let name = raw
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  if (!name) name = fallback;
+  if (/^[0-9]/.test(name)) name = `t_${name}`;
+  if (name.startsWith('sqlite_')) name = `x_${name}`;
+  if (RESERVED.has(name)) name = `${name}_`;
+  return name;
+}
+
+/** A name SQLite and an agent can use unquoted as it is. */
+export function isSafeIdentifier(name: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !RESERVED.has(name.toLowerCase()) && !/^sqlite_/i.test(name);
+}
+
+/** Hands out unique names (case-insensitive, as SQLite compares them) in call order: `x`, `x_2`, `x_3`… */
+export class NameAllocator {
+  private readonly taken = new Set<string>();
+
+  allocate(base: string): string {
+    let candidate = base;
+    for (let n = 2; this.taken.has(candidate.toLowerCase()); n++) candidate = `${base}_${n}`;
+    this.taken.add(candidate.toLowerCase());
+    return candidate;
+  }
+
+  has(name: string): boolean {
+    return this.taken.has(name.toLowerCase());
+  }
+}
+
+/** Table base name from a file path: its base name without extension, as lower_snake. */
+export function tableBaseNameFromFile(relativePath: string): string {
+  const base = relativePath.split('/').pop() ?? relativePath;
+  const dot = base.lastIndexOf('.');
+  return toSnakeIdentifier(dot > 0 ? base.slice(0, dot) : base, 'table');
+}
+
+/** Column names from header cells: snake_case, blanks become `column_N` (1-based), duplicates get `_2`, `_3`. */
+export function columnNamesFromHeaders(headers: string[]): Array<{ name: string; originalName: string }> {
+  const allocator = new NameAllocator();
+  return headers.map((header, index) => {
+    const originalName = header.trim();
+    return { name: allocator.allocate(toSnakeIdentifier(originalName, `column_${index + 1}`)), originalName };
+  });
+}
+
+/** Double-quoted SQL identifier. */
+export function quoteIdentifier(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}

@@ -1,0 +1,158 @@
+import type { Database } from 'sql.js';
+import { report, type LoaderContext } from './loaderContext';
+import { isSafeIdentifier, quoteIdentifier, toSnakeIdentifier } from './naming';
+import { loadSqlJs, memfsFileName } from './sqlJs';
+
+const SQLITE_HEADER = 'SQLite format 3\u0000';
+
+export function hasSqliteHeader(head: Buffer): boolean {
+  return head.length >= 16 && head.subarray(0, 16).toString('latin1') === SQLITE_HEADER;
+}
+
+interface SchemaObject {
+  type: 'table' | 'view';
+  name: string;
+  sql: string | null;
+}
+
+/** `CREATE VIEW name [(columns)] AS body` → body, or undefined when the statement has another shape. */
+function viewBody(sql: string): string | undefined {
+  const match =
+    /^\s*CREATE\s+(?:TEMP\s+|TEMPORARY\s+)?VIEW\s+(?:IF\s+NOT\s+EXISTS\s+)?(?:"(?:[^"]|"")*"|\[[^\]]*\]|`(?:[^`]|``)*`|'(?:[^']|'')*'|[^\s(]+)\s*(\([^)]*\))?\s*AS\s+([\s\S]*)$/i.exec(
+      sql,
+    );
+  return match && !match[1] ? match[2] : undefined;
+}
+
+/**
+ * Copies every table and view of a SQLite file into the image. The file is opened as a private in-memory copy
+ * (never the user's file), attached to the image database, and copied table by table in SQL.
+ */
+export async function loadSqlite(context: LoaderContext, bytes: Buffer): Promise<void> {
+  if (!hasSqliteHeader(bytes)) {
+    report(context, 'error', 'Not a SQLite database (the file does not start with the SQLite header).');
+    return;
+  }
+  const SQL = await loadSqlJs();
+  let source: Database;
+  try {
+    source = new SQL.Database(bytes);
+  } catch (e) {
+    report(context, 'error', `Cannot open the SQLite database: ${(e as Error).message}`);
+    return;
+  }
+  const alias = 'toffee_source';
+  let attached = false;
+  try {
+    let objects: SchemaObject[];
+    try {
+      const result = source.exec(
+        "SELECT type, name, sql FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type, name",
+      );
+      objects = (result[0]?.values ?? []).map(([type, name, sql]) => ({ type: type as SchemaObject['type'], name: String(name), sql: sql as string | null }));
+    } catch (e) {
+      report(context, 'error', `Corrupt or unreadable SQLite database: ${(e as Error).message}`);
+      return;
+    }
+    if (objects.length === 0) {
+      report(context, 'warning', 'The SQLite database has no tables or views.');
+      return;
+    }
+    context.db.run(`ATTACH DATABASE ? AS ${alias}`, [memfsFileName(source)]);
+    attached = true;
+
+    const renamed: string[] = [];
+    const newNames = new Map<string, string>();
+    for (const object of objects) {
+      const base = isSafeIdentifier(object.name) ? object.name : toSnakeIdentifier(object.name, object.type);
+      const name = context.names.allocate(base);
+      newNames.set(object.name, name);
+      if (name !== object.name) renamed.push(object.name);
+    }
+
+    for (const object of objects.filter((o) => o.type === 'table')) {
+      const name = newNames.get(object.name)!;
+      try {
+        context.db.run('SAVEPOINT toffee_table');
+        copyTable(context.db, alias, object.name, name);
+        context.db.run('RELEASE toffee_table');
+        context.tables.push({ name, originalName: object.name, sourceFile: context.file, kind: 'table' });
+      } catch (e) {
+        context.db.run('ROLLBACK TO toffee_table');
+        context.db.run('RELEASE toffee_table');
+        report(context, 'error', `Table '${object.name}' could not be copied: ${(e as Error).message}`);
+      }
+    }
+
+    // Views may read other views: create them in rounds until no more succeed; the rest are materialized.
+    let pending = objects.filter((o) => o.type === 'view');
+    for (let progress = true; progress && pending.length > 0; ) {
+      progress = false;
+      const failed: SchemaObject[] = [];
+      for (const view of pending) {
+        const name = newNames.get(view.name)!;
+        const body = view.sql ? viewBody(view.sql) : undefined;
+        const mentionsRenamed = renamed.some((old) => (body ?? '').toLowerCase().includes(old.toLowerCase()));
+        if (!body || mentionsRenamed || !tryCreateView(context.db, name, body)) {
+          failed.push(view);
+          continue;
+        }
+        context.tables.push({ name, originalName: view.name, sourceFile: context.file, kind: 'view' });
+        progress = true;
+      }
+      pending = failed;
+    }
+    for (const view of pending) {
+      const name = newNames.get(view.name)!;
+      try {
+        context.db.run('SAVEPOINT toffee_view');
+        context.db.run(`CREATE TABLE ${quoteIdentifier(name)} AS SELECT * FROM ${alias}.${quoteIdentifier(view.name)}`);
+        context.db.run('RELEASE toffee_view');
+        context.tables.push({ name, originalName: view.name, sourceFile: context.file, kind: 'table' });
+        const why = renamed.length > 0 ? 'tables it reads were renamed in the environment' : 'its definition could not be re-created as a view';
+        report(context, 'info', `View '${view.name}' was materialized as table '${name}' because ${why}.`);
+      } catch (e) {
+        context.db.run('ROLLBACK TO toffee_view');
+        context.db.run('RELEASE toffee_view');
+        report(context, 'error', `View '${view.name}' could not be loaded: ${(e as Error).message}`);
+      }
+    }
+  } finally {
+    if (attached) context.db.run(`DETACH DATABASE ${alias}`);
+    source.close();
+  }
+}
+
+/** Re-creates a table with its declared column types and primary key, then copies its rows in SQL. */
+function copyTable(db: Database, alias: string, sourceName: string, name: string): void {
+  const info = db.exec(`PRAGMA ${alias}.table_info(${quoteIdentifier(sourceName)})`)[0];
+  if (!info) throw new Error('no columns');
+  const at = (column: string) => info.columns.indexOf(column);
+  const columns = info.values.map((row) => ({
+    name: String(row[at('name')]),
+    type: String(row[at('type')] ?? ''),
+    notNull: Number(row[at('notnull')]) === 1,
+    pk: Number(row[at('pk')]),
+  }));
+  const keyColumns = columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk);
+  const definitions = columns.map((c) => `${quoteIdentifier(c.name)}${c.type ? ` ${c.type}` : ''}${c.notNull ? ' NOT NULL' : ''}`);
+  if (keyColumns.length > 0) definitions.push(`PRIMARY KEY (${keyColumns.map((c) => quoteIdentifier(c.name)).join(', ')})`);
+  const columnList = columns.map((c) => quoteIdentifier(c.name)).join(', ');
+  db.run(`CREATE TABLE ${quoteIdentifier(name)} (${definitions.join(', ')})`);
+  db.run(`INSERT INTO ${quoteIdentifier(name)} (${columnList}) SELECT ${columnList} FROM ${alias}.${quoteIdentifier(sourceName)}`);
+}
+
+/** Creates a view and checks that it runs here; leaves nothing behind when it does not. */
+function tryCreateView(db: Database, name: string, body: string): boolean {
+  db.run('SAVEPOINT toffee_view');
+  try {
+    db.run(`CREATE VIEW ${quoteIdentifier(name)} AS ${body}`);
+    db.exec(`SELECT * FROM ${quoteIdentifier(name)} LIMIT 0`);
+    db.run('RELEASE toffee_view');
+    return true;
+  } catch {
+    db.run('ROLLBACK TO toffee_view');
+    db.run('RELEASE toffee_view');
+    return false;
+  }
+}

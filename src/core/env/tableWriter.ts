@@ -1,0 +1,81 @@
+import type { Database, Statement } from 'sql.js';
+import type { ColumnType } from './types';
+import { quoteIdentifier } from './naming';
+import { sqlTypeOf } from './typeInference';
+
+export interface ColumnSpec {
+  name: string;
+  originalName: string;
+  type: ColumnType;
+}
+
+
+
+/** Creates a table with declared types from inferred ones and returns a row inserter. */
+export function createTable(db: Database, table: string, columns: ColumnSpec[]): TableInserter {
+  const columnSql = columns.map((c) => `${quoteIdentifier(c.name)} ${sqlTypeOf(c.type)}`).join(', ');
+  db.run(`CREATE TABLE ${quoteIdentifier(table)} (${columnSql})`);
+  return new TableInserter(db, table, columns.length);
+}
+
+/**
+ * Inserts rows in batches through multi-row prepared statements: sql.js pays a fixed cost per statement
+ * execution (reset, bind, step), so many rows per execution is markedly faster than one.
+ */
+export class TableInserter {
+  private readonly batchRows: number;
+  private readonly batchStatement: Statement;
+  private singleStatement?: Statement;
+  private readonly pending: Array<string | number | null>;
+  private pendingRows = 0;
+  rowCount = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly table: string,
+    private readonly columnCount: number,
+  ) {
+    // SQLite allows 32766 parameters per statement; ~2000 per batch keeps statements small.
+    this.batchRows = Math.max(1, Math.min(256, Math.floor(2000 / Math.max(1, columnCount))));
+    this.batchStatement = db.prepare(this.insertSql(this.batchRows));
+    this.pending = new Array(this.batchRows * columnCount);
+  }
+
+  private insertSql(rows: number): string {
+    const row = `(${new Array(this.columnCount).fill('?').join(', ')})`;
+    return `INSERT INTO ${quoteIdentifier(this.table)} VALUES ${new Array(rows).fill(row).join(', ')}`;
+  }
+
+  /** Queues one row (the array may be reused by the caller). */
+  insert(values: ReadonlyArray<string | number | null>): void {
+    const offset = this.pendingRows * this.columnCount;
+    for (let c = 0; c < this.columnCount; c++) this.pending[offset + c] = values[c];
+    this.rowCount++;
+    if (++this.pendingRows === this.batchRows) {
+      this.batchStatement.run(this.pending);
+      this.pendingRows = 0;
+    }
+  }
+
+  /** Writes the rows still queued and frees the statements. */
+  finish(): void {
+    try {
+      if (this.pendingRows > 0) {
+        this.singleStatement = this.db.prepare(this.insertSql(1));
+        for (let r = 0; r < this.pendingRows; r++) {
+          this.singleStatement.run(this.pending.slice(r * this.columnCount, (r + 1) * this.columnCount));
+        }
+        this.pendingRows = 0;
+      }
+    } finally {
+      this.batchStatement.free();
+      this.singleStatement?.free();
+    }
+  }
+
+  /** Frees the statements without writing queued rows (the caller is rolling back). */
+  dispose(): void {
+    this.batchStatement.free();
+    this.singleStatement?.free();
+  }
+}
