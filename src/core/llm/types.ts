@@ -44,6 +44,14 @@ export interface Completion {
   usage: Usage;
   costUsd: number;
   latencyMs: number;
+  /** Why generation stopped, as the endpoint reported it ('stop', 'tool_calls', 'length', …). */
+  finishReason?: string;
+  /** How tool calls travelled: the API's native tools, or the JSON-in-text fallback protocol. */
+  toolProtocol?: 'native' | 'json-text';
+  /** Attempts the provider made (1 = no retry). */
+  attempts?: number;
+  /** Plain-words notes, e.g. "price unknown for model X, cost counted as 0", "reasoning effort not supported". */
+  warnings?: string[];
 }
 
 export interface ModelSpec {
@@ -52,6 +60,8 @@ export interface ModelSpec {
   /** USD per million input tokens. */
   inputPerMTok: number;
   outputPerMTok: number;
+  /** USD per million cached (prompt-cache hit) input tokens; defaults to inputPerMTok. */
+  cachedInputPerMTok?: number;
   contextWindow: number;
   supportsTools: boolean;
   supportsReasoningEffort: boolean;

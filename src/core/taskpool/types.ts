@@ -38,3 +38,16 @@ export interface TaskSpec {
   /** SQL tables the reference solution reads. */
   tables: string[];
 }
+
+/**
+ * What generated tasks must not overlap: a benchmark's evaluation items for an environment.
+ * Written by the benchmark importers; read by the task pool's contamination audit.
+ */
+export interface ContaminationReference {
+  /** Where it came from, e.g. "spider:concert_singer" or a folder path. */
+  source: string;
+  /** The benchmark's questions (natural language) for this environment. */
+  questions: string[];
+  /** SHA-256 (hex) of the benchmark's data files. */
+  fileHashes: string[];
+}

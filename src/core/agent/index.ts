@@ -1,0 +1,6 @@
+export * from './tools';
+export * from './render';
+export * from './prompt';
+export * from './types';
+export * from './episode';
+export * from './session';

@@ -1,0 +1,7 @@
+export * from './models';
+export * from './mistakes';
+export * from './random';
+export { readHistory, parseSchemaSummary, codeSimilarity } from './history';
+export type { ReadHistory, SeenCall } from './history';
+export * from './simulatedProvider';
+export * from './stats';
