@@ -1,0 +1,102 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { openAgentSession } from '../../core/agent/session';
+import { parseContextLength } from '../../core/agent/types';
+import { SIM_MODELS } from '../../core/llm/sim/models';
+import { SimStatsReport, runSimStats } from '../../core/llm/sim/stats';
+import type { ReasoningEffort } from '../../core/llm/types';
+import { buildStarterTasks } from '../../core/taskpool/families';
+import { CliCommand, CliError } from '../command';
+
+const USAGE = `Usage: toffee sim-stats <folder> [--seed S] [--episodes N] [--context full|last-K] [--effort low|medium|high] [--json]
+
+Builds the starter tasks for the folder, runs every simulated model (offline-sim) over them N times
+(seeds S, S+1, …), and prints per model × difficulty: the mistake rate (mistaken steps / steps), repair
+success, final-answer accuracy against the answer key, and mean cost per episode.`;
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+export function formatSimStats(report: SimStatsReport): string {
+  const header = ['model', 'difficulty', 'episodes', 'steps', 'mistake rate', 'error steps', 'repair success', 'accuracy', 'mean cost', 'mean steps'];
+  const rows = report.cells.map((c) => [
+    c.model,
+    c.difficulty,
+    String(c.episodes),
+    String(c.steps),
+    `${pct(c.mistakeRate)} (${c.mistakenSteps})`,
+    String(c.errorSteps),
+    c.repairs ? `${pct(c.repairSuccess)} of ${c.repairs}` : '-',
+    `${pct(c.accuracy)} (${c.correctAnswers})`,
+    `$${c.meanCostUsd.toFixed(6)}`,
+    c.meanSteps.toFixed(1),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
+  const kinds = report.cells
+    .filter((c) => c.difficulty === 'all')
+    .map((c) => `${c.model}: ${Object.entries(c.mistakeKinds).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`);
+  return [line(header), ...rows.map(line), '', 'Mistake kinds:', ...kinds.map((k) => `  ${k}`)].join('\n');
+}
+
+export const simStatsCommand: CliCommand = {
+  name: 'sim-stats',
+  summary: 'Show how the offline simulated models behave on the folder\'s starter tasks',
+  usage: USAGE,
+  async run(argv) {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: {
+          seed: { type: 'string', default: '1' },
+          episodes: { type: 'string', default: '5' },
+          context: { type: 'string', default: 'full' },
+          effort: { type: 'string' },
+          json: { type: 'boolean', default: false },
+        },
+      });
+    } catch (error) {
+      throw new CliError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`, 2);
+    }
+    const { values, positionals } = parsed;
+    if (positionals.length !== 1) throw new CliError(`expected one folder\n${USAGE}`, 2);
+    const folder = path.resolve(positionals[0]);
+    if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) throw new CliError(`not a folder: ${positionals[0]}`);
+    const seed = Number(values.seed);
+    const episodes = Number(values.episodes);
+    if (!Number.isInteger(seed)) throw new CliError(`--seed must be an integer, not '${values.seed}'`, 2);
+    if (!Number.isInteger(episodes) || episodes < 1) throw new CliError(`--episodes must be a positive integer, not '${values.episodes}'`, 2);
+    const contextLength = parseContextLength(values.context ?? 'full');
+    if (!contextLength) throw new CliError(`--context must be 'full' or 'last-K', not '${values.context}'`, 2);
+    const effort = values.effort;
+    if (effort !== undefined && !['low', 'medium', 'high'].includes(effort)) throw new CliError(`--effort must be low, medium or high, not '${effort}'`, 2);
+
+    const session = await openAgentSession(folder);
+    try {
+      const tasks = await buildStarterTasks(session.env.profile, { sql: session.sql, python: session.python });
+      if (tasks.length === 0) throw new CliError('no starter tasks could be built for this folder (it needs tables with categories and numeric columns)');
+      const seeds = Array.from({ length: episodes }, (_, i) => seed + i);
+      if (!values.json) {
+        const byLevel = (level: string) => tasks.filter((t) => t.difficulty.level === level).length;
+        console.error(`${tasks.length} starter tasks (easy ${byLevel('easy')}, medium ${byLevel('medium')}, hard ${byLevel('hard')}); ${SIM_MODELS.length} models × ${episodes} seeds`);
+      }
+      const report = await runSimStats({
+        tasks,
+        toolContext: session.toolContext,
+        seeds,
+        contextLength,
+        reasoningEffort: effort as ReasoningEffort | undefined,
+      });
+      if (values.json) {
+        console.log(JSON.stringify({ ...report, tasks: tasks.map((t) => ({ id: t.id, family: t.family, level: t.difficulty.level, question: t.question })) }, null, 2));
+      } else {
+        console.log(formatSimStats(report));
+      }
+      return 0;
+    } finally {
+      await session.dispose();
+    }
+  },
+};
