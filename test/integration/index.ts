@@ -1,0 +1,19 @@
+// The extensionTestsPath: VS Code's extension host calls run() and waits for it. Runs every
+// *.test.js next to this file under mocha and prints a closing "N passed, M failed" line for CI logs.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Mocha from 'mocha';
+
+export function run(): Promise<void> {
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 120000, reporter: 'spec' });
+  for (const file of fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort()) {
+    mocha.addFile(path.join(__dirname, file));
+  }
+  return new Promise((resolve, reject) => {
+    const runner = mocha.run((failures) => {
+      console.log(`${runner.stats?.passes ?? 0} passed, ${failures} failed`);
+      if (failures) reject(new Error(`${failures} integration tests failed`));
+      else resolve();
+    });
+  });
+}
