@@ -2,13 +2,16 @@
  * `npm run bench:load`: loads a seeded 1M-row CSV with TOFFEE's loader (in a child process, so its peak RSS is
  * its own) and with Debian's `sqlite3` CLI `.import --csv` in the same run, and prints both with the ratios.
  * Targets (issue 2): load time within 3× of sqlite3, loader peak RSS under 1.5 GB. Exits 1 when one is missed.
+ * Then (issue 10) the same rows as a Parquet file (Snappy, 100k-row row groups, written with hyparquet-writer)
+ * loaded the same way, reported next to the CSV figure (rows/s, peak RSS). `--skip-parquet` leaves it out.
  *
- *   node out/scripts/benchLoad.js [--rows N] [--runs N] [--keep]
+ *   node out/scripts/benchLoad.js [--rows N] [--runs N] [--keep] [--skip-parquet]
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { parquetWriteBuffer } from 'hyparquet-writer';
 import { loadEnvironment } from '../src/core/env/index';
 
 const TIME_RATIO_TARGET = 3;
@@ -49,6 +52,61 @@ function generateCsv(file: string, rows: number, seed: number): void {
   }
   if (lines.length > 0) fs.writeSync(out, lines.join('\n') + '\n');
   fs.closeSync(out);
+}
+
+const PARQUET_ROW_GROUP_ROWS = 100_000;
+
+/** The CSV's 8 columns with the same seeded distribution, as typed Parquet columns (DATE, TIMESTAMP, BOOLEAN…). */
+function generateParquet(file: string, rows: number, seed: number): void {
+  const random = seededRandom(seed);
+  const customers = ['Alice Martin', 'Bob Chen', 'Carol "CJ" Jones', 'Dan Smith, Jr.', 'Eve Novak', 'Frank Ortiz', 'Grace Li', 'Heidi Berg'];
+  const start = Date.UTC(2020, 0, 1);
+  const orderId = new Int32Array(rows);
+  const customer: string[] = new Array(rows);
+  const amount = new Float64Array(rows);
+  const quantity = new Int32Array(rows);
+  const orderDate: Date[] = new Array(rows);
+  const createdAt: Date[] = new Array(rows);
+  const isMember: boolean[] = new Array(rows);
+  const note: Array<string | null> = new Array(rows);
+  for (let i = 0; i < rows; i++) {
+    const day = start + Math.floor(random() * 1800) * 86400000;
+    const seconds = Math.floor(random() * 24) * 3600 + Math.floor(random() * 60) * 60 + Math.floor(random() * 60);
+    orderId[i] = i + 1;
+    customer[i] = customers[Math.floor(random() * customers.length)];
+    amount[i] = Math.round(random() * 100000) / 100;
+    quantity[i] = 1 + Math.floor(random() * 20);
+    orderDate[i] = new Date(day);
+    createdAt[i] = new Date(day + seconds * 1000);
+    isMember[i] = random() < 0.5;
+    note[i] = random() < 0.1 ? null : `note ${Math.floor(random() * 100000)}${random() < 0.05 ? ', urgent' : ''}`;
+  }
+  const schema = [
+    { name: 'root', num_children: 8 },
+    { name: 'order_id', type: 'INT32', repetition_type: 'REQUIRED' },
+    { name: 'customer', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' },
+    { name: 'amount', type: 'DOUBLE', repetition_type: 'REQUIRED' },
+    { name: 'quantity', type: 'INT32', repetition_type: 'REQUIRED' },
+    { name: 'order_date', type: 'INT32', converted_type: 'DATE', repetition_type: 'REQUIRED' },
+    { name: 'created_at', type: 'INT64', converted_type: 'TIMESTAMP_MILLIS', repetition_type: 'REQUIRED' },
+    { name: 'is_member', type: 'BOOLEAN', repetition_type: 'REQUIRED' },
+    { name: 'note', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
+  ];
+  const bytes = parquetWriteBuffer({
+    schema: schema as never, // hyparquet-writer's SchemaElement type is its own copy of hyparquet's
+    rowGroupSize: PARQUET_ROW_GROUP_ROWS,
+    columnData: [
+      { name: 'order_id', data: orderId },
+      { name: 'customer', data: customer },
+      { name: 'amount', data: amount },
+      { name: 'quantity', data: quantity },
+      { name: 'order_date', data: orderDate },
+      { name: 'created_at', data: createdAt },
+      { name: 'is_member', data: isMember },
+      { name: 'note', data: note },
+    ],
+  });
+  fs.writeFileSync(file, new Uint8Array(bytes));
 }
 
 interface Measurement {
@@ -95,6 +153,35 @@ function measureSqlite(csv: string, workDir: string, run: number): Measurement {
   const count = spawnSync('sqlite3', [database, 'SELECT count(*) FROM t'], { encoding: 'utf8' });
   fs.rmSync(database, { force: true });
   return { seconds, peakRssBytes: Number(rss[1]) * 1024, rows: Number(count.stdout.trim()) };
+}
+
+/** Loads the same rows from a Parquet file and prints them next to the CSV figures. */
+function parquetSection(workDir: string, rows: number, runs: number, csv: { loadSeconds: number; totalSeconds: number; maxRss: number }): void {
+  const folder = path.join(workDir, 'data-parquet');
+  fs.mkdirSync(folder);
+  const file = path.join(folder, 'orders.parquet');
+  generateParquet(file, rows, 20240601);
+  const fileMib = fs.statSync(file).size / 1024 ** 2;
+  console.log('');
+  console.log(
+    `Parquet: the same ${rows.toLocaleString('en-US')} rows × 8 columns, ${fileMib.toFixed(1)} MiB (Snappy, ` +
+      `${Math.ceil(rows / PARQUET_ROW_GROUP_ROWS)} row group(s) of ${PARQUET_ROW_GROUP_ROWS.toLocaleString('en-US')}). Best of ${runs} run(s).`,
+  );
+  const measured: Measurement[] = [];
+  for (let run = 0; run < runs; run++) measured.push(measureLoader(folder));
+  for (const m of measured) if (m.rows !== rows) throw new Error(`expected ${rows} Parquet rows, got ${m.rows}`);
+  const loadSeconds = Math.min(...measured.map((m) => m.loadSeconds ?? m.seconds));
+  const totalSeconds = Math.min(...measured.map((m) => m.seconds));
+  const maxRss = Math.max(...measured.map((m) => m.peakRssBytes));
+  const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(0)} MiB`;
+  const row = (name: string, seconds: number, rss: number) =>
+    `${name.padEnd(34)} ${seconds.toFixed(2).padStart(7)} s  ${Math.round(rows / seconds).toLocaleString('en-US').padStart(11)} rows/s  peak RSS ${mib(rss)}`;
+  console.log(row('CSV load (typed image)', csv.loadSeconds, csv.maxRss));
+  console.log(row('Parquet load (typed image)', loadSeconds, maxRss));
+  console.log(row('CSV load + profile', csv.totalSeconds, csv.maxRss));
+  console.log(row('Parquet load + profile', totalSeconds, maxRss));
+  console.log(`all Parquet runs — load: ${measured.map((m) => (m.loadSeconds ?? m.seconds).toFixed(2)).join(', ')} s; load + profile: ${measured.map((m) => m.seconds.toFixed(2)).join(', ')} s`);
+  console.log(`Parquet / CSV load time: ${(loadSeconds / csv.loadSeconds).toFixed(2)}×; peak RSS: ${(maxRss / csv.maxRss).toFixed(2)}×`);
 }
 
 function option(name: string, fallback: number): number {
@@ -144,6 +231,7 @@ async function main(): Promise<number> {
     console.log(`load time ratio TOFFEE / sqlite3: ${ratio.toFixed(2)}× (target ≤ ${TIME_RATIO_TARGET}×) ${timeOk ? 'OK' : 'MISSED'}`);
     console.log(`load + profile ratio: ${(totalSeconds / sqliteSeconds).toFixed(2)}× (reported, not a target)`);
     console.log(`TOFFEE peak RSS: ${(maxRss / 1024 ** 3).toFixed(2)} GiB (target < 1.5 GiB) ${rssOk ? 'OK' : 'MISSED'}`);
+    if (!process.argv.includes('--skip-parquet')) parquetSection(workDir, rows, runs, { loadSeconds, totalSeconds, maxRss });
     // A benchmark reports; it fails only when it cannot run (noisy machines make a timed exit code flaky).
     return 0;
   } finally {

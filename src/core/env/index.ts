@@ -4,11 +4,13 @@ import * as path from 'node:path';
 import { loadDelimited } from './csvLoader';
 import { loadDocument } from './documentLoader';
 import { loadJson, loadJsonLines } from './jsonLoader';
+import { loadParquet } from './parquetLoader';
 import { report, type LoadedTable, type LoaderContext } from './loaderContext';
 import { NameAllocator } from './naming';
 import { profileDocument, profileTable } from './profile';
 import { loadSqlite } from './sqliteLoader';
 import { createImageDatabase } from './sqlJs';
+import { loadXlsx } from './xlsxLoader';
 import type { DataDocument, DataEnvironment, FileDiagnostic, FileRecord, LoadOptions } from './types';
 
 export * from './types';
@@ -28,10 +30,17 @@ const KIND_BY_EXTENSION: Record<string, FileRecord['kind']> = {
   '.sqlite': 'sqlite',
   '.sqlite3': 'sqlite',
   '.db': 'sqlite',
+  '.xlsx': 'xlsx',
+  '.xlsm': 'xlsx',
+  '.parquet': 'parquet',
+  '.pq': 'parquet',
   '.md': 'markdown',
   '.markdown': 'markdown',
   '.txt': 'text',
 };
+
+/** Binary formats: their bytes are not checked for text. */
+const BINARY_KINDS = new Set<FileRecord['kind']>(['sqlite', 'xlsx', 'parquet', 'other']);
 
 export function fileKindOf(file: string): FileRecord['kind'] {
   return KIND_BY_EXTENSION[path.extname(file).toLowerCase()] ?? 'other';
@@ -80,7 +89,8 @@ async function readHead(file: string): Promise<Buffer> {
   }
 }
 
-async function sha256Of(file: string): Promise<string> {
+/** SHA-256 (hex) of a file, streamed. */
+export async function sha256Of(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
   return hash.digest('hex');
@@ -101,6 +111,10 @@ async function loadFile(context: LoaderContext, kind: FileRecord['kind']): Promi
       return loadJsonLines(context);
     case 'sqlite':
       return loadSqlite(context, await fs.promises.readFile(context.absolutePath));
+    case 'xlsx':
+      return loadXlsx(context);
+    case 'parquet':
+      return loadParquet(context);
     case 'markdown':
     case 'text':
       return loadDocument(context, kind === 'markdown');
@@ -176,7 +190,7 @@ export async function loadEnvironment(root: string, options: LoadOptions = {}): 
         }
         record.sha256 = await sha256Of(absolutePath);
         context.head = await readHead(absolutePath);
-        if (kind !== 'sqlite' && kind !== 'other' && record.sizeBytes > 0 && looksBinary(context.head)) {
+        if (!BINARY_KINDS.has(kind) && record.sizeBytes > 0 && looksBinary(context.head)) {
           report(context, 'error', `This ${kind} file holds binary data, not text; skipped.`);
           continue;
         }

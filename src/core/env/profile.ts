@@ -64,6 +64,7 @@ export function profileTable(db: Database, loaded: LoadedTable): TableProfile {
       quoted,
       originalName: inferred?.originalName ?? name,
       type: inferred?.type ?? columnTypeFromDeclared(String(row[typeAt] ?? '')) ?? columnTypeFromData(db, table, quoted),
+      origin: inferred?.origin,
     };
   });
   const ranged = (type: ColumnType) => type === 'integer' || type === 'real' || type === 'date' || type === 'datetime';
@@ -87,6 +88,7 @@ export function profileTable(db: Database, loaded: LoadedTable): TableProfile {
       samples: [],
       candidateKey: rowCount > 0 && nonNull === rowCount && distinctCount === rowCount,
     };
+    if (column.origin) profile.origin = column.origin;
     if (ranged(column.type)) {
       const min = values[at++];
       const max = values[at++];

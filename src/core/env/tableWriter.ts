@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'sql.js';
-import type { ColumnType } from './types';
+import type { ColumnOrigin, ColumnType } from './types';
 import { quoteIdentifier } from './naming';
 import { sqlTypeOf } from './typeInference';
 
@@ -7,6 +7,8 @@ export interface ColumnSpec {
   name: string;
   originalName: string;
   type: ColumnType;
+  /** Where the column sits in its source file (spreadsheets, Parquet). */
+  origin?: ColumnOrigin;
 }
 
 

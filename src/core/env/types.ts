@@ -14,6 +14,27 @@ export interface FileDiagnostic {
 
 export type ColumnType = 'integer' | 'real' | 'text' | 'date' | 'datetime' | 'boolean';
 
+/**
+ * Where a column's values sit in its source file, so a rubric anchor or a UI can point at
+ * "workbook › sheet › column". Set by the spreadsheet and Parquet loaders.
+ */
+export interface ColumnOrigin {
+  /** Source file, relative to the environment root. */
+  file: string;
+  /** Worksheet name, for spreadsheets. */
+  sheet?: string;
+  /** Header cell(s) in A1 notation, e.g. "B3", or "B2:B3" for a two-row header. */
+  headerCells?: string;
+  /** Data cells in A1 notation, e.g. "B4:B120" (spreadsheets). */
+  range?: string;
+  /** Column path in the source schema (Parquet). */
+  path?: string;
+  /** Logical type in the source, e.g. "INT64", "DATE", "TIMESTAMP(MICROS)", "DECIMAL(10,2)" (Parquet). */
+  sourceType?: string;
+  /** "workbook › sheet › column" (spreadsheets) or "file › column" (Parquet). */
+  label: string;
+}
+
 export interface ColumnProfile {
   /** SQL column name in the image. */
   name: string;
@@ -29,6 +50,8 @@ export interface ColumnProfile {
   samples: Array<string | number>;
   /** Non-null and unique over all rows. */
   candidateKey: boolean;
+  /** Sheet/cell or schema origin, for loaders that know it (XLSX, Parquet). */
+  origin?: ColumnOrigin;
 }
 
 export interface TableProfile {
@@ -73,7 +96,7 @@ export interface FileRecord {
   file: string;
   sizeBytes: number;
   sha256: string;
-  kind: 'csv' | 'tsv' | 'json' | 'jsonl' | 'sqlite' | 'markdown' | 'text' | 'other';
+  kind: 'csv' | 'tsv' | 'json' | 'jsonl' | 'sqlite' | 'xlsx' | 'parquet' | 'markdown' | 'text' | 'other';
   /** Tables and documents that came from this file. */
   produced: string[];
 }

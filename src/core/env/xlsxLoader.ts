@@ -1,0 +1,346 @@
+import ExcelJS from 'exceljs';
+import { report, type LoaderContext } from './loaderContext';
+import { columnNamesFromHeaders, tableBaseNameFromFile, toSnakeIdentifier } from './naming';
+import { createTable, type ColumnSpec } from './tableWriter';
+import { ColumnTypeTracker, jsonCellToSql } from './typeInference';
+
+/**
+ * Loads an .xlsx workbook: each non-empty worksheet becomes one table. Blank leading rows and a one-value title
+ * row are skipped, the header row is detected, a header with merged group cells ("Q1" over two columns) is read
+ * as two rows and joined ("Q1 Revenue"), formula cells take their cached values, and dates are stored as ISO text.
+ * Each column keeps its origin (workbook › sheet › column, header and data cells) for rubric anchors.
+ */
+
+/** An encrypted (password-protected) .xlsx, like a legacy .xls, is an OLE compound file, not a zip. */
+const OLE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+
+type Scalar = string | number | boolean | null;
+
+interface CellRead {
+  value: Scalar;
+  /** A formula whose cached result is missing (the workbook was saved without calculating). */
+  uncachedFormula?: boolean;
+  /** An error value such as #DIV/0!. */
+  error?: string;
+}
+
+export function isEncryptedOfficeFile(head: Buffer): boolean {
+  if (head.length < 8 || !head.subarray(0, 8).equals(OLE_MAGIC)) return false;
+  // The OLE directory names its streams in UTF-16LE; an encrypted OOXML package has "EncryptedPackage".
+  return head.includes(Buffer.from('EncryptedPackage', 'utf16le')) || head.includes(Buffer.from('EncryptionInfo', 'utf16le'));
+}
+
+/** 1-based column number → spreadsheet letters (1 → A, 28 → AB). */
+export function columnLetters(column: number): string {
+  let letters = '';
+  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  return letters;
+}
+
+function lettersToColumn(letters: string): number {
+  let column = 0;
+  for (const ch of letters.toUpperCase()) column = column * 26 + (ch.charCodeAt(0) - 64);
+  return column;
+}
+
+interface MergeRange {
+  top: number;
+  left: number;
+  bottom: number;
+  right: number;
+}
+
+/** "B2:D3" → rows/columns, 1-based; undefined for anything else. */
+function parseRange(range: string): MergeRange | undefined {
+  const match = /^\$?([A-Z]+)\$?(\d+)(?::\$?([A-Z]+)\$?(\d+))?$/i.exec(range.trim());
+  if (!match) return undefined;
+  const left = lettersToColumn(match[1]);
+  const top = Number(match[2]);
+  const right = match[3] ? lettersToColumn(match[3]) : left;
+  const bottom = match[4] ? Number(match[4]) : top;
+  return { top: Math.min(top, bottom), left: Math.min(left, right), bottom: Math.max(top, bottom), right: Math.max(left, right) };
+}
+
+/** A date as ISO text: `YYYY-MM-DD` at midnight, else `YYYY-MM-DDTHH:MM:SS` (Excel dates carry no zone). */
+export function isoFromExcelDate(date: Date): string | null {
+  const time = date.getTime();
+  if (!Number.isFinite(time)) return null;
+  const iso = date.toISOString();
+  if (iso.endsWith('T00:00:00.000Z')) return iso.slice(0, 10);
+  return iso.endsWith('.000Z') ? iso.slice(0, 19) : iso.slice(0, 23);
+}
+
+function scalarOf(value: unknown): CellRead {
+  if (value === null || value === undefined) return { value: null };
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return { value };
+  if (value instanceof Date) return { value: isoFromExcelDate(value) };
+  if (typeof value === 'object') {
+    const object = value as Record<string, unknown>;
+    if ('error' in object) return { value: null, error: String(object.error) };
+    if ('formula' in object || 'sharedFormula' in object) {
+      if (object.result === undefined || object.result === null) return { value: null, uncachedFormula: true };
+      return scalarOf(object.result);
+    }
+    if (Array.isArray(object.richText)) return { value: (object.richText as Array<{ text?: string }>).map((r) => r.text ?? '').join('') };
+    if ('text' in object) return scalarOf(object.text);
+  }
+  return { value: String(value) };
+}
+
+function isBlank(value: Scalar): boolean {
+  return value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+function textOf(value: Scalar): string {
+  return value === null ? '' : String(value).trim();
+}
+
+/** The cells of one sheet as a dense grid (merged areas filled with their master value), plus its merges. */
+interface SheetGrid {
+  name: string;
+  rows: CellRead[][];
+  /** Row and column numbers (1-based) of grid cell [0][0]. */
+  firstRow: number;
+  firstColumn: number;
+  merges: MergeRange[];
+}
+
+function readGrid(worksheet: ExcelJS.Worksheet): SheetGrid | undefined {
+  const dimensions = worksheet.dimensions as unknown as MergeRange | undefined;
+  if (!dimensions || !dimensions.bottom || !dimensions.right || worksheet.actualRowCount === 0) return undefined;
+  const merges = (worksheet.model.merges ?? []).map(parseRange).filter((m): m is MergeRange => m !== undefined);
+  const firstRow = Math.max(1, dimensions.top);
+  const firstColumn = Math.max(1, dimensions.left);
+  const rows: CellRead[][] = [];
+  for (let r = firstRow; r <= dimensions.bottom; r++) {
+    const row = worksheet.getRow(r);
+    const cells: CellRead[] = [];
+    for (let c = firstColumn; c <= dimensions.right; c++) cells.push(scalarOf(row.getCell(c).value));
+    rows.push(cells);
+  }
+  // Merged areas hold their value in the top-left cell; every covered cell gets it, so headers read as groups.
+  for (const merge of merges) {
+    const master = rows[merge.top - firstRow]?.[merge.left - firstColumn];
+    if (!master) continue;
+    for (let r = merge.top; r <= merge.bottom; r++) {
+      for (let c = merge.left; c <= merge.right; c++) {
+        const row = rows[r - firstRow];
+        if (row && c - firstColumn < row.length && (r !== merge.top || c !== merge.left)) row[c - firstColumn] = { value: master.value };
+      }
+    }
+  }
+  return { name: worksheet.name, rows, firstRow, firstColumn, merges };
+}
+
+function nonBlankCount(row: CellRead[]): number {
+  let count = 0;
+  for (const cell of row) if (!isBlank(cell.value)) count++;
+  return count;
+}
+
+function distinctValues(row: CellRead[]): Set<string> {
+  const values = new Set<string>();
+  for (const cell of row) if (!isBlank(cell.value)) values.add(textOf(cell.value));
+  return values;
+}
+
+/** Index of the first row at or after `from` with any value, or -1. */
+function nextNonBlankRow(rows: CellRead[][], from: number): number {
+  for (let r = from; r < rows.length; r++) if (nonBlankCount(rows[r]) > 0) return r;
+  return -1;
+}
+
+interface HeaderBlock {
+  /** Grid row indexes of the header rows (one, or more when merged group cells sit above the column names). */
+  rows: number[];
+  /** Caption rows skipped above the header (a title like "Sales 2024"). */
+  captions: string[];
+}
+
+/**
+ * Finds the header: skips blank rows and one-value caption rows (when the table below is wider), then takes the
+ * first row; when merged cells in it span several columns, the rows down to the bottom of those merges (at least
+ * one more) are header rows too.
+ */
+function findHeader(grid: SheetGrid, width: number): HeaderBlock | undefined {
+  const captions: string[] = [];
+  let r = nextNonBlankRow(grid.rows, 0);
+  while (r !== -1) {
+    const next = nextNonBlankRow(grid.rows, r + 1);
+    const values = distinctValues(grid.rows[r]);
+    if (width > 1 && values.size === 1 && next !== -1 && distinctValues(grid.rows[next]).size > 1) {
+      captions.push([...values][0]);
+      r = next;
+      continue;
+    }
+    break;
+  }
+  if (r === -1) return undefined;
+  const rows = [r];
+  for (;;) {
+    const last = rows[rows.length - 1];
+    const sheetRow = grid.firstRow + last;
+    const groupMerges = grid.merges.filter((m) => m.top === sheetRow && m.right > m.left);
+    if (groupMerges.length === 0) break;
+    const bottom = Math.max(sheetRow + 1, ...groupMerges.map((m) => m.bottom + 1)) - grid.firstRow;
+    if (bottom >= grid.rows.length) break;
+    for (let extra = last + 1; extra <= bottom; extra++) rows.push(extra);
+    if (rows.length >= 4) break; // deeper than that is a layout, not a header
+  }
+  return { rows, captions };
+}
+
+/** Header text per column: the header rows' values joined top to bottom, repeats (from vertical merges) once. */
+function headerNames(grid: SheetGrid, header: HeaderBlock, width: number): string[] {
+  const names: string[] = [];
+  for (let c = 0; c < width; c++) {
+    const parts: string[] = [];
+    for (const r of header.rows) {
+      const text = textOf(grid.rows[r][c]?.value ?? null);
+      if (text && parts[parts.length - 1] !== text) parts.push(text);
+    }
+    names.push(parts.join(' '));
+  }
+  return names;
+}
+
+function sheetTableName(context: LoaderContext, sheet: string, sheetCount: number): string {
+  const base = tableBaseNameFromFile(context.file);
+  return sheetCount === 1 ? base : `${base}_${toSnakeIdentifier(sheet, 'sheet')}`;
+}
+
+async function readWorkbook(context: LoaderContext): Promise<ExcelJS.Workbook | undefined> {
+  const head = context.head;
+  if (isEncryptedOfficeFile(head)) {
+    report(context, 'error', 'The workbook is encrypted (password-protected); it cannot be read. Save an unprotected copy to load it.');
+    return undefined;
+  }
+  if (head.length >= 8 && head.subarray(0, 8).equals(OLE_MAGIC)) {
+    report(context, 'error', 'This is a legacy binary Excel file (.xls format), not .xlsx; save it as .xlsx to load it.');
+    return undefined;
+  }
+  if (head.length < 4 || !head.subarray(0, 4).equals(ZIP_MAGIC)) {
+    report(context, 'error', 'Not an .xlsx workbook (the file is not a zip package).');
+    return undefined;
+  }
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.readFile(context.absolutePath);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    report(context, 'error', `Cannot read the workbook (truncated or corrupt .xlsx): ${message}`);
+    return undefined;
+  }
+  return workbook;
+}
+
+export async function loadXlsx(context: LoaderContext): Promise<void> {
+  if (context.sizeBytes === 0) {
+    report(context, 'warning', 'Empty file: nothing to load.');
+    return;
+  }
+  const workbook = await readWorkbook(context);
+  if (!workbook) return;
+  context.signal?.throwIfAborted();
+  const workbookName = context.file.split('/').pop() ?? context.file;
+  const sheets = workbook.worksheets;
+  if (sheets.length === 0) {
+    report(context, 'warning', 'The workbook has no worksheets.');
+    return;
+  }
+  for (const worksheet of sheets) {
+    context.signal?.throwIfAborted();
+    const grid = readGrid(worksheet);
+    if (!grid) {
+      report(context, 'info', `Sheet '${worksheet.name}' is empty; skipped.`);
+      continue;
+    }
+    loadSheet(context, grid, workbookName, sheets.length, worksheet.state === 'hidden' || worksheet.state === 'veryHidden');
+  }
+}
+
+function loadSheet(context: LoaderContext, grid: SheetGrid, workbookName: string, sheetCount: number, hidden: boolean): void {
+  const fullWidth = grid.rows[0]?.length ?? 0;
+  const header = findHeader(grid, fullWidth);
+  if (!header) {
+    report(context, 'info', `Sheet '${grid.name}' is empty; skipped.`);
+    return;
+  }
+  const headerEnd = header.rows[header.rows.length - 1];
+  const bodyRows = grid.rows.slice(headerEnd + 1).filter((row) => nonBlankCount(row) > 0);
+  const headerTexts = headerNames(grid, header, fullWidth);
+  // Columns with neither a header nor any value are layout, not data.
+  const kept: number[] = [];
+  for (let c = 0; c < fullWidth; c++) {
+    if (headerTexts[c] !== '' || bodyRows.some((row) => !isBlank(row[c].value))) kept.push(c);
+  }
+  if (kept.length === 0) {
+    report(context, 'info', `Sheet '${grid.name}' has no data; skipped.`);
+    return;
+  }
+  const names = columnNamesFromHeaders(kept.map((c) => headerTexts[c]));
+  const trackers = kept.map(() => new ColumnTypeTracker());
+  let uncachedFormulas = 0;
+  let errorCells = 0;
+  const errorKinds = new Set<string>();
+  for (const row of bodyRows) {
+    for (let k = 0; k < kept.length; k++) {
+      const cell = row[kept[k]];
+      if (cell.uncachedFormula) uncachedFormulas++;
+      if (cell.error) {
+        errorCells++;
+        errorKinds.add(cell.error);
+      }
+      trackers[k].addJson(typeof cell.value === 'string' && cell.value.trim() === '' ? null : cell.value);
+    }
+  }
+  const headerTop = grid.firstRow + header.rows[0];
+  const headerBottom = grid.firstRow + headerEnd;
+  const dataTop = headerBottom + 1;
+  const dataBottom = grid.firstRow + grid.rows.length - 1;
+  const columns: ColumnSpec[] = kept.map((c, k) => {
+    const letters = columnLetters(grid.firstColumn + c);
+    const originalName = names[k].originalName || names[k].name;
+    return {
+      ...names[k],
+      type: trackers[k].type,
+      origin: {
+        file: context.file,
+        sheet: grid.name,
+        headerCells: headerTop === headerBottom ? `${letters}${headerTop}` : `${letters}${headerTop}:${letters}${headerBottom}`,
+        range: dataBottom >= dataTop ? `${letters}${dataTop}:${letters}${dataBottom}` : undefined,
+        label: `${workbookName} › ${grid.name} › ${originalName}`,
+      },
+    };
+  });
+  for (const column of columns) if (column.origin && column.origin.range === undefined) delete column.origin.range;
+
+  const tableName = context.names.allocate(sheetTableName(context, grid.name, sheetCount));
+  const inserter = createTable(context.db, tableName, columns);
+  try {
+    const values: Array<string | number | null> = new Array(columns.length);
+    for (const row of bodyRows) {
+      for (let k = 0; k < kept.length; k++) values[k] = jsonCellToSql(row[kept[k]].value, columns[k].type);
+      inserter.insert(values);
+    }
+    inserter.finish();
+  } catch (e) {
+    inserter.dispose();
+    throw e;
+  }
+  context.tables.push({ name: tableName, originalName: grid.name, sourceFile: context.file, kind: 'table', columns });
+
+  const where = `Sheet '${grid.name}'`;
+  if (header.captions.length > 0) report(context, 'info', `${where}: title row(s) above the header skipped: ${header.captions.map((c) => JSON.stringify(c)).join(', ')}.`);
+  if (header.rows.length > 1) report(context, 'info', `${where}: merged header cells read as a ${header.rows.length}-row header (rows ${headerTop}–${headerBottom}).`);
+  if (hidden) report(context, 'info', `${where} is hidden in the workbook; loaded anyway.`);
+  if (uncachedFormulas > 0) {
+    report(
+      context,
+      'warning',
+      `${where}: ${uncachedFormulas} formula cell(s) have no cached value (the workbook was saved without calculating); read as NULL.`,
+    );
+  }
+  if (errorCells > 0) report(context, 'warning', `${where}: ${errorCells} cell(s) hold an error value (${[...errorKinds].join(', ')}); read as NULL.`);
+}

@@ -1,0 +1,187 @@
+import * as assert from 'node:assert/strict';
+import ExcelJS from 'exceljs';
+import { loadEnvironment } from '../../src/core/env/index';
+import type { DataEnvironment, TableProfile } from '../../src/core/env/types';
+import { columnLetters, isoFromExcelDate } from '../../src/core/env/xlsxLoader';
+import { makeFolder, queryImage } from '../support/envFixtures';
+
+async function load(files: Record<string, string | Buffer>): Promise<DataEnvironment> {
+  const folder = makeFolder(files);
+  try {
+    return await loadEnvironment(folder.root);
+  } finally {
+    folder.cleanup();
+  }
+}
+
+function tableOf(env: DataEnvironment, name: string): TableProfile {
+  const table = env.profile.tables.find((t) => t.name === name);
+  assert.ok(table, `table ${name} in ${env.profile.tables.map((t) => t.name).join(', ')}`);
+  return table;
+}
+
+/**
+ * Two sheets: "Regions" with a title row, a blank row, a two-row header whose group cells are merged ("Q1", "Q2"
+ * over Revenue/Cost; "Region" merged down), and a formula column with cached results; "Orders" with dates,
+ * datetimes, booleans and a formula without a cached value.
+ */
+async function salesWorkbook(): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const regions = workbook.addWorksheet('Regions');
+  regions.getCell('A1').value = 'Sales by region, 2024';
+  regions.mergeCells('A1:F1');
+  // Row 2 left blank on purpose.
+  regions.getCell('A3').value = 'Region';
+  regions.mergeCells('A3:A4');
+  regions.getCell('B3').value = 'Q1';
+  regions.mergeCells('B3:C3');
+  regions.getCell('D3').value = 'Q2';
+  regions.mergeCells('D3:E3');
+  regions.getCell('F3').value = 'Total revenue';
+  regions.mergeCells('F3:F4');
+  regions.getCell('B4').value = 'Revenue';
+  regions.getCell('C4').value = 'Cost';
+  regions.getCell('D4').value = 'Revenue';
+  regions.getCell('E4').value = 'Cost';
+  const data: Array<[string, number, number, number, number]> = [
+    ['North', 100, 60, 120, 70],
+    ['South', 80, 50, 90.5, 55],
+    ['East', 50, 45, 40, 42],
+  ];
+  data.forEach((row, i) => {
+    const r = 5 + i;
+    regions.getRow(r).values = row;
+    regions.getCell(`F${r}`).value = { formula: `B${r}+D${r}`, result: row[1] + row[3] };
+  });
+
+  const orders = workbook.addWorksheet('Orders');
+  orders.addRow(['Order ID', 'Ordered on', 'Shipped at', 'Paid', 'Amount', 'Amount with tax']);
+  orders.addRow([1, new Date(Date.UTC(2024, 0, 15)), new Date(Date.UTC(2024, 0, 16, 9, 30, 0)), true, 10, { formula: 'E2*1.2', result: 12 }]);
+  orders.addRow([2, new Date(Date.UTC(2024, 1, 29)), new Date(Date.UTC(2024, 2, 1, 17, 5, 30)), false, 20, { formula: 'E3*1.2' }]);
+  orders.addRow([3, new Date(Date.UTC(2023, 11, 31)), null, true, 30.5, { formula: 'E4*1.2', result: 36.6 }]);
+  orders.getColumn(2).numFmt = 'yyyy-mm-dd';
+  orders.getColumn(3).numFmt = 'yyyy-mm-dd hh:mm:ss';
+  workbook.addWorksheet('Empty');
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+describe('env: XLSX', () => {
+  it('loads each sheet as a table, reading merged two-row headers, a title row and cached formula values', async () => {
+    const env = await load({ 'sales.xlsx': await salesWorkbook() });
+    const regions = tableOf(env, 'sales_regions');
+    assert.equal(regions.sourceFile, 'sales.xlsx');
+    assert.equal(regions.originalName, 'Regions');
+    assert.deepEqual(
+      regions.columns.map((c) => [c.name, c.originalName, c.type]),
+      [
+        ['region', 'Region', 'text'],
+        ['q1_revenue', 'Q1 Revenue', 'integer'],
+        ['q1_cost', 'Q1 Cost', 'integer'],
+        ['q2_revenue', 'Q2 Revenue', 'real'],
+        ['q2_cost', 'Q2 Cost', 'integer'],
+        ['total_revenue', 'Total revenue', 'real'],
+      ],
+    );
+    assert.equal(regions.rowCount, 3);
+    const rows = await queryImage(env.image, 'SELECT region, q1_revenue, q2_revenue, total_revenue FROM sales_regions ORDER BY region');
+    assert.deepEqual(rows, [
+      ['East', 50, 40, 90],
+      ['North', 100, 120, 220],
+      ['South', 80, 90.5, 170.5],
+    ]);
+    const q1Cost = regions.columns.find((c) => c.name === 'q1_cost')!;
+    assert.deepEqual(q1Cost.origin, { file: 'sales.xlsx', sheet: 'Regions', headerCells: 'C3:C4', range: 'C5:C7', label: 'sales.xlsx › Regions › Q1 Cost' });
+    const messages = env.profile.diagnostics.map((d) => d.message).join('\n');
+    assert.match(messages, /title row\(s\) above the header skipped: "Sales by region, 2024"/);
+    assert.match(messages, /2-row header \(rows 3–4\)/);
+    assert.match(messages, /Sheet 'Empty' is empty; skipped/);
+    assert.doesNotMatch(messages, /hidden/);
+    assert.deepEqual(env.profile.files[0].produced, ['sales_regions', 'sales_orders']);
+    assert.equal(env.profile.files[0].kind, 'xlsx');
+  });
+
+  it('stores dates and datetimes as ISO text, booleans as 0/1, and warns about formulas without a cached value', async () => {
+    const env = await load({ 'sales.xlsx': await salesWorkbook() });
+    const orders = tableOf(env, 'sales_orders');
+    assert.deepEqual(
+      orders.columns.map((c) => [c.name, c.type]),
+      [
+        ['order_id', 'integer'],
+        ['ordered_on', 'date'],
+        ['shipped_at', 'datetime'],
+        ['paid', 'boolean'],
+        ['amount', 'real'],
+        ['amount_with_tax', 'real'],
+      ],
+    );
+    const rows = await queryImage(env.image, 'SELECT order_id, ordered_on, shipped_at, paid, amount_with_tax FROM sales_orders ORDER BY order_id');
+    assert.deepEqual(rows, [
+      [1, '2024-01-15', '2024-01-16T09:30:00', 1, 12],
+      [2, '2024-02-29', '2024-03-01T17:05:30', 0, null],
+      [3, '2023-12-31', null, 1, 36.6],
+    ]);
+    assert.equal(orders.columns[1].min, '2023-12-31');
+    assert.equal(orders.columns[1].origin?.label, 'sales.xlsx › Orders › Ordered on');
+    const warning = env.profile.diagnostics.find((d) => d.severity === 'warning');
+    assert.ok(warning, 'a warning for the uncached formula');
+    assert.match(warning.message, /Sheet 'Orders': 1 formula cell\(s\) have no cached value/);
+  });
+
+  it('names a single-sheet workbook after the file and keeps a header with blank and duplicate cells usable', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Sheet1');
+    sheet.addRow([]);
+    sheet.addRow(['name', '', 'name', 'score']);
+    sheet.addRow(['a', 'x', 'b', 1]);
+    sheet.addRow([]);
+    sheet.addRow(['c', 'y', 'd', 'n/a']);
+    const env = await load({ 'scores.xlsx': Buffer.from(await workbook.xlsx.writeBuffer()) });
+    const scores = tableOf(env, 'scores');
+    assert.deepEqual(
+      scores.columns.map((c) => [c.name, c.type]),
+      [
+        ['name', 'text'],
+        ['column_2', 'text'],
+        ['name_2', 'text'],
+        ['score', 'text'],
+      ],
+    );
+    assert.deepEqual(await queryImage(env.image, 'SELECT name, column_2, score FROM scores'), [
+      ['a', 'x', '1'],
+      ['c', 'y', 'n/a'],
+    ]);
+    assert.equal(scores.columns[3].origin?.headerCells, 'D2');
+  });
+
+  it('gives a diagnostic, not a crash, for a truncated workbook, an encrypted one and a non-zip file', async () => {
+    const good = await salesWorkbook();
+    // An encrypted OOXML file is an OLE compound document whose directory lists EncryptionInfo and EncryptedPackage.
+    const encrypted = Buffer.alloc(4096);
+    Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]).copy(encrypted, 0);
+    Buffer.from('EncryptionInfo', 'utf16le').copy(encrypted, 1024);
+    Buffer.from('EncryptedPackage', 'utf16le').copy(encrypted, 1152);
+    const env = await load({
+      'cut.xlsx': good.subarray(0, Math.floor(good.length / 2)),
+      'locked.xlsx': encrypted,
+      'notes.xlsx': 'just text, not a workbook',
+      'ok.csv': 'a,b\n1,2\n',
+    });
+    const byFile = (file: string) => env.profile.diagnostics.filter((d) => d.file === file);
+    assert.equal(byFile('cut.xlsx').length, 1);
+    assert.equal(byFile('cut.xlsx')[0].severity, 'error');
+    assert.match(byFile('cut.xlsx')[0].message, /truncated or corrupt/);
+    assert.match(byFile('locked.xlsx')[0].message, /encrypted \(password-protected\)/);
+    assert.match(byFile('notes.xlsx')[0].message, /not a zip package/);
+    assert.deepEqual(
+      env.profile.tables.map((t) => t.name),
+      ['ok'],
+    );
+  });
+
+  it('converts column numbers and dates the way spreadsheets show them', () => {
+    assert.deepEqual([1, 26, 27, 28, 52, 703].map(columnLetters), ['A', 'Z', 'AA', 'AB', 'AZ', 'AAA']);
+    assert.equal(isoFromExcelDate(new Date(Date.UTC(2024, 4, 6))), '2024-05-06');
+    assert.equal(isoFromExcelDate(new Date(Date.UTC(2024, 4, 6, 7, 8, 9, 250))), '2024-05-06T07:08:09.250');
+    assert.equal(isoFromExcelDate(new Date(Number.NaN)), null);
+  });
+});
