@@ -4,7 +4,8 @@
  * Issue 4's task pool adds families to this list; each family is one object with `generate`.
  */
 import { createHash } from 'node:crypto';
-import type { ColumnProfile, EnvironmentProfile, TableProfile } from '../env/types';
+import type { ColumnProfile, DataDocument, EnvironmentProfile, TableProfile } from '../env/types';
+import type { EvidenceGraph } from './graph';
 import type { CodeRunner } from '../agent/tools';
 import { quoteIdent } from '../agent/tools';
 import type { ToolResult } from '../sandbox/types';
@@ -19,6 +20,9 @@ export interface FamilyContext {
   /** Tasks per family at most. */
   maxPerFamily: number;
   signal?: AbortSignal;
+  /** The task pool passes these; the starter families do not need them. */
+  documents?: DataDocument[];
+  graph?: EvidenceGraph;
 }
 
 export interface TaskFamily {
@@ -49,7 +53,7 @@ export function sqlLiteral(value: string | number): string {
 const EVIDENCE_PREVIEW_ROWS = 20;
 
 /** Runs one evidence step; the step keeps the first rows of its result. */
-async function evidence(context: FamilyContext, tool: EvidenceStep['tool'], code: string, purpose: string): Promise<{ step: EvidenceStep; result: ToolResult }> {
+export async function evidence(context: FamilyContext, tool: EvidenceStep['tool'], code: string, purpose: string): Promise<{ step: EvidenceStep; result: ToolResult }> {
   const runner = tool === 'run_sql' ? context.sql : context.python;
   if (!runner) throw new Error(`no ${tool} sandbox`);
   const result = await runner.run(code, { signal: context.signal });
@@ -59,7 +63,7 @@ async function evidence(context: FamilyContext, tool: EvidenceStep['tool'], code
   return { step, result };
 }
 
-async function query(context: FamilyContext, sql: string): Promise<unknown[][] | undefined> {
+export async function query(context: FamilyContext, sql: string): Promise<unknown[][] | undefined> {
   const result = await context.sql.run(sql, { signal: context.signal });
   return result.ok ? result.rows ?? [] : undefined;
 }
@@ -80,27 +84,27 @@ export function difficultyOf(steps: EvidenceStep[], tables: string[]): TaskDiffi
 
 // ---- column roles ---------------------------------------------------------------------------------------------
 
-const isIdLike = (c: ColumnProfile) => /(^id$|_id$|id$|^key$|_key$|code$)/i.test(c.name);
+export const isIdLike = (c: ColumnProfile) => /(^id$|_id$|id$|^key$|_key$|code$)/i.test(c.name);
 /** Numbers that label rather than measure: summing or averaging them means nothing. */
-const isLabelNumber = (c: ColumnProfile) => /(year|number|_no$|^no$|zip|postal|phone|latitude|longitude|^lat$|^lon$|^lng$|rank|position|index)/i.test(c.name);
+export const isLabelNumber = (c: ColumnProfile) => /(year|number|_no$|^no$|zip|postal|phone|latitude|longitude|^lat$|^lon$|^lng$|rank|position|index)/i.test(c.name);
 
-function measures(table: TableProfile): ColumnProfile[] {
+export function measures(table: TableProfile): ColumnProfile[] {
   return table.columns.filter(
     (c) => (c.type === 'integer' || c.type === 'real') && !isIdLike(c) && !isLabelNumber(c) && !c.candidateKey && c.distinctCount > 5 && c.nullFraction < 0.5,
   );
 }
 
-function categories(table: TableProfile): ColumnProfile[] {
+export function categories(table: TableProfile): ColumnProfile[] {
   return table.columns.filter(
     (c) => (c.type === 'text' || c.type === 'boolean') && c.distinctCount >= 2 && c.distinctCount <= 12 && c.nullFraction < 0.5 && !isIdLike(c),
   );
 }
 
-function usableTables(profile: EnvironmentProfile): TableProfile[] {
+export function usableTables(profile: EnvironmentProfile): TableProfile[] {
   return [...profile.tables].filter((t) => t.rowCount >= 10).sort((a, b) => a.name.localeCompare(b.name));
 }
 
-const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : Number(v));
+export const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : Number(v));
 
 // ---- families -------------------------------------------------------------------------------------------------
 
@@ -180,6 +184,7 @@ export const groupContrastFamily: TaskFamily = {
       tasks.push({
         id: taskId(this.id, { table: table.name, category: best.category.name, measure: best.measure.name }),
         family: this.id,
+        dependency: 'group-contrast',
         question: `In ${words(table.name)}, which ${words(best.category.name)} has the highest average ${words(best.measure.name)}?`,
         answer: { type: 'string', value: String(rows[0][0]) },
         evidence: steps,
@@ -191,7 +196,7 @@ export const groupContrastFamily: TaskFamily = {
   },
 };
 
-interface JoinKey {
+export interface JoinKey {
   child: TableProfile;
   childColumn: ColumnProfile;
   parent: TableProfile;
@@ -254,6 +259,7 @@ export const joinTopKFamily: TaskFamily = {
       tasks.push({
         id: taskId(this.id, { child: key.child.name, column: key.childColumn.name, parent: key.parent.name, label: label.name, measure: measure?.name ?? null, k }),
         family: this.id,
+        dependency: 'top-k',
         question: `Which ${k} ${words(key.parent.name)} (by ${words(label.name)}) have ${what}? List them from highest to lowest.`,
         answer: { type: 'list', values: result.rows!.map((r) => String(r[0])), ordered: true },
         evidence: steps,
@@ -321,6 +327,7 @@ export const pythonCorrelationFamily: TaskFamily = {
       tasks.push({
         id: taskId(this.id, { table: table.name, a: best.a.name, b: best.b.name }),
         family: this.id,
+        dependency: 'correlation',
         question: `What is the Pearson correlation between ${words(best.a.name)} and ${words(best.b.name)} across ${words(table.name)}? Round to 4 decimals.`,
         answer: { type: 'number', value: printed, tolerance: numberTolerance(printed, 3) },
         evidence: steps,

@@ -37,6 +37,75 @@ export interface TaskSpec {
   difficulty: TaskDifficulty;
   /** SQL tables the reference solution reads. */
   tables: string[];
+  /** Which of the ten dependency kinds the task exercises (families of the task pool set it). */
+  dependency?: DependencyKind;
+  /** Evidence-graph node ids the task rests on (tables, columns, sections it needs). */
+  anchors?: string[];
+  /** Anchored grading criteria; the agent never sees them. */
+  rubric?: RubricCriterion[];
+  /** What each environment file is to this task; the agent never sees them. */
+  roles?: FileRole[];
+  /** Documents (and sections) the reference solution reads. */
+  documents?: Array<{ document: string; section?: string }>;
+  /** Set by the task pool's validation. */
+  validation?: TaskValidation;
+}
+
+/** The ten dependency kinds the task pool discovers (issue 4). */
+export type DependencyKind =
+  | 'join-key'
+  | 'group-contrast'
+  | 'correlation'
+  | 'change-over-time'
+  | 'top-k'
+  | 'conditional-rate'
+  | 'outlier'
+  | 'reconciliation'
+  | 'document-parameter'
+  | 'data-quality';
+
+/** How a criterion is checked: mechanically from the trajectory, or by an LLM judge (`text`). */
+export type RubricCheck =
+  | { kind: 'uses_table'; table: string }
+  | { kind: 'uses_column'; table: string; column: string }
+  | { kind: 'joins_on'; left: { table: string; column: string }; right: { table: string; column: string } }
+  | { kind: 'final_value'; answer: AnswerKey }
+  | { kind: 'reports_values'; values: string[] }
+  | { kind: 'uses_document'; document: string; section?: string }
+  | { kind: 'uses_parameter'; value: number }
+  | { kind: 'text'; instruction: string };
+
+export interface RubricCriterion {
+  /** Stable within the task: `c1`, `c2`, … */
+  id: string;
+  /** Positive criteria earn their weight; negative ones (weight < 0) cost it when they hold. */
+  polarity: 'positive' | 'negative';
+  weight: number;
+  description: string;
+  /** Evidence-graph node ids the criterion rests on. */
+  anchors: string[];
+  check: RubricCheck;
+}
+
+export type FileRoleKind = 'core' | 'supporting' | 'confuser' | 'ambient';
+
+export interface FileRole {
+  /** Path relative to the environment root. */
+  file: string;
+  role: FileRoleKind;
+  /** Tables (or the document) from the file that gave it the role. */
+  items: string[];
+  why: string;
+}
+
+export interface TaskValidation {
+  status: 'valid' | 'rejected';
+  /** Why it was rejected (one line per failed check); empty when valid. */
+  reasons: string[];
+  evidenceStable: boolean;
+  replayed: boolean;
+  /** Offline there is no model to ask, so the no-data check is skipped, never assumed to pass. */
+  noDataCheck: 'passed' | 'failed' | 'skipped';
 }
 
 /**

@@ -1,0 +1,111 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { openAgentSession } from '../../core/agent/session';
+import { createOpenAiProvider } from '../../core/llm/openaiProvider';
+import { OFFLINE_SIM_PROVIDER_ID } from '../../core/llm/sim/index';
+import { readBenchmarkFolder } from '../../core/taskpool/contamination';
+import { TaskPoolOptions, TaskPoolResult, buildTaskPool, rejectionsByReason } from '../../core/taskpool/pool';
+import type { ContaminationReference } from '../../core/taskpool/types';
+import { CliCommand, CliError } from '../command';
+
+const USAGE = `Usage: toffee tasks <folder> [--max N] [--out tasks.jsonl] [--graph graph.json] [--benchmark DIR] [--provider openai|offline-sim] [--model M] [--seed S] [--json]
+
+Builds the task pool for the folder: runs the dependency families (join keys, group contrasts, correlations,
+change over time, top-k, conditional rates, outliers, reconciliation, document-grounded parameters, data quality),
+validates every candidate (evidence re-run, replay through the agent's tools, triviality, near-duplicates,
+contamination against --benchmark), and selects up to N diverse tasks. Writes one TaskSpec per line to --out and
+prints per-family counts and rejections by reason.
+
+  --provider openai   asks each question without data and rejects the ones the model answers correctly;
+                      without it (or with offline-sim) that check is recorded as skipped.`;
+
+export function formatTaskPool(result: TaskPoolResult): string {
+  const lines: string[] = [];
+  const width = Math.max(6, ...result.families.map((f) => f.id.length));
+  lines.push(`${'family'.padEnd(width)}  candidates  valid  selected  note`);
+  for (const f of result.families) {
+    lines.push(`${f.id.padEnd(width)}  ${String(f.candidates).padStart(10)}  ${String(f.valid).padStart(5)}  ${String(f.selected).padStart(8)}  ${f.note ?? ''}`.trimEnd());
+  }
+  const levels = ['easy', 'medium', 'hard'].map((level) => `${level} ${result.tasks.filter((t) => t.difficulty.level === level).length}`).join(', ');
+  lines.push('', `${result.tasks.length} tasks selected (${levels}) from ${result.tasks.length + result.unselected.length} valid; ${result.rejected.length} rejected; ${(result.elapsedMs / 1000).toFixed(1)} s`);
+  const reasons = Object.entries(rejectionsByReason(result.rejected)).sort((a, b) => b[1] - a[1]);
+  if (reasons.length > 0) lines.push(`Rejections by reason: ${reasons.map(([r, n]) => `${r} ${n}`).join(', ')}`);
+  const noData = result.tasks.filter((t) => t.validation?.noDataCheck === 'skipped').length;
+  if (noData > 0) lines.push(`No-data check skipped for ${noData} tasks (no provider configured).`);
+  for (const note of result.notes) lines.push(`Note: ${note}`);
+  return lines.join('\n');
+}
+
+export const tasksCommand: CliCommand = {
+  name: 'tasks',
+  summary: 'Build, validate and select the task pool for a folder',
+  usage: USAGE,
+  async run(argv) {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: {
+          max: { type: 'string', default: '40' },
+          out: { type: 'string' },
+          graph: { type: 'string' },
+          benchmark: { type: 'string' },
+          provider: { type: 'string' },
+          model: { type: 'string' },
+          seed: { type: 'string', default: '0' },
+          json: { type: 'boolean', default: false },
+        },
+      });
+    } catch (error) {
+      throw new CliError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`, 2);
+    }
+    const { values, positionals } = parsed;
+    if (positionals.length !== 1) throw new CliError(`expected one folder\n${USAGE}`, 2);
+    const folder = path.resolve(positionals[0]);
+    if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) throw new CliError(`not a folder: ${positionals[0]}`);
+    const max = Number(values.max);
+    const seed = Number(values.seed);
+    if (!Number.isInteger(max) || max < 1) throw new CliError(`--max must be a positive integer, not '${values.max}'`, 2);
+    if (!Number.isInteger(seed)) throw new CliError(`--seed must be an integer, not '${values.seed}'`, 2);
+
+    const contamination: ContaminationReference[] = [];
+    if (values.benchmark !== undefined) {
+      const dir = path.resolve(values.benchmark);
+      if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new CliError(`--benchmark is not a folder: ${values.benchmark}`);
+      const { reference, notes } = readBenchmarkFolder(dir);
+      for (const note of notes) console.error(`benchmark: ${note}`);
+      contamination.push(reference);
+    }
+    let noDataModel: TaskPoolOptions['noDataModel'];
+    if (values.provider === 'openai') {
+      const model = values.model ?? 'gpt-4o-mini';
+      noDataModel = { provider: createOpenAiProvider({ models: [model] }), model };
+    } else if (values.provider !== undefined && values.provider !== OFFLINE_SIM_PROVIDER_ID) {
+      throw new CliError(`unknown provider '${values.provider}'; use openai or offline-sim`, 2);
+    }
+
+    const session = await openAgentSession(folder);
+    try {
+      const result = await buildTaskPool(session.toolContext, {
+        max,
+        seed,
+        contamination,
+        noDataModel,
+        onProgress: values.json ? undefined : (message) => console.error(message),
+      });
+      if (values.out) fs.writeFileSync(path.resolve(values.out), result.tasks.map((t) => JSON.stringify(t)).join('\n') + (result.tasks.length ? '\n' : ''));
+      if (values.graph) fs.writeFileSync(path.resolve(values.graph), JSON.stringify(result.graph, null, 1));
+      if (values.json) {
+        console.log(JSON.stringify({ families: result.families, rejected: result.rejected, byReason: rejectionsByReason(result.rejected), notes: result.notes, elapsedMs: result.elapsedMs, tasks: result.tasks }, null, 1));
+      } else {
+        console.log(formatTaskPool(result));
+        if (values.out) console.log(`Wrote ${result.tasks.length} tasks to ${values.out}`);
+      }
+      return 0;
+    } finally {
+      await session.dispose();
+    }
+  },
+};

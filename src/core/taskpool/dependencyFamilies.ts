@@ -1,0 +1,631 @@
+/**
+ * The task pool's dependency families beyond the starter four: inclusion dependencies (join keys), rates by group
+ * and under a filter, change over time, outliers, cross-table reconciliation, document-grounded parameters and
+ * data-quality facts. Each one finds candidates from the profile, confirms them with SQL, and emits tasks whose
+ * answer is the first cell (number, string) or first column (list) of the last evidence step's result.
+ */
+import type { ColumnProfile, TableProfile } from '../env/types';
+import { quoteIdent } from '../agent/tools';
+import { numberTolerance } from './answer';
+import type { FamilyContext, TaskFamily } from './families';
+import { categories, difficultyOf, evidence, isIdLike, isLabelNumber, num, query, sqlLiteral, taskId, usableTables, words } from './families';
+import { addEdge, columnNode, sectionNode } from './graph';
+import type { AnswerKey, DependencyKind, EvidenceStep, TaskSpec } from './types';
+
+const q = quoteIdent;
+
+function makeTask(
+  family: string,
+  dependency: DependencyKind,
+  parameters: Record<string, unknown>,
+  question: string,
+  answer: AnswerKey,
+  steps: EvidenceStep[],
+  tables: string[],
+  documents?: TaskSpec['documents'],
+): TaskSpec {
+  const task: TaskSpec = { id: taskId(family, parameters), family, dependency, question, answer, evidence: steps, difficulty: difficultyOf(steps, tables), tables };
+  if (documents) task.documents = documents;
+  return task;
+}
+
+/** Numeric columns that measure something; unlike the starter's rule a unique measure (track length) counts. */
+export function poolMeasures(table: TableProfile): ColumnProfile[] {
+  return table.columns.filter((c) => (c.type === 'integer' || c.type === 'real') && !isIdLike(c) && !isLabelNumber(c) && c.distinctCount > 5 && c.nullFraction < 0.5);
+}
+
+/** Plain-words plural of a table name: "invoice line" → "invoice lines", "orders" stays. */
+export function plural(name: string): string {
+  const w = words(name);
+  return /s$/.test(w) ? w : /y$/.test(w) && !/[aeiou]y$/.test(w) ? `${w.slice(0, -1)}ies` : `${w}s`;
+}
+
+const nameTokens = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((t) => t.length >= 3 && !['id', 'key', 'code', 'no', 'ref'].includes(t));
+
+const singular = (name: string) => name.toLowerCase().replace(/ies$/, 'y').replace(/(ss)$/, '$1').replace(/s$/, '');
+
+// ---- inclusion dependencies -----------------------------------------------------------------------------------
+
+export interface InclusionDependency {
+  child: TableProfile;
+  childColumn: ColumnProfile;
+  parent: TableProfile;
+  parentColumn: ColumnProfile;
+  /** Share of the child's non-null values found in the parent's key. */
+  containment: number;
+  /** The column names agree (same name, or `<parent>_id` → `id`); otherwise found by values alone. */
+  byName: boolean;
+}
+
+const cache = new WeakMap<FamilyContext, Promise<InclusionDependency[]>>();
+
+/**
+ * Inclusion dependencies child.column ⊆ parent.key: by name with ≥ 90% containment, or by values alone when an
+ * id-like child column is fully contained (the tightest parent key wins, so a small `SupportRepId` maps to the
+ * 8-row employee table rather than to every table whose ids happen to cover 1..8).
+ */
+export function discoverInclusionDependencies(context: FamilyContext): Promise<InclusionDependency[]> {
+  let found = cache.get(context);
+  if (!found) {
+    found = discover(context);
+    cache.set(context, found);
+  }
+  return found;
+}
+
+async function discover(context: FamilyContext): Promise<InclusionDependency[]> {
+  const tables = usableTables(context.profile).filter((t) => t.kind === 'table');
+  // Lookup tables (8 categories, 3 shippers) are parents too, however small.
+  const parents = context.profile.tables.filter((t) => t.kind === 'table' && t.rowCount > 0);
+  const result: InclusionDependency[] = [];
+  for (const child of tables) {
+    for (const childColumn of child.columns) {
+      if (childColumn.candidateKey && !isIdLike(childColumn)) continue;
+      if (childColumn.type !== 'integer' && childColumn.type !== 'text') continue;
+      if (childColumn.distinctCount < 2) continue;
+      const candidates: InclusionDependency[] = [];
+      for (const parent of parents) {
+        if (parent.name === child.name) continue;
+        for (const parentColumn of parent.columns.filter((c) => c.candidateKey && c.type === childColumn.type)) {
+          const childName = childColumn.name.toLowerCase();
+          const parentName = parentColumn.name.toLowerCase();
+          const byName = childName === parentName || (parentName === 'id' && childName.replace(/_/g, '') === `${singular(parent.name)}id`);
+          // Values alone are not enough: the child column's name must point at the parent ("ShipVia" → Shippers).
+          const affinity = nameTokens(childColumn.name).some((t) => parent.name.toLowerCase().includes(t));
+          if (!byName && (!affinity || childColumn.candidateKey)) continue;
+          if (!byName && childColumn.distinctCount > parentColumn.distinctCount) continue;
+          const rows = await query(
+            context,
+            `SELECT COUNT(*), COUNT(p.${q(parentColumn.name)}) FROM (SELECT DISTINCT ${q(childColumn.name)} AS v FROM ${q(child.name)} WHERE ${q(childColumn.name)} IS NOT NULL) AS c LEFT JOIN ${q(parent.name)} AS p ON c.v = p.${q(parentColumn.name)}`,
+          );
+          const total = num(rows?.[0]?.[0] ?? 0);
+          const matched = num(rows?.[0]?.[1] ?? 0);
+          if (total < 2) continue;
+          const containment = matched / total;
+          if ((byName && containment >= 0.9) || (!byName && containment === 1)) candidates.push({ child, childColumn, parent, parentColumn, containment, byName });
+        }
+      }
+      if (candidates.length === 0) continue;
+      // By-name keys all stand; a values-only key keeps only its tightest parent, and only when nothing matched by name.
+      const named = candidates.filter((c) => c.byName);
+      if (named.length > 0) result.push(...named);
+      else if (!childColumn.candidateKey) result.push(candidates.sort((a, b) => a.parent.rowCount - b.parent.rowCount || a.parent.name.localeCompare(b.parent.name))[0]);
+    }
+  }
+  for (const dep of result) {
+    if (context.graph) {
+      addEdge(context.graph, {
+        from: columnNode(dep.child.name, dep.childColumn.name),
+        to: columnNode(dep.parent.name, dep.parentColumn.name),
+        kind: 'join_key',
+        note: `${(dep.containment * 100).toFixed(1)}% of ${dep.child.name}.${dep.childColumn.name} values occur in ${dep.parent.name}.${dep.parentColumn.name}${dep.byName ? '' : ' (found by values)'}`,
+      });
+    }
+  }
+  return result;
+}
+
+/** A readable label column for a parent table: unique-ish text that is not an id. */
+function labelColumn(table: TableProfile, fallback: ColumnProfile): ColumnProfile {
+  return table.columns.find((c) => c.type === 'text' && !isIdLike(c) && c.distinctCount >= 0.8 * table.rowCount && c.nullFraction === 0) ?? fallback;
+}
+
+// ---- (1) join keys ---------------------------------------------------------------------------------------------
+
+export const joinKeyFamily: TaskFamily = {
+  id: 'join-key',
+  description: 'How many parent records have matching child rows across an inclusion dependency, or how many child rows are orphans.',
+  async generate(context) {
+    const tasks: TaskSpec[] = [];
+    for (const dep of await discoverInclusionDependencies(context)) {
+      if (tasks.length >= context.maxPerFamily) break;
+      const on = `c.${q(dep.childColumn.name)} = p.${q(dep.parentColumn.name)}`;
+      const tables = [dep.child.name, dep.parent.name];
+      if (dep.containment < 1) {
+        const code = `SELECT COUNT(*) AS orphan_rows FROM ${q(dep.child.name)} AS c LEFT JOIN ${q(dep.parent.name)} AS p ON ${on} WHERE c.${q(dep.childColumn.name)} IS NOT NULL AND p.${q(dep.parentColumn.name)} IS NULL`;
+        const { step, result } = await evidence(context, 'run_sql', code, `Child rows of ${words(dep.child.name)} whose ${dep.childColumn.name} has no match in ${words(dep.parent.name)}`);
+        const value = result.ok ? num(result.rows?.[0]?.[0]) : NaN;
+        if (!Number.isFinite(value) || value === 0) continue;
+        tasks.push(
+          makeTask(this.id, 'join-key', { kind: 'orphans', child: dep.child.name, column: dep.childColumn.name, parent: dep.parent.name }, `How many ${words(dep.child.name)} rows refer to a ${words(dep.childColumn.name)} that does not exist in ${words(dep.parent.name)}?`, { type: 'number', value, tolerance: 0.5 }, [step], tables),
+        );
+        continue;
+      }
+      const code = `SELECT COUNT(DISTINCT p.${q(dep.parentColumn.name)}) AS matched FROM ${q(dep.parent.name)} AS p JOIN ${q(dep.child.name)} AS c ON ${on}`;
+      const { step, result } = await evidence(context, 'run_sql', code, `Distinct ${words(dep.parent.name)} that appear in ${words(dep.child.name)} through ${dep.childColumn.name}`);
+      const value = result.ok ? num(result.rows?.[0]?.[0]) : NaN;
+      // Every parent matched is the row count, which the schema listing already shows: ask through a parent's label instead.
+      if (Number.isFinite(value) && value !== dep.parent.rowCount && value !== 0) {
+        tasks.push(
+          makeTask(this.id, 'join-key', { kind: 'matched', child: dep.child.name, column: dep.childColumn.name, parent: dep.parent.name }, `How many ${plural(dep.parent.name)} have at least one matching ${words(dep.child.name)} record (by ${words(dep.childColumn.name)})?`, { type: 'number', value, tolerance: 0.5 }, [step], tables),
+        );
+        continue;
+      }
+      const label = labelColumn(dep.parent, dep.parentColumn);
+      if (label === dep.parentColumn) continue;
+      const top = await query(context, `SELECT p.${q(label.name)}, COUNT(*) AS n FROM ${q(dep.child.name)} AS c JOIN ${q(dep.parent.name)} AS p ON ${on} GROUP BY p.${q(dep.parentColumn.name)} ORDER BY n DESC, p.${q(label.name)} LIMIT 1`);
+      const labelValue = top?.[0]?.[0];
+      if (typeof labelValue !== 'string') continue;
+      const countCode = `SELECT COUNT(*) AS child_rows FROM ${q(dep.child.name)} AS c JOIN ${q(dep.parent.name)} AS p ON ${on} WHERE p.${q(label.name)} = ${sqlLiteral(labelValue)}`;
+      const counted = await evidence(context, 'run_sql', countCode, `${words(dep.child.name)} rows whose ${dep.childColumn.name} points at the ${words(dep.parent.name)} named '${labelValue}'`);
+      const count = counted.result.ok ? num(counted.result.rows?.[0]?.[0]) : NaN;
+      if (!Number.isFinite(count) || count === 0) continue;
+      tasks.push(
+        makeTask(this.id, 'join-key', { kind: 'label-count', child: dep.child.name, column: dep.childColumn.name, parent: dep.parent.name, label: label.name, value: labelValue }, `How many ${words(dep.child.name)} rows belong to the ${words(singular(dep.parent.name))} whose ${words(label.name)} is '${labelValue}'?`, { type: 'number', value: count, tolerance: 0.5 }, [counted.step], tables),
+      );
+    }
+    return tasks;
+  },
+};
+
+// ---- (2) group rates ---------------------------------------------------------------------------------------------
+
+/** The category value whose share differs most between groups: the "cancelled" of a status column. */
+async function rateTargets(context: FamilyContext, table: TableProfile): Promise<Array<{ column: ColumnProfile; value: string }>> {
+  const targets: Array<{ column: ColumnProfile; value: string }> = [];
+  // Outcome columns are status-like: a handful of values.
+  for (const column of categories(table).filter((c) => c.distinctCount <= 6)) {
+    const rows = await query(context, `SELECT ${q(column.name)}, COUNT(*) AS n FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL GROUP BY 1 ORDER BY n ASC, 1 LIMIT 1`);
+    const value = rows?.[0]?.[0];
+    const n = num(rows?.[0]?.[1] ?? 0);
+    // The rarest value that is still common enough to be a rate (≥ 3% of rows).
+    if ((typeof value === 'string' || typeof value === 'number') && n >= Math.max(3, 0.03 * table.rowCount)) targets.push({ column, value: String(value) });
+  }
+  return targets;
+}
+
+export const groupRateFamily: TaskFamily = {
+  id: 'group-rate',
+  description: 'Which group has the highest rate of an outcome (e.g. cancellation rate by region), over one table or across a join.',
+  async generate(context) {
+    const tasks: TaskSpec[] = [];
+    const deps = (await discoverInclusionDependencies(context)).filter((d) => d.byName);
+    for (const table of usableTables(context.profile)) {
+      if (tasks.length >= context.maxPerFamily) break;
+      const targets = await rateTargets(context, table);
+      // Groups: the table's own categories, then a parent's categories across a join key.
+      // Two-valued flags make poor groups ("which is_discontinued…"); groups need three or more values.
+      const groupable = (t: TableProfile) => categories(t).filter((c) => c.type === 'text' && c.distinctCount >= 3);
+      const groupings: Array<{ group: ColumnProfile; parent?: (typeof deps)[number] }> = groupable(table).map((group) => ({ group }));
+      for (const dep of deps.filter((d) => d.child === table)) for (const group of groupable(dep.parent)) groupings.push({ group, parent: dep });
+      let added = false;
+      for (const target of targets) {
+        if (added) break;
+        for (const { group, parent } of [...groupings].reverse()) {
+          if (group === target.column || group.name.toLowerCase() === target.column.name.toLowerCase()) continue;
+          const from = parent ? `${q(table.name)} AS c JOIN ${q(parent.parent.name)} AS p ON c.${q(parent.childColumn.name)} = p.${q(parent.parentColumn.name)}` : `${q(table.name)} AS c`;
+          const g = `${parent ? 'p' : 'c'}.${q(group.name)}`;
+          const code = `SELECT ${g} AS ${q(group.name)}, ROUND(AVG(CASE WHEN c.${q(target.column.name)} = ${sqlLiteral(target.value)} THEN 1.0 ELSE 0.0 END), 4) AS rate, COUNT(*) AS n FROM ${from} WHERE ${g} IS NOT NULL GROUP BY ${g} ORDER BY rate DESC, n DESC`;
+          const { step, result } = await evidence(context, 'run_sql', code, `Share of ${words(table.name)} with ${words(target.column.name)} '${target.value}' per ${words(group.name)}`);
+          const rows = result.ok ? result.rows ?? [] : [];
+          if (rows.length < 2 || num(rows[0][1]) === num(rows[1][1]) || rows[0][0] === null) continue;
+          const tables = parent ? [table.name, parent.parent.name] : [table.name];
+          tasks.push(
+            makeTask(this.id, 'group-contrast', { table: table.name, target: target.column.name, value: target.value, group: group.name, parent: parent?.parent.name ?? null }, `Which ${words(group.name)}${parent ? ` (of ${words(parent.parent.name)})` : ''} has the highest share of ${words(table.name)} whose ${words(target.column.name)} is '${target.value}'?`, { type: 'string', value: String(rows[0][0]) }, [step], tables),
+          );
+          added = true;
+          break;
+        }
+      }
+    }
+    return tasks;
+  },
+};
+
+// ---- (6) conditional rates ------------------------------------------------------------------------------------------
+
+export const conditionalRateFamily: TaskFamily = {
+  id: 'conditional-rate',
+  description: 'The rate of an outcome among the rows that match a filter on another column.',
+  async generate(context) {
+    const tasks: TaskSpec[] = [];
+    for (const table of usableTables(context.profile)) {
+      if (tasks.length >= context.maxPerFamily) break;
+      const targets = await rateTargets(context, table);
+      const filters = categories(table);
+      let added = false;
+      for (const target of targets) {
+        for (const filter of filters) {
+          if (added || filter === target.column) continue;
+          const top = await query(context, `SELECT ${q(filter.name)}, COUNT(*) AS n FROM ${q(table.name)} WHERE ${q(filter.name)} IS NOT NULL GROUP BY 1 ORDER BY n DESC, 1 LIMIT 1`);
+          const value = top?.[0]?.[0];
+          if (typeof value !== 'string' && typeof value !== 'number') continue;
+          const code = `SELECT ROUND(AVG(CASE WHEN ${q(target.column.name)} = ${sqlLiteral(target.value)} THEN 1.0 ELSE 0.0 END), 4) AS rate FROM ${q(table.name)} WHERE ${q(filter.name)} = ${sqlLiteral(value)}`;
+          const { step, result } = await evidence(context, 'run_sql', code, `Among ${words(table.name)} with ${words(filter.name)} '${value}', the share with ${words(target.column.name)} '${target.value}'`);
+          const rate = result.ok ? result.rows?.[0]?.[0] : undefined;
+          if (typeof rate !== 'number' || rate <= 0 || rate >= 1) continue;
+          tasks.push(
+            makeTask(this.id, 'conditional-rate', { table: table.name, target: target.column.name, value: target.value, filter: filter.name, filterValue: value }, `Among ${words(table.name)} whose ${words(filter.name)} is '${value}', what fraction have ${words(target.column.name)} '${target.value}'? Answer as a fraction between 0 and 1, rounded to 4 decimals.`, { type: 'number', value: rate, tolerance: numberTolerance(rate, 3) }, [step], [table.name]),
+          );
+          added = true;
+        }
+      }
+    }
+    return tasks;
+  },
+};
+
+// ---- (4) change over time -------------------------------------------------------------------------------------------
+
+const dateColumns = (table: TableProfile) => table.columns.filter((c) => (c.type === 'date' || c.type === 'datetime') && c.nullFraction < 0.5 && c.distinctCount >= 3);
+
+export const changeOverTimeFamily: TaskFamily = {
+  id: 'change-over-time',
+  description: 'The month with the largest month-over-month increase in a total (or count), or the change between two years.',
+  async generate(context) {
+    const tasks: TaskSpec[] = [];
+    for (const table of usableTables(context.profile)) {
+      if (tasks.length >= context.maxPerFamily) break;
+      const date = dateColumns(table)[0];
+      if (!date) continue;
+      const measure = poolMeasures(table)[0];
+      const d = q(date.name);
+      const value = measure ? `SUM(${q(measure.name)})` : 'COUNT(*)';
+      const what = measure ? `total ${words(measure.name)}` : `number of ${words(table.name)} rows`;
+      const monthly = `SELECT strftime('%Y-%m', ${d}) AS month, ${value} AS total FROM ${q(table.name)} WHERE ${d} IS NOT NULL GROUP BY 1`;
+      const code = `SELECT month, ROUND(total - LAG(total) OVER (ORDER BY month), 2) AS increase FROM (${monthly}) ORDER BY increase DESC LIMIT 2`;
+      const { step, result } = await evidence(context, 'run_sql', code, `Month-over-month change of the ${what} by ${words(date.name)}, largest increase first`);
+      const rows = result.ok ? result.rows ?? [] : [];
+      if (rows.length === 2 && rows[0][1] !== null && num(rows[0][1]) > 0 && num(rows[0][1]) !== num(rows[1][1])) {
+        tasks.push(
+          makeTask(this.id, 'change-over-time', { kind: 'mom', table: table.name, date: date.name, measure: measure?.name ?? null }, `Which month (YYYY-MM, by ${words(date.name)}) had the largest increase in the ${what} over the previous month?`, { type: 'string', value: String(rows[0][0]) }, [step], [table.name]),
+        );
+      }
+      if (tasks.length >= context.maxPerFamily) break;
+      const years = await query(context, `SELECT strftime('%Y', ${d}) AS y, COUNT(*) FROM ${q(table.name)} WHERE ${d} IS NOT NULL GROUP BY 1 ORDER BY 1`);
+      if (!years || years.length < 2) continue;
+      // The last two years that are mostly complete (a year with a handful of rows is a partial year).
+      const busiest = Math.max(...years.map((y) => num(y[1])));
+      const full = years.filter((y) => num(y[1]) >= 0.5 * busiest);
+      if (full.length < 2) continue;
+      const [y1, y2] = [String(full[full.length - 2][0]), String(full[full.length - 1][0])];
+      const yearly = `SELECT ROUND(100.0 * (SUM(CASE WHEN strftime('%Y', ${d}) = '${y2}' THEN ${measure ? q(measure.name) : 1} END) - SUM(CASE WHEN strftime('%Y', ${d}) = '${y1}' THEN ${measure ? q(measure.name) : 1} END)) / SUM(CASE WHEN strftime('%Y', ${d}) = '${y1}' THEN ${measure ? q(measure.name) : 1} END), 2) AS pct_change FROM ${q(table.name)}`;
+      const second = await evidence(context, 'run_sql', yearly, `Percent change of the ${what} from ${y1} to ${y2}`);
+      const pct = second.result.ok ? second.result.rows?.[0]?.[0] : undefined;
+      if (typeof pct !== 'number' || !Number.isFinite(pct)) continue;
+      tasks.push(
+        makeTask(this.id, 'change-over-time', { kind: 'yoy', table: table.name, date: date.name, measure: measure?.name ?? null, y1, y2 }, `By what percentage did the ${what} change from ${y1} to ${y2} (by ${words(date.name)})? Round to 2 decimals.`, { type: 'number', value: pct, tolerance: numberTolerance(pct, 1) }, [second.step], [table.name]),
+      );
+    }
+    return tasks;
+  },
+};
+
+// ---- (7) outliers ---------------------------------------------------------------------------------------------------
+
+export const outlierFamily: TaskFamily = {
+  id: 'outlier',
+  description: 'How many rows have a measure more than 3 standard deviations from its mean.',
+  async generate(context) {
+    const tasks: TaskSpec[] = [];
+    for (const table of usableTables(context.profile)) {
+      for (const measure of poolMeasures(table)) {
+        if (tasks.length >= context.maxPerFamily) break;
+        const m = q(measure.name);
+        // Squared distances avoid SQRT, which not every SQLite build has.
+        const code = `WITH s AS (SELECT AVG(${m}) AS mu, AVG(${m} * ${m}) - AVG(${m}) * AVG(${m}) AS var FROM ${q(table.name)} WHERE ${m} IS NOT NULL) SELECT COUNT(*) AS outliers FROM ${q(table.name)}, s WHERE ${m} IS NOT NULL AND (${m} - s.mu) * (${m} - s.mu) > 9 * s.var`;
+        const { step, result } = await evidence(context, 'run_sql', code, `Rows of ${words(table.name)} whose ${words(measure.name)} is more than 3 standard deviations from the mean`);
+        const value = result.ok ? num(result.rows?.[0]?.[0]) : NaN;
+        if (!Number.isFinite(value) || value === 0) continue;
+        tasks.push(
+          makeTask(this.id, 'outlier', { table: table.name, measure: measure.name, z: 3 }, `How many ${words(table.name)} rows have a ${words(measure.name)} more than 3 standard deviations away from the mean (population standard deviation)?`, { type: 'number', value, tolerance: 0.5 }, [step], [table.name]),
+        );
+        break;
+      }
+      if (tasks.length >= context.maxPerFamily) break;
+    }
+    return tasks;
+  },
+};
+
+// ---- (8) reconciliation --------------------------------------------------------------------------------------------
+
+export const reconciliationFamily: TaskFamily = {
+  id: 'reconciliation',
+  description: 'Parent totals or counts that disagree with their child rows (e.g. order totals vs the sum of order lines).',
+  async generate(context) {
+    const tasks: TaskSpec[] = [];
+    for (const dep of (await discoverInclusionDependencies(context)).filter((d) => d.parentColumn.candidateKey)) {
+      if (tasks.length >= context.maxPerFamily) break;
+      const childMeasures = dep.child.columns.filter((c) => (c.type === 'integer' || c.type === 'real') && !isIdLike(c) && c.nullFraction < 0.5);
+      const discount = childMeasures.find((c) => /discount/i.test(c.name) && typeof c.max === 'number' && c.max <= 1);
+      const plain = childMeasures.filter((c) => c !== discount);
+      const expressions: Array<{ sql: string; label: string }> = [{ sql: 'COUNT(*)', label: `the number of ${words(dep.child.name)} rows` }];
+      const col = (c: ColumnProfile) => `c.${q(c.name)}`;
+      for (const a of plain) expressions.push({ sql: `SUM(${col(a)})`, label: `the sum of ${words(a.name)}` });
+      for (let i = 0; i < plain.length; i++) {
+        for (let j = i + 1; j < plain.length; j++) {
+          const product = `${col(plain[i])} * ${col(plain[j])}`;
+          expressions.push({ sql: `SUM(${product})`, label: `the sum of ${words(plain[i].name)} × ${words(plain[j].name)}` });
+          if (discount) expressions.push({ sql: `SUM(${product} * (1 - COALESCE(${col(discount)}, 0)))`, label: `the sum of ${words(plain[i].name)} × ${words(plain[j].name)} × (1 − ${words(discount.name)})` });
+        }
+      }
+      const parentMeasures = dep.parent.columns.filter((c) => (c.type === 'integer' || c.type === 'real') && !isIdLike(c) && c.nullFraction < 0.5 && /total|amount|sum|count|items|lines/i.test(c.name));
+      let best: { column: ColumnProfile; expression: (typeof expressions)[number]; matches: number; total: number } | undefined;
+      // One row per parent: its stated value and what its child rows add up to.
+      const perParent = (column: ColumnProfile, expression: string) =>
+        `SELECT p.${q(dep.parentColumn.name)} AS parent_key, p.${q(column.name)} AS stated, ${expression} AS computed FROM ${q(dep.parent.name)} AS p JOIN ${q(dep.child.name)} AS c ON c.${q(dep.childColumn.name)} = p.${q(dep.parentColumn.name)} WHERE p.${q(column.name)} IS NOT NULL GROUP BY p.${q(dep.parentColumn.name)}`;
+      for (const column of parentMeasures) {
+        for (const expression of expressions) {
+          const rows = await query(context, `SELECT SUM(ABS(stated - computed) <= 0.01), COUNT(*) FROM (${perParent(column, expression.sql)})`);
+          const matches = num(rows?.[0]?.[0] ?? 0);
+          const total = num(rows?.[0]?.[1] ?? 0);
+          // A real reconciliation holds for most parents; only then are the disagreements meaningful.
+          if (total >= 10 && matches / total >= 0.5 && matches < total && (!best || matches / total > best.matches / best.total)) best = { column, expression, matches, total };
+        }
+      }
+      if (!best) continue;
+      const code = `SELECT COUNT(*) AS disagreements FROM (${perParent(best.column, best.expression.sql)}) WHERE ABS(stated - computed) > 0.01`;
+      const { step, result } = await evidence(context, 'run_sql', code, `${words(dep.parent.name)} whose ${words(best.column.name)} differs from ${best.expression.label} of their ${words(dep.child.name)} by more than 0.01`);
+      const value = result.ok ? num(result.rows?.[0]?.[0]) : NaN;
+      if (!Number.isFinite(value) || value === 0) continue;
+      if (context.graph) {
+        addEdge(context.graph, {
+          from: columnNode(dep.parent.name, best.column.name),
+          to: columnNode(dep.child.name, dep.childColumn.name),
+          kind: 'reconciliation',
+          note: `${dep.parent.name}.${best.column.name} = ${best.expression.sql} over ${dep.child.name} for ${best.matches} of ${best.total} parents`,
+        });
+      }
+      tasks.push(
+        makeTask(this.id, 'reconciliation', { parent: dep.parent.name, column: best.column.name, child: dep.child.name, expression: best.expression.sql }, `For how many ${words(dep.parent.name)} does the ${words(best.column.name)} differ by more than 0.01 from ${best.expression.label} of their ${words(dep.child.name)} rows?`, { type: 'number', value, tolerance: 0.5 }, [step], [dep.child.name, dep.parent.name]),
+      );
+    }
+    return tasks;
+  },
+};
+
+// ---- (9) document-grounded parameters -------------------------------------------------------------------------------
+
+interface DocumentRule {
+  document: string;
+  section: string;
+  table: TableProfile;
+  /** SQL condition with the document's parameter in it. */
+  condition: string;
+  parameter: number;
+  columns: string[];
+  sentence: string;
+  /** The defined term, when the sentence bolds one ("late"). */
+  term?: string;
+}
+
+const COMPARATORS: Array<[string, string]> = [
+  ['at least|no less than', '>='],
+  ['at most|no more than', '<='],
+  ['more than|above|over|greater than|exceeds?|later than', '>'],
+  ['less than|below|under|fewer than|within', '<'],
+];
+
+/** A threshold stated right after its comparator: "more than 5 days", "above $2,000", "below 10". */
+const THRESHOLD = new RegExp(`\\b(${COMPARATORS.map(([words]) => words).join('|')})\\s+\\$?\\s?(\\d{1,3}(?:,\\d{3})+|\\d+(?:\\.\\d+)?)\\s*(days?\\b|%)?`, 'i');
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Finds sentences that name columns of one table and state a numeric threshold, and turns them into SQL conditions. */
+export function documentRules(context: FamilyContext): DocumentRule[] {
+  const rules: DocumentRule[] = [];
+  for (const document of context.documents ?? []) {
+    for (const section of document.sections) {
+      if (section.heading === '') continue;
+      for (const sentence of section.text.split(/(?<=[.!?])\s+|\n\s*\n|\n\s*[-*]\s+/)) {
+        const match = THRESHOLD.exec(sentence);
+        if (!match) continue;
+        const operator = COMPARATORS.find(([words]) => new RegExp(`^(${words})$`, 'i').test(match[1]))![1];
+        const parameter = Number(match[2].replace(/,/g, ''));
+        if (!Number.isFinite(parameter)) continue;
+        const mentioned = (table: TableProfile) => table.columns.filter((c) => c.name.length > 2 && new RegExp(`\\b${escapeRegExp(c.name)}\\b`, 'i').test(sentence));
+        // The rule is about the table the sentence or its heading names ("An order is late…" → orders).
+        const context_ = `${section.heading} ${sentence}`.toLowerCase();
+        const named = usableTables(context.profile).filter((t) => new RegExp(`\\b${escapeRegExp(singular(t.name).replace(/_/g, ' '))}s?\\b`).test(context_));
+        for (const table of named) {
+          const columns = mentioned(table);
+          const dates = columns.filter((c) => c.type === 'date' || c.type === 'datetime');
+          const numbers = columns.filter((c) => (c.type === 'integer' || c.type === 'real') && !isIdLike(c));
+          let condition: string | undefined;
+          let used: string[] = [];
+          if (match[3]?.toLowerCase().startsWith('day') && dates.length === 2) {
+            // "b is more than N days after a": the first-mentioned date is the later one.
+            const [first, second] = sentence.indexOf(dates[0].name) < sentence.indexOf(dates[1].name) ? dates : [dates[1], dates[0]];
+            condition = `julianday(${q(first.name)}) - julianday(${q(second.name)}) ${operator} ${parameter}`;
+            used = [first.name, second.name];
+          } else if (!match[3] && numbers.length === 1) {
+            condition = `${q(numbers[0].name)} ${operator} ${parameter}`;
+            used = [numbers[0].name];
+          }
+          const term = /\*\*([^*]{2,40})\*\*/.exec(sentence)?.[1];
+          if (condition) rules.push({ document: document.name, section: section.heading, table, condition, parameter, columns: used, sentence: sentence.trim(), term });
+        }
+      }
+    }
+  }
+  return rules;
+}
+
+export const documentParameterFamily: TaskFamily = {
+  id: 'document-parameter',
+  description: 'A count that needs a threshold or definition stated in a Markdown document (e.g. "late = shipped more than 5 days after ordered").',
+  async generate(context) {
+    const tasks: TaskSpec[] = [];
+    for (const rule of documentRules(context)) {
+      if (tasks.length >= context.maxPerFamily) break;
+      const code = `SELECT COUNT(*) AS matching FROM ${q(rule.table.name)} WHERE ${rule.condition}`;
+      const { step, result } = await evidence(context, 'run_sql', code, `Apply the rule from ${rule.document} § ${rule.section}: ${rule.condition}`);
+      const value = result.ok ? num(result.rows?.[0]?.[0]) : NaN;
+      if (!Number.isFinite(value) || value === 0 || value === rule.table.rowCount) continue;
+      if (context.graph) {
+        for (const column of rule.columns) {
+          addEdge(context.graph, { from: sectionNode(rule.document, rule.section), to: columnNode(rule.table.name, column), kind: 'references', note: rule.sentence.slice(0, 200) });
+        }
+      }
+      tasks.push(
+        makeTask(
+          this.id,
+          'document-parameter',
+          { document: rule.document, section: rule.section, table: rule.table.name, condition: rule.condition },
+          rule.term
+            ? `How many ${words(rule.table.name)} are ${rule.term} according to the "${rule.section}" section of ${rule.document}?`
+            : `Following the rule in the "${rule.section}" section of ${rule.document}, how many ${words(rule.table.name)} rows meet it?`,
+          { type: 'number', value, tolerance: 0.5 },
+          [step],
+          [rule.table.name],
+          [{ document: rule.document, section: rule.section }],
+        ),
+      );
+    }
+    return tasks;
+  },
+};
+
+// ---- (10) data quality -------------------------------------------------------------------------------------------------
+
+export const dataQualityFamily: TaskFamily = {
+  id: 'data-quality',
+  description: 'Missingness (the column with the most NULLs) and duplicate keys (ids that appear more than once).',
+  async generate(context) {
+    const tasks: TaskSpec[] = [];
+    for (const table of usableTables(context.profile)) {
+      if (tasks.length >= context.maxPerFamily) break;
+      // Duplicate keys: the table's own id column (named after the table, or its first column) that is not unique.
+      const own = table.columns.find((c) => isIdLike(c) && !c.candidateKey && (c.name.toLowerCase().replace(/_/g, '').startsWith(singular(table.name).replace(/_/g, '')) || c === table.columns[0]) && c.distinctCount >= 0.8 * table.rowCount);
+      if (own) {
+        const code = `SELECT COUNT(*) AS duplicated_ids FROM (SELECT ${q(own.name)} FROM ${q(table.name)} WHERE ${q(own.name)} IS NOT NULL GROUP BY 1 HAVING COUNT(*) > 1)`;
+        const { step, result } = await evidence(context, 'run_sql', code, `${own.name} values that occur more than once in ${words(table.name)}`);
+        const value = result.ok ? num(result.rows?.[0]?.[0]) : NaN;
+        if (Number.isFinite(value) && value > 0) {
+          tasks.push(makeTask(this.id, 'data-quality', { kind: 'duplicates', table: table.name, column: own.name }, `How many ${words(own.name)} values appear more than once in ${words(table.name)}?`, { type: 'number', value, tolerance: 0.5 }, [step], [table.name]));
+        }
+      }
+      if (tasks.length >= context.maxPerFamily) break;
+      const withNulls = table.columns.filter((c) => c.nullFraction > 0);
+      if (withNulls.length < 2) continue;
+      const code = `SELECT column_name, ROUND(missing_share, 4) AS missing_share FROM (${withNulls.map((c) => `SELECT '${c.name.replace(/'/g, "''")}' AS column_name, AVG(CASE WHEN ${q(c.name)} IS NULL THEN 1.0 ELSE 0.0 END) AS missing_share FROM ${q(table.name)}`).join(' UNION ALL ')}) ORDER BY missing_share DESC, column_name`;
+      const { step, result } = await evidence(context, 'run_sql', code, `Share of missing values per column of ${words(table.name)}, highest first`);
+      const rows = result.ok ? result.rows ?? [] : [];
+      if (rows.length < 2 || num(rows[0][1]) === num(rows[1][1])) continue;
+      tasks.push(makeTask(this.id, 'data-quality', { kind: 'missingness', table: table.name }, `Which column of ${words(table.name)} has the largest share of missing values?`, { type: 'string', value: String(rows[0][0]) }, [step], [table.name]));
+    }
+    return tasks;
+  },
+};
+
+// ---- (2) group contrasts across a join ----------------------------------------------------------------------------
+
+export const joinGroupContrastFamily: TaskFamily = {
+  id: 'join-group-contrast',
+  description: "Which group of a parent table (a genre, a customer's country) has the highest mean of a child measure, across a join.",
+  async generate(context) {
+    const tasks: TaskSpec[] = [];
+    for (const dep of (await discoverInclusionDependencies(context)).filter((d) => d.containment >= 0.99)) {
+      if (tasks.length >= context.maxPerFamily) break;
+      const groups = dep.parent.columns.filter((c) => c.type === 'text' && !isIdLike(c) && c.distinctCount >= 3 && c.distinctCount <= 30 && c.nullFraction < 0.5);
+      const measure = poolMeasures(dep.child)[0];
+      if (!measure || groups.length === 0) continue;
+      // The group with the fewest values reads most naturally ("country" over "city").
+      const group = [...groups].sort((a, b) => a.distinctCount - b.distinctCount)[0];
+      const m = `c.${q(measure.name)}`;
+      const code = `SELECT p.${q(group.name)} AS ${q(group.name)}, ROUND(AVG(${m}), 4) AS ${q(`avg_${measure.name}`)}, COUNT(*) AS n FROM ${q(dep.child.name)} AS c JOIN ${q(dep.parent.name)} AS p ON c.${q(dep.childColumn.name)} = p.${q(dep.parentColumn.name)} WHERE ${m} IS NOT NULL GROUP BY p.${q(group.name)} HAVING COUNT(*) >= 3 ORDER BY AVG(${m}) DESC`;
+      const { step, result } = await evidence(context, 'run_sql', code, `Average ${words(measure.name)} of ${words(dep.child.name)} per ${words(dep.parent.name)} ${words(group.name)}, highest first`);
+      const rows = result.ok ? result.rows ?? [] : [];
+      if (rows.length < 3 || rows[0][0] === null || num(rows[0][1]) === num(rows[1][1])) continue;
+      tasks.push(
+        makeTask(this.id, 'group-contrast', { child: dep.child.name, column: dep.childColumn.name, parent: dep.parent.name, group: group.name, measure: measure.name }, `Which ${words(singular(dep.parent.name))} ${words(group.name)} has the highest average ${words(measure.name)} of its ${plural(dep.child.name)}?`, { type: 'string', value: String(rows[0][0]) }, [step], [dep.child.name, dep.parent.name]),
+      );
+    }
+    return tasks;
+  },
+};
+
+// ---- (3) correlation in SQL, within a table or across a join -----------------------------------------------------------
+
+const pearsonSql = (a: string, b: string) => `(AVG(${a} * ${b}) - AVG(${a}) * AVG(${b})) / (SQRT(AVG(${a} * ${a}) - AVG(${a}) * AVG(${a})) * SQRT(AVG(${b} * ${b}) - AVG(${b}) * AVG(${b})))`;
+
+export const sqlCorrelationFamily: TaskFamily = {
+  id: 'correlation',
+  description: 'The Pearson correlation between two numeric columns, within one table or across a join (child measure vs parent measure).',
+  async generate(context) {
+    const tasks: TaskSpec[] = [];
+    const pairs: Array<{ from: string; a: string; b: string; tables: string[]; aLabel: string; bLabel: string; over: string; params: Record<string, unknown> }> = [];
+    for (const dep of (await discoverInclusionDependencies(context)).filter((d) => d.byName)) {
+      const childMeasure = poolMeasures(dep.child)[0];
+      const parentMeasure = poolMeasures(dep.parent).find((c) => c.name.toLowerCase() !== childMeasure?.name.toLowerCase());
+      if (!childMeasure || !parentMeasure) continue;
+      pairs.push({
+        from: `${q(dep.child.name)} AS c JOIN ${q(dep.parent.name)} AS p ON c.${q(dep.childColumn.name)} = p.${q(dep.parentColumn.name)}`,
+        a: `c.${q(childMeasure.name)}`,
+        b: `p.${q(parentMeasure.name)}`,
+        tables: [dep.child.name, dep.parent.name],
+        aLabel: `${words(childMeasure.name)} (${words(dep.child.name)})`,
+        bLabel: `the ${words(parentMeasure.name)} of the matching ${words(dep.parent.name)}`,
+        over: plural(dep.child.name),
+        params: { child: dep.child.name, parent: dep.parent.name, a: childMeasure.name, b: parentMeasure.name },
+      });
+    }
+    for (const table of usableTables(context.profile)) {
+      const ms = poolMeasures(table);
+      if (ms.length >= 2) {
+        pairs.push({ from: `${q(table.name)} AS c`, a: `c.${q(ms[0].name)}`, b: `c.${q(ms[1].name)}`, tables: [table.name], aLabel: words(ms[0].name), bLabel: words(ms[1].name), over: plural(table.name), params: { table: table.name, a: ms[0].name, b: ms[1].name } });
+      }
+    }
+    for (const pair of pairs) {
+      if (tasks.length >= context.maxPerFamily) break;
+      const code = `SELECT ROUND(${pearsonSql(pair.a, pair.b)}, 4) AS pearson_r, COUNT(*) AS pairs FROM ${pair.from} WHERE ${pair.a} IS NOT NULL AND ${pair.b} IS NOT NULL`;
+      const { step, result } = await evidence(context, 'run_sql', code, `Pearson correlation of ${pair.aLabel} and ${pair.bLabel}`);
+      const r = result.ok ? result.rows?.[0]?.[0] : undefined;
+      const n = result.ok ? num(result.rows?.[0]?.[1] ?? 0) : 0;
+      if (typeof r !== 'number' || !Number.isFinite(r) || n < 10) continue;
+      tasks.push(
+        makeTask(this.id, 'correlation', pair.params, `What is the Pearson correlation between ${pair.aLabel} and ${pair.bLabel}, over all ${pair.over} where both are present? Round to 4 decimals.`, { type: 'number', value: r, tolerance: numberTolerance(r, 3) }, [step], pair.tables),
+      );
+    }
+    return tasks;
+  },
+};
+
+// ---- (5) top-k by count across a join ------------------------------------------------------------------------------------
+
+export const joinCountTopKFamily: TaskFamily = {
+  id: 'join-count-top-k',
+  description: 'The 3 parent records (a genre, a category, a customer) with the most child rows, across an inclusion dependency.',
+  async generate(context) {
+    const tasks: TaskSpec[] = [];
+    const k = 3;
+    for (const dep of await discoverInclusionDependencies(context)) {
+      if (tasks.length >= context.maxPerFamily) break;
+      const label = labelColumn(dep.parent, dep.parentColumn);
+      if (label === dep.parentColumn || dep.parent.rowCount <= k) continue;
+      const ranked = `SELECT p.${q(label.name)}, COUNT(*) AS ${q(`${dep.child.name}_rows`)} FROM ${q(dep.child.name)} AS c JOIN ${q(dep.parent.name)} AS p ON c.${q(dep.childColumn.name)} = p.${q(dep.parentColumn.name)} GROUP BY p.${q(dep.parentColumn.name)} ORDER BY 2 DESC, p.${q(label.name)}`;
+      const check = await query(context, `${ranked} LIMIT ${k + 1}`);
+      // The k-th and (k+1)-th must differ, or the top k is not well defined.
+      if (!check || check.length < k + 1 || num(check[k - 1][1]) === num(check[k][1])) continue;
+      const { step, result } = await evidence(context, 'run_sql', `${ranked} LIMIT ${k}`, `Count ${words(dep.child.name)} rows per ${words(singular(dep.parent.name))} through ${dep.childColumn.name}, most first`);
+      if (!result.ok || (result.rows ?? []).length !== k || result.rows!.some((r) => r[0] === null)) continue;
+      tasks.push(
+        makeTask(this.id, 'top-k', { child: dep.child.name, column: dep.childColumn.name, parent: dep.parent.name, label: label.name, k }, `Which ${k} ${plural(dep.parent.name)} (by ${words(label.name)}) have the most ${words(dep.child.name)} rows? List them from most to fewest.`, { type: 'list', values: result.rows!.map((r) => String(r[0])), ordered: true }, [step], [dep.child.name, dep.parent.name]),
+      );
+    }
+    return tasks;
+  },
+};
+
+export const dependencyFamilies: TaskFamily[] = [joinKeyFamily, groupRateFamily, joinGroupContrastFamily, sqlCorrelationFamily, joinCountTopKFamily, conditionalRateFamily, changeOverTimeFamily, outlierFamily, reconciliationFamily, documentParameterFamily, dataQualityFamily];

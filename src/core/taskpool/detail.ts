@@ -1,0 +1,52 @@
+/** A task as Markdown for people (the extension's task detail, reports): question, answer, evidence, rubric with anchors, roles. */
+import type { TaskSpec } from './types';
+
+function answerText(task: TaskSpec): string {
+  const a = task.answer;
+  switch (a.type) {
+    case 'number':
+      return `${a.value} (± ${a.tolerance})`;
+    case 'string':
+      return a.value;
+    case 'list':
+      return `${a.values.join(', ')}${a.ordered ? ' (in this order)' : ''}`;
+    case 'table':
+      return `${a.rows.length} rows × ${a.columns.join(', ')}`;
+  }
+}
+
+const cell = (value: unknown) => String(value ?? 'NULL').replace(/\|/g, '\\|').replace(/\n/g, ' ').slice(0, 60);
+
+export function taskDetailMarkdown(task: TaskSpec): string {
+  const out: string[] = [`# ${task.question}`, ''];
+  const status = task.validation ? `${task.validation.status}${task.validation.reasons.length ? ` — ${task.validation.reasons.join('; ')}` : ''}` : 'not validated';
+  out.push(`- **Family:** ${task.family}${task.dependency ? ` (${task.dependency})` : ''}`);
+  out.push(`- **Difficulty:** ${task.difficulty.level} — ${task.difficulty.steps} steps, ${task.difficulty.tables} tables, ${task.difficulty.joins} joins`);
+  out.push(`- **Status:** ${status}${task.validation ? `; no-data check ${task.validation.noDataCheck}` : ''}`);
+  out.push(`- **Answer key:** ${answerText(task)}`);
+  out.push(`- **Id:** \`${task.id}\``, '');
+  out.push('## Evidence', '');
+  task.evidence.forEach((step, i) => {
+    out.push(`${i + 1}. ${step.purpose} (\`${step.tool}\`)`, '', '```' + (step.tool === 'run_sql' ? 'sql' : 'python'), step.code, '```', '');
+    if (step.result && step.result.columns.length > 0) {
+      out.push(`| ${step.result.columns.map(cell).join(' | ')} |`, `| ${step.result.columns.map(() => '---').join(' | ')} |`);
+      for (const row of step.result.rows.slice(0, 10)) out.push(`| ${row.map(cell).join(' | ')} |`);
+      out.push('');
+    }
+  });
+  if (task.documents?.length) {
+    out.push('## Documents', '', ...task.documents.map((d) => `- ${d.document}${d.section ? ` § ${d.section}` : ''}`), '');
+  }
+  if (task.rubric?.length) {
+    out.push('## Rubric', '', '| | weight | criterion | check | anchors |', '| --- | --- | --- | --- | --- |');
+    for (const c of task.rubric) out.push(`| ${c.polarity === 'positive' ? '+' : '−'} | ${c.weight} | ${cell(c.description)} | ${c.check.kind} | ${c.anchors.map((a) => `\`${a}\``).join(', ')} |`);
+    out.push('');
+  }
+  if (task.roles?.length) {
+    out.push('## File roles', '', '| file | role | items | why |', '| --- | --- | --- | --- |');
+    const order = { core: 0, supporting: 1, confuser: 2, ambient: 3 };
+    for (const r of [...task.roles].sort((a, b) => order[a.role] - order[b.role] || a.file.localeCompare(b.file))) out.push(`| ${cell(r.file)} | ${r.role} | ${cell(r.items.join(', '))} | ${cell(r.why)} |`);
+    out.push('');
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,219 @@
+/**
+ * The task pool: runs every family over an environment, compiles each candidate (anchors, rubric, file roles),
+ * validates it, audits contamination, deduplicates, and selects a diverse subset by marginal coverage of
+ * family × tables × difficulty. Every rejected candidate keeps its reason.
+ */
+import { createHash } from 'node:crypto';
+import type { ToolContext } from '../agent/tools';
+import type { LlmProvider } from '../llm/types';
+import type { DataDocument, EnvironmentProfile } from '../env/types';
+import { matchesAnswer } from './answer';
+import { auditContamination } from './contamination';
+import { dependencyFamilies } from './dependencyFamilies';
+import type { FamilyContext, TaskFamily } from './families';
+import { starterFamilies } from './families';
+import { buildStructuralGraph } from './graph';
+import type { EvidenceGraph } from './graph';
+import { buildRubric, fileRoles, taskAnchors } from './rubric';
+import type { ContaminationReference, TaskSpec } from './types';
+import { checkEvidence, nearDuplicateOf, trivialReason } from './validate';
+
+/** Every family of the pool: the starter four, then the dependency families. */
+export const taskPoolFamilies: TaskFamily[] = [...starterFamilies, ...dependencyFamilies];
+
+export interface RejectedTask {
+  id: string;
+  family: string;
+  question: string;
+  reasons: string[];
+}
+
+export interface TaskPoolOptions {
+  /** Tasks to select at most (default 40). */
+  max?: number;
+  /** Candidates per family at most (default 6). */
+  maxPerFamily?: number;
+  seed?: number;
+  families?: TaskFamily[];
+  contamination?: ContaminationReference[];
+  /** With a provider, each question is asked without data; a correct answer rejects the task. */
+  noDataModel?: { provider: LlmProvider; model: string };
+  signal?: AbortSignal;
+  onProgress?: (message: string) => void;
+}
+
+export interface TaskPoolResult {
+  /** Selected, valid tasks, in selection order. */
+  tasks: TaskSpec[];
+  /** Valid tasks not selected (over --max). */
+  unselected: TaskSpec[];
+  rejected: RejectedTask[];
+  graph: EvidenceGraph;
+  /** Per family: candidates, valid, selected, and why there were none. */
+  families: Array<{ id: string; candidates: number; valid: number; selected: number; note?: string; elapsedMs: number }>;
+  /** Plain-words notes for degenerate environments. */
+  notes: string[];
+  elapsedMs: number;
+}
+
+/** What an environment lacks, in words, so a pool with few tasks explains itself. */
+function environmentNotes(profile: EnvironmentProfile, documents: DataDocument[]): string[] {
+  const notes: string[] = [];
+  const tables = profile.tables.filter((t) => t.kind === 'table' || t.kind === 'view');
+  if (tables.length === 0) notes.push('the environment has no tables: no data tasks can be built');
+  const usable = tables.filter((t) => t.rowCount >= 10);
+  if (tables.length > 0 && usable.length === 0) notes.push('every table has fewer than 10 rows (or is empty): no data tasks can be built');
+  const empty = tables.filter((t) => t.rowCount === 0).map((t) => t.name);
+  if (empty.length > 0) notes.push(`empty tables skipped: ${empty.join(', ')}`);
+  if (usable.length === 1) notes.push('only one usable table: join, reconciliation and top-k families need two');
+  if (usable.length > 0 && !usable.some((t) => t.columns.some((c) => c.type === 'integer' || c.type === 'real'))) {
+    notes.push('no numeric columns: correlation, outlier, reconciliation and group-mean families have nothing to measure');
+  }
+  if (usable.length > 0 && !usable.some((t) => t.columns.some((c) => c.type === 'date' || c.type === 'datetime'))) notes.push('no date columns: no change-over-time tasks');
+  if (documents.length === 0) notes.push('no documents: no document-grounded tasks');
+  return notes;
+}
+
+const featureKeys = (task: TaskSpec) => [`family:${task.family}`, `level:${task.difficulty.level}`, `family-level:${task.family}:${task.difficulty.level}`, ...task.tables.map((t) => `table:${t}`)];
+
+function seededRank(id: string, seed: number): string {
+  return createHash('sha256').update(`${seed}:${id}`).digest('hex');
+}
+
+/**
+ * Marginal-coverage greedy: repeatedly take the task that covers the most not-yet-covered features (family,
+ * difficulty level, family × level, tables); once everything is covered, coverage counts reset so the next
+ * round spreads again. Ties break by a seeded hash, so a seed gives one selection.
+ */
+export function selectDiverse(tasks: TaskSpec[], max: number, seed = 0): TaskSpec[] {
+  const remaining = [...tasks].sort((a, b) => seededRank(a.id, seed).localeCompare(seededRank(b.id, seed)));
+  const selected: TaskSpec[] = [];
+  let covered = new Set<string>();
+  while (selected.length < max && remaining.length > 0) {
+    let bestIndex = -1;
+    let bestGain = -1;
+    for (const [index, task] of remaining.entries()) {
+      const keys = featureKeys(task);
+      // The family feature weighs most so families alternate before tables and levels do.
+      const gain = keys.reduce((sum, key) => sum + (covered.has(key) ? 0 : key.startsWith('family:') ? 3 : 1), 0);
+      if (gain > bestGain) {
+        bestGain = gain;
+        bestIndex = index;
+      }
+    }
+    if (bestGain === 0 && covered.size > 0) {
+      covered = new Set();
+      continue;
+    }
+    const [task] = remaining.splice(bestIndex, 1);
+    selected.push(task);
+    for (const key of featureKeys(task)) covered.add(key);
+  }
+  return selected;
+}
+
+async function noDataCheck(task: TaskSpec, model: TaskPoolOptions['noDataModel'], signal?: AbortSignal): Promise<'passed' | 'failed'> {
+  const completion = await model!.provider.complete({
+    model: model!.model,
+    messages: [
+      { role: 'system', content: 'Answer the question with your best guess. Reply with the answer only.' },
+      { role: 'user', content: task.question },
+    ],
+    maxTokens: 100,
+    signal,
+  });
+  return matchesAnswer(task.answer, completion.message.content ?? '') ? 'failed' : 'passed';
+}
+
+/** Builds, validates and selects the task pool for an environment opened as an agent tool context. */
+export async function buildTaskPool(context: ToolContext, options: TaskPoolOptions = {}): Promise<TaskPoolResult> {
+  const started = Date.now();
+  const { profile, documents } = context;
+  const graph = buildStructuralGraph(profile, documents);
+  const familyContext: FamilyContext = {
+    profile,
+    sql: context.sql,
+    python: context.python,
+    maxPerFamily: options.maxPerFamily ?? 6,
+    signal: options.signal,
+    documents,
+    graph,
+  };
+  const families: TaskPoolResult['families'] = [];
+  const rejected: RejectedTask[] = [];
+  const candidates: TaskSpec[] = [];
+  for (const family of options.families ?? taskPoolFamilies) {
+    options.signal?.throwIfAborted();
+    const familyStarted = Date.now();
+    let produced: TaskSpec[] = [];
+    let note: string | undefined;
+    try {
+      produced = await family.generate(familyContext);
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      note = `family failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    if (!note && produced.length === 0) note = `nothing found here for: ${family.description.replace(/\.$/, '')}`;
+    families.push({ id: family.id, candidates: produced.length, valid: 0, selected: 0, note, elapsedMs: Date.now() - familyStarted });
+    candidates.push(...produced);
+    options.onProgress?.(`${family.id}: ${produced.length} candidates`);
+  }
+
+  const contaminated = auditContamination(candidates, profile, options.contamination ?? []);
+  const valid: TaskSpec[] = [];
+  for (const task of candidates) {
+    options.signal?.throwIfAborted();
+    const reasons: string[] = [];
+    task.anchors = taskAnchors(task, profile);
+    task.roles = fileRoles(task, profile, graph, documents);
+    task.rubric = buildRubric(task, profile, task.roles);
+    const duplicate = nearDuplicateOf(task, valid);
+    if (duplicate) reasons.push(`near-duplicate of ${duplicate}`);
+    const trivial = trivialReason(task, profile);
+    if (trivial) reasons.push(trivial);
+    const contamination = contaminated.get(task.id);
+    if (contamination) reasons.push(contamination);
+    const evidence = await checkEvidence(task, context);
+    reasons.push(...evidence.reasons);
+    let noData: 'passed' | 'failed' | 'skipped' = 'skipped';
+    if (options.noDataModel && reasons.length === 0) {
+      try {
+        noData = await noDataCheck(task, options.noDataModel, options.signal);
+        if (noData === 'failed') reasons.push('answerable without data: the model answered correctly without data access');
+      } catch (error) {
+        // A provider failure is not evidence either way; the check stays skipped and says why.
+        options.onProgress?.(`no-data check skipped for ${task.id}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    task.validation = { status: reasons.length === 0 ? 'valid' : 'rejected', reasons, evidenceStable: evidence.stable, replayed: evidence.replayed, noDataCheck: noData };
+    if (reasons.length === 0) valid.push(task);
+    else rejected.push({ id: task.id, family: task.family, question: task.question, reasons });
+  }
+
+  const tasks = selectDiverse(valid, options.max ?? 40, options.seed ?? 0);
+  const chosen = new Set(tasks.map((t) => t.id));
+  for (const entry of families) {
+    entry.valid = valid.filter((t) => t.family === entry.id).length;
+    entry.selected = tasks.filter((t) => t.family === entry.id).length;
+    if (entry.candidates > 0 && entry.valid === 0) entry.note = 'every candidate was rejected';
+  }
+  return {
+    tasks,
+    unselected: valid.filter((t) => !chosen.has(t.id)),
+    rejected,
+    graph,
+    families,
+    notes: environmentNotes(profile, documents),
+    elapsedMs: Date.now() - started,
+  };
+}
+
+/** Rejections counted by reason kind (the text before the first colon). */
+export function rejectionsByReason(rejected: RejectedTask[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const r of rejected) for (const reason of r.reasons) {
+    const kind = reason.split(/:| of /)[0].trim();
+    counts[kind] = (counts[kind] ?? 0) + 1;
+  }
+  return counts;
+}

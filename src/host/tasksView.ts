@@ -1,0 +1,86 @@
+import * as vscode from 'vscode';
+import { openAgentSession } from '../core/agent/session';
+import { taskDetailMarkdown } from '../core/taskpool/detail';
+import { buildTaskPool, type RejectedTask } from '../core/taskpool/pool';
+import type { TaskSpec } from '../core/taskpool/types';
+import type { EnvironmentTreeProvider } from './EnvironmentTreeProvider';
+import { describeError, log } from './log';
+import { buildTaskNodes, type TaskNode } from './taskNodes';
+
+export const TASKS_VIEW_ID = 'toffee.tasks';
+export const BUILD_TASKS_COMMAND = 'toffee.buildTasks';
+export const SHOW_TASK_COMMAND = 'toffee.showTask';
+
+/** The Tasks view: the task pool of the loaded environment by family, with difficulty and status. */
+class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode> {
+  private readonly changed = new vscode.EventEmitter<TaskNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  tasks: TaskSpec[] = [];
+  private nodes: TaskNode[] = [];
+
+  show(tasks: TaskSpec[], rejected: RejectedTask[]): void {
+    this.tasks = tasks;
+    this.nodes = buildTaskNodes(tasks, rejected);
+    this.changed.fire(undefined);
+  }
+
+  getChildren(node?: TaskNode): TaskNode[] {
+    return node ? node.children : this.nodes;
+  }
+
+  getTreeItem(node: TaskNode): vscode.TreeItem {
+    const item = new vscode.TreeItem(node.label, node.children.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    item.id = node.id;
+    item.description = node.description;
+    item.tooltip = node.tooltip;
+    item.iconPath = new vscode.ThemeIcon(node.icon);
+    if (node.taskId) item.command = { command: SHOW_TASK_COMMAND, title: 'Show Task', arguments: [node.taskId] };
+    return item;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+export function registerTasksView(environmentTree: EnvironmentTreeProvider): vscode.Disposable {
+  const provider = new TasksTreeProvider();
+  const view = vscode.window.createTreeView(TASKS_VIEW_ID, { treeDataProvider: provider });
+  return vscode.Disposable.from(
+    provider,
+    view,
+    vscode.commands.registerCommand(BUILD_TASKS_COMMAND, async () => {
+      const root = environmentTree.environment?.root;
+      if (!root) {
+        void vscode.window.showInformationMessage('Open a data environment first (TOFFEE: Open Data Environment).');
+        return false;
+      }
+      try {
+        const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'TOFFEE: building tasks', cancellable: true }, async (progress, token) => {
+          const controller = new AbortController();
+          token.onCancellationRequested(() => controller.abort());
+          const session = await openAgentSession(root);
+          try {
+            return await buildTaskPool(session.toolContext, { signal: controller.signal, onProgress: (message) => progress.report({ message }) });
+          } finally {
+            await session.dispose();
+          }
+        });
+        provider.show(result.tasks, result.rejected);
+        log().info(`Built ${result.tasks.length} tasks for ${root} (${result.rejected.length} rejected) in ${result.elapsedMs} ms`);
+        for (const note of result.notes) log().info(`Tasks: ${note}`);
+        return true;
+      } catch (error) {
+        log().error(`Building tasks failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        void vscode.window.showErrorMessage(`TOFFEE could not build tasks: ${describeError(error)}`);
+        return false;
+      }
+    }),
+    vscode.commands.registerCommand(SHOW_TASK_COMMAND, async (taskId?: unknown) => {
+      const task = provider.tasks.find((t) => t.id === taskId);
+      if (!task) return;
+      const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: taskDetailMarkdown(task) });
+      await vscode.window.showTextDocument(document, { preview: true });
+    }),
+  );
+}
