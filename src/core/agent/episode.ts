@@ -2,7 +2,7 @@
  * One agent step (prompt → completion → tool call → observation) and a linear episode built from it.
  * The explorer branches over `runStep`; `runEpisode` is the no-search path used by `toffee ask` and baselines.
  */
-import type { LlmProvider, ReasoningEffort, Usage } from '../llm/types';
+import type { LlmProvider, ReasoningEffort, ToolCallRequest, Usage } from '../llm/types';
 import { buildPrompt } from './prompt';
 import { renderError } from './render';
 import { executeToolCall, Observation, ToolContext, tools } from './tools';
@@ -25,6 +25,11 @@ export interface StepInput {
   /** Passed through to the provider (only simulated models read it). */
   simulation?: unknown;
   signal?: AbortSignal;
+  /**
+   * Executes the model's tool call instead of `executeToolCall(toolContext, call)` — the explorer routes calls
+   * through its shared prefix cache. Must never throw (bad calls are error observations).
+   */
+  execute?: (call: ToolCallRequest) => Promise<Observation>;
 }
 
 /**
@@ -57,7 +62,9 @@ export async function runStep(input: StepInput): Promise<AgentStep> {
   let toolCall = first;
   if (first) {
     toolCall = { ...first, id: first.id || `call_${index}` };
-    observation = await executeToolCall({ ...toolContext, signal: input.signal ?? toolContext.signal }, toolCall);
+    observation = input.execute
+      ? await input.execute(toolCall)
+      : await executeToolCall({ ...toolContext, signal: input.signal ?? toolContext.signal }, toolCall);
   } else {
     const message = 'no tool call was made. Call one of the tools, or final_answer when you have the answer.';
     observation = { ok: false, tool: '(none)', data: { kind: 'error', message }, text: renderError(message), errorKind: 'invalid_arguments', elapsedMs: 0 };

@@ -1,0 +1,136 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { synthesize, type SynthesisSummary } from '../../core/pipeline';
+import { createOpenAiProvider } from '../../core/llm/openaiProvider';
+import { OFFLINE_SIM_PROVIDER_ID, createSimulatedProvider } from '../../core/llm/sim/index';
+import type { LlmProvider } from '../../core/llm/types';
+import { CliCommand, CliError } from '../command';
+
+const USAGE = `Usage: toffee synthesize <folder> [options]
+       toffee synthesize --resume <runDir>
+
+Builds tasks for the folder's data, explores each with MCTS over real tool execution (the learned cost model
+picks the configs), verifies final answers and writes a run folder (events.jsonl, tasks.jsonl,
+trajectories.jsonl). Progress goes to stderr, the summary to stdout.
+
+Options:
+  --tasks N             tasks to explore (default 8)
+  --budget USD          budget per task in USD (default 0.05)
+  --provider P          offline-sim (default; simulated models) or openai (any OpenAI-compatible endpoint)
+  --models a,b          models of an openai provider (default gpt-4o-mini)
+  --base-url URL        endpoint of an openai provider
+  --api-key-env NAME    environment variable with its API key (default OPENAI_API_KEY)
+  --seed S              default 1
+  --out DIR             run folder to create (default <folder>/.toffee/runs/<runId>)
+  --resume DIR          continue an interrupted run from its folder
+  --min-quality Q       admission threshold, 0..1 (default 0.9)
+  --json                print the summary as JSON`;
+
+function positiveNumber(name: string, text: string | undefined, fallback: number, integer = false): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    throw new CliError(`--${name} must be a positive ${integer ? 'integer' : 'number'}, not '${text}'`, 2);
+  }
+  return value;
+}
+
+export function formatSummary(s: SynthesisSummary): string {
+  const rejections = Object.entries(s.rejectionsByReason).map(([r, n]) => `${r} ${n}`).join(', ') || 'none';
+  const savedShare = s.toolCalls > 0 ? ` (${((100 * s.toolExecutionsSaved) / s.toolCalls).toFixed(0)}%)` : '';
+  return [
+    `Run ${s.runId}${s.cancelled ? ' (cancelled; resume with --resume)' : ''}`,
+    `  folder:                  ${s.runDir}`,
+    `  tasks:                   ${s.tasksFinished}/${s.tasks} finished`,
+    `  cost:                    $${s.costUsd.toFixed(4)}`,
+    `  verified trajectories:   ${s.verifiedTrajectories} (mean quality ${s.meanQuality.toFixed(3)})`,
+    `  with a repaired error:   ${s.trajectoriesWithRepair}`,
+    `  rejected:                ${rejections}`,
+    `  prefix reuse:            ${s.toolExecutionsSaved} of ${s.toolCalls} tool calls served without executing${savedShare}, ${s.sandboxMsSaved} ms of sandbox time saved`,
+    `  search:                  ${s.expansions} expansions, ${s.modelCalls} model calls, ${s.expansionsPerSecond.toFixed(1)} expansions/s (excluding ${(s.providerLatencyMs / 1000).toFixed(1)} s of simulated provider latency)`,
+  ].join('\n');
+}
+
+export const synthesizeCommand: CliCommand = {
+  name: 'synthesize',
+  summary: 'Explore tasks over a folder with MCTS and write verified trajectories to a run folder',
+  usage: USAGE,
+  async run(argv) {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: {
+          tasks: { type: 'string' },
+          budget: { type: 'string' },
+          provider: { type: 'string', default: OFFLINE_SIM_PROVIDER_ID },
+          models: { type: 'string' },
+          'base-url': { type: 'string' },
+          'api-key-env': { type: 'string' },
+          seed: { type: 'string' },
+          out: { type: 'string' },
+          resume: { type: 'string' },
+          'min-quality': { type: 'string' },
+          json: { type: 'boolean', default: false },
+        },
+      });
+    } catch (error) {
+      throw new CliError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`, 2);
+    }
+    const { values, positionals } = parsed;
+    let folder: string;
+    if (values.resume) {
+      const runDir = path.resolve(values.resume);
+      if (!fs.existsSync(path.join(runDir, 'run.json'))) throw new CliError(`not a run folder (no run.json): ${values.resume}`);
+      const meta = JSON.parse(fs.readFileSync(path.join(runDir, 'run.json'), 'utf8')) as { dataFolder?: string };
+      folder = positionals[0] ? path.resolve(positionals[0]) : meta.dataFolder ?? '';
+    } else {
+      if (positionals.length !== 1) throw new CliError(`expected one folder\n${USAGE}`, 2);
+      folder = path.resolve(positionals[0]);
+    }
+    if (!folder || !fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) throw new CliError(`not a folder: ${folder || '(none recorded in the run)'}`);
+    if (values.out && fs.existsSync(values.out) && fs.readdirSync(values.out).length > 0) throw new CliError(`--out ${values.out} exists and is not empty`);
+    const tasks = positiveNumber('tasks', values.tasks, 8, true);
+    const budgetUsd = positiveNumber('budget', values.budget, 0.05);
+    const seed = values.seed === undefined ? 1 : Number(values.seed);
+    if (!Number.isInteger(seed)) throw new CliError(`--seed must be an integer, not '${values.seed}'`, 2);
+    const minQuality = values['min-quality'] === undefined ? undefined : Number(values['min-quality']);
+    if (minQuality !== undefined && !(minQuality >= 0 && minQuality <= 1)) throw new CliError(`--min-quality must be between 0 and 1, not '${values['min-quality']}'`, 2);
+
+    let providers: LlmProvider[];
+    if (values.provider === OFFLINE_SIM_PROVIDER_ID) providers = [createSimulatedProvider()];
+    else if (values.provider === 'openai') {
+      const models = (values.models ?? 'gpt-4o-mini').split(',').map((m) => m.trim()).filter(Boolean);
+      providers = [createOpenAiProvider({ baseUrl: values['base-url'], apiKeyEnv: values['api-key-env'], models })];
+    } else throw new CliError(`unknown provider '${values.provider}'; use offline-sim or openai`, 2);
+
+    const controller = new AbortController();
+    const onSigint = () => controller.abort();
+    process.once('SIGINT', onSigint);
+    try {
+      const started = Date.now();
+      const summary = await synthesize({
+        folder,
+        tasks,
+        budgetUsd,
+        providers,
+        seed,
+        outDir: values.out,
+        resumeDir: values.resume,
+        minQuality,
+        signal: controller.signal,
+        onProgress: (line) => process.stderr.write(`${line}\n`),
+      });
+      process.stderr.write(`done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+      console.log(values.json ? JSON.stringify(summary, null, 2) : formatSummary(summary));
+      return summary.cancelled ? 130 : 0;
+    } catch (error) {
+      if (error instanceof CliError) throw error;
+      throw new CliError(error instanceof Error ? error.message : String(error));
+    } finally {
+      process.removeListener('SIGINT', onSigint);
+    }
+  },
+};

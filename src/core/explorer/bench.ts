@@ -1,0 +1,218 @@
+/**
+ * The quality-vs-budget benchmark: TOFFEE (MCTS + learned cost model), MCTS with one fixed config (no cost
+ * model), best-of-5 and single-shot, on the same tasks, providers, verifier and cleaning filters, per budget and
+ * seed. A task's score is the best quality among its admitted trajectories (0 when none was admitted).
+ */
+import type { ToolContext } from '../agent/tools';
+import { armId, buildDefaultArms, createPriceCostEstimator, LearnedCostModel } from '../lcm/index';
+import type { ArmConfig, StateFeatures } from '../lcm/types';
+import type { LlmProvider, ModelSpec } from '../llm/types';
+import type { TaskSpec } from '../taskpool/types';
+import { runEpisodes } from './baselines';
+import { PrefixCache } from './prefixCache';
+import { costModelPolicy, createStepEnvironment, fixedConfigPolicy, runSearch } from './search';
+
+export const BENCH_METHODS = ['toffee', 'toffee-no-lcm', 'best-of-5', 'single-shot'] as const;
+export type BenchMethod = (typeof BENCH_METHODS)[number];
+
+export interface BenchOptions {
+  tasks: readonly TaskSpec[];
+  toolContext: ToolContext;
+  providers: readonly LlmProvider[];
+  budgetsUsd: readonly number[];
+  methods?: readonly BenchMethod[];
+  seeds?: readonly number[];
+  /** The one config of the baselines and the no-cost-model ablation (default sim-medium, full, medium effort). */
+  baselineArm?: ArmConfig;
+  /** Children per node of the no-cost-model ablation (default 2). */
+  fixedK?: number;
+  signal?: AbortSignal;
+  onProgress?: (line: string) => void;
+}
+
+export interface BenchCell {
+  method: BenchMethod;
+  budgetUsd: number;
+  /** Per seed: mean over tasks of the best admitted quality. */
+  qualityBySeed: number[];
+  meanQuality: number;
+  /** Half-width of the 95% confidence interval over seeds (Student t). */
+  qualityCi95: number;
+  /** Share of tasks with an admitted (verified) trajectory, mean over seeds. */
+  verifiedRate: number;
+  verifiedRateCi95: number;
+  /** Mean USD actually spent per task. */
+  meanSpentUsd: number;
+  /** Admitted trajectories containing a repaired error / admitted trajectories. */
+  repairShare: number;
+  expansions: number;
+  searchMs: number;
+}
+
+export interface BenchResult {
+  cells: BenchCell[];
+  tasks: number;
+  seeds: number[];
+  budgetsUsd: number[];
+  methods: BenchMethod[];
+  baselineArm: string;
+  /** Node expansions per second of TOFFEE search time (no provider latency: simulated providers do not sleep). */
+  toffeeExpansionsPerSecond: number;
+  toolCalls: number;
+  toolExecutionsSaved: number;
+}
+
+const T95: Record<number, number> = { 1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262 };
+
+export function meanAndCi(values: readonly number[]): { mean: number; ci95: number } {
+  const n = values.length;
+  if (n === 0) return { mean: 0, ci95: 0 };
+  const mean = values.reduce((a, b) => a + b, 0) / n;
+  if (n < 2) return { mean, ci95: 0 };
+  const variance = values.reduce((s, v) => s + (v - mean) ** 2, 0) / (n - 1);
+  return { mean, ci95: (T95[n - 1] ?? 1.96) * Math.sqrt(variance / n) };
+}
+
+export async function runBenchmark(options: BenchOptions): Promise<BenchResult> {
+  const methods = [...(options.methods ?? BENCH_METHODS)];
+  const seeds = [...(options.seeds ?? [1, 2, 3])];
+  const progress = options.onProgress ?? (() => {});
+  const models: ModelSpec[] = (await Promise.all(options.providers.map((p) => p.listModels()))).flat();
+  const baselineArm: ArmConfig = options.baselineArm ?? { provider: 'offline-sim', model: 'sim-medium', contextLength: 'full', reasoningEffort: 'medium', operator: 'explore' };
+  const arms = buildDefaultArms(models, { operators: ['explore', 'repair'] });
+  const estimate = createPriceCostEstimator(models);
+  const cells: BenchCell[] = [];
+  let toffeeExpansions = 0;
+  let toffeeMs = 0;
+  let toolCalls = 0;
+  let toolSaved = 0;
+  for (const method of methods) {
+    for (const budgetUsd of options.budgetsUsd) {
+      const qualityBySeed: number[] = [];
+      const verifiedBySeed: number[] = [];
+      let spent = 0;
+      let admittedCount = 0;
+      let repairCount = 0;
+      let expansions = 0;
+      let searchMs = 0;
+      for (const seed of seeds) {
+        if (options.signal?.aborted) throw new Error('the benchmark was cancelled');
+        // Each (method, budget, seed) starts fresh: a new cost model that learns over this run's tasks.
+        const costModel = new LearnedCostModel(arms, { estimateCostUsd: estimate });
+        const cache = new PrefixCache(options.toolContext);
+        let qualitySum = 0;
+        let verified = 0;
+        for (const task of options.tasks) {
+          const withCache = method === 'toffee' || method === 'toffee-no-lcm';
+          const environment = createStepEnvironment({ task, providers: options.providers, models, toolContext: options.toolContext, prefixCache: withCache ? cache : undefined, seed });
+          let best: number;
+          let admitted: Array<{ hasRepair: boolean }>;
+          if (method === 'toffee' || method === 'toffee-no-lcm') {
+            const policy = method === 'toffee' ? costModelPolicy(costModel) : fixedConfigPolicy(baselineArm, options.fixedK ?? 2, estimate);
+            const result = await runSearch(task, environment, policy, { budgetUsd, signal: options.signal });
+            best = result.bestQuality;
+            admitted = result.admitted;
+            spent += result.spentUsd;
+            expansions += result.expansions;
+            searchMs += result.elapsedMs;
+          } else {
+            const estimateStepCostUsd = (depth: number) => estimate(baselineArm, { vector: [], input: { depth } } as unknown as StateFeatures);
+            const result = await runEpisodes(task, environment, baselineArm, { episodes: method === 'best-of-5' ? 5 : 1, budgetUsd, signal: options.signal, estimateStepCostUsd });
+            best = result.bestQuality;
+            admitted = result.admitted;
+            spent += result.spentUsd;
+            searchMs += result.elapsedMs;
+          }
+          qualitySum += best;
+          if (admitted.length > 0) verified++;
+          admittedCount += admitted.length;
+          repairCount += admitted.filter((t) => t.hasRepair).length;
+        }
+        const stats = cache.stats();
+        if (method === 'toffee') {
+          toolCalls += stats.requests;
+          toolSaved += stats.prefixHits + stats.callHits;
+        }
+        qualityBySeed.push(qualitySum / Math.max(1, options.tasks.length));
+        verifiedBySeed.push(verified / Math.max(1, options.tasks.length));
+      }
+      const q = meanAndCi(qualityBySeed);
+      const v = meanAndCi(verifiedBySeed);
+      if (method === 'toffee') {
+        toffeeExpansions += expansions;
+        toffeeMs += searchMs;
+      }
+      const cell: BenchCell = {
+        method,
+        budgetUsd,
+        qualityBySeed,
+        meanQuality: q.mean,
+        qualityCi95: q.ci95,
+        verifiedRate: v.mean,
+        verifiedRateCi95: v.ci95,
+        meanSpentUsd: spent / Math.max(1, seeds.length * options.tasks.length),
+        repairShare: admittedCount > 0 ? repairCount / admittedCount : 0,
+        expansions,
+        searchMs,
+      };
+      cells.push(cell);
+      progress(`${method} @ $${budgetUsd}: quality ${cell.meanQuality.toFixed(3)} ± ${cell.qualityCi95.toFixed(3)}, verified ${(100 * cell.verifiedRate).toFixed(0)}%, spent $${cell.meanSpentUsd.toFixed(4)}/task`);
+    }
+  }
+  return {
+    cells,
+    tasks: options.tasks.length,
+    seeds,
+    budgetsUsd: [...options.budgetsUsd],
+    methods,
+    baselineArm: armId(baselineArm),
+    toffeeExpansionsPerSecond: toffeeMs > 0 ? toffeeExpansions / (toffeeMs / 1000) : 0,
+    toolCalls,
+    toolExecutionsSaved: toolSaved,
+  };
+}
+
+/** The smallest budget at which a method's mean quality reaches `quality`, or undefined. */
+export function budgetToReach(result: BenchResult, method: BenchMethod, quality: number): number | undefined {
+  return result.cells
+    .filter((c) => c.method === method && c.meanQuality >= quality - 1e-9)
+    .map((c) => c.budgetUsd)
+    .sort((a, b) => a - b)[0];
+}
+
+/** The issue's targets, computed (not asserted) from a result. */
+export function benchChecks(result: BenchResult): Array<{ check: string; met: boolean; detail: string }> {
+  const cell = (m: BenchMethod, b: number) => result.cells.find((c) => c.method === m && c.budgetUsd === b);
+  const checks: Array<{ check: string; met: boolean; detail: string }> = [];
+  for (const [other, strict] of [['best-of-5', false], ['single-shot', false], ['toffee-no-lcm', true]] as const) {
+    if (!result.methods.includes(other) || !result.methods.includes('toffee')) continue;
+    const failing = result.budgetsUsd.filter((b) => {
+      const t = cell('toffee', b)!.meanQuality;
+      const o = cell(other, b)!.meanQuality;
+      return strict ? !(t > o) : !(t >= o - 1e-9);
+    });
+    checks.push({ check: `toffee ${strict ? '>' : '≥'} ${other} at every budget`, met: failing.length === 0, detail: failing.length ? `not at $${failing.join(', $')}` : 'all budgets' });
+  }
+  if (result.methods.includes('best-of-5') && result.methods.includes('toffee')) {
+    const bestCells = result.cells.filter((c) => c.method === 'best-of-5');
+    const bestQuality = Math.max(...bestCells.map((c) => c.meanQuality));
+    const bestBudget = budgetToReach(result, 'best-of-5', bestQuality)!;
+    const toffeeBudget = budgetToReach(result, 'toffee', bestQuality);
+    const ratio = toffeeBudget === undefined ? undefined : toffeeBudget / bestBudget;
+    checks.push({
+      check: "toffee reaches best-of-5's best quality with ≤ 60% of its budget",
+      met: ratio !== undefined && ratio <= 0.6,
+      detail: `best-of-5 best ${bestQuality.toFixed(3)} at $${bestBudget}; toffee reaches it at ${toffeeBudget === undefined ? 'no budget tried' : `$${toffeeBudget} (${(100 * ratio!).toFixed(0)}%)`}${spendNote(result, bestBudget, toffeeBudget)}`,
+    });
+  }
+  return checks;
+}
+
+/** The same comparison in USD actually spent per task at those budgets (budgets are caps; spend is what was used). */
+function spendNote(result: BenchResult, bestBudget: number, toffeeBudget: number | undefined): string {
+  if (toffeeBudget === undefined) return '';
+  const spentAt = (m: BenchMethod, b: number) => result.cells.find((c) => c.method === m && c.budgetUsd === b)?.meanSpentUsd ?? 0;
+  const best = spentAt('best-of-5', bestBudget);
+  const toffee = spentAt('toffee', toffeeBudget);
+  return best > 0 ? `; spent per task $${toffee.toFixed(4)} vs $${best.toFixed(4)} (${((100 * toffee) / best).toFixed(0)}%)` : '';
+}

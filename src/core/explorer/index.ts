@@ -1,0 +1,7 @@
+/** The trajectory explorer: search tree, MCTS loop and policies, prefix cache, verifier, baselines, benchmark. */
+export * from './tree';
+export * from './search';
+export * from './prefixCache';
+export * from './verifier';
+export * from './baselines';
+export * from './bench';

@@ -1,0 +1,245 @@
+/**
+ * The deterministic verifier, trajectory quality and cleaning filters. Verification is separate from
+ * execution: it reads the task's answer key, evidence anchors and rubric, which the agent never sees.
+ */
+import type { AgentStep } from '../agent/types';
+import { codeSimilarity } from '../llm/sim/history';
+import { matchesAnswer, normalizeText, numbersIn } from '../taskpool/answer';
+import type { EvidenceStep, RubricCriterion, TaskSpec } from '../taskpool/types';
+
+/** The code a step ran (SQL or Python), or undefined for discovery and answers. */
+export function stepCode(step: AgentStep): string | undefined {
+  const args = step.observation.args ?? parseArgs(step.toolCall?.arguments);
+  if (step.toolCall?.name === 'run_sql' && typeof args?.query === 'string') return args.query;
+  if (step.toolCall?.name === 'run_python' && typeof args?.code === 'string') return args.code;
+  return undefined;
+}
+
+function parseArgs(text: string | undefined): Record<string, unknown> | undefined {
+  if (!text) return undefined;
+  try {
+    const value = JSON.parse(text);
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function cellText(value: unknown): string {
+  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(10)));
+  return normalizeText(String(value ?? ''));
+}
+
+/** Whether an observation reproduces an evidence step's recorded result (same first rows, cell by cell). */
+function reproducesResult(step: AgentStep, evidence: EvidenceStep): boolean {
+  const expected = evidence.result;
+  if (!expected || expected.rows.length === 0) return false;
+  const data = step.observation.data;
+  if (data.kind === 'rows') {
+    if (data.rows.length < expected.rows.length) return false;
+    return expected.rows.every((row, r) => row.length === data.rows[r].length && row.every((cell, c) => cellText(cell) === cellText(data.rows[r][c])));
+  }
+  if (data.kind === 'stdout') {
+    // Python evidence records its printed values; each must appear in the output.
+    const out = normalizeText(data.stdout);
+    return expected.rows.every((row) => row.every((cell) => out.includes(cellText(cell))));
+  }
+  return false;
+}
+
+/**
+ * Which evidence steps a path's successful steps reproduce: by result when the evidence recorded one, else by
+ * code similarity (the same threshold the simulated models' progress uses).
+ */
+export function coveredEvidence(task: TaskSpec, steps: readonly AgentStep[]): Set<number> {
+  const covered = new Set<number>();
+  for (const step of steps) {
+    if (!step.observation.ok) continue;
+    const code = stepCode(step);
+    if (code === undefined) continue;
+    task.evidence.forEach((evidence, index) => {
+      if (covered.has(index) || evidence.tool !== step.toolCall?.name) return;
+      if (reproducesResult(step, evidence) || codeSimilarity(code, evidence.code) >= 0.55) covered.add(index);
+    });
+  }
+  return covered;
+}
+
+export function evidenceCoverage(task: TaskSpec, steps: readonly AgentStep[]): number {
+  return task.evidence.length === 0 ? 1 : coveredEvidence(task, steps).size / task.evidence.length;
+}
+
+/** Error steps followed by a successful step with the same tool: error → diagnosis → repair. */
+export function repairedErrorIndices(steps: readonly AgentStep[]): number[] {
+  const repaired: number[] = [];
+  steps.forEach((step, i) => {
+    const next = steps[i + 1];
+    if (!step.observation.ok && next && next.observation.ok && next.toolCall?.name === step.toolCall?.name) repaired.push(i);
+  });
+  return repaired;
+}
+
+export interface CriterionResult {
+  id: string;
+  kind: string;
+  /** null: not judged (a text criterion without an LLM judge). */
+  holds: boolean | null;
+  weight: number;
+  polarity: 'positive' | 'negative';
+}
+
+export interface RubricResult {
+  /** 0..1 over the judged criteria; null when none could be judged. */
+  score: number | null;
+  criteria: CriterionResult[];
+  unjudged: number;
+}
+
+function mentions(text: string, word: string): boolean {
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[^A-Za-z0-9_])${escaped}($|[^A-Za-z0-9_])`, 'i').test(text);
+}
+
+/** Checks the rubric's mechanical criteria against the trajectory; text criteria stay unjudged offline. */
+export function scoreRubric(rubric: readonly RubricCriterion[], steps: readonly AgentStep[], finalAnswer: { answer: string; explanation: string } | undefined): RubricResult {
+  const okSteps = steps.filter((s) => s.observation.ok);
+  const texts = okSteps.map((s) => {
+    const args = s.observation.args ?? {};
+    return [stepCode(s) ?? '', typeof args.table === 'string' ? args.table : ''].join(' ');
+  });
+  const anyText = (predicate: (text: string) => boolean) => texts.some(predicate);
+  const answerText = finalAnswer ? `${finalAnswer.answer} ${finalAnswer.explanation}` : '';
+  const criteria = rubric.map((criterion): CriterionResult => {
+    const check = criterion.check;
+    let holds: boolean | null;
+    switch (check.kind) {
+      case 'uses_table':
+        holds = anyText((t) => mentions(t, check.table));
+        break;
+      case 'uses_column':
+        holds = anyText((t) => mentions(t, check.column) && mentions(t, check.table));
+        break;
+      case 'joins_on':
+        holds = okSteps.some((s) => {
+          const code = stepCode(s) ?? '';
+          return /\bjoin\b|merge|zip\(/i.test(code) && mentions(code, check.left.column) && mentions(code, check.right.column);
+        });
+        break;
+      case 'final_value':
+        holds = finalAnswer !== undefined && matchesAnswer(check.answer, finalAnswer.answer);
+        break;
+      case 'reports_values': {
+        const said = normalizeText(answerText);
+        holds = finalAnswer !== undefined && check.values.every((v) => said.includes(normalizeText(v)));
+        break;
+      }
+      case 'uses_document':
+        holds = okSteps.some((s) => {
+          if (s.toolCall?.name !== 'read_document' && s.toolCall?.name !== 'search_documents') return false;
+          const data = s.observation.data;
+          if (data.kind === 'document') return normalizeText(data.document) === normalizeText(check.document) && (!check.section || normalizeText(data.section ?? '').includes(normalizeText(check.section)));
+          if (data.kind === 'search') return data.hits.some((h) => normalizeText(h.document) === normalizeText(check.document));
+          return false;
+        });
+        break;
+      case 'uses_parameter':
+        holds = okSteps.some((s) => numbersIn(stepCode(s) ?? '').some((n) => Math.abs(n - check.value) <= 1e-9 * Math.max(1, Math.abs(check.value))));
+        break;
+      case 'text':
+        holds = null;
+        break;
+    }
+    return { id: criterion.id, kind: check.kind, holds, weight: criterion.weight, polarity: criterion.polarity };
+  });
+  const judged = criteria.filter((c) => c.holds !== null);
+  const positiveTotal = judged.filter((c) => c.polarity === 'positive').reduce((s, c) => s + Math.abs(c.weight), 0);
+  let score: number | null = null;
+  if (judged.length > 0) {
+    const earned = judged.filter((c) => c.polarity === 'positive' && c.holds).reduce((s, c) => s + Math.abs(c.weight), 0);
+    const lost = judged.filter((c) => c.polarity === 'negative' && c.holds).reduce((s, c) => s + Math.abs(c.weight), 0);
+    score = positiveTotal > 0 ? Math.max(0, Math.min(1, (earned - lost) / positiveTotal)) : lost > 0 ? 0 : 1;
+  }
+  return { score, criteria, unjudged: criteria.length - judged.length };
+}
+
+export interface Verification {
+  /** The final answer matches the answer key. */
+  verified: boolean;
+  answer?: string;
+  /** Evidence anchors reproduced, 0..1. */
+  coverage: number;
+  /** Successful steps among those not repaired, 0..1. */
+  stepSuccessRate: number;
+  repairedErrors: number;
+  rubric?: RubricResult;
+  /** 0..1. */
+  quality: number;
+}
+
+/** Weights of the quality score: the verified answer dominates; evidence, clean execution and rubric refine it. */
+export const QUALITY_WEIGHTS = { answer: 0.5, coverage: 0.25, success: 0.15, rubric: 0.1 } as const;
+
+/** Verifies a path that ends (or not) in a final answer and scores its quality. */
+export function verifyTrajectory(task: TaskSpec, steps: readonly AgentStep[]): Verification {
+  const last = steps[steps.length - 1];
+  const final = last && last.observation.ok && last.observation.data.kind === 'final' ? last.observation.data : undefined;
+  const verified = final !== undefined && matchesAnswer(task.answer, final.answer);
+  const coverage = evidenceCoverage(task, steps);
+  const repaired = repairedErrorIndices(steps);
+  const counted = steps.length - repaired.length;
+  const failures = steps.filter((s, i) => !s.observation.ok && !repaired.includes(i)).length;
+  const stepSuccessRate = counted > 0 ? (counted - failures) / counted : 0;
+  const rubric = task.rubric && task.rubric.length > 0 ? scoreRubric(task.rubric, steps, final) : undefined;
+  const rubricScore = rubric?.score ?? coverage;
+  const w = QUALITY_WEIGHTS;
+  const raw = (verified ? w.answer : 0) + w.coverage * coverage + w.success * stepSuccessRate + w.rubric * rubricScore;
+  // An unverified answer can never look good, however tidy the path.
+  const quality = verified ? raw : Math.min(raw, 0.4);
+  return { verified, answer: final?.answer, coverage, stepSuccessRate, repairedErrors: repaired.length, rubric, quality: round(quality) };
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e4) / 1e4;
+}
+
+export interface CleaningOptions {
+  /** Admission threshold on quality (default 0.9). */
+  minQuality: number;
+  /** Most tool calls a trajectory may have (default 12). */
+  maxToolCalls: number;
+  /** Highest share of failed steps, repaired ones not counted (default 0.34). */
+  maxFailureRate: number;
+  /** Lowest evidence coverage at the answer; below it a (lucky) answer is premature (default 0.5). */
+  minCoverageAtAnswer: number;
+}
+
+export const DEFAULT_CLEANING: CleaningOptions = { minQuality: 0.9, maxToolCalls: 12, maxFailureRate: 0.34, minCoverageAtAnswer: 0.5 };
+
+export type RejectionReason =
+  | 'no-answer'
+  | 'unverified'
+  | 'repeated-call'
+  | 'too-many-calls'
+  | 'failure-rate'
+  | 'truncated-observation'
+  | 'premature-answer'
+  | 'low-quality';
+
+/** The first cleaning filter a trajectory fails, or undefined when it is admitted. */
+export function cleaningRejection(steps: readonly AgentStep[], verification: Verification, options: CleaningOptions = DEFAULT_CLEANING): RejectionReason | undefined {
+  if (verification.answer === undefined) return 'no-answer';
+  if (!verification.verified) return 'unverified';
+  const seen = new Set<string>();
+  for (const step of steps) {
+    if (!step.toolCall || !step.observation.ok) continue;
+    const key = `${step.toolCall.name}\u0000${step.toolCall.arguments}`;
+    if (seen.has(key)) return 'repeated-call';
+    seen.add(key);
+  }
+  if (steps.length > options.maxToolCalls) return 'too-many-calls';
+  if (1 - verification.stepSuccessRate > options.maxFailureRate) return 'failure-rate';
+  if (steps.some((s) => s.observation.ok && 'truncated' in s.observation.data && s.observation.data.truncated === true)) return 'truncated-observation';
+  if (verification.coverage < options.minCoverageAtAnswer) return 'premature-answer';
+  if (verification.quality < options.minQuality) return 'low-quality';
+  return undefined;
+}

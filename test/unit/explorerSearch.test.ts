@@ -1,0 +1,286 @@
+import * as assert from 'node:assert/strict';
+import type { AgentSession } from '../../src/core/agent/session';
+import { executeToolCall, type CodeRunner, type ToolContext } from '../../src/core/agent/tools';
+import type { AgentStep } from '../../src/core/agent/types';
+import { runEpisodes } from '../../src/core/explorer/baselines';
+import { PrefixCache, canonicalCall } from '../../src/core/explorer/prefixCache';
+import {
+  affordableWidth,
+  costModelPolicy,
+  createStepEnvironment,
+  fixedConfigPolicy,
+  runSearch,
+  selectChild,
+  widenCandidate,
+  type SearchResult,
+} from '../../src/core/explorer/search';
+import { SearchTree } from '../../src/core/explorer/tree';
+import { buildDefaultArms, createPriceCostEstimator, LearnedCostModel } from '../../src/core/lcm/index';
+import type { ArmConfig } from '../../src/core/lcm/types';
+import { createSimulatedProvider } from '../../src/core/llm/sim/simulatedProvider';
+import type { ModelSpec } from '../../src/core/llm/types';
+import { SqlSandbox } from '../../src/core/sandbox/index';
+import type { RunEventInput } from '../../src/core/store/events';
+import { matchesAnswer } from '../../src/core/taskpool/answer';
+import { filteredAggregateFamily, groupContrastFamily, joinTopKFamily, buildStarterTasks } from '../../src/core/taskpool/families';
+import type { TaskSpec } from '../../src/core/taskpool/types';
+import { explorerToolContext } from '../../src/core/pipeline';
+import { openShop } from './agentFixture';
+
+function fakeStep(index: number, tool: string, args: Record<string, unknown>, ok: boolean, data: AgentStep['observation']['data'] = { kind: 'rows', columns: ['x'], rows: [[1]], truncated: false }): AgentStep {
+  return {
+    index,
+    thought: '',
+    toolCall: { id: `c${index}`, name: tool, arguments: JSON.stringify(args) },
+    observation: ok ? { ok, tool, args, data, text: 'x', elapsedMs: 1 } : { ok, tool, args, data: { kind: 'error', message: 'no such column: amt' }, text: 'Error: no such column: amt', errorKind: 'sql', elapsedMs: 1 },
+    usage: { prompt: 10, completion: 5 },
+    costUsd: 0.001,
+    latencyMs: 10,
+    config: { provider: 'p', model: 'm', contextLength: { mode: 'full' }, simulated: true },
+    promptTokensEstimate: 10,
+    droppedSteps: 0,
+  };
+}
+
+describe('explorer: tree and pure policies', () => {
+  it('keeps the tree flat and id-indexed, backpropagates and closes upward', () => {
+    const tree = new SearchTree({ question: 'q' });
+    const a = tree.addChild(0, fakeStep(0, 'list_tables', {}, true), undefined, undefined, 0.7);
+    const b = tree.addChild(0, fakeStep(0, 'run_sql', { query: 'SELECT 1' }, false), undefined, undefined, 0.3);
+    const c = tree.addChild(a.index, fakeStep(1, 'run_sql', { query: 'SELECT 2' }, true), undefined, undefined, 1);
+    assert.deepEqual([a.id, b.id, c.id], ['n1', 'n2', 'n3']);
+    assert.equal(tree.byId('n3'), c);
+    assert.deepEqual(tree.pathTo(c.index), [0, 1, 3]);
+    assert.deepEqual(tree.stateAt(c.index).steps.map((s) => s.index), [0, 1]);
+    tree.backpropagate(c.index, 0.5);
+    assert.equal(tree.root.visits, 1);
+    assert.equal(a.valueSum, 0.5);
+    assert.equal(b.visits, 0);
+    c.closed = true;
+    tree.closeUpward(c.index);
+    assert.equal(a.closed, true, 'a node whose only child is closed is closed');
+    assert.equal(tree.root.closed, false, 'the root still has an open child');
+  });
+
+  it('selects by PUCT: an unvisited child with a high prior beats a visited mediocre one, closed children never', () => {
+    const tree = new SearchTree({ question: 'q' });
+    const visited = tree.addChild(0, fakeStep(0, 'list_tables', {}, true), undefined, undefined, 0.2);
+    const fresh = tree.addChild(0, fakeStep(0, 'list_tables', {}, true), undefined, undefined, 0.8);
+    tree.backpropagate(visited.index, 0.3);
+    assert.equal(selectChild(tree, tree.root, 1), fresh);
+    fresh.closed = true;
+    assert.equal(selectChild(tree, tree.root, 1), visited);
+    visited.closed = true;
+    assert.equal(selectChild(tree, tree.root, 1), undefined);
+  });
+
+  it('widens the most promising non-final state once every branch has ended', () => {
+    const tree = new SearchTree({ question: 'q' });
+    const sql = tree.addChild(0, fakeStep(0, 'run_sql', { query: 'SELECT 1' }, true), undefined, undefined, 1);
+    const answer = tree.addChild(sql.index, fakeStep(1, 'final_answer', { answer: '1' }, true), undefined, undefined, 1);
+    answer.quality = 0.3;
+    answer.verified = false;
+    Object.assign(tree.root, { visits: 3, valueSum: 0.6 });
+    Object.assign(sql, { visits: 2, valueSum: 0.8 });
+    assert.equal(widenCandidate(tree, 10, 3), sql, 'the sql state has the higher mean value');
+    assert.equal(widenCandidate(tree, 10, 3, new Set([sql.index])), tree.root);
+    assert.equal(widenCandidate(tree, 1, 3, new Set([0])), undefined, 'nothing below the max depth is left');
+  });
+
+  it('narrows the branch width to what the budget can carry to an answer', () => {
+    assert.equal(affordableWidth([0.01, 0.01, 0.01], 1, 5), 3);
+    assert.equal(affordableWidth([0.01, 0.01, 0.01], 0.1, 5), 2);
+    assert.equal(affordableWidth([0.01, 0.01, 0.01], 0.001, 5), 1, 'the best child always goes');
+    assert.equal(affordableWidth([], 1, 5), 0);
+  });
+});
+
+describe('explorer: prefix cache', () => {
+  function countingContext(): { context: ToolContext; runs: string[] } {
+    const runs: string[] = [];
+    const sql: CodeRunner = {
+      async run(code: string) {
+        runs.push(code);
+        if (code.includes('slow')) return { ok: false, error: 'the query timed out', errorKind: 'timeout', elapsedMs: 5 };
+        return { ok: true, columns: ['n'], rows: [[runs.length]], elapsedMs: 7 };
+      },
+    };
+    return { runs, context: { profile: { tables: [] } as unknown as ToolContext['profile'], documents: [], sql } };
+  }
+
+  it('canonicalises calls: key order, SQL whitespace and trailing semicolons do not matter', () => {
+    assert.equal(canonicalCall({ name: 'run_sql', arguments: '{"query":"SELECT  1\\n FROM t;"}' }), canonicalCall({ name: 'run_sql', arguments: '{"query": "SELECT 1 FROM t"}' }));
+    assert.notEqual(canonicalCall({ name: 'run_sql', arguments: '{"query":"SELECT 1"}' }), canonicalCall({ name: 'run_sql', arguments: '{"query":"SELECT 2"}' }));
+    assert.equal(canonicalCall({ name: 'describe_table', arguments: '{"table":"Orders"}' }), canonicalCall({ name: 'describe_table', arguments: '{"table":"orders"}' }));
+  });
+
+  it('executes a call once and serves it again by prefix and by call; never reuses a timeout', async () => {
+    const { context, runs } = countingContext();
+    const cache = new PrefixCache(context);
+    const call = { name: 'run_sql', arguments: '{"query":"SELECT 1"}' };
+    const first = await cache.execute('t1', [], call);
+    const again = await cache.execute('t2', [], { name: 'run_sql', arguments: '{"query":"SELECT 1;"}' });
+    const elsewhere = await cache.execute('t2', ['list_tables\u0000{}'], call);
+    assert.equal(first.reused, null);
+    assert.equal(again.reused, 'prefix');
+    assert.equal(elsewhere.reused, 'call');
+    assert.deepEqual(again.observation.data, first.observation.data);
+    assert.equal(runs.length, 1);
+    await cache.execute('t1', [], { name: 'run_sql', arguments: '{"query":"SELECT slow"}' });
+    await cache.execute('t1', [], { name: 'run_sql', arguments: '{"query":"SELECT slow"}' });
+    assert.equal(runs.length, 3, 'a timed-out call runs again');
+    const stats = cache.stats();
+    assert.equal(stats.requests, 5);
+    assert.equal(stats.executions, 3);
+    assert.equal(stats.prefixHits + stats.callHits, 2);
+    assert.ok(stats.sharedNodes >= 1, 'the first call is shared by two tasks');
+  });
+});
+
+describe('explorer: MCTS over real execution (offline-sim)', function () {
+  this.timeout(180_000);
+  let shop: Awaited<ReturnType<typeof openShop>>;
+  let session: AgentSession;
+  let tasks: TaskSpec[];
+  let models: ModelSpec[];
+  let arms: ArmConfig[];
+  const provider = createSimulatedProvider();
+
+  before(async () => {
+    shop = await openShop();
+    session = shop.session;
+    tasks = await buildStarterTasks(session.env.profile, { sql: session.sql }, { families: [filteredAggregateFamily, groupContrastFamily, joinTopKFamily], maxPerFamily: 2 });
+    assert.ok(tasks.length >= 4, `the fixture should give several tasks, got ${tasks.length}`);
+    models = await provider.listModels();
+    arms = buildDefaultArms(models, { operators: ['explore', 'repair'] });
+  });
+  after(async () => shop?.close());
+
+  async function search(task: TaskSpec, seed: number, budgetUsd: number, model = new LearnedCostModel(arms, { estimateCostUsd: createPriceCostEstimator(models) }), events?: RunEventInput[][], signal?: AbortSignal): Promise<SearchResult> {
+    const toolContext = explorerToolContext(session);
+    const environment = createStepEnvironment({ task, providers: [provider], models, toolContext, prefixCache: new PrefixCache(toolContext), seed });
+    return runSearch(task, environment, costModelPolicy(model), { budgetUsd, signal, onEvents: events ? (batch) => events.push(batch) : undefined });
+  }
+
+  it('is deterministic for a seed and stays within the budget (give or take the last expansion)', async () => {
+    const task = tasks[0];
+    const a = await search(task, 7, 0.05);
+    const b = await search(task, 7, 0.05);
+    assert.equal(a.tree.size, b.tree.size);
+    assert.deepEqual(a.admitted.map((t) => t.trajectoryId), b.admitted.map((t) => t.trajectoryId));
+    assert.deepEqual(a.tree.nodes.map((n) => n.step?.toolCall?.arguments ?? ''), b.tree.nodes.map((n) => n.step?.toolCall?.arguments ?? ''));
+    assert.ok(a.admitted.length > 0, 'a $0.05 search on an easy task admits a trajectory');
+    const lastExpansion = Math.max(...a.tree.nodes.filter((n) => n.childIndices.length).map((n) => n.childIndices.reduce((s, c) => s + (a.tree.node(c).step?.costUsd ?? 0), 0)));
+    assert.ok(a.spentUsd <= 0.05 + lastExpansion, `spent ${a.spentUsd}`);
+    const c = await search(task, 8, 0.05);
+    assert.notDeepEqual(c.tree.nodes.map((n) => n.step?.toolCall?.arguments ?? ''), a.tree.nodes.map((n) => n.step?.toolCall?.arguments ?? ''), 'another seed explores differently');
+  });
+
+  it('re-checks every admitted answer by an independent execution on a fresh sandbox', async () => {
+    const fresh = new SqlSandbox(session.env.image);
+    try {
+      let checked = 0;
+      for (const task of tasks) {
+        const result = await search(task, 3, 0.05);
+        for (const trajectory of result.admitted) {
+          assert.ok(trajectory.verification.verified);
+          const final = trajectory.steps[trajectory.steps.length - 1];
+          assert.equal(final.observation.data.kind, 'final');
+          const answer = (final.observation.data as { answer: string }).answer;
+          assert.ok(matchesAnswer(task.answer, answer), `${trajectory.trajectoryId}: ${answer}`);
+          // Every successful SQL step of the trajectory gives the same rows when run again elsewhere.
+          for (const step of trajectory.steps.filter((s) => s.toolCall?.name === 'run_sql' && s.observation.ok)) {
+            const rerun = await executeToolCall({ ...session.toolContext, sql: fresh }, step.toolCall!);
+            assert.deepEqual(rerun.data, step.observation.data, `${trajectory.trajectoryId} step ${step.index}`);
+          }
+          // And the reference solution, executed independently, yields the same key value.
+          const last = task.evidence[task.evidence.length - 1];
+          if (last.tool === 'run_sql') {
+            const reference = await fresh.run(last.code);
+            assert.ok(reference.ok && reference.rows && reference.rows.length > 0);
+            const value = String(reference.rows![0][0]);
+            if (task.answer.type === 'number' || task.answer.type === 'string') assert.ok(matchesAnswer(task.answer, value), `${task.id}: reference ${value}`);
+          }
+          checked++;
+        }
+      }
+      assert.ok(checked >= tasks.length, `checked ${checked} trajectories`);
+    } finally {
+      await fresh.dispose();
+    }
+  });
+
+  it('keeps error → repair branches and tags their trajectories', async () => {
+    let repaired = 0;
+    let repairTrajectories = 0;
+    for (const task of tasks) {
+      // A small model errs often: its repairs must show up as repaired nodes and tagged trajectories.
+      const small: ArmConfig = { provider: 'offline-sim', model: 'sim-small', contextLength: 'full', reasoningEffort: 'low', operator: 'explore' };
+      const toolContext = explorerToolContext(session);
+      const environment = createStepEnvironment({ task, providers: [provider], models, toolContext, prefixCache: new PrefixCache(toolContext), seed: 5 });
+      const result = await runSearch(task, environment, fixedConfigPolicy(small, 2), { budgetUsd: 0.02 });
+      repaired += result.tree.nodes.filter((n) => n.status === 'repaired').length;
+      for (const t of result.admitted.filter((x) => x.hasRepair)) {
+        repairTrajectories++;
+        const errorIndex = t.steps.findIndex((s) => !s.observation.ok);
+        assert.ok(errorIndex >= 0 && t.steps[errorIndex + 1].observation.ok, 'an error followed by its repair');
+        assert.ok(t.verification.repairedErrors >= 1);
+      }
+    }
+    assert.ok(repaired > 0, 'some error node was repaired');
+    assert.ok(repairTrajectories > 0, 'some admitted trajectory holds a repaired error');
+  });
+
+  it('emits each expansion as one batch: decision, children, statuses, spend', async () => {
+    const batches: RunEventInput[][] = [];
+    const result = await search(tasks[1], 2, 0.03, undefined, batches);
+    const expansionBatches = batches.filter((b) => b.some((e) => e.type === 'lcm/decision'));
+    assert.equal(expansionBatches.length, result.expansions);
+    for (const batch of expansionBatches) {
+      const decision = batch.find((e) => e.type === 'lcm/decision') as { k: number; arms: string[] };
+      const children = batch.filter((e) => e.type === 'node/added');
+      assert.equal(children.length, decision.k);
+      assert.equal(decision.arms.length, decision.k);
+      assert.equal(batch.filter((e) => e.type === 'budget/spent').length, 1);
+    }
+    const spent = batches.flat().filter((e) => e.type === 'budget/spent').reduce((s, e) => s + (e as { costUsd: number }).costUsd, 0);
+    assert.ok(Math.abs(spent - result.spentUsd) < 1e-12);
+    const admittedIds = batches.flat().filter((e) => e.type === 'trajectory/admitted').map((e) => (e as { trajectoryId: string }).trajectoryId);
+    assert.deepEqual(admittedIds, result.admitted.map((t) => t.trajectoryId));
+    assert.ok(admittedIds.every((id) => id.startsWith(`${tasks[1].id}/n`)), 'trajectory ids are taskId/terminalNodeId');
+  });
+
+  it('stops when cancelled, between steps', async () => {
+    const controller = new AbortController();
+    let batches = 0;
+    const toolContext = explorerToolContext(session);
+    const environment = createStepEnvironment({ task: tasks[0], providers: [provider], models, toolContext, seed: 1 });
+    const result = await runSearch(tasks[0], environment, costModelPolicy(new LearnedCostModel(arms)), {
+      budgetUsd: 1,
+      signal: controller.signal,
+      onEvents: () => {
+        if (++batches === 2) controller.abort();
+      },
+    });
+    assert.equal(result.stopReason, 'cancelled');
+    assert.equal(result.expansions, 1);
+  });
+
+  it('learns: the cost model receives one update per child', async () => {
+    const model = new LearnedCostModel(arms, { estimateCostUsd: createPriceCostEstimator(models) });
+    const result = await search(tasks[2], 4, 0.03, model);
+    assert.equal(model.updates, result.calls);
+  });
+
+  it('runs the single-shot and best-of-N baselines through the same verifier', async () => {
+    const arm: ArmConfig = { provider: 'offline-sim', model: 'sim-medium', contextLength: 'full', reasoningEffort: 'medium', operator: 'explore' };
+    const environment = createStepEnvironment({ task: tasks[0], providers: [provider], models, toolContext: explorerToolContext(session), seed: 1 });
+    const one = await runEpisodes(tasks[0], environment, arm, { episodes: 1, budgetUsd: 0.05 });
+    const five = await runEpisodes(tasks[0], environment, arm, { episodes: 5, budgetUsd: 0.05 });
+    assert.equal(one.episodesRun, 1);
+    assert.ok(five.episodesRun >= 1 && five.episodesRun <= 5);
+    assert.ok(five.bestQuality >= one.bestQuality, 'best-of-5 includes the single shot (same first attempt seed)');
+    const tiny = await runEpisodes(tasks[0], environment, arm, { episodes: 5, budgetUsd: 0.0005 });
+    assert.equal(tiny.admitted.length, 0, 'an unaffordable budget admits nothing');
+  });
+});

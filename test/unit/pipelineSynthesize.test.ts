@@ -1,0 +1,91 @@
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { synthesize, pickTasks, type SynthesisSummary } from '../../src/core/pipeline';
+import { readRun } from '../../src/core/store/RunStore';
+import type { TaskSpec } from '../../src/core/taskpool/types';
+import { writeShopFolder } from './agentFixture';
+
+function trajectoryIds(runDir: string): string[] {
+  return fs.readFileSync(path.join(runDir, 'trajectories.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).trajectoryId as string).sort();
+}
+
+describe('pipeline: synthesize', function () {
+  this.timeout(240_000);
+  let folder: string;
+  let scratch: string;
+
+  before(() => {
+    folder = writeShopFolder();
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'toffee-synth-'));
+  });
+  after(() => {
+    fs.rmSync(folder, { recursive: true, force: true });
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('picks tasks round-robin across families', () => {
+    const t = (id: string, family: string) => ({ id, family }) as TaskSpec;
+    assert.deepEqual(pickTasks([t('a1', 'a'), t('a2', 'a'), t('b1', 'b'), t('c1', 'c')], 3).map((x) => x.id), ['a1', 'b1', 'c1']);
+    assert.deepEqual(pickTasks([t('a1', 'a'), t('a2', 'a')], 5).map((x) => x.id), ['a1', 'a2']);
+  });
+
+  let full: SynthesisSummary;
+  it('writes a run folder with tasks, events and admitted trajectories, and a summary that matches it', async () => {
+    const outDir = path.join(scratch, 'full');
+    const lines: string[] = [];
+    full = await synthesize({ folder, tasks: 4, budgetUsd: 0.04, seed: 3, outDir, costModelFile: null, onProgress: (l) => lines.push(l) });
+    assert.equal(full.tasksFinished, 4);
+    assert.ok(full.verifiedTrajectories >= 4, `${full.verifiedTrajectories} admitted`);
+    assert.ok(full.meanQuality >= 0.9);
+    for (const file of ['run.json', 'events.jsonl', 'tasks.jsonl', 'trajectories.jsonl', 'costModel.json']) assert.ok(fs.existsSync(path.join(outDir, file)), file);
+    const run = readRun(outDir);
+    assert.equal(run.issues.length, 0);
+    const types = new Set(run.events.map((e) => e.type));
+    for (const type of ['run/started', 'task/added', 'node/added', 'node/updated', 'lcm/decision', 'budget/spent', 'trajectory/admitted', 'task/finished', 'run/finished']) assert.ok(types.has(type as never), type);
+    const spent = run.events.filter((e) => e.type === 'budget/spent').reduce((s, e) => s + (e as { costUsd: number }).costUsd, 0);
+    assert.ok(Math.abs(spent - full.costUsd) < 1e-9);
+    assert.equal(trajectoryIds(outDir).length, full.verifiedTrajectories);
+    const trajectory = JSON.parse(fs.readFileSync(path.join(outDir, 'trajectories.jsonl'), 'utf8').split('\n')[0]);
+    assert.ok(Array.isArray(trajectory.steps) && trajectory.steps.length === trajectory.nodePath.length - 1, 'one step per edge of the node path');
+    assert.equal(lines.filter((l) => /^\[\d\/4\]/.test(l)).length, 4);
+    assert.ok(full.toolExecutionsSaved > 0 && full.toolExecutionsSaved <= full.toolCalls);
+  });
+
+  it('survives kill -9 mid-run: the resumed run ends with the same trajectories and spend', async () => {
+    const outDir = path.join(scratch, 'killed');
+    const pipeline = path.resolve(__dirname, '../../src/core/pipeline');
+    const script = `require(${JSON.stringify(pipeline)}).synthesize({ folder: ${JSON.stringify(folder)}, tasks: 4, budgetUsd: 0.04, seed: 3, outDir: ${JSON.stringify(outDir)}, costModelFile: null, onProgress: (l) => process.stderr.write(l + '\\n') })`;
+    const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        // Kill after the second task has started writing: mid-task, events on disk, no task/finished for it.
+        if (/\[1\/4\]/.test(stderr) && !child.killed) setTimeout(() => child.kill('SIGKILL'), 30);
+      });
+      child.on('exit', () => resolve());
+      child.on('error', reject);
+    });
+    const before = readRun(outDir);
+    const finishedBefore = before.events.filter((e) => e.type === 'task/finished').length;
+    assert.ok(finishedBefore < 4, `the kill landed before the end (${finishedBefore} tasks finished)`);
+    const admittedBefore = before.events.filter((e) => e.type === 'trajectory/admitted').map((e) => (e as { trajectoryId: string }).trajectoryId);
+    const resumed = await synthesize({ folder, resumeDir: outDir, costModelFile: null });
+    assert.equal(resumed.tasksFinished, 4);
+    const after = trajectoryIds(outDir);
+    for (const id of admittedBefore) assert.ok(after.includes(id), `${id} kept`);
+    assert.deepEqual(after, trajectoryIds(path.join(scratch, 'full')), 'same trajectories as the uninterrupted run');
+    assert.ok(Math.abs(resumed.costUsd - full.costUsd) < 1e-9, `spend ${resumed.costUsd} vs ${full.costUsd}`);
+    const events = readRun(outDir).events;
+    assert.ok(events.some((e) => e.type === 'run/resumed'));
+    assert.equal(events.filter((e) => e.type === 'task/finished').length, 4, 'each task finished once');
+  });
+
+  it('fails clearly on a folder without data', async () => {
+    const empty = fs.mkdtempSync(path.join(scratch, 'empty-'));
+    await assert.rejects(synthesize({ folder: empty, tasks: 2, outDir: path.join(scratch, 'none'), costModelFile: null }), /no tasks could be built/);
+  });
+});
