@@ -1,0 +1,127 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadEnvironment } from '../../core/env/index';
+import type { DataEnvironment } from '../../core/env/types';
+import { trajectoriesFromRun } from '../../core/export/runAdapter';
+import { buildSftExport, formatSftReport, writeSftExport } from '../../core/export/sftExport';
+import { toKramaBenchTask, toSpiderTasks } from '../../core/export/tasks';
+import { SFT_FORMATS, SftFormat } from '../../core/export/types';
+import { CliCommand, CliError } from '../command';
+
+const FORMATS = [...SFT_FORMATS, 'kramabench', 'spider', 'bird'] as const;
+
+const USAGE = `Usage: toffee export <runDir> --format openai|hf|sharegpt|kramabench|spider [options]
+
+SFT formats write the run's admitted trajectories (pruned ones never) as train/validation JSONL, split by task,
+with a metadata sidecar and a report; every line passes the validators and renders through the bundled Qwen2.5
+and Qwen3 chat templates, or is left out and listed in the report. kramabench and spider (alias bird) write the
+run's task pool as benchmark files (spider also copies the environment's SQLite database).
+
+Options:
+  --out DIR               output folder (default <runDir>/export)
+  --accepted-only         only trajectories a curator accepted
+  --val-fraction F        share of tasks held out for validation, 0 ≤ F < 1 (default 0.1)
+  --split S               the same as --val-fraction 1-S (S = train share)
+  --no-weights            openai: do not put weight 0 on repaired assistant turns
+  --data DIR              the data folder, when it moved since the run (default: the run's)
+  --json                  print the report as JSON`;
+
+/** Values of environment variables that hold credentials: they must never reach an export. */
+export function secretsFromEnvironment(env: NodeJS.ProcessEnv = process.env): string[] {
+  return Object.entries(env)
+    .filter(([name, value]) => /API_KEY|TOKEN|SECRET|PASSWORD/i.test(name) && typeof value === 'string' && value.length >= 8)
+    .map(([, value]) => value as string);
+}
+
+export function resolveRunDir(arg: string): string {
+  const runDir = path.resolve(arg);
+  if (!fs.existsSync(path.join(runDir, 'run.json'))) throw new CliError(`not a run folder (no run.json): ${arg}`);
+  return runDir;
+}
+
+export async function loadRunEnvironment(dataFolder: string, override: string | undefined): Promise<DataEnvironment> {
+  const folder = path.resolve(override ?? dataFolder);
+  if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) {
+    throw new CliError(`the run's data folder ${folder} is not there; pass --data DIR`);
+  }
+  return loadEnvironment(folder);
+}
+
+export const exportCommand: CliCommand = {
+  name: 'export',
+  summary: 'Export a run as SFT data (openai, hf, sharegpt) or its tasks as a benchmark (kramabench, spider)',
+  usage: USAGE,
+  async run(argv) {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: {
+          format: { type: 'string' },
+          out: { type: 'string' },
+          'accepted-only': { type: 'boolean', default: false },
+          'val-fraction': { type: 'string' },
+          split: { type: 'string' },
+          'no-weights': { type: 'boolean', default: false },
+          data: { type: 'string' },
+          json: { type: 'boolean', default: false },
+        },
+      });
+    } catch (error) {
+      throw new CliError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`, 2);
+    }
+    const { values, positionals } = parsed;
+    if (positionals.length !== 1) throw new CliError(`expected one run folder\n${USAGE}`, 2);
+    const format = values.format;
+    if (!format || !(FORMATS as readonly string[]).includes(format)) throw new CliError(`--format must be one of ${FORMATS.join(', ')}${format ? `, not '${format}'` : ''}`, 2);
+    let validationFraction = 0.1;
+    if (values['val-fraction'] !== undefined && values.split !== undefined) throw new CliError('give --val-fraction or --split, not both', 2);
+    if (values['val-fraction'] !== undefined) validationFraction = Number(values['val-fraction']);
+    if (values.split !== undefined) validationFraction = 1 - Number(values.split);
+    if (!(validationFraction >= 0 && validationFraction < 1)) throw new CliError(`the validation share must be in [0, 1) (--val-fraction F or --split S with 0 < S ≤ 1)`, 2);
+    const runDir = resolveRunDir(positionals[0]);
+    const outDir = path.resolve(values.out ?? path.join(runDir, 'export'));
+
+    const run = trajectoriesFromRun(runDir);
+    for (const warning of run.warnings) console.error(`warning: ${warning}`);
+    const env = await loadRunEnvironment(run.dataFolder, values.data);
+
+    if (format === 'kramabench') {
+      const tasks = [...run.state.tasks.values()].map((t) => toKramaBenchTask(t, env.profile));
+      fs.mkdirSync(outDir, { recursive: true });
+      const file = path.join(outDir, 'kramabench.json');
+      fs.writeFileSync(file, JSON.stringify(tasks, null, 2) + '\n');
+      console.log(values.json ? JSON.stringify({ file, tasks: tasks.length }) : `${tasks.length} tasks written to ${file} (data_sources are relative to ${env.root})`);
+      return 0;
+    }
+    if (format === 'spider' || format === 'bird') {
+      const dbId = path.basename(env.root).replace(/[^A-Za-z0-9_]/g, '_') || 'toffee';
+      const { items, skipped } = toSpiderTasks([...run.state.tasks.values()], dbId, env.documents);
+      const dbDir = path.join(outDir, 'database', dbId);
+      fs.mkdirSync(dbDir, { recursive: true });
+      fs.writeFileSync(path.join(dbDir, `${dbId}.sqlite`), env.image);
+      const file = path.join(outDir, 'dev.json');
+      fs.writeFileSync(file, JSON.stringify(items, null, 2) + '\n');
+      if (values.json) console.log(JSON.stringify({ file, items: items.length, skipped }));
+      else {
+        console.log(`${items.length} tasks written to ${file}; database in ${dbDir}`);
+        for (const s of skipped) console.log(`skipped ${s.taskId}: ${s.reason}`);
+      }
+      return 0;
+    }
+
+    if (run.trajectories.length === 0) throw new CliError(`the run has no admitted trajectories to export (${runDir})`);
+    const result = buildSftExport(run.trajectories, { profile: env.profile, documents: env.documents }, {
+      format: format as SftFormat,
+      acceptedOnly: values['accepted-only'],
+      validationFraction,
+      weightRepaired: !values['no-weights'],
+      secrets: secretsFromEnvironment(),
+    });
+    const report = writeSftExport(outDir, result);
+    console.log(values.json ? JSON.stringify(report, null, 2) : formatSftReport(report));
+    return report.written > 0 ? 0 : 3;
+  },
+};
