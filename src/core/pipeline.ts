@@ -19,7 +19,8 @@ import type { LlmProvider, ModelSpec } from './llm/types';
 import type { RunEventInput } from './store/events';
 import { RunStore } from './store/RunStore';
 import { resumePlan } from './store/runState';
-import { buildStarterTasks } from './taskpool/families';
+import { buildTaskPool, rejectionsByReason } from './taskpool/pool';
+import { readContaminationReferences } from './benchenv/contamination';
 import type { TaskSpec } from './taskpool/types';
 
 export interface SynthesizeOptions {
@@ -79,21 +80,6 @@ export interface SynthesisSummary {
 export function environmentHash(profile: EnvironmentProfile): string {
   const shape = profile.tables.map((t) => `${t.name}:${t.rowCount}:${t.columns.map((c) => `${c.name}/${c.type}`).join(',')}`).join('|');
   return createHash('sha256').update(shape).digest('hex').slice(0, 16);
-}
-
-/** `n` tasks taken round-robin across families, in the pool's order within each family. */
-export function pickTasks(pool: readonly TaskSpec[], n: number): TaskSpec[] {
-  const byFamily = new Map<string, TaskSpec[]>();
-  for (const task of pool) byFamily.set(task.family, [...(byFamily.get(task.family) ?? []), task]);
-  const queues = [...byFamily.values()];
-  const picked: TaskSpec[] = [];
-  while (picked.length < n && queues.some((q) => q.length > 0)) {
-    for (const queue of queues) {
-      const next = queue.shift();
-      if (next && picked.length < n) picked.push(next);
-    }
-  }
-  return picked;
 }
 
 /** The tool context the explorer uses: the session's, with every Python call in a clean namespace. */
@@ -179,9 +165,18 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
   } else {
     seed = options.seed ?? 1;
     progress('building the task pool…');
-    const pool = await buildStarterTasks(session.env.profile, { sql: session.sql, python: session.python }, { maxPerFamily: Math.max(3, options.tasks ?? 8), signal: options.signal });
-    tasks = pickTasks(pool, options.tasks ?? 8);
-    if (tasks.length === 0) throw new Error(`no tasks could be built for ${folder}: the task families found nothing to ask`);
+    const pool = await buildTaskPool(session.toolContext, {
+      max: options.tasks ?? 8,
+      seed,
+      contamination: readContaminationReferences(folder),
+      signal: options.signal,
+      onProgress: progress,
+    });
+    tasks = pool.tasks;
+    if (tasks.length === 0) {
+      const why = [...pool.notes, ...Object.entries(rejectionsByReason(pool.rejected)).map(([reason, n]) => `${n} rejected: ${reason}`)];
+      throw new Error(`no tasks could be built for ${folder}${why.length ? `: ${why.join('; ')}` : ': the task families found nothing to ask'}`);
+    }
     const config = { costModelUpdates: costModel.updates, budgetUsd, tasks: tasks.length, maxK: options.maxK ?? 3, maxDepth: options.maxDepth ?? 10, targetAdmitted: options.targetAdmitted ?? 3, minQuality: options.minQuality ?? DEFAULT_CLEANING.minQuality, providers: providers.map((p) => p.id) };
     store = options.outDir
       ? RunStore.createInDir(path.resolve(options.outDir), { dataFolder: folder, seed, config })

@@ -3,9 +3,8 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { synthesize, pickTasks, type SynthesisSummary } from '../../src/core/pipeline';
+import { synthesize, type SynthesisSummary } from '../../src/core/pipeline';
 import { readRun } from '../../src/core/store/RunStore';
-import type { TaskSpec } from '../../src/core/taskpool/types';
 import { writeShopFolder } from './agentFixture';
 
 function trajectoryIds(runDir: string): string[] {
@@ -24,12 +23,6 @@ describe('pipeline: synthesize', function () {
   after(() => {
     fs.rmSync(folder, { recursive: true, force: true });
     fs.rmSync(scratch, { recursive: true, force: true });
-  });
-
-  it('picks tasks round-robin across families', () => {
-    const t = (id: string, family: string) => ({ id, family }) as TaskSpec;
-    assert.deepEqual(pickTasks([t('a1', 'a'), t('a2', 'a'), t('b1', 'b'), t('c1', 'c')], 3).map((x) => x.id), ['a1', 'b1', 'c1']);
-    assert.deepEqual(pickTasks([t('a1', 'a'), t('a2', 'a')], 5).map((x) => x.id), ['a1', 'a2']);
   });
 
   let full: SynthesisSummary;

@@ -4,8 +4,9 @@ import { parseArgs } from 'node:util';
 import { openAgentSession } from '../../core/agent/session';
 import { BENCH_METHODS, BenchMethod, BenchResult, benchChecks, budgetToReach, runBenchmark } from '../../core/explorer/bench';
 import { createSimulatedProvider } from '../../core/llm/sim/index';
-import { explorerToolContext, pickTasks } from '../../core/pipeline';
-import { buildStarterTasks } from '../../core/taskpool/families';
+import { readContaminationReferences } from '../../core/benchenv/contamination';
+import { explorerToolContext } from '../../core/pipeline';
+import { buildTaskPool } from '../../core/taskpool/pool';
 import { CliCommand, CliError } from '../command';
 
 const USAGE = `Usage: toffee bench <folder> [options]
@@ -84,9 +85,8 @@ export const benchCommand: CliCommand = {
     const session = await openAgentSession(folder);
     try {
       process.stderr.write('building the task pool…\n');
-      const pool = await buildStarterTasks(session.env.profile, { sql: session.sql, python: session.python }, { maxPerFamily: Math.max(3, taskCount) });
-      const tasks = pickTasks(pool, taskCount);
-      if (tasks.length === 0) throw new CliError(`no tasks could be built for ${folder}`);
+      const { tasks, notes } = await buildTaskPool(session.toolContext, { max: taskCount, contamination: readContaminationReferences(folder) });
+      if (tasks.length === 0) throw new CliError(`no tasks could be built for ${folder}${notes.length ? `: ${notes.join('; ')}` : ''}`);
       const result = await runBenchmark({
         tasks,
         toolContext: explorerToolContext(session),
