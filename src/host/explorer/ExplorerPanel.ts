@@ -1,0 +1,106 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { RunStore } from '../../core/store';
+import type { RunView } from '../../shared/runView';
+import { describeError, log } from '../log';
+import { buildExplorerHtml, createNonce } from './explorerHtml';
+import { ExplorerSession } from './ExplorerSession';
+
+export const EXPLORER_VIEW_TYPE = 'toffee.explorer';
+
+/**
+ * The explorer webview panel for one run folder: HTML with a strict CSP, the message router (ExplorerSession),
+ * and lifecycle (hidden without retained context → the webview reloads and asks for a snapshot when shown).
+ * One panel per run; opening the same run again reveals it.
+ */
+export class ExplorerPanel {
+  private static readonly panels = new Map<string, ExplorerPanel>();
+  private readonly session: ExplorerSession;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  private constructor(
+    readonly panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    readonly runDir: string,
+    liveStore?: RunStore,
+  ) {
+    const distUri = vscode.Uri.joinPath(extensionUri, 'dist');
+    panel.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [distUri] };
+    this.session = new ExplorerSession({
+      runDir,
+      liveStore,
+      post: (message) => panel.webview.postMessage(message),
+      log: (message) => log().warn(message),
+    });
+    panel.title = `TOFFEE: ${this.session.runId}`;
+    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'toffee.svg');
+    panel.webview.html = buildExplorerHtml({
+      cspSource: panel.webview.cspSource,
+      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(distUri, 'webview.js')).toString(),
+      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(distUri, 'webview.css')).toString(),
+      nonce: createNonce(),
+      title: `TOFFEE run ${this.session.runId}`,
+    });
+    this.disposables.push(
+      panel.webview.onDidReceiveMessage((message) => this.session.handleMessage(message)),
+      panel.onDidChangeViewState(({ webviewPanel }) => {
+        // A hidden webview without retained context is torn down; when shown it reloads and sends ready.
+        if (!webviewPanel.visible) this.session.webviewGone();
+        else this.session.sendSnapshot();
+      }),
+      panel.onDidDispose(() => this.dispose()),
+    );
+  }
+
+  /** Opens (or reveals) the panel for a run folder. */
+  static show(extensionUri: vscode.Uri, runDir: string, liveStore?: RunStore): ExplorerPanel {
+    const key = path.resolve(runDir);
+    const existing = ExplorerPanel.panels.get(key);
+    if (existing) {
+      existing.panel.reveal();
+      return existing;
+    }
+    assertRunFolder(key);
+    const panel = vscode.window.createWebviewPanel(EXPLORER_VIEW_TYPE, 'TOFFEE Explorer', vscode.ViewColumn.Active, {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist')],
+    });
+    const explorer = new ExplorerPanel(panel, extensionUri, key, liveStore);
+    ExplorerPanel.panels.set(key, explorer);
+    return explorer;
+  }
+
+  /** After a window reload VS Code hands back the panel with the webview's saved state (which names the run). */
+  static revive(extensionUri: vscode.Uri, panel: vscode.WebviewPanel, state: unknown): void {
+    const runDir = state && typeof state === 'object' && typeof (state as { runDir?: unknown }).runDir === 'string' ? (state as { runDir: string }).runDir : undefined;
+    try {
+      if (!runDir) throw new Error('the panel did not record which run it showed');
+      assertRunFolder(runDir);
+      const explorer = new ExplorerPanel(panel, extensionUri, path.resolve(runDir), undefined);
+      ExplorerPanel.panels.set(explorer.runDir, explorer);
+    } catch (error) {
+      log().warn(`Could not restore a TOFFEE explorer panel: ${describeError(error)}`);
+      panel.dispose();
+    }
+  }
+
+  /** The run as the panel's session has reduced it (for the status bar). */
+  get view(): RunView {
+    return this.session.view;
+  }
+
+  static disposeAll(): void {
+    for (const explorer of [...ExplorerPanel.panels.values()]) explorer.panel.dispose();
+  }
+
+  private dispose(): void {
+    ExplorerPanel.panels.delete(this.runDir);
+    this.session.dispose();
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+}
+
+function assertRunFolder(runDir: string): void {
+  if (!fs.existsSync(path.join(runDir, 'run.json'))) throw new Error(`${runDir} is not a TOFFEE run folder (no run.json)`);
+}

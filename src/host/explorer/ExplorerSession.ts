@@ -1,0 +1,275 @@
+/**
+ * One open run in the explorer panel, without vscode: follows the run's events.jsonl (tail), keeps the events
+ * and the view model, posts a snapshot on ready / resync / visibility and batched, sequence-numbered patches in
+ * between (at most one per `patchIntervalMs`), and carries out curation intents by appending events to the run
+ * under the store's writer lock. The panel wraps it; tests drive it directly.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { readRun, RunLockedError, RunStore, RUN_FILES, tail, type LockInfo, type StoredRunEvent } from '../../core/store';
+import { isProcessAlive } from '../../core/store/writerLock';
+import {
+  assertNever,
+  parseWebviewMessage,
+  PROTOCOL_VERSION,
+  type HostMessage,
+  type SessionInfo,
+  type WebviewMessage,
+  type WebviewRequest,
+} from '../../shared/protocol';
+import { applyRunEvents, createRunView, type RunView, type WireEvent } from '../../shared/runView';
+
+export interface ExplorerSessionOptions {
+  runDir: string;
+  /** Delivers a message to the webview (VS Code's `webview.postMessage`). */
+  post: (message: HostMessage) => unknown;
+  /** The run's writer when this process is running it (curation then appends through it). */
+  liveStore?: RunStore;
+  /** Minimum time between patches (default 250 ms: at most 4 patches a second). */
+  patchIntervalMs?: number;
+  /** Tail polling interval (default 250 ms). */
+  pollMs?: number;
+  log?: (message: string) => void;
+}
+
+export const DEFAULT_PATCH_INTERVAL_MS = 250;
+
+function toWire(event: StoredRunEvent): WireEvent {
+  if ('unknown' in event && event.unknown === true) return { v: event.v, seq: event.seq, ts: event.ts, type: event.type };
+  return event as unknown as WireEvent;
+}
+
+function describeHolder(holder: LockInfo | undefined): string {
+  if (!holder) return 'another TOFFEE process';
+  if (holder.pid === process.pid) return 'a synthesis running in this window';
+  const since = holder.acquiredAt ? `, since ${holder.acquiredAt}` : '';
+  return `another TOFFEE process (pid ${holder.pid} on ${holder.hostname}${since})`;
+}
+
+export class ExplorerSession {
+  readonly runDir: string;
+  readonly view: RunView = createRunView();
+  private readonly events: WireEvent[] = [];
+  private pending: WireEvent[] = [];
+  private patchSeq = 0;
+  private ready = false;
+  private lastFlushAt = 0;
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly abort = new AbortController();
+  private readonly cancelled = new Set<string>();
+  private curationQueue: Promise<void> = Promise.resolve();
+  private readonly patchIntervalMs: number;
+  private disposed = false;
+  /** Resolves when the tail loop has ended (after dispose). */
+  readonly tailDone: Promise<void>;
+
+  constructor(private readonly options: ExplorerSessionOptions) {
+    this.runDir = path.resolve(options.runDir);
+    this.patchIntervalMs = options.patchIntervalMs ?? DEFAULT_PATCH_INTERVAL_MS;
+    // What is on disk now, synchronously, so the first snapshot is complete; then follow the file.
+    const initial = readRun(this.runDir);
+    for (const issue of initial.issues) options.log?.(`run ${this.runDir}: ${issue.message}`);
+    const stored: StoredRunEvent[] = [...initial.events, ...initial.unknownEvents].sort((a, b) => a.seq - b.seq);
+    this.ingest(stored.map(toWire), false);
+    this.tailDone = this.follow(initial.lastSeq + 1);
+  }
+
+  get runId(): string {
+    return this.view.runId ?? path.basename(this.runDir);
+  }
+
+  /** Every event received so far (the snapshot's content). */
+  get eventCount(): number {
+    return this.events.length;
+  }
+
+  private async follow(fromSeq: number): Promise<void> {
+    try {
+      for await (const event of tail(this.runDir, {
+        fromSeq,
+        signal: this.abort.signal,
+        pollMs: this.options.pollMs,
+        onIssue: (issue) => this.options.log?.(`run ${this.runDir}: ${issue.message}`),
+      })) {
+        this.ingest([toWire(event)], true);
+      }
+    } catch (error) {
+      if (!this.disposed) this.post({ type: 'session/notice', level: 'error', message: `Stopped following the run: ${(error as Error).message}` });
+    }
+  }
+
+  private ingest(events: WireEvent[], live: boolean): void {
+    const fresh = events.filter((e) => e.seq > this.view.lastSeq);
+    if (!fresh.length) return;
+    this.events.push(...fresh);
+    applyRunEvents(this.view, fresh);
+    if (!live) return;
+    this.pending.push(...fresh);
+    if (fresh.some((e) => e.type === 'run/finished' || e.type === 'run/resumed')) this.postInfoSoon = true;
+    this.scheduleFlush();
+  }
+
+  private postInfoSoon = false;
+
+  private scheduleFlush(): void {
+    if (this.flushTimer || this.disposed) return;
+    const wait = Math.max(0, this.lastFlushAt + this.patchIntervalMs - Date.now());
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      this.flush();
+    }, wait);
+  }
+
+  /** Sends pending events as one patch now (the timer calls it; tests may too). */
+  flush(): void {
+    this.lastFlushAt = Date.now();
+    if (!this.pending.length) return;
+    const events = this.pending;
+    this.pending = [];
+    // Before ready the webview cannot receive; its snapshot will contain these events.
+    if (!this.ready) return;
+    this.patchSeq++;
+    this.post({ type: 'session/patch', patchSeq: this.patchSeq, events });
+    if (this.postInfoSoon) {
+      this.postInfoSoon = false;
+      this.post({ type: 'session/info', info: this.info() });
+    }
+  }
+
+  /** Everything so far; patches continue from here. Called on ready, resync and when the panel becomes visible. */
+  sendSnapshot(): void {
+    if (!this.ready) return;
+    this.pending = [];
+    this.post({ type: 'session/snapshot', protocolVersion: PROTOCOL_VERSION, patchSeq: this.patchSeq, info: this.info(), events: this.events.slice() });
+  }
+
+  /** The webview was disposed or hidden without retained context: nothing is posted until it is ready again. */
+  webviewGone(): void {
+    this.ready = false;
+  }
+
+  info(): SessionInfo {
+    const base = { runDir: this.runDir, runId: this.runId };
+    if (this.options.liveStore?.writable) return { ...base, canCurate: true, live: true };
+    const holder = this.liveLockHolder();
+    if (holder) {
+      return {
+        ...base,
+        canCurate: false,
+        live: true,
+        readOnlyReason: `This run is being written by ${describeHolder(holder)}. Accept and prune are saved once it finishes; stop it or wait, then try again.`,
+      };
+    }
+    return { ...base, canCurate: true, live: false };
+  }
+
+  private liveLockHolder(): LockInfo | undefined {
+    try {
+      const holder = JSON.parse(fs.readFileSync(path.join(this.runDir, RUN_FILES.lock), 'utf8')) as LockInfo;
+      return typeof holder.pid === 'number' && isProcessAlive(holder.pid) ? holder : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Entry point for everything the webview posts; invalid messages are logged and dropped. */
+  handleMessage(raw: unknown): void {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.options.log?.(`explorer webview sent an invalid message (${parsed.error}); ignored`);
+      return;
+    }
+    this.dispatch(parsed.message);
+  }
+
+  private dispatch(message: WebviewMessage): void {
+    switch (message.type) {
+      case 'webview/ready':
+        if (message.protocolVersion !== PROTOCOL_VERSION) {
+          this.options.log?.(`explorer webview speaks protocol ${message.protocolVersion}, host ${PROTOCOL_VERSION}`);
+        }
+        this.ready = true;
+        this.sendSnapshot();
+        return;
+      case 'session/resync':
+        this.sendSnapshot();
+        return;
+      case 'curation/accept':
+      case 'curation/prune':
+        this.enqueueCuration(message);
+        return;
+      case 'request/cancel':
+        this.cancelled.add(message.requestId);
+        return;
+      default:
+        assertNever(message);
+    }
+  }
+
+  /** Curation runs one at a time, after the current turn, so a cancel posted right after still counts. */
+  private enqueueCuration(request: Extract<WebviewRequest, { type: 'curation/accept' | 'curation/prune' }>): void {
+    this.curationQueue = this.curationQueue.then(
+      () =>
+        new Promise<void>((resolve) => {
+          setImmediate(() => {
+            this.curate(request);
+            resolve();
+          });
+        }),
+    );
+  }
+
+  /** Resolves when every queued curation request has been answered. */
+  idle(): Promise<void> {
+    return this.curationQueue;
+  }
+
+  private curate(request: Extract<WebviewRequest, { type: 'curation/accept' | 'curation/prune' }>): void {
+    const reply = (ok: boolean, message?: string, cancelled?: boolean) =>
+      this.post({ type: 'request/result', requestId: request.requestId, ok, ...(message ? { message } : {}), ...(cancelled ? { cancelled } : {}) });
+    if (this.cancelled.delete(request.requestId)) return reply(false, 'cancelled', true);
+    const trajectory = this.view.trajectories[request.trajectoryId];
+    if (!trajectory) return reply(false, `No trajectory ${request.trajectoryId} in this run.`);
+    const type = request.type === 'curation/accept' ? 'curation/accepted' : 'curation/pruned';
+    const event = { type, trajectoryId: request.trajectoryId, ...(request.note ? { note: request.note } : {}) } as const;
+    try {
+      const live = this.options.liveStore;
+      if (live?.writable) {
+        live.append(event);
+      } else {
+        const store = RunStore.open(this.runDir, { writable: true });
+        try {
+          store.append(event);
+        } finally {
+          store.close();
+        }
+      }
+    } catch (error) {
+      if (error instanceof RunLockedError) {
+        this.post({ type: 'session/info', info: this.info() });
+        return reply(false, `Not saved: this run is being written by ${describeHolder(error.holder)}. Stop it or wait until it finishes, then try again.`);
+      }
+      return reply(false, `Not saved: ${(error as Error).message}`);
+    }
+    // The appended event comes back through the tail as a patch; push it out without waiting for the poll.
+    reply(true, type === 'curation/accepted' ? 'Accepted.' : 'Pruned.');
+  }
+
+  private post(message: HostMessage): void {
+    if (this.disposed) return;
+    try {
+      void this.options.post(message);
+    } catch (error) {
+      this.options.log?.(`posting to the explorer webview failed: ${(error as Error).message}`);
+    }
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.abort.abort();
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+  }
+}
+

@@ -1,0 +1,128 @@
+/**
+ * The built explorer webview in headless Chromium (behind the real CSP): a 5,000-node tree renders, patches
+ * apply in order and a gap asks for a resync, accept / prune post the right intents, and hostile data renders as
+ * text. Needs `npm run build` (dist/webview.js) and Debian's chromium; skipped with a message when absent.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { PROTOCOL_VERSION, type HostMessage, type SessionInfo } from '../../src/shared/protocol';
+import type { WireEvent } from '../../src/shared/runView';
+import { bigTreeStream, stampEvents, XSS_CELL, XSS_THOUGHT, generateRunEventInputs } from '../support/runEvents';
+import { chromiumPath, WebviewHarness, webviewBundlePath } from '../support/runEventsBrowser';
+
+const INFO: SessionInfo = { runDir: '/runs/r1', runId: 'run-test', canCurate: true, live: true };
+
+function snapshot(events: WireEvent[], patchSeq = 0, info: SessionInfo = INFO): HostMessage {
+  return { type: 'session/snapshot', protocolVersion: PROTOCOL_VERSION, patchSeq, info, events };
+}
+
+describe('webview in headless Chromium', function () {
+  this.timeout(120000);
+  let harness: WebviewHarness | undefined;
+
+  before(function () {
+    if (!chromiumPath() || !fs.existsSync(webviewBundlePath())) {
+      console.warn('    (skipped: needs chromium and npm run build)');
+      this.skip();
+    }
+  });
+
+  afterEach(async () => {
+    await harness?.close();
+    harness = undefined;
+  });
+
+  it('sends ready, renders a 5,000-node tree and applies sequenced patches; a gap asks for a resync', async () => {
+    harness = await WebviewHarness.launch();
+    const ready = await harness.waitForSent((m) => m.type === 'webview/ready');
+    assert.deepEqual(ready, { type: 'webview/ready', protocolVersion: PROTOCOL_VERSION });
+    const stream = bigTreeStream(5000, 50, 3);
+    // Timing is the benchmark's business (npm run bench:webview); here the tree must simply render.
+    await harness.postAndWaitForRender(snapshot(stream.initial as unknown as WireEvent[]), 5000, 60000);
+    const counts = await harness.page.textContent('[data-testid="run-counts"]');
+    assert.match(counts ?? '', /^5000 nodes/);
+    const afterPatch = 5000 + stream.patchEvents[0].filter((e) => e.type === 'node/added').length;
+    await harness.postAndWaitForRender({ type: 'session/patch', patchSeq: 1, events: stream.patchEvents[0] as unknown as WireEvent[] }, afterPatch);
+    assert.match((await harness.page.textContent('[data-testid="run-counts"]')) ?? '', new RegExp(`^${afterPatch} nodes`));
+    // patch 3 skips patch 2: the webview must not apply it and must ask for a snapshot.
+    await harness.post({ type: 'session/patch', patchSeq: 3, events: stream.patchEvents[2] as unknown as WireEvent[] });
+    const resync = await harness.waitForSent((m) => m.type === 'session/resync');
+    assert.deepEqual(resync, { type: 'session/resync', lastPatchSeq: 1 });
+    assert.match((await harness.page.textContent('[data-testid="run-counts"]')) ?? '', new RegExp(`^${afterPatch} nodes`));
+    assert.deepEqual(await harness.cspViolations(), []);
+    assert.deepEqual(harness.pageErrors, []);
+  });
+
+  it('accept and prune post curation intents with distinct request ids, and results clear them', async () => {
+    harness = await WebviewHarness.launch();
+    await harness.waitForSent((m) => m.type === 'webview/ready');
+    const events = stampEvents(generateRunEventInputs({ tasks: 2, nodesPerTask: 60, seed: 3 })) as unknown as WireEvent[];
+    await harness.postAndWaitForRender(snapshot(events), 10);
+    const rows = harness.page.locator('.trajectory-row');
+    assert.ok((await rows.count()) >= 2, 'the generated run has at least two trajectories in the first task');
+    const firstId = await rows.nth(0).getAttribute('data-trajectory-id');
+    const secondId = await rows.nth(1).getAttribute('data-trajectory-id');
+    await rows.nth(0).locator('[data-action="accept"]').click();
+    await rows.nth(1).locator('[data-action="prune"]').click();
+    const accept = await harness.waitForSent((m) => m.type === 'curation/accept');
+    const prune = await harness.waitForSent((m) => m.type === 'curation/prune');
+    assert.equal((accept as { trajectoryId: string }).trajectoryId, firstId);
+    assert.equal((prune as { trajectoryId: string }).trajectoryId, secondId);
+    const acceptId = (accept as { requestId: string }).requestId;
+    assert.notEqual(acceptId, (prune as { requestId: string }).requestId);
+    // The host answers and the curation event arrives as a patch: the row shows the decision.
+    await harness.post({ type: 'request/result', requestId: acceptId, ok: true, message: 'Accepted.' });
+    const lastSeq = events[events.length - 1].seq;
+    await harness.post({ type: 'session/patch', patchSeq: 1, events: [{ v: 1, seq: lastSeq + 1, ts: new Date().toISOString(), type: 'curation/accepted', trajectoryId: firstId! }] });
+    await harness.page.waitForSelector(`.trajectory-row[data-trajectory-id="${firstId}"].curated-accepted`);
+    assert.equal(await harness.page.textContent('[data-testid="request-outcome"]'), 'Accepted.');
+    // A read-only session (CLI holds the run) disables the buttons and says why.
+    await harness.post({ type: 'session/info', info: { ...INFO, canCurate: false, readOnlyReason: 'This run is being written by another TOFFEE process (pid 42).' } });
+    await harness.page.waitForSelector('[data-testid="read-only-reason"]');
+    assert.equal(await rows.nth(1).locator('[data-action="accept"]').getAttribute('disabled'), '');
+  });
+
+  it('renders hostile data values as text: the XSS cell and a <script> thought show as characters', async () => {
+    harness = await WebviewHarness.launch();
+    await harness.waitForSent((m) => m.type === 'webview/ready');
+    const events = stampEvents(generateRunEventInputs({ tasks: 1, nodesPerTask: 12, seed: 1 })) as unknown as WireEvent[];
+    await harness.postAndWaitForRender(snapshot(events), 12);
+    // Select node n2 (its observation holds the XSS cell) by tapping it through cytoscape's API-free path: search.
+    await harness.page.fill('vscode-textfield >> input', 'onerror');
+    await harness.page.press('vscode-textfield >> input', 'Enter');
+    const table = harness.page.locator('[data-testid="observation-table"]');
+    await table.waitFor();
+    const cellTexts = await table.locator('td').allTextContents();
+    assert.ok(cellTexts.includes(XSS_CELL), `cells: ${cellTexts.join(' | ')}`);
+    assert.equal(await table.locator('img').count(), 0);
+    await harness.page.fill('vscode-textfield >> input', '__pwned');
+    await harness.page.press('vscode-textfield >> input', 'Enter');
+    await harness.page.waitForSelector('[data-testid="thought"]');
+    assert.equal(await harness.page.textContent('[data-testid="thought"]'), XSS_THOUGHT);
+    assert.equal(await harness.page.evaluate('window.__pwned === true'), false);
+    assert.equal(await harness.page.locator('#root script, #root img').count(), 0);
+    assert.equal(await harness.alerts(), 0);
+    assert.deepEqual(await harness.cspViolations(), []);
+  });
+
+  it('steps through a trajectory with previous / next and takes a screenshot of the panel', async () => {
+    harness = await WebviewHarness.launch({ width: 1500, height: 950 });
+    await harness.waitForSent((m) => m.type === 'webview/ready');
+    const events = stampEvents(generateRunEventInputs({ tasks: 2, nodesPerTask: 150, seed: 7 })) as unknown as WireEvent[];
+    await harness.postAndWaitForRender(snapshot(events), 100);
+    const row = harness.page.locator('.trajectory-row').first();
+    await row.click();
+    assert.match((await harness.page.textContent('[data-testid="player-step"]')) ?? '', /Step 1 \//);
+    await harness.page.locator('[data-action="next-step"]').click();
+    assert.match((await harness.page.textContent('[data-testid="player-step"]')) ?? '', /Step 2 \//);
+    await harness.page.locator('[data-action="previous-step"]').click();
+    assert.match((await harness.page.textContent('[data-testid="player-step"]')) ?? '', /Step 1 \//);
+    await harness.page.locator('[data-action="next-step"]').click();
+    const shotDir = process.env.TOFFEE_SCREENSHOT_DIR ?? path.join(os.tmpdir(), 'toffee-webview-screenshots');
+    fs.mkdirSync(shotDir, { recursive: true });
+    await harness.page.screenshot({ path: path.join(shotDir, 'explorer-dark.png') });
+    assert.ok(fs.statSync(path.join(shotDir, 'explorer-dark.png')).size > 10000);
+  });
+});

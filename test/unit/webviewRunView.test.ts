@@ -1,0 +1,119 @@
+import * as assert from 'node:assert/strict';
+import { applyRunEvents, createRunView, describeObservation, describeToolCall, diffTrajectories, displayStatus, filterTrajectories, pathToNode, type WireEvent } from '../../src/shared/runView';
+import { RunStore } from '../../src/core/store';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { generateRunEventInputs, stampEvents, XSS_CELL } from '../support/runEvents';
+
+const wire = (events: unknown[]) => events as WireEvent[];
+
+describe('webview: run view reducer', () => {
+  it('builds tasks, nodes, decisions, trajectories and spend from a generated run and agrees with the store', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toffee-runview-'));
+    try {
+      const store = RunStore.createInDir(path.join(dir, 'run'), { dataFolder: dir, seed: 3 });
+      store.appendMany(generateRunEventInputs({ tasks: 3, nodesPerTask: 80, seed: 3 }));
+      const state = store.state;
+      const events = store.read().events;
+      store.close();
+      const view = createRunView();
+      const delta = applyRunEvents(view, wire(events));
+      assert.equal(view.nodeCount, state.nodeCount);
+      assert.equal(view.taskOrder.length, 3);
+      assert.equal(view.trajectoryOrder.length, state.trajectories.size);
+      assert.ok(view.trajectoryOrder.length > 0, 'the generator admits trajectories');
+      assert.ok(Math.abs(view.spend.totalUsd - state.spend.totalUsd) < 1e-9);
+      assert.equal(delta.addedNodes.length, state.nodeCount);
+      const task = view.tasks[view.taskOrder[0]];
+      assert.equal(task.rootIds.length, 1);
+      const root = task.nodes[task.rootIds[0]];
+      assert.ok(root.visits > 1 && root.decision && root.decision.k >= 1 && root.decision.arms.length === 3);
+      assert.equal(root.decision.mu.length, 3);
+      // every node's children point back at it; a trajectory's path is a root-to-leaf chain
+      for (const id of task.nodeOrder) for (const child of task.nodes[id].children) assert.equal(task.nodes[child].parentId, id);
+      const trajectory = view.trajectories[view.trajectoryOrder[0]];
+      const tTask = view.tasks[trajectory.taskId];
+      assert.deepEqual(pathToNode(tTask, trajectory.nodePath[trajectory.nodePath.length - 1]), trajectory.nodePath);
+      assert.ok(trajectory.models.length >= 1);
+      assert.equal(view.budget.length, events.filter((e) => e.type === 'budget/spent').length);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('extracts SQL, Python, malformed arguments and the observation table; keeps hostile text as data', () => {
+    assert.deepEqual(describeToolCall({ id: 'c1', name: 'run_sql', arguments: '{"query":"SELECT 1"}' }), { name: 'run_sql', language: 'sql', code: 'SELECT 1' });
+    assert.deepEqual(describeToolCall({ name: 'run_python', args: { code: 'print(1)' } }), { name: 'run_python', language: 'python', code: 'print(1)' });
+    assert.deepEqual(describeToolCall({ name: 'run_sql', arguments: '{"query": SELECT' }), { name: 'run_sql', language: 'text', code: '{"query": SELECT' });
+    assert.equal(describeToolCall({ name: 'describe_table', arguments: '{"table":"orders"}' })?.language, 'json');
+    // The explorer records the renderer's text; a pipe table (cut off mid-row) becomes a table, prose stays text.
+    const table = describeObservation(undefined, 'table | rows\ncustomers | 506\norders | 3000\nretu', 'open');
+    assert.deepEqual(table, { kind: 'table', columns: ['table', 'rows'], rows: [['customers', '506'], ['orders', '3000']], truncated: true, isError: false });
+    assert.deepEqual(describeObservation(undefined, 'no such column: x | y', 'error'), { kind: 'text', text: 'no such column: x | y', isError: true });
+    assert.equal(describeObservation(undefined, 'North', 'open')?.kind, 'text');
+    const view = createRunView();
+    applyRunEvents(view, wire(stampEvents(generateRunEventInputs({ tasks: 1, nodesPerTask: 6, seed: 1 }))));
+    const task = view.tasks[view.taskOrder[0]];
+    const withTable = task.nodeOrder.map((id) => task.nodes[id]).find((n) => n.observation?.kind === 'table' && n.observation.rows.some((r) => r.includes(XSS_CELL)));
+    assert.ok(withTable, 'the XSS cell survives as a plain string in the table');
+  });
+
+  it('ignores replays and duplicate ids, counts unknown and dangling events, and shows curation on the path', () => {
+    const events = stampEvents(generateRunEventInputs({ tasks: 1, nodesPerTask: 60, seed: 2 })) as unknown as WireEvent[];
+    const view = createRunView();
+    applyRunEvents(view, events);
+    const nodes = view.nodeCount;
+    applyRunEvents(view, events); // same seqs again: skipped
+    assert.equal(view.nodeCount, nodes);
+    let seq = view.lastSeq;
+    const firstNode = events.find((e) => e.type === 'node/added')!;
+    const trajectoryId = view.trajectoryOrder[0];
+    assert.ok(trajectoryId);
+    const delta = applyRunEvents(view, [
+      { ...firstNode, seq: ++seq }, // a resumed task re-emits a node: ignored
+      { v: 1, seq: ++seq, ts: 't', type: 'future/event' },
+      { v: 2, seq: ++seq, ts: 't', type: 'node/added' },
+      { v: 1, seq: ++seq, ts: 't', type: 'node/updated', taskId: 'nope', nodeId: 'n1', visits: 3 },
+      { v: 1, seq: ++seq, ts: 't', type: 'node/added', taskId: view.taskOrder[0], nodeId: 'orphan', parentId: 'missing', status: 'open', thought: 42 },
+      { v: 1, seq: ++seq, ts: 't', type: 'curation/pruned', trajectoryId },
+    ]);
+    assert.equal(view.duplicatesIgnored, 1);
+    assert.equal(view.unknownEvents, 2);
+    assert.equal(view.danglingReferences, 2);
+    const orphan = view.tasks[view.taskOrder[0]].nodes.orphan;
+    assert.equal(orphan.parentId, null, 'a child before its parent is shown as a root');
+    assert.equal(orphan.thought, undefined, 'a mistyped field is dropped');
+    const trajectory = view.trajectories[trajectoryId];
+    const task = view.tasks[trajectory.taskId];
+    const leaf = task.nodes[trajectory.nodePath[trajectory.nodePath.length - 1]];
+    assert.equal(displayStatus(leaf), 'pruned');
+    assert.ok(delta.updatedNodes.some((ref) => ref.nodeId === leaf.id));
+    applyRunEvents(view, [{ v: 1, seq: ++seq, ts: 't', type: 'curation/accepted', trajectoryId }]);
+    assert.equal(displayStatus(leaf), 'accepted');
+    // the shared root lies on other trajectories too; accepted wins over pruned
+    assert.equal(displayStatus(task.nodes[trajectory.nodePath[0]]), 'accepted');
+  });
+
+  it('filters trajectories (task, repair, model, curation) best first and diffs two siblings', () => {
+    const view = createRunView();
+    applyRunEvents(view, stampEvents(generateRunEventInputs({ tasks: 2, nodesPerTask: 150, seed: 9 })) as unknown as WireEvent[]);
+    const all = filterTrajectories(view, {});
+    assert.equal(all.length, view.trajectoryOrder.length);
+    for (let i = 1; i < all.length; i++) assert.ok(all[i - 1].quality >= all[i].quality);
+    const taskId = view.taskOrder[1];
+    assert.ok(filterTrajectories(view, { taskId }).every((t) => t.taskId === taskId));
+    const repaired = filterTrajectories(view, { hasRepair: true });
+    const clean = filterTrajectories(view, { hasRepair: false });
+    assert.equal(repaired.length + clean.length, all.length);
+    assert.ok(filterTrajectories(view, { model: 'sim-large' }).every((t) => t.models.includes('sim-large')));
+    assert.equal(filterTrajectories(view, { curation: 'accepted' }).length, 0);
+    const sameTask = filterTrajectories(view, { taskId: view.taskOrder[0] });
+    assert.ok(sameTask.length >= 2);
+    const rows = diffTrajectories(view, sameTask[0].id, sameTask[1].id);
+    assert.equal(rows[0].shared, true, 'both start at the shared root');
+    const firstDivergent = rows.findIndex((r) => !r.shared);
+    assert.ok(firstDivergent > 0);
+    assert.ok(rows.slice(firstDivergent).every((r) => !r.shared));
+  });
+});

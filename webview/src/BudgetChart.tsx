@@ -1,0 +1,34 @@
+/** Spend against best quality over time for one task (or the whole run): a small SVG, text as text nodes. */
+import type { RunView } from '../../src/shared/runView';
+
+const WIDTH = 320;
+const HEIGHT = 110;
+const PAD = 24;
+
+export function BudgetChart({ view, taskId }: { view: RunView; taskId: string | undefined }) {
+  const points = view.budget.filter((p) => !taskId || p.taskId === taskId);
+  if (points.length < 2) return <p className="muted small">Not enough spend recorded yet for a chart.</p>;
+  const spendOf = (p: (typeof points)[number]) => (taskId ? p.taskUsd ?? 0 : p.totalUsd);
+  const maxSpend = Math.max(...points.map(spendOf), 1e-9);
+  const x = (i: number) => PAD + (i / (points.length - 1)) * (WIDTH - 2 * PAD);
+  const y = (fraction: number) => HEIGHT - PAD - fraction * (HEIGHT - 2 * PAD);
+  const spendLine = points.map((p, i) => `${x(i).toFixed(1)},${y(spendOf(p) / maxSpend).toFixed(1)}`).join(' ');
+  const qualityPoints = points.map((p, i) => ({ i, q: p.bestQuality })).filter((p) => p.q !== undefined);
+  const qualityLine = qualityPoints.map((p) => `${x(p.i).toFixed(1)},${y(p.q!).toFixed(1)}`).join(' ');
+  return (
+    <figure className="budget-chart" aria-label="Spend and best quality over time">
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} width="100%" role="img">
+        <line x1={PAD} y1={HEIGHT - PAD} x2={WIDTH - PAD} y2={HEIGHT - PAD} className="axis" />
+        <line x1={PAD} y1={PAD} x2={PAD} y2={HEIGHT - PAD} className="axis" />
+        <polyline points={spendLine} className="line-spend" fill="none" />
+        {qualityLine ? <polyline points={qualityLine} className="line-quality" fill="none" /> : null}
+        <text x={PAD} y={PAD - 8} className="chart-label">{`$${maxSpend.toFixed(4)}`}</text>
+        <text x={WIDTH - PAD} y={PAD - 8} className="chart-label" textAnchor="end">quality 1.0</text>
+        <text x={WIDTH / 2} y={HEIGHT - 6} className="chart-label" textAnchor="middle">{`${points.length} spend events`}</text>
+      </svg>
+      <figcaption className="small">
+        <span className="legend-spend">■ spend</span> <span className="legend-quality">■ best quality</span>
+      </figcaption>
+    </figure>
+  );
+}

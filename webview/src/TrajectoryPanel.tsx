@@ -1,0 +1,187 @@
+/**
+ * Admitted trajectories: filters (task, family, repair, model, curation), accept / prune, a step-through player
+ * and a side-by-side diff of two trajectories of one task. Keyboard: arrow keys move through the list, Enter
+ * plays, A accepts, P prunes.
+ */
+import { VscodeButton, VscodeOption, VscodeSingleSelect } from '@vscode-elements/react-elements';
+import { useMemo, useState, type KeyboardEvent } from 'react';
+import { diffTrajectories, filterTrajectories, type RunView, type TrajectoryFilter, type TrajectoryView } from '../../src/shared/runView';
+
+export interface TrajectoryPanelProps {
+  view: RunView;
+  currentTaskId: string | undefined;
+  selectedId: string | undefined;
+  step: number;
+  canCurate: boolean;
+  pendingTrajectoryIds: Set<string>;
+  onSelect: (trajectoryId: string) => void;
+  onStep: (step: number) => void;
+  onCurate: (trajectoryId: string, decision: 'accept' | 'prune') => void;
+}
+
+const MAX_ROWS = 100;
+
+function selectValue(event: Event): string {
+  return (event.target as HTMLElement & { value?: string }).value ?? '';
+}
+
+function Select({ label, value, options, onChange }: { label: string; value: string; options: Array<[string, string]>; onChange: (value: string) => void }) {
+  return (
+    <label className="filter">
+      <span>{label}</span>
+      <VscodeSingleSelect aria-label={label} value={value} onChange={(event: Event) => onChange(selectValue(event))}>
+        {options.map(([optionValue, text]) => (
+          <VscodeOption key={optionValue} value={optionValue}>
+            {text}
+          </VscodeOption>
+        ))}
+      </VscodeSingleSelect>
+    </label>
+  );
+}
+
+function stepSummary(view: RunView, trajectory: TrajectoryView | undefined, nodeId: string | undefined): string {
+  if (!trajectory || !nodeId) return '';
+  const node = view.tasks[trajectory.taskId]?.nodes[nodeId];
+  if (!node) return nodeId;
+  const code = node.toolCall ? `${node.toolCall.name}: ${node.toolCall.code.split('\n')[0]}` : '';
+  return `${node.id} [${node.status}] ${code}`;
+}
+
+export function TrajectoryPanel(props: TrajectoryPanelProps) {
+  const { view } = props;
+  const [scope, setScope] = useState<'task' | 'all'>('task');
+  const [family, setFamily] = useState('');
+  const [repair, setRepair] = useState('');
+  const [model, setModel] = useState('');
+  const [curation, setCuration] = useState('');
+  const [compare, setCompare] = useState<string[]>([]);
+
+  const families = useMemo(() => [...new Set(view.taskOrder.map((id) => view.tasks[id].family))].filter(Boolean), [view.taskOrder.length, view]);
+  const models = useMemo(() => [...new Set(view.trajectoryOrder.flatMap((id) => view.trajectories[id].models))], [view.trajectoryOrder.length, view]);
+
+  const filter: TrajectoryFilter = {
+    taskId: scope === 'task' ? props.currentTaskId : undefined,
+    family: family || undefined,
+    hasRepair: repair === '' ? undefined : repair === 'yes',
+    model: model || undefined,
+    curation: curation === '' ? undefined : (curation as TrajectoryFilter['curation']),
+  };
+  const rows = filterTrajectories(view, filter);
+  const selected = props.selectedId ? view.trajectories[props.selectedId] : undefined;
+
+  const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
+    const index = rows.findIndex((t) => t.id === props.selectedId);
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      const next = rows[Math.min(rows.length - 1, Math.max(0, index + (event.key === 'ArrowDown' ? 1 : -1)))];
+      if (next) props.onSelect(next.id);
+    } else if (selected && props.canCurate && (event.key === 'a' || event.key === 'p')) {
+      props.onCurate(selected.id, event.key === 'a' ? 'accept' : 'prune');
+    }
+  };
+
+  const toggleCompare = (id: string) =>
+    setCompare((current) => (current.includes(id) ? current.filter((c) => c !== id) : [...current.slice(-1), id]));
+  const diff = compare.length === 2 ? diffTrajectories(view, compare[0], compare[1]) : [];
+
+  return (
+    <section className="trajectories" aria-label="Trajectories">
+      <div className="filters">
+        <Select label="Scope" value={scope} options={[['task', 'This task'], ['all', 'All tasks']]} onChange={(v) => setScope(v === 'all' ? 'all' : 'task')} />
+        <Select label="Family" value={family} options={[['', 'Any family'], ...families.map((f): [string, string] => [f, f])]} onChange={setFamily} />
+        <Select label="Repair" value={repair} options={[['', 'Any'], ['yes', 'Has a repair'], ['no', 'No repair']]} onChange={setRepair} />
+        <Select label="Model" value={model} options={[['', 'Any model'], ...models.map((m): [string, string] => [m, m])]} onChange={setModel} />
+        <Select
+          label="Curation"
+          value={curation}
+          options={[['', 'Any'], ['uncurated', 'Not curated'], ['accepted', 'Accepted'], ['pruned', 'Pruned']]}
+          onChange={setCuration}
+        />
+      </div>
+      <div className="muted small" aria-live="polite">
+        {rows.length} of {view.trajectoryOrder.length} trajectories
+      </div>
+      <ul className="trajectory-list" role="listbox" aria-label="Trajectories, best quality first" tabIndex={0} onKeyDown={onKeyDown} data-testid="trajectory-list">
+        {rows.slice(0, MAX_ROWS).map((t) => (
+          <li
+            key={t.id}
+            role="option"
+            aria-selected={t.id === props.selectedId}
+            className={`trajectory-row${t.id === props.selectedId ? ' selected' : ''}${t.curation ? ` curated-${t.curation}` : ''}`}
+            data-trajectory-id={t.id}
+            onClick={() => props.onSelect(t.id)}
+          >
+            <span className="quality" title="quality">{t.quality.toFixed(2)}</span>
+            <span className="trajectory-id">{t.id}</span>
+            <span className="trajectory-meta muted small">{t.nodePath.length} steps · {t.models.join(', ') || 'model ?'}{t.hasRepair ? ' · repair' : ''}</span>
+            <span className={`curation-state${t.curation ? ` status-${t.curation}` : ''}`}>{t.curation ?? (t.verified ? 'verified' : 'unverified')}</span>
+            <span className="row-actions">
+              <input type="checkbox" aria-label={`Compare ${t.id}`} checked={compare.includes(t.id)} onChange={() => toggleCompare(t.id)} onClick={(e) => e.stopPropagation()} />
+              <VscodeButton
+                data-action="accept"
+                disabled={!props.canCurate || props.pendingTrajectoryIds.has(t.id) || t.curation === 'accepted'}
+                onClick={(e: React.MouseEvent) => {
+                  e.stopPropagation();
+                  props.onCurate(t.id, 'accept');
+                }}
+              >
+                Accept
+              </VscodeButton>
+              <VscodeButton
+                secondary
+                data-action="prune"
+                disabled={!props.canCurate || props.pendingTrajectoryIds.has(t.id) || t.curation === 'pruned'}
+                onClick={(e: React.MouseEvent) => {
+                  e.stopPropagation();
+                  props.onCurate(t.id, 'prune');
+                }}
+              >
+                Prune
+              </VscodeButton>
+            </span>
+          </li>
+        ))}
+      </ul>
+      {rows.length > MAX_ROWS ? <div className="muted small">Showing the best {MAX_ROWS}; narrow the filters to see more.</div> : null}
+      {selected ? (
+        <div className="player" aria-label="Step-through player">
+          <VscodeButton secondary data-action="previous-step" disabled={props.step <= 0} onClick={() => props.onStep(props.step - 1)}>
+            Previous
+          </VscodeButton>
+          <span data-testid="player-step">
+            Step {props.step + 1} / {selected.nodePath.length}
+          </span>
+          <VscodeButton secondary data-action="next-step" disabled={props.step >= selected.nodePath.length - 1} onClick={() => props.onStep(props.step + 1)}>
+            Next
+          </VscodeButton>
+          <span className="muted small">{stepSummary(view, selected, selected.nodePath[props.step])}</span>
+        </div>
+      ) : null}
+      {diff.length ? (
+        <div className="diff" aria-label="Side-by-side comparison of two trajectories">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">step</th>
+                <th scope="col">{compare[0]}</th>
+                <th scope="col">{compare[1]}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {diff.map((row) => (
+                <tr key={row.step} className={row.shared ? 'diff-shared' : 'diff-divergent'}>
+                  <td>{row.shared ? `${row.step + 1} (shared)` : row.step + 1}</td>
+                  <td>{stepSummary(view, view.trajectories[compare[0]], row.left)}</td>
+                  <td>{stepSummary(view, view.trajectories[compare[1]], row.right)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : compare.length === 1 ? (
+        <div className="muted small">Tick one more trajectory to compare.</div>
+      ) : null}
+    </section>
+  );
+}
