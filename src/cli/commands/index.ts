@@ -1,8 +1,14 @@
 import type { CliCommand } from '../command';
 import { askCommand } from './ask';
+import { benchCommand } from './bench';
+import { benchEnvCommand } from './benchEnv';
+import { demosCommand } from './demos';
+import { exportCommand } from './export';
 import { profileCommand } from './profile';
 import { simStatsCommand } from './simStats';
 import { sqlCommand } from './sql';
+import { synthesizeCommand } from './synthesize';
+import { tasksCommand } from './tasks';
 
 /** Every `toffee` subcommand, in the order `toffee --help` lists them. */
-export const commands: CliCommand[] = [profileCommand, askCommand, simStatsCommand, sqlCommand];
+export const commands: CliCommand[] = [profileCommand, askCommand, simStatsCommand, sqlCommand, tasksCommand, synthesizeCommand, benchCommand, benchEnvCommand, exportCommand, demosCommand];
