@@ -22,6 +22,7 @@ import { resumePlan } from './store/runState';
 import { buildTaskPool, rejectionsByReason } from './taskpool/pool';
 import { readContaminationReferences } from './benchenv/contamination';
 import type { TaskSpec } from './taskpool/types';
+import type { EvidenceGraph } from './taskpool/graph';
 
 export interface SynthesizeOptions {
   /** The data folder. */
@@ -48,6 +49,8 @@ export interface SynthesizeOptions {
   onProgress?: (line: string) => void;
   /** An already open session on `folder` (tests, benchmarks); not disposed here. */
   session?: AgentSession;
+  /** An LLM judge for the rubric's text criteria (default none; the offline simulated models never judge). */
+  judge?: { provider: LlmProvider; model: string };
 }
 
 export interface SynthesisSummary {
@@ -149,6 +152,8 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
   let tasks: TaskSpec[];
   let seed: number;
   let spentBefore = new Map<string, number>();
+  // A new run shows the judge the evidence graph's facts for the anchors; a resumed one has only the node ids.
+  let graph: EvidenceGraph | undefined;
   let finished = new Set<string>();
   if (options.resumeDir) {
     store = RunStore.open(path.resolve(options.resumeDir), { writable: true });
@@ -173,6 +178,7 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
       onProgress: progress,
     });
     tasks = pool.tasks;
+    graph = pool.graph;
     if (tasks.length === 0) {
       const why = [...pool.notes, ...Object.entries(rejectionsByReason(pool.rejected)).map(([reason, n]) => `${n} rejected: ${reason}`)];
       throw new Error(`no tasks could be built for ${folder}${why.length ? `: ${why.join('; ')}` : ': the task families found nothing to ask'}`);
@@ -228,6 +234,7 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
         maxDepth: options.maxDepth,
         targetAdmitted: options.targetAdmitted,
         cleaning,
+        judge: options.judge ? { ...options.judge, graph } : undefined,
         signal: options.signal,
         onEvents,
       });

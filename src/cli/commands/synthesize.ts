@@ -25,6 +25,8 @@ Options:
   --out DIR             run folder to create (default <folder>/.toffee/runs/<runId>)
   --resume DIR          continue an interrupted run from its folder
   --min-quality Q       admission threshold, 0..1 (default 0.9)
+  --judge-model M       with --provider openai: model M judges the rubric's text criteria (verification only;
+                        without it they stay unjudged)
   --json                print the summary as JSON`;
 
 function positiveNumber(name: string, text: string | undefined, fallback: number, integer = false): number {
@@ -73,6 +75,7 @@ export const synthesizeCommand: CliCommand = {
           out: { type: 'string' },
           resume: { type: 'string' },
           'min-quality': { type: 'string' },
+          'judge-model': { type: 'string' },
           json: { type: 'boolean', default: false },
         },
       });
@@ -105,6 +108,12 @@ export const synthesizeCommand: CliCommand = {
       const models = (values.models ?? 'gpt-4o-mini').split(',').map((m) => m.trim()).filter(Boolean);
       providers = [createOpenAiProvider({ baseUrl: values['base-url'], apiKeyEnv: values['api-key-env'], models })];
     } else throw new CliError(`unknown provider '${values.provider}'; use offline-sim or openai`, 2);
+    let judge: { provider: LlmProvider; model: string } | undefined;
+    if (values['judge-model'] !== undefined) {
+      if (values.provider !== 'openai') throw new CliError('--judge-model needs --provider openai (the offline simulated models never judge)', 2);
+      const model = values['judge-model'];
+      judge = { provider: createOpenAiProvider({ baseUrl: values['base-url'], apiKeyEnv: values['api-key-env'], models: [model] }), model };
+    }
 
     const controller = new AbortController();
     const onSigint = () => controller.abort();
@@ -120,6 +129,7 @@ export const synthesizeCommand: CliCommand = {
         outDir: values.out,
         resumeDir: values.resume,
         minQuality,
+        judge,
         signal: controller.signal,
         onProgress: (line) => process.stderr.write(`${line}\n`),
       });

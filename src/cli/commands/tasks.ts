@@ -9,7 +9,7 @@ import { TaskPoolOptions, TaskPoolResult, buildTaskPool, rejectionsByReason } fr
 import type { ContaminationReference } from '../../core/taskpool/types';
 import { CliCommand, CliError } from '../command';
 
-const USAGE = `Usage: toffee tasks <folder> [--max N] [--out tasks.jsonl] [--graph graph.json] [--benchmark DIR] [--provider openai|offline-sim] [--model M] [--seed S] [--json]
+const USAGE = `Usage: toffee tasks <folder> [--max N] [--out tasks.jsonl] [--graph graph.json] [--benchmark DIR] [--provider openai|offline-sim] [--model M] [--base-url URL] [--api-key-env VAR] [--seed S] [--json]
 
 Builds the task pool for the folder: runs the dependency families (join keys, group contrasts, correlations,
 change over time, top-k, conditional rates, outliers, reconciliation, document-grounded parameters, data quality),
@@ -17,8 +17,13 @@ validates every candidate (evidence re-run, replay through the agent's tools, tr
 contamination against --benchmark), and selects up to N diverse tasks. Writes one TaskSpec per line to --out and
 prints per-family counts and rejections by reason.
 
-  --provider openai   asks each question without data and rejects the ones the model answers correctly;
-                      without it (or with offline-sim) that check is recorded as skipped.`;
+  --provider openai   asks each question without data and rejects the ones the model answers correctly, and
+                      has the model rephrase each selected question naturally (validated: meaning kept, no
+                      answer leakage; the template question otherwise, with the reason recorded);
+                      without it (or with offline-sim) the no-data check is recorded as skipped and the
+                      deterministic template questions are used.
+  --base-url URL      endpoint of the openai provider, e.g. http://localhost:11434/v1
+  --api-key-env VAR   environment variable holding its key (default OPENAI_API_KEY)`;
 
 export function formatTaskPool(result: TaskPoolResult): string {
   const lines: string[] = [];
@@ -33,6 +38,8 @@ export function formatTaskPool(result: TaskPoolResult): string {
   if (reasons.length > 0) lines.push(`Rejections by reason: ${reasons.map(([r, n]) => `${r} ${n}`).join(', ')}`);
   const noData = result.tasks.filter((t) => t.validation?.noDataCheck === 'skipped').length;
   if (noData > 0) lines.push(`No-data check skipped for ${noData} tasks (no provider configured).`);
+  const phrased = result.tasks.filter((t) => t.validation?.phrasing?.source === 'llm').length;
+  lines.push(`Questions: ${phrased} phrased by the model, ${result.tasks.length - phrased} deterministic templates.`);
   for (const note of result.notes) lines.push(`Note: ${note}`);
   return lines.join('\n');
 }
@@ -54,6 +61,8 @@ export const tasksCommand: CliCommand = {
           benchmark: { type: 'string' },
           provider: { type: 'string' },
           model: { type: 'string' },
+          'base-url': { type: 'string' },
+          'api-key-env': { type: 'string' },
           seed: { type: 'string', default: '0' },
           json: { type: 'boolean', default: false },
         },
@@ -81,7 +90,7 @@ export const tasksCommand: CliCommand = {
     let noDataModel: TaskPoolOptions['noDataModel'];
     if (values.provider === 'openai') {
       const model = values.model ?? 'gpt-4o-mini';
-      noDataModel = { provider: createOpenAiProvider({ models: [model] }), model };
+      noDataModel = { provider: createOpenAiProvider({ baseUrl: values['base-url'], apiKeyEnv: values['api-key-env'], models: [model] }), model };
     } else if (values.provider !== undefined && values.provider !== OFFLINE_SIM_PROVIDER_ID) {
       throw new CliError(`unknown provider '${values.provider}'; use openai or offline-sim`, 2);
     }
@@ -93,6 +102,8 @@ export const tasksCommand: CliCommand = {
         seed,
         contamination,
         noDataModel,
+        // The same provider phrases the selected questions.
+        phrasing: noDataModel,
         onProgress: values.json ? undefined : (message) => console.error(message),
       });
       if (values.out) fs.writeFileSync(path.resolve(values.out), result.tasks.map((t) => JSON.stringify(t)).join('\n') + (result.tasks.length ? '\n' : ''));

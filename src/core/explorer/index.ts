@@ -5,3 +5,4 @@ export * from './prefixCache';
 export * from './verifier';
 export * from './baselines';
 export * from './bench';
+export * from './judge';

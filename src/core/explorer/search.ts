@@ -28,8 +28,8 @@ import {
   cleaningRejection,
   coveredEvidence,
   repairedErrorIndices,
-  verifyTrajectory,
 } from './verifier';
+import { verifyTrajectoryJudged, type RubricJudge } from './judge';
 
 // ---------------------------------------------------------------- environment
 
@@ -256,6 +256,8 @@ export interface SearchOptions {
   /** Expand every error node once while a quarter of the budget is left (default true). */
   repairErrors?: boolean;
   cleaning?: CleaningOptions;
+  /** An LLM judge for the rubric's text criteria (verification only; default none: they stay unjudged). */
+  judge?: RubricJudge;
   signal?: AbortSignal;
   /** Receives each expansion's events as one batch (for one fsync in the run store). */
   onEvents?: (events: RunEventInput[]) => void;
@@ -495,7 +497,11 @@ export async function runSearch(task: TaskSpec, environment: StepEnvironment, po
       child.progress = task.evidence.length ? coveredEvidence(task, path).size / task.evidence.length : 1;
       const isFinal = step.observation.ok && step.observation.data.kind === 'final';
       if (isFinal) {
-        const verification = verifyTrajectory(task, path);
+        const judged = await verifyTrajectoryJudged(task, path, options.judge, options.signal);
+        const verification = judged.verification;
+        // The judge's calls are spent on this expansion too.
+        spentUsd += judged.costUsd;
+        expansionCost += judged.costUsd;
         child.verified = verification.verified;
         child.quality = verification.quality;
         child.closed = true;

@@ -86,6 +86,8 @@ export interface CriterionResult {
   holds: boolean | null;
   weight: number;
   polarity: 'positive' | 'negative';
+  /** For text criteria: the LLM judge's reason, or why the criterion stayed unjudged. */
+  note?: string;
 }
 
 export interface RubricResult {
@@ -151,6 +153,11 @@ export function scoreRubric(rubric: readonly RubricCriterion[], steps: readonly 
     }
     return { id: criterion.id, kind: check.kind, holds, weight: criterion.weight, polarity: criterion.polarity };
   });
+  return rubricResultOf(criteria);
+}
+
+/** The rubric score over the criteria that were judged (mechanically or by the LLM judge). */
+export function rubricResultOf(criteria: CriterionResult[]): RubricResult {
   const judged = criteria.filter((c) => c.holds !== null);
   const positiveTotal = judged.filter((c) => c.polarity === 'positive').reduce((s, c) => s + Math.abs(c.weight), 0);
   let score: number | null = null;
@@ -190,12 +197,16 @@ export function verifyTrajectory(task: TaskSpec, steps: readonly AgentStep[]): V
   const failures = steps.filter((s, i) => !s.observation.ok && !repaired.includes(i)).length;
   const stepSuccessRate = counted > 0 ? (counted - failures) / counted : 0;
   const rubric = task.rubric && task.rubric.length > 0 ? scoreRubric(task.rubric, steps, final) : undefined;
+  return { verified, answer: final?.answer, coverage, stepSuccessRate, repairedErrors: repaired.length, rubric, quality: qualityOf(verified, coverage, stepSuccessRate, rubric) };
+}
+
+/** The quality score from its parts (also recomputed after an LLM judge fills in text criteria). */
+export function qualityOf(verified: boolean, coverage: number, stepSuccessRate: number, rubric: RubricResult | undefined): number {
   const rubricScore = rubric?.score ?? coverage;
   const w = QUALITY_WEIGHTS;
   const raw = (verified ? w.answer : 0) + w.coverage * coverage + w.success * stepSuccessRate + w.rubric * rubricScore;
   // An unverified answer can never look good, however tidy the path.
-  const quality = verified ? raw : Math.min(raw, 0.4);
-  return { verified, answer: final?.answer, coverage, stepSuccessRate, repairedErrors: repaired.length, rubric, quality: round(quality) };
+  return round(verified ? raw : Math.min(raw, 0.4));
 }
 
 function round(x: number): number {

@@ -7,3 +7,4 @@ export * from './rubric';
 export * from './validate';
 export * from './contamination';
 export * from './pool';
+export * from './phrasing';

@@ -17,6 +17,7 @@ import type { EvidenceGraph } from './graph';
 import { buildRubric, fileRoles, taskAnchors } from './rubric';
 import type { ContaminationReference, TaskSpec } from './types';
 import { checkEvidence, nearDuplicateOf, trivialReason } from './validate';
+import { phraseTask, type PhrasingModel } from './phrasing';
 
 /** Every family of the pool: the starter four, then the dependency families. */
 export const taskPoolFamilies: TaskFamily[] = [...starterFamilies, ...dependencyFamilies];
@@ -38,6 +39,8 @@ export interface TaskPoolOptions {
   contamination?: ContaminationReference[];
   /** With a provider, each question is asked without data; a correct answer rejects the task. */
   noDataModel?: { provider: LlmProvider; model: string };
+  /** With a model, each selected task's template question is rewritten (validated; the template on any failure). */
+  phrasing?: PhrasingModel;
   signal?: AbortSignal;
   onProgress?: (message: string) => void;
 }
@@ -191,6 +194,22 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
   }
 
   const tasks = selectDiverse(valid, options.max ?? 40, options.seed ?? 0);
+  // Phrasing runs on the selected tasks only (one model call each); a rewrite that the contamination audit
+  // would flag is not worth keeping either, so it reverts to the template.
+  for (const task of tasks) {
+    options.signal?.throwIfAborted();
+    const template = task.question;
+    const record = await phraseTask(task, options.phrasing, options.signal);
+    if (record.source === 'llm') {
+      const contamination = auditContamination([task], profile, options.contamination ?? []).get(task.id);
+      if (contamination) {
+        const rewrite = task.question;
+        task.question = template;
+        task.validation!.phrasing = { source: 'template', reason: `the rewrite is contaminated (${contamination})`, model: record.model, rejectedRewrite: rewrite };
+      }
+    }
+    if (options.phrasing) options.onProgress?.(`phrasing ${task.id}: ${task.validation?.phrasing?.source} (${task.validation?.phrasing?.reason})`);
+  }
   const chosen = new Set(tasks.map((t) => t.id));
   for (const entry of families) {
     entry.valid = valid.filter((t) => t.family === entry.id).length;

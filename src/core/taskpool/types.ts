@@ -106,6 +106,19 @@ export interface TaskValidation {
   replayed: boolean;
   /** Offline there is no model to ask, so the no-data check is skipped, never assumed to pass. */
   noDataCheck: 'passed' | 'failed' | 'skipped';
+  /** Who phrased the question (set for selected tasks): the configured model, or the deterministic template. */
+  phrasing?: PhrasingRecord;
+}
+
+/** How a selected task's question was phrased, and why (a fallback to the template always says why). */
+export interface PhrasingRecord {
+  source: 'llm' | 'template';
+  reason: string;
+  model?: string;
+  /** The template question the model rewrote (when the rewrite was used). */
+  templateQuestion?: string;
+  /** A rewrite that failed validation, kept for inspection. */
+  rejectedRewrite?: string;
 }
 
 /**
