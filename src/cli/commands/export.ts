@@ -6,6 +6,7 @@ import type { DataEnvironment } from '../../core/env/types';
 import { trajectoriesFromRun } from '../../core/export/runAdapter';
 import { buildSftExport, formatSftReport, writeSftExport } from '../../core/export/sftExport';
 import { toKramaBenchTask, toSpiderTasks } from '../../core/export/tasks';
+import { SELECTION_MODES, SelectionMode } from '../../core/export/select';
 import { SFT_FORMATS, SftFormat } from '../../core/export/types';
 import { CliCommand, CliError } from '../command';
 
@@ -24,6 +25,11 @@ Options:
   --val-fraction F        share of tasks held out for validation, 0 ≤ F < 1 (default 0.1)
   --split S               the same as --val-fraction 1-S (S = train share)
   --no-weights            openai: do not put weight 0 on repaired assistant turns
+  --select MODE           which of a task's admitted trajectories to keep: anchored (rubric score),
+                          unanchored (verified answer + clean execution, no evidence anchors), random
+                          (seeded) or all (default: all); recorded in the metadata sidecar and the report
+  --per-task K            trajectories kept per task by --select (default 1)
+  --seed S                seed of --select random (default 0)
   --data DIR              the data folder, when it moved since the run (default: the run's)
   --json                  print the report as JSON`;
 
@@ -65,6 +71,9 @@ export const exportCommand: CliCommand = {
           'val-fraction': { type: 'string' },
           split: { type: 'string' },
           'no-weights': { type: 'boolean', default: false },
+          select: { type: 'string' },
+          'per-task': { type: 'string' },
+          seed: { type: 'string' },
           data: { type: 'string' },
           json: { type: 'boolean', default: false },
         },
@@ -81,6 +90,13 @@ export const exportCommand: CliCommand = {
     if (values['val-fraction'] !== undefined) validationFraction = Number(values['val-fraction']);
     if (values.split !== undefined) validationFraction = 1 - Number(values.split);
     if (!(validationFraction >= 0 && validationFraction < 1)) throw new CliError(`the validation share must be in [0, 1) (--val-fraction F or --split S with 0 < S ≤ 1)`, 2);
+    const selectMode = values.select ?? 'all';
+    if (!(SELECTION_MODES as readonly string[]).includes(selectMode)) throw new CliError(`--select must be one of ${SELECTION_MODES.join(', ')}, not '${selectMode}'`, 2);
+    const perTask = values['per-task'] === undefined ? 1 : Number(values['per-task']);
+    if (!Number.isInteger(perTask) || perTask < 1) throw new CliError(`--per-task must be a whole number ≥ 1, not '${values['per-task']}'`, 2);
+    const seed = values.seed === undefined ? 0 : Number(values.seed);
+    if (!Number.isInteger(seed)) throw new CliError(`--seed must be an integer, not '${values.seed}'`, 2);
+    if ((values['per-task'] !== undefined || values.seed !== undefined) && selectMode === 'all') throw new CliError('--per-task and --seed need --select anchored|unanchored|random', 2);
     const runDir = resolveRunDir(positionals[0]);
     const outDir = path.resolve(values.out ?? path.join(runDir, 'export'));
 
@@ -119,6 +135,7 @@ export const exportCommand: CliCommand = {
       validationFraction,
       weightRepaired: !values['no-weights'],
       secrets: secretsFromEnvironment(),
+      selection: { mode: selectMode as SelectionMode, perTask, seed },
     });
     const report = writeSftExport(outDir, result);
     console.log(values.json ? JSON.stringify(report, null, 2) : formatSftReport(report));

@@ -1,5 +1,6 @@
 import type { CliCommand } from '../command';
 import { askCommand } from './ask';
+import { auditCommand } from './audit';
 import { benchCommand } from './bench';
 import { benchEnvCommand } from './benchEnv';
 import { demosCommand } from './demos';
@@ -11,4 +12,4 @@ import { synthesizeCommand } from './synthesize';
 import { tasksCommand } from './tasks';
 
 /** Every `toffee` subcommand, in the order `toffee --help` lists them. */
-export const commands: CliCommand[] = [profileCommand, askCommand, simStatsCommand, sqlCommand, tasksCommand, synthesizeCommand, benchCommand, benchEnvCommand, exportCommand, demosCommand];
+export const commands: CliCommand[] = [profileCommand, askCommand, simStatsCommand, sqlCommand, tasksCommand, synthesizeCommand, benchCommand, benchEnvCommand, exportCommand, auditCommand, demosCommand];

@@ -6,3 +6,4 @@ export * from './verifier';
 export * from './baselines';
 export * from './bench';
 export * from './judge';
+export * from './audit';

@@ -4,6 +4,7 @@ export * from './sft';
 export * from './validate';
 export * from './renderCheck';
 export * from './sftExport';
+export * from './select';
 export * from './tasks';
 export * from './demos';
 export * from './runAdapter';

@@ -10,6 +10,7 @@ import { buildPrompt } from '../agent/prompt';
 import { tools as agentTools } from '../agent/tools';
 import { FULL_CONTEXT } from '../agent/types';
 import type { ChatMessage, ToolCallRequest, ToolDefinition } from '../llm/types';
+import type { SelectionRecord } from './select';
 import type { ExportTrajectory, PromptEnvironment } from './types';
 
 // ---- OpenAI (canonical) ----
@@ -220,6 +221,8 @@ export interface ExampleMetadata {
   steps: Array<{ index: number; provider: string; model: string; simulated: boolean; tool: string | null; ok: boolean }>;
   /** Estimated tokens of the example rendered through each chat template (set by the export's render check). */
   tokens?: Partial<Record<string, { total: number; assistant: number }>>;
+  /** How rubric-based selection chose this example (set by the export; see select.ts). */
+  selection?: SelectionRecord;
 }
 
 export function exampleMetadata(trajectory: ExportTrajectory, split: 'train' | 'validation'): ExampleMetadata {

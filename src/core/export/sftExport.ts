@@ -17,6 +17,7 @@ import {
   toOpenAiExample,
   toShareGptExample,
 } from './sft';
+import { SelectionOptions, SelectionSummary, selectTrajectories } from './select';
 import type { ExportTrajectory, PromptEnvironment, SftFormat, ValidationIssue } from './types';
 import { validateHfExample, validateOpenAiExample, validateShareGptExample } from './validate';
 
@@ -32,6 +33,8 @@ export interface SftExportOptions {
   secrets?: readonly string[];
   /** Name of the dataset in dataset_info.json (sharegpt). */
   datasetName?: string;
+  /** Which of a task's trajectories to keep (after pruning / accepted-only). Default: all. */
+  selection?: SelectionOptions;
 }
 
 export interface ExcludedExample {
@@ -52,7 +55,7 @@ export interface SftExportReport {
   format: SftFormat;
   createdAt: string;
   runIds: string[];
-  selection: { admitted: number; considered: number; acceptedOnly: boolean; skippedPruned: number; skippedUnaccepted: number };
+  selection: { admitted: number; considered: number; acceptedOnly: boolean; skippedPruned: number; skippedUnaccepted: number; rubricSelection: SelectionSummary };
   split: { validationFraction: number; trainTasks: number; validationTasks: number; trainExamples: number; validationExamples: number; overlap: string[] };
   written: number;
   excluded: ExcludedExample[];
@@ -86,7 +89,9 @@ export function buildSftExport(trajectories: ExportTrajectory[], environment: Pr
   const weightRepaired = options.weightRepaired ?? true;
   const skippedPruned = trajectories.filter((t) => t.curation === 'pruned').length;
   const notPruned = trajectories.filter((t) => t.curation !== 'pruned');
-  const chosen = options.acceptedOnly ? notPruned.filter((t) => t.curation === 'accepted') : notPruned;
+  const eligible = options.acceptedOnly ? notPruned.filter((t) => t.curation === 'accepted') : notPruned;
+  const selected = selectTrajectories(eligible, options.selection ?? { mode: 'all' });
+  const chosen = selected.kept;
   const { train: trainTasks, validation: validationTasks } = splitTasks(chosen.map((t) => t.task.id), validationFraction);
 
   const ruleFailures: Record<string, number> = {};
@@ -145,7 +150,7 @@ export function buildSftExport(trajectories: ExportTrajectory[], environment: Pr
     }
     const split = validationTasks.has(trajectory.task.id) ? 'validation' : 'train';
     (split === 'train' ? train : validation).push(JSON.stringify(line));
-    metadata.push({ ...exampleMetadata(trajectory, split), tokens: exampleTokens });
+    metadata.push({ ...exampleMetadata(trajectory, split), tokens: exampleTokens, selection: selected.records.get(trajectory.trajectoryId) });
     weightedZeroTurns += openai.messages.filter((m) => m.role === 'assistant' && m.weight === 0).length;
   }
 
@@ -160,7 +165,8 @@ export function buildSftExport(trajectories: ExportTrajectory[], environment: Pr
       considered: chosen.length,
       acceptedOnly: options.acceptedOnly ?? false,
       skippedPruned,
-      skippedUnaccepted: notPruned.length - chosen.length,
+      skippedUnaccepted: notPruned.length - eligible.length,
+      rubricSelection: selected.summary,
     },
     split: {
       validationFraction,
@@ -213,6 +219,8 @@ export function formatSftReport(report: SftExportReport): string {
     `${report.written} ${report.format} examples written (${report.split.trainExamples} train / ${report.split.validationExamples} validation; tasks ${report.split.trainTasks} / ${report.split.validationTasks}, overlap ${report.split.overlap.length})`,
     `selected ${report.selection.considered} of ${report.selection.admitted} admitted trajectories${report.selection.acceptedOnly ? ' (accepted only)' : ''}; ${report.selection.skippedPruned} pruned skipped; ${report.excluded.length} excluded by checks`,
   ];
+  const rs = report.selection.rubricSelection;
+  if (rs.mode !== 'all') lines.push(`selection ${rs.mode}: kept ${rs.kept} of ${rs.candidates} over ${rs.tasks} tasks (≤ ${rs.perTask} per task${rs.seed !== null ? `, seed ${rs.seed}` : ''})`);
   for (const [name, r] of Object.entries(report.render)) {
     lines.push(`render ${name}: ${r.passed} passed, ${r.failed} failed; ~tokens per example mean ${r.tokens.mean} (min ${r.tokens.min}, max ${r.tokens.max}), assistant ~${r.assistantTokens.mean}`);
   }

@@ -1,0 +1,329 @@
+/**
+ * Verifier audit (GraphForge's perturbation check): does the rubric verifier really read the evidence its
+ * criteria anchor to? For each sampled admitted trajectory and each criterion that anchors to environment data,
+ * the anchored evidence is perturbed in a copy of the SQLite image — the table dropped, the column dropped, or the
+ * column's values altered — the trajectory's SQL steps are replayed against it (in-process sql.js; Python,
+ * document and answer steps are kept as recorded), and the rubric is re-scored. A criterion's score is 1 when it
+ * is satisfied (a positive criterion holds, a negative one does not), else 0.
+ *
+ * Per perturbation kind and criterion kind the report gives the mean score drop of *targeted* criteria (those that
+ * name the perturbed table / column) and the mean |Δ| of *untargeted* ones (criteria on other evidence, read by
+ * no step that reads the perturbed evidence); criteria on other evidence that share a step with the perturbed
+ * evidence (a join breaks with either side) are reported apart as *collateral*. The baseline is the same replay on the
+ * unperturbed image, so a Δ comes from the perturbation alone. A targeted criterion that was satisfied and stays
+ * satisfied when its table or column is removed is flagged (positive criteria only: a negative "does not use the
+ * confuser table" criterion cannot move when that table goes): its verdict does not depend on its evidence. Value
+ * edits are reported, not flagged: the mechanical checks read which tables/columns a step used, not the values,
+ * so their (expected) insensitivity to value edits is the weakness the figures show.
+ */
+import type { Database, SqlJsStatic } from 'sql.js';
+import { renderError, renderTable } from '../agent/render';
+import type { AgentStep } from '../agent/types';
+import { loadSqlJs } from '../env/sqlJs';
+import type { RubricCheck, RubricCriterion } from '../taskpool/types';
+import { RubricResult, scoreRubric, stepCode } from './verifier';
+
+export type PerturbationKind = 'drop-table' | 'drop-column' | 'edit-values';
+
+export interface Perturbation {
+  kind: PerturbationKind;
+  table: string;
+  column?: string;
+}
+
+/** What the audit needs of a trajectory (ExportTrajectory fits). */
+export interface AuditTrajectory {
+  trajectoryId: string;
+  task: { id: string; rubric?: RubricCriterion[] };
+  steps: AgentStep[];
+  finalAnswer?: { answer: string; explanation: string };
+}
+
+/** The verifier under audit; the real one by default (a test passes a stub to check that the audit catches it). */
+export type RubricScorer = (rubric: readonly RubricCriterion[], steps: readonly AgentStep[], finalAnswer: { answer: string; explanation: string } | undefined) => RubricResult;
+
+export interface AuditOptions {
+  /** Most trajectories audited (the first N by id). Default 20. */
+  max?: number;
+  scorer?: RubricScorer;
+}
+
+export interface AuditCell {
+  targeted: { n: number; meanDrop: number | null };
+  /** Criteria that name other evidence, read by no step that reads the perturbed evidence. */
+  untargeted: { n: number; meanAbsDelta: number | null };
+  /** Criteria naming other evidence that a step shares with the perturbed evidence (see `collateral`). */
+  collateral: { n: number; meanAbsDelta: number | null };
+}
+
+export interface AuditFlag {
+  trajectoryId: string;
+  criterionId: string;
+  criterionKind: string;
+  perturbation: Perturbation;
+}
+
+export interface AuditReport {
+  trajectories: number;
+  skippedTrajectories: Array<{ trajectoryId: string; reason: string }>;
+  perturbations: number;
+  /** Perturbations that could not be applied (e.g. the anchored table is not in the image). */
+  skippedPerturbations: Array<{ trajectoryId: string; perturbation: Perturbation; reason: string }>;
+  /** Steps kept as recorded because they are not SQL (Python, documents, answers). */
+  stepsNotReplayed: number;
+  stepsReplayed: number;
+  /** Negative (confuser) criteria naming the perturbed evidence: left out of the targeted figures, never flagged. */
+  negativeTargetedSkipped: number;
+  /** Per perturbation kind: overall and by criterion kind. */
+  byPerturbation: Record<PerturbationKind, AuditCell & { byCriterion: Record<string, AuditCell> }>;
+  /** Targeted criteria whose verdict survived the removal of their table or column. */
+  flags: AuditFlag[];
+}
+
+/** The data evidence a criterion's check names, as (table, column?) pairs. */
+function anchoredData(check: RubricCheck): Array<{ table: string; column?: string }> {
+  switch (check.kind) {
+    case 'uses_table':
+      return [{ table: check.table }];
+    case 'uses_column':
+      return [{ table: check.table, column: check.column }];
+    case 'joins_on':
+      return [check.left, check.right];
+    default:
+      return [];
+  }
+}
+
+/** The perturbations aimed at a criterion's evidence. */
+function perturbationsFor(check: RubricCheck): Perturbation[] {
+  switch (check.kind) {
+    case 'uses_table':
+      return [{ kind: 'drop-table', table: check.table }];
+    case 'uses_column':
+      return [
+        { kind: 'drop-column', table: check.table, column: check.column },
+        { kind: 'edit-values', table: check.table, column: check.column },
+      ];
+    case 'joins_on':
+      return [
+        { kind: 'drop-column', table: check.left.table, column: check.left.column },
+        { kind: 'edit-values', table: check.left.table, column: check.left.column },
+      ];
+    default:
+      return [];
+  }
+}
+
+const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** Whether a perturbation touches evidence the criterion names: a table drop hits every check on that table. */
+function targets(perturbation: Perturbation, check: RubricCheck): boolean {
+  return anchoredData(check).some((d) => sameName(d.table, perturbation.table) && (perturbation.kind === 'drop-table' || (d.column !== undefined && sameName(d.column, perturbation.column ?? ''))));
+}
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+function findTable(db: Database, table: string): { name: string; type: string } | undefined {
+  const rows = db.exec(`SELECT name, type FROM sqlite_master WHERE type IN ('table','view') AND lower(name) = lower(?)`, [table]);
+  const row = rows[0]?.values[0];
+  return row ? { name: String(row[0]), type: String(row[1]) } : undefined;
+}
+
+/** Applies a perturbation to an open database; throws with a plain-words reason when it cannot. */
+function applyPerturbation(db: Database, p: Perturbation): void {
+  const found = findTable(db, p.table);
+  if (!found) throw new Error(`table ${p.table} is not in the image`);
+  const t = quote(found.name);
+  if (p.kind === 'drop-table') {
+    db.run(`DROP ${found.type === 'view' ? 'VIEW' : 'TABLE'} ${t}`);
+    return;
+  }
+  if (found.type !== 'table') throw new Error(`${p.table} is a view; only its drop is audited`);
+  const columns = (db.exec(`PRAGMA table_info(${t})`)[0]?.values ?? []).map((r) => String(r[1]));
+  const column = columns.find((c) => sameName(c, p.column ?? ''));
+  if (!column) throw new Error(`column ${p.table}.${p.column} is not in the image`);
+  if (p.kind === 'drop-column') {
+    // Rebuilt rather than ALTER … DROP COLUMN, which refuses indexed or key columns.
+    const kept = columns.filter((c) => c !== column);
+    if (kept.length === 0) throw new Error(`${p.table} has no other column`);
+    db.run(`CREATE TABLE "__toffee_audit" AS SELECT ${kept.map(quote).join(', ')} FROM ${t}; DROP TABLE ${t}; ALTER TABLE "__toffee_audit" RENAME TO ${t};`);
+    return;
+  }
+  const c = quote(column);
+  db.run(`UPDATE ${t} SET ${c} = CASE WHEN typeof(${c}) IN ('integer','real') THEN ${c} * 1.37 + 1 WHEN ${c} IS NULL THEN NULL ELSE ${c} || '~' END`);
+}
+
+/**
+ * The trajectory with every SQL step re-run against `db` (observation rebuilt with the one renderer) and every
+ * describe_table step failing when its table is gone (the verifier counts a described table as used).
+ */
+function replay(db: Database, steps: readonly AgentStep[], counts: { replayed: number; kept: number }): AgentStep[] {
+  return steps.map((step) => {
+    if (step.toolCall?.name === 'describe_table' && step.observation.ok) {
+      counts.replayed++;
+      const args = step.observation.args ?? parseArgs(step.toolCall.arguments);
+      const table = typeof args?.table === 'string' ? args.table : '';
+      if (findTable(db, table)) return step;
+      const message = `no table named ${table}`;
+      return { ...step, observation: { ...step.observation, ok: false, data: { kind: 'error', message }, text: renderError(message) } };
+    }
+    const code = step.toolCall?.name === 'run_sql' ? stepCode(step) : undefined;
+    if (code === undefined) {
+      counts.kept++;
+      return step;
+    }
+    counts.replayed++;
+    try {
+      const results = db.exec(code);
+      const last = results[results.length - 1];
+      const columns = last?.columns ?? [];
+      const rows = (last?.values ?? []) as unknown[][];
+      return { ...step, observation: { ...step.observation, ok: true, data: { kind: 'rows', columns, rows, truncated: false }, text: renderTable(columns, rows), errorKind: undefined } };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { ...step, observation: { ...step.observation, ok: false, data: { kind: 'error', message }, text: renderError(message) } };
+    }
+  });
+}
+
+function parseArgs(text: string | undefined): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text ?? '');
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function mentions(text: string, word: string): boolean {
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[^A-Za-z0-9_])${escaped}($|[^A-Za-z0-9_])`, 'i').test(text);
+}
+
+/**
+ * A criterion that does not name the perturbed evidence but whose own table is read by a step that also reads
+ * the perturbed table (a join, or a query on the same table): when that step breaks, the criterion loses its
+ * support legitimately. These are reported apart ("collateral") so that "untargeted" measures spurious movement.
+ */
+function collateral(perturbation: Perturbation, check: RubricCheck, steps: readonly AgentStep[]): boolean {
+  const tables = anchoredData(check).map((d) => d.table);
+  if (tables.length === 0) return false;
+  return steps.some((step) => {
+    const code = stepCode(step);
+    if (code === undefined || !mentions(code, perturbation.table) || (perturbation.column !== undefined && !mentions(code, perturbation.column))) return false;
+    return tables.some((t) => mentions(code, t));
+  });
+}
+
+/** 1 when a criterion is satisfied, 0 when not, null when unjudged. */
+function criterionScores(result: RubricResult): Map<string, { kind: string; score: number | null }> {
+  return new Map(result.criteria.map((c) => [c.id, { kind: c.kind, score: c.holds === null ? null : (c.polarity === 'positive') === c.holds ? 1 : 0 }]));
+}
+
+const mean = (xs: number[]) => (xs.length ? Math.round((xs.reduce((s, x) => s + x, 0) / xs.length) * 1e4) / 1e4 : null);
+
+function withDatabase<T>(SQL: SqlJsStatic, image: Uint8Array, body: (db: Database) => T): T {
+  const db = new SQL.Database(image);
+  try {
+    return body(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** Audits the verifier on up to `max` trajectories against the environment image they ran on. */
+export async function auditVerifier(image: Uint8Array, trajectories: readonly AuditTrajectory[], options: AuditOptions = {}): Promise<AuditReport> {
+  const SQL = await loadSqlJs();
+  const scorer = options.scorer ?? scoreRubric;
+  const max = options.max ?? 20;
+  const kinds: PerturbationKind[] = ['drop-table', 'drop-column', 'edit-values'];
+  const samples = new Map(kinds.map((k) => [k, { targeted: [] as number[], untargeted: [] as number[], collateral: [] as number[], byCriterion: new Map<string, { targeted: number[]; untargeted: number[]; collateral: number[] }>() }]));
+  const report: AuditReport = { trajectories: 0, skippedTrajectories: [], perturbations: 0, skippedPerturbations: [], stepsNotReplayed: 0, stepsReplayed: 0, negativeTargetedSkipped: 0, byPerturbation: {} as AuditReport['byPerturbation'], flags: [] };
+  const counts = { replayed: 0, kept: 0 };
+
+  const sampled = [...trajectories].sort((a, b) => a.trajectoryId.localeCompare(b.trajectoryId));
+  for (const trajectory of sampled) {
+    if (report.trajectories >= max) break;
+    const rubric = trajectory.task.rubric ?? [];
+    const planned = new Map<string, Perturbation>();
+    for (const criterion of rubric) for (const p of perturbationsFor(criterion.check)) planned.set(`${p.kind}\u0000${p.table.toLowerCase()}\u0000${(p.column ?? '').toLowerCase()}`, p);
+    if (planned.size === 0) {
+      report.skippedTrajectories.push({ trajectoryId: trajectory.trajectoryId, reason: 'no rubric criterion anchors to a table or column' });
+      continue;
+    }
+    report.trajectories++;
+    const base = criterionScores(scorer(rubric, withDatabase(SQL, image, (db) => replay(db, trajectory.steps, counts)), trajectory.finalAnswer));
+    for (const p of planned.values()) {
+      let perturbed: Map<string, { kind: string; score: number | null }>;
+      try {
+        perturbed = criterionScores(
+          scorer(
+            rubric,
+            withDatabase(SQL, image, (db) => {
+              applyPerturbation(db, p);
+              return replay(db, trajectory.steps, counts);
+            }),
+            trajectory.finalAnswer,
+          ),
+        );
+      } catch (error) {
+        report.skippedPerturbations.push({ trajectoryId: trajectory.trajectoryId, perturbation: p, reason: error instanceof Error ? error.message : String(error) });
+        continue;
+      }
+      report.perturbations++;
+      const bucket = samples.get(p.kind)!;
+      for (const criterion of rubric) {
+        const before = base.get(criterion.id)?.score;
+        const after = perturbed.get(criterion.id)?.score;
+        if (before === null || before === undefined || after === null || after === undefined) continue;
+        const cell = bucket.byCriterion.get(criterion.check.kind) ?? { targeted: [], untargeted: [], collateral: [] };
+        bucket.byCriterion.set(criterion.check.kind, cell);
+        if (targets(p, criterion.check) && criterion.polarity === 'negative') {
+          // A confuser criterion ("does not use table X") is satisfied by not reading X; removing X cannot move it.
+          report.negativeTargetedSkipped++;
+          continue;
+        }
+        if (targets(p, criterion.check)) {
+          bucket.targeted.push(before - after);
+          cell.targeted.push(before - after);
+          if (p.kind !== 'edit-values' && before === 1 && after === 1) report.flags.push({ trajectoryId: trajectory.trajectoryId, criterionId: criterion.id, criterionKind: criterion.check.kind, perturbation: p });
+        } else {
+          const pool = collateral(p, criterion.check, trajectory.steps) ? 'collateral' : 'untargeted';
+          bucket[pool].push(Math.abs(after - before));
+          cell[pool].push(Math.abs(after - before));
+        }
+      }
+    }
+  }
+  for (const kind of kinds) {
+    const s = samples.get(kind)!;
+    report.byPerturbation[kind] = {
+      targeted: { n: s.targeted.length, meanDrop: mean(s.targeted) },
+      untargeted: { n: s.untargeted.length, meanAbsDelta: mean(s.untargeted) },
+      collateral: { n: s.collateral.length, meanAbsDelta: mean(s.collateral) },
+      byCriterion: Object.fromEntries(
+        [...s.byCriterion].map(([k, c]) => [
+          k,
+          { targeted: { n: c.targeted.length, meanDrop: mean(c.targeted) }, untargeted: { n: c.untargeted.length, meanAbsDelta: mean(c.untargeted) }, collateral: { n: c.collateral.length, meanAbsDelta: mean(c.collateral) } },
+        ]),
+      ),
+    };
+  }
+  report.stepsReplayed = counts.replayed;
+  report.stepsNotReplayed = counts.kept;
+  return report;
+}
+
+/** A few lines for a terminal. */
+export function formatAuditReport(report: AuditReport): string {
+  const f = (x: number | null) => (x === null ? '—' : x.toFixed(3));
+  const lines = [`audited ${report.trajectories} trajectories, ${report.perturbations} perturbations (${report.stepsReplayed} SQL / describe_table steps replayed, ${report.stepsNotReplayed} other steps kept as recorded; ${report.negativeTargetedSkipped} confuser-criterion checks left out)`];
+  for (const [kind, cell] of Object.entries(report.byPerturbation)) {
+    lines.push(`${kind}: targeted mean drop ${f(cell.targeted.meanDrop)} (n=${cell.targeted.n}); untargeted mean |Δ| ${f(cell.untargeted.meanAbsDelta)} (n=${cell.untargeted.n}); collateral mean |Δ| ${f(cell.collateral.meanAbsDelta)} (n=${cell.collateral.n})`);
+    for (const [criterion, c] of Object.entries(cell.byCriterion)) lines.push(`  ${criterion}: targeted ${f(c.targeted.meanDrop)} (n=${c.targeted.n}); untargeted ${f(c.untargeted.meanAbsDelta)} (n=${c.untargeted.n}); collateral ${f(c.collateral.meanAbsDelta)} (n=${c.collateral.n})`);
+  }
+  lines.push(report.flags.length ? `${report.flags.length} criteria did not move when their evidence was removed:` : 'no criterion ignored the removal of its evidence');
+  for (const flag of report.flags.slice(0, 10)) lines.push(`  ${flag.trajectoryId} ${flag.criterionId} (${flag.criterionKind}) under ${flag.perturbation.kind} ${flag.perturbation.table}${flag.perturbation.column ? '.' + flag.perturbation.column : ''}`);
+  for (const s of report.skippedPerturbations.slice(0, 5)) lines.push(`skipped ${s.perturbation.kind} ${s.perturbation.table}${s.perturbation.column ? '.' + s.perturbation.column : ''} (${s.trajectoryId}): ${s.reason}`);
+  return lines.join('\n');
+}
