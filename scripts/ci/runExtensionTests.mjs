@@ -9,7 +9,8 @@
 //   CHROME_BIN       Chromium (default /usr/bin/chromium)
 //   TEST_TIMEOUT_MS  whole-run limit (default 300000)
 //   SHOT             PNG path: a screenshot of the workbench, taken when the suite asks for it (it writes the file
-//                    named by SCREENSHOT_REQUEST, which this runner passes to the extension host) or at the end
+//                    named by SCREENSHOT_REQUEST, which this runner passes to the extension host) or at the end;
+//                    named requests (see findInWebviews) go to SHOT-<name>.png
 //   VSIX             test this packaged extension instead: it is installed into the run's extensions folder with
 //                    code-server's --install-extension, and the installed copy is what the tests load
 import { createRequire } from 'node:module';
@@ -125,14 +126,41 @@ page.on('console', (m) => {
 const timer = setTimeout(() => { log(`TIMEOUT after ${TIMEOUT_MS} ms`); finish(124); }, TIMEOUT_MS);
 let shotTaken = false;
 let watching = true;
+// A request is plain text (the first one is taken as SHOT) or JSON {name, webviewSelector}: a named request is
+// saved as SHOT-<name>.png, and webviewSelector is looked up in every frame (webviews are nested iframes) for up to
+// 15 s; the answer ({webviewSelector: {found, count}}) is written into "<file>.done" for the suite to assert.
+async function findInWebviews(selector) {
+  for (const started = Date.now(); Date.now() - started < 15000; await new Promise((r) => setTimeout(r, 250))) {
+    for (const frame of page.frames()) {
+      const count = await frame.locator(selector).count().catch(() => 0);
+      if (count > 0) return { found: true, count };
+    }
+  }
+  return { found: false, count: 0, frames: page.frames().length };
+}
+const handled = new Set();
 const screenshots = (async () => {
   while (watching) {
-    if (process.env.SHOT && !shotTaken && fs.existsSync(screenshotRequest)) {
-      await new Promise((r) => setTimeout(r, 1000)); // let the view finish rendering
-      await page.screenshot({ path: process.env.SHOT }).then(() => { shotTaken = true; log(`screenshot ${process.env.SHOT}`); }, (e) => log(`screenshot failed: ${e}`));
-      fs.writeFileSync(`${screenshotRequest}.done`, '');
-    } else if (!process.env.SHOT && fs.existsSync(screenshotRequest) && !fs.existsSync(`${screenshotRequest}.done`)) {
-      fs.writeFileSync(`${screenshotRequest}.done`, '');
+    if (fs.existsSync(screenshotRequest) && !fs.existsSync(`${screenshotRequest}.done`)) {
+      const raw = fs.readFileSync(screenshotRequest, 'utf8').trim();
+      let request = {};
+      try { request = JSON.parse(raw); } catch {}
+      const name = typeof request.name === 'string' && /^[a-z0-9-]{1,40}$/.test(request.name) ? request.name : undefined;
+      const key = name ?? '';
+      const result = {};
+      if (!handled.has(key)) {
+        handled.add(key);
+        if (typeof request.webviewSelector === 'string') {
+          result.webviewSelector = await findInWebviews(request.webviewSelector);
+          log(`webview selector ${request.webviewSelector}: ${JSON.stringify(result.webviewSelector)}`);
+        }
+        const target = process.env.SHOT && (name ? process.env.SHOT.replace(/(\.png)?$/i, `-${name}.png`) : shotTaken ? undefined : process.env.SHOT);
+        if (target) {
+          await new Promise((r) => setTimeout(r, 1000)); // let the view finish rendering
+          await page.screenshot({ path: target }).then(() => { if (!name) shotTaken = true; log(`screenshot ${target}`); }, (e) => log(`screenshot failed: ${e}`));
+        }
+      }
+      fs.writeFileSync(`${screenshotRequest}.done`, JSON.stringify(result));
     }
     await new Promise((r) => setTimeout(r, 200));
   }

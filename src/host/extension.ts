@@ -1,8 +1,9 @@
 import type * as vscode from 'vscode';
+import type { RunView } from '../shared/runView';
 import { EnvironmentTreeProvider, type EnvironmentSnapshot } from './EnvironmentTreeProvider';
 import { registerChat } from './chat';
 import { registerEnvironmentView } from './environmentView';
-import { registerExplorer } from './explorer';
+import { ExplorerPanel, registerExplorer } from './explorer';
 import { registerLlmCommands } from './lm';
 import { log, registerLog } from './log';
 import { registerOpenBenchmarkEnvironment } from './openBenchmarkEnvironment';
@@ -13,6 +14,13 @@ import { registerTasksView } from './tasksView';
 export interface ToffeeApi {
   /** The Data Environment view's content as plain data, read from its tree items; undefined when empty. */
   environmentSnapshot(): EnvironmentSnapshot | undefined;
+  /** The run as an open explorer panel has reduced it from its events; undefined when no panel shows that run. */
+  explorerView(runDir: string): RunView | undefined;
+  /**
+   * Delivers a message to an open explorer panel's host side as if its webview had posted it (the same
+   * validation and curation path as a click in the panel); false when no panel shows that run.
+   */
+  explorerReceive(runDir: string, message: unknown): Promise<boolean>;
 }
 
 // Wiring only: no loading or scanning here; every feature does its work when invoked.
@@ -28,7 +36,16 @@ export function activate(context: vscode.ExtensionContext): ToffeeApi {
     registerExplorer(context),
     registerChat(context),
   );
-  return { environmentSnapshot: () => environmentTree.snapshot() };
+  return {
+    environmentSnapshot: () => environmentTree.snapshot(),
+    explorerView: (runDir) => ExplorerPanel.find(runDir)?.view,
+    explorerReceive: async (runDir, message) => {
+      const panel = ExplorerPanel.find(runDir);
+      if (!panel) return false;
+      await panel.receive(message);
+      return true;
+    },
+  };
 }
 
 export function deactivate(): void {}

@@ -54,6 +54,10 @@ describe('webview: HTML and CSP', () => {
     const base = { cspSource: 'https://x', scriptUri: 'https://x/a.js', styleUri: 'https://x/a.css' };
     assert.throws(() => buildExplorerHtml({ ...base, nonce: 'abc' }), /nonce/);
     assert.throws(() => buildExplorerHtml({ ...base, cspSource: "https://x; script-src 'unsafe-eval'", nonce: createNonce() }), /cspSource/);
+    assert.throws(() => buildExplorerHtml({ ...base, cspSource: "https://x 'unsafe-eval'", nonce: createNonce() }), /cspSource/);
+    // What code-server / VS Code for the web passes: a source list with 'self'.
+    const web = buildExplorerHtml({ ...base, cspSource: "'self' https://*.vscode-cdn.net", nonce: createNonce() });
+    assert.match(web, /style-src 'self' https:\/\/\*\.vscode-cdn\.net 'nonce-/);
     const html = buildExplorerHtml({ ...base, nonce: createNonce(), title: '<img src=x onerror=alert(1)>' });
     assert.ok(html.includes('&lt;img src=x onerror=alert(1)&gt;'));
     assert.ok(!html.includes('<img'));

@@ -90,19 +90,26 @@ async function handleChat(context: vscode.ExtensionContext, request: vscode.Chat
   }
 }
 
-async function insertDemo(): Promise<void> {
+/** Automation arguments (integration tests, keybindings): the question and the data folder whose runs supply demos. */
+interface InsertDemoArguments {
+  question?: string;
+  folder?: string;
+}
+
+async function insertDemo(args?: InsertDemoArguments): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   if (!editor) {
     void vscode.window.showWarningMessage('TOFFEE: open a document to insert a demo into.');
     return;
   }
-  const root = workspaceRoot();
+  // A menu may pass a Uri here; only plain strings count as arguments.
+  const root = (typeof args?.folder === 'string' ? args.folder : undefined) ?? workspaceRoot();
   if (!root) {
     void vscode.window.showWarningMessage('TOFFEE: open the data folder as the workspace first.');
     return;
   }
   const selected = editor.document.getText(editor.selection).trim();
-  const question = selected || (await vscode.window.showInputBox({ title: 'TOFFEE: Insert ICL Demo', prompt: 'A question to find a similar worked example for', ignoreFocusOut: true }))?.trim();
+  const question = selected || (typeof args?.question === 'string' ? args.question.trim() : '') || (await vscode.window.showInputBox({ title: 'TOFFEE: Insert ICL Demo', prompt: 'A question to find a similar worked example for', ignoreFocusOut: true }))?.trim();
   if (!question) return;
   const found = demoLibraryForFolder(root);
   if (!found) {

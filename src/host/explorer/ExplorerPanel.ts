@@ -85,6 +85,17 @@ export class ExplorerPanel {
     }
   }
 
+  /** The open panel for a run folder, if any. */
+  static find(runDir: string): ExplorerPanel | undefined {
+    return ExplorerPanel.panels.get(path.resolve(runDir));
+  }
+
+  /** Handles a message exactly as if the panel's webview had posted it; resolves once curation requests are answered. */
+  async receive(message: unknown): Promise<void> {
+    this.session.handleMessage(message);
+    await this.session.idle();
+  }
+
   /** The run as the panel's session has reduced it (for the status bar). */
   get view(): RunView {
     return this.session.view;

@@ -49,7 +49,11 @@ const CYTOSCAPE_CONTAINER_RULE = '.__________cytoscape_container { position: rel
 
 export function buildExplorerHtml(options: ExplorerHtmlOptions): string {
   if (!NONCE_PATTERN.test(options.nonce)) throw new Error('explorer HTML: the nonce must be at least 16 base64 characters');
-  if (/[\s;'"]/.test(options.cspSource)) throw new Error(`explorer HTML: unexpected characters in cspSource ${JSON.stringify(options.cspSource)}`);
+  // A source list: host sources, plus 'self' (VS Code for the web / code-server passes "'self' https://*.vscode-cdn.net").
+  const sources = options.cspSource.trim().split(/\s+/);
+  if (!options.cspSource.trim() || sources.some((source) => source !== "'self'" && /[;'",]/.test(source))) {
+    throw new Error(`explorer HTML: unexpected characters in cspSource ${JSON.stringify(options.cspSource)}`);
+  }
   const csp = contentSecurityPolicy(options.cspSource, options.nonce);
   const title = escapeAttribute(options.title ?? 'TOFFEE Explorer');
   return `<!DOCTYPE html>

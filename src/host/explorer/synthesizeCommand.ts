@@ -140,20 +140,25 @@ async function runSynthesis(context: vscode.ExtensionContext, status: vscode.Sta
 export function registerSynthesizeCommand(context: vscode.ExtensionContext): vscode.Disposable {
   const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
   status.name = 'TOFFEE synthesis';
-  const command = vscode.commands.registerCommand('toffee.synthesizeTrajectories', async (uri?: vscode.Uri) => {
+  // `preset` (automation, e.g. the integration tests) skips the quick picks; resolves to the run folder when a run started.
+  const command = vscode.commands.registerCommand('toffee.synthesizeTrajectories', async (uri?: vscode.Uri, preset?: Partial<SynthesisChoices>): Promise<string | undefined> => {
     const folder = uri?.fsPath ?? (await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Synthesize' }))?.[0]?.fsPath;
-    if (!folder) return;
-    const choices = await askChoices(context);
-    if (!choices) return;
+    if (!folder) return undefined;
+    // The explorer's context menu passes the selected Uris as the second argument: not a preset.
+    const isPreset = !!preset && typeof preset === 'object' && !Array.isArray(preset) && !(preset instanceof vscode.Uri);
+    const choices = isPreset ? { ...DEFAULT_CHOICES, ...preset } : await askChoices(context);
+    if (!choices) return undefined;
     let providers;
     try {
       const provider = choices.provider === 'settings' ? await createProviderFromSettings(context, { info: (m) => log().info(m), error: (m) => log().error(m) }) : undefined;
       providers = provider ? [provider] : undefined;
     } catch (error) {
       void vscode.window.showErrorMessage(`TOFFEE: cannot set up the models: ${describeError(error)}`);
-      return;
+      return undefined;
     }
-    await runSynthesis(context, status, { folder, tasks: choices.tasks, budgetUsd: choices.budgetUsd, providers, runDir: path.join(runsDir(folder), newRunId()) });
+    const runDir = path.join(runsDir(folder), newRunId());
+    await runSynthesis(context, status, { folder, tasks: choices.tasks, budgetUsd: choices.budgetUsd, providers, runDir });
+    return runDir;
   });
   statusItem = status;
   return vscode.Disposable.from(command, status);
