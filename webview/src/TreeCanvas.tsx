@@ -197,6 +197,7 @@ export class TreeController {
       this.cy.add(elements);
     }
     this.cy.endBatch();
+    this.reapplyHighlight();
     performance.mark('toffee:tree-built');
     this.fit();
     performance.mark('toffee:tree-fit');
@@ -228,7 +229,11 @@ export class TreeController {
       elements.push({ group: 'nodes', data: this.nodeData(node), position: { x: 0, y: 0 }, classes: this.labelled ? 'labelled' : '' });
       if (node.parentId) elements.push({ group: 'edges', data: { id: `e:${nodeId}`, source: node.parentId, target: nodeId } });
     }
-    if (elements.length) this.cy.add(elements);
+    if (elements.length) {
+      this.cy.add(elements);
+      // A node that arrives after its highlight was set (search match, path step) still gets its classes.
+      if (this.highlighted.key) this.reapplyHighlight();
+    }
     for (const { nodeId } of updated) {
       const node = task.nodes[nodeId];
       const element = this.cy.getElementById(nodeId);
@@ -294,12 +299,29 @@ export class TreeController {
     this.cy.viewport({ zoom, pan });
   }
 
-  setClasses(pathNodeIds: string[], currentNodeId: string | undefined, matchNodeIds: string[], selectedNodeId: string | undefined): void {
+  /** What setClasses last applied, so an unchanged highlight costs nothing and a changed one touches only its ids. */
+  private highlighted: { key: string; path: string[]; current?: string; matches: string[]; selected?: string } = { key: '', path: [], matches: [] };
+
+  private reapplyHighlight(): void {
+    const { path, current, matches, selected } = this.highlighted;
+    this.highlighted = { key: '', path: [], matches: [] };
+    this.setClasses(path, current, matches, selected, true);
+  }
+
+  setClasses(pathNodeIds: string[], currentNodeId: string | undefined, matchNodeIds: string[], selectedNodeId: string | undefined, force = false): void {
+    // Called after every React render (each patch re-renders the app); selector queries such as
+    // cy.elements('.onPath') scan all ~10k elements, so skip the work when nothing changed.
+    const key = `${pathNodeIds.join('\n')}|${currentNodeId ?? ''}|${matchNodeIds.join('\n')}|${selectedNodeId ?? ''}`;
+    if (!force && key === this.highlighted.key) return;
+    const before = this.highlighted;
     this.cy.startBatch();
-    this.cy.elements('.onPath').removeClass('onPath');
-    this.cy.nodes('.current').removeClass('current');
-    this.cy.nodes('.match').removeClass('match');
-    this.cy.nodes(':selected').unselect();
+    for (const id of before.path) {
+      this.cy.getElementById(id).removeClass('onPath');
+      this.cy.getElementById(`e:${id}`).removeClass('onPath');
+    }
+    if (before.current) this.cy.getElementById(before.current).removeClass('current');
+    for (const id of before.matches) this.cy.getElementById(id).removeClass('match');
+    if (before.selected) this.cy.getElementById(before.selected).unselect();
     for (const id of pathNodeIds) {
       this.cy.getElementById(id).addClass('onPath');
       this.cy.getElementById(`e:${id}`).addClass('onPath');
@@ -308,6 +330,7 @@ export class TreeController {
     if (currentNodeId) this.cy.getElementById(currentNodeId).addClass('current');
     if (selectedNodeId) this.cy.getElementById(selectedNodeId).select();
     this.cy.endBatch();
+    this.highlighted = { key, path: [...pathNodeIds], current: currentNodeId, matches: [...matchNodeIds], selected: selectedNodeId };
     performance.mark('toffee:classes-set');
   }
 
