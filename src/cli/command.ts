@@ -1,3 +1,7 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
+
 /** A CLI subcommand. Each lives in its own file under commands/ and is listed in commands/index.ts. */
 export interface CliCommand {
   name: string;
@@ -13,5 +17,17 @@ export interface CliCommand {
 export class CliError extends Error {
   constructor(message: string, readonly exitCode = 1) {
     super(message);
+  }
+}
+
+/**
+ * A command's flags and positionals (node:util parseArgs, strict). An unknown or malformed flag is a usage
+ * error: exit code 2 with the command's usage text.
+ */
+export function parseCommandArgs<const O extends ParseArgsOptionsConfig>(argv: string[], options: O, usage: string) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new CliError(`${error instanceof Error ? error.message : String(error)}\n${usage}`, 2);
   }
 }

@@ -1,13 +1,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { runEpisode } from '../../core/agent/episode';
 import { openAgentSession } from '../../core/agent/session';
 import { AgentStep, FULL_CONTEXT, contextLengthLabel, parseContextLength } from '../../core/agent/types';
 import { createOpenAiProvider } from '../../core/llm/openaiProvider';
 import { NO_SIMULATION_MESSAGE, OFFLINE_SIM_PROVIDER_ID } from '../../core/llm/sim/index';
 import type { LlmProvider, ReasoningEffort } from '../../core/llm/types';
-import { CliCommand, CliError } from '../command';
+import { CliError, parseCommandArgs, type CliCommand } from '../command';
 
 const USAGE = `Usage: toffee ask <folder> "<question>" [options]
 
@@ -45,12 +44,7 @@ export const askCommand: CliCommand = {
   summary: 'Run one agent episode over a folder for a question and print each step',
   usage: USAGE,
   async run(argv) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: {
+    const parsed = parseCommandArgs(argv, {
           provider: { type: 'string', default: 'openai' },
           model: { type: 'string' },
           'base-url': { type: 'string' },
@@ -58,11 +52,7 @@ export const askCommand: CliCommand = {
           'max-steps': { type: 'string', default: '12' },
           context: { type: 'string', default: 'full' },
           effort: { type: 'string' },
-        },
-      });
-    } catch (error) {
-      throw new CliError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`, 2);
-    }
+        }, USAGE);
     const { values, positionals } = parsed;
     if (positionals.length !== 2) throw new CliError(`expected a folder and a question\n${USAGE}`, 2);
     const [folderArg, question] = positionals;

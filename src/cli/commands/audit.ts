@@ -1,9 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { auditVerifier, formatAuditReport } from '../../core/explorer/audit';
 import { trajectoriesFromRun } from '../../core/export/runAdapter';
-import { CliCommand, CliError } from '../command';
+import { CliError, parseCommandArgs, type CliCommand } from '../command';
 import { loadRunEnvironment, resolveRunDir } from './export';
 
 const USAGE = `Usage: toffee audit <runDir> [--max N] [--data DIR] [--out FILE] [--json]
@@ -25,12 +24,7 @@ export const auditCommand: CliCommand = {
   summary: 'Audit the verifier: perturb the evidence each rubric criterion anchors to and re-score',
   usage: USAGE,
   async run(argv) {
-    let parsed;
-    try {
-      parsed = parseArgs({ args: argv, allowPositionals: true, options: { max: { type: 'string' }, data: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean', default: false } } });
-    } catch (error) {
-      throw new CliError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`, 2);
-    }
+    const parsed = parseCommandArgs(argv, { max: { type: 'string' }, data: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean', default: false } }, USAGE);
     const { values, positionals } = parsed;
     if (positionals.length !== 1) throw new CliError(`expected one run folder\n${USAGE}`, 2);
     const max = values.max === undefined ? 20 : Number(values.max);

@@ -1,13 +1,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { openAgentSession } from '../../core/agent/session';
 import { BENCH_METHODS, BenchMethod, BenchResult, benchChecks, budgetToReach, runBenchmark } from '../../core/explorer/bench';
 import { createSimulatedProvider } from '../../core/llm/sim/index';
 import { readContaminationReferences } from '../../core/benchenv/contamination';
 import { explorerToolContext } from '../../core/pipeline';
 import { buildTaskPool } from '../../core/taskpool/pool';
-import { CliCommand, CliError } from '../command';
+import { CliError, parseCommandArgs, type CliCommand } from '../command';
 
 const USAGE = `Usage: toffee bench <folder> [options]
 
@@ -52,22 +51,13 @@ export const benchCommand: CliCommand = {
   summary: 'Quality-vs-budget table: TOFFEE vs no-LCM MCTS, best-of-5 and single-shot (offline-sim)',
   usage: USAGE,
   async run(argv) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: {
+    const parsed = parseCommandArgs(argv, {
           budgets: { type: 'string', default: '0.005,0.01,0.02,0.03,0.05,0.08' },
           methods: { type: 'string' },
           seeds: { type: 'string', default: '3' },
           tasks: { type: 'string', default: '12' },
           json: { type: 'boolean', default: false },
-        },
-      });
-    } catch (error) {
-      throw new CliError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`, 2);
-    }
+        }, USAGE);
     const { values, positionals } = parsed;
     if (positionals.length !== 1) throw new CliError(`expected one folder\n${USAGE}`, 2);
     const folder = path.resolve(positionals[0]);

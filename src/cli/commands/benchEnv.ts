@@ -1,6 +1,5 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   defaultEnvironmentsDir,
   findEntry,
@@ -11,7 +10,7 @@ import {
   type BenchmarkEntry,
 } from '../../core/benchenv/index';
 import { loadEnvironment } from '../../core/env/index';
-import { CliError, type CliCommand } from '../command';
+import { CliError, parseCommandArgs, type CliCommand } from '../command';
 
 const USAGE = `Usage: toffee bench-env <benchmark-folder> [--list] [--pick ID] [--sample K --seed S] [--out DIR] [--json]
 
@@ -108,23 +107,18 @@ export const benchEnvCommand: CliCommand = {
   summary: 'Open a benchmark folder (Spider, BIRD, LiveSQLBench, SpreadsheetBench) as data environments',
   usage: USAGE,
   async run(argv) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: {
-          list: { type: 'boolean' },
-          pick: { type: 'string' },
-          sample: { type: 'string' },
-          seed: { type: 'string' },
-          out: { type: 'string' },
-          json: { type: 'boolean' },
-        },
-      });
-    } catch (e) {
-      throw new CliError((e as Error).message, 2);
-    }
+    const parsed = parseCommandArgs(
+      argv,
+      {
+        list: { type: 'boolean' },
+        pick: { type: 'string' },
+        sample: { type: 'string' },
+        seed: { type: 'string' },
+        out: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+      USAGE,
+    );
     const { values, positionals } = parsed;
     if (positionals.length !== 1) throw new CliError('expected exactly one benchmark folder (see toffee bench-env --help)', 2);
     if (values.pick !== undefined && values.sample !== undefined) throw new CliError('use either --pick or --sample, not both', 2);

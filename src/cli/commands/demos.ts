@@ -1,11 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadEnvironment } from '../../core/env/index';
 import type { EnvironmentProfile } from '../../core/env/types';
 import { DemoLibrary, renderDemos } from '../../core/export/demos';
 import { trajectoriesFromRun } from '../../core/export/runAdapter';
-import { CliCommand, CliError } from '../command';
+import { CliError, parseCommandArgs, type CliCommand } from '../command';
 import { resolveRunDir } from './export';
 
 const USAGE = `Usage: toffee demos <runDir> "<question>" [--k K] [--accepted-only] [--json]
@@ -18,16 +17,7 @@ export const demosCommand: CliCommand = {
   summary: 'Retrieve prompt-ready ICL demos from a run for a question',
   usage: USAGE,
   async run(argv) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: { k: { type: 'string', short: 'k', default: '3' }, 'accepted-only': { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
-      });
-    } catch (error) {
-      throw new CliError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`, 2);
-    }
+    const parsed = parseCommandArgs(argv, { k: { type: 'string', short: 'k', default: '3' }, 'accepted-only': { type: 'boolean', default: false }, json: { type: 'boolean', default: false } }, USAGE);
     const { values, positionals } = parsed;
     if (positionals.length !== 2) throw new CliError(`expected a run folder and a question\n${USAGE}`, 2);
     const k = Number(values.k);

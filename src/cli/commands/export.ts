@@ -1,6 +1,5 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadEnvironment } from '../../core/env/index';
 import type { DataEnvironment } from '../../core/env/types';
 import { trajectoriesFromRun } from '../../core/export/runAdapter';
@@ -8,7 +7,7 @@ import { buildSftExport, formatSftReport, writeSftExport } from '../../core/expo
 import { toKramaBenchTask, toSpiderTasks } from '../../core/export/tasks';
 import { SELECTION_MODES, SelectionMode } from '../../core/export/select';
 import { SFT_FORMATS, SftFormat } from '../../core/export/types';
-import { CliCommand, CliError } from '../command';
+import { CliError, parseCommandArgs, type CliCommand } from '../command';
 
 const FORMATS = [...SFT_FORMATS, 'kramabench', 'spider', 'bird'] as const;
 
@@ -59,12 +58,7 @@ export const exportCommand: CliCommand = {
   summary: 'Export a run as SFT data (openai, hf, sharegpt) or its tasks as a benchmark (kramabench, spider)',
   usage: USAGE,
   async run(argv) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: {
+    const parsed = parseCommandArgs(argv, {
           format: { type: 'string' },
           out: { type: 'string' },
           'accepted-only': { type: 'boolean', default: false },
@@ -76,11 +70,7 @@ export const exportCommand: CliCommand = {
           seed: { type: 'string' },
           data: { type: 'string' },
           json: { type: 'boolean', default: false },
-        },
-      });
-    } catch (error) {
-      throw new CliError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`, 2);
-    }
+        }, USAGE);
     const { values, positionals } = parsed;
     if (positionals.length !== 1) throw new CliError(`expected one run folder\n${USAGE}`, 2);
     const format = values.format;

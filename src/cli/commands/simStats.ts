@@ -1,13 +1,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { openAgentSession } from '../../core/agent/session';
 import { parseContextLength } from '../../core/agent/types';
 import { SIM_MODELS } from '../../core/llm/sim/models';
 import { SimStatsReport, runSimStats } from '../../core/llm/sim/stats';
 import type { ReasoningEffort } from '../../core/llm/types';
 import { buildStarterTasks } from '../../core/taskpool/families';
-import { CliCommand, CliError } from '../command';
+import { CliError, parseCommandArgs, type CliCommand } from '../command';
 
 const USAGE = `Usage: toffee sim-stats <folder> [--seed S] [--episodes N] [--context full|last-K] [--effort low|medium|high] [--json]
 
@@ -44,22 +43,13 @@ export const simStatsCommand: CliCommand = {
   summary: 'Show how the offline simulated models behave on the folder\'s starter tasks',
   usage: USAGE,
   async run(argv) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: {
+    const parsed = parseCommandArgs(argv, {
           seed: { type: 'string', default: '1' },
           episodes: { type: 'string', default: '5' },
           context: { type: 'string', default: 'full' },
           effort: { type: 'string' },
           json: { type: 'boolean', default: false },
-        },
-      });
-    } catch (error) {
-      throw new CliError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`, 2);
-    }
+        }, USAGE);
     const { values, positionals } = parsed;
     if (positionals.length !== 1) throw new CliError(`expected one folder\n${USAGE}`, 2);
     const folder = path.resolve(positionals[0]);

@@ -1,10 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadEnvironment } from '../../core/env/index';
 import { DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT_MS, SqlSandbox } from '../../core/sandbox/index';
 import type { ToolResult } from '../../core/sandbox/index';
-import { CliCommand, CliError } from '../command';
+import { CliError, parseCommandArgs, type CliCommand } from '../command';
 
 const USAGE = `Usage: toffee sql <folder> "<query>" [--json] [--timeout MS] [--max-rows N]
 
@@ -52,20 +51,11 @@ export const sqlCommand: CliCommand = {
   summary: 'Run one read-only SQL query against a folder\'s data environment',
   usage: USAGE,
   async run(argv) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: {
+    const parsed = parseCommandArgs(argv, {
           json: { type: 'boolean', default: false },
           timeout: { type: 'string' },
           'max-rows': { type: 'string' },
-        },
-      });
-    } catch (error) {
-      throw new CliError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`, 2);
-    }
+        }, USAGE);
     const { values, positionals } = parsed;
     if (positionals.length !== 2) throw new CliError(`expected a folder and one quoted query\n${USAGE}`, 2);
     const [folderArg, query] = positionals;

@@ -1,11 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { synthesize, type SynthesisSummary } from '../../core/pipeline';
 import { createOpenAiProvider } from '../../core/llm/openaiProvider';
 import { OFFLINE_SIM_PROVIDER_ID, createSimulatedProvider } from '../../core/llm/sim/index';
 import type { LlmProvider } from '../../core/llm/types';
-import { CliCommand, CliError } from '../command';
+import { CliError, parseCommandArgs, type CliCommand } from '../command';
 
 const USAGE = `Usage: toffee synthesize <folder> [options]
        toffee synthesize --resume <runDir>
@@ -59,12 +58,7 @@ export const synthesizeCommand: CliCommand = {
   summary: 'Explore tasks over a folder with MCTS and write verified trajectories to a run folder',
   usage: USAGE,
   async run(argv) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: {
+    const parsed = parseCommandArgs(argv, {
           tasks: { type: 'string' },
           budget: { type: 'string' },
           provider: { type: 'string', default: OFFLINE_SIM_PROVIDER_ID },
@@ -77,11 +71,7 @@ export const synthesizeCommand: CliCommand = {
           'min-quality': { type: 'string' },
           'judge-model': { type: 'string' },
           json: { type: 'boolean', default: false },
-        },
-      });
-    } catch (error) {
-      throw new CliError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`, 2);
-    }
+        }, USAGE);
     const { values, positionals } = parsed;
     let folder: string;
     if (values.resume) {

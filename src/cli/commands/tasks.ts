@@ -1,13 +1,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { openAgentSession } from '../../core/agent/session';
 import { createOpenAiProvider } from '../../core/llm/openaiProvider';
 import { OFFLINE_SIM_PROVIDER_ID } from '../../core/llm/sim/index';
 import { readBenchmarkFolder } from '../../core/taskpool/contamination';
 import { TaskPoolOptions, TaskPoolResult, buildTaskPool, rejectionsByReason } from '../../core/taskpool/pool';
 import type { ContaminationReference } from '../../core/taskpool/types';
-import { CliCommand, CliError } from '../command';
+import { CliError, parseCommandArgs, type CliCommand } from '../command';
 
 const USAGE = `Usage: toffee tasks <folder> [--max N] [--out tasks.jsonl] [--graph graph.json] [--benchmark DIR] [--provider openai|offline-sim] [--model M] [--base-url URL] [--api-key-env VAR] [--seed S] [--json]
 
@@ -49,12 +48,7 @@ export const tasksCommand: CliCommand = {
   summary: 'Build, validate and select the task pool for a folder',
   usage: USAGE,
   async run(argv) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: {
+    const parsed = parseCommandArgs(argv, {
           max: { type: 'string', default: '40' },
           out: { type: 'string' },
           graph: { type: 'string' },
@@ -65,11 +59,7 @@ export const tasksCommand: CliCommand = {
           'api-key-env': { type: 'string' },
           seed: { type: 'string', default: '0' },
           json: { type: 'boolean', default: false },
-        },
-      });
-    } catch (error) {
-      throw new CliError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`, 2);
-    }
+        }, USAGE);
     const { values, positionals } = parsed;
     if (positionals.length !== 1) throw new CliError(`expected one folder\n${USAGE}`, 2);
     const folder = path.resolve(positionals[0]);
