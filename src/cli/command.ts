@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
@@ -30,4 +32,12 @@ export function parseCommandArgs<const O extends ParseArgsOptionsConfig>(argv: s
   } catch (error) {
     throw new CliError(`${error instanceof Error ? error.message : String(error)}\n${usage}`, 2);
   }
+}
+
+/** The one positional a folder command takes, resolved; a missing or extra argument or a non-folder is an error. */
+export function folderArgument(positionals: string[], usage: string): string {
+  if (positionals.length !== 1) throw new CliError(`expected one folder\n${usage}`, 2);
+  const folder = path.resolve(positionals[0]);
+  if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) throw new CliError(`not a folder: ${positionals[0]}`);
+  return folder;
 }

@@ -45,14 +45,14 @@ export const askCommand: CliCommand = {
   usage: USAGE,
   async run(argv) {
     const parsed = parseCommandArgs(argv, {
-          provider: { type: 'string', default: 'openai' },
-          model: { type: 'string' },
-          'base-url': { type: 'string' },
-          'api-key-env': { type: 'string' },
-          'max-steps': { type: 'string', default: '12' },
-          context: { type: 'string', default: 'full' },
-          effort: { type: 'string' },
-        }, USAGE);
+      provider: { type: 'string', default: 'openai' },
+      model: { type: 'string' },
+      'base-url': { type: 'string' },
+      'api-key-env': { type: 'string' },
+      'max-steps': { type: 'string', default: '12' },
+      context: { type: 'string', default: 'full' },
+      effort: { type: 'string' },
+    }, USAGE);
     const { values, positionals } = parsed;
     if (positionals.length !== 2) throw new CliError(`expected a folder and a question\n${USAGE}`, 2);
     const [folderArg, question] = positionals;

@@ -1,12 +1,10 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { openAgentSession } from '../../core/agent/session';
 import { BENCH_METHODS, BenchMethod, BenchResult, benchChecks, budgetToReach, runBenchmark } from '../../core/explorer/bench';
 import { createSimulatedProvider } from '../../core/llm/sim/index';
 import { readContaminationReferences } from '../../core/benchenv/contamination';
 import { explorerToolContext } from '../../core/pipeline';
 import { buildTaskPool } from '../../core/taskpool/pool';
-import { CliError, parseCommandArgs, type CliCommand } from '../command';
+import { CliError, folderArgument, parseCommandArgs, type CliCommand } from '../command';
 
 const USAGE = `Usage: toffee bench <folder> [options]
 
@@ -52,16 +50,14 @@ export const benchCommand: CliCommand = {
   usage: USAGE,
   async run(argv) {
     const parsed = parseCommandArgs(argv, {
-          budgets: { type: 'string', default: '0.005,0.01,0.02,0.03,0.05,0.08' },
-          methods: { type: 'string' },
-          seeds: { type: 'string', default: '3' },
-          tasks: { type: 'string', default: '12' },
-          json: { type: 'boolean', default: false },
-        }, USAGE);
+      budgets: { type: 'string', default: '0.005,0.01,0.02,0.03,0.05,0.08' },
+      methods: { type: 'string' },
+      seeds: { type: 'string', default: '3' },
+      tasks: { type: 'string', default: '12' },
+      json: { type: 'boolean', default: false },
+    }, USAGE);
     const { values, positionals } = parsed;
-    if (positionals.length !== 1) throw new CliError(`expected one folder\n${USAGE}`, 2);
-    const folder = path.resolve(positionals[0]);
-    if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) throw new CliError(`not a folder: ${positionals[0]}`);
+    const folder = folderArgument(positionals, USAGE);
     const budgets = values.budgets.split(',').map((b) => Number(b.trim()));
     if (budgets.length === 0 || budgets.some((b) => !(b > 0))) throw new CliError(`--budgets must be positive USD amounts, not '${values.budgets}'`, 2);
     const methods = (values.methods ? values.methods.split(',').map((m) => m.trim()) : [...BENCH_METHODS]) as BenchMethod[];

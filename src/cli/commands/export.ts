@@ -59,18 +59,18 @@ export const exportCommand: CliCommand = {
   usage: USAGE,
   async run(argv) {
     const parsed = parseCommandArgs(argv, {
-          format: { type: 'string' },
-          out: { type: 'string' },
-          'accepted-only': { type: 'boolean', default: false },
-          'val-fraction': { type: 'string' },
-          split: { type: 'string' },
-          'no-weights': { type: 'boolean', default: false },
-          select: { type: 'string' },
-          'per-task': { type: 'string' },
-          seed: { type: 'string' },
-          data: { type: 'string' },
-          json: { type: 'boolean', default: false },
-        }, USAGE);
+      format: { type: 'string' },
+      out: { type: 'string' },
+      'accepted-only': { type: 'boolean', default: false },
+      'val-fraction': { type: 'string' },
+      split: { type: 'string' },
+      'no-weights': { type: 'boolean', default: false },
+      select: { type: 'string' },
+      'per-task': { type: 'string' },
+      seed: { type: 'string' },
+      data: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    }, USAGE);
     const { values, positionals } = parsed;
     if (positionals.length !== 1) throw new CliError(`expected one run folder\n${USAGE}`, 2);
     const format = values.format;

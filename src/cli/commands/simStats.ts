@@ -1,12 +1,10 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { openAgentSession } from '../../core/agent/session';
 import { parseContextLength } from '../../core/agent/types';
 import { SIM_MODELS } from '../../core/llm/sim/models';
 import { SimStatsReport, runSimStats } from '../../core/llm/sim/stats';
 import type { ReasoningEffort } from '../../core/llm/types';
 import { buildStarterTasks } from '../../core/taskpool/families';
-import { CliError, parseCommandArgs, type CliCommand } from '../command';
+import { CliError, folderArgument, parseCommandArgs, type CliCommand } from '../command';
 
 const USAGE = `Usage: toffee sim-stats <folder> [--seed S] [--episodes N] [--context full|last-K] [--effort low|medium|high] [--json]
 
@@ -44,16 +42,14 @@ export const simStatsCommand: CliCommand = {
   usage: USAGE,
   async run(argv) {
     const parsed = parseCommandArgs(argv, {
-          seed: { type: 'string', default: '1' },
-          episodes: { type: 'string', default: '5' },
-          context: { type: 'string', default: 'full' },
-          effort: { type: 'string' },
-          json: { type: 'boolean', default: false },
-        }, USAGE);
+      seed: { type: 'string', default: '1' },
+      episodes: { type: 'string', default: '5' },
+      context: { type: 'string', default: 'full' },
+      effort: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    }, USAGE);
     const { values, positionals } = parsed;
-    if (positionals.length !== 1) throw new CliError(`expected one folder\n${USAGE}`, 2);
-    const folder = path.resolve(positionals[0]);
-    if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) throw new CliError(`not a folder: ${positionals[0]}`);
+    const folder = folderArgument(positionals, USAGE);
     const seed = Number(values.seed);
     const episodes = Number(values.episodes);
     if (!Number.isInteger(seed)) throw new CliError(`--seed must be an integer, not '${values.seed}'`, 2);

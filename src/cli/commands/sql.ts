@@ -52,10 +52,10 @@ export const sqlCommand: CliCommand = {
   usage: USAGE,
   async run(argv) {
     const parsed = parseCommandArgs(argv, {
-          json: { type: 'boolean', default: false },
-          timeout: { type: 'string' },
-          'max-rows': { type: 'string' },
-        }, USAGE);
+      json: { type: 'boolean', default: false },
+      timeout: { type: 'string' },
+      'max-rows': { type: 'string' },
+    }, USAGE);
     const { values, positionals } = parsed;
     if (positionals.length !== 2) throw new CliError(`expected a folder and one quoted query\n${USAGE}`, 2);
     const [folderArg, query] = positionals;

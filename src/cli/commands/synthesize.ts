@@ -59,19 +59,19 @@ export const synthesizeCommand: CliCommand = {
   usage: USAGE,
   async run(argv) {
     const parsed = parseCommandArgs(argv, {
-          tasks: { type: 'string' },
-          budget: { type: 'string' },
-          provider: { type: 'string', default: OFFLINE_SIM_PROVIDER_ID },
-          models: { type: 'string' },
-          'base-url': { type: 'string' },
-          'api-key-env': { type: 'string' },
-          seed: { type: 'string' },
-          out: { type: 'string' },
-          resume: { type: 'string' },
-          'min-quality': { type: 'string' },
-          'judge-model': { type: 'string' },
-          json: { type: 'boolean', default: false },
-        }, USAGE);
+      tasks: { type: 'string' },
+      budget: { type: 'string' },
+      provider: { type: 'string', default: OFFLINE_SIM_PROVIDER_ID },
+      models: { type: 'string' },
+      'base-url': { type: 'string' },
+      'api-key-env': { type: 'string' },
+      seed: { type: 'string' },
+      out: { type: 'string' },
+      resume: { type: 'string' },
+      'min-quality': { type: 'string' },
+      'judge-model': { type: 'string' },
+      json: { type: 'boolean', default: false },
+    }, USAGE);
     const { values, positionals } = parsed;
     let folder: string;
     if (values.resume) {

@@ -6,7 +6,7 @@ import { OFFLINE_SIM_PROVIDER_ID } from '../../core/llm/sim/index';
 import { readBenchmarkFolder } from '../../core/taskpool/contamination';
 import { TaskPoolOptions, TaskPoolResult, buildTaskPool, rejectionsByReason } from '../../core/taskpool/pool';
 import type { ContaminationReference } from '../../core/taskpool/types';
-import { CliError, parseCommandArgs, type CliCommand } from '../command';
+import { CliError, folderArgument, parseCommandArgs, type CliCommand } from '../command';
 
 const USAGE = `Usage: toffee tasks <folder> [--max N] [--out tasks.jsonl] [--graph graph.json] [--benchmark DIR] [--provider openai|offline-sim] [--model M] [--base-url URL] [--api-key-env VAR] [--seed S] [--json]
 
@@ -49,21 +49,19 @@ export const tasksCommand: CliCommand = {
   usage: USAGE,
   async run(argv) {
     const parsed = parseCommandArgs(argv, {
-          max: { type: 'string', default: '40' },
-          out: { type: 'string' },
-          graph: { type: 'string' },
-          benchmark: { type: 'string' },
-          provider: { type: 'string' },
-          model: { type: 'string' },
-          'base-url': { type: 'string' },
-          'api-key-env': { type: 'string' },
-          seed: { type: 'string', default: '0' },
-          json: { type: 'boolean', default: false },
-        }, USAGE);
+      max: { type: 'string', default: '40' },
+      out: { type: 'string' },
+      graph: { type: 'string' },
+      benchmark: { type: 'string' },
+      provider: { type: 'string' },
+      model: { type: 'string' },
+      'base-url': { type: 'string' },
+      'api-key-env': { type: 'string' },
+      seed: { type: 'string', default: '0' },
+      json: { type: 'boolean', default: false },
+    }, USAGE);
     const { values, positionals } = parsed;
-    if (positionals.length !== 1) throw new CliError(`expected one folder\n${USAGE}`, 2);
-    const folder = path.resolve(positionals[0]);
-    if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) throw new CliError(`not a folder: ${positionals[0]}`);
+    const folder = folderArgument(positionals, USAGE);
     const max = Number(values.max);
     const seed = Number(values.seed);
     if (!Number.isInteger(max) || max < 1) throw new CliError(`--max must be a positive integer, not '${values.max}'`, 2);
