@@ -8,6 +8,7 @@
 //   CODE_SERVER      code-server's out/node/entry.js (default: .tools/code-server/…, made by `npm run setup:test`)
 //   CHROME_BIN       Chromium (default /usr/bin/chromium)
 //   TEST_TIMEOUT_MS  whole-run limit (default 300000)
+//   TOFFEE_TEST_FILES  comma-separated test file stems to run (default: all), read by test/integration/index.ts
 //   SHOT             PNG path: a screenshot of the workbench, taken when the suite asks for it (it writes the file
 //                    named by SCREENSHOT_REQUEST, which this runner passes to the extension host) or at the end;
 //                    named requests (see findInWebviews) go to SHOT-<name>.png
