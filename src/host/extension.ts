@@ -1,7 +1,7 @@
 import type * as vscode from 'vscode';
 import type { RunView } from '../shared/runView';
 import { EnvironmentTreeProvider, type EnvironmentSnapshot } from './EnvironmentTreeProvider';
-import { registerChat } from './chat';
+import { createChatHandler, registerChat } from './chat';
 import { registerEnvironmentView } from './environmentView';
 import { ExplorerPanel, registerExplorer } from './explorer';
 import { registerLlmCommands } from './lm';
@@ -21,11 +21,17 @@ export interface ToffeeApi {
    * validation and curation path as a click in the panel); false when no panel shows that run.
    */
   explorerReceive(runDir: string, message: unknown): Promise<boolean>;
+  /**
+   * The `@toffee` chat participant's request handler, the one registered with VS Code's chat, for hosts and tests
+   * that drive it without the Chat view.
+   */
+  chatRequestHandler: vscode.ChatRequestHandler;
 }
 
 // Wiring only: no loading or scanning here; every feature does its work when invoked.
 export function activate(context: vscode.ExtensionContext): ToffeeApi {
   const environmentTree = new EnvironmentTreeProvider();
+  const chatRequestHandler = createChatHandler(context);
   context.subscriptions.push(
     registerLog(),
     registerEnvironmentView(environmentTree),
@@ -34,9 +40,10 @@ export function activate(context: vscode.ExtensionContext): ToffeeApi {
     registerTasksView(environmentTree),
     registerLlmCommands(context, { info: (m) => log().info(m), error: (m) => log().error(m) }),
     registerExplorer(context),
-    registerChat(context),
+    registerChat(context, chatRequestHandler),
   );
   return {
+    chatRequestHandler,
     environmentSnapshot: () => environmentTree.snapshot(),
     explorerView: (runDir) => ExplorerPanel.find(runDir)?.view,
     explorerReceive: async (runDir, message) => {

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentSession, openAgentSession } from '../../src/core/agent/session';
 import type { AgentStep } from '../../src/core/agent/types';
-import { answerWithDemos, demoLibraryForFolder, formatDemoForLanguage, observationMarkdown, questionWithDemos, stepMarkdown } from '../../src/core/export/inference';
+import { answerMarkdown, answerWithDemos, chooseAnswerModel, demoLibraryForFolder, NO_ANSWER_MODEL_MESSAGE, formatDemoForLanguage, observationMarkdown, questionWithDemos, stepMarkdown } from '../../src/core/export/inference';
 import { createOpenAiProvider } from '../../src/core/llm/openaiProvider';
 import type { ExportTrajectory } from '../../src/core/export/types';
 import { RunStore } from '../../src/core/store/RunStore';
@@ -76,6 +76,29 @@ describe('inference mode helpers (chat participant and Insert ICL Demo)', functi
   });
 });
 
+describe('inference mode model policy (chat participant and Ask About Data)', function () {
+  const remote = 'https://api.openai.com/v1';
+  const local = 'http://127.0.0.1:11434/v1';
+
+  it('an explicit openai-compatible setting wins over a VS Code model, and needs a key unless local', () => {
+    assert.deepEqual(chooseAnswerModel({ providerSetting: 'openai-compatible', baseUrl: remote, hasApiKey: true, vscodeModelAvailable: true }), { kind: 'endpoint' });
+    assert.deepEqual(chooseAnswerModel({ providerSetting: 'openai-compatible', baseUrl: local, hasApiKey: false, vscodeModelAvailable: false }), { kind: 'endpoint' });
+    const noKey = chooseAnswerModel({ providerSetting: 'openai-compatible', baseUrl: remote, hasApiKey: false, vscodeModelAvailable: true });
+    assert.equal(noKey.kind, 'none');
+    assert.match(noKey.kind === 'none' ? noKey.message : '', /No API key for https:\/\/api\.openai\.com\/v1.*TOFFEE: Set API Key/);
+  });
+
+  it('otherwise the VS Code model; without one the configured endpoint; without both a message saying what to set', () => {
+    for (const providerSetting of ['offline-sim', 'vscode-lm']) {
+      assert.deepEqual(chooseAnswerModel({ providerSetting, baseUrl: remote, hasApiKey: true, vscodeModelAvailable: true }), { kind: 'vscode-lm' });
+      assert.deepEqual(chooseAnswerModel({ providerSetting, baseUrl: remote, hasApiKey: true, vscodeModelAvailable: false }), { kind: 'endpoint' });
+      assert.deepEqual(chooseAnswerModel({ providerSetting, baseUrl: local, hasApiKey: false, vscodeModelAvailable: false }), { kind: 'endpoint' });
+      assert.deepEqual(chooseAnswerModel({ providerSetting, baseUrl: remote, hasApiKey: false, vscodeModelAvailable: false }), { kind: 'none', message: NO_ANSWER_MODEL_MESSAGE });
+    }
+    for (const setting of ['toffee.llm.provider', 'toffee.llm.baseUrl', 'toffee.llm.model', 'TOFFEE: Set API Key']) assert.ok(NO_ANSWER_MODEL_MESSAGE.includes(setting), setting);
+  });
+});
+
 describe('inference mode against an OpenAI-compatible endpoint (mock server)', function () {
   this.timeout(240_000);
   let server: MockOpenAiServer;
@@ -124,6 +147,9 @@ describe('inference mode against an OpenAI-compatible endpoint (mock server)', f
     assert.ok(firstPrompt.includes(JSON.stringify(result.demos[0].trajectory.task.question).slice(1, -1)));
     assert.ok(steps[0].observation.ok, steps[0].observation.text);
     assert.ok(stepMarkdown(steps[0]).includes('| channel | avg_budget |'));
+    const end = answerMarkdown(result.episode, '**mock-model** (OpenAI-compatible endpoint)');
+    assert.ok(end.startsWith('### Answer\n\n**search**\n\nHighest average budget.'), end);
+    assert.match(end, /_Answered by \*\*mock-model\*\* \(OpenAI-compatible endpoint\) · 2 steps · 2100\+60 tokens · \$\d+\.\d{4}_$/);
   });
 
   it('zero-shot sends no demos', async () => {

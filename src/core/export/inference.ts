@@ -6,6 +6,7 @@
 import { EpisodeResult, runEpisode } from '../agent/episode';
 import type { ToolContext } from '../agent/tools';
 import type { AgentStep } from '../agent/types';
+import { isLocalEndpoint } from '../llm/openaiProvider';
 import type { LlmProvider } from '../llm/types';
 import type { DemoHit } from './demos';
 import { parseRenderedTable } from '../agent/render';
@@ -89,6 +90,64 @@ export async function answerWithDemos(input: AnswerInput): Promise<AnswerResult>
     onStep: input.onStep,
   });
   return { demos, runId: found?.runId, episode };
+}
+
+/** Where inference mode's model comes from. */
+export type AnswerModelSource =
+  | { kind: 'vscode-lm' }
+  | { kind: 'endpoint' }
+  | { kind: 'none'; message: string };
+
+export interface AnswerModelInput {
+  /** `toffee.llm.provider`. */
+  providerSetting: string;
+  /** `toffee.llm.baseUrl`. */
+  baseUrl: string;
+  /** A key is stored for baseUrl ("TOFFEE: Set API Key"). */
+  hasApiKey: boolean;
+  /** A VS Code language model is at hand: the chat request's own, or one `vscode.lm.selectChatModels` returned. */
+  vscodeModelAvailable: boolean;
+}
+
+/** What to tell a user who has no model to answer with: the settings and the command that fix it. */
+export const NO_ANSWER_MODEL_MESSAGE =
+  '**No language model to answer with.** VS Code offers no chat model here (`vscode.lm` has none, e.g. no GitHub Copilot), ' +
+  'and no OpenAI-compatible endpoint is configured. To use one, set `toffee.llm.provider` to `openai-compatible`, ' +
+  '`toffee.llm.baseUrl` to its URL (e.g. `https://api.openai.com/v1`, or `http://localhost:11434/v1` for Ollama) and ' +
+  '`toffee.llm.model` to a model id, then run **TOFFEE: Set API Key**.';
+
+/**
+ * The model policy of inference mode. An explicit `openai-compatible` provider setting wins; otherwise the user's
+ * VS Code language model; when VS Code has none (VS Code for the web, VSCodium, no Copilot), the configured
+ * endpoint if it has a key (or is local and needs none); else a message saying what to configure. The offline
+ * simulated models never answer: they only replay tasks whose solution is known.
+ */
+export function chooseAnswerModel(input: AnswerModelInput): AnswerModelSource {
+  const endpointReady = input.hasApiKey || isLocalEndpoint(input.baseUrl);
+  if (input.providerSetting === 'openai-compatible') {
+    return endpointReady
+      ? { kind: 'endpoint' }
+      : { kind: 'none', message: `**No API key for ${input.baseUrl}.** \`toffee.llm.provider\` is \`openai-compatible\`: run **TOFFEE: Set API Key** for that base URL (the key goes to VS Code's secret storage), or point \`toffee.llm.baseUrl\` at a local endpoint.` };
+  }
+  if (input.vscodeModelAvailable) return { kind: 'vscode-lm' };
+  if (endpointReady) return { kind: 'endpoint' };
+  return { kind: 'none', message: NO_ANSWER_MODEL_MESSAGE };
+}
+
+/** The end of an answer: the final answer (or why there is none) and which model answered, with its cost. */
+export function answerMarkdown(episode: EpisodeResult, answeredBy: string): string {
+  const parts: string[] = [];
+  if (episode.stopReason === 'final_answer' && episode.state.finalAnswer) {
+    parts.push(`### Answer\n\n**${episode.state.finalAnswer.answer}**`);
+    if (episode.state.finalAnswer.explanation) parts.push(episode.state.finalAnswer.explanation);
+  } else if (episode.stopReason === 'provider_error') {
+    parts.push(`The model failed: ${episode.error ?? 'unknown error'}`);
+  } else {
+    parts.push(`Stopped (${episode.stopReason}) without a final answer.`);
+  }
+  const t = episode.totals;
+  parts.push(`_Answered by ${answeredBy} · ${t.steps} steps · ${t.usage.prompt}+${t.usage.completion} tokens · $${t.costUsd.toFixed(4)}_`);
+  return parts.join('\n\n');
 }
 
 /** A rendered observation for a chat: result tables as Markdown tables, anything else as a text block. */

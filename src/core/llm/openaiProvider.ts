@@ -75,6 +75,15 @@ interface AttemptPlan {
 
 const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)$/i;
 
+/** An endpoint on this machine (Ollama, vLLM, a test server): it may need no API key. */
+export function isLocalEndpoint(baseUrl: string): boolean {
+  try {
+    return LOCAL_HOST.test(new URL(baseUrl).hostname);
+  } catch {
+    return false;
+  }
+}
+
 let jsonCallCounter = 0;
 
 export function createOpenAiProvider(options: OpenAiProviderOptions = {}): OpenAiProvider {
