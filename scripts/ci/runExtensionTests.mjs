@@ -12,6 +12,7 @@
 //   SHOT             PNG path: a screenshot of the workbench, taken when the suite asks for it (it writes the file
 //                    named by SCREENSHOT_REQUEST, which this runner passes to the extension host) or at the end;
 //                    named requests (see findInWebviews) go to SHOT-<name>.png
+//   RUNNER_DIR       (set for the suite) this run's folder: the user data and logs of the VS Code under test
 //   VSIX             test this packaged extension instead: it is installed into the run's extensions folder with
 //                    code-server's --install-extension, and the installed copy is what the tests load
 import { createRequire } from 'node:module';
@@ -79,6 +80,7 @@ if (vsix) {
 // then waits for "<file>.done".
 const screenshotRequest = path.join(tmp, 'screenshot-request');
 env.SCREENSHOT_REQUEST = screenshotRequest;
+env.RUNNER_DIR = tmp;
 
 const freePort = () => new Promise((r) => { const s = net.createServer(); s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => r(p)); }); });
 const port = await freePort();
@@ -127,9 +129,11 @@ page.on('console', (m) => {
 const timer = setTimeout(() => { log(`TIMEOUT after ${TIMEOUT_MS} ms`); finish(124); }, TIMEOUT_MS);
 let shotTaken = false;
 let watching = true;
-// A request is plain text (the first one is taken as SHOT) or JSON {name, webviewSelector}: a named request is
+// A request is plain text (the first one is taken as SHOT) or JSON {name, webviewSelector, keys}: a named request is
 // saved as SHOT-<name>.png, and webviewSelector is looked up in every frame (webviews are nested iframes) for up to
-// 15 s; the answer ({webviewSelector: {found, count}}) is written into "<file>.done" for the suite to assert.
+// 15 s; keys is a list of {waitFor?: selector, type?: text, press?: key} done in order on the workbench page, as a
+// user at the keyboard (the command palette, an input box); the answer ({webviewSelector: {found, count}},
+// {keys: {ok, error?}}) is written into "<file>.done" for the suite to assert.
 async function findInWebviews(selector) {
   for (const started = Date.now(); Date.now() - started < 15000; await new Promise((r) => setTimeout(r, 250))) {
     for (const frame of page.frames()) {
@@ -138,6 +142,18 @@ async function findInWebviews(selector) {
     }
   }
   return { found: false, count: 0, frames: page.frames().length };
+}
+async function pressKeys(keys) {
+  try {
+    for (const key of keys) {
+      if (typeof key.waitFor === 'string') await page.waitForSelector(key.waitFor, { state: 'visible', timeout: 15000 });
+      if (typeof key.type === 'string') await page.keyboard.type(key.type, { delay: 5 });
+      if (typeof key.press === 'string') await page.keyboard.press(key.press);
+    }
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, error: String(error) };
+  }
 }
 const handled = new Set();
 const screenshots = (async () => {
@@ -154,6 +170,10 @@ const screenshots = (async () => {
         if (typeof request.webviewSelector === 'string') {
           result.webviewSelector = await findInWebviews(request.webviewSelector);
           log(`webview selector ${request.webviewSelector}: ${JSON.stringify(result.webviewSelector)}`);
+        }
+        if (Array.isArray(request.keys)) {
+          result.keys = await pressKeys(request.keys);
+          log(`keys ${name ?? ''}: ${JSON.stringify(result.keys)}`);
         }
         const target = process.env.SHOT && (name ? process.env.SHOT.replace(/(\.png)?$/i, `-${name}.png`) : shotTaken ? undefined : process.env.SHOT);
         if (target) {

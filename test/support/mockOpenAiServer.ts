@@ -31,6 +31,8 @@ export type MockBehaviour =
   | { kind: 'hang' }
   /** Answer 200 with a body that is not JSON. */
   | { kind: 'garbage'; body: string }
+  /** Decide the reply from the request (e.g. answer with a value read from the tool result it carries). */
+  | { kind: 'fromRequest'; respond: (request: ReceivedRequest) => MockBehaviour }
   /** Write the reply yourself. */
   | { kind: 'custom'; handle: (request: ReceivedRequest, response: http.ServerResponse) => void };
 
@@ -197,6 +199,9 @@ export class MockOpenAiServer {
         return;
       case 'custom':
         behaviour.handle(request, res);
+        return;
+      case 'fromRequest':
+        this.perform(behaviour.respond(request), request, res);
         return;
       case 'error':
         sendJson(
