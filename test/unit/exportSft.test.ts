@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { tokenCounterFor } from '../../src/core/export/tokenCount';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -149,6 +150,8 @@ describe('SFT export of real simulated episodes', function () {
       for (const name of CHAT_TEMPLATE_NAMES) {
         assert.equal(report.render[name].passed, trajectories.length);
         assert.ok(report.render[name].tokens.mean > 500, JSON.stringify(report.render[name]));
+        assert.equal(report.render[name].tokenizer, tokenCounterFor(name).tokenizer);
+        assert.ok(tokenCounterFor(name).exact, `${name} counted by its tokenizer, not the estimate`);
       }
       if (format === 'openai') assert.equal(report.weightedZeroTurns, trajectories.reduce((s, t) => s + t.repairedStepIndexes.length, 0));
       if (format === 'sharegpt') assert.ok(fs.existsSync(path.join(out, 'dataset_info.json')));

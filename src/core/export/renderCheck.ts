@@ -2,14 +2,14 @@
  * Render check: every Hugging Face-shaped example goes through the bundled Qwen2.5 and Qwen3 chat templates
  * (@huggingface/jinja), and the rendered text is read back: every turn present, every tool call parses as
  * `{"name", "arguments": {object}}` equal to what was exported (this catches Qwen2.5's double-encoding of string
- * arguments), every tool declared. Token counts are estimated from the rendered text (~4 characters per token,
- * the prompt builder's rule; no tokenizer ships with the extension).
+ * arguments), every tool declared. Tokens are counted in the rendered text with the template's own tokenizer
+ * (tokenCount.ts).
  */
 import { Template } from '@huggingface/jinja';
-import { estimateTokens } from '../agent/prompt';
 import type { HfExample } from './sft';
 import { QWEN25_CHAT_TEMPLATE } from './templates/qwen25';
 import { QWEN3_CHAT_TEMPLATE } from './templates/qwen3';
+import { tokenCounterFor } from './tokenCount';
 
 export const CHAT_TEMPLATES = { 'qwen2.5': QWEN25_CHAT_TEMPLATE, qwen3: QWEN3_CHAT_TEMPLATE } as const;
 export type ChatTemplateName = keyof typeof CHAT_TEMPLATES;
@@ -33,10 +33,12 @@ export interface RenderCheckResult {
   template: ChatTemplateName;
   ok: boolean;
   problems: string[];
-  /** Estimated tokens of the whole rendered example. */
+  /** Tokens of the whole rendered example (see tokenizer). */
   tokens: number;
-  /** Estimated tokens of the assistant turns (what SFT trains on). */
+  /** Tokens of the assistant turns (what SFT trains on). */
   assistantTokens: number;
+  /** Which tokenizer counted: the template's own, or the character estimate when it could not be loaded. */
+  tokenizer: string;
   rendered?: string;
 }
 
@@ -65,7 +67,7 @@ export function checkRender(name: ChatTemplateName, example: HfExample, options:
   try {
     rendered = renderChatTemplate(name, example);
   } catch (error) {
-    return { template: name, ok: false, problems: [`the template failed: ${error instanceof Error ? error.message : String(error)}`], tokens: 0, assistantTokens: 0 };
+    return { template: name, ok: false, problems: [`the template failed: ${error instanceof Error ? error.message : String(error)}`], tokens: 0, assistantTokens: 0, tokenizer: tokenCounterFor(name).tokenizer };
   }
   if (!rendered.endsWith('<|im_end|>\n')) problems.push('the rendered example does not end with <|im_end|>');
 
@@ -115,12 +117,14 @@ export function checkRender(name: ChatTemplateName, example: HfExample, options:
   });
 
   const assistantText = turns.filter((t) => t.startsWith('assistant')).join('');
+  const counter = tokenCounterFor(name);
   return {
     template: name,
     ok: problems.length === 0,
     problems,
-    tokens: estimateTokens(rendered),
-    assistantTokens: estimateTokens(assistantText),
+    tokens: counter.count(rendered),
+    assistantTokens: counter.count(assistantText),
+    tokenizer: counter.tokenizer,
     rendered: options.keepRendered ? rendered : undefined,
   };
 }

@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CHAT_TEMPLATE_NAMES, ChatTemplateName, checkRender } from './renderCheck';
+import { tokenCounterFor } from './tokenCount';
 import {
   ExampleMetadata,
   UnexportableError,
@@ -61,7 +62,8 @@ export interface SftExportReport {
   excluded: ExcludedExample[];
   /** Failures per validator rule over the considered examples. */
   ruleFailures: Record<string, number>;
-  render: Record<ChatTemplateName, { passed: number; failed: number; tokens: TokenStats; assistantTokens: TokenStats }>;
+  /** Per chat template: the render check, and tokens per example counted by `tokenizer`. */
+  render: Record<ChatTemplateName, { passed: number; failed: number; tokenizer: string; tokens: TokenStats; assistantTokens: TokenStats }>;
   /** Assistant turns written with weight 0 (repaired mistakes). */
   weightedZeroTurns: number;
   simulatedExamples: number;
@@ -180,7 +182,7 @@ export function buildSftExport(trajectories: ExportTrajectory[], environment: Pr
     excluded,
     ruleFailures,
     render: Object.fromEntries(
-      CHAT_TEMPLATE_NAMES.map((n) => [n, { passed: renderTokens[n].passed, failed: renderTokens[n].failed, tokens: tokenStats(renderTokens[n].tokens), assistantTokens: tokenStats(renderTokens[n].assistant) }]),
+      CHAT_TEMPLATE_NAMES.map((n) => [n, { passed: renderTokens[n].passed, failed: renderTokens[n].failed, tokenizer: tokenCounterFor(n).tokenizer, tokens: tokenStats(renderTokens[n].tokens), assistantTokens: tokenStats(renderTokens[n].assistant) }]),
     ) as SftExportReport['render'],
     weightedZeroTurns,
     simulatedExamples: metadata.filter((m) => m.simulated).length,
@@ -222,7 +224,7 @@ export function formatSftReport(report: SftExportReport): string {
   const rs = report.selection.rubricSelection;
   if (rs.mode !== 'all') lines.push(`selection ${rs.mode}: kept ${rs.kept} of ${rs.candidates} over ${rs.tasks} tasks (≤ ${rs.perTask} per task${rs.seed !== null ? `, seed ${rs.seed}` : ''})`);
   for (const [name, r] of Object.entries(report.render)) {
-    lines.push(`render ${name}: ${r.passed} passed, ${r.failed} failed; ~tokens per example mean ${r.tokens.mean} (min ${r.tokens.min}, max ${r.tokens.max}), assistant ~${r.assistantTokens.mean}`);
+    lines.push(`render ${name}: ${r.passed} passed, ${r.failed} failed; tokens per example mean ${r.tokens.mean} (min ${r.tokens.min}, max ${r.tokens.max}), assistant ${r.assistantTokens.mean}; counted by ${r.tokenizer}`);
   }
   if (report.weightedZeroTurns) lines.push(`${report.weightedZeroTurns} repaired assistant turns weighted 0`);
   for (const e of report.excluded.slice(0, 5)) lines.push(`excluded ${e.trajectoryId}: ${e.reasons.slice(0, 2).join('; ')}`);
