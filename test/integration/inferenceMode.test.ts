@@ -1,3 +1,4 @@
+// Named to run after environmentView.test.ts, which checks that nothing activated the extension before it.
 // Runs inside a real VS Code without any language model (code-server: VS Code for the web, no Copilot): inference
 // mode answers through the configured OpenAI-compatible endpoint, a mock server started here on 127.0.0.1, with
 // the key typed into "TOFFEE: Set API Key"'s password box. Two ways in: the `@toffee` chat participant's registered
@@ -157,7 +158,8 @@ describe('Inference mode in a real VS Code without a language model (mock OpenAI
   after(async function () {
     const settings = vscode.workspace.getConfiguration('toffee.llm');
     for (const key of ['provider', 'baseUrl', 'model', 'maxRetries']) await settings.update(key, undefined, vscode.ConfigurationTarget.Global);
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    // The answer documents are unsaved untitled ones: revert each, so no "save?" prompt is left behind.
+    for (let i = 0; i < 10 && vscode.window.activeTextEditor; i++) await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await server?.close();
     for (const name of added) fs.rmSync(path.join(workspace, name), { recursive: true, force: true });
