@@ -10,7 +10,7 @@ import { nGrams, readBenchmarkFolder } from '../../src/core/taskpool/contaminati
 import { buildTaskPool, rejectionsByReason, selectDiverse, taskPoolFamilies } from '../../src/core/taskpool/pool';
 import type { TaskPoolResult } from '../../src/core/taskpool/pool';
 import type { TaskSpec } from '../../src/core/taskpool/types';
-import { checkEvidence } from '../../src/core/taskpool/validate';
+import { checkEvidence, nearDuplicateOf } from '../../src/core/taskpool/validate';
 import { tasksCommand } from '../../src/cli/commands/tasks';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
@@ -21,6 +21,23 @@ const fixtureSql = (name: string) => path.join(repoRoot, 'test', 'fixtures', nam
 function sqliteFolder(sqlFile: string, fileName: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toffee-taskpool-db-'));
   execFileSync('sqlite3', [path.join(dir, fileName)], { input: fs.readFileSync(sqlFile) });
+  return dir;
+}
+
+/**
+ * A real public database vendored under test/fixtures/public/<name>/, converted to SQLite by the documented script;
+ * checks each table's row count against the number of INSERT statements for it in the source file.
+ */
+function publicFolder(name: string, schema: string, data: string, dbName: string): string {
+  const base = path.join(repoRoot, 'test', 'fixtures', 'public', name);
+  const script = execFileSync('node', [path.join(repoRoot, 'scripts', 'fixtures', 'oracleToSqlite.mjs'), path.join(base, schema), path.join(base, data)], { encoding: 'utf8' });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toffee-taskpool-public-'));
+  execFileSync('sqlite3', [path.join(dir, dbName)], { input: script });
+  const source = fs.readFileSync(path.join(base, data), 'utf8');
+  const inserts = new Map<string, number>();
+  for (const m of source.matchAll(/INSERT INTO\s+"?(\w+)"?/gi)) inserts.set(m[1].toLowerCase(), (inserts.get(m[1].toLowerCase()) ?? 0) + 1);
+  assert.ok(inserts.size > 0);
+  for (const [table, count] of inserts) assert.equal(Number(sqlite3Rows(path.join(dir, dbName), `SELECT COUNT(*) FROM "${table}"`)[0][0]), count, `${name}.${table} row count`);
   return dir;
 }
 
@@ -76,6 +93,7 @@ function assertWellFormedPool(result: TaskPoolResult, minTasks: number, minFamil
   assert.ok(families.size >= minFamilies, `only families ${[...families].join(', ')}`);
   assert.equal(new Set(tasks.map((t) => t.id)).size, tasks.length, 'duplicate ids');
   assert.equal(new Set(tasks.map((t) => t.question)).size, tasks.length, 'duplicate questions');
+  tasks.forEach((t, i) => assert.equal(nearDuplicateOf(t, tasks.slice(0, i)), undefined, `${t.id} duplicates an earlier task`));
   const nodeIds = new Set(result.graph.nodes.map((n) => n.id));
   for (const edge of result.graph.edges) assert.ok(nodeIds.has(edge.from) && nodeIds.has(edge.to), `dangling edge ${edge.from} → ${edge.to}`);
   for (const task of tasks) {
@@ -178,16 +196,17 @@ describe('task pool', function () {
     });
   });
 
-  for (const [name, sqlFile, dbName] of [
-    ['a Chinook-shaped music store', 'chinook.sql', 'chinook.sqlite'],
-    ['a Northwind-shaped trading company', 'northwind.sql', 'northwind.sqlite'],
+  for (const [name, makeFolder] of [
+    ['a Chinook-shaped music store', () => sqliteFolder(fixtureSql('chinook.sql'), 'chinook.sqlite')],
+    ['a Northwind-shaped trading company', () => sqliteFolder(fixtureSql('northwind.sql'), 'northwind.sqlite')],
+    ["Oracle's HR sample schema (public data)", () => publicFolder('oracle-hr', 'schema.sql', 'hr_populate.sql', 'hr.sqlite')],
   ] as const) {
     describe(`on ${name}`, () => {
       let dir: string;
       let session: AgentSession;
       let result: TaskPoolResult;
       before(async () => {
-        dir = sqliteFolder(fixtureSql(sqlFile), dbName);
+        dir = makeFolder();
         session = await openAgentSession(dir);
         result = await buildTaskPool(session.toolContext, { max: 60 });
       });
