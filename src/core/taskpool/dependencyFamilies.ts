@@ -8,7 +8,7 @@ import type { ColumnProfile, TableProfile } from '../env/types';
 import { quoteIdent } from '../agent/tools';
 import { numberTolerance } from './answer';
 import type { FamilyContext, TaskFamily } from './families';
-import { categories, difficultyOf, evidence, isIdLike, isLabelNumber, num, query, sqlLiteral, taskId, usableTables, words } from './families';
+import { categories, difficultyOf, evidence, isIdLike, isLabelNumber, labelColumn, num, query, rankingIsWellDefined, sqlLiteral, taskId, usableTables, words } from './families';
 import { addEdge, columnNode, sectionNode } from './graph';
 import type { AnswerKey, DependencyKind, EvidenceStep, TaskSpec } from './types';
 
@@ -123,11 +123,6 @@ async function discover(context: FamilyContext): Promise<InclusionDependency[]> 
     }
   }
   return result;
-}
-
-/** A readable label column for a parent table: unique-ish text that is not an id. */
-function labelColumn(table: TableProfile, fallback: ColumnProfile): ColumnProfile {
-  return table.columns.find((c) => c.type === 'text' && !isIdLike(c) && c.distinctCount >= 0.8 * table.rowCount && c.nullFraction === 0) ?? fallback;
 }
 
 // ---- (1) join keys ---------------------------------------------------------------------------------------------
@@ -615,9 +610,7 @@ export const joinCountTopKFamily: TaskFamily = {
       const label = labelColumn(dep.parent, dep.parentColumn);
       if (label === dep.parentColumn || dep.parent.rowCount <= k) continue;
       const ranked = `SELECT p.${q(label.name)}, COUNT(*) AS ${q(`${dep.child.name}_rows`)} FROM ${q(dep.child.name)} AS c JOIN ${q(dep.parent.name)} AS p ON c.${q(dep.childColumn.name)} = p.${q(dep.parentColumn.name)} GROUP BY p.${q(dep.parentColumn.name)} ORDER BY 2 DESC, p.${q(label.name)}`;
-      const check = await query(context, `${ranked} LIMIT ${k + 1}`);
-      // The k-th and (k+1)-th must differ, or the top k is not well defined.
-      if (!check || check.length < k + 1 || num(check[k - 1][1]) === num(check[k][1])) continue;
+      if (!(await rankingIsWellDefined(context, await query(context, `${ranked} LIMIT ${k + 1}`), k, dep.parent.name, label.name))) continue;
       const { step, result } = await evidence(context, 'run_sql', `${ranked} LIMIT ${k}`, `Count ${words(dep.child.name)} rows per ${words(singular(dep.parent.name))} through ${dep.childColumn.name}, most first`);
       if (!result.ok || (result.rows ?? []).length !== k || result.rows!.some((r) => r[0] === null)) continue;
       tasks.push(
