@@ -145,7 +145,7 @@ describe('task pool', function () {
       assertAnswersIndependently([...result.tasks, ...result.unselected], session.env.image);
     });
 
-    it('finds the planted patterns: the late-order rule from the document, order totals that disagree with their lines, duplicate customer ids', () => {
+    it('finds the planted patterns: the late-order, low-stock and VIP rules from the document, order totals that disagree with their lines, duplicate customer ids', () => {
       const late = result.tasks.find((t) => t.family === 'document-parameter' && /late/.test(t.question))!;
       assert.ok(late, 'no late-order task');
       assert.match(late.evidence[0].code, /julianday\("shipped_at"\) - julianday\("ordered_at"\) > 5/);
@@ -153,6 +153,27 @@ describe('task pool', function () {
       assert.ok(late.rubric!.some((c) => c.check.kind === 'uses_document' && c.anchors[0] === 'section:business_rules.md#Late orders'));
       assert.ok(late.rubric!.some((c) => c.check.kind === 'uses_parameter' && c.check.value === 5));
       assert.ok(result.graph.edges.some((e) => e.kind === 'references' && e.from === 'section:business_rules.md#Late orders' && e.to === 'column:orders.shipped_at'));
+      // Definitions beyond "column comparator number": a column compared with a column, and a threshold on a metric the
+      // document defines in terms of other definitions (VIP = lifetime net spend > $2,000, spend = revenue − refunds,
+      // revenue = a formula over order lines), counted per customer.
+      const all = [...result.tasks, ...result.unselected];
+      const lowStock = all.find((t) => t.family === 'document-parameter' && /low on stock/.test(t.question))!;
+      assert.ok(lowStock, 'no low-on-stock task');
+      assert.match(lowStock.evidence[0].code, /FROM "stock_levels" WHERE "on_hand" < "reorder_point"/);
+      const vip = all.find((t) => t.family === 'document-parameter' && /VIP customers/.test(t.question))!;
+      assert.ok(vip, 'no VIP task');
+      assert.deepEqual(vip.documents, [{ document: 'business_rules.md', section: 'Customers' }]);
+      assert.deepEqual([...vip.tables].sort(), ['order_items', 'orders', 'returns']);
+      const image = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'toffee-vip-')), 'image.sqlite');
+      fs.writeFileSync(image, session.env.image);
+      const independent = sqlite3Rows(
+        image,
+        `WITH rev AS (SELECT o.customer_id AS c, SUM(i.quantity * i.unit_price * (1 - i.discount)) AS v FROM order_items i JOIN orders o ON o.order_id = i.order_id WHERE o.status != 'cancelled' GROUP BY o.customer_id),
+              ref AS (SELECT customer_id AS c, SUM(refund_amount) AS v FROM returns WHERE status = 'approved' GROUP BY customer_id)
+         SELECT COUNT(*) FROM rev LEFT JOIN ref ON ref.c = rev.c WHERE rev.v - COALESCE(ref.v, 0) > 2000`,
+      );
+      fs.rmSync(path.dirname(image), { recursive: true, force: true });
+      assert.ok(vip.answer.type === 'number' && vip.answer.value === Number(independent[0][0]) && vip.answer.value > 0, `VIP ${JSON.stringify(vip.answer)} vs ${independent[0][0]}`);
       const reconciliation = result.tasks.find((t) => t.family === 'reconciliation')!;
       assert.match(reconciliation.question, /order total/);
       assert.ok(result.graph.edges.some((e) => e.kind === 'reconciliation' && e.from === 'column:orders.order_total'));
