@@ -8,7 +8,7 @@ import { registerLlmCommands } from './lm';
 import { log, registerLog } from './log';
 import { registerOpenBenchmarkEnvironment } from './openBenchmarkEnvironment';
 import { registerOpenEnvironmentCommands } from './openEnvironment';
-import { registerTasksView } from './tasksView';
+import { registerTasksView, type TaskTreeSnapshotNode } from './tasksView';
 
 /** What activate() returns: read-only views of host state, for integration tests and other extensions. */
 export interface ToffeeApi {
@@ -26,18 +26,21 @@ export interface ToffeeApi {
    * that drive it without the Chat view.
    */
   chatRequestHandler: vscode.ChatRequestHandler;
+  /** The Tasks view's items (families → tasks, with each task's Show Task command) as plain data. */
+  tasksSnapshot(): TaskTreeSnapshotNode[];
 }
 
 // Wiring only: no loading or scanning here; every feature does its work when invoked.
 export function activate(context: vscode.ExtensionContext): ToffeeApi {
   const environmentTree = new EnvironmentTreeProvider();
   const chatRequestHandler = createChatHandler(context);
+  const tasksView = registerTasksView(environmentTree);
   context.subscriptions.push(
     registerLog(),
     registerEnvironmentView(environmentTree),
     registerOpenEnvironmentCommands(environmentTree),
     registerOpenBenchmarkEnvironment(),
-    registerTasksView(environmentTree),
+    tasksView,
     registerLlmCommands(context, { info: (m) => log().info(m), error: (m) => log().error(m) }),
     registerExplorer(context),
     registerChat(context, chatRequestHandler),
@@ -45,6 +48,7 @@ export function activate(context: vscode.ExtensionContext): ToffeeApi {
   return {
     chatRequestHandler,
     environmentSnapshot: () => environmentTree.snapshot(),
+    tasksSnapshot: () => tasksView.snapshot(),
     explorerView: (runDir) => ExplorerPanel.find(runDir)?.view,
     explorerReceive: async (runDir, message) => {
       const panel = ExplorerPanel.find(runDir);

@@ -3,7 +3,7 @@ import { openAgentSession } from '../core/agent/session';
 import { taskDetailMarkdown } from '../core/taskpool/detail';
 import { buildTaskPool, type RejectedTask } from '../core/taskpool/pool';
 import type { TaskSpec } from '../core/taskpool/types';
-import type { EnvironmentTreeProvider } from './EnvironmentTreeProvider';
+import type { EnvironmentTreeProvider, TreeSnapshotNode } from './EnvironmentTreeProvider';
 import { describeError, log } from './log';
 import { buildTaskNodes, type TaskNode } from './taskNodes';
 
@@ -38,15 +38,41 @@ class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode> {
     return item;
   }
 
+  /** The view's content as VS Code receives it (the tree items), with each leaf's command arguments. */
+  snapshot(): TaskTreeSnapshotNode[] {
+    const read = (node: TaskNode): TaskTreeSnapshotNode => {
+      const item = this.getTreeItem(node);
+      return {
+        label: typeof item.label === 'string' ? item.label : (item.label?.label ?? ''),
+        description: typeof item.description === 'string' ? item.description : undefined,
+        tooltip: typeof item.tooltip === 'string' ? item.tooltip : item.tooltip?.value,
+        icon: item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined,
+        command: item.command ? { command: item.command.command, arguments: item.command.arguments } : undefined,
+        children: this.getChildren(node).map(read),
+      };
+    };
+    return this.getChildren().map(read);
+  }
+
   dispose(): void {
     this.changed.dispose();
   }
 }
 
-export function registerTasksView(environmentTree: EnvironmentTreeProvider): vscode.Disposable {
+export interface TaskTreeSnapshotNode extends TreeSnapshotNode {
+  command?: { command: string; arguments?: unknown[] };
+  children: TaskTreeSnapshotNode[];
+}
+
+export interface TasksView extends vscode.Disposable {
+  /** The Tasks view's items as plain data (empty before tasks are built). */
+  snapshot(): TaskTreeSnapshotNode[];
+}
+
+export function registerTasksView(environmentTree: EnvironmentTreeProvider): TasksView {
   const provider = new TasksTreeProvider();
   const view = vscode.window.createTreeView(TASKS_VIEW_ID, { treeDataProvider: provider });
-  return vscode.Disposable.from(
+  const disposable = vscode.Disposable.from(
     provider,
     view,
     vscode.commands.registerCommand(BUILD_TASKS_COMMAND, async () => {
@@ -83,4 +109,5 @@ export function registerTasksView(environmentTree: EnvironmentTreeProvider): vsc
       await vscode.window.showTextDocument(document, { preview: true });
     }),
   );
+  return { dispose: () => disposable.dispose(), snapshot: () => provider.snapshot() };
 }

@@ -210,6 +210,33 @@ describe('explorer: MCTS over real execution (offline-sim)', function () {
     }
   });
 
+  it('expands one copy of a state: siblings with the same call and observation close at once', async () => {
+    let duplicates = 0;
+    for (const task of tasks) {
+      const result = await search(task, 1, 0.02);
+      for (const node of result.tree.nodes) {
+        const seen = new Map<string, number>();
+        for (const index of node.childIndices) {
+          const child = result.tree.node(index);
+          const step = child.step!;
+          if (!step.toolCall || (step.observation.ok && step.observation.data.kind === 'final')) continue;
+          const key = `${canonicalCall(step.toolCall)} ${step.observation.text}`;
+          const first = seen.get(key);
+          if (first === undefined) {
+            seen.set(key, index);
+            continue;
+          }
+          duplicates++;
+          assert.equal(child.status, 'pruned', `${child.id} repeats ${result.tree.node(first).id}`);
+          assert.ok(child.closed);
+          assert.deepEqual(child.childIndices, [], `${child.id} repeats ${result.tree.node(first).id} but was expanded`);
+        }
+      }
+    }
+    // A fresh cost model branches at the root, where every config lists the tables: copies do occur.
+    assert.ok(duplicates > 0, 'no sibling repeated another: the check above never ran');
+  });
+
   it('keeps error → repair branches and tags their trajectories', async () => {
     let repaired = 0;
     let repairTrajectories = 0;

@@ -10,7 +10,7 @@ import { nGrams, readBenchmarkFolder } from '../../src/core/taskpool/contaminati
 import { buildTaskPool, rejectionsByReason, selectDiverse, taskPoolFamilies } from '../../src/core/taskpool/pool';
 import type { TaskPoolResult } from '../../src/core/taskpool/pool';
 import type { TaskSpec } from '../../src/core/taskpool/types';
-import { checkEvidence } from '../../src/core/taskpool/validate';
+import { checkEvidence, nearDuplicateOf } from '../../src/core/taskpool/validate';
 import { tasksCommand } from '../../src/cli/commands/tasks';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
@@ -21,6 +21,23 @@ const fixtureSql = (name: string) => path.join(repoRoot, 'test', 'fixtures', nam
 function sqliteFolder(sqlFile: string, fileName: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toffee-taskpool-db-'));
   execFileSync('sqlite3', [path.join(dir, fileName)], { input: fs.readFileSync(sqlFile) });
+  return dir;
+}
+
+/**
+ * A real public database vendored under test/fixtures/public/<name>/, converted to SQLite by the documented script;
+ * checks each table's row count against the number of INSERT statements for it in the source file.
+ */
+function publicFolder(name: string, schema: string, data: string, dbName: string): string {
+  const base = path.join(repoRoot, 'test', 'fixtures', 'public', name);
+  const script = execFileSync('node', [path.join(repoRoot, 'scripts', 'fixtures', 'oracleToSqlite.mjs'), path.join(base, schema), path.join(base, data)], { encoding: 'utf8' });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toffee-taskpool-public-'));
+  execFileSync('sqlite3', [path.join(dir, dbName)], { input: script });
+  const source = fs.readFileSync(path.join(base, data), 'utf8');
+  const inserts = new Map<string, number>();
+  for (const m of source.matchAll(/INSERT INTO\s+"?(\w+)"?/gi)) inserts.set(m[1].toLowerCase(), (inserts.get(m[1].toLowerCase()) ?? 0) + 1);
+  assert.ok(inserts.size > 0);
+  for (const [table, count] of inserts) assert.equal(Number(sqlite3Rows(path.join(dir, dbName), `SELECT COUNT(*) FROM "${table}"`)[0][0]), count, `${name}.${table} row count`);
   return dir;
 }
 
@@ -76,6 +93,7 @@ function assertWellFormedPool(result: TaskPoolResult, minTasks: number, minFamil
   assert.ok(families.size >= minFamilies, `only families ${[...families].join(', ')}`);
   assert.equal(new Set(tasks.map((t) => t.id)).size, tasks.length, 'duplicate ids');
   assert.equal(new Set(tasks.map((t) => t.question)).size, tasks.length, 'duplicate questions');
+  tasks.forEach((t, i) => assert.equal(nearDuplicateOf(t, tasks.slice(0, i)), undefined, `${t.id} duplicates an earlier task`));
   const nodeIds = new Set(result.graph.nodes.map((n) => n.id));
   for (const edge of result.graph.edges) assert.ok(nodeIds.has(edge.from) && nodeIds.has(edge.to), `dangling edge ${edge.from} → ${edge.to}`);
   for (const task of tasks) {
@@ -127,7 +145,7 @@ describe('task pool', function () {
       assertAnswersIndependently([...result.tasks, ...result.unselected], session.env.image);
     });
 
-    it('finds the planted patterns: the late-order rule from the document, order totals that disagree with their lines, duplicate customer ids', () => {
+    it('finds the planted patterns: the late-order, low-stock and VIP rules from the document, order totals that disagree with their lines, duplicate customer ids', () => {
       const late = result.tasks.find((t) => t.family === 'document-parameter' && /late/.test(t.question))!;
       assert.ok(late, 'no late-order task');
       assert.match(late.evidence[0].code, /julianday\("shipped_at"\) - julianday\("ordered_at"\) > 5/);
@@ -135,6 +153,27 @@ describe('task pool', function () {
       assert.ok(late.rubric!.some((c) => c.check.kind === 'uses_document' && c.anchors[0] === 'section:business_rules.md#Late orders'));
       assert.ok(late.rubric!.some((c) => c.check.kind === 'uses_parameter' && c.check.value === 5));
       assert.ok(result.graph.edges.some((e) => e.kind === 'references' && e.from === 'section:business_rules.md#Late orders' && e.to === 'column:orders.shipped_at'));
+      // Definitions beyond "column comparator number": a column compared with a column, and a threshold on a metric the
+      // document defines in terms of other definitions (VIP = lifetime net spend > $2,000, spend = revenue − refunds,
+      // revenue = a formula over order lines), counted per customer.
+      const all = [...result.tasks, ...result.unselected];
+      const lowStock = all.find((t) => t.family === 'document-parameter' && /low on stock/.test(t.question))!;
+      assert.ok(lowStock, 'no low-on-stock task');
+      assert.match(lowStock.evidence[0].code, /FROM "stock_levels" WHERE "on_hand" < "reorder_point"/);
+      const vip = all.find((t) => t.family === 'document-parameter' && /VIP customers/.test(t.question))!;
+      assert.ok(vip, 'no VIP task');
+      assert.deepEqual(vip.documents, [{ document: 'business_rules.md', section: 'Customers' }]);
+      assert.deepEqual([...vip.tables].sort(), ['order_items', 'orders', 'returns']);
+      const image = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'toffee-vip-')), 'image.sqlite');
+      fs.writeFileSync(image, session.env.image);
+      const independent = sqlite3Rows(
+        image,
+        `WITH rev AS (SELECT o.customer_id AS c, SUM(i.quantity * i.unit_price * (1 - i.discount)) AS v FROM order_items i JOIN orders o ON o.order_id = i.order_id WHERE o.status != 'cancelled' GROUP BY o.customer_id),
+              ref AS (SELECT customer_id AS c, SUM(refund_amount) AS v FROM returns WHERE status = 'approved' GROUP BY customer_id)
+         SELECT COUNT(*) FROM rev LEFT JOIN ref ON ref.c = rev.c WHERE rev.v - COALESCE(ref.v, 0) > 2000`,
+      );
+      fs.rmSync(path.dirname(image), { recursive: true, force: true });
+      assert.ok(vip.answer.type === 'number' && vip.answer.value === Number(independent[0][0]) && vip.answer.value > 0, `VIP ${JSON.stringify(vip.answer)} vs ${independent[0][0]}`);
       const reconciliation = result.tasks.find((t) => t.family === 'reconciliation')!;
       assert.match(reconciliation.question, /order total/);
       assert.ok(result.graph.edges.some((e) => e.kind === 'reconciliation' && e.from === 'column:orders.order_total'));
@@ -178,16 +217,17 @@ describe('task pool', function () {
     });
   });
 
-  for (const [name, sqlFile, dbName] of [
-    ['a Chinook-shaped music store', 'chinook.sql', 'chinook.sqlite'],
-    ['a Northwind-shaped trading company', 'northwind.sql', 'northwind.sqlite'],
+  for (const [name, makeFolder] of [
+    ['a Chinook-shaped music store', () => sqliteFolder(fixtureSql('chinook.sql'), 'chinook.sqlite')],
+    ['a Northwind-shaped trading company', () => sqliteFolder(fixtureSql('northwind.sql'), 'northwind.sqlite')],
+    ["Oracle's HR sample schema (public data)", () => publicFolder('oracle-hr', 'schema.sql', 'hr_populate.sql', 'hr.sqlite')],
   ] as const) {
     describe(`on ${name}`, () => {
       let dir: string;
       let session: AgentSession;
       let result: TaskPoolResult;
       before(async () => {
-        dir = sqliteFolder(fixtureSql(sqlFile), dbName);
+        dir = makeFolder();
         session = await openAgentSession(dir);
         result = await buildTaskPool(session.toolContext, { max: 60 });
       });

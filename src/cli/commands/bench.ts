@@ -34,7 +34,7 @@ function formatTable(result: BenchResult): string {
   for (const r of rows) lines.push(r.map((c, i) => c.padEnd(widths[i])).join('  '));
   lines.push('cells: mean quality ± 95% CI over seeds (verified rate, mean spend per task)');
   for (const q of [0.8, 0.9, 0.95]) {
-    lines.push(`budget to reach quality ${q}: ${result.methods.map((m) => `${m} ${budgetToReach(result, m, q) ?? '—'}`).join(', ')}`);
+    lines.push(`budget to reach quality ${q}: ${result.methods.map((m) => `${m} ${budgetToReach(result, m, q, 0) ?? '—'}`).join(', ')}`);
   }
   for (const c of benchChecks(result)) lines.push(`${c.met ? 'MET    ' : 'NOT MET'} ${c.check}: ${c.detail}`);
   const repair = result.cells.filter((c) => c.method === 'toffee').map((c) => `$${c.budgetUsd} ${(100 * c.repairShare).toFixed(0)}%`).join(', ');

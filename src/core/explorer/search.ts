@@ -325,6 +325,12 @@ function providerFailureStep(index: number, arm: ArmConfig, message: string): Ag
   };
 }
 
+/** The analysis state a non-final step leads to, as its canonical call plus observation; undefined for answers. */
+function stateKey(step: AgentStep | undefined): string | undefined {
+  if (!step?.toolCall || (step.observation.ok && step.observation.data.kind === 'final')) return undefined;
+  return `${canonicalCall(step.toolCall)}\u0000${step.observation.ok ? 'ok' : 'error'}\u0000${step.observation.text}`;
+}
+
 /** Runs MCTS for one task until solved, out of budget or expansions, exhausted, or cancelled. */
 export async function runSearch(task: TaskSpec, environment: StepEnvironment, policy: ExpansionPolicy, options: SearchOptions): Promise<SearchResult> {
   const started = Date.now();
@@ -489,10 +495,16 @@ export async function runSearch(task: TaskSpec, environment: StepEnvironment, po
     }
     spentUsd += expansionCost;
 
-    // Evaluation of each child.
+    // Evaluation of each child. Siblings that made the same tool call and saw the same observation are one analysis
+    // state: the first (best prior) keeps the branch, the others close at once so the budget is not split across
+    // copies of one state (on a fresh cost model, K = 3 at the root otherwise grows three identical schema subtrees).
     const trajectoryEvents: RunEventInput[] = [];
+    const siblingStates = new Set(leaf.childIndices.filter((i) => !children.some((c) => c.index === i)).map((i) => stateKey(tree.node(i).step)));
     for (const child of children) {
       const step = child.step!;
+      const key = stateKey(step);
+      const duplicate = key !== undefined && siblingStates.has(key);
+      if (key !== undefined) siblingStates.add(key);
       const path = tree.stepsTo(child.index);
       child.progress = task.evidence.length ? coveredEvidence(task, path).size / task.evidence.length : 1;
       const isFinal = step.observation.ok && step.observation.data.kind === 'final';
@@ -525,6 +537,10 @@ export async function runSearch(task: TaskSpec, environment: StepEnvironment, po
       if (!child.closed && child.depth >= maxDepth) {
         child.closed = true;
         child.status = child.status === 'error' ? 'error' : 'pruned';
+      }
+      if (!child.closed && duplicate) {
+        child.closed = true;
+        child.status = 'pruned';
       }
       child.reward = nodeValue(child);
       // A failed step whose child succeeds with the same tool was repaired.

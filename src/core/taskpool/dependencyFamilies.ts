@@ -8,7 +8,7 @@ import type { ColumnProfile, TableProfile } from '../env/types';
 import { quoteIdent } from '../agent/tools';
 import { numberTolerance } from './answer';
 import type { FamilyContext, TaskFamily } from './families';
-import { categories, difficultyOf, evidence, isIdLike, isLabelNumber, num, query, sqlLiteral, taskId, usableTables, words } from './families';
+import { categories, difficultyOf, evidence, isIdLike, isLabelNumber, labelColumn, num, query, rankingIsWellDefined, sqlLiteral, taskId, usableTables, words } from './families';
 import { addEdge, columnNode, sectionNode } from './graph';
 import type { AnswerKey, DependencyKind, EvidenceStep, TaskSpec } from './types';
 
@@ -123,11 +123,6 @@ async function discover(context: FamilyContext): Promise<InclusionDependency[]> 
     }
   }
   return result;
-}
-
-/** A readable label column for a parent table: unique-ish text that is not an id. */
-function labelColumn(table: TableProfile, fallback: ColumnProfile): ColumnProfile {
-  return table.columns.find((c) => c.type === 'text' && !isIdLike(c) && c.distinctCount >= 0.8 * table.rowCount && c.nullFraction === 0) ?? fallback;
 }
 
 // ---- (1) join keys ---------------------------------------------------------------------------------------------
@@ -408,6 +403,10 @@ interface DocumentRule {
   sentence: string;
   /** The defined term, when the sentence bolds one ("late"). */
   term?: string;
+  /** A complete counting query, for rules over an aggregate per entity (e.g. "VIP customers have lifetime net spend above $2,000"). */
+  sql?: string;
+  /** Tables the query reads, when `sql` is set. */
+  tables?: string[];
 }
 
 const COMPARATORS: Array<[string, string]> = [
@@ -422,6 +421,33 @@ const THRESHOLD = new RegExp(`\\b(${COMPARATORS.map(([words]) => words).join('|'
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** Tables a rule sentence is about: those it (or its heading) names, and those holding two or more of the columns it quotes in backticks. */
+function tablesForSentence(context: FamilyContext, text: string, sentence: string): TableProfile[] {
+  const quoted = [...sentence.matchAll(/`([A-Za-z_][A-Za-z0-9_]*)`/g)].map((m) => m[1].toLowerCase());
+  return usableTables(context.profile).filter(
+    (t) =>
+      new RegExp(`\\b${escapeRegExp(singular(t.name).replace(/_/g, ' '))}s?\\b`).test(text) ||
+      quoted.filter((name) => t.columns.some((c) => c.name.toLowerCase() === name)).length >= 2,
+  );
+}
+
+/** "`on_hand` is below `reorder_point`": a comparison between two numeric columns of one table. */
+const COLUMN_COMPARISON = new RegExp(`\`([A-Za-z_][A-Za-z0-9_]*)\`\\s+(?:is\\s+|are\\s+)?(${COMPARATORS.map(([w]) => w).join('|')})\\s+(?:the\\s+)?\`([A-Za-z_][A-Za-z0-9_]*)\``, 'i');
+
+function columnComparisonRules(context: FamilyContext, document: string, section: string, sentence: string): DocumentRule[] {
+  const match = COLUMN_COMPARISON.exec(sentence);
+  if (!match || section === '') return [];
+  const operator = COMPARATORS.find(([w]) => new RegExp(`^(${w})$`, 'i').test(match[2]))![1];
+  const term = /\*\*([^*]{2,40})\*\*/.exec(sentence)?.[1];
+  const numeric = (t: TableProfile, name: string) => t.columns.find((c) => c.name.toLowerCase() === name.toLowerCase() && (c.type === 'integer' || c.type === 'real'));
+  return tablesForSentence(context, `${section} ${sentence}`.toLowerCase(), sentence).flatMap((table) => {
+    const a = numeric(table, match[1]);
+    const b = numeric(table, match[3]);
+    if (!a || !b || a === b) return [];
+    return [{ document, section, table, condition: `${q(a.name)} ${operator} ${q(b.name)}`, parameter: NaN, columns: [a.name, b.name], sentence: sentence.trim(), term }];
+  });
+}
+
 /** Finds sentences that name columns of one table and state a numeric threshold, and turns them into SQL conditions. */
 export function documentRules(context: FamilyContext): DocumentRule[] {
   const rules: DocumentRule[] = [];
@@ -429,6 +455,7 @@ export function documentRules(context: FamilyContext): DocumentRule[] {
     for (const section of document.sections) {
       if (section.heading === '') continue;
       for (const sentence of section.text.split(/(?<=[.!?])\s+|\n\s*\n|\n\s*[-*]\s+/)) {
+        rules.push(...columnComparisonRules(context, document.name, section.heading, sentence));
         const match = THRESHOLD.exec(sentence);
         if (!match) continue;
         const operator = COMPARATORS.find(([words]) => new RegExp(`^(${words})$`, 'i').test(match[1]))![1];
@@ -437,7 +464,7 @@ export function documentRules(context: FamilyContext): DocumentRule[] {
         const mentioned = (table: TableProfile) => table.columns.filter((c) => c.name.length > 2 && new RegExp(`\\b${escapeRegExp(c.name)}\\b`, 'i').test(sentence));
         // The rule is about the table the sentence or its heading names ("An order is late…" → orders).
         const context_ = `${section.heading} ${sentence}`.toLowerCase();
-        const named = usableTables(context.profile).filter((t) => new RegExp(`\\b${escapeRegExp(singular(t.name).replace(/_/g, ' '))}s?\\b`).test(context_));
+        const named = tablesForSentence(context, context_, sentence);
         for (const table of named) {
           const columns = mentioned(table);
           const dates = columns.filter((c) => c.type === 'date' || c.type === 'datetime');
@@ -462,14 +489,172 @@ export function documentRules(context: FamilyContext): DocumentRule[] {
   return rules;
 }
 
+// Aggregate definitions: "**VIP customers** have lifetime net spend above $2,000", where "lifetime net spend" is
+// defined elsewhere in the documents ("**Lifetime net spend** = revenue from the customer's non-cancelled orders
+// minus the refunds of their approved returns") and "revenue" by a formula over columns ("revenue = quantity ×
+// unit_price × (1 − discount)"). Each part resolves to a table and a SQL expression, with filters from qualifiers
+// ("non-cancelled", "approved") on category values of the tables on its join path, and is summed per entity key.
+
+interface MetricPart {
+  table: TableProfile;
+  expr: string;
+  sign: 1 | -1;
+  text: string;
+}
+
+const stem = (word: string) => word.toLowerCase().replace(/ies$/, 'y').replace(/(?<!s)s$/, '');
+const wordsOf = (text: string) => text.toLowerCase().split(/[^a-z0-9_]+/).filter(Boolean);
+
+/** "name = a × b × (1 − c)" lines whose right side uses only columns of one table: name → SQL over that table. */
+function formulaDefinitions(context: FamilyContext): Map<string, { table: TableProfile; expr: string }> {
+  const found = new Map<string, { table: TableProfile; expr: string }>();
+  for (const document of context.documents ?? []) {
+    for (const section of document.sections) {
+      for (const line of section.text.split('\n')) {
+        const m = /^\s*([A-Za-z][A-Za-z ]{1,40}?)\s*=\s*([^=]+?)\s*$/.exec(line.replace(/`/g, ''));
+        if (!m) continue;
+        const expr = m[2].replace(/[×·]/g, '*').replace(/[−–]/g, '-').replace(/÷/g, '/');
+        if (!/^[\w\s*+\-/().]+$/.test(expr)) continue;
+        const identifiers = [...new Set(expr.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [])];
+        if (identifiers.length < 2) continue;
+        const table = usableTables(context.profile).find((t) => identifiers.every((id) => t.columns.some((c) => c.name === id && (c.type === 'integer' || c.type === 'real'))));
+        if (table) found.set(m[1].trim().toLowerCase(), { table, expr: expr.replace(/[A-Za-z_][A-Za-z0-9_]*/g, (id) => `t0.${q(id)}`) });
+      }
+    }
+  }
+  return found;
+}
+
+/** The definition of a phrase: "**Phrase** = text" or "**Phrase** is text" in any document. */
+function definitionOf(context: FamilyContext, phrase: string): string | undefined {
+  const wanted = phrase.trim().toLowerCase();
+  for (const document of context.documents ?? []) {
+    for (const section of document.sections) {
+      for (const m of section.text.matchAll(/\*\*([^*]{2,60})\*\*\s*(?:=|is|means)\s+([^\n]+)/g)) if (m[1].trim().toLowerCase() === wanted) return m[2];
+    }
+  }
+  return undefined;
+}
+
+/** One part of a definition ("revenue from the customer's non-cancelled orders") as a table and an expression. */
+function resolvePart(context: FamilyContext, text: string, formulas: Map<string, { table: TableProfile; expr: string }>): Omit<MetricPart, 'sign'> | undefined {
+  const ws = wordsOf(text);
+  for (const [name, f] of formulas) if (new RegExp(`\\b${escapeRegExp(name)}\\b`, 'i').test(text)) return { table: f.table, expr: f.expr, text };
+  // A numeric column whose name starts with a word of the text ("refunds" → refund_amount), preferring tables the text names.
+  const stems = new Set(ws.map(stem));
+  const candidates = usableTables(context.profile).flatMap((t) =>
+    t.columns.filter((c) => (c.type === 'integer' || c.type === 'real') && !isIdLike(c) && stems.has(stem(c.name.split('_')[0]))).map((c) => ({ t, c, named: stems.has(stem(singular(t.name))) })),
+  );
+  const best = candidates.find((x) => x.named) ?? (candidates.length === 1 ? candidates[0] : undefined);
+  return best ? { table: best.t, expr: `t0.${q(best.c.name)}`, text } : undefined;
+}
+
+/** Join path child → … → entity over inclusion dependencies (shortest, at most 3 hops). */
+function pathTo(deps: InclusionDependency[], from: TableProfile, entity: TableProfile): InclusionDependency[] | undefined {
+  const queue: Array<{ table: TableProfile; path: InclusionDependency[] }> = [{ table: from, path: [] }];
+  const seen = new Set([from.name]);
+  while (queue.length) {
+    const { table, path } = queue.shift()!;
+    if (path.length > 0 && path[path.length - 1].parent.name === entity.name) return path;
+    if (path.length >= 3) continue;
+    for (const d of deps.filter((x) => x.child.name === table.name && !seen.has(x.parent.name))) {
+      seen.add(d.parent.name);
+      queue.push({ table: d.parent, path: [...path, d] });
+    }
+  }
+  return undefined;
+}
+
+/** A part's per-entity subquery: SUM(expr) grouped by the last hop's child column, with its qualifiers as filters. */
+async function partSubquery(context: FamilyContext, part: MetricPart, path: InclusionDependency[]): Promise<{ sql: string; tables: string[] } | undefined> {
+  const joins: string[] = [];
+  const aliases = [{ alias: 't0', table: part.table }];
+  path.slice(0, -1).forEach((d, i) => {
+    joins.push(`JOIN ${q(d.parent.name)} AS t${i + 1} ON t${i}.${q(d.childColumn.name)} = t${i + 1}.${q(d.parentColumn.name)}`);
+    aliases.push({ alias: `t${i + 1}`, table: d.parent });
+  });
+  const last = path[path.length - 1];
+  const entityKey = `t${path.length - 1}.${q(last.childColumn.name)}`;
+  // Qualifiers: "non-cancelled" / "excluding cancelled" → <> 'cancelled'; "approved" → = 'approved'.
+  const filters: string[] = [];
+  const text = part.text.toLowerCase();
+  for (const { alias, table } of aliases) {
+    for (const column of categories(table)) {
+      const values = await query(context, `SELECT DISTINCT ${q(column.name)} FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL LIMIT 12`);
+      for (const [value] of values ?? []) {
+        if (typeof value !== 'string' || value.length < 4) continue;
+        const v = escapeRegExp(value.toLowerCase());
+        if (new RegExp(`\\b(?:non-|not\\s+|excluding\\s+)${v}\\b`).test(text)) filters.push(`${alias}.${q(column.name)} <> ${sqlLiteral(value)}`);
+        else if (new RegExp(`\\b${v}\\b`).test(text)) filters.push(`${alias}.${q(column.name)} = ${sqlLiteral(value)}`);
+      }
+    }
+  }
+  const where = filters.length ? ` WHERE ${filters.join(' AND ')}` : '';
+  return { sql: `SELECT ${entityKey} AS entity, ${part.sign < 0 ? '-' : ''}COALESCE(SUM(${part.expr}), 0) AS amount FROM ${q(part.table.name)} AS t0 ${joins.join(' ')}${where} GROUP BY ${entityKey}`.replace(/\s+/g, ' '), tables: aliases.map((a) => a.table.name) };
+}
+
+/** Rules that count entities whose aggregate of a defined metric passes a documented threshold. */
+export async function aggregateDocumentRules(context: FamilyContext): Promise<DocumentRule[]> {
+  const rules: DocumentRule[] = [];
+  const formulas = formulaDefinitions(context);
+  // The last hop to the entity only needs the child's key column (the sum is grouped by it, the entity table is not
+  // joined), so an id column named after the entity counts even where the entity's own column is not unique (a CRM
+  // export holding a customer twice).
+  const deps = [...(await discoverInclusionDependencies(context))];
+  for (const entity of usableTables(context.profile)) {
+    for (const child of usableTables(context.profile)) {
+      if (child === entity) continue;
+      for (const column of child.columns.filter((c) => isIdLike(c) && nameTokens(c.name).some((t) => entity.name.toLowerCase().includes(t)))) {
+        const parentColumn = entity.columns.find((c) => c.name === column.name);
+        if (parentColumn && !deps.some((d) => d.child === child && d.childColumn === column)) deps.push({ child, childColumn: column, parent: entity, parentColumn, containment: NaN, byName: true });
+      }
+    }
+  }
+  const phraseBeforeThreshold = new RegExp(`\\b(?:have|has|with|whose)\\s+(?:an?\\s+|the\\s+)?([a-z][a-z -]{2,60}?)\\s+(?:is\\s+|are\\s+|of\\s+)?(${COMPARATORS.map(([w]) => w).join('|')})\\s+\\$?\\s?(\\d{1,3}(?:,\\d{3})+|\\d+(?:\\.\\d+)?)`, 'i');
+  for (const document of context.documents ?? []) {
+    for (const section of document.sections) {
+      if (section.heading === '') continue;
+      for (const sentence of section.text.split(/(?<=[.!?])\s+|\n\s*\n|\n\s*[-*]\s+/)) {
+        const m = phraseBeforeThreshold.exec(sentence);
+        if (!m) continue;
+        const phrase = m[1].trim();
+        const operator = COMPARATORS.find(([w]) => new RegExp(`^(${w})$`, 'i').test(m[2]))![1];
+        const parameter = Number(m[3].replace(/,/g, ''));
+        const definition = definitionOf(context, phrase) ?? phrase;
+        const parts: MetricPart[] = [];
+        definition.split(/\s+(?:minus|less)\s+|\s+[−–]\s+/i).forEach((text, i) => {
+          const part = resolvePart(context, text, formulas);
+          if (part) parts.push({ ...part, sign: i === 0 ? 1 : -1 });
+        });
+        if (parts.length === 0) continue;
+        const term = /\*\*([^*]{2,40})\*\*/.exec(sentence)?.[1];
+        const entityText = `${term ?? ''} ${sentence.slice(0, m.index)}`.toLowerCase();
+        for (const entity of usableTables(context.profile).filter((t) => new RegExp(`\\b${escapeRegExp(singular(t.name).replace(/_/g, ' '))}s?\\b`).test(entityText))) {
+          const subqueries = [];
+          for (const part of parts) {
+            const path = pathTo(deps, part.table, entity);
+            const sub = path ? await partSubquery(context, part, path) : undefined;
+            if (sub) subqueries.push(sub);
+          }
+          if (subqueries.length !== parts.length) continue;
+          const sql = `SELECT COUNT(*) AS matching FROM (SELECT entity, SUM(amount) AS total FROM (${subqueries.map((x) => x.sql).join(' UNION ALL ')}) GROUP BY entity HAVING SUM(amount) ${operator} ${parameter})`;
+          const tables = [...new Set(subqueries.flatMap((x) => x.tables))];
+          rules.push({ document: document.name, section: section.heading, table: entity, condition: `${phrase} ${operator} ${parameter}`, parameter, columns: [], sentence: sentence.trim(), term, sql, tables });
+        }
+      }
+    }
+  }
+  return rules;
+}
+
 export const documentParameterFamily: TaskFamily = {
   id: 'document-parameter',
   description: 'A count that needs a threshold or definition stated in a Markdown document (e.g. "late = shipped more than 5 days after ordered").',
   async generate(context) {
     const tasks: TaskSpec[] = [];
-    for (const rule of documentRules(context)) {
+    for (const rule of [...documentRules(context), ...(await aggregateDocumentRules(context))]) {
       if (tasks.length >= context.maxPerFamily) break;
-      const code = `SELECT COUNT(*) AS matching FROM ${q(rule.table.name)} WHERE ${rule.condition}`;
+      const code = rule.sql ?? `SELECT COUNT(*) AS matching FROM ${q(rule.table.name)} WHERE ${rule.condition}`;
       const { step, result } = await evidence(context, 'run_sql', code, `Apply the rule from ${rule.document} § ${rule.section}: ${rule.condition}`);
       const value = result.ok ? num(result.rows?.[0]?.[0]) : NaN;
       if (!Number.isFinite(value) || value === 0 || value === rule.table.rowCount) continue;
@@ -488,7 +673,7 @@ export const documentParameterFamily: TaskFamily = {
             : `Following the rule in the "${rule.section}" section of ${rule.document}, how many ${words(rule.table.name)} rows meet it?`,
           { type: 'number', value, tolerance: 0.5 },
           [step],
-          [rule.table.name],
+          rule.tables ?? [rule.table.name],
           [{ document: rule.document, section: rule.section }],
         ),
       );
@@ -615,9 +800,7 @@ export const joinCountTopKFamily: TaskFamily = {
       const label = labelColumn(dep.parent, dep.parentColumn);
       if (label === dep.parentColumn || dep.parent.rowCount <= k) continue;
       const ranked = `SELECT p.${q(label.name)}, COUNT(*) AS ${q(`${dep.child.name}_rows`)} FROM ${q(dep.child.name)} AS c JOIN ${q(dep.parent.name)} AS p ON c.${q(dep.childColumn.name)} = p.${q(dep.parentColumn.name)} GROUP BY p.${q(dep.parentColumn.name)} ORDER BY 2 DESC, p.${q(label.name)}`;
-      const check = await query(context, `${ranked} LIMIT ${k + 1}`);
-      // The k-th and (k+1)-th must differ, or the top k is not well defined.
-      if (!check || check.length < k + 1 || num(check[k - 1][1]) === num(check[k][1])) continue;
+      if (!(await rankingIsWellDefined(context, await query(context, `${ranked} LIMIT ${k + 1}`), k, dep.parent.name, label.name))) continue;
       const { step, result } = await evidence(context, 'run_sql', `${ranked} LIMIT ${k}`, `Count ${words(dep.child.name)} rows per ${words(singular(dep.parent.name))} through ${dep.childColumn.name}, most first`);
       if (!result.ok || (result.rows ?? []).length !== k || result.rows!.some((r) => r[0] === null)) continue;
       tasks.push(

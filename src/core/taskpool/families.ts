@@ -229,6 +229,26 @@ export async function discoverJoinKeys(context: FamilyContext): Promise<JoinKey[
   return keys;
 }
 
+/** A readable label column for a parent table: text that is not an id, a unique one first (names a row), else unique-ish. */
+export function labelColumn(table: TableProfile, fallback: ColumnProfile): ColumnProfile {
+  const texts = table.columns.filter((c) => c.type === 'text' && !isIdLike(c) && c.nullFraction === 0);
+  return texts.find((c) => c.distinctCount === table.rowCount) ?? texts.find((c) => c.distinctCount >= 0.8 * table.rowCount) ?? fallback;
+}
+
+/**
+ * A ranked top-k answer is well defined only when the first k + 1 totals strictly decrease (no tie inside the list,
+ * where the order would be arbitrary, nor at its edge) and each listed label names one parent row (two employees
+ * called Jennifer would make "Jennifer" ambiguous).
+ */
+export async function rankingIsWellDefined(context: FamilyContext, ranked: unknown[][] | undefined, k: number, parent: string, label: string): Promise<boolean> {
+  if (!ranked || ranked.length < k + 1) return false;
+  for (let i = 0; i < k; i++) if (!(num(ranked[i][1]) > num(ranked[i + 1][1]))) return false;
+  const labels = ranked.slice(0, k).map((r) => r[0]);
+  if (labels.some((v) => v === null)) return false;
+  const rows = await query(context, `SELECT COUNT(*) FROM ${quoteIdent(parent)} WHERE ${quoteIdent(label)} IN (${labels.map((v) => sqlLiteral(v as string | number)).join(', ')})`);
+  return num(rows?.[0]?.[0]) === k;
+}
+
 /** Hard: join a child table to its parent over a shared key and rank the parents by a total. */
 export const joinTopKFamily: TaskFamily = {
   id: 'join-top-k',
@@ -238,8 +258,7 @@ export const joinTopKFamily: TaskFamily = {
     const k = 3;
     for (const key of await discoverJoinKeys(context)) {
       if (tasks.length >= context.maxPerFamily) break;
-      const label =
-        key.parent.columns.find((c) => c.type === 'text' && !isIdLike(c) && c.distinctCount >= 0.8 * key.parent.rowCount && c.nullFraction === 0) ?? key.parentColumn;
+      const label = labelColumn(key.parent, key.parentColumn);
       const measure = measures(key.child)[0];
       const p = quoteIdent(key.parent.name);
       const ch = quoteIdent(key.child.name);
@@ -247,9 +266,7 @@ export const joinTopKFamily: TaskFamily = {
       const totalExpr = measure ? `ROUND(SUM(c.${quoteIdent(measure.name)}), 2)` : 'COUNT(*)';
       const alias = measure ? `total_${measure.name}` : `${key.child.name}_count`;
       const ranked = `SELECT p.${quoteIdent(label.name)}, ${totalExpr} AS ${quoteIdent(alias)} FROM ${ch} AS c JOIN ${p} AS p ON ${on} GROUP BY p.${quoteIdent(key.parentColumn.name)} ORDER BY ${quoteIdent(alias)} DESC`;
-      // The k-th and (k+1)-th must differ, or the top k is not well defined.
-      const check = await query(context, `${ranked} LIMIT ${k + 1}`);
-      if (!check || check.length < k + 1 || num(check[k - 1][1]) === num(check[k][1])) continue;
+      if (!(await rankingIsWellDefined(context, await query(context, `${ranked} LIMIT ${k + 1}`), k, key.parent.name, label.name))) continue;
       const code = `${ranked} LIMIT ${k}`;
       const { step, result } = await evidence(context, 'run_sql', code, `Join ${words(key.child.name)} to ${words(key.parent.name)} on ${key.childColumn.name} and rank by ${measure ? `total ${words(measure.name)}` : 'row count'}`);
       if (!result.ok || (result.rows ?? []).length !== k || result.rows!.some((r) => r[0] === null)) continue;

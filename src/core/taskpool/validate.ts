@@ -83,13 +83,17 @@ function jaccard(a: Set<string>, b: Set<string>): number {
   return both / (a.size + b.size - both || 1);
 }
 
-/** The id of an earlier task this one nearly duplicates: same answer over the same tables, or ≥ 0.9 word overlap. */
+/**
+ * The id of an earlier task this one nearly duplicates: the same kind of dependency with the same answer over the same
+ * tables (also across families: a count ranking found by two families, a correlation in SQL and in Python), or ≥ 0.9
+ * word overlap.
+ */
 export function nearDuplicateOf(task: TaskSpec, kept: TaskSpec[]): string | undefined {
   const tokens = questionTokens(task.question);
   const tables = [...task.tables].sort().join(',');
   for (const other of kept) {
     if (other.id === task.id) return other.id;
-    const sameSource = [...other.tables].sort().join(',') === tables && JSON.stringify(other.answer) === JSON.stringify(task.answer) && other.family === task.family;
+    const sameSource = [...other.tables].sort().join(',') === tables && JSON.stringify(other.answer) === JSON.stringify(task.answer) && (other.dependency ?? other.family) === (task.dependency ?? task.family);
     if (sameSource || jaccard(tokens, questionTokens(other.question)) >= 0.9) return other.id;
   }
   return undefined;
