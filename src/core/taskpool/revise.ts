@@ -200,7 +200,15 @@ async function execute(task: TaskSpec, context: ToolContext, rewrite: (code: str
 
 /** The answer key the re-executed evidence supports, in the key's own type; undefined when it states none. */
 function rederivedKey(key: AnswerKey, run: Execution): AnswerKey | undefined {
-  const stated = run.stated ?? '';
+  if (run.last) return keyFromRows(key, run.last.columns, run.last.rows);
+  const n = numbersIn(run.stated ?? '')[0];
+  if (key.type === 'number') return n === undefined ? undefined : { ...key, value: n };
+  return key.type === 'string' && (run.stated ?? '').trim() !== '' ? { type: 'string', value: run.stated! } : undefined;
+}
+
+/** The answer key the rows of a last evidence step state, in the key's type (same tolerance, same order rule). */
+export function keyFromRows(key: AnswerKey, columns: string[], rows: unknown[][]): AnswerKey | undefined {
+  const stated = statedAnswer(key, columns, rows);
   switch (key.type) {
     case 'number': {
       const n = numbersIn(stated)[0];
@@ -208,12 +216,10 @@ function rederivedKey(key: AnswerKey, run: Execution): AnswerKey | undefined {
     }
     case 'string':
       return stated.trim() === '' ? undefined : { type: 'string', value: stated };
-    case 'list': {
-      const values = run.last ? run.last.rows.map((r) => String(r[0])) : [];
-      return values.length === 0 ? undefined : { ...key, values };
-    }
+    case 'list':
+      return rows.length === 0 ? undefined : { ...key, values: rows.map((r) => String(r[0])) };
     case 'table':
-      return run.last && run.last.rows.length > 0 ? { type: 'table', columns: run.last.columns, rows: run.last.rows } : undefined;
+      return rows.length === 0 ? undefined : { type: 'table', columns, rows };
   }
 }
 

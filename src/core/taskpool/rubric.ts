@@ -29,14 +29,30 @@ export function joinsOf(task: TaskSpec): JoinUse[] {
   return joins;
 }
 
-/** Columns of the task's tables that its evidence names (quoted identifiers). */
+/**
+ * Columns of the task's tables that its evidence names (quoted identifiers). A qualified reference (`c."x"`) counts
+ * for the table its alias stands for only, so a join does not credit a same-named column of the other table.
+ */
 export function columnsOf(task: TaskSpec, profile: EnvironmentProfile): Array<{ table: string; column: string }> {
-  const code = task.evidence.map((s) => s.code).join('\n');
   const used: Array<{ table: string; column: string }> = [];
+  const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   for (const tableName of task.tables) {
     const table = profile.tables.find((t) => t.name === tableName);
     for (const column of table?.columns ?? []) {
-      if (code.includes(`"${column.name.replace(/"/g, '""')}"`)) used.push({ table: tableName, column: column.name });
+      const reads = task.evidence.some((step) => {
+        const aliases = new Map<string, string>();
+        for (const m of step.code.matchAll(/\b(?:FROM|JOIN)\s+"((?:[^"]|"")+)"\s+AS\s+(\w+)/gi)) aliases.set(m[2].toLowerCase(), m[1].replace(/""/g, '"'));
+        const pattern = new RegExp(`(?:(\\w+)\\.)?${escape(quoted(column.name))}`, 'g');
+        for (const m of step.code.matchAll(pattern)) {
+          const alias = m[1]?.toLowerCase();
+          // `AS "x"` names an output column, `FROM "x"` a table: neither reads a column.
+          if (alias === undefined && /\b(?:AS|FROM|JOIN)\s*$/i.test(step.code.slice(0, m.index))) continue;
+          if (alias === undefined || !aliases.has(alias) || aliases.get(alias) === tableName) return true;
+        }
+        return false;
+      });
+      if (reads) used.push({ table: tableName, column: column.name });
     }
   }
   return used;
