@@ -18,7 +18,7 @@ import type { LlmProvider } from '../llm/types';
 import { matchesAnswer, normalizeText, numbersIn } from './answer';
 import type { EvidenceGraph, GraphEdge, GraphNode } from './graph';
 import { columnNode, hasNode, tableNode } from './graph';
-import { buildRubric, columnsOf, fileRoles, joinsOf, taskAnchors } from './rubric';
+import { buildRubric, columnsOf, fileRoles, joinsOf, resembles, taskAnchors } from './rubric';
 import type { AnswerKey, FieldChange, RubricCheck, RubricCriterion, TaskSpec } from './types';
 import { statedAnswer } from './validate';
 
@@ -348,8 +348,10 @@ export async function reviewTaskByRules(input: ReviewInput): Promise<TaskReview>
     for (const core of task.tables) {
       const needed = usedColumns.filter((c) => c.table === core).map((c) => c.column.toLowerCase());
       if (needed.length === 0 || namesTable(task.question, core)) continue;
+      const coreProfile = profile.tables.find((t) => t.name === core);
       for (const other of profile.tables) {
-        if (task.tables.includes(other.name) || !needed.every((n) => other.columns.some((c) => c.name.toLowerCase() === n))) continue;
+        // Only a look-alike (the file roles' confuser test) can be read as "the same" table by a reader.
+        if (task.tables.includes(other.name) || !coreProfile || !resembles(other, coreProfile) || !needed.every((n) => other.columns.some((c) => c.name.toLowerCase() === n))) continue;
         const alt = await execute(task, context, (c) => c.split(quoteIdent(core)).join(quoteIdent(other.name)));
         if (alt.ok && (alt.stated ?? '').trim() !== '' && !matchesAnswer(current.answer, alt.stated ?? '')) alternatives.set(other.name, `${core}→${other.name} gives ${alt.stated}`);
       }

@@ -3,7 +3,7 @@
  * the reference solution reads, which joins it makes, which document sections it needs, and which other files look
  * like they matter but do not (confusers).
  */
-import type { DataDocument, EnvironmentProfile } from '../env/types';
+import type { DataDocument, EnvironmentProfile, TableProfile } from '../env/types';
 import type { EvidenceGraph } from './graph';
 import { columnNode, documentNode, fileNode, sectionNode, tableNode } from './graph';
 import type { FileRole, FileRoleKind, RubricCriterion, TaskSpec } from './types';
@@ -60,6 +60,13 @@ export function columnsOf(task: TaskSpec, profile: EnvironmentProfile): Array<{ 
 
 const tokens = (name: string) => new Set(name.toLowerCase().split(/[^a-z0-9]+|(?<=[a-z])(?=[A-Z])/).filter((t) => t.length > 2 && t !== 'id'));
 
+/** Why `table` looks like `core` (a shared name token, or ≥ 2 shared non-key column names), or undefined. */
+export function resembles(table: TableProfile, core: TableProfile): string | undefined {
+  if ([...tokens(core.name)].some((t) => tokens(table.name).has(t))) return `name resembles ${core.name}`;
+  const shared = table.columns.filter((col) => !col.candidateKey && core.columns.some((cc) => cc.name.toLowerCase() === col.name.toLowerCase() && !cc.candidateKey)).length;
+  return shared >= 2 ? `shares ${shared} column names with ${core.name}` : undefined;
+}
+
 /**
  * File roles: core (holds a table or document the evidence reads), supporting (joined to a core table in the
  * graph, or a document section that references a core column), confuser (shares ≥ 2 non-key column names or a
@@ -83,11 +90,9 @@ export function fileRoles(task: TaskSpec, profile: EnvironmentProfile, graph: Ev
       tableRole.set(table.name, { role: 'core', why: 'the reference solution reads it' });
       continue;
     }
-    const shared = core.map((c) => ({ c, n: table.columns.filter((col) => !col.candidateKey && c.columns.some((cc) => cc.name.toLowerCase() === col.name.toLowerCase() && !cc.candidateKey)).length }));
-    const nameLike = core.find((c) => [...tokens(c.name)].some((t) => tokens(table.name).has(t)));
-    const similar = shared.find((s) => s.n >= 2);
-    if (nameLike || similar) {
-      tableRole.set(table.name, { role: 'confuser', why: nameLike ? `name resembles ${nameLike.name}` : `shares ${similar!.n} column names with ${similar!.c.name}` });
+    const why = core.map((c) => resembles(table, c)).find((w) => w !== undefined);
+    if (why) {
+      tableRole.set(table.name, { role: 'confuser', why });
     } else if (joinNeighbours.has(table.name)) {
       tableRole.set(table.name, { role: 'supporting', why: 'joins to a core table' });
     } else {
