@@ -20,6 +20,8 @@ import { buildTaskPool } from '../../src/core/taskpool/pool';
 import { buildRubric, fileRoles, taskAnchors } from '../../src/core/taskpool/rubric';
 import { applyTaskPatch, namesTable, parseReview, questionHash, reviewTask, reviewTaskByRules } from '../../src/core/taskpool/revise';
 import type { TaskSpec } from '../../src/core/taskpool/types';
+import { buildTaskNodes } from '../../src/host/taskNodes';
+import { taskDetailMarkdown } from '../../src/core/taskpool/detail';
 import { RETAIL_SAMPLE } from './exportFixture';
 import { archiveCopySql, plantAmbiguous, plantUnknownField, plantUnsupportedQuantity, plantWrongAnchor, plantWrongAnswerKey, plantWrongExpectedValue } from './revisionPlants';
 
@@ -118,6 +120,9 @@ describe('task revision after the first exploration', function () {
       assert.equal(revised.revision?.action, 're-scored');
       assert.deepEqual(revised.rubric!.find((c) => c.id === wrong.id)!.check, sound.rubric!.find((c) => c.id === wrong.id)!.check);
       assert.equal(state.revisions.get(planted.id)?.outcome, 'revised');
+      // The Tasks view and the task detail show the revision and its diff.
+      assert.match(buildTaskNodes([revised], [])[0].children[0].description ?? '', /revised \(re-scored\)/);
+      assert.match(taskDetailMarkdown(revised), new RegExp(`## Revision after exploration[\\s\\S]*rubric\\.${wrong.id}:`));
     } finally {
       store.close();
     }
