@@ -301,7 +301,8 @@ export async function reviewTaskByRules(input: ReviewInput): Promise<TaskReview>
   const sectionNumbers = (task.documents ?? []).flatMap((d) => graph.nodes.filter((n) => n.id.startsWith(`section:${d.document}#`)).flatMap((n) => numbersIn(String(n.facts.numbers ?? ''))));
   const supported = [...numbersIn(code), ...sectionNumbers];
   const questionNumbers = numbersIn(task.question.replace(/'[^']*'/g, (quoted) => (code.includes(quoted) ? '' : quoted)));
-  const unsupported = questionNumbers.filter((n) => !supported.some((s) => sameNumber(s, n) || sameNumber(s * 100, n)));
+  // A percentage states a fraction ×100; a deviation threshold is compared squared in SQL (z > 3 as z² > 9).
+  const unsupported = questionNumbers.filter((n) => !supported.some((s) => sameNumber(s, n) || sameNumber(s * 100, n) || sameNumber(s, n * n)));
   if (unsupported.length > 0) {
     const thresholds = [...code.matchAll(/(?:>=|<=|<>|!=|>|<|=)\s*(-?\d+(?:\.\d+)?)/g)].map((m) => Number(m[1])).filter((n) => !questionNumbers.some((q) => sameNumber(q, n) || sameNumber(q, n * 100)));
     const distinct = [...new Set(thresholds)];
@@ -315,7 +316,10 @@ export async function reviewTaskByRules(input: ReviewInput): Promise<TaskReview>
     }
     if (patch.question === undefined) return reject('supported', `the question states ${unsupported.join(', ')}, which the evidence does not apply`);
   }
-  const known = new Set(profile.tables.flatMap((t) => [t.name.toLowerCase(), ...t.columns.map((c) => c.name.toLowerCase())]));
+  const known = new Set([
+    ...profile.tables.flatMap((t) => [t.name.toLowerCase(), ...t.columns.map((c) => c.name.toLowerCase())]),
+    ...context.documents.flatMap((d) => [d.name.toLowerCase(), d.name.replace(/\.[a-z]+$/i, '').toLowerCase(), d.sourceFile.toLowerCase()]),
+  ]);
   const named = [...task.question.matchAll(/`([^`]+)`|\b([A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+)\b/g)].map((m) => m[1] ?? m[2]).filter((n) => !code.includes(n));
   const unknown = named.filter((n) => !known.has(n.toLowerCase()));
   if (unknown.length > 0) return reject('supported', `the question asks about ${unknown.join(', ')}, which the data does not have`);
