@@ -14,6 +14,7 @@ import { executeToolCall } from '../agent/tools';
 import type { ToolContext } from '../agent/tools';
 import type { AgentStep } from '../agent/types';
 import type { EnvironmentProfile } from '../env/types';
+import { stepCode } from '../explorer/verifier';
 import type { LlmProvider } from '../llm/types';
 import { matchesAnswer, normalizeText, numbersIn } from './answer';
 import type { EvidenceGraph, GraphEdge, GraphNode } from './graph';
@@ -244,21 +245,10 @@ function tablesRead(steps: readonly AgentStep[], profile: EnvironmentProfile): S
   const read = new Set<string>();
   for (const step of steps) {
     if (!step.observation.ok || step.toolCall?.name !== 'run_sql') continue;
-    const code = codeOf(step);
+    const code = stepCode(step) ?? '';
     for (const t of profile.tables) if (new RegExp(`(^|[^A-Za-z0-9_])"?${t.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"?($|[^A-Za-z0-9_])`, 'i').test(code)) read.add(t.name);
   }
   return read;
-}
-
-function codeOf(step: AgentStep): string {
-  const args = step.observation.args;
-  if (args && typeof args.query === 'string') return args.query;
-  try {
-    const parsed = JSON.parse(step.toolCall?.arguments ?? '') as { query?: unknown };
-    return typeof parsed.query === 'string' ? parsed.query : '';
-  } catch {
-    return '';
-  }
 }
 
 /** A path's final answer is defensible when it is what its own last successful query returned. */
@@ -474,7 +464,7 @@ function pathSummary(path: ExploredPath): unknown {
     admitted: path.admitted,
     steps: path.steps
       .filter((s) => s.toolCall)
-      .map((s) => ({ tool: s.toolCall!.name, code: codeOf(s) || undefined, ok: s.observation.ok, observation: s.observation.text.slice(0, 300) })),
+      .map((s) => ({ tool: s.toolCall!.name, code: stepCode(s), ok: s.observation.ok, observation: s.observation.text.slice(0, 300) })),
   };
 }
 
