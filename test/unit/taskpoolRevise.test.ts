@@ -13,7 +13,8 @@ import { loadEnvironment } from '../../src/core/env/index';
 import { buildDefaultArms, createPriceCostEstimator, LearnedCostModel } from '../../src/core/lcm/index';
 import { createSimulatedProvider } from '../../src/core/llm/sim/simulatedProvider';
 import type { LlmProvider } from '../../src/core/llm/types';
-import { explorerToolContext } from '../../src/core/pipeline';
+import { explorerToolContext, synthesize } from '../../src/core/pipeline';
+import { revisionsCommand } from '../../src/cli/commands/revisions';
 import { RunStore } from '../../src/core/store/RunStore';
 import type { EvidenceGraph } from '../../src/core/taskpool/graph';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
@@ -77,6 +78,28 @@ describe('task revision after the first exploration', function () {
     return runSearch(task, environment, costModelPolicy(new LearnedCostModel(arms, { estimateCostUsd: createPriceCostEstimator(models) })), { budgetUsd: 0.05 });
   }
 
+  /** A sound single-table task on orders (its question names the table), compiled as the pool compiles one. */
+  async function ordersMeanTask(): Promise<TaskSpec> {
+    const code = 'SELECT ROUND(AVG("order_total"), 2) AS mean_total FROM "orders"';
+    const observation = await executeToolCall(session.toolContext, { name: 'run_sql', arguments: JSON.stringify({ query: code }) });
+    assert.ok(observation.ok && observation.data.kind === 'rows');
+    const value = Number(observation.data.kind === 'rows' ? observation.data.rows[0][0] : NaN);
+    const base: TaskSpec = {
+      ...tasks[0],
+      id: 'planted-orders-mean',
+      family: 'planted',
+      question: 'What is the average order total of orders, rounded to 2 decimals?',
+      answer: { type: 'number', value, tolerance: 0.005 },
+      evidence: [{ tool: 'run_sql', code, purpose: 'mean order total', result: { columns: ['mean_total'], rows: [[value]] } }],
+      tables: ['orders'],
+      documents: undefined,
+    };
+    base.anchors = taskAnchors(base, session.env.profile);
+    base.roles = fileRoles(base, session.env.profile, graph, session.toolContext.documents);
+    base.rubric = buildRubric(base, session.env.profile, base.roles);
+    return base;
+  }
+
   it('leaves sound tasks untouched', async () => {
     assert.ok(tasks.length >= 6);
     for (const task of tasks) {
@@ -129,24 +152,7 @@ describe('task revision after the first exploration', function () {
   });
 
   it('revises a planted ambiguous task (two tables answer it) into a new question that is explored again', async () => {
-    // A sound single-table task on orders (its question names the table), compiled as the pool compiles one.
-    const code = 'SELECT ROUND(AVG("order_total"), 2) AS mean_total FROM "orders"';
-    const observation = await executeToolCall(session.toolContext, { name: 'run_sql', arguments: JSON.stringify({ query: code }) });
-    assert.ok(observation.ok && observation.data.kind === 'rows');
-    const value = Number(observation.data.kind === 'rows' ? observation.data.rows[0][0] : NaN);
-    const base: TaskSpec = {
-      ...tasks[0],
-      id: 'planted-orders-mean',
-      family: 'planted',
-      question: 'What is the average order total of orders, rounded to 2 decimals?',
-      answer: { type: 'number', value, tolerance: 0.005 },
-      evidence: [{ tool: 'run_sql', code, purpose: 'mean order total', result: { columns: ['mean_total'], rows: [[value]] } }],
-      tables: ['orders'],
-      documents: undefined,
-    };
-    base.anchors = taskAnchors(base, session.env.profile);
-    base.roles = fileRoles(base, session.env.profile, graph, session.toolContext.documents);
-    base.rubric = buildRubric(base, session.env.profile, base.roles);
+    const base = await ordersMeanTask();
     assert.equal((await review(base)).decision, 'keep', 'the sound version names its table');
     const planted = plantAmbiguous(base)!;
     assert.ok(planted && !namesTable(planted.question, 'orders'), planted?.question);
@@ -213,5 +219,40 @@ describe('task revision after the first exploration', function () {
     assert.equal(fallback.reviser, 'rules');
     assert.match(fallback.notes[0], /not a valid review/);
     assert.equal(parseReview('not json').problem, 'not JSON');
+  });
+  it('runs inside synthesize: planted tasks are explored, revised once, re-explored or re-scored, and listed', async () => {
+    const anchorTask = plantWrongAnchor(tasks.find((t) => plantWrongAnchor(t, session.env.profile))!, session.env.profile)!;
+    const ambiguous = plantAmbiguous(await ordersMeanTask())!;
+    const runDir = path.join(work, 'run-pipeline');
+    const store = RunStore.createInDir(runDir, { dataFolder: folder, seed: 1, config: { budgetUsd: 0.05, maxK: 3, maxDepth: 10, targetAdmitted: 2, minQuality: 0.9 } });
+    store.appendMany([
+      { type: 'task/added', task: anchorTask },
+      { type: 'task/added', task: ambiguous },
+    ]);
+    store.close();
+    const summary = await synthesize({ folder, resumeDir: runDir, costModelFile: null, session });
+    assert.equal(summary.revisions.revised, 2, JSON.stringify(summary.revisions));
+    assert.equal(summary.revisions.reExplored, 1);
+    assert.ok(summary.revisions.reScored > 0);
+    assert.equal(summary.revisions.modelCalls, 0);
+    const reopened = RunStore.open(runDir);
+    try {
+      const state = reopened.state;
+      assert.ok(state.finishedTasks.has(`${ambiguous.id}-r1`), 'the revised question was explored');
+      assert.equal(state.revisions.has(`${ambiguous.id}-r1`), false, 'a revised task is not revised again');
+      assert.equal(state.tasks.get(ambiguous.id)!.validation!.status, 'rejected', 'the original is superseded');
+    } finally {
+      reopened.close();
+    }
+    const out: string[] = [];
+    const log = console.log;
+    console.log = (...args: unknown[]) => out.push(args.join(' '));
+    try {
+      assert.equal(await revisionsCommand.run([runDir]), 0);
+    } finally {
+      console.log = log;
+    }
+    assert.match(out.join('\n'), /2 tasks reviewed: 2 revised, 0 rejected/);
+    assert.match(out.join('\n'), /\[ambiguity\].*orders_archive/);
   });
 });
