@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { openAgentSession, type AgentSession } from '../../src/core/agent/session';
 import { executeToolCall } from '../../src/core/agent/tools';
+import type { AgentStep } from '../../src/core/agent/types';
 import { PrefixCache } from '../../src/core/explorer/prefixCache';
 import { reviseExploredTask } from '../../src/core/explorer/revision';
 import { costModelPolicy, createStepEnvironment, runSearch, type SearchResult } from '../../src/core/explorer/search';
@@ -161,6 +162,16 @@ describe('task revision after the first exploration', function () {
     assert.ok(r.findings.some((f) => f.check === 'ambiguity' && /orders_archive/.test(f.detail)));
     assert.ok(namesTable(r.patch.question!, 'orders'), r.patch.question);
 
+    // A path that read the look-alike table and answered what its own query returned is a second defensible answer.
+    const query = 'SELECT ROUND(AVG("order_total"), 2) FROM "orders_archive"';
+    const observation = await executeToolCall(session.toolContext, { name: 'run_sql', arguments: JSON.stringify({ query }) });
+    const archived = String(observation.data.kind === 'rows' ? observation.data.rows[0][0] : '');
+    const step = (index: number, name: string, args: unknown, data: unknown) =>
+      ({ index, thought: '', toolCall: { id: `c${index}`, name, arguments: JSON.stringify(args) }, observation: { ok: true, tool: name, data, text: '', elapsedMs: 0 }, usage: { prompt: 0, completion: 0 }, costUsd: 0, latencyMs: 0 }) as unknown as AgentStep;
+    const path0 = { trajectoryId: `${planted.id}/n9`, verified: false, admitted: false, answer: archived, steps: [step(0, 'run_sql', { query }, observation.data), step(1, 'final_answer', { answer: archived }, { kind: 'final', answer: archived, explanation: '' })] };
+    const byPath = await review(planted, [path0]);
+    assert.ok(byPath.findings.some((f) => f.check === 'ambiguity' && f.detail.includes(`${planted.id}/n9 reads orders_archive and answers ${archived}`)), JSON.stringify(byPath.findings));
+
     const revision = await reviseExploredTask({ task: planted, result: { tree: (await explore(planted, createSimulatedProvider())).tree, admitted: [], rejected: [] }, context: session.toolContext, graph, cleaning: DEFAULT_CLEANING });
     assert.equal(revision.outcome, 'revised');
     assert.ok(revision.reexplore, 'a changed question is explored again');
@@ -241,6 +252,9 @@ describe('task revision after the first exploration', function () {
       assert.ok(state.finishedTasks.has(`${ambiguous.id}-r1`), 'the revised question was explored');
       assert.equal(state.revisions.has(`${ambiguous.id}-r1`), false, 'a revised task is not revised again');
       assert.equal(state.tasks.get(ambiguous.id)!.validation!.status, 'rejected', 'the original is superseded');
+      assert.ok(![...state.trajectories.values()].some((t) => t.taskId === ambiguous.id), 'its trajectories leave the admitted set');
+      assert.ok([...state.revokedTrajectories].some((id) => id.startsWith(`${ambiguous.id}/`)));
+      assert.ok([...state.trajectories.values()].some((t) => t.taskId === `${ambiguous.id}-r1`), 'the revised question has its own trajectories');
     } finally {
       reopened.close();
     }

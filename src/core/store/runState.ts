@@ -80,7 +80,7 @@ export interface RunState {
   errors: (RunErrorPayload & { seq: number; ts: string })[];
   /** taskId → its one-step revision after exploration (kept, revised or rejected). */
   revisions: Map<string, TaskRevisedPayload & { seq: number; ts: string }>;
-  /** Admitted trajectories that a revision's re-scoring no longer admits (removed from `trajectories`). */
+  /** Admitted trajectories a revision revoked (re-scored below admission, or their task rejected / superseded). */
   revokedTrajectories: Set<string>;
   resumes: number;
   unknownEvents: number;
@@ -219,6 +219,14 @@ export function applyEvent(state: RunState, stored: StoredRunEvent): void {
     case 'task/revised': {
       state.revisions.set(event.taskId, { ...withoutEnvelope(event), seq: event.seq, ts: event.ts });
       if (event.task) state.tasks.set(event.taskId, event.task);
+      if (event.task?.validation?.status === 'rejected') {
+        // Rejected or superseded: its trajectories answer a faulty question, so they leave the admitted set.
+        for (const [id, trajectory] of state.trajectories) {
+          if (trajectory.taskId !== event.taskId) continue;
+          state.trajectories.delete(id);
+          state.revokedTrajectories.add(id);
+        }
+      }
       for (const r of event.rescored ?? []) {
         const trajectory = state.trajectories.get(r.trajectoryId);
         if (!trajectory) continue;
