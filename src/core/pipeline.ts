@@ -23,6 +23,9 @@ import { buildTaskPool, rejectionsByReason } from './taskpool/pool';
 import { readContaminationReferences } from './benchenv/contamination';
 import type { TaskSpec } from './taskpool/types';
 import type { EvidenceGraph } from './taskpool/graph';
+import { buildStructuralGraph } from './taskpool/graph';
+import type { ReviserModel } from './taskpool/revise';
+import { emptyRevisionTally, reviseExploredTask, tallyRevision, type RevisionTally } from './explorer/revision';
 
 export interface SynthesizeOptions {
   /** The data folder. */
@@ -51,6 +54,8 @@ export interface SynthesizeOptions {
   session?: AgentSession;
   /** An LLM judge for the rubric's text criteria (default none; the offline simulated models never judge). */
   judge?: { provider: LlmProvider; model: string };
+  /** The one-step revision after each task's first exploration: by the rules (default), a model, or off. */
+  revise?: 'rules' | 'off' | ReviserModel;
 }
 
 export interface SynthesisSummary {
@@ -77,6 +82,8 @@ export interface SynthesisSummary {
   /** Simulated provider latency the searches would have waited, ms (reported, not slept). */
   providerLatencyMs: number;
   costModelWarnings: string[];
+  /** One-step revisions after exploration (this process). */
+  revisions: RevisionTally;
 }
 
 /** A short stable hash of an environment's shape: the cost model is kept per environment. */
@@ -201,6 +208,7 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
   let expansions = 0;
   let searchMs = 0;
   let providerLatencyMs = 0;
+  const revisions = emptyRevisionTally();
   try {
     for (const [i, task] of tasks.entries()) {
       if (finished.has(task.id)) continue;
@@ -255,8 +263,16 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
       progress(
         `[${i + 1}/${tasks.length}] ${task.id}: ${result.admitted.length} admitted (${result.admitted.filter((t) => t.hasRepair).length} with a repair), best quality ${result.bestQuality.toFixed(2)}, $${result.spentUsd.toFixed(4)}, ${result.tree.size} nodes, ${result.stopReason}`,
       );
+      if (options.revise !== 'off' && !task.revision) {
+        // One revision per task; a changed question joins the loop as a new task (explored, never revised again).
+        const revision = await reviseExploredTask({ task, result, context: session.toolContext, graph: graph ?? buildStructuralGraph(session.env.profile, session.toolContext.documents), cleaning, reviser: options.revise === 'rules' ? undefined : options.revise, signal: options.signal });
+        store.appendMany(revision.events);
+        tallyRevision(revisions, revision);
+        if (revision.reexplore) tasks.push(revision.reexplore);
+        progress(revision.line);
+      }
     }
-    const summary = summarize(store, tasks.length, cancelled, cache.stats(), { modelCalls, expansions, searchMs, providerLatencyMs, costModelWarnings });
+    const summary = summarize(store, tasks.length, cancelled, cache.stats(), { modelCalls, expansions, searchMs, providerLatencyMs, costModelWarnings, revisions });
     if (!cancelled) store.append({ type: 'run/finished', summary });
     return summary;
   } finally {
@@ -292,7 +308,7 @@ function summarize(
   taskCount: number,
   cancelled: boolean,
   prefix: PrefixCacheStats,
-  counts: { modelCalls: number; expansions: number; searchMs: number; providerLatencyMs: number; costModelWarnings: string[] },
+  counts: { modelCalls: number; expansions: number; searchMs: number; providerLatencyMs: number; costModelWarnings: string[]; revisions: RevisionTally },
 ): SynthesisSummary {
   const state = store.state;
   const trajectories = [...state.trajectories.values()];
@@ -317,5 +333,6 @@ function summarize(
     expansionsPerSecond: counts.searchMs > 0 ? counts.expansions / (counts.searchMs / 1000) : 0,
     providerLatencyMs: counts.providerLatencyMs,
     costModelWarnings: counts.costModelWarnings,
+    revisions: counts.revisions,
   };
 }

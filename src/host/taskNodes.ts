@@ -1,5 +1,6 @@
 /** The Tasks view's tree as plain data (no vscode import, so it is unit-tested): families → tasks, with rejections. */
 import type { RejectedTask } from '../core/taskpool/pool';
+import { revisionLines } from '../core/taskpool/detail';
 import type { TaskSpec } from '../core/taskpool/types';
 
 export interface TaskNode {
@@ -23,8 +24,8 @@ export function buildTaskNodes(tasks: TaskSpec[], rejected: RejectedTask[]): Tas
     const children: TaskNode[] = valid.map((t) => ({
       id: `task:${t.id}`,
       label: shorten(t.question),
-      description: `${t.difficulty.level} · ${t.validation?.status ?? 'unvalidated'}`,
-      tooltip: `${t.question}\n${t.tables.join(', ')}`,
+      description: `${t.difficulty.level} · ${t.validation?.status ?? 'unvalidated'}${t.revision ? ` · ${t.revision.outcome === 'rejected' ? 'rejected by revision' : t.revision.action === 're-explored' && t.revision.of !== t.id ? `revision of ${t.revision.of}` : t.revision.reason ?? `revised (${t.revision.action})`}` : ''}`,
+      tooltip: [t.question, t.tables.join(', '), ...(t.revision ? revisionLines(t.revision) : [])].join('\n'),
       icon: t.validation?.status === 'rejected' ? 'error' : t.validation ? 'pass' : 'circle-outline',
       taskId: t.id,
       children: [],

@@ -2,7 +2,9 @@ import * as vscode from 'vscode';
 import { openAgentSession } from '../core/agent/session';
 import { taskDetailMarkdown } from '../core/taskpool/detail';
 import { buildTaskPool, type RejectedTask } from '../core/taskpool/pool';
+import { RunStore } from '../core/store/RunStore';
 import type { TaskSpec } from '../core/taskpool/types';
+import { pickRun, runDirFromArgument } from './explorer/index';
 import type { EnvironmentTreeProvider, TreeSnapshotNode } from './EnvironmentTreeProvider';
 import { describeError, log } from './log';
 import { buildTaskNodes, type TaskNode } from './taskNodes';
@@ -10,6 +12,7 @@ import { buildTaskNodes, type TaskNode } from './taskNodes';
 export const TASKS_VIEW_ID = 'toffee.tasks';
 export const BUILD_TASKS_COMMAND = 'toffee.buildTasks';
 export const SHOW_TASK_COMMAND = 'toffee.showTask';
+export const SHOW_RUN_TASKS_COMMAND = 'toffee.showRunTasks';
 
 /** The Tasks view: the task pool of the loaded environment by family, with difficulty and status. */
 class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode> {
@@ -93,12 +96,33 @@ export function registerTasksView(environmentTree: EnvironmentTreeProvider): Tas
           }
         });
         provider.show(result.tasks, result.rejected);
+        view.message = undefined;
         log().info(`Built ${result.tasks.length} tasks for ${root} (${result.rejected.length} rejected) in ${result.elapsedMs} ms`);
         for (const note of result.notes) log().info(`Tasks: ${note}`);
         return true;
       } catch (error) {
         log().error(`Building tasks failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
         void vscode.window.showErrorMessage(`TOFFEE could not build tasks: ${describeError(error)}`);
+        return false;
+      }
+    }),
+    // A run's tasks as they stand after the revision that follows each first exploration (diff in the detail).
+    vscode.commands.registerCommand(SHOW_RUN_TASKS_COMMAND, async (argument?: unknown) => {
+      const runDir = runDirFromArgument(argument) ?? (await pickRun('Show the tasks and revisions of a run'));
+      if (!runDir) return false;
+      try {
+        const store = RunStore.open(runDir);
+        try {
+          provider.show([...store.state.tasks.values()], []);
+          const revised = [...store.state.revisions.values()].filter((r) => r.outcome !== 'kept').length;
+          view.message = `Run ${store.runId}: ${store.state.tasks.size} tasks, ${revised} revised or rejected after exploration`;
+        } finally {
+          store.close();
+        }
+        await vscode.commands.executeCommand(`${TASKS_VIEW_ID}.focus`);
+        return true;
+      } catch (error) {
+        void vscode.window.showErrorMessage(`TOFFEE could not read the run's tasks: ${describeError(error)}`);
         return false;
       }
     }),

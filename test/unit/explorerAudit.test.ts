@@ -6,7 +6,7 @@ import { CliError } from '../../src/cli/command';
 import { auditCommand } from '../../src/cli/commands/audit';
 import { loadEnvironment } from '../../src/core/env/index';
 import { RubricScorer, auditVerifier, formatAuditReport } from '../../src/core/explorer/audit';
-import { rubricResultOf } from '../../src/core/explorer/verifier';
+import { rubricResultOf, scoreRubric } from '../../src/core/explorer/verifier';
 import { trajectoriesFromRun } from '../../src/core/export/runAdapter';
 import { synthesize } from '../../src/core/pipeline';
 import { RETAIL_SAMPLE } from './exportFixture';
@@ -39,9 +39,16 @@ describe('verifier audit (perturb the anchored evidence, replay, re-score)', fun
       assert.ok(cell.targeted.meanDrop! >= 0.3, `${kind} targeted drop ${cell.targeted.meanDrop}`);
       assert.ok(cell.untargeted.meanAbsDelta! <= 0.05, `${kind} untargeted |Δ| ${cell.untargeted.meanAbsDelta}`);
     }
-    // Value edits are reported (the mechanical checks read names, not values), never hidden.
-    assert.ok(report.byPerturbation['edit-values'].targeted.n > 0);
+    // Value edits move the answer criteria (re-checked against the key re-derived from the edited evidence);
+    // the name-based checks stay still, and the report says so per criterion kind.
+    const edits = report.byPerturbation['edit-values'];
+    assert.ok(report.answerKeysChanged > 0 && report.answerKeysChanged <= report.answerKeysRederived);
+    assert.ok(edits.byCriterion.final_value.targeted.n > 0 && edits.byCriterion.final_value.targeted.meanDrop! >= 0.3, `final_value under value edits: ${JSON.stringify(edits.byCriterion.final_value)}`);
+    assert.ok((edits.untargeted.meanAbsDelta ?? 0) <= 0.05);
+    assert.equal(edits.byCriterion.uses_column.targeted.meanDrop, 0);
     assert.match(formatAuditReport(report), /edit-values: targeted mean drop/);
+    // The missing-column-as-string-literal gap is closed: no uses_column criterion survives its column's removal.
+    assert.ok(!report.flags.some((f) => f.criterionKind === 'uses_column'), JSON.stringify(report.flags));
   });
 
   it('flags a verifier stub that ignores its evidence', async () => {
@@ -54,6 +61,18 @@ describe('verifier audit (perturb the anchored evidence, replay, re-score)', fun
     assert.ok(report.flags.some((f) => f.perturbation.kind === 'drop-table'));
     const real = await auditVerifier(image, trajectories, { max: 6 });
     assert.ok(real.flags.length < report.flags.length);
+  });
+
+  it('flags a verifier whose answer check ignores the answer key (value edits)', async () => {
+    const { trajectories } = trajectoriesFromRun(runDir);
+    // Real on everything but final_value, which holds whenever there is an answer at all.
+    const ignoresKey: RubricScorer = (rubric, steps, finalAnswer, environment) => {
+      const real = scoreRubric(rubric, steps, finalAnswer, environment);
+      return rubricResultOf(real.criteria.map((c) => (c.kind === 'final_value' ? { ...c, holds: finalAnswer !== undefined } : c)));
+    };
+    const report = await auditVerifier(image, trajectories, { max: 6, scorer: ignoresKey });
+    assert.equal(report.byPerturbation['edit-values'].byCriterion.final_value.targeted.meanDrop, 0);
+    assert.ok(report.flags.some((f) => f.perturbation.kind === 'edit-values' && f.criterionKind === 'final_value'));
   });
 
   it('toffee audit writes the report and rejects a folder that is not a run', async () => {

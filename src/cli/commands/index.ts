@@ -6,10 +6,11 @@ import { benchEnvCommand } from './benchEnv';
 import { demosCommand } from './demos';
 import { exportCommand } from './export';
 import { profileCommand } from './profile';
+import { revisionsCommand } from './revisions';
 import { simStatsCommand } from './simStats';
 import { sqlCommand } from './sql';
 import { synthesizeCommand } from './synthesize';
 import { tasksCommand } from './tasks';
 
 /** Every `toffee` subcommand, in the order `toffee --help` lists them. */
-export const commands: CliCommand[] = [profileCommand, askCommand, simStatsCommand, sqlCommand, tasksCommand, synthesizeCommand, benchCommand, benchEnvCommand, exportCommand, auditCommand, demosCommand];
+export const commands: CliCommand[] = [profileCommand, askCommand, simStatsCommand, sqlCommand, tasksCommand, synthesizeCommand, benchCommand, benchEnvCommand, exportCommand, auditCommand, revisionsCommand, demosCommand];

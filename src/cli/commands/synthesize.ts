@@ -26,6 +26,8 @@ Options:
   --min-quality Q       admission threshold, 0..1 (default 0.9)
   --judge-model M       with --provider openai: model M judges the rubric's text criteria (verification only;
                         without it they stay unjudged)
+  --revise R            one-step revision after each task's first exploration: rules (default, offline),
+                        off, or model:M (with --provider openai: model M reviews, the rules check its patch)
   --json                print the summary as JSON`;
 
 function positiveNumber(name: string, text: string | undefined, fallback: number, integer = false): number {
@@ -49,6 +51,7 @@ export function formatSummary(s: SynthesisSummary): string {
     `  with a repaired error:   ${s.trajectoriesWithRepair}`,
     `  rejected:                ${rejections}`,
     `  prefix reuse:            ${s.toolExecutionsSaved} of ${s.toolCalls} tool calls served without executing${savedShare}, ${s.sandboxMsSaved} ms of sandbox time saved`,
+    `  revision:                ${s.revisions.revised} revised (${s.revisions.reExplored} re-explored, ${s.revisions.reScored} trajectories re-scored), ${s.revisions.rejected} rejected, ${s.revisions.kept} kept; ${s.revisions.modelCalls} reviser model calls — toffee revisions <runDir> lists them`,
     `  search:                  ${s.expansions} expansions, ${s.modelCalls} model calls, ${s.expansionsPerSecond.toFixed(1)} expansions/s (excluding ${(s.providerLatencyMs / 1000).toFixed(1)} s of simulated provider latency)`,
   ].join('\n');
 }
@@ -70,6 +73,7 @@ export const synthesizeCommand: CliCommand = {
       resume: { type: 'string' },
       'min-quality': { type: 'string' },
       'judge-model': { type: 'string' },
+      revise: { type: 'string', default: 'rules' },
       json: { type: 'boolean', default: false },
     }, USAGE);
     const { values, positionals } = parsed;
@@ -105,6 +109,14 @@ export const synthesizeCommand: CliCommand = {
       judge = { provider: createOpenAiProvider({ baseUrl: values['base-url'], apiKeyEnv: values['api-key-env'], models: [model] }), model };
     }
 
+    let revise: 'rules' | 'off' | { provider: LlmProvider; model: string };
+    if (values.revise === 'rules' || values.revise === 'off') revise = values.revise;
+    else if (values.revise?.startsWith('model:') && values.revise.length > 6) {
+      if (values.provider !== 'openai') throw new CliError('--revise model:M needs --provider openai (offline, the rules revise)', 2);
+      const model = values.revise.slice(6);
+      revise = { provider: createOpenAiProvider({ baseUrl: values['base-url'], apiKeyEnv: values['api-key-env'], models: [model] }), model };
+    } else throw new CliError(`--revise must be rules, off or model:M, not '${values.revise}'`, 2);
+
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once('SIGINT', onSigint);
@@ -120,6 +132,7 @@ export const synthesizeCommand: CliCommand = {
         resumeDir: values.resume,
         minQuality,
         judge,
+        revise,
         signal: controller.signal,
         onProgress: (line) => process.stderr.write(`${line}\n`),
       });

@@ -12,16 +12,23 @@
  * evidence (a join breaks with either side) are reported apart as *collateral*. The baseline is the same replay on the
  * unperturbed image, so a Δ comes from the perturbation alone. A targeted criterion that was satisfied and stays
  * satisfied when its table or column is removed is flagged (positive criteria only: a negative "does not use the
- * confuser table" criterion cannot move when that table goes): its verdict does not depend on its evidence. Value
- * edits are reported, not flagged: the mechanical checks read which tables/columns a step used, not the values,
- * so their (expected) insensitivity to value edits is the weakness the figures show.
+ * confuser table" criterion cannot move when that table goes): its verdict does not depend on its evidence.
+ *
+ * After every perturbation the task's answer key is re-derived by re-running its evidence SQL on the perturbed
+ * image, and the answer criteria (final_value, reports_values) are re-checked against that key: the recorded
+ * final answer no longer matches when an edit changed what the data says, so value edits move them (and a
+ * verifier that ignores the key is flagged). The name-based checks (uses_table, uses_column, joins_on) read which
+ * evidence a step used, not its values; their insensitivity to value edits is reported per criterion kind. The
+ * scorer also gets the perturbed schema: a named column counts only when it resolves to a real column (SQLite
+ * reads a missing double-quoted column as a string literal, so the step alone would still succeed).
  */
 import type { Database, SqlJsStatic } from 'sql.js';
 import { renderError, renderTable } from '../agent/render';
 import type { AgentStep } from '../agent/types';
 import { loadSqlJs } from '../env/sqlJs';
-import type { RubricCheck, RubricCriterion } from '../taskpool/types';
-import { RubricResult, scoreRubric, stepCode } from './verifier';
+import { keyFromRows } from '../taskpool/revise';
+import type { AnswerKey, EvidenceStep, RubricCheck, RubricCriterion } from '../taskpool/types';
+import { RubricEnvironment, RubricResult, scoreRubric, stepCode } from './verifier';
 
 export type PerturbationKind = 'drop-table' | 'drop-column' | 'edit-values';
 
@@ -34,13 +41,19 @@ export interface Perturbation {
 /** What the audit needs of a trajectory (ExportTrajectory fits). */
 export interface AuditTrajectory {
   trajectoryId: string;
-  task: { id: string; rubric?: RubricCriterion[] };
+  /** With the answer key and evidence, answer criteria are re-checked against a key re-derived after each perturbation. */
+  task: { id: string; rubric?: RubricCriterion[]; answer?: AnswerKey; evidence?: EvidenceStep[] };
   steps: AgentStep[];
   finalAnswer?: { answer: string; explanation: string };
 }
 
 /** The verifier under audit; the real one by default (a test passes a stub to check that the audit catches it). */
-export type RubricScorer = (rubric: readonly RubricCriterion[], steps: readonly AgentStep[], finalAnswer: { answer: string; explanation: string } | undefined) => RubricResult;
+export type RubricScorer = (
+  rubric: readonly RubricCriterion[],
+  steps: readonly AgentStep[],
+  finalAnswer: { answer: string; explanation: string } | undefined,
+  environment?: RubricEnvironment,
+) => RubricResult;
 
 export interface AuditOptions {
   /** Most trajectories audited (the first N by id). Default 20. */
@@ -74,9 +87,15 @@ export interface AuditReport {
   stepsReplayed: number;
   /** Negative (confuser) criteria naming the perturbed evidence: left out of the targeted figures, never flagged. */
   negativeTargetedSkipped: number;
+  /** Perturbations after which the answer key was re-derived by re-running the task's evidence SQL. */
+  answerKeysRederived: number;
+  /** Of those, how many changed the key (a value edit the answer depends on). */
+  answerKeysChanged: number;
+  /** Trajectories whose answer key could not be re-derived (no evidence recorded, or Python evidence). */
+  answerKeysNotRederivable: number;
   /** Per perturbation kind: overall and by criterion kind. */
   byPerturbation: Record<PerturbationKind, AuditCell & { byCriterion: Record<string, AuditCell> }>;
-  /** Targeted criteria whose verdict survived the removal of their table or column. */
+  /** Targeted criteria whose verdict survived the removal of their table or column, or a value edit that changed the answer key. */
   flags: AuditFlag[];
 }
 
@@ -116,9 +135,52 @@ function perturbationsFor(check: RubricCheck): Perturbation[] {
 
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-/** Whether a perturbation touches evidence the criterion names: a table drop hits every check on that table. */
-function targets(perturbation: Perturbation, check: RubricCheck): boolean {
+/**
+ * Whether a perturbation touches evidence the criterion names: a table drop hits every check on that table. The
+ * answer criteria (final_value, reports_values) rest on the answer key, re-derived from the perturbed evidence:
+ * they are targeted exactly when the perturbation changed that key (else they must not move).
+ */
+function targets(perturbation: Perturbation, check: RubricCheck, keyChanged: boolean): boolean {
+  if (check.kind === 'final_value' || check.kind === 'reports_values') return keyChanged;
   return anchoredData(check).some((d) => sameName(d.table, perturbation.table) && (perturbation.kind === 'drop-table' || (d.column !== undefined && sameName(d.column, perturbation.column ?? ''))));
+}
+
+/** A key nothing matches: the evidence no longer states an answer, so no recorded answer can be right. */
+const NO_KEY: AnswerKey = { type: 'string', value: '\u0000(the evidence no longer yields an answer)' };
+
+/** The answer key the task's evidence SQL yields on `db`; NO_KEY when it fails or returns nothing. */
+function rederiveKey(db: Database, key: AnswerKey, evidence: readonly EvidenceStep[]): AnswerKey {
+  let last: { columns: string[]; rows: unknown[][] } | undefined;
+  try {
+    for (const step of evidence) {
+      const results = db.exec(step.code);
+      const final = results[results.length - 1];
+      last = { columns: final?.columns ?? [], rows: (final?.values ?? []) as unknown[][] };
+    }
+  } catch {
+    return NO_KEY;
+  }
+  return (last && keyFromRows(key, last.columns, last.rows)) ?? NO_KEY;
+}
+
+/** The rubric with its answer criteria bound to a (re-derived) answer key. */
+function withKey(rubric: readonly RubricCriterion[], key: AnswerKey): RubricCriterion[] {
+  const values = key === NO_KEY ? [NO_KEY.type === 'string' ? NO_KEY.value : ''] : key.type === 'list' ? key.values : key.type === 'table' ? key.rows.map((r) => String(r[0])) : undefined;
+  return rubric.map((c) => {
+    if (c.check.kind === 'final_value') return { ...c, check: { kind: 'final_value', answer: key } };
+    if (c.check.kind === 'reports_values' && values) return { ...c, check: { kind: 'reports_values', values } };
+    return c;
+  });
+}
+
+/** The schema of `db`, for the scorer's real-column check. */
+function schemaOf(db: Database): RubricEnvironment {
+  const tables = new Map<string, string[]>();
+  for (const row of db.exec(`SELECT name FROM sqlite_master WHERE type IN ('table','view')`)[0]?.values ?? []) {
+    const name = String(row[0]);
+    tables.set(name.toLowerCase(), (db.exec(`PRAGMA table_info(${quote(name)})`)[0]?.values ?? []).map((r) => String(r[1])));
+  }
+  return { columnsOf: (table) => tables.get(table.toLowerCase()) };
 }
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -238,7 +300,20 @@ export async function auditVerifier(image: Uint8Array, trajectories: readonly Au
   const max = options.max ?? 20;
   const kinds: PerturbationKind[] = ['drop-table', 'drop-column', 'edit-values'];
   const samples = new Map(kinds.map((k) => [k, { targeted: [] as number[], untargeted: [] as number[], collateral: [] as number[], byCriterion: new Map<string, { targeted: number[]; untargeted: number[]; collateral: number[] }>() }]));
-  const report: AuditReport = { trajectories: 0, skippedTrajectories: [], perturbations: 0, skippedPerturbations: [], stepsNotReplayed: 0, stepsReplayed: 0, negativeTargetedSkipped: 0, byPerturbation: {} as AuditReport['byPerturbation'], flags: [] };
+  const report: AuditReport = {
+    trajectories: 0,
+    skippedTrajectories: [],
+    perturbations: 0,
+    skippedPerturbations: [],
+    stepsNotReplayed: 0,
+    stepsReplayed: 0,
+    negativeTargetedSkipped: 0,
+    answerKeysRederived: 0,
+    answerKeysChanged: 0,
+    answerKeysNotRederivable: 0,
+    byPerturbation: {} as AuditReport['byPerturbation'],
+    flags: [],
+  };
   const counts = { replayed: 0, kept: 0 };
 
   const sampled = [...trajectories].sort((a, b) => a.trajectoryId.localeCompare(b.trajectoryId));
@@ -252,20 +327,31 @@ export async function auditVerifier(image: Uint8Array, trajectories: readonly Au
       continue;
     }
     report.trajectories++;
-    const base = criterionScores(scorer(rubric, withDatabase(SQL, image, (db) => replay(db, trajectory.steps, counts)), trajectory.finalAnswer));
+    const { answer, evidence } = trajectory.task;
+    const rederivable = answer !== undefined && evidence !== undefined && evidence.length > 0 && evidence.every((e) => e.tool === 'run_sql');
+    if (!rederivable) report.answerKeysNotRederivable++;
+    // One pass per database state: replay the steps, re-derive the answer key, score against that schema.
+    const scoreOn = (db: Database) => {
+      const steps = replay(db, trajectory.steps, counts);
+      const key = rederivable ? rederiveKey(db, answer!, evidence!) : undefined;
+      return { result: scorer(key ? withKey(rubric, key) : rubric, steps, trajectory.finalAnswer, schemaOf(db)), key };
+    };
+    const baseRun = withDatabase(SQL, image, scoreOn);
+    const base = criterionScores(baseRun.result);
     for (const p of planned.values()) {
       let perturbed: Map<string, { kind: string; score: number | null }>;
+      let keyChanged = false;
       try {
-        perturbed = criterionScores(
-          scorer(
-            rubric,
-            withDatabase(SQL, image, (db) => {
-              applyPerturbation(db, p);
-              return replay(db, trajectory.steps, counts);
-            }),
-            trajectory.finalAnswer,
-          ),
-        );
+        const run = withDatabase(SQL, image, (db) => {
+          applyPerturbation(db, p);
+          return scoreOn(db);
+        });
+        perturbed = criterionScores(run.result);
+        if (run.key) {
+          report.answerKeysRederived++;
+          keyChanged = JSON.stringify(run.key) !== JSON.stringify(baseRun.key);
+          if (keyChanged) report.answerKeysChanged++;
+        }
       } catch (error) {
         report.skippedPerturbations.push({ trajectoryId: trajectory.trajectoryId, perturbation: p, reason: error instanceof Error ? error.message : String(error) });
         continue;
@@ -278,15 +364,18 @@ export async function auditVerifier(image: Uint8Array, trajectories: readonly Au
         if (before === null || before === undefined || after === null || after === undefined) continue;
         const cell = bucket.byCriterion.get(criterion.check.kind) ?? { targeted: [], untargeted: [], collateral: [] };
         bucket.byCriterion.set(criterion.check.kind, cell);
-        if (targets(p, criterion.check) && criterion.polarity === 'negative') {
+        const targeted = targets(p, criterion.check, keyChanged);
+        if (targeted && criterion.polarity === 'negative') {
           // A confuser criterion ("does not use table X") is satisfied by not reading X; removing X cannot move it.
           report.negativeTargetedSkipped++;
           continue;
         }
-        if (targets(p, criterion.check)) {
+        if (targeted) {
           bucket.targeted.push(before - after);
           cell.targeted.push(before - after);
-          if (p.kind !== 'edit-values' && before === 1 && after === 1) report.flags.push({ trajectoryId: trajectory.trajectoryId, criterionId: criterion.id, criterionKind: criterion.check.kind, perturbation: p });
+          // Removal must move a targeted criterion; a value edit must move an answer criterion whose key it changed.
+          const mustMove = p.kind !== 'edit-values' || criterion.check.kind === 'final_value' || criterion.check.kind === 'reports_values';
+          if (mustMove && before === 1 && after === 1) report.flags.push({ trajectoryId: trajectory.trajectoryId, criterionId: criterion.id, criterionKind: criterion.check.kind, perturbation: p });
         } else {
           const pool = collateral(p, criterion.check, trajectory.steps) ? 'collateral' : 'untargeted';
           bucket[pool].push(Math.abs(after - before));
@@ -317,12 +406,15 @@ export async function auditVerifier(image: Uint8Array, trajectories: readonly Au
 /** A few lines for a terminal. */
 export function formatAuditReport(report: AuditReport): string {
   const f = (x: number | null) => (x === null ? '—' : x.toFixed(3));
-  const lines = [`audited ${report.trajectories} trajectories, ${report.perturbations} perturbations (${report.stepsReplayed} SQL / describe_table steps replayed, ${report.stepsNotReplayed} other steps kept as recorded; ${report.negativeTargetedSkipped} confuser-criterion checks left out)`];
+  const lines = [
+    `audited ${report.trajectories} trajectories, ${report.perturbations} perturbations (${report.stepsReplayed} SQL / describe_table steps replayed, ${report.stepsNotReplayed} other steps kept as recorded; ${report.negativeTargetedSkipped} confuser-criterion checks left out)`,
+    `answer key re-derived from the perturbed evidence after ${report.answerKeysRederived} perturbations (${report.answerKeysChanged} changed it); ${report.answerKeysNotRederivable} trajectories without re-derivable SQL evidence kept their key`,
+  ];
   for (const [kind, cell] of Object.entries(report.byPerturbation)) {
     lines.push(`${kind}: targeted mean drop ${f(cell.targeted.meanDrop)} (n=${cell.targeted.n}); untargeted mean |Δ| ${f(cell.untargeted.meanAbsDelta)} (n=${cell.untargeted.n}); collateral mean |Δ| ${f(cell.collateral.meanAbsDelta)} (n=${cell.collateral.n})`);
     for (const [criterion, c] of Object.entries(cell.byCriterion)) lines.push(`  ${criterion}: targeted ${f(c.targeted.meanDrop)} (n=${c.targeted.n}); untargeted ${f(c.untargeted.meanAbsDelta)} (n=${c.untargeted.n}); collateral ${f(c.collateral.meanAbsDelta)} (n=${c.collateral.n})`);
   }
-  lines.push(report.flags.length ? `${report.flags.length} criteria did not move when their evidence was removed:` : 'no criterion ignored the removal of its evidence');
+  lines.push(report.flags.length ? `${report.flags.length} criteria did not move when their evidence was removed (or a value edit changed their answer key):` : 'no criterion ignored the removal of its evidence or a change of its answer key');
   for (const flag of report.flags.slice(0, 10)) lines.push(`  ${flag.trajectoryId} ${flag.criterionId} (${flag.criterionKind}) under ${flag.perturbation.kind} ${flag.perturbation.table}${flag.perturbation.column ? '.' + flag.perturbation.column : ''}`);
   for (const s of report.skippedPerturbations.slice(0, 5)) lines.push(`skipped ${s.perturbation.kind} ${s.perturbation.table}${s.perturbation.column ? '.' + s.perturbation.column : ''} (${s.trajectoryId}): ${s.reason}`);
   return lines.join('\n');

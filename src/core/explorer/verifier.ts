@@ -102,8 +102,18 @@ function mentions(text: string, word: string): boolean {
   return new RegExp(`(^|[^A-Za-z0-9_])${escaped}($|[^A-Za-z0-9_])`, 'i').test(text);
 }
 
+/**
+ * The schema the trajectory ran against, when the scorer knows it: a named table or column counts only when it
+ * resolves to a real one. SQLite reads a double-quoted name that is not a column as a string literal, so a step
+ * can "mention" a column that does not exist and still succeed; this closes that gap.
+ */
+export interface RubricEnvironment {
+  /** The table's columns, or undefined when there is no such table. */
+  columnsOf(table: string): readonly string[] | undefined;
+}
+
 /** Checks the rubric's mechanical criteria against the trajectory; text criteria stay unjudged offline. */
-export function scoreRubric(rubric: readonly RubricCriterion[], steps: readonly AgentStep[], finalAnswer: { answer: string; explanation: string } | undefined): RubricResult {
+export function scoreRubric(rubric: readonly RubricCriterion[], steps: readonly AgentStep[], finalAnswer: { answer: string; explanation: string } | undefined, environment?: RubricEnvironment): RubricResult {
   const okSteps = steps.filter((s) => s.observation.ok);
   const texts = okSteps.map((s) => {
     const args = s.observation.args ?? {};
@@ -111,18 +121,20 @@ export function scoreRubric(rubric: readonly RubricCriterion[], steps: readonly 
   });
   const anyText = (predicate: (text: string) => boolean) => texts.some(predicate);
   const answerText = finalAnswer ? `${finalAnswer.answer} ${finalAnswer.explanation}` : '';
+  const realTable = (table: string) => !environment || environment.columnsOf(table) !== undefined;
+  const realColumn = (table: string, column: string) => !environment || (environment.columnsOf(table) ?? []).some((c) => c.toLowerCase() === column.toLowerCase());
   const criteria = rubric.map((criterion): CriterionResult => {
     const check = criterion.check;
     let holds: boolean | null;
     switch (check.kind) {
       case 'uses_table':
-        holds = anyText((t) => mentions(t, check.table));
+        holds = realTable(check.table) && anyText((t) => mentions(t, check.table));
         break;
       case 'uses_column':
-        holds = anyText((t) => mentions(t, check.column) && mentions(t, check.table));
+        holds = realColumn(check.table, check.column) && anyText((t) => mentions(t, check.column) && mentions(t, check.table));
         break;
       case 'joins_on':
-        holds = okSteps.some((s) => {
+        holds = realColumn(check.left.table, check.left.column) && realColumn(check.right.table, check.right.column) && okSteps.some((s) => {
           const code = stepCode(s) ?? '';
           return /\bjoin\b|merge|zip\(/i.test(code) && mentions(code, check.left.column) && mentions(code, check.right.column);
         });

@@ -137,6 +137,11 @@ export function trajectoriesFromRun(runDir: string): RunTrajectories {
         warnings.push(`${t.trajectoryId}: its task ${t.taskId} is not in the log; skipped`);
         continue;
       }
+      if (task.validation?.status === 'rejected') {
+        // Rejected (or superseded) by the revision after exploration: its trajectories answer a faulty task.
+        warnings.push(`${t.trajectoryId}: its task ${t.taskId} was ${task.revision?.reason ?? 'rejected'}; skipped`);
+        continue;
+      }
       const steps = stepsOf(t, state.nodes.get(t.taskId), warnings);
       if (!steps || steps.length === 0) {
         warnings.push(`${t.trajectoryId}: no steps could be read; skipped`);

@@ -343,7 +343,7 @@ export class RunStore {
   }
 }
 
-const SNAPSHOT_TRIGGERS = new Set<string>(['task/finished', 'run/finished', 'curation/accepted', 'curation/pruned']);
+const SNAPSHOT_TRIGGERS = new Set<string>(['task/finished', 'task/revised', 'run/finished', 'curation/accepted', 'curation/pruned']);
 
 function splitKnown(scan: { events: StoredRunEvent[]; issues: LogIssue[]; lastSeq: number }): ReadResult {
   const events: RunEvent[] = [];

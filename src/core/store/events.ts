@@ -124,6 +124,25 @@ export interface TaskFinishedPayload {
   [extra: string]: unknown;
 }
 
+/** The one-step revision of a task after its first exploration: what the reviser found and changed. */
+export interface TaskRevisedPayload {
+  taskId: string;
+  outcome: 'kept' | 'revised' | 'rejected';
+  reviser: string;
+  findings: Array<{ check: string; detail: string }>;
+  /** Field by field, before and after. */
+  diff: Array<{ field: string; before: unknown; after: unknown }>;
+  /** The task as it stands after the revision (absent when kept). */
+  task?: TaskSpec;
+  /** When the question changed: the id of the new task explored in its place. */
+  revisedTaskId?: string;
+  action?: 're-explored' | 're-scored' | 'none';
+  /** Admitted trajectories re-scored after a rubric-only change (zero model calls). */
+  rescored?: Array<{ trajectoryId: string; qualityBefore: number; quality: number; verified: boolean; admitted: boolean; rubric?: unknown }>;
+  modelCalls?: number;
+  [extra: string]: unknown;
+}
+
 export interface RunFinishedPayload {
   summary?: unknown;
   [extra: string]: unknown;
@@ -150,6 +169,7 @@ export interface RunEventPayloads {
   'curation/pruned': CurationPayload;
   'budget/spent': BudgetSpentPayload;
   'task/finished': TaskFinishedPayload;
+  'task/revised': TaskRevisedPayload;
   'run/finished': RunFinishedPayload;
   'run/error': RunErrorPayload;
 }
@@ -264,6 +284,20 @@ const payloadSchemas = {
     calls: z.number().int().nonnegative().optional(),
   }),
   'task/finished': z.looseObject({ taskId: id, reason: z.string().min(1), bestQuality: finiteNumber.optional() }),
+  'task/revised': z.looseObject({
+    taskId: id,
+    outcome: z.enum(['kept', 'revised', 'rejected']),
+    reviser: z.string().min(1),
+    findings: z.array(z.looseObject({ check: z.string(), detail: z.string() })),
+    diff: z.array(z.looseObject({ field: z.string().min(1), before: z.unknown(), after: z.unknown() })),
+    task: taskSpecSchema.optional(),
+    revisedTaskId: id.optional(),
+    action: z.enum(['re-explored', 're-scored', 'none']).optional(),
+    rescored: z
+      .array(z.looseObject({ trajectoryId: id, qualityBefore: finiteNumber, quality: finiteNumber.min(0).max(1), verified: z.boolean(), admitted: z.boolean(), rubric: z.unknown().optional() }))
+      .optional(),
+    modelCalls: z.number().int().nonnegative().optional(),
+  }),
   'run/finished': z.looseObject({ summary: z.unknown().optional() }),
   'run/error': z.looseObject({ message: z.string(), taskId: id.optional(), fatal: z.boolean().optional() }),
 } satisfies Record<RunEventType, z.ZodType>;

@@ -16,6 +16,7 @@ import {
   type RunStartedPayload,
   type StoredRunEvent,
   type TaskFinishedPayload,
+  type TaskRevisedPayload,
   type TrajectoryAdmittedPayload,
 } from './events';
 
@@ -77,6 +78,10 @@ export interface RunState {
   spend: SpendState;
   finishedTasks: Map<string, TaskFinishedState>;
   errors: (RunErrorPayload & { seq: number; ts: string })[];
+  /** taskId → its one-step revision after exploration (kept, revised or rejected). */
+  revisions: Map<string, TaskRevisedPayload & { seq: number; ts: string }>;
+  /** Admitted trajectories a revision revoked (re-scored below admission, or their task rejected / superseded). */
+  revokedTrajectories: Set<string>;
   resumes: number;
   unknownEvents: number;
   /** Repeated task/node/trajectory additions ignored (expected after a resume re-runs a task). */
@@ -99,6 +104,8 @@ export function createRunState(): RunState {
     spend: { totalUsd: 0, promptTokens: 0, completionTokens: 0, calls: 0, byTaskUsd: new Map() },
     finishedTasks: new Map(),
     errors: [],
+    revisions: new Map(),
+    revokedTrajectories: new Set(),
     resumes: 0,
     unknownEvents: 0,
     duplicatesIgnored: 0,
@@ -209,6 +216,29 @@ export function applyEvent(state: RunState, stored: StoredRunEvent): void {
       if (!state.tasks.has(event.taskId)) state.danglingReferences++;
       state.finishedTasks.set(event.taskId, { ...withoutEnvelope(event), seq: event.seq, ts: event.ts });
       break;
+    case 'task/revised': {
+      state.revisions.set(event.taskId, { ...withoutEnvelope(event), seq: event.seq, ts: event.ts });
+      if (event.task) state.tasks.set(event.taskId, event.task);
+      if (event.task?.validation?.status === 'rejected') {
+        // Rejected or superseded: its trajectories answer a faulty question, so they leave the admitted set.
+        for (const [id, trajectory] of state.trajectories) {
+          if (trajectory.taskId !== event.taskId) continue;
+          state.trajectories.delete(id);
+          state.revokedTrajectories.add(id);
+        }
+      }
+      for (const r of event.rescored ?? []) {
+        const trajectory = state.trajectories.get(r.trajectoryId);
+        if (!trajectory) continue;
+        if (!r.admitted) {
+          state.trajectories.delete(r.trajectoryId);
+          state.revokedTrajectories.add(r.trajectoryId);
+          continue;
+        }
+        Object.assign(trajectory, { quality: r.quality, verified: r.verified, rubric: r.rubric ?? trajectory.rubric, revisedSeq: event.seq });
+      }
+      break;
+    }
     case 'run/finished':
       state.status = 'finished';
       break;

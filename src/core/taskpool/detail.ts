@@ -42,6 +42,9 @@ export function taskDetailMarkdown(task: TaskSpec): string {
     for (const c of task.rubric) out.push(`| ${c.polarity === 'positive' ? '+' : '−'} | ${c.weight} | ${cell(c.description)} | ${c.check.kind} | ${c.anchors.map((a) => `\`${a}\``).join(', ')} |`);
     out.push('');
   }
+  if (task.revision) {
+    out.push('## Revision after exploration', '', '```', ...revisionLines(task.revision), '```', '');
+  }
   if (task.roles?.length) {
     out.push('## File roles', '', '| file | role | items | why |', '| --- | --- | --- | --- |');
     const order = { core: 0, supporting: 1, confuser: 2, ambient: 3 };
@@ -49,4 +52,14 @@ export function taskDetailMarkdown(task: TaskSpec): string {
     out.push('');
   }
   return out.join('\n');
+}
+
+const short = (value: unknown) => (value === null || value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value)).replace(/\n/g, ' ').slice(0, 140);
+
+/** A revision's findings and before/after diff as plain lines (CLI `toffee revisions`, the task detail). */
+export function revisionLines(revision: { outcome: string; reviser: string; findings: Array<{ check: string; detail: string }>; diff: Array<{ field: string; before: unknown; after: unknown }>; action?: string; reason?: string }): string[] {
+  const lines = [`${revision.outcome} by ${revision.reviser}${revision.action && revision.action !== 'none' ? `, ${revision.action}` : ''}${revision.reason ? ` — ${revision.reason}` : ''}`];
+  for (const f of revision.findings) lines.push(`  [${f.check}] ${f.detail}`);
+  for (const d of revision.diff) lines.push(`  ${d.field}: ${short(d.before)}  →  ${short(d.after)}`);
+  return lines;
 }

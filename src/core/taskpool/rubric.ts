@@ -3,7 +3,7 @@
  * the reference solution reads, which joins it makes, which document sections it needs, and which other files look
  * like they matter but do not (confusers).
  */
-import type { DataDocument, EnvironmentProfile } from '../env/types';
+import type { DataDocument, EnvironmentProfile, TableProfile } from '../env/types';
 import type { EvidenceGraph } from './graph';
 import { columnNode, documentNode, fileNode, sectionNode, tableNode } from './graph';
 import type { FileRole, FileRoleKind, RubricCriterion, TaskSpec } from './types';
@@ -29,20 +29,43 @@ export function joinsOf(task: TaskSpec): JoinUse[] {
   return joins;
 }
 
-/** Columns of the task's tables that its evidence names (quoted identifiers). */
+/**
+ * Columns of the task's tables that its evidence names (quoted identifiers). A qualified reference (`c."x"`) counts
+ * for the table its alias stands for only, so a join does not credit a same-named column of the other table.
+ */
 export function columnsOf(task: TaskSpec, profile: EnvironmentProfile): Array<{ table: string; column: string }> {
-  const code = task.evidence.map((s) => s.code).join('\n');
   const used: Array<{ table: string; column: string }> = [];
+  const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   for (const tableName of task.tables) {
     const table = profile.tables.find((t) => t.name === tableName);
     for (const column of table?.columns ?? []) {
-      if (code.includes(`"${column.name.replace(/"/g, '""')}"`)) used.push({ table: tableName, column: column.name });
+      const reads = task.evidence.some((step) => {
+        const aliases = new Map<string, string>();
+        for (const m of step.code.matchAll(/\b(?:FROM|JOIN)\s+"((?:[^"]|"")+)"\s+AS\s+(\w+)/gi)) aliases.set(m[2].toLowerCase(), m[1].replace(/""/g, '"'));
+        const pattern = new RegExp(`(?:(\\w+)\\.)?${escape(quoted(column.name))}`, 'g');
+        for (const m of step.code.matchAll(pattern)) {
+          const alias = m[1]?.toLowerCase();
+          // `AS "x"` names an output column, `FROM "x"` a table: neither reads a column.
+          if (alias === undefined && /\b(?:AS|FROM|JOIN)\s*$/i.test(step.code.slice(0, m.index))) continue;
+          if (alias === undefined || !aliases.has(alias) || aliases.get(alias) === tableName) return true;
+        }
+        return false;
+      });
+      if (reads) used.push({ table: tableName, column: column.name });
     }
   }
   return used;
 }
 
 const tokens = (name: string) => new Set(name.toLowerCase().split(/[^a-z0-9]+|(?<=[a-z])(?=[A-Z])/).filter((t) => t.length > 2 && t !== 'id'));
+
+/** Why `table` looks like `core` (a shared name token, or ≥ 2 shared non-key column names), or undefined. */
+export function resembles(table: TableProfile, core: TableProfile): string | undefined {
+  if ([...tokens(core.name)].some((t) => tokens(table.name).has(t))) return `name resembles ${core.name}`;
+  const shared = table.columns.filter((col) => !col.candidateKey && core.columns.some((cc) => cc.name.toLowerCase() === col.name.toLowerCase() && !cc.candidateKey)).length;
+  return shared >= 2 ? `shares ${shared} column names with ${core.name}` : undefined;
+}
 
 /**
  * File roles: core (holds a table or document the evidence reads), supporting (joined to a core table in the
@@ -67,11 +90,9 @@ export function fileRoles(task: TaskSpec, profile: EnvironmentProfile, graph: Ev
       tableRole.set(table.name, { role: 'core', why: 'the reference solution reads it' });
       continue;
     }
-    const shared = core.map((c) => ({ c, n: table.columns.filter((col) => !col.candidateKey && c.columns.some((cc) => cc.name.toLowerCase() === col.name.toLowerCase() && !cc.candidateKey)).length }));
-    const nameLike = core.find((c) => [...tokens(c.name)].some((t) => tokens(table.name).has(t)));
-    const similar = shared.find((s) => s.n >= 2);
-    if (nameLike || similar) {
-      tableRole.set(table.name, { role: 'confuser', why: nameLike ? `name resembles ${nameLike.name}` : `shares ${similar!.n} column names with ${similar!.c.name}` });
+    const why = core.map((c) => resembles(table, c)).find((w) => w !== undefined);
+    if (why) {
+      tableRole.set(table.name, { role: 'confuser', why });
     } else if (joinNeighbours.has(table.name)) {
       tableRole.set(table.name, { role: 'supporting', why: 'joins to a core table' });
     } else {

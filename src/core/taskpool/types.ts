@@ -49,6 +49,29 @@ export interface TaskSpec {
   documents?: Array<{ document: string; section?: string }>;
   /** Set by the task pool's validation. */
   validation?: TaskValidation;
+  /** Set when the one-step revision after exploration changed or rejected the task. */
+  revision?: TaskRevisionRecord;
+}
+
+/** One changed field, before and after (`rubric.<criterion id>` for rubric changes; null = added / removed). */
+export interface FieldChange {
+  field: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** What a revised (or rejected) task records about its revision; the Tasks view and `toffee revisions` show it. */
+export interface TaskRevisionRecord {
+  /** The task id the revision started from (a question change gives the task a new id). */
+  of: string;
+  outcome: 'revised' | 'rejected';
+  /** 'rules' (offline), or 'llm:<model>'. */
+  reviser: string;
+  findings: Array<{ check: 'executable' | 'supported' | 'anchors' | 'ambiguity' | 'verification'; detail: string }>;
+  diff: FieldChange[];
+  /** What followed: a changed question is explored again; a rubric-only change re-scores the trajectories. */
+  action: 're-explored' | 're-scored' | 'none';
+  reason?: string;
 }
 
 /** The ten dependency kinds the task pool discovers (issue 4). */

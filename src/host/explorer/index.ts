@@ -8,14 +8,14 @@ import { registerSynthesizeCommand, resumeSynthesis } from './synthesizeCommand'
 export { ExplorerPanel } from './ExplorerPanel';
 
 /** A run folder from a command argument: a path (Runs view), a Uri (explorer/context), or a RunSummary. */
-function runDirFromArgument(argument: unknown): string | undefined {
+export function runDirFromArgument(argument: unknown): string | undefined {
   if (typeof argument === 'string') return argument;
   if (argument instanceof vscode.Uri) return argument.fsPath;
   if (argument && typeof argument === 'object' && typeof (argument as RunSummary).runDir === 'string') return (argument as RunSummary).runDir;
   return undefined;
 }
 
-async function pickRun(title: string, filter: (run: RunSummary) => boolean = () => true): Promise<string | undefined> {
+export async function pickRun(title: string, filter: (run: RunSummary) => boolean = () => true): Promise<string | undefined> {
   const runs = (await findWorkspaceRuns()).filter(filter);
   const browse = { label: '$(folder-opened) Browse for a run folder…', runDir: undefined as string | undefined };
   const picked = await vscode.window.showQuickPick(

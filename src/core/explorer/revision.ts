@@ -1,0 +1,173 @@
+/**
+ * The one-step revision after a task's first exploration (GraphForge's execution-conditioned revision), as the
+ * pipeline runs it: collect the explorer's paths to a final answer, ask the reviser, apply its patch, and follow
+ * up — a changed question (normalised hash) makes a new task that is explored again; a change to the rubric's
+ * bindings or the answer key re-scores the admitted trajectories with the deterministic verifier, without a
+ * single model call. Every review is a `task/revised` event with the before/after diff.
+ */
+import type { ToolContext } from '../agent/tools';
+import type { RunEventInput } from '../store/events';
+import type { EvidenceGraph } from '../taskpool/graph';
+import type { ExploredPath, ReviserModel } from '../taskpool/revise';
+import { applyTaskPatch, questionHash, reviewTask } from '../taskpool/revise';
+import type { FieldChange, TaskRevisionRecord, TaskSpec } from '../taskpool/types';
+import type { SearchResult, TrajectoryRecord } from './search';
+import type { CleaningOptions, Verification } from './verifier';
+import { cleaningRejection, qualityOf, rubricResultOf, verifyTrajectory } from './verifier';
+
+/** A trajectory re-scored after a rubric-only revision. */
+export interface RescoredTrajectory {
+  trajectoryId: string;
+  qualityBefore: number;
+  quality: number;
+  verified: boolean;
+  /** Still passes the cleaning filters (admission) under the revised rubric and answer key. */
+  admitted: boolean;
+  rejection?: string;
+  rubric: Verification['rubric'] | null;
+}
+
+export interface RevisionResult {
+  outcome: 'kept' | 'revised' | 'rejected';
+  /** Set when the question changed: the new task, to be explored next. */
+  reexplore?: TaskSpec;
+  rescored: RescoredTrajectory[];
+  diff: FieldChange[];
+  /** Provider calls the revision made (the LLM reviser's one call; re-scoring makes none). */
+  modelCalls: number;
+  costUsd: number;
+  /** The event(s) to append, in order. */
+  events: RunEventInput[];
+  line: string;
+}
+
+export interface ReviseOptions {
+  task: TaskSpec;
+  result: Pick<SearchResult, 'tree' | 'admitted' | 'rejected'>;
+  context: ToolContext;
+  graph: EvidenceGraph;
+  cleaning: CleaningOptions;
+  reviser?: ReviserModel;
+  signal?: AbortSignal;
+}
+
+/** Every path of the search tree that ends in a final answer, admitted or not. */
+export function exploredPaths(taskId: string, result: Pick<SearchResult, 'tree' | 'admitted'>): ExploredPath[] {
+  const admitted = new Set(result.admitted.map((t) => t.trajectoryId));
+  const paths: ExploredPath[] = [];
+  for (const node of result.tree.nodes) {
+    const data = node.step?.observation.ok ? node.step.observation.data : undefined;
+    if (!data || data.kind !== 'final') continue;
+    const trajectoryId = `${taskId}/${node.id}`;
+    paths.push({ trajectoryId, steps: result.tree.stepsTo(node.index), answer: data.answer, verified: node.verified === true, admitted: admitted.has(trajectoryId) });
+  }
+  return paths;
+}
+
+/** Re-scores an admitted trajectory against a revised task (deterministic; an earlier judge's text verdicts are kept). */
+export function rescore(task: TaskSpec, record: TrajectoryRecord, cleaning: CleaningOptions): RescoredTrajectory {
+  let verification = verifyTrajectory(task, record.steps);
+  const judged = new Map((record.verification.rubric?.criteria ?? []).filter((c) => c.kind === 'text' && c.holds !== null).map((c) => [c.id, c]));
+  if (verification.rubric && judged.size > 0) {
+    const criteria = verification.rubric.criteria.map((c) => (c.kind === 'text' && judged.has(c.id) ? { ...c, holds: judged.get(c.id)!.holds, note: judged.get(c.id)!.note } : c));
+    const rubric = rubricResultOf(criteria);
+    verification = { ...verification, rubric, quality: qualityOf(verification.verified, verification.coverage, verification.stepSuccessRate, rubric) };
+  }
+  const rejection = cleaningRejection(record.steps, verification, cleaning);
+  return {
+    trajectoryId: record.trajectoryId,
+    qualityBefore: record.verification.quality,
+    quality: verification.quality,
+    verified: verification.verified,
+    admitted: rejection === undefined,
+    rejection,
+    rubric: verification.rubric ?? null,
+  };
+}
+
+/** Reviews an explored task once and works out what follows; the caller appends `events` and explores `reexplore`. */
+export async function reviseExploredTask(options: ReviseOptions): Promise<RevisionResult> {
+  const { task } = options;
+  const paths = exploredPaths(task.id, options.result);
+  const outcome = await reviewTask({ task, profile: options.context.profile, graph: options.graph, context: options.context, paths }, options.reviser, options.signal);
+  const { review } = outcome;
+  const base = { modelCalls: outcome.modelCalls, costUsd: outcome.costUsd };
+  const findings = review.findings;
+  if (review.decision === 'keep') {
+    return { ...base, outcome: 'kept', rescored: [], diff: [], events: [{ type: 'task/revised', taskId: task.id, outcome: 'kept', reviser: outcome.reviser, findings, diff: [], notes: outcome.notes, modelCalls: outcome.modelCalls }], line: `${task.id}: revision kept the task` };
+  }
+  if (review.decision === 'reject') {
+    const reason = `rejected by revision: ${review.reason ?? findings[findings.length - 1]?.detail ?? 'cannot be fixed'}`;
+    const revision: TaskRevisionRecord = { of: task.id, outcome: 'rejected', reviser: outcome.reviser, findings, diff: [], action: 'none', reason };
+    const rejected: TaskSpec = { ...task, validation: rejectedValidation(task, reason), revision };
+    return {
+      ...base,
+      outcome: 'rejected',
+      rescored: [],
+      diff: [],
+      events: [{ type: 'task/revised', taskId: task.id, outcome: 'rejected', reviser: outcome.reviser, findings, diff: [], task: rejected, notes: outcome.notes, modelCalls: outcome.modelCalls }],
+      line: `${task.id}: rejected by revision (${reason.slice(21)})`,
+    };
+  }
+  const applied = applyTaskPatch(task, review.patch);
+  const diff = applied.diff;
+  if (diff.length === 0) {
+    return { ...base, outcome: 'kept', rescored: [], diff, events: [{ type: 'task/revised', taskId: task.id, outcome: 'kept', reviser: outcome.reviser, findings, diff, notes: outcome.notes, modelCalls: outcome.modelCalls }], line: `${task.id}: revision changed nothing` };
+  }
+  if (questionHash(applied.task.question) !== questionHash(task.question)) {
+    // A new question is a new task: it gets its own id and exploration; the original is kept, superseded.
+    const revisedId = `${task.id}-r1`;
+    const revision: TaskRevisionRecord = { of: task.id, outcome: 'revised', reviser: outcome.reviser, findings, diff, action: 're-explored' };
+    const revised: TaskSpec = { ...applied.task, id: revisedId, revision };
+    const superseded: TaskSpec = { ...task, validation: rejectedValidation(task, `superseded by its revision ${revisedId}`), revision: { ...revision, reason: `superseded by ${revisedId}` } };
+    return {
+      ...base,
+      outcome: 'revised',
+      reexplore: revised,
+      rescored: [],
+      diff,
+      events: [
+        { type: 'task/revised', taskId: task.id, outcome: 'revised', reviser: outcome.reviser, findings, diff, task: superseded, revisedTaskId: revisedId, action: 're-explored', notes: outcome.notes, modelCalls: outcome.modelCalls },
+        { type: 'task/added', task: revised },
+      ],
+      line: `${task.id}: revised (${diff.map((d) => d.field).join(', ')}); the new question is explored as ${revisedId}`,
+    };
+  }
+  const revision: TaskRevisionRecord = { of: task.id, outcome: 'revised', reviser: outcome.reviser, findings, diff, action: 're-scored' };
+  const revised: TaskSpec = { ...applied.task, revision };
+  // Rubric bindings (or the answer key) changed, not the question: the paths stay valid, only their scores move.
+  const rescored = options.result.admitted.map((record) => rescore(revised, record, options.cleaning));
+  return {
+    ...base,
+    outcome: 'revised',
+    rescored,
+    diff,
+    events: [{ type: 'task/revised', taskId: task.id, outcome: 'revised', reviser: outcome.reviser, findings, diff, task: revised, action: 're-scored', rescored, notes: outcome.notes, modelCalls: outcome.modelCalls }],
+    line: `${task.id}: revised (${diff.map((d) => d.field).join(', ')}); ${rescored.length} trajectories re-scored without model calls, ${rescored.filter((r) => !r.admitted).length} no longer admitted`,
+  };
+}
+
+function rejectedValidation(task: TaskSpec, reason: string): NonNullable<TaskSpec['validation']> {
+  const v = task.validation ?? { status: 'valid' as const, reasons: [], evidenceStable: true, replayed: true, noDataCheck: 'skipped' as const };
+  return { ...v, status: 'rejected', reasons: [...v.reasons, reason] };
+}
+
+/** Revision counts for a run's summary. */
+export interface RevisionTally {
+  kept: number;
+  revised: number;
+  rejected: number;
+  reExplored: number;
+  reScored: number;
+  /** Provider calls revisions made (0 offline; re-scoring never calls a model). */
+  modelCalls: number;
+}
+
+export const emptyRevisionTally = (): RevisionTally => ({ kept: 0, revised: 0, rejected: 0, reExplored: 0, reScored: 0, modelCalls: 0 });
+
+export function tallyRevision(tally: RevisionTally, revision: RevisionResult): void {
+  tally[revision.outcome]++;
+  if (revision.reexplore) tally.reExplored++;
+  tally.reScored += revision.rescored.length;
+  tally.modelCalls += revision.modelCalls;
+}

@@ -1,0 +1,557 @@
+/**
+ * Execution-conditioned task revision (GraphForge): once a task has been explored, a reviser reads the task, its
+ * evidence-graph slice, its rubric and the explorer's paths, and checks five things — the question is executable
+ * with these files, every quantity it states is supported by the data, the rubric's anchors are right, the
+ * question has one defensible answer (no second table answers it differently), and the verification
+ * instructions are enough. It returns only the fields to change (a `TaskPatch`); `applyTaskPatch` keeps the rest.
+ *
+ * The reviser is the configured LLM when there is one (a JSON reply validated with zod, its patch re-checked
+ * against the data), else a deterministic rule set that re-runs the evidence itself.
+ */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { executeToolCall } from '../agent/tools';
+import type { ToolContext } from '../agent/tools';
+import type { AgentStep } from '../agent/types';
+import type { EnvironmentProfile } from '../env/types';
+import { stepCode } from '../explorer/verifier';
+import type { LlmProvider } from '../llm/types';
+import { matchesAnswer, normalizeText, numbersIn } from './answer';
+import type { EvidenceGraph, GraphEdge, GraphNode } from './graph';
+import { columnNode, hasNode, tableNode } from './graph';
+import { buildRubric, columnsOf, fileRoles, joinsOf, resembles, taskAnchors } from './rubric';
+import type { AnswerKey, FieldChange, RubricCheck, RubricCriterion, TaskSpec } from './types';
+import { statedAnswer } from './validate';
+
+// ---------------------------------------------------------------- the patch (what a reviser may change)
+
+const answerKeySchema: z.ZodType<AnswerKey> = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('number'), value: z.number().finite(), tolerance: z.number().finite().nonnegative() }),
+  z.object({ type: z.literal('string'), value: z.string() }),
+  z.object({ type: z.literal('list'), values: z.array(z.string()), ordered: z.boolean() }),
+  z.object({ type: z.literal('table'), columns: z.array(z.string()), rows: z.array(z.array(z.unknown())) }),
+]);
+
+const tableColumn = z.object({ table: z.string().min(1), column: z.string().min(1) });
+const rubricCheckSchema: z.ZodType<RubricCheck> = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('uses_table'), table: z.string().min(1) }),
+  z.object({ kind: z.literal('uses_column'), table: z.string().min(1), column: z.string().min(1) }),
+  z.object({ kind: z.literal('joins_on'), left: tableColumn, right: tableColumn }),
+  z.object({ kind: z.literal('final_value'), answer: answerKeySchema }),
+  z.object({ kind: z.literal('reports_values'), values: z.array(z.string()) }),
+  z.object({ kind: z.literal('uses_document'), document: z.string().min(1), section: z.string().optional() }),
+  z.object({ kind: z.literal('uses_parameter'), value: z.number().finite() }),
+  z.object({ kind: z.literal('text'), instruction: z.string().min(1) }),
+]);
+
+const criterionSchema: z.ZodType<RubricCriterion> = z.object({
+  id: z.string().regex(/^c\d+$/),
+  polarity: z.enum(['positive', 'negative']),
+  weight: z.number().finite().min(-1).max(1),
+  description: z.string().min(1),
+  anchors: z.array(z.string().min(1)),
+  check: rubricCheckSchema,
+});
+
+export const REVIEW_CHECKS = ['executable', 'supported', 'anchors', 'ambiguity', 'verification'] as const;
+export type ReviewCheck = (typeof REVIEW_CHECKS)[number];
+
+export const taskPatchSchema = z
+  .object({
+    question: z.string().min(12).max(600).optional(),
+    answer: answerKeySchema.optional(),
+    /** Criteria replaced (same id) or added (new id). */
+    criteria: z.array(criterionSchema).optional(),
+    /** Criterion ids removed. */
+    removeCriteria: z.array(z.string()).optional(),
+  })
+  .strict();
+export type TaskPatch = z.infer<typeof taskPatchSchema>;
+
+/** A reviser's reply: keep the task, change some fields, or reject it (it cannot be fixed). */
+export const taskReviewSchema = z.object({
+  decision: z.enum(['keep', 'revise', 'reject']),
+  findings: z.array(z.object({ check: z.enum(REVIEW_CHECKS), detail: z.string().min(1) })),
+  patch: taskPatchSchema.default({}),
+  /** Why the task is rejected (decision 'reject'). */
+  reason: z.string().optional(),
+});
+export type TaskReview = z.infer<typeof taskReviewSchema>;
+export type ReviewFinding = TaskReview['findings'][number];
+
+/** The question's identity for revision: a change here (not in spacing or case) means exploring again. */
+export function questionHash(question: string): string {
+  return createHash('sha256').update(normalizeText(question).replace(/[^a-z0-9]+/g, ' ').trim()).digest('hex').slice(0, 16);
+}
+
+// ---------------------------------------------------------------- applying a patch
+
+const json = (value: unknown) => JSON.stringify(value);
+
+/** The task with the patch applied and the field-by-field diff; the compiler's other fields are kept. */
+export function applyTaskPatch(task: TaskSpec, patch: TaskPatch): { task: TaskSpec; diff: FieldChange[] } {
+  const diff: FieldChange[] = [];
+  const next: TaskSpec = { ...task, rubric: task.rubric ? task.rubric.map((c) => ({ ...c })) : undefined };
+  if (patch.question !== undefined && patch.question !== task.question) {
+    diff.push({ field: 'question', before: task.question, after: patch.question });
+    next.question = patch.question;
+  }
+  if (patch.answer !== undefined && json(patch.answer) !== json(task.answer)) {
+    diff.push({ field: 'answer', before: task.answer, after: patch.answer });
+    next.answer = patch.answer;
+  }
+  let rubric = next.rubric ?? [];
+  const explicit = new Set((patch.criteria ?? []).map((c) => c.id));
+  if (patch.answer !== undefined) {
+    // The answer criteria follow the answer key unless the patch rewrites them itself.
+    const answer = patch.answer;
+    const values = answer.type === 'list' ? answer.values : answer.type === 'table' ? answer.rows.map((r) => String(r[0])) : [];
+    rubric = rubric.map((c) => {
+      if (explicit.has(c.id)) return c;
+      if (c.check.kind === 'final_value' && json(c.check.answer) !== json(answer)) return withChange(c, { ...c, check: { kind: 'final_value', answer } }, diff);
+      if (c.check.kind === 'reports_values' && values.length > 0 && json(c.check.values) !== json(values)) return withChange(c, { ...c, check: { kind: 'reports_values', values } }, diff);
+      return c;
+    });
+  }
+  for (const criterion of patch.criteria ?? []) {
+    const index = rubric.findIndex((c) => c.id === criterion.id);
+    if (index < 0) {
+      diff.push({ field: `rubric.${criterion.id}`, before: null, after: criterion });
+      rubric = [...rubric, criterion];
+    } else if (json(rubric[index]) !== json(criterion)) {
+      diff.push({ field: `rubric.${criterion.id}`, before: rubric[index], after: criterion });
+      rubric = rubric.map((c, i) => (i === index ? criterion : c));
+    }
+  }
+  for (const id of patch.removeCriteria ?? []) {
+    const found = rubric.find((c) => c.id === id);
+    if (!found) continue;
+    diff.push({ field: `rubric.${id}`, before: found, after: null });
+    rubric = rubric.filter((c) => c.id !== id);
+  }
+  if (task.rubric || rubric.length > 0) next.rubric = rubric;
+  return { task: next, diff };
+}
+
+function withChange(before: RubricCriterion, after: RubricCriterion, diff: FieldChange[]): RubricCriterion {
+  diff.push({ field: `rubric.${before.id}`, before, after });
+  return after;
+}
+
+/** True when the diff changes anything the rubric or answer key binds, and nothing the agent reads. */
+export function bindingOnly(diff: FieldChange[]): boolean {
+  return diff.length > 0 && diff.every((d) => d.field !== 'question');
+}
+
+// ---------------------------------------------------------------- what the reviser reads
+
+/** A path the explorer took to a final answer (admitted, or rejected by verification or cleaning). */
+export interface ExploredPath {
+  trajectoryId: string;
+  steps: readonly AgentStep[];
+  answer?: string;
+  verified: boolean;
+  admitted: boolean;
+}
+
+export interface ReviewInput {
+  task: TaskSpec;
+  profile: EnvironmentProfile;
+  graph: EvidenceGraph;
+  /** Executes the evidence again (the agent's own tool layer). */
+  context: ToolContext;
+  paths: readonly ExploredPath[];
+}
+
+/** The evidence graph around a task: its anchor nodes, their containing tables and the edges that touch them. */
+export function graphSlice(graph: EvidenceGraph, task: TaskSpec): { nodes: GraphNode[]; edges: GraphEdge[] } {
+  const ids = new Set([...(task.anchors ?? []), ...task.tables.map(tableNode)]);
+  const edges = graph.edges.filter((e) => e.kind !== 'contains' && (ids.has(e.from) || ids.has(e.to)));
+  for (const e of edges) ids.add(e.from).add(e.to);
+  return { nodes: graph.nodes.filter((n) => ids.has(n.id)), edges };
+}
+
+interface Execution {
+  ok: boolean;
+  error?: string;
+  /** The answer the last step states, as text (the replay's rule). */
+  stated?: string;
+  last?: { columns: string[]; rows: unknown[][] };
+}
+
+/** Runs evidence steps (possibly rewritten) through the agent's tool layer. */
+async function execute(task: TaskSpec, context: ToolContext, rewrite: (code: string) => string = (c) => c): Promise<Execution> {
+  let stated = '';
+  let last: Execution['last'];
+  for (const [index, step] of task.evidence.entries()) {
+    const code = rewrite(step.code);
+    const args = step.tool === 'run_sql' ? { query: code } : { code };
+    const observation = await executeToolCall(context, { name: step.tool, arguments: JSON.stringify(args) });
+    if (!observation.ok) return { ok: false, error: `step ${index + 1}: ${observation.data.kind === 'error' ? observation.data.message : observation.text}` };
+    if (observation.data.kind === 'rows') {
+      last = { columns: observation.data.columns, rows: observation.data.rows };
+      stated = statedAnswer(task.answer, observation.data.columns, observation.data.rows);
+    } else if (observation.data.kind === 'stdout') {
+      last = undefined;
+      stated = observation.data.stdout.trim().split('\n').pop() ?? '';
+    }
+  }
+  return { ok: true, stated, last };
+}
+
+/** The answer key the re-executed evidence supports, in the key's own type; undefined when it states none. */
+function rederivedKey(key: AnswerKey, run: Execution): AnswerKey | undefined {
+  if (run.last) return keyFromRows(key, run.last.columns, run.last.rows);
+  const n = numbersIn(run.stated ?? '')[0];
+  if (key.type === 'number') return n === undefined ? undefined : { ...key, value: n };
+  return key.type === 'string' && (run.stated ?? '').trim() !== '' ? { type: 'string', value: run.stated! } : undefined;
+}
+
+/** The answer key the rows of a last evidence step state, in the key's type (same tolerance, same order rule). */
+export function keyFromRows(key: AnswerKey, columns: string[], rows: unknown[][]): AnswerKey | undefined {
+  const stated = statedAnswer(key, columns, rows);
+  switch (key.type) {
+    case 'number': {
+      const n = numbersIn(stated)[0];
+      return n === undefined ? undefined : { ...key, value: n };
+    }
+    case 'string':
+      return stated.trim() === '' ? undefined : { type: 'string', value: stated };
+    case 'list':
+      return rows.length === 0 ? undefined : { ...key, values: rows.map((r) => String(r[0])) };
+    case 'table':
+      return rows.length === 0 ? undefined : { type: 'table', columns, rows };
+  }
+}
+
+const humanize = (name: string) => name.replace(/[_\s]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().trim();
+
+function containsPhrase(text: string, phrase: string): boolean {
+  const escaped = phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[^a-z0-9_])${escaped}($|[^a-z0-9_])`).test(normalizeText(text));
+}
+
+/** Whether a question names a table (its name in words, or that plural), so a reader knows which one it means. */
+export function namesTable(question: string, table: string): boolean {
+  const words = humanize(table);
+  return containsPhrase(question, words) || containsPhrase(question, `${words}s`) || containsPhrase(question, table.toLowerCase());
+}
+
+const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
+const sameNumber = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
+
+/** Tables a path's SQL reads (names that appear as identifiers). */
+function tablesRead(steps: readonly AgentStep[], profile: EnvironmentProfile): Set<string> {
+  const read = new Set<string>();
+  for (const step of steps) {
+    if (!step.observation.ok || step.toolCall?.name !== 'run_sql') continue;
+    const code = stepCode(step) ?? '';
+    for (const t of profile.tables) if (new RegExp(`(^|[^A-Za-z0-9_])"?${t.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"?($|[^A-Za-z0-9_])`, 'i').test(code)) read.add(t.name);
+  }
+  return read;
+}
+
+/** A path's final answer is defensible when it is what its own last successful query returned. */
+function defensible(path: ExploredPath, task: TaskSpec): boolean {
+  if (path.answer === undefined) return false;
+  const rowsSteps = path.steps.filter((s) => s.observation.ok && s.observation.data.kind === 'rows');
+  const last = rowsSteps[rowsSteps.length - 1];
+  if (!last || last.observation.data.kind !== 'rows') return false;
+  const stated = statedAnswer(task.answer, last.observation.data.columns, last.observation.data.rows);
+  const a = numbersIn(path.answer)[0];
+  const b = numbersIn(stated)[0];
+  if (task.answer.type === 'number') return a !== undefined && b !== undefined && Math.abs(a - b) <= Math.max(1e-6, Math.abs(b) * 1e-4);
+  return normalizeText(path.answer) === normalizeText(stated);
+}
+
+// ---------------------------------------------------------------- the deterministic reviser
+
+/**
+ * The offline reviser: re-executes the evidence and derives each finding from the data, the evidence graph and
+ * the explorer's paths. Sound tasks come back with decision 'keep' and no findings.
+ */
+export async function reviewTaskByRules(input: ReviewInput): Promise<TaskReview> {
+  const { task, profile, graph, context } = input;
+  const findings: ReviewFinding[] = [];
+  const patch: TaskPatch = {};
+  const reject = (check: ReviewCheck, detail: string): TaskReview => ({ decision: 'reject', findings: [...findings, { check, detail }], patch: {}, reason: detail });
+
+  // 1. Executable with these files, and the answer key is what the evidence states.
+  const run = await execute(task, context);
+  if (!run.ok) return reject('executable', `the evidence does not execute with these files (${run.error})`);
+  const key = rederivedKey(task.answer, run);
+  if (!key) return reject('supported', 'the evidence returns no answer from the data');
+  if (!matchesAnswer(task.answer, run.stated ?? '')) {
+    findings.push({ check: 'anchors', detail: `the answer key ${json(task.answer).slice(0, 80)} is not what the evidence returns (${json(key).slice(0, 80)})` });
+    patch.answer = key;
+  }
+
+  // 2. Every quantity the question states is supported: its numbers are the evidence's, its identifiers real.
+  const code = task.evidence.map((s) => s.code).join('\n');
+  const sectionNumbers = (task.documents ?? []).flatMap((d) => graph.nodes.filter((n) => n.id.startsWith(`section:${d.document}#`)).flatMap((n) => numbersIn(String(n.facts.numbers ?? ''))));
+  const supported = [...numbersIn(code), ...sectionNumbers];
+  const questionNumbers = numbersIn(task.question.replace(/'[^']*'/g, (quoted) => (code.includes(quoted) ? '' : quoted)));
+  // A percentage states a fraction ×100; a deviation threshold is compared squared in SQL (z > 3 as z² > 9).
+  const unsupported = questionNumbers.filter((n) => !supported.some((s) => sameNumber(s, n) || sameNumber(s * 100, n) || sameNumber(s, n * n)));
+  if (unsupported.length > 0) {
+    const thresholds = [...code.matchAll(/(?:>=|<=|<>|!=|>|<|=)\s*(-?\d+(?:\.\d+)?)/g)].map((m) => Number(m[1])).filter((n) => !questionNumbers.some((q) => sameNumber(q, n) || sameNumber(q, n * 100)));
+    const distinct = [...new Set(thresholds)];
+    if (unsupported.length === 1 && distinct.length === 1) {
+      const stated = String(unsupported[0]);
+      const at = task.question.search(new RegExp(`(?<![0-9.])${stated.replace('.', '\\.')}(?![0-9])`));
+      if (at >= 0) {
+        findings.push({ check: 'supported', detail: `the question states ${stated}, but the evidence applies ${distinct[0]}` });
+        patch.question = task.question.slice(0, at) + String(distinct[0]) + task.question.slice(at + stated.length);
+      }
+    }
+    if (patch.question === undefined) return reject('supported', `the question states ${unsupported.join(', ')}, which the evidence does not apply`);
+  }
+  const known = new Set([
+    ...profile.tables.flatMap((t) => [t.name.toLowerCase(), ...t.columns.map((c) => c.name.toLowerCase())]),
+    ...context.documents.flatMap((d) => [d.name.toLowerCase(), d.name.replace(/\.[a-z]+$/i, '').toLowerCase(), d.sourceFile.toLowerCase()]),
+  ]);
+  const named = [...task.question.matchAll(/`([^`]+)`|\b([A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+)\b/g)].map((m) => m[1] ?? m[2]).filter((n) => !code.includes(n));
+  const unknown = named.filter((n) => !known.has(n.toLowerCase()));
+  if (unknown.length > 0) return reject('supported', `the question asks about ${unknown.join(', ')}, which the data does not have`);
+
+  // 3. Rubric anchors: each names evidence the reference solution really uses, and nodes the graph has.
+  const current = patch.answer ? { ...task, answer: patch.answer } : task;
+  const usedColumns = columnsOf(task, profile);
+  const joins = joinsOf(task);
+  const evidenceNodes = new Set([...taskAnchors(task, profile), ...joins.flatMap((j) => [columnNode(j.left.table, j.left.column), columnNode(j.right.table, j.right.column)])]);
+  const isTable = (t: string) => profile.tables.some((x) => x.name === t);
+  const compiled = buildRubric(current, profile, task.roles ?? fileRoles(task, profile, graph, context.documents));
+  const rubric = task.rubric ?? [];
+  const replacements: RubricCriterion[] = [];
+  const removals: string[] = [];
+  const taken = new Set(rubric.map((c) => json(c.check)));
+  for (const criterion of rubric) {
+    const problem = anchorProblem(criterion, { task: current, usedColumns, joins, evidenceNodes, isTable, graph });
+    if (!problem) continue;
+    findings.push({ check: 'anchors', detail: `${criterion.id} (${criterion.description}): ${problem}` });
+    const substitute = compiled.find((c) => c.check.kind === criterion.check.kind && c.polarity === criterion.polarity && !taken.has(json(c.check)));
+    if (substitute) {
+      taken.add(json(substitute.check));
+      replacements.push({ ...substitute, id: criterion.id, weight: criterion.weight });
+    } else removals.push(criterion.id);
+  }
+
+  // 4. One defensible answer: no other table answers the question differently (by the data, or by a path).
+  const alternatives = new Map<string, string>();
+  if (task.evidence.every((s) => s.tool === 'run_sql')) {
+    for (const core of task.tables) {
+      const needed = usedColumns.filter((c) => c.table === core).map((c) => c.column.toLowerCase());
+      if (needed.length === 0 || namesTable(task.question, core)) continue;
+      const coreProfile = profile.tables.find((t) => t.name === core);
+      for (const other of profile.tables) {
+        // Only a look-alike (the file roles' confuser test) can be read as "the same" table by a reader.
+        if (task.tables.includes(other.name) || !coreProfile || !resembles(other, coreProfile) || !needed.every((n) => other.columns.some((c) => c.name.toLowerCase() === n))) continue;
+        const alt = await execute(task, context, (c) => c.split(quoteIdent(core)).join(quoteIdent(other.name)));
+        if (alt.ok && (alt.stated ?? '').trim() !== '' && !matchesAnswer(current.answer, alt.stated ?? '')) alternatives.set(other.name, `${core}→${other.name} gives ${alt.stated}`);
+      }
+    }
+  }
+  for (const path of input.paths) {
+    if (path.verified || !defensible(path, current)) continue;
+    const read = [...tablesRead(path.steps, profile)].filter((t) => !task.tables.includes(t));
+    if (read.length > 0 && !task.tables.every((t) => namesTable(task.question, t))) alternatives.set(read.join('+'), `${path.trajectoryId} reads ${read.join(', ')} and answers ${path.answer}`);
+  }
+  if (alternatives.size > 0) {
+    const unnamed = task.tables.filter((t) => !namesTable(task.question, t));
+    findings.push({ check: 'ambiguity', detail: `more than one defensible answer: ${[...alternatives.values()].join('; ')}` });
+    if (unnamed.length === 0) return reject('ambiguity', 'the question already names its tables and still has more than one defensible answer');
+    const base = (patch.question ?? task.question).replace(/\s*\?\s*$/, '');
+    patch.question = `${base}, according to the ${unnamed.map(humanize).join(' and ')} table${unnamed.length > 1 ? 's' : ''}?`;
+  }
+
+  // 5. Verification instructions: an answer check, and a text instruction that names what to look for.
+  if (!rubric.some((c) => c.polarity === 'positive' && c.check.kind === 'final_value')) {
+    const answerCriterion = compiled.find((c) => c.check.kind === 'final_value')!;
+    findings.push({ check: 'verification', detail: 'the rubric has no answer check' });
+    replacements.push({ ...answerCriterion, id: nextId(rubric, replacements) });
+  }
+  const text = rubric.find((c) => c.check.kind === 'text');
+  const instruction = text?.check.kind === 'text' ? text.check.instruction : '';
+  if (instruction.trim().length < 20 || !/table/i.test(instruction)) {
+    const compiledText = compiled.find((c) => c.check.kind === 'text')!;
+    findings.push({ check: 'verification', detail: text ? `${text.id}: the verification instruction says too little ('${instruction}')` : 'the rubric has no verification instruction' });
+    replacements.push({ ...compiledText, id: text?.id ?? nextId(rubric, replacements), weight: text?.weight ?? compiledText.weight });
+  }
+  if (replacements.length > 0) patch.criteria = replacements;
+  if (removals.length > 0) patch.removeCriteria = removals;
+  const changes = Object.keys(patch).length > 0;
+  return { decision: changes ? 'revise' : 'keep', findings, patch };
+}
+
+function nextId(rubric: readonly RubricCriterion[], added: readonly RubricCriterion[]): string {
+  const max = Math.max(0, ...[...rubric, ...added].map((c) => Number(c.id.slice(1)) || 0));
+  return `c${max + 1}`;
+}
+
+interface AnchorContext {
+  task: TaskSpec;
+  usedColumns: Array<{ table: string; column: string }>;
+  joins: ReturnType<typeof joinsOf>;
+  evidenceNodes: Set<string>;
+  isTable: (t: string) => boolean;
+  graph: EvidenceGraph;
+}
+
+/** Why a criterion's anchor is wrong, or undefined. */
+function anchorProblem(criterion: RubricCriterion, ctx: AnchorContext): string | undefined {
+  const missing = criterion.anchors.find((a) => !hasNode(ctx.graph, a));
+  if (missing) return `anchor ${missing} is not in the evidence graph`;
+  const check = criterion.check;
+  const positive = criterion.polarity === 'positive';
+  if (positive) {
+    const stray = criterion.anchors.find((a) => (a.startsWith('table:') || a.startsWith('column:')) && !ctx.evidenceNodes.has(a));
+    if (stray) return `anchor ${stray} is evidence the reference solution does not use`;
+  }
+  const sameColumn = (a: { table: string; column: string }, b: { table: string; column: string }) => a.table === b.table && a.column.toLowerCase() === b.column.toLowerCase();
+  switch (check.kind) {
+    case 'uses_table':
+      if (!ctx.isTable(check.table)) return `table ${check.table} is not in the data`;
+      if (positive && !ctx.task.tables.includes(check.table)) return `the reference solution does not read ${check.table}`;
+      if (!positive && ctx.task.tables.includes(check.table)) return `${check.table} is a table the reference solution needs, not a confuser`;
+      return undefined;
+    case 'uses_column':
+      if (!ctx.usedColumns.some((c) => sameColumn(c, check)) && !ctx.joins.some((j) => sameColumn(j.left, check) || sameColumn(j.right, check))) return `the reference solution does not use ${check.table}.${check.column}`;
+      return undefined;
+    case 'joins_on':
+      if (!ctx.joins.some((j) => (sameColumn(j.left, check.left) && sameColumn(j.right, check.right)) || (sameColumn(j.left, check.right) && sameColumn(j.right, check.left)))) return `the reference solution does not join ${check.left.table}.${check.left.column} to ${check.right.table}.${check.right.column}`;
+      return undefined;
+    case 'final_value':
+      if (json(check.answer) !== json(ctx.task.answer)) return `expects ${json(check.answer).slice(0, 60)}, not the answer key`;
+      return undefined;
+    case 'reports_values': {
+      const a = ctx.task.answer;
+      const values = a.type === 'list' ? a.values : a.type === 'table' ? a.rows.map((r) => String(r[0])) : undefined;
+      if (values && json(values) !== json(check.values)) return `expects ${check.values.join(', ')}, not the answer key's values`;
+      return undefined;
+    }
+    case 'uses_document':
+      if (!(ctx.task.documents ?? []).some((d) => d.document === check.document)) return `the reference solution does not read ${check.document}`;
+      return undefined;
+    case 'uses_parameter':
+      if (!numbersIn(ctx.task.evidence.map((s) => s.code).join('\n')).some((n) => sameNumber(n, check.value))) return `the evidence never applies ${check.value}`;
+      return undefined;
+    case 'text':
+      return undefined;
+  }
+}
+
+// ---------------------------------------------------------------- the LLM reviser
+
+export interface ReviserModel {
+  provider: LlmProvider;
+  model: string;
+}
+
+export interface ReviewOutcome {
+  review: TaskReview;
+  /** 'rules', or 'llm:<model>'. */
+  reviser: string;
+  modelCalls: number;
+  costUsd: number;
+  /** Why the LLM's reply was not (fully) used. */
+  notes: string[];
+}
+
+function pathSummary(path: ExploredPath): unknown {
+  return {
+    answer: path.answer ?? null,
+    verified: path.verified,
+    admitted: path.admitted,
+    steps: path.steps
+      .filter((s) => s.toolCall)
+      .map((s) => ({ tool: s.toolCall!.name, code: stepCode(s), ok: s.observation.ok, observation: s.observation.text.slice(0, 300) })),
+  };
+}
+
+/** Asks the configured model for a review; a reply that fails validation falls back to the rules. */
+export async function reviewTask(input: ReviewInput, model?: ReviserModel, signal?: AbortSignal): Promise<ReviewOutcome> {
+  if (!model) return { review: await reviewTaskByRules(input), reviser: 'rules', modelCalls: 0, costUsd: 0, notes: [] };
+  const notes: string[] = [];
+  const schema = z.toJSONSchema(taskReviewSchema, { io: 'input' });
+  const body = {
+    task: { question: input.task.question, answer: input.task.answer, tables: input.task.tables, evidence: input.task.evidence.map((s) => ({ tool: s.tool, code: s.code, result: s.result })), documents: input.task.documents ?? [] },
+    rubric: input.task.rubric ?? [],
+    evidenceGraph: graphSlice(input.graph, input.task),
+    paths: input.paths.slice(0, 6).map(pathSummary),
+  };
+  let reply: string | null = null;
+  let costUsd = 0;
+  try {
+    const completion = await model.provider.complete({
+      model: model.model,
+      messages: [
+        {
+          role: 'system',
+          content:
+            'You review a data-analysis task after seeing agents execute it. Check: (executable) the question can be answered with these files; (supported) every quantity it states is supported by the data; (anchors) each rubric criterion names tables/columns the evidence really uses and the answer key is right; (ambiguity) the paths do not reach different defensible answers (e.g. two tables that both answer it); (verification) the rubric says how to verify. Return only the fields to change. Reply with one JSON object matching this JSON schema, nothing else:\n' +
+            JSON.stringify(schema),
+        },
+        { role: 'user', content: JSON.stringify(body) },
+      ],
+      maxTokens: 2000,
+      signal,
+    });
+    costUsd = completion.costUsd;
+    reply = completion.message.content;
+  } catch (error) {
+    notes.push(`the reviser model failed (${error instanceof Error ? error.message : String(error)}); the rules reviewed the task`);
+    return { review: await reviewTaskByRules(input), reviser: 'rules', modelCalls: 1, costUsd, notes };
+  }
+  const parsed = parseReview(reply);
+  if (!parsed.review) {
+    notes.push(`the reviser's reply was not a valid review (${parsed.problem}); the rules reviewed the task`);
+    return { review: await reviewTaskByRules(input), reviser: 'rules', modelCalls: 1, costUsd, notes };
+  }
+  return { review: await checkModelReview(parsed.review, input, notes), reviser: `llm:${model.model}`, modelCalls: 1, costUsd, notes };
+}
+
+/** Parses a model reply (a JSON object, possibly in a ```json fence) and validates it with zod. */
+export function parseReview(reply: string | null | undefined): { review?: TaskReview; problem?: string } {
+  const text = (reply ?? '').trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { problem: 'not JSON' };
+  }
+  const result = taskReviewSchema.safeParse(value);
+  if (!result.success) return { problem: result.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(reply)'}: ${i.message}`).join('; ') };
+  return { review: result.data };
+}
+
+/** A model's patch is held to the data: an answer the evidence does not return, or a wrong anchor, is dropped. */
+async function checkModelReview(review: TaskReview, input: ReviewInput, notes: string[]): Promise<TaskReview> {
+  if (review.decision !== 'revise') return review;
+  const patch: TaskPatch = { ...review.patch };
+  if (patch.answer) {
+    const run = await execute(input.task, input.context);
+    const key = run.ok ? rederivedKey(input.task.answer, run) : undefined;
+    if (!key || !matchesAnswer(patch.answer, run.stated ?? '')) {
+      notes.push('the reviser proposed an answer key the evidence does not return; kept the old one');
+      delete patch.answer;
+    }
+  }
+  if (patch.criteria) {
+    const task = patch.answer ? { ...input.task, answer: patch.answer } : input.task;
+    const ctx: AnchorContext = {
+      task,
+      usedColumns: columnsOf(task, input.profile),
+      joins: joinsOf(task),
+      evidenceNodes: new Set(taskAnchors(task, input.profile)),
+      isTable: (t) => input.profile.tables.some((x) => x.name === t),
+      graph: input.graph,
+    };
+    patch.criteria = patch.criteria.filter((c) => {
+      const problem = anchorProblem(c, ctx);
+      if (problem) notes.push(`dropped the reviser's ${c.id}: ${problem}`);
+      return !problem;
+    });
+    if (patch.criteria.length === 0) delete patch.criteria;
+  }
+  return { ...review, patch, decision: Object.keys(patch).length > 0 ? 'revise' : 'keep' };
+}

@@ -1,0 +1,101 @@
+/**
+ * Faults planted into sound tasks, for the revision tests and `npm run bench:revision`: each is a fault a compiler
+ * or a phrasing model can really make (a rubric anchor on a column the evidence never reads, a wrong expected
+ * value, a quantity the data does not support, a field the data lacks, a question two tables answer).
+ */
+import type { EnvironmentProfile } from '../../src/core/env/types';
+import { columnNode } from '../../src/core/taskpool/graph';
+import { namesTable } from '../../src/core/taskpool/revise';
+import { columnsOf } from '../../src/core/taskpool/rubric';
+import type { TaskSpec } from '../../src/core/taskpool/types';
+
+export type PlantKind = 'wrong-anchor' | 'wrong-expected-value' | 'wrong-answer-key' | 'unsupported-quantity' | 'unknown-field' | 'ambiguous';
+
+const clone = (task: TaskSpec): TaskSpec => JSON.parse(JSON.stringify(task)) as TaskSpec;
+
+/** A uses_column criterion moved to a column of the same table that the evidence never reads. */
+export function plantWrongAnchor(task: TaskSpec, profile: EnvironmentProfile): TaskSpec | undefined {
+  const planted = clone(task);
+  const used = new Set(columnsOf(task, profile).map((c) => `${c.table}.${c.column}`));
+  const criterion = planted.rubric?.find((c) => c.check.kind === 'uses_column');
+  if (!criterion || criterion.check.kind !== 'uses_column') return undefined;
+  const table = criterion.check.table;
+  const other = profile.tables.find((t) => t.name === table)?.columns.find((c) => !used.has(`${table}.${c.name}`) && !c.candidateKey);
+  if (!other) return undefined;
+  criterion.check = { kind: 'uses_column', table, column: other.name };
+  criterion.anchors = [columnNode(table, other.name)];
+  criterion.description = `uses ${table}.${other.name}`;
+  return planted;
+}
+
+/** The rubric's answer criterion expects a value the evidence does not return. */
+export function plantWrongExpectedValue(task: TaskSpec): TaskSpec | undefined {
+  const planted = clone(task);
+  const criterion = planted.rubric?.find((c) => c.check.kind === 'final_value');
+  if (!criterion || criterion.check.kind !== 'final_value') return undefined;
+  const wrong = wrongKey(planted.answer);
+  if (!wrong) return undefined;
+  criterion.check = { kind: 'final_value', answer: wrong };
+  return planted;
+}
+
+/** The answer key itself (and its rubric criterion) is wrong: the evidence, re-run, says otherwise. */
+export function plantWrongAnswerKey(task: TaskSpec): TaskSpec | undefined {
+  const planted = clone(task);
+  const wrong = wrongKey(planted.answer);
+  if (!wrong) return undefined;
+  planted.answer = wrong;
+  for (const c of planted.rubric ?? []) if (c.check.kind === 'final_value') c.check = { kind: 'final_value', answer: wrong };
+  return planted;
+}
+
+function wrongKey(answer: TaskSpec['answer']): TaskSpec['answer'] | undefined {
+  switch (answer.type) {
+    case 'number':
+      return { ...answer, value: answer.value * 1.5 + 7 };
+    case 'string':
+      return { type: 'string', value: `${answer.value} planted` };
+    case 'list':
+      return answer.values.length > 1 ? { ...answer, values: [...answer.values].reverse(), ordered: true } : { ...answer, values: [...answer.values, 'planted'] };
+    case 'table':
+      return undefined;
+  }
+}
+
+/** The question asks for a cut-off the evidence never applies. */
+export function plantUnsupportedQuantity(task: TaskSpec): TaskSpec {
+  const planted = clone(task);
+  planted.question = `${planted.question.replace(/\s*$/, '')} Count only rows above 7919.`;
+  return planted;
+}
+
+/** The question asks about a field the data does not have. */
+export function plantUnknownField(task: TaskSpec): TaskSpec {
+  const planted = clone(task);
+  planted.question = `${planted.question.replace(/\?\s*$/, '')}, broken down by loyalty_tier_code?`;
+  return planted;
+}
+
+/**
+ * A single-table task whose question stops naming its table ("records" instead): with a second table of the same
+ * columns in the environment, two tables answer it. Undefined when the task does not fit.
+ */
+export function plantAmbiguous(task: TaskSpec): TaskSpec | undefined {
+  if (task.tables.length !== 1 || !task.evidence.every((s) => s.tool === 'run_sql')) return undefined;
+  const table = task.tables[0];
+  const words = table.replace(/[_\s]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  const pattern = new RegExp(`\\b(?:${words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}s?|${table}s?)\\b`, 'gi');
+  const question = task.question.replace(pattern, 'records').replace(/\(records\)/g, '');
+  if (question === task.question || namesTable(question, table)) return undefined;
+  const planted = clone(task);
+  planted.question = question;
+  return planted;
+}
+
+/** The SQL that adds a second table answering the same question differently (a third of the rows left out). */
+export function archiveCopySql(table: string): string {
+  const q = `"${table.replace(/"/g, '""')}"`;
+  const copy = `"${`${table}_archive`.replace(/"/g, '""')}"`;
+  return `CREATE TABLE ${copy} AS SELECT * FROM ${q} WHERE rowid % 3 <> 0;`;
+}
+

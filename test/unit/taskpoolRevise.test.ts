@@ -1,0 +1,272 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { openAgentSession, type AgentSession } from '../../src/core/agent/session';
+import { executeToolCall } from '../../src/core/agent/tools';
+import type { AgentStep } from '../../src/core/agent/types';
+import { PrefixCache } from '../../src/core/explorer/prefixCache';
+import { reviseExploredTask } from '../../src/core/explorer/revision';
+import { costModelPolicy, createStepEnvironment, runSearch, type SearchResult } from '../../src/core/explorer/search';
+import { DEFAULT_CLEANING } from '../../src/core/explorer/verifier';
+import { loadEnvironment } from '../../src/core/env/index';
+import { buildDefaultArms, createPriceCostEstimator, LearnedCostModel } from '../../src/core/lcm/index';
+import { createSimulatedProvider } from '../../src/core/llm/sim/simulatedProvider';
+import type { LlmProvider } from '../../src/core/llm/types';
+import { explorerToolContext, synthesize } from '../../src/core/pipeline';
+import { revisionsCommand } from '../../src/cli/commands/revisions';
+import { RunStore } from '../../src/core/store/RunStore';
+import type { EvidenceGraph } from '../../src/core/taskpool/graph';
+import { buildTaskPool } from '../../src/core/taskpool/pool';
+import { buildRubric, fileRoles, taskAnchors } from '../../src/core/taskpool/rubric';
+import { applyTaskPatch, namesTable, parseReview, questionHash, reviewTask, reviewTaskByRules } from '../../src/core/taskpool/revise';
+import type { TaskSpec } from '../../src/core/taskpool/types';
+import { buildTaskNodes } from '../../src/host/taskNodes';
+import { taskDetailMarkdown } from '../../src/core/taskpool/detail';
+import { RETAIL_SAMPLE } from './exportFixture';
+import { archiveCopySql, plantAmbiguous, plantUnknownField, plantUnsupportedQuantity, plantWrongAnchor, plantWrongAnswerKey, plantWrongExpectedValue } from './revisionPlants';
+
+/** A provider that counts every completion it serves (the offline simulated models underneath). */
+function countingProvider(): LlmProvider & { calls: number } {
+  const inner = createSimulatedProvider();
+  const counting = {
+    id: inner.id,
+    calls: 0,
+    listModels: () => inner.listModels(),
+    complete: (request: Parameters<LlmProvider['complete']>[0]) => {
+      counting.calls++;
+      return inner.complete(request);
+    },
+  };
+  return counting;
+}
+
+describe('task revision after the first exploration', function () {
+  this.timeout(300_000);
+  let work: string;
+  let folder: string;
+  let session: AgentSession;
+  let tasks: TaskSpec[];
+  let graph: EvidenceGraph;
+
+  before(async () => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'toffee-revise-'));
+    folder = path.join(work, 'retail');
+    fs.cpSync(RETAIL_SAMPLE, folder, { recursive: true, filter: (src) => !src.includes('.toffee') });
+    // A second table that answers order questions differently: two thirds of the orders, as an archive.
+    const image = path.join(work, 'image.sqlite');
+    fs.writeFileSync(image, (await loadEnvironment(folder)).image);
+    execFileSync('sqlite3', [image], { input: `ATTACH '${path.join(folder, 'archive.sqlite')}' AS a; ${archiveCopySql('orders').replace('CREATE TABLE "', 'CREATE TABLE a."')}` });
+    session = await openAgentSession(folder);
+    const pool = await buildTaskPool(session.toolContext, { max: 8, seed: 1 });
+    tasks = pool.tasks;
+    graph = pool.graph;
+    assert.ok(session.env.profile.tables.some((t) => t.name === 'orders_archive'), 'the archive table is part of the environment');
+  });
+  after(async () => {
+    await session?.dispose();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  const review = (task: TaskSpec, paths: Parameters<typeof reviewTaskByRules>[0]['paths'] = []) => reviewTaskByRules({ task, profile: session.env.profile, graph, context: session.toolContext, paths });
+
+  async function explore(task: TaskSpec, provider: LlmProvider): Promise<SearchResult> {
+    const models = await provider.listModels();
+    const arms = buildDefaultArms(models, { operators: ['explore', 'repair'] });
+    const toolContext = explorerToolContext(session);
+    const environment = createStepEnvironment({ task, providers: [provider], models, toolContext, prefixCache: new PrefixCache(toolContext), seed: 2 });
+    return runSearch(task, environment, costModelPolicy(new LearnedCostModel(arms, { estimateCostUsd: createPriceCostEstimator(models) })), { budgetUsd: 0.05 });
+  }
+
+  /** A sound single-table task on orders (its question names the table), compiled as the pool compiles one. */
+  async function ordersMeanTask(): Promise<TaskSpec> {
+    const code = 'SELECT ROUND(AVG("order_total"), 2) AS mean_total FROM "orders"';
+    const observation = await executeToolCall(session.toolContext, { name: 'run_sql', arguments: JSON.stringify({ query: code }) });
+    assert.ok(observation.ok && observation.data.kind === 'rows');
+    const value = Number(observation.data.kind === 'rows' ? observation.data.rows[0][0] : NaN);
+    const base: TaskSpec = {
+      ...tasks[0],
+      id: 'planted-orders-mean',
+      family: 'planted',
+      question: 'What is the average order total of orders, rounded to 2 decimals?',
+      answer: { type: 'number', value, tolerance: 0.005 },
+      evidence: [{ tool: 'run_sql', code, purpose: 'mean order total', result: { columns: ['mean_total'], rows: [[value]] } }],
+      tables: ['orders'],
+      documents: undefined,
+    };
+    base.anchors = taskAnchors(base, session.env.profile);
+    base.roles = fileRoles(base, session.env.profile, graph, session.toolContext.documents);
+    base.rubric = buildRubric(base, session.env.profile, base.roles);
+    return base;
+  }
+
+  it('leaves sound tasks untouched', async () => {
+    assert.ok(tasks.length >= 6);
+    for (const task of tasks) {
+      const r = await review(task);
+      assert.equal(r.decision, 'keep', `${task.id}: ${JSON.stringify(r.findings)}`);
+      assert.deepEqual(r.findings, []);
+    }
+  });
+
+  it('fixes a wrong rubric anchor and re-scores the explored trajectories without a model call', async () => {
+    const sound = tasks.find((t) => plantWrongAnchor(t, session.env.profile) !== undefined)!;
+    const planted = plantWrongAnchor(sound, session.env.profile)!;
+    const wrong = planted.rubric!.find((c, i) => JSON.stringify(c) !== JSON.stringify(sound.rubric![i]))!;
+    const provider = countingProvider();
+    const result = await explore(planted, provider);
+    assert.ok(result.admitted.length > 0, 'the planted task is explored to admitted trajectories');
+    // Under the wrong anchor the criterion fails on every admitted trajectory (the evidence never reads that column).
+    for (const t of result.admitted) assert.equal(t.verification.rubric!.criteria.find((c) => c.id === wrong.id)!.holds, false);
+    const callsAfterExploration = provider.calls;
+    assert.ok(callsAfterExploration > 0);
+
+    const revision = await reviseExploredTask({ task: planted, result, context: session.toolContext, graph, cleaning: DEFAULT_CLEANING });
+    assert.equal(revision.outcome, 'revised');
+    assert.equal(revision.reexplore, undefined, 'a rubric-only change is not re-explored');
+    assert.deepEqual(revision.diff.map((d) => d.field), [`rubric.${wrong.id}`]);
+    assert.equal(provider.calls, callsAfterExploration, 'zero provider calls after exploration');
+    assert.equal(revision.modelCalls, 0);
+    assert.equal(revision.rescored.length, result.admitted.length);
+    for (const r of revision.rescored) {
+      assert.equal((r.rubric!.criteria.find((c) => c.id === wrong.id) as { holds: boolean | null }).holds, true, 'the fixed criterion holds on the same steps');
+      assert.ok(r.quality >= r.qualityBefore);
+    }
+
+    // The event carries the diff; the store's state follows it.
+    const store = RunStore.createInDir(path.join(work, 'run-anchor'), { dataFolder: folder, seed: 1 });
+    try {
+      store.append({ type: 'task/added', task: planted });
+      store.appendMany(revision.events);
+      const state = store.state;
+      const revised = state.tasks.get(planted.id)!;
+      assert.equal(revised.revision?.action, 're-scored');
+      assert.deepEqual(revised.rubric!.find((c) => c.id === wrong.id)!.check, sound.rubric!.find((c) => c.id === wrong.id)!.check);
+      assert.equal(state.revisions.get(planted.id)?.outcome, 'revised');
+      // The Tasks view and the task detail show the revision and its diff.
+      assert.match(buildTaskNodes([revised], [])[0].children[0].description ?? '', /revised \(re-scored\)/);
+      assert.match(taskDetailMarkdown(revised), new RegExp(`## Revision after exploration[\\s\\S]*rubric\\.${wrong.id}:`));
+    } finally {
+      store.close();
+    }
+  });
+
+  it('revises a planted ambiguous task (two tables answer it) into a new question that is explored again', async () => {
+    const base = await ordersMeanTask();
+    assert.equal((await review(base)).decision, 'keep', 'the sound version names its table');
+    const planted = plantAmbiguous(base)!;
+    assert.ok(planted && !namesTable(planted.question, 'orders'), planted?.question);
+    const r = await review(planted);
+    assert.equal(r.decision, 'revise', JSON.stringify(r));
+    assert.ok(r.findings.some((f) => f.check === 'ambiguity' && /orders_archive/.test(f.detail)));
+    assert.ok(namesTable(r.patch.question!, 'orders'), r.patch.question);
+
+    // A path that read the look-alike table and answered what its own query returned is a second defensible answer.
+    const query = 'SELECT ROUND(AVG("order_total"), 2) FROM "orders_archive"';
+    const observation = await executeToolCall(session.toolContext, { name: 'run_sql', arguments: JSON.stringify({ query }) });
+    const archived = String(observation.data.kind === 'rows' ? observation.data.rows[0][0] : '');
+    const step = (index: number, name: string, args: unknown, data: unknown) =>
+      ({ index, thought: '', toolCall: { id: `c${index}`, name, arguments: JSON.stringify(args) }, observation: { ok: true, tool: name, data, text: '', elapsedMs: 0 }, usage: { prompt: 0, completion: 0 }, costUsd: 0, latencyMs: 0 }) as unknown as AgentStep;
+    const path0 = { trajectoryId: `${planted.id}/n9`, verified: false, admitted: false, answer: archived, steps: [step(0, 'run_sql', { query }, observation.data), step(1, 'final_answer', { answer: archived }, { kind: 'final', answer: archived, explanation: '' })] };
+    const byPath = await review(planted, [path0]);
+    assert.ok(byPath.findings.some((f) => f.check === 'ambiguity' && f.detail.includes(`${planted.id}/n9 reads orders_archive and answers ${archived}`)), JSON.stringify(byPath.findings));
+
+    const revision = await reviseExploredTask({ task: planted, result: { tree: (await explore(planted, createSimulatedProvider())).tree, admitted: [], rejected: [] }, context: session.toolContext, graph, cleaning: DEFAULT_CLEANING });
+    assert.equal(revision.outcome, 'revised');
+    assert.ok(revision.reexplore, 'a changed question is explored again');
+    assert.notEqual(questionHash(revision.reexplore.question), questionHash(planted.question));
+    assert.equal(revision.reexplore.id, `${planted.id}-r1`);
+    assert.deepEqual(revision.events.map((e) => e.type), ['task/revised', 'task/added']);
+    // The revised question is sound: a second review keeps it.
+    assert.equal((await review(revision.reexplore)).decision, 'keep');
+  });
+
+  it('re-derives a wrong expected value or answer key by re-running the evidence', async () => {
+    let checked = 0;
+    for (const task of tasks) {
+      for (const planted of [plantWrongExpectedValue(task), plantWrongAnswerKey(task)]) {
+        if (!planted) continue;
+        const r = await review(planted);
+        assert.equal(r.decision, 'revise', `${task.id}: ${JSON.stringify(r.findings)}`);
+        const fixed = applyTaskPatch(planted, r.patch).task;
+        assert.deepEqual(fixed.answer, task.answer);
+        assert.deepEqual(fixed.rubric!.find((c) => c.check.kind === 'final_value')!.check, task.rubric!.find((c) => c.check.kind === 'final_value')!.check);
+        checked++;
+      }
+    }
+    assert.ok(checked >= 6);
+  });
+
+  it('rejects a question with a quantity or field the data does not support, or revises the quantity to the evidence', async () => {
+    for (const task of tasks) {
+      const unknown = await review(plantUnknownField(task));
+      assert.equal(unknown.decision, 'reject');
+      assert.ok(unknown.findings.some((f) => f.check === 'supported' && /loyalty_tier_code/.test(f.detail)));
+      const quantity = await review(plantUnsupportedQuantity(task));
+      assert.notEqual(quantity.decision, 'keep');
+      if (quantity.decision === 'revise') assert.ok(!/7919/.test(quantity.patch.question ?? ''));
+    }
+  });
+
+  it('takes a validated LLM review, holds its patch to the data, and falls back to the rules on a bad reply', async () => {
+    const task = tasks[0];
+    const replies: string[] = [];
+    const fake: LlmProvider = {
+      id: 'fake',
+      listModels: async () => [],
+      complete: async () => ({ message: { content: replies.shift() ?? '', toolCalls: [] }, usage: { prompt: 10, completion: 10 }, costUsd: 0.001, latencyMs: 1 }),
+    };
+    const input = { task, profile: session.env.profile, graph, context: session.toolContext, paths: [] };
+    replies.push('```json\n' + JSON.stringify({ decision: 'revise', findings: [{ check: 'verification', detail: 'say which tables' }], patch: { question: `${task.question} Name the tables you used.`, answer: { type: 'number', value: -1, tolerance: 0 } } }) + '\n```');
+    const llm = await reviewTask(input, { provider: fake, model: 'm' });
+    assert.equal(llm.reviser, 'llm:m');
+    assert.equal(llm.modelCalls, 1);
+    assert.equal(llm.review.decision, 'revise');
+    assert.match(llm.review.patch.question!, /Name the tables/);
+    assert.equal(llm.review.patch.answer, undefined, 'an answer key the evidence does not return is dropped');
+    replies.push('{"decision": "maybe"}');
+    const fallback = await reviewTask(input, { provider: fake, model: 'm' });
+    assert.equal(fallback.reviser, 'rules');
+    assert.match(fallback.notes[0], /not a valid review/);
+    assert.equal(parseReview('not json').problem, 'not JSON');
+  });
+  it('runs inside synthesize: planted tasks are explored, revised once, re-explored or re-scored, and listed', async () => {
+    const anchorTask = plantWrongAnchor(tasks.find((t) => plantWrongAnchor(t, session.env.profile))!, session.env.profile)!;
+    const ambiguous = plantAmbiguous(await ordersMeanTask())!;
+    const runDir = path.join(work, 'run-pipeline');
+    const store = RunStore.createInDir(runDir, { dataFolder: folder, seed: 1, config: { budgetUsd: 0.05, maxK: 3, maxDepth: 10, targetAdmitted: 2, minQuality: 0.9 } });
+    store.appendMany([
+      { type: 'task/added', task: anchorTask },
+      { type: 'task/added', task: ambiguous },
+    ]);
+    store.close();
+    const summary = await synthesize({ folder, resumeDir: runDir, costModelFile: null, session });
+    assert.equal(summary.revisions.revised, 2, JSON.stringify(summary.revisions));
+    assert.equal(summary.revisions.reExplored, 1);
+    assert.ok(summary.revisions.reScored > 0);
+    assert.equal(summary.revisions.modelCalls, 0);
+    const reopened = RunStore.open(runDir);
+    try {
+      const state = reopened.state;
+      assert.ok(state.finishedTasks.has(`${ambiguous.id}-r1`), 'the revised question was explored');
+      assert.equal(state.revisions.has(`${ambiguous.id}-r1`), false, 'a revised task is not revised again');
+      assert.equal(state.tasks.get(ambiguous.id)!.validation!.status, 'rejected', 'the original is superseded');
+      assert.ok(![...state.trajectories.values()].some((t) => t.taskId === ambiguous.id), 'its trajectories leave the admitted set');
+      assert.ok([...state.revokedTrajectories].some((id) => id.startsWith(`${ambiguous.id}/`)));
+      assert.ok([...state.trajectories.values()].some((t) => t.taskId === `${ambiguous.id}-r1`), 'the revised question has its own trajectories');
+    } finally {
+      reopened.close();
+    }
+    const out: string[] = [];
+    const log = console.log;
+    console.log = (...args: unknown[]) => out.push(args.join(' '));
+    try {
+      assert.equal(await revisionsCommand.run([runDir]), 0);
+    } finally {
+      console.log = log;
+    }
+    assert.match(out.join('\n'), /2 tasks reviewed: 2 revised, 0 rejected/);
+    assert.match(out.join('\n'), /\[ambiguity\].*orders_archive/);
+  });
+});
