@@ -1,6 +1,6 @@
 /**
- * `npm run bench:revision`: the offline reviser on real task pools. For the retail sample and the Chinook- and
- * Northwind-shaped fixture databases it builds the task pool, adds an `<table>_archive` look-alike (two thirds of
+ * `npm run bench:revision`: the offline reviser on real task pools. For the retail sample, Oracle's HR sample schema
+ * (public data, test/fixtures/public/oracle-hr) and the Chinook- and Northwind-shaped fixture databases it builds the task pool, adds an `<table>_archive` look-alike (two thirds of
  * the rows) for the tables of single-table tasks, then reviews every sound task and every fault planted into one
  * (wrong anchor, wrong expected value, wrong answer key, unsupported quantity, unknown field, ambiguous question).
  * Prints, per environment and fault kind, how many were revised, rejected or (wrongly) kept, and how many sound
@@ -31,7 +31,13 @@ const root = path.resolve(__dirname, '..', '..');
 function prepare(name: string, work: string): string {
   const dir = path.join(work, name);
   if (name === 'retail') fs.cpSync(path.join(root, 'media', 'samples', 'retail'), dir, { recursive: true, filter: (src) => !src.includes('.toffee') });
-  else {
+  else if (name === 'oracle-hr') {
+    // Public data: Oracle's HR sample schema with its real rows, converted to SQLite as its README says.
+    const base = path.join(root, 'test', 'fixtures', 'public', 'oracle-hr');
+    const script = execFileSync('node', [path.join(root, 'scripts', 'fixtures', 'oracleToSqlite.mjs'), path.join(base, 'schema.sql'), path.join(base, 'hr_populate.sql')], { encoding: 'utf8' });
+    fs.mkdirSync(dir, { recursive: true });
+    execFileSync('sqlite3', [path.join(dir, 'hr.sqlite')], { input: script });
+  } else {
     fs.mkdirSync(dir, { recursive: true });
     execFileSync('sqlite3', [path.join(dir, `${name}.sqlite`)], { input: fs.readFileSync(path.join(root, 'test', 'fixtures', `${name}.sql`)) });
   }
@@ -43,7 +49,7 @@ async function main(): Promise<void> {
   const max = Number(process.env.TOFFEE_BENCH_TASKS ?? 24);
   const totals = { sound: 0, untouched: 0, planted: 0, caught: 0 };
   try {
-    for (const name of ['retail', 'chinook', 'northwind']) {
+    for (const name of ['retail', 'oracle-hr', 'chinook', 'northwind']) {
       const dir = prepare(name, work);
       // The look-alike tables: one archive per table of a single-table task of the plain pool.
       const first = await openAgentSession(dir);
