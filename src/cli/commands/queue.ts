@@ -165,7 +165,8 @@ Options:
   --redis URL              Redis, e.g. redis://127.0.0.1:6379 (required)
   --concurrency C          tasks at once in this process (default 1)
   --lock-seconds S         a task whose worker stops renewing its lock for S seconds is re-queued (default 30)
-  --folder DIR             where this worker sees the runs' data folder (default: the path enqueue recorded)
+  --folder DIR             where this worker sees the runs' data folder (default: the path enqueue recorded);
+                           opened at start
   --latency-endpoint URL   benchmark aid: offline-sim with a real round trip to URL before each completion
 ${PROVIDER_OPTIONS}`;
 

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { openAgentSession, type AgentSession } from '../agent/session';
+import type { ToolContext } from '../agent/tools';
 import { PrefixCache } from '../explorer/prefixCache';
 import { DEFAULT_CLEANING } from '../explorer/verifier';
 import { buildDefaultArms, createPriceCostEstimator, LearnedCostModel } from '../lcm/index';
@@ -40,6 +41,7 @@ interface RunContext {
   models: ModelSpec[];
   runStartModel: LearnedCostModel;
   session: AgentSession;
+  toolContext: ToolContext;
   cache: PrefixCache;
 }
 
@@ -81,7 +83,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
         if (loaded.warnings.length > 0) throw new Error(`run ${runId}: its run-start cost model does not fit this worker's models (${loaded.warnings.join('; ')})`);
         const folder = path.resolve(options.folderFor ? options.folderFor(spec.folder) : spec.folder);
         const session = await sessionFor(folder);
-        return { spec, models, runStartModel: loaded.model, session, cache: new PrefixCache(explorerToolContext(session)) };
+        const toolContext = explorerToolContext(session);
+        return { spec, models, runStartModel: loaded.model, session, toolContext, cache: new PrefixCache(toolContext) };
       })();
       runs.set(runId, context);
       context.catch(() => runs.delete(runId));
@@ -114,7 +117,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       {
         providers,
         models: context.models,
-        toolContext: explorerToolContext(context.session),
+        toolContext: context.toolContext,
         prefixCache: context.cache,
         seed: spec.seed,
         runStartModel: context.runStartModel,
@@ -161,6 +164,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   });
   worker.on('failed', (job, error) => log(`${job?.data?.taskId ?? job?.id}: attempt failed: ${error.message}`));
   worker.on('error', (error) => log(`worker error: ${error.message}`));
+  // With a fixed data folder the environment is opened before the first job, not during it.
+  if (options.folderFor) await sessionFor(path.resolve(options.folderFor('')));
   await worker.waitUntilReady();
   log(`worker ${name} ready (concurrency ${options.concurrency ?? 1})`);
   return {
