@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { readRun } from '../../src/core/store/RunStore';
 import { rebuildState, type RunState } from '../../src/core/store/runState';
+import { MockOpenAiServer } from '../support/mockOpenAiServer';
 import { startRedis, type TestRedis } from '../support/redisServer';
 
 const run = promisify(execFile);
@@ -112,6 +113,28 @@ describe('scale-out: queue mode and shards give the single-process output', func
     const status = await run(process.execPath, [CLI, 'status', '--redis', redis!.url, '--json']);
     const parsed = JSON.parse(status.stdout) as { runs: Array<{ runId: string; collected: number; tasks: number }> };
     assert.deepEqual(parsed.runs.map((r) => [r.runId, r.collected, r.tasks]), [['queued', Number(TASKS), Number(TASKS)]]);
+  });
+
+  it('a 429 backs the queue off and puts the task back; the run still equals the single-process one', async () => {
+    const mock = await MockOpenAiServer.start({ defaultBehaviour: { kind: 'text', content: 'ok' } });
+    mock.enqueue({ kind: 'error', status: 429, message: 'Rate limit reached', headers: { 'retry-after': '1' } });
+    const data = sampleCopy(scratch, 'data-429');
+    const out = path.join(scratch, 'limited');
+    let log = '';
+    const child = spawn(process.execPath, [CLI, 'worker', '--redis', redis!.url, '--latency-endpoint', mock.baseUrl, '--folder', data], { stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    children.push(child);
+    try {
+      const { stdout } = await run(process.execPath, [CLI, 'enqueue', data, '--redis', redis!.url, '--tasks', TASKS, '--seed', SEED, '--out', out, '--requests-per-minute', '6000', '--json'], { maxBuffer: 16 << 20 });
+      assert.equal(JSON.parse(stdout).tasksFinished, Number(TASKS));
+    } finally {
+      child.kill('SIGTERM');
+      await mock.close();
+    }
+    assert.equal(mock.chatRequests[0].answeredWith, 'error');
+    assert.match(log, /rate limited; the queue backs off 1000 ms/);
+    for (const [taskId, n] of finishedCounts(out)) assert.equal(n, 1, `${taskId} finished once`);
+    assert.deepEqual(canonicalTrajectories(out), canonicalTrajectories(single));
   });
 
   it('three shards merged: the same trajectories, spend and cost model; a shard re-run skips its finished tasks', async () => {
