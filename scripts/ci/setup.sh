@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what the integration tests need (npm run setup:test): Debian packages (Chromium, sqlite3, ripgrep,
+# Installs what the tests need (npm run setup:test): Debian packages (Chromium, sqlite3, ripgrep, redis-server
+# for the queue-mode tests,
 # build tools for code-server's native modules) and code-server 4.100.3 in .tools/code-server.
 # Idempotent: each step is skipped when its result is already there. Needs root (or sudo) for apt-get.
 set -euo pipefail
@@ -8,7 +9,7 @@ CS_VERSION="${CS_VERSION:-4.100.3}"
 TOOLS="$ROOT/.tools/code-server"
 export DEBIAN_FRONTEND=noninteractive
 
-PACKAGES=(chromium sqlite3 time ripgrep build-essential python3 pkg-config libkrb5-dev libxkbfile-dev libsecret-1-dev libx11-dev)
+PACKAGES=(chromium sqlite3 time ripgrep redis-server build-essential python3 pkg-config libkrb5-dev libxkbfile-dev libsecret-1-dev libx11-dev)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -1,8 +1,9 @@
 /**
  * Orchestration of a synthesis run: environment → task pool → explorer over the tasks → run store.
- * Tasks run one at a time so the learned cost model's updates, and therefore the run, are deterministic for a
- * seed; the model is saved after each task, so a resumed run replays an interrupted task exactly (same model
- * state, same seed) and the store's id-keyed events make the replay idempotent.
+ * Every task explores from the run-start snapshot of the learned cost model (scale/exploreTask.ts), so a task's
+ * exploration does not depend on the others and a run is deterministic for a seed in any execution mode
+ * (single process, shards, queue workers); each task's delta is merged into the run's model in task order and
+ * saved after the task, and the store's id-keyed events make a resumed task's replay idempotent.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -10,7 +11,6 @@ import * as path from 'node:path';
 import { openAgentSession, type AgentSession } from './agent/session';
 import type { ToolContext } from './agent/tools';
 import { PrefixCache, freshPythonRunner, type PrefixCacheStats } from './explorer/prefixCache';
-import { costModelPolicy, createStepEnvironment, runSearch, type SearchResult } from './explorer/search';
 import { DEFAULT_CLEANING } from './explorer/verifier';
 import type { EnvironmentProfile } from './env/types';
 import { buildDefaultArms, costModelPath, createPriceCostEstimator, loadCostModel, saveCostModel, LearnedCostModel, type ArmConfig, type LcmOptions } from './lcm/index';
@@ -26,6 +26,10 @@ import type { EvidenceGraph } from './taskpool/graph';
 import { buildStructuralGraph } from './taskpool/graph';
 import type { ReviserModel } from './taskpool/revise';
 import { emptyRevisionTally, reviseExploredTask, tallyRevision, type RevisionTally } from './explorer/revision';
+import { exploreTask } from './scale/exploreTask';
+import { formatShard, inShard, type Shard } from './scale/shard';
+import { taskReplayFilter } from './scale/taskEvents';
+import { RUN_COST_MODEL_FILE, RUN_COST_MODEL_START_FILE } from './scale/runCostModel';
 
 export interface SynthesizeOptions {
   /** The data folder. */
@@ -56,6 +60,13 @@ export interface SynthesizeOptions {
   judge?: { provider: LlmProvider; model: string };
   /** The one-step revision after each task's first exploration: by the rules (default), a model, or off. */
   revise?: 'rules' | 'off' | ReviserModel;
+  /**
+   * Only the tasks of this shard (by task id, see scale/shard.ts). A sharded run reads the environment's cost
+   * model at its start but does not write it back (the shards' deltas are merged by `toffee merge`).
+   */
+  shard?: Shard;
+  /** Create the run folder (task pool, run-start cost model) and return without exploring (queue mode enqueues it). */
+  prepareOnly?: boolean;
 }
 
 export interface SynthesisSummary {
@@ -146,6 +157,8 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
   const modelFile = options.costModelFile === undefined ? costModelPath(folder, environmentHash(session.env.profile)) : options.costModelFile;
   let costModel: LearnedCostModel;
   let costModelWarnings: string[] = [];
+  // Every task explores from this snapshot; the run's model (costModel) accumulates the tasks' deltas.
+  let runStartModel: LearnedCostModel | undefined;
   if (modelFile) {
     const loaded = await loadCostModel(modelFile, arms, lcmOptions);
     costModel = loaded.model;
@@ -158,7 +171,6 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
   let store: RunStore;
   let tasks: TaskSpec[];
   let seed: number;
-  let spentBefore = new Map<string, number>();
   // A new run shows the judge the evidence graph's facts for the anchors; a resumed one has only the node ids.
   let graph: EvidenceGraph | undefined;
   let finished = new Set<string>();
@@ -167,11 +179,13 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
     const plan = resumePlan(store.state);
     tasks = [...store.state.tasks.values()];
     seed = store.state.started?.seed ?? options.seed ?? 1;
-    spentBefore = plan.spentUsdByTask;
     finished = plan.finishedTaskIds;
     const snapshot = await restoreRunCostModel(store, arms, lcmOptions);
     if (snapshot.model) costModel = snapshot.model;
     else progress(snapshot.warning);
+    const start = await loadCostModel(path.join(store.runDir, RUN_COST_MODEL_START), arms, lcmOptions);
+    if (start.restored) runStartModel = start.model;
+    else progress('the run folder has no run-start cost model snapshot (a run from an older version); the resumed tasks explore from the current model');
     store.append({ type: 'run/resumed', pid: process.pid, truncatedBytes: store.recovery.truncatedBytes, costModelUpdates: costModel.updates });
     progress(`resuming ${store.runId}: ${finished.size}/${tasks.length} tasks finished, ${plan.admittedTrajectoryIds.size} trajectories admitted`);
   } else {
@@ -184,21 +198,23 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
       signal: options.signal,
       onProgress: progress,
     });
-    tasks = pool.tasks;
+    tasks = pool.tasks.filter((task) => inShard(task.id, options.shard));
     graph = pool.graph;
-    if (tasks.length === 0) {
+    if (pool.tasks.length === 0) {
       const why = [...pool.notes, ...Object.entries(rejectionsByReason(pool.rejected)).map(([reason, n]) => `${n} rejected: ${reason}`)];
       throw new Error(`no tasks could be built for ${folder}${why.length ? `: ${why.join('; ')}` : ': the task families found nothing to ask'}`);
     }
-    const config = { costModelUpdates: costModel.updates, budgetUsd, tasks: tasks.length, maxK: options.maxK ?? 3, maxDepth: options.maxDepth ?? 10, targetAdmitted: options.targetAdmitted ?? 3, minQuality: options.minQuality ?? DEFAULT_CLEANING.minQuality, providers: providers.map((p) => p.id) };
+    const config = { costModelUpdates: costModel.updates, budgetUsd, tasks: tasks.length, maxK: options.maxK ?? 3, maxDepth: options.maxDepth ?? 10, targetAdmitted: options.targetAdmitted ?? 3, minQuality: options.minQuality ?? DEFAULT_CLEANING.minQuality, providers: providers.map((p) => p.id), ...(options.shard ? { shard: formatShard(options.shard), poolTasks: pool.tasks.length } : {}) };
     store = options.outDir
       ? RunStore.createInDir(path.resolve(options.outDir), { dataFolder: folder, seed, config })
       : RunStore.create(folder, { dataFolder: folder, seed, config });
-    store.appendMany(tasks.map((task) => ({ type: 'task/added', task })));
+    // A shard's tasks keep their place in the whole pool: `toffee merge` restores the pool order from it.
+    store.appendMany(tasks.map((task) => ({ type: 'task/added', task, ...(options.shard ? { poolIndex: pool.tasks.indexOf(task) } : {}) })));
+    await saveCostModel(path.join(store.runDir, RUN_COST_MODEL_START), costModel);
     await saveRunCostModel(store, costModel);
   }
-
-  const policy = costModelPolicy(costModel);
+  runStartModel ??= costModel.clone();
+  const saveEnvironmentModel = modelFile && !options.shard && !(store.state.started?.config as { shard?: unknown } | undefined)?.shard ? modelFile : null;
   const toolContext = explorerToolContext(session);
   const cache = new PrefixCache(toolContext);
   const cleaning = { ...DEFAULT_CLEANING, ...(options.minQuality !== undefined ? { minQuality: options.minQuality } : {}) };
@@ -210,56 +226,50 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
   let providerLatencyMs = 0;
   const revisions = emptyRevisionTally();
   try {
+    if (options.prepareOnly) return summarize(store, tasks.length, false, cache.stats(), { modelCalls, expansions, searchMs, providerLatencyMs, costModelWarnings, revisions });
     for (const [i, task] of tasks.entries()) {
       if (finished.has(task.id)) continue;
       if (options.signal?.aborted) {
         cancelled = true;
         break;
       }
-      const nodesBefore = store.state.nodes.get(task.id);
-      let credit = spentBefore.get(task.id) ?? 0;
+      // A resumed task replays deterministically: what was already written is ignored by id, and the spend
+      // already on the ledger is not written twice.
+      const replay = taskReplayFilter(store, task.id);
       const onEvents = (events: RunEventInput[]) => {
-        // A resumed task replays deterministically: what was already written is ignored by id, and the spend
-        // already on the ledger is not written twice.
-        const replayed = nodesBefore !== undefined && events.filter((e) => e.type === 'node/added').every((e) => nodesBefore.has((e as { nodeId: string }).nodeId));
-        const batch: RunEventInput[] = [];
-        for (const event of events) {
-          if (event.type === 'budget/spent' && credit > 0) {
-            const kept = event.costUsd - credit;
-            credit = Math.max(0, credit - event.costUsd);
-            if (kept > 1e-12) batch.push({ ...event, costUsd: kept });
-            continue;
-          }
-          if ((event.type === 'lcm/decision' || event.type === 'trajectory/rejected') && replayed) continue;
-          batch.push(event);
-        }
+        const batch = replay(events);
         if (batch.length > 0) store.appendMany(batch);
       };
-      const environment = createStepEnvironment({ task, providers, models, toolContext, prefixCache: cache, seed });
-      const result: SearchResult = await runSearch(task, environment, policy, {
+      const exploration = await exploreTask(task, {
+        providers,
+        models,
+        toolContext,
+        prefixCache: cache,
+        seed,
+        runStartModel,
         budgetUsd,
         maxK: options.maxK,
         maxDepth: options.maxDepth,
         targetAdmitted: options.targetAdmitted,
         cleaning,
         judge: options.judge ? { ...options.judge, graph } : undefined,
-        signal: options.signal,
-        onEvents,
-      });
+      }, { signal: options.signal, onEvents });
+      const result = exploration.result;
       modelCalls += result.calls;
       expansions += result.expansions;
       searchMs += result.elapsedMs;
-      providerLatencyMs += result.tree.nodes.reduce((s, n) => s + (n.step?.latencyMs ?? 0), 0);
+      providerLatencyMs += exploration.providerLatencyMs;
       if (result.stopReason === 'cancelled') {
         cancelled = true;
         progress(`[${i + 1}/${tasks.length}] ${task.id}: cancelled`);
         break;
       }
       const stats = cache.stats();
+      for (const w of costModel.applyDelta(exploration.costModelDelta)) progress(w);
       // The run's own model snapshot first: a resume must restart the next task from exactly this state.
       await saveRunCostModel(store, costModel);
-      store.append({ type: 'task/finished', taskId: task.id, reason: result.stopReason, bestQuality: result.bestQuality, expansions: result.expansions, spentUsd: result.spentUsd, prefix: stats, costModelUpdates: costModel.updates });
-      if (modelFile) await saveCostModel(modelFile, costModel);
+      store.append({ type: 'task/finished', taskId: task.id, reason: result.stopReason, bestQuality: result.bestQuality, expansions: result.expansions, spentUsd: result.spentUsd, prefix: stats, costModelUpdates: costModel.updates, costModelDelta: exploration.costModelDelta });
+      if (saveEnvironmentModel) await saveCostModel(saveEnvironmentModel, costModel);
       progress(
         `[${i + 1}/${tasks.length}] ${task.id}: ${result.admitted.length} admitted (${result.admitted.filter((t) => t.hasRepair).length} with a repair), best quality ${result.bestQuality.toFixed(2)}, $${result.spentUsd.toFixed(4)}, ${result.tree.size} nodes, ${result.stopReason}`,
       );
@@ -280,8 +290,10 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
   }
 }
 
-const RUN_COST_MODEL = 'costModel.json';
+const RUN_COST_MODEL = RUN_COST_MODEL_FILE;
 const RUN_COST_MODEL_PREVIOUS = 'costModel.prev.json';
+/** The model every task of the run explores from. */
+const RUN_COST_MODEL_START = RUN_COST_MODEL_START_FILE;
 
 /** Keeps the current and the previous snapshot in the run folder (a crash can fall between save and event). */
 async function saveRunCostModel(store: RunStore, model: LearnedCostModel): Promise<void> {

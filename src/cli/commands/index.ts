@@ -11,6 +11,8 @@ import { simStatsCommand } from './simStats';
 import { sqlCommand } from './sql';
 import { synthesizeCommand } from './synthesize';
 import { tasksCommand } from './tasks';
+import { mergeCommand } from './merge';
+import { collectCommand, enqueueCommand, statusCommand, workerCommand } from './queue';
 
 /** Every `toffee` subcommand, in the order `toffee --help` lists them. */
-export const commands: CliCommand[] = [profileCommand, askCommand, simStatsCommand, sqlCommand, tasksCommand, synthesizeCommand, benchCommand, benchEnvCommand, exportCommand, auditCommand, revisionsCommand, demosCommand];
+export const commands: CliCommand[] = [profileCommand, askCommand, simStatsCommand, sqlCommand, tasksCommand, synthesizeCommand, benchCommand, benchEnvCommand, mergeCommand, enqueueCommand, workerCommand, collectCommand, statusCommand, exportCommand, auditCommand, revisionsCommand, demosCommand];

@@ -4,6 +4,7 @@ import { synthesize, type SynthesisSummary } from '../../core/pipeline';
 import { createOpenAiProvider } from '../../core/llm/openaiProvider';
 import { OFFLINE_SIM_PROVIDER_ID, createSimulatedProvider } from '../../core/llm/sim/index';
 import type { LlmProvider } from '../../core/llm/types';
+import { formatShard, parseShard, type Shard } from '../../core/scale/shard';
 import { CliError, parseCommandArgs, type CliCommand } from '../command';
 
 const USAGE = `Usage: toffee synthesize <folder> [options]
@@ -23,6 +24,9 @@ Options:
   --seed S              default 1
   --out DIR             run folder to create (default <folder>/.toffee/runs/<runId>)
   --resume DIR          continue an interrupted run from its folder
+  --shard i/N           only the tasks of shard i of N (0-based; a stable hash of the task id); with --out, a
+                        re-run on the same folder skips the tasks already finished there. Combine the shards'
+                        folders with toffee merge
   --min-quality Q       admission threshold, 0..1 (default 0.9)
   --judge-model M       with --provider openai: model M judges the rubric's text criteria (verification only;
                         without it they stay unjudged)
@@ -37,6 +41,21 @@ function positiveNumber(name: string, text: string | undefined, fallback: number
     throw new CliError(`--${name} must be a positive ${integer ? 'integer' : 'number'}, not '${text}'`, 2);
   }
   return value;
+}
+
+/** The providers a command's --provider/--models/--base-url/--api-key-env flags name. */
+export function providersFromFlags(values: { provider?: string; models?: string; 'base-url'?: string; 'api-key-env'?: string }): LlmProvider[] {
+  const provider = values.provider ?? OFFLINE_SIM_PROVIDER_ID;
+  if (provider === OFFLINE_SIM_PROVIDER_ID) return [createSimulatedProvider()];
+  if (provider === 'openai') {
+    const models = (values.models ?? 'gpt-4o-mini').split(',').map((m) => m.trim()).filter(Boolean);
+    return [createOpenAiProvider({ baseUrl: values['base-url'], apiKeyEnv: values['api-key-env'], models })];
+  }
+  throw new CliError(`unknown provider '${provider}'; use offline-sim or openai`, 2);
+}
+
+export function positiveFlag(name: string, text: string | undefined, fallback: number, integer = false): number {
+  return positiveNumber(name, text, fallback, integer);
 }
 
 export function formatSummary(s: SynthesisSummary): string {
@@ -71,12 +90,29 @@ export const synthesizeCommand: CliCommand = {
       seed: { type: 'string' },
       out: { type: 'string' },
       resume: { type: 'string' },
+      shard: { type: 'string' },
       'min-quality': { type: 'string' },
       'judge-model': { type: 'string' },
       revise: { type: 'string', default: 'rules' },
       json: { type: 'boolean', default: false },
     }, USAGE);
     const { values, positionals } = parsed;
+    let shard: Shard | undefined;
+    if (values.shard !== undefined) {
+      try {
+        shard = parseShard(values.shard);
+      } catch (error) {
+        throw new CliError(`--shard: ${(error as Error).message}`, 2);
+      }
+      if (values.resume) throw new CliError('--shard and --resume do not go together (a resumed run keeps its own tasks)', 2);
+    }
+    // A shard re-run on its --out folder continues it: the tasks already finished there are skipped.
+    if (shard && values.out && fs.existsSync(path.join(values.out, 'run.json'))) {
+      const config = (JSON.parse(fs.readFileSync(path.join(values.out, 'run.json'), 'utf8')) as { config?: { shard?: string } }).config;
+      if (config?.shard !== formatShard(shard)) throw new CliError(`--out ${values.out} holds ${config?.shard ? `shard ${config.shard}` : 'an unsharded run'}, not shard ${formatShard(shard)}`);
+      values.resume = values.out;
+      values.out = undefined;
+    }
     let folder: string;
     if (values.resume) {
       const runDir = path.resolve(values.resume);
@@ -96,12 +132,7 @@ export const synthesizeCommand: CliCommand = {
     const minQuality = values['min-quality'] === undefined ? undefined : Number(values['min-quality']);
     if (minQuality !== undefined && !(minQuality >= 0 && minQuality <= 1)) throw new CliError(`--min-quality must be between 0 and 1, not '${values['min-quality']}'`, 2);
 
-    let providers: LlmProvider[];
-    if (values.provider === OFFLINE_SIM_PROVIDER_ID) providers = [createSimulatedProvider()];
-    else if (values.provider === 'openai') {
-      const models = (values.models ?? 'gpt-4o-mini').split(',').map((m) => m.trim()).filter(Boolean);
-      providers = [createOpenAiProvider({ baseUrl: values['base-url'], apiKeyEnv: values['api-key-env'], models })];
-    } else throw new CliError(`unknown provider '${values.provider}'; use offline-sim or openai`, 2);
+    const providers = providersFromFlags(values);
     let judge: { provider: LlmProvider; model: string } | undefined;
     if (values['judge-model'] !== undefined) {
       if (values.provider !== 'openai') throw new CliError('--judge-model needs --provider openai (the offline simulated models never judge)', 2);
@@ -130,6 +161,7 @@ export const synthesizeCommand: CliCommand = {
         seed,
         outDir: values.out,
         resumeDir: values.resume,
+        shard,
         minQuality,
         judge,
         revise,

@@ -97,8 +97,11 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
       let searchMs = 0;
       for (const seed of seeds) {
         if (options.signal?.aborted) throw new Error('the benchmark was cancelled');
-        // Each (method, budget, seed) starts fresh: a new cost model that learns over this run's tasks.
+        // Each (method, budget, seed) starts fresh, like a run: every task explores from the run-start snapshot
+        // of the cost model (so a task's exploration does not depend on which tasks ran before it, as in a
+        // sharded or queue-mode run), and each task's learning is merged into the run's model in task order.
         const costModel = new LearnedCostModel(arms, { estimateCostUsd: estimate });
+        const runStart = costModel.clone();
         const cache = new PrefixCache(options.toolContext);
         let qualitySum = 0;
         let verified = 0;
@@ -108,8 +111,10 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
           let best: number;
           let admitted: Array<{ hasRepair: boolean }>;
           if (method === 'toffee' || method === 'toffee-no-lcm') {
-            const policy = method === 'toffee' ? costModelPolicy(costModel) : fixedConfigPolicy(baselineArm, options.fixedK ?? 2, estimate);
+            const taskModel = runStart.clone();
+            const policy = method === 'toffee' ? costModelPolicy(taskModel) : fixedConfigPolicy(baselineArm, options.fixedK ?? 2, estimate);
             const result = await runSearch(task, environment, policy, { budgetUsd, signal: options.signal });
+            costModel.applyDelta(taskModel.deltaFrom(runStart));
             best = result.bestQuality;
             admitted = result.admitted;
             spent += result.spentUsd;

@@ -62,6 +62,24 @@ export interface ArmStateJson {
   b: number[];
 }
 
+/** What one model learned since a snapshot (LearnedCostModel.deltaFrom); plain JSON, additive. */
+export interface CostModelDelta {
+  decisions: number;
+  updates: number;
+  arms: ArmDelta[];
+}
+
+export interface ArmDelta {
+  id: string;
+  pulls: number;
+  rewardSum: number;
+  costCount: number;
+  costSumUsd: number;
+  /** Σ x xᵀ added, flat row-major. */
+  A: number[];
+  b: number[];
+}
+
 /** Per-arm totals for the UI. */
 export interface ArmStats {
   armId: string;
@@ -234,6 +252,82 @@ export class LearnedCostModel {
     state.costCount++;
     state.costSumUsd += costUsd;
     this.updateCount++;
+  }
+
+  /** An independent copy with the same state and policy knobs (a task explores from a copy of the run's snapshot). */
+  clone(): LearnedCostModel {
+    const copy = new LearnedCostModel(this.arms, {
+      alpha: this.alpha,
+      lambda: this.lambda,
+      costWeight: this.costWeight,
+      costPriorWeight: this.costPriorWeight,
+      nearlyOutFraction: this.nearlyOutFraction,
+      estimateCostUsd: this.estimateCostUsd,
+    });
+    copy.decisionCount = this.decisionCount;
+    copy.updateCount = this.updateCount;
+    for (const [i, s] of this.states.entries()) Object.assign(copy.states[i], { ...s, arm: { ...s.arm }, A: [...s.A], Ainv: [...s.Ainv], b: [...s.b] });
+    return copy;
+  }
+
+  /**
+   * What this model learned since `base` (a model it was cloned from): LinUCB's sufficient statistics
+   * (Σ x xᵀ, Σ r x, pulls, reward and cost sums) are additive, so deltas from one snapshot merge exactly with
+   * `applyDelta`, and the result depends only on the order the deltas are applied in (the run's task order).
+   * Only arms that were pulled appear.
+   */
+  deltaFrom(base: LearnedCostModel): CostModelDelta {
+    const arms: ArmDelta[] = [];
+    for (const s of this.states) {
+      const before = base.byId.get(s.id);
+      if (!before) throw new Error(`deltaFrom: arm ${s.id} is not in the base model`);
+      if (s.pulls === before.pulls && s.costCount === before.costCount) continue;
+      arms.push({
+        id: s.id,
+        pulls: s.pulls - before.pulls,
+        rewardSum: s.rewardSum - before.rewardSum,
+        costCount: s.costCount - before.costCount,
+        costSumUsd: s.costSumUsd - before.costSumUsd,
+        A: s.A.map((v, i) => v - before.A[i]),
+        b: s.b.map((v, i) => v - before.b[i]),
+      });
+    }
+    return { decisions: this.decisionCount - base.decisionCount, updates: this.updateCount - base.updateCount, arms };
+  }
+
+  /**
+   * Adds another model's delta (see deltaFrom). A⁻¹ of each touched arm is recomputed from A. Returns plain-words
+   * warnings for what could not be merged (an arm this model does not offer, a malformed or singular entry);
+   * those parts are skipped, the rest is merged.
+   */
+  applyDelta(delta: CostModelDelta): string[] {
+    const warnings: string[] = [];
+    const d = FEATURE_DIMENSION;
+    for (const entry of delta.arms) {
+      const state = this.byId.get(entry.id);
+      if (!state) {
+        warnings.push(`learned cost model: the delta has an arm ${entry.id} this model does not offer; skipped`);
+        continue;
+      }
+      const ok = isCount(entry.pulls) && isCount(entry.costCount) && isFiniteNumber(entry.rewardSum) && isFiniteNumber(entry.costSumUsd) &&
+        entry.costSumUsd >= 0 && isVector(entry.A, d * d) && isVector(entry.b, d);
+      const A = ok ? state.A.map((v, i) => v + entry.A[i]) : undefined;
+      const Ainv = A ? invert(A, d) : undefined;
+      if (!A || !Ainv) {
+        warnings.push(`learned cost model: the delta of arm ${entry.id} is ${ok ? 'singular' : 'malformed'}; skipped`);
+        continue;
+      }
+      state.A = A;
+      state.Ainv = Ainv;
+      state.b = state.b.map((v, i) => v + entry.b[i]);
+      state.pulls += entry.pulls;
+      state.rewardSum += entry.rewardSum;
+      state.costCount += entry.costCount;
+      state.costSumUsd += entry.costSumUsd;
+    }
+    if (isCount(delta.decisions)) this.decisionCount += delta.decisions;
+    if (isCount(delta.updates)) this.updateCount += delta.updates;
+    return warnings;
   }
 
   /** Per-arm pulls, mean reward and mean observed cost, in arm order. */

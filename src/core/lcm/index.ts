@@ -10,6 +10,8 @@ export {
   type CostModelJson,
   type ArmStateJson,
   type ArmStats,
+  type CostModelDelta,
+  type ArmDelta,
 } from './LearnedCostModel';
 export { createPriceCostEstimator, type PriceEstimateOptions } from './costEstimate';
 export { saveCostModel, loadCostModel, costModelPath, type LoadedCostModel } from './persistence';

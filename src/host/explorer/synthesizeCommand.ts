@@ -4,6 +4,9 @@ import * as vscode from 'vscode';
 import { synthesize } from '../../core/pipeline';
 import { newRunId, runsDir } from '../../core/store';
 import type { LlmProvider } from '../../core/llm/types';
+import { createSimulatedProvider } from '../../core/llm/sim/index';
+import { collectRun, enqueueRun } from '../../core/scale/coordinator';
+import { checkRedis, connectRedis } from '../../core/scale/queue';
 import { createProviderFromSettings } from '../lm';
 import { describeError, log } from '../log';
 import { ExplorerPanel } from './ExplorerPanel';
@@ -57,6 +60,42 @@ async function waitForRunFolder(runDir: string, done: () => boolean): Promise<bo
 }
 
 
+/**
+ * Queue mode (`toffee.queue.redisUrl`): the run folder is created here and one job per task goes to Redis;
+ * `toffee worker` processes explore them and this window collects the results into the run folder, which the
+ * explorer panel follows exactly as it follows a local run.
+ */
+async function synthesizeThroughQueue(
+  redisUrl: string,
+  requestsPerMinute: number,
+  params: SynthesisParams,
+  signal: AbortSignal,
+  onProgress: (line: string) => void,
+): Promise<{ runId: string; cancelled: boolean; verifiedTrajectories: number; costUsd: number }> {
+  const redis = connectRedis(redisUrl);
+  redis.on('error', () => {});
+  try {
+    await checkRedis(redis, redisUrl);
+    const providers = params.providers ?? [createSimulatedProvider()];
+    await enqueueRun({
+      folder: params.folder,
+      redis,
+      tasks: params.tasks,
+      budgetUsd: params.budgetUsd,
+      outDir: params.runDir,
+      providers,
+      requestsPerMinute: requestsPerMinute > 0 ? Object.fromEntries(providers.map((p) => [p.id, requestsPerMinute])) : {},
+      onProgress,
+    });
+    onProgress(`tasks enqueued at ${redisUrl}; waiting for toffee worker processes`);
+    const summary = await collectRun({ runDir: params.runDir, redis, signal, onProgress });
+    if (summary.failed.length > 0) throw new Error(`${summary.failed.length} task(s) failed in the workers: ${summary.failed.join(', ')}`);
+    return summary;
+  } finally {
+    redis.disconnect();
+  }
+}
+
 let statusItem: vscode.StatusBarItem | undefined;
 
 export interface SynthesisParams {
@@ -103,6 +142,14 @@ async function runSynthesis(context: vscode.ExtensionContext, status: vscode.Sta
       (progress, token) => {
         const abort = new AbortController();
         token.onCancellationRequested(() => abort.abort());
+        const redisUrl = vscode.workspace.getConfiguration('toffee.queue').get<string>('redisUrl', '').trim();
+        if (redisUrl && !params.resume) {
+          const rpm = vscode.workspace.getConfiguration('toffee.queue').get<number>('requestsPerMinute', 0);
+          return synthesizeThroughQueue(redisUrl, rpm, params, abort.signal, (line) => {
+            progress.report({ message: line });
+            log().info(line);
+          });
+        }
         return synthesize({
           folder: params.folder,
           tasks: params.tasks,
