@@ -28,7 +28,7 @@ let wasmMemory: WasmMemory | undefined;
 export function loadSqlJs(): Promise<SqlJsStatic> {
   if (!sqlJs) {
     // sql.js does not export its WebAssembly memory; instantiating the module ourselves (Emscripten's documented
-    // `instantiateWasm` hook) lets `SqliteLowLevel` bind values straight from that memory.
+    // `instantiateWasm` hook) lets `BulkStatement` bind values straight from that memory.
     let failInstantiation: (error: unknown) => void = () => undefined;
     const instantiationFailed = new Promise<never>((_, reject) => (failInstantiation = reject));
     const hook: InstantiateWasmHook = {
