@@ -9,7 +9,7 @@ import { report, type LoadedTable, type LoaderContext } from './loaderContext';
 import { NameAllocator } from './naming';
 import { profileDocument, profileTable } from './profile';
 import { loadSqlite } from './sqliteLoader';
-import { createImageDatabase } from './sqlJs';
+import { ImageDatabase } from './sqlJs';
 import { loadXlsx } from './xlsxLoader';
 import type { DataDocument, DataEnvironment, FileDiagnostic, FileRecord, LoadOptions } from './types';
 
@@ -149,7 +149,8 @@ export async function loadEnvironment(root: string, options: LoadOptions = {}): 
   if (!stat.isDirectory()) throw new Error(`Not a folder: ${absoluteRoot}`);
   const files = await listDataFiles(absoluteRoot);
 
-  const db = await createImageDatabase(await estimateImageBytes(absoluteRoot, files, maxFileBytes));
+  const imageDb = await ImageDatabase.create(await estimateImageBytes(absoluteRoot, files, maxFileBytes));
+  const db = imageDb.db;
   try {
     // The image is rebuilt from the source files every time, so durability is not needed; a memory journal
     // keeps per-file savepoints working.
@@ -216,8 +217,7 @@ export async function loadEnvironment(root: string, options: LoadOptions = {}): 
       }
       record.produced = [...tables.slice(tablesBefore).map((t) => t.name), ...documents.slice(documentsBefore).map((d) => d.name)];
     }
-    const image = db.export();
-    // The last progress event: every file is in the image; profiling follows.
+    // The last progress event: every file is committed to the image; profiling follows.
     options.onProgress?.({ file: '', done: files.length, total: files.length });
 
     signal?.throwIfAborted();
@@ -228,8 +228,8 @@ export async function loadEnvironment(root: string, options: LoadOptions = {}): 
       documents: documents.map(profileDocument),
       diagnostics,
     };
-    return { root: absoluteRoot, image, documents, profile };
+    return { root: absoluteRoot, image: imageDb.takeImage(), documents, profile };
   } finally {
-    db.close();
+    imageDb.close();
   }
 }

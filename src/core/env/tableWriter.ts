@@ -1,6 +1,7 @@
-import type { Database, Statement } from 'sql.js';
+import type { Database } from 'sql.js';
 import type { ColumnOrigin, ColumnType } from './types';
 import { quoteIdentifier } from './naming';
+import { BulkStatement } from './sqlJs';
 import { sqlTypeOf } from './typeInference';
 
 export interface ColumnSpec {
@@ -21,13 +22,12 @@ export function createTable(db: Database, table: string, columns: ColumnSpec[]):
 }
 
 /**
- * Inserts rows in batches through multi-row prepared statements: sql.js pays a fixed cost per statement
- * execution (reset, bind, step), so many rows per execution is markedly faster than one.
+ * Inserts rows in batches through multi-row prepared statements: each statement execution has a fixed cost
+ * (bind, step, reset, crossing into WebAssembly), so many rows per execution is markedly faster than one.
  */
 export class TableInserter {
   private readonly batchRows: number;
-  private readonly batchStatement: Statement;
-  private singleStatement?: Statement;
+  private readonly batchStatement: BulkStatement;
   private readonly pending: Array<string | number | null>;
   private pendingRows = 0;
   rowCount = 0;
@@ -39,7 +39,7 @@ export class TableInserter {
   ) {
     // SQLite allows 32766 parameters per statement; ~2000 per batch keeps statements small.
     this.batchRows = Math.max(1, Math.min(256, Math.floor(2000 / Math.max(1, columnCount))));
-    this.batchStatement = db.prepare(this.insertSql(this.batchRows));
+    this.batchStatement = new BulkStatement(db, this.insertSql(this.batchRows), this.batchRows * columnCount);
     this.pending = new Array(this.batchRows * columnCount);
   }
 
@@ -63,21 +63,21 @@ export class TableInserter {
   finish(): void {
     try {
       if (this.pendingRows > 0) {
-        this.singleStatement = this.db.prepare(this.insertSql(1));
-        for (let r = 0; r < this.pendingRows; r++) {
-          this.singleStatement.run(this.pending.slice(r * this.columnCount, (r + 1) * this.columnCount));
+        const last = new BulkStatement(this.db, this.insertSql(this.pendingRows), this.pendingRows * this.columnCount);
+        try {
+          last.run(this.pending);
+        } finally {
+          last.free();
         }
         this.pendingRows = 0;
       }
     } finally {
       this.batchStatement.free();
-      this.singleStatement?.free();
     }
   }
 
   /** Frees the statements without writing queued rows (the caller is rolling back). */
   dispose(): void {
     this.batchStatement.free();
-    this.singleStatement?.free();
   }
 }
