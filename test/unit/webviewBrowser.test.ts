@@ -89,7 +89,7 @@ describe('webview in headless Chromium', function () {
     await harness.waitForSent((m) => m.type === 'webview/ready');
     const events = stampEvents(generateRunEventInputs({ tasks: 1, nodesPerTask: 12, seed: 1 })) as unknown as WireEvent[];
     await harness.postAndWaitForRender(snapshot(events), 12);
-    // Select node n2 (its observation holds the XSS cell) by tapping it through cytoscape's API-free path: search.
+    // Select node n2 (its observation holds the XSS cell) through the search box.
     await harness.page.fill('vscode-textfield >> input', 'onerror');
     await harness.page.press('vscode-textfield >> input', 'Enter');
     const table = harness.page.locator('[data-testid="observation-table"]');
