@@ -76,7 +76,7 @@ const TrajectoryRow = memo(function TrajectoryRow({ trajectory: t, curation, sel
       <span className="quality" title="quality">{t.quality.toFixed(2)}</span>
       <span className="trajectory-id">{t.id}</span>
       <span className="trajectory-meta muted small">{t.nodePath.length} steps · {t.models.join(', ') || 'model ?'}{t.hasRepair ? ' · repair' : ''}</span>
-      <span className={`curation-state${curation ? ` status-${curation}` : ''}`}>{curation ?? (t.verified ? 'verified' : 'unverified')}</span>
+      <span className={`curation-state${curation ? ` status-chip status-${curation}` : ''}`}>{curation ?? (t.verified ? 'verified' : 'unverified')}</span>
       <span className="row-actions">
         <input type="checkbox" aria-label={`Compare ${t.id}`} checked={compared} onChange={() => onToggleCompare(t.id)} onClick={(e) => e.stopPropagation()} />
         <VscodeButton

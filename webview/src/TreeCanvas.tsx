@@ -143,6 +143,8 @@ export class TreeController {
   private height = 0;
   private palette: Palette;
   private frame: number | undefined;
+  /** Until the user zooms or pans, the tree stays fitted (the pane resizes as the side panel and banners fill in). */
+  private autoFit = true;
   private announcePending = false;
   private highlight = { key: '', path: new Set<string>(), current: undefined as string | undefined, matches: new Set<string>(), selected: undefined as string | undefined };
   private readonly modelShapes = new Map<string, NodeShape>();
@@ -175,7 +177,8 @@ export class TreeController {
     this.canvas.width = Math.round(this.width * ratio);
     this.canvas.height = Math.round(this.height * ratio);
     this.ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    this.requestDraw();
+    if (this.autoFit) this.fit();
+    else this.requestDraw();
   }
 
   private task(): TaskView | undefined {
@@ -259,6 +262,11 @@ export class TreeController {
   showTask(taskId: string | undefined, collapseBelow: number | undefined): void {
     this.loadTask(taskId, collapseBelow);
     this.fit();
+  }
+
+  /** The user moved the view: stop refitting it. */
+  private userMoved(): void {
+    this.autoFit = false;
   }
 
   private loadTask(taskId: string | undefined, collapseBelow: number | undefined): void {
@@ -355,7 +363,8 @@ export class TreeController {
       }
     }
     this.rebuildIndex();
-    this.requestDraw();
+    if (this.autoFit) this.fit();
+    else this.requestDraw();
     window.dispatchEvent(new CustomEvent('toffee:relayout', { detail: { nodes: positions.size } }));
   }
 
@@ -370,12 +379,14 @@ export class TreeController {
   centerOn(nodeId: string): void {
     const node = this.nodes.get(nodeId);
     if (!node) return;
+    this.userMoved();
     this.panX = this.width / 2 - this.zoom * node.x;
     this.panY = this.height / 2 - this.zoom * node.y;
     this.requestDraw();
   }
 
   fit(): void {
+    this.autoFit = true;
     const bounds = this.bounds;
     if (!bounds) return this.requestDraw();
     const padding = 24;
@@ -389,6 +400,7 @@ export class TreeController {
 
   /** Zooms by `factor` around a screen point (the centre by default). */
   zoomBy(factor: number, screenX = this.width / 2, screenY = this.height / 2): void {
+    this.userMoved();
     const zoom = Math.max(MIN_ZOOM, Math.min(MAX_ZOOM, this.zoom * factor));
     this.panX = screenX - ((screenX - this.panX) * zoom) / this.zoom;
     this.panY = screenY - ((screenY - this.panY) * zoom) / this.zoom;
@@ -397,6 +409,7 @@ export class TreeController {
   }
 
   panBy(dx: number, dy: number): void {
+    this.userMoved();
     this.panX += dx;
     this.panY += dy;
     this.requestDraw();
