@@ -13,6 +13,7 @@
 //                    named by SCREENSHOT_REQUEST, which this runner passes to the extension host) or at the end;
 //                    named requests (see findInWebviews) go to SHOT-<name>.png
 //   RUNNER_DIR       (set for the suite) this run's folder: the user data and logs of the VS Code under test
+//   THEME            workbench.colorTheme for the run, e.g. "Default Dark Modern" (default: code-server's, a light theme)
 //   VSIX             test this packaged extension instead: it is installed into the run's extensions folder with
 //                    code-server's --install-extension, and the installed copy is what the tests load
 import { createRequire } from 'node:module';
@@ -56,6 +57,7 @@ fs.mkdirSync(path.join(tmp, 'data/User'), { recursive: true });
 fs.writeFileSync(path.join(tmp, 'data/User/settings.json'), JSON.stringify({
   'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'extensions.autoUpdate': false,
   'extensions.autoCheckUpdates': false, 'security.workspace.trust.enabled': false, 'workbench.tips.enabled': false,
+  ...(process.env.THEME ? { 'workbench.colorTheme': process.env.THEME } : {}),
 }));
 const extensionsDir = path.join(tmp, 'exts');
 fs.mkdirSync(extensionsDir, { recursive: true });

@@ -54,6 +54,11 @@ export interface SynthesizeOptions {
   signal?: AbortSignal;
   /** One line per task, for stderr. */
   onProgress?: (line: string) => void;
+  /**
+   * Called once the run's store is open. The store stays the run's one writer until the run ends (it is closed
+   * then); the extension appends curation events through it while the run goes on.
+   */
+  onStore?: (store: RunStore) => void;
   /** An already open session on `folder` (tests, benchmarks); not disposed here. */
   session?: AgentSession;
   /** An LLM judge for the rubric's text criteria (default none; the offline simulated models never judge). */
@@ -227,6 +232,7 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
   const revisions = emptyRevisionTally();
   try {
     if (options.prepareOnly) return summarize(store, tasks.length, false, cache.stats(), { modelCalls, expansions, searchMs, providerLatencyMs, costModelWarnings, revisions });
+    options.onStore?.(store);
     for (const [i, task] of tasks.entries()) {
       if (finished.has(task.id)) continue;
       if (options.signal?.aborted) {

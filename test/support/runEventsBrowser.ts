@@ -109,11 +109,17 @@ export class WebviewHarness {
 
   /**
    * Delivers a host message and resolves with the milliseconds until the tree canvas has painted at least
-   * `minNodes` nodes (measured in the page: reducer, layout, cytoscape and the next frame).
+   * `minNodes` nodes (measured in the page: JSON decoding of the message, as VS Code's postMessage would, then
+   * parsing, reducer, React, layout and the canvas drawn in the next animation frame). The message travels to
+   * the page as a string first, untimed: Playwright's own argument transfer of a 33,000-event snapshot takes
+   * far longer than the webview and leaves garbage that would be collected inside the timed window.
    */
-  postAndWaitForRender(message: HostMessage, minNodes: number, timeoutMs = 20000): Promise<number> {
+  async postAndWaitForRender(message: HostMessage, minNodes: number, timeoutMs = 20000): Promise<number> {
+    await this.page.evaluate((json) => {
+      window.__pendingMessage = json;
+    }, JSON.stringify(message));
     return this.page.evaluate(
-      ({ message, minNodes, timeoutMs }) =>
+      ({ minNodes, timeoutMs }) =>
         new Promise<number>((resolve, reject) => {
           const timer = setTimeout(() => reject(new Error(`no render with ${minNodes} nodes within ${timeoutMs} ms`)), timeoutMs);
           const start = performance.now();
@@ -125,10 +131,32 @@ export class WebviewHarness {
             resolve(performance.now() - start);
           };
           window.addEventListener('toffee:rendered', onRendered);
-          window.dispatchEvent(new MessageEvent('message', { data: message }));
+          const data = JSON.parse(window.__pendingMessage);
+          window.__pendingMessage = undefined;
+          window.dispatchEvent(new MessageEvent('message', { data }));
         }),
-      { message, minNodes, timeoutMs },
+      { minNodes, timeoutMs },
     );
+  }
+
+  /**
+   * Milliseconds from the last message received to each phase mark the webview sets (parsed, reduced,
+   * app-committed, draw-start, tree-drawn); clears the marks for the next message.
+   */
+  phases(): Promise<Record<string, number>> {
+    return this.page.evaluate(() => {
+      const perf = performance as unknown as { getEntriesByName(name: string): Array<{ startTime: number }>; clearMarks(): void };
+      const last = (name: string) => perf.getEntriesByName(`toffee:${name}`).at(-1)?.startTime;
+      const start = last('received');
+      const result: Record<string, number> = {};
+      if (start === undefined) return result;
+      for (const name of ['parsed', 'reduced', 'app-committed', 'draw-start', 'tree-drawn']) {
+        const at = last(name);
+        if (at !== undefined && at >= start) result[name] = at - start;
+      }
+      perf.clearMarks();
+      return result;
+    });
   }
 
   /** Delivers a host message without waiting for a render. */

@@ -9,8 +9,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { PROTOCOL_VERSION, type HostMessage, type SessionInfo } from '../../src/shared/protocol';
 import type { WireEvent } from '../../src/shared/runView';
+import { STATUS_COLOURS } from '../../src/shared/statusColours';
 import { bigTreeStream, stampEvents, XSS_CELL, XSS_THOUGHT, generateRunEventInputs } from '../support/runEvents';
 import { chromiumPath, WebviewHarness, webviewBundlePath } from '../support/runEventsBrowser';
+
+// Page-side code in evaluate() runs in the browser; the host tsconfig has no DOM types.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+declare const document: any;
 
 const INFO: SessionInfo = { runDir: '/runs/r1', runId: 'run-test', canCurate: true, live: true };
 
@@ -89,7 +94,7 @@ describe('webview in headless Chromium', function () {
     await harness.waitForSent((m) => m.type === 'webview/ready');
     const events = stampEvents(generateRunEventInputs({ tasks: 1, nodesPerTask: 12, seed: 1 })) as unknown as WireEvent[];
     await harness.postAndWaitForRender(snapshot(events), 12);
-    // Select node n2 (its observation holds the XSS cell) by tapping it through cytoscape's API-free path: search.
+    // Select node n2 (its observation holds the XSS cell) through the search box.
     await harness.page.fill('vscode-textfield >> input', 'onerror');
     await harness.page.press('vscode-textfield >> input', 'Enter');
     const table = harness.page.locator('[data-testid="observation-table"]');
@@ -105,6 +110,40 @@ describe('webview in headless Chromium', function () {
     assert.equal(await harness.page.locator('#root script, #root img').count(), 0);
     assert.equal(await harness.alerts(), 0);
     assert.deepEqual(await harness.cspViolations(), []);
+  });
+
+  it('draws nodes in their status colours on the canvas, and clicking a drawn node opens it in the inspector', async () => {
+    harness = await WebviewHarness.launch();
+    await harness.waitForSent((m) => m.type === 'webview/ready');
+    const events = stampEvents(generateRunEventInputs({ tasks: 1, nodesPerTask: 40, seed: 2 })) as unknown as WireEvent[];
+    await harness.postAndWaitForRender(snapshot(events), 40);
+    assert.equal(await harness.page.locator('[data-testid="inspector"]').count(), 0);
+    // Find a pixel painted in a status colour of the dark palette (the harness's theme), then click it.
+    const colours = Object.values(STATUS_COLOURS.dark);
+    const hit = await harness.page.evaluate((hexes: string[]) => {
+      const canvas = document.querySelector('canvas.tree-canvas');
+      const rgb = hexes.map((hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)));
+      const { data, width, height } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      const counts = new Map<string, number>();
+      let found: { x: number; y: number } | undefined;
+      for (let y = 0; y < height; y += 2) {
+        for (let x = 0; x < width; x += 2) {
+          const at = (y * width + x) * 4;
+          const index = rgb.findIndex(([r, g, b]: number[]) => data[at] === r && data[at + 1] === g && data[at + 2] === b);
+          if (index < 0) continue;
+          counts.set(hexes[index], (counts.get(hexes[index]) ?? 0) + 1);
+          found ??= { x, y };
+        }
+      }
+      const rect = canvas.getBoundingClientRect();
+      const scale = rect.width / canvas.width;
+      return found && { x: rect.left + found.x * scale + 1, y: rect.top + found.y * scale + 1, colours: counts.size };
+    }, colours);
+    assert.ok(hit, 'some node is painted in a status colour');
+    assert.ok(hit.colours >= 2, `nodes of several statuses show in their own colours (${hit.colours})`);
+    await harness.page.mouse.click(hit.x, hit.y);
+    await harness.page.waitForSelector('[data-testid="inspector"]');
+    assert.deepEqual(harness.pageErrors, []);
   });
 
   it('steps through a trajectory with previous / next and takes a screenshot of the panel', async () => {

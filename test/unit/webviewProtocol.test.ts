@@ -14,6 +14,8 @@ describe('webview: protocol', () => {
     const patch = { type: 'session/patch', patchSeq: 1, events: [{ v: 1, seq: 5, ts: '2026-01-01T00:00:00Z', type: 'node/added', taskId: 't' }] };
     assert.equal(parseHostMessage(patch).ok, true);
     assert.equal(parseHostMessage({ ...patch, events: [{ v: 1, seq: 0, ts: 'x', type: 'node/added' }] }).ok, false, 'seq must be positive');
+    const second = parseHostMessage({ ...patch, events: [{ v: 1, seq: 1, ts: 'x', type: 'run/started' }, { v: 1, seq: 2, ts: 'x', type: '' }] });
+    assert.ok(!second.ok && /^events: event 1: /.test(second.error), 'the error names the first bad event');
     assert.equal(parseHostMessage({ type: 'session/snapshot', protocolVersion: 99, patchSeq: 0, info: {}, events: [] }).ok, false);
   });
 

@@ -3,8 +3,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { readRun, RunStore } from '../../src/core/store';
+import { synthesize } from '../../src/core/pipeline';
 import { ExplorerSession } from '../../src/host/explorer/ExplorerSession';
+import { registerLiveRun } from '../../src/host/explorer/liveRuns';
 import { PROTOCOL_VERSION, type HostMessage } from '../../src/shared/protocol';
+import { writeShopFolder } from './agentFixture';
 import { TaskStreamGenerator, writeGeneratedRun } from '../support/runEvents';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -169,5 +172,58 @@ describe('webview: explorer session (host side)', function () {
     await liveSession.idle();
     assert.ok(livePosted.some((m) => m.type === 'request/result' && m.ok));
     assert.equal(store.state.trajectories.get(trajectoryId)?.curation, 'accepted');
+  });
+
+  it("curates live while a synthesis in this process runs: through the pipeline's own store, one writer", async function () {
+    this.timeout(240000);
+    const folder = writeShopFolder();
+    const runDir = path.join(dir, 'live-run');
+    let unregister: (() => void) | undefined;
+    let live: { session: ExplorerSession; posted: HostMessage[] } | undefined;
+    let curatedId: string | undefined;
+    try {
+      await synthesize({
+        folder,
+        tasks: 3,
+        budgetUsd: 0.03,
+        seed: 5,
+        outDir: runDir,
+        costModelFile: null,
+        // What the extension's synthesis command does: the panel's session finds the running store.
+        onStore: (store) => {
+          unregister = registerLiveRun(store);
+          live = open(runDir);
+          live.session.handleMessage({ type: 'webview/ready', protocolVersion: PROTOCOL_VERSION });
+        },
+        // After a task finishes (more to come), accept the first admitted trajectory the panel has seen.
+        onProgress: () => {
+          const trajectoryId = live?.session.view.trajectoryOrder[0];
+          if (!live || curatedId || !trajectoryId) return;
+          curatedId = trajectoryId;
+          live.session.handleMessage({ type: 'curation/accept', requestId: 'r1', trajectoryId });
+        },
+      });
+    } finally {
+      unregister?.();
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+    assert.ok(live && curatedId, 'the panel saw an admitted trajectory while the run went on');
+    await live.session.idle();
+    const snapshot = live.posted.find((m) => m.type === 'session/snapshot');
+    assert.ok(snapshot?.type === 'session/snapshot' && snapshot.info.canCurate && snapshot.info.live, 'curation is offered while the run goes on');
+    const result = live.posted.find((m) => m.type === 'request/result');
+    assert.ok(result?.type === 'request/result');
+    assert.equal(result.ok, true, result.message);
+    const events = readRun(runDir).events;
+    const accepted = events.find((e) => e.type === 'curation/accepted');
+    const finished = events.find((e) => e.type === 'run/finished');
+    assert.ok(accepted && finished, 'the run finished and holds the curation');
+    assert.ok(accepted.seq < finished.seq, `accepted at seq ${accepted.seq}, while the run went on (finished at ${finished.seq})`);
+    const reader = RunStore.open(runDir);
+    stores.push(reader);
+    assert.equal(reader.state.trajectories.get(curatedId)?.curation, 'accepted');
+    // The run's end is announced: curation stays possible, now through a writer of the panel's own.
+    const lastInfo = live.posted.filter((m) => m.type === 'session/info').at(-1);
+    assert.ok(lastInfo?.type === 'session/info' && lastInfo.info.canCurate && !lastInfo.info.live);
   });
 });

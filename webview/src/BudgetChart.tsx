@@ -1,12 +1,24 @@
 /** Spend against best quality over time for one task (or the whole run): a small SVG, text as text nodes. */
-import type { RunView } from '../../src/shared/runView';
+import { memo } from 'react';
+import type { BudgetPoint, RunView } from '../../src/shared/runView';
 
 const WIDTH = 320;
 const HEIGHT = 110;
 const PAD = 24;
 
-export function BudgetChart({ view, taskId }: { view: RunView; taskId: string | undefined }) {
-  const points = view.budget.filter((p) => !taskId || p.taskId === taskId);
+/** At most this many points are drawn (evenly spaced, the last one kept): a long run has one per model call. */
+const MAX_POINTS = 400;
+
+function thin(points: BudgetPoint[]): BudgetPoint[] {
+  if (points.length <= MAX_POINTS) return points;
+  const step = (points.length - 1) / (MAX_POINTS - 1);
+  return Array.from({ length: MAX_POINTS }, (_, i) => points[Math.round(i * step)]);
+}
+
+/** `revision` changes whenever the view's budget does (the view is updated in place). */
+export const BudgetChart = memo(function BudgetChart({ view, taskId }: { view: RunView; taskId: string | undefined; revision: number }) {
+  const recorded = view.budget.filter((p) => !taskId || p.taskId === taskId);
+  const points = thin(recorded);
   if (points.length < 2) return <p className="muted small">Not enough spend recorded yet for a chart.</p>;
   const spendOf = (p: (typeof points)[number]) => (taskId ? p.taskUsd ?? 0 : p.totalUsd);
   const maxSpend = Math.max(...points.map(spendOf), 1e-9);
@@ -24,11 +36,11 @@ export function BudgetChart({ view, taskId }: { view: RunView; taskId: string | 
         {qualityLine ? <polyline points={qualityLine} className="line-quality" fill="none" /> : null}
         <text x={PAD} y={PAD - 8} className="chart-label">{`$${maxSpend.toFixed(4)}`}</text>
         <text x={WIDTH - PAD} y={PAD - 8} className="chart-label" textAnchor="end">quality 1.0</text>
-        <text x={WIDTH / 2} y={HEIGHT - 6} className="chart-label" textAnchor="middle">{`${points.length} spend events`}</text>
+        <text x={WIDTH / 2} y={HEIGHT - 6} className="chart-label" textAnchor="middle">{`${recorded.length} spend events`}</text>
       </svg>
       <figcaption className="small">
         <span className="legend-spend">■ spend</span> <span className="legend-quality">■ best quality</span>
       </figcaption>
     </figure>
   );
-}
+});

@@ -4,11 +4,13 @@
  * plays, A accepts, P prunes.
  */
 import { VscodeButton, VscodeOption, VscodeSingleSelect } from '@vscode-elements/react-elements';
-import { useMemo, useState, type KeyboardEvent } from 'react';
+import { memo, useCallback, useMemo, useState, type KeyboardEvent } from 'react';
 import { diffTrajectories, filterTrajectories, type RunView, type TrajectoryFilter, type TrajectoryView } from '../../src/shared/runView';
 
 export interface TrajectoryPanelProps {
   view: RunView;
+  /** Changes whenever the view's trajectories or tasks do (the view is updated in place). */
+  revision: string;
   currentTaskId: string | undefined;
   selectedId: string | undefined;
   step: number;
@@ -48,7 +50,62 @@ function stepSummary(view: RunView, trajectory: TrajectoryView | undefined, node
   return `${node.id} [${node.status}] ${code}`;
 }
 
-export function TrajectoryPanel(props: TrajectoryPanelProps) {
+interface TrajectoryRowProps {
+  trajectory: TrajectoryView;
+  /** Passed apart from the trajectory, which is updated in place, so a curation change re-renders the row. */
+  curation: TrajectoryView['curation'];
+  selected: boolean;
+  compared: boolean;
+  canCurate: boolean;
+  pending: boolean;
+  onSelect: (trajectoryId: string) => void;
+  onCurate: (trajectoryId: string, decision: 'accept' | 'prune') => void;
+  onToggleCompare: (trajectoryId: string) => void;
+}
+
+/** One row; memoised so a patch that admits a few trajectories re-renders only the rows that changed. */
+const TrajectoryRow = memo(function TrajectoryRow({ trajectory: t, curation, selected, compared, canCurate, pending, onSelect, onCurate, onToggleCompare }: TrajectoryRowProps) {
+  return (
+    <li
+      role="option"
+      aria-selected={selected}
+      className={`trajectory-row${selected ? ' selected' : ''}${curation ? ` curated-${curation}` : ''}`}
+      data-trajectory-id={t.id}
+      onClick={() => onSelect(t.id)}
+    >
+      <span className="quality" title="quality">{t.quality.toFixed(2)}</span>
+      <span className="trajectory-id">{t.id}</span>
+      <span className="trajectory-meta muted small">{t.nodePath.length} steps · {t.models.join(', ') || 'model ?'}{t.hasRepair ? ' · repair' : ''}</span>
+      <span className={`curation-state${curation ? ` status-chip status-${curation}` : ''}`}>{curation ?? (t.verified ? 'verified' : 'unverified')}</span>
+      <span className="row-actions">
+        <input type="checkbox" aria-label={`Compare ${t.id}`} checked={compared} onChange={() => onToggleCompare(t.id)} onClick={(e) => e.stopPropagation()} />
+        <VscodeButton
+          data-action="accept"
+          disabled={!canCurate || pending || curation === 'accepted'}
+          onClick={(e: React.MouseEvent) => {
+            e.stopPropagation();
+            onCurate(t.id, 'accept');
+          }}
+        >
+          Accept
+        </VscodeButton>
+        <VscodeButton
+          secondary
+          data-action="prune"
+          disabled={!canCurate || pending || curation === 'pruned'}
+          onClick={(e: React.MouseEvent) => {
+            e.stopPropagation();
+            onCurate(t.id, 'prune');
+          }}
+        >
+          Prune
+        </VscodeButton>
+      </span>
+    </li>
+  );
+});
+
+export const TrajectoryPanel = memo(function TrajectoryPanel(props: TrajectoryPanelProps) {
   const { view } = props;
   const [scope, setScope] = useState<'task' | 'all'>('task');
   const [family, setFamily] = useState('');
@@ -81,8 +138,10 @@ export function TrajectoryPanel(props: TrajectoryPanelProps) {
     }
   };
 
-  const toggleCompare = (id: string) =>
-    setCompare((current) => (current.includes(id) ? current.filter((c) => c !== id) : [...current.slice(-1), id]));
+  const toggleCompare = useCallback(
+    (id: string) => setCompare((current) => (current.includes(id) ? current.filter((c) => c !== id) : [...current.slice(-1), id])),
+    [],
+  );
   const diff = compare.length === 2 ? diffTrajectories(view, compare[0], compare[1]) : [];
 
   return (
@@ -104,43 +163,18 @@ export function TrajectoryPanel(props: TrajectoryPanelProps) {
       </div>
       <ul className="trajectory-list" role="listbox" aria-label="Trajectories, best quality first" tabIndex={0} onKeyDown={onKeyDown} data-testid="trajectory-list">
         {rows.slice(0, MAX_ROWS).map((t) => (
-          <li
+          <TrajectoryRow
             key={t.id}
-            role="option"
-            aria-selected={t.id === props.selectedId}
-            className={`trajectory-row${t.id === props.selectedId ? ' selected' : ''}${t.curation ? ` curated-${t.curation}` : ''}`}
-            data-trajectory-id={t.id}
-            onClick={() => props.onSelect(t.id)}
-          >
-            <span className="quality" title="quality">{t.quality.toFixed(2)}</span>
-            <span className="trajectory-id">{t.id}</span>
-            <span className="trajectory-meta muted small">{t.nodePath.length} steps · {t.models.join(', ') || 'model ?'}{t.hasRepair ? ' · repair' : ''}</span>
-            <span className={`curation-state${t.curation ? ` status-${t.curation}` : ''}`}>{t.curation ?? (t.verified ? 'verified' : 'unverified')}</span>
-            <span className="row-actions">
-              <input type="checkbox" aria-label={`Compare ${t.id}`} checked={compare.includes(t.id)} onChange={() => toggleCompare(t.id)} onClick={(e) => e.stopPropagation()} />
-              <VscodeButton
-                data-action="accept"
-                disabled={!props.canCurate || props.pendingTrajectoryIds.has(t.id) || t.curation === 'accepted'}
-                onClick={(e: React.MouseEvent) => {
-                  e.stopPropagation();
-                  props.onCurate(t.id, 'accept');
-                }}
-              >
-                Accept
-              </VscodeButton>
-              <VscodeButton
-                secondary
-                data-action="prune"
-                disabled={!props.canCurate || props.pendingTrajectoryIds.has(t.id) || t.curation === 'pruned'}
-                onClick={(e: React.MouseEvent) => {
-                  e.stopPropagation();
-                  props.onCurate(t.id, 'prune');
-                }}
-              >
-                Prune
-              </VscodeButton>
-            </span>
-          </li>
+            trajectory={t}
+            curation={t.curation}
+            selected={t.id === props.selectedId}
+            compared={compare.includes(t.id)}
+            canCurate={props.canCurate}
+            pending={props.pendingTrajectoryIds.has(t.id)}
+            onSelect={props.onSelect}
+            onCurate={props.onCurate}
+            onToggleCompare={toggleCompare}
+          />
         ))}
       </ul>
       {rows.length > MAX_ROWS ? <div className="muted small">Showing the best {MAX_ROWS}; narrow the filters to see more.</div> : null}
@@ -184,4 +218,4 @@ export function TrajectoryPanel(props: TrajectoryPanelProps) {
       ) : null}
     </section>
   );
-}
+});

@@ -8,6 +8,7 @@ import { VscodeButton, VscodeCheckbox, VscodeOption, VscodeSingleSelect, VscodeT
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import { nodeSearchText, pathToNode } from '../../src/shared/runView';
+import { NODE_STATUSES, STATUS_COLOURS, themeKindOf } from '../../src/shared/statusColours';
 import { BudgetChart } from './BudgetChart';
 import { Inspector } from './Inspector';
 import { TrajectoryPanel } from './TrajectoryPanel';
@@ -74,6 +75,16 @@ function App({ client }: { client: RunClient }) {
     [client],
   );
 
+  const pendingTrajectoryIds = useMemo(() => new Set(pendingCuration.values()), [pendingCuration]);
+  const onStep = useCallback(
+    (next: number) => {
+      setStep(next);
+      const path = trajectoryId ? client.view.trajectories[trajectoryId]?.nodePath : undefined;
+      if (path) controllerRef.current?.centerOn(path[next]);
+    },
+    [client, trajectoryId],
+  );
+
   const jumpToMatch = () => {
     if (!matches.length) return;
     const id = matches[matchIndex % matches.length];
@@ -82,6 +93,10 @@ function App({ client }: { client: RunClient }) {
     setSelectedNodeId(id);
     controllerRef.current?.centerOn(id);
   };
+
+  useEffect(() => {
+    performance.mark('toffee:app-committed');
+  });
 
   const info = client.info;
   const outcome = client.lastOutcome;
@@ -93,12 +108,14 @@ function App({ client }: { client: RunClient }) {
         <span className="muted small" data-testid="run-counts">
           {view.nodeCount} nodes · {view.trajectoryOrder.length} trajectories · ${view.spend.totalUsd.toFixed(4)}
         </span>
+        {/* The task's node count lives here, not in the task options: changing an option's text makes the select re-layout. */}
+        {task ? <span className="muted small" data-testid="task-counts">{`this task: ${task.nodeOrder.length} nodes`}</span> : null}
         <label className="filter">
           <span>Task</span>
           <VscodeSingleSelect aria-label="Task" value={taskId ?? ''} onChange={(e: Event) => setChosenTaskId((e.target as HTMLElement & { value: string }).value)}>
             {view.taskOrder.map((id) => (
               <VscodeOption key={id} value={id}>
-                {`${id} (${view.tasks[id].family}, ${view.tasks[id].nodeOrder.length} nodes)`}
+                {`${id} (${view.tasks[id].family})`}
               </VscodeOption>
             ))}
           </VscodeSingleSelect>
@@ -151,20 +168,18 @@ function App({ client }: { client: RunClient }) {
           <Inspector task={task} node={inspectedId && task ? task.nodes[inspectedId] : undefined} />
           <TrajectoryPanel
             view={view}
+            revision={`${client.revisions.trajectories}:${client.revisions.tasks}`}
             currentTaskId={taskId}
             selectedId={trajectoryId}
             step={step}
             canCurate={info?.canCurate ?? false}
-            pendingTrajectoryIds={new Set(pendingCuration.values())}
+            pendingTrajectoryIds={pendingTrajectoryIds}
             onSelect={selectTrajectory}
-            onStep={(next) => {
-              setStep(next);
-              if (trajectory) controllerRef.current?.centerOn(trajectory.nodePath[next]);
-            }}
+            onStep={onStep}
             onCurate={curate}
           />
           <h3>Budget</h3>
-          <BudgetChart view={view} taskId={taskId} />
+          <BudgetChart view={view} taskId={taskId} revision={client.revisions.budget} />
           {view.errors.length ? <div className="muted small">{view.errors.length} run errors; last: {view.errors[view.errors.length - 1].message}</div> : null}
         </aside>
       </main>
@@ -175,7 +190,7 @@ function App({ client }: { client: RunClient }) {
 function Legend() {
   return (
     <ul className="legend" aria-label="Node colours">
-      {['open', 'error', 'repaired', 'terminal', 'verified', 'pruned', 'accepted'].map((status) => (
+      {NODE_STATUSES.map((status) => (
         <li key={status}>
           <span className={`dot status-${status}`} aria-hidden="true" />
           {status}
@@ -185,8 +200,16 @@ function Legend() {
   );
 }
 
+/** Publishes the status colours of the current theme kind as --toffee-status-* for the legend and chips. */
+function applyStatusColours(): void {
+  const colours = STATUS_COLOURS[themeKindOf([...document.body.classList])];
+  for (const [status, colour] of Object.entries(colours)) document.body.style.setProperty(`--toffee-status-${status}`, colour);
+}
+
 const rootElement = document.getElementById('root');
 if (rootElement) {
+  applyStatusColours();
+  new MutationObserver(applyStatusColours).observe(document.body, { attributes: true, attributeFilter: ['class'] });
   const client = createRunClient();
   createRoot(rootElement).render(<App client={client} />);
   client.start();

@@ -1,4 +1,4 @@
-/** Tidy tree positions (d3-hierarchy `tree()`), applied to cytoscape as a preset layout. */
+/** Tidy tree positions (d3-hierarchy `tree()`) for the explorer tree canvas. */
 import { hierarchy, tree } from 'd3-hierarchy';
 import type { TaskView } from '../../src/shared/runView';
 

@@ -18,12 +18,16 @@ import {
   type WebviewRequest,
 } from '../../shared/protocol';
 import { applyRunEvents, createRunView, type RunView, type WireEvent } from '../../shared/runView';
+import { liveRunStore, onLiveRunsChanged } from './liveRuns';
 
 export interface ExplorerSessionOptions {
   runDir: string;
   /** Delivers a message to the webview (VS Code's `webview.postMessage`). */
   post: (message: HostMessage) => unknown;
-  /** The run's writer when this process is running it (curation then appends through it). */
+  /**
+   * The run's writer when this process is running it (curation then appends through it). Without one, the
+   * session looks up a synthesis running on the run in this process (liveRuns.ts) at each curation.
+   */
   liveStore?: RunStore;
   /** Minimum time between patches (default 250 ms: at most 4 patches a second). */
   patchIntervalMs?: number;
@@ -62,6 +66,7 @@ export class ExplorerSession {
   private disposed = false;
   /** Resolves when the tail loop has ended (after dispose). */
   readonly tailDone: Promise<void>;
+  private readonly stopWatchingLiveRuns: () => void;
 
   constructor(private readonly options: ExplorerSessionOptions) {
     this.runDir = path.resolve(options.runDir);
@@ -72,6 +77,10 @@ export class ExplorerSession {
     const stored: StoredRunEvent[] = [...initial.events, ...initial.unknownEvents].sort((a, b) => a.seq - b.seq);
     this.ingest(stored.map(toWire), false);
     this.tailDone = this.follow(initial.lastSeq + 1);
+    // A synthesis on this run starting or ending in this window changes who may curate, and how.
+    this.stopWatchingLiveRuns = onLiveRunsChanged((runDir) => {
+      if (runDir === this.runDir && this.ready) this.post({ type: 'session/info', info: this.info() });
+    });
   }
 
   get runId(): string {
@@ -148,9 +157,15 @@ export class ExplorerSession {
     this.ready = false;
   }
 
+  /** The run's one writer in this process, if a synthesis here is writing it. */
+  private liveStore(): RunStore | undefined {
+    const given = this.options.liveStore;
+    return given?.writable ? given : liveRunStore(this.runDir);
+  }
+
   info(): SessionInfo {
     const base = { runDir: this.runDir, runId: this.runId };
-    if (this.options.liveStore?.writable) return { ...base, canCurate: true, live: true };
+    if (this.liveStore()) return { ...base, canCurate: true, live: true };
     const holder = this.liveLockHolder();
     if (holder) {
       return {
@@ -233,8 +248,8 @@ export class ExplorerSession {
     const type = request.type === 'curation/accept' ? 'curation/accepted' : 'curation/pruned';
     const event = { type, trajectoryId: request.trajectoryId, ...(request.note ? { note: request.note } : {}) } as const;
     try {
-      const live = this.options.liveStore;
-      if (live?.writable) {
+      const live = this.liveStore();
+      if (live) {
         live.append(event);
       } else {
         const store = RunStore.open(this.runDir, { writable: true });
@@ -268,6 +283,7 @@ export class ExplorerSession {
     if (this.disposed) return;
     this.disposed = true;
     this.abort.abort();
+    this.stopWatchingLiveRuns();
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
   }

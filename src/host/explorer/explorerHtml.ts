@@ -41,12 +41,6 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
   ].join('; ');
 }
 
-/**
- * Cytoscape injects this one rule as an inline <style> unless an element with its id exists; the CSP would block
- * the injected one, so the page carries it under the nonce.
- */
-const CYTOSCAPE_CONTAINER_RULE = '.__________cytoscape_container { position: relative; }';
-
 export function buildExplorerHtml(options: ExplorerHtmlOptions): string {
   if (!NONCE_PATTERN.test(options.nonce)) throw new Error('explorer HTML: the nonce must be at least 16 base64 characters');
   // A source list: host sources, plus 'self' (VS Code for the web / code-server passes "'self' https://*.vscode-cdn.net").
@@ -62,7 +56,6 @@ export function buildExplorerHtml(options: ExplorerHtmlOptions): string {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeAttribute(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<style id="__________cytoscape_stylesheet" nonce="${escapeAttribute(options.nonce)}">${CYTOSCAPE_CONTAINER_RULE}</style>
 <link rel="stylesheet" href="${escapeAttribute(options.styleUri)}" nonce="${escapeAttribute(options.nonce)}">
 <title>${title}</title>
 </head>

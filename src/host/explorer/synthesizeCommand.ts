@@ -10,6 +10,7 @@ import { checkRedis, connectRedis } from '../../core/scale/queue';
 import { createProviderFromSettings } from '../lm';
 import { describeError, log } from '../log';
 import { ExplorerPanel } from './ExplorerPanel';
+import { registerLiveRun } from './liveRuns';
 
 interface SynthesisChoices {
   provider: 'offline-sim' | 'settings';
@@ -118,6 +119,7 @@ async function runSynthesis(context: vscode.ExtensionContext, status: vscode.Sta
   const runDir = params.runDir;
   let finished = false;
   let panel: ExplorerPanel | undefined;
+  let unregisterLiveRun: (() => void) | undefined;
   const tick = setInterval(() => {
     const view = panel?.view;
     if (!view) return;
@@ -157,6 +159,10 @@ async function runSynthesis(context: vscode.ExtensionContext, status: vscode.Sta
           providers: params.providers,
           ...(params.resume ? { resumeDir: runDir } : { outDir: runDir }),
           signal: abort.signal,
+          // Curation from the panel goes through the pipeline's own store while the run goes on (one writer).
+          onStore: (store) => {
+            unregisterLiveRun = registerLiveRun(store);
+          },
           onProgress: (line) => {
             progress.report({ message: line });
             log().info(line);
@@ -172,6 +178,7 @@ async function runSynthesis(context: vscode.ExtensionContext, status: vscode.Sta
     void vscode.window.showErrorMessage(`TOFFEE: synthesis failed: ${describeError(error)}`);
   } finally {
     finished = true;
+    unregisterLiveRun?.();
     clearInterval(tick);
     const view = panel?.view;
     const verified = view ? view.trajectoryOrder.filter((id) => view.trajectories[id].verified).length : 0;
