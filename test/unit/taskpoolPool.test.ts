@@ -41,7 +41,9 @@ function publicFolder(name: string, schema: string, data: string, dbName: string
   return dir;
 }
 
-const vegaDir = path.join(repoRoot, 'test', 'fixtures', 'public', 'vega-flights');
+// The data files sit in data/, apart from the README and LICENSE, so the environment holds the data alone (the README
+// states findings an agent could read instead of computing).
+const vegaDir = path.join(repoRoot, 'test', 'fixtures', 'public', 'vega-flights', 'data');
 
 /** A copy of a vendored data folder (the tests delete their folders afterwards). */
 function copiedFolder(source: string): string {
