@@ -203,6 +203,23 @@ describe('env: type inference edge cases', () => {
     assert.deepEqual(await queryImage(env.image, 'SELECT typeof(score), count(*) FROM late GROUP BY 1'), [['real', 20001]]);
   });
 
+  it('reads slashed YYYY/MM/DD dates and datetimes (CSV and JSON) as dates, stored in ISO form for SQLite date functions', async () => {
+    const env = await load({
+      'slashed.csv': 'day,at,mixed,bad\n2001/01/31,2001/01/01 06:55,2001/01-02,2001/13/01\n2001/02/01,2001/02/28 23:05:09,2001-01-03,2001/02/01\n',
+      'flights.json': JSON.stringify([{ at: '2001/01/01 01:10', delay: -19 }, { at: '2001/03/31 23:59', delay: 4 }]),
+    });
+    assert.deepEqual(columnTypes(tableOf(env, 'slashed')), { day: 'date', at: 'datetime', mixed: 'text', bad: 'text' });
+    assert.deepEqual(columnTypes(tableOf(env, 'flights')), { at: 'datetime', delay: 'integer' });
+    assert.deepEqual(await queryImage(env.image, "SELECT day, at, strftime('%Y-%m', at), julianday(at) - julianday(day) > 0, mixed, bad FROM slashed ORDER BY day"), [
+      ['2001-01-31', '2001-01-01 06:55', '2001-01', 0, '2001/01-02', '2001/13/01'],
+      ['2001-02-01', '2001-02-28 23:05:09', '2001-02', 1, '2001-01-03', '2001/02/01'],
+    ]);
+    assert.deepEqual(await queryImage(env.image, "SELECT at, strftime('%H', at) FROM flights ORDER BY at"), [
+      ['2001-01-01 01:10', '01'],
+      ['2001-03-31 23:59', '23'],
+    ]);
+  });
+
   it('stores 18-digit integers exactly', async () => {
     const env = await load({ 'big.csv': 'n\n123456789012345678\n-987654321098765432\n' });
     assert.deepEqual(await queryImage(env.image, "SELECT CAST(n AS TEXT), typeof(n) FROM big ORDER BY n"), [

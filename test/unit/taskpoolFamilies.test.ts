@@ -97,7 +97,7 @@ describe('starter task families', function () {
           assert.ok(matchesAnswer(task.answer, stated), `${task.id}: ${stated} vs ${JSON.stringify(task.answer)}`);
         } else {
           // The Python step's answer against a JavaScript Pearson r over the same rows.
-          const query = /sql\((".*")\)/.exec(last.code)![1];
+          const query = /^query = (".*")$/m.exec(last.code)![1];
           const rows = (await independent.run(JSON.parse(query))).rows as Array<[number, number]>;
           const r = pearson(rows.map(([x, y]) => [Number(x), Number(y)]));
           assert.ok(task.answer.type === 'number' && Math.abs(task.answer.value - r) < 1e-4, `${task.id}: ${JSON.stringify(task.answer)} vs ${r}`);

@@ -41,6 +41,27 @@ function publicFolder(name: string, schema: string, data: string, dbName: string
   return dir;
 }
 
+// The data files sit in data/, apart from the README and LICENSE, so the environment holds the data alone (the README
+// states findings an agent could read instead of computing).
+const vegaDir = path.join(repoRoot, 'test', 'fixtures', 'public', 'vega-flights', 'data');
+
+/** A copy of a vendored data folder (the tests delete their folders afterwards). */
+function copiedFolder(source: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toffee-taskpool-public-'));
+  for (const file of fs.readdirSync(source)) if (/\.(csv|json)$/.test(file)) fs.copyFileSync(path.join(source, file), path.join(dir, file));
+  return dir;
+}
+
+/** Records per data file of the vega-flights folder, counted without TOFFEE: JSON array length, CSV lines less the header. */
+function vegaRecordCounts(): Record<string, number> {
+  const lines = (file: string) => fs.readFileSync(path.join(vegaDir, file), 'utf8').split('\n').filter((l) => l.trim() !== '').length - 1;
+  return {
+    flights_5k: (JSON.parse(fs.readFileSync(path.join(vegaDir, 'flights-5k.json'), 'utf8')) as unknown[]).length,
+    airports: lines('airports.csv'),
+    flights_airport: lines('flights-airport.csv'),
+  };
+}
+
 /** Runs SQL with the sqlite3 CLI against the environment image: an execution independent of sql.js. */
 function sqlite3Rows(dbFile: string, sql: string): unknown[][] {
   const out = execFileSync('sqlite3', ['-json', '-readonly', dbFile, sql], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
@@ -75,7 +96,7 @@ function assertAnswersIndependently(tasks: TaskSpec[], image: Uint8Array): void 
         const stated = task.answer.type === 'list' ? rows.map((r) => String(r[0])).join(', ') : String(rows[0]?.[0]);
         assert.ok(matchesAnswer(task.answer, stated), `${task.id} (${task.question}): sqlite3 says ${stated}, key ${JSON.stringify(task.answer)}`);
       } else {
-        const query = /sql\((".*")\)/.exec(last.code)![1];
+        const query = /^query = (".*")$/m.exec(last.code)![1];
         const rows = sqlite3Rows(dbFile, JSON.parse(query)) as Array<[number, number]>;
         const r = pearson(rows.map(([x, y]) => [Number(x), Number(y)]));
         assert.ok(task.answer.type === 'number' && Math.abs(task.answer.value - r) <= task.answer.tolerance, `${task.id}: ${JSON.stringify(task.answer)} vs ${r}`);
@@ -217,10 +238,11 @@ describe('task pool', function () {
     });
   });
 
-  for (const [name, makeFolder] of [
-    ['a Chinook-shaped music store', () => sqliteFolder(fixtureSql('chinook.sql'), 'chinook.sqlite')],
-    ['a Northwind-shaped trading company', () => sqliteFolder(fixtureSql('northwind.sql'), 'northwind.sqlite')],
-    ["Oracle's HR sample schema (public data)", () => publicFolder('oracle-hr', 'schema.sql', 'hr_populate.sql', 'hr.sqlite')],
+  for (const [name, makeFolder, recordCounts] of [
+    ['a Chinook-shaped music store', () => sqliteFolder(fixtureSql('chinook.sql'), 'chinook.sqlite'), undefined],
+    ['a Northwind-shaped trading company', () => sqliteFolder(fixtureSql('northwind.sql'), 'northwind.sqlite'), undefined],
+    ["Oracle's HR sample schema (public data)", () => publicFolder('oracle-hr', 'schema.sql', 'hr_populate.sql', 'hr.sqlite'), undefined],
+    ["the Vega project's flights and airports (public data, CSV + JSON)", () => copiedFolder(vegaDir), vegaRecordCounts],
   ] as const) {
     describe(`on ${name}`, () => {
       let dir: string;
@@ -237,6 +259,10 @@ describe('task pool', function () {
       });
 
       it('builds ≥ 20 valid tasks from ≥ 6 families, answer keys equal to sqlite3', () => {
+        if (recordCounts) {
+          const counts = recordCounts();
+          assert.deepEqual(Object.fromEntries(session.env.profile.tables.map((t) => [t.name, t.rowCount])), counts);
+        }
         assertWellFormedPool(result, 20, 6);
         assertAnswersIndependently([...result.tasks, ...result.unselected], session.env.image);
         assert.ok(result.tasks.some((t) => t.difficulty.joins > 0 && t.rubric!.some((c) => c.check.kind === 'joins_on')));
@@ -245,6 +271,71 @@ describe('task pool', function () {
       });
     });
   }
+
+  describe('on the Vega flights (what real files need: slashed datetimes, code keys, signed delays, a route list)', () => {
+    let dir: string;
+    let session: AgentSession;
+    let result: TaskPoolResult;
+    const flights = JSON.parse(fs.readFileSync(path.join(vegaDir, 'flights-5k.json'), 'utf8')) as Array<{ date: string; delay: number; distance: number; origin: string; destination: string }>;
+    before(async () => {
+      dir = copiedFolder(vegaDir);
+      session = await openAgentSession(dir);
+      result = await buildTaskPool(session.toolContext, { max: 60 });
+    });
+    after(async () => {
+      await session?.dispose();
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    });
+    const all = () => [...result.tasks, ...result.unselected];
+
+    it('reads "2001/01/01 06:55" as a datetime, so change over time has months (checked against the file)', () => {
+      assert.equal(session.env.profile.tables.find((t) => t.name === 'flights_5k')!.columns.find((c) => c.name === 'date')!.type, 'datetime');
+      const byMonth = new Map<string, number>();
+      for (const f of flights) byMonth.set(f.date.slice(0, 7).replace('/', '-'), (byMonth.get(f.date.slice(0, 7).replace('/', '-')) ?? 0) + 1);
+      const months = [...byMonth.keys()].sort();
+      const increases = months.slice(1).map((m, i) => [m, byMonth.get(m)! - byMonth.get(months[i])!] as const).sort((a, b) => b[1] - a[1]);
+      const counted = all().find((t) => t.family === 'change-over-time' && /number of flights 5k rows/.test(t.question))!;
+      assert.ok(counted, 'no month-over-month flight count task');
+      assert.deepEqual(counted.answer, { type: 'string', value: increases[0][0] });
+    });
+
+    it('finds origin and destination → airports.iata by values, and asks through each column by name', () => {
+      for (const column of ['origin', 'destination']) {
+        for (const child of ['flights_5k', 'flights_airport']) {
+          assert.ok(result.graph.edges.some((e) => e.kind === 'join_key' && e.from === `column:${child}.${column}` && e.to === 'column:airports.iata' && /found by values/.test(e.note ?? '')), `${child}.${column}`);
+        }
+      }
+      const ranked = all().filter((t) => t.family === 'join-count-top-k' && t.tables.includes('flights_5k'));
+      assert.deepEqual(ranked.map((t) => /as (origin|destination)\?/.exec(t.question)?.[1]).sort(), ['destination', 'origin']);
+      // Named by the airport's name, not its code.
+      for (const t of ranked) assert.ok(t.answer.type === 'list' && t.answer.values.every((v) => / /.test(v)), JSON.stringify(t.answer));
+      assert.ok(!all().some((t) => /5ks\b/.test(t.question)));
+    });
+
+    it('counts the flights on routes missing from the route list, as the files say', () => {
+      const routes = new Set(fs.readFileSync(path.join(vegaDir, 'flights-airport.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(',').slice(0, 2).join('>')));
+      const missing = flights.filter((f) => !routes.has(`${f.origin}>${f.destination}`)).length;
+      const task = all().find((t) => t.family === 'reconciliation' && /origin, destination/.test(t.question))!;
+      assert.ok(task, 'no route reconciliation task');
+      assert.ok(missing > 0 && task.answer.type === 'number' && task.answer.value === missing, `${JSON.stringify(task.answer)} vs ${missing}`);
+    });
+
+    it('takes the share of delays above 0 (a signed measure) per origin or destination state, and the Python correlation over all 5,000 rows', () => {
+      assert.ok(all().some((t) => t.family === 'group-rate' && /delay is above 0/.test(t.question) && t.tables.includes('airports')));
+      const python = all().find((t) => t.family === 'python-correlation')!;
+      assert.ok(python, 'no Python correlation task');
+      const r = pearson(flights.map((f) => [f.delay, f.distance]));
+      assert.ok(python.answer.type === 'number' && Math.abs(python.answer.value - r) < 1e-4, `${JSON.stringify(python.answer)} vs ${r} over ${flights.length} rows`);
+    });
+
+    it('keeps tasks with the same answer over different columns, and rejects the same dependency read twice', () => {
+      const a = all().find((t) => t.family === 'join-count-top-k')!;
+      const twin: TaskSpec = { ...structuredClone(a), id: 'twin', question: 'A different wording entirely.' };
+      assert.equal(nearDuplicateOf(twin, [a]), a.id);
+      twin.anchors = twin.anchors!.map((x) => x.replace(/\.(origin|destination)$/, '.other'));
+      assert.equal(nearDuplicateOf(twin, [a]), undefined);
+    });
+  });
 
   it('degrades to fewer tasks with a clear summary on one table, no numbers, empty tables, or no tables', async () => {
     const cases: Array<{ files: Record<string, string>; expect: RegExp }> = [

@@ -15,8 +15,10 @@ const ANY = INTEGER | REAL | BOOLEAN | DATE | DATETIME;
 // No leading zeros (zip codes and ids like 007 stay text), at most 18 digits (fits SQLite's int64).
 const INTEGER_PATTERN = /^-?(?:0|[1-9]\d{0,17})$/;
 const REAL_PATTERN = /^-?(?:0|[1-9]\d*)?(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
-const DATETIME_PATTERN = /^\d{4}-\d{2}-\d{2}[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
+// ISO `YYYY-MM-DD` and the slashed `YYYY/MM/DD` many exports write (one separator throughout); slashed values are
+// stored in ISO form so SQLite's date functions (strftime, julianday) read them.
+const DATE_PATTERN = /^\d{4}([-/])\d{2}\1\d{2}$/;
+const DATETIME_PATTERN = /^\d{4}([-/])\d{2}\1\d{2}[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
 
 /** Month 01–12 and day 01–31 of a value already matching `YYYY-MM-DD…` (no match arrays: this runs per cell). */
 function validMonthDay(value: string): boolean {
@@ -25,13 +27,19 @@ function validMonthDay(value: string): boolean {
   return month >= 1 && month <= 12 && day >= 1 && day <= 31;
 }
 
+/** A date or datetime value in ISO form: `2001/01/31 06:55` → `2001-01-31 06:55`; ISO values are returned as they are. */
+export function isoDateText(value: string): string {
+  return value.charCodeAt(4) === 47 ? `${value.slice(0, 4)}-${value.slice(5, 7)}-${value.slice(8)}` : value;
+}
+
 /** Which types a single trimmed, non-empty text value could belong to (a bit set). */
 export function candidateTypesOf(value: string): number {
   const first = value.charCodeAt(0);
   const startsNumeric = (first >= 48 && first <= 57) || first === 45 /* - */ || first === 46; /* . */
   if (startsNumeric) {
     if (INTEGER_PATTERN.test(value)) return INTEGER | REAL;
-    if (value.length >= 10 && value.charCodeAt(4) === 45) {
+    const separator = value.charCodeAt(4);
+    if (value.length >= 10 && (separator === 45 /* - */ || separator === 47) /* / */) {
       if (value.length === 10) return DATE_PATTERN.test(value) && validMonthDay(value) ? DATE | DATETIME : 0;
       return DATETIME_PATTERN.test(value) && validMonthDay(value) ? DATETIME : 0;
     }
@@ -122,7 +130,7 @@ export function textCellToSql(raw: string | undefined, type: ColumnType): string
       return trimmed.toLowerCase() === 'true' ? 1 : 0;
     case 'date':
     case 'datetime':
-      return trimmed;
+      return isoDateText(trimmed);
     case 'text':
       return raw;
   }
@@ -134,7 +142,7 @@ export function jsonCellToSql(value: unknown, type: ColumnType): string | number
   if (typeof value === 'string') {
     const trimmed = value.trim();
     if (trimmed === '') return null;
-    return type === 'date' || type === 'datetime' ? trimmed : value;
+    return type === 'date' || type === 'datetime' ? isoDateText(trimmed) : value;
   }
   if (typeof value === 'boolean') return type === 'boolean' ? (value ? 1 : 0) : String(value);
   if (typeof value === 'number') return type === 'integer' || type === 'real' ? value : String(value);

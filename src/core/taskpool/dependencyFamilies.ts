@@ -8,7 +8,7 @@ import type { ColumnProfile, TableProfile } from '../env/types';
 import { quoteIdent } from '../agent/tools';
 import { numberTolerance } from './answer';
 import type { FamilyContext, TaskFamily } from './families';
-import { categories, difficultyOf, evidence, isIdLike, isLabelNumber, labelColumn, num, query, rankingIsWellDefined, sqlLiteral, taskId, usableTables, words } from './families';
+import { categories, difficultyOf, evidence, isIdLike, isLabelNumber, labelColumn, num, query, rankingIsWellDefined, sqlLiteral, taskId, throughColumn, usableTables, words } from './families';
 import { addEdge, columnNode, sectionNode } from './graph';
 import type { AnswerKey, DependencyKind, EvidenceStep, TaskSpec } from './types';
 
@@ -37,6 +37,8 @@ export function poolMeasures(table: TableProfile): ColumnProfile[] {
 /** Plain-words plural of a table name: "invoice line" → "invoice lines", "orders" stays. */
 export function plural(name: string): string {
   const w = words(name);
+  // A trailing size or version ("flights 5k", "sales 2024") qualifies the noun before it, which carries the number.
+  if (/\s\S*\d\S*$/.test(w)) return w;
   return /s$/.test(w) ? w : /y$/.test(w) && !/[aeiou]y$/.test(w) ? `${w.slice(0, -1)}ies` : `${w}s`;
 }
 
@@ -59,9 +61,12 @@ export interface InclusionDependency {
 
 const cache = new WeakMap<FamilyContext, Promise<InclusionDependency[]>>();
 
+/** Distinct text values a child column needs before full containment in a parent key counts without a name match. */
+const MIN_TEXT_KEY_VALUES = 10;
+
 /**
- * Inclusion dependencies child.column ⊆ parent.key: by name with ≥ 90% containment, or by values alone when an
- * id-like child column is fully contained (the tightest parent key wins, so a small `SupportRepId` maps to the
+ * Inclusion dependencies child.column ⊆ parent.key: by name with ≥ 90% containment, or by values alone when a
+ * child column whose name points at the parent, or a text column of ten or more codes, is fully contained (the tightest parent key wins, so a small `SupportRepId` maps to the
  * 8-row employee table rather than to every table whose ids happen to cover 1..8).
  */
 export function discoverInclusionDependencies(context: FamilyContext): Promise<InclusionDependency[]> {
@@ -90,9 +95,12 @@ async function discover(context: FamilyContext): Promise<InclusionDependency[]> 
           const childName = childColumn.name.toLowerCase();
           const parentName = parentColumn.name.toLowerCase();
           const byName = childName === parentName || (parentName === 'id' && childName.replace(/_/g, '') === `${singular(parent.name)}id`);
-          // Values alone are not enough: the child column's name must point at the parent ("ShipVia" → Shippers).
+          // Values alone are not enough for numbers (ids 1..8 fit any table): the child column's name must point at the
+          // parent ("ShipVia" → Shippers). Text codes are different: ten or more distinct codes ("origin": SFO, LAX, …)
+          // all found in another table's unique column (airports.iata) is a foreign key whatever the names say.
           const affinity = nameTokens(childColumn.name).some((t) => parent.name.toLowerCase().includes(t));
-          if (!byName && (!affinity || childColumn.candidateKey)) continue;
+          const textCodes = childColumn.type === 'text' && childColumn.distinctCount >= MIN_TEXT_KEY_VALUES;
+          if (!byName && (!(affinity || textCodes) || childColumn.candidateKey)) continue;
           if (!byName && childColumn.distinctCount > parentColumn.distinctCount) continue;
           const rows = await query(
             context,
@@ -175,9 +183,22 @@ export const joinKeyFamily: TaskFamily = {
 
 // ---- (2) group rates ---------------------------------------------------------------------------------------------
 
-/** The category value whose share differs most between groups: the "cancelled" of a status column. */
-async function rateTargets(context: FamilyContext, table: TableProfile): Promise<Array<{ column: ColumnProfile; value: string }>> {
-  const targets: Array<{ column: ColumnProfile; value: string }> = [];
+/** An outcome whose rate a task asks for: a category value (`status = 'cancelled'`) or a signed measure above zero (`delay > 0`). */
+interface RateTarget {
+  column: ColumnProfile;
+  value: string;
+  above?: boolean;
+}
+
+const targetSql = (target: RateTarget, prefix: string) => (target.above ? `${prefix}${q(target.column.name)} > ${target.value}` : `${prefix}${q(target.column.name)} = ${sqlLiteral(target.value)}`);
+const targetWords = (target: RateTarget) => (target.above ? `${words(target.column.name)} above ${target.value}` : `${words(target.column.name)} '${target.value}'`);
+
+/**
+ * Outcomes to take a rate of: the rarest common value of a status-like column (the "cancelled" of a status), and,
+ * for a measure that takes both signs (a delay, a profit), the share above zero (late, profitable).
+ */
+async function rateTargets(context: FamilyContext, table: TableProfile): Promise<RateTarget[]> {
+  const targets: RateTarget[] = [];
   // Outcome columns are status-like: a handful of values.
   for (const column of categories(table).filter((c) => c.distinctCount <= 6)) {
     const rows = await query(context, `SELECT ${q(column.name)}, COUNT(*) AS n FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL GROUP BY 1 ORDER BY n ASC, 1 LIMIT 1`);
@@ -185,6 +206,13 @@ async function rateTargets(context: FamilyContext, table: TableProfile): Promise
     const n = num(rows?.[0]?.[1] ?? 0);
     // The rarest value that is still common enough to be a rate (≥ 3% of rows).
     if ((typeof value === 'string' || typeof value === 'number') && n >= Math.max(3, 0.03 * table.rowCount)) targets.push({ column, value: String(value) });
+  }
+  for (const column of poolMeasures(table)) {
+    if (typeof column.min !== 'number' || typeof column.max !== 'number' || column.min >= 0 || column.max <= 0) continue;
+    const rows = await query(context, `SELECT AVG(CASE WHEN ${q(column.name)} > 0 THEN 1.0 ELSE 0.0 END) FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL`);
+    const share = num(rows?.[0]?.[0] ?? 0);
+    // Both outcomes common (≥ 3% of rows), so the rate is not a near-certainty.
+    if (share >= 0.03 && share <= 0.97) targets.push({ column, value: '0', above: true });
   }
   return targets;
 }
@@ -194,7 +222,9 @@ export const groupRateFamily: TaskFamily = {
   description: 'Which group has the highest rate of an outcome (e.g. cancellation rate by region), over one table or across a join.',
   async generate(context) {
     const tasks: TaskSpec[] = [];
-    const deps = (await discoverInclusionDependencies(context)).filter((d) => d.byName);
+    const all = await discoverInclusionDependencies(context);
+    const deps = all.filter((d) => d.byName);
+    const valueDeps = all.filter((d) => !d.byName && d.containment >= 0.99);
     for (const table of usableTables(context.profile)) {
       if (tasks.length >= context.maxPerFamily) break;
       const targets = await rateTargets(context, table);
@@ -203,6 +233,8 @@ export const groupRateFamily: TaskFamily = {
       const groupable = (t: TableProfile) => categories(t).filter((c) => c.type === 'text' && c.distinctCount >= 3);
       const groupings: Array<{ group: ColumnProfile; parent?: (typeof deps)[number] }> = groupable(table).map((group) => ({ group }));
       for (const dep of deps.filter((d) => d.child === table)) for (const group of groupable(dep.parent)) groupings.push({ group, parent: dep });
+      // A parent found by values (a flight's origin airport) groups by its regions (state) when nothing else does.
+      if (groupings.length === 0) for (const dep of valueDeps.filter((d) => d.child === table)) for (const group of parentGroups(dep.parent).reverse()) groupings.push({ group, parent: dep });
       let added = false;
       for (const target of targets) {
         if (added) break;
@@ -210,13 +242,17 @@ export const groupRateFamily: TaskFamily = {
           if (group === target.column || group.name.toLowerCase() === target.column.name.toLowerCase()) continue;
           const from = parent ? `${q(table.name)} AS c JOIN ${q(parent.parent.name)} AS p ON c.${q(parent.childColumn.name)} = p.${q(parent.parentColumn.name)}` : `${q(table.name)} AS c`;
           const g = `${parent ? 'p' : 'c'}.${q(group.name)}`;
-          const code = `SELECT ${g} AS ${q(group.name)}, ROUND(AVG(CASE WHEN c.${q(target.column.name)} = ${sqlLiteral(target.value)} THEN 1.0 ELSE 0.0 END), 4) AS rate, COUNT(*) AS n FROM ${from} WHERE ${g} IS NOT NULL GROUP BY ${g} ORDER BY rate DESC, n DESC`;
-          const { step, result } = await evidence(context, 'run_sql', code, `Share of ${words(table.name)} with ${words(target.column.name)} '${target.value}' per ${words(group.name)}`);
+          // Groups found by values can be many and small: a rate needs at least 10 rows behind it.
+          const having = parent && !parent.byName ? ' HAVING COUNT(*) >= 10' : '';
+          const code = `SELECT ${g} AS ${q(group.name)}, ROUND(AVG(CASE WHEN ${targetSql(target, 'c.')} THEN 1.0 ELSE 0.0 END), 4) AS rate, COUNT(*) AS n FROM ${from} WHERE ${g} IS NOT NULL GROUP BY ${g}${having} ORDER BY rate DESC, n DESC`;
+          const { step, result } = await evidence(context, 'run_sql', code, `Share of ${words(table.name)} with ${targetWords(target)} per ${words(group.name)}`);
           const rows = result.ok ? result.rows ?? [] : [];
           if (rows.length < 2 || num(rows[0][1]) === num(rows[1][1]) || rows[0][0] === null) continue;
           const tables = parent ? [table.name, parent.parent.name] : [table.name];
+          const whose = target.above ? `whose ${words(target.column.name)} is above ${target.value}` : `whose ${words(target.column.name)} is '${target.value}'`;
+          const of = parent ? ` (of ${words(parent.parent.name)}${parent.byName ? '' : `, by ${words(parent.childColumn.name)}`})` : '';
           tasks.push(
-            makeTask(this.id, 'group-contrast', { table: table.name, target: target.column.name, value: target.value, group: group.name, parent: parent?.parent.name ?? null }, `Which ${words(group.name)}${parent ? ` (of ${words(parent.parent.name)})` : ''} has the highest share of ${words(table.name)} whose ${words(target.column.name)} is '${target.value}'?`, { type: 'string', value: String(rows[0][0]) }, [step], tables),
+            makeTask(this.id, 'group-contrast', { table: table.name, target: target.column.name, value: target.value, group: group.name, parent: parent?.parent.name ?? null, through: parent?.childColumn.name ?? null }, `Which ${words(group.name)}${of} has the highest share of ${words(table.name)} ${whose}${having ? ' (among those with at least 10 rows)' : ''}?`, { type: 'string', value: String(rows[0][0]) }, [step], tables),
           );
           added = true;
           break;
@@ -245,12 +281,12 @@ export const conditionalRateFamily: TaskFamily = {
           const top = await query(context, `SELECT ${q(filter.name)}, COUNT(*) AS n FROM ${q(table.name)} WHERE ${q(filter.name)} IS NOT NULL GROUP BY 1 ORDER BY n DESC, 1 LIMIT 1`);
           const value = top?.[0]?.[0];
           if (typeof value !== 'string' && typeof value !== 'number') continue;
-          const code = `SELECT ROUND(AVG(CASE WHEN ${q(target.column.name)} = ${sqlLiteral(target.value)} THEN 1.0 ELSE 0.0 END), 4) AS rate FROM ${q(table.name)} WHERE ${q(filter.name)} = ${sqlLiteral(value)}`;
-          const { step, result } = await evidence(context, 'run_sql', code, `Among ${words(table.name)} with ${words(filter.name)} '${value}', the share with ${words(target.column.name)} '${target.value}'`);
+          const code = `SELECT ROUND(AVG(CASE WHEN ${targetSql(target, '')} THEN 1.0 ELSE 0.0 END), 4) AS rate FROM ${q(table.name)} WHERE ${q(filter.name)} = ${sqlLiteral(value)}`;
+          const { step, result } = await evidence(context, 'run_sql', code, `Among ${words(table.name)} with ${words(filter.name)} '${value}', the share with ${targetWords(target)}`);
           const rate = result.ok ? result.rows?.[0]?.[0] : undefined;
           if (typeof rate !== 'number' || rate <= 0 || rate >= 1) continue;
           tasks.push(
-            makeTask(this.id, 'conditional-rate', { table: table.name, target: target.column.name, value: target.value, filter: filter.name, filterValue: value }, `Among ${words(table.name)} whose ${words(filter.name)} is '${value}', what fraction have ${words(target.column.name)} '${target.value}'? Answer as a fraction between 0 and 1, rounded to 4 decimals.`, { type: 'number', value: rate, tolerance: numberTolerance(rate, 3) }, [step], [table.name]),
+            makeTask(this.id, 'conditional-rate', { table: table.name, target: target.column.name, value: target.value, filter: filter.name, filterValue: value }, `Among ${words(table.name)} whose ${words(filter.name)} is '${value}', what fraction have ${targetWords(target)}? Answer as a fraction between 0 and 1, rounded to 4 decimals.`, { type: 'number', value: rate, tolerance: numberTolerance(rate, 3) }, [step], [table.name]),
           );
           added = true;
         }
@@ -273,34 +309,38 @@ export const changeOverTimeFamily: TaskFamily = {
       if (tasks.length >= context.maxPerFamily) break;
       const date = dateColumns(table)[0];
       if (!date) continue;
-      const measure = poolMeasures(table)[0];
-      const d = q(date.name);
-      const value = measure ? `SUM(${q(measure.name)})` : 'COUNT(*)';
-      const what = measure ? `total ${words(measure.name)}` : `number of ${words(table.name)} rows`;
-      const monthly = `SELECT strftime('%Y-%m', ${d}) AS month, ${value} AS total FROM ${q(table.name)} WHERE ${d} IS NOT NULL GROUP BY 1`;
-      const code = `SELECT month, ROUND(total - LAG(total) OVER (ORDER BY month), 2) AS increase FROM (${monthly}) ORDER BY increase DESC LIMIT 2`;
-      const { step, result } = await evidence(context, 'run_sql', code, `Month-over-month change of the ${what} by ${words(date.name)}, largest increase first`);
-      const rows = result.ok ? result.rows ?? [] : [];
-      if (rows.length === 2 && rows[0][1] !== null && num(rows[0][1]) > 0 && num(rows[0][1]) !== num(rows[1][1])) {
+      // The first measure's total and the row count (flights per month) change differently, so both are asked.
+      const first = poolMeasures(table)[0];
+      for (const measure of first ? [first, undefined] : [undefined]) {
+        if (tasks.length >= context.maxPerFamily) break;
+        const d = q(date.name);
+        const value = measure ? `SUM(${q(measure.name)})` : 'COUNT(*)';
+        const what = measure ? `total ${words(measure.name)}` : `number of ${words(table.name)} rows`;
+        const monthly = `SELECT strftime('%Y-%m', ${d}) AS month, ${value} AS total FROM ${q(table.name)} WHERE ${d} IS NOT NULL GROUP BY 1`;
+        const code = `SELECT month, ROUND(total - LAG(total) OVER (ORDER BY month), 2) AS increase FROM (${monthly}) ORDER BY increase DESC LIMIT 2`;
+        const { step, result } = await evidence(context, 'run_sql', code, `Month-over-month change of the ${what} by ${words(date.name)}, largest increase first`);
+        const rows = result.ok ? result.rows ?? [] : [];
+        if (rows.length === 2 && rows[0][1] !== null && num(rows[0][1]) > 0 && num(rows[0][1]) !== num(rows[1][1])) {
+          tasks.push(
+            makeTask(this.id, 'change-over-time', { kind: 'mom', table: table.name, date: date.name, measure: measure?.name ?? null }, `Which month (YYYY-MM, by ${words(date.name)}) had the largest increase in the ${what} over the previous month?`, { type: 'string', value: String(rows[0][0]) }, [step], [table.name]),
+          );
+        }
+        if (tasks.length >= context.maxPerFamily) break;
+        const years = await query(context, `SELECT strftime('%Y', ${d}) AS y, COUNT(*) FROM ${q(table.name)} WHERE ${d} IS NOT NULL GROUP BY 1 ORDER BY 1`);
+        if (!years || years.length < 2) continue;
+        // The last two years that are mostly complete (a year with a handful of rows is a partial year).
+        const busiest = Math.max(...years.map((y) => num(y[1])));
+        const full = years.filter((y) => num(y[1]) >= 0.5 * busiest);
+        if (full.length < 2) continue;
+        const [y1, y2] = [String(full[full.length - 2][0]), String(full[full.length - 1][0])];
+        const yearly = `SELECT ROUND(100.0 * (SUM(CASE WHEN strftime('%Y', ${d}) = '${y2}' THEN ${measure ? q(measure.name) : 1} END) - SUM(CASE WHEN strftime('%Y', ${d}) = '${y1}' THEN ${measure ? q(measure.name) : 1} END)) / SUM(CASE WHEN strftime('%Y', ${d}) = '${y1}' THEN ${measure ? q(measure.name) : 1} END), 2) AS pct_change FROM ${q(table.name)}`;
+        const second = await evidence(context, 'run_sql', yearly, `Percent change of the ${what} from ${y1} to ${y2}`);
+        const pct = second.result.ok ? second.result.rows?.[0]?.[0] : undefined;
+        if (typeof pct !== 'number' || !Number.isFinite(pct)) continue;
         tasks.push(
-          makeTask(this.id, 'change-over-time', { kind: 'mom', table: table.name, date: date.name, measure: measure?.name ?? null }, `Which month (YYYY-MM, by ${words(date.name)}) had the largest increase in the ${what} over the previous month?`, { type: 'string', value: String(rows[0][0]) }, [step], [table.name]),
+          makeTask(this.id, 'change-over-time', { kind: 'yoy', table: table.name, date: date.name, measure: measure?.name ?? null, y1, y2 }, `By what percentage did the ${what} change from ${y1} to ${y2} (by ${words(date.name)})? Round to 2 decimals.`, { type: 'number', value: pct, tolerance: numberTolerance(pct, 1) }, [second.step], [table.name]),
         );
       }
-      if (tasks.length >= context.maxPerFamily) break;
-      const years = await query(context, `SELECT strftime('%Y', ${d}) AS y, COUNT(*) FROM ${q(table.name)} WHERE ${d} IS NOT NULL GROUP BY 1 ORDER BY 1`);
-      if (!years || years.length < 2) continue;
-      // The last two years that are mostly complete (a year with a handful of rows is a partial year).
-      const busiest = Math.max(...years.map((y) => num(y[1])));
-      const full = years.filter((y) => num(y[1]) >= 0.5 * busiest);
-      if (full.length < 2) continue;
-      const [y1, y2] = [String(full[full.length - 2][0]), String(full[full.length - 1][0])];
-      const yearly = `SELECT ROUND(100.0 * (SUM(CASE WHEN strftime('%Y', ${d}) = '${y2}' THEN ${measure ? q(measure.name) : 1} END) - SUM(CASE WHEN strftime('%Y', ${d}) = '${y1}' THEN ${measure ? q(measure.name) : 1} END)) / SUM(CASE WHEN strftime('%Y', ${d}) = '${y1}' THEN ${measure ? q(measure.name) : 1} END), 2) AS pct_change FROM ${q(table.name)}`;
-      const second = await evidence(context, 'run_sql', yearly, `Percent change of the ${what} from ${y1} to ${y2}`);
-      const pct = second.result.ok ? second.result.rows?.[0]?.[0] : undefined;
-      if (typeof pct !== 'number' || !Number.isFinite(pct)) continue;
-      tasks.push(
-        makeTask(this.id, 'change-over-time', { kind: 'yoy', table: table.name, date: date.name, measure: measure?.name ?? null, y1, y2 }, `By what percentage did the ${what} change from ${y1} to ${y2} (by ${words(date.name)})? Round to 2 decimals.`, { type: 'number', value: pct, tolerance: numberTolerance(pct, 1) }, [second.step], [table.name]),
-      );
     }
     return tasks;
   },
@@ -314,8 +354,9 @@ export const outlierFamily: TaskFamily = {
   async generate(context) {
     const tasks: TaskSpec[] = [];
     for (const table of usableTables(context.profile)) {
+      let perTable = 0;
       for (const measure of poolMeasures(table)) {
-        if (tasks.length >= context.maxPerFamily) break;
+        if (tasks.length >= context.maxPerFamily || perTable >= 2) break;
         const m = q(measure.name);
         // Squared distances avoid SQRT, which not every SQLite build has.
         const code = `WITH s AS (SELECT AVG(${m}) AS mu, AVG(${m} * ${m}) - AVG(${m}) * AVG(${m}) AS var FROM ${q(table.name)} WHERE ${m} IS NOT NULL) SELECT COUNT(*) AS outliers FROM ${q(table.name)}, s WHERE ${m} IS NOT NULL AND (${m} - s.mu) * (${m} - s.mu) > 9 * s.var`;
@@ -325,7 +366,7 @@ export const outlierFamily: TaskFamily = {
         tasks.push(
           makeTask(this.id, 'outlier', { table: table.name, measure: measure.name, z: 3 }, `How many ${words(table.name)} rows have a ${words(measure.name)} more than 3 standard deviations away from the mean (population standard deviation)?`, { type: 'number', value, tolerance: 0.5 }, [step], [table.name]),
         );
-        break;
+        perTable++;
       }
       if (tasks.length >= context.maxPerFamily) break;
     }
@@ -386,9 +427,55 @@ export const reconciliationFamily: TaskFamily = {
         makeTask(this.id, 'reconciliation', { parent: dep.parent.name, column: best.column.name, child: dep.child.name, expression: best.expression.sql }, `For how many ${words(dep.parent.name)} does the ${words(best.column.name)} differ by more than 0.01 from ${best.expression.label} of their ${words(dep.child.name)} rows?`, { type: 'number', value, tolerance: 0.5 }, [step], [dep.child.name, dep.parent.name]),
       );
     }
+    for (const key of await compositeKeys(context)) {
+      if (tasks.length >= context.maxPerFamily) break;
+      const on = key.columns.map((c) => `c.${q(c)} = p.${q(c)}`).join(' AND ');
+      const code = `SELECT COUNT(*) AS unmatched_rows FROM ${q(key.child.name)} AS c LEFT JOIN ${q(key.parent.name)} AS p ON ${on} WHERE p.${q(key.columns[0])} IS NULL AND ${key.columns.map((c) => `c.${q(c)} IS NOT NULL`).join(' AND ')}`;
+      const pair = key.columns.map(words).join(', ');
+      const { step, result } = await evidence(context, 'run_sql', code, `${words(key.child.name)} rows whose (${pair}) combination is missing from ${words(key.parent.name)}`);
+      const value = result.ok ? num(result.rows?.[0]?.[0]) : NaN;
+      if (!Number.isFinite(value) || value === 0) continue;
+      if (context.graph) {
+        for (const c of key.columns) {
+          addEdge(context.graph, { from: columnNode(key.child.name, c), to: columnNode(key.parent.name, c), kind: 'reconciliation', note: `(${key.columns.join(', ')}) of ${key.child.name} vs the same combination in ${key.parent.name}, where it is unique: ${(key.containment * 100).toFixed(1)}% of rows match` });
+        }
+      }
+      tasks.push(
+        makeTask(this.id, 'reconciliation', { kind: 'composite', parent: key.parent.name, child: key.child.name, columns: key.columns }, `How many ${words(key.child.name)} rows have a (${pair}) combination that does not appear in ${words(key.parent.name)}?`, { type: 'number', value, tolerance: 0.5 }, [step], [key.child.name, key.parent.name]),
+      );
+    }
     return tasks;
   },
 };
+
+/**
+ * Composite keys across files: two or more text/integer columns two tables share by name, unique together in one
+ * table (the parent, e.g. a route list keyed by origin and destination) and repeated in the other (the child, one
+ * row per flight), with most child combinations found in the parent. Not-found combinations are counts that disagree.
+ */
+export async function compositeKeys(context: FamilyContext): Promise<Array<{ child: TableProfile; parent: TableProfile; columns: string[]; containment: number }>> {
+  const tables = usableTables(context.profile).filter((t) => t.kind === 'table');
+  const found: Array<{ child: TableProfile; parent: TableProfile; columns: string[]; containment: number }> = [];
+  const keyable = (c: ColumnProfile) => (c.type === 'text' || c.type === 'integer') && !c.candidateKey && c.nullFraction < 0.5;
+  for (const parent of tables) {
+    for (const child of tables) {
+      if (child === parent) continue;
+      const shared = parent.columns.filter((pc) => keyable(pc) && child.columns.some((cc) => keyable(cc) && cc.type === pc.type && cc.name.toLowerCase() === pc.name.toLowerCase())).map((c) => c.name);
+      if (shared.length < 2 || shared.length > 3) continue;
+      const cols = shared.map(q).join(', ');
+      const unique = await query(context, `SELECT COUNT(*) FROM (SELECT ${cols} FROM ${q(parent.name)} GROUP BY ${cols} HAVING COUNT(*) > 1)`);
+      if (num(unique?.[0]?.[0] ?? 1) !== 0) continue;
+      const repeated = await query(context, `SELECT COUNT(*) FROM (SELECT ${cols} FROM ${q(child.name)} GROUP BY ${cols} HAVING COUNT(*) > 1)`);
+      if (num(repeated?.[0]?.[0] ?? 0) === 0) continue;
+      const on = shared.map((c) => `c.${q(c)} = p.${q(c)}`).join(' AND ');
+      const rows = await query(context, `SELECT COUNT(*), COUNT(p.${q(shared[0])}) FROM ${q(child.name)} AS c LEFT JOIN ${q(parent.name)} AS p ON ${on}`);
+      const total = num(rows?.[0]?.[0] ?? 0);
+      const containment = total > 0 ? num(rows?.[0]?.[1] ?? 0) / total : 0;
+      if (total >= 10 && containment >= 0.5) found.push({ child, parent, columns: shared, containment });
+    }
+  }
+  return found;
+}
 
 // ---- (9) document-grounded parameters -------------------------------------------------------------------------------
 
@@ -714,6 +801,14 @@ export const dataQualityFamily: TaskFamily = {
   },
 };
 
+/**
+ * Text columns of a parent that group its child rows (a country, a state, a genre), fewest values first: that reads
+ * most naturally ("country" over "state").
+ */
+function parentGroups(parent: TableProfile): ColumnProfile[] {
+  return parent.columns.filter((c) => c.type === 'text' && !isIdLike(c) && c.distinctCount >= 3 && c.distinctCount <= 60 && c.nullFraction < 0.5).sort((a, b) => a.distinctCount - b.distinctCount);
+}
+
 // ---- (2) group contrasts across a join ----------------------------------------------------------------------------
 
 export const joinGroupContrastFamily: TaskFamily = {
@@ -721,21 +816,26 @@ export const joinGroupContrastFamily: TaskFamily = {
   description: "Which group of a parent table (a genre, a customer's country) has the highest mean of a child measure, across a join.",
   async generate(context) {
     const tasks: TaskSpec[] = [];
-    for (const dep of (await discoverInclusionDependencies(context)).filter((d) => d.containment >= 0.99)) {
+    const deps = await discoverInclusionDependencies(context);
+    for (const dep of deps.filter((d) => d.containment >= 0.99)) {
       if (tasks.length >= context.maxPerFamily) break;
-      const groups = dep.parent.columns.filter((c) => c.type === 'text' && !isIdLike(c) && c.distinctCount >= 3 && c.distinctCount <= 30 && c.nullFraction < 0.5);
+      const groups = parentGroups(dep.parent);
       const measure = poolMeasures(dep.child)[0];
       if (!measure || groups.length === 0) continue;
-      // The group with the fewest values reads most naturally ("country" over "city").
-      const group = [...groups].sort((a, b) => a.distinctCount - b.distinctCount)[0];
-      const m = `c.${q(measure.name)}`;
-      const code = `SELECT p.${q(group.name)} AS ${q(group.name)}, ROUND(AVG(${m}), 4) AS ${q(`avg_${measure.name}`)}, COUNT(*) AS n FROM ${q(dep.child.name)} AS c JOIN ${q(dep.parent.name)} AS p ON c.${q(dep.childColumn.name)} = p.${q(dep.parentColumn.name)} WHERE ${m} IS NOT NULL GROUP BY p.${q(group.name)} HAVING COUNT(*) >= 3 ORDER BY AVG(${m}) DESC`;
-      const { step, result } = await evidence(context, 'run_sql', code, `Average ${words(measure.name)} of ${words(dep.child.name)} per ${words(dep.parent.name)} ${words(group.name)}, highest first`);
-      const rows = result.ok ? result.rows ?? [] : [];
-      if (rows.length < 3 || rows[0][0] === null || num(rows[0][1]) === num(rows[1][1])) continue;
-      tasks.push(
-        makeTask(this.id, 'group-contrast', { child: dep.child.name, column: dep.childColumn.name, parent: dep.parent.name, group: group.name, measure: measure.name }, `Which ${words(singular(dep.parent.name))} ${words(group.name)} has the highest average ${words(measure.name)} of its ${plural(dep.child.name)}?`, { type: 'string', value: String(rows[0][0]) }, [step], [dep.child.name, dep.parent.name]),
-      );
+      const through = throughColumn(deps, dep);
+      // A group that the joined rows leave with fewer than three values (every flight's airport is in one country)
+      // says nothing, so the next one is tried.
+      for (const group of groups) {
+        const m = `c.${q(measure.name)}`;
+        const code = `SELECT p.${q(group.name)} AS ${q(group.name)}, ROUND(AVG(${m}), 4) AS ${q(`avg_${measure.name}`)}, COUNT(*) AS n FROM ${q(dep.child.name)} AS c JOIN ${q(dep.parent.name)} AS p ON c.${q(dep.childColumn.name)} = p.${q(dep.parentColumn.name)} WHERE ${m} IS NOT NULL GROUP BY p.${q(group.name)} HAVING COUNT(*) >= 3 ORDER BY AVG(${m}) DESC`;
+        const { step, result } = await evidence(context, 'run_sql', code, `Average ${words(measure.name)} of ${words(dep.child.name)} per ${words(dep.parent.name)} ${words(group.name)}${through}, highest first`);
+        const rows = result.ok ? result.rows ?? [] : [];
+        if (rows.length < 3 || rows[0][0] === null || num(rows[0][1]) === num(rows[1][1])) continue;
+        tasks.push(
+          makeTask(this.id, 'group-contrast', { child: dep.child.name, column: dep.childColumn.name, parent: dep.parent.name, group: group.name, measure: measure.name }, `Which ${words(singular(dep.parent.name))} ${words(group.name)} has the highest average ${words(measure.name)} of its ${plural(dep.child.name)}${through}?`, { type: 'string', value: String(rows[0][0]) }, [step], [dep.child.name, dep.parent.name]),
+        );
+        break;
+      }
     }
     return tasks;
   },
@@ -795,16 +895,18 @@ export const joinCountTopKFamily: TaskFamily = {
   async generate(context) {
     const tasks: TaskSpec[] = [];
     const k = 3;
-    for (const dep of await discoverInclusionDependencies(context)) {
+    const deps = await discoverInclusionDependencies(context);
+    for (const dep of deps) {
       if (tasks.length >= context.maxPerFamily) break;
       const label = labelColumn(dep.parent, dep.parentColumn);
       if (label === dep.parentColumn || dep.parent.rowCount <= k) continue;
+      const through = throughColumn(deps, dep);
       const ranked = `SELECT p.${q(label.name)}, COUNT(*) AS ${q(`${dep.child.name}_rows`)} FROM ${q(dep.child.name)} AS c JOIN ${q(dep.parent.name)} AS p ON c.${q(dep.childColumn.name)} = p.${q(dep.parentColumn.name)} GROUP BY p.${q(dep.parentColumn.name)} ORDER BY 2 DESC, p.${q(label.name)}`;
       if (!(await rankingIsWellDefined(context, await query(context, `${ranked} LIMIT ${k + 1}`), k, dep.parent.name, label.name))) continue;
       const { step, result } = await evidence(context, 'run_sql', `${ranked} LIMIT ${k}`, `Count ${words(dep.child.name)} rows per ${words(singular(dep.parent.name))} through ${dep.childColumn.name}, most first`);
       if (!result.ok || (result.rows ?? []).length !== k || result.rows!.some((r) => r[0] === null)) continue;
       tasks.push(
-        makeTask(this.id, 'top-k', { child: dep.child.name, column: dep.childColumn.name, parent: dep.parent.name, label: label.name, k }, `Which ${k} ${plural(dep.parent.name)} (by ${words(label.name)}) have the most ${words(dep.child.name)} rows? List them from most to fewest.`, { type: 'list', values: result.rows!.map((r) => String(r[0])), ordered: true }, [step], [dep.child.name, dep.parent.name]),
+        makeTask(this.id, 'top-k', { child: dep.child.name, column: dep.childColumn.name, parent: dep.parent.name, label: label.name, k }, `Which ${k} ${plural(dep.parent.name)} (by ${words(label.name)}) have the most ${words(dep.child.name)} rows${through}? List them from most to fewest.`, { type: 'list', values: result.rows!.map((r) => String(r[0])), ordered: true }, [step], [dep.child.name, dep.parent.name]),
       );
     }
     return tasks;

@@ -8,6 +8,7 @@ import type { ColumnProfile, DataDocument, EnvironmentProfile, TableProfile } fr
 import type { EvidenceGraph } from './graph';
 import type { CodeRunner } from '../agent/tools';
 import { quoteIdent } from '../agent/tools';
+import { DEFAULT_MAX_ROWS } from '../sandbox/limits';
 import type { ToolResult } from '../sandbox/types';
 import { numberTolerance } from './answer';
 import type { EvidenceStep, TaskDifficulty, TaskSpec } from './types';
@@ -23,6 +24,8 @@ export interface FamilyContext {
   /** The task pool passes these; the starter families do not need them. */
   documents?: DataDocument[];
   graph?: EvidenceGraph;
+  /** The task pool passes its inclusion dependencies (found by name or by values); without it, join keys by name. */
+  joinKeys?: (context: FamilyContext) => Promise<JoinKey[]>;
 }
 
 export interface TaskFamily {
@@ -229,9 +232,21 @@ export async function discoverJoinKeys(context: FamilyContext): Promise<JoinKey[
   return keys;
 }
 
-/** A readable label column for a parent table: text that is not an id, a unique one first (names a row), else unique-ish. */
+/**
+ * When a child table points at one parent through two columns (a flight's origin and destination airports), names
+ * the column a task goes through (" as origin"), so the two tasks ask different questions; otherwise "".
+ */
+export function throughColumn(keys: JoinKey[], key: JoinKey): string {
+  const siblings = keys.filter((k) => k.child === key.child && k.parent === key.parent);
+  return siblings.length > 1 ? ` as ${words(key.childColumn.name)}` : '';
+}
+
+/**
+ * A readable label column for a parent table: text that is not an id nor the key itself (`fallback`; a code such as
+ * `iata` is unique too, but a name reads better), a unique one first (names a row), else unique-ish.
+ */
 export function labelColumn(table: TableProfile, fallback: ColumnProfile): ColumnProfile {
-  const texts = table.columns.filter((c) => c.type === 'text' && !isIdLike(c) && c.nullFraction === 0);
+  const texts = table.columns.filter((c) => c !== fallback && c.type === 'text' && !isIdLike(c) && c.nullFraction === 0);
   return texts.find((c) => c.distinctCount === table.rowCount) ?? texts.find((c) => c.distinctCount >= 0.8 * table.rowCount) ?? fallback;
 }
 
@@ -256,9 +271,11 @@ export const joinTopKFamily: TaskFamily = {
   async generate(context) {
     const tasks: TaskSpec[] = [];
     const k = 3;
-    for (const key of await discoverJoinKeys(context)) {
+    const keys = await (context.joinKeys ?? discoverJoinKeys)(context);
+    for (const key of keys) {
       if (tasks.length >= context.maxPerFamily) break;
       const label = labelColumn(key.parent, key.parentColumn);
+      const through = throughColumn(keys, key);
       const measure = measures(key.child)[0];
       const p = quoteIdent(key.parent.name);
       const ch = quoteIdent(key.child.name);
@@ -272,7 +289,7 @@ export const joinTopKFamily: TaskFamily = {
       if (!result.ok || (result.rows ?? []).length !== k || result.rows!.some((r) => r[0] === null)) continue;
       const steps = [step];
       const tables = [key.child.name, key.parent.name];
-      const what = measure ? `the highest total ${words(measure.name)} in ${words(key.child.name)}` : `the most ${words(key.child.name)} records`;
+      const what = measure ? `the highest total ${words(measure.name)} in ${words(key.child.name)}${through}` : `the most ${words(key.child.name)} records${through}`;
       tasks.push({
         id: taskId(this.id, { child: key.child.name, column: key.childColumn.name, parent: key.parent.name, label: label.name, measure: measure?.name ?? null, k }),
         family: this.id,
@@ -320,9 +337,17 @@ export const pythonCorrelationFamily: TaskFamily = {
       const countSql = `SELECT COUNT(*) AS pairs, ROUND(AVG(${a}), 4) AS mean_${best.a.name}, ROUND(AVG(${b}), 4) AS mean_${best.b.name} FROM ${t} WHERE ${a} IS NOT NULL AND ${b} IS NOT NULL`;
       const first = await evidence(context, 'run_sql', countSql, `Count the rows where both ${words(best.a.name)} and ${words(best.b.name)} are present`);
       if (!first.result.ok) continue;
-      const pairsSql = `SELECT ${a}, ${b} FROM ${t} WHERE ${a} IS NOT NULL AND ${b} IS NOT NULL`;
+      // sql() returns at most the sandbox's row cap, so the pairs are read in pages (a stable order makes OFFSET exact).
+      const pairsSql = `SELECT ${a}, ${b} FROM ${t} WHERE ${a} IS NOT NULL AND ${b} IS NOT NULL ORDER BY ${a}, ${b}`;
       const code = [
-        `rows = sql(${JSON.stringify(pairsSql)})`,
+        `query = ${JSON.stringify(pairsSql)}`,
+        `page = ${DEFAULT_MAX_ROWS}`,
+        'rows = []',
+        'while True:',
+        '    batch = sql(query + f" LIMIT {page} OFFSET {len(rows)}")',
+        '    rows += batch',
+        '    if len(batch) < page:',
+        '        break',
         'pairs = [tuple(r.values()) if isinstance(r, dict) else tuple(r) for r in rows]',
         'xs = [float(p[0]) for p in pairs]',
         'ys = [float(p[1]) for p in pairs]',

@@ -9,7 +9,7 @@ import type { LlmProvider } from '../llm/types';
 import type { DataDocument, EnvironmentProfile } from '../env/types';
 import { matchesAnswer } from './answer';
 import { auditContamination } from './contamination';
-import { dependencyFamilies } from './dependencyFamilies';
+import { dependencyFamilies, discoverInclusionDependencies } from './dependencyFamilies';
 import type { FamilyContext, TaskFamily } from './families';
 import { starterFamilies } from './families';
 import { buildStructuralGraph } from './graph';
@@ -141,6 +141,8 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
     signal: options.signal,
     documents,
     graph,
+    // Every family joins over the same keys: the inclusion dependencies, where the parent's column is a key.
+    joinKeys: async (c) => (await discoverInclusionDependencies(c)).filter((d) => d.parentColumn.candidateKey && d.containment >= 0.9),
   };
   const families: TaskPoolResult['families'] = [];
   const rejected: RejectedTask[] = [];

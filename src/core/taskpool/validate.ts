@@ -85,15 +85,18 @@ function jaccard(a: Set<string>, b: Set<string>): number {
 
 /**
  * The id of an earlier task this one nearly duplicates: the same kind of dependency with the same answer over the same
- * tables (also across families: a count ranking found by two families, a correlation in SQL and in Python), or ≥ 0.9
- * word overlap.
+ * tables and columns (also across families: a count ranking found by two families, a correlation in SQL and in
+ * Python), or ≥ 0.9 word overlap. Columns count when both tasks have anchors: the same hubs ranked by a flight's
+ * origin and by its destination, or two measures with equally many outliers, are different tasks that agree.
  */
 export function nearDuplicateOf(task: TaskSpec, kept: TaskSpec[]): string | undefined {
   const tokens = questionTokens(task.question);
   const tables = [...task.tables].sort().join(',');
+  const columns = (t: TaskSpec) => (t.anchors ?? []).filter((a) => a.startsWith('column:')).sort().join(',');
   for (const other of kept) {
     if (other.id === task.id) return other.id;
-    const sameSource = [...other.tables].sort().join(',') === tables && JSON.stringify(other.answer) === JSON.stringify(task.answer) && (other.dependency ?? other.family) === (task.dependency ?? task.family);
+    const sameColumns = !task.anchors || !other.anchors || columns(task) === columns(other);
+    const sameSource = sameColumns && [...other.tables].sort().join(',') === tables && JSON.stringify(other.answer) === JSON.stringify(task.answer) && (other.dependency ?? other.family) === (task.dependency ?? task.family);
     if (sameSource || jaccard(tokens, questionTokens(other.question)) >= 0.9) return other.id;
   }
   return undefined;
