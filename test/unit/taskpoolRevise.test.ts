@@ -20,7 +20,7 @@ import { RunStore } from '../../src/core/store/RunStore';
 import type { EvidenceGraph } from '../../src/core/taskpool/graph';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
 import { buildRubric, fileRoles, taskAnchors } from '../../src/core/taskpool/rubric';
-import { applyTaskPatch, namesTable, parseReview, questionHash, reviewTask, reviewTaskByRules } from '../../src/core/taskpool/revise';
+import { applyTaskPatch, citedText, namesTable, parseReview, questionHash, reviewTask, reviewTaskByRules } from '../../src/core/taskpool/revise';
 import type { TaskSpec } from '../../src/core/taskpool/types';
 import { buildTaskNodes } from '../../src/host/taskNodes';
 import { taskDetailMarkdown } from '../../src/core/taskpool/detail';
@@ -108,6 +108,22 @@ describe('task revision after the first exploration', function () {
       assert.equal(r.decision, 'keep', `${task.id}: ${JSON.stringify(r.findings)}`);
       assert.deepEqual(r.findings, []);
     }
+  });
+
+  it('reads the document section a question cites as naming its tables; without the citation a look-alike is a second reading', async () => {
+    // The pool's document-grounded task over orders (e.g. the VIP count from business_rules.md § Customers): its
+    // question names the rule, not the table, and the rule's text names orders.
+    const grounded = tasks.find((t) => t.documents?.some((d) => d.section) && t.tables.includes('orders') && !namesTable(t.question, 'orders'));
+    assert.ok(grounded, 'the pool has a document-grounded task over orders whose question does not name orders');
+    assert.ok(namesTable(citedText(grounded, session.toolContext.documents), 'orders'), 'the cited section names orders');
+    const kept = await review(grounded);
+    assert.equal(kept.decision, 'keep', JSON.stringify(kept.findings));
+    // The same evidence asked without the citation: the archive (substituted into the multi-table query) answers it differently.
+    const uncited: TaskSpec = { ...grounded, question: 'How many customers have a lifetime net spend above 2000?', documents: undefined };
+    const r = await review(uncited);
+    assert.equal(r.decision, 'revise', JSON.stringify(r));
+    assert.ok(r.findings.some((f) => f.check === 'ambiguity' && /orders→orders_archive gives/.test(f.detail)), JSON.stringify(r.findings));
+    assert.ok(namesTable(r.patch.question!, 'orders'), r.patch.question);
   });
 
   it('fixes a wrong rubric anchor and re-scores the explored trajectories without a model call', async () => {

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { executeToolCall } from '../agent/tools';
 import type { ToolContext } from '../agent/tools';
 import type { AgentStep } from '../agent/types';
-import type { EnvironmentProfile } from '../env/types';
+import type { DataDocument, EnvironmentProfile } from '../env/types';
 import { stepCode } from '../explorer/verifier';
 import type { LlmProvider } from '../llm/types';
 import { matchesAnswer, normalizeText, numbersIn } from './answer';
@@ -237,6 +237,21 @@ export function namesTable(question: string, table: string): boolean {
   return containsPhrase(question, words) || containsPhrase(question, `${words}s`) || containsPhrase(question, table.toLowerCase());
 }
 
+/**
+ * The text of the document sections a task cites: a document-grounded question ("according to the "Customers"
+ * section of business_rules.md") sends its reader to that rule, so the tables the rule names are named for them.
+ * Only cited sections count; a whole document (its preamble lists every file) names nothing in particular.
+ */
+export function citedText(task: TaskSpec, documents: readonly DataDocument[]): string {
+  return (task.documents ?? [])
+    .flatMap((ref) => {
+      if (!ref.section) return [];
+      const section = documents.find((d) => d.name === ref.document)?.sections.find((s) => s.heading === ref.section);
+      return section ? [`${section.heading}\n${section.text}`] : [];
+    })
+    .join('\n');
+}
+
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const sameNumber = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
 
@@ -337,11 +352,14 @@ export async function reviewTaskByRules(input: ReviewInput): Promise<TaskReview>
   }
 
   // 4. One defensible answer: no other table answers the question differently (by the data, or by a path).
+  // A table is named when the question names it, or the document section the question cites does.
+  const cited = citedText(task, context.documents);
+  const isNamed = (table: string) => namesTable(task.question, table) || (cited !== '' && namesTable(cited, table));
   const alternatives = new Map<string, string>();
   if (task.evidence.every((s) => s.tool === 'run_sql')) {
     for (const core of task.tables) {
       const needed = usedColumns.filter((c) => c.table === core).map((c) => c.column.toLowerCase());
-      if (needed.length === 0 || namesTable(task.question, core)) continue;
+      if (needed.length === 0 || isNamed(core)) continue;
       const coreProfile = profile.tables.find((t) => t.name === core);
       for (const other of profile.tables) {
         // Only a look-alike (the file roles' confuser test) can be read as "the same" table by a reader.
@@ -354,10 +372,10 @@ export async function reviewTaskByRules(input: ReviewInput): Promise<TaskReview>
   for (const path of input.paths) {
     if (path.verified || !defensible(path, current)) continue;
     const read = [...tablesRead(path.steps, profile)].filter((t) => !task.tables.includes(t));
-    if (read.length > 0 && !task.tables.every((t) => namesTable(task.question, t))) alternatives.set(read.join('+'), `${path.trajectoryId} reads ${read.join(', ')} and answers ${path.answer}`);
+    if (read.length > 0 && !task.tables.every(isNamed)) alternatives.set(read.join('+'), `${path.trajectoryId} reads ${read.join(', ')} and answers ${path.answer}`);
   }
   if (alternatives.size > 0) {
-    const unnamed = task.tables.filter((t) => !namesTable(task.question, t));
+    const unnamed = task.tables.filter((t) => !isNamed(t));
     findings.push({ check: 'ambiguity', detail: `more than one defensible answer: ${[...alternatives.values()].join('; ')}` });
     if (unnamed.length === 0) return reject('ambiguity', 'the question already names its tables and still has more than one defensible answer');
     const base = (patch.question ?? task.question).replace(/\s*\?\s*$/, '');
