@@ -26,6 +26,7 @@ import type { Database, SqlJsStatic } from 'sql.js';
 import { renderError, renderTable } from '../agent/render';
 import type { AgentStep } from '../agent/types';
 import { loadSqlJs } from '../env/sqlJs';
+import { numbersIn } from '../taskpool/answer';
 import { keyFromRows } from '../taskpool/revise';
 import type { AnswerKey, EvidenceStep, RubricCheck, RubricCriterion } from '../taskpool/types';
 import { RubricEnvironment, RubricResult, scoreRubric, stepCode } from './verifier';
@@ -263,18 +264,25 @@ function mentions(text: string, word: string): boolean {
 }
 
 /**
- * A criterion that does not name the perturbed evidence but whose own table is read by a step that also reads
- * the perturbed table (a join, or a query on the same table): when that step breaks, the criterion loses its
- * support legitimately. These are reported apart ("collateral") so that "untargeted" measures spurious movement.
+ * The steps whose code can carry a criterion's support: for a check naming tables, the steps that name one of
+ * them; for a documented parameter, the steps whose code applies that value (the check is satisfied only by a
+ * successful step that does). Document and answer criteria are carried by no data step.
+ */
+function supportingCode(check: RubricCheck, steps: readonly AgentStep[]): string[] {
+  const codes = steps.map(stepCode).filter((code): code is string => code !== undefined);
+  if (check.kind === 'uses_parameter') return codes.filter((code) => numbersIn(code).some((n) => Math.abs(n - check.value) <= 1e-9 * Math.max(1, Math.abs(check.value))));
+  const tables = anchoredData(check).map((d) => d.table);
+  return codes.filter((code) => tables.some((t) => mentions(code, t)));
+}
+
+/**
+ * A criterion that does not name the perturbed evidence but whose support comes from a step that also reads the
+ * perturbed table (a join, a query on the same table, or the query that applies a documented parameter to it):
+ * when that step breaks, the criterion loses its support legitimately. These are reported apart ("collateral")
+ * so that "untargeted" measures spurious movement only: criteria whose evidence no perturbed step reads.
  */
 function collateral(perturbation: Perturbation, check: RubricCheck, steps: readonly AgentStep[]): boolean {
-  const tables = anchoredData(check).map((d) => d.table);
-  if (tables.length === 0) return false;
-  return steps.some((step) => {
-    const code = stepCode(step);
-    if (code === undefined || !mentions(code, perturbation.table) || (perturbation.column !== undefined && !mentions(code, perturbation.column))) return false;
-    return tables.some((t) => mentions(code, t));
-  });
+  return supportingCode(check, steps).some((code) => mentions(code, perturbation.table) && (perturbation.column === undefined || mentions(code, perturbation.column)));
 }
 
 /** 1 when a criterion is satisfied, 0 when not, null when unjudged. */
