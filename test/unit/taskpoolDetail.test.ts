@@ -74,5 +74,8 @@ describe('task detail and the Tasks view tree', function () {
     assert.equal(checked.tasks.length, 0);
     assert.equal(calls, result.tasks.length);
     assert.ok(checked.rejected.filter((r) => r.reasons.some((x) => x.startsWith('answerable without data'))).length === result.tasks.length);
+    // The no-data check only removes tasks: what was rejected without it (near-duplicates included) stays rejected.
+    const before = new Set(result.rejected.map((r) => r.id));
+    assert.ok(checked.rejected.filter((r) => before.has(r.id)).length === before.size);
   });
 });

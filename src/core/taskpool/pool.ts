@@ -166,13 +166,17 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
 
   const contaminated = auditContamination(candidates, profile, options.contamination ?? []);
   const valid: TaskSpec[] = [];
+  // Near-duplicates are judged against the tasks that passed the data checks, whatever the no-data model said
+  // of them: a task whose twin was rejected as answerable without data is a near-duplicate still (it asks the
+  // same thing), so the no-data check can only remove tasks from the pool, never bring their twins in.
+  const kept: TaskSpec[] = [];
   for (const task of candidates) {
     options.signal?.throwIfAborted();
     const reasons: string[] = [];
     task.anchors = taskAnchors(task, profile);
     task.roles = fileRoles(task, profile, graph, documents);
     task.rubric = buildRubric(task, profile, task.roles);
-    const duplicate = nearDuplicateOf(task, valid);
+    const duplicate = nearDuplicateOf(task, kept);
     if (duplicate) reasons.push(`near-duplicate of ${duplicate}`);
     const trivial = trivialReason(task, profile);
     if (trivial) reasons.push(trivial);
@@ -180,6 +184,7 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
     if (contamination) reasons.push(contamination);
     const evidence = await checkEvidence(task, context);
     reasons.push(...evidence.reasons);
+    if (reasons.length === 0) kept.push(task);
     let noData: 'passed' | 'failed' | 'skipped' = 'skipped';
     if (options.noDataModel && reasons.length === 0) {
       try {
