@@ -47,6 +47,13 @@ return tostring(at - now)
 
 /** The sliding window of the admission log, ms (longer for limits under one request a second). */
 const WINDOW_MS = 1000;
+/**
+ * Added to the admission window: a request admitted on the Redis clock reaches the server a little later, and by
+ * a varying delay (process scheduling, the network), so two admissions just over one window apart can arrive less
+ * than one window apart. Admitting against window + guard keeps the server's view under the limit for arrival
+ * jitter up to the guard, at the price of a rate of perWindow per (window + guard) when the limit binds.
+ */
+const ARRIVAL_GUARD_MS = 200;
 
 export function rateLimitKey(prefix: string, providerId: string): string {
   return `${prefix}:ratelimit:${providerId}`;
@@ -56,6 +63,7 @@ export class SharedRateLimiter {
   private readonly intervalMs: number;
   /** Requests admitted per windowMs. */
   private readonly perWindow: number;
+  /** The admission window: one second (or one request's share of a minute) plus ARRIVAL_GUARD_MS. */
   private readonly windowMs: number;
   private sequence = 0;
 
@@ -66,9 +74,11 @@ export class SharedRateLimiter {
     requestsPerMinute: number,
   ) {
     if (!(requestsPerMinute > 0)) throw new RangeError(`requestsPerMinute must be positive, got ${requestsPerMinute}`);
-    this.intervalMs = 60_000 / requestsPerMinute;
-    this.windowMs = requestsPerMinute >= 60_000 / WINDOW_MS ? WINDOW_MS : 60_000 / requestsPerMinute;
-    this.perWindow = Math.max(1, Math.floor((requestsPerMinute * this.windowMs) / 60_000));
+    const windowMs = requestsPerMinute >= 60_000 / WINDOW_MS ? WINDOW_MS : 60_000 / requestsPerMinute;
+    this.perWindow = Math.max(1, Math.floor((requestsPerMinute * windowMs) / 60_000));
+    this.windowMs = windowMs + ARRIVAL_GUARD_MS;
+    // Spacing that matches the guarded window, so the reservations do not bunch up at the admission log.
+    this.intervalMs = this.windowMs / this.perWindow;
   }
 
   /**
