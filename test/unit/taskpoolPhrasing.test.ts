@@ -119,6 +119,10 @@ describe('taskpool: question phrasing by the configured model', function () {
     assert.match(answerLeak({ type: 'string', value: 'South' }, 'Which region, South perhaps, earns the most?', 'Which region earns the most?') ?? '', /South/);
     assert.equal(answerLeak({ type: 'string', value: 'South' }, 'Which region earns the most in the southern quarter?', 'Which region earns the most?'), undefined);
     assert.equal(answerLeak({ type: 'number', value: 100, tolerance: 0 }, 'How many orders exceed 100 units?', 'How many orders have more than 100 units?'), undefined);
+    // A number the template holds is no leak, also where it reads as the answer in percent (2% ≈ 0 ± 0.05)…
+    assert.equal(answerLeak({ type: 'number', value: 0, tolerance: 0.05 }, 'By what % did campaigns change? Give 2 decimals.', 'By what percentage did campaigns change? Round to 2 decimals.'), undefined);
+    // …but one the template does not hold is.
+    assert.match(answerLeak({ type: 'number', value: 0, tolerance: 0.05 }, 'Did campaigns change by 2%? Round to 2 decimals.', 'By what percentage did campaigns change?') ?? '', /states the answer value 2/);
     assert.match(answerLeak({ type: 'list', values: ['Ana', 'Bo'], ordered: true }, 'Name the top 2 customers, e.g. Ana', 'Top 2 customers by revenue?') ?? '', /Ana/);
     assert.deepEqual(requiredLiterals(TEMPLATE), { quoted: ['North'], numbers: [100] });
   });

@@ -41,11 +41,12 @@ function containsWord(text: string, word: string): boolean {
  */
 export function answerLeak(answer: AnswerKey, rewrite: string, template: string): string | undefined {
   if (answer.type === 'number') {
-    if (numbersIn(template).some((n) => sameNumber(n, answer.value, answer.tolerance))) return undefined;
-    for (const n of numbersIn(rewrite)) {
-      if (sameNumber(n, answer.value, answer.tolerance) || sameNumber(n / 100, answer.value, answer.tolerance)) return `states the answer value ${n}`;
-    }
-    return undefined;
+    // One comparison for both texts: a number the template already holds ("Round to 2 decimals") is no leak,
+    // even where it also reads as the answer in percent (2 → 0.02 against an answer of 0 ± 0.05).
+    const statesAnswer = (n: number) => sameNumber(n, answer.value, answer.tolerance) || sameNumber(n / 100, answer.value, answer.tolerance);
+    if (numbersIn(template).some(statesAnswer)) return undefined;
+    const leaked = numbersIn(rewrite).find(statesAnswer);
+    return leaked === undefined ? undefined : `states the answer value ${leaked}`;
   }
   const values =
     answer.type === 'string' ? [answer.value] : answer.type === 'list' ? answer.values : answer.rows.map((r) => String(r[0] ?? ''));
