@@ -9,8 +9,7 @@ import { AgentSession, openAgentSession } from '../../core/agent/session';
 import { answerMarkdown, answerWithDemos, chooseAnswerModel, stepMarkdown } from '../../core/export/inference';
 import { redactSecrets } from '../../core/llm/errors';
 import type { LlmProvider } from '../../core/llm/types';
-import { createOpenAiProvider } from '../../core/llm/openaiProvider';
-import { getApiKey, readLlmSettings, VsCodeLmProvider } from '../lm';
+import { getApiKey, openAiProviderFromSettings, readLlmSettings, VsCodeLmProvider } from '../lm';
 import { describeError, log } from '../log';
 
 const DEMOS_PER_QUESTION = 3;
@@ -62,21 +61,7 @@ async function resolveAnswerModel(context: vscode.ExtensionContext, chatModel: v
       label: `**${vscodeModel.name}** (VS Code language model, ${vscodeModel.vendor})`,
     };
   }
-  const provider = createOpenAiProvider({
-    id: 'openai-compatible',
-    baseUrl: settings.baseUrl,
-    apiKey,
-    // Keys come from SecretStorage only, never the extension host's environment.
-    env: {},
-    headers: settings.extraHeaders,
-    timeoutMs: settings.timeoutMs,
-    maxRetries: settings.maxRetries,
-    concurrency: settings.concurrency,
-    requestsPerMinute: settings.requestsPerMinute,
-    models: settings.models.length > 0 ? settings.models : settings.model ? [settings.model] : undefined,
-    priceOverrides: settings.prices,
-    log: (line) => log().info(line),
-  });
+  const provider = openAiProviderFromSettings(settings, apiKey, { info: (line) => log().info(line), error: (line) => log().error(line) });
   let model = settings.model || settings.models[0];
   if (!model) {
     try {

@@ -3,6 +3,7 @@ export {
   apiKeySecretName,
   createProviderFromSettings,
   getApiKey,
+  openAiProviderFromSettings,
   readLlmSettings,
   registerLlmCommands,
   type LlmLog,

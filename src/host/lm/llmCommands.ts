@@ -64,7 +64,11 @@ export async function createProviderFromSettings(context: vscode.ExtensionContex
     return new VsCodeLmProvider({ priceOverrides: settings.prices, timeoutMs: settings.timeoutMs });
   }
   if (settings.provider !== 'openai-compatible') return undefined;
-  const apiKey = await getApiKey(context, settings.baseUrl);
+  return openAiProviderFromSettings(settings, await getApiKey(context, settings.baseUrl), log);
+}
+
+/** The OpenAI-compatible provider the `toffee.llm.*` settings describe, with the key from SecretStorage. */
+export function openAiProviderFromSettings(settings: LlmSettings, apiKey: string | undefined, log: LlmLog): LlmProvider {
   return createOpenAiProvider({
     id: 'openai-compatible',
     baseUrl: settings.baseUrl,
