@@ -11,6 +11,7 @@ import {
   fixedConfigPolicy,
   runSearch,
   selectChild,
+  settled,
   widenCandidate,
   type SearchResult,
 } from '../../src/core/explorer/search';
@@ -85,6 +86,47 @@ describe('explorer: tree and pure policies', () => {
     assert.equal(widenCandidate(tree, 10, 3), sql, 'the sql state has the higher mean value');
     assert.equal(widenCandidate(tree, 10, 3, new Set([sql.index])), tree.root);
     assert.equal(widenCandidate(tree, 1, 3, new Set([0])), undefined, 'nothing below the max depth is left');
+  });
+
+  it('does not widen a state whose children all agree, but keeps widening one whose children differ', () => {
+    const tree = new SearchTree({ question: 'q' });
+    const copies = [0, 1, 2].map(() => tree.addChild(0, fakeStep(0, 'list_tables', {}, true), undefined, undefined, 1 / 3));
+    assert.equal(settled(tree, tree.root), true, 'three configs made the same call and saw the same tables');
+    const sql = copies[0];
+    const results = ['SELECT 1', 'SELECT 2', 'SELECT 1'].map((query) => tree.addChild(sql.index, fakeStep(1, 'run_sql', { query }, true), undefined, undefined, 1 / 3));
+    assert.equal(settled(tree, sql), false, 'two of three queries agree: the next step still varies by config');
+    const answers = [0, 1, 2].map(() => tree.addChild(results[1].index, fakeStep(2, 'final_answer', { answer: '7' }, true, { kind: 'final', answer: '7' } as AgentStep['observation']['data']), undefined, undefined, 1 / 3));
+    assert.equal(settled(tree, results[1]), true, 'the same answer read three times off one result');
+    for (const a of answers) a.quality = 0;
+    Object.assign(tree.root, { visits: 9, valueSum: 4 });
+    Object.assign(sql, { visits: 6, valueSum: 1 });
+    Object.assign(results[1], { visits: 3, valueSum: 0 });
+    assert.equal(widenCandidate(tree, 10, 3), sql, 'the root and the answered result are settled; the query state is not');
+    for (let i = 0; i < 8; i++) tree.addChild(sql.index, fakeStep(1, 'run_sql', { query: `SELECT ${10 + i}` }, true), undefined, undefined, 0.1);
+    assert.equal(sql.childIndices.length, 11);
+    assert.equal(widenCandidate(tree, 10, 3), sql, 'a state that keeps giving new results is widened past 2·maxK children');
+    tree.addChild(sql.index, fakeStep(1, 'run_sql', { query: 'SELECT 99' }, true), undefined, undefined, 0.1);
+    assert.equal(widenCandidate(tree, 10, 3), undefined, 'but not past WIDEN_CAP·maxK');
+  });
+
+  it('stops an expansion once a config repeats what a sibling did', async () => {
+    const task = { id: 't', question: 'How many?', tables: [], evidence: [], answer: { type: 'number', value: 1 }, difficulty: { level: 'easy' } } as unknown as TaskSpec;
+    const calls: string[] = [];
+    const environment = {
+      async step(input: { state: { steps: AgentStep[] }; arm: ArmConfig }): Promise<AgentStep> {
+        calls.push(input.arm.model);
+        return { ...fakeStep(input.state.steps.length, 'list_tables', {}, true), config: { provider: input.arm.provider, model: input.arm.model, contextLength: { mode: 'full' }, simulated: true } };
+      },
+    };
+    const arm = (model: string): ArmConfig => ({ provider: 'p', model, contextLength: 'full', reasoningEffort: 'low', operator: 'explore' });
+    const policy = {
+      name: 'three',
+      choose: () => ({ arms: [arm('a'), arm('b'), arm('c')], armIds: ['a', 'b', 'c'], priors: [0.5, 0.3, 0.2], expectedCosts: [0.001, 0.001, 0.001] }),
+      learn: () => {},
+    };
+    const result = await runSearch(task, environment as never, policy, { budgetUsd: 1, maxDepth: 1, maxExpansions: 1 });
+    assert.deepEqual(calls.slice(0, 2), ['a', 'b'], 'the first two configs ran');
+    assert.equal(result.tree.root.childIndices.length, 2, 'the third config was not asked: the second repeated the first');
   });
 
   it('narrows the branch width to what the budget can carry to an answer', () => {

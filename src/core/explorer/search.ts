@@ -181,18 +181,48 @@ export function operatorsAt(node: TreeNode): Operator[] {
 
 /**
  * The state to widen once every branch has ended: a non-final, non-provider-failure node below the max depth
- * with fewer than 2·maxK children, highest mean value first (ties: the older node). Pure.
+ * with fewer than WIDEN_CAP·maxK children whose next step is not settled, highest mean value first (ties: the older node).
+ * Pure.
  */
 export function widenCandidate(tree: SearchTree, maxDepth: number, maxK: number, skip: ReadonlySet<number> = new Set()): TreeNode | undefined {
   let best: TreeNode | undefined;
   for (const node of tree.nodes) {
     if (skip.has(node.index)) continue;
-    if (node.quality !== undefined || node.depth >= maxDepth || node.childIndices.length >= 2 * maxK) continue;
+    if (node.quality !== undefined || node.depth >= maxDepth || node.childIndices.length >= WIDEN_CAP * maxK) continue;
     if (node.step && node.step.observation.tool === '(provider)') continue;
     if (node.index !== 0 && node.childIndices.length === 0) continue;
+    if (settled(tree, node)) continue;
     if (!best || meanValue(node) > meanValue(best)) best = node;
   }
   return best;
+}
+
+/**
+ * Configs agree on what follows a state when at least SETTLED_AGREEMENT children exist and all made the same call
+ * with the same observation, or gave the same final answer: another config would most likely add one more copy
+ * (schema discovery, the answer read off a result). A state whose children differ (a query with random mistakes)
+ * stays open to widening.
+ */
+export const SETTLED_AGREEMENT = 3;
+
+/** A state is widened to at most WIDEN_CAP·maxK children (the configs not yet tried there run out first, usually). */
+export const WIDEN_CAP = 4;
+
+export function settled(tree: SearchTree, node: TreeNode): boolean {
+  if (node.childIndices.length < SETTLED_AGREEMENT) return false;
+  const keys = new Set(node.childIndices.map((index) => outcomeKey(tree.node(index).step) ?? `#${index}`));
+  return keys.size === 1;
+}
+
+/** What a step led to, for agreement among siblings: its analysis state, or its final answer. */
+function outcomeKey(step: AgentStep | undefined): string | undefined {
+  return stateKey(step) ?? finalKey(step);
+}
+
+/** A final answer's normalised text, or undefined for other steps. */
+function finalKey(step: AgentStep | undefined): string | undefined {
+  if (!step?.observation.ok || step.observation.data.kind !== 'final') return undefined;
+  return `\u0001${step.observation.text.trim().replace(/\s+/g, ' ').toLowerCase()}`;
 }
 
 /** Steps a path is expected to take: the mean length of the trajectories admitted so far, else 6. */
@@ -434,9 +464,10 @@ export async function runSearch(task: TaskSpec, environment: StepEnvironment, po
       choice.expectedCosts = choice.expectedCosts.slice(0, width);
     }
     const events: RunEventInput[] = [];
+    let decisionEvent: Extract<RunEventInput, { type: 'lcm/decision' }> | undefined;
     if (choice.decision) {
       const chosen = choice.armIds.map((id) => choice.decision!.arms.find((a) => a.armId === id)!);
-      events.push({
+      events.push(decisionEvent = {
         type: 'lcm/decision',
         taskId: task.id,
         nodeId: leaf.id,
@@ -474,6 +505,9 @@ export async function runSearch(task: TaskSpec, environment: StepEnvironment, po
     let expansionCost = 0;
     const tokens = { prompt: 0, completion: 0 };
     const children: TreeNode[] = [];
+    // Outcomes already seen from this state: once a config repeats one (the same call and observation, or the same
+    // final answer), the configs still queued would most likely repeat it too, so the expansion stops there.
+    const seenOutcomes = new Set(leaf.childIndices.map((index) => outcomeKey(tree.node(index).step)).filter((k) => k !== undefined));
     for (let i = 0; i < choice.arms.length; i++) {
       if (options.signal?.aborted) break;
       const arm = choice.arms[i];
@@ -492,6 +526,22 @@ export async function runSearch(task: TaskSpec, environment: StepEnvironment, po
       const child = tree.addChild(leaf.index, step, arm, choice.armIds[i], choice.priors[i] ?? 1 / choice.arms.length);
       prefixKeys.set(child.index, step.toolCall ? [...parentKeys, canonicalCall(step.toolCall)] : parentKeys);
       children.push(child);
+      const outcome = outcomeKey(step);
+      if (outcome !== undefined && seenOutcomes.has(outcome)) {
+        if (decisionEvent && i + 1 < choice.arms.length) {
+          // The decision as carried out: the configs that ran, and why the rest did not.
+          const ran = i + 1;
+          Object.assign(decisionEvent, {
+            k: ran,
+            arms: choice.armIds.slice(0, ran),
+            mu: (decisionEvent.mu as number[]).slice(0, ran),
+            sigma: (decisionEvent.sigma as number[]).slice(0, ran),
+            kReason: `${decisionEvent.kReason}; stopped after ${ran}: ${choice.armIds[i]} repeated a sibling's ${step.observation.ok && step.observation.data.kind === 'final' ? 'answer' : 'call and observation'}`,
+          });
+        }
+        break;
+      }
+      if (outcome !== undefined) seenOutcomes.add(outcome);
     }
     spentUsd += expansionCost;
 
