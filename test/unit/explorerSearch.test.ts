@@ -10,6 +10,7 @@ import {
   createStepEnvironment,
   fixedConfigPolicy,
   runSearch,
+  answeredWrongElsewhere,
   selectChild,
   settled,
   widenCandidate,
@@ -95,6 +96,9 @@ describe('explorer: tree and pure policies', () => {
     const sql = copies[0];
     const results = ['SELECT 1', 'SELECT 2', 'SELECT 1'].map((query) => tree.addChild(sql.index, fakeStep(1, 'run_sql', { query }, true), undefined, undefined, 1 / 3));
     assert.equal(settled(tree, sql), false, 'two of three queries agree: the next step still varies by config');
+    const other = new SearchTree({ question: 'q' });
+    for (let i = 0; i < 3; i++) other.addChild(0, fakeStep(0, 'run_sql', { query: 'SELECT 5' }, true), undefined, undefined, 1 / 3);
+    assert.equal(settled(other, other.root), false, 'three configs writing the same query do not settle what a stronger one writes');
     const answers = [0, 1, 2].map(() => tree.addChild(results[1].index, fakeStep(2, 'final_answer', { answer: '7' }, true, { kind: 'final', answer: '7' } as AgentStep['observation']['data']), undefined, undefined, 1 / 3));
     assert.equal(settled(tree, results[1]), true, 'the same answer read three times off one result');
     for (const a of answers) a.quality = 0;
@@ -107,6 +111,23 @@ describe('explorer: tree and pure policies', () => {
     assert.equal(widenCandidate(tree, 10, 3), sql, 'a state that keeps giving new results is widened past 2·maxK children');
     tree.addChild(sql.index, fakeStep(1, 'run_sql', { query: 'SELECT 99' }, true), undefined, undefined, 0.1);
     assert.equal(widenCandidate(tree, 10, 3), undefined, 'but not past WIDEN_CAP·maxK');
+  });
+
+  it('does not read a result again after two wrong answers, here or where another path reached the same result', () => {
+    const tree = new SearchTree({ question: 'q' });
+    const final = (answer: string) => fakeStep(1, 'final_answer', { answer }, true, { kind: 'final', answer } as AgentStep['observation']['data']);
+    const query = tree.addChild(0, fakeStep(0, 'run_sql', { query: 'SELECT 1' }, true), undefined, undefined, 1);
+    const wrong = tree.addChild(query.index, final('7'), undefined, undefined, 1);
+    Object.assign(wrong, { quality: 0.2, verified: false });
+    assert.equal(settled(tree, query), false, 'one wrong reading may be the reader\'s mistake');
+    const again = tree.addChild(query.index, final('8'), undefined, undefined, 1);
+    Object.assign(again, { quality: 0.2, verified: false });
+    assert.equal(settled(tree, query), true, 'two wrong readings: the mistake is in the result');
+    const results = new Map([[`run_sql\u0000x`, [query.index]]]);
+    const elsewhere = tree.addChild(0, fakeStep(0, 'run_sql', { query: 'SELECT 1 -- again' }, true), undefined, undefined, 1);
+    assert.equal(answeredWrongElsewhere(tree, elsewhere, results), true, 'the same result, reached by another call');
+    again.verified = true;
+    assert.equal(answeredWrongElsewhere(tree, elsewhere, results), false, 'one right reading keeps it worth answering');
   });
 
   it('stops an expansion once a config repeats what a sibling did', async () => {

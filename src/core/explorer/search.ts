@@ -30,6 +30,7 @@ import {
   repairedErrorIndices,
 } from './verifier';
 import { verifyTrajectoryJudged, type RubricJudge } from './judge';
+import { matchesAnswer } from '../taskpool/answer';
 
 // ---------------------------------------------------------------- environment
 
@@ -200,18 +201,48 @@ export function widenCandidate(tree: SearchTree, maxDepth: number, maxK: number,
 /**
  * Configs agree on what follows a state when at least SETTLED_AGREEMENT children exist and all made the same call
  * with the same observation, or gave the same final answer: another config would most likely add one more copy
- * (schema discovery, the answer read off a result). A state whose children differ (a query with random mistakes)
- * stays open to widening.
+ * (schema discovery, the answer read off a result). A state whose children differ, or whose children wrote queries
+ * (where a stronger config may not repeat a weaker one's mistake), stays open to widening. A state followed only by
+ * WRONG_READINGS or more wrong final answers is settled too.
  */
 export const SETTLED_AGREEMENT = 3;
+
+/** Wrong final answers, and nothing else, after which a state is not read again. */
+export const WRONG_READINGS = 2;
 
 /** A state is widened to at most WIDEN_CAP·maxK children (the configs not yet tried there run out first, usually). */
 export const WIDEN_CAP = 4;
 
 export function settled(tree: SearchTree, node: TreeNode): boolean {
+  const children = node.childIndices.map((index) => tree.node(index));
+  // A result two configs have read, both wrongly: the mistake is in the result, not in the reading.
+  if (children.length >= WRONG_READINGS && children.every((c) => c.quality !== undefined && !c.verified)) return true;
   if (node.childIndices.length < SETTLED_AGREEMENT) return false;
-  const keys = new Set(node.childIndices.map((index) => outcomeKey(tree.node(index).step) ?? `#${index}`));
+  const steps = children.map((child) => child.step);
+  // Query code is where configs differ in skill: three configs making one mistake do not settle what a fourth writes.
+  if (steps.some((step) => resultKey(step) !== undefined)) return false;
+  const keys = new Set(steps.map((step, i) => outcomeKey(step) ?? `#${node.childIndices[i]}`));
   return keys.size === 1;
+}
+
+/** A successful query step's tool and result as the model saw it; undefined for other steps. */
+function resultKey(step: AgentStep | undefined): string | undefined {
+  if (!step?.observation.ok || (step.observation.tool !== 'run_sql' && step.observation.tool !== 'run_python')) return undefined;
+  return `${step.observation.tool}\u0000${step.observation.text}`;
+}
+
+/**
+ * Whether another node saw the same query result as `node`, and was followed only by final answers, all wrong: a
+ * transposition whose answering is already known to fail. Pure.
+ */
+export function answeredWrongElsewhere(tree: SearchTree, node: TreeNode, results: ReadonlyMap<string, readonly number[]>): boolean {
+  const key = resultKey(node.step);
+  if (key === undefined) return false;
+  return (results.get(key) ?? []).some((index) => {
+    if (index === node.index) return false;
+    const children = tree.node(index).childIndices.map((c) => tree.node(c));
+    return children.length > 0 && children.every((c) => c.quality !== undefined && !c.verified);
+  });
 }
 
 /** What a step led to, for agreement among siblings: its analysis state, or its final answer. */
@@ -380,6 +411,8 @@ export async function runSearch(task: TaskSpec, environment: StepEnvironment, po
   let stopReason: SearchStopReason = 'exhausted';
   const prefixKeys = new Map<number, string[]>([[0, []]]);
   const unwidenable = new Set<number>();
+  /** Nodes by the query result they saw (resultKey), for transpositions. */
+  const results = new Map<string, number[]>();
 
   emit([{ type: 'node/added', taskId: task.id, nodeId: tree.root.id, parentId: null, status: 'open', depth: 0 }]);
 
@@ -527,7 +560,8 @@ export async function runSearch(task: TaskSpec, environment: StepEnvironment, po
       prefixKeys.set(child.index, step.toolCall ? [...parentKeys, canonicalCall(step.toolCall)] : parentKeys);
       children.push(child);
       const outcome = outcomeKey(step);
-      if (outcome !== undefined && seenOutcomes.has(outcome)) {
+      const wrongAnswer = step.observation.ok && step.observation.data.kind === 'final' && !matchesAnswer(task.answer, step.observation.data.answer);
+      if ((outcome !== undefined && seenOutcomes.has(outcome)) || wrongAnswer) {
         if (decisionEvent && i + 1 < choice.arms.length) {
           // The decision as carried out: the configs that ran, and why the rest did not.
           const ran = i + 1;
@@ -536,7 +570,7 @@ export async function runSearch(task: TaskSpec, environment: StepEnvironment, po
             arms: choice.armIds.slice(0, ran),
             mu: (decisionEvent.mu as number[]).slice(0, ran),
             sigma: (decisionEvent.sigma as number[]).slice(0, ran),
-            kReason: `${decisionEvent.kReason}; stopped after ${ran}: ${choice.armIds[i]} repeated a sibling's ${step.observation.ok && step.observation.data.kind === 'final' ? 'answer' : 'call and observation'}`,
+            kReason: `${decisionEvent.kReason}; stopped after ${ran}: ${wrongAnswer ? `${choice.armIds[i]} answered wrongly from this state, and the configs queued would read the same result` : `${choice.armIds[i]} repeated a sibling's ${step.observation.ok && step.observation.data.kind === 'final' ? 'answer' : 'call and observation'}`}`,
           });
         }
         break;
@@ -592,6 +626,14 @@ export async function runSearch(task: TaskSpec, environment: StepEnvironment, po
         child.closed = true;
         child.status = 'pruned';
       }
+      if (!child.closed && answeredWrongElsewhere(tree, child, results)) {
+        // Another path reached the same result and every answer read off it was wrong: answering here again would
+        // most likely repeat that answer, so the budget goes to other queries instead.
+        child.closed = true;
+        child.status = 'pruned';
+      }
+      const result = resultKey(step);
+      if (result !== undefined) results.set(result, [...(results.get(result) ?? []), child.index]);
       child.reward = nodeValue(child);
       // A failed step whose child succeeds with the same tool was repaired.
       if (leaf.status === 'error' && step.observation.ok && step.toolCall?.name === leaf.step?.toolCall?.name) leaf.status = 'repaired';
