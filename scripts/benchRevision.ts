@@ -49,7 +49,8 @@ async function main(): Promise<void> {
   const max = Number(process.env.TOFFEE_BENCH_TASKS ?? 24);
   const totals = { sound: 0, untouched: 0, planted: 0, caught: 0 };
   try {
-    for (const name of ['retail', 'oracle-hr', 'chinook', 'northwind']) {
+    const names = (process.env.TOFFEE_BENCH_ENVS ?? 'retail,oracle-hr,chinook,northwind').split(',').filter(Boolean);
+    for (const name of names) {
       const dir = prepare(name, work);
       // The look-alike tables: one archive per table of a single-table task of the plain pool.
       const first = await openAgentSession(dir);
@@ -74,7 +75,7 @@ async function main(): Promise<void> {
         for (const task of pool.tasks) {
           const r = await review(task);
           if (r.decision === 'keep') untouched++;
-          else falsePositives.push(`${task.id}: ${r.decision} — ${r.findings.map((f) => f.detail).join('; ')}`);
+          else falsePositives.push(`${task.id} "${task.question}": ${r.decision} — ${r.findings.map((f) => f.detail).join('; ')}`);
         }
         const counts = new Map<PlantKind, { revised: number; rejected: number; kept: number }>();
         const missed: string[] = [];
