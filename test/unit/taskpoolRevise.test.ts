@@ -292,10 +292,14 @@ describe('task revision after the first exploration', function () {
   it('takes a validated LLM review, holds its patch to the data, and falls back to the rules on a bad reply', async () => {
     const task = tasks[0];
     const replies: string[] = [];
+    const requests: Array<Parameters<LlmProvider['complete']>[0]> = [];
     const fake: LlmProvider = {
       id: 'fake',
       listModels: async () => [],
-      complete: async () => ({ message: { content: replies.shift() ?? '', toolCalls: [] }, usage: { prompt: 10, completion: 10 }, costUsd: 0.001, latencyMs: 1 }),
+      complete: async (request) => {
+        requests.push(request);
+        return { message: { content: replies.shift() ?? '', toolCalls: [] }, usage: { prompt: 10, completion: 10 }, costUsd: 0.001, latencyMs: 1 };
+      },
     };
     const input = { task, profile: session.env.profile, graph, context: session.toolContext, paths: [] };
     replies.push('```json\n' + JSON.stringify({ decision: 'revise', findings: [{ check: 'verification', detail: 'say which tables' }], patch: { question: `${task.question} Name the tables you used.`, answer: { type: 'number', value: -1, tolerance: 0 } } }) + '\n```');
@@ -310,6 +314,19 @@ describe('task revision after the first exploration', function () {
     assert.equal(fallback.reviser, 'rules');
     assert.match(fallback.notes[0], /not a valid review/);
     assert.equal(parseReview('not json').problem, 'not JSON');
+
+    // A document-grounded task: the model is shown the text of the section the question cites.
+    const grounded = tasks.find((t) => t.documents?.some((d) => d.section))!;
+    const ref = grounded.documents!.find((d) => d.section)!;
+    const section = session.toolContext.documents.find((d) => d.name === ref.document)!.sections.find((x) => x.heading === ref.section)!;
+    assert.ok(section.text.trim().length > 20, 'the cited section has a rule to read');
+    replies.push(JSON.stringify({ decision: 'keep', findings: [] }));
+    requests.length = 0;
+    const keptByModel = await reviewTask({ ...input, task: grounded }, { provider: fake, model: 'm' });
+    assert.equal(keptByModel.review.decision, 'keep');
+    const body = JSON.parse(String(requests[0].messages[1].content)) as { citedSections: string };
+    assert.ok(body.citedSections.includes(section.text.trim()), body.citedSections);
+    assert.ok(body.citedSections.includes(section.heading));
   });
   it('runs inside synthesize: planted tasks are explored, revised once, re-explored or re-scored, and listed', async () => {
     const anchorTask = plantWrongAnchor(tasks.find((t) => plantWrongAnchor(t, session.env.profile))!, session.env.profile)!;

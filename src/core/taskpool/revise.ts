@@ -541,6 +541,8 @@ export async function reviewTask(input: ReviewInput, model?: ReviserModel, signa
   const schema = z.toJSONSchema(taskReviewSchema, { io: 'input' });
   const body = {
     task: { question: input.task.question, answer: input.task.answer, tables: input.task.tables, evidence: input.task.evidence.map((s) => ({ tool: s.tool, code: s.code, result: s.result })), documents: input.task.documents ?? [] },
+    // The rule a document-grounded question cites, as written: the model judges the question against it.
+    citedSections: citedText(input.task, input.context.documents),
     rubric: input.task.rubric ?? [],
     evidenceGraph: graphSlice(input.graph, input.task),
     paths: input.paths.slice(0, 6).map(pathSummary),
@@ -554,7 +556,7 @@ export async function reviewTask(input: ReviewInput, model?: ReviserModel, signa
         {
           role: 'system',
           content:
-            'You review a data-analysis task after seeing agents execute it. Check: (executable) the question can be answered with these files; (supported) every quantity it states is supported by the data; (anchors) each rubric criterion names tables/columns the evidence really uses and the answer key is right; (ambiguity) the paths do not reach different defensible answers (e.g. two tables that both answer it); (verification) the rubric says how to verify. Return only the fields to change. Reply with one JSON object matching this JSON schema, nothing else:\n' +
+            'You review a data-analysis task after seeing agents execute it. Check: (executable) the question can be answered with these files; (supported) every quantity it states is supported by the data; (anchors) each rubric criterion names tables/columns the evidence really uses and the answer key is right; (ambiguity) the paths do not reach different defensible answers (e.g. two tables that both answer it); (verification) the rubric says how to verify. A question that cites a document section is judged against the text of that section (citedSections). Return only the fields to change. Reply with one JSON object matching this JSON schema, nothing else:\n' +
             JSON.stringify(schema),
         },
         { role: 'user', content: JSON.stringify(body) },
