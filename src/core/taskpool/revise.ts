@@ -274,10 +274,15 @@ export function withTablesNamed(question: string, tables: readonly string[]): st
  * give both the same answer.
  */
 export function unnamedLookAlikes(task: TaskSpec, profile: EnvironmentProfile, documents: readonly DataDocument[]): Map<string, string[]> {
+  const named = tableNamed(task, profile, documents);
+  return new Map([...lookAlikes(task, profile)].filter(([table]) => !named(table)));
+}
+
+/** Whether the task's question, or the document section it cites, names a table (given the table's columns). */
+function tableNamed(task: TaskSpec, profile: EnvironmentProfile, documents: readonly DataDocument[]): (table: string) => boolean {
   const cited = citedText(task, documents);
   const columns = (table: string) => profile.tables.find((t) => t.name === table)?.columns.map((c) => c.name) ?? [];
-  const named = (table: string) => namesTable(task.question, table, columns(table)) || (cited !== '' && namesTable(cited, table, columns(table)));
-  return new Map([...lookAlikes(task, profile)].filter(([table]) => !named(table)));
+  return (table) => namesTable(task.question, table, columns(table)) || (cited !== '' && namesTable(cited, table, columns(table)));
 }
 
 /**
@@ -397,24 +402,22 @@ export async function reviewTaskByRules(input: ReviewInput): Promise<TaskReview>
   // 4. One defensible answer. A table is named when the question names it, or the document section it cites does.
   // A task table left unnamed while a look-alike holds the columns it reads has two readings, whether or not
   // today's data gives both the same answer: the question is revised to name it, and the finding says which.
-  const cited = citedText(task, context.documents);
-  const columnsOfTable = (table: string) => profile.tables.find((t) => t.name === table)?.columns.map((c) => c.name) ?? [];
-  const isNamed = (table: string) => namesTable(task.question, table, columnsOfTable(table)) || (cited !== '' && namesTable(cited, table, columnsOfTable(table)));
+  const isNamed = tableNamed(task, profile, context.documents);
   const alternatives = new Map<string, string>();
-  const sameReadings: string[] = [];
+  const otherReadings: string[] = [];
   const toName = new Set<string>();
   for (const [core, others] of unnamedLookAlikes(task, profile, context.documents)) {
     toName.add(core);
     for (const other of others) {
       if (!task.evidence.every((s) => s.tool === 'run_sql')) {
-        sameReadings.push(`${other} looks like ${core} and holds the columns the question reads (the evidence is not SQL alone, so it was not re-run on ${other})`);
+        otherReadings.push(`${other} looks like ${core} and holds the columns the question reads (the evidence is not SQL alone, so it was not re-run on ${other})`);
         continue;
       }
       const alt = await execute(task, context, (c) => c.split(quoteIdent(core)).join(quoteIdent(other)));
       const stated = (alt.stated ?? '').trim();
-      if (!alt.ok || stated === '') sameReadings.push(`${core}→${other} gives no answer, yet ${other} looks like ${core} and holds the columns the question reads`);
+      if (!alt.ok || stated === '') otherReadings.push(`${core}→${other} gives no answer, yet ${other} looks like ${core} and holds the columns the question reads`);
       else if (!matchesAnswer(current.answer, stated)) alternatives.set(other, `${core}→${other} gives ${alt.stated} (a different answer)`);
-      else sameReadings.push(`${core}→${other} gives the same answer today, yet the question does not say which of the two look-alike tables it reads`);
+      else otherReadings.push(`${core}→${other} gives the same answer today, yet the question does not say which of the two look-alike tables it reads`);
     }
   }
   for (const path of input.paths) {
@@ -427,7 +430,7 @@ export async function reviewTaskByRules(input: ReviewInput): Promise<TaskReview>
     if (task.tables.every(isNamed)) return reject('ambiguity', 'the question already names its tables and still has more than one defensible answer');
     for (const table of task.tables) if (!isNamed(table)) toName.add(table);
   }
-  for (const detail of sameReadings) findings.push({ check: 'ambiguity', detail: `the question does not name its table: ${detail}` });
+  for (const detail of otherReadings) findings.push({ check: 'ambiguity', detail: `the question does not name its table: ${detail}` });
   if (toName.size > 0) patch.question = withTablesNamed(patch.question ?? task.question, task.tables.filter((t) => toName.has(t)));
 
   // 5. Verification instructions: an answer check, and a text instruction that names what to look for.
