@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { synthesize, type SynthesisSummary } from '../../src/core/pipeline';
-import { readRun } from '../../src/core/store/RunStore';
+import { exploredFromRun } from '../../src/core/explorer/revision';
+import { readRun, RunStore } from '../../src/core/store/RunStore';
 import { writeShopFolder } from './agentFixture';
 
 function trajectoryIds(runDir: string): string[] {
@@ -76,6 +77,52 @@ describe('pipeline: synthesize', function () {
     assert.ok(events.some((e) => e.type === 'run/resumed'));
     assert.equal(events.filter((e) => e.type === 'task/finished').length, 4, 'each task finished once');
   });
+
+  it('revises on resume a task that finished but crashed before its revision, exactly once', async () => {
+    const outDir = path.join(scratch, 'unrevised');
+    fs.cpSync(path.join(scratch, 'full'), outDir, { recursive: true });
+    // The log as a crash right after the first task/finished leaves it: that task's task/revised never written.
+    const log = path.join(outDir, 'events.jsonl');
+    const lines = fs.readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    const cut = lines.findIndex((l) => JSON.parse(l).type === 'task/finished');
+    const taskId = JSON.parse(lines[cut]).taskId as string;
+    const uninterrupted = readRun(path.join(scratch, 'full')).events.filter((e) => e.type === 'task/revised' && (e as { taskId: string }).taskId === taskId);
+    assert.equal(uninterrupted.length, 1, 'the uninterrupted run revised the task once');
+    fs.writeFileSync(log, lines.slice(0, cut + 1).join('\n') + '\n');
+    assert.equal(readRun(outDir).events.filter((e) => e.type === 'task/revised').length, 0);
+    // What the revision reads back from the log: the task's paths to a final answer and its admitted trajectories.
+    const store = RunStore.open(outDir);
+    try {
+      const explored = exploredFromRun(store.state, taskId);
+      const admittedIds = [...store.state.trajectories.values()].filter((t) => t.taskId === taskId).map((t) => t.trajectoryId);
+      assert.ok(admittedIds.length > 0);
+      assert.deepEqual(explored.admitted.map((t) => t.trajectoryId), admittedIds);
+      assert.ok(explored.admitted.every((t) => t.steps.length > 0 && t.steps[t.steps.length - 1].toolCall?.name === 'final_answer'));
+      for (const id of admittedIds) assert.ok(explored.paths.some((p) => p.trajectoryId === id && p.admitted && p.answer !== undefined && p.steps.length > 0), id);
+    } finally {
+      store.close();
+    }
+
+    const resumed = await synthesize({ folder, resumeDir: outDir, costModelFile: null });
+    assert.equal(resumed.tasksFinished, 4);
+    const events = readRun(outDir).events;
+    const revised = events.filter((e) => e.type === 'task/revised' && (e as { taskId: string }).taskId === taskId) as unknown as Array<{ seq: number; outcome: string; findings: unknown[] }>;
+    assert.equal(revised.length, 1, 'revised once, after the resume');
+    assert.ok(revised[0].seq > events.find((e) => e.type === 'run/resumed')!.seq);
+    // Revised from the log, the task gets the review the uninterrupted run gave it from memory.
+    const before = uninterrupted[0] as unknown as { outcome: string; findings: unknown[] };
+    assert.equal(revised[0].outcome, before.outcome);
+    assert.deepEqual(revised[0].findings, before.findings);
+    assert.equal(events.filter((e) => e.type === 'task/revised').length, uninterruptedRevisions(), 'every task revised once');
+
+    // A second resume finds nothing left to revise.
+    await synthesize({ folder, resumeDir: outDir, costModelFile: null });
+    assert.equal(readRun(outDir).events.filter((e) => e.type === 'task/revised' && (e as { taskId: string }).taskId === taskId).length, 1);
+  });
+
+  function uninterruptedRevisions(): number {
+    return readRun(path.join(scratch, 'full')).events.filter((e) => e.type === 'task/revised').length;
+  }
 
   it('fails clearly on a folder without data', async () => {
     const empty = fs.mkdtempSync(path.join(scratch, 'empty-'));

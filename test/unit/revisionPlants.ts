@@ -5,7 +5,7 @@
  */
 import type { EnvironmentProfile } from '../../src/core/env/types';
 import { columnNode } from '../../src/core/taskpool/graph';
-import { namesTable } from '../../src/core/taskpool/revise';
+import { namesTable, tableNameForms, tablesNamingPhrase } from '../../src/core/taskpool/revise';
 import { columnsOf } from '../../src/core/taskpool/rubric';
 import type { TaskSpec } from '../../src/core/taskpool/types';
 
@@ -77,16 +77,26 @@ export function plantUnknownField(task: TaskSpec): TaskSpec {
 }
 
 /**
- * A single-table task whose question stops naming its table ("records" instead): with a second table of the same
- * columns in the environment, two tables answer it. Undefined when the task does not fit.
+ * A single-table task whose question stops naming its table ("records" instead, for every form `namesTable` reads as
+ * naming it): with a second table of the same columns in the environment, two tables answer it. Undefined when the
+ * task does not fit.
  */
 export function plantAmbiguous(task: TaskSpec): TaskSpec | undefined {
   if (task.tables.length !== 1 || !task.evidence.every((s) => s.tool === 'run_sql')) return undefined;
   const table = task.tables[0];
-  const words = table.replace(/[_\s]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
-  const pattern = new RegExp(`\\b(?:${words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}s?|${table}s?)\\b`, 'gi');
-  const question = task.question.replace(pattern, 'records').replace(/\(records\)/g, '');
-  if (question === task.question || namesTable(question, table)) return undefined;
+  // The columns the task reads (its anchors): a form inside one of them ("order" in "order total") names the column.
+  const columns = (task.anchors ?? []).filter((a) => a.startsWith(`column:${table}.`)).map((a) => a.slice(`column:${table}.`.length));
+  const alternation = (phrases: string[]) => phrases.sort((a, b) => b.length - a.length).map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const phrase = (names: string[]) => new RegExp(`(^|[^a-z0-9_])(${alternation(names)})(?=$|[^a-z0-9_])`, 'gi');
+  // Column phrases are set aside first, so "order total" stays while "orders" becomes "records".
+  const kept: string[] = [];
+  const columnWords = columns.map((c) => c.replace(/[_\s]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase());
+  // The pool's own naming (", according to the X table") goes whole: the plant is the question without it.
+  const unnamed = task.question.replace(tablesNamingPhrase([table]), '');
+  let question = columnWords.length > 0 ? unnamed.replace(phrase(columnWords), (_m, before: string, words: string) => `${before}\u0000${kept.push(words) - 1}\u0000`) : unnamed;
+  question = question.replace(phrase(tableNameForms(table)), '$1records').replace(/\(records\)/g, '');
+  question = question.replace(/\u0000(\d+)\u0000/g, (_m, i: string) => kept[Number(i)]);
+  if (question === task.question || namesTable(question, table, columns)) return undefined;
   const planted = clone(task);
   planted.question = question;
   return planted;

@@ -18,9 +18,9 @@ import { explorerToolContext, synthesize } from '../../src/core/pipeline';
 import { revisionsCommand } from '../../src/cli/commands/revisions';
 import { RunStore } from '../../src/core/store/RunStore';
 import type { EvidenceGraph } from '../../src/core/taskpool/graph';
-import { buildTaskPool } from '../../src/core/taskpool/pool';
+import { buildTaskPool, namingLookAlikes, taskPoolFamilies } from '../../src/core/taskpool/pool';
 import { buildRubric, fileRoles, taskAnchors } from '../../src/core/taskpool/rubric';
-import { applyTaskPatch, citedText, namesTable, parseReview, questionHash, reviewTask, reviewTaskByRules } from '../../src/core/taskpool/revise';
+import { applyTaskPatch, citedText, namesTable, parseReview, questionHash, reviewTask, reviewTaskByRules, tablesNamingPhrase, unnamedLookAlikes } from '../../src/core/taskpool/revise';
 import type { TaskSpec } from '../../src/core/taskpool/types';
 import { buildTaskNodes } from '../../src/host/taskNodes';
 import { taskDetailMarkdown } from '../../src/core/taskpool/detail';
@@ -79,6 +79,14 @@ describe('task revision after the first exploration', function () {
     return runSearch(task, environment, costModelPolicy(new LearnedCostModel(arms, { estimateCostUsd: createPriceCostEstimator(models) })), { budgetUsd: 0.05 });
   }
 
+  /** A task with its anchors, file roles and rubric compiled as the pool compiles them. */
+  function compiled(task: TaskSpec): TaskSpec {
+    task.anchors = taskAnchors(task, session.env.profile);
+    task.roles = fileRoles(task, session.env.profile, graph, session.toolContext.documents);
+    task.rubric = buildRubric(task, session.env.profile, task.roles);
+    return task;
+  }
+
   /** A sound single-table task on orders (its question names the table), compiled as the pool compiles one. */
   async function ordersMeanTask(): Promise<TaskSpec> {
     const code = 'SELECT ROUND(AVG("order_total"), 2) AS mean_total FROM "orders"';
@@ -124,6 +132,60 @@ describe('task revision after the first exploration', function () {
     assert.equal(r.decision, 'revise', JSON.stringify(r));
     assert.ok(r.findings.some((f) => f.check === 'ambiguity' && /orders→orders_archive gives/.test(f.detail)), JSON.stringify(r.findings));
     assert.ok(namesTable(r.patch.question!, 'orders'), r.patch.question);
+  });
+
+  it('names a table by its words, plural or singular ("job" for jobs), but not by a column of its own ("order total")', () => {
+    const columns = (table: string) => session.env.profile.tables.find((t) => t.name === table)!.columns.map((c) => c.name);
+    assert.ok(namesTable('How many orders were placed on the web?', 'orders', columns('orders')));
+    assert.ok(namesTable('Which order channel has the highest average quantity of its order items?', 'orders', columns('orders')));
+    assert.ok(namesTable('Which job job title has the highest average salary?', 'jobs', ['job_id', 'job_title', 'min_salary']));
+    assert.ok(!namesTable('What is the average order total?', 'orders', columns('orders')), 'order total is the column, which the look-alike has too');
+    assert.ok(namesTable('In stores staff, who works full time?', 'stores_staff', columns('stores_staff')));
+  });
+
+  it('revises a question that does not name its table when a look-alike exists, even if both give the same answer today', async () => {
+    // Which channel has the most orders: the archive (two thirds of the rows) happens to agree.
+    const code = 'SELECT "channel", COUNT(*) AS n FROM "orders" GROUP BY "channel" ORDER BY n DESC, "channel" LIMIT 1';
+    const top = async (sql: string) => {
+      const observation = await executeToolCall(session.toolContext, { name: 'run_sql', arguments: JSON.stringify({ query: sql }) });
+      assert.ok(observation.ok && observation.data.kind === 'rows');
+      return String(observation.data.kind === 'rows' ? observation.data.rows[0][0] : '');
+    };
+    const value = await top(code);
+    assert.equal(await top(code.replace('"orders"', '"orders_archive"')), value, 'precondition: the look-alike gives the same answer on this data');
+    const task = compiled({ ...tasks[0], id: 'unnamed-channel', family: 'planted', question: 'Which channel has the most records?', answer: { type: 'string', value }, evidence: [{ tool: 'run_sql', code, purpose: 'orders per channel', result: { columns: ['channel', 'n'], rows: [[value]] } }], tables: ['orders'], documents: undefined });
+    const r = await review(task);
+    assert.equal(r.decision, 'revise', JSON.stringify(r));
+    assert.ok(r.findings.some((f) => f.check === 'ambiguity' && /orders→orders_archive gives the same answer today/.test(f.detail)), JSON.stringify(r.findings));
+    assert.equal(r.patch.question, 'Which channel has the most records, according to the orders table?');
+    // The pool phrases the same question the same way up front, and the named question is sound.
+    assert.equal(namingLookAlikes(task, session.env.profile, session.toolContext.documents), r.patch.question);
+    assert.equal((await review(applyTaskPatch(task, r.patch).task)).decision, 'keep');
+    // Every pool task reads only tables that its question (or cited section) names, or that have no look-alike.
+    for (const t of tasks) assert.deepEqual([...unnamedLookAlikes(t, session.env.profile, session.toolContext.documents).keys()], [], t.question);
+  });
+
+  it('the pool names a table that has a look-alike (whatever the family), and keeps the name through a model rewrite', async () => {
+    const family = taskPoolFamilies.find((f) => f.id === 'change-over-time')!;
+    const template = await buildTaskPool(session.toolContext, { max: 6, seed: 1, families: [family] });
+    const onOrders = template.tasks.filter((t) => t.tables.includes('orders'));
+    assert.ok(onOrders.length > 0);
+    for (const t of onOrders) assert.ok(t.question.includes(tablesNamingPhrase(['orders'])), t.question);
+    // A model that rewrites each question without the table's name: the template stays, with the reason.
+    const dropsName: LlmProvider = {
+      id: 'fake',
+      listModels: async () => [],
+      complete: async (request) => {
+        const question = /^Template question: (.*)$/m.exec(String(request.messages[1].content))![1];
+        return { message: { content: question.replace(tablesNamingPhrase(['orders']), ''), toolCalls: [] }, usage: { prompt: 1, completion: 1 }, costUsd: 0, latencyMs: 1 };
+      },
+    };
+    const phrased = await buildTaskPool(session.toolContext, { max: 6, seed: 1, families: [family], phrasing: { provider: dropsName, model: 'm' } });
+    for (const t of phrased.tasks.filter((x) => x.tables.includes('orders'))) {
+      assert.ok(t.question.includes(tablesNamingPhrase(['orders'])), t.question);
+      assert.equal(t.validation?.phrasing?.source, 'template');
+      assert.match(t.validation?.phrasing?.reason ?? '', /does not name orders, which has a look-alike table/);
+    }
   });
 
   it('fixes a wrong rubric anchor and re-scores the explored trajectories without a model call', async () => {
@@ -172,7 +234,9 @@ describe('task revision after the first exploration', function () {
     const base = await ordersMeanTask();
     assert.equal((await review(base)).decision, 'keep', 'the sound version names its table');
     const planted = plantAmbiguous(base)!;
-    assert.ok(planted && !namesTable(planted.question, 'orders'), planted?.question);
+    // "order total" names the column (which orders_archive has too), not the table.
+    const ordersColumns = session.env.profile.tables.find((t) => t.name === 'orders')!.columns.map((c) => c.name);
+    assert.ok(planted && !namesTable(planted.question, 'orders', ordersColumns), planted?.question);
     const r = await review(planted);
     assert.equal(r.decision, 'revise', JSON.stringify(r));
     assert.ok(r.findings.some((f) => f.check === 'ambiguity' && /orders_archive/.test(f.detail)));
@@ -228,10 +292,14 @@ describe('task revision after the first exploration', function () {
   it('takes a validated LLM review, holds its patch to the data, and falls back to the rules on a bad reply', async () => {
     const task = tasks[0];
     const replies: string[] = [];
+    const requests: Array<Parameters<LlmProvider['complete']>[0]> = [];
     const fake: LlmProvider = {
       id: 'fake',
       listModels: async () => [],
-      complete: async () => ({ message: { content: replies.shift() ?? '', toolCalls: [] }, usage: { prompt: 10, completion: 10 }, costUsd: 0.001, latencyMs: 1 }),
+      complete: async (request) => {
+        requests.push(request);
+        return { message: { content: replies.shift() ?? '', toolCalls: [] }, usage: { prompt: 10, completion: 10 }, costUsd: 0.001, latencyMs: 1 };
+      },
     };
     const input = { task, profile: session.env.profile, graph, context: session.toolContext, paths: [] };
     replies.push('```json\n' + JSON.stringify({ decision: 'revise', findings: [{ check: 'verification', detail: 'say which tables' }], patch: { question: `${task.question} Name the tables you used.`, answer: { type: 'number', value: -1, tolerance: 0 } } }) + '\n```');
@@ -246,6 +314,19 @@ describe('task revision after the first exploration', function () {
     assert.equal(fallback.reviser, 'rules');
     assert.match(fallback.notes[0], /not a valid review/);
     assert.equal(parseReview('not json').problem, 'not JSON');
+
+    // A document-grounded task: the model is shown the text of the section the question cites.
+    const grounded = tasks.find((t) => t.documents?.some((d) => d.section))!;
+    const ref = grounded.documents!.find((d) => d.section)!;
+    const section = session.toolContext.documents.find((d) => d.name === ref.document)!.sections.find((x) => x.heading === ref.section)!;
+    assert.ok(section.text.trim().length > 20, 'the cited section has a rule to read');
+    replies.push(JSON.stringify({ decision: 'keep', findings: [] }));
+    requests.length = 0;
+    const keptByModel = await reviewTask({ ...input, task: grounded }, { provider: fake, model: 'm' });
+    assert.equal(keptByModel.review.decision, 'keep');
+    const body = JSON.parse(String(requests[0].messages[1].content)) as { citedSections: string };
+    assert.ok(body.citedSections.includes(section.text.trim()), body.citedSections);
+    assert.ok(body.citedSections.includes(section.heading));
   });
   it('runs inside synthesize: planted tasks are explored, revised once, re-explored or re-scored, and listed', async () => {
     const anchorTask = plantWrongAnchor(tasks.find((t) => plantWrongAnchor(t, session.env.profile))!, session.env.profile)!;

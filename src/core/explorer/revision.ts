@@ -6,6 +6,8 @@
  * single model call. Every review is a `task/revised` event with the before/after diff.
  */
 import type { ToolContext } from '../agent/tools';
+import { stepFromRecord, stepsOf } from '../export/runAdapter';
+import type { NodeState, RunState } from '../store/runState';
 import type { RunEventInput } from '../store/events';
 import type { EvidenceGraph } from '../taskpool/graph';
 import type { ExploredPath, ReviserModel } from '../taskpool/revise';
@@ -41,9 +43,25 @@ export interface RevisionResult {
   line: string;
 }
 
+/** An admitted trajectory as re-scoring reads it: its steps and its verification's quality and rubric. */
+export interface AdmittedTrajectory {
+  trajectoryId: string;
+  steps: TrajectoryRecord['steps'];
+  verification: Pick<Verification, 'quality' | 'rubric'>;
+}
+
+/**
+ * What a revision reads of a task's exploration: every path to a final answer, and the admitted trajectories.
+ * The pipeline takes it from the search just run, or (on a resume) from the run's events.
+ */
+export interface ExploredTask {
+  paths: ExploredPath[];
+  admitted: AdmittedTrajectory[];
+}
+
 export interface ReviseOptions {
   task: TaskSpec;
-  result: Pick<SearchResult, 'tree' | 'admitted' | 'rejected'>;
+  result: Pick<SearchResult, 'tree' | 'admitted' | 'rejected'> | ExploredTask;
   context: ToolContext;
   graph: EvidenceGraph;
   cleaning: CleaningOptions;
@@ -64,8 +82,40 @@ export function exploredPaths(taskId: string, result: Pick<SearchResult, 'tree' 
   return paths;
 }
 
+/**
+ * A finished task's exploration as its run's events recorded it, for a revision that did not happen before a crash:
+ * the paths to a final answer walked through the `node/added` payloads, and the admitted trajectories still standing.
+ */
+export function exploredFromRun(state: RunState, taskId: string): ExploredTask {
+  const nodes = state.nodes.get(taskId) ?? new Map<string, NodeState>();
+  const warnings: string[] = [];
+  const stepOf = (node: NodeState, index: number) => stepFromRecord(typeof node.step === 'object' && node.step !== null ? (node.step as Record<string, unknown>) : {}, index, node);
+  const paths: ExploredPath[] = [];
+  const admittedIds = new Set<string>();
+  const admitted: AdmittedTrajectory[] = [];
+  for (const t of state.trajectories.values()) {
+    if (t.taskId !== taskId || state.revokedTrajectories.has(t.trajectoryId)) continue;
+    const steps = stepsOf(t, nodes, warnings);
+    if (!steps) continue;
+    admittedIds.add(t.trajectoryId);
+    const rubric = (t.rubric ?? undefined) as Verification['rubric'];
+    admitted.push({ trajectoryId: t.trajectoryId, steps, verification: { quality: t.quality, rubric } });
+  }
+  for (const node of nodes.values()) {
+    if (node.parentId === null) continue;
+    const last = stepOf(node, 0);
+    if (!last.observation.ok || last.observation.data.kind !== 'final') continue;
+    const chain: NodeState[] = [];
+    for (let at: NodeState | undefined = node; at && at.parentId !== null; at = nodes.get(at.parentId)) chain.unshift(at);
+    const steps = chain.map((n, i) => stepOf(n, i));
+    const trajectoryId = `${taskId}/${node.nodeId}`;
+    paths.push({ trajectoryId, steps, answer: last.observation.data.answer, verified: node.status === 'verified', admitted: admittedIds.has(trajectoryId) });
+  }
+  return { paths, admitted };
+}
+
 /** Re-scores an admitted trajectory against a revised task (deterministic; an earlier judge's text verdicts are kept). */
-export function rescore(task: TaskSpec, record: TrajectoryRecord, cleaning: CleaningOptions): RescoredTrajectory {
+export function rescore(task: TaskSpec, record: AdmittedTrajectory, cleaning: CleaningOptions): RescoredTrajectory {
   let verification = verifyTrajectory(task, record.steps);
   const judged = new Map((record.verification.rubric?.criteria ?? []).filter((c) => c.kind === 'text' && c.holds !== null).map((c) => [c.id, c]));
   if (verification.rubric && judged.size > 0) {
@@ -88,7 +138,8 @@ export function rescore(task: TaskSpec, record: TrajectoryRecord, cleaning: Clea
 /** Reviews an explored task once and works out what follows; the caller appends `events` and explores `reexplore`. */
 export async function reviseExploredTask(options: ReviseOptions): Promise<RevisionResult> {
   const { task } = options;
-  const paths = exploredPaths(task.id, options.result);
+  const explored: ExploredTask = 'paths' in options.result ? options.result : { paths: exploredPaths(task.id, options.result), admitted: options.result.admitted };
+  const paths = explored.paths;
   const outcome = await reviewTask({ task, profile: options.context.profile, graph: options.graph, context: options.context, paths }, options.reviser, options.signal);
   const { review } = outcome;
   const base = { modelCalls: outcome.modelCalls, costUsd: outcome.costUsd };
@@ -136,7 +187,7 @@ export async function reviseExploredTask(options: ReviseOptions): Promise<Revisi
   const revision: TaskRevisionRecord = { of: task.id, outcome: 'revised', reviser: outcome.reviser, findings, diff, action: 're-scored' };
   const revised: TaskSpec = { ...applied.task, revision };
   // Rubric bindings (or the answer key) changed, not the question: the paths stay valid, only their scores move.
-  const rescored = options.result.admitted.map((record) => rescore(revised, record, options.cleaning));
+  const rescored = explored.admitted.map((record) => rescore(revised, record, options.cleaning));
   return {
     ...base,
     outcome: 'revised',

@@ -96,7 +96,8 @@ export function repairedStepIndexes(steps: readonly AgentStep[]): number[] {
   return out;
 }
 
-function stepsOf(trajectory: TrajectoryState, nodes: Map<string, NodeState> | undefined, warnings: string[]): AgentStep[] | undefined {
+/** An admitted trajectory's steps: its recorded `steps`, else its node path walked through the `node/added` payloads. */
+export function stepsOf(trajectory: TrajectoryState, nodes: Map<string, NodeState> | undefined, warnings: string[]): AgentStep[] | undefined {
   if (Array.isArray(trajectory.steps) && trajectory.steps.every(isRecord)) {
     return (trajectory.steps as Record<string, unknown>[]).map((record, i) => stepFromRecord(record, i));
   }

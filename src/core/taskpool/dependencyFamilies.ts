@@ -8,7 +8,7 @@ import type { ColumnProfile, TableProfile } from '../env/types';
 import { quoteIdent } from '../agent/tools';
 import { numberTolerance } from './answer';
 import type { FamilyContext, TaskFamily } from './families';
-import { categories, difficultyOf, evidence, isIdLike, isLabelNumber, labelColumn, num, query, rankingIsWellDefined, sqlLiteral, taskId, throughColumn, usableTables, words } from './families';
+import { categories, difficultyOf, evidence, isIdLike, isLabelNumber, labelColumn, num, query, rankingIsWellDefined, singular, sqlLiteral, taskId, throughColumn, usableTables, words } from './families';
 import { addEdge, columnNode, sectionNode } from './graph';
 import type { AnswerKey, DependencyKind, EvidenceStep, TaskSpec } from './types';
 
@@ -43,8 +43,6 @@ export function plural(name: string): string {
 }
 
 const nameTokens = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((t) => t.length >= 3 && !['id', 'key', 'code', 'no', 'ref'].includes(t));
-
-const singular = (name: string) => name.toLowerCase().replace(/ies$/, 'y').replace(/(ss)$/, '$1').replace(/s$/, '');
 
 // ---- inclusion dependencies -----------------------------------------------------------------------------------
 

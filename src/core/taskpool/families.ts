@@ -49,6 +49,11 @@ export function words(name: string): string {
     .toLowerCase();
 }
 
+/** A plural table name's singular (`jobs` → "job", `categories` → "category"; `address` stays), lower-cased. */
+export function singular(name: string): string {
+  return name.toLowerCase().replace(/ies$/, 'y').replace(/([^s])s$/, '$1');
+}
+
 export function sqlLiteral(value: string | number): string {
   return typeof value === 'number' ? String(value) : `'${value.replace(/'/g, "''")}'`;
 }
@@ -210,7 +215,6 @@ export interface JoinKey {
 export async function discoverJoinKeys(context: FamilyContext): Promise<JoinKey[]> {
   const tables = usableTables(context.profile);
   const keys: JoinKey[] = [];
-  const singular = (name: string) => name.toLowerCase().replace(/ies$/, 'y').replace(/s$/, '');
   for (const parent of tables) {
     for (const parentColumn of parent.columns.filter((c) => c.candidateKey && (c.type === 'integer' || c.type === 'text'))) {
       for (const child of tables) {

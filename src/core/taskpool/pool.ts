@@ -18,6 +18,7 @@ import { buildRubric, fileRoles, taskAnchors } from './rubric';
 import type { ContaminationReference, TaskSpec } from './types';
 import { checkEvidence, nearDuplicateOf, trivialReason } from './validate';
 import { phraseTask, type PhrasingModel } from './phrasing';
+import { unnamedLookAlikes, withTablesNamed } from './revise';
 
 /** Every family of the pool: the starter four, then the dependency families. */
 export const taskPoolFamilies: TaskFamily[] = [...starterFamilies, ...dependencyFamilies];
@@ -128,6 +129,16 @@ async function noDataCheck(task: TaskSpec, model: TaskPoolOptions['noDataModel']
   return matchesAnswer(task.answer, completion.message.content ?? '') ? 'failed' : 'passed';
 }
 
+/**
+ * The task's question, naming each of its tables that a look-alike table could stand in for (an `_archive` copy,
+ * a table of the same columns): without the name the question has two readings, even where today's data gives
+ * both the same answer, and the reviser would have to revise it after exploration. One rule for every family.
+ */
+export function namingLookAlikes(task: TaskSpec, profile: EnvironmentProfile, documents: readonly DataDocument[]): string {
+  const unnamed = unnamedLookAlikes(task, profile, documents);
+  return withTablesNamed(task.question, task.tables.filter((t) => unnamed.has(t)));
+}
+
 /** Builds, validates and selects the task pool for an environment opened as an agent tool context. */
 export async function buildTaskPool(context: ToolContext, options: TaskPoolOptions = {}): Promise<TaskPoolResult> {
   const started = Date.now();
@@ -160,6 +171,7 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
     }
     if (!note && produced.length === 0) note = `nothing found here for: ${family.description.replace(/\.$/, '')}`;
     families.push({ id: family.id, candidates: produced.length, valid: 0, selected: 0, note, elapsedMs: Date.now() - familyStarted });
+    for (const task of produced) task.question = namingLookAlikes(task, profile, documents);
     candidates.push(...produced);
     options.onProgress?.(`${family.id}: ${produced.length} candidates`);
   }
@@ -209,10 +221,13 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
     const record = await phraseTask(task, options.phrasing, options.signal);
     if (record.source === 'llm') {
       const contamination = auditContamination([task], profile, options.contamination ?? []).get(task.id);
-      if (contamination) {
+      // A rewrite that stops naming a table with a look-alike gives the question a second reading again.
+      const unnamed = [...unnamedLookAlikes(task, profile, documents).keys()];
+      const problem = contamination ? `the rewrite is contaminated (${contamination})` : unnamed.length > 0 ? `the rewrite does not name ${unnamed.join(', ')}, which has a look-alike table` : undefined;
+      if (problem) {
         const rewrite = task.question;
         task.question = template;
-        task.validation!.phrasing = { source: 'template', reason: `the rewrite is contaminated (${contamination})`, model: record.model, rejectedRewrite: rewrite };
+        task.validation!.phrasing = { source: 'template', reason: problem, model: record.model, rejectedRewrite: rewrite };
       }
     }
     if (options.phrasing) options.onProgress?.(`phrasing ${task.id}: ${task.validation?.phrasing?.source} (${task.validation?.phrasing?.reason})`);

@@ -19,7 +19,8 @@ import type { LlmProvider } from '../llm/types';
 import { matchesAnswer, normalizeText, numbersIn } from './answer';
 import type { EvidenceGraph, GraphEdge, GraphNode } from './graph';
 import { columnNode, hasNode, tableNode } from './graph';
-import { buildRubric, columnsOf, fileRoles, joinsOf, resembles, taskAnchors } from './rubric';
+import { singular } from './families';
+import { buildRubric, columnsOf, fileRoles, joinsOf, lookAlikes, taskAnchors } from './rubric';
 import type { AnswerKey, FieldChange, RubricCheck, RubricCriterion, TaskSpec } from './types';
 import { statedAnswer } from './validate';
 
@@ -231,10 +232,57 @@ function containsPhrase(text: string, phrase: string): boolean {
   return new RegExp(`(^|[^a-z0-9_])${escaped}($|[^a-z0-9_])`).test(normalizeText(text));
 }
 
-/** Whether a question names a table (its name in words, or that plural), so a reader knows which one it means. */
-export function namesTable(question: string, table: string): boolean {
+/** The ways a question may name a table: its name in words, their plural and singular ("job" for jobs), the name itself. */
+export function tableNameForms(table: string): string[] {
   const words = humanize(table);
-  return containsPhrase(question, words) || containsPhrase(question, `${words}s`) || containsPhrase(question, table.toLowerCase());
+  return [...new Set([words, `${words}s`, singular(words), table.toLowerCase()])].filter((w) => w !== '');
+}
+
+/**
+ * Whether a question names a table, so a reader knows which one it means. A form inside one of the table's own
+ * column names ("order" in "order total", given orders.order_total) names that column, which a look-alike table
+ * has too, not the table; callers that know the columns pass them.
+ */
+export function namesTable(question: string, table: string, columns: readonly string[] = []): boolean {
+  let text = normalizeText(question);
+  for (const phrase of columns.map(humanize).filter((p) => p !== '').sort((a, b) => b.length - a.length)) {
+    text = text.replace(new RegExp(`(^|[^a-z0-9_])${phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=$|[^a-z0-9_])`, 'g'), '$1·');
+  }
+  return tableNameForms(table).some((form) => containsPhrase(text, form));
+}
+
+/** The words `withTablesNamed` adds: ", according to the X table" (or "the X and Y tables"). */
+export function tablesNamingPhrase(tables: readonly string[]): string {
+  return `, according to the ${tables.map(humanize).join(' and ')} table${tables.length > 1 ? 's' : ''}`;
+}
+
+/**
+ * The question with tables named (", according to the X table", before its question mark): the one patch for a
+ * question that does not say which of two look-alike tables it reads, used by the task pool and the reviser alike.
+ */
+export function withTablesNamed(question: string, tables: readonly string[]): string {
+  if (tables.length === 0) return question;
+  const phrase = tablesNamingPhrase(tables);
+  const at = question.lastIndexOf('?');
+  if (at < 0) return `${question.replace(/[\s.]*$/, '')}${phrase}?`;
+  return `${question.slice(0, at).replace(/\s+$/, '')}${phrase}${question.slice(at)}`;
+}
+
+/**
+ * The task's tables that have a look-alike (`lookAlikes`) although neither the question nor the document section it
+ * cites names them, each with its look-alikes: such a question has two readings even when today's data happens to
+ * give both the same answer.
+ */
+export function unnamedLookAlikes(task: TaskSpec, profile: EnvironmentProfile, documents: readonly DataDocument[]): Map<string, string[]> {
+  const named = tableNamed(task, profile, documents);
+  return new Map([...lookAlikes(task, profile)].filter(([table]) => !named(table)));
+}
+
+/** Whether the task's question, or the document section it cites, names a table (given the table's columns). */
+function tableNamed(task: TaskSpec, profile: EnvironmentProfile, documents: readonly DataDocument[]): (table: string) => boolean {
+  const cited = citedText(task, documents);
+  const columns = (table: string) => profile.tables.find((t) => t.name === table)?.columns.map((c) => c.name) ?? [];
+  return (table) => namesTable(task.question, table, columns(table)) || (cited !== '' && namesTable(cited, table, columns(table)));
 }
 
 /**
@@ -351,22 +399,25 @@ export async function reviewTaskByRules(input: ReviewInput): Promise<TaskReview>
     } else removals.push(criterion.id);
   }
 
-  // 4. One defensible answer: no other table answers the question differently (by the data, or by a path).
-  // A table is named when the question names it, or the document section the question cites does.
-  const cited = citedText(task, context.documents);
-  const isNamed = (table: string) => namesTable(task.question, table) || (cited !== '' && namesTable(cited, table));
+  // 4. One defensible answer. A table is named when the question names it, or the document section it cites does.
+  // A task table left unnamed while a look-alike holds the columns it reads has two readings, whether or not
+  // today's data gives both the same answer: the question is revised to name it, and the finding says which.
+  const isNamed = tableNamed(task, profile, context.documents);
   const alternatives = new Map<string, string>();
-  if (task.evidence.every((s) => s.tool === 'run_sql')) {
-    for (const core of task.tables) {
-      const needed = usedColumns.filter((c) => c.table === core).map((c) => c.column.toLowerCase());
-      if (needed.length === 0 || isNamed(core)) continue;
-      const coreProfile = profile.tables.find((t) => t.name === core);
-      for (const other of profile.tables) {
-        // Only a look-alike (the file roles' confuser test) can be read as "the same" table by a reader.
-        if (task.tables.includes(other.name) || !coreProfile || !resembles(other, coreProfile) || !needed.every((n) => other.columns.some((c) => c.name.toLowerCase() === n))) continue;
-        const alt = await execute(task, context, (c) => c.split(quoteIdent(core)).join(quoteIdent(other.name)));
-        if (alt.ok && (alt.stated ?? '').trim() !== '' && !matchesAnswer(current.answer, alt.stated ?? '')) alternatives.set(other.name, `${core}→${other.name} gives ${alt.stated}`);
+  const otherReadings: string[] = [];
+  const toName = new Set<string>();
+  for (const [core, others] of unnamedLookAlikes(task, profile, context.documents)) {
+    toName.add(core);
+    for (const other of others) {
+      if (!task.evidence.every((s) => s.tool === 'run_sql')) {
+        otherReadings.push(`${other} looks like ${core} and holds the columns the question reads (the evidence is not SQL alone, so it was not re-run on ${other})`);
+        continue;
       }
+      const alt = await execute(task, context, (c) => c.split(quoteIdent(core)).join(quoteIdent(other)));
+      const stated = (alt.stated ?? '').trim();
+      if (!alt.ok || stated === '') otherReadings.push(`${core}→${other} gives no answer, yet ${other} looks like ${core} and holds the columns the question reads`);
+      else if (!matchesAnswer(current.answer, stated)) alternatives.set(other, `${core}→${other} gives ${alt.stated} (a different answer)`);
+      else otherReadings.push(`${core}→${other} gives the same answer today, yet the question does not say which of the two look-alike tables it reads`);
     }
   }
   for (const path of input.paths) {
@@ -375,12 +426,12 @@ export async function reviewTaskByRules(input: ReviewInput): Promise<TaskReview>
     if (read.length > 0 && !task.tables.every(isNamed)) alternatives.set(read.join('+'), `${path.trajectoryId} reads ${read.join(', ')} and answers ${path.answer}`);
   }
   if (alternatives.size > 0) {
-    const unnamed = task.tables.filter((t) => !isNamed(t));
     findings.push({ check: 'ambiguity', detail: `more than one defensible answer: ${[...alternatives.values()].join('; ')}` });
-    if (unnamed.length === 0) return reject('ambiguity', 'the question already names its tables and still has more than one defensible answer');
-    const base = (patch.question ?? task.question).replace(/\s*\?\s*$/, '');
-    patch.question = `${base}, according to the ${unnamed.map(humanize).join(' and ')} table${unnamed.length > 1 ? 's' : ''}?`;
+    if (task.tables.every(isNamed)) return reject('ambiguity', 'the question already names its tables and still has more than one defensible answer');
+    for (const table of task.tables) if (!isNamed(table)) toName.add(table);
   }
+  for (const detail of otherReadings) findings.push({ check: 'ambiguity', detail: `the question does not name its table: ${detail}` });
+  if (toName.size > 0) patch.question = withTablesNamed(patch.question ?? task.question, task.tables.filter((t) => toName.has(t)));
 
   // 5. Verification instructions: an answer check, and a text instruction that names what to look for.
   if (!rubric.some((c) => c.polarity === 'positive' && c.check.kind === 'final_value')) {
@@ -493,6 +544,8 @@ export async function reviewTask(input: ReviewInput, model?: ReviserModel, signa
   const schema = z.toJSONSchema(taskReviewSchema, { io: 'input' });
   const body = {
     task: { question: input.task.question, answer: input.task.answer, tables: input.task.tables, evidence: input.task.evidence.map((s) => ({ tool: s.tool, code: s.code, result: s.result })), documents: input.task.documents ?? [] },
+    // The rule a document-grounded question cites, as written: the model judges the question against it.
+    citedSections: citedText(input.task, input.context.documents),
     rubric: input.task.rubric ?? [],
     evidenceGraph: graphSlice(input.graph, input.task),
     paths: input.paths.slice(0, 6).map(pathSummary),
@@ -506,7 +559,7 @@ export async function reviewTask(input: ReviewInput, model?: ReviserModel, signa
         {
           role: 'system',
           content:
-            'You review a data-analysis task after seeing agents execute it. Check: (executable) the question can be answered with these files; (supported) every quantity it states is supported by the data; (anchors) each rubric criterion names tables/columns the evidence really uses and the answer key is right; (ambiguity) the paths do not reach different defensible answers (e.g. two tables that both answer it); (verification) the rubric says how to verify. Return only the fields to change. Reply with one JSON object matching this JSON schema, nothing else:\n' +
+            'You review a data-analysis task after seeing agents execute it. Check: (executable) the question can be answered with these files; (supported) every quantity it states is supported by the data; (anchors) each rubric criterion names tables/columns the evidence really uses and the answer key is right; (ambiguity) the paths do not reach different defensible answers (e.g. two tables that both answer it); (verification) the rubric says how to verify. A question that cites a document section is judged against the text of that section (citedSections). Return only the fields to change. Reply with one JSON object matching this JSON schema, nothing else:\n' +
             JSON.stringify(schema),
         },
         { role: 'user', content: JSON.stringify(body) },

@@ -68,6 +68,26 @@ export function resembles(table: TableProfile, core: TableProfile): string | und
 }
 
 /**
+ * The look-alikes of each task table: other tables that resemble it (the confuser test below) and hold every column
+ * the evidence reads from it, so a reader who is not told which table could read either. A table the evidence reads
+ * no column of has none.
+ */
+export function lookAlikes(task: TaskSpec, profile: EnvironmentProfile): Map<string, string[]> {
+  const used = columnsOf(task, profile);
+  const found = new Map<string, string[]>();
+  for (const core of task.tables) {
+    const needed = used.filter((c) => c.table === core).map((c) => c.column.toLowerCase());
+    const coreProfile = profile.tables.find((t) => t.name === core);
+    if (needed.length === 0 || !coreProfile) continue;
+    const others = profile.tables
+      .filter((other) => !task.tables.includes(other.name) && resembles(other, coreProfile) !== undefined && needed.every((n) => other.columns.some((c) => c.name.toLowerCase() === n)))
+      .map((t) => t.name);
+    if (others.length > 0) found.set(core, others);
+  }
+  return found;
+}
+
+/**
  * File roles: core (holds a table or document the evidence reads), supporting (joined to a core table in the
  * graph, or a document section that references a core column), confuser (shares ≥ 2 non-key column names or a
  * name token with a core table, yet is not needed), ambient (the rest).
