@@ -182,8 +182,8 @@ export function operatorsAt(node: TreeNode): Operator[] {
 
 /**
  * The state to widen once every branch has ended: a non-final, non-provider-failure node below the max depth
- * with fewer than WIDEN_CAP·maxK children whose next step is not settled, highest mean value first (ties: the older node).
- * Pure.
+ * with fewer than WIDEN_CAP·maxK children whose next step is not settled, highest mean value first (ties: the
+ * older node). Pure.
  */
 export function widenCandidate(tree: SearchTree, maxDepth: number, maxK: number, skip: ReadonlySet<number> = new Set()): TreeNode | undefined {
   let best: TreeNode | undefined;
@@ -198,13 +198,7 @@ export function widenCandidate(tree: SearchTree, maxDepth: number, maxK: number,
   return best;
 }
 
-/**
- * Configs agree on what follows a state when at least SETTLED_AGREEMENT children exist and all made the same call
- * with the same observation, or gave the same final answer: another config would most likely add one more copy
- * (schema discovery, the answer read off a result). A state whose children differ, or whose children wrote queries
- * (where a stronger config may not repeat a weaker one's mistake), stays open to widening. A state followed only by
- * WRONG_READINGS or more wrong final answers is settled too.
- */
+/** Children that must all agree before a state counts as settled. */
 export const SETTLED_AGREEMENT = 3;
 
 /** Wrong final answers, and nothing else, after which a state is not read again. */
@@ -213,6 +207,13 @@ export const WRONG_READINGS = 2;
 /** A state is widened to at most WIDEN_CAP·maxK children (the configs not yet tried there run out first, usually). */
 export const WIDEN_CAP = 4;
 
+/**
+ * Whether widening a state would most likely buy copies. Configs agree on what follows it when at least
+ * SETTLED_AGREEMENT children exist and all made the same call with the same observation, or gave the same final
+ * answer (schema discovery, the answer read off a result). A state whose children differ, or whose children wrote
+ * queries (where a stronger config may not repeat a weaker one's mistake), stays open. A state followed only by
+ * WRONG_READINGS or more wrong final answers is settled too. Pure.
+ */
 export function settled(tree: SearchTree, node: TreeNode): boolean {
   const children = node.childIndices.map((index) => tree.node(index));
   // A result two configs have read, both wrongly: the mistake is in the result, not in the reading.
