@@ -20,7 +20,7 @@ import { buildTaskPool } from '../../src/core/taskpool/pool';
 import type { TaskSpec } from '../../src/core/taskpool/types';
 import { MockOpenAiServer } from '../support/mockOpenAiServer';
 import { startRedis, type TestRedis } from '../support/redisServer';
-import { addOrdersArchive, ordersMeanTask, plantAmbiguous } from './revisionPlants';
+import { addOrdersArchive, ordersMeanTask, plantAmbiguous, plantWrongAnchor } from './revisionPlants';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../../..');
@@ -248,11 +248,15 @@ describe('queue mode revises each task once, as the single-process pipeline does
     // A question that does not name its table while orders_archive answers it too: revision rewrites it (a new task).
     ambiguous = plantAmbiguous(await ordersMeanTask(session.toolContext, pool.graph, pool.tasks[0]))!;
     assert.ok(ambiguous, 'the orders task can be planted as ambiguous');
-    tasks = [ambiguous, ...pool.tasks];
+    // A rubric anchor on a column the evidence never reads: revision fixes it and re-scores the trajectories.
+    const anchored = pool.tasks.find((t) => plantWrongAnchor(t, session.env.profile));
+    assert.ok(anchored, 'a pool task can be planted with a wrong anchor');
+    tasks = [ambiguous, ...pool.tasks.map((t) => (t === anchored ? plantWrongAnchor(t, session.env.profile)! : t))];
     redis = await startRedis();
     single = await preparedRun('single');
     const summary = await synthesize({ folder, resumeDir: single, costModelFile: null, session });
     assert.equal(summary.revisions.reExplored, 1, JSON.stringify(summary.revisions));
+    assert.ok(summary.revisions.reScored > 0, JSON.stringify(summary.revisions));
     assert.ok(stateOf(single).finishedTasks.has(`${ambiguous.id}-r1`), 'the single-process run explored the revised question');
   });
   after(async () => {
@@ -273,6 +277,7 @@ describe('queue mode revises each task once, as the single-process pipeline does
       assert.equal(summary.tasks, tasks.length + 1, 'the re-explored question counts in the total');
       assert.equal(summary.tasksFinished, tasks.length + 1);
       assert.equal(summary.revisions.reExplored, 1);
+      assert.ok(summary.revisions.reScored > 0, 'a rubric-only revision re-scores the trajectories the collector wrote');
       assert.equal(summary.duplicates, 0);
     } finally {
       await Promise.all(running.map((w) => w.close()));
