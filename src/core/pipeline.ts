@@ -25,7 +25,7 @@ import type { TaskSpec } from './taskpool/types';
 import type { EvidenceGraph } from './taskpool/graph';
 import { buildStructuralGraph } from './taskpool/graph';
 import type { ReviserModel } from './taskpool/revise';
-import { emptyRevisionTally, exploredFromRun, reviseExploredTask, tallyRevision, type ReviseOptions, type RevisionTally } from './explorer/revision';
+import { awaitsRevision, emptyRevisionTally, exploredFromRun, reviseIntoRun, type ReviseOptions, type RevisionTally } from './explorer/revision';
 import { exploreTask } from './scale/exploreTask';
 import { formatShard, inShard, type Shard } from './scale/shard';
 import { taskReplayFilter } from './scale/taskEvents';
@@ -235,17 +235,15 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
     options.onStore?.(store);
     // One revision per task; a changed question joins the loop as a new task (explored, never revised again).
     const revise = async (task: TaskSpec, result: ReviseOptions['result']) => {
-      const revision = await reviseExploredTask({ task, result, context: session.toolContext, graph: graph ?? buildStructuralGraph(session.env.profile, session.toolContext.documents), cleaning, reviser: options.revise === 'rules' || options.revise === 'off' ? undefined : options.revise, signal: options.signal });
-      store.appendMany(revision.events);
-      tallyRevision(revisions, revision);
+      const revision = await reviseIntoRun(store, revisions, { task, result, context: session.toolContext, graph: graph ?? buildStructuralGraph(session.env.profile, session.toolContext.documents), cleaning, reviser: options.revise === 'rules' || options.revise === 'off' ? undefined : options.revise, signal: options.signal });
       if (revision.reexplore) tasks.push(revision.reexplore);
       progress(revision.line);
     };
-    const awaitsRevision = (task: TaskSpec) => options.revise !== 'off' && !task.revision && !store.state.revisions.has(task.id);
+    const toRevise = (task: TaskSpec) => options.revise !== 'off' && awaitsRevision(store.state, task);
     for (const [i, task] of tasks.entries()) {
       if (finished.has(task.id)) {
         // A crash between task/finished and task/revised: the exploration is in the log, so it is revised from there.
-        if (awaitsRevision(task) && !options.signal?.aborted) await revise(task, exploredFromRun(store.state, task.id));
+        if (toRevise(task) && !options.signal?.aborted) await revise(task, exploredFromRun(store.state, task.id));
         continue;
       }
       if (options.signal?.aborted) {
@@ -292,7 +290,7 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
       progress(
         `[${i + 1}/${tasks.length}] ${task.id}: ${result.admitted.length} admitted (${result.admitted.filter((t) => t.hasRepair).length} with a repair), best quality ${result.bestQuality.toFixed(2)}, $${result.spentUsd.toFixed(4)}, ${result.tree.size} nodes, ${result.stopReason}`,
       );
-      if (awaitsRevision(task)) await revise(task, result);
+      if (toRevise(task)) await revise(task, result);
     }
     const summary = summarize(store, tasks.length, cancelled, cache.stats(), { modelCalls, expansions, searchMs, providerLatencyMs, costModelWarnings, revisions });
     if (!cancelled) store.append({ type: 'run/finished', summary });

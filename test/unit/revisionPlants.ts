@@ -3,10 +3,15 @@
  * or a phrasing model can really make (a rubric anchor on a column the evidence never reads, a wrong expected
  * value, a quantity the data does not support, a field the data lacks, a question two tables answer).
  */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { executeToolCall, type ToolContext } from '../../src/core/agent/tools';
+import { loadEnvironment } from '../../src/core/env/index';
 import type { EnvironmentProfile } from '../../src/core/env/types';
-import { columnNode } from '../../src/core/taskpool/graph';
+import { columnNode, type EvidenceGraph } from '../../src/core/taskpool/graph';
 import { namesTable, tableNameForms, tablesNamingPhrase } from '../../src/core/taskpool/revise';
-import { columnsOf } from '../../src/core/taskpool/rubric';
+import { buildRubric, columnsOf, fileRoles, taskAnchors } from '../../src/core/taskpool/rubric';
 import type { TaskSpec } from '../../src/core/taskpool/types';
 
 export type PlantKind = 'wrong-anchor' | 'wrong-expected-value' | 'wrong-answer-key' | 'unsupported-quantity' | 'unknown-field' | 'ambiguous';
@@ -109,3 +114,36 @@ export function archiveCopySql(table: string): string {
   return `CREATE TABLE ${copy} AS SELECT * FROM ${q} WHERE rowid % 3 <> 0;`;
 }
 
+
+/**
+ * Adds archive.sqlite to a data folder: `orders_archive`, two thirds of the orders, a second table that answers order
+ * questions differently (`scratch` holds the environment image it is copied from).
+ */
+export async function addOrdersArchive(folder: string, scratch: string): Promise<void> {
+  const image = path.join(scratch, 'image.sqlite');
+  fs.writeFileSync(image, (await loadEnvironment(folder)).image);
+  execFileSync('sqlite3', [image], { input: `ATTACH '${path.join(folder, 'archive.sqlite')}' AS a; ${archiveCopySql('orders').replace('CREATE TABLE "', 'CREATE TABLE a."')}` });
+  fs.rmSync(image);
+}
+
+/** A sound single-table task on orders (its question names the table), compiled as the pool compiles one from `template`. */
+export async function ordersMeanTask(context: ToolContext, graph: EvidenceGraph, template: TaskSpec): Promise<TaskSpec> {
+  const code = 'SELECT ROUND(AVG("order_total"), 2) AS mean_total FROM "orders"';
+  const observation = await executeToolCall(context, { name: 'run_sql', arguments: JSON.stringify({ query: code }) });
+  if (!observation.ok || observation.data.kind !== 'rows') throw new Error(`the orders mean did not run: ${JSON.stringify(observation)}`);
+  const value = Number(observation.data.rows[0][0]);
+  const base: TaskSpec = {
+    ...template,
+    id: 'planted-orders-mean',
+    family: 'planted',
+    question: 'What is the average order total of orders, rounded to 2 decimals?',
+    answer: { type: 'number', value, tolerance: 0.005 },
+    evidence: [{ tool: 'run_sql', code, purpose: 'mean order total', result: { columns: ['mean_total'], rows: [[value]] } }],
+    tables: ['orders'],
+    documents: undefined,
+  };
+  base.anchors = taskAnchors(base, context.profile);
+  base.roles = fileRoles(base, context.profile, graph, context.documents);
+  base.rubric = buildRubric(base, context.profile, base.roles);
+  return base;
+}

@@ -4,10 +4,23 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { readRun } from '../../src/core/store/RunStore';
+import type { Redis } from 'ioredis';
+import { openAgentSession, type AgentSession } from '../../src/core/agent/session';
+import { buildDefaultArms, createPriceCostEstimator, LearnedCostModel } from '../../src/core/lcm/index';
+import { OFFLINE_SIM_PROVIDER_ID } from '../../src/core/llm/sim/models';
+import { createSimulatedProvider } from '../../src/core/llm/sim/simulatedProvider';
+import { synthesize } from '../../src/core/pipeline';
+import { collectRun, publishRun } from '../../src/core/scale/coordinator';
+import { connectRedis, parseRunSpec, runSpecKey } from '../../src/core/scale/queue';
+import { writeRunCostModels } from '../../src/core/scale/runCostModel';
+import { startWorker, type RunningWorker } from '../../src/core/scale/worker';
+import { readRun, RunStore } from '../../src/core/store/RunStore';
 import { rebuildState, type RunState } from '../../src/core/store/runState';
+import { buildTaskPool } from '../../src/core/taskpool/pool';
+import type { TaskSpec } from '../../src/core/taskpool/types';
 import { MockOpenAiServer } from '../support/mockOpenAiServer';
 import { startRedis, type TestRedis } from '../support/redisServer';
+import { addOrdersArchive, ordersMeanTask, plantAmbiguous, plantWrongAnchor } from './revisionPlants';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../../..');
@@ -162,5 +175,155 @@ describe('scale-out: queue mode and shards give the single-process output', func
     const dup = await run(process.execPath, [CLI, 'merge', path.join(scratch, 'merged-dup'), shards[0].dir, ...shards.map((s) => s.dir), '--json']);
     assert.deepEqual(JSON.parse(dup.stdout).duplicateTasks.sort(), taskSets[0].sort());
     assert.deepEqual(canonicalTrajectories(path.join(scratch, 'merged-dup')), canonicalTrajectories(single));
+  });
+});
+
+describe('queue mode revises each task once, as the single-process pipeline does', function () {
+  this.timeout(300_000);
+  let scratch: string;
+  let folder: string;
+  let session: AgentSession;
+  let tasks: TaskSpec[];
+  let ambiguous: TaskSpec;
+  let single: string;
+  let redis: TestRedis | undefined;
+  const connections: Redis[] = [];
+
+  /** A run folder as `enqueue` prepares one, with the given tasks (a plant among them) and a fresh run-start model. */
+  async function preparedRun(name: string): Promise<string> {
+    const runDir = path.join(scratch, name);
+    const store = RunStore.createInDir(runDir, { dataFolder: folder, seed: 7, config: { costModelUpdates: 0, budgetUsd: 0.05, maxK: 3, maxDepth: 10, targetAdmitted: 2, minQuality: 0.9, providers: [OFFLINE_SIM_PROVIDER_ID] } });
+    store.appendMany(tasks.map((task) => ({ type: 'task/added' as const, task })));
+    store.close();
+    const models = await createSimulatedProvider().listModels();
+    const model = new LearnedCostModel(buildDefaultArms(models, { operators: ['explore', 'repair'] }), { estimateCostUsd: createPriceCostEstimator(models) });
+    await writeRunCostModels(runDir, model, model);
+    return runDir;
+  }
+
+  function connect(): Redis {
+    const connection = connectRedis(redis!.url);
+    connections.push(connection);
+    return connection;
+  }
+
+  /** Two in-process workers (so tasks finish out of pool order); closed by the caller. */
+  async function workers(): Promise<RunningWorker[]> {
+    return Promise.all([0, 1].map(() => startWorker({ redis: connect(), blockingRedis: connect(), providers: [createSimulatedProvider()], lockMs: 5000 })));
+  }
+
+  /** Per task its revision outcome, action and new task id: what must not depend on the execution mode. */
+  function revisionOutcomes(runDir: string): Record<string, unknown> {
+    const state = stateOf(runDir);
+    return Object.fromEntries([...state.revisions].sort(([a], [b]) => (a < b ? -1 : 1)).map(([id, r]) => [id, [r.outcome, r.action ?? null, r.revisedTaskId ?? null]]));
+  }
+
+  function revisedCounts(runDir: string): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const e of readRun(runDir).events) if (e.type === 'task/revised') counts.set(e.taskId, (counts.get(e.taskId) ?? 0) + 1);
+    return counts;
+  }
+
+  /** The queue run's output equals the single-process run's: tasks, revisions, admitted trajectories, cost model. */
+  function assertSameAsSingle(runDir: string): void {
+    const queued = stateOf(runDir);
+    const reference = stateOf(single);
+    assert.deepEqual([...queued.tasks.keys()].sort(), [...reference.tasks.keys()].sort());
+    assert.deepEqual([...queued.finishedTasks.keys()].sort(), [...reference.finishedTasks.keys()].sort());
+    assert.deepEqual(revisionOutcomes(runDir), revisionOutcomes(single));
+    const admitted = (s: RunState) => [...s.trajectories.values()].map((t) => [t.trajectoryId, t.quality]).sort();
+    assert.deepEqual(admitted(queued), admitted(reference));
+    assert.equal(fs.readFileSync(path.join(runDir, 'costModel.json'), 'utf8'), fs.readFileSync(path.join(single, 'costModel.json'), 'utf8'));
+    for (const [taskId, n] of finishedCounts(runDir)) assert.equal(n, 1, `${taskId} finished once`);
+    const revised = revisedCounts(runDir);
+    for (const taskId of queued.tasks.keys()) assert.equal(revised.get(taskId) ?? 0, taskId.endsWith('-r1') ? 0 : 1, `${taskId}: one revision, none for a re-explored question`);
+  }
+
+  before(async () => {
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'toffee-scale-revise-'));
+    folder = sampleCopy(scratch, 'data');
+    await addOrdersArchive(folder, scratch);
+    session = await openAgentSession(folder);
+    const pool = await buildTaskPool(session.toolContext, { max: 3, seed: 7 });
+    // A question that does not name its table while orders_archive answers it too: revision rewrites it (a new task).
+    ambiguous = plantAmbiguous(await ordersMeanTask(session.toolContext, pool.graph, pool.tasks[0]))!;
+    assert.ok(ambiguous, 'the orders task can be planted as ambiguous');
+    // A rubric anchor on a column the evidence never reads: revision fixes it and re-scores the trajectories.
+    const anchored = pool.tasks.find((t) => plantWrongAnchor(t, session.env.profile));
+    assert.ok(anchored, 'a pool task can be planted with a wrong anchor');
+    tasks = [ambiguous, ...pool.tasks.map((t) => (t === anchored ? plantWrongAnchor(t, session.env.profile)! : t))];
+    redis = await startRedis();
+    single = await preparedRun('single');
+    const summary = await synthesize({ folder, resumeDir: single, costModelFile: null, session });
+    assert.equal(summary.revisions.reExplored, 1, JSON.stringify(summary.revisions));
+    assert.ok(summary.revisions.reScored > 0, JSON.stringify(summary.revisions));
+    assert.ok(stateOf(single).finishedTasks.has(`${ambiguous.id}-r1`), 'the single-process run explored the revised question');
+  });
+  after(async () => {
+    for (const connection of connections) connection.disconnect();
+    await session?.dispose();
+    await redis?.stop();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('the collector revises finished tasks and enqueues a changed question: the same tasks and revisions as one process', async () => {
+    const runDir = await preparedRun('queued');
+    const coordinator = connect();
+    await publishRun({ runDir, redis: coordinator, environmentCostModel: null });
+    const running = await workers();
+    try {
+      const summary = await collectRun({ runDir, redis: coordinator, pollMs: 50 });
+      assert.equal(summary.cancelled, false);
+      assert.equal(summary.tasks, tasks.length + 1, 'the re-explored question counts in the total');
+      assert.equal(summary.tasksFinished, tasks.length + 1);
+      assert.equal(summary.revisions.reExplored, 1);
+      assert.ok(summary.revisions.reScored > 0, 'a rubric-only revision re-scores the trajectories the collector wrote');
+      assert.equal(summary.duplicates, 0);
+    } finally {
+      await Promise.all(running.map((w) => w.close()));
+    }
+    assertSameAsSingle(runDir);
+    const spec = parseRunSpec(await coordinator.get(runSpecKey(path.basename(runDir))), path.basename(runDir));
+    assert.equal(spec.tasks, tasks.length + 1, 'status shows the re-explored question');
+  });
+
+  it('a collector stopped after a task finished but before its revision: the restarted one revises it exactly once', async () => {
+    const runDir = await preparedRun('restarted');
+    const coordinator = connect();
+    await publishRun({ runDir, redis: coordinator, environmentCostModel: null });
+    const running = await workers();
+    try {
+      const stop = new AbortController();
+      const first = await collectRun({
+        runDir,
+        redis: coordinator,
+        pollMs: 50,
+        signal: stop.signal,
+        // The line a collector writes once a task's events are in the store, before it revises the task.
+        onProgress: (line) => {
+          if (line.startsWith('[') && line.includes(` ${ambiguous.id}: `)) stop.abort();
+        },
+      });
+      assert.equal(first.cancelled, true);
+      const stopped = stateOf(runDir);
+      assert.ok(stopped.finishedTasks.has(ambiguous.id), 'the task finished before the stop');
+      assert.equal(stopped.revisions.has(ambiguous.id), false, 'and was not revised');
+      assert.equal(stopped.tasks.has(`${ambiguous.id}-r1`), false);
+
+      const second = await collectRun({ runDir, redis: coordinator, pollMs: 50 });
+      assert.equal(second.cancelled, false);
+      assert.equal(second.tasksFinished, tasks.length + 1);
+      assert.equal(second.duplicates, 0);
+    } finally {
+      await Promise.all(running.map((w) => w.close()));
+    }
+    assertSameAsSingle(runDir);
+    const revisedAfterRestart = readRun(runDir).events.find((e) => e.type === 'task/revised' && e.taskId === ambiguous.id)!;
+    const finishedBefore = readRun(runDir).events.find((e) => e.type === 'task/finished' && e.taskId === ambiguous.id)!;
+    assert.ok(revisedAfterRestart.seq > finishedBefore.seq);
+    // A third collector finds nothing to revise or explore.
+    const before = readRun(runDir).events.filter((e) => e.type !== 'run/finished').length;
+    await collectRun({ runDir, redis: coordinator, pollMs: 50 });
+    assert.equal(readRun(runDir).events.filter((e) => e.type !== 'run/finished').length, before);
   });
 });

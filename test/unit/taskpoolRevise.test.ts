@@ -1,5 +1,4 @@
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -10,7 +9,6 @@ import { PrefixCache } from '../../src/core/explorer/prefixCache';
 import { reviseExploredTask } from '../../src/core/explorer/revision';
 import { costModelPolicy, createStepEnvironment, runSearch, type SearchResult } from '../../src/core/explorer/search';
 import { DEFAULT_CLEANING } from '../../src/core/explorer/verifier';
-import { loadEnvironment } from '../../src/core/env/index';
 import { buildDefaultArms, createPriceCostEstimator, LearnedCostModel } from '../../src/core/lcm/index';
 import { createSimulatedProvider } from '../../src/core/llm/sim/simulatedProvider';
 import type { LlmProvider } from '../../src/core/llm/types';
@@ -25,7 +23,7 @@ import type { TaskSpec } from '../../src/core/taskpool/types';
 import { buildTaskNodes } from '../../src/host/taskNodes';
 import { taskDetailMarkdown } from '../../src/core/taskpool/detail';
 import { RETAIL_SAMPLE } from './exportFixture';
-import { archiveCopySql, plantAmbiguous, plantUnknownField, plantUnsupportedQuantity, plantWrongAnchor, plantWrongAnswerKey, plantWrongExpectedValue } from './revisionPlants';
+import { addOrdersArchive, ordersMeanTask as plantedOrdersMean, plantAmbiguous, plantUnknownField, plantUnsupportedQuantity, plantWrongAnchor, plantWrongAnswerKey, plantWrongExpectedValue } from './revisionPlants';
 
 /** A provider that counts every completion it serves (the offline simulated models underneath). */
 function countingProvider(): LlmProvider & { calls: number } {
@@ -55,9 +53,7 @@ describe('task revision after the first exploration', function () {
     folder = path.join(work, 'retail');
     fs.cpSync(RETAIL_SAMPLE, folder, { recursive: true, filter: (src) => !src.includes('.toffee') });
     // A second table that answers order questions differently: two thirds of the orders, as an archive.
-    const image = path.join(work, 'image.sqlite');
-    fs.writeFileSync(image, (await loadEnvironment(folder)).image);
-    execFileSync('sqlite3', [image], { input: `ATTACH '${path.join(folder, 'archive.sqlite')}' AS a; ${archiveCopySql('orders').replace('CREATE TABLE "', 'CREATE TABLE a."')}` });
+    await addOrdersArchive(folder, work);
     session = await openAgentSession(folder);
     const pool = await buildTaskPool(session.toolContext, { max: 8, seed: 1 });
     tasks = pool.tasks;
@@ -88,26 +84,7 @@ describe('task revision after the first exploration', function () {
   }
 
   /** A sound single-table task on orders (its question names the table), compiled as the pool compiles one. */
-  async function ordersMeanTask(): Promise<TaskSpec> {
-    const code = 'SELECT ROUND(AVG("order_total"), 2) AS mean_total FROM "orders"';
-    const observation = await executeToolCall(session.toolContext, { name: 'run_sql', arguments: JSON.stringify({ query: code }) });
-    assert.ok(observation.ok && observation.data.kind === 'rows');
-    const value = Number(observation.data.kind === 'rows' ? observation.data.rows[0][0] : NaN);
-    const base: TaskSpec = {
-      ...tasks[0],
-      id: 'planted-orders-mean',
-      family: 'planted',
-      question: 'What is the average order total of orders, rounded to 2 decimals?',
-      answer: { type: 'number', value, tolerance: 0.005 },
-      evidence: [{ tool: 'run_sql', code, purpose: 'mean order total', result: { columns: ['mean_total'], rows: [[value]] } }],
-      tables: ['orders'],
-      documents: undefined,
-    };
-    base.anchors = taskAnchors(base, session.env.profile);
-    base.roles = fileRoles(base, session.env.profile, graph, session.toolContext.documents);
-    base.rubric = buildRubric(base, session.env.profile, base.roles);
-    return base;
-  }
+  const ordersMeanTask = () => plantedOrdersMean(session.toolContext, graph, tasks[0]);
 
   it('leaves sound tasks untouched', async () => {
     assert.ok(tasks.length >= 6);

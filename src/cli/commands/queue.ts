@@ -48,6 +48,7 @@ function formatCollect(s: CollectSummary): string {
     `  duplicate results:       ${s.duplicates} (ignored)`,
     `  cost:                    $${s.costUsd.toFixed(4)}`,
     `  verified trajectories:   ${s.verifiedTrajectories} (mean quality ${s.meanQuality.toFixed(3)})`,
+    `  revision:                ${s.revisions.revised} revised (${s.revisions.reExplored} re-explored, ${s.revisions.reScored} trajectories re-scored), ${s.revisions.rejected} rejected, ${s.revisions.kept} kept by this collector — toffee revisions <runDir> lists them`,
   ].join('\n');
 }
 
@@ -86,6 +87,8 @@ Options:
   --min-quality Q          admission threshold, 0..1 (default 0.9)
   --out DIR                run folder to create (default <folder>/.toffee/runs/<runId>)
   --requests-per-minute R  model requests per minute per provider, shared by all workers
+  --revise R               one-step revision after each task's first exploration, run by the collector:
+                           rules (default, offline) or off (a reviser model: toffee synthesize --revise model:M)
   --no-wait                enqueue and return without collecting
   --json                   print the summary as JSON
 ${PROVIDER_OPTIONS}`;
@@ -103,6 +106,7 @@ export const enqueueCommand: CliCommand = {
       'min-quality': { type: 'string' },
       out: { type: 'string' },
       'requests-per-minute': { type: 'string' },
+      revise: { type: 'string', default: 'rules' },
       'no-wait': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       ...providerFlags,
@@ -113,6 +117,10 @@ export const enqueueCommand: CliCommand = {
     if (!Number.isInteger(seed)) throw new CliError(`--seed must be an integer, not '${values.seed}'`, 2);
     const minQuality = values['min-quality'] === undefined ? undefined : Number(values['min-quality']);
     if (minQuality !== undefined && !(minQuality >= 0 && minQuality <= 1)) throw new CliError(`--min-quality must be between 0 and 1, not '${values['min-quality']}'`, 2);
+    const revise = values.revise;
+    // A reviser model would be called by the collector, which has no providers (their keys stay on the workers).
+    if (revise?.startsWith('model:')) throw new CliError('--revise model:M is not supported in queue mode: the collector revises by the rules (or use toffee synthesize --revise model:M)', 2);
+    if (revise !== 'rules' && revise !== 'off') throw new CliError(`--revise must be rules or off, not '${revise}'`, 2);
     const providers = providersFromFlags(values);
     const rpm = requestsPerMinute(values['requests-per-minute'], providers.map((p) => p.id));
     return withRedis(values.redis, ENQUEUE_USAGE, async (redis) => {
@@ -126,6 +134,7 @@ export const enqueueCommand: CliCommand = {
         outDir: values.out,
         providers,
         requestsPerMinute: rpm,
+        revise,
         onProgress: (line) => process.stderr.write(`${line}\n`),
       });
       if (values['no-wait']) {
@@ -141,7 +150,9 @@ const COLLECT_USAGE = `Usage: toffee collect <runDir> --redis URL [--json]
 
 Queue mode: writes the finished tasks of an enqueued run from Redis into its run folder (events.jsonl,
 trajectories.jsonl: the files a single-process run writes) until every task is finished or failed for good.
-Safe to stop and run again: tasks already in the folder are skipped, missing jobs re-enqueued, failed ones retried.`;
+Each finished task gets the one-step revision toffee synthesize runs (the run's --revise setting); a changed
+question is enqueued as a new task. Safe to stop and run again: tasks already in the folder are skipped (and
+revised if the stop came before their revision), missing jobs re-enqueued, failed ones retried.`;
 
 export const collectCommand: CliCommand = {
   name: 'collect',

@@ -9,6 +9,7 @@ import type { ToolContext } from '../agent/tools';
 import { stepFromRecord, stepsOf } from '../export/runAdapter';
 import type { NodeState, RunState } from '../store/runState';
 import type { RunEventInput } from '../store/events';
+import type { RunStore } from '../store/RunStore';
 import type { EvidenceGraph } from '../taskpool/graph';
 import type { ExploredPath, ReviserModel } from '../taskpool/revise';
 import { applyTaskPatch, questionHash, reviewTask } from '../taskpool/revise';
@@ -221,4 +222,40 @@ export function tallyRevision(tally: RevisionTally, revision: RevisionResult): v
   if (revision.reexplore) tally.reExplored++;
   tally.reScored += revision.rescored.length;
   tally.modelCalls += revision.modelCalls;
+}
+
+/**
+ * Whether a task still gets its one revision: a re-explored question (a revision itself) never does, nor a task
+ * the run's log already has a `task/revised` for (a resumed run, a restarted queue collector).
+ */
+export function awaitsRevision(state: RunState, task: TaskSpec): boolean {
+  return !task.revision && !state.revisions.has(task.id);
+}
+
+/**
+ * Reviews an explored task and writes the revision into its run: the events appended, the tally counted. The
+ * single-process pipeline and the queue collector both revise through here; each explores `reexplore` its own way.
+ */
+export async function reviseIntoRun(store: RunStore, tally: RevisionTally, options: ReviseOptions): Promise<RevisionResult> {
+  const revision = await reviseExploredTask(options);
+  store.appendMany(revision.events);
+  tallyRevision(tally, revision);
+  return revision;
+}
+
+/**
+ * A run's tasks in the order a single process explores them: the pool's, then each re-explored question after
+ * the ones before it, in the order of the tasks they revise. A queue collector revises in the order jobs finish,
+ * so it orders by this (job pool indices, the cost model's fold) to stay independent of the workers' timing.
+ */
+export function runTaskOrder(state: RunState): string[] {
+  const ids = [...state.tasks.keys()];
+  const origin = (id: string) => {
+    const of = state.tasks.get(id)!.revision?.of;
+    return of !== undefined && of !== id ? of : undefined;
+  };
+  const pool = ids.filter((id) => origin(id) === undefined);
+  const place = new Map(pool.map((id, i) => [id, i]));
+  const reexplored = ids.filter((id) => origin(id) !== undefined).sort((a, b) => (place.get(origin(a)!) ?? Infinity) - (place.get(origin(b)!) ?? Infinity));
+  return [...pool, ...reexplored];
 }

@@ -2,21 +2,27 @@
  * The coordinator side of queue mode: `toffee enqueue` creates the run folder exactly as a single-process run
  * would (task pool, run-start cost model), publishes the run's spec and one BullMQ job per task; `toffee collect`
  * (also run by enqueue unless told not to) streams finished tasks from Redis into that one run store, so the
- * explorer panel and `toffee export` read the same files a single-process run writes.
+ * explorer panel and `toffee export` read the same files a single-process run writes. The collector also runs each
+ * task's one-step revision, from the task's events as the store has them, and enqueues a changed question as a
+ * new task, as the single-process loop explores it.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { openAgentSession } from '../agent/session';
+import { openAgentSession, type AgentSession } from '../agent/session';
+import { awaitsRevision, emptyRevisionTally, exploredFromRun, reviseIntoRun, runTaskOrder, type RevisionTally } from '../explorer/revision';
+import { DEFAULT_CLEANING } from '../explorer/verifier';
 import { costModelPath, saveCostModel, type CostModelJson } from '../lcm/index';
 import type { LlmProvider } from '../llm/types';
 import { environmentHash, synthesize } from '../pipeline';
 import type { RunEventInput } from '../store/events';
 import { RunStore } from '../store/RunStore';
+import { buildStructuralGraph } from '../taskpool/graph';
+import type { TaskSpec } from '../taskpool/types';
 import { appendFinishedTask } from './taskEvents';
-import { foldTaskDeltas, readRunStartModel, RUN_COST_MODEL_FILE } from './runCostModel';
+import { foldTaskDeltas, readRunStartModel, RUN_COST_MODEL_FILE, RUN_COST_MODEL_START_FILE } from './runCostModel';
 import {
   KEY_PREFIX,
   RUNS_KEY,
@@ -26,6 +32,7 @@ import {
   runSpecKey,
   taskJobId,
   taskJobResultSchema,
+  type QueueRevise,
   type RunSpec,
   type TaskJobData,
 } from './queue';
@@ -44,6 +51,8 @@ export interface EnqueueOptions {
   /** Providers as the workers will build them (model lists are taken from them). */
   providers: LlmProvider[];
   requestsPerMinute?: Record<string, number>;
+  /** The one-step revision the collector runs after each task's first exploration (default rules). */
+  revise?: QueueRevise;
   onProgress?: (line: string) => void;
 }
 
@@ -83,14 +92,31 @@ export async function enqueueRun(options: EnqueueOptions): Promise<EnqueuedRun> 
   } finally {
     await session.dispose();
   }
-  const store = RunStore.open(summary.runDir);
+  return publishRun({ runDir: summary.runDir, redis: options.redis, requestsPerMinute: options.requestsPerMinute, environmentCostModel, revise: options.revise, onProgress: options.onProgress });
+}
+
+export interface PublishOptions {
+  /** A prepared run folder: its tasks added, its settings in run.json, its run-start cost model saved. */
+  runDir: string;
+  redis: Redis;
+  requestsPerMinute?: Record<string, number>;
+  /** The environment's cost model file the collector updates when the run completes (null: none). */
+  environmentCostModel: string | null;
+  revise?: QueueRevise;
+  onProgress?: (line: string) => void;
+}
+
+/** Publishes a prepared run folder to Redis: the run's spec and one job per task, in the run's task order. */
+export async function publishRun(options: PublishOptions): Promise<EnqueuedRun> {
+  const store = RunStore.open(path.resolve(options.runDir));
   const config = (store.state.started?.config ?? {}) as Record<string, unknown>;
-  const tasks = [...store.state.tasks.values()];
+  const order = runTaskOrder(store.state);
+  const tasks = order.map((id) => store.state.tasks.get(id)!);
   const spec: RunSpec = {
     runId: store.runId,
-    folder,
+    folder: path.resolve(store.state.started?.dataFolder ?? ''),
     runDir: store.runDir,
-    seed: store.state.started?.seed ?? options.seed ?? 1,
+    seed: store.state.started?.seed ?? 1,
     budgetUsd: config.budgetUsd as number,
     maxK: config.maxK as number,
     maxDepth: config.maxDepth as number,
@@ -98,9 +124,10 @@ export async function enqueueRun(options: EnqueueOptions): Promise<EnqueuedRun> 
     minQuality: config.minQuality as number,
     providers: config.providers as string[],
     requestsPerMinute: options.requestsPerMinute ?? {},
-    costModel: JSON.parse(fs.readFileSync(path.join(store.runDir, 'costModel.start.json'), 'utf8')) as CostModelJson,
-    environmentCostModel,
+    costModel: JSON.parse(fs.readFileSync(path.join(store.runDir, RUN_COST_MODEL_START_FILE), 'utf8')) as CostModelJson,
+    environmentCostModel: options.environmentCostModel,
     tasks: tasks.length,
+    revise: options.revise ?? 'rules',
   };
   // Run ids come from the run folder's name: refuse to reuse one this Redis already has (its jobs would collide).
   if ((await options.redis.set(runSpecKey(spec.runId), JSON.stringify(spec), 'NX')) !== 'OK') {
@@ -109,17 +136,16 @@ export async function enqueueRun(options: EnqueueOptions): Promise<EnqueuedRun> 
   await options.redis.sadd(RUNS_KEY, spec.runId);
   const queue = openTaskQueue(options.redis);
   try {
-    await queue.addBulk(
-      tasks.map((task, poolIndex) => {
-        const data: TaskJobData = { runId: spec.runId, taskId: task.id, poolIndex, task };
-        return { name: 'task', data, opts: jobOptions(taskJobId(spec.runId, task.id)) };
-      }),
-    );
+    await queue.addBulk(tasks.map((task, poolIndex) => ({ name: 'task', data: taskJobData(spec.runId, task, poolIndex), opts: jobOptions(taskJobId(spec.runId, task.id)) })));
   } finally {
     await queue.close();
   }
   options.onProgress?.(`enqueued ${tasks.length} task(s) of run ${spec.runId}`);
   return { runId: spec.runId, runDir: store.runDir, tasks: tasks.length };
+}
+
+function taskJobData(runId: string, task: TaskSpec, poolIndex: number): TaskJobData {
+  return { runId, taskId: task.id, poolIndex, task };
 }
 
 export interface CollectOptions {
@@ -134,6 +160,7 @@ export interface CollectOptions {
 export interface CollectSummary {
   runId: string;
   runDir: string;
+  /** The run's tasks, re-explored questions included. */
   tasks: number;
   tasksFinished: number;
   /** Results for a task already in the run store (a retried or duplicated job): ignored. */
@@ -144,12 +171,15 @@ export interface CollectSummary {
   costUsd: number;
   verifiedTrajectories: number;
   meanQuality: number;
+  /** One-step revisions this collector ran. */
+  revisions: RevisionTally;
 }
 
 /**
- * Streams finished tasks into the run store until every task is finished, failed for good, or the signal
- * aborts. Resumable: finished tasks are in the store, so a restarted collector skips them; jobs missing from
- * Redis are enqueued again and failed ones retried once at start.
+ * Streams finished tasks into the run store, revising each once as it arrives, until every task (re-explored
+ * questions included) is finished, failed for good, or the signal aborts. Resumable: finished tasks are in the
+ * store, so a restarted collector skips them and revises those a stop left unrevised; jobs missing from Redis
+ * are enqueued again and failed ones retried once at start.
  */
 export async function collectRun(options: CollectOptions): Promise<CollectSummary> {
   const progress = options.onProgress ?? (() => {});
@@ -159,31 +189,51 @@ export async function collectRun(options: CollectOptions): Promise<CollectSummar
   let duplicates = 0;
   const failed = new Map<string, string>();
   let cancelled = false;
+  const revisions = emptyRevisionTally();
+  // Opened on the first revision: a collection with nothing to revise never loads the environment.
+  let session: Promise<AgentSession> | undefined;
   try {
     const spec = parseRunSpec(await options.redis.get(runSpecKey(runId)), runId);
-    const order = [...store.state.tasks.keys()];
-    const poolIndex = new Map(order.map((id, i) => [id, i]));
-    // Every unfinished task has a live job: missing ones are added again, failed ones retried.
-    for (const task of store.state.tasks.values()) {
-      if (store.state.finishedTasks.has(task.id)) continue;
+    const cleaning = { ...DEFAULT_CLEANING, minQuality: spec.minQuality };
+
+    /** A live job for an unfinished task: added when missing (the id makes a second add a no-op), retried when failed. */
+    const ensureJob = async (task: TaskSpec) => {
       const jobId = taskJobId(runId, task.id);
       const job = await queue.getJob(jobId);
-      if (!job) {
-        const data: TaskJobData = { runId, taskId: task.id, poolIndex: poolIndex.get(task.id)!, task };
-        await queue.add('task', data, jobOptions(jobId));
-      } else if ((await job.getState()) === 'failed') {
-        await job.retry('failed');
+      if (!job) await queue.add('task', taskJobData(runId, task, runTaskOrder(store.state).indexOf(task.id)), jobOptions(jobId));
+      else if ((await job.getState()) === 'failed') await job.retry('failed');
+    };
+
+    /** The task's one revision, from its events in the store (the collector has no search tree); a new question is enqueued. */
+    const revise = async (taskId: string) => {
+      const task = store.state.tasks.get(taskId);
+      if (spec.revise === 'off' || !task || !awaitsRevision(store.state, task) || options.signal?.aborted) return;
+      if (!session && !fs.existsSync(spec.folder)) throw new Error(`the collector revises the run's tasks on its data folder, ${spec.folder}, which it cannot see (collect where the run was enqueued)`);
+      session ??= openAgentSession(spec.folder);
+      const { env, toolContext } = await session;
+      const revision = await reviseIntoRun(store, revisions, { task, result: exploredFromRun(store.state, taskId), context: toolContext, graph: buildStructuralGraph(env.profile, toolContext.documents), cleaning, signal: options.signal });
+      progress(revision.line);
+      if (revision.reexplore) {
+        await ensureJob(revision.reexplore);
+        // `toffee status` shows the run's tasks from its spec: the new question counts.
+        await options.redis.set(runSpecKey(runId), JSON.stringify({ ...spec, tasks: store.state.tasks.size }));
       }
-    }
-    const total = order.length;
+    };
+
+    // A stop between a task's events and its revision: the task is revised from the store now, as a resumed run does.
+    for (const taskId of runTaskOrder(store.state)) if (store.state.finishedTasks.has(taskId)) await revise(taskId);
+    // Every unfinished task has a live job: missing ones are added again, failed ones retried.
+    for (const taskId of runTaskOrder(store.state)) if (!store.state.finishedTasks.has(taskId)) await ensureJob(store.state.tasks.get(taskId)!);
     const reported = new Set<string>();
-    while (store.state.finishedTasks.size + failed.size < total) {
+    // The total grows when a revision adds a question to explore.
+    while (store.state.finishedTasks.size + failed.size < store.state.tasks.size) {
       if (options.signal?.aborted) {
         cancelled = true;
         break;
       }
       let progressed = false;
       for (const job of await queue.getJobs(['completed'], 0, -1, true)) {
+        if (options.signal?.aborted) break;
         if (!job || (job.data as { runId?: string })?.runId !== runId) continue;
         const parsed = taskJobResultSchema.safeParse(job.returnvalue);
         const taskId = (job.data as { taskId: string }).taskId;
@@ -206,9 +256,10 @@ export async function collectRun(options: CollectOptions): Promise<CollectSummar
         else {
           await options.redis.incr(collectedKey(runId));
           const finished = store.state.finishedTasks.get(taskId) as { bestQuality?: number; reason?: string } | undefined;
-          progress(`[${store.state.finishedTasks.size}/${total}] ${taskId}: ${finished?.reason ?? 'finished'}, best quality ${(finished?.bestQuality ?? 0).toFixed(2)} (worker ${parsed.data.worker})`);
+          progress(`[${store.state.finishedTasks.size}/${store.state.tasks.size}] ${taskId}: ${finished?.reason ?? 'finished'}, best quality ${(finished?.bestQuality ?? 0).toFixed(2)} (worker ${parsed.data.worker})`);
         }
         await job.remove();
+        await revise(taskId);
         progressed = true;
       }
       for (const job of await queue.getJobs(['failed'], 0, -1, true)) {
@@ -224,11 +275,14 @@ export async function collectRun(options: CollectOptions): Promise<CollectSummar
       }
       if (!progressed) await sleep(options.pollMs ?? 300, options.signal);
     }
+    // Stopped after the last task's events but before its revision: the run is not finished yet.
+    if (options.signal?.aborted && spec.revise !== 'off' && [...store.state.finishedTasks.keys()].some((id) => awaitsRevision(store.state, store.state.tasks.get(id)!))) cancelled = true;
     const start = readRunStartModel(store.runDir);
-    const { model, warnings } = foldTaskDeltas(start, store.state, order);
+    // Folded in the single process's order, whichever order the workers finished in.
+    const { model, warnings } = foldTaskDeltas(start, store.state, runTaskOrder(store.state));
     for (const w of warnings) progress(w);
     await saveCostModel(path.join(store.runDir, RUN_COST_MODEL_FILE), model);
-    const summary = collectSummary(store, total, duplicates, [...failed.keys()], cancelled);
+    const summary = collectSummary(store, duplicates, [...failed.keys()], cancelled, revisions);
     if (!cancelled && failed.size === 0) {
       if (spec.environmentCostModel) await saveCostModel(spec.environmentCostModel, model);
       store.append({ type: 'run/finished', summary: { ...summary, mode: 'queue', collector: `${os.hostname()}:${process.pid}` } });
@@ -237,15 +291,16 @@ export async function collectRun(options: CollectOptions): Promise<CollectSummar
   } finally {
     await queue.close();
     store.close();
+    if (session) await (await session.catch(() => undefined))?.dispose();
   }
 }
 
-function collectSummary(store: RunStore, tasks: number, duplicates: number, failed: string[], cancelled: boolean): CollectSummary {
+function collectSummary(store: RunStore, duplicates: number, failed: string[], cancelled: boolean, revisions: RevisionTally): CollectSummary {
   const trajectories = [...store.state.trajectories.values()];
   return {
     runId: store.runId,
     runDir: store.runDir,
-    tasks,
+    tasks: store.state.tasks.size,
     tasksFinished: store.state.finishedTasks.size,
     duplicates,
     failed,
@@ -253,6 +308,7 @@ function collectSummary(store: RunStore, tasks: number, duplicates: number, fail
     costUsd: store.state.spend.totalUsd,
     verifiedTrajectories: trajectories.length,
     meanQuality: trajectories.length ? trajectories.reduce((s, t) => s + t.quality, 0) / trajectories.length : 0,
+    revisions,
   };
 }
 

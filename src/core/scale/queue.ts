@@ -74,8 +74,16 @@ export interface RunSpec {
   costModel: CostModelJson;
   /** The environment's cost model file, updated by the collector when the run completes (null: none). */
   environmentCostModel: string | null;
+  /**
+   * The run's tasks, re-explored questions included (the collector raises it when a revision adds one).
+   */
   tasks: number;
+  /** The one-step revision after each task's first exploration, run by the collector (a spec without it: rules). */
+  revise: QueueRevise;
 }
+
+/** Queue mode revises by the rules or not at all (a reviser model would need the workers' providers in the collector). */
+export type QueueRevise = 'rules' | 'off';
 
 export const runSpecSchema = z.looseObject({
   runId: z.string().min(1),
@@ -92,6 +100,7 @@ export const runSpecSchema = z.looseObject({
   costModel: z.looseObject({ schema: z.literal('toffee-lcm') }),
   environmentCostModel: z.string().nullable(),
   tasks: z.number().int().nonnegative(),
+  revise: z.enum(['rules', 'off']).default('rules'),
 });
 
 export function parseRunSpec(text: string | null, runId: string): RunSpec {
