@@ -165,6 +165,7 @@ describe('explorer: prefix cache', () => {
       async run(code: string) {
         runs.push(code);
         if (code.includes('slow')) return { ok: false, error: 'the query timed out', errorKind: 'timeout', elapsedMs: 5 };
+        if (code.includes('broken')) return { ok: false, error: 'the sandbox worker died', errorKind: 'internal', elapsedMs: 1 };
         return { ok: true, columns: ['n'], rows: [[runs.length]], elapsedMs: 7 };
       },
     };
@@ -177,7 +178,7 @@ describe('explorer: prefix cache', () => {
     assert.equal(canonicalCall({ name: 'describe_table', arguments: '{"table":"Orders"}' }), canonicalCall({ name: 'describe_table', arguments: '{"table":"orders"}' }));
   });
 
-  it('executes a call once and serves it again by prefix and by call; never reuses a timeout', async () => {
+  it('executes a call once and serves it again by prefix and by call, a timeout too; never a sandbox failure', async () => {
     const { context, runs } = countingContext();
     const cache = new PrefixCache(context);
     const call = { name: 'run_sql', arguments: '{"query":"SELECT 1"}' };
@@ -190,12 +191,16 @@ describe('explorer: prefix cache', () => {
     assert.deepEqual(again.observation.data, first.observation.data);
     assert.equal(runs.length, 1);
     await cache.execute('t1', [], { name: 'run_sql', arguments: '{"query":"SELECT slow"}' });
-    await cache.execute('t1', [], { name: 'run_sql', arguments: '{"query":"SELECT slow"}' });
-    assert.equal(runs.length, 3, 'a timed-out call runs again');
+    const slowAgain = await cache.execute('t2', [], { name: 'run_sql', arguments: '{"query":"SELECT slow"}' });
+    assert.equal(runs.length, 2, 'a timed-out query is not run again in this run');
+    assert.equal(slowAgain.observation.errorKind, 'timeout');
+    await cache.execute('t1', [], { name: 'run_sql', arguments: '{"query":"SELECT broken"}' });
+    await cache.execute('t1', [], { name: 'run_sql', arguments: '{"query":"SELECT broken"}' });
+    assert.equal(runs.length, 4, 'a sandbox failure says nothing about the call: it runs again');
     const stats = cache.stats();
-    assert.equal(stats.requests, 5);
-    assert.equal(stats.executions, 3);
-    assert.equal(stats.prefixHits + stats.callHits, 2);
+    assert.equal(stats.requests, 7);
+    assert.equal(stats.executions, 4);
+    assert.equal(stats.prefixHits + stats.callHits, 3);
     assert.ok(stats.sharedNodes >= 1, 'the first call is shared by two tasks');
   });
 });
