@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import initSqlJs from 'sql.js';
 import { SqlSandbox } from '../../src/core/sandbox';
+import { unlinkedCrossJoin } from '../../src/core/sandbox/crossJoinGuard';
 
 const INFINITE_QUERY = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
 
@@ -128,6 +129,35 @@ describe('SqlSandbox', function () {
   it('has query_only switched on inside the worker, the second wall behind the guard', async () => {
     const pragma = await sandbox.run('PRAGMA query_only');
     assert.deepEqual(pragma.rows, [[1]]);
+  });
+
+  it('answers an unlinked cross join of large tables with an error naming them, without running it', async () => {
+    const spawned = sandbox.spawnCount;
+    const refused = await sandbox.run('SELECT a.customer, COUNT(*) FROM orders AS a JOIN orders b GROUP BY 1');
+    assert.equal(refused.ok, false);
+    assert.equal(refused.errorKind, 'sql', 'a mistake the agent can repair, not a refusal');
+    assert.match(refused.error!, /pairs every row of orders \(2,500 rows\) with every row of orders \(2,500 rows\): 6,250,000 combinations/);
+    assert.equal(sandbox.spawnCount, spawned, 'no timeout, no new worker');
+    const linked = await sandbox.run('SELECT COUNT(*) AS n FROM orders AS a JOIN orders b ON b.id = a.id');
+    assert.deepEqual(linked.rows, [[2500]]);
+    const small = await sandbox.run('SELECT COUNT(*) AS n FROM files, numbers');
+    assert.deepEqual(small.rows, [[9]], 'a small product runs as written');
+    const quoted = await sandbox.run(`SELECT COUNT(*) FROM "orders" "a" CROSS JOIN "orders" AS "b" WHERE a.customer = 'c1'`);
+    assert.match(quoted.error ?? '', /6,250,000 combinations/, 'a literal comparison does not link two tables');
+  });
+
+  it('lets a linked or range join through, whatever its size (the guard reads the query as well as the plan)', () => {
+    const plan = [
+      { id: 2, parent: 0, detail: 'SCAN a' },
+      { id: 4, parent: 0, detail: 'SCAN b' },
+    ];
+    const rows = (table: string) => (table === 'orders' ? 2500 : undefined);
+    assert.ok(unlinkedCrossJoin('SELECT * FROM orders a JOIN orders b', plan, rows));
+    assert.equal(unlinkedCrossJoin('SELECT * FROM orders a JOIN orders b WHERE b.amount BETWEEN a.amount AND a.amount + 1', plan, rows), undefined);
+    assert.equal(unlinkedCrossJoin('SELECT * FROM orders a, orders b WHERE a.amount < b.amount', plan, rows), undefined);
+    assert.equal(unlinkedCrossJoin('SELECT * FROM orders a JOIN orders b USING (customer)', plan, rows), undefined);
+    assert.equal(unlinkedCrossJoin('SELECT * FROM orders a JOIN t b', plan, rows), undefined, 'a name that is no table (a CTE) has no known size');
+    assert.equal(unlinkedCrossJoin("SELECT * FROM orders a JOIN orders b WHERE a.customer = 'x = y'", plan, rows)?.combinations, 6_250_000);
   });
 
   it('stops an infinite WITH RECURSIVE within timeout + 1 s, and the next query works', async () => {

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import initSqlJs from 'sql.js';
 import type { Database } from 'sql.js';
+import { crossJoinMessage, unlinkedCrossJoin, type PlanRow } from './crossJoinGuard';
 import { checkReadOnly } from './sqlGuard';
 
 /** What one query gives back; crosses the worker boundary, so plain JSON-safe values only. */
@@ -40,6 +41,9 @@ export function renderCell(value: unknown): SqlCell {
 }
 
 export class ReadOnlyDatabase {
+  /** Row counts of the image's tables, read on first use (lower-case name → rows). */
+  private tableRows: Map<string, { name: string; rows?: number }> | undefined;
+
   private constructor(private readonly db: Database) {}
 
   /** Opens `image` (SQLite database bytes) with sql.js's WASM from `wasmPath`. Throws on a corrupt image. */
@@ -64,6 +68,8 @@ export class ReadOnlyDatabase {
   run(query: string, maxRows: number): SqlOutcome {
     const verdict = checkReadOnly(query);
     if (!verdict.ok) return { ok: false, error: verdict.reason, errorKind: verdict.kind === 'refused' ? 'refused' : 'sql' };
+    const crossJoin = verdict.statements === 1 ? this.crossJoin(query) : undefined;
+    if (crossJoin) return { ok: false, error: crossJoin, errorKind: 'sql' };
     let columns: string[] = [];
     let rows: SqlCell[][] = [];
     let truncated = false;
@@ -95,6 +101,31 @@ export class ReadOnlyDatabase {
 
   close(): void {
     this.db.close();
+  }
+
+  /** The cross-join guard's error for `query` (one statement), or undefined when SQLite's plan links its tables. */
+  private crossJoin(query: string): string | undefined {
+    let plan: PlanRow[];
+    try {
+      const result = this.db.exec(`EXPLAIN QUERY PLAN ${query}`)[0];
+      plan = (result?.values ?? []).map((row) => ({ id: Number(row[0]), parent: Number(row[1]), detail: String(row[3]) }));
+    } catch {
+      return undefined; // Not a query SQLite can plan: running it gives the real error.
+    }
+    if (plan.filter((row) => row.detail.startsWith('SCAN ')).length < 2) return undefined;
+    const join = unlinkedCrossJoin(query, plan, (table) => this.rowsOf(table));
+    return join ? crossJoinMessage(join) : undefined;
+  }
+
+  private rowsOf(table: string): number | undefined {
+    if (!this.tableRows) {
+      const names = this.db.exec("SELECT name FROM sqlite_schema WHERE type = 'table'")[0]?.values ?? [];
+      this.tableRows = new Map(names.map(([name]) => [String(name).toLowerCase(), { name: String(name) }]));
+    }
+    const entry = this.tableRows.get(table.toLowerCase());
+    if (!entry) return undefined;
+    entry.rows ??= Number(this.db.exec(`SELECT COUNT(*) FROM "${entry.name.replace(/"/g, '""')}"`)[0].values[0][0]);
+    return entry.rows;
   }
 }
 
