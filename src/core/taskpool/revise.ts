@@ -427,7 +427,7 @@ export async function reviewTaskByRules(input: ReviewInput): Promise<TaskReview>
   }
   if (alternatives.size > 0) {
     findings.push({ check: 'ambiguity', detail: `more than one defensible answer: ${[...alternatives.values()].join('; ')}` });
-    if (task.tables.every(isNamed)) return reject('ambiguity', 'the question already names its tables and still has more than one defensible answer');
+    // Alternatives only come from tables the question leaves unnamed: naming them removes the second reading.
     for (const table of task.tables) if (!isNamed(table)) toName.add(table);
   }
   for (const detail of otherReadings) findings.push({ check: 'ambiguity', detail: `the question does not name its table: ${detail}` });
