@@ -158,6 +158,15 @@ describe('SqlSandbox', function () {
     assert.equal(unlinkedCrossJoin('SELECT * FROM orders a JOIN orders b USING (customer)', plan, rows), undefined);
     assert.equal(unlinkedCrossJoin('SELECT * FROM orders a JOIN t b', plan, rows), undefined, 'a name that is no table (a CTE) has no known size');
     assert.equal(unlinkedCrossJoin("SELECT * FROM orders a JOIN orders b WHERE a.customer = 'x = y'", plan, rows)?.combinations, 6_250_000);
+    // One alias in two subqueries: the k-th scan of t0 is its k-th appearance (here the large table, then the small).
+    const union = 'SELECT t1.customer, t0.amount FROM orders AS t0 JOIN orders AS t1 UNION ALL SELECT t0.n, 1 FROM numbers AS t0';
+    const unionPlan = [
+      { id: 6, parent: 5, detail: 'SCAN t1' },
+      { id: 8, parent: 5, detail: 'SCAN t0' },
+      { id: 20, parent: 19, detail: 'SCAN t0' },
+    ];
+    const sizes = (table: string) => ({ orders: 2500, numbers: 3 })[table];
+    assert.equal(unlinkedCrossJoin(union, unionPlan, sizes)?.combinations, 6_250_000);
   });
 
   it('stops an infinite WITH RECURSIVE within timeout + 1 s, and the next query works', async () => {

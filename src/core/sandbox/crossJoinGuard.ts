@@ -33,12 +33,18 @@ export interface CrossJoin {
 export function unlinkedCrossJoin(query: string, plan: readonly PlanRow[], rowsOf: (table: string) => number | undefined, limit = CROSS_JOIN_LIMIT): CrossJoin | undefined {
   if (comparesColumns(query)) return undefined;
   const aliases = tableAliases(query);
+  const seen = new Map<string, number>();
   const nests = new Map<number, Array<{ name: string; rows: number }>>();
   for (const row of plan) {
     const scan = /^SCAN (?:"((?:[^"]|"")+)"|(\S+))/.exec(row.detail);
     if (!scan) continue;
-    const alias = scan[1] !== undefined ? scan[1].replace(/""/g, '"') : scan[2];
-    const table = aliases.get(alias.toLowerCase()) ?? alias;
+    const alias = (scan[1] !== undefined ? scan[1].replace(/""/g, '"') : scan[2]).toLowerCase();
+    // One alias may name different tables in different subqueries (t0 in each branch of a UNION): the plan lists
+    // the subqueries in the order they are written, so the k-th scan of an alias is its k-th appearance.
+    const k = seen.get(alias) ?? 0;
+    seen.set(alias, k + 1);
+    const candidates = aliases.get(alias);
+    const table = candidates ? candidates[Math.min(k, candidates.length - 1)] : alias;
     const rows = rowsOf(table);
     if (rows === undefined) continue;
     nests.set(row.parent, [...(nests.get(row.parent) ?? []), { name: table, rows }]);
@@ -73,14 +79,16 @@ function codeOnly(query: string): string {
   return query.replace(/'(?:[^']|'')*'|--[^\n]*|\/\*[\s\S]*?\*\//g, "''");
 }
 
-/** alias (lower case) → table, from `FROM t [AS] a`, `JOIN t [AS] a` and `, t [AS] a`. */
-function tableAliases(query: string): Map<string, string> {
-  const found = new Map<string, string>();
-  const pattern = new RegExp(String.raw`(?:\bFROM|\bJOIN|,)\s+(${NAME})(?:\s+(?:AS\s+)?(${NAME}))?`, 'gi');
+/** alias or table name (lower case) → the tables it names, in the order written (`FROM t [AS] a`, `JOIN …`, `, …`). */
+function tableAliases(query: string): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  const add = (name: string, table: string) => found.set(name.toLowerCase(), [...(found.get(name.toLowerCase()) ?? []), table]);
+  // A name followed by `.` or `(` is a column or a function (`SELECT a.x, f(y)`), not a table.
+  const pattern = new RegExp(String.raw`(?:\bFROM|\bJOIN|,)\s+(${NAME})(?!\s*[.(])(?:\s+(?:AS\s+)?(${NAME}))?`, 'gi');
   for (const m of codeOnly(query).matchAll(pattern)) {
     const table = unquote(m[1]);
-    found.set(table.toLowerCase(), table);
-    if (m[2] && !KEYWORDS.has(unquote(m[2]).toLowerCase())) found.set(unquote(m[2]).toLowerCase(), table);
+    const alias = m[2] && !KEYWORDS.has(unquote(m[2]).toLowerCase()) ? unquote(m[2]) : table;
+    add(alias, table);
   }
   return found;
 }
