@@ -65,6 +65,7 @@ export function profileTable(db: Database, loaded: LoadedTable): TableProfile {
       originalName: inferred?.originalName ?? name,
       type: inferred?.type ?? columnTypeFromDeclared(String(row[typeAt] ?? '')) ?? columnTypeFromData(db, table, quoted),
       origin: inferred?.origin,
+      layoutName: inferred?.layoutName,
     };
   });
   const ranged = (type: ColumnType) => type === 'integer' || type === 'real' || type === 'date' || type === 'datetime';
@@ -89,6 +90,7 @@ export function profileTable(db: Database, loaded: LoadedTable): TableProfile {
       candidateKey: rowCount > 0 && nonNull === rowCount && distinctCount === rowCount,
     };
     if (column.origin) profile.origin = column.origin;
+    if (column.layoutName) profile.dateLayout = column.layoutName;
     if (ranged(column.type)) {
       const min = values[at++];
       const max = values[at++];

@@ -52,6 +52,8 @@ export interface ColumnProfile {
   candidateKey: boolean;
   /** Sheet/cell or schema origin, for loaders that know it (XLSX, Parquet). */
   origin?: ColumnOrigin;
+  /** Date and datetime columns read from text: the layout the file writes (`M/D/YYYY`); values are stored in ISO form. */
+  dateLayout?: string;
 }
 
 export interface TableProfile {
