@@ -4,6 +4,7 @@ import { tableBaseNameFromFile, toSnakeIdentifier, NameAllocator } from './namin
 import { createTable, type ColumnSpec } from './tableWriter';
 import { ColumnTypeTracker, jsonCellToSql } from './typeInference';
 import { reportDateLayouts, specOf } from './dateDiagnostics';
+import { descriptorDocument } from './descriptorDocument';
 
 /** Objects nested deeper than this are stored as JSON text in one column (with a warning), not flattened. */
 export const MAX_FLATTEN_DEPTH = 16;
@@ -170,6 +171,12 @@ export async function loadJson(context: LoaderContext): Promise<void> {
     return;
   }
 
+  const descriptor = descriptorDocument(context.file, context.sizeBytes, document);
+  if (descriptor) {
+    context.documents.push(descriptor);
+    report(context, 'info', 'A Frictionless descriptor (it describes the data files): read as a document, not loaded as a table.');
+    return;
+  }
   const fileName = context.file.split('/').pop() ?? context.file;
   const draft = new TableDraft(fileName);
   const state: FlattenState = { deepestCut: 0, unstorable: 0 };
