@@ -27,8 +27,10 @@ import {
   TIME_SUFFIXES,
   TIME_WORDS,
   UNIT_WORDS,
+  GENERIC_MEASURE_NAMES,
   hasAny,
   nameTokens,
+  nonAdditiveMorpheme,
   textTokens,
 } from './lexicon';
 import type { Additivity, Aggregation, CardinalityBand, ColumnRole, ColumnSemantics, DictionaryEntry, Fact, GeoKind, IdentifierKind, StructuredKind, TimeInfo, Unit } from './types';
@@ -71,6 +73,8 @@ interface Names {
   last: string | undefined;
 }
 
+const KNOWN_WORDS = new Set([...ADDITIVE_WORDS, ...SEMI_ADDITIVE_WORDS, ...NON_ADDITIVE_WORDS, ...TIME_WORDS, ...COUNT_WORDS]);
+
 const isNumber = (c: ColumnProfile) => c.type === 'integer' || c.type === 'real';
 const num = (v: unknown) => (typeof v === 'number' ? v : Number(v));
 
@@ -91,7 +95,9 @@ function isoGrain(column: ColumnProfile, samples: readonly unknown[]): TimeInfo[
 
 /** A name-based time guess (`hr` is an hour, `day` a day of the month) yields to a dictionary that says otherwise. */
 function describedAsTime(e: ColumnEvidence, n: Names): boolean {
-  return !e.dictionary || hasAny(n.described, TIME_WORDS) !== undefined;
+  if (!e.dictionary) return true;
+  const said = [...n.described, ...textTokens(e.dictionary.unit ?? '')];
+  return said.length === 0 || hasAny(said, TIME_WORDS) !== undefined;
 }
 
 const timeRules: Rule[] = [
@@ -168,12 +174,13 @@ const RULES: Rule[] = [
   (e, n) => {
     const { column } = e;
     const declared = (column.declaredType ?? '').toUpperCase();
-    if (column.binary) return { role: 'binary', rule: 'binary:blob-values', confidence: 0.99, why: 'the stored values are BLOBs' };
+    const f = e.fingerprint;
+    if (column.binary && !(f.textInBlobs >= 0.8 && (f.json >= 0.8 || f.multiWord >= 0.5))) return { role: 'binary', rule: 'binary:blob-values', confidence: 0.99, why: 'the stored values are BLOBs' };
     // A declaration says less than the values: Firebird's `BLOB SUB_TYPE TEXT` holds text.
     if (/BLOB|BYTEA|BINARY|IMAGE/.test(declared) && !/TEXT|CHAR|CLOB/.test(declared) && e.fingerprint.sampled === 0) return { role: 'binary', rule: 'binary:declared', confidence: 0.9, why: `declared ${column.declaredType}` };
     if (e.fingerprint.base64 >= 0.8) return { role: 'binary', rule: 'binary:base64', confidence: 0.85, why: 'values are long base64 strings' };
     if (e.fingerprint.hex >= 0.9) return { role: 'binary', rule: 'binary:hex', confidence: 0.8, why: 'values are long hexadecimal strings (hashes or encoded bytes)' };
-    if (column.nullFraction === 1 && hasAny(n.tokens, BINARY_WORDS)) return { role: 'binary', rule: 'binary:name', confidence: 0.5, why: `empty, named ${column.name}` };
+    if (column.nullFraction === 1 && n.last && BINARY_WORDS.has(n.last)) return { role: 'binary', rule: 'binary:name', confidence: 0.5, why: `empty, named ${column.name}` };
     return undefined;
   },
   // Generated keys of nested JSON: the loader made them to link child rows to their parent.
@@ -185,7 +192,11 @@ const RULES: Rule[] = [
   },
   (e, n) => {
     const f = e.fingerprint;
-    if (e.column.type !== 'text' || f.sampled === 0) return undefined;
+    if (e.column.type !== 'text') return undefined;
+    if (f.sampled === 0) {
+      const named = n.last ? STRUCTURED_WORDS[n.last] : undefined;
+      return named && named !== 'list' ? { role: 'structured', rule: `structured:${named}-name`, confidence: 0.4, why: `empty, named ${e.column.name}` } : undefined;
+    }
     const kinds: Array<[StructuredKind, number]> = [
       ['email', f.email],
       ['url', f.url],
@@ -194,6 +205,8 @@ const RULES: Rule[] = [
     ];
     const [kind, share] = kinds.sort((a, b) => b[1] - a[1])[0];
     if (share >= 0.8) return { role: 'structured', rule: `structured:${kind}-values`, confidence: 0.95, why: `${Math.round(share * 100)}% of values are ${kind === 'json' ? 'JSON' : kind === 'url' ? 'URLs' : kind === 'email' ? 'e-mail addresses' : 'file paths'}`, structured: kind };
+    if (f.packed >= 0.8) return { role: 'structured', rule: 'structured:packed-values', confidence: 0.8, why: 'cells pack several comma-separated fields, some empty' };
+    if (f.list >= 0.8 && e.column.distinctCount > 20 && f.meanLength > 10 && !(n.last && (GEO_WORDS[n.last] || TEXT_WORDS.has(n.last) || PERSON_NAME_WORDS.has(n.last)))) return { role: 'structured', rule: 'structured:list-values', confidence: 0.75, why: 'values are comma-separated lists' };
     const named = n.tokens.map((t) => STRUCTURED_WORDS[t]).find(Boolean);
     if (f.phone >= 0.8 && (named === 'phone' || f.phone >= 0.95)) return { role: 'structured', rule: 'structured:phone-values', confidence: 0.9, why: 'values are phone numbers', structured: 'phone' };
     if (named && named !== 'list') return { role: 'structured', rule: `structured:${named}-name`, confidence: 0.75, why: `named ${e.column.name}`, structured: named };
@@ -214,9 +227,9 @@ const RULES: Rule[] = [
     // 0 and 1 are also what a count of rare events holds (red cards): a name or description that counts wins.
     const counted = hasAny(n.tokens, COUNT_WORDS) ?? hasAny(n.described, COUNT_WORDS) ?? hasAny(n.tokens, ADDITIVE_WORDS) ?? hasAny(n.described, ADDITIVE_WORDS);
     if (f.yesNo && !(counted && isNumber(column))) return { role: 'flag', rule: 'flag:yes-no-values', confidence: 0.9, why: `two values that answer yes or no (${column.samples.join(', ')})` };
-    if (column.type === 'text' && column.distinctCount === 1 && column.nullFraction >= 0.05 && column.nullFraction <= 0.95) {
-      return { role: 'flag', rule: 'flag:present-or-empty', confidence: 0.7, why: `one value (${column.samples[0]}) or empty: a mark that is set or not` };
-    }
+    // One marker value or nothing (`x`, `1`, `active`): a box that is ticked or not.
+    const marker = column.distinctCount === 1 && column.nullFraction >= 0.05 && column.nullFraction < 1 && /^(x|y|yes|true|t|1|active|\*|✓|checked|on)$/i.test(String(column.samples[0] ?? ''));
+    if (marker && !counted) return { role: 'flag', rule: 'flag:present-or-empty', confidence: 0.7, why: `one value (${column.samples[0]}) or empty: a mark that is set or not` };
     const flagName = (n.tokens.length > 1 && FLAG_PREFIXES.has(n.tokens[0])) || hasAny(n.tokens, FLAG_WORDS);
     if (flagName && column.distinctCount <= 2 && column.distinctCount >= 1) return { role: 'flag', rule: 'flag:name', confidence: 0.8, why: `named ${column.name}, ${column.distinctCount} value(s)` };
     return undefined;
@@ -225,7 +238,18 @@ const RULES: Rule[] = [
   (e, n) => {
     const { column } = e;
     if (hasAny(n.tokens, IDENTIFIER_WORDS)) return undefined;
-    const kind = n.tokens.map((t) => GEO_WORDS[t]).find(Boolean);
+    // The place must be what the name is about: its head word (`store_city`, `country_name`), not a qualifier
+    // (`location_uncertainty` is a measure). A code of a place refers to it (`country_code`): an identifier.
+    const words = n.tokens.filter((t) => !/^\d+$/.test(t));
+    const head = words[words.length - 1];
+    const before = words[words.length - 2];
+    let kind = head ? GEO_WORDS[head] : undefined;
+    if (!kind && before && GEO_WORDS[before] && ['name', 'code', 'no', 'num', 'number', 'cd', 'abbr', 'abbreviation', 'iso'].includes(head)) {
+      kind = GEO_WORDS[before];
+      // A code of an area that groups rows (a region code) is the area; a code of each row (a country code) refers to it.
+      if (head !== 'name' && kind !== 'postal-code' && column.distinctCount > 50) return undefined;
+    }
+    if (!kind && n.tokens.length === 1) kind = n.tokens.map((t) => GEO_WORDS[t]).find(Boolean);
     if (!kind) return undefined;
     if (kind === 'latitude' || kind === 'longitude') {
       if (!isNumber(column)) return undefined;
@@ -257,6 +281,7 @@ const RULES: Rule[] = [
     // `agency_code` beside `agency_name`: the code of an entity the table names, not a category.
     const stem = n.tokens.slice(0, -1).join(' ');
     const named = codeWord !== undefined && stem !== '' && table.columns.some((c) => c !== column && nameTokens(c.originalName || c.name).join(' ').replace(/ (name|title|desc|description)$/, '') === stem && c.type === 'text');
+    if (named && hasAny(n.tokens, DIMENSION_WORDS)) return { role: 'dimension', rule: 'dimension:category-code', confidence: 0.7, why: `the code of a ${hasAny(n.tokens, DIMENSION_WORDS)} the table also names` };
     if (named) return { role: 'identifier', rule: 'identifier:code-beside-name', confidence: 0.8, why: `the code of what ${table.columns.find((c) => c !== column && nameTokens(c.originalName || c.name).join(' ').startsWith(stem))?.name} names`, identifier: 'code' };
     // A code with a handful of values names a category (a currency code), unless it is the table's own key.
     if (!idWord && column.type === 'text' && column.distinctCount <= 50 && !column.candidateKey) return undefined;
@@ -273,6 +298,15 @@ const RULES: Rule[] = [
     if (column.type === 'text' && n.tokens.some((t) => t === 'rating' || t === 'grade') && column.distinctCount <= 12) return { role: 'ordinal', rule: 'ordinal:rating-name', confidence: 0.75, why: `named ${column.name}, ${column.distinctCount} rating levels` };
     const word = hasAny(n.tokens, ORDINAL_WORDS);
     if (word && (column.type === 'text' || column.type === 'integer') && !(column.type === 'text' && column.distinctCount > 50)) return { role: 'ordinal', rule: 'ordinal:name', confidence: 0.8, why: `named ${column.name}: a ${word}` };
+    return undefined;
+  },
+  // An empty column says only its name: a time word or a quantity word at its head.
+  (e, n) => {
+    if (e.column.nullFraction < 1 || !n.last) return undefined;
+    if (TIME_WORDS.has(n.last) || (TIME_SUFFIXES.has(n.last) && n.tokens.length > 1)) return { role: 'time', rule: 'time:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}`, time: { storage: 'text', grain: 'day' } };
+    const quantity = hasAny([n.last], ADDITIVE_WORDS) ?? hasAny([n.last], NON_ADDITIVE_WORDS) ?? hasAny([n.last], SEMI_ADDITIVE_WORDS);
+    if (quantity) return { role: 'measure', rule: 'measure:empty-name', confidence: 0.4, why: `empty, named ${e.column.name} (${quantity})` };
+    if (DIMENSION_WORDS.has(n.last) || n.last === 'charset' || n.last === 'encoding') return { role: 'dimension', rule: 'dimension:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}` };
     return undefined;
   },
   // Numbers written as text ($1,200; -566,000; 12 %).
@@ -316,6 +350,10 @@ const RULES: Rule[] = [
       return { role: 'identifier', rule: 'identifier:row-number', confidence: 0.85, why: `integers ${min}–${max}, one per row`, identifier: 'row-index' };
     }
     const described = e.dictionary ? hasAny(n.described, ADDITIVE_WORDS) ?? hasAny(n.described, SEMI_ADDITIVE_WORDS) ?? hasAny(n.described, NON_ADDITIVE_WORDS) : undefined;
+    // A unique integer that nothing names as a quantity, in a table of many rows, is a number that identifies (an ISO numeric code).
+    if (!measureWord && !described && column.type === 'integer' && column.candidateKey && e.table.rowCount >= 20 && !nonAdditiveMorpheme(n.tokens, KNOWN_WORDS)) {
+      return { role: 'identifier', rule: 'identifier:unique-integers', confidence: 0.55, why: `integers ${column.min}–${column.max}, unique per row, with no name of a quantity`, identifier: 'code' };
+    }
     const evidence = measureWord ? `named ${column.name} (${measureWord})` : described ? `described as "${e.dictionary!.description}"` : `${column.type === 'integer' ? 'integers' : 'numbers'} ${column.min}–${column.max}`;
     return { role: 'measure', rule: measureWord ? 'measure:name' : described ? 'measure:dictionary' : 'measure:numbers', confidence: measureWord || described ? 0.85 : 0.6, why: evidence };
   },
@@ -328,6 +366,7 @@ const RULES: Rule[] = [
       return { role: 'dimension', rule: 'dimension:few-values', confidence: column.distinctCount <= 12 ? 0.8 : 0.7, why: `${column.distinctCount} distinct values` };
     }
     if (f.codeLike >= 0.9 && f.meanLength <= 16) return { role: 'identifier', rule: 'identifier:code-values', confidence: 0.7, why: 'short codes of capitals and digits', identifier: 'code' };
+    if (f.meanLength <= 4 && f.multiWord === 0 && column.distinctCount >= 0.8 * e.table.rowCount * (1 - column.nullFraction)) return { role: 'identifier', rule: 'identifier:short-unique-codes', confidence: 0.65, why: `${column.distinctCount} distinct values of ${f.meanLength.toFixed(1)} characters: codes`, identifier: 'code' };
     // Values that recur (a referee, a team, an observer: 4 rows or more each on average) are what rows are grouped by.
     const nonNullRows = e.table.rowCount * (1 - column.nullFraction);
     if (column.distinctCount <= 200 && nonNullRows >= 4 * column.distinctCount && f.meanLength <= 40) {
@@ -357,12 +396,14 @@ export function decideRole(evidence: ColumnEvidence & { sample?: unknown[] }): R
 
 /** Additivity of a measure: the name's words, then the dictionary's, then the values. */
 export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
-  const tokens = nameTokens(evidence.column.originalName || evidence.column.name);
+  let tokens = nameTokens(evidence.column.originalName || evidence.column.name);
+  // `value` in a table called population is a population.
+  if (tokens.every((t) => GENERIC_MEASURE_NAMES.has(t))) tokens = [...tokens, ...nameTokens(evidence.table.originalName.replace(/\.[a-z0-9]+$/i, '')), ...nameTokens(evidence.table.name)];
   const described = evidence.dictionary ? textTokens(evidence.dictionary.description) : [];
   const fromWords = (words: string[], where: 'name' | 'dictionary'): Fact<Additivity> | undefined => {
     const source: Fact<Additivity>['source'] = where === 'name' ? { kind: 'rule', rule: 'additivity:name' } : { kind: 'dictionary', file: evidence.dictionary!.file, line: evidence.dictionary!.line };
     // "average", "per", "rate" qualify whatever they are said of ("average total", "sales per capita").
-    const non = hasAny(words, NON_ADDITIVE_WORDS);
+    const non = hasAny(words, NON_ADDITIVE_WORDS) ?? nonAdditiveMorpheme(words, KNOWN_WORDS);
     if (non) return { value: 'non-additive', confidence: where === 'name' ? 0.85 : 0.75, source, why: `${where === 'name' ? 'named' : 'described'} with "${non}": sums are not meaningful` };
     const semi = hasAny(words, SEMI_ADDITIVE_WORDS);
     if (semi) return { value: 'semi-additive', confidence: where === 'name' ? 0.8 : 0.7, source, why: `"${semi}" is a level at a moment: it adds across entities, not across time` };

@@ -10,7 +10,9 @@ import type { DataDocument, EnvironmentProfile, TableProfile } from '../env/type
 import type { DictionaryEntry } from './types';
 
 const NAME_HEADER = /^(variable|variables|column|columns|column name|field|field name|fields|name|header|headers|attribute|variable name|col|key)$/i;
-const DESCRIPTION_HEADER = /(description|meaning|definition|details|explanation|notes?|label|measurement type|what it is)/i;
+const DESCRIPTION_HEADER = /(description|meaning|definition|details|explanation|label|what it is)/i;
+/** Weaker description headers, used when no strong one is there (`| Column Name | Units | Value |`). */
+const WEAK_DESCRIPTION_HEADER = /^(notes?|value|values|measurement type|comment|comments)$/i;
 const UNIT_HEADER = /^(units?|unit of measure|measure unit)$/i;
 const TYPE_HEADER = /^(class|type|data type|datatype|format|storage type)$/i;
 
@@ -47,7 +49,12 @@ function entriesIn(text: string, scope: string | undefined): RawEntry[] {
     if (/^\s*\|/.test(line) && i + 1 < lines.length && /^\s*\|?\s*:?-{2,}/.test(lines[i + 1])) {
       const header = cells(line).map(stripMarkup);
       const nameAt = header.findIndex((h) => NAME_HEADER.test(h));
-      const descriptionAt = header.findIndex((h, at) => at !== nameAt && DESCRIPTION_HEADER.test(h));
+      // Description columns by preference; a row takes the first that is not empty.
+      const descriptionColumns = [
+        ...header.map((h, at) => (at !== nameAt && DESCRIPTION_HEADER.test(h) ? at : -1)),
+        ...header.map((h, at) => (at !== nameAt && WEAK_DESCRIPTION_HEADER.test(h) ? at : -1)),
+      ].filter((at) => at >= 0);
+      const descriptionAt = descriptionColumns[0] ?? -1;
       const unitAt = header.findIndex((h) => UNIT_HEADER.test(h));
       const typeAt = header.findIndex((h) => TYPE_HEADER.test(h));
       let j = i + 2;
@@ -56,7 +63,8 @@ function entriesIn(text: string, scope: string | undefined): RawEntry[] {
         const row = cells(lines[j]).map(stripMarkup);
         const column = row[nameAt];
         if (!column) continue;
-        const entry: RawEntry = { column, description: descriptionAt >= 0 ? (row[descriptionAt] ?? '') : '', source: lines[j] };
+        const description = descriptionColumns.map((at) => row[at] ?? '').find((text) => text !== '' && !/^(-|n\/a)$/i.test(text)) ?? '';
+        const entry: RawEntry = { column, description, source: lines[j] };
         if (unitAt >= 0 && row[unitAt] && !/^(-|n\/a|none)$/i.test(row[unitAt])) entry.unit = row[unitAt];
         if (typeAt >= 0 && row[typeAt]) entry.declaredType = row[typeAt];
         if (scope) entry.scope = scope;
@@ -123,9 +131,12 @@ export function tablesDescribedBy(entry: DictionaryEntry, profile: EnvironmentPr
   const folder = entry.file.includes('/') ? entry.file.slice(0, entry.file.lastIndexOf('/') + 1) : '';
   const wanted = normalName(entry.column);
   const scopePattern = entry.scope ? new RegExp(`(^|/)${entry.scope.split('/').pop()!.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`, 'i') : undefined;
+  // A scope naming a file that is not here (a README describing the full data set of which a part was shipped)
+  // is read as the folder's.
+  const scoped = scopePattern && profile.tables.some((t) => t.sourceFile.startsWith(folder) && scopePattern.test(t.sourceFile)) ? scopePattern : undefined;
   return profile.tables.filter((table) => {
     if (!table.sourceFile.startsWith(folder)) return false;
-    if (scopePattern && !scopePattern.test(table.sourceFile)) return false;
+    if (scoped && !scoped.test(table.sourceFile)) return false;
     return table.columns.some((c) => normalName(c.originalName) === wanted || normalName(c.name) === wanted);
   });
 }

@@ -55,6 +55,13 @@ function distinctValues(db: Database, table: TableProfile, column: string, limit
   }
 }
 
+/** A short list other tables refer to, of a key, a name and little else (a genre, a department). */
+function isLookup(table: TableProfile, referenced: ReadonlySet<string>): boolean {
+  if (!referenced.has(table.name) || table.rowCount > 60) return false;
+  const descriptive = table.columns.filter((c) => !/(^id$|_id$|id$|^key$|_key$|code$)/i.test(c.name) && c.type !== 'date' && c.type !== 'datetime' && !/update|created|modified/i.test(c.name));
+  return descriptive.length <= 3;
+}
+
 /** The dictionary entry for a column: the one scoped to its file first, then one for its folder. */
 function entryFor(entries: readonly DictionaryEntry[], table: TableProfile, column: string, profile: EnvironmentDraft['profile']): DictionaryEntry | undefined {
   const wanted = normalName(column);
@@ -119,7 +126,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
           declaredKey: table.primaryKey?.includes(column.name) ?? false,
           foreignKey: keyChildren.has(`${table.name}.${column.name}`),
           referenced: keyParents.has(`${table.name}.${column.name}`),
-          lookupTable: referencedTables.has(table.name) && table.rowCount <= 60,
+          lookupTable: isLookup(table, referencedTables),
           dictionary: entryFor(dictionary, table, column.name, profile),
           sample,
         };

@@ -58,6 +58,8 @@ export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 's
   region: 'region',
   continent: 'region',
   territory: 'region',
+  location: 'region',
+  capital: 'city',
   easting: 'longitude',
   northing: 'latitude',
 };
@@ -107,7 +109,7 @@ export const ADDITIVE_WORDS = set(
   'amount amt revenue sales sale total sum cost costs spend spent budget payment paid fee fees freight tax taxes profit expense expenses income ' +
     'qty quantity quantities count counts cnt units unit_count volume goals shots fouls corners cards points runs wins losses draws ' +
     'distance miles km duration minutes seconds milliseconds ms hours length bytes size generation emissions deaths cases births ' +
-    'visits views clicks orders items refund refunds salary wage wages earnings receipts outlays precipitation precip rainfall snowfall snow',
+    'visits views clicks orders items refund refunds salary wage wages earnings receipts outlays precipitation precip prcp ppt rainfall snowfall snow',
 );
 
 /** Levels measured at a moment: add across entities, not across time. */
@@ -118,7 +120,7 @@ export const NON_ADDITIVE_WORDS = set(
   'price prices rate rates ratio ratios pct percent percentage percentages share shares avg average mean median mode score scores rating ratings ' +
     'temp temperature temperatures age index margin probability prob density speed elevation altitude humidity pressure per capita gpa discount ' +
     'fertility expectancy expect life bmi height weight percentile quantile std stdev variance proportion normal normals efficiency mpg yield ' +
-    'max min maximum minimum tmax tmin tavg wind gust lat lon latitude longitude coordinate coordinates threshold limit',
+    'max min maximum minimum tmax tmin tavg wind gust lat lon latitude longitude coordinate coordinates threshold limit depth voltage volt uncertainty error accuracy',
 );
 
 /** Unit words: what a number is measured in. */
@@ -193,6 +195,22 @@ export const YES_NO_PAIRS: Array<[string, string]> = [
   ['y', 'n'],
   ['yes', 'no'],
 ];
+
+/**
+ * Words hidden inside one token (`maxtemp`, `tmean`, `vpdmax`): a statistic or a temperature written without a
+ * separator. Only for tokens that are not words of their own (`minutes` is a duration, not a minimum).
+ */
+export function nonAdditiveMorpheme(tokens: readonly string[], known: ReadonlySet<string>): string | undefined {
+  for (const t of tokens) {
+    if (known.has(t) || t.length < 5) continue;
+    if (t.includes('temp')) return 'temp';
+    for (const m of ['max', 'min', 'mean', 'avg', 'median']) if (t.startsWith(m) || t.endsWith(m)) return m;
+  }
+  return undefined;
+}
+
+/** Generic measure names whose meaning is the table's (`population.value`, `gdp.value`). */
+export const GENERIC_MEASURE_NAMES = new Set(['value', 'values', 'val', 'measure', 'amount', 'quantity', 'figure', 'data']);
 
 export function hasAny(tokens: readonly string[], words: ReadonlySet<string>): string | undefined {
   return tokens.find((t) => words.has(t));

@@ -36,6 +36,10 @@ export interface ValueFingerprint {
   base64: number;
   /** Long hexadecimal strings (hashes, encoded bytes). */
   hex: number;
+  /** BLOB values that are UTF-8 text. */
+  textInBlobs: number;
+  /** Cells of several comma-separated fields, some empty (`,,N,0700`): packed records. */
+  packed: number;
   /** The distinct values (lower-cased) form a yes/no pair. */
   yesNo: boolean;
   /** The distinct values (lower-cased) all belong to one known ordered scale. */
@@ -56,6 +60,15 @@ const BASE64 = /^[A-Za-z0-9+/]{60,}={0,2}$/;
 const HEX = /^(0x)?[0-9a-f]{32,}$/i;
 /** A plain number written as text (`"0"`, `"-12.5"`); no leading zeros, which codes have (`"007"`). */
 const PLAIN_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
+
+function utf8(bytes: Uint8Array): string | undefined {
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return /[\u0000-\u0008\u000e-\u001f]/.test(text) ? undefined : text;
+  } catch {
+    return undefined;
+  }
+}
 
 function isJson(text: string): boolean {
   const first = text[0];
@@ -90,6 +103,8 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     dateLike: 0,
     base64: 0,
     hex: 0,
+    textInBlobs: 0,
+    packed: 0,
     yesNo: false,
     ordinalScale: false,
     unitInterval: 0,
@@ -106,8 +121,11 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
       totalLength += String(value).length;
       continue;
     }
-    if (value instanceof Uint8Array) continue;
-    const text = String(value).trim();
+    // Bytes that decode as UTF-8 text (a JSON document in a BLOB) are read as that text.
+    const decoded = value instanceof Uint8Array ? utf8(value) : undefined;
+    if (value instanceof Uint8Array && decoded === undefined) continue;
+    if (decoded !== undefined) f.textInBlobs++;
+    const text = (decoded ?? String(value)).trim();
     totalLength += text.length;
     if (text === '') continue;
     if (EMAIL.test(text)) f.email++;
@@ -122,6 +140,7 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     } else if (PHONE.test(text) && /\d{3}/.test(text) && /[\s().-]/.test(text) && !/^\d{4}-\d{1,2}-\d{1,2}/.test(text)) f.phone++;
     if (PATH.test(text) && /[/\\]/.test(text)) f.path++;
     if (/^[^,]{1,40}(,\s?[^,]{1,40}){1,}$/.test(text) && !/\d,\d{3}/.test(text) && !/\s\w+\s\w+,/.test(text)) f.list++;
+    if (/^[^,]{0,40}(,[^,]{0,40}){2,}$/.test(text) && /,,|^,|,$/.test(text)) f.packed++;
     if (CODE.test(text)) f.codeLike++;
     if (/\S\s+\S/.test(text)) f.multiWord++;
     const lower = text.toLowerCase();
@@ -135,7 +154,7 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
   }
   const n = Math.max(1, f.sampled);
   f.meanLength = totalLength / n;
-  for (const key of ['email', 'url', 'json', 'phone', 'path', 'list', 'numericText', 'percentSign', 'codeLike', 'multiWord', 'monthName', 'weekdayName', 'period', 'yearText', 'dateLike', 'base64', 'hex'] as const) {
+  for (const key of ['email', 'url', 'json', 'phone', 'path', 'list', 'numericText', 'percentSign', 'codeLike', 'multiWord', 'monthName', 'weekdayName', 'period', 'yearText', 'dateLike', 'base64', 'hex', 'textInBlobs', 'packed'] as const) {
     f[key] = f[key] / n;
   }
   f.unitInterval = numbers > 0 ? f.unitInterval / numbers : 0;
