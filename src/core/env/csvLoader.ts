@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import Papa from 'papaparse';
 import { listLines, report, type LoaderContext } from './loaderContext';
-import { columnNamesFromHeaders, quoteIdentifier, tableBaseNameFromFile } from './naming';
+import { columnNamesFromHeaders, tableBaseNameFromFile } from './naming';
+import { quoteIdent } from '../text/sql';
 import { createTable, type ColumnSpec, type TableInserter } from './tableWriter';
 import type { ColumnType } from './types';
 import { ColumnTypeTracker, textCellToSql } from './typeInference';
@@ -59,7 +60,7 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
     inserter.finish();
   } else {
     inserter.dispose();
-    context.db.run(`DROP TABLE ${quoteIdentifier(tableName)}`);
+    context.db.run(`DROP TABLE ${quoteIdent(tableName)}`);
     columns = columns.map((c, i) => ({ ...c, type: inference.trackers[i].type }));
     inserter = createTable(context.db, tableName, columns);
     const typed = inserter;
