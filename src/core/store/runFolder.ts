@@ -59,6 +59,11 @@ export const runMetaSchema = z.looseObject({
   toolVersion: z.string(),
 });
 
+/** Whether `dir` holds a run (its run.json); says nothing about whether the run is readable. */
+export function isRunFolder(dir: string): boolean {
+  return fs.existsSync(path.join(dir, RUN_FILES.meta));
+}
+
 export function readRunMeta(runDir: string): RunMeta {
   const metaPath = path.join(runDir, RUN_FILES.meta);
   let text: string;
