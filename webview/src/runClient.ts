@@ -13,14 +13,7 @@ import {
   type WebviewMessage,
 } from '../../src/shared/protocol';
 import { applyRunEvents, createRunView, emptyDelta, type RunView, type ViewDelta } from '../../src/shared/runView';
-
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-
-declare function acquireVsCodeApi(): VsCodeApi;
+import { acquireApi, type VsCodeApi } from './vscodeApi';
 
 /** View state that survives the panel being hidden (VS Code's getState/setState); parsed defensively on restore. */
 export interface PersistedViewState {
@@ -182,5 +175,5 @@ export class RunClient {
 }
 
 export function createRunClient(): RunClient {
-  return new RunClient(acquireVsCodeApi());
+  return new RunClient(acquireApi());
 }
