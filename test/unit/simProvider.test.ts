@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { runEpisode } from '../../src/core/agent/episode';
-import { buildPrompt, estimateMessagesTokens } from '../../src/core/agent/prompt';
+import { buildPrompt } from '../../src/core/agent/prompt';
+import { estimateMessagesTokens } from '../../src/core/llm/tokens';
 import type { AgentSession } from '../../src/core/agent/session';
 import { tools } from '../../src/core/agent/tools';
 import type { AgentStep, ContextLength } from '../../src/core/agent/types';

@@ -7,7 +7,7 @@ import { executeToolCall } from '../../src/core/agent/tools';
 import type { AgentStep } from '../../src/core/agent/types';
 import { PrefixCache } from '../../src/core/explorer/prefixCache';
 import { reviseExploredTask } from '../../src/core/explorer/revision';
-import { costModelPolicy, createStepEnvironment, runSearch, type SearchResult } from '../../src/core/explorer/search';
+import { costModelPolicy, createStepRunner, runSearch, type SearchResult } from '../../src/core/explorer/search';
 import { DEFAULT_CLEANING } from '../../src/core/explorer/verifier';
 import { buildDefaultArms, createPriceCostEstimator, LearnedCostModel } from '../../src/core/lcm/index';
 import { createSimulatedProvider } from '../../src/core/llm/sim/simulatedProvider';
@@ -71,8 +71,8 @@ describe('task revision after the first exploration', function () {
     const models = await provider.listModels();
     const arms = buildDefaultArms(models, { operators: ['explore', 'repair'] });
     const toolContext = explorerToolContext(session);
-    const environment = createStepEnvironment({ task, providers: [provider], models, toolContext, prefixCache: new PrefixCache(toolContext), seed: 2 });
-    return runSearch(task, environment, costModelPolicy(new LearnedCostModel(arms, { estimateCostUsd: createPriceCostEstimator(models) })), { budgetUsd: 0.05 });
+    const runner = createStepRunner({ task, providers: [provider], models, toolContext, prefixCache: new PrefixCache(toolContext), seed: 2 });
+    return runSearch(task, runner, costModelPolicy(new LearnedCostModel(arms, { estimateCostUsd: createPriceCostEstimator(models) })), { budgetUsd: 0.05 });
   }
 
   /** A task with its anchors, file roles and rubric compiled as the pool compiles them. */

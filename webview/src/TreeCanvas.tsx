@@ -10,7 +10,7 @@ import { useEffect, useRef } from 'react';
 import { displayStatus, type NodeView, type TaskView, type ViewDelta } from '../../src/shared/runView';
 import { statusColour, themeKindOf, type ThemeKind } from '../../src/shared/statusColours';
 import { LEVEL_SPACING_Y, layoutTask, NODE_SPACING_X } from './treeLayout';
-import type { RunClient } from './vscodeApi';
+import type { RunClient } from './runClient';
 
 const RELAYOUT_IDLE_MS = 600;
 const RELAYOUT_MAX_WAIT_MS = 2500;

@@ -13,7 +13,7 @@ import { BudgetChart } from './BudgetChart';
 import { Inspector } from './Inspector';
 import { TrajectoryPanel } from './TrajectoryPanel';
 import { TreeCanvas, type TreeController } from './TreeCanvas';
-import { createRunClient, type RunClient } from './vscodeApi';
+import { createRunClient, type RunClient } from './runClient';
 import './styles.css';
 
 const COLLAPSE_THRESHOLD = 3;

@@ -7,7 +7,7 @@ import { buildSftExport, formatSftReport, writeSftExport } from '../../core/expo
 import { toKramaBenchTask, toSpiderTasks } from '../../core/export/tasks';
 import { SELECTION_MODES, SelectionMode } from '../../core/export/select';
 import { SFT_FORMATS, SftFormat } from '../../core/export/types';
-import { CliError, parseCommandArgs, type CliCommand } from '../command';
+import { CliError, parseCommandArgs, resolveRunDir, type CliCommand } from '../command';
 
 const FORMATS = [...SFT_FORMATS, 'kramabench', 'spider', 'bird'] as const;
 
@@ -37,12 +37,6 @@ export function secretsFromEnvironment(env: NodeJS.ProcessEnv = process.env): st
   return Object.entries(env)
     .filter(([name, value]) => /API_KEY|TOKEN|SECRET|PASSWORD/i.test(name) && typeof value === 'string' && value.length >= 8)
     .map(([, value]) => value as string);
-}
-
-export function resolveRunDir(arg: string): string {
-  const runDir = path.resolve(arg);
-  if (!fs.existsSync(path.join(runDir, 'run.json'))) throw new CliError(`not a run folder (no run.json): ${arg}`);
-  return runDir;
 }
 
 export async function loadRunEnvironment(dataFolder: string, override: string | undefined): Promise<DataEnvironment> {

@@ -7,6 +7,8 @@ import type { DataDocument, EnvironmentProfile, TableProfile } from '../env/type
 import { parseToolArguments } from '../llm/errors';
 import type { ToolCallRequest, ToolDefinition } from '../llm/types';
 import type { ToolResult } from '../sandbox/types';
+import { quoteIdent } from '../text/sql';
+import { tokens } from '../text/words';
 import { DEFAULT_RENDER_LIMITS, RenderLimits, capText, formatCell, renderError, renderTable } from './render';
 
 const tableName = z.string().min(1).describe('Table name exactly as list_tables shows it');
@@ -129,11 +131,6 @@ function unknownTable(profile: EnvironmentProfile, tool: string, name: string, a
   const names = profile.tables.map((t) => t.name);
   const shown = names.slice(0, 30).join(', ') + (names.length > 30 ? `, … (${names.length} in all)` : '');
   return errorObservation(tool, 'unknown_table', `no table named '${name}'. Tables: ${shown || '(none)'}`, 0, args);
-}
-
-/** Double-quoted SQL identifier. */
-export function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
 }
 
 /**
@@ -293,7 +290,7 @@ function sandboxError(tool: string, args: Record<string, unknown>, result: ToolR
 const STOP_WORDS = new Set(['the', 'a', 'an', 'of', 'and', 'or', 'in', 'on', 'for', 'to', 'is', 'are', 'what', 'which', 'how', 'by', 'with']);
 
 function terms(text: string): string[] {
-  return (text.toLowerCase().match(/[a-z0-9_]+/g) ?? []).filter((t) => t.length > 1 && !STOP_WORDS.has(t));
+  return tokens(text).filter((t) => t.length > 1 && !STOP_WORDS.has(t));
 }
 
 /**

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import Papa from 'papaparse';
 import { listLines, report, type LoaderContext } from './loaderContext';
-import { columnNamesFromHeaders, quoteIdentifier, tableBaseNameFromFile } from './naming';
+import { columnNamesFromHeaders, tableBaseNameFromFile } from './naming';
+import { quoteIdent } from '../text/sql';
 import { createTable, type ColumnSpec, type TableInserter } from './tableWriter';
 import { ColumnTypeTracker, textCellToSql } from './typeInference';
 import { reportDateLayouts, specOf } from './dateDiagnostics';
@@ -61,7 +62,7 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
     columns = columns.map((c, i) => ({ ...c, ...specOf(inference.trackers[i]) }));
   } else {
     inserter.dispose();
-    context.db.run(`DROP TABLE ${quoteIdentifier(tableName)}`);
+    context.db.run(`DROP TABLE ${quoteIdent(tableName)}`);
     columns = columns.map((c, i) => ({ ...c, ...specOf(inference.trackers[i]) }));
     inserter = createTable(context.db, tableName, columns);
     const typed = inserter;

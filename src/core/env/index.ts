@@ -6,7 +6,8 @@ import { loadDocument } from './documentLoader';
 import { loadJson, loadJsonLines } from './jsonLoader';
 import { loadParquet } from './parquetLoader';
 import { report, type LoadedTable, type LoaderContext } from './loaderContext';
-import { NameAllocator, quoteIdentifier } from './naming';
+import { NameAllocator } from './naming';
+import { quoteIdent } from '../text/sql';
 import { profileDocument, profileTable } from './profile';
 import { loadSqlite } from './sqliteLoader';
 import { ImageDatabase } from './sqlJs';
@@ -238,14 +239,14 @@ export async function loadEnvironment(root: string, options: LoadOptions = {}): 
         addView(name, select, sourceFile, originalName, types) {
           if (names.has(name)) return `the name ${name} is taken`;
           try {
-            db.run(`CREATE VIEW ${quoteIdentifier(name)} AS ${select}`);
+            db.run(`CREATE VIEW ${quoteIdent(name)} AS ${select}`);
           } catch (e) {
             return e instanceof Error ? e.message : String(e);
           }
           names.allocate(name);
           const view: LoadedTable = { name, originalName, sourceFile, kind: 'view', viewSql: select };
           if (types) {
-            const declared = db.exec(`PRAGMA table_info(${quoteIdentifier(name)})`)[0]?.values.map((row) => String(row[1])) ?? [];
+            const declared = db.exec(`PRAGMA table_info(${quoteIdent(name)})`)[0]?.values.map((row) => String(row[1])) ?? [];
             view.columns = declared.map((column) => ({ name: column, originalName: column, type: types[column] ?? 'text' }));
           }
           const viewProfile = profileTable(db, view);

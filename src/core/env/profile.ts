@@ -1,6 +1,6 @@
 import type { Database, SqlValue } from 'sql.js';
 import type { LoadedTable } from './loaderContext';
-import { quoteIdentifier } from './naming';
+import { quoteIdent } from '../text/sql';
 import type { ColumnProfile, ColumnType, DataDocument, DocumentProfile, TableProfile } from './types';
 
 /** Column type from a declared SQL type, by SQLite's affinity rules plus the date/boolean names people use. */
@@ -51,7 +51,7 @@ function distinctSql(db: Database, table: string, column: string, type: ColumnTy
 
 /** Profiles one table or view with a single aggregate query plus a sample query per column. */
 export function profileTable(db: Database, loaded: LoadedTable): TableProfile {
-  const table = quoteIdentifier(loaded.name);
+  const table = quoteIdent(loaded.name);
   const info = db.exec(`PRAGMA table_info(${table})`)[0];
   const nameAt = info.columns.indexOf('name');
   const typeAt = info.columns.indexOf('type');
@@ -59,7 +59,7 @@ export function profileTable(db: Database, loaded: LoadedTable): TableProfile {
   const columns = info.values.map((row) => {
     const name = String(row[nameAt]);
     const inferred = loaded.columns?.find((c) => c.name === name);
-    const quoted = quoteIdentifier(name);
+    const quoted = quoteIdent(name);
     const declared = String(row[typeAt] ?? '');
     return {
       name,
@@ -126,7 +126,7 @@ export function profileTable(db: Database, loaded: LoadedTable): TableProfile {
 
 /** A table's declared primary key columns, in order. */
 function primaryKeyOf(db: Database, table: string): string[] | undefined {
-  const info = db.exec(`PRAGMA table_info(${quoteIdentifier(table)})`)[0];
+  const info = db.exec(`PRAGMA table_info(${quoteIdent(table)})`)[0];
   if (!info) return undefined;
   const keys = info.values.filter((row) => Number(row[info.columns.indexOf('pk')]) > 0).sort((a, b) => Number(a[info.columns.indexOf('pk')]) - Number(b[info.columns.indexOf('pk')]));
   return keys.length > 0 ? keys.map((row) => String(row[info.columns.indexOf('name')])) : undefined;

@@ -1,6 +1,7 @@
 import type { Database } from 'sql.js';
 import { report, type LoaderContext } from './loaderContext';
-import { isSafeIdentifier, quoteIdentifier, toSnakeIdentifier } from './naming';
+import { isSafeIdentifier, toSnakeIdentifier } from './naming';
+import { quoteIdent } from '../text/sql';
 import { loadSqlJs, memfsFileName } from './sqlJs';
 import type { DeclaredForeignKey } from './types';
 
@@ -108,7 +109,7 @@ export async function loadSqlite(context: LoaderContext, bytes: Buffer): Promise
       const name = newNames.get(view.name)!;
       try {
         context.db.run('SAVEPOINT toffee_view');
-        context.db.run(`CREATE TABLE ${quoteIdentifier(name)} AS SELECT * FROM ${alias}.${quoteIdentifier(view.name)}`);
+        context.db.run(`CREATE TABLE ${quoteIdent(name)} AS SELECT * FROM ${alias}.${quoteIdent(view.name)}`);
         context.db.run('RELEASE toffee_view');
         const body = view.sql ? viewBody(view.sql) : undefined;
         context.tables.push({ name, originalName: view.name, sourceFile: context.file, kind: 'table', ...(body ? { viewSql: body } : {}) });
@@ -130,7 +131,7 @@ export async function loadSqlite(context: LoaderContext, bytes: Buffer): Promise
 function declaredForeignKeys(db: Database, alias: string, sourceName: string, newNames: Map<string, string>): DeclaredForeignKey[] {
   let result;
   try {
-    result = db.exec(`PRAGMA ${alias}.foreign_key_list(${quoteIdentifier(sourceName)})`)[0];
+    result = db.exec(`PRAGMA ${alias}.foreign_key_list(${quoteIdent(sourceName)})`)[0];
   } catch {
     return [];
   }
@@ -152,7 +153,7 @@ function declaredForeignKeys(db: Database, alias: string, sourceName: string, ne
 
 /** Re-creates a table with its declared column types and primary key, then copies its rows in SQL. */
 function copyTable(db: Database, alias: string, sourceName: string, name: string): void {
-  const info = db.exec(`PRAGMA ${alias}.table_info(${quoteIdentifier(sourceName)})`)[0];
+  const info = db.exec(`PRAGMA ${alias}.table_info(${quoteIdent(sourceName)})`)[0];
   if (!info) throw new Error('no columns');
   const at = (column: string) => info.columns.indexOf(column);
   const columns = info.values.map((row) => ({
@@ -162,19 +163,19 @@ function copyTable(db: Database, alias: string, sourceName: string, name: string
     pk: Number(row[at('pk')]),
   }));
   const keyColumns = columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk);
-  const definitions = columns.map((c) => `${quoteIdentifier(c.name)}${c.type ? ` ${c.type}` : ''}${c.notNull ? ' NOT NULL' : ''}`);
-  if (keyColumns.length > 0) definitions.push(`PRIMARY KEY (${keyColumns.map((c) => quoteIdentifier(c.name)).join(', ')})`);
-  const columnList = columns.map((c) => quoteIdentifier(c.name)).join(', ');
-  db.run(`CREATE TABLE ${quoteIdentifier(name)} (${definitions.join(', ')})`);
-  db.run(`INSERT INTO ${quoteIdentifier(name)} (${columnList}) SELECT ${columnList} FROM ${alias}.${quoteIdentifier(sourceName)}`);
+  const definitions = columns.map((c) => `${quoteIdent(c.name)}${c.type ? ` ${c.type}` : ''}${c.notNull ? ' NOT NULL' : ''}`);
+  if (keyColumns.length > 0) definitions.push(`PRIMARY KEY (${keyColumns.map((c) => quoteIdent(c.name)).join(', ')})`);
+  const columnList = columns.map((c) => quoteIdent(c.name)).join(', ');
+  db.run(`CREATE TABLE ${quoteIdent(name)} (${definitions.join(', ')})`);
+  db.run(`INSERT INTO ${quoteIdent(name)} (${columnList}) SELECT ${columnList} FROM ${alias}.${quoteIdent(sourceName)}`);
 }
 
 /** Creates a view and checks that it runs here; leaves nothing behind when it does not. */
 function tryCreateView(db: Database, name: string, body: string): boolean {
   db.run('SAVEPOINT toffee_view');
   try {
-    db.run(`CREATE VIEW ${quoteIdentifier(name)} AS ${body}`);
-    db.exec(`SELECT * FROM ${quoteIdentifier(name)} LIMIT 0`);
+    db.run(`CREATE VIEW ${quoteIdent(name)} AS ${body}`);
+    db.exec(`SELECT * FROM ${quoteIdent(name)} LIMIT 0`);
     db.run('RELEASE toffee_view');
     return true;
   } catch {

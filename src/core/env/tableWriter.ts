@@ -1,7 +1,7 @@
 import type { Database } from 'sql.js';
 import type { ColumnOrigin, ColumnType } from './types';
 import type { DateLayout } from './typeInference';
-import { quoteIdentifier } from './naming';
+import { quoteIdent } from '../text/sql';
 import { BulkStatement } from './sqlJs';
 import { sqlTypeOf } from './typeInference';
 
@@ -21,8 +21,8 @@ export interface ColumnSpec {
 
 /** Creates a table with declared types from inferred ones and returns a row inserter. */
 export function createTable(db: Database, table: string, columns: ColumnSpec[]): TableInserter {
-  const columnSql = columns.map((c) => `${quoteIdentifier(c.name)} ${sqlTypeOf(c.type)}`).join(', ');
-  db.run(`CREATE TABLE ${quoteIdentifier(table)} (${columnSql})`);
+  const columnSql = columns.map((c) => `${quoteIdent(c.name)} ${sqlTypeOf(c.type)}`).join(', ');
+  db.run(`CREATE TABLE ${quoteIdent(table)} (${columnSql})`);
   return new TableInserter(db, table, columns.length);
 }
 
@@ -50,7 +50,7 @@ export class TableInserter {
 
   private insertSql(rows: number): string {
     const row = `(${new Array(this.columnCount).fill('?').join(', ')})`;
-    return `INSERT INTO ${quoteIdentifier(this.table)} VALUES ${new Array(rows).fill(row).join(', ')}`;
+    return `INSERT INTO ${quoteIdent(this.table)} VALUES ${new Array(rows).fill(row).join(', ')}`;
   }
 
   /** Queues one row (the array may be reused by the caller). */

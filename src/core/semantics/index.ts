@@ -6,7 +6,7 @@
  */
 import type { Database, SqlValue } from 'sql.js';
 import { loadEnvironment } from '../env/index';
-import { quoteIdentifier as q } from '../env/naming';
+import { quoteIdent as q } from '../text/sql';
 import type { EnvironmentDraft, FileDiagnostic, LoadOptions, TableProfile } from '../env/types';
 import { columnSemantics, defaultAggregation, type ColumnEvidence } from './columns';
 import { checkReferences, CORRECTIONS_FILE, readCorrections, type SemanticCorrections } from './corrections';

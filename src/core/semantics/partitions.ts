@@ -5,7 +5,8 @@
  * column), and every member table knows its partition value, so the task pool asks across files, not once per file.
  */
 import type { ColumnType, EnvironmentDraft, TableProfile } from '../env/types';
-import { quoteIdentifier as q, toSnakeIdentifier } from '../env/naming';
+import { toSnakeIdentifier } from '../env/naming';
+import { quoteIdent as q } from '../text/sql';
 import type { Partition } from './types';
 
 /** Share of columns two tables must share (by name) to be parts of one dataset; a little schema drift is common. */

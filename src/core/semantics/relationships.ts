@@ -5,7 +5,7 @@
  * and the agent read them from the semantic profile.
  */
 import type { Database, SqlValue } from 'sql.js';
-import { quoteIdentifier as q } from '../env/naming';
+import { quoteIdent as q } from '../text/sql';
 import type { ColumnProfile, EnvironmentProfile, TableProfile } from '../env/types';
 import { ADDITIVE_WORDS, NON_ADDITIVE_WORDS, SEMI_ADDITIVE_WORDS, TIME_WORDS, nameTokens } from './lexicon';
 import type { Relationship } from './types';

@@ -5,10 +5,12 @@
  * answer is the first cell (number, string) or first column (list) of the last evidence step's result.
  */
 import type { ColumnProfile, TableProfile } from '../env/types';
-import { quoteIdent } from '../agent/tools';
+import { quoteIdent, sqlLiteral } from '../text/sql';
+import { escapeRegExp } from '../text/regex';
+import { nameParts, plural, singular, tokens, words } from '../text/words';
 import { numberTolerance } from './answer';
 import type { FamilyContext, TaskFamily } from './families';
-import { categories, difficultyOf, evidence, isIdLike, isLabelNumber, labelColumn, num, query, rankingIsWellDefined, singular, sqlLiteral, taskId, throughColumn, usableTables, words } from './families';
+import { categories, difficultyOf, evidence, isIdLike, isLabelNumber, labelColumn, num, query, rankingIsWellDefined, taskId, throughColumn, usableTables } from './families';
 import { addEdge, columnNode, sectionNode } from './graph';
 import type { AnswerKey, DependencyKind, EvidenceStep, TaskSpec } from './types';
 
@@ -34,15 +36,8 @@ export function poolMeasures(table: TableProfile): ColumnProfile[] {
   return table.columns.filter((c) => (c.type === 'integer' || c.type === 'real') && !isIdLike(c) && !isLabelNumber(c) && c.distinctCount > 5 && c.nullFraction < 0.5);
 }
 
-/** Plain-words plural of a table name: "invoice line" → "invoice lines", "orders" stays. */
-export function plural(name: string): string {
-  const w = words(name);
-  // A trailing size or version ("flights 5k", "sales 2024") qualifies the noun before it, which carries the number.
-  if (/\s\S*\d\S*$/.test(w)) return w;
-  return /s$/.test(w) ? w : /y$/.test(w) && !/[aeiou]y$/.test(w) ? `${w.slice(0, -1)}ies` : `${w}s`;
-}
-
-const nameTokens = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((t) => t.length >= 3 && !['id', 'key', 'code', 'no', 'ref'].includes(t));
+/** The parts of a key column's name that can name an entity (`customer` in `customer_id`). */
+const nameTokens = (name: string) => nameParts(name).filter((t) => t.length >= 3 && !['id', 'key', 'code', 'no', 'ref'].includes(t));
 
 // ---- inclusion dependencies -----------------------------------------------------------------------------------
 
@@ -504,8 +499,6 @@ const COMPARATORS: Array<[string, string]> = [
 /** A threshold stated right after its comparator: "more than 5 days", "above $2,000", "below 10". */
 const THRESHOLD = new RegExp(`\\b(${COMPARATORS.map(([words]) => words).join('|')})\\s+\\$?\\s?(\\d{1,3}(?:,\\d{3})+|\\d+(?:\\.\\d+)?)\\s*(days?\\b|%)?`, 'i');
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** Tables a rule sentence is about: those it (or its heading) names, and those holding two or more of the columns it quotes in backticks. */
 function tablesForSentence(context: FamilyContext, text: string, sentence: string): TableProfile[] {
   const quoted = [...sentence.matchAll(/`([A-Za-z_][A-Za-z0-9_]*)`/g)].map((m) => m[1].toLowerCase());
@@ -587,8 +580,6 @@ interface MetricPart {
   text: string;
 }
 
-const stem = (word: string) => word.toLowerCase().replace(/ies$/, 'y').replace(/(?<!s)s$/, '');
-const wordsOf = (text: string) => text.toLowerCase().split(/[^a-z0-9_]+/).filter(Boolean);
 
 /** "name = a × b × (1 − c)" lines whose right side uses only columns of one table: name → SQL over that table. */
 function formulaDefinitions(context: FamilyContext): Map<string, { table: TableProfile; expr: string }> {
@@ -623,12 +614,12 @@ function definitionOf(context: FamilyContext, phrase: string): string | undefine
 
 /** One part of a definition ("revenue from the customer's non-cancelled orders") as a table and an expression. */
 function resolvePart(context: FamilyContext, text: string, formulas: Map<string, { table: TableProfile; expr: string }>): Omit<MetricPart, 'sign'> | undefined {
-  const ws = wordsOf(text);
+  const ws = tokens(text);
   for (const [name, f] of formulas) if (new RegExp(`\\b${escapeRegExp(name)}\\b`, 'i').test(text)) return { table: f.table, expr: f.expr, text };
   // A numeric column whose name starts with a word of the text ("refunds" → refund_amount), preferring tables the text names.
-  const stems = new Set(ws.map(stem));
+  const stems = new Set(ws.map(singular));
   const candidates = usableTables(context.profile).flatMap((t) =>
-    t.columns.filter((c) => (c.type === 'integer' || c.type === 'real') && !isIdLike(c) && stems.has(stem(c.name.split('_')[0]))).map((c) => ({ t, c, named: stems.has(stem(singular(t.name))) })),
+    t.columns.filter((c) => (c.type === 'integer' || c.type === 'real') && !isIdLike(c) && stems.has(singular(c.name.split('_')[0]))).map((c) => ({ t, c, named: stems.has(singular(t.name)) })),
   );
   const best = candidates.find((x) => x.named) ?? (candidates.length === 1 ? candidates[0] : undefined);
   return best ? { table: best.t, expr: `t0.${q(best.c.name)}`, text } : undefined;

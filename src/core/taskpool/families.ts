@@ -7,9 +7,10 @@ import { createHash } from 'node:crypto';
 import type { ColumnProfile, DataDocument, EnvironmentProfile, TableProfile } from '../env/types';
 import type { EvidenceGraph } from './graph';
 import type { CodeRunner } from '../agent/tools';
-import { quoteIdent } from '../agent/tools';
 import { DEFAULT_MAX_ROWS } from '../sandbox/limits';
 import type { ToolResult } from '../sandbox/types';
+import { quoteIdent, sqlLiteral } from '../text/sql';
+import { singular, words } from '../text/words';
 import { numberTolerance } from './answer';
 import type { EvidenceStep, TaskDifficulty, TaskSpec } from './types';
 
@@ -38,24 +39,6 @@ export interface TaskFamily {
 export function taskId(family: string, parameters: Record<string, unknown>): string {
   const digest = createHash('sha256').update(JSON.stringify([family, parameters])).digest('hex').slice(0, 12);
   return `${family}-${digest}`;
-}
-
-/** Column and table names in plain words: `order_total` → "order total". */
-export function words(name: string): string {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/[_\-.]+/g, ' ')
-    .trim()
-    .toLowerCase();
-}
-
-/** A plural table name's singular (`jobs` → "job", `categories` → "category"; `address` stays), lower-cased. */
-export function singular(name: string): string {
-  return name.toLowerCase().replace(/ies$/, 'y').replace(/([^s])s$/, '$1');
-}
-
-export function sqlLiteral(value: string | number): string {
-  return typeof value === 'number' ? String(value) : `'${value.replace(/'/g, "''")}'`;
 }
 
 const EVIDENCE_PREVIEW_ROWS = 20;

@@ -8,6 +8,7 @@
 import { isLlmError } from '../llm/errors';
 import { OFFLINE_SIM_PROVIDER_ID } from '../llm/sim/models';
 import type { LlmProvider } from '../llm/types';
+import { containsWord } from '../text/regex';
 import { normalizeText, numbersIn } from './answer';
 import type { AnswerKey, PhrasingRecord, TaskSpec } from './types';
 
@@ -28,11 +29,9 @@ export function requiredLiterals(template: string): { quoted: string[]; numbers:
 
 const sameNumber = (a: number, b: number, tolerance = 0) => Math.abs(a - b) <= Math.max(tolerance, 1e-9 * Math.max(1, Math.abs(b)));
 
-function containsWord(text: string, word: string): boolean {
-  const w = normalizeText(word);
-  if (w === '') return false;
-  const escaped = w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(^|[^a-z0-9_])${escaped}($|[^a-z0-9_])`, 'i').test(normalizeText(text));
+/** Whether a text states a value as a whole word, both read as the answer checker reads them. */
+function statesWord(text: string, word: string): boolean {
+  return containsWord(normalizeText(text), normalizeText(word));
 }
 
 /**
@@ -57,8 +56,8 @@ export function answerLeak(answer: AnswerKey, rewrite: string, template: string)
       if (!numbersIn(template).some((n) => sameNumber(n, numeric)) && numbersIn(rewrite).some((n) => sameNumber(n, numeric))) return `states the answer value ${value}`;
       continue;
     }
-    if (normalizeText(value).length < 2 || containsWord(template, value)) continue;
-    if (containsWord(rewrite, value)) return `states the answer '${value}'`;
+    if (normalizeText(value).length < 2 || statesWord(template, value)) continue;
+    if (statesWord(rewrite, value)) return `states the answer '${value}'`;
   }
   return undefined;
 }

@@ -4,6 +4,9 @@
  * like they matter but do not (confusers).
  */
 import type { DataDocument, EnvironmentProfile, TableProfile } from '../env/types';
+import { escapeRegExp } from '../text/regex';
+import { quoteIdent } from '../text/sql';
+import { nameParts } from '../text/words';
 import type { EvidenceGraph } from './graph';
 import { columnNode, documentNode, fileNode, sectionNode, tableNode } from './graph';
 import type { FileRole, FileRoleKind, RubricCriterion, TaskSpec } from './types';
@@ -35,15 +38,13 @@ export function joinsOf(task: TaskSpec): JoinUse[] {
  */
 export function columnsOf(task: TaskSpec, profile: EnvironmentProfile): Array<{ table: string; column: string }> {
   const used: Array<{ table: string; column: string }> = [];
-  const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
-  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   for (const tableName of task.tables) {
     const table = profile.tables.find((t) => t.name === tableName);
     for (const column of table?.columns ?? []) {
       const reads = task.evidence.some((step) => {
         const aliases = new Map<string, string>();
         for (const m of step.code.matchAll(/\b(?:FROM|JOIN)\s+"((?:[^"]|"")+)"\s+AS\s+(\w+)/gi)) aliases.set(m[2].toLowerCase(), m[1].replace(/""/g, '"'));
-        const pattern = new RegExp(`(?:(\\w+)\\.)?${escape(quoted(column.name))}`, 'g');
+        const pattern = new RegExp(`(?:(\\w+)\\.)?${escapeRegExp(quoteIdent(column.name))}`, 'g');
         for (const m of step.code.matchAll(pattern)) {
           const alias = m[1]?.toLowerCase();
           // `AS "x"` names an output column, `FROM "x"` a table: neither reads a column.
@@ -58,7 +59,7 @@ export function columnsOf(task: TaskSpec, profile: EnvironmentProfile): Array<{ 
   return used;
 }
 
-const tokens = (name: string) => new Set(name.toLowerCase().split(/[^a-z0-9]+|(?<=[a-z])(?=[A-Z])/).filter((t) => t.length > 2 && t !== 'id'));
+const tokens = (name: string) => new Set(nameParts(name).filter((t) => t.length > 2 && t !== 'id'));
 
 /** Why `table` looks like `core` (a shared name token, or ≥ 2 shared non-key column names), or undefined. */
 export function resembles(table: TableProfile, core: TableProfile): string | undefined {

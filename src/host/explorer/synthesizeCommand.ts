@@ -1,8 +1,7 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { synthesize } from '../../core/pipeline';
-import { newRunId, runsDir } from '../../core/store';
+import { isRunFolder, newRunId, runsDir } from '../../core/store';
 import type { LlmProvider } from '../../core/llm/types';
 import { createSimulatedProvider } from '../../core/llm/sim/index';
 import { collectRun, enqueueRun } from '../../core/scale/coordinator';
@@ -53,7 +52,7 @@ async function askChoices(context: vscode.ExtensionContext): Promise<SynthesisCh
 
 async function waitForRunFolder(runDir: string, done: () => boolean): Promise<boolean> {
   for (let waited = 0; waited < 120_000; waited += 200) {
-    if (fs.existsSync(path.join(runDir, 'run.json'))) return true;
+    if (isRunFolder(runDir)) return true;
     if (done()) return false;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
