@@ -5,6 +5,7 @@
  * aggregation, the unit and the time reading follow from the role.
  */
 import type { ColumnProfile, TableProfile } from '../env/types';
+import { ColumnTypeTracker, isoDateText } from '../env/typeInference';
 import {
   ADDITIVE_WORDS,
   BINARY_WORDS,
@@ -153,6 +154,23 @@ const timeRules: Rule[] = [
   (e, n) => {
     const { column, fingerprint: f } = e;
     if (column.type !== 'text') return undefined;
+    // Dates kept as text by a database file (SQLite has no date type): read the sample as the loader reads a file.
+    const sample = (e as EvidenceWithSample).sample;
+    if (f.dateLike >= 0.9 && sample && sample.length > 0) {
+      const tracker = new ColumnTypeTracker();
+      for (const v of sample) if (typeof v === 'string') tracker.addText(v);
+      const type = tracker.type;
+      if ((type === 'date' || type === 'datetime') && tracker.layout) {
+        const iso = tracker.layout === 'ymd' && sample.every((v) => typeof v !== 'string' || isoDateText(v) === v);
+        return {
+          role: 'time',
+          rule: 'time:dates-as-text',
+          confidence: 0.9,
+          why: `values are ${type === 'date' ? 'dates' : 'datetimes'} written ${tracker.layoutName}, stored as text`,
+          time: { storage: iso ? (type === 'date' ? 'iso-date' : 'iso-datetime') : 'text', grain: iso ? isoGrain({ ...column, type }, sample) : type === 'datetime' ? 'datetime' : 'day', layout: tracker.layoutName, min: stringOf(column.min), max: stringOf(column.max) },
+        };
+      }
+    }
     if (f.period >= 0.9) return { role: 'time', rule: 'time:year-month-periods', confidence: 0.92, why: 'values are YYYY-MM periods', time: { storage: 'period', grain: 'month', layout: 'YYYY-MM', min: stringOf(column.samples[0]), isoExpression: "{col} || '-01'" } };
     if (f.dateLike >= 0.9) return { role: 'time', rule: 'time:mixed-layouts', confidence: 0.85, why: 'every value reads as a date, but in more than one layout (kept as text; convert before comparing)', time: { storage: 'mixed', grain: 'day' } };
     const timeName = hasAny(n.tokens, TIME_WORDS) || (n.last !== undefined && TIME_SUFFIXES.has(n.last) && n.tokens.length > 1);
@@ -398,7 +416,7 @@ export function decideRole(evidence: ColumnEvidence & { sample?: unknown[] }): R
 export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   let tokens = nameTokens(evidence.column.originalName || evidence.column.name);
   // `value` in a table called population is a population.
-  if (tokens.every((t) => GENERIC_MEASURE_NAMES.has(t))) tokens = [...tokens, ...nameTokens(evidence.table.originalName.replace(/\.[a-z0-9]+$/i, '')), ...nameTokens(evidence.table.name)];
+  if (tokens.length > 0 && tokens.every((t) => GENERIC_MEASURE_NAMES.has(t))) tokens = [...tokens, ...nameTokens(evidence.table.originalName.replace(/\.[a-z0-9]+$/i, '')), ...nameTokens(evidence.table.name)];
   const described = evidence.dictionary ? textTokens(evidence.dictionary.description) : [];
   const fromWords = (words: string[], where: 'name' | 'dictionary'): Fact<Additivity> | undefined => {
     const source: Fact<Additivity>['source'] = where === 'name' ? { kind: 'rule', rule: 'additivity:name' } : { kind: 'dictionary', file: evidence.dictionary!.file, line: evidence.dictionary!.line };

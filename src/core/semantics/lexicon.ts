@@ -210,7 +210,7 @@ export function nonAdditiveMorpheme(tokens: readonly string[], known: ReadonlySe
 }
 
 /** Generic measure names whose meaning is the table's (`population.value`, `gdp.value`). */
-export const GENERIC_MEASURE_NAMES = new Set(['value', 'values', 'val', 'measure', 'amount', 'quantity', 'figure', 'data']);
+export const GENERIC_MEASURE_NAMES = new Set(['value', 'values', 'val', 'measure', 'figure', 'data', 'reading', 'observation', 'obs']);
 
 export function hasAny(tokens: readonly string[], words: ReadonlySet<string>): string | undefined {
   return tokens.find((t) => words.has(t));

@@ -24,6 +24,7 @@ const singular = (name: string) => name.toLowerCase().replace(/ies$/, 'y').repla
 const keyTokens = (name: string) => nameTokens(name).filter((t) => t.length >= 3 && !['id', 'key', 'code', 'no', 'ref'].includes(t));
 const isIdLike = (c: ColumnProfile) => /(^id$|_id$|id$|^key$|_key$|code$)/i.test(c.name);
 
+const GEO_NAME = /(city|state|country|region|province|county|zip|postal|address|town)$/i;
 const QUANTITY_OR_TIME = new Set([...ADDITIVE_WORDS, ...SEMI_ADDITIVE_WORDS, ...NON_ADDITIVE_WORDS, ...TIME_WORDS]);
 const quantityOrTime = (name: string) => nameTokens(name).some((t) => QUANTITY_OR_TIME.has(t));
 
@@ -74,7 +75,11 @@ function inclusionDependencies(db: Database, profile: EnvironmentProfile, declar
           // the parent ("ShipVia" → Shippers). Ten or more distinct text codes ("origin": SFO, LAX, …) all found in
           // another table's unique column (airports.iata) is a foreign key whatever the names say.
           const affinity = keyTokens(childColumn.name).some((t) => parent.name.toLowerCase().includes(t));
-          const textCodes = childColumn.type === 'text' && childColumn.distinctCount >= MIN_TEXT_KEY_VALUES;
+          // Codes, not words: short values without spaces in the parent (IATA codes, SKUs), and not two columns that
+          // name the same kind of place (a customer's city is found among the stores' cities without pointing at a store).
+          const codes = parentColumn.samples.every((v) => typeof v === 'string' && v.length <= 8 && !/\s/.test(v));
+          const samePlace = GEO_NAME.test(childColumn.name) && GEO_NAME.test(parentColumn.name);
+          const textCodes = childColumn.type === 'text' && childColumn.distinctCount >= MIN_TEXT_KEY_VALUES && codes && !samePlace;
           if (!byName && (!(affinity || textCodes) || childColumn.candidateKey)) continue;
           // A quantity or a time that happens to name a table (`rental_duration` in a database with `rental`) is not a key.
           if (!byName && quantityOrTime(childColumn.name)) continue;

@@ -28,7 +28,7 @@ export function tableKind(table: TableProfile, columns: ColumnSemantics[], relat
   const descriptive = columns.filter((c) => !['identifier', 'time'].includes(c.role.value));
   const when = eventTime(table, columns);
   if (keysOut.length >= 2 && descriptive.length <= 1 && measures.length === 0) return rule('bridge', 'bridge', `links ${keysOut.map((k) => (k.kind === 'foreign-key' ? k.parent.table : '')).join(' and ')}`, 0.8);
-  if (semi.length > 0 && semi.length >= measures.length / 2 && (keysOut.length > 0 || when)) return rule('snapshot', 'snapshot', `levels (${semi.map((c) => c.column).join(', ')}) by ${keysOut.length > 0 ? 'entity' : 'date'}`);
+  if (semi.length > 0 && semi.length >= measures.length / 2 && keysOut.length > 0) return rule('snapshot', 'snapshot', `levels (${semi.map((c) => c.column).join(', ')}) by ${keysOut.length > 0 ? 'entity' : 'date'}`);
   if (when && keysOut.length > 0 && measures.filter((c) => c.additivity?.value === 'additive').length > 0) return rule('fact', 'fact', `additive measures by ${keysOut.length} foreign key(s) and ${when.column}`);
   if (when && keysOut.length > 0) return rule('event', 'event', `who (${keysOut.map((k) => (k.kind === 'foreign-key' ? k.child.column : '')).join(', ')}) and when (${when.column})`);
   if (keysIn.length > 0 && table.rowCount <= LOOKUP_ROWS && descriptive.length <= 3) return rule('lookup', 'lookup', `a list of ${table.rowCount} that ${keysIn.length} key(s) refer to`);
