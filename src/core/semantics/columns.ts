@@ -421,7 +421,9 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   const fromWords = (words: string[], where: 'name' | 'dictionary'): Fact<Additivity> | undefined => {
     const source: Fact<Additivity>['source'] = where === 'name' ? { kind: 'rule', rule: 'additivity:name' } : { kind: 'dictionary', file: evidence.dictionary!.file, line: evidence.dictionary!.line };
     // "average", "per", "rate" qualify whatever they are said of ("average total", "sales per capita").
-    const non = hasAny(words, NON_ADDITIVE_WORDS) ?? nonAdditiveMorpheme(words, KNOWN_WORDS);
+    // "unit price", "unit cost", "cost per night": a value per unit of something does not add up.
+    const perUnit = (words.includes('unit') || words.includes('per')) && (hasAny(words, MONEY_WORDS) !== undefined || hasAny(words, ADDITIVE_WORDS) !== undefined) ? 'per unit' : undefined;
+    const non = perUnit ?? hasAny(words, NON_ADDITIVE_WORDS) ?? nonAdditiveMorpheme(words, KNOWN_WORDS);
     if (non) return { value: 'non-additive', confidence: where === 'name' ? 0.85 : 0.75, source, why: `${where === 'name' ? 'named' : 'described'} with "${non}": sums are not meaningful` };
     const semi = hasAny(words, SEMI_ADDITIVE_WORDS);
     if (semi) return { value: 'semi-additive', confidence: where === 'name' ? 0.8 : 0.7, source, why: `"${semi}" is a level at a moment: it adds across entities, not across time` };
