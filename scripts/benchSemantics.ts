@@ -28,16 +28,24 @@ export interface LabelledColumn {
 export function labelledColumns(env: SemanticEnvironment, labels: ColumnLabel[]): { matched: LabelledColumn[]; unmatched: ColumnLabel[] } {
   const matched: LabelledColumn[] = [];
   const unmatched: ColumnLabel[] = [];
+  // A nested JSON table's path: its parents' array keys and its own (`matches.goals1`); a wrapper's key (`file.json#matches`).
+  const byName = new Map(env.profile.tables.map((t) => [t.name, t]));
+  const pathOf = (t: (typeof env.profile.tables)[number]): string => {
+    const own = t.originalName.includes('#') ? t.originalName.slice(t.originalName.indexOf('#') + 1) : t.parent ? t.originalName : '';
+    const parent = t.parent ? byName.get(t.parent.table) : undefined;
+    const above = parent ? pathOf(parent) : '';
+    return [above, own].filter(Boolean).join('.');
+  };
   for (const label of labels) {
     const pattern = filePattern(label.file);
     const tables = env.profile.tables.filter((t) => {
       if (!pattern.test(t.sourceFile)) return false;
-      if (label.table === '') return !t.parent && !t.originalName.includes('#') ? true : !t.parent;
-      return t.originalName === label.table || t.originalName.endsWith(`#${label.table}`);
+      if (label.table === '') return !t.parent;
+      return t.originalName === label.table || pathOf(t) === label.table || t.originalName.endsWith(`#${label.table}`);
     });
     let found = 0;
     for (const table of tables) {
-      const column = table.columns.find((c) => c.originalName === label.column) ?? table.columns.find((c) => c.name === label.column);
+      const column = table.columns.find((c) => c.originalName === label.column) ?? (label.column === '' ? undefined : table.columns.find((c) => c.name === label.column));
       if (!column) continue;
       const semantics = env.semantics.columns.find((c) => c.table === table.name && c.column === column.name);
       if (!semantics) continue;

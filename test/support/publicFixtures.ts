@@ -13,7 +13,12 @@ import { loadSqlJs } from '../../src/core/env/sqlJs';
 const REPO = path.resolve(__dirname, '..', '..', '..');
 export const PUBLIC_FIXTURES = path.join(REPO, 'test', 'fixtures', 'public');
 
-export type FixtureSet = 'rules' | 'held-out';
+/**
+ * `rules`: the rules were written looking at these. `dev`: the first held-out set, measured once blind (73.7% role
+ * agreement), then looked at and used to improve the rules — held out no longer. `held-out`: the second set,
+ * labelled by a second reviewer and never looked at while the rules were written.
+ */
+export type FixtureSet = 'rules' | 'dev' | 'held-out';
 
 export interface PublicFixture {
   name: string;
@@ -41,13 +46,19 @@ export const PUBLIC_ENVIRONMENTS: PublicFixture[] = [
   { name: 'stdlib-minard', set: 'rules' },
   {
     name: 'oracle-customer-orders',
-    set: 'held-out',
+    set: 'dev',
     build: { script: 'scripts/fixtures/oracleCoToSqlite.mjs', args: ['test/fixtures/public/oracle-customer-orders/schema.sql', 'test/fixtures/public/oracle-customer-orders/co_populate.sql'], file: 'customer_orders.sqlite' },
   },
-  { name: 'portal-permits', set: 'held-out' },
-  { name: 'portal-weather', set: 'held-out' },
-  { name: 'vega-weather', set: 'held-out' },
-  { name: 'datahub-country-indicators', set: 'held-out' },
+  { name: 'portal-permits', set: 'dev' },
+  { name: 'portal-weather', set: 'dev' },
+  { name: 'vega-weather', set: 'dev' },
+  { name: 'datahub-country-indicators', set: 'dev' },
+  { name: 'mssql-pubs', set: 'held-out', build: { script: 'scripts/fixtures/tsqlToSqlite.mjs', args: ['test/fixtures/public/mssql-pubs/instpubs.sql'], file: 'pubs.sqlite' } },
+  { name: 'wri-power-plants', set: 'held-out' },
+  { name: 'pudding-cetaceans', set: 'held-out' },
+  { name: 'economist-big-mac', set: 'held-out' },
+  { name: 'rki-covid-deaths', set: 'held-out' },
+  { name: 'openfootball-worldcup', set: 'held-out' },
 ];
 
 export function publicFixture(name: string): PublicFixture {
@@ -131,7 +142,22 @@ export function columnLabels(fixture: PublicFixture): ColumnLabel[] {
   return rows.map((r) => ({ file: r[at('file')], table: r[at('table')] ?? '', column: r[at('column')], role: r[at('role')], additivity: r[at('additivity')] ?? '', timeGrain: r[at('time_grain')] ?? '', note: r[at('note')] ?? '' }));
 }
 
-/** `season-*.csv` / `Permit_data_202?.csv` as a pattern over environment-relative paths. */
+/** `season-*.csv` / `Permit_data_202?.csv` / `[ABC]*.csv` (fnmatch) as a pattern over environment-relative paths. */
 export function filePattern(glob: string): RegExp {
-  return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
+  let pattern = '';
+  for (let i = 0; i < glob.length; i++) {
+    const ch = glob[i];
+    if (ch === '*') pattern += '[^/]*';
+    else if (ch === '?') pattern += '[^/]';
+    else if (ch === '[') {
+      const end = glob.indexOf(']', i + 1);
+      if (end < 0) pattern += '\\[';
+      else {
+        const body = glob.slice(i + 1, end);
+        pattern += `[${body.startsWith('!') ? `^${body.slice(1)}` : body}]`;
+        i = end;
+      }
+    } else pattern += ch.replace(/[.+^${}()|\\]/g, '\\$&');
+  }
+  return new RegExp(`^${pattern}$`);
 }

@@ -10,7 +10,7 @@ export function specOf(tracker: ColumnTypeTracker): Pick<ColumnSpec, 'type' | 'l
 }
 
 /**
- * Diagnostics for date columns: a column of dates in several layouts is kept as text (a warning naming the
+ * Diagnostics for typed columns: written-out missing values read as missing, and for date columns: a column of dates in several layouts is kept as text (a warning naming the
  * layouts, so nobody compares `2014-07-01` with `7/1/2014` as text unknowingly); a month/day order that the values
  * cannot decide is said as a note.
  */
@@ -19,6 +19,9 @@ export function reportDateLayouts(context: LoaderContext, columns: ReadonlyArray
     const column = columns[i];
     if (!column) return;
     const name = column.originalName || column.name;
+    if (tracker.missingMarkers > 0 && tracker.type !== 'text') {
+      report(context, 'info', `Column '${name}'${where}: ${tracker.missingMarkers} cell(s) write a missing value out (NA, N/A, NULL…); read as missing in a ${tracker.type} column.`);
+    }
     const mixed = tracker.mixedDateLayouts;
     if (mixed) {
       const layouts = mixed.counts.map((c) => `${c.layout} (${c.rows} row${c.rows === 1 ? '' : 's'})`).join(', ');

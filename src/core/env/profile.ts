@@ -8,6 +8,9 @@ export function columnTypeFromDeclared(declared: string): ColumnType | undefined
   const type = declared.toUpperCase();
   if (type === '') return undefined;
   if (type.includes('BOOL')) return 'boolean';
+  // SQL Server's money types hold amounts; `bit` is its boolean.
+  if (type.includes('MONEY') || type.includes('CURRENCY')) return 'real';
+  if (type === 'BIT') return 'boolean';
   if (type.includes('DATETIME') || type.includes('TIMESTAMP')) return 'datetime';
   if (type.includes('DATE')) return 'date';
   if (type.includes('INT')) return 'integer';

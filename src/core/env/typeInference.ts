@@ -155,13 +155,21 @@ export function isoDateText(value: string, layout: DateLayout = 'ymd'): string {
   return m ? `${m[3]}-${pad2(monthNumber(m[1]))}-${pad2(Number(m[2]))}${isoTime(m, 4, ' ')}` : value;
 }
 
+const MISSING_MARKERS = new Set(['na', 'n/a', '#n/a', 'null', 'nan', 'none', '<na>', 'nil']);
+
+/** A cell that writes a missing value out: `NA`, `N/A`, `#N/A`, `NULL`, `NaN`, `None`, `<NA>` (pandas' and R's markers). */
+export function isMissingMarker(value: string): boolean {
+  return MISSING_MARKERS.has(value.toLowerCase());
+}
+
 /** Which types a single trimmed, non-empty text value could belong to (a bit set). */
 export function candidateTypesOf(value: string): number {
   const first = value.charCodeAt(0);
   const startsNumeric = (first >= 48 && first <= 57) || first === 45 /* - */ || first === 46; /* . */
   if (startsNumeric && INTEGER_PATTERN.test(value)) return INTEGER | REAL;
   // A number needs a digit; long digit strings lose precision as doubles, so they stay text.
-  if (startsNumeric && REAL_PATTERN.test(value) && /\d/.test(value) && value.replace(/[^0-9]/g, '').length <= 17) return REAL;
+  // Significant digits: leading zeros (0.0044…) do not count toward a double's 17.
+  if (startsNumeric && REAL_PATTERN.test(value) && /\d/.test(value) && value.replace(/[eE][+-]?\d+$/, '').replace(/[^0-9]/g, '').replace(/^0+/, '').length <= 17) return REAL;
   const date = dateFormatsOf(value);
   if (date) return date.time ? DATETIME : DATE | DATETIME;
   const lower = value.length <= 5 ? value.toLowerCase() : '';
@@ -181,6 +189,8 @@ export class ColumnTypeTracker {
   private layoutCounts: number[] | undefined;
   private timed = false;
   nonEmptyCount = 0;
+  /** Cells that write a missing value out (`NA`, `N/A`, `NULL`, `NaN`). */
+  missingMarkers = 0;
 
   /** Feeds one raw text cell; empty and whitespace-only cells are NULL and do not count. */
   addText(raw: string): void {
@@ -190,6 +200,11 @@ export class ColumnTypeTracker {
     if (raw.charCodeAt(0) <= 32 || last <= 32) {
       value = raw.trim();
       if (value === '') return;
+    }
+    // `NA`, `N/A`, `NULL`: written-out missing values do not decide a column's type (they are stored as NULL in a typed column).
+    if (value.length <= 5 && isMissingMarker(value)) {
+      this.missingMarkers++;
+      return;
     }
     this.nonEmptyCount++;
     if (this.candidates === 0) return;
@@ -298,6 +313,7 @@ export function textCellToSql(raw: string | undefined, type: ColumnType, layout?
   const last = raw.charCodeAt(raw.length - 1);
   const trimmed = raw.charCodeAt(0) <= 32 || last <= 32 ? raw.trim() : raw;
   if (trimmed === '') return null;
+  if (type !== 'text' && trimmed.length <= 5 && isMissingMarker(trimmed)) return null;
   switch (type) {
     case 'integer':
       // Up to 15 digits is exact as a double; longer ones go in as text and INTEGER affinity converts them exactly.

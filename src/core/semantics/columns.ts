@@ -129,7 +129,7 @@ const timeRules: Rule[] = [
     const { column, fingerprint: f } = e;
     const yearName = n.tokens.some((t) => t === 'year' || t === 'yr' || t === 'years' || t === 'fy' || t === 'season');
     if (!yearName || !describedAsTime(e, n)) return undefined;
-    if (column.type === 'integer' && column.min !== undefined && num(column.min) >= 1000 && num(column.max) <= 2999) {
+    if ((column.type === 'integer' || column.type === 'real') && column.min !== undefined && num(column.min) >= 1000 && num(column.max) <= 2999) {
       return { role: 'time', rule: 'time:year-number', confidence: 0.95, why: `named ${column.name}, integers ${column.min}–${column.max}: calendar years, not a quantity`, time: { storage: 'year', grain: 'year', layout: 'YYYY', min: String(column.min), max: String(column.max), isoExpression: "printf('%04d-01-01', {col})" } };
     }
     if (column.type === 'text' && f.yearText >= 0.95) return { role: 'time', rule: 'time:year-text', confidence: 0.9, why: `named ${column.name}, four-digit years written as text`, time: { storage: 'year', grain: 'year', layout: 'YYYY', isoExpression: "{col} || '-01-01'" } };
@@ -171,6 +171,7 @@ const timeRules: Rule[] = [
         };
       }
     }
+    if (f.week >= 0.9) return { role: 'time', rule: 'time:iso-weeks', confidence: 0.9, why: 'values are ISO weeks (YYYY-Www)', time: { storage: 'text', grain: 'week', layout: 'YYYY-Www' } };
     if (f.period >= 0.9) return { role: 'time', rule: 'time:year-month-periods', confidence: 0.92, why: 'values are YYYY-MM periods', time: { storage: 'period', grain: 'month', layout: 'YYYY-MM', min: stringOf(column.samples[0]), isoExpression: "{col} || '-01'" } };
     if (f.dateLike >= 0.9) return { role: 'time', rule: 'time:mixed-layouts', confidence: 0.85, why: 'every value reads as a date, but in more than one layout (kept as text; convert before comparing)', time: { storage: 'mixed', grain: 'day' } };
     const timeName = hasAny(n.tokens, TIME_WORDS) || (n.last !== undefined && TIME_SUFFIXES.has(n.last) && n.tokens.length > 1);
@@ -226,7 +227,7 @@ const RULES: Rule[] = [
     if (f.packed >= 0.8) return { role: 'structured', rule: 'structured:packed-values', confidence: 0.8, why: 'cells pack several comma-separated fields, some empty' };
     if (f.list >= 0.8 && e.column.distinctCount > 20 && f.meanLength > 10 && !(n.last && (GEO_WORDS[n.last] || TEXT_WORDS.has(n.last) || PERSON_NAME_WORDS.has(n.last)))) return { role: 'structured', rule: 'structured:list-values', confidence: 0.75, why: 'values are comma-separated lists' };
     const named = n.tokens.map((t) => STRUCTURED_WORDS[t]).find(Boolean);
-    if (f.phone >= 0.8 && (named === 'phone' || f.phone >= 0.95)) return { role: 'structured', rule: 'structured:phone-values', confidence: 0.9, why: 'values are phone numbers', structured: 'phone' };
+    if (f.phone >= 0.8 && (named === 'phone' || (f.phone >= 0.95 && !hasAny(n.tokens, IDENTIFIER_WORDS)))) return { role: 'structured', rule: 'structured:phone-values', confidence: 0.9, why: 'values are phone numbers', structured: 'phone' };
     if (named && named !== 'list') return { role: 'structured', rule: `structured:${named}-name`, confidence: 0.75, why: `named ${e.column.name}`, structured: named };
     if (named === 'list' && f.list >= 0.3) return { role: 'structured', rule: 'structured:list-values', confidence: 0.8, why: 'values are comma-separated lists', structured: 'list' };
     return undefined;
@@ -256,6 +257,7 @@ const RULES: Rule[] = [
   (e, n) => {
     const { column } = e;
     if (hasAny(n.tokens, IDENTIFIER_WORDS)) return undefined;
+    if (column.type === 'text' && e.fingerprint.country >= 0.8 && e.fingerprint.sampled >= 5 && !hasAny(n.tokens, DIMENSION_WORDS)) return { role: 'geo', rule: 'geo:country-values', confidence: 0.85, why: `${Math.round(e.fingerprint.country * 100)}% of values are country names`, geo: 'country' };
     // The place must be what the name is about: its head word (`store_city`, `country_name`), not a qualifier
     // (`location_uncertainty` is a measure). A code of a place refers to it (`country_code`): an identifier.
     const words = n.tokens.filter((t) => !/^\d+$/.test(t));
@@ -273,7 +275,9 @@ const RULES: Rule[] = [
       if (!isNumber(column)) return undefined;
       const limit = kind === 'latitude' ? 90 : 180;
       const projected = n.tokens.includes('easting') || n.tokens.includes('northing');
-      if (!projected && (Math.abs(num(column.min)) > limit || Math.abs(num(column.max)) > limit)) return undefined;
+      // A short name (`lat`) needs coordinate values; the full word (`latitude`) stands even with some stray values.
+      const spelled = n.tokens.includes('latitude') || n.tokens.includes('longitude');
+      if (!projected && !spelled && (Math.abs(num(column.min)) > limit || Math.abs(num(column.max)) > limit)) return undefined;
       return { role: 'geo', rule: `geo:${kind}`, confidence: 0.95, why: `named ${column.name}, values ${column.min}–${column.max}`, geo: kind };
     }
     // Numbers name places only as codes of areas (a district number, a state FIPS code).
@@ -301,8 +305,9 @@ const RULES: Rule[] = [
     const named = codeWord !== undefined && stem !== '' && table.columns.some((c) => c !== column && nameTokens(c.originalName || c.name).join(' ').replace(/ (name|title|desc|description)$/, '') === stem && c.type === 'text');
     if (named && hasAny(n.tokens, DIMENSION_WORDS)) return { role: 'dimension', rule: 'dimension:category-code', confidence: 0.7, why: `the code of a ${hasAny(n.tokens, DIMENSION_WORDS)} the table also names` };
     if (named) return { role: 'identifier', rule: 'identifier:code-beside-name', confidence: 0.8, why: `the code of what ${table.columns.find((c) => c !== column && nameTokens(c.originalName || c.name).join(' ').startsWith(stem))?.name} names`, identifier: 'code' };
-    // A code with a handful of values names a category (a currency code), unless it is the table's own key.
-    if (!idWord && column.type === 'text' && column.distinctCount <= 50 && !column.candidateKey) return undefined;
+    // A code that recurs across many rows names a category (a currency code); one that is nearly unique identifies (an order number).
+    const rows = e.table.rowCount * (1 - column.nullFraction);
+    if (!idWord && column.type === 'text' && !column.candidateKey && column.distinctCount < 0.5 * rows && (column.distinctCount <= 50 || (rows >= 10 * column.distinctCount && column.distinctCount <= 200))) return undefined;
     if (!idWord && isNumber(column) && !column.candidateKey && column.distinctCount <= 50 && !e.referenced) {
       return { role: 'dimension', rule: 'dimension:numeric-code', confidence: 0.7, why: `named ${column.name}, ${column.distinctCount} integer codes` };
     }
@@ -363,7 +368,7 @@ const RULES: Rule[] = [
     }
     const min = num(column.min);
     const max = num(column.max);
-    const rowNumberName = n.tokens.length === 0 || ['index', 'row', 'rownum', 'unnamed', 'idx', '#'].includes(n.tokens[0]);
+    const rowNumberName = n.tokens.length === 0 || column.originalName === '' || ['index', 'row', 'rownum', 'unnamed', 'idx', '#'].includes(n.tokens[0]);
     if (column.type === 'integer' && column.candidateKey && (min === 0 || min === 1) && max - min + 1 === e.table.rowCount && rowNumberName) {
       return { role: 'identifier', rule: 'identifier:row-number', confidence: 0.85, why: `integers ${min}–${max}, one per row`, identifier: 'row-index' };
     }
@@ -376,19 +381,24 @@ const RULES: Rule[] = [
     return { role: 'measure', rule: measureWord ? 'measure:name' : described ? 'measure:dictionary' : 'measure:numbers', confidence: measureWord || described ? 0.85 : 0.6, why: evidence };
   },
   // Text: a category when it has few values, a code when it looks like one, else text for people.
-  (e) => {
+  (e, n) => {
     const { column, fingerprint: f } = e;
     if (column.type !== 'text') return undefined;
     if (column.nullFraction === 1) return { role: 'text', rule: 'text:empty', confidence: 0.3, why: 'every value is empty' };
-    if (column.distinctCount <= 50 && f.meanLength <= 40 && !(column.candidateKey && e.table.rowCount > 50)) {
+    // Few values that recur (a value per two rows or fewer): a category. Nearly one per row in a small table: names.
+    const nonNull = e.table.rowCount * (1 - column.nullFraction);
+    if (column.distinctCount <= 50 && f.meanLength <= 40 && nonNull >= 2 * column.distinctCount) {
       return { role: 'dimension', rule: 'dimension:few-values', confidence: column.distinctCount <= 12 ? 0.8 : 0.7, why: `${column.distinctCount} distinct values` };
     }
     if (f.codeLike >= 0.9 && f.meanLength <= 16) return { role: 'identifier', rule: 'identifier:code-values', confidence: 0.7, why: 'short codes of capitals and digits', identifier: 'code' };
     if (f.meanLength <= 4 && f.multiWord === 0 && column.distinctCount >= 0.8 * e.table.rowCount * (1 - column.nullFraction)) return { role: 'identifier', rule: 'identifier:short-unique-codes', confidence: 0.65, why: `${column.distinctCount} distinct values of ${f.meanLength.toFixed(1)} characters: codes`, identifier: 'code' };
+    // A category named as such (`owner`, `source`, `type`) whose values recur is one, however many it has.
+    if (n.last && DIMENSION_WORDS.has(n.last) && nonNull >= 3 * column.distinctCount && f.meanLength <= 60) {
+      return { role: 'dimension', rule: 'dimension:named-category', confidence: 0.65, why: `named ${column.name}, ${column.distinctCount} values recurring over ${Math.round(nonNull)} rows` };
+    }
     // Values that recur (a referee, a team, an observer: 4 rows or more each on average) are what rows are grouped by.
-    const nonNullRows = e.table.rowCount * (1 - column.nullFraction);
-    if (column.distinctCount <= 200 && nonNullRows >= 4 * column.distinctCount && f.meanLength <= 40) {
-      return { role: 'dimension', rule: 'dimension:repeated-values', confidence: 0.6, why: `${column.distinctCount} distinct values over ${Math.round(nonNullRows)} rows` };
+    if (column.distinctCount <= 200 && nonNull >= 4 * column.distinctCount && f.meanLength <= 40) {
+      return { role: 'dimension', rule: 'dimension:repeated-values', confidence: 0.6, why: `${column.distinctCount} distinct values over ${Math.round(nonNull)} rows` };
     }
     return { role: 'text', rule: 'text:many-values', confidence: 0.6, why: `${column.distinctCount} distinct values, mean length ${f.meanLength.toFixed(0)}` };
   },
@@ -422,7 +432,7 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     const source: Fact<Additivity>['source'] = where === 'name' ? { kind: 'rule', rule: 'additivity:name' } : { kind: 'dictionary', file: evidence.dictionary!.file, line: evidence.dictionary!.line };
     // "average", "per", "rate" qualify whatever they are said of ("average total", "sales per capita").
     // "unit price", "unit cost", "cost per night": a value per unit of something does not add up.
-    const perUnit = (words.includes('unit') || words.includes('per')) && (hasAny(words, MONEY_WORDS) !== undefined || hasAny(words, ADDITIVE_WORDS) !== undefined) ? 'per unit' : undefined;
+    const perUnit = (words.includes('unit') || words.includes('per') || words.includes('specific')) && (hasAny(words, MONEY_WORDS) !== undefined || hasAny(words, ADDITIVE_WORDS) !== undefined) ? 'per unit' : undefined;
     const non = perUnit ?? hasAny(words, NON_ADDITIVE_WORDS) ?? nonAdditiveMorpheme(words, KNOWN_WORDS);
     if (non) return { value: 'non-additive', confidence: where === 'name' ? 0.85 : 0.75, source, why: `${where === 'name' ? 'named' : 'described'} with "${non}": sums are not meaningful` };
     const semi = hasAny(words, SEMI_ADDITIVE_WORDS);

@@ -8,6 +8,8 @@
 export function nameTokens(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    // A number after a word of four letters or more numbers it (`team1`, `goals2`); `co2`, `iso3` stay whole.
+    .replace(/([A-Za-z]{4,})(\d+)(?=$|[^A-Za-z0-9])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .toLowerCase()
     .split(/[^a-z0-9%]+/)
@@ -69,7 +71,7 @@ export const FLAG_PREFIXES = set('is has was can should did does allow allows');
 export const FLAG_WORDS = set('flag active enabled disabled discontinued deleted member verified approved preferred fulltime');
 
 /** Ordered categories. */
-export const ORDINAL_WORDS = set('rank ranking grade tier priority severity seed placing position');
+export const ORDINAL_WORDS = set('rank ranking grade tier priority severity seed placing position lvl ord');
 
 /** Names and free text for people. */
 export const TEXT_WORDS = set('name names title description desc comment comments note notes remark remarks summary text body message review caption bio details meaning label');
@@ -100,7 +102,7 @@ export const STRUCTURED_WORDS: Record<string, 'json' | 'url' | 'email' | 'phone'
 export const BINARY_WORDS = set('picture photo image img blob thumbnail logo avatar binary bytes_data');
 
 /** Words that name a category: a number in such a column is a code, not a quantity. */
-export const DIMENSION_WORDS = set('type kind category class group status segment cluster channel genre division direction source sector industry department dept mode method species genus family tribe gender sex team referee result outcome plot site station zone block stake ward quadrat transect lane room floor');
+export const DIMENSION_WORDS = set('type kind category class group status segment cluster channel genre division direction source sector industry department dept mode method species genus family tribe gender sex team referee result outcome plot site station zone block stake ward quadrat transect lane room floor owner operator vendor brand manufacturer');
 
 // ---- measures and their additivity ----------------------------------------------------------------------------
 
@@ -120,7 +122,7 @@ export const NON_ADDITIVE_WORDS = set(
   'price prices rate rates ratio ratios pct percent percentage percentages share shares avg average mean median mode score scores rating ratings ' +
     'temp temperature temperatures age index margin probability prob density speed elevation altitude humidity pressure per capita gpa discount ' +
     'fertility expectancy expect life bmi height weight percentile quantile std stdev variance proportion normal normals efficiency mpg yield ' +
-    'max min maximum minimum tmax tmin tavg wind gust lat lon latitude longitude coordinate coordinates threshold limit depth voltage volt uncertainty error accuracy',
+    'max min maximum minimum tmax tmin tavg wind gust lat lon latitude longitude coordinate coordinates threshold limit depth voltage volt uncertainty error accuracy exchange ex fx factor range bound bounds lower upper',
 );
 
 /** Unit words: what a number is measured in. */
@@ -215,3 +217,8 @@ export const GENERIC_MEASURE_NAMES = new Set(['value', 'values', 'val', 'measure
 export function hasAny(tokens: readonly string[], words: ReadonlySet<string>): string | undefined {
   return tokens.find((t) => words.has(t));
 }
+
+/** Country names as files write them (English short names and common variants), for telling a country column by its values. */
+export const COUNTRY_NAMES = new Set<string>(
+  ["afghanistan", "albania", "algeria", "andorra", "angola", "antigua and barbuda", "argentina", "armenia", "australia", "austria", "azerbaijan", "bahamas", "bahrain", "bangladesh", "barbados", "belarus", "belgium", "belize", "benin", "bhutan", "bolivia", "bosnia and herzegovina", "botswana", "brazil", "brunei", "bulgaria", "burkina faso", "burundi", "cabo verde", "cape verde", "cambodia", "cameroon", "canada", "central african republic", "chad", "chile", "china", "colombia", "comoros", "congo", "democratic republic of the congo", "costa rica", "croatia", "cuba", "cyprus", "czechia", "czech republic", "denmark", "djibouti", "dominica", "dominican republic", "ecuador", "egypt", "el salvador", "equatorial guinea", "eritrea", "estonia", "eswatini", "swaziland", "ethiopia", "fiji", "finland", "france", "gabon", "gambia", "georgia", "germany", "ghana", "greece", "grenada", "guatemala", "guinea", "guinea-bissau", "guyana", "haiti", "honduras", "hong kong", "hungary", "iceland", "india", "indonesia", "iran", "iraq", "ireland", "israel", "italy", "ivory coast", "côte d'ivoire", "cote d'ivoire", "jamaica", "japan", "jordan", "kazakhstan", "kenya", "kiribati", "kosovo", "kuwait", "kyrgyzstan", "laos", "latvia", "lebanon", "lesotho", "liberia", "libya", "liechtenstein", "lithuania", "luxembourg", "macao", "macau", "madagascar", "malawi", "malaysia", "maldives", "mali", "malta", "marshall islands", "mauritania", "mauritius", "mexico", "micronesia", "moldova", "monaco", "mongolia", "montenegro", "morocco", "mozambique", "myanmar", "burma", "namibia", "nauru", "nepal", "netherlands", "new zealand", "nicaragua", "niger", "nigeria", "north korea", "north macedonia", "macedonia", "norway", "oman", "pakistan", "palau", "palestine", "panama", "papua new guinea", "paraguay", "peru", "philippines", "poland", "portugal", "puerto rico", "qatar", "romania", "russia", "russian federation", "rwanda", "saint lucia", "samoa", "san marino", "saudi arabia", "senegal", "serbia", "seychelles", "sierra leone", "singapore", "slovakia", "slovenia", "solomon islands", "somalia", "south africa", "south korea", "korea", "south sudan", "spain", "sri lanka", "sudan", "suriname", "sweden", "switzerland", "syria", "taiwan", "tajikistan", "tanzania", "thailand", "timor-leste", "east timor", "togo", "tonga", "trinidad and tobago", "tunisia", "turkey", "türkiye", "turkmenistan", "tuvalu", "uganda", "ukraine", "united arab emirates", "uae", "united kingdom", "uk", "britain", "great britain", "united states", "usa", "united states of america", "uruguay", "uzbekistan", "vanuatu", "venezuela", "vietnam", "viet nam", "yemen", "zambia", "zimbabwe", "euro area", "world", "greenland", "england", "scotland", "wales"],
+);

@@ -109,13 +109,18 @@ export function addPartitionViews(draft: EnvironmentDraft, partitions: Array<Omi
     const folder = folderOf(partition.tables[0].file);
     // Each file typed its columns alone (an empty column is text); the union has the type of the files that hold values.
     const types: Record<string, ColumnType> = { [keyColumn]: 'text' };
+    // By rows: a type held by 80% or more of the non-empty rows is the column's (the rest are a few files' dirt).
     for (const column of partition.columns) {
-      const seen = new Set<ColumnType>();
+      const rowsByType = new Map<ColumnType, number>();
       for (const { table } of partition.tables) {
-        const c = draft.profile.tables.find((t) => t.name === table)?.columns.find((x) => x.name === column);
-        if (c && c.nullFraction < 1) seen.add(c.type);
+        const t = draft.profile.tables.find((x) => x.name === table);
+        const c = t?.columns.find((x) => x.name === column);
+        if (t && c && c.nullFraction < 1) rowsByType.set(c.type, (rowsByType.get(c.type) ?? 0) + t.rowCount * (1 - c.nullFraction));
       }
-      types[column] = seen.size === 1 ? [...seen][0] : seen.size === 2 && seen.has('integer') && seen.has('real') ? 'real' : 'text';
+      const total = [...rowsByType.values()].reduce((a, b) => a + b, 0);
+      const numeric = (rowsByType.get('integer') ?? 0) + (rowsByType.get('real') ?? 0);
+      const [top, rows] = [...rowsByType.entries()].sort((a, b) => b[1] - a[1])[0] ?? ['text', 0];
+      types[column] = total > 0 && numeric >= 0.8 * total ? (rowsByType.has('real') ? 'real' : 'integer') : total > 0 && rows >= 0.8 * total ? top : 'text';
     }
     const made = draft.addView(viewName, selects.join(' UNION ALL '), folder ? `${folder}/` : '', `${partition.tables.length} files, one per ${partition.key}`, types);
     return typeof made === 'string' ? { ...partition } : { ...partition, view: made.name };

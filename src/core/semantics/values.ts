@@ -3,7 +3,7 @@
  * URLs, JSON, numbers written as text, month names, codes… computed from a sample, for the column rules to read.
  */
 import { candidateTypesOf } from '../env/typeInference';
-import { MONTH_NAMES, ORDINAL_SCALES, WEEKDAY_NAMES, YES_NO_PAIRS } from './lexicon';
+import { COUNTRY_NAMES, MONTH_NAMES, ORDINAL_SCALES, WEEKDAY_NAMES, YES_NO_PAIRS } from './lexicon';
 
 export interface ValueFingerprint {
   /** Non-null values sampled. */
@@ -36,6 +36,10 @@ export interface ValueFingerprint {
   base64: number;
   /** Long hexadecimal strings (hashes, encoded bytes). */
   hex: number;
+  /** Values that are country names. */
+  country: number;
+  /** ISO week periods (`2020-W11`). */
+  week: number;
   /** BLOB values that are UTF-8 text. */
   textInBlobs: number;
   /** Cells of several comma-separated fields, some empty (`,,N,0700`): packed records. */
@@ -105,6 +109,8 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     hex: 0,
     textInBlobs: 0,
     packed: 0,
+    country: 0,
+    week: 0,
     yesNo: false,
     ordinalScale: false,
     unitInterval: 0,
@@ -147,14 +153,16 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     if (MONTH_NAMES.includes(lower) || (lower.length === 3 && MONTH_NAMES.some((m) => m.startsWith(lower)))) f.monthName++;
     if (WEEKDAY_NAMES.includes(lower) || (lower.length === 3 && WEEKDAY_NAMES.some((d) => d.startsWith(lower)))) f.weekdayName++;
     if (PERIOD.test(text)) f.period++;
-    if (YEAR.test(text)) f.yearText++;
+    if (/^\d{4}-?W\d{2}$/.test(text)) f.week++;
+    if (YEAR.test(text) || /^(1[5-9]\d\d|20\d\d)\.0$/.test(text)) f.yearText++;
+    if (COUNTRY_NAMES.has(lower)) f.country++;
     if (candidateTypesOf(text) & 24 /* DATE | DATETIME */) f.dateLike++;
     if (BASE64.test(text)) f.base64++;
     if (HEX.test(text)) f.hex++;
   }
   const n = Math.max(1, f.sampled);
   f.meanLength = totalLength / n;
-  for (const key of ['email', 'url', 'json', 'phone', 'path', 'list', 'numericText', 'percentSign', 'codeLike', 'multiWord', 'monthName', 'weekdayName', 'period', 'yearText', 'dateLike', 'base64', 'hex', 'textInBlobs', 'packed'] as const) {
+  for (const key of ['email', 'url', 'json', 'phone', 'path', 'list', 'numericText', 'percentSign', 'codeLike', 'multiWord', 'monthName', 'weekdayName', 'period', 'yearText', 'dateLike', 'base64', 'hex', 'textInBlobs', 'packed', 'country', 'week'] as const) {
     f[key] = f[key] / n;
   }
   f.unitInterval = numbers > 0 ? f.unitInterval / numbers : 0;
