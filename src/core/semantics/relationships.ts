@@ -227,7 +227,8 @@ function viewComputedColumns(table: TableProfile): Array<Extract<Relationship, {
   return found;
 }
 
-const close = (a: number, b: number) => Math.abs(a - b) <= 0.005 + 1e-6 * Math.abs(b);
+/** Equal up to rounding: half a cent, or 0.1% (values stored rounded, a product of rounded factors). */
+const close = (a: number, b: number) => Math.abs(a - b) <= 0.005 + 1e-3 * Math.abs(b);
 
 /**
  * Columns that are exact functions of two or three others of the same table, checked on a sample of rows:
@@ -263,6 +264,8 @@ function computedColumns(db: Database, table: TableProfile): Array<Extract<Relat
         else if (holds((r) => close(r[c], r[a] + r[b]))) add(c, [a, b], `${numeric[a].name} + ${numeric[b].name}`, `equals ${numeric[a].name} + ${numeric[b].name} on ${sample.length} sampled rows`);
         else if (holds((r) => close(r[c], r[a] - r[b]))) add(c, [a, b], `${numeric[a].name} - ${numeric[b].name}`, `equals ${numeric[a].name} − ${numeric[b].name} on ${sample.length} sampled rows`);
         else if (holds((r) => close(r[c], r[b] - r[a]))) add(c, [a, b], `${numeric[b].name} - ${numeric[a].name}`, `equals ${numeric[b].name} − ${numeric[a].name} on ${sample.length} sampled rows`);
+        else if (holds((r) => r[b] !== 0 && close(r[c], r[a] / r[b]))) add(c, [a, b], `${numeric[a].name} / ${numeric[b].name}`, `equals ${numeric[a].name} ÷ ${numeric[b].name} on ${sample.length} sampled rows`);
+        else if (holds((r) => r[a] !== 0 && close(r[c], r[b] / r[a]))) add(c, [a, b], `${numeric[b].name} / ${numeric[a].name}`, `equals ${numeric[b].name} ÷ ${numeric[a].name} on ${sample.length} sampled rows`);
         else {
           for (let d = 0; d < n; d++) {
             if (!fractions[d] || d === a || d === b || d === c) continue;

@@ -102,7 +102,10 @@ export function aggregateOf(context: FamilyContext, table: string, column: Colum
 
 /** A measure's name in words, with a unit the semantic profile knows when the name lacks it. */
 export function measureName(context: FamilyContext, table: string, column: ColumnProfile): string {
-  return humanize(column.originalName || column.name);
+  const phrase = columnPhrase(context, table, column);
+  // `amount` alone says nothing: the amount of a payment is a "payment amount".
+  if (GENERIC_MEASURES.has(phrase)) return `${noun(table, 'one')} ${phrase}`;
+  return phrase;
 }
 
 const GROUP_ROLES = new Set(['dimension', 'ordinal', 'flag', 'geo']);
@@ -432,9 +435,60 @@ export function sourceOf(table: TableProfile, ...groupings: Array<Grouping | und
 }
 
 /** "region" or "store region" (a parent's column named with its table, where that reads better). */
-export function groupingName(g: Grouping): string {
-  const name = humanize(g.column.originalName || g.column.name);
+export function groupingName(g: Grouping, context?: FamilyContext): string {
+  const name = context ? columnPhrase(context, g.table.name, g.column) : humanize(g.column.originalName || g.column.name);
   if (!g.via) return name;
   const parent = noun(g.via.parent.name, 'one');
   return name.includes(parent) ? name : `${parent} ${name}`;
+}
+
+// ---- phrases from the semantic profile -------------------------------------------------------------------------
+
+/** Units written as a name's last word (`capacity_mw`, `price_usd`), shown in parentheses: "capacity (MW)". */
+const UNIT_SUFFIXES: Record<string, string> = {
+  mw: 'MW', kw: 'kW', gw: 'GW', mwh: 'MWh', kwh: 'kWh', gwh: 'GWh', twh: 'TWh', km: 'km', kg: 'kg', mm: 'mm', cm: 'cm', usd: 'USD', eur: 'EUR', gbp: 'GBP',
+  pct: '%', ms: 'ms', sec: 's', min: 'minutes', hrs: 'hours', lb: 'lb', lbs: 'lb', mi: 'miles', mph: 'mph', kph: 'km/h', degc: '°C', degf: '°F',
+};
+
+/** A code of a name (`FTHG`, `HS`, `ppt`): letters only, too short or too cryptic to read as words. */
+function isOpaqueCode(original: string): boolean {
+  return /^[A-Z]{2,6}$/.test(original) || /^[a-z]{2,4}$/.test(original);
+}
+
+/**
+ * A column as a question names it: its words (`unit_price` → "unit price"), a unit suffix in parentheses
+ * ("capacity (MW)"), and for a code (`FTHG`) the data dictionary's short description when there is one
+ * ("full time home team goals").
+ */
+export function columnPhrase(context: FamilyContext, table: string, column: ColumnProfile): string {
+  const original = column.originalName || column.name;
+  const described = semanticsOf(context, table, column.name)?.description?.value;
+  if (described && isOpaqueCode(original)) {
+    const short = described.replace(/\s*\([^)]*\)\s*/g, ' ').replace(/[.:;,]+$/, '').trim();
+    if (short.split(/\s+/).length <= 8 && !/[[\]`]/.test(short)) return short.toLowerCase().replace(/^the /, '');
+  }
+  const words = humanize(original).split(' ');
+  const last = words[words.length - 1]?.toLowerCase();
+  if (words.length > 1 && last && UNIT_SUFFIXES[last]) return `${words.slice(0, -1).join(' ')} (${UNIT_SUFFIXES[last]})`;
+  return words.join(' ');
+}
+
+/** Measure names that say nothing without their table (`amount`, `value`): "payment amount". */
+const GENERIC_MEASURES = new Set(['amount', 'value', 'total', 'quantity', 'qty', 'count', 'price', 'cost', 'size', 'number', 'score', 'rate']);
+
+/** The rows of a table as a noun: its name, or for a partition's union view "season records" / "country records". */
+export function things(context: FamilyContext, table: TableProfile, count: number | 'one' | 'many'): string {
+  const partition = context.semantics.partitions.find((p) => p.view === table.name);
+  if (partition) {
+    // The files' rows may be matches or power plants; the name of the files says only which file they came from.
+    if (partition.name !== partition.key) return noun(partition.name, count);
+    return count === 'one' || count === 1 ? 'row' : 'rows';
+  }
+  return noun(table.name, count);
+}
+
+/** A value fit to quote in a question: no padding, not empty, not a paragraph. */
+export function quotable(value: unknown): value is string | number {
+  if (typeof value === 'number') return Number.isFinite(value);
+  return typeof value === 'string' && value.trim() === value && value !== '' && value.length <= 60 && !/[\n\r\t]/.test(value);
 }

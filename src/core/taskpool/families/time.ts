@@ -3,7 +3,7 @@
  * (or count), and the change between the last two complete years.
  */
 import type { TaskSpec } from '../types';
-import { aggregateOf, fullPeriods, humanize, measures, noun, q, taskTables, timeColumns, TaskProgram, type TaskFamily } from './kit';
+import { things, aggregateOf, fullPeriods, humanize, measures, noun, q, taskTables, timeColumns, TaskProgram, type TaskFamily } from './kit';
 
 export const changeOverTimeFamily: TaskFamily = {
   id: 'change-over-time',
@@ -19,7 +19,7 @@ export const changeOverTimeFamily: TaskFamily = {
       const measure = measures(context, table, { additiveOnly: true })[0];
       const agg = measure ? aggregateOf(context, table.name, measure) : undefined;
       const value = measure && agg ? agg.of(q(measure.name)) : 'COUNT(*)';
-      const what = agg ? agg.phrase : `number of ${noun(table.name, 'many')}`;
+      const what = agg ? agg.phrase : `number of ${things(context, table, 'many')}`;
       const by = humanize(yearly.column.originalName || yearly.column.name);
       if (time && time.grain !== 'year') {
         const months = await fullPeriods(context, table, time, 'month');
