@@ -62,6 +62,8 @@ function inclusionDependencies(db: Database, profile: EnvironmentProfile, declar
     for (const childColumn of child.columns) {
       if (known.has(`${child.name}.${childColumn.name}`)) continue;
       if (childColumn.candidateKey && !isIdLike(childColumn)) continue;
+      // A table's own key (`id`, `<table>_id`, unique) is not a pointer to another table's.
+      if (childColumn.candidateKey && (childColumn.name.toLowerCase() === 'id' || childColumn.name.toLowerCase().replace(/_/g, '') === `${singular(child.name)}id`)) continue;
       if (childColumn.type !== 'integer' && childColumn.type !== 'text') continue;
       if (childColumn.distinctCount < 2) continue;
       const candidates: ForeignKey[] = [];

@@ -11,7 +11,7 @@ import { matchesAnswer } from './answer';
 import { auditContamination } from './contamination';
 import { taskPoolFamilies } from './families/index';
 import type { FamilyContext, TaskFamily } from './families/kit';
-import { buildStructuralGraph } from './graph';
+import { addEdge, buildStructuralGraph, columnNode } from './graph';
 import type { EvidenceGraph } from './graph';
 import { buildRubric, fileRoles, taskAnchors } from './rubric';
 import type { ContaminationReference, TaskSpec } from './types';
@@ -143,6 +143,11 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
   const { profile, documents, semantics } = context;
   if (!semantics) throw new Error('the task pool needs the semantic profile of the environment (open it with loadSemanticEnvironment or openAgentSession)');
   const graph = buildStructuralGraph(profile, documents);
+  // The semantic profile's relationships are the graph's join and derivation edges.
+  for (const r of semantics.relationships) {
+    if (r.kind === 'foreign-key') addEdge(graph, { from: columnNode(r.child.table, r.child.column), to: columnNode(r.parent.table, r.parent.column), kind: 'join_key', note: r.why });
+    else if (r.kind === 'derived-column') for (const input of r.from) addEdge(graph, { from: columnNode(r.table, input), to: columnNode(r.table, r.column), kind: 'derivation', note: r.why });
+  }
   const familyContext: FamilyContext = {
     profile,
     semantics,

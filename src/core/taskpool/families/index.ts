@@ -10,7 +10,7 @@ import type { TaskSpec } from '../types';
 import { pythonCorrelationFamily, sqlCorrelationFamily } from './correlation';
 import { documentParameterFamily } from './documents';
 import { drillDownFamily } from './drillDown';
-import { joinGroupContrastFamily, joinKeyFamily, joinTopKFamily } from './joins';
+import { joinCountTopKFamily, joinGroupContrastFamily, joinKeyFamily, joinTopKFamily } from './joins';
 import type { FamilyContext, TaskFamily } from './kit';
 import { filteredAggregateFamily, groupContrastFamily } from './lookups';
 import { dataQualityFamily, outlierFamily, reconciliationFamily } from './quality';
@@ -20,7 +20,7 @@ import { changeOverTimeFamily } from './time';
 export * from './kit';
 export { drillDownFamily } from './drillDown';
 export { filteredAggregateFamily, groupContrastFamily } from './lookups';
-export { joinGroupContrastFamily, joinKeyFamily, joinTopKFamily, rankingIsWellDefined, throughColumn } from './joins';
+export { joinCountTopKFamily, joinGroupContrastFamily, joinKeyFamily, joinTopKFamily, rankingIsWellDefined, throughColumn } from './joins';
 export { conditionalRateFamily, groupRateFamily, rateTargets } from './rates';
 export { changeOverTimeFamily } from './time';
 export { pythonCorrelationFamily, sqlCorrelationFamily, correlationIsSignal } from './correlation';
@@ -36,6 +36,7 @@ export const singleStepFamilies: TaskFamily[] = [
   groupContrastFamily,
   joinKeyFamily,
   joinTopKFamily,
+  joinCountTopKFamily,
   joinGroupContrastFamily,
   groupRateFamily,
   conditionalRateFamily,

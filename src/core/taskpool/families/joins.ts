@@ -23,6 +23,7 @@ import { things, columnPhrase,
   type FamilyContext,
   type ForeignKey,
   type TaskFamily,
+  pluralWords,
 } from './kit';
 
 /**
@@ -56,7 +57,8 @@ export const joinKeyFamily: TaskFamily = {
   needs: 'two tables linked by a many-to-one key',
   async generate(context) {
     const tasks: TaskSpec[] = [];
-    for (const key of foreignKeys(context)) {
+    const keys = foreignKeys(context);
+    for (const key of keys) {
       if (tasks.length >= context.maxPerFamily) break;
       const tables = [key.child.name, key.parent.name];
       const program = new TaskProgram(context, 'lookup');
@@ -72,6 +74,7 @@ export const joinKeyFamily: TaskFamily = {
       }
       const label = labelColumn(context, key.parent, key.parentColumn);
       if (label === key.parentColumn) continue;
+      const through = throughColumn(keys, key, context);
       const top = await query(context, `SELECT p.${q(label.name)}, COUNT(*) AS n FROM ${q(key.child.name)} AS c JOIN ${q(key.parent.name)} AS p ON ${on(key)} GROUP BY p.${q(key.parentColumn.name)} ORDER BY n DESC, p.${q(label.name)} LIMIT 1`);
       const labelValue = top?.[0]?.[0];
       if (typeof labelValue !== 'string' || !quotable(labelValue)) continue;
@@ -85,52 +88,69 @@ export const joinKeyFamily: TaskFamily = {
       );
       if (!done || done.key.type !== 'number' || done.key.value === 0) continue;
       tasks.push(
-        program.task({ family: this.id, parameters: { kind: 'label-count', child: key.child.name, column: key.childColumn.name, parent: key.parent.name, label: label.name, value: labelValue }, question: `How many ${things(context, key.child, 'many')} belong to ${named}?`, tables, dependency: 'join-key', needs: this.needs }),
+        program.task({ family: this.id, parameters: { kind: 'label-count', child: key.child.name, column: key.childColumn.name, parent: key.parent.name, label: label.name, value: labelValue }, question: through ? `How many ${things(context, key.child, 'many')} have ${named}${through}?` : `How many ${things(context, key.child, 'many')} belong to ${named}?`, tables, dependency: 'join-key', needs: this.needs }),
       );
     }
     return tasks;
   },
 };
 
-/** The top 3 parents by a child total (or count), across a key. */
+/** The top k parents by a child total (`count: false`) or by their number of child rows (`count: true`), across a key. */
+async function topParents(context: FamilyContext, family: TaskFamily, count: boolean): Promise<TaskSpec[]> {
+  const tasks: TaskSpec[] = [];
+  const k = 3;
+  const keys = foreignKeys(context);
+  for (const key of keys) {
+    if (tasks.length >= context.maxPerFamily) break;
+    const label = labelColumn(context, key.parent, key.parentColumn);
+    if (key.parent.rowCount <= k + 1) continue;
+    const through = throughColumn(keys, key, context);
+    const measure = count ? undefined : measures(context, key.child, { additiveOnly: true })[0];
+    if (!count && !measure) continue;
+    const agg = measure ? aggregateOf(context, key.child.name, measure) : undefined;
+    const value = measure && agg ? `ROUND(${agg.of(`c.${q(measure.name)}`)}, 2)` : 'COUNT(*)';
+    const alias = measure ? `total_${measure.name}` : `${key.child.name}_count`;
+    const ranked = `SELECT p.${q(label.name)}, ${value} AS ${q(alias)} FROM ${q(key.child.name)} AS c JOIN ${q(key.parent.name)} AS p ON ${on(key)} GROUP BY p.${q(key.parentColumn.name)} ORDER BY ${q(alias)} DESC`;
+    if (!(await rankingIsWellDefined(context, await query(context, `${ranked} LIMIT ${k + 1}`), k, key.parent.name, label.name))) continue;
+    const program = new TaskProgram(context, 'lookup');
+    // Counting the rows of a bridge (film_actor) counts what it links to: an actor's films.
+    const bridged = context.semantics.tables.find((t) => t.table === key.child.name)?.kind.value === 'bridge' ? keys.find((k2) => k2.child.name === key.child.name && k2.parent.name !== key.parent.name) : undefined;
+    const counted = bridged ? things(context, bridged.parent, 'many') : things(context, key.child, 'many');
+    const what = agg ? agg.phrase : `number of ${counted}`;
+    const done = await program.sql(`${ranked} LIMIT ${k}`, `${what} per ${things(context, key.parent, 'one')}${through}, highest first`, { label: `the ${k} ${things(context, key.parent, 'many')} with the highest ${what}`, reading: { kind: 'list', ordered: true } });
+    if (!done || done.rows.length !== k) continue;
+    const by = label === key.parentColumn || columnPhrase(context, key.parent.name, label) === things(context, key.parent, 'one') ? '' : ` (by ${columnPhrase(context, key.parent.name, label)})`;
+    tasks.push(
+      program.task({
+        family: family.id,
+        parameters: { child: key.child.name, column: key.childColumn.name, parent: key.parent.name, label: label.name, measure: measure?.name ?? null, k },
+        question: count
+          ? `Which ${k} ${things(context, key.parent, 'many')}${by} have the most ${counted}${through}? List them from most to fewest.`
+          : `Which ${k} ${things(context, key.parent, 'many')}${by} have the highest ${what}${through}? List them from highest to lowest.`,
+        tables: [key.child.name, key.parent.name],
+        dependency: 'top-k',
+        needs: family.needs,
+      }),
+    );
+  }
+  return tasks;
+}
+
 export const joinTopKFamily: TaskFamily = {
   id: 'join-top-k',
-  description: 'The top 3 parent records by a total over a child table (or by their number of child rows), across a key.',
-  needs: 'two tables linked by a key, the parent with a label',
-  async generate(context) {
-    const tasks: TaskSpec[] = [];
-    const k = 3;
-    const keys = foreignKeys(context);
-    for (const key of keys) {
-      if (tasks.length >= context.maxPerFamily) break;
-      const label = labelColumn(context, key.parent, key.parentColumn);
-      if (key.parent.rowCount <= k + 1) continue;
-      const through = throughColumn(keys, key, context);
-      const measure = measures(context, key.child, { additiveOnly: true })[0];
-      const agg = measure ? aggregateOf(context, key.child.name, measure) : undefined;
-      const value = measure && agg ? `ROUND(${agg.of(`c.${q(measure.name)}`)}, 2)` : 'COUNT(*)';
-      const alias = measure ? `total_${measure.name}` : `${key.child.name}_count`;
-      const ranked = `SELECT p.${q(label.name)}, ${value} AS ${q(alias)} FROM ${q(key.child.name)} AS c JOIN ${q(key.parent.name)} AS p ON ${on(key)} GROUP BY p.${q(key.parentColumn.name)} ORDER BY ${q(alias)} DESC`;
-      if (!(await rankingIsWellDefined(context, await query(context, `${ranked} LIMIT ${k + 1}`), k, key.parent.name, label.name))) continue;
-      const program = new TaskProgram(context, 'lookup');
-      // Counting the rows of a bridge (film_actor) counts what it links to: an actor's films.
-      const bridged = context.semantics.tables.find((t) => t.table === key.child.name)?.kind.value === 'bridge' ? keys.find((k) => k.child.name === key.child.name && k.parent.name !== key.parent.name) : undefined;
-      const counted = bridged ? things(context, bridged.parent, 'many') : things(context, key.child, 'many');
-      const what = agg ? agg.phrase : `number of ${counted}`;
-      const done = await program.sql(`${ranked} LIMIT ${k}`, `${what} per ${things(context, key.parent, 'one')}${through}, highest first`, { label: `the ${k} ${things(context, key.parent, 'many')} with the highest ${what}`, reading: { kind: 'list', ordered: true } });
-      if (!done || done.rows.length !== k) continue;
-      tasks.push(
-        program.task({
-          family: this.id,
-          parameters: { child: key.child.name, column: key.childColumn.name, parent: key.parent.name, label: label.name, measure: measure?.name ?? null, k },
-          question: `Which ${k} ${things(context, key.parent, 'many')}${label === key.parentColumn || columnPhrase(context, key.parent.name, label) === things(context, key.parent, 'one') ? '' : ` (by ${columnPhrase(context, key.parent.name, label)})`} have the highest ${what}${through}? List them from highest to lowest.`,
-          tables: [key.child.name, key.parent.name],
-          dependency: 'top-k',
-          needs: this.needs,
-        }),
-      );
-    }
-    return tasks;
+  description: 'The top 3 parent records by a total over a child table, across a key.',
+  needs: 'two tables linked by a key, the child with an additive measure',
+  generate(context) {
+    return topParents(context, this, false);
+  },
+};
+
+export const joinCountTopKFamily: TaskFamily = {
+  id: 'join-count-top-k',
+  description: 'The 3 parent records (a genre, a category, a customer) with the most child rows, across a key.',
+  needs: 'two tables linked by a key',
+  generate(context) {
+    return topParents(context, this, true);
   },
 };
 
@@ -165,7 +185,7 @@ export const joinGroupContrastFamily: TaskFamily = {
           program.task({
             family: this.id,
             parameters: { child: key.child.name, column: key.childColumn.name, parent: key.parent.name, group: group.name, measure: measure.name },
-            question: `Which ${things(context, key.parent, 'one')} ${columnPhrase(context, key.parent.name, group)} has the highest average ${name} across its ${things(context, key.child, 'many')}${through}, counting only ${columnPhrase(context, key.parent.name, group)} values with at least 5 ${things(context, key.child, 'many')}?`,
+            question: `Which ${things(context, key.parent, 'one')} ${columnPhrase(context, key.parent.name, group)} has the highest average ${name} across its ${things(context, key.child, 'many')}${through}, counting only ${pluralWords(columnPhrase(context, key.parent.name, group))} with at least 5 ${things(context, key.child, 'many')}?`,
             tables: [key.child.name, key.parent.name],
             dependency: 'group-contrast',
             needs: this.needs,

@@ -321,7 +321,7 @@ export function difficultyOf(steps: EvidenceStep[], tables: string[]): TaskDiffi
   const python = steps.some((s) => s.tool === 'run_python');
   // Joins and Python steps are where agents slip most (wrong keys, runtime errors), so they weigh double.
   const score = steps.length - 1 + 2 * joins + (grouped ? 1 : 0) + (window ? 1 : 0) + (python ? 2 : 0);
-  const level = score <= 0 ? 'easy' : score <= 3 ? 'medium' : 'hard';
+  const level = score <= 0 ? 'easy' : score <= 2 ? 'medium' : 'hard';
   return { steps: steps.length, tables: tables.length, joins, aggregation: aggregation || python, window, python, level };
 }
 
@@ -384,13 +384,15 @@ const UNCOUNTABLE = new Set(['staff', 'personnel', 'equipment', 'information', '
 
 /** A table's rows as a noun, singular or plural by count: "order item" / "order items". */
 export function noun(name: string, count: number | 'one' | 'many'): string {
-  const words = humanize(name);
+  // A trailing size or version qualifies the file, not its rows: `flights_5k` holds flights, `data_v2` data.
+  const full = humanize(name);
+  const words = full.includes(' ') ? full.replace(/\s+(v?\d+[a-z]*|\d{4})$/i, '') : full;
   if (UNCOUNTABLE.has(words.split(' ').pop() ?? '')) return count === 'one' || count === 1 ? `${words} member` : words;
   const many = count === 'many' || (typeof count === 'number' && count !== 1);
   const last = words.split(' ').pop() ?? words;
   const head = words.slice(0, words.length - last.length);
   if (/\d/.test(last)) return words;
-  if (many) return head + (/(s|x|ch|sh)$/.test(last) ? (/ss$/.test(last) ? `${last}es` : last) : /[^aeiou]y$/.test(last) ? `${last.slice(0, -1)}ies` : `${last}s`);
+  if (many) return head + (/(ss|us|x|ch|sh)$/.test(last) ? `${last}es` : /is$/.test(last) ? `${last.slice(0, -2)}es` : /s$/.test(last) ? last : /[^aeiou]y$/.test(last) ? `${last.slice(0, -1)}ies` : `${last}s`);
   return head + (/ies$/.test(last) ? `${last.slice(0, -3)}y` : /(ss|us|is)$/.test(last) ? last : /s$/.test(last) ? last.slice(0, -1) : last);
 }
 
