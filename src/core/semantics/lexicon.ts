@@ -115,7 +115,7 @@ export const ADDITIVE_WORDS = set(
 );
 
 /** Levels measured at a moment: add across entities, not across time. */
-export const SEMI_ADDITIVE_WORDS = set('balance balances stock stocks inventory onhand hand headcount population pop capacity members subscribers outstanding backlog reserves level levels employees employment beginning ending opening closing owed debt debts');
+export const SEMI_ADDITIVE_WORDS = set('balance balances stock stocks inventory onhand hand headcount population pop capacity members subscribers outstanding backlog reserves level levels employees employment beginning ending opening closing owed debt debts cumulative cum ytd running');
 
 /** Quantities that do not add up: average them, or take a ratio of sums. */
 export const NON_ADDITIVE_WORDS = set(
