@@ -142,6 +142,32 @@ function oneToOne(db: Database, profile: EnvironmentProfile, keys: ForeignKey[])
   return found;
 }
 
+/**
+ * Parallel tables over a composite key: two or three same-named columns (an economy, a year, a quarter) unique
+ * together in both tables, with nearly every key in both — one row per key in each (GitHub's developers and
+ * repositories per economy and quarter), so neither is the other's parent.
+ */
+function compositeOneToOne(db: Database, profile: EnvironmentProfile): Array<Extract<Relationship, { kind: 'one-to-one' }>> {
+  const found: Array<Extract<Relationship, { kind: 'one-to-one' }>> = [];
+  const tables = profile.tables.filter((t) => t.kind === 'table' && t.rowCount >= 10);
+  const keyable = (c: ColumnProfile) => (c.type === 'text' || c.type === 'integer' || c.type === 'date') && !c.candidateKey && c.nullFraction === 0;
+  for (let i = 0; i < tables.length; i++) {
+    for (let j = i + 1; j < tables.length; j++) {
+      const [a, b] = [tables[i], tables[j]];
+      if (Math.abs(a.rowCount - b.rowCount) > 0.05 * Math.max(a.rowCount, b.rowCount)) continue;
+      const shared = a.columns.filter((c) => keyable(c) && b.columns.some((d) => keyable(d) && d.type === c.type && d.name === c.name)).map((c) => c.name);
+      if (shared.length < 2 || shared.length > 3 || shared.length === a.columns.length || shared.length === b.columns.length) continue;
+      const cols = shared.map(q).join(', ');
+      const duplicates = (t: TableProfile) => Number(rows(db, `SELECT COUNT(*) FROM (SELECT ${cols} FROM ${q(t.name)} GROUP BY ${cols} HAVING COUNT(*) > 1)`)[0]?.[0] ?? 1);
+      if (duplicates(a) !== 0 || duplicates(b) !== 0) continue;
+      const matched = Number(rows(db, `SELECT COUNT(*) FROM ${q(a.name)} AS x JOIN ${q(b.name)} AS y ON ${shared.map((c) => `x.${q(c)} = y.${q(c)}`).join(' AND ')}`)[0]?.[0] ?? 0);
+      if (matched < 0.95 * Math.max(a.rowCount, b.rowCount)) continue;
+      found.push({ kind: 'one-to-one', left: { table: a.name, column: shared.join(', ') }, right: { table: b.name, column: shared.join(', ') }, source: { kind: 'rule', rule: 'one-to-one:same-composite-key' }, why: `${a.name} and ${b.name} both hold one row per (${shared.join(', ')}), ${matched} keys in common: parallel tables` });
+    }
+  }
+  return found;
+}
+
 /** The tables a view's SELECT reads (names after FROM and JOIN that are tables of the environment). */
 export function tablesReadBy(select: string, profile: EnvironmentProfile, byOriginalName = true): string[] {
   const names = new Map<string, string>();
@@ -310,7 +336,7 @@ function pearson(xs: number[], ys: number[]): number {
 export function inferRelationships(db: Database, profile: EnvironmentProfile): Relationship[] {
   const declared = declaredForeignKeys(profile);
   const keys = [...declared, ...inclusionDependencies(db, profile, declared)];
-  const parallel = oneToOne(db, profile, keys);
+  const parallel = [...oneToOne(db, profile, keys), ...compositeOneToOne(db, profile)];
   const pairKey = (a: string, b: string) => [a, b].sort().join('\u0000');
   const parallelPairs = new Set(parallel.map((p) => pairKey(p.left.table, p.right.table)));
   const derived = [...derivedTables(profile), ...copiedTables(db, profile, parallel)];

@@ -96,7 +96,8 @@ export interface Aggregate {
 export function aggregateOf(context: FamilyContext, table: string, column: ColumnProfile): Aggregate {
   const additive = additivityOf(context, table, column.name) === 'additive';
   const name = measureName(context, table, column);
-  if (additive) return { fn: 'SUM', of: (e) => `SUM(${e})`, phrase: /\b(total|sum|amount)s?\b/.test(name) ? `sum of ${pluralWords(name)}` : `total ${name}` };
+  // "total order total" says it twice: a name that already says total is summed as "the sum of order totals".
+  if (additive) return { fn: 'SUM', of: (e) => `SUM(${e})`, phrase: /\b(total|sum)s?\b/.test(name) ? `sum of ${pluralWords(name)}` : `total ${name}` };
   return { fn: 'AVG', of: (e) => `AVG(${e})`, phrase: `average ${name}` };
 }
 
