@@ -206,6 +206,8 @@ export function nonAdditiveMorpheme(tokens: readonly string[], known: ReadonlySe
   for (const t of tokens) {
     if (known.has(t) || t.length < 5) continue;
     if (t.includes('temp')) return 'temp';
+    if (t.includes('range')) return 'range';
+    if (t.length >= 7 && /(per|pct)$/.test(t)) return 'per';
     for (const m of ['max', 'min', 'mean', 'avg', 'median']) if (t.startsWith(m) || t.endsWith(m)) return m;
   }
   return undefined;

@@ -11,7 +11,8 @@ const pearsonSql = (a: string, b: string) => `(AVG(${a} * ${b}) - AVG(${a}) * AV
 
 /** Student's t of a Pearson r over n pairs: |t| ≥ 2 is about p < 0.05 for n ≥ 30. */
 export function correlationIsSignal(r: number, n: number): boolean {
-  if (!Number.isFinite(r) || n < 10 || Math.abs(r) >= 1) return false;
+  // |r| ≥ 0.999 over all rows: one column is computed from the other (a total and one of its parts).
+  if (!Number.isFinite(r) || n < 10 || Math.abs(r) >= 0.999) return false;
   const t = (r * Math.sqrt(n - 2)) / Math.sqrt(1 - r * r);
   return Math.abs(t) >= 2 && Math.abs(r) >= 0.1;
 }

@@ -154,6 +154,13 @@ export const joinCountTopKFamily: TaskFamily = {
   },
 };
 
+/** "department name" (not "department department name"), "warehouse city". */
+function parentGroupName(context: FamilyContext, key: ForeignKey, group: TableProfile['columns'][number]): string {
+  const phrase = columnPhrase(context, key.parent.name, group);
+  const parent = things(context, key.parent, 'one');
+  return phrase.split(' ').includes(parent) ? phrase : `${parent} ${phrase}`;
+}
+
 /** Groups of a parent that group its child rows (a country, a genre), fewest values first. */
 function parentGroups(context: FamilyContext, parent: TableProfile) {
   return groupings(context, parent, { min: 3, max: 50 }).sort((a, b) => a.distinctCount - b.distinctCount);
@@ -185,7 +192,7 @@ export const joinGroupContrastFamily: TaskFamily = {
           program.task({
             family: this.id,
             parameters: { child: key.child.name, column: key.childColumn.name, parent: key.parent.name, group: group.name, measure: measure.name },
-            question: `Which ${things(context, key.parent, 'one')} ${columnPhrase(context, key.parent.name, group)} has the highest average ${name} across its ${things(context, key.child, 'many')}${through}, counting only ${pluralWords(columnPhrase(context, key.parent.name, group))} with at least 5 ${things(context, key.child, 'many')}?`,
+            question: `Which ${parentGroupName(context, key, group)} has the highest average ${name} across its ${things(context, key.child, 'many')}${through}, counting only ${pluralWords(columnPhrase(context, key.parent.name, group))} with at least 5 ${things(context, key.child, 'many')}?`,
             tables: [key.child.name, key.parent.name],
             dependency: 'group-contrast',
             needs: this.needs,

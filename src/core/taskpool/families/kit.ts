@@ -67,17 +67,36 @@ export function taskTables(context: FamilyContext, minRows = 10): TableProfile[]
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** Numeric measures of a table (role measure, mostly filled, varying), additive ones first. */
+/**
+ * Numeric measures of a table (role measure, mostly filled, varying), additive ones first. A number nothing names as
+ * a quantity that is nearly unique per row (an area code, a numbering) is left out: asking its average would ask
+ * about a code if it is one.
+ */
 export function measures(context: FamilyContext, table: TableProfile, options: { additiveOnly?: boolean } = {}): ColumnProfile[] {
-  const rank = (c: ColumnProfile) => (additivityOf(context, table.name, c.name) === 'additive' ? 0 : additivityOf(context, table.name, c.name) === 'semi-additive' ? 2 : 1);
+  const rank = (c: ColumnProfile) => (confidentlyAdditive(context, table.name, c.name) ? 0 : additivityOf(context, table.name, c.name) === 'semi-additive' ? 2 : 1);
   return table.columns
-    .filter((c) => isNumeric(c) && semanticsOf(context, table.name, c.name)?.role.value === 'measure' && c.nullFraction < 0.5 && c.distinctCount > 2)
-    .filter((c) => !options.additiveOnly || additivityOf(context, table.name, c.name) === 'additive')
+    .filter((c) => {
+      const s = semanticsOf(context, table.name, c.name);
+      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2) return false;
+      const unnamed = s.role.source.kind === 'rule' && s.role.source.rule === 'measure:numbers';
+      return !(unnamed && c.type === 'integer' && c.distinctCount >= 0.9 * table.rowCount * (1 - c.nullFraction));
+    })
+    .filter((c) => !options.additiveOnly || confidentlyAdditive(context, table.name, c.name))
     .sort((a, b) => rank(a) - rank(b));
 }
 
 export function additivityOf(context: FamilyContext, table: string, column: string): 'additive' | 'semi-additive' | 'non-additive' {
   return semanticsOf(context, table, column)?.additivity?.value ?? 'non-additive';
+}
+
+/**
+ * Additive by evidence (a name that says amount or count, a dictionary, the user), not by default: only then is a
+ * SUM asked. A measure the rules know nothing about is averaged — an average of an amount still means something,
+ * a sum of a rate does not.
+ */
+export function confidentlyAdditive(context: FamilyContext, table: string, column: string): boolean {
+  const additivity = semanticsOf(context, table, column)?.additivity;
+  return additivity?.value === 'additive' && !(additivity.source.kind === 'rule' && additivity.source.rule === 'additivity:default');
 }
 
 export interface Aggregate {
@@ -94,7 +113,7 @@ export interface Aggregate {
  * is averaged across time; summing it across entities at one moment is a snapshot family's business).
  */
 export function aggregateOf(context: FamilyContext, table: string, column: ColumnProfile): Aggregate {
-  const additive = additivityOf(context, table, column.name) === 'additive';
+  const additive = confidentlyAdditive(context, table, column.name);
   const name = measureName(context, table, column);
   // "total order total" says it twice: a name that already says total is summed as "the sum of order totals".
   if (additive) return { fn: 'SUM', of: (e) => `SUM(${e})`, phrase: /\b(total|sum)s?\b/.test(name) ? `sum of ${pluralWords(name)}` : `total ${name}` };
@@ -390,6 +409,9 @@ export function noun(name: string, count: number | 'one' | 'many'): string {
   const words = full.includes(' ') ? full.replace(/\s+(v?\d+[a-z]*|\d{4})$/i, '') : full;
   if (UNCOUNTABLE.has(words.split(' ').pop() ?? '')) return count === 'one' || count === 1 ? `${words} member` : words;
   const many = count === 'many' || (typeof count === 'number' && count !== 1);
+  // "hall of fame" → "halls of fame": the noun before "of" takes the plural.
+  const of = words.indexOf(' of ');
+  if (of > 0 && (count === 'many' || (typeof count === 'number' && count !== 1))) return `${noun(words.slice(0, of).replace(/ /g, '_'), 'many')}${words.slice(of)}`;
   const last = words.split(' ').pop() ?? words;
   const head = words.slice(0, words.length - last.length);
   if (/\d/.test(last)) return words;
@@ -397,8 +419,9 @@ export function noun(name: string, count: number | 'one' | 'many'): string {
   return head + (/ies$/.test(last) ? `${last.slice(0, -3)}y` : /(ss|us|is)$/.test(last) ? last : /s$/.test(last) ? last.slice(0, -1) : last);
 }
 
-/** Words of a name, its last word pluralised: "order total" → "order totals". */
+/** Words of a name, its last word pluralised: "order total" → "order totals"; "voted by" → "voted by values". */
 export function pluralWords(words: string): string {
+  if (/\b(by|of|to|in|on|at|for|from|per)$/i.test(words) || /\)$/.test(words)) return `${words} values`;
   return noun(words.replace(/ /g, '_'), 'many');
 }
 
