@@ -20,6 +20,7 @@ import type { RunEventInput } from './store/events';
 import { RunStore } from './store/RunStore';
 import { readRunMeta } from './store/runFolder';
 import { resumePlan } from './store/runState';
+import { assertResumable } from './store/resumeCheck';
 import { buildTaskPool, rejectionsByReason } from './taskpool/pool';
 import { readContaminationReferences } from './benchenv/contamination';
 import type { TaskSpec } from './taskpool/types';
@@ -180,6 +181,8 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
   let graph: EvidenceGraph | undefined;
   let finished = new Set<string>();
   if (options.resumeDir) {
+    // Held against run.json, the derived files and the cost model snapshots before anything is written.
+    for (const warning of assertResumable(path.resolve(options.resumeDir))) progress(warning);
     store = RunStore.open(path.resolve(options.resumeDir), { writable: true });
     const plan = resumePlan(store.state);
     tasks = [...store.state.tasks.values()];

@@ -130,7 +130,8 @@ export function trajectoriesFromRun(runDir: string): RunTrajectories {
   const store = RunStore.open(runDir);
   try {
     const state = store.state;
-    const warnings: string[] = store.recovery.issues.map((issue) => `events.jsonl line ${issue.line}: ${issue.message}`);
+    // The messages name the file and line already.
+    const warnings: string[] = store.recovery.issues.map((issue) => issue.message);
     const trajectories: ExportTrajectory[] = [];
     for (const t of state.trajectories.values()) {
       const task = state.tasks.get(t.taskId);

@@ -18,6 +18,7 @@ import { costModelPath, saveCostModel, type CostModelJson } from '../lcm/index';
 import type { LlmProvider } from '../llm/types';
 import { environmentHash, synthesize } from '../pipeline';
 import type { RunEventInput } from '../store/events';
+import { assertResumable } from '../store/resumeCheck';
 import { RunStore } from '../store/RunStore';
 import { buildStructuralGraph } from '../taskpool/graph';
 import type { TaskSpec } from '../taskpool/types';
@@ -183,6 +184,7 @@ export interface CollectSummary {
  */
 export async function collectRun(options: CollectOptions): Promise<CollectSummary> {
   const progress = options.onProgress ?? (() => {});
+  for (const warning of assertResumable(path.resolve(options.runDir))) progress(warning);
   const store = RunStore.open(path.resolve(options.runDir), { writable: true });
   const queue = openTaskQueue(options.redis);
   const runId = store.runId;
