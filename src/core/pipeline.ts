@@ -13,7 +13,7 @@ import type { ToolContext } from './agent/tools';
 import { PrefixCache, freshPythonRunner, type PrefixCacheStats } from './explorer/prefixCache';
 import { DEFAULT_CLEANING } from './explorer/verifier';
 import type { EnvironmentProfile } from './env/types';
-import { buildDefaultArms, costModelPath, createPriceCostEstimator, loadCostModel, saveCostModel, LearnedCostModel, type ArmConfig, type LcmOptions } from './lcm/index';
+import { buildDefaultArms, costModelPath, createPriceCostEstimator, loadCostModel, saveCostModel, serializeCostModel, LearnedCostModel, type ArmConfig, type LcmOptions } from './lcm/index';
 import { createSimulatedProvider } from './llm/sim/simulatedProvider';
 import type { LlmProvider, ModelSpec } from './llm/types';
 import type { RunEventInput } from './store/events';
@@ -213,13 +213,15 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
       throw new Error(`no tasks could be built for ${folder}${why.length ? `: ${why.join('; ')}` : ': the task families found nothing to ask'}`);
     }
     const config = { costModelUpdates: costModel.updates, budgetUsd, tasks: tasks.length, maxK: options.maxK ?? 3, maxDepth: options.maxDepth ?? 10, targetAdmitted: options.targetAdmitted ?? 3, minQuality: options.minQuality ?? DEFAULT_CLEANING.minQuality, providers: providers.map((p) => p.id), ...(options.shard ? { shard: formatShard(options.shard), poolTasks: pool.tasks.length } : {}) };
-    store = options.outDir
-      ? RunStore.createInDir(path.resolve(options.outDir), { dataFolder: folder, seed, config })
-      : RunStore.create(folder, { dataFolder: folder, seed, config });
+    // The folder appears with its task pool and run-start cost model, or not at all (a kill while it is made).
     // A shard's tasks keep their place in the whole pool: `toffee merge` restores the pool order from it.
-    store.appendMany(tasks.map((task) => ({ type: 'task/added', task, ...(options.shard ? { poolIndex: pool.tasks.indexOf(task) } : {}) })));
-    await saveCostModel(path.join(store.runDir, RUN_COST_MODEL_START), costModel);
-    await saveRunCostModel(store, costModel);
+    const initial = {
+      events: tasks.map((task): RunEventInput => ({ type: 'task/added', task, ...(options.shard ? { poolIndex: pool.tasks.indexOf(task) } : {}) })),
+      files: { [RUN_COST_MODEL_START]: serializeCostModel(costModel), [RUN_COST_MODEL]: serializeCostModel(costModel) },
+    };
+    store = options.outDir
+      ? RunStore.createInDir(path.resolve(options.outDir), { dataFolder: folder, seed, config }, {}, initial)
+      : RunStore.create(folder, { dataFolder: folder, seed, config }, {}, initial);
   }
   runStartModel ??= costModel.clone();
   const saveEnvironmentModel = modelFile && !options.shard && !(store.state.started?.config as { shard?: unknown } | undefined)?.shard ? modelFile : null;

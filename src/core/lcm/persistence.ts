@@ -11,10 +11,15 @@ export function costModelPath(workspaceRoot: string, envHash: string): string {
   return path.join(workspaceRoot, '.toffee', 'lcm', `${safe}.json`);
 }
 
+/** The file's text: one line of JSON. */
+export function serializeCostModel(model: LearnedCostModel): string {
+  return `${JSON.stringify(model.toJSON())}\n`;
+}
+
 /** Writes the model atomically (readers see the old model or the new one, never half). */
 export async function saveCostModel(filePath: string, model: LearnedCostModel): Promise<void> {
   await fs.mkdir(path.dirname(filePath), { recursive: true });
-  writeFileAtomic(filePath, `${JSON.stringify(model.toJSON())}\n`);
+  writeFileAtomic(filePath, serializeCostModel(model));
 }
 
 export interface LoadedCostModel {

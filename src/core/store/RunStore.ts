@@ -9,6 +9,7 @@
  *
  * One writer at a time (`events.lock`); any number of readers, in this process (`onEvent`) or others (`tail`).
  */
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
@@ -24,7 +25,7 @@ import {
 import { iterateEventLog, scanEventLogSync, type LogIssue } from './eventLog';
 import { fsyncDirectory, writeFileAtomic } from '../text/atomicFile';
 import { assertValidRunId, newRunId, readRunMeta, RUN_FILES, RUN_FORMAT_VERSION, runsDir, type RunMeta } from './runFolder';
-import { applyEvent, createRunState, rebuildState, type RunState } from './runState';
+import { applyEvent, rebuildState, type RunState } from './runState';
 import { renderSnapshots } from './snapshots';
 import { acquireWriterLock, type LockInfo, type WriterLock } from './writerLock';
 
@@ -63,6 +64,14 @@ export interface CreateRunMeta {
   seed?: number;
   config?: unknown;
   toolVersion?: string;
+}
+
+/** What a new run folder holds when it first appears (see createInDir). */
+export interface InitialRunContent {
+  /** Events after run/started (e.g. the task pool's task/added). */
+  events?: readonly RunEventInput[];
+  /** Other files by name (e.g. the run-start cost model), written before the folder appears. */
+  files?: Readonly<Record<string, string>>;
 }
 
 export interface RecoveryReport {
@@ -120,27 +129,26 @@ export class RunStore {
   }
 
   /** Creates `<root>/.toffee/runs/<runId>/` and writes run.json and the first event (run/started). */
-  static create(root: string, meta: CreateRunMeta, options: RunStoreOptions = {}): RunStore {
+  static create(root: string, meta: CreateRunMeta, options: RunStoreOptions = {}, initial: InitialRunContent = {}): RunStore {
     const runId = meta.runId ?? newRunId((options.now ?? (() => new Date()))());
     assertValidRunId(runId);
     fs.mkdirSync(runsDir(root), { recursive: true });
-    return RunStore.createInDir(path.join(runsDir(root), runId), { ...meta, runId }, options);
+    return RunStore.createInDir(path.join(runsDir(root), runId), { ...meta, runId }, options, initial);
   }
 
-  /** Creates a run in an explicit, not yet existing folder (e.g. the CLI's `--out DIR`). */
-  static createInDir(runDir: string, meta: CreateRunMeta, options: RunStoreOptions = {}): RunStore {
+  /**
+   * Creates a run in an explicit, not yet existing folder (e.g. the CLI's `--out DIR`). The folder appears whole:
+   * run.json, the log (run/started, then `initial.events`) and `initial.files` are written and fsync'd in a hidden
+   * staging folder beside it, which is then renamed into place. A crash before the rename leaves no run folder (only
+   * the hidden staging folder); after it, a run whose task pool is recorded.
+   */
+  static createInDir(runDir: string, meta: CreateRunMeta, options: RunStoreOptions = {}, initial: InitialRunContent = {}): RunStore {
     const runId = meta.runId ?? path.basename(runDir);
     assertValidRunId(runId);
-    fs.mkdirSync(path.dirname(runDir), { recursive: true });
-    try {
-      fs.mkdirSync(runDir);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-        throw new Error(`run folder already exists: ${runDir} (open it to resume, or choose another run id)`);
-      }
-      throw error;
-    }
-    fsyncDirectory(path.dirname(runDir));
+    const parent = path.dirname(runDir);
+    fs.mkdirSync(parent, { recursive: true });
+    const exists = () => new Error(`run folder already exists: ${runDir} (open it to resume, or choose another run id)`);
+    if (fs.existsSync(runDir)) throw exists();
     const now = options.now ?? (() => new Date());
     const runMeta: RunMeta = {
       formatVersion: RUN_FORMAT_VERSION,
@@ -151,27 +159,40 @@ export class RunStore {
       ...(meta.config !== undefined ? { config: meta.config } : {}),
       toolVersion: meta.toolVersion ?? 'unknown',
     };
-    const lock = acquireWriterLock(path.join(runDir, RUN_FILES.lock));
-    let fd: number | undefined;
+    const started: RunEventInput = {
+      type: 'run/started',
+      runId,
+      dataFolder: runMeta.dataFolder,
+      ...(runMeta.seed !== undefined ? { seed: runMeta.seed } : {}),
+      ...(runMeta.config !== undefined ? { config: runMeta.config } : {}),
+      toolVersion: runMeta.toolVersion,
+    };
+    const inputs = [started, ...(initial.events ?? [])];
+    for (const input of inputs) validateEventInput(input);
+    const ts = now().toISOString();
+    const log = inputs.map((input, index) => encodeEvent({ ...input, v: EVENT_FORMAT_VERSION, seq: index + 1, ts } as RunEvent)).join('');
+    const staging = path.join(parent, `.${path.basename(runDir)}.creating-${process.pid}-${crypto.randomBytes(3).toString('hex')}`);
+    fs.mkdirSync(staging);
     try {
-      writeFileAtomic(path.join(runDir, RUN_FILES.meta), JSON.stringify(runMeta, null, 2) + '\n');
-      fd = fs.openSync(path.join(runDir, RUN_FILES.events), 'a');
-      fsyncDirectory(runDir);
-      const store = new RunStore(runDir, runMeta, createRunState(), { issues: [], truncatedBytes: 0 }, options, { fd, lock, logBytes: 0 });
-      store.append({
-        type: 'run/started',
-        runId,
-        dataFolder: runMeta.dataFolder,
-        ...(runMeta.seed !== undefined ? { seed: runMeta.seed } : {}),
-        ...(runMeta.config !== undefined ? { config: runMeta.config } : {}),
-        toolVersion: runMeta.toolVersion,
-      });
-      return store;
+      writeFileAtomic(path.join(staging, RUN_FILES.meta), JSON.stringify(runMeta, null, 2) + '\n');
+      writeFileAtomic(path.join(staging, RUN_FILES.events), log);
+      for (const [name, content] of Object.entries(initial.files ?? {})) {
+        if (path.basename(name) !== name || Object.values(RUN_FILES).includes(name as never)) throw new Error(`not a file name a run may start with: ${name}`);
+        writeFileAtomic(path.join(staging, name), content);
+      }
+      fsyncDirectory(staging);
+      try {
+        fs.renameSync(staging, runDir);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        throw code === 'EEXIST' || code === 'ENOTEMPTY' ? exists() : error;
+      }
+      fsyncDirectory(parent);
     } catch (error) {
-      if (fd !== undefined) fs.closeSync(fd);
-      lock.release();
+      fs.rmSync(staging, { recursive: true, force: true });
       throw error;
     }
+    return RunStore.open(runDir, { ...options, writable: true });
   }
 
   /**

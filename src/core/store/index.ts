@@ -5,6 +5,7 @@ export { RunStore, readRun } from './RunStore';
 export type {
   CreateRunMeta,
   DurableFileOps,
+  InitialRunContent,
   OpenOptions,
   ReadResult,
   RecoveryReport,
@@ -16,3 +17,4 @@ export { renderSnapshots, type RenderedSnapshots } from './snapshots';
 export { tail, type TailOptions } from './tail';
 export { RunLockedError, type LockInfo } from './writerLock';
 export type { LogIssue } from './eventLog';
+export { assertResumable, checkResumable, logIssueLines, ResumeRefusedError, type ResumeCheck } from './resumeCheck';
