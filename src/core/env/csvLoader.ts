@@ -6,6 +6,7 @@ import { quoteIdent } from '../text/sql';
 import { createTable, type ColumnSpec, type TableInserter } from './tableWriter';
 import { ColumnTypeTracker, textCellToSql } from './typeInference';
 import { reportDateLayouts, specOf } from './dateDiagnostics';
+import { createTextReadStream, decodeHead } from './textEncoding';
 
 const CANDIDATE_DELIMITERS = [',', ';', '\t', '|'];
 const BOM = '\uFEFF';
@@ -15,7 +16,7 @@ const BOM = '\uFEFF';
  * with line numbers, and inserts typed values in batches.
  */
 export async function loadDelimited(context: LoaderContext, isTsv: boolean): Promise<void> {
-  const sample = stripBom(context.head.toString('utf8'));
+  const sample = stripBom(decodeHead(context.head, context.encoding ?? 'utf-8'));
   if (sample.trim() === '') {
     report(context, 'warning', 'Empty file: nothing to load.');
     return;
@@ -169,7 +170,7 @@ function streamRows(
     // 64 KiB chunks: each chunk's rows (arrays and field strings) die young, in V8's young generation. With 1 MiB
     // chunks about 14k rows were alive at once, outlived the young generation and made the old one churn; on a
     // 1M-row CSV that cost about 40% of the load's CPU time (16 KiB and 256 KiB were slower too).
-    const stream = fs.createReadStream(context.absolutePath, { encoding: 'utf8', highWaterMark: STREAM_CHUNK_BYTES });
+    const stream = createTextReadStream(context.absolutePath, context.encoding ?? 'utf-8', STREAM_CHUNK_BYTES) as fs.ReadStream;
     let line = 1;
     let failure: unknown;
     Papa.parse<string[]>(stream as unknown as File, {

@@ -11,6 +11,7 @@ import { quoteIdent } from '../text/sql';
 import { profileDocument, profileTable } from './profile';
 import { loadSqlite } from './sqliteLoader';
 import { ImageDatabase } from './sqlJs';
+import { encodingNote, inspectTextFile, looksBinaryText } from './textEncoding';
 import { loadXlsx } from './xlsxLoader';
 import type { DataDocument, DataEnvironment, EnvironmentProfile, FileDiagnostic, FileRecord, LoadOptions } from './types';
 
@@ -69,17 +70,6 @@ export async function listDataFiles(root: string): Promise<string[]> {
   };
   await visit('');
   return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
-/** NUL bytes or many invalid UTF-8 sequences in the first bytes: not a text file, whatever its name says. */
-export function looksBinary(head: Buffer): boolean {
-  if (head.includes(0)) return true;
-  // The sample may end mid-character; leave the last few bytes out of the count.
-  const sample = head.length >= HEAD_BYTES ? head.subarray(0, head.length - 4) : head;
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(sample);
-  let invalid = 0;
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 0xfffd) invalid++;
-  return text.length > 0 && invalid / text.length > 0.01;
 }
 
 async function readHead(file: string): Promise<Buffer> {
@@ -193,12 +183,21 @@ export async function loadEnvironment(root: string, options: LoadOptions = {}): 
           report(context, 'warning', `File is ${record.sizeBytes} bytes, over the ${maxFileBytes}-byte limit per file; skipped.`);
           continue;
         }
-        record.sha256 = await sha256Of(absolutePath);
-        context.head = await readHead(absolutePath);
-        if (!BINARY_KINDS.has(kind) && record.sizeBytes > 0 && looksBinary(context.head)) {
-          report(context, 'error', `This ${kind} file holds binary data, not text; skipped.`);
-          continue;
+        if (BINARY_KINDS.has(kind)) record.sha256 = await sha256Of(absolutePath);
+        else {
+          // The whole file's encoding, found while it is hashed: a latin-1 byte on the last line counts too.
+          const inspected = await inspectTextFile(absolutePath);
+          record.sha256 = inspected.sha256;
+          if (record.sizeBytes > 0 && looksBinaryText(inspected.report)) {
+            report(context, 'error', `This ${kind} file holds binary data, not text; skipped.`);
+            continue;
+          }
+          context.encoding = inspected.report.encoding;
+          record.encoding = inspected.report.encoding;
+          const note = encodingNote(inspected.report);
+          if (note) report(context, note.severity, note.message, note.line);
         }
+        context.head = await readHead(absolutePath);
         if (kind === 'sqlite') {
           // ATTACH/DETACH cannot run inside a transaction; the SQLite loader keeps one transaction per table.
           await loadFile(context, kind);

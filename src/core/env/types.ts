@@ -118,6 +118,8 @@ export interface FileRecord {
   kind: 'csv' | 'tsv' | 'json' | 'jsonl' | 'sqlite' | 'xlsx' | 'parquet' | 'markdown' | 'text' | 'other';
   /** Tables and documents that came from this file. */
   produced: string[];
+  /** Text files: the character encoding they were read in ('utf-8', 'utf-8-bom', 'utf-16le', 'utf-16be', 'windows-1252', 'iso-8859-1'). */
+  encoding?: string;
 }
 
 export interface EnvironmentProfile {
