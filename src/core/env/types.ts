@@ -2,6 +2,14 @@
 
 export type Severity = 'error' | 'warning' | 'info';
 
+/** The data folder itself cannot be loaded (missing, not a folder, unreadable): the message says why, no more. */
+export class DataFolderError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DataFolderError';
+  }
+}
+
 /** One problem with one input file. Loading never stops for it. */
 export interface FileDiagnostic {
   /** Path relative to the environment root, with forward slashes. */
