@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { scanEventLogSync, type LogIssue } from './eventLog';
 import { readRunMeta, RUN_FILES } from './runFolder';
 import { rebuildState, type RunState } from './runState';
+import { checkResumeProviders, type RunModelsConfig } from './runProviders';
 
 /** The run's cost model snapshots (written by the pipeline next to the log; names kept here to stay out of run/). */
 const COST_MODEL_SNAPSHOTS = ['costModel.json', 'costModel.prev.json'] as const;
@@ -165,9 +166,13 @@ export function checkResumable(runDir: string): ResumeCheck {
   return { problems, warnings, issues: scan.issues, reason };
 }
 
-/** Throws ResumeRefusedError when resuming would lose data; returns the warnings to print otherwise. */
-export function assertResumable(runDir: string): string[] {
+/**
+ * Throws ResumeRefusedError when resuming would lose data, and ResumeProviderError when `resume` would continue on
+ * other models than the run's; returns the warnings to print otherwise.
+ */
+export function assertResumable(runDir: string, resume?: { providers: readonly { id: string }[]; models: readonly { provider: string; id: string }[] }): string[] {
   const check = checkResumable(runDir);
   if (check.problems.length > 0) throw new ResumeRefusedError(runDir, check.problems, check.reason);
+  if (resume) checkResumeProviders(readRunMeta(runDir).config as RunModelsConfig | undefined, resume.providers, resume.models);
   return check.warnings;
 }
