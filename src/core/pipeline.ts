@@ -13,7 +13,9 @@ import type { ToolContext } from './agent/tools';
 import { PrefixCache, freshPythonRunner, type PrefixCacheStats } from './explorer/prefixCache';
 import { DEFAULT_CLEANING } from './explorer/verifier';
 import type { EnvironmentProfile } from './env/types';
-import { buildDefaultArms, costModelPath, createPriceCostEstimator, loadCostModel, saveCostModel, serializeCostModel, LearnedCostModel, type ArmConfig, type LcmOptions } from './lcm/index';
+import { choiceFromOption, CostModelWriter, costModelOrigin, resolveCostModelLocation, type CostModelOrigin } from './lcm/location';
+import { runsDir } from './store/runFolder';
+import { buildDefaultArms, createPriceCostEstimator, loadCostModel, saveCostModel, serializeCostModel, LearnedCostModel, type ArmConfig, type LcmOptions } from './lcm/index';
 import { createSimulatedProvider } from './llm/sim/simulatedProvider';
 import type { LlmProvider, ModelSpec } from './llm/types';
 import type { RunEventInput } from './store/events';
@@ -50,7 +52,10 @@ export interface SynthesizeOptions {
   outDir?: string;
   /** An existing run folder to resume instead of starting a new run. */
   resumeDir?: string;
-  /** Where the cost model is kept; null: a fresh, unsaved model (default: per environment under the folder). */
+  /**
+   * Where the cost model is kept: a file; null: a fresh, unsaved model; default: the environment's under the data
+   * folder, written back only when the run folder is inside the data folder (see lcm/location.ts).
+   */
   costModelFile?: string | null;
   minQuality?: number;
   /**
@@ -116,6 +121,8 @@ export interface SynthesisSummary {
   modelCallFailures: ProviderFailureTally;
   /** Why the run stopped before its tasks were done: its model calls all failed, or the --max-calls cap. */
   stopped?: RunStop;
+  /** The cost model the run started from (and where its learning goes). */
+  costModelOrigin: CostModelOrigin;
 }
 
 /** The judge's and the reviser's models (they are called too, so they need a price like the arms' models). */
@@ -186,15 +193,18 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
   // The cost model: one per environment, learning across runs.
   const arms = buildDefaultArms(models, { operators: ['explore', 'repair'] });
   const lcmOptions = { estimateCostUsd: createPriceCostEstimator(models) };
-  const modelFile = options.costModelFile === undefined ? costModelPath(folder, environmentHash(session.env.profile)) : options.costModelFile;
+  // Where it comes from and where its learning goes (never into the data folder when the output is elsewhere).
+  const location = resolveCostModelLocation(choiceFromOption(options.costModelFile), { dataFolder: folder, envHash: environmentHash(session.env.profile), runDir: path.resolve(options.resumeDir ?? options.outDir ?? runsDir(folder)) });
   let costModel: LearnedCostModel;
   let costModelWarnings: string[] = [];
+  let trainedByRuns: string[] = [];
   // Every task explores from this snapshot; the run's model (costModel) accumulates the tasks' deltas.
   let runStartModel: LearnedCostModel | undefined;
-  if (modelFile) {
-    const loaded = await loadCostModel(modelFile, arms, lcmOptions);
+  if (location.readFrom) {
+    const loaded = await loadCostModel(location.readFrom, arms, lcmOptions);
     costModel = loaded.model;
     costModelWarnings = loaded.warnings;
+    trainedByRuns = loaded.trainedByRuns;
     for (const w of loaded.warnings) progress(w);
   } else {
     costModel = new LearnedCostModel(arms, lcmOptions);
@@ -206,10 +216,12 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
   // A new run shows the judge the evidence graph's facts for the anchors; a resumed one has only the node ids.
   let graph: EvidenceGraph | undefined;
   let finished = new Set<string>();
+  let origin = costModelOrigin(location, { trainedByRuns, updates: costModel.updates });
   if (options.resumeDir) {
     // Held against run.json, the derived files and the cost model snapshots before anything is written.
     for (const warning of assertResumable(path.resolve(options.resumeDir), { providers, models })) progress(warning);
     store = RunStore.open(path.resolve(options.resumeDir), { writable: true });
+    origin = (store.state.started?.config as { costModel?: CostModelOrigin } | undefined)?.costModel ?? costModelOrigin(location, { trainedByRuns, updates: costModel.updates }, store.runId);
     const plan = resumePlan(store.state);
     tasks = [...store.state.tasks.values()];
     seed = store.state.started?.seed ?? options.seed ?? 1;
@@ -238,7 +250,7 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
       const why = [...pool.notes, ...Object.entries(rejectionsByReason(pool.rejected)).map(([reason, n]) => `${n} rejected: ${reason}`)];
       throw new Error(`no tasks could be built for ${folder}${why.length ? `: ${why.join('; ')}` : ': the task families found nothing to ask'}`);
     }
-    const config = { costModelUpdates: costModel.updates, budgetUsd, tasks: tasks.length, maxK: options.maxK ?? 3, maxDepth: options.maxDepth ?? 10, targetAdmitted: options.targetAdmitted ?? 3, minQuality: options.minQuality ?? DEFAULT_CLEANING.minQuality, ...modelsConfig(providers, models, options.providerSettings), ...(options.maxCalls !== undefined ? { maxCalls: options.maxCalls } : {}), ...(options.shard ? { shard: formatShard(options.shard), poolTasks: pool.tasks.length } : {}) };
+    const config = { costModelUpdates: costModel.updates, budgetUsd, tasks: tasks.length, maxK: options.maxK ?? 3, maxDepth: options.maxDepth ?? 10, targetAdmitted: options.targetAdmitted ?? 3, minQuality: options.minQuality ?? DEFAULT_CLEANING.minQuality, ...modelsConfig(providers, models, options.providerSettings), ...(options.maxCalls !== undefined ? { maxCalls: options.maxCalls } : {}), costModel: origin, ...(options.shard ? { shard: formatShard(options.shard), poolTasks: pool.tasks.length } : {}) };
     // The folder appears with its task pool and run-start cost model, or not at all (a kill while it is made).
     // A shard's tasks keep their place in the whole pool: `toffee merge` restores the pool order from it.
     const initial = {
@@ -250,7 +262,8 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
       : RunStore.create(folder, { dataFolder: folder, seed, config }, {}, initial);
   }
   runStartModel ??= costModel.clone();
-  const saveEnvironmentModel = modelFile && !options.shard && !(store.state.started?.config as { shard?: unknown } | undefined)?.shard ? modelFile : null;
+  const sharded = !!options.shard || !!(store.state.started?.config as { shard?: unknown } | undefined)?.shard;
+  const modelWriter = new CostModelWriter(sharded ? { ...location, writeTo: undefined } : location, trainedByRuns, store.runId, progress);
   const toolContext = explorerToolContext(session);
   const cache = new PrefixCache(toolContext);
   const cleaning = { ...DEFAULT_CLEANING, ...(options.minQuality !== undefined ? { minQuality: options.minQuality } : {}) };
@@ -262,7 +275,7 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
   let providerLatencyMs = 0;
   const revisions = emptyRevisionTally();
   const calls = new CallGuard(options.maxCalls, store.state.spend.calls);
-  const counts = () => ({ modelCalls, expansions, searchMs, providerLatencyMs, costModelWarnings, revisions, calls });
+  const counts = () => ({ modelCalls, expansions, searchMs, providerLatencyMs, costModelWarnings, revisions, calls, origin });
   try {
     if (options.prepareOnly) return summarize(store, tasks.length, false, cache.stats(), counts());
     options.onStore?.(store);
@@ -326,7 +339,7 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
       // The run's own model snapshot first: a resume must restart the next task from exactly this state.
       await saveRunCostModel(store, costModel);
       store.append({ type: 'task/finished', taskId: task.id, reason: result.stopReason, bestQuality: result.bestQuality, expansions: result.expansions, spentUsd: result.spentUsd, prefix: stats, costModelUpdates: costModel.updates, costModelDelta: exploration.costModelDelta });
-      if (saveEnvironmentModel) await saveCostModel(saveEnvironmentModel, costModel);
+      await modelWriter.save(costModel);
       progress(
         `[${i + 1}/${tasks.length}] ${task.id}: ${result.admitted.length} admitted (${result.admitted.filter((t) => t.hasRepair).length} with a repair), best quality ${result.bestQuality.toFixed(2)}, $${result.spentUsd.toFixed(4)}, ${result.tree.size} nodes, ${result.stopReason}`,
       );
@@ -371,7 +384,7 @@ function summarize(
   taskCount: number,
   cancelled: boolean,
   prefix: PrefixCacheStats,
-  counts: { modelCalls: number; expansions: number; searchMs: number; providerLatencyMs: number; costModelWarnings: string[]; revisions: RevisionTally; calls: CallGuard },
+  counts: { modelCalls: number; expansions: number; searchMs: number; providerLatencyMs: number; costModelWarnings: string[]; revisions: RevisionTally; calls: CallGuard; origin: CostModelOrigin },
 ): SynthesisSummary {
   const state = store.state;
   const trajectories = [...state.trajectories.values()];
@@ -398,6 +411,7 @@ function summarize(
     costModelWarnings: counts.costModelWarnings,
     revisions: counts.revisions,
     modelCallFailures: { ...counts.calls.failures },
+    costModelOrigin: counts.origin,
     ...(counts.calls.stop ? { stopped: counts.calls.stop } : {}),
   };
 }

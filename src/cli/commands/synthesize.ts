@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { synthesize, type SynthesisSummary } from '../../core/pipeline';
 import { OFFLINE_SIM_PROVIDER_ID } from '../../core/llm/sim/index';
 import type { RecordedProvider, RunModelsConfig } from '../../core/store/runProviders';
+import { describeCostModelOrigin, parseCostModelChoice, type CostModelChoice } from '../../core/lcm/location';
 import type { LlmProvider } from '../../core/llm/types';
 import { formatShard, parseShard, type Shard } from '../../core/scale/shard';
 import { isRunFolder, readRunMeta } from '../../core/store/runFolder';
@@ -23,7 +24,10 @@ ${PROVIDER_FLAG_USAGE}
   --max-calls N         stop the run after N model calls (resume with a higher N to go on); needed for a model
                         without a price
   --seed S              default 1
-  --out DIR             run folder to create (default <folder>/.toffee/runs/<runId>)
+  --out DIR             run folder to create (default <folder>/.toffee/runs/<runId>); with a folder outside the
+                        data folder, nothing is written into the data folder
+  --cost-model C        the learned cost model to start from: environment (default: the data folder's own, saved
+                        back only when the run folder is inside the data folder), fresh, or a file (read and saved)
   --resume DIR          continue an interrupted run from its folder, on the models it was started with (without
                         provider flags they are rebuilt from its run.json; other flags are refused)
   --shard i/N           only the tasks of shard i of N (0-based; a stable hash of the task id); with --out, a
@@ -51,6 +55,15 @@ function positiveNumber(name: string, text: string | undefined, fallback: number
 /** The providers a command's flags name (kept here for the queue commands). */
 export { providersFromFlags };
 
+function writableFolder(folder: string): boolean {
+  try {
+    fs.accessSync(folder, fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function positiveFlag(name: string, text: string | undefined, fallback: number, integer = false): number {
   return positiveNumber(name, text, fallback, integer);
 }
@@ -67,6 +80,7 @@ export function formatSummary(s: SynthesisSummary): string {
     `  with a repaired error:   ${s.trajectoriesWithRepair}`,
     `  rejected:                ${rejections}`,
     `  prefix reuse:            ${s.toolExecutionsSaved} of ${s.toolCalls} tool calls served without executing${savedShare}, ${s.sandboxMsSaved} ms of sandbox time saved`,
+    `  cost model:              ${describeCostModelOrigin(s.costModelOrigin)}`,
     `  revision:                ${s.revisions.revised} revised (${s.revisions.reExplored} re-explored, ${s.revisions.reScored} trajectories re-scored), ${s.revisions.rejected} rejected, ${s.revisions.kept} kept; ${s.revisions.modelCalls} reviser model calls — toffee revisions <runDir> lists them`,
     `  search:                  ${s.expansions} expansions, ${s.modelCalls} model calls, ${s.expansionsPerSecond.toFixed(1)} expansions/s (excluding ${(s.providerLatencyMs / 1000).toFixed(1)} s of simulated provider latency)`,
     ...(s.modelCallFailures.failed > 0 ? [`  failed model calls:      ${s.modelCallFailures.failed} of ${s.modelCallFailures.calls}; the last: ${s.modelCallFailures.lastMessage ?? ''}`] : []),
@@ -84,6 +98,7 @@ export const synthesizeCommand: CliCommand = {
       budget: { type: 'string' },
       ...PROVIDER_FLAG_OPTIONS,
       'max-calls': { type: 'string' },
+      'cost-model': { type: 'string' },
       seed: { type: 'string' },
       out: { type: 'string' },
       resume: { type: 'string' },
@@ -124,6 +139,13 @@ export const synthesizeCommand: CliCommand = {
     }
     if (!folder || !fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) throw new CliError(`not a folder: ${folder || '(none recorded in the run)'}`);
     if (values.out && fs.existsSync(values.out) && fs.readdirSync(values.out).length > 0) throw new CliError(`--out ${values.out} exists and is not empty`);
+    if (!values.out && !values.resume && !writableFolder(folder)) throw new CliError(`the data folder ${folder} is read-only, so the run folder cannot go in it: pass --out DIR`);
+    let costModelChoice: CostModelChoice = 'environment';
+    try {
+      if (values['cost-model'] !== undefined) costModelChoice = parseCostModelChoice(values['cost-model']);
+    } catch (error) {
+      throw new CliError((error as Error).message, 2);
+    }
     const tasks = positiveNumber('tasks', values.tasks, 8, true);
     const budgetUsd = positiveNumber('budget', values.budget, 0.05);
     const seed = values.seed === undefined ? 1 : Number(values.seed);
@@ -161,6 +183,7 @@ export const synthesizeCommand: CliCommand = {
         providers,
         providerSettings,
         maxCalls,
+        costModelFile: costModelChoice === 'environment' ? undefined : costModelChoice === 'fresh' ? null : costModelChoice.file,
         seed,
         outDir: values.out,
         resumeDir: values.resume,

@@ -14,7 +14,8 @@ import type { Redis } from 'ioredis';
 import { openAgentSession, type AgentSession } from '../agent/session';
 import { awaitsRevision, emptyRevisionTally, exploredFromRun, reviseIntoRun, runTaskOrder, type RevisionTally } from '../explorer/revision';
 import { DEFAULT_CLEANING } from '../explorer/verifier';
-import { costModelPath, saveCostModel, type CostModelJson } from '../lcm/index';
+import { saveCostModel, type CostModelJson } from '../lcm/index';
+import { resolveCostModelLocation } from '../lcm/location';
 import type { LlmProvider } from '../llm/types';
 import { environmentHash, synthesize } from '../pipeline';
 import type { RunEventInput } from '../store/events';
@@ -75,7 +76,7 @@ export async function enqueueRun(options: EnqueueOptions): Promise<EnqueuedRun> 
   const folder = path.resolve(options.folder);
   const session = await openAgentSession(folder);
   let summary;
-  let environmentCostModel: string;
+  let environmentCostModel: string | null;
   try {
     summary = await synthesize({
       folder,
@@ -89,7 +90,8 @@ export async function enqueueRun(options: EnqueueOptions): Promise<EnqueuedRun> 
       prepareOnly: true,
       onProgress: options.onProgress,
     });
-    environmentCostModel = costModelPath(folder, environmentHash(session.env.profile));
+    // As synthesize does: the environment's model is written back only when the run folder is in the data folder.
+    environmentCostModel = resolveCostModelLocation('environment', { dataFolder: folder, envHash: environmentHash(session.env.profile), runDir: summary.runDir }).writeTo ?? null;
   } finally {
     await session.dispose();
   }
