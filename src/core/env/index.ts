@@ -11,6 +11,7 @@ import { quoteIdent } from '../text/sql';
 import { profileDocument, profileTable } from './profile';
 import { loadSqlite } from './sqliteLoader';
 import { ImageDatabase } from './sqlJs';
+import { MAX_TABLE_COLUMNS } from './tableWriter';
 import { encodingNote, inspectTextFile, looksBinaryText } from './textEncoding';
 import { loadXlsx } from './xlsxLoader';
 import { DataFolderError, type DataDocument, type DataEnvironment, type EnvironmentProfile, type FileDiagnostic, type FileRecord, type LoadOptions } from './types';
@@ -260,7 +261,10 @@ export async function loadEnvironment(root: string, options: LoadOptions = {}): 
         if (isAbort(e, signal)) throw e;
         tables.length = tablesBefore;
         documents.length = documentsBefore;
-        report(context, 'error', `Could not load: ${e instanceof Error ? e.message : String(e)}`);
+        const message = e instanceof Error ? e.message : String(e);
+        // SQLite's words name neither the limit nor a way out.
+        const hint = /too many columns/.test(message) ? ` (SQLite allows ${MAX_TABLE_COLUMNS} columns per table; CSV files wider than that are split into linked tables, so saving this one as CSV loads it)` : '';
+        report(context, 'error', `Could not load: ${message}${hint}`);
       }
       record.produced = [...tables.slice(tablesBefore).map((t) => t.name), ...documents.slice(documentsBefore).map((d) => d.name)];
     }
