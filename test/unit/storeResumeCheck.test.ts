@@ -70,6 +70,17 @@ describe('store: resume never trusts a damaged log', function () {
       /the log starts at event 6 \(.+\), not at event 1 \(run\/started\)/,
     ],
     [
+      'the last task/finished taken out (and the sequence renumbered)',
+      (dir) => {
+        const lines = logLines(dir);
+        const at = lines.map((l) => JSON.parse(l).type).lastIndexOf('task/finished');
+        lines.splice(at, 1);
+        const renumbered = lines.map((l, i) => (i >= at ? l.replace(/"seq":(\d+)/, (_m, n) => `"seq":${Number(n) - 1}`) : l));
+        fs.writeFileSync(path.join(dir, 'events.jsonl'), renumbered.join('\n') + '\n');
+      },
+      /were revised, which happens after a task finishes, but the log has no task\/finished for them|says the run finished, but has no task\/finished/,
+    ],
+    [
       'a corrupt line',
       (dir) => {
         const lines = logLines(dir);

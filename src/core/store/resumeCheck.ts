@@ -124,6 +124,19 @@ export function derivedFilesAhead(runDir: string, state: RunState): string[] {
   return problems;
 }
 
+/**
+ * What the log says against itself: a task revised (which happens only after its task/finished) but not finished,
+ * and a finished run (written only once every task is finished) with tasks unfinished — task/finished events lost.
+ */
+function inconsistentEvents(state: RunState): string[] {
+  const problems: string[] = [];
+  const revisedUnfinished = [...state.revisions.keys()].filter((id) => !state.finishedTasks.has(id));
+  if (revisedUnfinished.length > 0) problems.push(`task(s) ${listed(revisedUnfinished)} were revised, which happens after a task finishes, but the log has no task/finished for them`);
+  const unfinished = [...state.tasks.keys()].filter((id) => !state.finishedTasks.has(id));
+  if (state.status === 'finished' && unfinished.length > 0) problems.push(`the log says the run finished, but has no task/finished for ${listed(unfinished)}`);
+  return problems;
+}
+
 /** Reads the run folder (writes nothing) and says whether resuming it would lose anything. */
 export function checkResumable(runDir: string): ResumeCheck {
   const meta = readRunMeta(runDir);
@@ -148,6 +161,7 @@ export function checkResumable(runDir: string): ResumeCheck {
   }
   const state = rebuildState(scan.events);
   problems.push(...derivedFilesAhead(runDir, state));
+  problems.push(...inconsistentEvents(state));
   const configuredTasks = (meta.config as { tasks?: unknown } | undefined)?.tasks;
   // Tasks a revision added (`<id>-r1`) come on top of the pool run.json counts.
   const added = [...state.tasks.keys()].filter((id) => !/-r\d+$/.test(id)).length;
