@@ -160,7 +160,7 @@ export const synthesizeCommand: CliCommand = {
     const realSetting = providerSettings.find((p) => p.id !== OFFLINE_SIM_PROVIDER_ID);
     /** A provider like the run's real one, offering only `model` (the judge, the reviser). */
     const helper = (model: string, flag: string): { provider: LlmProvider; model: string } => {
-      if (!realSetting) throw new CliError(`${flag} needs a real provider (--provider openai or one of toffee.config.json's; the offline simulated models never judge or revise)`, 2);
+      if (!realSetting) throw new CliError(`${flag} needs --provider openai or a provider of toffee.config.json (the offline simulated models never judge or revise)`, 2);
       return { provider: providersFromSettings([realSetting], config, [model])[0], model };
     };
     let judge: { provider: LlmProvider; model: string } | undefined;
