@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { CliError } from '../../src/cli/command';
 import { synthesizeCommand } from '../../src/cli/commands/synthesize';
 import { synthesize } from '../../src/core/pipeline';
+import { trajectoriesFromRun } from '../../src/core/export/runAdapter';
 import { checkResumable, ResumeRefusedError } from '../../src/core/store/resumeCheck';
 import { readRun, RunStore } from '../../src/core/store/RunStore';
 import { listRuns } from '../../src/core/store/runFolder';
@@ -149,6 +150,8 @@ describe('store: resume never trusts a damaged log', function () {
       fs.writeFileSync(path.join(dir, 'events.jsonl'), lines.slice(0, lastFinished).join('\n') + '\n');
       fs.rmSync(path.join(dir, 'costModel.json'));
       fs.rmSync(path.join(dir, 'costModel.prev.json'));
+      fs.rmSync(path.join(dir, 'tasks.jsonl'));
+      fs.rmSync(path.join(dir, 'trajectories.jsonl'));
       const store = RunStore.open(dir, { writable: true });
       store.close(); // renders tasks.jsonl and trajectories.jsonl from this log, as the crashed writer had
     });
@@ -162,6 +165,23 @@ describe('store: resume never trusts a damaged log', function () {
     assert.equal(new Set(nodes).size, nodes.length, 'each node added once in the log');
     assert.equal(events.filter((e) => e.type === 'task/finished').length, readRun(finished).events.filter((e) => e.type === 'task/finished').length);
     assert.equal(admitted.length, readRun(finished).events.filter((e) => e.type === 'trajectory/admitted').length);
+  });
+
+  it('no writer replaces the derived files with less: a curation on a damaged log keeps them, and export says what is lost', () => {
+    const runDir = damaged('curated-damaged', (dir) => {
+      const lines = logLines(dir);
+      fs.writeFileSync(path.join(dir, 'events.jsonl'), lines.slice(0, Math.floor(lines.length / 2)).join('\n') + '\n');
+    });
+    const trajectoriesBefore = fs.readFileSync(path.join(runDir, 'trajectories.jsonl'), 'utf8');
+    // What the extension does to accept a trajectory of a run no process is writing.
+    const store = RunStore.open(runDir, { writable: true });
+    assert.match(store.recovery.derivedFilesAhead?.join('\n') ?? '', /trajectories\.jsonl holds \d+ admitted trajectorie\(s\) the log does not/);
+    const kept = [...store.state.trajectories.keys()][0];
+    store.append({ type: 'curation/accepted', trajectoryId: kept });
+    store.close();
+    assert.equal(fs.readFileSync(path.join(runDir, 'trajectories.jsonl'), 'utf8'), trajectoriesBefore, 'trajectories.jsonl as it was');
+    const exported = trajectoriesFromRun(runDir);
+    assert.ok(exported.warnings.some((w) => /^events\.jsonl has lost events: trajectories\.jsonl holds/.test(w)), exported.warnings.join('\n'));
   });
 
   it('creates a run folder whole or not at all: the log holds the task pool when the folder appears', () => {

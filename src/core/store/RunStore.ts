@@ -26,6 +26,7 @@ import { iterateEventLog, scanEventLogSync, type LogIssue } from './eventLog';
 import { fsyncDirectory, writeFileAtomic } from '../text/atomicFile';
 import { assertValidRunId, newRunId, readRunMeta, RUN_FILES, RUN_FORMAT_VERSION, runsDir, type RunMeta } from './runFolder';
 import { applyEvent, rebuildState, type RunState } from './runState';
+import { derivedFilesAhead } from './resumeCheck';
 import { renderSnapshots } from './snapshots';
 import { acquireWriterLock, type LockInfo, type WriterLock } from './writerLock';
 
@@ -81,6 +82,11 @@ export interface RecoveryReport {
   truncatedBytes: number;
   /** The dead writer whose stale lock was taken over. */
   tookOverFrom?: LockInfo;
+  /**
+   * What tasks.jsonl / trajectories.jsonl (or the cost model snapshots) hold that the log does not: the log lost
+   * events. A writable store then leaves the derived files as they are, never replacing them with less.
+   */
+  derivedFilesAhead?: string[];
 }
 
 export interface ReadResult {
@@ -221,7 +227,8 @@ export class RunStore {
         truncatedBytes = scan.fileBytes - scan.validBytes;
       }
       const state = rebuildState(scan.events);
-      const recovery: RecoveryReport = { issues: scan.issues, truncatedBytes, tookOverFrom: lock.tookOverFrom };
+      const ahead = derivedFilesAhead(runDir, state);
+      const recovery: RecoveryReport = { issues: scan.issues, truncatedBytes, tookOverFrom: lock.tookOverFrom, ...(ahead.length ? { derivedFilesAhead: ahead } : {}) };
       return new RunStore(runDir, meta, state, recovery, options, { fd, lock, logBytes: scan.validBytes });
     } catch (error) {
       if (fd !== undefined) fs.closeSync(fd);
@@ -317,6 +324,8 @@ export class RunStore {
   /** Writes tasks.jsonl and trajectories.jsonl from the current state (atomic temp + rename each). */
   writeSnapshots(): void {
     this.writerFd();
+    // The log lost events the derived files still hold: they may be the last copy, so they stay.
+    if (this.recovery.derivedFilesAhead) return;
     const snapshots = renderSnapshots(this.state);
     writeFileAtomic(path.join(this.runDir, RUN_FILES.tasks), snapshots.tasks);
     writeFileAtomic(path.join(this.runDir, RUN_FILES.trajectories), snapshots.trajectories);
