@@ -13,13 +13,19 @@ import type { ToolContext } from './agent/tools';
 import { PrefixCache, freshPythonRunner, type PrefixCacheStats } from './explorer/prefixCache';
 import { DEFAULT_CLEANING } from './explorer/verifier';
 import type { EnvironmentProfile } from './env/types';
-import { buildDefaultArms, costModelPath, createPriceCostEstimator, loadCostModel, saveCostModel, LearnedCostModel, type ArmConfig, type LcmOptions } from './lcm/index';
+import { choiceFromOption, CostModelWriter, costModelOrigin, resolveCostModelLocation, type CostModelOrigin } from './lcm/location';
+import { runsDir } from './store/runFolder';
+import { buildDefaultArms, createPriceCostEstimator, loadCostModel, saveCostModel, serializeCostModel, LearnedCostModel, type ArmConfig, type LcmOptions } from './lcm/index';
 import { createSimulatedProvider } from './llm/sim/simulatedProvider';
 import type { LlmProvider, ModelSpec } from './llm/types';
 import type { RunEventInput } from './store/events';
 import { RunStore } from './store/RunStore';
 import { readRunMeta } from './store/runFolder';
 import { resumePlan } from './store/runState';
+import { assertResumable } from './store/resumeCheck';
+import { modelsConfig, type RecordedProvider } from './store/runProviders';
+import { assertSpendBounded } from './llm/spendBound';
+import { CallGuard, type ProviderFailureTally, type RunStop } from './explorer/callGuard';
 import { buildTaskPool, rejectionsByReason } from './taskpool/pool';
 import { readContaminationReferences } from './benchenv/contamination';
 import type { TaskSpec } from './taskpool/types';
@@ -46,9 +52,19 @@ export interface SynthesizeOptions {
   outDir?: string;
   /** An existing run folder to resume instead of starting a new run. */
   resumeDir?: string;
-  /** Where the cost model is kept; null: a fresh, unsaved model (default: per environment under the folder). */
+  /**
+   * Where the cost model is kept: a file; null: a fresh, unsaved model; default: the environment's under the data
+   * folder, written back only when the run folder is inside the data folder (see lcm/location.ts).
+   */
   costModelFile?: string | null;
   minQuality?: number;
+  /**
+   * Cap on the run's model calls. Needed when a model has no price (its calls count as $0, so the budget cannot
+   * stop them); a resume keeps the run's cap unless it is given a new one.
+   */
+  maxCalls?: number;
+  /** How each provider was set up (never keys), recorded in run.json so a resume can rebuild it (the CLI does). */
+  providerSettings?: RecordedProvider[];
   maxK?: number;
   maxDepth?: number;
   targetAdmitted?: number;
@@ -101,6 +117,19 @@ export interface SynthesisSummary {
   costModelWarnings: string[];
   /** One-step revisions after exploration (this process). */
   revisions: RevisionTally;
+  /** Model calls that failed in this process (the provider gave up after its retries), with the last message. */
+  modelCallFailures: ProviderFailureTally;
+  /** Why the run stopped before its tasks were done: its model calls all failed, or the --max-calls cap. */
+  stopped?: RunStop;
+  /** The cost model the run started from (and where its learning goes). */
+  costModelOrigin: CostModelOrigin;
+}
+
+/** The judge's and the reviser's models (they are called too, so they need a price like the arms' models). */
+async function helperModelSpecs(options: SynthesizeOptions): Promise<ModelSpec[]> {
+  const helpers = [options.judge, options.revise === 'rules' || options.revise === 'off' ? undefined : options.revise].filter((h): h is { provider: LlmProvider; model: string } => !!h);
+  const specs = await Promise.all(helpers.map(async (h) => (await h.provider.listModels()).filter((m) => m.id === h.model)));
+  return specs.flat();
 }
 
 /** A short stable hash of an environment's shape: the cost model is kept per environment. */
@@ -132,6 +161,7 @@ interface RunSettings {
   maxDepth: number;
   targetAdmitted: number;
   minQuality: number;
+  maxCalls: number;
 }
 
 function recordedSettings(resumeDir: string | undefined): Partial<RunSettings> {
@@ -139,7 +169,7 @@ function recordedSettings(resumeDir: string | undefined): Partial<RunSettings> {
   try {
     const config = (readRunMeta(path.resolve(resumeDir)).config ?? {}) as Partial<RunSettings>;
     const pick: Partial<RunSettings> = {};
-    for (const key of ['budgetUsd', 'maxK', 'maxDepth', 'targetAdmitted', 'minQuality'] as const) {
+    for (const key of ['budgetUsd', 'maxK', 'maxDepth', 'targetAdmitted', 'minQuality', 'maxCalls'] as const) {
       if (typeof config[key] === 'number') pick[key] = config[key];
     }
     return pick;
@@ -149,25 +179,32 @@ function recordedSettings(resumeDir: string | undefined): Partial<RunSettings> {
 }
 
 async function synthesizeWith(session: AgentSession, folder: string, callerOptions: SynthesizeOptions, progress: (line: string) => void): Promise<SynthesisSummary> {
-  const options: SynthesizeOptions = { ...callerOptions, ...recordedSettings(callerOptions.resumeDir) };
+  const recorded = recordedSettings(callerOptions.resumeDir);
+  // A cap on calls is the caller's to raise on a resume; the search settings are the run's.
+  if (callerOptions.maxCalls !== undefined) delete recorded.maxCalls;
+  const options: SynthesizeOptions = { ...callerOptions, ...recorded };
   const budgetUsd = options.budgetUsd ?? 0.05;
   if (!(budgetUsd > 0)) throw new RangeError(`the budget per task must be a positive number of USD, got ${budgetUsd}`);
   const providers = options.providers ?? [createSimulatedProvider()];
   const models: ModelSpec[] = (await Promise.all(providers.map((p) => p.listModels()))).flat();
   if (models.length === 0) throw new Error('no models: the providers offered none');
+  assertSpendBounded([...models, ...(await helperModelSpecs(options))], options.maxCalls);
 
   // The cost model: one per environment, learning across runs.
   const arms = buildDefaultArms(models, { operators: ['explore', 'repair'] });
   const lcmOptions = { estimateCostUsd: createPriceCostEstimator(models) };
-  const modelFile = options.costModelFile === undefined ? costModelPath(folder, environmentHash(session.env.profile)) : options.costModelFile;
+  // Where it comes from and where its learning goes (never into the data folder when the output is elsewhere).
+  const location = resolveCostModelLocation(choiceFromOption(options.costModelFile), { dataFolder: folder, envHash: environmentHash(session.env.profile), runDir: path.resolve(options.resumeDir ?? options.outDir ?? runsDir(folder)) });
   let costModel: LearnedCostModel;
   let costModelWarnings: string[] = [];
+  let trainedByRuns: string[] = [];
   // Every task explores from this snapshot; the run's model (costModel) accumulates the tasks' deltas.
   let runStartModel: LearnedCostModel | undefined;
-  if (modelFile) {
-    const loaded = await loadCostModel(modelFile, arms, lcmOptions);
+  if (location.readFrom) {
+    const loaded = await loadCostModel(location.readFrom, arms, lcmOptions);
     costModel = loaded.model;
     costModelWarnings = loaded.warnings;
+    trainedByRuns = loaded.trainedByRuns;
     for (const w of loaded.warnings) progress(w);
   } else {
     costModel = new LearnedCostModel(arms, lcmOptions);
@@ -179,8 +216,12 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
   // A new run shows the judge the evidence graph's facts for the anchors; a resumed one has only the node ids.
   let graph: EvidenceGraph | undefined;
   let finished = new Set<string>();
+  let origin = costModelOrigin(location, { trainedByRuns, updates: costModel.updates });
   if (options.resumeDir) {
+    // Held against run.json, the derived files and the cost model snapshots before anything is written.
+    for (const warning of assertResumable(path.resolve(options.resumeDir), { providers, models })) progress(warning);
     store = RunStore.open(path.resolve(options.resumeDir), { writable: true });
+    origin = (store.state.started?.config as { costModel?: CostModelOrigin } | undefined)?.costModel ?? costModelOrigin(location, { trainedByRuns, updates: costModel.updates }, store.runId);
     const plan = resumePlan(store.state);
     tasks = [...store.state.tasks.values()];
     seed = store.state.started?.seed ?? options.seed ?? 1;
@@ -209,17 +250,20 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
       const why = [...pool.notes, ...Object.entries(rejectionsByReason(pool.rejected)).map(([reason, n]) => `${n} rejected: ${reason}`)];
       throw new Error(`no tasks could be built for ${folder}${why.length ? `: ${why.join('; ')}` : ': the task families found nothing to ask'}`);
     }
-    const config = { costModelUpdates: costModel.updates, budgetUsd, tasks: tasks.length, maxK: options.maxK ?? 3, maxDepth: options.maxDepth ?? 10, targetAdmitted: options.targetAdmitted ?? 3, minQuality: options.minQuality ?? DEFAULT_CLEANING.minQuality, providers: providers.map((p) => p.id), ...(options.shard ? { shard: formatShard(options.shard), poolTasks: pool.tasks.length } : {}) };
-    store = options.outDir
-      ? RunStore.createInDir(path.resolve(options.outDir), { dataFolder: folder, seed, config })
-      : RunStore.create(folder, { dataFolder: folder, seed, config });
+    const config = { costModelUpdates: costModel.updates, budgetUsd, tasks: tasks.length, maxK: options.maxK ?? 3, maxDepth: options.maxDepth ?? 10, targetAdmitted: options.targetAdmitted ?? 3, minQuality: options.minQuality ?? DEFAULT_CLEANING.minQuality, ...modelsConfig(providers, models, options.providerSettings), ...(options.maxCalls !== undefined ? { maxCalls: options.maxCalls } : {}), costModel: origin, ...(options.shard ? { shard: formatShard(options.shard), poolTasks: pool.tasks.length } : {}) };
+    // The folder appears with its task pool and run-start cost model, or not at all (a kill while it is made).
     // A shard's tasks keep their place in the whole pool: `toffee merge` restores the pool order from it.
-    store.appendMany(tasks.map((task) => ({ type: 'task/added', task, ...(options.shard ? { poolIndex: pool.tasks.indexOf(task) } : {}) })));
-    await saveCostModel(path.join(store.runDir, RUN_COST_MODEL_START), costModel);
-    await saveRunCostModel(store, costModel);
+    const initial = {
+      events: tasks.map((task): RunEventInput => ({ type: 'task/added', task, ...(options.shard ? { poolIndex: pool.tasks.indexOf(task) } : {}) })),
+      files: { [RUN_COST_MODEL_START]: serializeCostModel(costModel), [RUN_COST_MODEL]: serializeCostModel(costModel) },
+    };
+    store = options.outDir
+      ? RunStore.createInDir(path.resolve(options.outDir), { dataFolder: folder, seed, config }, {}, initial)
+      : RunStore.create(folder, { dataFolder: folder, seed, config }, {}, initial);
   }
   runStartModel ??= costModel.clone();
-  const saveEnvironmentModel = modelFile && !options.shard && !(store.state.started?.config as { shard?: unknown } | undefined)?.shard ? modelFile : null;
+  const sharded = !!options.shard || !!(store.state.started?.config as { shard?: unknown } | undefined)?.shard;
+  const modelWriter = new CostModelWriter(sharded ? { ...location, writeTo: undefined } : location, trainedByRuns, store.runId, progress);
   const toolContext = explorerToolContext(session);
   const cache = new PrefixCache(toolContext);
   const cleaning = { ...DEFAULT_CLEANING, ...(options.minQuality !== undefined ? { minQuality: options.minQuality } : {}) };
@@ -230,8 +274,10 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
   let searchMs = 0;
   let providerLatencyMs = 0;
   const revisions = emptyRevisionTally();
+  const calls = new CallGuard(options.maxCalls, store.state.spend.calls);
+  const counts = () => ({ modelCalls, expansions, searchMs, providerLatencyMs, costModelWarnings, revisions, calls, origin });
   try {
-    if (options.prepareOnly) return summarize(store, tasks.length, false, cache.stats(), { modelCalls, expansions, searchMs, providerLatencyMs, costModelWarnings, revisions });
+    if (options.prepareOnly) return summarize(store, tasks.length, false, cache.stats(), counts());
     options.onStore?.(store);
     // One revision per task; a changed question joins the loop as a new task (explored, never revised again).
     const revise = async (task: TaskSpec, result: ReviseOptions['result']) => {
@@ -250,6 +296,7 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
         cancelled = true;
         break;
       }
+      if (calls.exhausted()) break;
       // A resumed task replays deterministically: what was already written is ignored by id, and the spend
       // already on the ledger is not written twice.
       const replay = taskReplayFilter(store, task.id);
@@ -265,6 +312,7 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
         seed,
         runStartModel,
         budgetUsd,
+        maxCalls: calls.callsLeft(),
         maxK: options.maxK,
         maxDepth: options.maxDepth,
         targetAdmitted: options.targetAdmitted,
@@ -281,19 +329,25 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
         progress(`[${i + 1}/${tasks.length}] ${task.id}: cancelled`);
         break;
       }
+      const stop = calls.afterTask(task.id, result);
+      if (stop) {
+        progress(`[${i + 1}/${tasks.length}] ${task.id}: ${stop.message}`);
+        break;
+      }
       const stats = cache.stats();
       for (const w of costModel.applyDelta(exploration.costModelDelta)) progress(w);
       // The run's own model snapshot first: a resume must restart the next task from exactly this state.
       await saveRunCostModel(store, costModel);
       store.append({ type: 'task/finished', taskId: task.id, reason: result.stopReason, bestQuality: result.bestQuality, expansions: result.expansions, spentUsd: result.spentUsd, prefix: stats, costModelUpdates: costModel.updates, costModelDelta: exploration.costModelDelta });
-      if (saveEnvironmentModel) await saveCostModel(saveEnvironmentModel, costModel);
+      await modelWriter.save(costModel);
       progress(
         `[${i + 1}/${tasks.length}] ${task.id}: ${result.admitted.length} admitted (${result.admitted.filter((t) => t.hasRepair).length} with a repair), best quality ${result.bestQuality.toFixed(2)}, $${result.spentUsd.toFixed(4)}, ${result.tree.size} nodes, ${result.stopReason}`,
       );
       if (toRevise(task)) await revise(task, result);
     }
-    const summary = summarize(store, tasks.length, cancelled, cache.stats(), { modelCalls, expansions, searchMs, providerLatencyMs, costModelWarnings, revisions });
-    if (!cancelled) store.append({ type: 'run/finished', summary });
+    if (calls.stop && !cancelled) progress(calls.stop.message);
+    const summary = summarize(store, tasks.length, cancelled, cache.stats(), counts());
+    if (!cancelled && !calls.stop) store.append({ type: 'run/finished', summary });
     return summary;
   } finally {
     store.close();
@@ -330,7 +384,7 @@ function summarize(
   taskCount: number,
   cancelled: boolean,
   prefix: PrefixCacheStats,
-  counts: { modelCalls: number; expansions: number; searchMs: number; providerLatencyMs: number; costModelWarnings: string[]; revisions: RevisionTally },
+  counts: { modelCalls: number; expansions: number; searchMs: number; providerLatencyMs: number; costModelWarnings: string[]; revisions: RevisionTally; calls: CallGuard; origin: CostModelOrigin },
 ): SynthesisSummary {
   const state = store.state;
   const trajectories = [...state.trajectories.values()];
@@ -356,5 +410,8 @@ function summarize(
     providerLatencyMs: counts.providerLatencyMs,
     costModelWarnings: counts.costModelWarnings,
     revisions: counts.revisions,
+    modelCallFailures: { ...counts.calls.failures },
+    costModelOrigin: counts.origin,
+    ...(counts.calls.stop ? { stopped: counts.calls.stop } : {}),
   };
 }

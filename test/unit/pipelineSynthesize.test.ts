@@ -6,6 +6,10 @@ import * as path from 'node:path';
 import { synthesize, type SynthesisSummary } from '../../src/core/pipeline';
 import { exploredFromRun } from '../../src/core/explorer/revision';
 import { readRun, RunStore } from '../../src/core/store/RunStore';
+import { rebuildState } from '../../src/core/store/runState';
+import { renderSnapshots } from '../../src/core/store/snapshots';
+import { saveCostModel } from '../../src/core/lcm/persistence';
+import { foldTaskDeltas, readRunStartModel } from '../../src/core/scale/runCostModel';
 import { writeShopFolder } from './agentFixture';
 
 function trajectoryIds(runDir: string): string[] {
@@ -89,6 +93,14 @@ describe('pipeline: synthesize', function () {
     const uninterrupted = readRun(path.join(scratch, 'full')).events.filter((e) => e.type === 'task/revised' && (e as { taskId: string }).taskId === taskId);
     assert.equal(uninterrupted.length, 1, 'the uninterrupted run revised the task once');
     fs.writeFileSync(log, lines.slice(0, cut + 1).join('\n') + '\n');
+    // …and the rest of the folder as that crash leaves it: derived files and the run's cost model as of that event.
+    const cutState = rebuildState(readRun(outDir).events);
+    const snapshots = renderSnapshots(cutState);
+    fs.writeFileSync(path.join(outDir, 'tasks.jsonl'), snapshots.tasks);
+    fs.writeFileSync(path.join(outDir, 'trajectories.jsonl'), snapshots.trajectories);
+    const atCut = foldTaskDeltas(readRunStartModel(outDir), cutState, [taskId]).model;
+    await saveCostModel(path.join(outDir, 'costModel.json'), atCut);
+    fs.rmSync(path.join(outDir, 'costModel.prev.json'));
     assert.equal(readRun(outDir).events.filter((e) => e.type === 'task/revised').length, 0);
     // What the revision reads back from the log: the task's paths to a final answer and its admitted trajectories.
     const store = RunStore.open(outDir);

@@ -312,6 +312,8 @@ export interface SearchOptions {
   maxK?: number;
   /** Stop after this many expansions (default 200). */
   maxExpansions?: number;
+  /** Stop after this many model calls (default: no cap; the budget bounds them when every model has a price). */
+  maxCalls?: number;
   /** Stop once this many trajectories are admitted (default 3). */
   targetAdmitted?: number;
   cPuct?: number;
@@ -325,7 +327,7 @@ export interface SearchOptions {
   onEvents?: (events: RunEventInput[]) => void;
 }
 
-export type SearchStopReason = 'solved' | 'budget' | 'exhausted' | 'expansions' | 'cancelled';
+export type SearchStopReason = 'solved' | 'budget' | 'exhausted' | 'expansions' | 'calls' | 'cancelled';
 
 export interface SearchResult {
   tree: SearchTree;
@@ -435,6 +437,10 @@ export async function runSearch(task: TaskSpec, runner: StepRunner, policy: Expa
       stopReason = 'expansions';
       break;
     }
+    if (options.maxCalls !== undefined && calls >= options.maxCalls) {
+      stopReason = 'calls';
+      break;
+    }
     const remaining = options.budgetUsd - spentUsd;
     if (remaining <= 0) {
       stopReason = 'budget';
@@ -488,7 +494,8 @@ export async function runSearch(task: TaskSpec, runner: StepRunner, policy: Expa
     });
     const triedArms = widen ? leaf.childIndices.map((c) => tree.node(c).armId).filter((id): id is string => id !== undefined) : [];
     const choice = policy.choose({ features, remainingBudgetUsd: remaining, maxK: widen ? 1 : maxK, operators: operatorsAt(leaf), excludeArmIds: triedArms });
-    const width = affordableWidth(choice.expectedCosts, remaining, Math.max(1, expectedLength(admitted) - leaf.depth));
+    const affordable = affordableWidth(choice.expectedCosts, remaining, Math.max(1, expectedLength(admitted) - leaf.depth));
+    const width = options.maxCalls === undefined ? affordable : Math.min(affordable, options.maxCalls - calls);
     if (width < choice.arms.length) {
       // Do not branch wider than the budget can carry to an answer: each child still needs the rest of a path.
       choice.arms = choice.arms.slice(0, width);
@@ -510,7 +517,7 @@ export async function runSearch(task: TaskSpec, runner: StepRunner, policy: Expa
         arms: choice.armIds,
         mu: chosen.map((a) => round(a.mu)),
         sigma: chosen.map((a) => round(a.sigma)),
-        kReason: choice.arms.length < choice.decision.K ? `${choice.decision.kReason}; narrowed to ${choice.arms.length} so each child can still reach an answer` : choice.decision.kReason,
+        kReason: choice.arms.length < choice.decision.K ? `${choice.decision.kReason}; narrowed to ${choice.arms.length} ${width < affordable ? 'by the cap on model calls' : 'so each child can still reach an answer'}` : choice.decision.kReason,
         index: choice.decision.index,
         candidates: choice.decision.arms.slice(0, 8).map((a) => ({ armId: a.armId, mu: round(a.mu), sigma: round(a.sigma), cost: a.expectedCostUsd, score: round(a.score), excluded: a.excluded ?? null })),
       });

@@ -14,10 +14,12 @@ import type { Redis } from 'ioredis';
 import { openAgentSession, type AgentSession } from '../agent/session';
 import { awaitsRevision, emptyRevisionTally, exploredFromRun, reviseIntoRun, runTaskOrder, type RevisionTally } from '../explorer/revision';
 import { DEFAULT_CLEANING } from '../explorer/verifier';
-import { costModelPath, saveCostModel, type CostModelJson } from '../lcm/index';
+import { saveCostModel, type CostModelJson } from '../lcm/index';
+import { resolveCostModelLocation } from '../lcm/location';
 import type { LlmProvider } from '../llm/types';
 import { environmentHash, synthesize } from '../pipeline';
 import type { RunEventInput } from '../store/events';
+import { assertResumable } from '../store/resumeCheck';
 import { RunStore } from '../store/RunStore';
 import { buildStructuralGraph } from '../taskpool/graph';
 import type { TaskSpec } from '../taskpool/types';
@@ -74,7 +76,7 @@ export async function enqueueRun(options: EnqueueOptions): Promise<EnqueuedRun> 
   const folder = path.resolve(options.folder);
   const session = await openAgentSession(folder);
   let summary;
-  let environmentCostModel: string;
+  let environmentCostModel: string | null;
   try {
     summary = await synthesize({
       folder,
@@ -88,7 +90,8 @@ export async function enqueueRun(options: EnqueueOptions): Promise<EnqueuedRun> 
       prepareOnly: true,
       onProgress: options.onProgress,
     });
-    environmentCostModel = costModelPath(folder, environmentHash(session.env.profile));
+    // As synthesize does: the environment's model is written back only when the run folder is in the data folder.
+    environmentCostModel = resolveCostModelLocation('environment', { dataFolder: folder, envHash: environmentHash(session.env.profile), runDir: summary.runDir }).writeTo ?? null;
   } finally {
     await session.dispose();
   }
@@ -183,6 +186,7 @@ export interface CollectSummary {
  */
 export async function collectRun(options: CollectOptions): Promise<CollectSummary> {
   const progress = options.onProgress ?? (() => {});
+  for (const warning of assertResumable(path.resolve(options.runDir))) progress(warning);
   const store = RunStore.open(path.resolve(options.runDir), { writable: true });
   const queue = openTaskQueue(options.redis);
   const runId = store.runId;

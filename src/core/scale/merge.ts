@@ -44,6 +44,7 @@ export async function mergeRuns(outDir: string, runDirs: readonly string[]): Pro
     const store = RunStore.open(path.resolve(dir));
     const read = store.read();
     if (read.issues.some((i) => i.kind !== 'torn-tail')) warnings.push(`${dir}: ${read.issues.length} problem(s) in events.jsonl; the readable events are merged`);
+    for (const issue of read.issues) warnings.push(`${dir}: ${issue.message}`);
     return { dir, store, events: read.events };
   });
   const first = sources[0].store;

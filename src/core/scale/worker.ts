@@ -18,6 +18,7 @@ import type { LlmProvider, ModelSpec } from '../llm/types';
 import { explorerToolContext } from '../pipeline';
 import type { RunEventInput } from '../store/events';
 import type { TaskSpec } from '../taskpool/types';
+import { providerFailures } from '../explorer/callGuard';
 import { exploreTask } from './exploreTask';
 import { KEY_PREFIX, TASK_QUEUE, parseRunSpec, runSpecKey, taskJobDataSchema, type RunSpec, type TaskJobResult } from './queue';
 import { SharedRateLimiter, rateLimitKey, withSharedRateLimit } from './rateLimit';
@@ -136,6 +137,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       throw Worker.RateLimitError();
     }
     if (result.stopReason === 'cancelled') throw new Error(`${taskId}: exploration was cancelled`);
+    // A task whose model calls all failed explored nothing: the job fails (and is retried) with the endpoint's words.
+    const failures = providerFailures(result);
+    if (failures.calls > 0 && failures.failed >= failures.calls) throw new Error(`${taskId}: every model call failed (${failures.failed}): ${failures.lastMessage ?? 'no message'}`);
     events.push({
       type: 'task/finished',
       taskId,

@@ -172,7 +172,8 @@ export function listRuns(root: string): RunSummary[] {
     throw error;
   }
   return entries
-    .filter((entry) => entry.isDirectory())
+    // Hidden folders are runs still being created (see RunStore.createInDir), or left by a crash while they were.
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
     .map((entry) => summarizeRun(path.join(runsDir(root), entry.name)))
     .sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? '') || b.runId.localeCompare(a.runId));
 }

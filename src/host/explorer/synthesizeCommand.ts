@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { synthesize } from '../../core/pipeline';
+import { synthesize, type SynthesisSummary } from '../../core/pipeline';
 import { isRunFolder, newRunId, runsDir } from '../../core/store';
 import type { LlmProvider } from '../../core/llm/types';
 import { createSimulatedProvider } from '../../core/llm/sim/index';
@@ -169,9 +169,16 @@ async function runSynthesis(context: vscode.ExtensionContext, status: vscode.Sta
         });
       },
     );
-    void vscode.window.showInformationMessage(
-      `TOFFEE: run ${summary.runId} ${summary.cancelled ? 'cancelled' : 'finished'}: ${summary.verifiedTrajectories} verified trajectories, $${summary.costUsd.toFixed(4)}.`,
-    );
+    const stopped = (summary as Partial<SynthesisSummary>).stopped;
+    if (stopped) {
+      // Every model call failing (or the call cap) must not look like a finished run.
+      log().error(`Run ${summary.runId} stopped: ${stopped.message}`);
+      void vscode.window.showErrorMessage(`TOFFEE: run ${summary.runId} stopped: ${stopped.message}`);
+    } else {
+      void vscode.window.showInformationMessage(
+        `TOFFEE: run ${summary.runId} ${summary.cancelled ? 'cancelled' : 'finished'}: ${summary.verifiedTrajectories} verified trajectories, $${summary.costUsd.toFixed(4)}.`,
+      );
+    }
   } catch (error) {
     log().error(`Synthesis failed: ${describeError(error)}`);
     void vscode.window.showErrorMessage(`TOFFEE: synthesis failed: ${describeError(error)}`);
