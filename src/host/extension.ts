@@ -8,6 +8,7 @@ import { registerLlmCommands } from './lm';
 import { log, registerLog } from './log';
 import { registerOpenBenchmarkEnvironment } from './openBenchmarkEnvironment';
 import { registerOpenEnvironmentCommands } from './openEnvironment';
+import { registerOpenSample } from './openSample';
 import { registerTasksView, type TaskTreeSnapshotNode } from './tasksView';
 
 /** What activate() returns: read-only views of host state, for integration tests and other extensions. */
@@ -40,6 +41,7 @@ export function activate(context: vscode.ExtensionContext): ToffeeApi {
     registerEnvironmentView(environmentTree),
     registerOpenEnvironmentCommands(environmentTree),
     registerOpenBenchmarkEnvironment(),
+    registerOpenSample(context),
     tasksView,
     registerLlmCommands(context, { info: (m) => log().info(m), error: (m) => log().error(m) }),
     registerExplorer(context),

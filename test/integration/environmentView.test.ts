@@ -103,11 +103,15 @@ describe('Data Environment view in a real VS Code', function () {
   it('is not active before its command runs (activation is lazy)', function () {
     const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
     assert.equal(extension.isActive, false);
-    const menus = extension.packageJSON.contributes.menus['explorer/context'] as Array<{ command: string; when: string }>;
-    assert.deepEqual(
-      menus.filter((m) => m.command === 'toffee.openEnvironment').map((m) => m.when),
-      ['explorerResourceIsFolder'],
-    );
+    // A folder's context menu has one TOFFEE submenu (its label names the extension) holding the folder commands.
+    const menus = extension.packageJSON.contributes.menus as Record<string, Array<{ command?: string; submenu?: string; when?: string }>>;
+    assert.deepEqual(menus['explorer/context'].map((m) => [m.submenu, m.when]), [['toffee.explorerContext', 'explorerResourceIsFolder']]);
+    assert.deepEqual(menus['toffee.explorerContext'].map((m) => m.command), ['toffee.openEnvironment', 'toffee.synthesizeTrajectories']);
+    const submenus = extension.packageJSON.contributes.submenus as Array<{ id: string; label: string }>;
+    assert.equal(submenus.find((s) => s.id === 'toffee.explorerContext')?.label, 'TOFFEE');
+    // Every command shows under the TOFFEE category in the Command Palette.
+    const commands = extension.packageJSON.contributes.commands as Array<{ command: string; category?: string }>;
+    assert.deepEqual(commands.filter((c) => c.category !== 'TOFFEE').map((c) => c.command), []);
     // Contributions generate the rest; the only explicit event restores an explorer panel after a reload.
     assert.deepEqual(extension.packageJSON.activationEvents, ['onWebviewPanel:toffee.explorer']);
   });
