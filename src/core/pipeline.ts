@@ -19,7 +19,7 @@ import type { LlmProvider, ModelSpec } from './llm/types';
 import type { RunEventInput } from './store/events';
 import { RunStore } from './store/RunStore';
 import { resumePlan } from './store/runState';
-import { buildTaskPool, rejectionsByReason } from './taskpool/pool';
+import { buildTaskPool, rejectionsByReason, type TaskPoolOptions } from './taskpool/pool';
 import { readContaminationReferences } from './benchenv/contamination';
 import type { TaskSpec } from './taskpool/types';
 import type { EvidenceGraph } from './taskpool/graph';
@@ -54,6 +54,8 @@ export interface SynthesizeOptions {
   signal?: AbortSignal;
   /** One line per task, for stderr. */
   onProgress?: (line: string) => void;
+  /** The task pool's build as counts (families, candidates, valid), for a UI; a new run only. */
+  onPoolProgress?: TaskPoolOptions['onPoolProgress'];
   /**
    * Called once the run's store is open. The store stays the run's one writer until the run ends (it is closed
    * then); the extension appends curation events through it while the run goes on.
@@ -202,6 +204,7 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
       contamination: readContaminationReferences(folder),
       signal: options.signal,
       onProgress: progress,
+      onPoolProgress: options.onPoolProgress,
     });
     tasks = pool.tasks.filter((task) => inShard(task.id, options.shard));
     graph = pool.graph;
@@ -293,7 +296,7 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
       if (toRevise(task)) await revise(task, result);
     }
     const summary = summarize(store, tasks.length, cancelled, cache.stats(), { modelCalls, expansions, searchMs, providerLatencyMs, costModelWarnings, revisions });
-    if (!cancelled) store.append({ type: 'run/finished', summary });
+    store.append(cancelled ? { type: 'run/cancelled', tasksFinished: store.state.finishedTasks.size } : { type: 'run/finished', summary });
     return summary;
   } finally {
     store.close();
