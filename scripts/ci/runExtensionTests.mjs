@@ -131,19 +131,44 @@ page.on('console', (m) => {
 const timer = setTimeout(() => { log(`TIMEOUT after ${TIMEOUT_MS} ms`); finish(124); }, TIMEOUT_MS);
 let shotTaken = false;
 let watching = true;
-// A request is plain text (the first one is taken as SHOT) or JSON {name, webviewSelector, keys}: a named request is
-// saved as SHOT-<name>.png, and webviewSelector is looked up in every frame (webviews are nested iframes) for up to
-// 15 s; keys is a list of {waitFor?: selector, type?: text, press?: key} done in order on the workbench page, as a
-// user at the keyboard (the command palette, an input box); the answer ({webviewSelector: {found, count}},
-// {keys: {ok, error?}}) is written into "<file>.done" for the suite to assert.
-async function findInWebviews(selector) {
-  for (const started = Date.now(); Date.now() - started < 15000; await new Promise((r) => setTimeout(r, 250))) {
+// A request is plain text (the first one is taken as SHOT) or JSON {name, webviewSelector, attribute, webviewClicks,
+// keys, timeoutMs, noShot}: a named request is saved as SHOT-<name>.png (unless noShot); webviewClicks (selectors)
+// are clicked in order inside the webviews, as a user would; webviewSelector is looked up in every frame (webviews
+// are nested iframes) for up to timeoutMs (15 s), and with `attribute` the first match's value of it is read; keys
+// is a list of {waitFor?: selector, type?: text, press?: key} done in order on the workbench page, as a user at the
+// keyboard (the command palette, an input box); the answer ({webviewSelector: {found, count, value?, foundAt}},
+// {webviewClicks: {ok, error?}}, {keys: {ok, error?}}) is written into "<file>.done" for the suite to assert.
+async function findInWebviews(selector, attribute, timeoutMs = 15000) {
+  for (const started = Date.now(); Date.now() - started < timeoutMs; await new Promise((r) => setTimeout(r, 100))) {
     for (const frame of page.frames()) {
       const count = await frame.locator(selector).count().catch(() => 0);
-      if (count > 0) return { found: true, count };
+      if (count > 0) {
+        const value = attribute ? await frame.locator(selector).first().getAttribute(attribute).catch(() => null) : undefined;
+        return { found: true, count, foundAt: Date.now(), ...(attribute ? { value } : {}) };
+      }
     }
   }
   return { found: false, count: 0, frames: page.frames().length };
+}
+async function clickInWebviews(selectors) {
+  try {
+    for (const selector of selectors) {
+      let clicked = false;
+      for (const started = Date.now(); !clicked && Date.now() - started < 15000; ) {
+        for (const frame of page.frames()) {
+          if ((await frame.locator(selector).count().catch(() => 0)) === 0) continue;
+          await frame.locator(selector).first().click({ timeout: 5000 });
+          clicked = true;
+          break;
+        }
+        if (!clicked) await new Promise((r) => setTimeout(r, 100));
+      }
+      if (!clicked) return { ok: false, error: `no ${selector} in any webview` };
+    }
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, error: String(error) };
+  }
 }
 async function pressKeys(keys) {
   try {
@@ -169,15 +194,19 @@ const screenshots = (async () => {
       const result = {};
       if (!handled.has(key)) {
         handled.add(key);
+        if (Array.isArray(request.webviewClicks)) {
+          result.webviewClicks = await clickInWebviews(request.webviewClicks);
+          log(`webview clicks ${name ?? ''}: ${JSON.stringify(result.webviewClicks)}`);
+        }
         if (typeof request.webviewSelector === 'string') {
-          result.webviewSelector = await findInWebviews(request.webviewSelector);
+          result.webviewSelector = await findInWebviews(request.webviewSelector, typeof request.attribute === 'string' ? request.attribute : undefined, typeof request.timeoutMs === 'number' ? request.timeoutMs : undefined);
           log(`webview selector ${request.webviewSelector}: ${JSON.stringify(result.webviewSelector)}`);
         }
         if (Array.isArray(request.keys)) {
           result.keys = await pressKeys(request.keys);
           log(`keys ${name ?? ''}: ${JSON.stringify(result.keys)}`);
         }
-        const target = process.env.SHOT && (name ? process.env.SHOT.replace(/(\.png)?$/i, `-${name}.png`) : shotTaken ? undefined : process.env.SHOT);
+        const target = process.env.SHOT && !request.noShot && (name ? process.env.SHOT.replace(/(\.png)?$/i, `-${name}.png`) : shotTaken ? undefined : process.env.SHOT);
         if (target) {
           await new Promise((r) => setTimeout(r, 1000)); // let the view finish rendering
           await page.screenshot({ path: target }).then(() => { if (!name) shotTaken = true; log(`screenshot ${target}`); }, (e) => log(`screenshot failed: ${e}`));

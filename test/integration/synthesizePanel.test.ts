@@ -115,8 +115,9 @@ describe('Synthesize Trajectories and the explorer panel in a real VS Code', fun
 
   it('accepts a trajectory through the panel intent and the export sees it', async function () {
     const view = api.explorerView(runDir)!;
-    // From the first task: the panel's trajectory list shows the current task's trajectories, the first by default.
-    acceptedId = view.trajectoryOrder.find((id) => view.trajectories[id].verified && view.trajectories[id].taskId === view.taskOrder[0])
+    // From the task the panel shows: it follows the run, so after the run that is the task explored last.
+    const shownTask = (readEvents(runDir).filter((e) => e.type === 'node/added').at(-1) as EventLine & { taskId?: string }).taskId;
+    acceptedId = view.trajectoryOrder.find((id) => view.trajectories[id].verified && view.trajectories[id].taskId === shownTask)
       ?? view.trajectoryOrder.find((id) => view.trajectories[id].verified)!;
     assert.ok(acceptedId, 'a verified trajectory to accept');
     // An invalid message is dropped by the same validation, and writes nothing.
