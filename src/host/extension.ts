@@ -3,6 +3,7 @@ import type { RunView } from '../shared/runView';
 import { EnvironmentTreeProvider, type EnvironmentSnapshot } from './EnvironmentTreeProvider';
 import { createChatHandler, registerChat } from './chat';
 import { registerEnvironmentView } from './environmentView';
+import { registerExportCommands } from './exportCommand';
 import { ExplorerPanel, registerExplorer, type RunTreeSnapshotItem } from './explorer';
 import { runningRuns } from './explorer/liveRuns';
 import { registerLlmCommands } from './lm';
@@ -51,6 +52,7 @@ export function activate(context: vscode.ExtensionContext): ToffeeApi {
     tasksView,
     registerLlmCommands(context, { info: (m) => log().info(m), error: (m) => log().error(m) }),
     explorer,
+    registerExportCommands(context),
     registerChat(context, chatRequestHandler),
   );
   return {
