@@ -61,35 +61,42 @@ function DecisionTable({ decision }: { decision: DecisionView }) {
   return (
     <>
       <h4>Cost model decision: {decision.k} config{decision.k === 1 ? '' : 's'} expanded</h4>
-      {decision.kReason ? <div className="muted small">{decision.kReason}</div> : null}
-      <table className="decision" data-testid="decision-table">
-        <thead>
-          <tr>
-            <th scope="col">config</th>
-            <th scope="col" title="predicted reward θᵀx">μ</th>
-            <th scope="col" title="exploration bonus">σ</th>
-            <th scope="col" title="expected cost of one step">cost</th>
-            <th scope="col" title="μ + σ − cost term">score</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.armId} className={chosen.has(row.armId) ? 'chosen' : undefined} title={row.armId}>
-              <td>
-                {chosen.has(row.armId) ? <span aria-label="chosen">✓ </span> : null}
-                {armLabel(row.armId)}
-                {row.excluded ? <span className="muted small">{` (${row.excluded})`}</span> : null}
-              </td>
-              <td>{untried(row) ? <span title="no updates yet: LinUCB starts every arm at 0">0 · untried</span> : formatNumber(row.mu)}</td>
-              <td>{formatNumber(row.sigma)}</td>
-              <td>{row.costUsd === undefined ? '—' : formatUsd(row.costUsd)}</td>
-              <td>{formatNumber(row.score)}</td>
+      {decision.kReason ? <div className="muted small">{readableArms(decision.kReason)}</div> : null}
+      <div className="decision-wrap">
+        <table className="decision" data-testid="decision-table">
+          <thead>
+            <tr>
+              <th scope="col">config</th>
+              <th scope="col" title="predicted reward θᵀx">μ</th>
+              <th scope="col" title="exploration bonus">σ</th>
+              <th scope="col" title="expected cost of one step">cost</th>
+              <th scope="col" title="μ + σ − cost term">score</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.armId} className={chosen.has(row.armId) ? 'chosen' : undefined} title={row.armId}>
+                <td>
+                  {chosen.has(row.armId) ? <span aria-label="chosen">✓ </span> : null}
+                  {armLabel(row.armId)}
+                  {row.excluded ? <span className="muted small">{` (${row.excluded})`}</span> : null}
+                </td>
+                <td>{untried(row) ? <span title="no updates yet: LinUCB starts every arm at 0">0 · untried</span> : formatNumber(row.mu)}</td>
+                <td>{formatNumber(row.sigma)}</td>
+                <td>{row.costUsd === undefined ? '—' : formatUsd(row.costUsd)}</td>
+                <td>{formatNumber(row.score)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </>
   );
+}
+
+/** Arm ids inside a sentence (the cost model's K reason) in words. */
+function readableArms(text: string): string {
+  return text.replace(/[\w.-]+\/[^|\s]+\|[^|\s]+\|[^|\s]+\|[\w-]+/g, (id) => armLabel(id));
 }
 
 export function Inspector({ task, node, player, trajectoryNames }: { task: TaskView | undefined; node: NodeView | undefined; player?: PlayerProps; trajectoryNames: (id: string) => string }) {
