@@ -39,7 +39,7 @@ export interface ToffeeApi {
 
 // Wiring only: no loading or scanning here; every feature does its work when invoked.
 export function activate(context: vscode.ExtensionContext): ToffeeApi {
-  const environmentTree = new EnvironmentTreeProvider();
+  const environmentTree = new EnvironmentTreeProvider(context.workspaceState);
   const chatRequestHandler = createChatHandler(context);
   const tasksView = registerTasksView(environmentTree);
   const explorer = registerExplorer(context, () => environmentTree.environment?.root);
