@@ -7,53 +7,14 @@ import type { LlmProvider } from '../../core/llm/types';
 import { createSimulatedProvider } from '../../core/llm/sim/index';
 import { collectRun, enqueueRun } from '../../core/scale/coordinator';
 import { checkRedis, connectRedis } from '../../core/scale/queue';
-import { createProviderFromSettings } from '../lm';
 import { describeError, log } from '../log';
 import { ExplorerPanel } from './ExplorerPanel';
 import { registerLiveRun, registerRunStopper, runningRuns, stopRun } from './liveRuns';
 import { runDirFromArgument } from './runArguments';
 import { runChanged } from './runActivity';
+import { askSynthesisChoices, DEFAULT_CHOICES, providersFor, type SynthesisChoices } from './synthesisPrompts';
 import type { PoolProgressView } from '../../shared/protocol';
 import type { StoredRunEvent } from '../../core/store/events';
-
-interface SynthesisChoices {
-  provider: 'offline-sim' | 'settings';
-  tasks: number;
-  budgetUsd: number;
-}
-
-const CHOICES_KEY = 'toffee.synthesize.lastChoices';
-const DEFAULT_CHOICES: SynthesisChoices = { provider: 'offline-sim', tasks: 8, budgetUsd: 0.05 };
-
-/** Provider, number of tasks and budget per task; the answers are remembered per workspace. */
-async function askChoices(context: vscode.ExtensionContext): Promise<SynthesisChoices | undefined> {
-  const last = { ...DEFAULT_CHOICES, ...context.workspaceState.get<Partial<SynthesisChoices>>(CHOICES_KEY) };
-  const configured = vscode.workspace.getConfiguration('toffee.llm').get<string>('provider', 'offline-sim');
-  const providerItems = [
-    { label: 'Simulated models (offline)', description: 'sim-small / medium / large; no key, trajectories marked simulated', value: 'offline-sim' as const },
-    { label: `Models from settings (${configured})`, description: 'toffee.llm.* settings; the key from "TOFFEE: Set API Key"', value: 'settings' as const },
-  ];
-  const provider = await vscode.window.showQuickPick(
-    providerItems.sort((a, b) => (a.value === last.provider ? -1 : b.value === last.provider ? 1 : 0)),
-    { title: 'TOFFEE: Synthesize Trajectories (1/3): models' },
-  );
-  if (!provider) return undefined;
-  const tasksText = await vscode.window.showInputBox({
-    title: 'TOFFEE: Synthesize Trajectories (2/3): number of tasks',
-    value: String(last.tasks),
-    validateInput: (text) => (/^\d+$/.test(text.trim()) && Number(text) >= 1 && Number(text) <= 1000 ? undefined : 'A whole number from 1 to 1000'),
-  });
-  if (tasksText === undefined) return undefined;
-  const budgetText = await vscode.window.showInputBox({
-    title: 'TOFFEE: Synthesize Trajectories (3/3): budget per task, USD',
-    value: String(last.budgetUsd),
-    validateInput: (text) => (Number.isFinite(Number(text)) && Number(text) > 0 ? undefined : 'A positive number of US dollars, e.g. 0.05'),
-  });
-  if (budgetText === undefined) return undefined;
-  const choices: SynthesisChoices = { provider: provider.value, tasks: Number(tasksText), budgetUsd: Number(budgetText) };
-  await context.workspaceState.update(CHOICES_KEY, choices);
-  return choices;
-}
 
 /**
  * Queue mode (`toffee.queue.redisUrl`): the run folder is created here and one job per task goes to Redis;
@@ -321,12 +282,11 @@ export function registerSynthesizeCommand(context: vscode.ExtensionContext, envi
     if (!folder) return undefined;
     // The explorer's context menu passes the selected Uris as the second argument: not a preset.
     const isPreset = !!preset && typeof preset === 'object' && !Array.isArray(preset) && !(preset instanceof vscode.Uri);
-    const choices = isPreset ? { ...DEFAULT_CHOICES, ...preset } : await askChoices(context);
+    const choices = isPreset ? { ...DEFAULT_CHOICES, ...preset } : await askSynthesisChoices(context);
     if (!choices) return undefined;
     let providers;
     try {
-      const provider = choices.provider === 'settings' ? await createProviderFromSettings(context, { info: (m) => log().info(m), error: (m) => log().error(m) }) : undefined;
-      providers = provider ? [provider] : undefined;
+      providers = await providersFor(context, choices);
     } catch (error) {
       void vscode.window.showErrorMessage(`TOFFEE: cannot set up the models: ${describeError(error)}`);
       return undefined;
