@@ -228,7 +228,13 @@ describe('Inference mode in a real VS Code without a language model (mock OpenAI
       const uri = await vscode.commands.executeCommand<vscode.Uri | undefined>('toffee.askAboutData', { question: QUESTION });
       assert.ok(uri, 'the command opened a document');
       const document = await vscode.workspace.openTextDocument(uri);
-      assert.ok(document.getText().includes('No language model to answer with'), document.getText());
+      const answer = document.getText();
+      assert.ok(answer.includes('No language model to answer with'), answer);
+      // Then the offline answer: the simulated model on the run's task nearest the question, labelled as such.
+      assert.match(answer, /### Offline answer( to the nearest task)?\n/, answer);
+      assert.ok(answer.includes('_Answered by **sim-large** (simulated, offline) on the nearest task of run '), answer);
+      assert.ok(/### Answer\n\n\*\*.+\*\*/.test(answer), 'the simulated model gave a final answer');
+      assert.ok(text().includes('### Offline answer'), 'the chat answers offline too');
       assert.equal(server.requests.length, before, 'no request reached any endpoint');
     } finally {
       await settings.update('provider', 'openai-compatible', vscode.ConfigurationTarget.Global);
