@@ -21,7 +21,7 @@ header h1 { font-size: 1.1em; margin: 0 0 2px; }
 .muted { color: var(--vscode-descriptionForeground); }
 .grid { overflow: auto; height: calc(100vh - 58px); }
 table { border-collapse: collapse; font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size, 12px); }
-th, td { border: 1px solid var(--vscode-panel-border); padding: 2px 8px; text-align: left; vertical-align: top; white-space: pre; max-width: 40em; overflow: hidden; text-overflow: ellipsis; }
+th, td { border: 1px solid var(--vscode-panel-border); padding: 2px 8px; text-align: left; vertical-align: top; white-space: nowrap; max-width: 40em; overflow: hidden; text-overflow: ellipsis; }
 thead th { position: sticky; top: 0; background: var(--vscode-editorWidget-background, var(--vscode-editor-background)); }
 th .type { display: block; font-weight: normal; color: var(--vscode-descriptionForeground); }
 td.null { color: var(--vscode-descriptionForeground); font-style: italic; }
@@ -29,6 +29,13 @@ td.number { text-align: right; }
 tbody tr:nth-child(even) { background: var(--vscode-list-hoverBackground); }
 th.rownum, td.rownum { color: var(--vscode-descriptionForeground); text-align: right; }
 `;
+
+/** A value on one line (line breaks shown as ⏎), the whole value in its tooltip. */
+function cellHtml(value: string, numeric: boolean): string {
+  const multiline = /[\r\n]/.test(value);
+  const shown = multiline ? value.replace(/\r?\n/g, ' ⏎ ') : value;
+  return `<td${numeric ? ' class="number"' : ''}${multiline || value.length > 60 ? ` title="${escapeHtml(value)}"` : ''}>${escapeHtml(shown)}</td>`;
+}
 
 export function buildTablePreviewHtml(preview: TablePreview, columns: TablePreviewColumn[], options: { nonce: string; source?: string }): string {
   if (!/^[A-Za-z0-9+/=]{16,}$/.test(options.nonce)) throw new Error('table preview HTML: the nonce must be at least 16 base64 characters');
@@ -44,7 +51,7 @@ export function buildTablePreviewHtml(preview: TablePreview, columns: TablePrevi
     .map(
       (row, i) =>
         `<tr><td class="rownum">${i + 1}</td>${row
-          .map((value, c) => (value === null ? '<td class="null">NULL</td>' : `<td${numeric(preview.columns[c]) ? ' class="number"' : ''}>${escapeHtml(value)}</td>`))
+          .map((value, c) => (value === null ? '<td class="null">NULL</td>' : cellHtml(value, numeric(preview.columns[c]))))
           .join('')}</tr>`,
     )
     .join('\n');

@@ -77,6 +77,10 @@ export interface NodeView {
   model?: string;
   /** The full configuration (model, context, effort, operator) as one line. */
   configLabel?: string;
+  /** The cost-model arm that produced the edge (its config's `armId`), when the explorer recorded one. */
+  armId?: string;
+  /** The config says the model is simulated. */
+  simulated?: boolean;
   costUsd?: number;
   tokens?: TokenView;
   latencyMs?: number;
@@ -548,6 +552,8 @@ function addNode(view: RunView, event: WireEvent, delta: ViewDelta): void {
     observation: describeObservation(event.observation, event.observationSummary, status),
     model,
     configLabel: label,
+    armId: str(record(event.config)?.armId),
+    simulated: record(event.config)?.simulated === true ? true : undefined,
     costUsd: num(event.costUsd),
     tokens: tokenView(event.tokens),
     latencyMs: num(event.latencyMs),

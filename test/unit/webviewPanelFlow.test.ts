@@ -147,8 +147,9 @@ describe('webview: following a run in headless Chromium', function () {
     await harness.page.press('vscode-textfield >> input', 'Enter');
     await harness.page.waitForSelector('[data-testid="decision-table"]');
     const cells = await harness.page.locator('[data-testid="decision-table"] tbody tr').allTextContents();
-    assert.ok(cells[0].startsWith('✓ sim-medium · full context · high effort · explore'), `the chosen arm is marked and readable: ${cells[0]}`);
+    assert.ok(cells[0].startsWith('✓ sim-medium · full · high · explore'), `the chosen arm is marked and readable: ${cells[0]}`);
     assert.ok(cells[0].includes('0.412'), 'its μ is the recorded one');
-    assert.ok(cells[1].includes('sim-small · full context · low effort · explore (unaffordable)') && cells[1].includes('untried'), `an untried arm says so: ${cells[1]}`);
+    assert.ok(cells[1].includes('sim-small · full · low · explore (unaffordable)') && cells[1].includes('untried'), `an untried arm says so: ${cells[1]}`);
+    assert.equal(await harness.page.getAttribute('[data-testid="decision-table"] tbody tr:first-child', 'title'), arm('sim-medium', 'high'), 'the arm id is in the tooltip');
   });
 });

@@ -5,7 +5,7 @@
 import { VscodeButton } from '@vscode-elements/react-elements';
 import type { DecisionView, NodeView, TaskView, TrajectoryView } from '../../src/shared/runView';
 import { displayStatus } from '../../src/shared/runView';
-import { armLabel, formatUsd, stepLabel } from './format';
+import { armLabel, armShortLabel, formatUsd, stepLabel } from './format';
 import { CodeBlock } from './highlight';
 
 function formatNumber(value: number | undefined, digits = 3): string {
@@ -66,7 +66,7 @@ function DecisionTable({ decision }: { decision: DecisionView }) {
         <table className="decision" data-testid="decision-table">
           <thead>
             <tr>
-              <th scope="col">config</th>
+              <th scope="col" title="model · context · reasoning effort · operator">config</th>
               <th scope="col" title="predicted reward θᵀx">μ</th>
               <th scope="col" title="exploration bonus">σ</th>
               <th scope="col" title="expected cost of one step">cost</th>
@@ -78,7 +78,7 @@ function DecisionTable({ decision }: { decision: DecisionView }) {
               <tr key={row.armId} className={chosen.has(row.armId) ? 'chosen' : undefined} title={row.armId}>
                 <td>
                   {chosen.has(row.armId) ? <span aria-label="chosen">✓ </span> : null}
-                  {armLabel(row.armId)}
+                  {armShortLabel(row.armId)}
                   {row.excluded ? <span className="muted small">{` (${row.excluded})`}</span> : null}
                 </td>
                 <td>{untried(row) ? <span title="no updates yet: LinUCB starts every arm at 0">0 · untried</span> : formatNumber(row.mu)}</td>
@@ -99,7 +99,7 @@ function readableArms(text: string): string {
   return text.replace(/[\w.-]+\/[^|\s]+\|[^|\s]+\|[^|\s]+\|[\w-]+/g, (id) => armLabel(id));
 }
 
-export function Inspector({ task, node, player, trajectoryNames }: { task: TaskView | undefined; node: NodeView | undefined; player?: PlayerProps; trajectoryNames: (id: string) => string }) {
+export function Inspector({ task, node, player, trajectoryNames, latest }: { task: TaskView | undefined; node: NodeView | undefined; player?: PlayerProps; trajectoryNames: (id: string) => string; latest?: boolean }) {
   const playerView = player && task ? <Player {...player} task={task} /> : null;
   if (!task || !node) {
     return (
@@ -113,13 +113,14 @@ export function Inspector({ task, node, player, trajectoryNames }: { task: TaskV
   return (
     <section className="inspector" aria-label={`Node ${node.id}`} data-testid="inspector">
       {playerView}
+      {latest ? <div className="muted small" data-testid="latest-step">The latest step of the task being explored (click a node to hold one)</div> : null}
       <header className="inspector-head">
         <span className={`status-chip status-${status}`}>{status}</span>
         <strong>{stepLabel(node)}</strong>
       </header>
-      <div className="muted small">
+      <div className="muted small" title={node.configLabel}>
         {`node ${node.id} · depth ${node.depth}`}
-        {node.configLabel ? ` · ${node.configLabel}` : ''}
+        {node.armId ? ` · ${armLabel(node.armId)}${node.simulated ? ' · simulated' : ''}` : node.configLabel ? ` · ${node.configLabel}` : ''}
       </div>
       {node.thought ? (
         <>

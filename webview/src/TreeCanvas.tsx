@@ -1,11 +1,12 @@
 /**
  * The search tree, drawn on one Canvas 2D: d3 tidy positions (treeLayout.ts), nodes coloured by status, sized by
  * visits, shaped by model (the same shape per model in every run, format.ts), with the model badge as text under
- * each node wherever it fits between its neighbours. Patches are applied
- * incrementally (new nodes placed next to their parent, a tidy relayout once the patches pause) and every change
- * costs one redraw of the visible part, coalesced to one per animation frame: milliseconds for 5,000 nodes, where
- * cytoscape spent seconds building per-element caches on its first frame and ~200 ms redrawing after each patch.
- * Hit-testing goes through a uniform grid over the layout. React only mounts the canvas.
+ * each node wherever it fits between its neighbours. Patches are applied incrementally: a tree of up to 1,500 nodes
+ * is laid out again at once; a larger one places new nodes next to their parent and is laid out again once the
+ * patches pause. Every change costs one redraw of the visible part, coalesced to one per animation frame:
+ * milliseconds for 5,000 nodes, where cytoscape spent seconds building per-element caches on its first frame and
+ * ~200 ms redrawing after each patch. Hit-testing goes through a uniform grid over the layout. React only mounts the
+ * canvas.
  */
 import { useEffect, useRef } from 'react';
 import { displayStatus, type NodeView, type TaskView, type ViewDelta } from '../../src/shared/runView';
@@ -15,6 +16,8 @@ import { LEVEL_SPACING_Y, layoutTask, NODE_SPACING_X } from './treeLayout';
 import type { RunClient } from './vscodeApi';
 
 const RELAYOUT_IDLE_MS = 600;
+/** Up to this many nodes, a patch's new nodes get the tidy layout at once; larger trees relayout when patches pause. */
+const IMMEDIATE_RELAYOUT_NODES = 1500;
 const RELAYOUT_MAX_WAIT_MS = 2500;
 const MIN_ZOOM = 0.02;
 const MAX_ZOOM = 4;
@@ -324,6 +327,12 @@ export class TreeController {
       if (parent) changed.add(parent);
       placed = true;
     }
+    if (placed && task.nodeOrder.length <= IMMEDIATE_RELAYOUT_NODES) {
+      // A small tree is laid out again at once (well under a millisecond), so it never shows overlapping nodes.
+      this.relayout();
+      this.requestDraw(true);
+      return;
+    }
     if (placed) this.scheduleRelayout();
     this.requestDraw(true, changed);
   }
@@ -382,11 +391,13 @@ export class TreeController {
     const bounds = this.bounds;
     if (!bounds) return this.requestDraw();
     const padding = 24;
+    // The legends sit over the bottom of the pane: the fitted tree stays above them.
+    const legendRoom = 48;
     const width = Math.max(1, this.width - 2 * padding);
-    const height = Math.max(1, this.height - 2 * padding);
+    const height = Math.max(1, this.height - 2 * padding - legendRoom);
     this.zoom = Math.max(MIN_ZOOM, Math.min(2, width / Math.max(1, bounds.x2 - bounds.x1 + 40), height / Math.max(1, bounds.y2 - bounds.y1 + 40)));
     this.panX = this.width / 2 - (this.zoom * (bounds.x1 + bounds.x2)) / 2;
-    this.panY = this.height / 2 - (this.zoom * (bounds.y1 + bounds.y2)) / 2;
+    this.panY = (this.height - legendRoom) / 2 - (this.zoom * (bounds.y1 + bounds.y2)) / 2;
     this.requestDraw();
   }
 

@@ -21,6 +21,14 @@ export function armLabel(armId: string): string {
   return [model, contextWords, effortWords, OPERATOR_WORDS[operator] ?? operator].filter(Boolean).join(' · ');
 }
 
+/** An arm in a table cell: "sim-medium · last 4 · high · explore" (model, context, effort, operator). */
+export function armShortLabel(armId: string): string {
+  const [modelPart, context, effort, operator] = armId.split('|');
+  if (operator === undefined) return armId;
+  const model = modelPart.includes('/') ? modelPart.slice(modelPart.indexOf('/') + 1) : modelPart;
+  return [model, /^last-(\d+)$/.test(context) ? `last ${context.slice(5)}` : context, effort === '-' ? undefined : effort, operator].filter(Boolean).join(' · ');
+}
+
 function shortValue(value: unknown, max = 40): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;

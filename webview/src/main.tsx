@@ -90,7 +90,9 @@ function App({ client }: { client: RunClient }) {
 
   const pathNodeIds = playing ? playing.nodePath.slice(0, step + 1) : selectedNodeId && task?.nodes[selectedNodeId] ? pathToNode(task, selectedNodeId) : [];
   const currentNodeId = playing ? playing.nodePath[step] : undefined;
-  const inspectedId = currentNodeId ?? selectedNodeId;
+  // Following a task being explored, with nothing picked, the inspector shows the step the agent took last.
+  const latestId = following && live && task && !task.finished ? task.nodeOrder[task.nodeOrder.length - 1] : undefined;
+  const inspectedId = currentNodeId ?? selectedNodeId ?? latestId;
 
   const pickTask = useCallback((id: string) => {
     setFollowing(false);
@@ -237,6 +239,7 @@ function App({ client }: { client: RunClient }) {
           <Inspector
             task={task}
             node={inspectedId && task ? task.nodes[inspectedId] : undefined}
+            latest={inspectedId !== undefined && inspectedId === latestId}
             player={playing ? { trajectory: playing, step, onStep, onClose: () => setTrajectoryId(undefined) } : undefined}
             trajectoryNames={(id) => `trajectory #${numbers.get(id) ?? '?'}`}
           />
