@@ -132,11 +132,12 @@ const timer = setTimeout(() => { log(`TIMEOUT after ${TIMEOUT_MS} ms`); finish(1
 let shotTaken = false;
 let watching = true;
 // A request is plain text (the first one is taken as SHOT) or JSON {name, webviewSelector, attribute, webviewClicks,
-// keys, timeoutMs, noShot}: a named request is saved as SHOT-<name>.png (unless noShot); webviewClicks (selectors)
+// keys, timeoutMs, noShot, delayMs}: a named request is saved as SHOT-<name>.png (unless noShot) delayMs (default
+// 1000) after the rest was done; webviewClicks (selectors)
 // are clicked in order inside the webviews, as a user would; webviewSelector is looked up in every frame (webviews
 // are nested iframes) for up to timeoutMs (15 s), and with `attribute` the first match's value of it is read; keys
-// is a list of {waitFor?: selector, type?: text, press?: key} done in order on the workbench page, as a user at the
-// keyboard (the command palette, an input box); the answer ({webviewSelector: {found, count, value?, foundAt}},
+// is a list of {waitFor?: selector, type?: text, press?: key, move?: [x, y]} done in order on the workbench page, as a
+// user at the keyboard (the command palette, an input box) and the mouse (moved out of the way of a screenshot); the answer ({webviewSelector: {found, count, value?, foundAt}},
 // {webviewClicks: {ok, error?}}, {keys: {ok, error?}}) is written into "<file>.done" for the suite to assert.
 async function findInWebviews(selector, attribute, timeoutMs = 15000) {
   for (const started = Date.now(); Date.now() - started < timeoutMs; await new Promise((r) => setTimeout(r, 100))) {
@@ -176,6 +177,7 @@ async function pressKeys(keys) {
       if (typeof key.waitFor === 'string') await page.waitForSelector(key.waitFor, { state: 'visible', timeout: 15000 });
       if (typeof key.type === 'string') await page.keyboard.type(key.type, { delay: 5 });
       if (typeof key.press === 'string') await page.keyboard.press(key.press);
+      if (Array.isArray(key.move)) await page.mouse.move(Number(key.move[0]), Number(key.move[1]));
     }
     return { ok: true };
   } catch (error) {
@@ -208,7 +210,8 @@ const screenshots = (async () => {
         }
         const target = process.env.SHOT && !request.noShot && (name ? process.env.SHOT.replace(/(\.png)?$/i, `-${name}.png`) : shotTaken ? undefined : process.env.SHOT);
         if (target) {
-          await new Promise((r) => setTimeout(r, 1000)); // let the view finish rendering
+          // Let the view finish rendering (a live view asks for less, so the picture shows what was found).
+          await new Promise((r) => setTimeout(r, typeof request.delayMs === 'number' ? request.delayMs : 1000));
           await page.screenshot({ path: target }).then(() => { if (!name) shotTaken = true; log(`screenshot ${target}`); }, (e) => log(`screenshot failed: ${e}`));
         }
       }

@@ -287,6 +287,6 @@ describe('Data Environment view in a real VS Code', function () {
     for (const command of ['list.focusFirst', 'list.focusDown', 'list.focusDown', 'list.expand']) {
       await vscode.commands.executeCommand(command).then(undefined, () => undefined);
     }
-    if (process.env.SCREENSHOT_REQUEST) await askRunner({ name: 'environment' });
+    if (process.env.SCREENSHOT_REQUEST) await askRunner({ name: 'environment-view' });
   });
 });

@@ -162,10 +162,10 @@ describe('Synthesize Trajectories and the explorer panel in a real VS Code', fun
     await vscode.commands.executeCommand('workbench.action.closePanel');
     await vscode.commands.executeCommand('toffee.openRun', runDir);
     const view = api.explorerView(runDir)!;
-    const counts = await askRunner('explorer-counts', `[data-testid="run-counts"]:has-text("${view.nodeCount} nodes · ${view.trajectoryOrder.length} trajectories")`);
+    const counts = await askRunner('panel-counts', `[data-testid="run-counts"]:has-text("${view.nodeCount} nodes · ${view.trajectoryOrder.length} trajectories")`);
     assert.ok(counts.found, `the webview's header shows ${view.nodeCount} nodes and ${view.trajectoryOrder.length} trajectories`);
     // Left in front for the screenshot: the accepted row is marked in the trajectory list.
-    const accepted = await askRunner('explorer', `li.trajectory-row.curated-accepted[data-trajectory-id="${acceptedId}"]`);
+    const accepted = await askRunner('panel-accepted', `li.trajectory-row.curated-accepted[data-trajectory-id="${acceptedId}"]`);
     assert.ok(accepted.found, 'the webview lists the trajectory as accepted');
   });
 });

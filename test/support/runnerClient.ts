@@ -14,9 +14,11 @@ export interface RunnerRequest {
   timeoutMs?: number;
   /** Selectors clicked in order inside the webviews before the lookup. */
   webviewClicks?: string[];
-  keys?: Array<{ waitFor?: string; type?: string; press?: string }>;
+  keys?: Array<{ waitFor?: string; type?: string; press?: string; move?: [number, number] }>;
   /** No screenshot for this request, even when SHOT is set. */
   noShot?: boolean;
+  /** Wait before the screenshot (default 1000 ms; less for a view that changes live). */
+  delayMs?: number;
 }
 
 export interface RunnerAnswer {
