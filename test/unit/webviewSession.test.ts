@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readRun, RunStore } from '../../src/core/store';
+import { readRun, RUN_FILES, RunStore } from '../../src/core/store';
 import { synthesize } from '../../src/core/pipeline';
 import { ExplorerSession } from '../../src/host/explorer/ExplorerSession';
 import { registerLiveRun, registerRunStopper } from '../../src/host/explorer/liveRuns';
@@ -263,5 +264,27 @@ describe('webview: explorer session (host side)', function () {
     session.handleMessage({ type: 'run/export', requestId: 'r3' });
     await waitFor('the export answer', () => posted.find((m) => m.type === 'request/result' && m.requestId === 'r3'));
     assert.deepEqual(posted.find((m) => m.type === 'request/result' && m.requestId === 'r3'), { type: 'request/result', requestId: 'r3', ok: true, message: 'Exported 3 examples.' });
+  });
+
+  it('tells the panel when a writer in another process dies without a word (its lock left behind)', async () => {
+    const runDir = path.join(dir, 'orphaned');
+    writeGeneratedRun(runDir, { tasks: 1, nodesPerTask: 8 });
+    const writer = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      fs.writeFileSync(path.join(runDir, RUN_FILES.lock), JSON.stringify({ pid: writer.pid, hostname: os.hostname(), acquiredAt: new Date().toISOString() }));
+      const changes: string[][] = [];
+      const { session, posted } = open(runDir, { livenessMs: 30, onRunEvents: (types) => changes.push(types) });
+      session.handleMessage({ type: 'webview/ready', protocolVersion: PROTOCOL_VERSION });
+      const first = posted[0];
+      assert.ok(first.type === 'session/snapshot' && first.info.live && !first.info.canCurate, 'another live process writes it');
+      await sleep(100);
+      writer.kill('SIGKILL');
+      await new Promise((resolve) => writer.once('exit', resolve));
+      const info = await waitFor('the panel to hear the writer is gone', () => posted.find((m) => m.type === 'session/info' && !m.info.live));
+      assert.ok(info.type === 'session/info' && info.info.canCurate, 'curation is possible again');
+      assert.deepEqual(changes.at(-1), ['writer/stopped'], 'the Runs view hears of it too');
+    } finally {
+      writer.kill('SIGKILL');
+    }
   });
 });

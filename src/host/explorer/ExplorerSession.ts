@@ -34,6 +34,8 @@ export interface ExplorerSessionOptions {
   patchIntervalMs?: number;
   /** Tail polling interval (default 250 ms). */
   pollMs?: number;
+  /** Check for a writer that died this often (default DEFAULT_LIVENESS_MS). */
+  livenessMs?: number;
   log?: (message: string) => void;
   /**
    * The run folder does not exist yet: a synthesis is building its task pool (shown with `setPool`). The session
@@ -50,6 +52,8 @@ export interface ExplorerSessionOptions {
 const RUN_SUMMARY_EVENTS = new Set(['run/started', 'run/resumed', 'run/cancelled', 'run/finished', 'task/finished', 'trajectory/admitted', 'curation/accepted', 'curation/pruned']);
 
 export const DEFAULT_PATCH_INTERVAL_MS = 250;
+/** How often a run written by another process is checked for a writer that died (default 3 s). */
+export const DEFAULT_LIVENESS_MS = 3000;
 
 function toWire(event: StoredRunEvent): WireEvent {
   if ('unknown' in event && event.unknown === true) return { v: event.v, seq: event.seq, ts: event.ts, type: event.type };
@@ -99,6 +103,23 @@ export class ExplorerSession {
     this.stopWatchingLiveRuns = onLiveRunsChanged((runDir) => {
       if (runDir === this.runDir && this.ready) this.post({ type: 'session/info', info: this.info() });
     });
+    // A writer in another process can die without a word (a kill, a crash): its lock stays behind, so whether it
+    // still runs is checked now and then, and the panel told when it stopped (the run is interrupted then).
+    this.livenessTimer = setInterval(() => this.checkLiveness(), options.livenessMs ?? DEFAULT_LIVENESS_MS);
+    this.livenessTimer.unref?.();
+  }
+
+  private readonly livenessTimer: ReturnType<typeof setInterval>;
+  private lastLive: boolean | undefined;
+
+  private checkLiveness(): void {
+    if (!this.ready || this.disposed) return;
+    const live = this.info().live;
+    if (this.lastLive !== undefined && live !== this.lastLive) {
+      this.post({ type: 'session/info', info: this.info() });
+      this.options.onRunEvents?.(['writer/stopped']);
+    }
+    this.lastLive = live;
   }
 
   get runId(): string {
@@ -349,6 +370,7 @@ export class ExplorerSession {
     this.disposed = true;
     this.abort.abort();
     this.stopWatchingLiveRuns();
+    clearInterval(this.livenessTimer);
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
   }

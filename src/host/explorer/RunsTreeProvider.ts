@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { listRuns, RUN_FILES, summarizeRun, type RunSummary } from '../../core/store';
+import { isProcessAlive } from '../../core/store/writerLock';
 import { onDidChangeRun } from './runActivity';
 import { describeRun, runName } from './runNames';
 
@@ -10,6 +11,16 @@ export { describeRun } from './runNames';
 export const RUNS_VIEW_ID = 'toffee.runs';
 export const RUN_GLOB = '**/.toffee/runs/*/run.json';
 const EVENTS_GLOB = '**/.toffee/runs/*/events.jsonl';
+
+/** Whether the process holding the run's writer lock is alive (cheap: the lock file only). */
+function writerAlive(runDir: string): boolean {
+  try {
+    const holder = JSON.parse(fs.readFileSync(path.join(runDir, RUN_FILES.lock), 'utf8')) as { pid?: unknown };
+    return typeof holder.pid === 'number' && isProcessAlive(holder.pid);
+  } catch {
+    return false;
+  }
+}
 
 /** A run's summary is read again only when its events file or its writer lock changed. */
 const summaries = new Map<string, { key: string; summary: RunSummary }>();
@@ -106,7 +117,29 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunSummary>, vs
   }
 
   getChildren(element?: RunSummary): Promise<RunSummary[]> | RunSummary[] {
-    return element ? [] : findWorkspaceRuns(this.extraRoots());
+    if (element) return [];
+    return findWorkspaceRuns(this.extraRoots()).then((runs) => {
+      this.watchRunning(runs);
+      return runs;
+    });
+  }
+
+  private livenessTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * A run shown as running whose writer dies without a word (a killed CLI leaves its lock) changes no file the
+   * watchers see: while any run is shown running, its writer is checked every few seconds.
+   */
+  private watchRunning(runs: RunSummary[]): void {
+    if (this.livenessTimer) clearTimeout(this.livenessTimer);
+    this.livenessTimer = undefined;
+    const running = runs.filter((run) => run.status === 'running').map((run) => run.runDir);
+    if (running.length === 0) return;
+    this.livenessTimer = setTimeout(() => {
+      this.livenessTimer = undefined;
+      if (running.some((runDir) => !writerAlive(runDir))) this.refresh();
+      else this.watchRunning(running.map((runDir) => ({ runDir, status: 'running' }) as RunSummary));
+    }, 3000);
   }
 
   getTreeItem(run: RunSummary): vscode.TreeItem {
@@ -143,6 +176,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunSummary>, vs
 
   dispose(): void {
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
+    if (this.livenessTimer) clearTimeout(this.livenessTimer);
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
     this.changed.dispose();
   }
