@@ -70,9 +70,10 @@ function scriptAnswer(server: MockOpenAiServer): void {
 /** Asks the runner (scripts/ci/runExtensionTests.mjs) to press keys in the workbench, as a user would. */
 async function pressKeys(name: string, keys: Array<{ waitFor?: string; type?: string; press?: string }>): Promise<void> {
   const request = process.env.SCREENSHOT_REQUEST!;
-  fs.rmSync(`${request}.done`, { force: true });
   fs.writeFileSync(`${request}.tmp`, JSON.stringify({ name, keys }));
   fs.renameSync(`${request}.tmp`, request);
+  // The answer to the previous request goes only once this one is in place: the runner never re-reads the old one.
+  fs.rmSync(`${request}.done`, { force: true });
   for (let i = 0; i < 300 && !fs.existsSync(`${request}.done`); i++) await new Promise((r) => setTimeout(r, 200));
   const answer = JSON.parse(fs.readFileSync(`${request}.done`, 'utf8') || '{}') as { keys?: { ok: boolean; error?: string } };
   assert.ok(answer.keys?.ok, `the runner could not press the keys for ${name}: ${answer.keys?.error ?? 'no answer'}`);

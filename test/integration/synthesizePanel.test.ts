@@ -146,9 +146,10 @@ describe('Synthesize Trajectories and the explorer panel in a real VS Code', fun
   /** Asks the runner (scripts/ci/runExtensionTests.mjs) to look for a selector inside the webviews and take a screenshot. */
   async function askRunner(name: string, webviewSelector: string): Promise<{ found: boolean; count: number }> {
     const request = process.env.SCREENSHOT_REQUEST!;
-    fs.rmSync(`${request}.done`, { force: true });
     fs.writeFileSync(`${request}.tmp`, JSON.stringify({ name, webviewSelector }));
     fs.renameSync(`${request}.tmp`, request);
+    // The answer to the previous request goes only once this one is in place: the runner never re-reads the old one.
+    fs.rmSync(`${request}.done`, { force: true });
     for (let i = 0; i < 150 && !fs.existsSync(`${request}.done`); i++) await new Promise((r) => setTimeout(r, 200));
     const answer = JSON.parse(fs.readFileSync(`${request}.done`, 'utf8') || '{}') as { webviewSelector?: { found: boolean; count: number } };
     assert.ok(answer.webviewSelector, `the runner did not check ${webviewSelector}`);

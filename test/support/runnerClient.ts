@@ -35,9 +35,10 @@ export function hasRunner(): boolean {
 export async function askRunner(request: RunnerRequest): Promise<RunnerAnswer> {
   const file = process.env.SCREENSHOT_REQUEST;
   if (!file) throw new Error('no runner: run the suite with scripts/ci/runExtensionTests.mjs');
-  fs.rmSync(`${file}.done`, { force: true });
   fs.writeFileSync(`${file}.tmp`, JSON.stringify(request));
   fs.renameSync(`${file}.tmp`, file);
+  // The answer to the previous request goes only once this one is in place: the runner never re-reads the old one.
+  fs.rmSync(`${file}.done`, { force: true });
   const deadline = Date.now() + 60_000 + (request.timeoutMs ?? 15_000);
   while (!fs.existsSync(`${file}.done`)) {
     if (Date.now() > deadline) throw new Error(`the runner did not answer ${request.name}`);
