@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { isRunFolder, RUN_FILES } from '../core/store/runFolder';
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 
@@ -40,4 +41,11 @@ export function folderArgument(positionals: string[], usage: string): string {
   const folder = path.resolve(positionals[0]);
   if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) throw new CliError(`not a folder: ${positionals[0]}`);
   return folder;
+}
+
+/** A run folder argument, resolved; a folder without the run's run.json is an error. */
+export function resolveRunDir(arg: string): string {
+  const runDir = path.resolve(arg);
+  if (!isRunFolder(runDir)) throw new CliError(`not a run folder (no ${RUN_FILES.meta}): ${arg}`);
+  return runDir;
 }

@@ -18,6 +18,7 @@ import { createSimulatedProvider } from './llm/sim/simulatedProvider';
 import type { LlmProvider, ModelSpec } from './llm/types';
 import type { RunEventInput } from './store/events';
 import { RunStore } from './store/RunStore';
+import { readRunMeta } from './store/runFolder';
 import { resumePlan } from './store/runState';
 import { buildTaskPool, rejectionsByReason, type TaskPoolOptions } from './taskpool/pool';
 import { readContaminationReferences } from './benchenv/contamination';
@@ -138,8 +139,7 @@ interface RunSettings {
 function recordedSettings(resumeDir: string | undefined): Partial<RunSettings> {
   if (!resumeDir) return {};
   try {
-    const meta = JSON.parse(fs.readFileSync(path.join(path.resolve(resumeDir), 'run.json'), 'utf8')) as { config?: Partial<RunSettings> };
-    const config = meta.config ?? {};
+    const config = (readRunMeta(path.resolve(resumeDir)).config ?? {}) as Partial<RunSettings>;
     const pick: Partial<RunSettings> = {};
     for (const key of ['budgetUsd', 'maxK', 'maxDepth', 'targetAdmitted', 'minQuality'] as const) {
       if (typeof config[key] === 'number') pick[key] = config[key];

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { loadEnvironment } from '../../src/core/env';
 import type { EnvironmentProfile } from '../../src/core/env/types';
+import { escapeRegExp } from '../../src/core/text/regex';
 import type { ToffeeApi } from '../../src/host/extension';
 import type { TreeSnapshotNode } from '../../src/host/EnvironmentTreeProvider';
 import { askRunner, webviewShows } from '../support/runnerClient';
@@ -177,7 +178,7 @@ describe('Data Environment view in a real VS Code', function () {
     for (const table of expected.tables) {
       const item = find(groups.tables.children, table.name);
       assert.equal(rowsIn(item.description), table.rowCount, `row count of ${table.name}`);
-      assert.match(item.tooltip ?? '', new RegExp(`source: ${table.sourceFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+      assert.match(item.tooltip ?? '', new RegExp(`source: ${escapeRegExp(table.sourceFile)}`));
       assert.equal(item.icon, table.kind === 'view' ? 'eye' : 'table');
       assert.deepEqual(item.children.map((c) => c.label), table.columns.map((c) => c.name), `columns of ${table.name}`);
       for (const column of table.columns) {

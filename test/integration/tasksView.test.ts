@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { openAgentSession } from '../../src/core/agent/session';
 import { buildTaskPool, type TaskPoolResult } from '../../src/core/taskpool/pool';
+import { escapeRegExp } from '../../src/core/text/regex';
 import type { ToffeeApi } from '../../src/host/extension';
 import type { TaskTreeSnapshotNode } from '../../src/host/tasksView';
 
@@ -71,7 +72,7 @@ describe('Tasks view in a real VS Code', function () {
         assert.equal(item.description, `${task.difficulty.level} · valid`);
         assert.equal(item.icon, 'pass');
         assert.deepEqual(item.command, { command: 'toffee.showTask', arguments: [task.id] });
-        assert.match(item.tooltip ?? '', new RegExp(task.tables.join(', ').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+        assert.match(item.tooltip ?? '', new RegExp(escapeRegExp(task.tables.join(', '))));
       }
       for (const [i, r] of rejected.entries()) {
         const item = family.children[valid.length + i];

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { runEpisode, runStep } from '../../src/core/agent/episode';
-import { OMITTED_NOTE_PREFIX, buildPrompt, estimateTokens } from '../../src/core/agent/prompt';
+import { OMITTED_NOTE_PREFIX, buildPrompt } from '../../src/core/agent/prompt';
+import { estimateTokens } from '../../src/core/llm/tokens';
 import type { AgentSession } from '../../src/core/agent/session';
 import type { AgentStep } from '../../src/core/agent/types';
 import { parseContextLength } from '../../src/core/agent/types';

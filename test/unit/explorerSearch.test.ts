@@ -7,7 +7,7 @@ import { PrefixCache, canonicalCall } from '../../src/core/explorer/prefixCache'
 import {
   affordableWidth,
   costModelPolicy,
-  createStepEnvironment,
+  createStepRunner,
   fixedConfigPolicy,
   runSearch,
   answeredWrongElsewhere,
@@ -24,7 +24,7 @@ import type { ModelSpec } from '../../src/core/llm/types';
 import { SqlSandbox } from '../../src/core/sandbox/index';
 import type { RunEventInput } from '../../src/core/store/events';
 import { matchesAnswer } from '../../src/core/taskpool/answer';
-import { filteredAggregateFamily, groupContrastFamily, joinTopKFamily, buildStarterTasks } from '../../src/core/taskpool/families';
+import { filteredAggregateFamily, groupContrastFamily, joinTopKFamily, buildStarterTasks } from '../../src/core/taskpool/families/index';
 import type { TaskSpec } from '../../src/core/taskpool/types';
 import { explorerToolContext } from '../../src/core/pipeline';
 import { openShop } from './agentFixture';
@@ -133,7 +133,7 @@ describe('explorer: tree and pure policies', () => {
   it('stops an expansion once a config repeats what a sibling did', async () => {
     const task = { id: 't', question: 'How many?', tables: [], evidence: [], answer: { type: 'number', value: 1 }, difficulty: { level: 'easy' } } as unknown as TaskSpec;
     const calls: string[] = [];
-    const environment = {
+    const runner = {
       async step(input: { state: { steps: AgentStep[] }; arm: ArmConfig }): Promise<AgentStep> {
         calls.push(input.arm.model);
         return { ...fakeStep(input.state.steps.length, 'list_tables', {}, true), config: { provider: input.arm.provider, model: input.arm.model, contextLength: { mode: 'full' }, simulated: true } };
@@ -145,7 +145,7 @@ describe('explorer: tree and pure policies', () => {
       choose: () => ({ arms: [arm('a'), arm('b'), arm('c')], armIds: ['a', 'b', 'c'], priors: [0.5, 0.3, 0.2], expectedCosts: [0.001, 0.001, 0.001] }),
       learn: () => {},
     };
-    const result = await runSearch(task, environment as never, policy, { budgetUsd: 1, maxDepth: 1, maxExpansions: 1 });
+    const result = await runSearch(task, runner as never, policy, { budgetUsd: 1, maxDepth: 1, maxExpansions: 1 });
     assert.deepEqual(calls.slice(0, 2), ['a', 'b'], 'the first two configs ran');
     assert.equal(result.tree.root.childIndices.length, 2, 'the third config was not asked: the second repeated the first');
   });
@@ -217,7 +217,7 @@ describe('explorer: MCTS over real execution (offline-sim)', function () {
   before(async () => {
     shop = await openShop();
     session = shop.session;
-    tasks = await buildStarterTasks(session.env.profile, { sql: session.sql }, { families: [filteredAggregateFamily, groupContrastFamily, joinTopKFamily], maxPerFamily: 2 });
+    tasks = await buildStarterTasks(session.env, { sql: session.sql }, { families: [filteredAggregateFamily, groupContrastFamily, joinTopKFamily], maxPerFamily: 2 });
     assert.ok(tasks.length >= 4, `the fixture should give several tasks, got ${tasks.length}`);
     models = await provider.listModels();
     arms = buildDefaultArms(models, { operators: ['explore', 'repair'] });
@@ -226,8 +226,8 @@ describe('explorer: MCTS over real execution (offline-sim)', function () {
 
   async function search(task: TaskSpec, seed: number, budgetUsd: number, model = new LearnedCostModel(arms, { estimateCostUsd: createPriceCostEstimator(models) }), events?: RunEventInput[][], signal?: AbortSignal): Promise<SearchResult> {
     const toolContext = explorerToolContext(session);
-    const environment = createStepEnvironment({ task, providers: [provider], models, toolContext, prefixCache: new PrefixCache(toolContext), seed });
-    return runSearch(task, environment, costModelPolicy(model), { budgetUsd, signal, onEvents: events ? (batch) => events.push(batch) : undefined });
+    const runner = createStepRunner({ task, providers: [provider], models, toolContext, prefixCache: new PrefixCache(toolContext), seed });
+    return runSearch(task, runner, costModelPolicy(model), { budgetUsd, signal, onEvents: events ? (batch) => events.push(batch) : undefined });
   }
 
   it('is deterministic for a seed and stays within the budget (give or take the last expansion)', async () => {
@@ -312,8 +312,8 @@ describe('explorer: MCTS over real execution (offline-sim)', function () {
       // A small model errs often: its repairs must show up as repaired nodes and tagged trajectories.
       const small: ArmConfig = { provider: 'offline-sim', model: 'sim-small', contextLength: 'full', reasoningEffort: 'low', operator: 'explore' };
       const toolContext = explorerToolContext(session);
-      const environment = createStepEnvironment({ task, providers: [provider], models, toolContext, prefixCache: new PrefixCache(toolContext), seed: 5 });
-      const result = await runSearch(task, environment, fixedConfigPolicy(small, 2), { budgetUsd: 0.02 });
+      const runner = createStepRunner({ task, providers: [provider], models, toolContext, prefixCache: new PrefixCache(toolContext), seed: 5 });
+      const result = await runSearch(task, runner, fixedConfigPolicy(small, 2), { budgetUsd: 0.02 });
       repaired += result.tree.nodes.filter((n) => n.status === 'repaired').length;
       for (const t of result.admitted.filter((x) => x.hasRepair)) {
         repairTrajectories++;
@@ -349,8 +349,8 @@ describe('explorer: MCTS over real execution (offline-sim)', function () {
     const controller = new AbortController();
     let batches = 0;
     const toolContext = explorerToolContext(session);
-    const environment = createStepEnvironment({ task: tasks[0], providers: [provider], models, toolContext, seed: 1 });
-    const result = await runSearch(tasks[0], environment, costModelPolicy(new LearnedCostModel(arms)), {
+    const runner = createStepRunner({ task: tasks[0], providers: [provider], models, toolContext, seed: 1 });
+    const result = await runSearch(tasks[0], runner, costModelPolicy(new LearnedCostModel(arms)), {
       budgetUsd: 1,
       signal: controller.signal,
       onEvents: () => {
@@ -369,13 +369,13 @@ describe('explorer: MCTS over real execution (offline-sim)', function () {
 
   it('runs the single-shot and best-of-N baselines through the same verifier', async () => {
     const arm: ArmConfig = { provider: 'offline-sim', model: 'sim-medium', contextLength: 'full', reasoningEffort: 'medium', operator: 'explore' };
-    const environment = createStepEnvironment({ task: tasks[0], providers: [provider], models, toolContext: explorerToolContext(session), seed: 1 });
-    const one = await runEpisodes(tasks[0], environment, arm, { episodes: 1, budgetUsd: 0.05 });
-    const five = await runEpisodes(tasks[0], environment, arm, { episodes: 5, budgetUsd: 0.05 });
+    const runner = createStepRunner({ task: tasks[0], providers: [provider], models, toolContext: explorerToolContext(session), seed: 1 });
+    const one = await runEpisodes(tasks[0], runner, arm, { episodes: 1, budgetUsd: 0.05 });
+    const five = await runEpisodes(tasks[0], runner, arm, { episodes: 5, budgetUsd: 0.05 });
     assert.equal(one.episodesRun, 1);
     assert.ok(five.episodesRun >= 1 && five.episodesRun <= 5);
     assert.ok(five.bestQuality >= one.bestQuality, 'best-of-5 includes the single shot (same first attempt seed)');
-    const tiny = await runEpisodes(tasks[0], environment, arm, { episodes: 5, budgetUsd: 0.0005 });
+    const tiny = await runEpisodes(tasks[0], runner, arm, { episodes: 5, budgetUsd: 0.0005 });
     assert.equal(tiny.admitted.length, 0, 'an unaffordable budget admits nothing');
   });
 });

@@ -9,7 +9,7 @@ import { createSimulatedProvider, simulationContext } from '../../src/core/llm/s
 import { repairedStepIndexes } from '../../src/core/export/runAdapter';
 import type { ExportTrajectory, PromptEnvironment } from '../../src/core/export/types';
 import { matchesAnswer } from '../../src/core/taskpool/answer';
-import { buildStarterTasks } from '../../src/core/taskpool/families';
+import { buildStarterTasks } from '../../src/core/taskpool/families/index';
 import type { TaskSpec } from '../../src/core/taskpool/types';
 
 export const RETAIL_SAMPLE = path.resolve(__dirname, '../../../media/samples/retail');
@@ -26,7 +26,7 @@ export interface EpisodeFixture {
 export async function playRetailEpisodes(options: { folder?: string; models?: string[]; seeds?: number[]; runId?: string } = {}): Promise<EpisodeFixture> {
   const session = await openAgentSession(options.folder ?? RETAIL_SAMPLE);
   try {
-    const tasks = await buildStarterTasks(session.env.profile, { sql: session.sql, python: session.python });
+    const tasks = await buildStarterTasks(session.env, { sql: session.sql, python: session.python });
     const provider = createSimulatedProvider();
     const trajectories: ExportTrajectory[] = [];
     for (const task of tasks) {

@@ -6,7 +6,7 @@ import { matchesAnswer } from '../../src/core/taskpool/answer';
 import * as fs from 'node:fs';
 import { writeShopFolder } from './agentFixture';
 import { openAgentSession } from '../../src/core/agent/session';
-import { buildStarterTasks } from '../../src/core/taskpool/families';
+import { buildStarterTasks } from '../../src/core/taskpool/families/index';
 import { EpisodeFixture, acquireRetailEpisodes } from './exportFixture';
 
 /** Leave-one-task-out: for each task whose family has another task, is the top demo (its own task excluded) of its family? */
@@ -64,7 +64,7 @@ describe('ICL demo library and benchmark task export', function () {
     const folder = writeShopFolder();
     const shop = await openAgentSession(folder);
     try {
-      const questions = await buildStarterTasks(shop.env.profile, { sql: shop.sql, python: shop.python });
+      const questions = await buildStarterTasks(shop.env, { sql: shop.sql, python: shop.python });
       const library = new DemoLibrary(trajectories, { profile: fixture.environment.profile });
       const correct = questions.filter((task) => library.retrieve(task.question, 1)[0]?.trajectory.task.family === task.family).length;
       console.log(`      shop questions against the retail library: top-1 same-family accuracy ${correct}/${questions.length}`);

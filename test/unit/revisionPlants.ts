@@ -13,6 +13,7 @@ import { columnNode, type EvidenceGraph } from '../../src/core/taskpool/graph';
 import { namesTable, tableNameForms, tablesNamingPhrase } from '../../src/core/taskpool/revise';
 import { buildRubric, columnsOf, fileRoles, taskAnchors } from '../../src/core/taskpool/rubric';
 import type { TaskSpec } from '../../src/core/taskpool/types';
+import { escapeRegExp } from '../../src/core/text/regex';
 
 export type PlantKind = 'wrong-anchor' | 'wrong-expected-value' | 'wrong-answer-key' | 'unsupported-quantity' | 'unknown-field' | 'ambiguous';
 
@@ -91,7 +92,7 @@ export function plantAmbiguous(task: TaskSpec): TaskSpec | undefined {
   const table = task.tables[0];
   // The columns the task reads (its anchors): a form inside one of them ("order" in "order total") names the column.
   const columns = (task.anchors ?? []).filter((a) => a.startsWith(`column:${table}.`)).map((a) => a.slice(`column:${table}.`.length));
-  const alternation = (phrases: string[]) => phrases.sort((a, b) => b.length - a.length).map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const alternation = (phrases: string[]) => phrases.sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
   const phrase = (names: string[]) => new RegExp(`(^|[^a-z0-9_])(${alternation(names)})(?=$|[^a-z0-9_])`, 'gi');
   // Column phrases are set aside first, so "order total" stays while "orders" becomes "records".
   const kept: string[] = [];

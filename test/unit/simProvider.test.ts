@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { runEpisode } from '../../src/core/agent/episode';
-import { buildPrompt, estimateMessagesTokens } from '../../src/core/agent/prompt';
+import { buildPrompt } from '../../src/core/agent/prompt';
+import { estimateMessagesTokens } from '../../src/core/llm/tokens';
 import type { AgentSession } from '../../src/core/agent/session';
 import { tools } from '../../src/core/agent/tools';
 import type { AgentStep, ContextLength } from '../../src/core/agent/types';
@@ -17,7 +18,7 @@ import {
   simulationContext,
 } from '../../src/core/llm/sim/simulatedProvider';
 import { matchesAnswer } from '../../src/core/taskpool/answer';
-import { buildStarterTasks } from '../../src/core/taskpool/families';
+import { buildStarterTasks } from '../../src/core/taskpool/families/index';
 import type { TaskSpec } from '../../src/core/taskpool/types';
 import { openShop } from './agentFixture';
 
@@ -41,7 +42,7 @@ describe('offline-sim provider', function () {
   before(async () => {
     shop = await openShop();
     session = shop.session;
-    tasks = await buildStarterTasks(session.env.profile, { sql: session.sql, python: session.python });
+    tasks = await buildStarterTasks(session.env, { sql: session.sql, python: session.python });
   });
   after(async () => shop?.close());
 

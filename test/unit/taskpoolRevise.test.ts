@@ -7,7 +7,7 @@ import { executeToolCall } from '../../src/core/agent/tools';
 import type { AgentStep } from '../../src/core/agent/types';
 import { PrefixCache } from '../../src/core/explorer/prefixCache';
 import { reviseExploredTask } from '../../src/core/explorer/revision';
-import { costModelPolicy, createStepEnvironment, runSearch, type SearchResult } from '../../src/core/explorer/search';
+import { costModelPolicy, createStepRunner, runSearch, type SearchResult } from '../../src/core/explorer/search';
 import { DEFAULT_CLEANING } from '../../src/core/explorer/verifier';
 import { buildDefaultArms, createPriceCostEstimator, LearnedCostModel } from '../../src/core/lcm/index';
 import { createSimulatedProvider } from '../../src/core/llm/sim/simulatedProvider';
@@ -71,8 +71,8 @@ describe('task revision after the first exploration', function () {
     const models = await provider.listModels();
     const arms = buildDefaultArms(models, { operators: ['explore', 'repair'] });
     const toolContext = explorerToolContext(session);
-    const environment = createStepEnvironment({ task, providers: [provider], models, toolContext, prefixCache: new PrefixCache(toolContext), seed: 2 });
-    return runSearch(task, environment, costModelPolicy(new LearnedCostModel(arms, { estimateCostUsd: createPriceCostEstimator(models) })), { budgetUsd: 0.05 });
+    const runner = createStepRunner({ task, providers: [provider], models, toolContext, prefixCache: new PrefixCache(toolContext), seed: 2 });
+    return runSearch(task, runner, costModelPolicy(new LearnedCostModel(arms, { estimateCostUsd: createPriceCostEstimator(models) })), { budgetUsd: 0.05 });
   }
 
   /** A task with its anchors, file roles and rubric compiled as the pool compiles them. */
@@ -147,7 +147,10 @@ describe('task revision after the first exploration', function () {
     const template = await buildTaskPool(session.toolContext, { max: 6, seed: 1, families: [family] });
     const onOrders = template.tasks.filter((t) => t.tables.includes('orders'));
     assert.ok(onOrders.length > 0);
-    for (const t of onOrders) assert.ok(t.question.includes(tablesNamingPhrase(['orders'])), t.question);
+    const columns = session.env.profile.tables.find((t) => t.name === 'orders')!.columns.map((c) => c.name);
+    // Every question on orders names the table, in its own words ("the number of orders") or with the naming phrase.
+    for (const t of onOrders) assert.ok(namesTable(t.question, 'orders', columns), t.question);
+    assert.ok(onOrders.some((t) => t.question.includes(tablesNamingPhrase(['orders']))), 'a question that reads orders only through its columns gets the phrase');
     // A model that rewrites each question without the table's name: the template stays, with the reason.
     const dropsName: LlmProvider = {
       id: 'fake',
@@ -158,7 +161,7 @@ describe('task revision after the first exploration', function () {
       },
     };
     const phrased = await buildTaskPool(session.toolContext, { max: 6, seed: 1, families: [family], phrasing: { provider: dropsName, model: 'm' } });
-    for (const t of phrased.tasks.filter((x) => x.tables.includes('orders'))) {
+    for (const t of phrased.tasks.filter((x) => x.tables.includes('orders') && x.question.includes(tablesNamingPhrase(['orders'])))) {
       assert.ok(t.question.includes(tablesNamingPhrase(['orders'])), t.question);
       assert.equal(t.validation?.phrasing?.source, 'template');
       assert.match(t.validation?.phrasing?.reason ?? '', /does not name orders, which has a look-alike table/);

@@ -13,7 +13,7 @@ import { displayStatus, type NodeView, type TaskView, type ViewDelta } from '../
 import { statusColour, themeKindOf, type ThemeKind } from '../../src/shared/statusColours';
 import { modelShape, type NodeShape } from './format';
 import { LEVEL_SPACING_Y, layoutTask, NODE_SPACING_X } from './treeLayout';
-import type { RunClient } from './vscodeApi';
+import type { RunClient } from './runClient';
 
 const RELAYOUT_IDLE_MS = 600;
 /** Up to this many nodes, a patch's new nodes get the tidy layout at once; larger trees relayout when patches pause. */

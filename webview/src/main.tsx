@@ -17,7 +17,7 @@ import { Inspector } from './Inspector';
 import { PoolProgress, TaskList } from './TaskList';
 import { TrajectoryPanel } from './TrajectoryPanel';
 import { shapePath, TreeCanvas, type TreeController } from './TreeCanvas';
-import { createRunClient, type RunClient } from './vscodeApi';
+import { createRunClient, type RunClient } from './runClient';
 import './styles.css';
 
 const COLLAPSE_THRESHOLD = 3;

@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import { auditVerifier, formatAuditReport } from '../../core/explorer/audit';
 import { trajectoriesFromRun } from '../../core/export/runAdapter';
 import { CliError, parseCommandArgs, type CliCommand } from '../command';
-import { loadRunEnvironment, resolveRunDir } from './export';
+import { resolveRunDir } from '../command';
+import { loadRunEnvironment } from './export';
 
 const USAGE = `Usage: toffee audit <runDir> [--max N] [--data DIR] [--out FILE] [--json]
 

@@ -5,7 +5,7 @@ import type { EnvironmentProfile } from '../../core/env/types';
 import { DemoLibrary, renderDemos } from '../../core/export/demos';
 import { trajectoriesFromRun } from '../../core/export/runAdapter';
 import { CliError, parseCommandArgs, type CliCommand } from '../command';
-import { resolveRunDir } from './export';
+import { resolveRunDir } from '../command';
 
 const USAGE = `Usage: toffee demos <runDir> "<question>" [--k K] [--accepted-only] [--json]
 

@@ -4,7 +4,7 @@ import type { DataEnvironment } from '../../core/env/types';
 import { EXPORT_FORMATS as FORMATS, ExportInputError, exportRun, loadRunEnvironment as loadEnvironmentOfRun, type ExportFormat } from '../../core/export/runExport';
 import { formatSftReport } from '../../core/export/sftExport';
 import { SELECTION_MODES, SelectionMode } from '../../core/export/select';
-import { CliError, parseCommandArgs, type CliCommand } from '../command';
+import { CliError, parseCommandArgs, resolveRunDir, type CliCommand } from '../command';
 
 const USAGE = `Usage: toffee export <runDir> --format openai|hf|sharegpt|kramabench|spider [options]
 
@@ -32,12 +32,6 @@ export function secretsFromEnvironment(env: NodeJS.ProcessEnv = process.env): st
   return Object.entries(env)
     .filter(([name, value]) => /API_KEY|TOKEN|SECRET|PASSWORD/i.test(name) && typeof value === 'string' && value.length >= 8)
     .map(([, value]) => value as string);
-}
-
-export function resolveRunDir(arg: string): string {
-  const runDir = path.resolve(arg);
-  if (!fs.existsSync(path.join(runDir, 'run.json'))) throw new CliError(`not a run folder (no run.json): ${arg}`);
-  return runDir;
 }
 
 export async function loadRunEnvironment(dataFolder: string, override: string | undefined): Promise<DataEnvironment> {

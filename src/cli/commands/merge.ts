@@ -1,7 +1,5 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { mergeRuns } from '../../core/scale/merge';
-import { CliError, parseCommandArgs, type CliCommand } from '../command';
+import { CliError, parseCommandArgs, resolveRunDir, type CliCommand } from '../command';
 
 const USAGE = `Usage: toffee merge <out> <runDir>… [--json]
 
@@ -18,9 +16,7 @@ export const mergeCommand: CliCommand = {
     const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean', default: false } }, USAGE);
     if (positionals.length < 2) throw new CliError(`expected an output folder and at least one run folder\n${USAGE}`, 2);
     const [out, ...inputs] = positionals;
-    for (const dir of inputs) {
-      if (!fs.existsSync(path.join(dir, 'run.json'))) throw new CliError(`not a run folder (no run.json): ${dir}`);
-    }
+    for (const dir of inputs) resolveRunDir(dir);
     let summary;
     try {
       summary = await mergeRuns(out, inputs);

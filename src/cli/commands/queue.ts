@@ -5,7 +5,7 @@ import { collectRun, enqueueRun, queueStatus, type CollectSummary } from '../../
 import { checkRedis, connectRedis } from '../../core/scale/queue';
 import { withLatencyEndpoint } from '../../core/scale/rateLimit';
 import { startWorker } from '../../core/scale/worker';
-import { CliError, folderArgument, parseCommandArgs, type CliCommand } from '../command';
+import { CliError, folderArgument, parseCommandArgs, resolveRunDir, type CliCommand } from '../command';
 import { positiveFlag, providersFromFlags } from './synthesize';
 
 const PROVIDER_OPTIONS = `  --provider P          offline-sim (default) or openai
@@ -161,7 +161,7 @@ export const collectCommand: CliCommand = {
   async run(argv) {
     const { values, positionals } = parseCommandArgs(argv, { redis: { type: 'string' }, json: { type: 'boolean', default: false } }, COLLECT_USAGE);
     const runDir = folderArgument(positionals, COLLECT_USAGE);
-    if (!fs.existsSync(path.join(runDir, 'run.json'))) throw new CliError(`not a run folder (no run.json): ${positionals[0]}`);
+    resolveRunDir(runDir);
     return withRedis(values.redis, COLLECT_USAGE, (redis) => collectWithSignal(redis, runDir, values.json));
   },
 };

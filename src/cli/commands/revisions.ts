@@ -1,7 +1,7 @@
 import { RunStore } from '../../core/store/RunStore';
 import { revisionLines } from '../../core/taskpool/detail';
 import { CliError, parseCommandArgs, type CliCommand } from '../command';
-import { resolveRunDir } from './export';
+import { resolveRunDir } from '../command';
 
 const USAGE = `Usage: toffee revisions <runDir> [--all] [--json]
 

@@ -3,7 +3,7 @@ import { parseContextLength } from '../../core/agent/types';
 import { SIM_MODELS } from '../../core/llm/sim/models';
 import { SimStatsReport, runSimStats } from '../../core/llm/sim/stats';
 import type { ReasoningEffort } from '../../core/llm/types';
-import { buildStarterTasks } from '../../core/taskpool/families';
+import { buildStarterTasks } from '../../core/taskpool/families/index';
 import { CliError, folderArgument, parseCommandArgs, type CliCommand } from '../command';
 
 const USAGE = `Usage: toffee sim-stats <folder> [--seed S] [--episodes N] [--context full|last-K] [--effort low|medium|high] [--json]
@@ -61,7 +61,7 @@ export const simStatsCommand: CliCommand = {
 
     const session = await openAgentSession(folder);
     try {
-      const tasks = await buildStarterTasks(session.env.profile, { sql: session.sql, python: session.python });
+      const tasks = await buildStarterTasks(session.env, { sql: session.sql, python: session.python });
       if (tasks.length === 0) throw new CliError('no starter tasks could be built for this folder (it needs tables with categories and numeric columns)');
       const seeds = Array.from({ length: episodes }, (_, i) => seed + i);
       if (!values.json) {

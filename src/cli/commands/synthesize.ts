@@ -5,7 +5,8 @@ import { createOpenAiProvider } from '../../core/llm/openaiProvider';
 import { OFFLINE_SIM_PROVIDER_ID, createSimulatedProvider } from '../../core/llm/sim/index';
 import type { LlmProvider } from '../../core/llm/types';
 import { formatShard, parseShard, type Shard } from '../../core/scale/shard';
-import { CliError, parseCommandArgs, type CliCommand } from '../command';
+import { isRunFolder, readRunMeta } from '../../core/store/runFolder';
+import { CliError, parseCommandArgs, resolveRunDir, type CliCommand } from '../command';
 
 const USAGE = `Usage: toffee synthesize <folder> [options]
        toffee synthesize --resume <runDir>
@@ -107,18 +108,16 @@ export const synthesizeCommand: CliCommand = {
       if (values.resume) throw new CliError('--shard and --resume do not go together (a resumed run keeps its own tasks)', 2);
     }
     // A shard re-run on its --out folder continues it: the tasks already finished there are skipped.
-    if (shard && values.out && fs.existsSync(path.join(values.out, 'run.json'))) {
-      const config = (JSON.parse(fs.readFileSync(path.join(values.out, 'run.json'), 'utf8')) as { config?: { shard?: string } }).config;
+    if (shard && values.out && isRunFolder(values.out)) {
+      const config = readRunMeta(values.out).config as { shard?: string } | undefined;
       if (config?.shard !== formatShard(shard)) throw new CliError(`--out ${values.out} holds ${config?.shard ? `shard ${config.shard}` : 'an unsharded run'}, not shard ${formatShard(shard)}`);
       values.resume = values.out;
       values.out = undefined;
     }
     let folder: string;
     if (values.resume) {
-      const runDir = path.resolve(values.resume);
-      if (!fs.existsSync(path.join(runDir, 'run.json'))) throw new CliError(`not a run folder (no run.json): ${values.resume}`);
-      const meta = JSON.parse(fs.readFileSync(path.join(runDir, 'run.json'), 'utf8')) as { dataFolder?: string };
-      folder = positionals[0] ? path.resolve(positionals[0]) : meta.dataFolder ?? '';
+      const meta = readRunMeta(resolveRunDir(values.resume));
+      folder = positionals[0] ? path.resolve(positionals[0]) : meta.dataFolder;
     } else {
       if (positionals.length !== 1) throw new CliError(`expected one folder\n${USAGE}`, 2);
       folder = path.resolve(positionals[0]);

@@ -3,25 +3,10 @@
  * the history, cut to the configured context length. Every provider, real or simulated, sees exactly this.
  */
 import type { DataDocument, EnvironmentProfile } from '../env/types';
+import { estimateMessagesTokens } from '../llm/tokens';
 import type { ChatMessage, ToolDefinition } from '../llm/types';
 import { tools as defaultTools } from './tools';
 import type { AgentStep, ContextLength } from './types';
-
-/** ~4 characters per token: the usual rule of thumb for English and code with GPT-style tokenizers. */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
-
-export function estimateMessagesTokens(messages: ChatMessage[], tools: ToolDefinition[] = []): number {
-  let chars = 0;
-  for (const m of messages) {
-    chars += 4 * 4; // role and framing overhead per message
-    if (m.content) chars += m.content.length;
-    if (m.role === 'assistant') for (const c of m.toolCalls ?? []) chars += c.name.length + c.arguments.length + 16;
-  }
-  if (tools.length) chars += JSON.stringify(tools).length;
-  return Math.ceil(chars / 4);
-}
 
 export interface SchemaSummaryLimits {
   maxTables: number;

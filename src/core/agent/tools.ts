@@ -4,9 +4,13 @@
  */
 import { z } from 'zod';
 import type { DataDocument, EnvironmentProfile, TableProfile } from '../env/types';
+import { meaningOf, tableNotes } from '../semantics/describe';
+import type { SemanticProfile } from '../semantics/types';
 import { parseToolArguments } from '../llm/errors';
 import type { ToolCallRequest, ToolDefinition } from '../llm/types';
 import type { ToolResult } from '../sandbox/types';
+import { quoteIdent } from '../text/sql';
+import { tokens } from '../text/words';
 import { DEFAULT_RENDER_LIMITS, RenderLimits, capText, formatCell, renderError, renderTable } from './render';
 
 const tableName = z.string().min(1).describe('Table name exactly as list_tables shows it');
@@ -70,6 +74,8 @@ export interface CodeRunner {
 export interface ToolContext {
   profile: EnvironmentProfile;
   documents: DataDocument[];
+  /** What the data means; describe_table shows each column's role, unit and description when it is there. */
+  semantics?: SemanticProfile;
   sql: CodeRunner;
   /** Absent when Python is not available; run_python then yields an error observation. */
   python?: CodeRunner;
@@ -131,11 +137,6 @@ function unknownTable(profile: EnvironmentProfile, tool: string, name: string, a
   return errorObservation(tool, 'unknown_table', `no table named '${name}'. Tables: ${shown || '(none)'}`, 0, args);
 }
 
-/** Double-quoted SQL identifier. */
-export function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
 /**
  * Executes one tool call. Never throws: malformed or invalid arguments, unknown tools, tables or documents,
  * bad SQL or Python, sandbox refusals and timeouts all come back as error observations.
@@ -180,16 +181,27 @@ async function dispatch(context: ToolContext, call: Pick<ToolCallRequest, 'name'
       const { table } = args as ToolArguments<'describe_table'>;
       const found = findTable(profile, table);
       if (!found) return unknownTable(profile, call.name, table, args);
+      const semantics = context.semantics;
+      const meaning = (column: string, distinct: number) => {
+        const c = semantics?.columns.find((x) => x.table === found.name && x.column === column);
+        return c ? meaningOf(c, semantics, distinct) : '';
+      };
+      const description = (column: string) => semantics?.columns.find((x) => x.table === found.name && x.column === column)?.description?.value ?? '';
+      const described = found.columns.some((c) => description(c.name) !== '');
       const rows = found.columns.map((c) => [
         c.name,
         c.type,
+        ...(semantics ? [meaning(c.name, c.distinctCount)] : []),
         `${Math.round(c.nullFraction * 100)}%`,
         c.distinctCount,
         c.min === undefined ? '' : `${c.min} … ${c.max}`,
         c.samples.map((s) => formatCell(s, 20)).join(', '),
+        ...(described ? [description(c.name)] : []),
       ]);
-      const header = `Table ${found.name} (${found.rowCount} rows, from ${found.sourceFile}${found.parent ? `; child of ${found.parent.table} via ${found.parent.column}` : ''})`;
-      const body = renderTable(['column', 'type', 'nulls', 'distinct', 'range', 'samples'], rows, {
+      const notes = semantics ? tableNotes(found.name, semantics) : [];
+      const header = [`Table ${found.name} (${found.rowCount} rows, from ${found.sourceFile}${found.parent ? `; child of ${found.parent.table} via ${found.parent.column}` : ''})`, ...notes].join('\n');
+      const columnsHeader = ['column', 'type', ...(semantics ? ['meaning'] : []), 'nulls', 'distinct', 'range', 'samples', ...(described ? ['description'] : [])];
+      const body = renderTable(columnsHeader, rows, {
         limits: { ...limits, maxRows: Math.max(limits.maxRows, 60), maxCellChars: Math.max(limits.maxCellChars, 80) },
       });
       return {
@@ -293,7 +305,7 @@ function sandboxError(tool: string, args: Record<string, unknown>, result: ToolR
 const STOP_WORDS = new Set(['the', 'a', 'an', 'of', 'and', 'or', 'in', 'on', 'for', 'to', 'is', 'are', 'what', 'which', 'how', 'by', 'with']);
 
 function terms(text: string): string[] {
-  return (text.toLowerCase().match(/[a-z0-9_]+/g) ?? []).filter((t) => t.length > 1 && !STOP_WORDS.has(t));
+  return tokens(text).filter((t) => t.length > 1 && !STOP_WORDS.has(t));
 }
 
 /**

@@ -66,8 +66,3 @@ export function columnNamesFromHeaders(headers: string[]): Array<{ name: string;
     return { name: allocator.allocate(toSnakeIdentifier(originalName, `column_${index + 1}`)), originalName };
   });
 }
-
-/** Double-quoted SQL identifier. */
-export function quoteIdentifier(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}

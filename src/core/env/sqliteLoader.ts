@@ -1,7 +1,9 @@
 import type { Database } from 'sql.js';
 import { report, type LoaderContext } from './loaderContext';
-import { isSafeIdentifier, quoteIdentifier, toSnakeIdentifier } from './naming';
+import { isSafeIdentifier, toSnakeIdentifier } from './naming';
+import { quoteIdent } from '../text/sql';
 import { loadSqlJs, memfsFileName } from './sqlJs';
+import type { DeclaredForeignKey } from './types';
 
 const SQLITE_HEADER = 'SQLite format 3\u0000';
 
@@ -76,7 +78,8 @@ export async function loadSqlite(context: LoaderContext, bytes: Buffer): Promise
         context.db.run('SAVEPOINT toffee_table');
         copyTable(context.db, alias, object.name, name);
         context.db.run('RELEASE toffee_table');
-        context.tables.push({ name, originalName: object.name, sourceFile: context.file, kind: 'table' });
+        const foreignKeys = declaredForeignKeys(context.db, alias, object.name, newNames);
+        context.tables.push({ name, originalName: object.name, sourceFile: context.file, kind: 'table', ...(foreignKeys.length > 0 ? { foreignKeys } : {}) });
       } catch (e) {
         context.db.run('ROLLBACK TO toffee_table');
         context.db.run('RELEASE toffee_table');
@@ -97,7 +100,7 @@ export async function loadSqlite(context: LoaderContext, bytes: Buffer): Promise
           failed.push(view);
           continue;
         }
-        context.tables.push({ name, originalName: view.name, sourceFile: context.file, kind: 'view' });
+        context.tables.push({ name, originalName: view.name, sourceFile: context.file, kind: 'view', viewSql: body });
         progress = true;
       }
       pending = failed;
@@ -106,9 +109,10 @@ export async function loadSqlite(context: LoaderContext, bytes: Buffer): Promise
       const name = newNames.get(view.name)!;
       try {
         context.db.run('SAVEPOINT toffee_view');
-        context.db.run(`CREATE TABLE ${quoteIdentifier(name)} AS SELECT * FROM ${alias}.${quoteIdentifier(view.name)}`);
+        context.db.run(`CREATE TABLE ${quoteIdent(name)} AS SELECT * FROM ${alias}.${quoteIdent(view.name)}`);
         context.db.run('RELEASE toffee_view');
-        context.tables.push({ name, originalName: view.name, sourceFile: context.file, kind: 'table' });
+        const body = view.sql ? viewBody(view.sql) : undefined;
+        context.tables.push({ name, originalName: view.name, sourceFile: context.file, kind: 'table', ...(body ? { viewSql: body } : {}) });
         const why = renamed.length > 0 ? 'tables it reads were renamed in the environment' : 'its definition could not be re-created as a view';
         report(context, 'info', `View '${view.name}' was materialized as table '${name}' because ${why}.`);
       } catch (e) {
@@ -123,9 +127,33 @@ export async function loadSqlite(context: LoaderContext, bytes: Buffer): Promise
   }
 }
 
+/** The foreign keys the source declares on a table, in the environment's names (keys to tables not loaded are left out). */
+function declaredForeignKeys(db: Database, alias: string, sourceName: string, newNames: Map<string, string>): DeclaredForeignKey[] {
+  let result;
+  try {
+    result = db.exec(`PRAGMA ${alias}.foreign_key_list(${quoteIdent(sourceName)})`)[0];
+  } catch {
+    return [];
+  }
+  if (!result) return [];
+  const at = (column: string) => result.columns.indexOf(column);
+  const byId = new Map<number, DeclaredForeignKey>();
+  for (const row of result.values) {
+    const table = newNames.get(String(row[at('table')])) ?? [...newNames.entries()].find(([old]) => old.toLowerCase() === String(row[at('table')]).toLowerCase())?.[1];
+    if (!table) continue;
+    const id = Number(row[at('id')]);
+    const key = byId.get(id) ?? { columns: [], table, references: [] };
+    key.columns.push(String(row[at('from')]));
+    // A key that names no parent column refers to the parent's primary key; the profile resolves it.
+    key.references.push(row[at('to')] === null ? '' : String(row[at('to')]));
+    byId.set(id, key);
+  }
+  return [...byId.values()];
+}
+
 /** Re-creates a table with its declared column types and primary key, then copies its rows in SQL. */
 function copyTable(db: Database, alias: string, sourceName: string, name: string): void {
-  const info = db.exec(`PRAGMA ${alias}.table_info(${quoteIdentifier(sourceName)})`)[0];
+  const info = db.exec(`PRAGMA ${alias}.table_info(${quoteIdent(sourceName)})`)[0];
   if (!info) throw new Error('no columns');
   const at = (column: string) => info.columns.indexOf(column);
   const columns = info.values.map((row) => ({
@@ -135,19 +163,19 @@ function copyTable(db: Database, alias: string, sourceName: string, name: string
     pk: Number(row[at('pk')]),
   }));
   const keyColumns = columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk);
-  const definitions = columns.map((c) => `${quoteIdentifier(c.name)}${c.type ? ` ${c.type}` : ''}${c.notNull ? ' NOT NULL' : ''}`);
-  if (keyColumns.length > 0) definitions.push(`PRIMARY KEY (${keyColumns.map((c) => quoteIdentifier(c.name)).join(', ')})`);
-  const columnList = columns.map((c) => quoteIdentifier(c.name)).join(', ');
-  db.run(`CREATE TABLE ${quoteIdentifier(name)} (${definitions.join(', ')})`);
-  db.run(`INSERT INTO ${quoteIdentifier(name)} (${columnList}) SELECT ${columnList} FROM ${alias}.${quoteIdentifier(sourceName)}`);
+  const definitions = columns.map((c) => `${quoteIdent(c.name)}${c.type ? ` ${c.type}` : ''}${c.notNull ? ' NOT NULL' : ''}`);
+  if (keyColumns.length > 0) definitions.push(`PRIMARY KEY (${keyColumns.map((c) => quoteIdent(c.name)).join(', ')})`);
+  const columnList = columns.map((c) => quoteIdent(c.name)).join(', ');
+  db.run(`CREATE TABLE ${quoteIdent(name)} (${definitions.join(', ')})`);
+  db.run(`INSERT INTO ${quoteIdent(name)} (${columnList}) SELECT ${columnList} FROM ${alias}.${quoteIdent(sourceName)}`);
 }
 
 /** Creates a view and checks that it runs here; leaves nothing behind when it does not. */
 function tryCreateView(db: Database, name: string, body: string): boolean {
   db.run('SAVEPOINT toffee_view');
   try {
-    db.run(`CREATE VIEW ${quoteIdentifier(name)} AS ${body}`);
-    db.exec(`SELECT * FROM ${quoteIdentifier(name)} LIMIT 0`);
+    db.run(`CREATE VIEW ${quoteIdent(name)} AS ${body}`);
+    db.exec(`SELECT * FROM ${quoteIdent(name)} LIMIT 0`);
     db.run('RELEASE toffee_view');
     return true;
   } catch {

@@ -1,6 +1,7 @@
 import type { Database } from 'sql.js';
 import type { ColumnOrigin, ColumnType } from './types';
-import { quoteIdentifier } from './naming';
+import type { DateLayout } from './typeInference';
+import { quoteIdent } from '../text/sql';
 import { BulkStatement } from './sqlJs';
 import { sqlTypeOf } from './typeInference';
 
@@ -10,14 +11,18 @@ export interface ColumnSpec {
   type: ColumnType;
   /** Where the column sits in its source file (spreadsheets, Parquet). */
   origin?: ColumnOrigin;
+  /** For date and datetime columns read from text: the layout the file writes (values are stored in ISO form). */
+  layout?: DateLayout;
+  /** The layout in words, as the profile shows it (`M/D/YYYY`). */
+  layoutName?: string;
 }
 
 
 
 /** Creates a table with declared types from inferred ones and returns a row inserter. */
 export function createTable(db: Database, table: string, columns: ColumnSpec[]): TableInserter {
-  const columnSql = columns.map((c) => `${quoteIdentifier(c.name)} ${sqlTypeOf(c.type)}`).join(', ');
-  db.run(`CREATE TABLE ${quoteIdentifier(table)} (${columnSql})`);
+  const columnSql = columns.map((c) => `${quoteIdent(c.name)} ${sqlTypeOf(c.type)}`).join(', ');
+  db.run(`CREATE TABLE ${quoteIdent(table)} (${columnSql})`);
   return new TableInserter(db, table, columns.length);
 }
 
@@ -45,7 +50,7 @@ export class TableInserter {
 
   private insertSql(rows: number): string {
     const row = `(${new Array(this.columnCount).fill('?').join(', ')})`;
-    return `INSERT INTO ${quoteIdentifier(this.table)} VALUES ${new Array(rows).fill(row).join(', ')}`;
+    return `INSERT INTO ${quoteIdent(this.table)} VALUES ${new Array(rows).fill(row).join(', ')}`;
   }
 
   /** Queues one row (the array may be reused by the caller). */

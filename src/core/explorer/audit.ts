@@ -29,6 +29,8 @@ import { loadSqlJs } from '../env/sqlJs';
 import { numbersIn } from '../taskpool/answer';
 import { keyFromRows } from '../taskpool/revise';
 import type { AnswerKey, EvidenceStep, RubricCheck, RubricCriterion } from '../taskpool/types';
+import { containsWord } from '../text/regex';
+import { quoteIdent } from '../text/sql';
 import { RubricEnvironment, RubricResult, scoreRubric, stepCode } from './verifier';
 
 export type PerturbationKind = 'drop-table' | 'drop-column' | 'edit-values';
@@ -179,12 +181,10 @@ function schemaOf(db: Database): RubricEnvironment {
   const tables = new Map<string, string[]>();
   for (const row of db.exec(`SELECT name FROM sqlite_master WHERE type IN ('table','view')`)[0]?.values ?? []) {
     const name = String(row[0]);
-    tables.set(name.toLowerCase(), (db.exec(`PRAGMA table_info(${quote(name)})`)[0]?.values ?? []).map((r) => String(r[1])));
+    tables.set(name.toLowerCase(), (db.exec(`PRAGMA table_info(${quoteIdent(name)})`)[0]?.values ?? []).map((r) => String(r[1])));
   }
   return { columnsOf: (table) => tables.get(table.toLowerCase()) };
 }
-
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 function findTable(db: Database, table: string): { name: string; type: string } | undefined {
   const rows = db.exec(`SELECT name, type FROM sqlite_master WHERE type IN ('table','view') AND lower(name) = lower(?)`, [table]);
@@ -196,7 +196,7 @@ function findTable(db: Database, table: string): { name: string; type: string } 
 function applyPerturbation(db: Database, p: Perturbation): void {
   const found = findTable(db, p.table);
   if (!found) throw new Error(`table ${p.table} is not in the image`);
-  const t = quote(found.name);
+  const t = quoteIdent(found.name);
   if (p.kind === 'drop-table') {
     db.run(`DROP ${found.type === 'view' ? 'VIEW' : 'TABLE'} ${t}`);
     return;
@@ -209,10 +209,10 @@ function applyPerturbation(db: Database, p: Perturbation): void {
     // Rebuilt rather than ALTER … DROP COLUMN, which refuses indexed or key columns.
     const kept = columns.filter((c) => c !== column);
     if (kept.length === 0) throw new Error(`${p.table} has no other column`);
-    db.run(`CREATE TABLE "__toffee_audit" AS SELECT ${kept.map(quote).join(', ')} FROM ${t}; DROP TABLE ${t}; ALTER TABLE "__toffee_audit" RENAME TO ${t};`);
+    db.run(`CREATE TABLE "__toffee_audit" AS SELECT ${kept.map(quoteIdent).join(', ')} FROM ${t}; DROP TABLE ${t}; ALTER TABLE "__toffee_audit" RENAME TO ${t};`);
     return;
   }
-  const c = quote(column);
+  const c = quoteIdent(column);
   db.run(`UPDATE ${t} SET ${c} = CASE WHEN typeof(${c}) IN ('integer','real') THEN ${c} * 1.37 + 1 WHEN ${c} IS NULL THEN NULL ELSE ${c} || '~' END`);
 }
 
@@ -258,11 +258,6 @@ function parseArgs(text: string | undefined): Record<string, unknown> | undefine
   }
 }
 
-function mentions(text: string, word: string): boolean {
-  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(^|[^A-Za-z0-9_])${escaped}($|[^A-Za-z0-9_])`, 'i').test(text);
-}
-
 /**
  * The steps whose code can carry a criterion's support: for a check naming tables, the steps that name one of
  * them; for a documented parameter, the steps whose code applies that value (the check is satisfied only by a
@@ -272,7 +267,7 @@ function supportingCode(check: RubricCheck, steps: readonly AgentStep[]): string
   const codes = steps.map(stepCode).filter((code): code is string => code !== undefined);
   if (check.kind === 'uses_parameter') return codes.filter((code) => numbersIn(code).some((n) => Math.abs(n - check.value) <= 1e-9 * Math.max(1, Math.abs(check.value))));
   const tables = anchoredData(check).map((d) => d.table);
-  return codes.filter((code) => tables.some((t) => mentions(code, t)));
+  return codes.filter((code) => tables.some((t) => containsWord(code, t)));
 }
 
 /**
@@ -282,7 +277,7 @@ function supportingCode(check: RubricCheck, steps: readonly AgentStep[]): string
  * so that "untargeted" measures spurious movement only: criteria whose evidence no perturbed step reads.
  */
 function collateral(perturbation: Perturbation, check: RubricCheck, steps: readonly AgentStep[]): boolean {
-  return supportingCode(check, steps).some((code) => mentions(code, perturbation.table) && (perturbation.column === undefined || mentions(code, perturbation.column)));
+  return supportingCode(check, steps).some((code) => containsWord(code, perturbation.table) && (perturbation.column === undefined || containsWord(code, perturbation.column)));
 }
 
 /** 1 when a criterion is satisfied, 0 when not, null when unjudged. */

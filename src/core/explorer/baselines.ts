@@ -7,7 +7,7 @@ import { applyStep } from '../agent/episode';
 import type { AgentState, AgentStep } from '../agent/types';
 import type { ArmConfig } from '../lcm/types';
 import type { TaskSpec } from '../taskpool/types';
-import type { StepEnvironment, TrajectoryRecord } from './search';
+import type { StepRunner, TrajectoryRecord } from './search';
 import { CleaningOptions, DEFAULT_CLEANING, RejectionReason, cleaningRejection, repairedErrorIndices, verifyTrajectory } from './verifier';
 
 export interface EpisodesOptions {
@@ -35,7 +35,7 @@ export interface EpisodesResult {
 }
 
 /** Runs up to `episodes` linear episodes with one config, each with its own attempt seed, within the budget. */
-export async function runEpisodes(task: TaskSpec, environment: StepEnvironment, arm: ArmConfig, options: EpisodesOptions): Promise<EpisodesResult> {
+export async function runEpisodes(task: TaskSpec, runner: StepRunner, arm: ArmConfig, options: EpisodesOptions): Promise<EpisodesResult> {
   const started = Date.now();
   const maxSteps = options.maxSteps ?? 10;
   const cleaning = options.cleaning ?? DEFAULT_CLEANING;
@@ -66,7 +66,7 @@ export async function runEpisodes(task: TaskSpec, environment: StepEnvironment, 
       let step: AgentStep;
       try {
         // Attempt seeds far apart from the explorer's node indices, distinct per episode.
-        step = await environment.step({ state, arm, attempt: 100_000 + episode, prefixKeys: [], signal: options.signal });
+        step = await runner.step({ state, arm, attempt: 100_000 + episode, prefixKeys: [], signal: options.signal });
       } catch {
         break;
       }

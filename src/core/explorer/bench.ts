@@ -10,7 +10,7 @@ import type { LlmProvider, ModelSpec } from '../llm/types';
 import type { TaskSpec } from '../taskpool/types';
 import { runEpisodes } from './baselines';
 import { PrefixCache } from './prefixCache';
-import { costModelPolicy, createStepEnvironment, fixedConfigPolicy, runSearch } from './search';
+import { costModelPolicy, createStepRunner, fixedConfigPolicy, runSearch } from './search';
 
 export const BENCH_METHODS = ['toffee', 'toffee-no-lcm', 'best-of-5', 'single-shot'] as const;
 export type BenchMethod = (typeof BENCH_METHODS)[number];
@@ -107,13 +107,13 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
         let verified = 0;
         for (const task of options.tasks) {
           const withCache = method === 'toffee' || method === 'toffee-no-lcm';
-          const environment = createStepEnvironment({ task, providers: options.providers, models, toolContext: options.toolContext, prefixCache: withCache ? cache : undefined, seed });
+          const runner = createStepRunner({ task, providers: options.providers, models, toolContext: options.toolContext, prefixCache: withCache ? cache : undefined, seed });
           let best: number;
           let admitted: Array<{ hasRepair: boolean }>;
           if (method === 'toffee' || method === 'toffee-no-lcm') {
             const taskModel = runStart.clone();
             const policy = method === 'toffee' ? costModelPolicy(taskModel) : fixedConfigPolicy(baselineArm, options.fixedK ?? 2, estimate);
-            const result = await runSearch(task, environment, policy, { budgetUsd, signal: options.signal });
+            const result = await runSearch(task, runner, policy, { budgetUsd, signal: options.signal });
             costModel.applyDelta(taskModel.deltaFrom(runStart));
             best = result.bestQuality;
             admitted = result.admitted;
@@ -122,7 +122,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
             searchMs += result.elapsedMs;
           } else {
             const estimateStepCostUsd = (depth: number) => estimate(baselineArm, { vector: [], input: { depth } } as unknown as StateFeatures);
-            const result = await runEpisodes(task, environment, baselineArm, { episodes: method === 'best-of-5' ? 5 : 1, budgetUsd, signal: options.signal, estimateStepCostUsd });
+            const result = await runEpisodes(task, runner, baselineArm, { episodes: method === 'best-of-5' ? 5 : 1, budgetUsd, signal: options.signal, estimateStepCostUsd });
             best = result.bestQuality;
             admitted = result.admitted;
             spent += result.spentUsd;

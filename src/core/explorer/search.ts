@@ -1,5 +1,5 @@
 /**
- * MCTS over real execution. Tree data (tree.ts), pure policies (selection, expansion configs), an environment
+ * MCTS over real execution. Tree data (tree.ts), pure policies (selection, expansion configs), a step runner
  * that proposes and executes one step, and the loop below with budget, seed and AbortSignal passed in.
  * Each expansion asks the policy (the learned cost model, or a fixed config) for K configs; each proposes one
  * child whose tool call runs in the sandbox (through the shared prefix cache); rewards flow back up the path
@@ -32,14 +32,14 @@ import {
 import { verifyTrajectoryJudged, type RubricJudge } from './judge';
 import { matchesAnswer } from '../taskpool/answer';
 
-// ---------------------------------------------------------------- environment
+// ---------------------------------------------------------------- the step runner
 
 /** Proposes and executes one step from a state with a config; never throws for tool problems. */
-export interface StepEnvironment {
+export interface StepRunner {
   step(input: { state: AgentState; arm: ArmConfig; attempt: number; prefixKeys: string[]; signal?: AbortSignal }): Promise<AgentStep>;
 }
 
-export interface StepEnvironmentOptions {
+export interface StepRunnerOptions {
   task: TaskSpec;
   providers: readonly LlmProvider[];
   models: readonly ModelSpec[];
@@ -57,7 +57,7 @@ export function agentConfigOf(arm: ArmConfig): { contextLength: AgentStep['confi
  * Steps through `runStep` (the agent's one prompt → completion → tool call → observation), so every provider,
  * real or simulated, sees exactly the prompt `toffee ask` sends. Simulated models get the task as their script.
  */
-export function createStepEnvironment(options: StepEnvironmentOptions): StepEnvironment {
+export function createStepRunner(options: StepRunnerOptions): StepRunner {
   const byId = new Map(options.providers.map((p) => [p.id, p]));
   return {
     async step({ state, arm, attempt, prefixKeys, signal }) {
@@ -394,7 +394,7 @@ function stateKey(step: AgentStep | undefined): string | undefined {
 }
 
 /** Runs MCTS for one task until solved, out of budget or expansions, exhausted, or cancelled. */
-export async function runSearch(task: TaskSpec, environment: StepEnvironment, policy: ExpansionPolicy, options: SearchOptions): Promise<SearchResult> {
+export async function runSearch(task: TaskSpec, runner: StepRunner, policy: ExpansionPolicy, options: SearchOptions): Promise<SearchResult> {
   const started = Date.now();
   const maxDepth = options.maxDepth ?? 10;
   const maxK = options.maxK ?? 3;
@@ -548,7 +548,7 @@ export async function runSearch(task: TaskSpec, environment: StepEnvironment, po
       const attempt = tree.size;
       let step: AgentStep;
       try {
-        step = await environment.step({ state, arm, attempt, prefixKeys: parentKeys, signal: options.signal });
+        step = await runner.step({ state, arm, attempt, prefixKeys: parentKeys, signal: options.signal });
       } catch (error) {
         if (options.signal?.aborted) break;
         step = providerFailureStep(state.steps.length, arm, `the provider failed: ${error instanceof Error ? error.message : String(error)}`);

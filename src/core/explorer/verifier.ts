@@ -4,8 +4,9 @@
  */
 import type { AgentStep } from '../agent/types';
 import { codeSimilarity } from '../llm/sim/history';
-import { matchesAnswer, normalizeText, numbersIn } from '../taskpool/answer';
+import { matchesAnswer, normalizeText, numbersIn, statesAnswer } from '../taskpool/answer';
 import type { EvidenceStep, RubricCriterion, TaskSpec } from '../taskpool/types';
+import { containsWord } from '../text/regex';
 
 /** The code a step ran (SQL or Python), or undefined for discovery and answers. */
 export function stepCode(step: AgentStep): string | undefined {
@@ -97,11 +98,6 @@ export interface RubricResult {
   unjudged: number;
 }
 
-function mentions(text: string, word: string): boolean {
-  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(^|[^A-Za-z0-9_])${escaped}($|[^A-Za-z0-9_])`, 'i').test(text);
-}
-
 /**
  * The schema the trajectory ran against, when the scorer knows it: a named table or column counts only when it
  * resolves to a real one. SQLite reads a double-quoted name that is not a column as a string literal, so a step
@@ -128,15 +124,15 @@ export function scoreRubric(rubric: readonly RubricCriterion[], steps: readonly 
     let holds: boolean | null;
     switch (check.kind) {
       case 'uses_table':
-        holds = realTable(check.table) && anyText((t) => mentions(t, check.table));
+        holds = realTable(check.table) && anyText((t) => containsWord(t, check.table));
         break;
       case 'uses_column':
-        holds = realColumn(check.table, check.column) && anyText((t) => mentions(t, check.column) && mentions(t, check.table));
+        holds = realColumn(check.table, check.column) && anyText((t) => containsWord(t, check.column) && containsWord(t, check.table));
         break;
       case 'joins_on':
         holds = realColumn(check.left.table, check.left.column) && realColumn(check.right.table, check.right.column) && okSteps.some((s) => {
           const code = stepCode(s) ?? '';
-          return /\bjoin\b|merge|zip\(/i.test(code) && mentions(code, check.left.column) && mentions(code, check.right.column);
+          return /\bjoin\b|merge|zip\(/i.test(code) && containsWord(code, check.left.column) && containsWord(code, check.right.column);
         });
         break;
       case 'final_value':
@@ -158,6 +154,9 @@ export function scoreRubric(rubric: readonly RubricCriterion[], steps: readonly 
         break;
       case 'uses_parameter':
         holds = okSteps.some((s) => numbersIn(stepCode(s) ?? '').some((n) => Math.abs(n - check.value) <= 1e-9 * Math.max(1, Math.abs(check.value))));
+        break;
+      case 'sub_answer':
+        holds = okSteps.some((s) => statesAnswer(check.answer, s.observation.text)) || (finalAnswer !== undefined && statesAnswer(check.answer, answerText));
         break;
       case 'text':
         holds = null;

@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TokenizerLoader } from '@lenml/tokenizers';
-import { estimateTokens } from '../agent/prompt';
+import { estimateTokens } from '../llm/tokens';
 import { qwenTokenizerDir } from '../assets';
 import type { ChatTemplateName } from './renderCheck';
 

@@ -1,7 +1,7 @@
 /** Saving and loading one cost model per environment, so it keeps learning across runs. */
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { writeFileAtomic } from '../text/atomicFile';
 import { LearnedCostModel, type LcmOptions } from './LearnedCostModel';
 import type { ArmConfig } from './types';
 
@@ -11,23 +11,10 @@ export function costModelPath(workspaceRoot: string, envHash: string): string {
   return path.join(workspaceRoot, '.toffee', 'lcm', `${safe}.json`);
 }
 
-/** Writes the model atomically: a temp file in the same folder, fsync'd, then renamed over the target. */
+/** Writes the model atomically (readers see the old model or the new one, never half). */
 export async function saveCostModel(filePath: string, model: LearnedCostModel): Promise<void> {
   await fs.mkdir(path.dirname(filePath), { recursive: true });
-  const temp = `${filePath}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await fs.open(temp, 'w');
-  try {
-    await handle.writeFile(`${JSON.stringify(model.toJSON())}\n`, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await fs.rename(temp, filePath);
-  } catch (error) {
-    await fs.rm(temp, { force: true });
-    throw error;
-  }
+  writeFileAtomic(filePath, `${JSON.stringify(model.toJSON())}\n`);
 }
 
 export interface LoadedCostModel {

@@ -11,6 +11,7 @@ import { LlmError, redactSecrets } from './errors';
 import { parseJsonToolReply, toJsonToolConversation } from './jsonToolProtocol';
 import { costUsd, resolveModelSpec, type PriceOverride, type ResolvedModelSpec } from './pricing';
 import { abortableSleep, fullJitterBackoffMs, isRetryableStatus, parseRetryAfterMs } from './retryPolicy';
+import { estimateMessagesTokens, estimateTokens } from './tokens';
 import type { ChatMessage, Completion, CompletionRequest, LlmProvider, ModelSpec, ToolCallRequest, ToolDefinition, Usage } from './types';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -463,11 +464,9 @@ function readUsage(raw: ChatCompletion['usage'] | null | undefined): Usage | und
   return usage;
 }
 
-/** ~4 characters per token: good enough to keep budgets moving when a server omits usage. */
+/** Good enough to keep budgets moving when a server omits usage. */
 function estimateUsage(messages: readonly ChatMessage[], tools: readonly ToolDefinition[] | undefined, content: string | null, calls: readonly ToolCallRequest[]): Usage {
-  const promptChars = messages.reduce((sum, m) => sum + (m.content?.length ?? 0) + ('toolCalls' in m ? JSON.stringify(m.toolCalls ?? []).length : 0), 0) + JSON.stringify(tools ?? []).length;
-  const completionChars = (content?.length ?? 0) + calls.reduce((sum, c) => sum + c.name.length + c.arguments.length, 0);
-  return { prompt: Math.ceil(promptChars / 4), completion: Math.ceil(completionChars / 4) };
+  return { prompt: estimateMessagesTokens(messages, tools), completion: estimateTokens((content ?? '') + calls.map((c) => c.name + c.arguments).join('')) };
 }
 
 /** Map anything the SDK or fetch throws to an LlmError in plain words, with secrets removed. */

@@ -7,6 +7,7 @@ import initSqlJs from 'sql.js';
 import type { Database } from 'sql.js';
 import { crossJoinMessage, unlinkedCrossJoin, type PlanRow } from './crossJoinGuard';
 import { checkReadOnly } from './sqlGuard';
+import { quoteIdent } from '../text/sql';
 
 /** What one query gives back; crosses the worker boundary, so plain JSON-safe values only. */
 export interface SqlOutcome {
@@ -124,7 +125,7 @@ export class ReadOnlyDatabase {
     }
     const entry = this.tableRows.get(table.toLowerCase());
     if (!entry) return undefined;
-    entry.rows ??= Number(this.db.exec(`SELECT COUNT(*) FROM "${entry.name.replace(/"/g, '""')}"`)[0].values[0][0]);
+    entry.rows ??= Number(this.db.exec(`SELECT COUNT(*) FROM ${quoteIdent(entry.name)}`)[0].values[0][0]);
     return entry.rows;
   }
 }

@@ -5,7 +5,7 @@
  * not depend on which tasks ran before it or where. What the copy learned is returned as a delta (LinUCB's
  * sufficient statistics are additive) for the run's model, merged in task-pool order.
  */
-import { costModelPolicy, createStepEnvironment, runSearch, type SearchResult } from '../explorer/search';
+import { costModelPolicy, createStepRunner, runSearch, type SearchResult } from '../explorer/search';
 import type { PrefixCache } from '../explorer/prefixCache';
 import type { CleaningOptions } from '../explorer/verifier';
 import type { ToolContext } from '../agent/tools';
@@ -44,7 +44,7 @@ export async function exploreTask(
   options: { signal?: AbortSignal; onEvents?: (events: RunEventInput[]) => void } = {},
 ): Promise<TaskExploration> {
   const taskModel = context.runStartModel.clone();
-  const environment = createStepEnvironment({
+  const runner = createStepRunner({
     task,
     providers: context.providers,
     models: context.models,
@@ -52,7 +52,7 @@ export async function exploreTask(
     prefixCache: context.prefixCache,
     seed: context.seed,
   });
-  const result = await runSearch(task, environment, costModelPolicy(taskModel), {
+  const result = await runSearch(task, runner, costModelPolicy(taskModel), {
     budgetUsd: context.budgetUsd,
     maxK: context.maxK,
     maxDepth: context.maxDepth,

@@ -22,17 +22,8 @@ import {
   type UnknownRunEvent,
 } from './events';
 import { iterateEventLog, scanEventLogSync, type LogIssue } from './eventLog';
-import {
-  assertValidRunId,
-  fsyncDirectory,
-  newRunId,
-  readRunMeta,
-  RUN_FILES,
-  RUN_FORMAT_VERSION,
-  runsDir,
-  writeFileAtomic,
-  type RunMeta,
-} from './runFolder';
+import { fsyncDirectory, writeFileAtomic } from '../text/atomicFile';
+import { assertValidRunId, newRunId, readRunMeta, RUN_FILES, RUN_FORMAT_VERSION, runsDir, type RunMeta } from './runFolder';
 import { applyEvent, createRunState, rebuildState, type RunState } from './runState';
 import { renderSnapshots } from './snapshots';
 import { acquireWriterLock, type LockInfo, type WriterLock } from './writerLock';

@@ -11,7 +11,7 @@ export type {
   RunEventListener,
   RunStoreOptions,
 } from './RunStore';
-export { listRuns, summarizeRun, newRunId, readRunMeta, runsDir, RUN_FILES, type RunMeta, type RunSummary } from './runFolder';
+export { isRunFolder, listRuns, summarizeRun, newRunId, readRunMeta, runsDir, RUN_FILES, type RunMeta, type RunSummary } from './runFolder';
 export { renderSnapshots, type RenderedSnapshots } from './snapshots';
 export { tail, type TailOptions } from './tail';
 export { RunLockedError, type LockInfo } from './writerLock';

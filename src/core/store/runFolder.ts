@@ -1,6 +1,6 @@
 /**
- * The run folder layout `<root>/.toffee/runs/<runId>/`, run ids, `run.json`, atomic file writes, and the
- * list of past runs with summaries.
+ * The run folder layout `<root>/.toffee/runs/<runId>/`, run ids, `run.json`, and the list of past runs with
+ * summaries.
  */
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
@@ -59,6 +59,11 @@ export const runMetaSchema = z.looseObject({
   toolVersion: z.string(),
 });
 
+/** Whether `dir` holds a run (its run.json); says nothing about whether the run is readable. */
+export function isRunFolder(dir: string): boolean {
+  return fs.existsSync(path.join(dir, RUN_FILES.meta));
+}
+
 export function readRunMeta(runDir: string): RunMeta {
   const metaPath = path.join(runDir, RUN_FILES.meta);
   let text: string;
@@ -77,38 +82,6 @@ export function readRunMeta(runDir: string): RunMeta {
   const result = runMetaSchema.safeParse(parsed);
   if (!result.success) throw new Error(`${metaPath} is not a run description: ${result.error.issues[0]?.message}`);
   return result.data as RunMeta;
-}
-
-/** fsync a directory so a created or renamed entry survives power loss (not supported on Windows: ignored). */
-export function fsyncDirectory(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(dir, 'r');
-    fs.fsyncSync(fd);
-  } catch {
-    // best effort
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
-}
-
-/** Write to a temp file in the same folder, fsync, rename over the target: readers see old or new, never half. */
-export function writeFileAtomic(filePath: string, content: string): void {
-  const temp = `${filePath}.tmp-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
-  const fd = fs.openSync(temp, 'w');
-  try {
-    fs.writeFileSync(fd, content);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
-    fs.renameSync(temp, filePath);
-  } catch (error) {
-    fs.rmSync(temp, { force: true });
-    throw error;
-  }
-  fsyncDirectory(path.dirname(filePath));
 }
 
 export interface RunSummary {

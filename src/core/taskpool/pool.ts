@@ -9,10 +9,9 @@ import type { LlmProvider } from '../llm/types';
 import type { DataDocument, EnvironmentProfile } from '../env/types';
 import { matchesAnswer } from './answer';
 import { auditContamination } from './contamination';
-import { dependencyFamilies, discoverInclusionDependencies } from './dependencyFamilies';
-import type { FamilyContext, TaskFamily } from './families';
-import { starterFamilies } from './families';
-import { buildStructuralGraph } from './graph';
+import { taskPoolFamilies } from './families/index';
+import type { FamilyContext, TaskFamily } from './families/kit';
+import { addEdge, buildStructuralGraph, columnNode } from './graph';
 import type { EvidenceGraph } from './graph';
 import { buildRubric, fileRoles, taskAnchors } from './rubric';
 import type { ContaminationReference, TaskSpec } from './types';
@@ -20,8 +19,7 @@ import { checkEvidence, nearDuplicateOf, trivialReason } from './validate';
 import { phraseTask, type PhrasingModel } from './phrasing';
 import { unnamedLookAlikes, withTablesNamed } from './revise';
 
-/** Every family of the pool: the starter four, then the dependency families. */
-export const taskPoolFamilies: TaskFamily[] = [...starterFamilies, ...dependencyFamilies];
+export { taskPoolFamilies };
 
 export interface RejectedTask {
   id: string;
@@ -157,18 +155,23 @@ export function namingLookAlikes(task: TaskSpec, profile: EnvironmentProfile, do
 /** Builds, validates and selects the task pool for an environment opened as an agent tool context. */
 export async function buildTaskPool(context: ToolContext, options: TaskPoolOptions = {}): Promise<TaskPoolResult> {
   const started = Date.now();
-  const { profile, documents } = context;
+  const { profile, documents, semantics } = context;
+  if (!semantics) throw new Error('the task pool needs the semantic profile of the environment (open it with loadSemanticEnvironment or openAgentSession)');
   const graph = buildStructuralGraph(profile, documents);
+  // The semantic profile's relationships are the graph's join and derivation edges.
+  for (const r of semantics.relationships) {
+    if (r.kind === 'foreign-key') addEdge(graph, { from: columnNode(r.child.table, r.child.column), to: columnNode(r.parent.table, r.parent.column), kind: 'join_key', note: r.why });
+    else if (r.kind === 'derived-column') for (const input of r.from) addEdge(graph, { from: columnNode(r.table, input), to: columnNode(r.table, r.column), kind: 'derivation', note: r.why });
+  }
   const familyContext: FamilyContext = {
     profile,
+    semantics,
     sql: context.sql,
     python: context.python,
     maxPerFamily: options.maxPerFamily ?? 6,
     signal: options.signal,
     documents,
     graph,
-    // Every family joins over the same keys: the inclusion dependencies, where the parent's column is a key.
-    joinKeys: async (c) => (await discoverInclusionDependencies(c)).filter((d) => d.parentColumn.candidateKey && d.containment >= 0.9),
   };
   const families: TaskPoolResult['families'] = [];
   const rejected: RejectedTask[] = [];
@@ -190,7 +193,7 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
       if (options.signal?.aborted) throw error;
       note = `family failed: ${error instanceof Error ? error.message : String(error)}`;
     }
-    if (!note && produced.length === 0) note = `nothing found here for: ${family.description.replace(/\.$/, '')}`;
+    if (!note && produced.length === 0) note = `the data has none of what it needs: ${family.needs}`;
     families.push({ id: family.id, candidates: produced.length, valid: 0, selected: 0, note, elapsedMs: Date.now() - familyStarted });
     for (const task of produced) task.question = namingLookAlikes(task, profile, documents);
     candidates.push(...produced);

@@ -16,10 +16,12 @@ import type { AgentStep } from '../agent/types';
 import type { DataDocument, EnvironmentProfile } from '../env/types';
 import { stepCode } from '../explorer/verifier';
 import type { LlmProvider } from '../llm/types';
+import { containsWord, escapeRegExp } from '../text/regex';
+import { quoteIdent } from '../text/sql';
+import { singular, words } from '../text/words';
 import { matchesAnswer, normalizeText, numbersIn } from './answer';
 import type { EvidenceGraph, GraphEdge, GraphNode } from './graph';
 import { columnNode, hasNode, tableNode } from './graph';
-import { singular } from './families';
 import { buildRubric, columnsOf, fileRoles, joinsOf, lookAlikes, taskAnchors } from './rubric';
 import type { AnswerKey, FieldChange, RubricCheck, RubricCriterion, TaskSpec } from './types';
 import { statedAnswer } from './validate';
@@ -42,6 +44,7 @@ const rubricCheckSchema: z.ZodType<RubricCheck> = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('reports_values'), values: z.array(z.string()) }),
   z.object({ kind: z.literal('uses_document'), document: z.string().min(1), section: z.string().optional() }),
   z.object({ kind: z.literal('uses_parameter'), value: z.number().finite() }),
+  z.object({ kind: z.literal('sub_answer'), step: z.number().int().min(0), answer: answerKeySchema }),
   z.object({ kind: z.literal('text'), instruction: z.string().min(1) }),
 ]);
 
@@ -225,17 +228,10 @@ export function keyFromRows(key: AnswerKey, columns: string[], rows: unknown[][]
   }
 }
 
-const humanize = (name: string) => name.replace(/[_\s]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().trim();
-
-function containsPhrase(text: string, phrase: string): boolean {
-  const escaped = phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(^|[^a-z0-9_])${escaped}($|[^a-z0-9_])`).test(normalizeText(text));
-}
-
 /** The ways a question may name a table: its name in words, their plural and singular ("job" for jobs), the name itself. */
 export function tableNameForms(table: string): string[] {
-  const words = humanize(table);
-  return [...new Set([words, `${words}s`, singular(words), table.toLowerCase()])].filter((w) => w !== '');
+  const named = words(table);
+  return [...new Set([named, `${named}s`, singular(named), table.toLowerCase()])].filter((w) => w !== '');
 }
 
 /**
@@ -245,15 +241,16 @@ export function tableNameForms(table: string): string[] {
  */
 export function namesTable(question: string, table: string, columns: readonly string[] = []): boolean {
   let text = normalizeText(question);
-  for (const phrase of columns.map(humanize).filter((p) => p !== '').sort((a, b) => b.length - a.length)) {
-    text = text.replace(new RegExp(`(^|[^a-z0-9_])${phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=$|[^a-z0-9_])`, 'g'), '$1·');
+  for (const phrase of columns.map(words).filter((p) => p !== '').sort((a, b) => b.length - a.length)) {
+    // A column's words name the column, singular or plural ("order totals"), not its table.
+    text = text.replace(new RegExp(`(^|[^a-z0-9_])${escapeRegExp(phrase)}(?:e?s)?(?=$|[^a-z0-9_])`, 'g'), '$1·');
   }
-  return tableNameForms(table).some((form) => containsPhrase(text, form));
+  return tableNameForms(table).some((form) => containsWord(text, form));
 }
 
 /** The words `withTablesNamed` adds: ", according to the X table" (or "the X and Y tables"). */
 export function tablesNamingPhrase(tables: readonly string[]): string {
-  return `, according to the ${tables.map(humanize).join(' and ')} table${tables.length > 1 ? 's' : ''}`;
+  return `, according to the ${tables.map(words).join(' and ')} table${tables.length > 1 ? 's' : ''}`;
 }
 
 /**
@@ -300,7 +297,6 @@ export function citedText(task: TaskSpec, documents: readonly DataDocument[]): s
     .join('\n');
 }
 
-const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const sameNumber = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
 
 /** Tables a path's SQL reads (names that appear as identifiers). */
@@ -309,7 +305,7 @@ function tablesRead(steps: readonly AgentStep[], profile: EnvironmentProfile): S
   for (const step of steps) {
     if (!step.observation.ok || step.toolCall?.name !== 'run_sql') continue;
     const code = stepCode(step) ?? '';
-    for (const t of profile.tables) if (new RegExp(`(^|[^A-Za-z0-9_])"?${t.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"?($|[^A-Za-z0-9_])`, 'i').test(code)) read.add(t.name);
+    for (const t of profile.tables) if (containsWord(code, t.name)) read.add(t.name);
   }
   return read;
 }
@@ -504,6 +500,12 @@ function anchorProblem(criterion: RubricCriterion, ctx: AnchorContext): string |
     case 'uses_parameter':
       if (!numbersIn(ctx.task.evidence.map((s) => s.code).join('\n')).some((n) => sameNumber(n, check.value))) return `the evidence never applies ${check.value}`;
       return undefined;
+    case 'sub_answer': {
+      const step = ctx.task.evidence[check.step];
+      if (!step?.subAnswer) return `the reference solution has no step ${check.step + 1} with a sub-answer`;
+      if (json(step.subAnswer.key) !== json(check.answer)) return `expects ${json(check.answer).slice(0, 60)}, not step ${check.step + 1}'s sub-answer`;
+      return undefined;
+    }
     case 'text':
       return undefined;
   }

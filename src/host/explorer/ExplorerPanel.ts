@@ -1,7 +1,6 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RunStore } from '../../core/store';
+import { isRunFolder, RUN_FILES, type RunStore } from '../../core/store';
 import type { PoolProgressView } from '../../shared/protocol';
 import type { RunView } from '../../shared/runView';
 import { describeError, log } from '../log';
@@ -168,5 +167,5 @@ export class ExplorerPanel {
 }
 
 function assertRunFolder(runDir: string): void {
-  if (!fs.existsSync(path.join(runDir, 'run.json'))) throw new Error(`${runDir} is not a TOFFEE run folder (no run.json)`);
+  if (!isRunFolder(runDir)) throw new Error(`${runDir} is not a TOFFEE run folder (no ${RUN_FILES.meta})`);
 }

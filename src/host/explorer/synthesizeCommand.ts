@@ -1,8 +1,7 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { synthesize } from '../../core/pipeline';
-import { newRunId, runsDir } from '../../core/store';
+import { isRunFolder, newRunId, runsDir } from '../../core/store';
 import type { LlmProvider } from '../../core/llm/types';
 import { createSimulatedProvider } from '../../core/llm/sim/index';
 import { collectRun, enqueueRun } from '../../core/scale/coordinator';
@@ -211,7 +210,7 @@ async function runSynthesis(context: vscode.ExtensionContext, status: vscode.Sta
     }
     log().error(`Synthesis failed: ${describeError(error)}`);
     const message = `The synthesis failed: ${describeError(error)}`;
-    if (fs.existsSync(path.join(runDir, 'run.json'))) panel()?.notice('error', message);
+    if (isRunFolder(runDir)) panel()?.notice('error', message);
     else postPool({ ...pool, outcome: 'failed', message }, true);
     show('$(error) TOFFEE: synthesis failed', message, { command: 'toffee.showLog', title: 'Show the log' });
     void vscode.window.showErrorMessage(`TOFFEE: ${message}`, 'Show Log').then((choice) => choice && vscode.commands.executeCommand('toffee.showLog'));

@@ -3,6 +3,8 @@
  * wrong result), the way an LLM's slips do. Each mutation returns undefined when it does not apply.
  */
 import { weightedPick } from './random';
+import { escapeRegExp } from '../../text/regex';
+import { quoteIdent } from '../../text/sql';
 
 export type MistakeKind =
   | 'misspelled_column'
@@ -29,7 +31,6 @@ export interface MistakeWeights {
   avoid?: MistakeKind[];
 }
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A plausible typo: drop an inner vowel, else swap two inner letters, else drop the last letter. */
 export function misspell(name: string, random: () => number): string {
@@ -47,7 +48,7 @@ export function misspell(name: string, random: () => number): string {
 
 /** Occurrences of an identifier in SQL, quoted ("name") or bare (word-bounded), outside string literals. */
 function identifierPattern(name: string): RegExp {
-  return new RegExp(`"${escapeRegExp(name.replace(/"/g, '""'))}"|(?<![\\w'."])${escapeRegExp(name)}(?![\\w'"])`, 'g');
+  return new RegExp(`${escapeRegExp(quoteIdent(name))}|(?<![\\w'."])${escapeRegExp(name)}(?![\\w'"])`, 'g');
 }
 
 function replaceIdentifier(sql: string, from: string, to: string, onlyFirst: boolean): string | undefined {
@@ -55,7 +56,7 @@ function replaceIdentifier(sql: string, from: string, to: string, onlyFirst: boo
   const out = sql.replace(identifierPattern(from), (match) => {
     if (onlyFirst && done) return match;
     done = true;
-    return match.startsWith('"') ? `"${to.replace(/"/g, '""')}"` : to;
+    return match.startsWith('"') ? quoteIdent(to) : to;
   });
   return out === sql ? undefined : out;
 }

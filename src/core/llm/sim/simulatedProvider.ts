@@ -3,7 +3,7 @@
  * steps) the way an LLM agent would: schema discovery, then the steps, then an answer read from the actual
  * observations — with seeded mistakes applied to the real code, and repairs after error observations.
  */
-import { estimateMessagesTokens, estimateTokens } from '../../agent/prompt';
+import { estimateMessagesTokens, estimateTokens } from '../tokens';
 import { parseRenderedTable } from '../../agent/render';
 import type { TaskSpec } from '../../taskpool/types';
 import { LlmError } from '../errors';
