@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DataEnvironment } from '../core/env/types';
+import type { SemanticEnvironment } from '../core/semantics/types';
 import { readEnvironmentFacts, type EnvironmentFacts } from './environmentFacts';
 import { buildEnvironmentNodes, type EnvironmentAction, type EnvironmentIcon, type EnvironmentNode } from './environmentNodes';
 import { log } from './log';
@@ -65,7 +66,8 @@ export class EnvironmentTreeProvider implements vscode.TreeDataProvider<Environm
       // Without the facts the view still shows every table; keys fall back to names, binary columns to their type.
       log().warn(`Could not read keys and storage of ${environment.root}: ${(error as Error).message}`);
     }
-    const root = buildEnvironmentNodes(environment.profile, { facts });
+    // A semantic environment (loadSemanticEnvironment) shows what its columns mean.
+    const root = buildEnvironmentNodes(environment.profile, { facts, semantics: (environment as Partial<SemanticEnvironment>).semantics });
     const parents = new Map<string, EnvironmentNode>();
     const index = (node: EnvironmentNode) => node.children.forEach((child) => (parents.set(child.id, node), index(child)));
     index(root);

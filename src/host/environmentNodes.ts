@@ -5,6 +5,8 @@
  */
 import * as path from 'node:path';
 import type { ColumnProfile, EnvironmentProfile, FileDiagnostic, Severity, TableProfile } from '../core/env/types';
+import { meaningOf, sourceOf } from '../core/semantics/describe';
+import type { ColumnSemantics, SemanticProfile } from '../core/semantics/types';
 import type { EnvironmentFacts } from './environmentFacts';
 
 /** Codicon ids the tree uses; colour is chosen by the provider from the id. */
@@ -44,21 +46,15 @@ export interface EnvironmentNode {
   children: EnvironmentNode[];
 }
 
-/**
- * What a column means, from the semantic layer (src/core/semantics/, planned): its role (identifier, dimension,
- * measure, time, …), unit and description. The view shows them once the profile carries them: pass `meaning` to
- * buildEnvironmentNodes (see columnNode); until then no caller does, and the columns show their type and key only.
- */
-export interface ColumnMeaning {
-  role?: string;
-  unit?: string;
-  description?: string;
-}
-
 export interface EnvironmentNodeOptions {
   /** Declared keys and binary columns, read from the image (environmentFacts.ts). */
   facts?: EnvironmentFacts;
-  meaning?: (table: string, column: string) => ColumnMeaning | undefined;
+  /**
+   * What the columns mean (src/core/semantics/): each column shows its role in words (meaningOf, as describe_table
+   * and `toffee profile` say it), its unit, its dictionary description and why; a key is what the semantics call a
+   * primary key. Without it, the columns show their type, and a key by the declared-or-named rule of tableKey.
+   */
+  semantics?: SemanticProfile;
 }
 
 const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -80,9 +76,14 @@ function stem(name: string): string {
  * named like an identifier. Unique values alone do not make a key (a name, a birth date or a timestamp can be
  * unique in a small table), so a unique column without an identifier's name is not one.
  */
-export function tableKey(table: TableProfile, facts: EnvironmentFacts | undefined): { columns: string[]; declared: boolean } | undefined {
+export function tableKey(table: TableProfile, facts: EnvironmentFacts | undefined, semantics?: SemanticProfile): { columns: string[]; declared: boolean } | undefined {
   const declared = facts?.primaryKeys.get(table.name);
   if (declared?.length) return { columns: declared, declared: true };
+  if (semantics) {
+    // The semantic layer has weighed names, values and relationships: its primary keys are the table's key.
+    const keys = semantics.columns.filter((c) => c.table === table.name && c.role.value === 'identifier' && c.identifier === 'primary-key').map((c) => c.column);
+    return keys.length ? { columns: keys, declared: false } : undefined;
+  }
   const identifiers = table.columns.filter((c) => c.candidateKey && (c.type === 'integer' || c.type === 'text') && IDENTIFIER_NAME.test(c.originalName));
   // `id` or one named after the table (`order_item_id` in order_items) first, then the first in column order.
   const own = identifiers.find((c) => {
@@ -93,32 +94,38 @@ export function tableKey(table: TableProfile, facts: EnvironmentFacts | undefine
   return named ? { columns: [named.name], declared: false } : undefined;
 }
 
-function columnTooltip(column: ColumnProfile, type: string, key: { declared: boolean; of: number } | undefined, meaning: ColumnMeaning | undefined): string {
+function columnTooltip(column: ColumnProfile, type: string, key: { declared: boolean; of: number } | undefined, meaning: ColumnSemantics | undefined, semantics: SemanticProfile | undefined): string {
   const lines = [`${column.originalName} (${type})`];
-  if (meaning?.description) lines.push(meaning.description);
+  if (meaning?.description) lines.push(meaning.description.value);
+  if (meaning) {
+    lines.push(`meaning: ${meaningOf(meaning, semantics, column.distinctCount)}${meaning.aggregation !== 'none' ? ` (aggregate with ${meaning.aggregation})` : ''}`);
+    lines.push(`why: ${meaning.role.why} — ${sourceOf(meaning.role)}`);
+    if (meaning.unit) lines.push(`unit: ${meaning.unit.value.label}`);
+  }
   if (column.name !== column.originalName) lines.push(`SQL name: ${column.name}`);
   lines.push(`nulls: ${(column.nullFraction * 100).toFixed(1)}%`, `distinct: ${column.distinctCount.toLocaleString('en-US')}`);
   if (column.min !== undefined || column.max !== undefined) lines.push(`range: ${column.min ?? '?'} … ${column.max ?? '?'}`);
   if (column.samples.length && type !== 'binary') lines.push(`samples: ${column.samples.map((s) => JSON.stringify(s)).join(', ')}`);
   if (type === 'binary') lines.push('stored as binary (BLOB)');
   if (key?.declared) lines.push(key.of > 1 ? `part of the primary key (${key.of} columns), declared by the source` : 'primary key, declared by the source');
-  else if (key) lines.push('key: non-null, unique and named like an identifier');
-  else if (column.candidateKey) lines.push('unique and non-null here (not named like a key)');
+  else if (key) lines.push(semantics ? 'key: the primary key the semantic profile found' : 'key: non-null, unique and named like an identifier');
+  else if (column.candidateKey) lines.push('unique and non-null here (not a key)');
   return lines.join('\n');
 }
 
 function columnNode(table: TableProfile, column: ColumnProfile, key: ReturnType<typeof tableKey>, options: EnvironmentNodeOptions): EnvironmentNode {
-  const binary = options.facts?.binaryColumns.has(`${table.name}.${column.name}`) ?? false;
+  const meaning = options.semantics?.columns.find((c) => c.table === table.name && c.column === column.name);
+  const binary = (options.facts?.binaryColumns.has(`${table.name}.${column.name}`) ?? false) || meaning?.role.value === 'binary';
   const type = binary ? 'binary' : column.type;
   const keyPart = key?.columns.includes(column.name) ? { declared: key.declared, of: key.columns.length } : undefined;
-  // The semantic layer's role and unit, when the profile carries them (see ColumnMeaning).
-  const meaning = options.meaning?.(table.name, column.name);
-  const meaningLabel = meaning?.role ? ` · ${meaning.role}${meaning.unit ? ` (${meaning.unit})` : ''}` : '';
+  // With the semantic profile the role says it all ("identifier · primary key", "measure · sum · USD").
+  const role = meaning && meaning.role.value !== 'binary' ? ` · ${meaningOf(meaning, options.semantics, column.distinctCount)}` : '';
+  const keyLabel = keyPart && !(meaning?.identifier === 'primary-key') ? (keyPart.declared ? ' · primary key' : ' · key') : '';
   return {
     id: `table:${table.name}/column:${column.name}`,
     label: column.name,
-    description: `${type}${keyPart ? (keyPart.declared ? ' · primary key' : ' · key') : ''}${meaningLabel}`,
-    tooltip: columnTooltip(column, type, keyPart, meaning),
+    description: `${type}${keyLabel}${role}`,
+    tooltip: columnTooltip(column, type, keyPart, meaning, options.semantics),
     icon: keyPart ? 'key' : binary ? 'file-binary' : 'symbol-field',
     action: { kind: 'previewTable', table: table.name },
     children: [],
@@ -127,13 +134,16 @@ function columnNode(table: TableProfile, column: ColumnProfile, key: ReturnType<
 
 function tableNode(table: TableProfile, options: EnvironmentNodeOptions): EnvironmentNode {
   const id = `table:${table.name}`;
-  const key = tableKey(table, options.facts);
+  const key = tableKey(table, options.facts, options.semantics);
+  const kind = options.semantics?.tables.find((t) => t.table === table.name);
   const tooltip = [
     `${table.name}${table.kind === 'view' ? ' (view)' : ''}`,
     `source: ${table.sourceFile}`,
     table.originalName !== table.name ? `original name: ${table.originalName}` : undefined,
     table.parent ? `child of ${table.parent.table} via ${table.parent.column}` : undefined,
     `${formatCount(table.rowCount, 'row')}, ${formatCount(table.columns.length, 'column')}`,
+    kind ? `kind: ${kind.kind.value}${kind.partition ? ` (${kind.partition.name} ${kind.partition.value})` : ''} — ${kind.kind.why}` : undefined,
+    kind?.description ? kind.description.value : undefined,
     key ? `key: ${key.columns.join(', ')}${key.declared ? ' (declared)' : ''}` : undefined,
     'Click to preview its rows.',
   ].filter((line): line is string => line !== undefined);

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { loadEnvironment } from '../core/env';
+import { loadSemanticEnvironment } from '../core/semantics/index';
 import { ENVIRONMENT_VIEW_ID, type EnvironmentTreeProvider } from './EnvironmentTreeProvider';
 import { describeError, log } from './log';
 
@@ -34,7 +34,8 @@ export function registerOpenEnvironmentCommands(tree: EnvironmentTreeProvider): 
         async (progress, token) => {
           token.onCancellationRequested(() => controller.abort());
           let reported = 0;
-          return loadEnvironment(root, {
+          // With its semantic profile: the view shows what each column means.
+          return loadSemanticEnvironment(root, {
             signal: controller.signal,
             onProgress: ({ file, done, total }) => {
               const percent = total > 0 ? (done / total) * 100 : 0;

@@ -227,7 +227,11 @@ describe('Data Environment view in a real VS Code', function () {
     const types = Object.fromEntries(item.children.map((c) => [c.label, c.description?.split(' ')[0]]));
     assert.deepEqual(types, { sale_id: 'integer', region: 'text', amount: 'real', sold_on: 'date', paid: 'boolean' });
     assert.equal(find(item.children, 'sale_id').icon, 'key');
-    assert.equal(find(item.children, 'sale_id').description, 'integer · key');
+    assert.match(find(item.children, 'sale_id').description ?? '', /^integer · (key|identifier · primary key)$/);
+    // What the columns mean, from the semantic profile.
+    assert.match(find(item.children, 'amount').description ?? '', /^real · measure/);
+    assert.match(find(item.children, 'sold_on').description ?? '', /^date · time/);
+    assert.match(find(item.children, 'amount').tooltip ?? '', /\nwhy: /);
     assert.equal(find(item.children, 'region').icon, 'symbol-field');
     // amount and sold_on are unique in five rows, which makes neither a key.
     assert.equal(find(item.children, 'amount').icon, 'symbol-field');

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadEnvironment } from '../../src/core/env';
+import { loadSemanticEnvironment } from '../../src/core/semantics/index';
 import type { EnvironmentProfile } from '../../src/core/env/types';
 import { execFileSync } from 'node:child_process';
 import { previewTable, readEnvironmentFacts } from '../../src/host/environmentFacts';
@@ -62,7 +63,7 @@ describe('host: Data Environment tree nodes', function () {
         ['total', 'real', 'symbol-field'],
       ],
     );
-    assert.match(child(orders, 'total').tooltip ?? '', /unique and non-null here \(not named like a key\)/);
+    assert.match(child(orders, 'total').tooltip ?? '', /unique and non-null here \(not a key\)/);
   });
 
   it('marks a declared primary key and binary columns from the image; a unique name or date is no key', async function () {
@@ -96,6 +97,26 @@ describe('host: Data Environment tree nodes', function () {
     assert.deepEqual(preview.columns, ['EmployeeRef', 'LastName', 'BirthDate', 'Photo']);
     assert.equal(preview.totalRows, 3);
     assert.deepEqual(preview.rows, [['7', 'Adams', '1962-02-18', '<4 bytes>'], ['9', 'Baker', '1958-12-08', '<4 bytes>']]);
+  });
+
+  it('with the semantic profile, shows what each column means and keys the table by its primary key', async function () {
+    const env = await loadSemanticEnvironment(path.resolve(__dirname, '../../../media/samples/retail'));
+    const facts = await readEnvironmentFacts(env.image, env.profile);
+    const tables = child(buildEnvironmentNodes(env.profile, { facts, semantics: env.semantics }), 'Tables');
+    const orders = child(tables, 'orders');
+    const shown = Object.fromEntries(orders.children.map((c) => [c.label, [c.description, c.icon]]));
+    assert.deepEqual(shown.order_id, ['text · identifier · primary key', 'key']);
+    assert.deepEqual(shown.store_id, ['text · identifier → stores.store_id', 'symbol-field']);
+    assert.deepEqual(shown.ordered_at, ['datetime · time · datetime', 'symbol-field'], 'a unique timestamp is time, not a key');
+    assert.deepEqual(shown.order_total, ['real · measure · sum', 'symbol-field']);
+    assert.match(child(orders, 'order_total').tooltip ?? '', /meaning: measure · sum \(aggregate with sum\)\nwhy: .+ — rule /);
+    assert.match(orders.tooltip ?? '', /kind: fact — /);
+    // For every table, the key icons are exactly the columns the profile calls the primary key (or the source declared).
+    for (const table of tables.children) {
+      const keys = env.semantics.columns.filter((c) => c.table === table.label && c.identifier === 'primary-key').map((c) => c.column);
+      const declared = facts.primaryKeys.get(table.label) ?? [];
+      assert.deepEqual(table.children.filter((c) => c.icon === 'key').map((c) => c.label), declared.length ? declared : keys, `keys of ${table.label}`);
+    }
   });
 
   it('renders the preview grid as escaped text behind a CSP without scripts', function () {
