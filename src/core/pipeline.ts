@@ -26,7 +26,7 @@ import { assertResumable } from './store/resumeCheck';
 import { modelsConfig, type RecordedProvider } from './store/runProviders';
 import { assertSpendBounded } from './llm/spendBound';
 import { CallGuard, type ProviderFailureTally, type RunStop } from './explorer/callGuard';
-import { buildTaskPool, rejectionsByReason } from './taskpool/pool';
+import { buildTaskPool, rejectionsByReason, type TaskPoolOptions } from './taskpool/pool';
 import { readContaminationReferences } from './benchenv/contamination';
 import type { TaskSpec } from './taskpool/types';
 import type { EvidenceGraph } from './taskpool/graph';
@@ -71,6 +71,8 @@ export interface SynthesizeOptions {
   signal?: AbortSignal;
   /** One line per task, for stderr. */
   onProgress?: (line: string) => void;
+  /** The task pool's build as counts (families, candidates, valid), for a UI; a new run only. */
+  onPoolProgress?: TaskPoolOptions['onPoolProgress'];
   /**
    * Called once the run's store is open. The store stays the run's one writer until the run ends (it is closed
    * then); the extension appends curation events through it while the run goes on.
@@ -243,6 +245,7 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
       contamination: readContaminationReferences(folder),
       signal: options.signal,
       onProgress: progress,
+      onPoolProgress: options.onPoolProgress,
     });
     tasks = pool.tasks.filter((task) => inShard(task.id, options.shard));
     graph = pool.graph;
@@ -347,7 +350,8 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
     }
     if (calls.stop && !cancelled) progress(calls.stop.message);
     const summary = summarize(store, tasks.length, cancelled, cache.stats(), counts());
-    if (!cancelled && !calls.stop) store.append({ type: 'run/finished', summary });
+    if (cancelled) store.append({ type: 'run/cancelled', tasksFinished: store.state.finishedTasks.size });
+    else if (!calls.stop) store.append({ type: 'run/finished', summary });
     return summary;
   } finally {
     store.close();

@@ -37,9 +37,24 @@ export type ObservationView =
 export interface DecisionView {
   seq: number;
   k: number;
+  /** The arms chosen (and run), with their μ and σ. */
   arms: string[];
   mu: number[];
   sigma: number[];
+  /** The arms the cost model ranked (the best few), chosen or not; from the event's `candidates`. */
+  candidates: DecisionCandidateView[];
+  /** Why K is what it is, in words. */
+  kReason?: string;
+}
+
+export interface DecisionCandidateView {
+  armId: string;
+  mu: number;
+  sigma: number;
+  costUsd?: number;
+  score?: number;
+  /** Why it could not be chosen (unaffordable, …), when it could not. */
+  excluded?: string;
 }
 
 export interface TokenView {
@@ -62,6 +77,10 @@ export interface NodeView {
   model?: string;
   /** The full configuration (model, context, effort, operator) as one line. */
   configLabel?: string;
+  /** The cost-model arm that produced the edge (its config's `armId`), when the explorer recorded one. */
+  armId?: string;
+  /** The config says the model is simulated. */
+  simulated?: boolean;
   costUsd?: number;
   tokens?: TokenView;
   latencyMs?: number;
@@ -121,7 +140,10 @@ export interface BudgetPoint {
 export interface RunView {
   runId?: string;
   dataFolder?: string;
-  status: 'empty' | 'running' | 'finished';
+  /** 'cancelled': its user stopped it (resumable); a resume makes it 'running' again. */
+  status: 'empty' | 'running' | 'finished' | 'cancelled';
+  /** The budget per task the run was started with (run/started's config), USD. */
+  budgetPerTaskUsd?: number;
   lastSeq: number;
   tasks: Record<string, TaskView>;
   taskOrder: string[];
@@ -220,6 +242,15 @@ export function describeConfig(config: unknown): { model?: string; label?: strin
     parts.push(key === 'model' ? String(value) : `${key}=${String(value)}`);
   }
   return { model, label: parts.join(' · ') || undefined };
+}
+
+function candidateView(value: unknown): DecisionCandidateView | undefined {
+  const fields = record(value);
+  const armId = str(fields?.armId);
+  const mu = num(fields?.mu);
+  const sigma = num(fields?.sigma);
+  if (!fields || !armId || mu === undefined || sigma === undefined) return undefined;
+  return { armId, mu, sigma, costUsd: num(fields.cost), score: num(fields.score), excluded: str(fields.excluded) };
 }
 
 function armLabel(arm: unknown): string {
@@ -347,6 +378,7 @@ export function applyRunEvent(view: RunView, event: WireEvent, delta: ViewDelta 
     case 'run/started':
       view.runId = str(event.runId);
       view.dataFolder = str(event.dataFolder);
+      view.budgetPerTaskUsd = num(record(event.config)?.budgetUsd);
       view.status = 'running';
       delta.runChanged = true;
       break;
@@ -356,6 +388,10 @@ export function applyRunEvent(view: RunView, event: WireEvent, delta: ViewDelta 
       break;
     case 'run/finished':
       view.status = 'finished';
+      delta.runChanged = true;
+      break;
+    case 'run/cancelled':
+      view.status = 'cancelled';
       delta.runChanged = true;
       break;
     case 'run/error': {
@@ -411,6 +447,8 @@ export function applyRunEvent(view: RunView, event: WireEvent, delta: ViewDelta 
         arms: Array.isArray(event.arms) ? event.arms.map(armLabel) : [],
         mu: numbers(event.mu),
         sigma: numbers(event.sigma),
+        candidates: Array.isArray(event.candidates) ? event.candidates.map(candidateView).filter((c): c is DecisionCandidateView => c !== undefined) : [],
+        kReason: str(event.kReason),
       };
       delta.updatedNodes.push({ taskId: node.taskId, nodeId: node.id });
       break;
@@ -514,6 +552,8 @@ function addNode(view: RunView, event: WireEvent, delta: ViewDelta): void {
     observation: describeObservation(event.observation, event.observationSummary, status),
     model,
     configLabel: label,
+    armId: str(record(event.config)?.armId),
+    simulated: record(event.config)?.simulated === true ? true : undefined,
     costUsd: num(event.costUsd),
     tokens: tokenView(event.tokens),
     latencyMs: num(event.latencyMs),

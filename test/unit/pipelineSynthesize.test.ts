@@ -10,6 +10,8 @@ import { rebuildState } from '../../src/core/store/runState';
 import { renderSnapshots } from '../../src/core/store/snapshots';
 import { saveCostModel } from '../../src/core/lcm/persistence';
 import { foldTaskDeltas, readRunStartModel } from '../../src/core/scale/runCostModel';
+import { summarizeRun } from '../../src/core/store/runFolder';
+import type { PoolProgress } from '../../src/core/taskpool/pool';
 import { writeShopFolder } from './agentFixture';
 
 function trajectoryIds(runDir: string): string[] {
@@ -135,6 +137,37 @@ describe('pipeline: synthesize', function () {
   function uninterruptedRevisions(): number {
     return readRun(path.join(scratch, 'full')).events.filter((e) => e.type === 'task/revised').length;
   }
+
+  it('records a cancel as run/cancelled (resumable, listed as cancelled), and a resume finishes it', async () => {
+    const outDir = path.join(scratch, 'cancelled');
+    const abort = new AbortController();
+    const pool: PoolProgress[] = [];
+    const cancelled = await synthesize({
+      folder, tasks: 4, budgetUsd: 0.04, seed: 3, outDir, costModelFile: null, signal: abort.signal,
+      onPoolProgress: (p) => pool.push(p),
+      // Stop once the first task has finished, as a user pressing Cancel would.
+      onProgress: (line) => /^\[1\/4\]/.test(line) && abort.abort(),
+    });
+    assert.equal(cancelled.cancelled, true);
+    const events = readRun(outDir).events;
+    assert.equal(events[events.length - 1].type, 'run/cancelled', 'the last word is run/cancelled');
+    assert.equal((events[events.length - 1] as { tasksFinished?: number }).tasksFinished, cancelled.tasksFinished);
+    assert.equal(events.filter((e) => e.type === 'run/finished').length, 0);
+    assert.equal(summarizeRun(outDir).status, 'cancelled');
+    // The pool's build was reported as counts: every family, then every candidate checked, then the selection.
+    const last = pool[pool.length - 1];
+    assert.equal(last.phase, 'selected');
+    assert.equal(last.familiesDone, last.familiesTotal);
+    assert.equal(last.checked, last.candidates);
+    assert.equal(last.valid + last.rejected, last.checked);
+    assert.equal(last.selected, 4);
+    assert.ok(pool.some((p) => p.phase === 'families' && p.familiesDone < p.familiesTotal), 'progress arrived during the build');
+    const resumed = await synthesize({ folder, resumeDir: outDir, costModelFile: null });
+    assert.equal(resumed.cancelled, false);
+    assert.equal(resumed.tasksFinished, 4);
+    assert.equal(summarizeRun(outDir).status, 'finished');
+    assert.deepEqual(trajectoryIds(outDir), trajectoryIds(path.join(scratch, 'full')), 'same trajectories as the uninterrupted run');
+  });
 
   it('fails clearly on a folder without data', async () => {
     const empty = fs.mkdtempSync(path.join(scratch, 'empty-'));

@@ -290,6 +290,8 @@ export async function collectRun(options: CollectOptions): Promise<CollectSummar
     if (!cancelled && failed.size === 0) {
       if (spec.environmentCostModel) await saveCostModel(spec.environmentCostModel, model);
       store.append({ type: 'run/finished', summary: { ...summary, mode: 'queue', collector: `${os.hostname()}:${process.pid}` } });
+    } else if (cancelled) {
+      store.append({ type: 'run/cancelled', tasksFinished: store.state.finishedTasks.size, reason: 'the collection was stopped; toffee collect continues it' });
     }
     return summary;
   } finally {

@@ -143,6 +143,17 @@ export interface TaskRevisedPayload {
   [extra: string]: unknown;
 }
 
+/**
+ * Written when a run stops because its user cancelled it (the CLI's Ctrl-C, the extension's Cancel): the run is
+ * not finished and can be resumed; readers show it as cancelled rather than as a crash.
+ */
+export interface RunCancelledPayload {
+  /** Tasks finished when it stopped. */
+  tasksFinished?: number;
+  reason?: string;
+  [extra: string]: unknown;
+}
+
 export interface RunFinishedPayload {
   summary?: unknown;
   [extra: string]: unknown;
@@ -171,6 +182,7 @@ export interface RunEventPayloads {
   'task/finished': TaskFinishedPayload;
   'task/revised': TaskRevisedPayload;
   'run/finished': RunFinishedPayload;
+  'run/cancelled': RunCancelledPayload;
   'run/error': RunErrorPayload;
 }
 
@@ -299,6 +311,7 @@ const payloadSchemas = {
     modelCalls: z.number().int().nonnegative().optional(),
   }),
   'run/finished': z.looseObject({ summary: z.unknown().optional() }),
+  'run/cancelled': z.looseObject({ tasksFinished: z.number().int().nonnegative().optional(), reason: z.string().optional() }),
   'run/error': z.looseObject({ message: z.string(), taskId: id.optional(), fatal: z.boolean().optional() }),
 } satisfies Record<RunEventType, z.ZodType>;
 

@@ -90,8 +90,11 @@ export interface RunSummary {
   createdAt?: string;
   dataFolder?: string;
   seed?: number;
-  /** 'running' = a live writer holds the lock; 'interrupted' = no live writer and no run/finished. */
-  status: 'running' | 'finished' | 'interrupted' | 'unreadable';
+  /**
+   * 'running' = a live writer holds the lock; 'cancelled' = stopped by its user (run/cancelled last);
+   * 'interrupted' = no live writer and neither run/finished nor run/cancelled (a crash or a kill).
+   */
+  status: 'running' | 'finished' | 'cancelled' | 'interrupted' | 'unreadable';
   tasks: number;
   finishedTasks: number;
   nodes: number;
@@ -148,7 +151,7 @@ export function summarizeRun(runDir: string): RunSummary {
   const live = lockHolderAlive(runDir);
   return {
     ...base,
-    status: live ? 'running' : state.status === 'finished' ? 'finished' : 'interrupted',
+    status: live ? 'running' : state.status === 'finished' || state.status === 'cancelled' ? state.status : 'interrupted',
     tasks: state.tasks.size,
     finishedTasks: state.finishedTasks.size,
     nodes: state.nodeCount,

@@ -42,6 +42,21 @@ export interface TaskPoolOptions {
   phrasing?: PhrasingModel;
   signal?: AbortSignal;
   onProgress?: (message: string) => void;
+  /** The same progress as counts, for a UI's progress bar: after each family, and after each candidate checked. */
+  onPoolProgress?: (progress: PoolProgress) => void;
+}
+
+/** How far the task pool's build is: families run, candidates found, candidates checked and how many passed. */
+export interface PoolProgress {
+  phase: 'families' | 'validating' | 'selected';
+  familiesDone: number;
+  familiesTotal: number;
+  candidates: number;
+  checked: number;
+  valid: number;
+  rejected: number;
+  /** Tasks selected (phase 'selected'). */
+  selected?: number;
 }
 
 export interface TaskPoolResult {
@@ -161,7 +176,13 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
   const families: TaskPoolResult['families'] = [];
   const rejected: RejectedTask[] = [];
   const candidates: TaskSpec[] = [];
-  for (const family of options.families ?? taskPoolFamilies) {
+  const familyList = options.families ?? taskPoolFamilies;
+  const counts: PoolProgress = { phase: 'families', familiesDone: 0, familiesTotal: familyList.length, candidates: 0, checked: 0, valid: 0, rejected: 0 };
+  const report = (change: Partial<PoolProgress>) => {
+    Object.assign(counts, change);
+    options.onPoolProgress?.({ ...counts });
+  };
+  for (const family of familyList) {
     options.signal?.throwIfAborted();
     const familyStarted = Date.now();
     let produced: TaskSpec[] = [];
@@ -177,6 +198,7 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
     for (const task of produced) task.question = namingLookAlikes(task, profile, documents);
     candidates.push(...produced);
     options.onProgress?.(`${family.id}: ${produced.length} candidates`);
+    report({ familiesDone: counts.familiesDone + 1, candidates: candidates.length });
   }
 
   const contaminated = auditContamination(candidates, profile, options.contamination ?? []);
@@ -213,6 +235,7 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
     task.validation = { status: reasons.length === 0 ? 'valid' : 'rejected', reasons, evidenceStable: evidence.stable, replayed: evidence.replayed, noDataCheck: noData };
     if (reasons.length === 0) valid.push(task);
     else rejected.push({ id: task.id, family: task.family, question: task.question, reasons });
+    report({ phase: 'validating', checked: counts.checked + 1, valid: valid.length, rejected: rejected.length });
   }
 
   const tasks = selectDiverse(valid, options.max ?? 40, options.seed ?? 0);
@@ -235,6 +258,7 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
     }
     if (options.phrasing) options.onProgress?.(`phrasing ${task.id}: ${task.validation?.phrasing?.source} (${task.validation?.phrasing?.reason})`);
   }
+  report({ phase: 'selected', selected: tasks.length });
   const chosen = new Set(tasks.map((t) => t.id));
   for (const entry of families) {
     entry.valid = valid.filter((t) => t.family === entry.id).length;
