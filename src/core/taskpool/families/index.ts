@@ -9,6 +9,7 @@ import type { SemanticProfile } from '../../semantics/types';
 import type { TaskSpec } from '../types';
 import { pythonCorrelationFamily, sqlCorrelationFamily } from './correlation';
 import { documentParameterFamily } from './documents';
+import { documentMetricFamily } from './documentMetric';
 import { drillDownFamily } from './drillDown';
 import { joinGroupContrastFamily, joinKeyFamily, joinTopKFamily } from './joins';
 import type { FamilyContext, TaskFamily } from './kit';
@@ -26,9 +27,10 @@ export { changeOverTimeFamily } from './time';
 export { pythonCorrelationFamily, sqlCorrelationFamily, correlationIsSignal } from './correlation';
 export { dataQualityFamily, outlierFamily, reconciliationFamily, compositeKeys, statedTotals } from './quality';
 export { documentParameterFamily } from './documents';
+export { documentMetricFamily } from './documentMetric';
 
 /** Multi-step task programs (2–6 executed steps, a sub-answer each). */
-export const compositionFamilies: TaskFamily[] = [drillDownFamily];
+export const compositionFamilies: TaskFamily[] = [drillDownFamily, documentMetricFamily];
 
 /** Single-step families: lookups, joins, rates, time, correlation, quality, document rules. */
 export const singleStepFamilies: TaskFamily[] = [
