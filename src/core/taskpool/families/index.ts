@@ -10,6 +10,7 @@ import type { TaskSpec } from '../types';
 import { pythonCorrelationFamily, sqlCorrelationFamily } from './correlation';
 import { documentParameterFamily } from './documents';
 import { documentMetricFamily } from './documentMetric';
+import { crossSourceFamily } from './crossSource';
 import { drillDownFamily } from './drillDown';
 import { joinGroupContrastFamily, joinKeyFamily, joinTopKFamily } from './joins';
 import type { FamilyContext, TaskFamily } from './kit';
@@ -28,9 +29,10 @@ export { pythonCorrelationFamily, sqlCorrelationFamily, correlationIsSignal } fr
 export { dataQualityFamily, outlierFamily, reconciliationFamily, compositeKeys, statedTotals } from './quality';
 export { documentParameterFamily } from './documents';
 export { documentMetricFamily } from './documentMetric';
+export { crossSourceFamily } from './crossSource';
 
 /** Multi-step task programs (2–6 executed steps, a sub-answer each). */
-export const compositionFamilies: TaskFamily[] = [drillDownFamily, documentMetricFamily];
+export const compositionFamilies: TaskFamily[] = [drillDownFamily, documentMetricFamily, crossSourceFamily];
 
 /** Single-step families: lookups, joins, rates, time, correlation, quality, document rules. */
 export const singleStepFamilies: TaskFamily[] = [
