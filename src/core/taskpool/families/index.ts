@@ -11,6 +11,7 @@ import { pythonCorrelationFamily, sqlCorrelationFamily } from './correlation';
 import { documentParameterFamily } from './documents';
 import { documentMetricFamily } from './documentMetric';
 import { crossSourceFamily } from './crossSource';
+import { cleanAggregateFamily } from './cleanAggregate';
 import { drillDownFamily } from './drillDown';
 import { joinGroupContrastFamily, joinKeyFamily, joinTopKFamily } from './joins';
 import type { FamilyContext, TaskFamily } from './kit';
@@ -30,9 +31,10 @@ export { dataQualityFamily, outlierFamily, reconciliationFamily, compositeKeys, 
 export { documentParameterFamily } from './documents';
 export { documentMetricFamily } from './documentMetric';
 export { crossSourceFamily } from './crossSource';
+export { cleanAggregateFamily } from './cleanAggregate';
 
 /** Multi-step task programs (2–6 executed steps, a sub-answer each). */
-export const compositionFamilies: TaskFamily[] = [drillDownFamily, documentMetricFamily, crossSourceFamily];
+export const compositionFamilies: TaskFamily[] = [drillDownFamily, documentMetricFamily, crossSourceFamily, cleanAggregateFamily];
 
 /** Single-step families: lookups, joins, rates, time, correlation, quality, document rules. */
 export const singleStepFamilies: TaskFamily[] = [
