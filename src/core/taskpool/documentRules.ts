@@ -355,3 +355,59 @@ export function ruleEntities(rule: DocumentRule): { sql: string; keyColumn: stri
   const key = /SELECT t\d+\."((?:[^"]|"")+)" AS entity/.exec(rule.sql ?? '');
   return m && key ? { sql: m[1], keyColumn: key[1].replace(/""/g, '"') } : undefined;
 }
+
+/** The codes a data dictionary defines for a column's values: "Born = animal was born in captivity", "H=Home Win". */
+export interface CodeDefinition {
+  document: string;
+  /** The section holding the definition, when the document has one that does. */
+  section?: string;
+  table: TableProfile;
+  column: string;
+  codes: Array<{ code: string; meaning: string }>;
+}
+
+/** "`X` = meaning" items of a description, one per line, bullet or comma-separated code. */
+export function codesOf(description: string): Array<{ code: string; meaning: string }> {
+  const items = description
+    .split(/<br\s*\/?>|&bull;|•|;|\n|\(/i)
+    .flatMap((part) => part.split(/,\s*(?=\(?`?[A-Za-z0-9]{1,12}`?\s*=)/))
+    .map((item) => item.trim());
+  const found: Array<{ code: string; meaning: string }> = [];
+  for (const item of items) {
+    const m = /^\(?`?([A-Za-z0-9][A-Za-z0-9 ]{0,11}?)`?\s*=\s*(.+)$/.exec(item);
+    if (!m) continue;
+    const meaning = m[2]
+      .replace(/\([^)]*\)?/g, '')
+      .replace(/[\s.)]+$/, '')
+      .replace(/\s+/g, ' ')
+      .trim();
+    if (meaning.length >= 3 && meaning.length <= 60 && !/["'`=]/.test(meaning)) found.push({ code: m[1].trim(), meaning });
+  }
+  return found;
+}
+
+/**
+ * Codes a dictionary entry defines for a column of a task table (scoped to its file, or every table with the column),
+ * kept where the codes are values of the column: the agent must read the dictionary to know which code a meaning has.
+ */
+export async function codeDefinitions(context: FamilyContext): Promise<CodeDefinition[]> {
+  const found: CodeDefinition[] = [];
+  for (const entry of context.semantics.dictionary) {
+    const codes = codesOf(entry.description);
+    if (codes.length < 2) continue;
+    const scope = entry.scope?.split('/').pop();
+    for (const table of taskTables(context)) {
+      const fileName = table.sourceFile.split('/').pop();
+      if (scope && fileName !== scope && table.originalName !== scope && table.name !== scope) continue;
+      const column = groupings(context, table, { min: 2, max: 12 }).find((c) => c.name.toLowerCase() === entry.column.toLowerCase() || (c.originalName ?? "").toLowerCase() === entry.column.toLowerCase());
+      if (!column) continue;
+      const values = new Set((await query(context, `SELECT DISTINCT CAST(${q(column.name)} AS TEXT) FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL`))?.map((r) => String(r[0])) ?? []);
+      const present = codes.filter((c) => values.has(c.code));
+      if (present.length < 2) continue;
+      const document = context.documents.find((d) => d.name === entry.file);
+      const section = document?.sections.find((s) => s.heading !== '' && present.every((c) => s.text.includes(c.meaning.split(' ')[0])) && s.text.includes(entry.column))?.heading;
+      found.push({ document: entry.file, ...(section ? { section } : {}), table, column: column.name, codes: present });
+    }
+  }
+  return found;
+}

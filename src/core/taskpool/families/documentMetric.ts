@@ -12,9 +12,11 @@
  *     1. the rate over all rows  2. the group with the highest rate  3. its lead over all rows, in points
  *   aggregate definition ("VIP customers have lifetime net spend above $2,000"):
  *     1. entities meeting it  2. the group with the highest share of them  3. their average aggregate in that group
+ *   codes a data dictionary defines ("Born = animal was born in captivity", "H=Home Win"), the question naming the meaning:
+ *     1. the share of rows with that code  2. the group with the highest share  3. its lead over all rows, in points
  */
 import type { TableProfile } from '../../env/types';
-import { aggregateDocumentRules, documentRules, documentTargets, rateDefinitions, ruleEntities, type DocumentRule, type DocumentTarget, type RateDefinition } from '../documentRules';
+import { aggregateDocumentRules, codeDefinitions, documentRules, documentTargets, rateDefinitions, ruleEntities, type CodeDefinition, type DocumentRule, type DocumentTarget, type RateDefinition } from '../documentRules';
 import { escapeRegExp } from '../../text/regex';
 import { addEdge, columnNode, sectionNode } from '../graph';
 import type { TaskSpec } from '../types';
@@ -45,6 +47,13 @@ export const documentMetricFamily: TaskFamily = {
     for (const rule of await aggregateDocumentRules(context)) {
       const own = groupings(context, rule.table, { min: 2, max: 50 }).map((column) => ({ column, table: rule.table, ref: `c.${q(column.name)}` }));
       plans.push({ groups: own, make: (g) => entityTask(context, rule, g), next: 0, made: 0 });
+    }
+    const definitions = await codeDefinitions(context);
+    for (const definition of definitions) {
+      // A grouping that is itself a coded column ("which half-time result has the most draws") asks for a code, not a group.
+      const coded = new Set([...definitions.filter((d) => d.table === definition.table).map((d) => d.column.toLowerCase()), ...context.semantics.dictionary.filter((e) => /\S\s*=\s*\S/.test(e.description)).map((e) => e.column.toLowerCase())]);
+      const groups = (await candidateGroupings(context, definition.table, [definition.column], '')).filter((g) => !(g.table === definition.table && coded.has(g.column.name.toLowerCase()) || coded.has((g.column.originalName ?? '').toLowerCase())));
+      plans.push({ groups, make: (g) => codeTask(context, definition, g), next: 0, made: 0 });
     }
     const tasks: TaskSpec[] = [];
     for (let round = 0; round < PER_RULE; round++) {
@@ -116,7 +125,7 @@ async function groupCount(context: FamilyContext, from: string, where: string, r
 }
 
 function minimumWords(kept: number, all: number, groupWord: string, rows: string): string {
-  return kept < all ? ` Only count ${noun(groupWord.replace(/ /g, '_'), 'many')} with at least ${MIN_GROUP_ROWS} such ${rows}.` : '';
+  return kept < all ? ` Only count ${noun(groupWord.replace(/ /g, '_'), 'many')} with at least ${MIN_GROUP_ROWS} of those ${rows}.` : '';
 }
 
 function recordEdges(context: FamilyContext, document: string, section: string, table: string, columns: string[], note: string): void {
@@ -155,7 +164,6 @@ async function ruleTask(context: FamilyContext, rule: DocumentRule, group: Group
   );
   if (!second || second.rows.length < 2 || !clearLeader(second.rows) || num(second.rows[0][1]) >= 100) return undefined;
   const top = second.rows[0][0] as string | number;
-  const topShare = num(second.rows[0][1]);
   const kept = second.rows.length;
   const all = await groupCount(context, source.from, where, group.ref);
   const inTop = `${group.ref} = ${sqlLiteral(top)}`;
@@ -186,12 +194,12 @@ async function ruleTask(context: FamilyContext, rule: DocumentRule, group: Group
       uses: [0],
     });
     if (!third || third.key.type !== 'number') return undefined;
-    const fourth = await program.sql(`SELECT ROUND(${topShare} - ${third.key.value}, 2) AS points_above_overall`, `the ${groupWord} ${top}'s share less the share across all ${rows}, in percentage points`, {
-      label: `how many percentage points the ${groupWord} ${top}'s share is above the share across all ${rows}`,
-      reading: { kind: 'number', decimals: 2 },
-      uses: [1, 2],
-      carries: [String(topShare), String(third.key.value)],
-    });
+    // The difference of the unrounded shares: rounding each first could miss the rounded difference by 0.01.
+    const fourth = await program.sql(
+      `SELECT ROUND((SELECT ${share(true)} FROM ${source.from} WHERE ${population} AND ${inTop}) - (SELECT ${share(true)} FROM ${q(table.name)} AS c WHERE ${population}), 2) AS points_above_overall`,
+      `the ${groupWord} ${top}'s share less the share across all ${rows}, in percentage points`,
+      { label: `how many percentage points the ${groupWord} ${top}'s share is above the share across all ${rows}`, reading: { kind: 'number', decimals: 2 }, uses: [1, 2], carries: [String(top)] },
+    );
     if (!fourth || fourth.key.type !== 'number' || fourth.key.value <= 0) return undefined;
     question = `${intro}, and by how many percentage points does that share exceed the share across all ${rows}${among}?${minimumWords(kept, all, groupWord, rows)} Round to 2 decimals.`;
   }
@@ -237,16 +245,14 @@ async function rateTask(context: FamilyContext, rate: RateDefinition, group: Gro
   );
   if (!second || second.rows.length < 2 || !clearLeader(second.rows)) return undefined;
   const top = second.rows[0][0] as string | number;
-  const topRate = num(second.rows[0][1]);
   const kept = second.rows.length;
   const all = await groupCount(context, source.from, where, group.ref);
 
-  const third = await program.sql(`SELECT ROUND(${topRate} - ${first.key.value}, 2) AS points_above_overall`, `the ${groupWord} ${top}'s ${rate.name} less the ${rate.name} across all ${rows}, in percentage points`, {
-    label: `how many percentage points the ${groupWord} ${top}'s ${rate.name} is above the ${rate.name} across all ${rows}`,
-    reading: { kind: 'number', decimals: 2 },
-    uses: [0, 1],
-    carries: [String(topRate), String(first.key.value)],
-  });
+  const third = await program.sql(
+    `SELECT ROUND((SELECT ${value} FROM ${source.from} WHERE ${where} AND ${group.ref} = ${sqlLiteral(top)}) - (SELECT ${value} FROM ${q(table.name)} AS c${denominator ? ` WHERE ${denominator}` : ''}), 2) AS points_above_overall`,
+    `the ${groupWord} ${top}'s ${rate.name} less the ${rate.name} across all ${rows}, in percentage points`,
+    { label: `how many percentage points the ${groupWord} ${top}'s ${rate.name} is above the ${rate.name} across all ${rows}`, reading: { kind: 'number', decimals: 2 }, uses: [0, 1], carries: [String(top)] },
+  );
   if (!third || third.key.type !== 'number' || third.key.value <= 0) return undefined;
   recordEdges(context, rate.document, rate.section, table.name, rate.columns, rate.sentence);
   return program.task({
@@ -306,4 +312,71 @@ async function entityTask(context: FamilyContext, rule: DocumentRule, group: Gro
     documents: [{ document: rule.document, section: rule.section }],
     needs: documentMetricFamily.needs,
   });
+}
+
+/** Rows as a question counts them: the table's noun, or "rows" where the noun does not count (data, a union of files). */
+function countedRows(context: FamilyContext, table: TableProfile): string {
+  const many = noun(table.name, 'many');
+  const partitionView = context.semantics.partitions.some((p) => p.view === table.name);
+  return partitionView || many === noun(table.name, 'one') || /\b(data|all)$/.test(many) ? 'rows' : many;
+}
+
+/** "In the "season_all" table, ": a table whose name a question cannot write in words (a union of files, a number in it). */
+function inTable(context: FamilyContext, table: TableProfile): string {
+  const partitionView = context.semantics.partitions.some((p) => p.view === table.name);
+  return partitionView || /\d/.test(table.name) ? `In the "${table.name}" table, ` : '';
+}
+
+async function codeTask(context: FamilyContext, definition: CodeDefinition, group: Grouping): Promise<TaskSpec | undefined> {
+  const table = definition.table;
+  let source: { from: string; tables: string[] };
+  try {
+    source = sourceOf(table, group);
+  } catch {
+    return undefined;
+  }
+  const column = table.columns.find((c) => c.name === definition.column)!;
+  const c = `c.${q(column.name)}`;
+  const rows = countedRows(context, table);
+  const columnWords = humanize(column.originalName || column.name);
+  const groupWord = groupNoun(group);
+  const program = new TaskProgram(context, COMPOSITION);
+  // The first code (in the dictionary's order) that a real share of the rows carries.
+  for (const { code, meaning } of definition.codes) {
+    const value = `100.0 * SUM(CASE WHEN CAST(${c} AS TEXT) = ${sqlLiteral(code)} THEN 1 ELSE 0 END) / COUNT(*)`;
+    const overall = await query(context, `SELECT ${value} FROM ${q(table.name)} AS c WHERE ${c} IS NOT NULL`);
+    const share = num(overall?.[0]?.[0] ?? NaN);
+    if (!(share >= 3 && share <= 97)) continue;
+    const first = await program.sql(`SELECT ROUND(${value}, 2) AS share_pct FROM ${q(table.name)} AS c WHERE ${c} IS NOT NULL`, `share of ${rows} whose ${columnWords} is ${code} (${meaning}, by ${definition.document}), in percent`, {
+      label: `the share of ${rows} whose ${columnWords} is the code for "${meaning}"`,
+      reading: { kind: 'number', decimals: 2 },
+    });
+    if (!first) return undefined;
+    const where = `${c} IS NOT NULL AND ${group.ref} IS NOT NULL`;
+    const second = await program.sql(
+      `SELECT ${group.ref} AS ${q(group.column.name)}, ROUND(${value}, 2) AS share_pct, COUNT(*) AS n FROM ${source.from} WHERE ${where} GROUP BY ${group.ref} HAVING COUNT(*) >= ${MIN_GROUP_ROWS} ORDER BY ${value} DESC, 1`,
+      `the share of ${rows} whose ${columnWords} is ${code} per ${groupWord}, highest first (${groupWord}s with at least ${MIN_GROUP_ROWS} ${rows})`,
+      { label: `the ${groupWord} with the highest share of ${rows} whose ${columnWords} is the code for "${meaning}"`, reading: { kind: 'string' }, uses: [0] },
+    );
+    if (!second || second.rows.length < 2 || !clearLeader(second.rows) || num(second.rows[0][1]) >= 100) return undefined;
+    const top = second.rows[0][0] as string | number;
+    const kept = second.rows.length;
+    const all = await groupCount(context, source.from, where, group.ref);
+    const third = await program.sql(
+      `SELECT ROUND((SELECT ${value} FROM ${source.from} WHERE ${where} AND ${group.ref} = ${sqlLiteral(top)}) - (SELECT ${value} FROM ${q(table.name)} AS c WHERE ${c} IS NOT NULL), 2) AS points_above_overall`,
+      `the ${groupWord} ${top}'s share less the share across all ${rows}, in percentage points`,
+      { label: `how many percentage points the ${groupWord} ${top}'s share is above the share across all ${rows}`, reading: { kind: 'number', decimals: 2 }, uses: [0, 1], carries: [String(top)] },
+    );
+    if (!third || third.key.type !== 'number' || third.key.value <= 0) return undefined;
+    return program.task({
+      family: COMPOSITION,
+      parameters: { kind: 'code', document: definition.document, table: table.name, column: column.name, code, group: `${group.table.name}.${group.column.name}` },
+      question: `${inTable(context, table)}${inTable(context, table) ? 'using' : 'Using'} the ${columnWords} codes that ${definition.document} defines, which ${groupWord}${labelHint(group)} has the highest share of ${rows} whose ${columnWords} is the code for "${meaning}", and by how many percentage points does that share exceed the share across all ${rows}?${minimumWords(kept, all, groupWord, rows)} Round to 2 decimals.`,
+      tables: source.tables,
+      dependency: 'document-parameter',
+      documents: [{ document: definition.document, ...(definition.section ? { section: definition.section } : {}) }],
+      needs: documentMetricFamily.needs,
+    });
+  }
+  return undefined;
 }
