@@ -9,6 +9,9 @@ import type { SemanticProfile } from '../../semantics/types';
 import type { TaskSpec } from '../types';
 import { pythonCorrelationFamily, sqlCorrelationFamily } from './correlation';
 import { documentParameterFamily } from './documents';
+import { documentMetricFamily } from './documentMetric';
+import { crossSourceFamily } from './crossSource';
+import { cleanAggregateFamily } from './cleanAggregate';
 import { drillDownFamily } from './drillDown';
 import { joinCountTopKFamily, joinGroupContrastFamily, joinKeyFamily, joinTopKFamily } from './joins';
 import type { FamilyContext, TaskFamily } from './kit';
@@ -26,9 +29,12 @@ export { changeOverTimeFamily } from './time';
 export { pythonCorrelationFamily, sqlCorrelationFamily, correlationIsSignal } from './correlation';
 export { dataQualityFamily, outlierFamily, reconciliationFamily, compositeKeys, statedTotals } from './quality';
 export { documentParameterFamily } from './documents';
+export { documentMetricFamily } from './documentMetric';
+export { crossSourceFamily } from './crossSource';
+export { cleanAggregateFamily } from './cleanAggregate';
 
 /** Multi-step task programs (2–6 executed steps, a sub-answer each). */
-export const compositionFamilies: TaskFamily[] = [drillDownFamily];
+export const compositionFamilies: TaskFamily[] = [drillDownFamily, documentMetricFamily, crossSourceFamily, cleanAggregateFamily];
 
 /** Single-step families: lookups, joins, rates, time, correlation, quality, document rules. */
 export const singleStepFamilies: TaskFamily[] = [

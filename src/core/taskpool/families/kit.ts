@@ -518,3 +518,40 @@ export function quotable(value: unknown): value is string | number {
   if (typeof value === 'number') return Number.isFinite(value);
   return typeof value === 'string' && value.trim() === value && value !== '' && value.length <= 60 && !/[\n\r\t]/.test(value);
 }
+
+// ---- groups named by a key: a parent's rows as the groups (added for the document-metric and cross-source
+// compositions) -----------------------------------------------------------------------------------------------------
+
+/** A grouping whose groups are a parent's rows (each store), read through the parent's label. */
+export interface KeyGrouping extends Grouping {
+  via: ForeignKey;
+  byKey: true;
+}
+
+/**
+ * A table's many-to-one keys to a parent of `min`–`max` rows (stores, warehouses), as groupings: each parent row is a
+ * group, read through its label (`p."name"`), or the key itself where nothing names the rows better. "Which store"
+ * is a question about these groups, which a store's dimensions (its format, its region) do not answer.
+ */
+export function keyGroupings(context: FamilyContext, table: TableProfile, options: { min?: number; max?: number } = {}): KeyGrouping[] {
+  const min = options.min ?? 2;
+  const max = options.max ?? 50;
+  return foreignKeys(context)
+    .filter((k) => k.child.name === table.name && k.containment >= 0.95 && k.parent.rowCount >= min && k.parent.rowCount <= max && k.childColumn.distinctCount >= min && k.childColumn.nullFraction < 0.5)
+    .map((via) => {
+      const label = labelColumn(context, via.parent, via.parentColumn);
+      return { column: label, table: via.parent, ref: `p.${quoteIdent(label.name)}`, via, byKey: true as const };
+    });
+}
+
+const isKeyGrouping = (g: Grouping): g is KeyGrouping => (g as Partial<KeyGrouping>).byKey === true;
+
+/** What a grouping's values are, in words: "store" for a parent's rows, else the grouping's name ("region"). */
+export function groupNoun(g: Grouping): string {
+  return isKeyGrouping(g) ? noun(g.via.parent.name, 'one') : groupingName(g);
+}
+
+/** " (give its name)": how to answer with a parent row's label when the label is not its key; empty otherwise. */
+export function labelHint(g: Grouping): string {
+  return isKeyGrouping(g) && g.column !== g.via.parentColumn ? ` (give its ${humanize(g.column.originalName || g.column.name)})` : '';
+}
