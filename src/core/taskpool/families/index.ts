@@ -7,9 +7,12 @@ import type { CodeRunner } from '../../agent/tools';
 import type { DataDocument, EnvironmentProfile } from '../../env/types';
 import type { SemanticProfile } from '../../semantics/types';
 import type { TaskSpec } from '../types';
+import { attributionFamily } from './attribution';
 import { pythonCorrelationFamily, sqlCorrelationFamily } from './correlation';
 import { documentParameterFamily } from './documents';
 import { drillDownFamily } from './drillDown';
+import { distributionSubsetFamily } from './distributionSubset';
+import { partitionsFamily } from './partitions';
 import { joinGroupContrastFamily, joinKeyFamily, joinTopKFamily } from './joins';
 import type { FamilyContext, TaskFamily } from './kit';
 import { filteredAggregateFamily, groupContrastFamily } from './lookups';
@@ -19,6 +22,9 @@ import { changeOverTimeFamily } from './time';
 
 export * from './kit';
 export { drillDownFamily } from './drillDown';
+export { attributionFamily } from './attribution';
+export { partitionsFamily } from './partitions';
+export { distributionSubsetFamily } from './distributionSubset';
 export { filteredAggregateFamily, groupContrastFamily } from './lookups';
 export { joinGroupContrastFamily, joinKeyFamily, joinTopKFamily, rankingIsWellDefined, throughColumn } from './joins';
 export { conditionalRateFamily, groupRateFamily, rateTargets } from './rates';
@@ -28,7 +34,7 @@ export { dataQualityFamily, outlierFamily, reconciliationFamily, compositeKeys, 
 export { documentParameterFamily } from './documents';
 
 /** Multi-step task programs (2–6 executed steps, a sub-answer each). */
-export const compositionFamilies: TaskFamily[] = [drillDownFamily];
+export const compositionFamilies: TaskFamily[] = [drillDownFamily, attributionFamily, partitionsFamily, distributionSubsetFamily];
 
 /** Single-step families: lookups, joins, rates, time, correlation, quality, document rules. */
 export const singleStepFamilies: TaskFamily[] = [
