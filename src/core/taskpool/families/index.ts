@@ -7,12 +7,15 @@ import type { CodeRunner } from '../../agent/tools';
 import type { DataDocument, EnvironmentProfile } from '../../env/types';
 import type { SemanticProfile } from '../../semantics/types';
 import type { TaskSpec } from '../types';
+import { attributionFamily } from './attribution';
 import { pythonCorrelationFamily, sqlCorrelationFamily } from './correlation';
 import { documentParameterFamily } from './documents';
 import { documentMetricFamily } from './documentMetric';
 import { crossSourceFamily } from './crossSource';
 import { cleanAggregateFamily } from './cleanAggregate';
 import { drillDownFamily } from './drillDown';
+import { distributionSubsetFamily } from './distributionSubset';
+import { partitionsFamily } from './partitions';
 import { joinCountTopKFamily, joinGroupContrastFamily, joinKeyFamily, joinTopKFamily } from './joins';
 import type { FamilyContext, TaskFamily } from './kit';
 import { filteredAggregateFamily, groupContrastFamily } from './lookups';
@@ -22,6 +25,9 @@ import { changeOverTimeFamily } from './time';
 
 export * from './kit';
 export { drillDownFamily } from './drillDown';
+export { attributionFamily } from './attribution';
+export { partitionsFamily } from './partitions';
+export { distributionSubsetFamily } from './distributionSubset';
 export { filteredAggregateFamily, groupContrastFamily } from './lookups';
 export { joinCountTopKFamily, joinGroupContrastFamily, joinKeyFamily, joinTopKFamily, rankingIsWellDefined, throughColumn } from './joins';
 export { conditionalRateFamily, groupRateFamily, rateTargets } from './rates';
@@ -34,7 +40,7 @@ export { crossSourceFamily } from './crossSource';
 export { cleanAggregateFamily } from './cleanAggregate';
 
 /** Multi-step task programs (2–6 executed steps, a sub-answer each). */
-export const compositionFamilies: TaskFamily[] = [drillDownFamily, documentMetricFamily, crossSourceFamily, cleanAggregateFamily];
+export const compositionFamilies: TaskFamily[] = [drillDownFamily, attributionFamily, partitionsFamily, distributionSubsetFamily, documentMetricFamily, crossSourceFamily, cleanAggregateFamily];
 
 /** Single-step families: lookups, joins, rates, time, correlation, quality, document rules. */
 export const singleStepFamilies: TaskFamily[] = [

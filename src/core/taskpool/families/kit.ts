@@ -14,6 +14,8 @@ import type { ToolResult } from '../../sandbox/types';
 import { quoteIdent } from '../../text/sql';
 import { numberTolerance } from '../answer';
 import type { EvidenceGraph } from '../graph';
+import { lintQuestion } from '../lint';
+import { unnamedLookAlikes, withTablesNamed } from '../revise';
 import type { AnswerKey, DependencyKind, EvidenceStep, SubAnswer, TaskDifficulty, TaskSpec } from '../types';
 
 export { quoteIdent as q, sqlLiteral } from '../../text/sql';
@@ -554,4 +556,74 @@ export function groupNoun(g: Grouping): string {
 /** " (give its name)": how to answer with a parent row's label when the label is not its key; empty otherwise. */
 export function labelHint(g: Grouping): string {
   return isKeyGrouping(g) && g.column !== g.via.parentColumn ? ` (give its ${humanize(g.column.originalName || g.column.name)})` : '';
+}
+
+// ---- helpers of the attribution, partition and distribution-subset compositions ----------------------------------
+
+/** The partition a table is the union view of, when it is one. */
+export function partitionOfView(context: FamilyContext, table: TableProfile): SemanticProfile['partitions'][number] | undefined {
+  return context.semantics.partitions.find((p) => p.view === table.name);
+}
+
+/**
+ * A table's rows as a noun, singular or plural by count: "orders" / "order"; "rows" where the table's name is no
+ * noun for its rows — a partition's union view ("season all"), a name with digits ("portal weather 19801989") —
+ * and "seattle weather rows" where the name's last word has no plural. `tableMention` then names the table.
+ */
+export function rowsNoun(context: FamilyContext, table: TableProfile, count: number | 'one' | 'many'): string {
+  const one = count === 'one' || count === 1;
+  if (partitionOfView(context, table) || /\d/.test(table.name)) return one ? 'row' : 'rows';
+  if (noun(table.name, 'one').endsWith(' member')) return `${humanize(table.name)} ${one ? 'row' : 'rows'}`;
+  return noun(table.name, count);
+}
+
+/** Where `rowsNoun` says only "rows", the words naming the table: " in the view 'season_all'", or "" when the noun names it. */
+export function tableMention(context: FamilyContext, table: TableProfile): string {
+  if (partitionOfView(context, table)) return ` in the view '${table.name}'`;
+  if (/\d/.test(table.name)) return ` in the table '${table.name}'`;
+  return '';
+}
+
+/**
+ * A grouping's name, told apart from another grouping of the list with the same name (two keys to one parent:
+ * a flight's origin and destination airport) by the key it is reached through: "origin country".
+ */
+export function distinctGroupingName(g: Grouping, all: readonly Grouping[]): string {
+  let name = groupingName(g);
+  // A parent whose noun has no singular ("portal ant species member") reads better unnamed: "genus".
+  if (g.via && noun(g.via.parent.name, 'one').endsWith(' member') && !g.via.child.columns.some((c) => c.name === g.column.name)) name = humanize(g.column.originalName || g.column.name);
+  const twin = all.some((o) => o !== g && groupingName(o) === groupingName(g));
+  if (!twin || !g.via) return name;
+  const through = humanize(g.via.childColumn.originalName || g.via.childColumn.name).replace(/\s+(id|code|key)$/i, '');
+  return `${through} ${humanize(g.column.originalName || g.column.name)}`;
+}
+
+/** A coordinate (latitude, longitude) is a position on the globe, not a quantity to average or compare across groups. */
+export function isCoordinate(column: ColumnProfile): boolean {
+  return /^(lat|lng|lon|long|latitude|longitude)$/i.test(column.name) || /(^|_)(latitude|longitude)$/i.test(column.name);
+}
+
+/**
+ * A column of a table in words, as the file writes its name: a partition's union view has snake_case names of its
+ * own (`fthg`), its member files the original (`FTHG`), which `humanize` keeps as a code.
+ */
+export function columnWords(context: FamilyContext, table: TableProfile, column: ColumnProfile): string {
+  const partition = partitionOfView(context, table);
+  if (partition) {
+    for (const member of partition.tables) {
+      const original = context.profile.tables.find((t) => t.name === member.table)?.columns.find((c) => c.name === column.name);
+      if (original?.originalName) return humanize(original.originalName);
+    }
+  }
+  return humanize(column.originalName || column.name);
+}
+
+/**
+ * Whether a task's question, as the pool will show it (naming any look-alike table it reads), passes the question
+ * lint: a family tries its next candidate rather than offer a question an editor would strike (over 60 words, a
+ * count that disagrees with its noun).
+ */
+export function readsClean(context: FamilyContext, task: TaskSpec): boolean {
+  const unnamed = unnamedLookAlikes(task, context.profile, context.documents);
+  return lintQuestion(withTablesNamed(task.question, task.tables.filter((t) => unnamed.has(t)))).length === 0;
 }
