@@ -438,3 +438,37 @@ export function groupingName(g: Grouping): string {
   const parent = noun(g.via.parent.name, 'one');
   return name.includes(parent) ? name : `${parent} ${name}`;
 }
+
+// ---- added for the statistics and cohort compositions: a Python step read as text, rows as a noun ---------------
+
+/**
+ * A Python step whose sub-answer is the text of its last printed line (a group's name, a month, a year): a
+ * `TaskProgram`'s own readings take a Python step's output as a number only. The step is executed and added to the
+ * program like any other; undefined when it fails or prints nothing.
+ */
+export async function pythonTextStep(program: TaskProgram, context: FamilyContext, code: string, purpose: string, answer: { label: string; uses?: number[]; carries?: string[] }): Promise<{ value: string; key: AnswerKey } | undefined> {
+  const { step, result } = await evidence(context, 'run_python', code, purpose);
+  if (!result.ok) return undefined;
+  const value = (result.stdout ?? '').trim().split('\n').pop()?.trim() ?? '';
+  if (value === '') return undefined;
+  const key: AnswerKey = { type: 'string', value };
+  const sub: SubAnswer = { label: answer.label, key };
+  if (answer.carries && answer.carries.length > 0) sub.carries = answer.carries;
+  step.subAnswer = sub;
+  if (answer.uses && answer.uses.length > 0) step.uses = answer.uses;
+  program.steps.push(step);
+  return { value, key };
+}
+
+/**
+ * A table's rows as a plural noun phrase: "orders", "film actors"; "rows of `part_all`" where the table's name does
+ * not read as a noun (a partition's union view, a name with digits, an uncountable last word such as "weather").
+ */
+export function rowsNoun(context: FamilyContext, table: TableProfile): string {
+  const view = context.semantics.partitions.some((p) => p.view === table.name);
+  const last = humanize(table.name).split(' ').pop() ?? '';
+  // An uncountable last word reads as a plural only for people ("staff"); "inventory" or "weather" does not.
+  const uncountable = noun(table.name, 'one').endsWith(' member') && !/^(staff|personnel)$/.test(last);
+  if (view || uncountable || /\d/.test(table.name) || /^(data|index|series|species)$/.test(last)) return `rows of \`${table.name}\``;
+  return noun(table.name, 'many');
+}
