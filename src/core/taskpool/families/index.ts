@@ -10,6 +10,7 @@ import type { TaskSpec } from '../types';
 import { pythonCorrelationFamily, sqlCorrelationFamily } from './correlation';
 import { documentParameterFamily } from './documents';
 import { drillDownFamily } from './drillDown';
+import { statisticsFamilies } from './statistics';
 import { joinGroupContrastFamily, joinKeyFamily, joinTopKFamily } from './joins';
 import type { FamilyContext, TaskFamily } from './kit';
 import { filteredAggregateFamily, groupContrastFamily } from './lookups';
@@ -19,6 +20,7 @@ import { changeOverTimeFamily } from './time';
 
 export * from './kit';
 export { drillDownFamily } from './drillDown';
+export * from './statistics';
 export { filteredAggregateFamily, groupContrastFamily } from './lookups';
 export { joinGroupContrastFamily, joinKeyFamily, joinTopKFamily, rankingIsWellDefined, throughColumn } from './joins';
 export { conditionalRateFamily, groupRateFamily, rateTargets } from './rates';
@@ -28,7 +30,10 @@ export { dataQualityFamily, outlierFamily, reconciliationFamily, compositeKeys, 
 export { documentParameterFamily } from './documents';
 
 /** Multi-step task programs (2–6 executed steps, a sub-answer each). */
-export const compositionFamilies: TaskFamily[] = [drillDownFamily];
+export const compositionFamilies: TaskFamily[] = [
+  drillDownFamily,
+  ...statisticsFamilies,
+];
 
 /** Single-step families: lookups, joins, rates, time, correlation, quality, document rules. */
 export const singleStepFamilies: TaskFamily[] = [
