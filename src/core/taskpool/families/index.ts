@@ -11,6 +11,7 @@ import { pythonCorrelationFamily, sqlCorrelationFamily } from './correlation';
 import { documentParameterFamily } from './documents';
 import { drillDownFamily } from './drillDown';
 import { statisticsFamilies } from './statistics';
+import { cohortFamilies } from './cohort';
 import { joinGroupContrastFamily, joinKeyFamily, joinTopKFamily } from './joins';
 import type { FamilyContext, TaskFamily } from './kit';
 import { filteredAggregateFamily, groupContrastFamily } from './lookups';
@@ -21,6 +22,7 @@ import { changeOverTimeFamily } from './time';
 export * from './kit';
 export { drillDownFamily } from './drillDown';
 export * from './statistics';
+export * from './cohort';
 export { filteredAggregateFamily, groupContrastFamily } from './lookups';
 export { joinGroupContrastFamily, joinKeyFamily, joinTopKFamily, rankingIsWellDefined, throughColumn } from './joins';
 export { conditionalRateFamily, groupRateFamily, rateTargets } from './rates';
@@ -33,6 +35,7 @@ export { documentParameterFamily } from './documents';
 export const compositionFamilies: TaskFamily[] = [
   drillDownFamily,
   ...statisticsFamilies,
+  ...cohortFamilies,
 ];
 
 /** Single-step families: lookups, joins, rates, time, correlation, quality, document rules. */
