@@ -18,7 +18,7 @@
  */
 import type { ColumnProfile, TableProfile } from '../../env/types';
 import { words } from '../../text/words';
-import { aggregateOf, clearLeader, groupings, humanize, measures, noun, num, q, query, semanticsOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
+import { aggregateOf, clearLeader, groupings, humanize, measures, noun, num, q, query, rowsNoun, semanticsOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
 import { MAX_QUESTION_WORDS } from '../lint';
 import type { TaskSpec } from '../types';
 
@@ -179,13 +179,6 @@ function plans(context: FamilyContext, table: TableProfile, problems: Problems):
 function measureWords(column: ColumnProfile): string {
   const name = humanize(column.originalName || column.name);
   return /^\d{4}$/.test(name) ? `amount for ${name}` : name;
-}
-
-/** What the table's rows are, for counting: its noun, or "rows" for a union of files or a noun that does not count. */
-function rowsNoun(context: FamilyContext, table: TableProfile): string {
-  const partitionView = context.semantics.partitions.some((p) => p.view === table.name);
-  const counted = noun(table.name, 'many');
-  return partitionView || /\b(data|all)$/.test(words(table.name)) || counted === noun(table.name, 'one') ? 'rows' : counted;
 }
 
 /** The table as a question names it: in words, or quoted where its words carry a number or it is a union of files. */

@@ -20,7 +20,7 @@ import { aggregateDocumentRules, codeDefinitions, documentRules, documentTargets
 import { escapeRegExp } from '../../text/regex';
 import { addEdge, columnNode, sectionNode } from '../graph';
 import type { TaskSpec } from '../types';
-import { clearLeader, groupings, groupingsOf, groupNoun, humanize, keyGroupings, labelHint, noun, num, q, query, sourceOf, sqlLiteral, TaskProgram, type FamilyContext, type Grouping, type TaskFamily } from './kit';
+import { clearLeader, groupings, groupingsOf, groupNoun, humanize, keyGroupings, labelHint, noun, num, q, query, rowsNoun, sourceOf, sqlLiteral, TaskProgram, type FamilyContext, type Grouping, type TaskFamily } from './kit';
 
 /** A group's share from fewer rows than this is noise, not a finding. */
 const MIN_GROUP_ROWS = 20;
@@ -314,13 +314,6 @@ async function entityTask(context: FamilyContext, rule: DocumentRule, group: Gro
   });
 }
 
-/** Rows as a question counts them: the table's noun, or "rows" where the noun does not count (data, a union of files). */
-function countedRows(context: FamilyContext, table: TableProfile): string {
-  const many = noun(table.name, 'many');
-  const partitionView = context.semantics.partitions.some((p) => p.view === table.name);
-  return partitionView || many === noun(table.name, 'one') || /\b(data|all)$/.test(many) ? 'rows' : many;
-}
-
 /** "In the "season_all" table, ": a table whose name a question cannot write in words (a union of files, a number in it). */
 function inTable(context: FamilyContext, table: TableProfile): string {
   const partitionView = context.semantics.partitions.some((p) => p.view === table.name);
@@ -337,7 +330,7 @@ async function codeTask(context: FamilyContext, definition: CodeDefinition, grou
   }
   const column = table.columns.find((c) => c.name === definition.column)!;
   const c = `c.${q(column.name)}`;
-  const rows = countedRows(context, table);
+  const rows = rowsNoun(context, table);
   const columnWords = humanize(column.originalName || column.name);
   const groupWord = groupNoun(group);
   const program = new TaskProgram(context, COMPOSITION);

@@ -14,6 +14,8 @@ import { documentMetricFamily } from './documentMetric';
 import { crossSourceFamily } from './crossSource';
 import { cleanAggregateFamily } from './cleanAggregate';
 import { drillDownFamily } from './drillDown';
+import { statisticsFamilies } from './statistics';
+import { cohortFamilies } from './cohort';
 import { distributionSubsetFamily } from './distributionSubset';
 import { partitionsFamily } from './partitions';
 import { joinCountTopKFamily, joinGroupContrastFamily, joinKeyFamily, joinTopKFamily } from './joins';
@@ -28,6 +30,8 @@ export { drillDownFamily } from './drillDown';
 export { attributionFamily } from './attribution';
 export { partitionsFamily } from './partitions';
 export { distributionSubsetFamily } from './distributionSubset';
+export * from './statistics';
+export * from './cohort';
 export { filteredAggregateFamily, groupContrastFamily } from './lookups';
 export { joinCountTopKFamily, joinGroupContrastFamily, joinKeyFamily, joinTopKFamily, rankingIsWellDefined, throughColumn } from './joins';
 export { conditionalRateFamily, groupRateFamily, rateTargets } from './rates';
@@ -40,7 +44,7 @@ export { crossSourceFamily } from './crossSource';
 export { cleanAggregateFamily } from './cleanAggregate';
 
 /** Multi-step task programs (2–6 executed steps, a sub-answer each). */
-export const compositionFamilies: TaskFamily[] = [drillDownFamily, attributionFamily, partitionsFamily, distributionSubsetFamily, documentMetricFamily, crossSourceFamily, cleanAggregateFamily];
+export const compositionFamilies: TaskFamily[] = [drillDownFamily, attributionFamily, partitionsFamily, distributionSubsetFamily, documentMetricFamily, crossSourceFamily, cleanAggregateFamily, ...statisticsFamilies, ...cohortFamilies];
 
 /** Single-step families: lookups, joins, rates, time, correlation, quality, document rules. */
 export const singleStepFamilies: TaskFamily[] = [

@@ -570,10 +570,14 @@ export function partitionOfView(context: FamilyContext, table: TableProfile): Se
  * noun for its rows — a partition's union view ("season all"), a name with digits ("portal weather 19801989") —
  * and "seattle weather rows" where the name's last word has no plural. `tableMention` then names the table.
  */
-export function rowsNoun(context: FamilyContext, table: TableProfile, count: number | 'one' | 'many'): string {
+export function rowsNoun(context: FamilyContext, table: TableProfile, count: number | 'one' | 'many' = 'many'): string {
   const one = count === 'one' || count === 1;
-  if (partitionOfView(context, table) || /\d/.test(table.name)) return one ? 'row' : 'rows';
-  if (noun(table.name, 'one').endsWith(' member')) return `${humanize(table.name)} ${one ? 'row' : 'rows'}`;
+  const last = humanize(table.name).split(' ').pop()?.toLowerCase() ?? '';
+  // No noun for its rows: a union of files, a name with digits, a last word that is no count noun ("data", "weather").
+  const uncountable = noun(table.name, 'one') === noun(table.name, 'many') || /^(data|all|index|series|species)$/.test(last);
+  if (partitionOfView(context, table) || /\d/.test(table.name) || uncountable) return one ? 'row' : 'rows';
+  // A name the noun rules read as a group of people ("staff member"), but whose rows are records ("inventory").
+  if (noun(table.name, 'one').endsWith(' member') && !/^(staff|personnel)$/.test(last)) return `${humanize(table.name)} ${one ? 'row' : 'rows'}`;
   return noun(table.name, count);
 }
 
@@ -627,3 +631,25 @@ export function readsClean(context: FamilyContext, task: TaskSpec): boolean {
   const unnamed = unnamedLookAlikes(task, context.profile, context.documents);
   return lintQuestion(withTablesNamed(task.question, task.tables.filter((t) => unnamed.has(t)))).length === 0;
 }
+
+// ---- added for the statistics and cohort compositions: a Python step read as text, rows as a noun ---------------
+
+/**
+ * A Python step whose sub-answer is the text of its last printed line (a group's name, a month, a year): a
+ * `TaskProgram`'s own readings take a Python step's output as a number only. The step is executed and added to the
+ * program like any other; undefined when it fails or prints nothing.
+ */
+export async function pythonTextStep(program: TaskProgram, context: FamilyContext, code: string, purpose: string, answer: { label: string; uses?: number[]; carries?: string[] }): Promise<{ value: string; key: AnswerKey } | undefined> {
+  const { step, result } = await evidence(context, 'run_python', code, purpose);
+  if (!result.ok) return undefined;
+  const value = (result.stdout ?? '').trim().split('\n').pop()?.trim() ?? '';
+  if (value === '') return undefined;
+  const key: AnswerKey = { type: 'string', value };
+  const sub: SubAnswer = { label: answer.label, key };
+  if (answer.carries && answer.carries.length > 0) sub.carries = answer.carries;
+  step.subAnswer = sub;
+  if (answer.uses && answer.uses.length > 0) step.uses = answer.uses;
+  program.steps.push(step);
+  return { value, key };
+}
+
