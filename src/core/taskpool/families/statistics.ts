@@ -557,29 +557,48 @@ export const statisticsSpearmanFamily: TaskFamily = {
     const tasks: TaskSpec[] = [];
     for (const table of taskTables(context, 30)) {
       if (tasks.length >= context.maxPerFamily) break;
+      // The table's pair whose rank correlation departs most from its linear one, measured in SQL first (average
+      // ranks by window functions); Python then computes both again, and must agree.
       const ms = measures(context, table).slice(0, 6);
-      let made = false;
-      for (let i = 0; i < ms.length && !made; i++) {
-        for (let j = i + 1; j < ms.length && !made; j++) {
+      let best: { a: ColumnProfile; b: ColumnProfile; r: number; rho: number } | undefined;
+      for (let i = 0; i < ms.length; i++) {
+        for (let j = i + 1; j < ms.length; j++) {
           if (derivedPair(context, { table: table.name, column: ms[i].name }, { table: table.name, column: ms[j].name })) continue;
-          const task = await spearman(context, table, ms[i], ms[j]);
-          if (task) {
-            tasks.push(task);
-            made = true;
-          }
+          const found = await correlationsOf(context, table, ms[i], ms[j]);
+          if (found && rankCorrelationIsSignal(found.rho, found.n) && Math.abs(found.rho - found.r) >= MIN_RANK_GAP && (!best || Math.abs(found.rho - found.r) > Math.abs(best.rho - best.r))) best = { a: ms[i], b: ms[j], ...found };
         }
       }
+      if (!best) continue;
+      const task = await spearman(context, table, best.a, best.b, best);
+      if (task) tasks.push(task);
     }
     return tasks;
   },
 };
 
-async function spearman(context: FamilyContext, table: TableProfile, a: ColumnProfile, b: ColumnProfile): Promise<TaskSpec | undefined> {
+/** How far Spearman's ρ must be from Pearson's r for the comparison to say something. */
+const MIN_RANK_GAP = 0.05;
+
+/** Pearson's r over a pair of SQL expressions. */
+const pearsonOf = (a: string, b: string) => `(AVG(${a} * ${b}) - AVG(${a}) * AVG(${b})) / (SQRT(AVG(${a} * ${a}) - AVG(${a}) * AVG(${a})) * SQRT(AVG(${b} * ${b}) - AVG(${b}) * AVG(${b})))`;
+
+/** Pearson's r and Spearman's ρ (average ranks) of two columns in SQL, with the number of pairs; undefined for too many distinct pairs. */
+async function correlationsOf(context: FamilyContext, table: TableProfile, a: ColumnProfile, b: ColumnProfile): Promise<{ r: number; rho: number; n: number } | undefined> {
   const t = q(table.name);
   const [x, y] = [q(a.name), q(b.name)];
   const both = `${x} IS NOT NULL AND ${y} IS NOT NULL`;
   const shape = await query(context, `SELECT COUNT(*), (SELECT COUNT(*) FROM (SELECT 1 FROM ${t} WHERE ${both} GROUP BY ${x}, ${y})) FROM ${t} WHERE ${both}`);
   if (!shape || num(shape[0][0]) < 30 || num(shape[0][1]) > MAX_PAIRS) return undefined;
+  const rank = (c: string) => `(RANK() OVER (ORDER BY ${c}) + (COUNT(*) OVER (PARTITION BY ${c}) - 1) / 2.0)`;
+  const rows = await query(context, `SELECT ${pearsonOf('x', 'y')}, ${pearsonOf('rx', 'ry')}, COUNT(*) FROM (SELECT 1.0 * ${x} AS x, 1.0 * ${y} AS y, ${rank(x)} AS rx, ${rank(y)} AS ry FROM ${t} WHERE ${both})`);
+  const [r, rho, n] = (rows?.[0] ?? []).map(num);
+  return Number.isFinite(r) && Number.isFinite(rho) ? { r, rho, n } : undefined;
+}
+
+async function spearman(context: FamilyContext, table: TableProfile, a: ColumnProfile, b: ColumnProfile, sqlSide: { r: number; rho: number }): Promise<TaskSpec | undefined> {
+  const t = q(table.name);
+  const [x, y] = [q(a.name), q(b.name)];
+  const both = `${x} IS NOT NULL AND ${y} IS NOT NULL`;
   const aName = measureName(context, table.name, a);
   const bName = measureName(context, table.name, b);
   const rows = `${rowsNoun(context, table)}${tableMention(context, table)}`;
@@ -596,14 +615,15 @@ async function spearman(context: FamilyContext, table: TableProfile, a: ColumnPr
     'ks = [int(r[2]) for r in rows]',
   ];
   const pearson = await program.python(py([...lines, 'print(round(pearson(xs, ys, ks), 4))']), `The Pearson correlation of ${aName} and ${bName}, in Python`, { label: `the Pearson correlation of ${aName} and ${bName}`, reading: { kind: 'printed-number', decimals: 4 }, uses: [0] });
-  if (!pearson || pearson.key.type !== 'number') return undefined;
+  if (!pearson || pearson.key.type !== 'number' || Math.abs(pearson.key.value - sqlSide.r) > 0.001) return undefined;
   const rhoLine = 'rho = pearson(average_ranks(xs, ks), average_ranks(ys, ks), ks)';
   const rho = await program.python(py([...lines, rhoLine, 'print(round(rho, 4))']), `The Spearman rank correlation of ${aName} and ${bName} (average ranks for ties), in Python`, {
     label: `the Spearman rank correlation of ${aName} and ${bName}`,
     reading: { kind: 'printed-number', decimals: 4 },
     uses: [0],
   });
-  if (!rho || rho.key.type !== 'number' || !rankCorrelationIsSignal(rho.key.value, n) || Math.abs(rho.key.value - pearson.key.value) < 0.05) return undefined;
+  // Python's ρ must agree with the SQL one, and still be a signal that departs from r.
+  if (!rho || rho.key.type !== 'number' || Math.abs(rho.key.value - sqlSide.rho) > 0.001 || !rankCorrelationIsSignal(rho.key.value, n) || Math.abs(rho.key.value - pearson.key.value) < MIN_RANK_GAP) return undefined;
   const gap = await program.python(py([...lines, rhoLine, 'r = pearson(xs, ys, ks)', 'print(round(rho - r, 4))']), 'Spearman minus Pearson', { label: `how much the Spearman correlation exceeds the Pearson correlation`, reading: { kind: 'printed-number', decimals: 4 }, uses: [1, 2] });
   if (!gap) return undefined;
   const question = `Across the ${rows} where both ${aName} and ${bName} are known, compute their Pearson correlation and their Spearman rank correlation (the Pearson correlation of the ranks, tied values given their average rank). What is Spearman's minus Pearson's? Round to 4 decimals.`;
