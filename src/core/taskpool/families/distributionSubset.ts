@@ -25,7 +25,7 @@ import type { ColumnProfile, TableProfile } from '../../env/types';
 import { DEFAULT_MAX_ROWS } from '../../sandbox/limits';
 import type { TaskSpec } from '../types';
 import {
-  additivityOf,
+  confidentlyAdditive,
   aggregateOf,
   clearLeader,
   columnWords,
@@ -311,7 +311,7 @@ async function topAgainstRest(context: FamilyContext, table: TableProfile, measu
 }
 
 async function concentration(context: FamilyContext, table: TableProfile, measure: ColumnProfile, threshold: Threshold): Promise<TaskSpec | undefined> {
-  if (additivityOf(context, table.name, measure.name) !== 'additive' || typeof measure.min !== 'number' || measure.min < 0) return undefined;
+  if (!confidentlyAdditive(context, table.name, measure.name) || typeof measure.min !== 'number' || measure.min < 0) return undefined;
   const t = q(table.name);
   const m = q(measure.name);
   const name = columnWords(context, table, measure);
