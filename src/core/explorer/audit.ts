@@ -24,6 +24,7 @@
  */
 import type { Database, SqlJsStatic } from 'sql.js';
 import { renderError, renderTable } from '../agent/render';
+import { stepCode } from '../agent/steps';
 import type { AgentStep } from '../agent/types';
 import { loadSqlJs } from '../env/sqlJs';
 import { numbersIn } from '../taskpool/answer';
@@ -31,7 +32,7 @@ import { keyFromRows } from '../taskpool/revise';
 import type { AnswerKey, EvidenceStep, RubricCheck, RubricCriterion } from '../taskpool/types';
 import { containsWord } from '../text/regex';
 import { quoteIdent } from '../text/sql';
-import { RubricEnvironment, RubricResult, scoreRubric, stepCode } from './verifier';
+import { RubricEnvironment, RubricResult, scoreRubric } from './verifier';
 
 export type PerturbationKind = 'drop-table' | 'drop-column' | 'edit-values';
 

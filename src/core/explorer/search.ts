@@ -7,6 +7,8 @@
  */
 import { runStep } from '../agent/episode';
 import { renderError } from '../agent/render';
+import { repairedErrorIndices } from '../agent/steps';
+import { stepRecord } from './stepRecord';
 import type { ToolContext } from '../agent/tools';
 import { AgentState, AgentStep, FULL_CONTEXT } from '../agent/types';
 import { armId as idOfArm } from '../lcm/arms';
@@ -27,7 +29,6 @@ import {
   Verification,
   cleaningRejection,
   coveredEvidence,
-  repairedErrorIndices,
 } from './verifier';
 import { verifyTrajectoryJudged, type RubricJudge } from './judge';
 import { matchesAnswer } from '../taskpool/answer';
@@ -357,20 +358,6 @@ function statusPayload(taskId: string, node: TreeNode): RunEventInput {
 
 function round(x: number): number {
   return Math.round(x * 1e6) / 1e6;
-}
-
-/** A compact, JSON-safe copy of a step for events and trajectories (observation text as the model saw it). */
-export function stepRecord(step: AgentStep): Record<string, unknown> {
-  return {
-    index: step.index,
-    thought: step.thought,
-    toolCall: step.toolCall ?? null,
-    observation: { ok: step.observation.ok, tool: step.observation.tool, text: step.observation.text, errorKind: step.observation.errorKind },
-    usage: step.usage,
-    costUsd: step.costUsd,
-    latencyMs: step.latencyMs,
-    config: step.config,
-  };
 }
 
 function providerFailureStep(index: number, arm: ArmConfig, message: string): AgentStep {
