@@ -26,7 +26,7 @@ import type { RunEventInput } from '../../src/core/store/events';
 import { matchesAnswer } from '../../src/core/taskpool/answer';
 import { filteredAggregateFamily, groupContrastFamily, joinTopKFamily, buildStarterTasks } from '../../src/core/taskpool/families';
 import type { TaskSpec } from '../../src/core/taskpool/types';
-import { explorerToolContext } from '../../src/core/pipeline';
+import { explorerToolContext } from '../../src/core/run/exploreTask';
 import { openShop } from './agentFixture';
 
 function fakeStep(index: number, tool: string, args: Record<string, unknown>, ok: boolean, data: AgentStep['observation']['data'] = { kind: 'rows', columns: ['x'], rows: [[1]], truncated: false }): AgentStep {

@@ -3,8 +3,8 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { synthesize, type SynthesisSummary } from '../../src/core/pipeline';
-import { exploredFromRun } from '../../src/core/explorer/revision';
+import { synthesize, type SynthesisSummary } from '../../src/core/run/synthesize';
+import { exploredFromRun } from '../../src/core/run/revision';
 import { readRun, RunStore } from '../../src/core/store/RunStore';
 import { writeShopFolder } from './agentFixture';
 
@@ -50,7 +50,7 @@ describe('pipeline: synthesize', function () {
 
   it('survives kill -9 mid-run: the resumed run ends with the same trajectories and spend', async () => {
     const outDir = path.join(scratch, 'killed');
-    const pipeline = path.resolve(__dirname, '../../src/core/pipeline');
+    const pipeline = path.resolve(__dirname, '../../src/core/run/synthesize');
     const script = `require(${JSON.stringify(pipeline)}).synthesize({ folder: ${JSON.stringify(folder)}, tasks: 4, budgetUsd: 0.04, seed: 3, outDir: ${JSON.stringify(outDir)}, costModelFile: null, onProgress: (l) => process.stderr.write(l + '\\n') })`;
     const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
@@ -73,6 +73,8 @@ describe('pipeline: synthesize', function () {
     for (const id of admittedBefore) assert.ok(after.includes(id), `${id} kept`);
     assert.deepEqual(after, trajectoryIds(path.join(scratch, 'full')), 'same trajectories as the uninterrupted run');
     assert.ok(Math.abs(resumed.costUsd - full.costUsd) < 1e-9, `spend ${resumed.costUsd} vs ${full.costUsd}`);
+    const costModel = (dir: string) => fs.readFileSync(path.join(dir, 'costModel.json'), 'utf8');
+    assert.equal(costModel(outDir), costModel(path.join(scratch, 'full')), 'the cost model the uninterrupted run ends with, byte for byte');
     const events = readRun(outDir).events;
     assert.ok(events.some((e) => e.type === 'run/resumed'));
     assert.equal(events.filter((e) => e.type === 'task/finished').length, 4, 'each task finished once');
@@ -105,6 +107,8 @@ describe('pipeline: synthesize', function () {
 
     const resumed = await synthesize({ folder, resumeDir: outDir, costModelFile: null });
     assert.equal(resumed.tasksFinished, 4);
+    assert.deepEqual(resumed.costModelWarnings, [], 'the run\'s cost model is folded from its start and the finished tasks\' deltas');
+    assert.equal(fs.readFileSync(path.join(outDir, 'costModel.json'), 'utf8'), fs.readFileSync(path.join(scratch, 'full', 'costModel.json'), 'utf8'));
     const events = readRun(outDir).events;
     const revised = events.filter((e) => e.type === 'task/revised' && (e as { taskId: string }).taskId === taskId) as unknown as Array<{ seq: number; outcome: string; findings: unknown[] }>;
     assert.equal(revised.length, 1, 'revised once, after the resume');

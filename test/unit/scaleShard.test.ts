@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { FEATURE_DIMENSION, LearnedCostModel, armId, type ArmConfig } from '../../src/core/lcm/index';
 import { inverseResidual } from '../../src/core/lcm/linalg';
-import { inShard, parseShard, shardOfTask } from '../../src/core/scale/shard';
+import { inShard, parseShard, shardOfTask } from '../../src/core/run/shard';
 
 const arm = (model: string): ArmConfig => ({ model, provider: 'offline-sim', contextLength: 'full', operator: 'explore' });
 const ARMS = ['a', 'b', 'c'].map((m) => arm(`sim-${m}`));

@@ -6,13 +6,14 @@ import { openAgentSession, type AgentSession } from '../../src/core/agent/sessio
 import { executeToolCall } from '../../src/core/agent/tools';
 import type { AgentStep } from '../../src/core/agent/types';
 import { PrefixCache } from '../../src/core/explorer/prefixCache';
-import { reviseExploredTask } from '../../src/core/explorer/revision';
+import { reviseExploredTask } from '../../src/core/run/revision';
 import { costModelPolicy, createStepRunner, runSearch, type SearchResult } from '../../src/core/explorer/search';
 import { DEFAULT_CLEANING } from '../../src/core/explorer/verifier';
 import { buildDefaultArms, createPriceCostEstimator, LearnedCostModel } from '../../src/core/lcm/index';
 import { createSimulatedProvider } from '../../src/core/llm/sim/simulatedProvider';
 import type { LlmProvider } from '../../src/core/llm/types';
-import { explorerToolContext, synthesize } from '../../src/core/pipeline';
+import { explorerToolContext } from '../../src/core/run/exploreTask';
+import { synthesize } from '../../src/core/run/synthesize';
 import { revisionsCommand } from '../../src/cli/commands/revisions';
 import { RunStore } from '../../src/core/store/RunStore';
 import type { EvidenceGraph } from '../../src/core/taskpool/graph';

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { readRun, RunStore } from '../../src/core/store';
-import { synthesize } from '../../src/core/pipeline';
+import { synthesize } from '../../src/core/run/synthesize';
 import { ExplorerSession } from '../../src/host/explorer/ExplorerSession';
 import { registerLiveRun } from '../../src/host/explorer/liveRuns';
 import { PROTOCOL_VERSION, type HostMessage } from '../../src/shared/protocol';

@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { synthesize, type SynthesisSummary } from '../../core/pipeline';
+import { synthesize, type SynthesisSummary } from '../../core/run/synthesize';
 import { createOpenAiProvider } from '../../core/llm/openaiProvider';
 import { OFFLINE_SIM_PROVIDER_ID, createSimulatedProvider } from '../../core/llm/sim/index';
 import type { LlmProvider } from '../../core/llm/types';
-import { formatShard, parseShard, type Shard } from '../../core/scale/shard';
+import { formatShard, parseShard, type Shard } from '../../core/run/shard';
 import { isRunFolder, readRunMeta } from '../../core/store/runFolder';
 import { CliError, parseCommandArgs, resolveRunDir, type CliCommand } from '../command';
 

@@ -12,17 +12,17 @@ import * as path from 'node:path';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { openAgentSession, type AgentSession } from '../agent/session';
-import { awaitsRevision, emptyRevisionTally, exploredFromRun, reviseIntoRun, runTaskOrder, type RevisionTally } from '../explorer/revision';
+import { awaitsRevision, emptyRevisionTally, exploredFromRun, reviseIntoRun, runTaskOrder, type RevisionTally } from '../run/revision';
 import { DEFAULT_CLEANING } from '../explorer/verifier';
-import { costModelPath, saveCostModel, type CostModelJson } from '../lcm/index';
+import { saveCostModel, type CostModelJson } from '../lcm/index';
 import type { LlmProvider } from '../llm/types';
-import { environmentHash, synthesize } from '../pipeline';
+import { synthesize } from '../run/synthesize';
 import type { RunEventInput } from '../store/events';
 import { RunStore } from '../store/RunStore';
 import { buildStructuralGraph } from '../taskpool/graph';
 import type { TaskSpec } from '../taskpool/types';
-import { appendFinishedTask } from './taskEvents';
-import { foldTaskDeltas, readRunStartModel, RUN_COST_MODEL_FILE, RUN_COST_MODEL_START_FILE } from './runCostModel';
+import { appendFinishedTask } from '../run/taskEvents';
+import { environmentCostModelPath, foldTaskDeltas, readRunStartModel, RUN_COST_MODEL_FILE, RUN_COST_MODEL_START_FILE } from '../run/runCostModel';
 import {
   KEY_PREFIX,
   RUNS_KEY,
@@ -88,7 +88,7 @@ export async function enqueueRun(options: EnqueueOptions): Promise<EnqueuedRun> 
       prepareOnly: true,
       onProgress: options.onProgress,
     });
-    environmentCostModel = costModelPath(folder, environmentHash(session.env.profile));
+    environmentCostModel = environmentCostModelPath(folder, session.env.profile);
   } finally {
     await session.dispose();
   }

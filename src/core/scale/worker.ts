@@ -15,10 +15,9 @@ import { PrefixCache } from '../explorer/prefixCache';
 import { DEFAULT_CLEANING } from '../explorer/verifier';
 import { buildDefaultArms, createPriceCostEstimator, LearnedCostModel } from '../lcm/index';
 import type { LlmProvider, ModelSpec } from '../llm/types';
-import { explorerToolContext } from '../pipeline';
 import type { RunEventInput } from '../store/events';
 import type { TaskSpec } from '../taskpool/types';
-import { exploreTask } from './exploreTask';
+import { explorerToolContext, exploreTask } from '../run/exploreTask';
 import { KEY_PREFIX, TASK_QUEUE, parseRunSpec, runSpecKey, taskJobDataSchema, type RunSpec, type TaskJobResult } from './queue';
 import { SharedRateLimiter, rateLimitKey, withSharedRateLimit } from './rateLimit';
 

@@ -13,10 +13,10 @@ import type { EvidenceGraph } from '../taskpool/graph';
 import type { ExploredPath, ReviserModel } from '../taskpool/revise';
 import { applyTaskPatch, questionHash, reviewTask } from '../taskpool/revise';
 import type { FieldChange, TaskRevisionRecord, TaskSpec } from '../taskpool/types';
-import type { SearchResult, TrajectoryRecord } from './search';
-import { nodeStep, stepsOf } from './stepRecord';
-import type { CleaningOptions, Verification } from './verifier';
-import { cleaningRejection, qualityOf, rubricResultOf, verifyTrajectory } from './verifier';
+import type { SearchResult, TrajectoryRecord } from '../explorer/search';
+import { nodeStep, stepsOf } from '../explorer/stepRecord';
+import type { CleaningOptions, Verification } from '../explorer/verifier';
+import { cleaningRejection, qualityOf, rubricResultOf, verifyTrajectory } from '../explorer/verifier';
 
 /** A trajectory re-scored after a rubric-only revision. */
 export interface RescoredTrajectory {
