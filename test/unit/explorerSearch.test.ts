@@ -4,18 +4,9 @@ import { executeToolCall, type CodeRunner, type ToolContext } from '../../src/co
 import type { AgentStep } from '../../src/core/agent/types';
 import { runEpisodes } from '../../src/core/explorer/baselines';
 import { PrefixCache, canonicalCall } from '../../src/core/explorer/prefixCache';
-import {
-  affordableWidth,
-  costModelPolicy,
-  createStepRunner,
-  fixedConfigPolicy,
-  runSearch,
-  answeredWrongElsewhere,
-  selectChild,
-  settled,
-  widenCandidate,
-  type SearchResult,
-} from '../../src/core/explorer/search';
+import { affordableWidth, answeredWrongElsewhere, costModelPolicy, fixedConfigPolicy, selectChild, settled, widenCandidate } from '../../src/core/explorer/policy';
+import { runSearch, type SearchResult } from '../../src/core/explorer/search';
+import { createStepRunner } from '../../src/core/explorer/stepRunner';
 import { SearchTree } from '../../src/core/explorer/tree';
 import { buildDefaultArms, createPriceCostEstimator, LearnedCostModel } from '../../src/core/lcm/index';
 import type { ArmConfig } from '../../src/core/lcm/types';

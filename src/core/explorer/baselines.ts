@@ -8,7 +8,8 @@ import { repairedErrorIndices } from '../agent/steps';
 import type { AgentState, AgentStep } from '../agent/types';
 import type { ArmConfig } from '../lcm/types';
 import type { TaskSpec } from '../taskpool/types';
-import type { StepRunner, TrajectoryRecord } from './search';
+import type { TrajectoryRecord } from './search';
+import type { StepRunner } from './stepRunner';
 import { CleaningOptions, DEFAULT_CLEANING, RejectionReason, cleaningRejection, verifyTrajectory } from './verifier';
 
 export interface EpisodesOptions {

@@ -10,7 +10,9 @@ import type { LlmProvider, ModelSpec } from '../llm/types';
 import type { TaskSpec } from '../taskpool/types';
 import { runEpisodes } from './baselines';
 import { PrefixCache } from './prefixCache';
-import { costModelPolicy, createStepRunner, fixedConfigPolicy, runSearch } from './search';
+import { costModelPolicy, fixedConfigPolicy } from './policy';
+import { runSearch } from './search';
+import { createStepRunner } from './stepRunner';
 
 export const BENCH_METHODS = ['toffee', 'toffee-no-lcm', 'best-of-5', 'single-shot'] as const;
 export type BenchMethod = (typeof BENCH_METHODS)[number];

@@ -5,7 +5,9 @@
  * not depend on which tasks ran before it or where. What the copy learned is returned as a delta (LinUCB's
  * sufficient statistics are additive) for the run's model, merged in task-pool order.
  */
-import { costModelPolicy, createStepRunner, runSearch, type SearchResult } from '../explorer/search';
+import { costModelPolicy } from '../explorer/policy';
+import { runSearch, type SearchResult } from '../explorer/search';
+import { createStepRunner } from '../explorer/stepRunner';
 import { freshPythonRunner, type PrefixCache } from '../explorer/prefixCache';
 import type { CleaningOptions } from '../explorer/verifier';
 import type { ToolContext } from '../agent/tools';
