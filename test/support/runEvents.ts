@@ -7,6 +7,7 @@
 import { renderTable } from '../../src/core/agent/render';
 import type { RunEvent, RunEventInput, StepConfigRecord } from '../../src/core/store';
 import { RunStore } from '../../src/core/store';
+import { mulberry32 } from './random';
 
 export const XSS_CELL = '<img src=x onerror=alert(1)>';
 export const XSS_THOUGHT = 'Check the <script>window.__pwned = true</script> column';
@@ -17,18 +18,6 @@ export interface GenerateRunOptions {
   nodesPerTask?: number;
   seed?: number;
   models?: string[];
-}
-
-/** mulberry32: small, fast, seeded. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const FAMILIES = ['aggregate', 'join_lookup', 'top_k', 'ratio'];
@@ -62,7 +51,7 @@ export class TaskStreamGenerator {
     models: string[] = ['sim-small', 'sim-medium', 'sim-large'],
   ) {
     this.taskId = `task-${String(index).padStart(3, '0')}`;
-    this.random = rng(seed * 7919 + index);
+    this.random = mulberry32(seed * 7919 + index);
     this.models = models;
   }
 
