@@ -208,7 +208,7 @@ describe('explorer: MCTS over real execution (offline-sim)', function () {
   before(async () => {
     shop = await openShop();
     session = shop.session;
-    tasks = await buildStarterTasks(session.env.profile, { sql: session.sql }, { families: [filteredAggregateFamily, groupContrastFamily, joinTopKFamily], maxPerFamily: 2 });
+    tasks = await buildStarterTasks(session.env, { sql: session.sql }, { families: [filteredAggregateFamily, groupContrastFamily, joinTopKFamily], maxPerFamily: 2 });
     assert.ok(tasks.length >= 4, `the fixture should give several tasks, got ${tasks.length}`);
     models = await provider.listModels();
     arms = buildDefaultArms(models, { operators: ['explore', 'repair'] });

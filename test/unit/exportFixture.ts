@@ -26,7 +26,7 @@ export interface EpisodeFixture {
 export async function playRetailEpisodes(options: { folder?: string; models?: string[]; seeds?: number[]; runId?: string } = {}): Promise<EpisodeFixture> {
   const session = await openAgentSession(options.folder ?? RETAIL_SAMPLE);
   try {
-    const tasks = await buildStarterTasks(session.env.profile, { sql: session.sql, python: session.python });
+    const tasks = await buildStarterTasks(session.env, { sql: session.sql, python: session.python });
     const provider = createSimulatedProvider();
     const trajectories: ExportTrajectory[] = [];
     for (const task of tasks) {

@@ -64,7 +64,7 @@ describe('ICL demo library and benchmark task export', function () {
     const folder = writeShopFolder();
     const shop = await openAgentSession(folder);
     try {
-      const questions = await buildStarterTasks(shop.env.profile, { sql: shop.sql, python: shop.python });
+      const questions = await buildStarterTasks(shop.env, { sql: shop.sql, python: shop.python });
       const library = new DemoLibrary(trajectories, { profile: fixture.environment.profile });
       const correct = questions.filter((task) => library.retrieve(task.question, 1)[0]?.trajectory.task.family === task.family).length;
       console.log(`      shop questions against the retail library: top-1 same-family accuracy ${correct}/${questions.length}`);

@@ -42,7 +42,7 @@ describe('offline-sim provider', function () {
   before(async () => {
     shop = await openShop();
     session = shop.session;
-    tasks = await buildStarterTasks(session.env.profile, { sql: session.sql, python: session.python });
+    tasks = await buildStarterTasks(session.env, { sql: session.sql, python: session.python });
   });
   after(async () => shop?.close());
 

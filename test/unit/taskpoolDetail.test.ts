@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { taskDetailMarkdown } from '../../src/core/taskpool/detail';
-import { dependencyFamilies } from '../../src/core/taskpool/dependencyFamilies';
+import { singleStepFamilies as dependencyFamilies } from '../../src/core/taskpool/families/index';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
 import type { TaskPoolResult } from '../../src/core/taskpool/pool';
 import { buildTaskNodes } from '../../src/host/taskNodes';
 import type { LlmProvider } from '../../src/core/llm/types';
 import { trivialReason } from '../../src/core/taskpool/validate';
-import { difficultyOf } from '../../src/core/taskpool/families';
+import { difficultyOf } from '../../src/core/taskpool/families/kit';
 import type { TaskSpec } from '../../src/core/taskpool/types';
 import { openShop } from './agentFixture';
 

@@ -47,14 +47,14 @@ describe('starter task families', function () {
   before(async () => {
     shop = await openShop();
     session = shop.session;
-    tasks = await buildStarterTasks(session.env.profile, { sql: session.sql, python: session.python });
+    tasks = await buildStarterTasks(session.env, { sql: session.sql, python: session.python });
   });
   after(async () => shop?.close());
 
   it('builds tasks of every family with stable ids and a difficulty per shape', async () => {
     const families = new Set(tasks.map((t) => t.family));
     assert.deepEqual([...families].sort(), starterFamilies.map((f) => f.id).sort());
-    const again = await buildStarterTasks(session.env.profile, { sql: session.sql, python: session.python });
+    const again = await buildStarterTasks(session.env, { sql: session.sql, python: session.python });
     assert.deepEqual(again.map((t) => t.id), tasks.map((t) => t.id));
     assert.deepEqual(again.map((t) => t.answer), tasks.map((t) => t.answer));
     assert.equal(new Set(tasks.map((t) => t.id)).size, tasks.length);
@@ -116,7 +116,7 @@ describe('starter task families', function () {
     fs.writeFileSync(path.join(dir, 'items.csv'), lines.join('\n'));
     const small = await openAgentSession(dir);
     try {
-      const only = await buildStarterTasks(small.env.profile, { sql: small.sql, python: small.python });
+      const only = await buildStarterTasks(small.env, { sql: small.sql, python: small.python });
       assert.deepEqual(only.map((t) => t.family), ['filtered-aggregate']);
       assert.match(only[0].question, /^How many items records have colour equal to '(red|green|blue)'\?$/);
       assert.equal(only[0].answer.type === 'number' && only[0].answer.value, 10);
@@ -124,7 +124,7 @@ describe('starter task families', function () {
       await small.dispose();
       fs.rmSync(dir, { recursive: true, force: true });
     }
-    const noPython = await buildStarterTasks(session.env.profile, { sql: session.sql });
+    const noPython = await buildStarterTasks(session.env, { sql: session.sql });
     assert.ok(!noPython.some((t) => t.family === 'python-correlation'));
     assert.ok(noPython.length > 0);
   });

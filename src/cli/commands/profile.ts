@@ -1,7 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { loadEnvironment } from '../../core/env/index';
 import type { EnvironmentProfile } from '../../core/env/types';
+import { meaningOf, relationshipText, sourceOf } from '../../core/semantics/describe';
+import { loadSemanticEnvironment } from '../../core/semantics/index';
+import type { SemanticProfile } from '../../core/semantics/types';
 import { CliError, type CliCommand } from '../command';
 
 function table(rows: string[][]): string {
@@ -9,8 +11,9 @@ function table(rows: string[][]): string {
   return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd()).join('\n');
 }
 
-/** The profile as text a person reads in a terminal. */
-export function formatProfile(profile: EnvironmentProfile): string {
+/** The profile as text a person reads in a terminal; with the semantic profile, what each column means and why. */
+export function formatProfile(profile: EnvironmentProfile, semantics?: SemanticProfile): string {
+  const about = (table: string, column: string) => semantics?.columns.find((c) => c.table === table && c.column === column);
   const out: string[] = [`Data environment: ${profile.root}`, ''];
   out.push(`Tables (${profile.tables.length})`);
   if (profile.tables.length > 0) {
@@ -21,20 +24,28 @@ export function formatProfile(profile: EnvironmentProfile): string {
       ]),
     );
     for (const t of profile.tables) {
-      out.push('', `${t.name}${t.parent ? ` (child of ${t.parent.table} via ${t.parent.column})` : ''}`);
+      const kind = semantics?.tables.find((x) => x.table === t.name);
+      out.push('', `${t.name}${t.parent ? ` (child of ${t.parent.table} via ${t.parent.column})` : ''}${kind ? ` — ${kind.kind.value}${kind.partition ? `, ${kind.partition.name} ${kind.partition.value}` : ''}` : ''}`);
       out.push(
         table([
-          ['column', 'type', 'nulls', 'distinct', 'min', 'max', 'key', 'samples'],
-          ...t.columns.map((c) => [
-            c.name,
-            c.type,
-            `${(c.nullFraction * 100).toFixed(1)}%`,
-            String(c.distinctCount),
-            c.min === undefined ? '' : String(c.min),
-            c.max === undefined ? '' : String(c.max),
-            c.candidateKey ? 'yes' : '',
-            c.samples.map((s) => JSON.stringify(s).slice(0, 30)).join(', '),
-          ]),
+          ['column', 'type', 'role', 'aggregation', 'unit', 'nulls', 'distinct', 'min', 'max', 'samples', 'why', 'description'],
+          ...t.columns.map((c) => {
+            const m = about(t.name, c.name);
+            return [
+              c.name,
+              c.type,
+              m ? meaningOf(m, semantics, c.distinctCount).split(' · ').slice(0, 2).join(' · ') : '',
+              m?.aggregation ?? '',
+              m?.unit?.value.label ?? '',
+              `${(c.nullFraction * 100).toFixed(1)}%`,
+              String(c.distinctCount),
+              c.min === undefined ? '' : String(c.min),
+              c.max === undefined ? '' : String(c.max),
+              c.samples.map((s) => JSON.stringify(s).slice(0, 30)).join(', '),
+              m ? sourceOf(m.role) : '',
+              (m?.description?.value ?? '').slice(0, 80),
+            ];
+          }),
         ]).replace(/^/gm, '  '),
       );
     }
@@ -48,6 +59,15 @@ export function formatProfile(profile: EnvironmentProfile): string {
       ]),
     );
   }
+  if (semantics) {
+    out.push('', `Relationships (${semantics.relationships.length})`);
+    for (const r of semantics.relationships) out.push(`  ${relationshipText(r)}`);
+    out.push('', `Partitions (${semantics.partitions.length})`);
+    for (const p of semantics.partitions) out.push(`  ${p.name}: ${p.tables.length} files by ${p.key}${p.view ? `, as one view ${p.view}` : ''} (${p.why})`);
+    const described = new Set(semantics.columns.filter((c) => c.description?.source.kind === 'dictionary').map((c) => `${c.table}.${c.column}`)).size;
+    out.push('', `Data dictionary: ${semantics.dictionary.length} entr${semantics.dictionary.length === 1 ? 'y' : 'ies'} from ${new Set(semantics.dictionary.map((d) => d.file)).size} document(s), ${described} column(s) described`);
+    if (semantics.corrections) out.push(`Corrections: ${semantics.corrections.applied} from ${semantics.corrections.file}`);
+  }
   out.push('', `Diagnostics (${profile.diagnostics.length})`);
   for (const d of profile.diagnostics) out.push(`  ${d.severity.padEnd(7)} ${d.file}${d.line ? `:${d.line}` : ''}  ${d.message}`);
   return out.join('\n');
@@ -55,12 +75,12 @@ export function formatProfile(profile: EnvironmentProfile): string {
 
 export const profileCommand: CliCommand = {
   name: 'profile',
-  summary: 'Load a folder of data files and print its profile (tables, columns, documents, diagnostics)',
+  summary: 'Load a folder of data files and print its profile: tables, what each column means (role, aggregation, unit, description, and why), relationships, partitions, documents, diagnostics',
   usage: [
     'Usage: toffee profile <folder> [--json]',
     '',
     '  <folder>  folder of CSV, TSV, JSON, JSONL, SQLite, Markdown and TXT files (read recursively)',
-    '  --json    print { tables, documents, diagnostics, files } as JSON instead of a readable table',
+    '  --json    print { tables, documents, diagnostics, files, semantics } as JSON instead of a readable table',
     '',
     'Exit code 0 when anything loaded; 1 with a one-line reason otherwise.',
   ].join('\n'),
@@ -75,13 +95,13 @@ export const profileCommand: CliCommand = {
     if (!stat) throw new CliError(`folder not found: ${folder}`);
     if (!stat.isDirectory()) throw new CliError(`not a folder: ${folder}`);
 
-    const environment = await loadEnvironment(folder);
+    const environment = await loadSemanticEnvironment(folder);
     const profile = environment.profile;
     if (json) {
       const { tables, documents, diagnostics, files } = profile;
-      console.log(JSON.stringify({ root: profile.root, tables, documents, diagnostics, files }, null, 2));
+      console.log(JSON.stringify({ root: profile.root, tables, documents, diagnostics, files, semantics: environment.semantics }, null, 2));
     } else {
-      console.log(formatProfile(profile));
+      console.log(formatProfile(profile, environment.semantics));
     }
     if (profile.tables.length === 0 && profile.documents.length === 0) {
       const problems = profile.diagnostics.filter((d) => d.severity !== 'info').length;

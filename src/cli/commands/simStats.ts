@@ -61,7 +61,7 @@ export const simStatsCommand: CliCommand = {
 
     const session = await openAgentSession(folder);
     try {
-      const tasks = await buildStarterTasks(session.env.profile, { sql: session.sql, python: session.python });
+      const tasks = await buildStarterTasks(session.env, { sql: session.sql, python: session.python });
       if (tasks.length === 0) throw new CliError('no starter tasks could be built for this folder (it needs tables with categories and numeric columns)');
       const seeds = Array.from({ length: episodes }, (_, i) => seed + i);
       if (!values.json) {

@@ -1,12 +1,13 @@
 /** An environment opened for an agent: loaded, with its SQL and Python sandboxes, disposed together. */
-import { loadEnvironment } from '../env/index';
-import type { DataEnvironment, LoadOptions } from '../env/types';
+import type { LoadOptions } from '../env/types';
+import { loadSemanticEnvironment } from '../semantics/index';
+import type { SemanticEnvironment } from '../semantics/types';
 import { PythonSandbox, SqlSandbox } from '../sandbox/index';
 import type { SandboxLimits } from '../sandbox/types';
 import type { ToolContext } from './tools';
 
 export interface AgentSession {
-  env: DataEnvironment;
+  env: SemanticEnvironment;
   sql: SqlSandbox;
   python: PythonSandbox;
   toolContext: ToolContext;
@@ -16,14 +17,14 @@ export interface AgentSession {
 
 /** Loads the folder and starts the sandboxes over its image (Python starts lazily on first use). */
 export async function openAgentSession(root: string, options: { load?: LoadOptions; limits?: SandboxLimits } = {}): Promise<AgentSession> {
-  const env = await loadEnvironment(root, options.load);
+  const env = await loadSemanticEnvironment(root, options.load);
   const sql = new SqlSandbox(env.image, options.limits);
   const python = new PythonSandbox(env.image, options.limits);
   return {
     env,
     sql,
     python,
-    toolContext: { profile: env.profile, documents: env.documents, sql, python },
+    toolContext: { profile: env.profile, documents: env.documents, semantics: env.semantics, sql, python },
     async dispose() {
       await Promise.allSettled([sql.dispose(), python.dispose()]);
     },

@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import type { DataDocument, EnvironmentProfile, TableProfile } from '../env/types';
+import { meaningOf, tableNotes } from '../semantics/describe';
+import type { SemanticProfile } from '../semantics/types';
 import { parseToolArguments } from '../llm/errors';
 import type { ToolCallRequest, ToolDefinition } from '../llm/types';
 import type { ToolResult } from '../sandbox/types';
@@ -72,6 +74,8 @@ export interface CodeRunner {
 export interface ToolContext {
   profile: EnvironmentProfile;
   documents: DataDocument[];
+  /** What the data means; describe_table shows each column's role, unit and description when it is there. */
+  semantics?: SemanticProfile;
   sql: CodeRunner;
   /** Absent when Python is not available; run_python then yields an error observation. */
   python?: CodeRunner;
@@ -177,16 +181,27 @@ async function dispatch(context: ToolContext, call: Pick<ToolCallRequest, 'name'
       const { table } = args as ToolArguments<'describe_table'>;
       const found = findTable(profile, table);
       if (!found) return unknownTable(profile, call.name, table, args);
+      const semantics = context.semantics;
+      const meaning = (column: string, distinct: number) => {
+        const c = semantics?.columns.find((x) => x.table === found.name && x.column === column);
+        return c ? meaningOf(c, semantics, distinct) : '';
+      };
+      const description = (column: string) => semantics?.columns.find((x) => x.table === found.name && x.column === column)?.description?.value ?? '';
+      const described = found.columns.some((c) => description(c.name) !== '');
       const rows = found.columns.map((c) => [
         c.name,
         c.type,
+        ...(semantics ? [meaning(c.name, c.distinctCount)] : []),
         `${Math.round(c.nullFraction * 100)}%`,
         c.distinctCount,
         c.min === undefined ? '' : `${c.min} … ${c.max}`,
         c.samples.map((s) => formatCell(s, 20)).join(', '),
+        ...(described ? [description(c.name)] : []),
       ]);
-      const header = `Table ${found.name} (${found.rowCount} rows, from ${found.sourceFile}${found.parent ? `; child of ${found.parent.table} via ${found.parent.column}` : ''})`;
-      const body = renderTable(['column', 'type', 'nulls', 'distinct', 'range', 'samples'], rows, {
+      const notes = semantics ? tableNotes(found.name, semantics) : [];
+      const header = [`Table ${found.name} (${found.rowCount} rows, from ${found.sourceFile}${found.parent ? `; child of ${found.parent.table} via ${found.parent.column}` : ''})`, ...notes].join('\n');
+      const columnsHeader = ['column', 'type', ...(semantics ? ['meaning'] : []), 'nulls', 'distinct', 'range', 'samples', ...(described ? ['description'] : [])];
+      const body = renderTable(columnsHeader, rows, {
         limits: { ...limits, maxRows: Math.max(limits.maxRows, 60), maxCellChars: Math.max(limits.maxCellChars, 80) },
       });
       return {

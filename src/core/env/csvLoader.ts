@@ -4,8 +4,8 @@ import { listLines, report, type LoaderContext } from './loaderContext';
 import { columnNamesFromHeaders, tableBaseNameFromFile } from './naming';
 import { quoteIdent } from '../text/sql';
 import { createTable, type ColumnSpec, type TableInserter } from './tableWriter';
-import type { ColumnType } from './types';
 import { ColumnTypeTracker, textCellToSql } from './typeInference';
+import { reportDateLayouts, specOf } from './dateDiagnostics';
 
 const CANDIDATE_DELIMITERS = [',', ';', '\t', '|'];
 const BOM = '\uFEFF';
@@ -25,7 +25,7 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
   // One streaming pass both infers types and inserts rows typed by a guess from the first 64 KiB. Only when the
   // whole file disagrees with the guess (a column turns out to be text after all, say) is the table rebuilt in a
   // second pass with the inferred types — so no rows are ever held in memory.
-  const guess = guessTypes(sample, delimiter, context.head.length >= HEAD_SAMPLE_BYTES);
+  const guess = guessColumns(sample, delimiter, context.head.length >= HEAD_SAMPLE_BYTES);
   let inserter: TableInserter | undefined;
   let columns: ColumnSpec[] = [];
   let tableName = '';
@@ -33,18 +33,18 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
   const values: Array<string | number | null> = [];
   const inference = await inferPass(context, delimiter, {
     onHeader(header) {
-      columns = columnNamesFromHeaders(header).map((n, i) => ({ ...n, type: guess?.[i] ?? 'text' }));
+      columns = columnNamesFromHeaders(header).map((n, i) => ({ ...n, ...(guess?.[i] ?? { type: 'text' }) }));
       tableName = context.names.allocate(tableBaseNameFromFile(context.file));
       inserter = createTable(context.db, tableName, columns);
     },
     onRow(row) {
       if (!guessHolds || !inserter) return;
-      for (let c = 0; c < columns.length; c++) values[c] = textCellToSql(row[c], columns[c].type);
+      for (let c = 0; c < columns.length; c++) values[c] = textCellToSql(row[c], columns[c].type, columns[c].layout);
       inserter.insert(values);
     },
     onChunkEnd(trackers) {
-      // Types only ever widen; once one differs from the guess, stop inserting rows that will be thrown away.
-      if (guessHolds && trackers.some((t, i) => t.type !== columns[i].type)) guessHolds = false;
+      // Types only ever widen; once one (or a date layout) differs from the guess, stop inserting rows that will be thrown away.
+      if (guessHolds && trackers.some((t, i) => t.type !== columns[i].type || t.layout !== columns[i].layout)) guessHolds = false;
     },
   }).catch((e) => {
     inserter?.dispose();
@@ -55,13 +55,15 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
     return;
   }
   reportProblems(context, inference);
+  reportDateLayouts(context, columns, inference.trackers);
 
   if (guessHolds) {
     inserter.finish();
+    columns = columns.map((c, i) => ({ ...c, ...specOf(inference.trackers[i]) }));
   } else {
     inserter.dispose();
     context.db.run(`DROP TABLE ${quoteIdent(tableName)}`);
-    columns = columns.map((c, i) => ({ ...c, type: inference.trackers[i].type }));
+    columns = columns.map((c, i) => ({ ...c, ...specOf(inference.trackers[i]) }));
     inserter = createTable(context.db, tableName, columns);
     const typed = inserter;
     try {
@@ -78,15 +80,15 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
 const HEAD_SAMPLE_BYTES = 64 * 1024;
 const STREAM_CHUNK_BYTES = 64 * 1024;
 
-/** Column types inferred from the rows in the first bytes of the file (the last row dropped if it may be cut). */
-function guessTypes(sample: string, delimiter: string, truncated: boolean): ColumnType[] | undefined {
+/** Column types (and date layouts) inferred from the rows in the first bytes of the file (the last row dropped if it may be cut). */
+function guessColumns(sample: string, delimiter: string, truncated: boolean): Array<Pick<ColumnSpec, 'type' | 'layout' | 'layoutName'>> | undefined {
   const rows = Papa.parse<string[]>(sample, { delimiter }).data.filter((row) => !isBlankRow(row));
   if (truncated) rows.pop();
   const [header, ...body] = rows;
   if (!header) return undefined;
   const trackers = header.map(() => new ColumnTypeTracker());
   for (const row of body) for (let c = 0; c < trackers.length && c < row.length; c++) trackers[c].addText(row[c]);
-  return trackers.map((t) => t.type);
+  return trackers.map(specOf);
 }
 
 function reportProblems(context: LoaderContext, inference: Inference): void {
@@ -270,6 +272,7 @@ async function insertPass(
   let headerSeen = false;
   const columnCount = columns.length;
   const types = columns.map((c) => c.type);
+  const layouts = columns.map((c) => c.layout);
   const values: Array<string | number | null> = new Array(columnCount);
   await streamRows(context, delimiter, (rows) => {
     for (let r = 0; r < rows.length; r++) {
@@ -279,7 +282,7 @@ async function insertPass(
         headerSeen = true;
         continue;
       }
-      for (let c = 0; c < columnCount; c++) values[c] = textCellToSql(row[c], types[c]);
+      for (let c = 0; c < columnCount; c++) values[c] = textCellToSql(row[c], types[c], layouts[c]);
       insert(values);
     }
   });

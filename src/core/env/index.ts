@@ -7,11 +7,12 @@ import { loadJson, loadJsonLines } from './jsonLoader';
 import { loadParquet } from './parquetLoader';
 import { report, type LoadedTable, type LoaderContext } from './loaderContext';
 import { NameAllocator } from './naming';
+import { quoteIdent } from '../text/sql';
 import { profileDocument, profileTable } from './profile';
 import { loadSqlite } from './sqliteLoader';
 import { ImageDatabase } from './sqlJs';
 import { loadXlsx } from './xlsxLoader';
-import type { DataDocument, DataEnvironment, FileDiagnostic, FileRecord, LoadOptions } from './types';
+import type { DataDocument, DataEnvironment, EnvironmentProfile, FileDiagnostic, FileRecord, LoadOptions } from './types';
 
 export * from './types';
 
@@ -19,6 +20,8 @@ export const DEFAULT_MAX_FILE_BYTES = 512 * 1024 * 1024;
 const HEAD_BYTES = 64 * 1024;
 /** Folders never loaded: TOFFEE's own run data and dependencies (hidden folders are skipped too). */
 const SKIPPED_FOLDERS = new Set(['.toffee', 'node_modules']);
+/** TOFFEE's own settings in a data folder: read by the tools they configure, never loaded as data. */
+export const TOFFEE_SETTINGS_FILES = new Set(['toffee.config.json', 'toffee.semantics.json']);
 
 const KIND_BY_EXTENSION: Record<string, FileRecord['kind']> = {
   '.csv': 'csv',
@@ -53,6 +56,7 @@ export async function listDataFiles(root: string): Promise<string[]> {
     const entries = await fs.promises.readdir(path.join(root, relative), { withFileTypes: true });
     for (const entry of entries) {
       if (entry.name.startsWith('.') || SKIPPED_FOLDERS.has(entry.name)) continue;
+      if (relative === '' && TOFFEE_SETTINGS_FILES.has(entry.name)) continue;
       const child = relative ? `${relative}/${entry.name}` : entry.name;
       if (entry.isDirectory()) await visit(child);
       else if (entry.isFile()) files.push(child);
@@ -221,13 +225,36 @@ export async function loadEnvironment(root: string, options: LoadOptions = {}): 
     options.onProgress?.({ file: '', done: files.length, total: files.length });
 
     signal?.throwIfAborted();
-    const profile = {
+    const profile: EnvironmentProfile = {
       root: absoluteRoot,
       files: records,
       tables: tables.map((table) => profileTable(db, table)),
       documents: documents.map(profileDocument),
       diagnostics,
     };
+    if (options.beforeImage) {
+      options.beforeImage(db, {
+        profile,
+        documents,
+        addView(name, select, sourceFile, originalName, types) {
+          if (names.has(name)) return `the name ${name} is taken`;
+          try {
+            db.run(`CREATE VIEW ${quoteIdent(name)} AS ${select}`);
+          } catch (e) {
+            return e instanceof Error ? e.message : String(e);
+          }
+          names.allocate(name);
+          const view: LoadedTable = { name, originalName, sourceFile, kind: 'view', viewSql: select };
+          if (types) {
+            const declared = db.exec(`PRAGMA table_info(${quoteIdent(name)})`)[0]?.values.map((row) => String(row[1])) ?? [];
+            view.columns = declared.map((column) => ({ name: column, originalName: column, type: types[column] ?? 'text' }));
+          }
+          const viewProfile = profileTable(db, view);
+          profile.tables.push(viewProfile);
+          return viewProfile;
+        },
+      });
+    }
     return { root: absoluteRoot, image: imageDb.takeImage(), documents, profile };
   } finally {
     imageDb.close();

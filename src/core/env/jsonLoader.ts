@@ -3,6 +3,8 @@ import { listLines, report, type LoaderContext } from './loaderContext';
 import { tableBaseNameFromFile, toSnakeIdentifier, NameAllocator } from './naming';
 import { createTable, type ColumnSpec } from './tableWriter';
 import { ColumnTypeTracker, jsonCellToSql } from './typeInference';
+import { reportDateLayouts, specOf } from './dateDiagnostics';
+import { descriptorDocument } from './descriptorDocument';
 
 /** Objects nested deeper than this are stored as JSON text in one column (with a warning), not flattened. */
 export const MAX_FLATTEN_DEPTH = 16;
@@ -107,7 +109,8 @@ function writeDraft(context: LoaderContext, draft: TableDraft, baseName: string,
   const hasChildren = draft.children.size > 0;
   const columnEntries = [...draft.columns.values()];
   for (const row of draft.rows) for (const column of columnEntries) column.tracker.addJson(row.get(column.name));
-  const columns: ColumnSpec[] = columnEntries.map((c) => ({ name: c.name, originalName: c.originalName, type: c.tracker.type }));
+  const columns: ColumnSpec[] = columnEntries.map((c) => ({ name: c.name, originalName: c.originalName, ...specOf(c.tracker) }));
+  reportDateLayouts(context, columnEntries, columnEntries.map((c) => c.tracker), draft.parentColumn ? ` of '${draft.originalName}'` : '');
   if (hasChildren) columns.unshift({ name: '_row_id', originalName: '_row_id', type: 'integer' });
   const inserter = createTable(context.db, tableName, columns);
   try {
@@ -116,7 +119,7 @@ function writeDraft(context: LoaderContext, draft: TableDraft, baseName: string,
       let at = 0;
       if (hasChildren) values[at++] = index + 1;
       for (const column of columnEntries) {
-        values[at] = jsonCellToSql(row.get(column.name), columns[at].type);
+        values[at] = jsonCellToSql(row.get(column.name), columns[at].type, columns[at].layout);
         at++;
       }
       inserter.insert(values);
@@ -168,6 +171,12 @@ export async function loadJson(context: LoaderContext): Promise<void> {
     return;
   }
 
+  const descriptor = descriptorDocument(context.file, context.sizeBytes, document);
+  if (descriptor) {
+    context.documents.push(descriptor);
+    report(context, 'info', 'A Frictionless descriptor (it describes the data files): read as a document, not loaded as a table.');
+    return;
+  }
   const fileName = context.file.split('/').pop() ?? context.file;
   const draft = new TableDraft(fileName);
   const state: FlattenState = { deepestCut: 0, unstorable: 0 };

@@ -12,6 +12,8 @@ export interface LoadedTable {
   /** Inferred column types (CSV, JSON); absent when the profile should read them from the schema (SQLite). */
   columns?: ColumnSpec[];
   parent?: TableProfile['parent'];
+  foreignKeys?: TableProfile['foreignKeys'];
+  viewSql?: string;
 }
 
 /** What every loader gets for one file. */

@@ -8,6 +8,9 @@ export function columnTypeFromDeclared(declared: string): ColumnType | undefined
   const type = declared.toUpperCase();
   if (type === '') return undefined;
   if (type.includes('BOOL')) return 'boolean';
+  // SQL Server's money types hold amounts; `bit` is its boolean.
+  if (type.includes('MONEY') || type.includes('CURRENCY')) return 'real';
+  if (type === 'BIT') return 'boolean';
   if (type.includes('DATETIME') || type.includes('TIMESTAMP')) return 'datetime';
   if (type.includes('DATE')) return 'date';
   if (type.includes('INT')) return 'integer';
@@ -55,16 +58,22 @@ export function profileTable(db: Database, loaded: LoadedTable): TableProfile {
   const info = db.exec(`PRAGMA table_info(${table})`)[0];
   const nameAt = info.columns.indexOf('name');
   const typeAt = info.columns.indexOf('type');
+  const pkAt = info.columns.indexOf('pk');
   const columns = info.values.map((row) => {
     const name = String(row[nameAt]);
     const inferred = loaded.columns?.find((c) => c.name === name);
     const quoted = quoteIdent(name);
+    const declared = String(row[typeAt] ?? '');
     return {
       name,
       quoted,
       originalName: inferred?.originalName ?? name,
-      type: inferred?.type ?? columnTypeFromDeclared(String(row[typeAt] ?? '')) ?? columnTypeFromData(db, table, quoted),
+      type: inferred?.type ?? columnTypeFromDeclared(declared) ?? columnTypeFromData(db, table, quoted),
       origin: inferred?.origin,
+      layoutName: inferred?.layoutName,
+      // Loaders that infer types declare their own (INTEGER, DATE…); only a database file's declaration says something.
+      declared: inferred ? undefined : declared || undefined,
+      pk: Number(row[pkAt] ?? 0),
     };
   });
   const ranged = (type: ColumnType) => type === 'integer' || type === 'real' || type === 'date' || type === 'datetime';
@@ -89,6 +98,8 @@ export function profileTable(db: Database, loaded: LoadedTable): TableProfile {
       candidateKey: rowCount > 0 && nonNull === rowCount && distinctCount === rowCount,
     };
     if (column.origin) profile.origin = column.origin;
+    if (column.layoutName) profile.dateLayout = column.layoutName;
+    if (column.declared) profile.declaredType = column.declared;
     if (ranged(column.type)) {
       const min = values[at++];
       const max = values[at++];
@@ -97,8 +108,10 @@ export function profileTable(db: Database, loaded: LoadedTable): TableProfile {
     }
     const samples = db.exec(`SELECT DISTINCT ${column.quoted} FROM ${table} WHERE ${column.quoted} IS NOT NULL LIMIT 3`)[0];
     profile.samples = (samples?.values ?? []).map((row) => asSample(row[0]));
+    if ((samples?.values ?? []).some((row) => row[0] instanceof Uint8Array)) profile.binary = true;
     return profile;
   });
+  const keyColumns = columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk);
   const profile: TableProfile = {
     name: loaded.name,
     originalName: loaded.originalName,
@@ -108,7 +121,18 @@ export function profileTable(db: Database, loaded: LoadedTable): TableProfile {
     columns: columnProfiles,
   };
   if (loaded.parent) profile.parent = loaded.parent;
+  if (keyColumns.length > 0 && loaded.kind === 'table' && !loaded.columns) profile.primaryKey = keyColumns.map((c) => c.name);
+  if (loaded.foreignKeys) profile.foreignKeys = loaded.foreignKeys.map((key) => ({ ...key, references: key.references.some((r) => r === '') ? primaryKeyOf(db, key.table) ?? key.references : key.references }));
+  if (loaded.viewSql) profile.viewSql = loaded.viewSql;
   return profile;
+}
+
+/** A table's declared primary key columns, in order. */
+function primaryKeyOf(db: Database, table: string): string[] | undefined {
+  const info = db.exec(`PRAGMA table_info(${quoteIdent(table)})`)[0];
+  if (!info) return undefined;
+  const keys = info.values.filter((row) => Number(row[info.columns.indexOf('pk')]) > 0).sort((a, b) => Number(a[info.columns.indexOf('pk')]) - Number(b[info.columns.indexOf('pk')]));
+  return keys.length > 0 ? keys.map((row) => String(row[info.columns.indexOf('name')])) : undefined;
 }
 
 export function profileDocument(document: DataDocument): DocumentProfile {

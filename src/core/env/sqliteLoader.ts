@@ -3,6 +3,7 @@ import { report, type LoaderContext } from './loaderContext';
 import { isSafeIdentifier, toSnakeIdentifier } from './naming';
 import { quoteIdent } from '../text/sql';
 import { loadSqlJs, memfsFileName } from './sqlJs';
+import type { DeclaredForeignKey } from './types';
 
 const SQLITE_HEADER = 'SQLite format 3\u0000';
 
@@ -77,7 +78,8 @@ export async function loadSqlite(context: LoaderContext, bytes: Buffer): Promise
         context.db.run('SAVEPOINT toffee_table');
         copyTable(context.db, alias, object.name, name);
         context.db.run('RELEASE toffee_table');
-        context.tables.push({ name, originalName: object.name, sourceFile: context.file, kind: 'table' });
+        const foreignKeys = declaredForeignKeys(context.db, alias, object.name, newNames);
+        context.tables.push({ name, originalName: object.name, sourceFile: context.file, kind: 'table', ...(foreignKeys.length > 0 ? { foreignKeys } : {}) });
       } catch (e) {
         context.db.run('ROLLBACK TO toffee_table');
         context.db.run('RELEASE toffee_table');
@@ -98,7 +100,7 @@ export async function loadSqlite(context: LoaderContext, bytes: Buffer): Promise
           failed.push(view);
           continue;
         }
-        context.tables.push({ name, originalName: view.name, sourceFile: context.file, kind: 'view' });
+        context.tables.push({ name, originalName: view.name, sourceFile: context.file, kind: 'view', viewSql: body });
         progress = true;
       }
       pending = failed;
@@ -109,7 +111,8 @@ export async function loadSqlite(context: LoaderContext, bytes: Buffer): Promise
         context.db.run('SAVEPOINT toffee_view');
         context.db.run(`CREATE TABLE ${quoteIdent(name)} AS SELECT * FROM ${alias}.${quoteIdent(view.name)}`);
         context.db.run('RELEASE toffee_view');
-        context.tables.push({ name, originalName: view.name, sourceFile: context.file, kind: 'table' });
+        const body = view.sql ? viewBody(view.sql) : undefined;
+        context.tables.push({ name, originalName: view.name, sourceFile: context.file, kind: 'table', ...(body ? { viewSql: body } : {}) });
         const why = renamed.length > 0 ? 'tables it reads were renamed in the environment' : 'its definition could not be re-created as a view';
         report(context, 'info', `View '${view.name}' was materialized as table '${name}' because ${why}.`);
       } catch (e) {
@@ -122,6 +125,30 @@ export async function loadSqlite(context: LoaderContext, bytes: Buffer): Promise
     if (attached) context.db.run(`DETACH DATABASE ${alias}`);
     source.close();
   }
+}
+
+/** The foreign keys the source declares on a table, in the environment's names (keys to tables not loaded are left out). */
+function declaredForeignKeys(db: Database, alias: string, sourceName: string, newNames: Map<string, string>): DeclaredForeignKey[] {
+  let result;
+  try {
+    result = db.exec(`PRAGMA ${alias}.foreign_key_list(${quoteIdent(sourceName)})`)[0];
+  } catch {
+    return [];
+  }
+  if (!result) return [];
+  const at = (column: string) => result.columns.indexOf(column);
+  const byId = new Map<number, DeclaredForeignKey>();
+  for (const row of result.values) {
+    const table = newNames.get(String(row[at('table')])) ?? [...newNames.entries()].find(([old]) => old.toLowerCase() === String(row[at('table')]).toLowerCase())?.[1];
+    if (!table) continue;
+    const id = Number(row[at('id')]);
+    const key = byId.get(id) ?? { columns: [], table, references: [] };
+    key.columns.push(String(row[at('from')]));
+    // A key that names no parent column refers to the parent's primary key; the profile resolves it.
+    key.references.push(row[at('to')] === null ? '' : String(row[at('to')]));
+    byId.set(id, key);
+  }
+  return [...byId.values()];
 }
 
 /** Re-creates a table with its declared column types and primary key, then copies its rows in SQL. */

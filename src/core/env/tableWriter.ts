@@ -1,5 +1,6 @@
 import type { Database } from 'sql.js';
 import type { ColumnOrigin, ColumnType } from './types';
+import type { DateLayout } from './typeInference';
 import { quoteIdent } from '../text/sql';
 import { BulkStatement } from './sqlJs';
 import { sqlTypeOf } from './typeInference';
@@ -10,6 +11,10 @@ export interface ColumnSpec {
   type: ColumnType;
   /** Where the column sits in its source file (spreadsheets, Parquet). */
   origin?: ColumnOrigin;
+  /** For date and datetime columns read from text: the layout the file writes (values are stored in ISO form). */
+  layout?: DateLayout;
+  /** The layout in words, as the profile shows it (`M/D/YYYY`). */
+  layoutName?: string;
 }
 
 

@@ -15,46 +15,182 @@ const ANY = INTEGER | REAL | BOOLEAN | DATE | DATETIME;
 // No leading zeros (zip codes and ids like 007 stay text), at most 18 digits (fits SQLite's int64).
 const INTEGER_PATTERN = /^-?(?:0|[1-9]\d{0,17})$/;
 const REAL_PATTERN = /^-?(?:0|[1-9]\d*)?(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-// ISO `YYYY-MM-DD` and the slashed `YYYY/MM/DD` many exports write (one separator throughout); slashed values are
-// stored in ISO form so SQLite's date functions (strftime, julianday) read them.
-const DATE_PATTERN = /^\d{4}([-/])\d{2}\1\d{2}$/;
-const DATETIME_PATTERN = /^\d{4}([-/])\d{2}\1\d{2}[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
 
-/** Month 01–12 and day 01–31 of a value already matching `YYYY-MM-DD…` (no match arrays: this runs per cell). */
-function validMonthDay(value: string): boolean {
-  const month = (value.charCodeAt(5) - 48) * 10 + (value.charCodeAt(6) - 48);
-  const day = (value.charCodeAt(8) - 48) * 10 + (value.charCodeAt(9) - 48);
-  return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+// ---- dates -----------------------------------------------------------------------------------------------------
+//
+// What files write for dates: ISO `2014-07-01`, non-padded `2014-7-1`, slashed `2014/07/01`, `7/1/2014` (month first)
+// or `1/7/2014` (day first), `Jul 1, 2014`, `1 Jul 2014` / `01-Jul-2014`, each optionally followed by a time
+// (`06:55`, `6:55:12 PM`, `T06:55:12.5Z`). A cell yields the set of formats it can be read in; a column is a date
+// column when one format reads every value (month/day order is decided by the values: a first part above 12 is a
+// day). Values are stored in ISO form (`YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS]`) so SQLite's date functions read them.
+
+/** Date layouts, as bits: a cell may fit several (`3/4/2020` is month-first or day-first). */
+const YMD = 1;
+const MDY = 2;
+const DMY = 4;
+const MON_D_Y = 8;
+const D_MON_Y = 16;
+const ALL_FORMATS = YMD | MDY | DMY | MON_D_Y | D_MON_Y;
+
+const TIME = String.raw`(?:[T ]|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?\s*([AaPp][Mm])?(Z|[+-]\d{2}:?\d{2})?`;
+const YMD_PATTERN = new RegExp(String.raw`^(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?:${TIME})?$`);
+const XY_PATTERN = new RegExp(String.raw`^(\d{1,2})([-/.])(\d{1,2})\2(\d{4})(?:${TIME})?$`);
+const D_MON_Y_PATTERN = new RegExp(String.raw`^(\d{1,2})(?:st|nd|rd|th)?[ -]([A-Za-z]{3,9})\.?[ -](\d{4})(?:${TIME})?$`);
+const MON_D_Y_PATTERN = new RegExp(String.raw`^([A-Za-z]{3,9})\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})(?:${TIME})?$`);
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/** 1–12 for an English month name or its three-letter abbreviation (`Sept` too); 0 otherwise. */
+export function monthNumber(name: string): number {
+  const lower = name.toLowerCase();
+  const index = MONTHS.indexOf(lower.slice(0, 3));
+  if (index < 0) return 0;
+  if (lower.length === 3 || MONTH_NAMES[index] === lower || (index === 8 && lower === 'sept')) return index + 1;
+  return 0;
 }
 
-/** A date or datetime value in ISO form: `2001/01/31 06:55` → `2001-01-31 06:55`; ISO values are returned as they are. */
-export function isoDateText(value: string): string {
-  return value.charCodeAt(4) === 47 ? `${value.slice(0, 4)}-${value.slice(5, 7)}-${value.slice(8)}` : value;
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const validDay = (month: number, day: number) => month >= 1 && month <= 12 && day >= 1 && day <= DAYS_IN_MONTH[month - 1];
+
+/** A time suffix's groups (hour, minute, second, fraction, am/pm, zone) are valid. */
+function validTime(match: RegExpExecArray, at: number): boolean {
+  if (match[at] === undefined) return true;
+  const hour = Number(match[at]);
+  const minute = Number(match[at + 1]);
+  const second = match[at + 2] === undefined ? 0 : Number(match[at + 2]);
+  const meridiem = match[at + 4];
+  if (minute > 59 || second > 59) return false;
+  return meridiem ? hour >= 1 && hour <= 12 : hour <= 23;
+}
+
+const isDigit = (code: number) => code >= 48 && code <= 57;
+
+/** The formats one trimmed value can be read in (bits), and whether it has a time. */
+function dateFormatsOf(value: string): { formats: number; time: boolean } | undefined {
+  const first = value.charCodeAt(0);
+  if (first >= 48 && first <= 57) {
+    const separatorAt = value.charCodeAt(4);
+    const yearFirst = (separatorAt === 45 || separatorAt === 47 || separatorAt === 46) && isDigit(value.charCodeAt(1)) && isDigit(value.charCodeAt(2)) && isDigit(value.charCodeAt(3));
+    if (yearFirst) {
+      const m = YMD_PATTERN.exec(value);
+      if (!m || !validDay(Number(m[3]), Number(m[4])) || !validTime(m, 5)) return undefined;
+      return { formats: YMD, time: m[5] !== undefined };
+    }
+    let m = XY_PATTERN.exec(value);
+    if (m) {
+      if (!validTime(m, 5)) return undefined;
+      const a = Number(m[1]);
+      const b = Number(m[3]);
+      const formats = (validDay(a, b) ? MDY : 0) | (validDay(b, a) ? DMY : 0);
+      return formats === 0 ? undefined : { formats, time: m[5] !== undefined };
+    }
+    m = D_MON_Y_PATTERN.exec(value);
+    if (m && validDay(monthNumber(m[2]), Number(m[1])) && validTime(m, 4)) return { formats: D_MON_Y, time: m[4] !== undefined };
+    return undefined;
+  }
+  if (value.length >= 8 && monthNumber(value.slice(0, 3)) > 0) {
+    const m = MON_D_Y_PATTERN.exec(value);
+    if (m && validDay(monthNumber(m[1]), Number(m[2])) && validTime(m, 4)) return { formats: MON_D_Y, time: m[4] !== undefined };
+  }
+  return undefined;
+}
+
+/** The layout a column's values are read in; `ymd` covers ISO, non-padded and slashed year-first dates. */
+export type DateLayout = 'ymd' | 'mdy' | 'dmy' | 'mon-d-y' | 'd-mon-y';
+
+const LAYOUT_OF_BIT: Array<[number, DateLayout]> = [
+  [YMD, 'ymd'],
+  [MDY, 'mdy'],
+  [DMY, 'dmy'],
+  [MON_D_Y, 'mon-d-y'],
+  [D_MON_Y, 'd-mon-y'],
+];
+
+const LAYOUT_NAME: Record<DateLayout, string> = { ymd: 'YYYY-MM-DD', mdy: 'M/D/YYYY', dmy: 'D/M/YYYY', 'mon-d-y': 'MMM D, YYYY', 'd-mon-y': 'D MMM YYYY' };
+
+/** A readable name of a layout, as a diagnostic or the profile shows it (`M/D/YYYY`, `YYYY-MM-DD HH:MM`). */
+export function dateLayoutName(layout: DateLayout, time: boolean): string {
+  return time ? `${LAYOUT_NAME[layout]} HH:MM` : LAYOUT_NAME[layout];
+}
+
+const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/** The time suffix of a match in 24-hour ISO form (` HH:MM[:SS[.f]][zone]`), or '' without one. */
+function isoTime(match: RegExpExecArray, at: number, separator: string): string {
+  if (match[at] === undefined) return '';
+  let hour = Number(match[at]);
+  const meridiem = match[at + 4]?.toLowerCase();
+  if (meridiem === 'pm' && hour < 12) hour += 12;
+  if (meridiem === 'am' && hour === 12) hour = 0;
+  const seconds = match[at + 2] === undefined ? '' : `:${match[at + 2]}${match[at + 3] ?? ''}`;
+  return `${separator}${pad2(hour)}:${match[at + 1]}${seconds}${match[at + 5] ?? ''}`;
+}
+
+/** Already ISO (`YYYY-MM-DD`, then nothing or a `T`/space time in 24-hour form): stored as written. */
+const ISO_PREFIX = /^\d{4}-\d{2}-\d{2}(?:$|[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?$)/;
+
+/**
+ * A date or datetime value in ISO form, read in `layout`: `2001/01/31 06:55` → `2001-01-31 06:55`, `7/1/2014` (mdy)
+ * → `2014-07-01`, `Jul 1, 2014 6:05 PM` → `2014-07-01 18:05`. ISO values are returned as they are; a value the
+ * layout does not read is returned unchanged.
+ */
+export function isoDateText(value: string, layout: DateLayout = 'ymd'): string {
+  if (layout === 'ymd') {
+    if (ISO_PREFIX.test(value)) return value;
+    const m = YMD_PATTERN.exec(value);
+    return m ? `${m[1]}-${pad2(Number(m[3]))}-${pad2(Number(m[4]))}${isoTime(m, 5, value.includes('T') ? 'T' : ' ')}` : value;
+  }
+  if (layout === 'mdy' || layout === 'dmy') {
+    const m = XY_PATTERN.exec(value);
+    if (!m) return value;
+    const [month, day] = layout === 'mdy' ? [Number(m[1]), Number(m[3])] : [Number(m[3]), Number(m[1])];
+    return `${m[4]}-${pad2(month)}-${pad2(day)}${isoTime(m, 5, ' ')}`;
+  }
+  if (layout === 'd-mon-y') {
+    const m = D_MON_Y_PATTERN.exec(value);
+    return m ? `${m[3]}-${pad2(monthNumber(m[2]))}-${pad2(Number(m[1]))}${isoTime(m, 4, ' ')}` : value;
+  }
+  const m = MON_D_Y_PATTERN.exec(value);
+  return m ? `${m[3]}-${pad2(monthNumber(m[1]))}-${pad2(Number(m[2]))}${isoTime(m, 4, ' ')}` : value;
+}
+
+const MISSING_MARKERS = new Set(['na', 'n/a', '#n/a', 'null', 'nan', 'none', '<na>', 'nil']);
+
+/** A cell that writes a missing value out: `NA`, `N/A`, `#N/A`, `NULL`, `NaN`, `None`, `<NA>` (pandas' and R's markers). */
+export function isMissingMarker(value: string): boolean {
+  return MISSING_MARKERS.has(value.toLowerCase());
 }
 
 /** Which types a single trimmed, non-empty text value could belong to (a bit set). */
 export function candidateTypesOf(value: string): number {
   const first = value.charCodeAt(0);
   const startsNumeric = (first >= 48 && first <= 57) || first === 45 /* - */ || first === 46; /* . */
-  if (startsNumeric) {
-    if (INTEGER_PATTERN.test(value)) return INTEGER | REAL;
-    const separator = value.charCodeAt(4);
-    if (value.length >= 10 && (separator === 45 /* - */ || separator === 47) /* / */) {
-      if (value.length === 10) return DATE_PATTERN.test(value) && validMonthDay(value) ? DATE | DATETIME : 0;
-      return DATETIME_PATTERN.test(value) && validMonthDay(value) ? DATETIME : 0;
-    }
-    // A number needs a digit; long digit strings lose precision as doubles, so they stay text.
-    if (REAL_PATTERN.test(value) && /\d/.test(value) && value.replace(/[^0-9]/g, '').length <= 17) return REAL;
-    return 0;
-  }
+  if (startsNumeric && INTEGER_PATTERN.test(value)) return INTEGER | REAL;
+  // A number needs a digit; long digit strings lose precision as doubles, so they stay text.
+  // Significant digits: leading zeros (0.0044…) do not count toward a double's 17.
+  if (startsNumeric && REAL_PATTERN.test(value) && /\d/.test(value) && value.replace(/[eE][+-]?\d+$/, '').replace(/[^0-9]/g, '').replace(/^0+/, '').length <= 17) return REAL;
+  const date = dateFormatsOf(value);
+  if (date) return date.time ? DATETIME : DATE | DATETIME;
   const lower = value.length <= 5 ? value.toLowerCase() : '';
   return lower === 'true' || lower === 'false' ? BOOLEAN : 0;
+}
+
+/** A column whose values are all dates, but in layouts no single one reads (`2014-07-01` beside `7/1/2014`). */
+export interface MixedDateLayouts {
+  /** Rows per layout, most first (a cell that fits two layouts counts for the first it fits). */
+  counts: Array<{ layout: string; rows: number }>;
 }
 
 /** Accumulates candidate types over the values of one column. */
 export class ColumnTypeTracker {
   private candidates = ANY;
+  private layouts = ALL_FORMATS;
+  private layoutCounts: number[] | undefined;
+  private timed = false;
   nonEmptyCount = 0;
+  /** Cells that write a missing value out (`NA`, `N/A`, `NULL`, `NaN`). */
+  missingMarkers = 0;
 
   /** Feeds one raw text cell; empty and whitespace-only cells are NULL and do not count. */
   addText(raw: string): void {
@@ -65,8 +201,16 @@ export class ColumnTypeTracker {
       value = raw.trim();
       if (value === '') return;
     }
+    // `NA`, `N/A`, `NULL`: written-out missing values do not decide a column's type (they are stored as NULL in a typed column).
+    if (value.length <= 5 && isMissingMarker(value)) {
+      this.missingMarkers++;
+      return;
+    }
     this.nonEmptyCount++;
-    if (this.candidates !== 0) this.candidates &= candidateTypesOf(value);
+    if (this.candidates === 0) return;
+    const candidates = candidateTypesOf(value);
+    this.candidates &= candidates;
+    if (this.candidates & (DATE | DATETIME)) this.addDate(value);
   }
 
   /** Feeds a JSON value (numbers and booleans keep their JSON type; strings are only checked for dates). */
@@ -76,8 +220,10 @@ export class ColumnTypeTracker {
       const trimmed = value.trim();
       if (trimmed === '') return;
       this.nonEmptyCount++;
+      if (this.candidates === 0) return;
       const candidates = candidateTypesOf(trimmed);
       this.candidates &= candidates & (DATE | DATETIME);
+      if (this.candidates !== 0) this.addDate(trimmed);
       return;
     }
     this.nonEmptyCount++;
@@ -86,13 +232,60 @@ export class ColumnTypeTracker {
     else this.candidates = 0;
   }
 
+  private addDate(value: string): void {
+    const date = dateFormatsOf(value);
+    if (!date) return;
+    if (date.time) this.timed = true;
+    this.layouts &= date.formats;
+    const counts = (this.layoutCounts ??= [0, 0, 0, 0, 0]);
+    for (let i = 0; i < LAYOUT_OF_BIT.length; i++) {
+      if (date.formats & LAYOUT_OF_BIT[i][0]) {
+        counts[i]++;
+        break;
+      }
+    }
+  }
+
+  /** Every value is a date, in one layout. */
+  private get datesInOneLayout(): boolean {
+    return (this.candidates & (DATE | DATETIME)) !== 0 && this.layouts !== 0;
+  }
+
   get type(): ColumnType {
     if (this.nonEmptyCount === 0 || this.candidates === 0) return 'text';
     if (this.candidates & INTEGER) return 'integer';
     if (this.candidates & REAL) return 'real';
     if (this.candidates & BOOLEAN) return 'boolean';
+    if (!this.datesInOneLayout) return 'text';
     if (this.candidates & DATE) return 'date';
     return 'datetime';
+  }
+
+  /** For date and datetime columns: the layout the values are read in (month first when the values allow both). */
+  get layout(): DateLayout | undefined {
+    const type = this.type;
+    if (type !== 'date' && type !== 'datetime') return undefined;
+    return LAYOUT_OF_BIT.find(([bit]) => this.layouts & bit)?.[1];
+  }
+
+  /** Month-first and day-first both read every value (no part above 12): the layout is a choice, not a finding. */
+  get layoutAmbiguous(): boolean {
+    return this.layout === 'mdy' && (this.layouts & DMY) !== 0;
+  }
+
+  /** The layout in words, with ` HH:MM` for datetimes (`M/D/YYYY`). */
+  get layoutName(): string | undefined {
+    const layout = this.layout;
+    return layout ? dateLayoutName(layout, this.timed) : undefined;
+  }
+
+  /** Every value is a date but no one layout reads them all: kept as text, with the layouts found. */
+  get mixedDateLayouts(): MixedDateLayouts | undefined {
+    if (this.nonEmptyCount === 0 || (this.candidates & (DATE | DATETIME)) === 0 || this.layouts !== 0 || !this.layoutCounts) return undefined;
+    const counts = LAYOUT_OF_BIT.map(([, layout], i) => ({ layout: LAYOUT_NAME[layout], rows: this.layoutCounts![i] }))
+      .filter((c) => c.rows > 0)
+      .sort((a, b) => b.rows - a.rows);
+    return { counts };
   }
 }
 
@@ -115,11 +308,12 @@ export function sqlTypeOf(type: ColumnType): string {
 }
 
 /** Converts a raw text cell to the value stored for a column of `type`. */
-export function textCellToSql(raw: string | undefined, type: ColumnType): string | number | null {
+export function textCellToSql(raw: string | undefined, type: ColumnType, layout?: DateLayout): string | number | null {
   if (raw === undefined || raw === '') return null;
   const last = raw.charCodeAt(raw.length - 1);
   const trimmed = raw.charCodeAt(0) <= 32 || last <= 32 ? raw.trim() : raw;
   if (trimmed === '') return null;
+  if (type !== 'text' && trimmed.length <= 5 && isMissingMarker(trimmed)) return null;
   switch (type) {
     case 'integer':
       // Up to 15 digits is exact as a double; longer ones go in as text and INTEGER affinity converts them exactly.
@@ -130,19 +324,19 @@ export function textCellToSql(raw: string | undefined, type: ColumnType): string
       return trimmed.toLowerCase() === 'true' ? 1 : 0;
     case 'date':
     case 'datetime':
-      return isoDateText(trimmed);
+      return isoDateText(trimmed, layout);
     case 'text':
       return raw;
   }
 }
 
 /** Converts a JSON value to the value stored for a column of `type`. */
-export function jsonCellToSql(value: unknown, type: ColumnType): string | number | null {
+export function jsonCellToSql(value: unknown, type: ColumnType, layout?: DateLayout): string | number | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') {
     const trimmed = value.trim();
     if (trimmed === '') return null;
-    return type === 'date' || type === 'datetime' ? isoDateText(trimmed) : value;
+    return type === 'date' || type === 'datetime' ? isoDateText(trimmed, layout) : value;
   }
   if (typeof value === 'boolean') return type === 'boolean' ? (value ? 1 : 0) : String(value);
   if (typeof value === 'number') return type === 'integer' || type === 'real' ? value : String(value);

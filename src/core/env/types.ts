@@ -52,6 +52,19 @@ export interface ColumnProfile {
   candidateKey: boolean;
   /** Sheet/cell or schema origin, for loaders that know it (XLSX, Parquet). */
   origin?: ColumnOrigin;
+  /** Date and datetime columns read from text: the layout the file writes (`M/D/YYYY`); values are stored in ISO form. */
+  dateLayout?: string;
+  /** The type a database file declares for the column (`VARCHAR(45)`, `BLOB`), when it declares one. */
+  declaredType?: string;
+  /** Some stored values are binary (BLOBs). */
+  binary?: boolean;
+}
+
+/** A foreign key a database file declares, in the environment's table and column names. */
+export interface DeclaredForeignKey {
+  columns: string[];
+  table: string;
+  references: string[];
 }
 
 export interface TableProfile {
@@ -66,6 +79,12 @@ export interface TableProfile {
   columns: ColumnProfile[];
   /** For child tables made from arrays of objects in JSON: the parent table and the linking column. */
   parent?: { table: string; column: string };
+  /** The primary key a database file declares. */
+  primaryKey?: string[];
+  /** Foreign keys a database file declares. */
+  foreignKeys?: DeclaredForeignKey[];
+  /** For views: the SELECT they are defined by. */
+  viewSql?: string;
 }
 
 export interface DocumentSection {
@@ -124,4 +143,20 @@ export interface LoadOptions {
   signal?: AbortSignal;
   /** Progress for UIs: called as files are read. */
   onProgress?: (event: { file: string; done: number; total: number }) => void;
+  /**
+   * Called once every file is loaded and profiled, before the image is taken: a later stage (the semantic layer)
+   * reads the image database directly and may add views to it (`draft.addView`), which are profiled like the rest.
+   */
+  beforeImage?: (db: import('sql.js').Database, draft: EnvironmentDraft) => void;
+}
+
+/** The environment as it stands before its image is taken. */
+export interface EnvironmentDraft {
+  profile: EnvironmentProfile;
+  documents: DataDocument[];
+  /**
+   * Creates a view in the image and profiles it; returns its profile (or an error message). `types` gives the
+   * columns' types where the view's own declaration would not (a UNION of files that each typed a column alone).
+   */
+  addView(name: string, select: string, sourceFile: string, originalName: string, types?: Record<string, ColumnType>): TableProfile | string;
 }

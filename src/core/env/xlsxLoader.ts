@@ -3,6 +3,7 @@ import { report, type LoaderContext } from './loaderContext';
 import { columnNamesFromHeaders, tableBaseNameFromFile, toSnakeIdentifier } from './naming';
 import { createTable, type ColumnSpec } from './tableWriter';
 import { ColumnTypeTracker, jsonCellToSql } from './typeInference';
+import { reportDateLayouts, specOf } from './dateDiagnostics';
 
 /**
  * Loads an .xlsx workbook: each non-empty worksheet becomes one table. Blank leading rows and a one-value title
@@ -304,7 +305,7 @@ function loadSheet(context: LoaderContext, grid: SheetGrid, workbookName: string
     const originalName = names[k].originalName || names[k].name;
     return {
       ...names[k],
-      type: trackers[k].type,
+      ...specOf(trackers[k]),
       origin: {
         file: context.file,
         sheet: grid.name,
@@ -315,13 +316,14 @@ function loadSheet(context: LoaderContext, grid: SheetGrid, workbookName: string
     };
   });
   for (const column of columns) if (column.origin && column.origin.range === undefined) delete column.origin.range;
+  reportDateLayouts(context, columns, trackers, ` in sheet '${grid.name}'`);
 
   const tableName = context.names.allocate(sheetTableName(context, grid.name, sheetCount));
   const inserter = createTable(context.db, tableName, columns);
   try {
     const values: Array<string | number | null> = new Array(columns.length);
     for (const row of bodyRows) {
-      for (let k = 0; k < kept.length; k++) values[k] = jsonCellToSql(row[kept[k]].value, columns[k].type);
+      for (let k = 0; k < kept.length; k++) values[k] = jsonCellToSql(row[kept[k]].value, columns[k].type, columns[k].layout);
       inserter.insert(values);
     }
     inserter.finish();

@@ -5,7 +5,7 @@
 import { repairedErrorIndices, stepCode } from '../agent/steps';
 import type { AgentStep } from '../agent/types';
 import { codeSimilarity } from '../llm/sim/history';
-import { matchesAnswer, normalizeText, numbersIn } from '../taskpool/answer';
+import { matchesAnswer, normalizeText, numbersIn, statesAnswer } from '../taskpool/answer';
 import type { EvidenceStep, RubricCriterion, TaskSpec } from '../taskpool/types';
 import { containsWord } from '../text/regex';
 
@@ -127,6 +127,9 @@ export function scoreRubric(rubric: readonly RubricCriterion[], steps: readonly 
         break;
       case 'uses_parameter':
         holds = okSteps.some((s) => numbersIn(stepCode(s) ?? '').some((n) => Math.abs(n - check.value) <= 1e-9 * Math.max(1, Math.abs(check.value))));
+        break;
+      case 'sub_answer':
+        holds = okSteps.some((s) => statesAnswer(check.answer, s.observation.text)) || (finalAnswer !== undefined && statesAnswer(check.answer, answerText));
         break;
       case 'text':
         holds = null;

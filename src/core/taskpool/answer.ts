@@ -56,3 +56,31 @@ export function numberTolerance(value: number, decimals?: number): number {
   if (decimals !== undefined) return 0.5 * 10 ** -decimals;
   return Math.max(1e-6, Math.abs(value) * 1e-4);
 }
+
+/**
+ * Whether a text (an observation, an explanation) states a key's value anywhere in it: a number within the key's
+ * tolerance among its numbers, a name as a whole word, every item of a list. How a sub-answer is found reached.
+ */
+export function statesAnswer(key: AnswerKey, text: string): boolean {
+  const said = normalizeText(text);
+  const word = (value: string) => {
+    const v = normalizeText(value);
+    if (v === '') return false;
+    const at = said.indexOf(v);
+    if (at < 0) return false;
+    // A whole word: not inside a longer name ("North" is not in "Northwest").
+    const before = at === 0 ? ' ' : said[at - 1];
+    const after = at + v.length >= said.length ? ' ' : said[at + v.length];
+    return !/[a-z0-9]/.test(before) && !/[a-z0-9]/.test(after);
+  };
+  switch (key.type) {
+    case 'number':
+      return numbersIn(text).some((n) => Math.abs(n - key.value) <= key.tolerance);
+    case 'string':
+      return word(key.value);
+    case 'list':
+      return key.values.every(word);
+    case 'table':
+      return key.rows.every((r) => word(String(r[0])));
+  }
+}

@@ -9,9 +9,8 @@ import type { LlmProvider } from '../llm/types';
 import type { DataDocument, EnvironmentProfile } from '../env/types';
 import { matchesAnswer } from './answer';
 import { auditContamination } from './contamination';
-import { dependencyFamilies, discoverInclusionDependencies } from './dependencyFamilies';
-import type { FamilyContext, TaskFamily } from './families';
-import { starterFamilies } from './families';
+import { taskPoolFamilies } from './families/index';
+import type { FamilyContext, TaskFamily } from './families/kit';
 import { buildStructuralGraph } from './graph';
 import type { EvidenceGraph } from './graph';
 import { buildRubric, fileRoles, taskAnchors } from './rubric';
@@ -20,8 +19,7 @@ import { checkEvidence, nearDuplicateOf, trivialReason } from './validate';
 import { phraseTask, type PhrasingModel } from './phrasing';
 import { unnamedLookAlikes, withTablesNamed } from './revise';
 
-/** Every family of the pool: the starter four, then the dependency families. */
-export const taskPoolFamilies: TaskFamily[] = [...starterFamilies, ...dependencyFamilies];
+export { taskPoolFamilies };
 
 export interface RejectedTask {
   id: string;
@@ -142,18 +140,18 @@ export function namingLookAlikes(task: TaskSpec, profile: EnvironmentProfile, do
 /** Builds, validates and selects the task pool for an environment opened as an agent tool context. */
 export async function buildTaskPool(context: ToolContext, options: TaskPoolOptions = {}): Promise<TaskPoolResult> {
   const started = Date.now();
-  const { profile, documents } = context;
+  const { profile, documents, semantics } = context;
+  if (!semantics) throw new Error('the task pool needs the semantic profile of the environment (open it with loadSemanticEnvironment or openAgentSession)');
   const graph = buildStructuralGraph(profile, documents);
   const familyContext: FamilyContext = {
     profile,
+    semantics,
     sql: context.sql,
     python: context.python,
     maxPerFamily: options.maxPerFamily ?? 6,
     signal: options.signal,
     documents,
     graph,
-    // Every family joins over the same keys: the inclusion dependencies, where the parent's column is a key.
-    joinKeys: async (c) => (await discoverInclusionDependencies(c)).filter((d) => d.parentColumn.candidateKey && d.containment >= 0.9),
   };
   const families: TaskPoolResult['families'] = [];
   const rejected: RejectedTask[] = [];
@@ -169,7 +167,7 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
       if (options.signal?.aborted) throw error;
       note = `family failed: ${error instanceof Error ? error.message : String(error)}`;
     }
-    if (!note && produced.length === 0) note = `nothing found here for: ${family.description.replace(/\.$/, '')}`;
+    if (!note && produced.length === 0) note = `the data has none of what it needs: ${family.needs}`;
     families.push({ id: family.id, candidates: produced.length, valid: 0, selected: 0, note, elapsedMs: Date.now() - familyStarted });
     for (const task of produced) task.question = namingLookAlikes(task, profile, documents);
     candidates.push(...produced);

@@ -44,6 +44,7 @@ const rubricCheckSchema: z.ZodType<RubricCheck> = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('reports_values'), values: z.array(z.string()) }),
   z.object({ kind: z.literal('uses_document'), document: z.string().min(1), section: z.string().optional() }),
   z.object({ kind: z.literal('uses_parameter'), value: z.number().finite() }),
+  z.object({ kind: z.literal('sub_answer'), step: z.number().int().min(0), answer: answerKeySchema }),
   z.object({ kind: z.literal('text'), instruction: z.string().min(1) }),
 ]);
 
@@ -498,6 +499,12 @@ function anchorProblem(criterion: RubricCriterion, ctx: AnchorContext): string |
     case 'uses_parameter':
       if (!numbersIn(ctx.task.evidence.map((s) => s.code).join('\n')).some((n) => sameNumber(n, check.value))) return `the evidence never applies ${check.value}`;
       return undefined;
+    case 'sub_answer': {
+      const step = ctx.task.evidence[check.step];
+      if (!step?.subAnswer) return `the reference solution has no step ${check.step + 1} with a sub-answer`;
+      if (json(step.subAnswer.key) !== json(check.answer)) return `expects ${json(check.answer).slice(0, 60)}, not step ${check.step + 1}'s sub-answer`;
+      return undefined;
+    }
     case 'text':
       return undefined;
   }

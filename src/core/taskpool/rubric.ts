@@ -144,6 +144,9 @@ export function fileRoles(task: TaskSpec, profile: EnvironmentProfile, graph: Ev
   return roles;
 }
 
+const keyText = (key: TaskSpec['answer']): string =>
+  key.type === 'number' ? fmt(key.value) : key.type === 'string' ? `'${key.value}'` : key.type === 'list' ? key.values.join(', ') : key.rows.map((r) => String(r[0])).join(', ');
+
 const fmt = (value: number) => (Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(6))));
 
 /** The rubric: positive criteria anchored to graph nodes (weights sum to 1), negative ones for confuser tables. */
@@ -159,6 +162,11 @@ export function buildRubric(task: TaskSpec, profile: EnvironmentProfile, roles: 
     const values = answer.type === 'list' ? answer.values : answer.rows.map((r) => String(r[0]));
     criteria.push({ polarity: 'positive', weight: 0.3, description: `final answer is ${values.join(', ')}${answer.type === 'list' && answer.ordered ? ' in this order' : ''}`, anchors: answerAnchors, check: { kind: 'final_value', answer } });
     criteria.push({ polarity: 'positive', weight: 0.1, description: `reports the values of ${values.join(', ')}`, anchors: answerAnchors, check: { kind: 'reports_values', values } });
+  }
+  // Each intermediate result of a task program is a criterion of its own, anchored to the step's evidence.
+  const subAnswers = task.evidence.slice(0, -1).flatMap((step, index) => (step.subAnswer ? [{ step: index, sub: step.subAnswer }] : []));
+  for (const { step, sub } of subAnswers) {
+    criteria.push({ polarity: 'positive', weight: 0, description: `finds ${sub.label}: ${keyText(sub.key)}`, anchors: answerAnchors, check: { kind: 'sub_answer', step, answer: sub.key } });
   }
   const joins = joinsOf(task);
   for (const join of joins) {
@@ -182,9 +190,12 @@ export function buildRubric(task: TaskSpec, profile: EnvironmentProfile, roles: 
     if (parameter) criteria.push({ polarity: 'positive', weight: 0, description: `applies the documented parameter ${parameter[1]}`, anchors: [anchor], check: { kind: 'uses_parameter', value: Number(parameter[1]) } });
   }
   criteria.push({ polarity: 'positive', weight: 0, description: 'explains how the answer was computed, naming the tables and any filter or threshold used', anchors: answerAnchors, check: { kind: 'text', instruction: 'The explanation names the tables, the filter or threshold, and the computation that produced the answer.' } });
-  // The answer is worth 0.4; process criteria share the remaining 0.6 (the text criterion a fixed 0.1).
-  const process = criteria.filter((c) => c.weight === 0 && c.check.kind !== 'text');
-  for (const c of process) c.weight = Number((0.5 / process.length).toFixed(4));
+  // The answer is worth 0.4; intermediate results 0.3 when there are any; process criteria share the rest (the
+  // text criterion a fixed 0.1).
+  const reached = criteria.filter((c) => c.check.kind === 'sub_answer');
+  for (const c of reached) c.weight = Number((0.3 / reached.length).toFixed(4));
+  const process = criteria.filter((c) => c.weight === 0 && c.check.kind !== 'text' && c.check.kind !== 'sub_answer');
+  for (const c of process) c.weight = Number(((reached.length > 0 ? 0.2 : 0.5) / process.length).toFixed(4));
   const text = criteria.find((c) => c.check.kind === 'text')!;
   text.weight = process.length === 0 ? 0.6 : 0.1;
   for (const role of roles.filter((r) => r.role === 'confuser')) {

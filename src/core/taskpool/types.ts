@@ -14,6 +14,29 @@ export interface EvidenceStep {
   purpose: string;
   /** Columns and first rows of the result, as executed. */
   result?: { columns: string[]; rows: unknown[][] };
+  /** What this step finds, as an answer of its own: a multi-step task's intermediate result (the last step's is the task's answer). */
+  subAnswer?: SubAnswer;
+  /** Earlier steps (0-based) whose results this step's code uses (the top region found in step 1 is the filter of step 2). */
+  uses?: number[];
+}
+
+/** An intermediate result of a task program, with its own key; a rubric criterion anchors to it. */
+export interface SubAnswer {
+  /** What the step finds, in words: "the region with the highest total revenue". */
+  label: string;
+  key: AnswerKey;
+  /** The literal values later steps take from this result (as the code writes them), so a reader can trace them. */
+  carries?: string[];
+}
+
+/** A task built as a program of executed steps: which composition, over which semantic roles. */
+export interface TaskProgramInfo {
+  /** The composition: drill-down, attribution, document-metric, reconciliation, clean-aggregate, partition-compare, distribution-subset, sql-python-statistics, cohort, funnel, or a single-step family. */
+  composition: string;
+  /** Executed reference steps. */
+  steps: number;
+  /** What the composition needed from the data, in words ("an additive measure, a dimension with 2–50 values, a time column"). */
+  needs?: string;
 }
 
 export interface TaskDifficulty {
@@ -39,6 +62,8 @@ export interface TaskSpec {
   tables: string[];
   /** Which of the ten dependency kinds the task exercises (families of the task pool set it). */
   dependency?: DependencyKind;
+  /** For task programs: the composition and its steps (each step's sub-answer is on its evidence step). */
+  program?: TaskProgramInfo;
   /** Evidence-graph node ids the task rests on (tables, columns, sections it needs). */
   anchors?: string[];
   /** Anchored grading criteria; the agent never sees them. */
@@ -96,6 +121,8 @@ export type RubricCheck =
   | { kind: 'reports_values'; values: string[] }
   | { kind: 'uses_document'; document: string; section?: string }
   | { kind: 'uses_parameter'; value: number }
+  /** A task program's intermediate result, reached when an observation (or the final answer) states it. */
+  | { kind: 'sub_answer'; step: number; answer: AnswerKey }
   | { kind: 'text'; instruction: string };
 
 export interface RubricCriterion {

@@ -44,6 +44,9 @@ export async function checkEvidence(task: TaskSpec, context: ToolContext): Promi
         reasons.push(`unstable evidence: step ${index + 1} returned different rows on re-run`);
       }
       lastText = statedAnswer(task.answer, observation.data.columns, observation.data.rows);
+      if (step.subAnswer && !matchesAnswer(step.subAnswer.key, statedAnswer(step.subAnswer.key, observation.data.columns, observation.data.rows))) {
+        reasons.push(`sub-answer mismatch: step ${index + 1} re-runs to '${statedAnswer(step.subAnswer.key, observation.data.columns, observation.data.rows).slice(0, 60)}', not its key ${JSON.stringify(step.subAnswer.key).slice(0, 100)}`);
+      }
     } else if (observation.data.kind === 'stdout') {
       const recorded = String(step.result?.rows?.[0]?.[0] ?? '');
       if (observation.data.stdout.trim() !== recorded) {
@@ -51,6 +54,7 @@ export async function checkEvidence(task: TaskSpec, context: ToolContext): Promi
         reasons.push(`unstable evidence: step ${index + 1} printed different output on re-run`);
       }
       lastText = observation.data.stdout.trim().split('\n').pop() ?? '';
+      if (step.subAnswer && !matchesAnswer(step.subAnswer.key, lastText)) reasons.push(`sub-answer mismatch: step ${index + 1} prints '${lastText.slice(0, 60)}', not its key`);
     }
   }
   const final = await executeToolCall(context, { name: 'final_answer', arguments: JSON.stringify({ answer: lastText, explanation: 'reference solution replay' }) });

@@ -1,0 +1,161 @@
+/**
+ * `npm run bench:semantics`: the semantic profile against the reviewer's column labels, per public environment.
+ * Role agreement is over every labelled column the environment has (a glob row of a partition counts once per
+ * file); additivity agreement is over the columns both the reviewer and TOFFEE call measures; time-grain agreement
+ * over the columns both call time. Rules are written on the `rules` set; the targets (≥ 95% role and additivity
+ * agreement) are for the `held-out` set.
+ *
+ *   node out/scripts/benchSemantics.js [--env NAME[,NAME]] [--disagreements] [--json]
+ */
+import { loadSemanticEnvironment } from '../src/core/semantics/index';
+import type { SemanticEnvironment } from '../src/core/semantics/types';
+import { columnLabels, filePattern, materialize, PUBLIC_ENVIRONMENTS, type ColumnLabel, type PublicFixture } from '../test/support/publicFixtures';
+
+const TARGET = 0.95;
+
+export interface LabelledColumn {
+  label: ColumnLabel;
+  table: string;
+  column: string;
+  role: string;
+  additivity?: string;
+  grain?: string;
+  rule: string;
+  why: string;
+}
+
+/** The environment columns a label row names (several for a glob over partition files). */
+export function labelledColumns(env: SemanticEnvironment, labels: ColumnLabel[]): { matched: LabelledColumn[]; unmatched: ColumnLabel[] } {
+  const matched: LabelledColumn[] = [];
+  const unmatched: ColumnLabel[] = [];
+  // A nested JSON table's path: its parents' array keys and its own (`matches.goals1`); a wrapper's key (`file.json#matches`).
+  const byName = new Map(env.profile.tables.map((t) => [t.name, t]));
+  const pathOf = (t: (typeof env.profile.tables)[number]): string => {
+    const own = t.originalName.includes('#') ? t.originalName.slice(t.originalName.indexOf('#') + 1) : t.parent ? t.originalName : '';
+    const parent = t.parent ? byName.get(t.parent.table) : undefined;
+    const above = parent ? pathOf(parent) : '';
+    return [above, own].filter(Boolean).join('.');
+  };
+  for (const label of labels) {
+    const pattern = filePattern(label.file);
+    const tables = env.profile.tables.filter((t) => {
+      if (!pattern.test(t.sourceFile)) return false;
+      if (label.table === '') return !t.parent;
+      return t.originalName === label.table || pathOf(t) === label.table || t.originalName.endsWith(`#${label.table}`);
+    });
+    let found = 0;
+    for (const table of tables) {
+      const column = table.columns.find((c) => c.originalName === label.column) ?? (label.column === '' ? undefined : table.columns.find((c) => c.name === label.column));
+      if (!column) continue;
+      const semantics = env.semantics.columns.find((c) => c.table === table.name && c.column === column.name);
+      if (!semantics) continue;
+      found++;
+      const rule = semantics.role.source.kind === 'rule' ? semantics.role.source.rule : semantics.role.source.kind;
+      matched.push({ label, table: table.name, column: column.name, role: semantics.role.value, additivity: semantics.additivity?.value, grain: semantics.time?.grain, rule, why: semantics.role.why });
+    }
+    if (found === 0) unmatched.push(label);
+  }
+  return { matched, unmatched };
+}
+
+export interface Agreement {
+  environment: string;
+  set: PublicFixture['set'];
+  labelled: number;
+  unmatched: number;
+  roleAgree: number;
+  roleTotal: number;
+  additivityAgree: number;
+  additivityTotal: number;
+  grainAgree: number;
+  grainTotal: number;
+  disagreements: LabelledColumn[];
+}
+
+export function agreement(fixture: PublicFixture, env: SemanticEnvironment): Agreement {
+  const labels = columnLabels(fixture);
+  const { matched, unmatched } = labelledColumns(env, labels);
+  const result: Agreement = { environment: fixture.name, set: fixture.set, labelled: labels.length, unmatched: unmatched.length, roleAgree: 0, roleTotal: matched.length, additivityAgree: 0, additivityTotal: 0, grainAgree: 0, grainTotal: 0, disagreements: [] };
+  for (const m of matched) {
+    const roleOk = m.role === m.label.role;
+    if (roleOk) result.roleAgree++;
+    let additivityOk = true;
+    if (m.label.role === 'measure' && m.role === 'measure') {
+      result.additivityTotal++;
+      additivityOk = m.additivity === m.label.additivity;
+      if (additivityOk) result.additivityAgree++;
+    }
+    if (m.label.role === 'time' && m.role === 'time') {
+      result.grainTotal++;
+      if (m.grain === m.label.timeGrain) result.grainAgree++;
+    }
+    if (!roleOk || !additivityOk) result.disagreements.push(m);
+  }
+  return result;
+}
+
+const pct = (a: number, n: number) => (n === 0 ? '   —  ' : `${((100 * a) / n).toFixed(1).padStart(5)}%`);
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const only = args.includes('--env') ? args[args.indexOf('--env') + 1].split(',') : undefined;
+  const showDisagreements = args.includes('--disagreements');
+  const asJson = args.includes('--json');
+  const results: Agreement[] = [];
+  for (const fixture of PUBLIC_ENVIRONMENTS) {
+    if (only && !only.includes(fixture.name)) continue;
+    const folder = await materialize(fixture);
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      results.push(agreement(fixture, env));
+    } finally {
+      folder.cleanup();
+    }
+  }
+  if (asJson) {
+    console.log(JSON.stringify(results, null, 2));
+    return;
+  }
+  console.log('environment                 set       columns  role agreement   additivity (measures)   time grain');
+  const totals: Record<string, Agreement> = {};
+  for (const r of results) {
+    console.log(
+      `${r.environment.padEnd(27)} ${r.set.padEnd(9)} ${String(r.roleTotal).padStart(7)}  ${pct(r.roleAgree, r.roleTotal)} (${r.roleAgree}/${r.roleTotal})`.padEnd(72) +
+        `${pct(r.additivityAgree, r.additivityTotal)} (${r.additivityAgree}/${r.additivityTotal})`.padEnd(24) +
+        `${pct(r.grainAgree, r.grainTotal)} (${r.grainAgree}/${r.grainTotal})${r.unmatched > 0 ? `   ${r.unmatched} label row(s) match no column` : ''}`,
+    );
+    const t = (totals[r.set] ??= { ...r, environment: r.set, labelled: 0, unmatched: 0, roleAgree: 0, roleTotal: 0, additivityAgree: 0, additivityTotal: 0, grainAgree: 0, grainTotal: 0, disagreements: [] });
+    for (const key of ['roleAgree', 'roleTotal', 'additivityAgree', 'additivityTotal', 'grainAgree', 'grainTotal'] as const) t[key] += r[key];
+  }
+  console.log('');
+  for (const t of Object.values(totals)) {
+    console.log(`all ${t.environment.padEnd(23)} ${''.padEnd(9)} ${String(t.roleTotal).padStart(7)}  ${pct(t.roleAgree, t.roleTotal)}`.padEnd(72) + `${pct(t.additivityAgree, t.additivityTotal)}`.padEnd(24) + pct(t.grainAgree, t.grainTotal));
+  }
+  const heldOut = results.filter((r) => r.set === 'held-out');
+  if (heldOut.length > 0) {
+    console.log('');
+    for (const r of heldOut) {
+      const role = r.roleTotal === 0 ? 0 : r.roleAgree / r.roleTotal;
+      const additivity = r.additivityTotal === 0 ? 1 : r.additivityAgree / r.additivityTotal;
+      console.log(`${r.environment}: role ${(100 * role).toFixed(1)}% ${role >= TARGET ? 'MET' : 'NOT MET'}, additivity ${(100 * additivity).toFixed(1)}% ${additivity >= TARGET ? 'MET' : 'NOT MET'} (target ≥ ${TARGET * 100}% each, held-out)`);
+    }
+  }
+  if (showDisagreements) {
+    for (const r of results) {
+      if (r.disagreements.length === 0) continue;
+      console.log(`\n${r.environment} (${r.set}): ${r.disagreements.length} disagreement(s)`);
+      for (const d of r.disagreements) {
+        const label = `${d.label.role}${d.label.additivity ? `/${d.label.additivity}` : ''}`;
+        const ours = `${d.role}${d.additivity ? `/${d.additivity}` : ''}`;
+        console.log(`  ${d.table}.${d.column}: reviewer ${label}, TOFFEE ${ours} [${d.rule}: ${d.why}]${d.label.note ? ` — note: ${d.label.note}` : ''}`);
+      }
+    }
+  }
+}
+
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.stack : error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,70 @@
+/**
+ * Frictionless descriptors (a Data Package's `datapackage.json`, a Table Schema `schema.json`) describe the data
+ * files beside them; they are metadata, not data. They become documents the agent can read — one section per
+ * resource, one line per field (`` - `name` (type, unit): description ``) — and the semantic layer reads those
+ * lines as a data dictionary, the same way it reads a README that lists columns.
+ */
+import type { DataDocument, DocumentSection } from './types';
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+interface Field {
+  name: string;
+  type?: string;
+  description?: string;
+  unit?: string;
+}
+
+function fieldsOf(schema: unknown): Field[] | undefined {
+  if (!isObject(schema) || !Array.isArray(schema.fields)) return undefined;
+  const fields = schema.fields.filter(isObject).filter((f) => typeof f.name === 'string');
+  if (fields.length === 0 || fields.length < schema.fields.length) return undefined;
+  return fields.map((f) => {
+    const field: Field = { name: String(f.name) };
+    if (typeof f.type === 'string') field.type = f.type;
+    const description = typeof f.description === 'string' ? f.description : typeof f.title === 'string' ? f.title : undefined;
+    if (description) field.description = description.replace(/\s+/g, ' ').trim();
+    if (typeof f.unit === 'string') field.unit = f.unit;
+    return field;
+  });
+}
+
+function fieldLines(fields: Field[]): string {
+  return fields
+    .map((f) => {
+      const qualifiers = [f.type, f.unit].filter(Boolean).join(', ');
+      return `- \`${f.name}\`${qualifiers ? ` (${qualifiers})` : ''}${f.description ? `: ${f.description}` : ''}`;
+    })
+    .join('\n');
+}
+
+/** The descriptor as a document, or undefined when the JSON is not a Data Package nor a Table Schema. */
+export function descriptorDocument(file: string, sizeBytes: number, json: unknown): DataDocument | undefined {
+  if (!isObject(json)) return undefined;
+  const sections: DocumentSection[] = [];
+  const title = typeof json.title === 'string' ? json.title : typeof json.name === 'string' ? json.name : (file.split('/').pop() ?? file);
+  const fields = fieldsOf(json);
+  if (fields) {
+    sections.push({ heading: title, level: 1, text: `Table Schema: the columns of the data files in this folder.\n\n${fieldLines(fields)}` });
+    return { name: file, sourceFile: file, title, sizeBytes, sections };
+  }
+  if (!Array.isArray(json.resources)) return undefined;
+  const resources = json.resources.filter(isObject);
+  if (resources.length === 0 || !resources.some((r) => fieldsOf(r.schema))) return undefined;
+  const intro = [typeof json.description === 'string' ? json.description : '', typeof json.license === 'string' ? `Licence: ${json.license}` : '']
+    .filter(Boolean)
+    .join('\n\n');
+  sections.push({ heading: title, level: 1, text: intro || 'Data Package: the files of this folder and their columns.' });
+  for (const resource of resources) {
+    const path = typeof resource.path === 'string' ? resource.path : Array.isArray(resource.path) ? resource.path.filter((p) => typeof p === 'string').join(', ') : '';
+    const name = typeof resource.name === 'string' ? resource.name : path || 'resource';
+    const resourceFields = fieldsOf(resource.schema);
+    const lines = [path ? `File: \`${path}\`` : '', typeof resource.description === 'string' ? resource.description : '', resourceFields ? fieldLines(resourceFields) : '']
+      .filter(Boolean)
+      .join('\n\n');
+    sections.push({ heading: path ? `${name} (${path})` : name, level: 2, text: lines });
+  }
+  return { name: file, sourceFile: file, title, sizeBytes, sections };
+}

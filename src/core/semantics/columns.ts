@@ -1,0 +1,532 @@
+/**
+ * Column semantics by ordered rules, first match wins (Metabase's classifiers work the same way): each rule reads
+ * the column's name, its profile, a fingerprint of its values, what the schema declares and what a data dictionary
+ * says, and returns a role with the rule's id, a confidence and the evidence in words. Additivity, the default
+ * aggregation, the unit and the time reading follow from the role.
+ */
+import type { ColumnProfile, TableProfile } from '../env/types';
+import { ColumnTypeTracker, isoDateText } from '../env/typeInference';
+import {
+  ADDITIVE_WORDS,
+  BINARY_WORDS,
+  CODE_WORDS,
+  COUNT_WORDS,
+  DIMENSION_WORDS,
+  DURATION_WORDS,
+  FLAG_PREFIXES,
+  FLAG_WORDS,
+  GEO_WORDS,
+  IDENTIFIER_WORDS,
+  MONEY_WORDS,
+  NON_ADDITIVE_WORDS,
+  ORDINAL_WORDS,
+  PERSON_NAME_WORDS,
+  SEMI_ADDITIVE_WORDS,
+  STRUCTURED_WORDS,
+  TEMPERATURE_WORDS,
+  TEXT_WORDS,
+  TIME_SUFFIXES,
+  TIME_WORDS,
+  UNIT_WORDS,
+  GENERIC_MEASURE_NAMES,
+  hasAny,
+  nameTokens,
+  nonAdditiveMorpheme,
+  textTokens,
+} from './lexicon';
+import type { Additivity, Aggregation, CardinalityBand, ColumnRole, ColumnSemantics, DictionaryEntry, Fact, GeoKind, IdentifierKind, StructuredKind, TimeInfo, Unit } from './types';
+import type { ValueFingerprint } from './values';
+
+/** Everything the rules may read about one column. */
+export interface ColumnEvidence {
+  table: TableProfile;
+  column: ColumnProfile;
+  fingerprint: ValueFingerprint;
+  /** The column is (part of) the primary key the database declares. */
+  declaredKey: boolean;
+  /** The column refers to another table's key (declared, or found by values). */
+  foreignKey: boolean;
+  /** Another table's column refers to this one. */
+  referenced: boolean;
+  /** The table is a small list other tables refer to (a lookup of categories). */
+  lookupTable: boolean;
+  dictionary?: DictionaryEntry;
+}
+
+interface RoleDecision {
+  role: ColumnRole;
+  rule: string;
+  confidence: number;
+  why: string;
+  identifier?: IdentifierKind;
+  geo?: GeoKind;
+  structured?: StructuredKind;
+  time?: TimeInfo;
+}
+
+type Rule = (e: ColumnEvidence, names: Names) => RoleDecision | undefined;
+
+interface Names {
+  /** Tokens of the column name. */
+  tokens: string[];
+  /** Tokens of the dictionary description, when there is one. */
+  described: string[];
+  last: string | undefined;
+}
+
+const KNOWN_WORDS = new Set([...ADDITIVE_WORDS, ...SEMI_ADDITIVE_WORDS, ...NON_ADDITIVE_WORDS, ...TIME_WORDS, ...COUNT_WORDS]);
+
+const isNumber = (c: ColumnProfile) => c.type === 'integer' || c.type === 'real';
+const num = (v: unknown) => (typeof v === 'number' ? v : Number(v));
+
+function band(distinct: number): CardinalityBand {
+  return distinct <= 12 ? 'ideal' : distinct <= 50 ? 'usable' : 'high';
+}
+
+// ---- time -----------------------------------------------------------------------------------------------------
+
+/** The grain of ISO dates from their shape: every value on the 1st of January is a year, on the 1st a month. */
+function isoGrain(column: ColumnProfile, samples: readonly unknown[]): TimeInfo['grain'] {
+  const texts = samples.filter((v): v is string => typeof v === 'string');
+  if (column.type === 'datetime' && texts.some((t) => !/[T ]00:00(:00)?/.test(t))) return 'datetime';
+  if (texts.length >= 3 && texts.every((t) => /^\d{4}-01-01/.test(t))) return 'year';
+  if (texts.length >= 3 && texts.every((t) => /^\d{4}-\d{2}-01/.test(t))) return 'month';
+  return 'day';
+}
+
+/** A name-based time guess (`hr` is an hour, `day` a day of the month) yields to a dictionary that says otherwise. */
+function describedAsTime(e: ColumnEvidence, n: Names): boolean {
+  if (!e.dictionary) return true;
+  const said = [...n.described, ...textTokens(e.dictionary.unit ?? '')];
+  return said.length === 0 || hasAny(said, TIME_WORDS) !== undefined;
+}
+
+const timeRules: Rule[] = [
+  (e) => {
+    const { column } = e;
+    if (column.type !== 'date' && column.type !== 'datetime') return undefined;
+    const grain = isoGrain(column, e.fingerprint.sampled > 0 ? (e as EvidenceWithSample).sample ?? column.samples : column.samples);
+    return {
+      role: 'time',
+      rule: 'time:date-values',
+      confidence: 0.98,
+      why: `every value is a ${column.type}${column.dateLayout ? ` (the file writes ${column.dateLayout})` : ''}`,
+      time: { storage: column.type === 'date' ? 'iso-date' : 'iso-datetime', grain, layout: column.dateLayout, min: stringOf(column.min), max: stringOf(column.max) },
+    };
+  },
+  (e, n) => {
+    const { column } = e;
+    if (column.type !== 'integer' || column.min === undefined) return undefined;
+    const min = num(column.min);
+    const max = num(column.max);
+    const timeName = hasAny(n.tokens, TIME_WORDS) || (n.last && TIME_SUFFIXES.has(n.last) && n.tokens.length > 1) || n.tokens.includes('epoch') || n.tokens.includes('unix');
+    if (!timeName || /year|month|day|hour|season|week|quarter/.test(n.tokens.join(' '))) return undefined;
+    if (min >= 1e9 && max <= 2.2e9) return { role: 'time', rule: 'time:epoch-seconds', confidence: 0.9, why: `a time name and integers ${min}–${max}, Unix seconds`, time: { storage: 'epoch-s', grain: 'datetime', layout: 'Unix seconds', isoExpression: "datetime({col}, 'unixepoch')" } };
+    if (min >= 1e12 && max <= 2.2e12) return { role: 'time', rule: 'time:epoch-milliseconds', confidence: 0.9, why: `a time name and integers ${min}–${max}, Unix milliseconds`, time: { storage: 'epoch-ms', grain: 'datetime', layout: 'Unix milliseconds', isoExpression: "datetime({col} / 1000, 'unixepoch')" } };
+    return undefined;
+  },
+  (e, n) => {
+    const { column, fingerprint: f } = e;
+    const yearName = n.tokens.some((t) => t === 'year' || t === 'yr' || t === 'years' || t === 'fy' || t === 'season');
+    if (!yearName || !describedAsTime(e, n)) return undefined;
+    if ((column.type === 'integer' || column.type === 'real') && column.min !== undefined && num(column.min) >= 1000 && num(column.max) <= 2999) {
+      return { role: 'time', rule: 'time:year-number', confidence: 0.95, why: `named ${column.name}, integers ${column.min}–${column.max}: calendar years, not a quantity`, time: { storage: 'year', grain: 'year', layout: 'YYYY', min: String(column.min), max: String(column.max), isoExpression: "printf('%04d-01-01', {col})" } };
+    }
+    if (column.type === 'text' && f.yearText >= 0.95) return { role: 'time', rule: 'time:year-text', confidence: 0.9, why: `named ${column.name}, four-digit years written as text`, time: { storage: 'year', grain: 'year', layout: 'YYYY', isoExpression: "{col} || '-01-01'" } };
+    if (column.type === 'text' && n.tokens.includes('season')) return { role: 'time', rule: 'time:season', confidence: 0.7, why: `named ${column.name}: a season`, time: { storage: 'text', grain: 'other' } };
+    return undefined;
+  },
+  (e, n) => {
+    const { column, fingerprint: f } = e;
+    if (f.monthName >= 0.9 && column.type === 'text') return { role: 'time', rule: 'time:month-names', confidence: 0.92, why: 'values are month names', time: { storage: 'month-name', grain: 'month-of-year' } };
+    if (f.weekdayName >= 0.9 && column.type === 'text') return { role: 'time', rule: 'time:weekday-names', confidence: 0.92, why: 'values are weekday names', time: { storage: 'weekday-name', grain: 'day-of-week' } };
+    if (column.type !== 'integer' || column.min === undefined) return undefined;
+    const min = num(column.min);
+    const max = num(column.max);
+    const only = n.tokens.length <= 2;
+    if (!describedAsTime(e, n)) return undefined;
+    if (n.tokens.some((t) => t === 'month' || t === 'mon' || t === 'mo') && only && min >= 1 && max <= 12) return { role: 'time', rule: 'time:month-number', confidence: 0.85, why: `named ${column.name}, integers 1–12`, time: { storage: 'month-number', grain: 'month-of-year' } };
+    if (n.tokens.some((t) => t === 'hour' || t === 'hr') && only && min >= 0 && max <= 23) return { role: 'time', rule: 'time:hour-number', confidence: 0.85, why: `named ${column.name}, integers 0–23`, time: { storage: 'hour', grain: 'hour-of-day' } };
+    if (n.tokens.some((t) => t === 'weekday' || t === 'dow') && min >= 0 && max <= 7) return { role: 'time', rule: 'time:weekday-number', confidence: 0.8, why: `named ${column.name}, integers ${min}–${max}`, time: { storage: 'text', grain: 'day-of-week' } };
+    if (n.tokens.length === 1 && n.tokens[0] === 'day' && min >= 1 && max <= 31) return { role: 'time', rule: 'time:day-of-month', confidence: 0.8, why: `named ${column.name}, integers 1–31`, time: { storage: 'text', grain: 'other' } };
+    return undefined;
+  },
+  (e, n) => {
+    const { column, fingerprint: f } = e;
+    if (column.type !== 'text') return undefined;
+    // Dates kept as text by a database file (SQLite has no date type): read the sample as the loader reads a file.
+    const sample = (e as EvidenceWithSample).sample;
+    if (f.dateLike >= 0.9 && sample && sample.length > 0) {
+      const tracker = new ColumnTypeTracker();
+      for (const v of sample) if (typeof v === 'string') tracker.addText(v);
+      const type = tracker.type;
+      if ((type === 'date' || type === 'datetime') && tracker.layout) {
+        const iso = tracker.layout === 'ymd' && sample.every((v) => typeof v !== 'string' || isoDateText(v) === v);
+        return {
+          role: 'time',
+          rule: 'time:dates-as-text',
+          confidence: 0.9,
+          why: `values are ${type === 'date' ? 'dates' : 'datetimes'} written ${tracker.layoutName}, stored as text`,
+          time: { storage: iso ? (type === 'date' ? 'iso-date' : 'iso-datetime') : 'text', grain: iso ? isoGrain({ ...column, type }, sample) : type === 'datetime' ? 'datetime' : 'day', layout: tracker.layoutName, min: stringOf(column.min), max: stringOf(column.max) },
+        };
+      }
+    }
+    if (f.week >= 0.9) return { role: 'time', rule: 'time:iso-weeks', confidence: 0.9, why: 'values are ISO weeks (YYYY-Www)', time: { storage: 'text', grain: 'week', layout: 'YYYY-Www' } };
+    if (f.period >= 0.9) return { role: 'time', rule: 'time:year-month-periods', confidence: 0.92, why: 'values are YYYY-MM periods', time: { storage: 'period', grain: 'month', layout: 'YYYY-MM', min: stringOf(column.samples[0]), isoExpression: "{col} || '-01'" } };
+    if (f.dateLike >= 0.9) return { role: 'time', rule: 'time:mixed-layouts', confidence: 0.85, why: 'every value reads as a date, but in more than one layout (kept as text; convert before comparing)', time: { storage: 'mixed', grain: 'day' } };
+    const timeName = hasAny(n.tokens, TIME_WORDS) || (n.last !== undefined && TIME_SUFFIXES.has(n.last) && n.tokens.length > 1);
+    if (timeName && f.dateLike >= 0.5) return { role: 'time', rule: 'time:name-and-dates', confidence: 0.7, why: `named ${column.name}, most values read as dates`, time: { storage: 'mixed', grain: 'day' } };
+    return undefined;
+  },
+];
+
+interface EvidenceWithSample extends ColumnEvidence {
+  sample?: unknown[];
+}
+
+const stringOf = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
+
+// ---- the rules, in order ----------------------------------------------------------------------------------------
+
+const RULES: Rule[] = [
+  // Binary data first: nothing else can be said of bytes.
+  (e, n) => {
+    const { column } = e;
+    const declared = (column.declaredType ?? '').toUpperCase();
+    const f = e.fingerprint;
+    if (column.binary && !(f.textInBlobs >= 0.8 && (f.json >= 0.8 || f.multiWord >= 0.5))) return { role: 'binary', rule: 'binary:blob-values', confidence: 0.99, why: 'the stored values are BLOBs' };
+    // A declaration says less than the values: Firebird's `BLOB SUB_TYPE TEXT` holds text.
+    if (/BLOB|BYTEA|BINARY|IMAGE/.test(declared) && !/TEXT|CHAR|CLOB/.test(declared) && e.fingerprint.sampled === 0) return { role: 'binary', rule: 'binary:declared', confidence: 0.9, why: `declared ${column.declaredType}` };
+    if (e.fingerprint.base64 >= 0.8) return { role: 'binary', rule: 'binary:base64', confidence: 0.85, why: 'values are long base64 strings' };
+    if (e.fingerprint.hex >= 0.9) return { role: 'binary', rule: 'binary:hex', confidence: 0.8, why: 'values are long hexadecimal strings (hashes or encoded bytes)' };
+    if (column.nullFraction === 1 && n.last && BINARY_WORDS.has(n.last)) return { role: 'binary', rule: 'binary:name', confidence: 0.5, why: `empty, named ${column.name}` };
+    return undefined;
+  },
+  // Generated keys of nested JSON: the loader made them to link child rows to their parent.
+  (e) => {
+    const name = e.column.name;
+    if (name === '_row_id') return { role: 'identifier', rule: 'identifier:nested-row-id', confidence: 1, why: 'the key the loader gives a record whose nested arrays became child tables', identifier: 'primary-key' };
+    if (name === '_parent_row_id') return { role: 'identifier', rule: 'identifier:nested-parent-id', confidence: 1, why: 'links a nested array item to its parent record', identifier: 'foreign-key' };
+    return undefined;
+  },
+  (e, n) => {
+    const f = e.fingerprint;
+    if (e.column.type !== 'text') return undefined;
+    if (f.sampled === 0) {
+      const named = n.last ? STRUCTURED_WORDS[n.last] : undefined;
+      return named && named !== 'list' ? { role: 'structured', rule: `structured:${named}-name`, confidence: 0.4, why: `empty, named ${e.column.name}` } : undefined;
+    }
+    const kinds: Array<[StructuredKind, number]> = [
+      ['email', f.email],
+      ['url', f.url],
+      ['json', f.json],
+      ['path', f.path],
+    ];
+    const [kind, share] = kinds.sort((a, b) => b[1] - a[1])[0];
+    if (share >= 0.8) return { role: 'structured', rule: `structured:${kind}-values`, confidence: 0.95, why: `${Math.round(share * 100)}% of values are ${kind === 'json' ? 'JSON' : kind === 'url' ? 'URLs' : kind === 'email' ? 'e-mail addresses' : 'file paths'}`, structured: kind };
+    if (f.packed >= 0.8) return { role: 'structured', rule: 'structured:packed-values', confidence: 0.8, why: 'cells pack several comma-separated fields, some empty' };
+    if (f.list >= 0.8 && e.column.distinctCount > 20 && f.meanLength > 10 && !(n.last && (GEO_WORDS[n.last] || TEXT_WORDS.has(n.last) || PERSON_NAME_WORDS.has(n.last)))) return { role: 'structured', rule: 'structured:list-values', confidence: 0.75, why: 'values are comma-separated lists' };
+    const named = n.tokens.map((t) => STRUCTURED_WORDS[t]).find(Boolean);
+    if (f.phone >= 0.8 && (named === 'phone' || (f.phone >= 0.95 && !hasAny(n.tokens, IDENTIFIER_WORDS)))) return { role: 'structured', rule: 'structured:phone-values', confidence: 0.9, why: 'values are phone numbers', structured: 'phone' };
+    if (named && named !== 'list') return { role: 'structured', rule: `structured:${named}-name`, confidence: 0.75, why: `named ${e.column.name}`, structured: named };
+    if (named === 'list' && f.list >= 0.3) return { role: 'structured', rule: 'structured:list-values', confidence: 0.8, why: 'values are comma-separated lists', structured: 'list' };
+    return undefined;
+  },
+  // Keys the database declares.
+  (e) => {
+    if (e.declaredKey && (e.table.primaryKey?.length ?? 0) === 1) return { role: 'identifier', rule: 'identifier:declared-primary-key', confidence: 0.99, why: 'the primary key the database declares', identifier: 'primary-key' };
+    if (e.foreignKey && e.table.foreignKeys?.some((k) => k.columns.includes(e.column.name))) return { role: 'identifier', rule: 'identifier:declared-foreign-key', confidence: 0.99, why: 'a foreign key the database declares', identifier: 'foreign-key' };
+    return undefined;
+  },
+  ...timeRules,
+  // Yes/no properties.
+  (e, n) => {
+    const { column, fingerprint: f } = e;
+    if (column.type === 'boolean') return { role: 'flag', rule: 'flag:boolean-values', confidence: 0.97, why: 'true/false values' };
+    // 0 and 1 are also what a count of rare events holds (red cards): a name or description that counts wins.
+    const counted = hasAny(n.tokens, COUNT_WORDS) ?? hasAny(n.described, COUNT_WORDS) ?? hasAny(n.tokens, ADDITIVE_WORDS) ?? hasAny(n.described, ADDITIVE_WORDS);
+    if (f.yesNo && !(counted && isNumber(column))) return { role: 'flag', rule: 'flag:yes-no-values', confidence: 0.9, why: `two values that answer yes or no (${column.samples.join(', ')})` };
+    // One marker value or nothing (`x`, `1`, `active`): a box that is ticked or not.
+    const marker = column.distinctCount === 1 && column.nullFraction >= 0.05 && column.nullFraction < 1 && /^(x|y|yes|true|t|1|active|\*|✓|checked|on)$/i.test(String(column.samples[0] ?? ''));
+    if (marker && !counted) return { role: 'flag', rule: 'flag:present-or-empty', confidence: 0.7, why: `one value (${column.samples[0]}) or empty: a mark that is set or not` };
+    const flagName = (n.tokens.length > 1 && FLAG_PREFIXES.has(n.tokens[0])) || hasAny(n.tokens, FLAG_WORDS);
+    if (flagName && column.distinctCount <= 2 && column.distinctCount >= 1) return { role: 'flag', rule: 'flag:name', confidence: 0.8, why: `named ${column.name}, ${column.distinctCount} value(s)` };
+    return undefined;
+  },
+  // Places.
+  (e, n) => {
+    const { column } = e;
+    if (hasAny(n.tokens, IDENTIFIER_WORDS)) return undefined;
+    if (column.type === 'text' && e.fingerprint.country >= 0.8 && e.fingerprint.sampled >= 5 && !hasAny(n.tokens, DIMENSION_WORDS)) return { role: 'geo', rule: 'geo:country-values', confidence: 0.85, why: `${Math.round(e.fingerprint.country * 100)}% of values are country names`, geo: 'country' };
+    // The place must be what the name is about: its head word (`store_city`, `country_name`), not a qualifier
+    // (`location_uncertainty` is a measure). A code of a place refers to it (`country_code`): an identifier.
+    const words = n.tokens.filter((t) => !/^\d+$/.test(t));
+    const head = words[words.length - 1];
+    const before = words[words.length - 2];
+    let kind = head ? GEO_WORDS[head] : undefined;
+    if (!kind && before && GEO_WORDS[before] && ['name', 'code', 'no', 'num', 'number', 'cd', 'abbr', 'abbreviation', 'iso'].includes(head)) {
+      kind = GEO_WORDS[before];
+      // A code of an area that groups rows (a region code) is the area; a code of each row (a country code) refers to it.
+      if (head !== 'name' && kind !== 'postal-code' && column.distinctCount > 50) return undefined;
+    }
+    if (!kind && n.tokens.length === 1) kind = n.tokens.map((t) => GEO_WORDS[t]).find(Boolean);
+    if (!kind) return undefined;
+    if (kind === 'latitude' || kind === 'longitude') {
+      if (!isNumber(column)) return undefined;
+      const limit = kind === 'latitude' ? 90 : 180;
+      const projected = n.tokens.includes('easting') || n.tokens.includes('northing');
+      // A short name (`lat`) needs coordinate values; the full word (`latitude`) stands even with some stray values.
+      const spelled = n.tokens.includes('latitude') || n.tokens.includes('longitude');
+      if (!projected && !spelled && (Math.abs(num(column.min)) > limit || Math.abs(num(column.max)) > limit)) return undefined;
+      return { role: 'geo', rule: `geo:${kind}`, confidence: 0.95, why: `named ${column.name}, values ${column.min}–${column.max}`, geo: kind };
+    }
+    // Numbers name places only as codes of areas (a district number, a state FIPS code).
+    if (isNumber(column) && !['postal-code', 'county', 'region', 'state'].includes(kind)) return undefined;
+    if (isNumber(column) && column.type !== 'integer') return undefined;
+    return { role: 'geo', rule: `geo:${kind}`, confidence: 0.85, why: `named ${column.name}: a ${kind.replace('-', ' ')}`, geo: kind };
+  },
+  (e) => {
+    if (e.referenced && e.column.candidateKey) return { role: 'identifier', rule: 'identifier:referenced-key', confidence: 0.9, why: 'a unique column other tables refer to: the key of its table', identifier: 'primary-key' };
+    return e.foreignKey ? { role: 'identifier', rule: 'identifier:foreign-key', confidence: 0.9, why: 'its values are keys of another table', identifier: 'foreign-key' } : undefined;
+  },
+  // Names of keys and codes.
+  (e, n) => {
+    const { column, table } = e;
+    if (n.tokens.length === 0) return undefined;
+    const first = n.tokens[0];
+    // `number_of_orders`, `num_items`: a count, not a key.
+    if ((first === 'number' || first === 'num' || first === 'no') && n.tokens.length > 1 && n.tokens[1] === 'of') return undefined;
+    if ((first === 'num' || first === 'n') && n.tokens.length > 1 && isNumber(column) && !column.candidateKey) return undefined;
+    const idWord = hasAny(n.tokens, IDENTIFIER_WORDS);
+    const codeWord = n.last && CODE_WORDS.has(n.last) ? n.last : undefined;
+    if (!idWord && !codeWord) return undefined;
+    // `agency_code` beside `agency_name`: the code of an entity the table names, not a category.
+    const stem = n.tokens.slice(0, -1).join(' ');
+    const named = codeWord !== undefined && stem !== '' && table.columns.some((c) => c !== column && nameTokens(c.originalName || c.name).join(' ').replace(/ (name|title|desc|description)$/, '') === stem && c.type === 'text');
+    if (named && hasAny(n.tokens, DIMENSION_WORDS)) return { role: 'dimension', rule: 'dimension:category-code', confidence: 0.7, why: `the code of a ${hasAny(n.tokens, DIMENSION_WORDS)} the table also names` };
+    if (named) return { role: 'identifier', rule: 'identifier:code-beside-name', confidence: 0.8, why: `the code of what ${table.columns.find((c) => c !== column && nameTokens(c.originalName || c.name).join(' ').startsWith(stem))?.name} names`, identifier: 'code' };
+    // A code that recurs across many rows names a category (a currency code); one that is nearly unique identifies (an order number).
+    const rows = e.table.rowCount * (1 - column.nullFraction);
+    if (!idWord && column.type === 'text' && !column.candidateKey && column.distinctCount < 0.5 * rows && (column.distinctCount <= 50 || (rows >= 10 * column.distinctCount && column.distinctCount <= 200))) return undefined;
+    if (!idWord && isNumber(column) && !column.candidateKey && column.distinctCount <= 50 && !e.referenced) {
+      return { role: 'dimension', rule: 'dimension:numeric-code', confidence: 0.7, why: `named ${column.name}, ${column.distinctCount} integer codes` };
+    }
+    const kind: IdentifierKind = column.candidateKey && (e.referenced || table.columns[0] === column || n.tokens.length === 1) ? 'primary-key' : column.candidateKey ? 'code' : 'code';
+    return { role: 'identifier', rule: idWord ? 'identifier:id-name' : 'identifier:code-name', confidence: idWord ? 0.9 : 0.75, why: `named ${column.name}`, identifier: kind };
+  },
+  // Ordered categories.
+  (e, n) => {
+    const { column, fingerprint: f } = e;
+    if (f.ordinalScale) return { role: 'ordinal', rule: 'ordinal:scale-values', confidence: 0.85, why: `values form an ordered scale (${column.samples.join(', ')}…)` };
+    if (column.type === 'text' && n.tokens.some((t) => t === 'rating' || t === 'grade') && column.distinctCount <= 12) return { role: 'ordinal', rule: 'ordinal:rating-name', confidence: 0.75, why: `named ${column.name}, ${column.distinctCount} rating levels` };
+    const word = hasAny(n.tokens, ORDINAL_WORDS);
+    if (word && (column.type === 'text' || column.type === 'integer') && !(column.type === 'text' && column.distinctCount > 50)) return { role: 'ordinal', rule: 'ordinal:name', confidence: 0.8, why: `named ${column.name}: a ${word}` };
+    return undefined;
+  },
+  // An empty column says only its name: a time word or a quantity word at its head.
+  (e, n) => {
+    if (e.column.nullFraction < 1 || !n.last) return undefined;
+    if (TIME_WORDS.has(n.last) || (TIME_SUFFIXES.has(n.last) && n.tokens.length > 1)) return { role: 'time', rule: 'time:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}`, time: { storage: 'text', grain: 'day' } };
+    const quantity = hasAny([n.last], ADDITIVE_WORDS) ?? hasAny([n.last], NON_ADDITIVE_WORDS) ?? hasAny([n.last], SEMI_ADDITIVE_WORDS);
+    if (quantity) return { role: 'measure', rule: 'measure:empty-name', confidence: 0.4, why: `empty, named ${e.column.name} (${quantity})` };
+    if (DIMENSION_WORDS.has(n.last) || n.last === 'charset' || n.last === 'encoding') return { role: 'dimension', rule: 'dimension:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}` };
+    return undefined;
+  },
+  // Numbers written as text ($1,200; -566,000; 12 %).
+  (e) => {
+    const f = e.fingerprint;
+    if (e.column.type !== 'text' || f.numericText < 0.9) return undefined;
+    return { role: 'measure', rule: 'measure:numbers-as-text', confidence: 0.85, why: 'values are numbers written with symbols or thousands separators (stored as text)' };
+  },
+  // Names, titles and descriptions.
+  (e, n) => {
+    const { column, fingerprint: f } = e;
+    if (column.type !== 'text') return undefined;
+    const textWord = hasAny(n.tokens, TEXT_WORDS);
+    const personWord = hasAny(n.tokens, PERSON_NAME_WORDS);
+    if (!textWord && !personWord) return undefined;
+    const personName = personWord !== undefined || (textWord === 'name' && n.tokens.length === 1 && f.multiWord > 0.5 && column.distinctCount > 50);
+    // Names that recur across the rows of a table (an agency name on every budget line) are what the rows are grouped by.
+    const nonNullRows = e.table.rowCount * (1 - column.nullFraction);
+    if (!personName && textWord !== 'description' && textWord !== 'desc' && textWord !== 'comment' && textWord !== 'comments' && textWord !== 'note' && textWord !== 'notes' && column.distinctCount <= 200 && nonNullRows >= 4 * column.distinctCount && f.meanLength <= 60) {
+      return { role: 'dimension', rule: 'dimension:recurring-name', confidence: 0.65, why: `${column.distinctCount} names over ${Math.round(nonNullRows)} rows: a grouping` };
+    }
+    // The name of an entry in a short list other tables point at (a category, a department) is what you group by.
+    if (!personName && (textWord === 'name' || textWord === 'title' || textWord === 'label') && column.distinctCount <= 50 && e.lookupTable) {
+      return { role: 'dimension', rule: 'dimension:lookup-name', confidence: 0.75, why: `the ${column.name} of a short list (${e.table.rowCount} rows) that names categories` };
+    }
+    return { role: 'text', rule: personName ? 'text:person-name' : 'text:name', confidence: 0.85, why: `named ${column.name}: text for people` };
+  },
+  // Numbers: categories coded as numbers, row numbers, else quantities.
+  (e, n) => {
+    const { column } = e;
+    if (!isNumber(column)) return undefined;
+    const dimensionWord = hasAny(n.tokens, DIMENSION_WORDS);
+    const measureWord = hasAny(n.tokens, ADDITIVE_WORDS) ?? hasAny(n.tokens, SEMI_ADDITIVE_WORDS) ?? hasAny(n.tokens, NON_ADDITIVE_WORDS);
+    if (dimensionWord && !measureWord && column.type === 'integer' && column.distinctCount <= 50) {
+      return { role: 'dimension', rule: 'dimension:coded-number', confidence: 0.75, why: `named ${column.name} (a ${dimensionWord}), ${column.distinctCount} integer codes` };
+    }
+    const min = num(column.min);
+    const max = num(column.max);
+    const rowNumberName = n.tokens.length === 0 || column.originalName === '' || ['index', 'row', 'rownum', 'unnamed', 'idx', '#'].includes(n.tokens[0]);
+    if (column.type === 'integer' && column.candidateKey && (min === 0 || min === 1) && max - min + 1 === e.table.rowCount && rowNumberName) {
+      return { role: 'identifier', rule: 'identifier:row-number', confidence: 0.85, why: `integers ${min}–${max}, one per row`, identifier: 'row-index' };
+    }
+    const described = e.dictionary ? hasAny(n.described, ADDITIVE_WORDS) ?? hasAny(n.described, SEMI_ADDITIVE_WORDS) ?? hasAny(n.described, NON_ADDITIVE_WORDS) : undefined;
+    // A unique integer that nothing names as a quantity, in a table of many rows, is a number that identifies (an ISO numeric code).
+    if (!measureWord && !described && column.type === 'integer' && column.candidateKey && e.table.rowCount >= 20 && !nonAdditiveMorpheme(n.tokens, KNOWN_WORDS)) {
+      return { role: 'identifier', rule: 'identifier:unique-integers', confidence: 0.55, why: `integers ${column.min}–${column.max}, unique per row, with no name of a quantity`, identifier: 'code' };
+    }
+    const evidence = measureWord ? `named ${column.name} (${measureWord})` : described ? `described as "${e.dictionary!.description}"` : `${column.type === 'integer' ? 'integers' : 'numbers'} ${column.min}–${column.max}`;
+    return { role: 'measure', rule: measureWord ? 'measure:name' : described ? 'measure:dictionary' : 'measure:numbers', confidence: measureWord || described ? 0.85 : 0.6, why: evidence };
+  },
+  // Text: a category when it has few values, a code when it looks like one, else text for people.
+  (e, n) => {
+    const { column, fingerprint: f } = e;
+    if (column.type !== 'text') return undefined;
+    if (column.nullFraction === 1) return { role: 'text', rule: 'text:empty', confidence: 0.3, why: 'every value is empty' };
+    // Few values that recur (a value per two rows or fewer): a category. Nearly one per row in a small table: names.
+    const nonNull = e.table.rowCount * (1 - column.nullFraction);
+    if (column.distinctCount <= 50 && f.meanLength <= 40 && nonNull >= 2 * column.distinctCount) {
+      return { role: 'dimension', rule: 'dimension:few-values', confidence: column.distinctCount <= 12 ? 0.8 : 0.7, why: `${column.distinctCount} distinct values` };
+    }
+    if (f.codeLike >= 0.9 && f.meanLength <= 16) return { role: 'identifier', rule: 'identifier:code-values', confidence: 0.7, why: 'short codes of capitals and digits', identifier: 'code' };
+    if (f.meanLength <= 4 && f.multiWord === 0 && column.distinctCount >= 0.8 * e.table.rowCount * (1 - column.nullFraction)) return { role: 'identifier', rule: 'identifier:short-unique-codes', confidence: 0.65, why: `${column.distinctCount} distinct values of ${f.meanLength.toFixed(1)} characters: codes`, identifier: 'code' };
+    // A category named as such (`owner`, `source`, `type`) whose values recur is one, however many it has.
+    if (n.last && DIMENSION_WORDS.has(n.last) && nonNull >= 3 * column.distinctCount && f.meanLength <= 60) {
+      return { role: 'dimension', rule: 'dimension:named-category', confidence: 0.65, why: `named ${column.name}, ${column.distinctCount} values recurring over ${Math.round(nonNull)} rows` };
+    }
+    // Values that recur (a referee, a team, an observer: 4 rows or more each on average) are what rows are grouped by.
+    if (column.distinctCount <= 200 && nonNull >= 4 * column.distinctCount && f.meanLength <= 40) {
+      return { role: 'dimension', rule: 'dimension:repeated-values', confidence: 0.6, why: `${column.distinctCount} distinct values over ${Math.round(nonNull)} rows` };
+    }
+    return { role: 'text', rule: 'text:many-values', confidence: 0.6, why: `${column.distinctCount} distinct values, mean length ${f.meanLength.toFixed(0)}` };
+  },
+];
+
+/** The role of one column and what it rests on. */
+export function decideRole(evidence: ColumnEvidence & { sample?: unknown[] }): RoleDecision {
+  const names: Names = { tokens: nameTokens(evidence.column.originalName || evidence.column.name), described: evidence.dictionary ? textTokens(evidence.dictionary.description) : [], last: undefined };
+  // A loader's renamed column (`as_` for `AS`) still reads by its original name.
+  if (names.tokens.length === 0) names.tokens = nameTokens(evidence.column.name);
+  names.last = names.tokens[names.tokens.length - 1];
+  for (const rule of RULES) {
+    const decision = rule(evidence, names);
+    if (decision) {
+      if (evidence.column.nullFraction === 1 && decision.confidence > 0.5) decision.confidence = 0.5;
+      return decision;
+    }
+  }
+  return { role: 'text', rule: 'text:default', confidence: 0.3, why: 'no rule applied' };
+}
+
+// ---- additivity, aggregation, unit ----------------------------------------------------------------------------
+
+/** Additivity of a measure: the name's words, then the dictionary's, then the values. */
+export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
+  let tokens = nameTokens(evidence.column.originalName || evidence.column.name);
+  // `value` in a table called population is a population.
+  if (tokens.length > 0 && tokens.every((t) => GENERIC_MEASURE_NAMES.has(t))) tokens = [...tokens, ...nameTokens(evidence.table.originalName.replace(/\.[a-z0-9]+$/i, '')), ...nameTokens(evidence.table.name)];
+  const described = evidence.dictionary ? textTokens(evidence.dictionary.description) : [];
+  const fromWords = (words: string[], where: 'name' | 'dictionary'): Fact<Additivity> | undefined => {
+    const source: Fact<Additivity>['source'] = where === 'name' ? { kind: 'rule', rule: 'additivity:name' } : { kind: 'dictionary', file: evidence.dictionary!.file, line: evidence.dictionary!.line };
+    // "average", "per", "rate" qualify whatever they are said of ("average total", "sales per capita").
+    // "unit price", "unit cost", "cost per night": a value per unit of something does not add up.
+    const perUnit = (words.includes('unit') || words.includes('per') || words.includes('specific')) && (hasAny(words, MONEY_WORDS) !== undefined || hasAny(words, ADDITIVE_WORDS) !== undefined) ? 'per unit' : undefined;
+    const non = perUnit ?? hasAny(words, NON_ADDITIVE_WORDS) ?? nonAdditiveMorpheme(words, KNOWN_WORDS);
+    if (non) return { value: 'non-additive', confidence: where === 'name' ? 0.85 : 0.75, source, why: `${where === 'name' ? 'named' : 'described'} with "${non}": sums are not meaningful` };
+    const semi = hasAny(words, SEMI_ADDITIVE_WORDS);
+    if (semi) return { value: 'semi-additive', confidence: where === 'name' ? 0.8 : 0.7, source, why: `"${semi}" is a level at a moment: it adds across entities, not across time` };
+    const additive = hasAny(words, ADDITIVE_WORDS);
+    if (additive) return { value: 'additive', confidence: where === 'name' ? 0.85 : 0.75, source, why: `"${additive}" adds up` };
+    return undefined;
+  };
+  const byName = fromWords(tokens, 'name');
+  if (byName) return byName;
+  const byDictionary = described.length > 0 ? fromWords(described, 'dictionary') : undefined;
+  if (byDictionary) return byDictionary;
+  const f = evidence.fingerprint;
+  if (f.percentSign >= 0.5) return { value: 'non-additive', confidence: 0.8, source: { kind: 'rule', rule: 'additivity:percent-values' }, why: 'values are percentages' };
+  if (evidence.column.type === 'real' && f.unitInterval >= 0.98 && num(evidence.column.max) <= 1) {
+    return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:unit-interval' }, why: 'values lie in [0, 1]: a share or a rate' };
+  }
+  return { value: 'additive', confidence: 0.55, source: { kind: 'rule', rule: 'additivity:default' }, why: 'a quantity with no sign of a rate, a level or an average' };
+}
+
+export function defaultAggregation(role: ColumnRole, additivity?: Additivity): Aggregation {
+  switch (role) {
+    case 'measure':
+      return additivity === 'non-additive' ? 'avg' : 'sum';
+    case 'identifier':
+      return 'count-distinct';
+    case 'time':
+      return 'min-max';
+    case 'dimension':
+    case 'ordinal':
+    case 'flag':
+    case 'geo':
+      return 'count';
+    default:
+      return 'none';
+  }
+}
+
+/** A measure's unit, from the name's words, a dictionary's unit, or a symbol in the values. */
+export function decideUnit(evidence: ColumnEvidence): Fact<Unit> | undefined {
+  if (evidence.dictionary?.unit) {
+    return { value: unitFromLabel(evidence.dictionary.unit), confidence: 0.9, source: { kind: 'dictionary', file: evidence.dictionary.file, line: evidence.dictionary.line }, why: `the dictionary gives the unit ${evidence.dictionary.unit}` };
+  }
+  const tokens = nameTokens(evidence.column.originalName || evidence.column.name);
+  const named = tokens.map((t) => UNIT_WORDS[t]).find(Boolean);
+  if (named) return { value: named, confidence: 0.85, source: { kind: 'rule', rule: 'unit:name' }, why: `named with "${named.label}"` };
+  const f = evidence.fingerprint;
+  if (f.percentSign >= 0.5) return { value: { kind: 'percent', label: '%' }, confidence: 0.85, source: { kind: 'rule', rule: 'unit:percent-values' }, why: 'values end in %' };
+  if (f.currencySymbol) return { value: { kind: 'currency', label: f.currencySymbol }, confidence: 0.85, source: { kind: 'rule', rule: 'unit:currency-symbol' }, why: `values carry ${f.currencySymbol}` };
+  const money = hasAny(tokens, MONEY_WORDS);
+  if (money) return { value: { kind: 'currency', label: 'currency' }, confidence: 0.6, source: { kind: 'rule', rule: 'unit:money-name' }, why: `"${money}" is an amount of money` };
+  if (hasAny(tokens, TEMPERATURE_WORDS)) return { value: { kind: 'temperature', label: 'degrees' }, confidence: 0.6, source: { kind: 'rule', rule: 'unit:temperature-name' }, why: 'a temperature' };
+  if (hasAny(tokens, DURATION_WORDS)) return { value: { kind: 'duration', label: 'duration' }, confidence: 0.5, source: { kind: 'rule', rule: 'unit:duration-name' }, why: 'a duration' };
+  const count = hasAny(tokens, COUNT_WORDS);
+  if (count && evidence.column.type === 'integer') return { value: { kind: 'count', label: 'count' }, confidence: 0.7, source: { kind: 'rule', rule: 'unit:count-name' }, why: `"${count}" counts things` };
+  return undefined;
+}
+
+function unitFromLabel(label: string): Unit {
+  const lower = label.toLowerCase().trim();
+  const known = UNIT_WORDS[lower];
+  if (known) return { kind: known.kind, label };
+  if (/°|deg|celsius|fahrenheit/.test(lower)) return { kind: 'temperature', label };
+  if (/^(mm|cm|m|km|in|inch|inches|ft|feet|miles?)$/.test(lower)) return { kind: 'distance', label };
+  if (/%|percent/.test(lower)) return { kind: 'percent', label };
+  if (/\$|usd|eur|dollar/.test(lower)) return { kind: 'currency', label };
+  if (/sec|min|hour|day/.test(lower)) return { kind: 'duration', label };
+  if (/m\/s|mph|km\/h|knot/.test(lower)) return { kind: 'speed', label };
+  return { kind: 'other', label };
+}
+
+/** The full semantics of one column from its evidence. */
+export function columnSemantics(evidence: ColumnEvidence & { sample?: unknown[] }): ColumnSemantics {
+  const decision = decideRole(evidence);
+  const semantics: ColumnSemantics = {
+    table: evidence.table.name,
+    column: evidence.column.name,
+    role: { value: decision.role, confidence: decision.confidence, source: { kind: 'rule', rule: decision.rule }, why: decision.why },
+    aggregation: 'none',
+  };
+  if (evidence.declaredKey && decision.rule.startsWith('identifier:declared')) semantics.role.source = { kind: 'schema', detail: decision.rule.endsWith('primary-key') ? 'PRIMARY KEY' : 'FOREIGN KEY' };
+  if (decision.identifier) semantics.identifier = decision.identifier;
+  if (decision.geo) semantics.geo = decision.geo;
+  if (decision.structured) semantics.structured = decision.structured;
+  if (decision.time) semantics.time = decision.time;
+  if (decision.role === 'dimension' || decision.role === 'ordinal' || decision.role === 'flag' || decision.role === 'geo') semantics.cardinality = band(evidence.column.distinctCount);
+  if (decision.role === 'measure') {
+    semantics.additivity = decideAdditivity(evidence);
+    const unit = decideUnit(evidence);
+    if (unit) semantics.unit = unit;
+  }
+  semantics.aggregation = defaultAggregation(decision.role, semantics.additivity?.value);
+  if (evidence.dictionary) {
+    semantics.description = { value: evidence.dictionary.description, confidence: 0.9, source: { kind: 'dictionary', file: evidence.dictionary.file, line: evidence.dictionary.line }, why: `described in ${evidence.dictionary.file}` };
+  }
+  return semantics;
+}

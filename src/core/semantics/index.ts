@@ -1,0 +1,287 @@
+/**
+ * The semantic layer: what a data environment's data means. `loadSemanticEnvironment` loads a folder (env/) and,
+ * before its image is taken, infers the semantic profile from the live image database: data dictionaries from the
+ * documents, relationships, partitions (as union views in the image), column and table semantics by ordered
+ * rules, then the user's corrections from `toffee.semantics.json`.
+ */
+import type { Database, SqlValue } from 'sql.js';
+import { loadEnvironment } from '../env/index';
+import { quoteIdent as q } from '../text/sql';
+import type { EnvironmentDraft, FileDiagnostic, LoadOptions, TableProfile } from '../env/types';
+import { columnSemantics, defaultAggregation, type ColumnEvidence } from './columns';
+import { checkReferences, CORRECTIONS_FILE, readCorrections, type SemanticCorrections } from './corrections';
+import { normalName, readDictionaries, tablesDescribedBy } from './dictionary';
+import { addPartitionViews, findPartitions } from './partitions';
+import { inferRelationships, viewLineage, type ColumnLineage } from './relationships';
+import { nameTokens } from './lexicon';
+import { tableSemantics } from './tables';
+import type { ColumnSemantics, DictionaryEntry, Partition, Relationship, SemanticEnvironment, SemanticProfile, TableSemantics } from './types';
+import { fingerprint } from './values';
+
+export * from './types';
+export { CORRECTIONS_FILE } from './corrections';
+
+const SAMPLE_ROWS = 400;
+
+function sampleValues(db: Database, table: TableProfile): Map<string, SqlValue[]> {
+  const samples = new Map<string, SqlValue[]>(table.columns.map((c) => [c.name, []]));
+  try {
+    const result = db.exec(`SELECT * FROM ${q(table.name)} LIMIT ${SAMPLE_ROWS}`)[0];
+    if (result) {
+      result.columns.forEach((name, at) => {
+        const values = samples.get(name);
+        if (values) for (const row of result.values) if (row[at] !== null) values.push(row[at]);
+      });
+    }
+    // A sparse column: read its own non-null values.
+    for (const column of table.columns) {
+      const values = samples.get(column.name)!;
+      if (values.length < 20 && column.nullFraction < 1 && values.length < table.rowCount * (1 - column.nullFraction)) {
+        const own = db.exec(`SELECT ${q(column.name)} FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL LIMIT ${SAMPLE_ROWS}`)[0];
+        samples.set(column.name, (own?.values ?? []).map((r) => r[0]));
+      }
+    }
+  } catch {
+    // A view that fails to run has no samples; its columns get what the profile says.
+  }
+  return samples;
+}
+
+function distinctValues(db: Database, table: TableProfile, column: string, limit: number): SqlValue[] {
+  try {
+    return (db.exec(`SELECT DISTINCT ${q(column)} FROM ${q(table.name)} WHERE ${q(column)} IS NOT NULL LIMIT ${limit}`)[0]?.values ?? []).map((r) => r[0]);
+  } catch {
+    return [];
+  }
+}
+
+/** A short list other tables refer to, of a key, a name and little else (a genre, a department). */
+function isLookup(table: TableProfile, referenced: ReadonlySet<string>): boolean {
+  if (!referenced.has(table.name) || table.rowCount > 60) return false;
+  const descriptive = table.columns.filter((c) => !/(^id$|_id$|id$|^key$|_key$|code$)/i.test(c.name) && c.type !== 'date' && c.type !== 'datetime' && !/update|created|modified/i.test(c.name));
+  return descriptive.length <= 3;
+}
+
+/** The dictionary entry for a column: the one scoped to its file first, then one for its folder. */
+function entryFor(entries: readonly DictionaryEntry[], table: TableProfile, column: string, profile: EnvironmentDraft['profile']): DictionaryEntry | undefined {
+  const wanted = normalName(column);
+  const original = normalName(table.columns.find((c) => c.name === column)?.originalName ?? column);
+  const matching = entries.filter((e) => (normalName(e.column) === wanted || normalName(e.column) === original) && tablesDescribedBy(e, profile).includes(table));
+  return matching.find((e) => e.scope) ?? matching[0];
+}
+
+/** Infers the semantic profile from the image database of an environment being loaded. */
+export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticProfile {
+  const started = Date.now();
+  const { profile } = draft;
+  const diagnostics: FileDiagnostic[] = [];
+  const dictionary = readDictionaries(draft.documents, profile);
+  const found = readCorrections(profile.root);
+  let corrections: SemanticCorrections | undefined = found.corrections;
+  if (found.diagnostic) diagnostics.push(found.diagnostic);
+
+  const partitions: Partition[] = addPartitionViews(draft, correctedPartitions(findPartitions(profile.tables), corrections, profile.tables));
+  const relationships = correctedRelationships(inferRelationships(db, profile), corrections);
+
+  // Check the corrections' names against the environment (views included) before using any of them.
+  if (corrections && found.text) {
+    const has = (table: string, column?: string) => {
+      const t = profile.tables.find((x) => x.name === table);
+      return t !== undefined && (column === undefined || t.columns.some((c) => c.name === column));
+    };
+    const problem = checkReferences(corrections, found.text, has);
+    if (problem) {
+      diagnostics.push(problem);
+      corrections = undefined;
+    }
+  }
+
+  const keyChildren = new Set(relationships.filter((r) => r.kind === 'foreign-key').map((r) => (r.kind === 'foreign-key' ? `${r.child.table}.${r.child.column}` : '')));
+  const keyParents = new Set(relationships.filter((r) => r.kind === 'foreign-key').map((r) => (r.kind === 'foreign-key' ? `${r.parent.table}.${r.parent.column}` : '')));
+  const referencedTables = new Set(relationships.filter((r) => r.kind === 'foreign-key').map((r) => (r.kind === 'foreign-key' ? r.parent.table : '')));
+  const derivedColumns = new Map(relationships.filter((r) => r.kind === 'derived-column').map((r) => [r.kind === 'derived-column' ? `${r.table}.${r.column}` : '', r]));
+
+  const byKey = new Map<string, ColumnSemantics>();
+  const partitionViews = new Set(partitions.map((p) => p.view).filter(Boolean));
+  // Base tables first, then views in the order they were made, so a view column can take its base column's meaning.
+  const ordered = [...profile.tables.filter((t) => !t.viewSql), ...profile.tables.filter((t) => t.viewSql)];
+  const tableColumns = new Map<string, ColumnSemantics[]>();
+  for (const table of ordered) {
+    const samples = sampleValues(db, table);
+    const lineage = table.viewSql && !partitionViews.has(table.name) ? viewLineage(table, profile) : new Map();
+    const list: ColumnSemantics[] = [];
+    for (const column of table.columns) {
+      const from = lineage.get(column.name);
+      const base = from ? byKey.get(`${from.table}.${from.column}`) : undefined;
+      let semantics: ColumnSemantics;
+      if (base && from) {
+        semantics = inherited(base, table.name, column.name, from);
+      } else {
+        const sample = samples.get(column.name) ?? [];
+        const distinct = column.distinctCount <= 12 ? distinctValues(db, table, column.name, 13) : undefined;
+        const evidence: ColumnEvidence & { sample: unknown[] } = {
+          table,
+          column,
+          fingerprint: fingerprint(sample, distinct),
+          declaredKey: table.primaryKey?.includes(column.name) ?? false,
+          foreignKey: keyChildren.has(`${table.name}.${column.name}`),
+          referenced: keyParents.has(`${table.name}.${column.name}`),
+          lookupTable: isLookup(table, referencedTables),
+          dictionary: entryFor(dictionary, table, column.name, profile),
+          sample,
+        };
+        semantics = columnSemantics(evidence);
+      }
+      const derived = derivedColumns.get(`${table.name}.${column.name}`);
+      if (derived && derived.kind === 'derived-column') semantics.derivedFrom = { columns: derived.from, relation: derived.relation };
+      list.push(semantics);
+      byKey.set(`${table.name}.${column.name}`, semantics);
+    }
+    tableColumns.set(table.name, list);
+  }
+  // The files of a partition are one dataset: each file's columns mean what the union of all files says (a column
+  // empty in the early files, or 0/1 in a quiet season, reads as it does across all of them).
+  for (const partition of partitions) {
+    if (!partition.view) continue;
+    for (const member of partition.tables) {
+      const list = tableColumns.get(member.table) ?? [];
+      list.forEach((semantics, i) => {
+        const whole = byKey.get(`${partition.view}.${semantics.column}`);
+        if (whole) list[i] = { ...whole, table: member.table, column: semantics.column, role: { ...whole.role, why: `${whole.role.why} (over all ${partition.tables.length} files of the partition)` }, ...(semantics.derivedFrom ? { derivedFrom: semantics.derivedFrom } : {}) };
+      });
+    }
+  }
+  const columns: ColumnSemantics[] = [];
+  const tables: TableSemantics[] = [];
+  for (const table of profile.tables) {
+    const list = tableColumns.get(table.name) ?? [];
+    const semantics = tableSemantics(table, list, relationships);
+    if ((semantics.kind.value === 'entity' || semantics.kind.value === 'lookup') && referencedTables.has(table.name)) for (const c of list) entityProperty(c, table.name);
+    columns.push(...list);
+    tables.push(semantics);
+  }
+  for (const partition of partitions) {
+    for (const member of partition.tables) {
+      const t = tables.find((x) => x.table === member.table);
+      if (t) t.partition = { name: partition.name, value: member.value };
+    }
+  }
+
+  const semantic: SemanticProfile = { columns, tables, relationships, partitions, dictionary, diagnostics, elapsedMs: 0 };
+  if (corrections) semantic.corrections = { file: CORRECTIONS_FILE, applied: applyCorrections(semantic, corrections) };
+  semantic.elapsedMs = Date.now() - started;
+  return semantic;
+}
+
+/** A view column that copies (or aggregates) a base column means what the base column means. */
+function inherited(base: ColumnSemantics, table: string, column: string, from: ColumnLineage): ColumnSemantics {
+  const copy: ColumnSemantics = { ...base, table, column, role: { ...base.role, source: { kind: 'rule', rule: from.aggregate ? `lineage:${from.aggregate}` : 'lineage:copy' }, why: from.aggregate ? `${from.aggregate.toUpperCase()} of ${from.table}.${from.column}` : `copies ${from.table}.${from.column}` } };
+  delete copy.derivedFrom;
+  if (!from.aggregate) return copy;
+  if (from.aggregate === 'count') {
+    return { table, column, role: { value: 'measure', confidence: 0.9, source: { kind: 'rule', rule: 'lineage:count' }, why: `a count of ${from.table} rows` }, additivity: { value: 'additive', confidence: 0.9, source: { kind: 'rule', rule: 'lineage:count' }, why: 'counts add up' }, aggregation: 'sum', unit: { value: { kind: 'count', label: 'count' }, confidence: 0.9, source: { kind: 'rule', rule: 'lineage:count' }, why: 'a count' } };
+  }
+  if (base.role.value === 'measure' && from.aggregate !== 'sum') {
+    copy.additivity = { value: 'non-additive', confidence: 0.9, source: { kind: 'rule', rule: `lineage:${from.aggregate}` }, why: `${from.aggregate.toUpperCase()} values do not add up` };
+    copy.aggregation = 'avg';
+  }
+  return copy;
+}
+
+/** Words of quantities that flow (paid, sold, earned), which add up even as attributes of an entity (a salary). */
+const FLOW_WORDS = new Set('amount amt revenue sales sale total sum payment paid spend spent salary wage wages income profit expense expenses fee fees tax qty quantity count counts units budget receipts outlays emissions generation precipitation'.split(' '));
+
+/**
+ * A measure of an entity (a film's length, a product's replacement cost) is a property of each thing: averaged,
+ * not summed — unless it is a flow that adds up (an employee's salary is payroll).
+ */
+function entityProperty(c: ColumnSemantics, table: string): void {
+  if (c.role.value !== 'measure' || c.additivity?.value !== 'additive' || c.additivity.source.kind === 'user' || c.role.source.kind === 'user') return;
+  if (nameTokens(c.column).some((t) => FLOW_WORDS.has(t))) return;
+  c.additivity = { value: 'non-additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:entity-property' }, why: `a property of each ${table} row (one row per thing): averaged, not summed` };
+  c.aggregation = 'avg';
+}
+
+function correctedPartitions(found: Array<Omit<Partition, 'view'>>, corrections: SemanticCorrections | undefined, tables: readonly TableProfile[]): Array<Omit<Partition, 'view'>> {
+  if (!corrections?.partitions) return found;
+  const named = new Set(corrections.partitions.flatMap((p) => p.tables));
+  const kept = found.filter((p) => !p.tables.some((t) => named.has(t.table)));
+  for (const p of corrections.partitions) {
+    const members = p.tables.map((name) => tables.find((t) => t.name === name)).filter((t): t is TableProfile => t !== undefined);
+    if (members.length < 2) continue;
+    const columns: string[] = [];
+    for (const m of members) for (const c of m.columns) if (!columns.includes(c.name)) columns.push(c.name);
+    kept.push({ name: p.name, key: p.key ?? 'part', columns, tables: members.map((m) => ({ table: m.name, value: m.name, file: m.sourceFile })), why: `set in ${CORRECTIONS_FILE}` });
+  }
+  return kept;
+}
+
+function correctedRelationships(found: Relationship[], corrections: SemanticCorrections | undefined): Relationship[] {
+  if (!corrections?.relationships) return found;
+  const ref = (r: string) => ({ table: r.slice(0, r.indexOf('.')), column: r.slice(r.indexOf('.') + 1) });
+  let result = [...found];
+  for (const c of corrections.relationships) {
+    const user = { kind: 'user' as const, file: CORRECTIONS_FILE };
+    if (c.kind === 'none') {
+      const [a, b] = c.tables;
+      const between = (x: string, y: string) => (x === a && y === b) || (x === b && y === a);
+      result = result.filter((r) => !(r.kind === 'foreign-key' && between(r.child.table, r.parent.table)) && !(r.kind === 'one-to-one' && between(r.left.table, r.right.table)));
+    } else if (c.kind === 'foreign-key') {
+      result.push({ kind: 'foreign-key', child: ref(c.child), parent: ref(c.parent), containment: 1, byName: false, source: user, why: `set in ${CORRECTIONS_FILE}` });
+    } else {
+      result.push({ kind: 'one-to-one', left: ref(c.left), right: ref(c.right), source: user, why: `set in ${CORRECTIONS_FILE}` });
+    }
+  }
+  return result;
+}
+
+/** Applies column and table corrections over the inferred profile; returns how many entries applied. */
+function applyCorrections(semantic: SemanticProfile, corrections: SemanticCorrections): number {
+  let applied = (corrections.relationships?.length ?? 0) + (corrections.partitions?.length ?? 0);
+  const user = { kind: 'user' as const, file: CORRECTIONS_FILE };
+  const why = `set in ${CORRECTIONS_FILE}`;
+  for (const [ref, fix] of Object.entries(corrections.columns ?? {})) {
+    const table = ref.slice(0, ref.indexOf('.'));
+    const column = ref.slice(ref.indexOf('.') + 1);
+    const target = semantic.columns.find((c) => c.table === table && c.column === column);
+    if (!target) continue;
+    applied++;
+    if (fix.role) {
+      target.role = { value: fix.role as ColumnSemantics['role']['value'], confidence: 1, source: user, why };
+      if (fix.role !== 'measure') delete target.additivity;
+    }
+    if (fix.additivity) target.additivity = { value: fix.additivity, confidence: 1, source: user, why };
+    if (target.role.value === 'measure' && !target.additivity) target.additivity = { value: 'additive', confidence: 0.5, source: user, why: `${why} (a measure; additivity not given)` };
+    target.aggregation = fix.aggregation ?? defaultAggregation(target.role.value, target.additivity?.value);
+    if (fix.unit) target.unit = { value: { kind: 'other', label: fix.unit }, confidence: 1, source: user, why };
+    if (fix.description) target.description = { value: fix.description, confidence: 1, source: user, why };
+    if (fix.grain) target.time = { ...(target.time ?? { storage: 'text' }), grain: fix.grain };
+  }
+  for (const [name, fix] of Object.entries(corrections.tables ?? {})) {
+    const target = semantic.tables.find((t) => t.table === name);
+    if (!target) continue;
+    applied++;
+    if (fix.kind) target.kind = { value: fix.kind, confidence: 1, source: user, why };
+    if (fix.description) target.description = { value: fix.description, confidence: 1, source: user, why };
+  }
+  return applied;
+}
+
+/** Loads a folder as a data environment with its semantic profile. */
+export async function loadSemanticEnvironment(root: string, options: LoadOptions = {}): Promise<SemanticEnvironment> {
+  let semantics: SemanticProfile | undefined;
+  const env = await loadEnvironment(root, {
+    ...options,
+    beforeImage(db, draft) {
+      options.beforeImage?.(db, draft);
+      semantics = inferSemantics(db, draft);
+      draft.profile.diagnostics.push(...semantics.diagnostics);
+    },
+  });
+  return { ...env, semantics: semantics! };
+}
+
+/** The semantics of one column, if the profile has it. */
+export function columnOf(semantics: SemanticProfile | undefined, table: string, column: string): ColumnSemantics | undefined {
+  return semantics?.columns.find((c) => c.table === table && c.column === column);
+}

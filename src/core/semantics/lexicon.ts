@@ -1,0 +1,224 @@
+/**
+ * The words column names (and their dictionary descriptions) are made of, and what each word says about a column.
+ * Learned from how established tools read names (Metabase's name classifiers, Data Formulator's semantic types) and
+ * from the rules set of public environments; a word list, not a model, so every decision can name its word.
+ */
+
+/** `order_total` → [order, total]; `UnitPrice` → [unit, price]; `FTHG` → [fthg]; `life_expect` → [life, expect]. */
+export function nameTokens(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    // A number after a word of four letters or more numbers it (`team1`, `goals2`); `co2`, `iso3` stay whole.
+    .replace(/([A-Za-z]{4,})(\d+)(?=$|[^A-Za-z0-9])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9%]+/)
+    .filter((t) => t.length > 0);
+}
+
+/** Tokens of free text (a description): words only, lower-cased. */
+export function textTokens(text: string): string[] {
+  return text.toLowerCase().split(/[^a-z0-9%]+/).filter((t) => t.length > 0);
+}
+
+const set = (words: string) => new Set(words.split(/\s+/).filter(Boolean));
+
+/** Words that make a column an identifier or a code: `customer_id`, `sku`, `uuid`. */
+export const IDENTIFIER_WORDS = set('id ids key pk fk uuid guid sku isbn ean upc iata icao ssn nid gtin hash username login userid');
+/** Identifier words that also end code-like names: `country_code` is geo, `account_code` an identifier. */
+export const CODE_WORDS = set('code cd no nr num number ref reference');
+
+export const TIME_WORDS = set('date dates time timestamp datetime dt ts year years yr month months mon week weeks weekday quarter qtr day days hour hours period season created updated modified');
+/** Suffixes of event-time names: `ordered_at`, `opened_on`. */
+export const TIME_SUFFIXES = set('at on');
+
+export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 'state' | 'county' | 'city' | 'postal-code' | 'address' | 'region'> = {
+  lat: 'latitude',
+  latitude: 'latitude',
+  lon: 'longitude',
+  lng: 'longitude',
+  long: 'longitude',
+  longitude: 'longitude',
+  country: 'country',
+  countries: 'country',
+  nation: 'country',
+  iso3: 'country',
+  iso2: 'country',
+  state: 'state',
+  province: 'state',
+  county: 'county',
+  district: 'county',
+  city: 'city',
+  town: 'city',
+  municipality: 'city',
+  zip: 'postal-code',
+  zipcode: 'postal-code',
+  postal: 'postal-code',
+  postcode: 'postal-code',
+  address: 'address',
+  street: 'address',
+  region: 'region',
+  continent: 'region',
+  territory: 'region',
+  location: 'region',
+  capital: 'city',
+  easting: 'longitude',
+  northing: 'latitude',
+};
+
+/** A yes/no property: `is_active`, `discontinued`, `loyalty_member`. */
+export const FLAG_PREFIXES = set('is has was can should did does allow allows');
+export const FLAG_WORDS = set('flag active enabled disabled discontinued deleted member verified approved preferred fulltime');
+
+/** Ordered categories. */
+export const ORDINAL_WORDS = set('rank ranking grade tier priority severity seed placing position lvl ord');
+
+/** Names and free text for people. */
+export const TEXT_WORDS = set('name names title description desc comment comments note notes remark remarks summary text body message review caption bio details meaning label');
+export const PERSON_NAME_WORDS = set('first last middle full given family surname firstname lastname fullname contact');
+
+export const STRUCTURED_WORDS: Record<string, 'json' | 'url' | 'email' | 'phone' | 'path' | 'list' | 'version'> = {
+  email: 'email',
+  mail: 'email',
+  url: 'url',
+  uri: 'url',
+  link: 'url',
+  href: 'url',
+  website: 'url',
+  homepage: 'url',
+  phone: 'phone',
+  telephone: 'phone',
+  tel: 'phone',
+  fax: 'phone',
+  mobile: 'phone',
+  path: 'path',
+  filename: 'path',
+  json: 'json',
+  version: 'version',
+  features: 'list',
+  tags: 'list',
+};
+
+export const BINARY_WORDS = set('picture photo image img blob thumbnail logo avatar binary bytes_data');
+
+/** Words that name a category: a number in such a column is a code, not a quantity. */
+export const DIMENSION_WORDS = set('type kind category class group status segment cluster channel genre division direction source sector industry department dept mode method species genus family tribe gender sex team referee result outcome plot site station zone block stake ward quadrat transect lane room floor owner operator vendor brand manufacturer');
+
+// ---- measures and their additivity ----------------------------------------------------------------------------
+
+/** Quantities that add up along every dimension (Kimball's additive facts). */
+export const ADDITIVE_WORDS = set(
+  'amount amt revenue sales sale total sum cost costs spend spent budget payment paid fee fees freight tax taxes profit expense expenses income ' +
+    'qty quantity quantities count counts cnt units unit_count volume goals shots fouls corners cards points runs wins losses draws ' +
+    'distance miles km duration minutes seconds milliseconds ms hours length bytes size generation emissions deaths cases births ' +
+    'visits views clicks orders items refund refunds salary wage wages earnings receipts outlays precipitation precip prcp ppt rainfall snowfall snow',
+);
+
+/** Levels measured at a moment: add across entities, not across time. */
+export const SEMI_ADDITIVE_WORDS = set('balance balances stock stocks inventory onhand hand headcount population pop capacity members subscribers outstanding backlog reserves level levels employees employment beginning ending opening closing owed debt debts');
+
+/** Quantities that do not add up: average them, or take a ratio of sums. */
+export const NON_ADDITIVE_WORDS = set(
+  'price prices rate rates ratio ratios pct percent percentage percentages share shares avg average mean median mode score scores rating ratings ' +
+    'temp temperature temperatures age index margin probability prob density speed elevation altitude humidity pressure per capita gpa discount ' +
+    'fertility expectancy expect life bmi height weight percentile quantile std stdev variance proportion normal normals efficiency mpg yield ' +
+    'max min maximum minimum tmax tmin tavg wind gust lat lon latitude longitude coordinate coordinates threshold limit depth voltage volt uncertainty error accuracy exchange ex fx factor range bound bounds lower upper',
+);
+
+/** Unit words: what a number is measured in. */
+export const UNIT_WORDS: Record<string, { kind: 'currency' | 'percent' | 'count' | 'duration' | 'distance' | 'temperature' | 'weight' | 'area' | 'volume' | 'speed'; label: string }> = {
+  usd: { kind: 'currency', label: 'USD' },
+  eur: { kind: 'currency', label: 'EUR' },
+  gbp: { kind: 'currency', label: 'GBP' },
+  dollars: { kind: 'currency', label: 'USD' },
+  '%': { kind: 'percent', label: '%' },
+  pct: { kind: 'percent', label: '%' },
+  percent: { kind: 'percent', label: '%' },
+  percentage: { kind: 'percent', label: '%' },
+  minutes: { kind: 'duration', label: 'minutes' },
+  mins: { kind: 'duration', label: 'minutes' },
+  seconds: { kind: 'duration', label: 'seconds' },
+  secs: { kind: 'duration', label: 'seconds' },
+  milliseconds: { kind: 'duration', label: 'milliseconds' },
+  ms: { kind: 'duration', label: 'milliseconds' },
+  hours: { kind: 'duration', label: 'hours' },
+  days: { kind: 'duration', label: 'days' },
+  km: { kind: 'distance', label: 'km' },
+  miles: { kind: 'distance', label: 'miles' },
+  mi: { kind: 'distance', label: 'miles' },
+  meters: { kind: 'distance', label: 'm' },
+  metres: { kind: 'distance', label: 'm' },
+  mm: { kind: 'distance', label: 'mm' },
+  cm: { kind: 'distance', label: 'cm' },
+  celsius: { kind: 'temperature', label: '°C' },
+  fahrenheit: { kind: 'temperature', label: '°F' },
+  kg: { kind: 'weight', label: 'kg' },
+  lbs: { kind: 'weight', label: 'lb' },
+  lb: { kind: 'weight', label: 'lb' },
+  grams: { kind: 'weight', label: 'g' },
+  mph: { kind: 'speed', label: 'mph' },
+  kph: { kind: 'speed', label: 'km/h' },
+};
+
+/** Money words: an amount in one of these is in a currency, even when the name does not say which. */
+export const MONEY_WORDS = set('amount amt revenue sales price cost costs spend spent budget payment paid fee fees freight tax profit expense income salary wage wages earnings refund receipts outlays gdp');
+export const COUNT_WORDS = set('count counts cnt qty quantity quantities number num units goals shots fouls corners cards visits views clicks orders items deaths cases births');
+export const DURATION_WORDS = set('duration length minutes seconds milliseconds hours days');
+export const TEMPERATURE_WORDS = set('temp temperature temperatures tmax tmin tavg');
+
+/** Calendar names. */
+export const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+export const WEEKDAY_NAMES = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+
+/** Ordered scales whose values give an ordinal away (`low` < `medium` < `high`). */
+export const ORDINAL_SCALES: string[][] = [
+  ['low', 'medium', 'high'],
+  ['low', 'mid', 'high'],
+  ['very low', 'low', 'medium', 'high', 'very high'],
+  ['xs', 's', 'm', 'l', 'xl', 'xxl'],
+  ['small', 'medium', 'large'],
+  ['poor', 'fair', 'good', 'very good', 'excellent'],
+  ['bronze', 'silver', 'gold', 'platinum'],
+  ['none', 'mild', 'moderate', 'severe'],
+  ['beginner', 'intermediate', 'advanced', 'expert'],
+  ['junior', 'mid', 'senior', 'lead'],
+  ['first', 'second', 'third', 'fourth'],
+  ['1st', '2nd', '3rd', '4th'],
+  ['never', 'rarely', 'sometimes', 'often', 'always'],
+  ['g', 'pg', 'pg-13', 'r', 'nc-17'],
+  ['strongly disagree', 'disagree', 'neutral', 'agree', 'strongly agree'],
+];
+
+/** Two-valued answers to a yes/no question. */
+export const YES_NO_PAIRS: Array<[string, string]> = [
+  ['0', '1'],
+  ['true', 'false'],
+  ['t', 'f'],
+  ['y', 'n'],
+  ['yes', 'no'],
+];
+
+/**
+ * Words hidden inside one token (`maxtemp`, `tmean`, `vpdmax`): a statistic or a temperature written without a
+ * separator. Only for tokens that are not words of their own (`minutes` is a duration, not a minimum).
+ */
+export function nonAdditiveMorpheme(tokens: readonly string[], known: ReadonlySet<string>): string | undefined {
+  for (const t of tokens) {
+    if (known.has(t) || t.length < 5) continue;
+    if (t.includes('temp')) return 'temp';
+    for (const m of ['max', 'min', 'mean', 'avg', 'median']) if (t.startsWith(m) || t.endsWith(m)) return m;
+  }
+  return undefined;
+}
+
+/** Generic measure names whose meaning is the table's (`population.value`, `gdp.value`). */
+export const GENERIC_MEASURE_NAMES = new Set(['value', 'values', 'val', 'measure', 'figure', 'data', 'reading', 'observation', 'obs']);
+
+export function hasAny(tokens: readonly string[], words: ReadonlySet<string>): string | undefined {
+  return tokens.find((t) => words.has(t));
+}
+
+/** Country names as files write them (English short names and common variants), for telling a country column by its values. */
+export const COUNTRY_NAMES = new Set<string>(
+  ["afghanistan", "albania", "algeria", "andorra", "angola", "antigua and barbuda", "argentina", "armenia", "australia", "austria", "azerbaijan", "bahamas", "bahrain", "bangladesh", "barbados", "belarus", "belgium", "belize", "benin", "bhutan", "bolivia", "bosnia and herzegovina", "botswana", "brazil", "brunei", "bulgaria", "burkina faso", "burundi", "cabo verde", "cape verde", "cambodia", "cameroon", "canada", "central african republic", "chad", "chile", "china", "colombia", "comoros", "congo", "democratic republic of the congo", "costa rica", "croatia", "cuba", "cyprus", "czechia", "czech republic", "denmark", "djibouti", "dominica", "dominican republic", "ecuador", "egypt", "el salvador", "equatorial guinea", "eritrea", "estonia", "eswatini", "swaziland", "ethiopia", "fiji", "finland", "france", "gabon", "gambia", "georgia", "germany", "ghana", "greece", "grenada", "guatemala", "guinea", "guinea-bissau", "guyana", "haiti", "honduras", "hong kong", "hungary", "iceland", "india", "indonesia", "iran", "iraq", "ireland", "israel", "italy", "ivory coast", "côte d'ivoire", "cote d'ivoire", "jamaica", "japan", "jordan", "kazakhstan", "kenya", "kiribati", "kosovo", "kuwait", "kyrgyzstan", "laos", "latvia", "lebanon", "lesotho", "liberia", "libya", "liechtenstein", "lithuania", "luxembourg", "macao", "macau", "madagascar", "malawi", "malaysia", "maldives", "mali", "malta", "marshall islands", "mauritania", "mauritius", "mexico", "micronesia", "moldova", "monaco", "mongolia", "montenegro", "morocco", "mozambique", "myanmar", "burma", "namibia", "nauru", "nepal", "netherlands", "new zealand", "nicaragua", "niger", "nigeria", "north korea", "north macedonia", "macedonia", "norway", "oman", "pakistan", "palau", "palestine", "panama", "papua new guinea", "paraguay", "peru", "philippines", "poland", "portugal", "puerto rico", "qatar", "romania", "russia", "russian federation", "rwanda", "saint lucia", "samoa", "san marino", "saudi arabia", "senegal", "serbia", "seychelles", "sierra leone", "singapore", "slovakia", "slovenia", "solomon islands", "somalia", "south africa", "south korea", "korea", "south sudan", "spain", "sri lanka", "sudan", "suriname", "sweden", "switzerland", "syria", "taiwan", "tajikistan", "tanzania", "thailand", "timor-leste", "east timor", "togo", "tonga", "trinidad and tobago", "tunisia", "turkey", "türkiye", "turkmenistan", "tuvalu", "uganda", "ukraine", "united arab emirates", "uae", "united kingdom", "uk", "britain", "great britain", "united states", "usa", "united states of america", "uruguay", "uzbekistan", "vanuatu", "venezuela", "vietnam", "viet nam", "yemen", "zambia", "zimbabwe", "euro area", "world", "greenland", "england", "scotland", "wales"],
+);

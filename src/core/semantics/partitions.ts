@@ -1,0 +1,128 @@
+/**
+ * Partitions: several files of one folder with the same columns and names that differ in one part (`season-9596.csv`,
+ * `Permit_data_2017.csv`, `KMDW.csv` beside `KLAX.csv`) are one logical dataset, split by that part. They are
+ * offered to the agent as one view (`SELECT '<part>' AS <key>, * FROM …` for every file, NULL where a file lacks a
+ * column), and every member table knows its partition value, so the task pool asks across files, not once per file.
+ */
+import type { ColumnType, EnvironmentDraft, TableProfile } from '../env/types';
+import { toSnakeIdentifier } from '../env/naming';
+import { quoteIdent as q } from '../text/sql';
+import type { Partition } from './types';
+
+/** Share of columns two tables must share (by name) to be parts of one dataset; a little schema drift is common. */
+const MIN_SHARED_COLUMNS = 0.8;
+const MIN_PARTS = 2;
+
+const baseName = (file: string) => {
+  const name = file.split('/').pop() ?? file;
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(0, dot) : name;
+};
+const folderOf = (file: string) => (file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '');
+const extensionOf = (file: string) => file.slice(file.lastIndexOf('.')).toLowerCase();
+
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let shared = 0;
+  for (const x of a) if (b.has(x)) shared++;
+  return shared / (a.size + b.size - shared);
+}
+
+function commonPrefix(names: string[]): string {
+  let prefix = names[0];
+  for (const n of names) while (!n.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  return prefix;
+}
+
+function commonSuffix(names: string[]): string {
+  let suffix = names[0];
+  for (const n of names) while (!n.endsWith(suffix)) suffix = suffix.slice(1);
+  return suffix;
+}
+
+/** What the varying part of the file names is, in one word. */
+function keyName(values: string[], prefix: string, folder: string): string {
+  if (values.every((v) => /^(1[6-9]|20|21)\d\d$/.test(v))) return 'year';
+  if (values.every((v) => /^\d{4}$/.test(v) && (Number(v.slice(0, 2)) + 1) % 100 === Number(v.slice(2)))) return 'season';
+  if (values.every((v) => /^\d{4}[-_]?\d{2}$/.test(v))) return 'month';
+  const prefixWord = prefix.split(/[^A-Za-z]+/).filter((w) => w.length > 2).pop();
+  if (prefixWord && !/^(data|file|part|table)$/i.test(prefixWord)) return toSnakeIdentifier(prefixWord.replace(/s$/i, ''), 'part');
+  const folderWord = folder.split(/[^A-Za-z]+/).filter((w) => w.length > 2).pop();
+  if (folderWord) return toSnakeIdentifier(folderWord.replace(/ies$/i, 'y').replace(/s$/i, ''), 'part');
+  return 'part';
+}
+
+/** Groups of same-schema tables from files of one folder whose names vary in one part. */
+export function findPartitions(tables: readonly TableProfile[]): Array<Omit<Partition, 'view'>> {
+  const candidates = tables.filter((t) => t.kind === 'table' && !t.parent && !/\.(sqlite3?|db|xlsx|xlsm)$/i.test(t.sourceFile) && t.columns.length >= 2);
+  const byFolder = new Map<string, TableProfile[]>();
+  for (const t of candidates) {
+    const key = `${folderOf(t.sourceFile)}\u0000${extensionOf(t.sourceFile)}`;
+    byFolder.set(key, [...(byFolder.get(key) ?? []), t]);
+  }
+  const partitions: Array<Omit<Partition, 'view'>> = [];
+  for (const group of byFolder.values()) {
+    const remaining = [...group].sort((a, b) => a.sourceFile.localeCompare(b.sourceFile));
+    while (remaining.length >= MIN_PARTS) {
+      const seed = remaining.shift()!;
+      const seedColumns = new Set(seed.columns.map((c) => c.name.toLowerCase()));
+      const members = [seed, ...remaining.filter((t) => jaccard(seedColumns, new Set(t.columns.map((c) => c.name.toLowerCase()))) >= MIN_SHARED_COLUMNS)];
+      if (members.length < MIN_PARTS) continue;
+      for (const m of members.slice(1)) remaining.splice(remaining.indexOf(m), 1);
+      const names = members.map((m) => baseName(m.sourceFile));
+      const prefix = commonPrefix(names);
+      const suffix = commonSuffix(names.map((n) => n.slice(prefix.length)));
+      const values = names.map((n) => n.slice(prefix.length, n.length - suffix.length));
+      // The files must differ in one part, and the parts must be values (not whole different names of two datasets).
+      if (values.some((v) => v === '') || new Set(values).size !== values.length) continue;
+      const stem = (prefix + suffix).replace(/[-_. ]+$/, '').replace(/^[-_. ]+/, '');
+      const folder = folderOf(seed.sourceFile);
+      if (stem === '' && members.length < 3) continue;
+      const key = keyName(values, prefix, folder);
+      const name = toSnakeIdentifier(stem || folder.split('/').pop() || key, 'partitioned');
+      const columns: string[] = [];
+      for (const m of members) for (const c of m.columns) if (!columns.includes(c.name)) columns.push(c.name);
+      const drift = members.some((m) => m.columns.length !== columns.length);
+      partitions.push({
+        name,
+        key,
+        columns,
+        tables: members.map((m, i) => ({ table: m.name, value: values[i], file: m.sourceFile })),
+        why: `${members.length} files of ${folder || 'the folder'} named ${prefix}…${suffix} with ${drift ? 'nearly ' : ''}the same columns (${columns.length}${drift ? ', some missing from some files' : ''}); the part that varies is the ${key}`,
+      });
+    }
+  }
+  return partitions;
+}
+
+/** Creates each partition's union view in the image (named `<name>_all`); a failure leaves the partition without one. */
+export function addPartitionViews(draft: EnvironmentDraft, partitions: Array<Omit<Partition, 'view'>>): Partition[] {
+  return partitions.map((partition) => {
+    const taken = new Set(partition.columns.map((c) => c.toLowerCase()));
+    const keyColumn = taken.has(partition.key) ? `source_${partition.key}` : partition.key;
+    const selects = partition.tables.map(({ table, value }) => {
+      const profile = draft.profile.tables.find((t) => t.name === table)!;
+      const present = new Set(profile.columns.map((c) => c.name));
+      const list = partition.columns.map((c) => (present.has(c) ? q(c) : `NULL AS ${q(c)}`)).join(', ');
+      return `SELECT '${value.replace(/'/g, "''")}' AS ${q(keyColumn)}, ${list} FROM ${q(table)}`;
+    });
+    const viewName = `${partition.name}_all`;
+    const folder = folderOf(partition.tables[0].file);
+    // Each file typed its columns alone (an empty column is text); the union has the type of the files that hold values.
+    const types: Record<string, ColumnType> = { [keyColumn]: 'text' };
+    // By rows: a type held by 80% or more of the non-empty rows is the column's (the rest are a few files' dirt).
+    for (const column of partition.columns) {
+      const rowsByType = new Map<ColumnType, number>();
+      for (const { table } of partition.tables) {
+        const t = draft.profile.tables.find((x) => x.name === table);
+        const c = t?.columns.find((x) => x.name === column);
+        if (t && c && c.nullFraction < 1) rowsByType.set(c.type, (rowsByType.get(c.type) ?? 0) + t.rowCount * (1 - c.nullFraction));
+      }
+      const total = [...rowsByType.values()].reduce((a, b) => a + b, 0);
+      const numeric = (rowsByType.get('integer') ?? 0) + (rowsByType.get('real') ?? 0);
+      const [top, rows] = [...rowsByType.entries()].sort((a, b) => b[1] - a[1])[0] ?? ['text', 0];
+      types[column] = total > 0 && numeric >= 0.8 * total ? (rowsByType.has('real') ? 'real' : 'integer') : total > 0 && rows >= 0.8 * total ? top : 'text';
+    }
+    const made = draft.addView(viewName, selects.join(' UNION ALL '), folder ? `${folder}/` : '', `${partition.tables.length} files, one per ${partition.key}`, types);
+    return typeof made === 'string' ? { ...partition } : { ...partition, view: made.name };
+  });
+}

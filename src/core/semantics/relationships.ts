@@ -1,0 +1,383 @@
+/**
+ * How tables relate: foreign keys (declared by a database, made by the JSON loader, or found by inclusion of
+ * values), one-to-one parallel tables that share a key set, tables and views derived from others, and columns
+ * computed from other columns of their table. The one place inclusion dependencies are discovered; the task pool
+ * and the agent read them from the semantic profile.
+ */
+import type { Database, SqlValue } from 'sql.js';
+import { quoteIdent as q } from '../text/sql';
+import type { ColumnProfile, EnvironmentProfile, TableProfile } from '../env/types';
+import { ADDITIVE_WORDS, NON_ADDITIVE_WORDS, SEMI_ADDITIVE_WORDS, TIME_WORDS, nameTokens } from './lexicon';
+import type { Relationship } from './types';
+
+type ForeignKey = Extract<Relationship, { kind: 'foreign-key' }>;
+
+function rows(db: Database, sql: string, params?: SqlValue[]): SqlValue[][] {
+  try {
+    return db.exec(sql, params)[0]?.values ?? [];
+  } catch {
+    return [];
+  }
+}
+
+const singular = (name: string) => name.toLowerCase().replace(/ies$/, 'y').replace(/([^s])s$/, '$1');
+const keyTokens = (name: string) => nameTokens(name).filter((t) => t.length >= 3 && !['id', 'key', 'code', 'no', 'ref'].includes(t));
+const isIdLike = (c: ColumnProfile) => /(^id$|_id$|id$|^key$|_key$|code$)/i.test(c.name);
+
+const GEO_NAME = /(city|state|country|region|province|county|zip|postal|address|town)$/i;
+const QUANTITY_OR_TIME = new Set([...ADDITIVE_WORDS, ...SEMI_ADDITIVE_WORDS, ...NON_ADDITIVE_WORDS, ...TIME_WORDS]);
+const quantityOrTime = (name: string) => nameTokens(name).some((t) => QUANTITY_OR_TIME.has(t));
+
+/** Distinct text values a child column needs before full containment in a parent key counts without a name match. */
+const MIN_TEXT_KEY_VALUES = 10;
+
+/** Foreign keys the database declares and the links the JSON loader made between a record and its nested arrays. */
+function declaredForeignKeys(profile: EnvironmentProfile): ForeignKey[] {
+  const found: ForeignKey[] = [];
+  for (const table of profile.tables) {
+    for (const key of table.foreignKeys ?? []) {
+      if (key.columns.length !== 1 || !key.references[0]) continue;
+      found.push({ kind: 'foreign-key', child: { table: table.name, column: key.columns[0] }, parent: { table: key.table, column: key.references[0] }, containment: 1, byName: true, source: { kind: 'schema', detail: 'FOREIGN KEY' }, why: `declared: ${table.name}.${key.columns[0]} REFERENCES ${key.table}(${key.references[0]})` });
+    }
+    if (table.parent) {
+      found.push({ kind: 'foreign-key', child: { table: table.name, column: table.parent.column }, parent: { table: table.parent.table, column: '_row_id' }, containment: 1, byName: true, source: { kind: 'schema', detail: 'nested JSON array' }, why: `each ${table.name} row is an item of a ${table.parent.table} record's array` });
+    }
+  }
+  return found;
+}
+
+/**
+ * Inclusion dependencies child.column ⊆ parent.key: by name with ≥ 90% containment, or by values alone when a
+ * child column whose name points at the parent, or a text column of ten or more codes, is fully contained (the
+ * tightest parent key wins, so a small `SupportRepId` maps to the 8-row employee table rather than to every table
+ * whose ids happen to cover 1..8).
+ */
+function inclusionDependencies(db: Database, profile: EnvironmentProfile, declared: ForeignKey[]): ForeignKey[] {
+  const known = new Set(declared.map((d) => `${d.child.table}.${d.child.column}`));
+  const tables = profile.tables.filter((t) => t.kind === 'table' && t.rowCount >= 10);
+  // Lookup tables (8 categories, 3 shippers) are parents too, however small.
+  const parents = profile.tables.filter((t) => t.kind === 'table' && t.rowCount > 0);
+  const result: ForeignKey[] = [];
+  for (const child of tables) {
+    for (const childColumn of child.columns) {
+      if (known.has(`${child.name}.${childColumn.name}`)) continue;
+      if (childColumn.candidateKey && !isIdLike(childColumn)) continue;
+      if (childColumn.type !== 'integer' && childColumn.type !== 'text') continue;
+      if (childColumn.distinctCount < 2) continue;
+      const candidates: ForeignKey[] = [];
+      for (const parent of parents) {
+        if (parent.name === child.name) continue;
+        for (const parentColumn of parent.columns.filter((c) => c.candidateKey && c.type === childColumn.type)) {
+          const childName = childColumn.name.toLowerCase();
+          const parentName = parentColumn.name.toLowerCase();
+          const byName = childName === parentName || (parentName === 'id' && childName.replace(/_/g, '') === `${singular(parent.name)}id`);
+          // Values alone are not enough for numbers (ids 1..8 fit any table): the child column's name must point at
+          // the parent ("ShipVia" → Shippers). Ten or more distinct text codes ("origin": SFO, LAX, …) all found in
+          // another table's unique column (airports.iata) is a foreign key whatever the names say.
+          const affinity = keyTokens(childColumn.name).some((t) => parent.name.toLowerCase().includes(t));
+          // Codes, not words: short values without spaces in the parent (IATA codes, SKUs), and not two columns that
+          // name the same kind of place (a customer's city is found among the stores' cities without pointing at a store).
+          const codes = parentColumn.samples.every((v) => typeof v === 'string' && v.length <= 8 && !/\s/.test(v));
+          const samePlace = GEO_NAME.test(childColumn.name) && GEO_NAME.test(parentColumn.name);
+          const textCodes = childColumn.type === 'text' && childColumn.distinctCount >= MIN_TEXT_KEY_VALUES && codes && !samePlace;
+          if (!byName && (!(affinity || textCodes) || childColumn.candidateKey)) continue;
+          // A quantity or a time that happens to name a table (`rental_duration` in a database with `rental`) is not a key.
+          if (!byName && quantityOrTime(childColumn.name)) continue;
+          if (!byName && childColumn.distinctCount > parentColumn.distinctCount) continue;
+          const counted = rows(
+            db,
+            `SELECT COUNT(*), COUNT(p.${q(parentColumn.name)}) FROM (SELECT DISTINCT ${q(childColumn.name)} AS v FROM ${q(child.name)} WHERE ${q(childColumn.name)} IS NOT NULL) AS c LEFT JOIN ${q(parent.name)} AS p ON c.v = p.${q(parentColumn.name)}`,
+          );
+          const total = Number(counted[0]?.[0] ?? 0);
+          const matched = Number(counted[0]?.[1] ?? 0);
+          if (total < 2) continue;
+          const containment = matched / total;
+          if ((byName && containment >= 0.9) || (!byName && containment === 1)) {
+            const share = `${(containment * 100).toFixed(1)}% of ${child.name}.${childColumn.name} values occur in ${parent.name}.${parentColumn.name}`;
+            candidates.push({ kind: 'foreign-key', child: { table: child.name, column: childColumn.name }, parent: { table: parent.name, column: parentColumn.name }, containment, byName, source: { kind: 'rule', rule: byName ? 'foreign-key:name-and-values' : 'foreign-key:values' }, why: byName ? share : `${share} (found by values)` });
+          }
+        }
+      }
+      if (candidates.length === 0) continue;
+      // By-name keys all stand; a values-only key keeps only its tightest parent, and only when nothing matched by name.
+      const named = candidates.filter((c) => c.byName);
+      if (named.length > 0) result.push(...named);
+      else if (!childColumn.candidateKey) {
+        const size = (name: string) => profile.tables.find((t) => t.name === name)?.rowCount ?? 0;
+        result.push(candidates.sort((a, b) => size(a.parent.table) - size(b.parent.table) || a.parent.table.localeCompare(b.parent.table))[0]);
+      }
+    }
+  }
+  return result;
+}
+
+/**
+ * Parallel tables: two tables, each with a unique column over the same set of values (by name, or one a foreign
+ * key of the other) and about as many rows — one row per key in both, so neither is the other's parent. Such a
+ * pair is kept as one-to-one and its foreign keys (in either direction) are dropped.
+ */
+function oneToOne(db: Database, profile: EnvironmentProfile, keys: ForeignKey[]): Array<Extract<Relationship, { kind: 'one-to-one' }>> {
+  const found: Array<Extract<Relationship, { kind: 'one-to-one' }>> = [];
+  const tables = profile.tables.filter((t) => t.rowCount >= 2);
+  for (let i = 0; i < tables.length; i++) {
+    for (let j = i + 1; j < tables.length; j++) {
+      const a = tables[i];
+      const b = tables[j];
+      if (Math.abs(a.rowCount - b.rowCount) > 0.01 * Math.max(a.rowCount, b.rowCount)) continue;
+      for (const left of a.columns.filter((c) => c.candidateKey && (c.type === 'integer' || c.type === 'text'))) {
+        const named = b.columns.find((c) => c.candidateKey && c.type === left.type && c.name.toLowerCase() === left.name.toLowerCase());
+        const linked = keys.find((k) => (k.child.table === a.name && k.child.column === left.name && k.parent.table === b.name) || (k.parent.table === a.name && k.parent.column === left.name && k.child.table === b.name));
+        const right = named ?? (linked ? b.columns.find((c) => c.name === (linked.child.table === b.name ? linked.child.column : linked.parent.column) && c.candidateKey) : undefined);
+        if (!right) continue;
+        const counted = rows(db, `SELECT (SELECT COUNT(*) FROM ${q(a.name)} AS x JOIN ${q(b.name)} AS y ON x.${q(left.name)} = y.${q(right.name)})`);
+        const matched = Number(counted[0]?.[0] ?? 0);
+        if (matched < 0.99 * Math.max(a.rowCount, b.rowCount)) continue;
+        found.push({ kind: 'one-to-one', left: { table: a.name, column: left.name }, right: { table: b.name, column: right.name }, source: { kind: 'rule', rule: 'one-to-one:same-key-set' }, why: `${a.name}.${left.name} and ${b.name}.${right.name} hold the same ${matched} unique keys: parallel tables, one row per key in each` });
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/** The tables a view's SELECT reads (names after FROM and JOIN that are tables of the environment). */
+export function tablesReadBy(select: string, profile: EnvironmentProfile, byOriginalName = true): string[] {
+  const names = new Map<string, string>();
+  for (const t of profile.tables) {
+    names.set(t.name.toLowerCase(), t.name);
+    if (byOriginalName && t.kind !== 'view') names.set(t.originalName.toLowerCase(), t.name);
+  }
+  const found = new Set<string>();
+  const pattern = /\b(?:FROM|JOIN)\s+(?:"((?:[^"]|"")+)"|`([^`]+)`|\[([^\]]+)\]|([A-Za-z_][\w$]*)(?:\.([A-Za-z_][\w$]*))?)/gi;
+  for (let m = pattern.exec(select); m; m = pattern.exec(select)) {
+    const raw = (m[1]?.replace(/""/g, '"') ?? m[2] ?? m[3] ?? m[5] ?? m[4] ?? '').toLowerCase();
+    const table = names.get(raw);
+    if (table) found.add(table);
+  }
+  return [...found];
+}
+
+/** Views (and views the loader had to materialise) are derived from the tables they read. */
+function derivedTables(profile: EnvironmentProfile): Array<Extract<Relationship, { kind: 'derived-table' }>> {
+  const found: Array<Extract<Relationship, { kind: 'derived-table' }>> = [];
+  for (const table of profile.tables) {
+    if (!table.viewSql) continue;
+    const from = tablesReadBy(table.viewSql, profile).filter((t) => t !== table.name);
+    if (from.length === 0) continue;
+    found.push({ kind: 'derived-table', table: table.name, from, source: { kind: 'schema', detail: 'CREATE VIEW' }, why: `a view over ${from.join(', ')}` });
+  }
+  return found;
+}
+
+/**
+ * A table that copies columns of another, row for row (sakila's `film_text` holds `film`'s titles): a one-to-one
+ * pair where every column of the smaller table holds the same values as the same-named column of the other.
+ */
+function copiedTables(db: Database, profile: EnvironmentProfile, pairs: Array<Extract<Relationship, { kind: 'one-to-one' }>>): Array<Extract<Relationship, { kind: 'derived-table' }>> {
+  const found: Array<Extract<Relationship, { kind: 'derived-table' }>> = [];
+  const byName = (name: string) => profile.tables.find((t) => t.name === name)!;
+  for (const pair of pairs) {
+    for (const [copy, source, copyKey, sourceKey] of [
+      [byName(pair.left.table), byName(pair.right.table), pair.left.column, pair.right.column],
+      [byName(pair.right.table), byName(pair.left.table), pair.right.column, pair.left.column],
+    ] as Array<[TableProfile, TableProfile, string, string]>) {
+      if (copy.columns.length >= source.columns.length) continue;
+      const shared = copy.columns.filter((c) => c.name !== copyKey && source.columns.some((s) => s.name === c.name));
+      if (shared.length === 0 || shared.length < copy.columns.length - 1) continue;
+      const differences = rows(db, `SELECT COUNT(*) FROM ${q(copy.name)} AS c JOIN ${q(source.name)} AS s ON c.${q(copyKey)} = s.${q(sourceKey)} WHERE ${shared.map((c) => `c.${q(c.name)} IS NOT s.${q(c.name)}`).join(' OR ')}`);
+      if (Number(differences[0]?.[0] ?? 1) !== 0) continue;
+      found.push({ kind: 'derived-table', table: copy.name, from: [source.name], source: { kind: 'rule', rule: 'derived-table:copied-columns' }, why: `every column of ${copy.name} repeats ${source.name}'s, row for row` });
+    }
+  }
+  return found;
+}
+
+const SAMPLE_ROWS = 2000;
+const MAX_NUMERIC_COLUMNS = 12;
+
+/** Columns of a view that its SELECT computes with arithmetic (`quantity * unit_price AS total`). */
+function viewComputedColumns(table: TableProfile): Array<Extract<Relationship, { kind: 'derived-column' }>> {
+  const found: Array<Extract<Relationship, { kind: 'derived-column' }>> = [];
+  if (!table.viewSql) return found;
+  const select = /^\s*SELECT\s+(?:DISTINCT\s+)?([\s\S]*?)\s+FROM\s/i.exec(table.viewSql)?.[1];
+  if (!select) return found;
+  // Split the select list at top-level commas.
+  const items: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < select.length; i++) {
+    const ch = select[i];
+    if (ch === '(') depth++;
+    else if (ch === ')') depth--;
+    else if (ch === ',' && depth === 0) {
+      items.push(select.slice(start, i));
+      start = i + 1;
+    }
+  }
+  items.push(select.slice(start));
+  for (const item of items) {
+    const m = /^([\s\S]+?)\s+AS\s+"?([\w ]+?)"?\s*$/i.exec(item.trim());
+    if (!m || !/[*/+-]/.test(m[1].replace(/\b\d+(\.\d+)?\b/g, ''))) continue;
+    const alias = table.columns.find((c) => c.name.toLowerCase() === m[2].toLowerCase());
+    if (!alias) continue;
+    const inputs = table.columns.filter((c) => c !== alias && new RegExp(`\\b${c.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(m[1])).map((c) => c.name);
+    const mentioned = [...new Set((m[1].match(/[A-Za-z_]\w*/g) ?? []).filter((w) => !/^(CAST|AS|REAL|INTEGER|ROUND|SUM|COALESCE|IFNULL|NULLIF|AVG|COUNT|MIN|MAX|ABS)$/i.test(w)))];
+    found.push({ kind: 'derived-column', table: table.name, column: alias.name, from: inputs.length > 0 ? inputs : mentioned, relation: m[1].trim().replace(/\s+/g, ' '), source: { kind: 'schema', detail: 'CREATE VIEW' }, why: `the view computes it as ${m[1].trim().replace(/\s+/g, ' ')}` });
+  }
+  return found;
+}
+
+const close = (a: number, b: number) => Math.abs(a - b) <= 0.005 + 1e-6 * Math.abs(b);
+
+/**
+ * Columns that are exact functions of two or three others of the same table, checked on a sample of rows:
+ * c = a × b, c = a × b × (1 − d) for a fraction d, c = a + b, c = a − b; and pairs with |r| ≥ 0.999 (linear).
+ */
+function computedColumns(db: Database, table: TableProfile): Array<Extract<Relationship, { kind: 'derived-column' }>> {
+  const numeric = table.columns.filter((c) => (c.type === 'integer' || c.type === 'real') && c.distinctCount > 2 && c.nullFraction < 0.5 && !/(^id$|_id$|id$)/i.test(c.name)).slice(0, MAX_NUMERIC_COLUMNS);
+  if (numeric.length < 2 || table.rowCount < 10) return [];
+  const sample = rows(db, `SELECT ${numeric.map((c) => q(c.name)).join(', ')} FROM ${q(table.name)} LIMIT ${SAMPLE_ROWS}`)
+    .filter((r) => r.every((v) => typeof v === 'number'))
+    .map((r) => r as number[]);
+  if (sample.length < 10) return [];
+  const found: Array<Extract<Relationship, { kind: 'derived-column' }>> = [];
+  const seen = new Set<string>();
+  const holds = (f: (r: number[]) => boolean) => sample.every(f);
+  const add = (target: number, from: number[], relation: string, why: string) => {
+    const column = numeric[target].name;
+    if (seen.has(column)) return;
+    seen.add(column);
+    found.push({ kind: 'derived-column', table: table.name, column, from: from.map((i) => numeric[i].name), relation, source: { kind: 'rule', rule: 'derived-column:exact' }, why });
+  };
+  const n = numeric.length;
+  const fractions = numeric.map((_, i) => sample.every((r) => r[i] >= 0 && r[i] < 1) && sample.some((r) => r[i] > 0));
+  const varies = numeric.map((_, i) => sample.some((r) => r[i] !== sample[0][i]));
+  for (let c = 0; c < n; c++) {
+    if (!varies[c]) continue;
+    for (let a = 0; a < n; a++) {
+      if (a === c) continue;
+      for (let b = a + 1; b < n; b++) {
+        if (b === c) continue;
+        const names = `${numeric[a].name}, ${numeric[b].name}`;
+        if (holds((r) => close(r[c], r[a] * r[b]))) add(c, [a, b], `${numeric[a].name} * ${numeric[b].name}`, `equals ${numeric[a].name} × ${numeric[b].name} on ${sample.length} sampled rows`);
+        else if (holds((r) => close(r[c], r[a] + r[b]))) add(c, [a, b], `${numeric[a].name} + ${numeric[b].name}`, `equals ${numeric[a].name} + ${numeric[b].name} on ${sample.length} sampled rows`);
+        else if (holds((r) => close(r[c], r[a] - r[b]))) add(c, [a, b], `${numeric[a].name} - ${numeric[b].name}`, `equals ${numeric[a].name} − ${numeric[b].name} on ${sample.length} sampled rows`);
+        else if (holds((r) => close(r[c], r[b] - r[a]))) add(c, [a, b], `${numeric[b].name} - ${numeric[a].name}`, `equals ${numeric[b].name} − ${numeric[a].name} on ${sample.length} sampled rows`);
+        else {
+          for (let d = 0; d < n; d++) {
+            if (!fractions[d] || d === a || d === b || d === c) continue;
+            if (holds((r) => close(r[c], r[a] * r[b] * (1 - r[d])))) {
+              add(c, [a, b, d], `${numeric[a].name} * ${numeric[b].name} * (1 - ${numeric[d].name})`, `equals ${names} × (1 − ${numeric[d].name}) on ${sample.length} sampled rows`);
+              break;
+            }
+          }
+        }
+      }
+    }
+  }
+  // Linear relatives: |r| ≥ 0.999 (a price in two currencies, a temperature in °C and °F).
+  for (let a = 0; a < n; a++) {
+    for (let b = a + 1; b < n; b++) {
+      if (!varies[a] || !varies[b] || seen.has(numeric[b].name) || seen.has(numeric[a].name)) continue;
+      const r = pearson(sample.map((row) => row[a]), sample.map((row) => row[b]));
+      if (Math.abs(r) >= 0.999) add(b, [a], `linear in ${numeric[a].name}`, `Pearson r = ${r.toFixed(4)} with ${numeric[a].name} on ${sample.length} sampled rows`);
+    }
+  }
+  return found;
+}
+
+function pearson(xs: number[], ys: number[]): number {
+  const n = xs.length;
+  const mx = xs.reduce((s, x) => s + x, 0) / n;
+  const my = ys.reduce((s, y) => s + y, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let i = 0; i < n; i++) {
+    sxy += (xs[i] - mx) * (ys[i] - my);
+    sxx += (xs[i] - mx) ** 2;
+    syy += (ys[i] - my) ** 2;
+  }
+  return sxx === 0 || syy === 0 ? 0 : sxy / Math.sqrt(sxx * syy);
+}
+
+/** Every relationship of the environment. */
+export function inferRelationships(db: Database, profile: EnvironmentProfile): Relationship[] {
+  const declared = declaredForeignKeys(profile);
+  const keys = [...declared, ...inclusionDependencies(db, profile, declared)];
+  const parallel = oneToOne(db, profile, keys);
+  const pairKey = (a: string, b: string) => [a, b].sort().join('\u0000');
+  const parallelPairs = new Set(parallel.map((p) => pairKey(p.left.table, p.right.table)));
+  const derived = [...derivedTables(profile), ...copiedTables(db, profile, parallel)];
+  const computed = profile.tables.flatMap((t) => (t.viewSql ? viewComputedColumns(t) : computedColumns(db, t)));
+  // A key between parallel tables is not a parent and a child.
+  const foreignKeys = keys.filter((k) => !parallelPairs.has(pairKey(k.child.table, k.parent.table)) || k.source.kind === 'schema');
+  return [...foreignKeys, ...parallel, ...derived, ...computed];
+}
+
+/** Where a view column comes from: a base column copied (`cu.store_id AS SID`) or aggregated (`SUM(p.amount) AS total`). */
+export interface ColumnLineage {
+  table: string;
+  column: string;
+  aggregate?: 'sum' | 'avg' | 'min' | 'max' | 'count';
+}
+
+/** The select-list items of a view's top-level SELECT, split at top-level commas. */
+function selectItems(select: string): string[] | undefined {
+  const body = /^\s*SELECT\s+(?:DISTINCT\s+)?([\s\S]*?)\s+FROM\s/i.exec(select)?.[1];
+  if (!body) return undefined;
+  const items: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < body.length; i++) {
+    const ch = body[i];
+    if (ch === '(') depth++;
+    else if (ch === ')') depth--;
+    else if (ch === ',' && depth === 0) {
+      items.push(body.slice(start, i));
+      start = i + 1;
+    }
+  }
+  items.push(body.slice(start));
+  return items.map((item) => item.trim());
+}
+
+/** Table aliases of a SELECT: `FROM customer AS cu JOIN address a` → cu → customer, a → address. */
+function aliasesOf(select: string, profile: EnvironmentProfile): Map<string, string> {
+  const aliases = new Map<string, string>();
+  const pattern = /\b(?:FROM|JOIN)\s+("?)([A-Za-z_][\w$]*)\1(?:\s+(?:AS\s+)?([A-Za-z_][\w$]*))?/gi;
+  for (let m = pattern.exec(select); m; m = pattern.exec(select)) {
+    const table = profile.tables.find((t) => t.name.toLowerCase() === m![2].toLowerCase() || t.originalName.toLowerCase() === m![2].toLowerCase());
+    if (!table) continue;
+    aliases.set(table.name.toLowerCase(), table.name);
+    const alias = m[3];
+    if (alias && !/^(ON|USING|WHERE|JOIN|LEFT|RIGHT|INNER|OUTER|CROSS|GROUP|ORDER|LIMIT|NATURAL)$/i.test(alias)) aliases.set(alias.toLowerCase(), table.name);
+  }
+  return aliases;
+}
+
+/** The lineage of each column of a view whose SELECT copies or aggregates one base column per item. */
+export function viewLineage(view: TableProfile, profile: EnvironmentProfile): Map<string, ColumnLineage> {
+  const lineage = new Map<string, ColumnLineage>();
+  if (!view.viewSql) return lineage;
+  const items = selectItems(view.viewSql);
+  if (!items) return lineage;
+  const aliases = aliasesOf(view.viewSql, profile);
+  const single = aliases.size > 0 ? [...new Set(aliases.values())] : [];
+  items.forEach((item, index) => {
+    const m = /^(?:(SUM|AVG|MIN|MAX|COUNT)\s*\(\s*(?:DISTINCT\s+)?)?(?:("?)([A-Za-z_][\w$]*)\2\s*\.\s*)?("?)([A-Za-z_][\w$]*)\4\s*\)?\s*(?:AS\s+)?(?:"([^"]+)"|([A-Za-z_][\w$]*))?$/i.exec(item);
+    if (!m) return;
+    const aggregate = m[1]?.toLowerCase() as ColumnLineage['aggregate'];
+    const qualifier = m[3]?.toLowerCase();
+    const column = m[5];
+    const name = m[6] ?? m[7] ?? column;
+    const viewColumn = view.columns.find((c) => c.name.toLowerCase() === name.toLowerCase()) ?? view.columns[index];
+    if (!viewColumn) return;
+    const candidates = qualifier ? [aliases.get(qualifier)].filter((t): t is string => t !== undefined) : single;
+    const table = candidates.map((t) => profile.tables.find((x) => x.name === t)!).find((t) => t.columns.some((c) => c.name.toLowerCase() === column.toLowerCase()));
+    if (!table) return;
+    const base = table.columns.find((c) => c.name.toLowerCase() === column.toLowerCase())!;
+    lineage.set(viewColumn.name, aggregate ? { table: table.name, column: base.name, aggregate } : { table: table.name, column: base.name });
+  });
+  return lineage;
+}

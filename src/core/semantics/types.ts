@@ -1,0 +1,165 @@
+/**
+ * What the data means: the semantic profile of a data environment. Every fact carries where it came from — a rule
+ * (which one), a data dictionary (which file), the database schema, or the user's `toffee.semantics.json` — and a
+ * confidence, so the task pool, the agent's tools and the UI can all say why they treat a column as they do.
+ */
+import type { DataEnvironment, FileDiagnostic } from '../env/types';
+
+/** What a column is for. */
+export type ColumnRole = 'identifier' | 'dimension' | 'ordinal' | 'measure' | 'time' | 'flag' | 'geo' | 'text' | 'structured' | 'binary';
+
+export const COLUMN_ROLES: readonly ColumnRole[] = ['identifier', 'dimension', 'ordinal', 'measure', 'time', 'flag', 'geo', 'text', 'structured', 'binary'];
+
+/** Kimball's classes of facts: what summing a measure means. */
+export type Additivity = 'additive' | 'semi-additive' | 'non-additive';
+
+/** The aggregation a question should use by default. */
+export type Aggregation = 'sum' | 'avg' | 'count' | 'count-distinct' | 'min-max' | 'none';
+
+export type TimeGrain = 'datetime' | 'day' | 'week' | 'month' | 'quarter' | 'year' | 'month-of-year' | 'day-of-week' | 'hour-of-day' | 'other';
+
+/** Where a fact came from. */
+export type FactSource =
+  | { kind: 'rule'; rule: string }
+  | { kind: 'schema'; detail: string }
+  | { kind: 'dictionary'; file: string; line?: number }
+  | { kind: 'user'; file: string; line?: number };
+
+export interface Fact<T> {
+  value: T;
+  /** 0..1: how sure the source is. A user's correction is 1. */
+  confidence: number;
+  source: FactSource;
+  /** One line: why (the evidence the rule saw). */
+  why: string;
+}
+
+/** A kind of identifier. */
+export type IdentifierKind = 'primary-key' | 'foreign-key' | 'row-index' | 'code';
+
+/** A kind of place. */
+export type GeoKind = 'latitude' | 'longitude' | 'country' | 'state' | 'county' | 'city' | 'postal-code' | 'address' | 'region';
+
+/** A machine format. */
+export type StructuredKind = 'json' | 'url' | 'email' | 'phone' | 'path' | 'list' | 'version';
+
+/** How a dimension's number of distinct values suits grouping: ≤ 12 ideal, ≤ 50 usable, more is too many. */
+export type CardinalityBand = 'ideal' | 'usable' | 'high';
+
+export type UnitKind = 'currency' | 'percent' | 'count' | 'duration' | 'distance' | 'temperature' | 'weight' | 'area' | 'volume' | 'speed' | 'ratio' | 'other';
+
+export interface Unit {
+  kind: UnitKind;
+  /** As a reader writes it: "USD", "%", "minutes", "°C", "mm". */
+  label: string;
+}
+
+/** How a time column is stored and read. */
+export interface TimeInfo {
+  /**
+   * `iso-date` / `iso-datetime`: ISO text (any date layout of the file was converted at load); `year`: a number
+   * such as 1978; `epoch-s` / `epoch-ms`: Unix time; `period`: `YYYY-MM` text; `month-name` / `weekday-name`: names;
+   * `month-number`: 1–12; `mixed`: dates in several layouts, kept as the file writes them (needs cleaning).
+   */
+  storage: 'iso-date' | 'iso-datetime' | 'year' | 'epoch-s' | 'epoch-ms' | 'period' | 'month-name' | 'month-number' | 'weekday-name' | 'hour' | 'mixed' | 'text';
+  grain: TimeGrain;
+  /** The layout in the file, e.g. `M/D/YYYY`, `YYYY`, `Unix seconds`. */
+  layout?: string;
+  /** First and last value as ISO text (dates) or as stored (years, periods), when known. */
+  min?: string;
+  max?: string;
+  /** An SQL expression over the column (written `{col}`) that gives an ISO date or datetime; absent when stored as one. */
+  isoExpression?: string;
+}
+
+export interface ColumnSemantics {
+  table: string;
+  column: string;
+  role: Fact<ColumnRole>;
+  identifier?: IdentifierKind;
+  geo?: GeoKind;
+  structured?: StructuredKind;
+  /** Dimensions, ordinals and flags: how well the distinct values suit a GROUP BY. */
+  cardinality?: CardinalityBand;
+  /** Measures only. */
+  additivity?: Fact<Additivity>;
+  /** The default aggregation: SUM for additive measures, AVG for the others, COUNT for identifiers, none for text. */
+  aggregation: Aggregation;
+  unit?: Fact<Unit>;
+  time?: TimeInfo;
+  /** From a data dictionary or the user. */
+  description?: Fact<string>;
+  /** Set when the column is computed from others of its table (`total = quantity × price`). */
+  derivedFrom?: { columns: string[]; relation: string };
+}
+
+export type TableKind = 'entity' | 'lookup' | 'fact' | 'event' | 'snapshot' | 'bridge' | 'derived';
+
+export interface TableSemantics {
+  table: string;
+  kind: Fact<TableKind>;
+  /** Derived tables and views: the base tables they read. */
+  derivedFrom?: string[];
+  /** Set on a table that is one file of a partitioned dataset. */
+  partition?: { name: string; value: string };
+  description?: Fact<string>;
+}
+
+export interface ColumnRef {
+  table: string;
+  column: string;
+}
+
+export type Relationship =
+  /** Many-to-one: every (or nearly every) child value is a key of the parent. */
+  | { kind: 'foreign-key'; child: ColumnRef; parent: ColumnRef; containment: number; byName: boolean; source: FactSource; why: string }
+  /** Two tables with the same key set, one row each per key (parallel tables: not parent and child). */
+  | { kind: 'one-to-one'; left: ColumnRef; right: ColumnRef; source: FactSource; why: string }
+  /** A view or table computed from base tables. */
+  | { kind: 'derived-table'; table: string; from: string[]; source: FactSource; why: string }
+  /** A column computed from other columns of its table (exactly, or |r| ≥ 0.999). */
+  | { kind: 'derived-column'; table: string; column: string; from: string[]; relation: string; source: FactSource; why: string };
+
+/** Several tables with the same columns, one per file (per station, year, region): one logical dataset. */
+export interface Partition {
+  name: string;
+  tables: Array<{ table: string; value: string; file: string }>;
+  /** What the file names vary by, in words ("season", "year", "station"). */
+  key: string;
+  columns: string[];
+  /** The union view in the image (`SELECT '<value>' AS <key>, * FROM …`), when one was made. */
+  view?: string;
+  why: string;
+}
+
+/** One column described by a document. */
+export interface DictionaryEntry {
+  /** The document (environment-relative) and the line the description is on. */
+  file: string;
+  line?: number;
+  /** The data file (or table) the entry is scoped to, when the document says (a heading, a link, a descriptor's resource). */
+  scope?: string;
+  column: string;
+  description: string;
+  unit?: string;
+  /** A type the dictionary states (`integer`, `date`, `character`). */
+  declaredType?: string;
+}
+
+export interface SemanticProfile {
+  columns: ColumnSemantics[];
+  tables: TableSemantics[];
+  relationships: Relationship[];
+  partitions: Partition[];
+  dictionary: DictionaryEntry[];
+  /** The user's corrections file, when there is one: how many entries applied. */
+  corrections?: { file: string; applied: number };
+  /** Problems found while inferring (a bad corrections file, a mixed-layout date column). */
+  diagnostics: FileDiagnostic[];
+  elapsedMs: number;
+}
+
+/** A data environment with what its data means. */
+export interface SemanticEnvironment extends DataEnvironment {
+  semantics: SemanticProfile;
+}

@@ -1,0 +1,177 @@
+/**
+ * Fingerprints of a column's values (Metabase calls them fingerprints): shares of values that look like e-mails,
+ * URLs, JSON, numbers written as text, month names, codes… computed from a sample, for the column rules to read.
+ */
+import { candidateTypesOf } from '../env/typeInference';
+import { COUNTRY_NAMES, MONTH_NAMES, ORDINAL_SCALES, WEEKDAY_NAMES, YES_NO_PAIRS } from './lexicon';
+
+export interface ValueFingerprint {
+  /** Non-null values sampled. */
+  sampled: number;
+  email: number;
+  url: number;
+  json: number;
+  phone: number;
+  path: number;
+  /** Values that are lists packed into one cell (`a,b,c`). */
+  list: number;
+  /** Text that reads as a number once symbols and thousands separators go (`$1,200`, `-566,000`, `12 %`). */
+  numericText: number;
+  /** Of those, how many carry a currency symbol or a percent sign. */
+  currencySymbol?: string;
+  percentSign: number;
+  /** Short values of capitals/digits without spaces (`C0001`, `SFO`, `W1`). */
+  codeLike: number;
+  /** Values with a space between words. */
+  multiWord: number;
+  meanLength: number;
+  monthName: number;
+  weekdayName: number;
+  /** `YYYY-MM` periods. */
+  period: number;
+  /** Four-digit years as text (`2006`). */
+  yearText: number;
+  /** Values that read as a date or datetime in some layout. */
+  dateLike: number;
+  base64: number;
+  /** Long hexadecimal strings (hashes, encoded bytes). */
+  hex: number;
+  /** Values that are country names. */
+  country: number;
+  /** ISO week periods (`2020-W11`). */
+  week: number;
+  /** BLOB values that are UTF-8 text. */
+  textInBlobs: number;
+  /** Cells of several comma-separated fields, some empty (`,,N,0700`): packed records. */
+  packed: number;
+  /** The distinct values (lower-cased) form a yes/no pair. */
+  yesNo: boolean;
+  /** The distinct values (lower-cased) all belong to one known ordered scale. */
+  ordinalScale: boolean;
+  /** Real numbers within [0, 1]. */
+  unitInterval: number;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const URL_PATTERN = /^(https?|ftp):\/\/\S+$|^www\.\S+\.\S+$/i;
+const PHONE = /^\+?[\d\s().-]{7,20}$/;
+const PATH = /^(\/|[a-z]:\\|\.{1,2}\/)?([\w.-]+[/\\])+[\w.-]+\.\w{1,5}$/i;
+const NUMERIC_TEXT = /^\(?[-+]?\s?[$€£¥]?\s?\d{1,3}(?:[,\s]\d{3})+(?:\.\d+)?\)?\s?%?$|^\(?[-+]?\s?[$€£¥]\s?\d+(?:\.\d+)?\)?$|^[-+]?\d+(?:\.\d+)?\s?%$/;
+const CODE = /^(?=.*[A-Z0-9])[A-Z0-9][A-Z0-9_\-./#]{0,14}$/;
+const PERIOD = /^\d{4}-(0[1-9]|1[0-2])$/;
+const YEAR = /^(1[5-9]\d\d|20\d\d|21\d\d)$/;
+const BASE64 = /^[A-Za-z0-9+/]{60,}={0,2}$/;
+const HEX = /^(0x)?[0-9a-f]{32,}$/i;
+/** A plain number written as text (`"0"`, `"-12.5"`); no leading zeros, which codes have (`"007"`). */
+const PLAIN_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
+
+function utf8(bytes: Uint8Array): string | undefined {
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return /[\u0000-\u0008\u000e-\u001f]/.test(text) ? undefined : text;
+  } catch {
+    return undefined;
+  }
+}
+
+function isJson(text: string): boolean {
+  const first = text[0];
+  if (first !== '{' && first !== '[') return false;
+  try {
+    const parsed = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** Fingerprints sampled values (numbers as stored; text as stored). `distinct` are the column's distinct values when few. */
+export function fingerprint(values: readonly unknown[], distinct?: readonly unknown[]): ValueFingerprint {
+  const f: ValueFingerprint = {
+    sampled: 0,
+    email: 0,
+    url: 0,
+    json: 0,
+    phone: 0,
+    path: 0,
+    list: 0,
+    numericText: 0,
+    percentSign: 0,
+    codeLike: 0,
+    multiWord: 0,
+    meanLength: 0,
+    monthName: 0,
+    weekdayName: 0,
+    period: 0,
+    yearText: 0,
+    dateLike: 0,
+    base64: 0,
+    hex: 0,
+    textInBlobs: 0,
+    packed: 0,
+    country: 0,
+    week: 0,
+    yesNo: false,
+    ordinalScale: false,
+    unitInterval: 0,
+  };
+  let numbers = 0;
+  let totalLength = 0;
+  const currencies = new Map<string, number>();
+  for (const value of values) {
+    if (value === null || value === undefined) continue;
+    f.sampled++;
+    if (typeof value === 'number') {
+      numbers++;
+      if (value >= 0 && value <= 1) f.unitInterval++;
+      totalLength += String(value).length;
+      continue;
+    }
+    // Bytes that decode as UTF-8 text (a JSON document in a BLOB) are read as that text.
+    const decoded = value instanceof Uint8Array ? utf8(value) : undefined;
+    if (value instanceof Uint8Array && decoded === undefined) continue;
+    if (decoded !== undefined) f.textInBlobs++;
+    const text = (decoded ?? String(value)).trim();
+    totalLength += text.length;
+    if (text === '') continue;
+    if (EMAIL.test(text)) f.email++;
+    else if (URL_PATTERN.test(text)) f.url++;
+    else if (isJson(text)) f.json++;
+    if (PLAIN_NUMBER.test(text)) f.numericText++;
+    else if (NUMERIC_TEXT.test(text)) {
+      f.numericText++;
+      const symbol = /[$€£¥]/.exec(text)?.[0];
+      if (symbol) currencies.set(symbol, (currencies.get(symbol) ?? 0) + 1);
+      if (text.endsWith('%')) f.percentSign++;
+    } else if (PHONE.test(text) && /\d{3}/.test(text) && /[\s().-]/.test(text) && !/^\d{4}-\d{1,2}-\d{1,2}/.test(text)) f.phone++;
+    if (PATH.test(text) && /[/\\]/.test(text)) f.path++;
+    if (/^[^,]{1,40}(,\s?[^,]{1,40}){1,}$/.test(text) && !/\d,\d{3}/.test(text) && !/\s\w+\s\w+,/.test(text)) f.list++;
+    if (/^[^,]{0,40}(,[^,]{0,40}){2,}$/.test(text) && /,,|^,|,$/.test(text)) f.packed++;
+    if (CODE.test(text)) f.codeLike++;
+    if (/\S\s+\S/.test(text)) f.multiWord++;
+    const lower = text.toLowerCase();
+    if (MONTH_NAMES.includes(lower) || (lower.length === 3 && MONTH_NAMES.some((m) => m.startsWith(lower)))) f.monthName++;
+    if (WEEKDAY_NAMES.includes(lower) || (lower.length === 3 && WEEKDAY_NAMES.some((d) => d.startsWith(lower)))) f.weekdayName++;
+    if (PERIOD.test(text)) f.period++;
+    if (/^\d{4}-?W\d{2}$/.test(text)) f.week++;
+    if (YEAR.test(text) || /^(1[5-9]\d\d|20\d\d)\.0$/.test(text)) f.yearText++;
+    if (COUNTRY_NAMES.has(lower)) f.country++;
+    if (candidateTypesOf(text) & 24 /* DATE | DATETIME */) f.dateLike++;
+    if (BASE64.test(text)) f.base64++;
+    if (HEX.test(text)) f.hex++;
+  }
+  const n = Math.max(1, f.sampled);
+  f.meanLength = totalLength / n;
+  for (const key of ['email', 'url', 'json', 'phone', 'path', 'list', 'numericText', 'percentSign', 'codeLike', 'multiWord', 'monthName', 'weekdayName', 'period', 'yearText', 'dateLike', 'base64', 'hex', 'textInBlobs', 'packed', 'country', 'week'] as const) {
+    f[key] = f[key] / n;
+  }
+  f.unitInterval = numbers > 0 ? f.unitInterval / numbers : 0;
+  const topCurrency = [...currencies.entries()].sort((a, b) => b[1] - a[1])[0];
+  if (topCurrency) f.currencySymbol = topCurrency[0];
+  if (distinct && distinct.length > 0) {
+    const lowered = new Set(distinct.filter((v) => v !== null && v !== undefined).map((v) => String(v).trim().toLowerCase()));
+    f.yesNo = lowered.size === 2 && YES_NO_PAIRS.some(([a, b]) => lowered.has(a) && lowered.has(b));
+    f.ordinalScale = lowered.size >= 2 && ORDINAL_SCALES.some((scale) => [...lowered].every((v) => scale.includes(v)));
+  }
+  return f;
+}

@@ -1,0 +1,94 @@
+/**
+ * Drill-down: find the top segment by an additive measure, then the top sub-segment inside it, then what share of
+ * the segment's total that sub-segment holds. Three executed steps; each step's result is the next step's filter.
+ *
+ *   1. total <measure> per <A>                 → the top A (a clear leader: ≥ 5% ahead of the next)
+ *   2. total <measure> per <B> within that A   → the top B inside it (a clear leader again)
+ *   3. B's share of A's total                  → the answer, in percent
+ */
+import type { ColumnProfile, TableProfile } from '../../env/types';
+import type { TaskSpec } from '../types';
+import { aggregateOf, clearLeader, groupingName, groupingsOf, measures, noun, q, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type Grouping, type TaskFamily } from './kit';
+
+/** The smallest top segment worth drilling into: fewer rows make a "segment" of a handful of records. */
+const MIN_SEGMENT_ROWS = 10;
+
+export const drillDownFamily: TaskFamily = {
+  id: 'drill-down',
+  description: 'The top segment by a total, the top sub-segment inside it, and the share of the segment it holds.',
+  needs: 'a table with an additive measure (or rows to count) and two groupings of 2–50 values',
+  async generate(context: FamilyContext): Promise<TaskSpec[]> {
+    const tasks: TaskSpec[] = [];
+    for (const table of taskTables(context)) {
+      if (tasks.length >= context.maxPerFamily) break;
+      const groups = groupingsOf(context, table, { min: 3, max: 50 });
+      // Shares of a total need parts of one sign: a stock movement's signed quantity has no "share".
+      const additive = measures(context, table, { additiveOnly: true }).find((m) => typeof m.min === 'number' && m.min >= 0);
+      let made = false;
+      for (const a of groups) {
+        if (made) break;
+        for (const b of groups) {
+          if (b === a || b.column.name === a.column.name || (a.via && b.via && a.via !== b.via)) continue;
+          const task = await drill(context, table, a, b, additive);
+          if (task) {
+            tasks.push(task);
+            made = true;
+            break;
+          }
+        }
+      }
+    }
+    return tasks;
+  },
+};
+
+async function drill(context: FamilyContext, table: TableProfile, a: Grouping, b: Grouping, measure: ColumnProfile | undefined): Promise<TaskSpec | undefined> {
+  let source: { from: string; tables: string[] };
+  try {
+    source = sourceOf(table, a, b);
+  } catch {
+    return undefined;
+  }
+  const agg = measure ? aggregateOf(context, table.name, measure) : undefined;
+  const value = measure ? `c.${q(measure.name)}` : '1';
+  const total = agg ? agg.of(value) : 'COUNT(*)';
+  const what = agg ? agg.phrase : `number of ${noun(table.name, 'many')}`;
+  const aName = groupingName(a);
+  const bName = groupingName(b);
+  const program = new TaskProgram(context, 'drill-down');
+
+  const first = await program.sql(
+    `SELECT ${a.ref} AS ${q(a.column.name)}, ROUND(${total}, 2) AS total, COUNT(*) AS n FROM ${source.from} WHERE ${a.ref} IS NOT NULL GROUP BY ${a.ref} ORDER BY ${total} DESC`,
+    `${what} per ${aName}, highest first`,
+    { label: `the ${aName} with the highest ${what}`, reading: { kind: 'string' } },
+  );
+  if (!first || !clearLeader(first.rows) || first.rows.length < 3 || Number(first.rows[0][2]) < MIN_SEGMENT_ROWS) return undefined;
+  const top = first.rows[0][0] as string | number;
+  const inTop = `${a.ref} = ${sqlLiteral(top)}`;
+
+  const second = await program.sql(
+    `SELECT ${b.ref} AS ${q(b.column.name)}, ROUND(${total}, 2) AS total, COUNT(*) AS n FROM ${source.from} WHERE ${inTop} AND ${b.ref} IS NOT NULL GROUP BY ${b.ref} ORDER BY ${total} DESC`,
+    `${what} per ${bName} within the ${aName} ${top}, highest first`,
+    { label: `the ${bName} with the highest ${what} within the ${aName} ${top}`, reading: { kind: 'string' }, uses: [0], carries: [String(top)] },
+  );
+  if (!second || !clearLeader(second.rows) || second.rows.length < 2) return undefined;
+  const topB = second.rows[0][0] as string | number;
+
+  const share = `ROUND(100.0 * ${agg ? agg.of(`CASE WHEN ${b.ref} = ${sqlLiteral(topB)} THEN ${value} ELSE 0 END`) : `SUM(CASE WHEN ${b.ref} = ${sqlLiteral(topB)} THEN 1 ELSE 0 END)`} / ${total}, 2)`;
+  const third = await program.sql(
+    `SELECT ${share} AS share_pct FROM ${source.from} WHERE ${inTop}`,
+    `the ${bName} ${topB}'s share of the ${what} of the ${aName} ${top}, in percent`,
+    { label: `the share of the ${aName} ${top}'s ${what} that comes from the ${bName} ${topB}`, reading: { kind: 'number', decimals: 2 }, uses: [0, 1], carries: [String(top), String(topB)] },
+  );
+  if (!third || !(third.key.type === 'number' && third.key.value > 0 && third.key.value < 100)) return undefined;
+
+  const question = `Take the ${aName} with the highest ${what}. Within it, what percentage of the ${what} comes from its leading ${bName}? Round to 2 decimals.`;
+  return program.task({
+    family: 'drill-down',
+    parameters: { table: table.name, a: `${a.table.name}.${a.column.name}`, b: `${b.table.name}.${b.column.name}`, measure: measure?.name ?? null },
+    question,
+    tables: source.tables,
+    dependency: 'group-contrast',
+    needs: drillDownFamily.needs,
+  });
+}

@@ -1,0 +1,90 @@
+/**
+ * One-table lookups: a total (or average) under a filter, and the group with the highest mean of a measure.
+ * Single-step on purpose: the easy end of the pool, which a curriculum needs too.
+ */
+import type { TaskSpec } from '../types';
+import { aggregateOf, clearLeader, groupings, humanize, measureName, measures, noun, q, query, sqlLiteral, taskTables, TaskProgram, type TaskFamily } from './kit';
+
+export const filteredAggregateFamily: TaskFamily = {
+  id: 'filtered-aggregate',
+  description: 'A total (or, for a measure that does not add up, an average) over the rows of one table that match a category value.',
+  needs: 'a table with a measure and a grouping of 2–50 values',
+  async generate(context) {
+    const tasks: TaskSpec[] = [];
+    for (const table of taskTables(context)) {
+      if (tasks.length >= context.maxPerFamily) break;
+      const category = groupings(context, table, { min: 3 })[0];
+      const measure = measures(context, table)[0];
+      if (!category || !measure) continue;
+      const t = q(table.name);
+      const c = q(category.name);
+      const top = await query(context, `SELECT ${c}, COUNT(*) AS n FROM ${t} WHERE ${c} IS NOT NULL GROUP BY ${c} ORDER BY n DESC, ${c} LIMIT 1`);
+      const value = top?.[0]?.[0];
+      if (typeof value !== 'string' && typeof value !== 'number') continue;
+      const agg = aggregateOf(context, table.name, measure);
+      const program = new TaskProgram(context, 'lookup');
+      const done = await program.sql(
+        `SELECT ROUND(${agg.of(q(measure.name))}, 2) AS ${q(`${agg.fn.toLowerCase()}_${measure.name}`)} FROM ${t} WHERE ${c} = ${sqlLiteral(value)}`,
+        `${agg.phrase} where ${humanize(category.name)} is '${value}'`,
+        { label: `the ${agg.phrase} of ${noun(table.name, 'many')} whose ${humanize(category.name)} is '${value}'`, reading: { kind: 'number', decimals: 2 } },
+      );
+      if (!done) continue;
+      tasks.push(
+        program.task({
+          family: this.id,
+          parameters: { table: table.name, category: category.name, value, measure: measure.name, aggregate: agg.fn },
+          question: `What is the ${agg.phrase} of the ${noun(table.name, 'many')} whose ${humanize(category.name)} is '${value}'? Round to 2 decimals.`,
+          tables: [table.name],
+          needs: this.needs,
+        }),
+      );
+    }
+    return tasks;
+  },
+};
+
+/** The category with the highest mean of a measure, from the pair whose means are most spread out. */
+export const groupContrastFamily: TaskFamily = {
+  id: 'group-contrast',
+  description: 'Which category has the highest mean of a measure (the category/measure pair with the largest relative spread).',
+  needs: 'a table with a measure and a grouping of 3–50 values',
+  async generate(context) {
+    const tasks: TaskSpec[] = [];
+    for (const table of taskTables(context)) {
+      if (tasks.length >= context.maxPerFamily) break;
+      const t = q(table.name);
+      let best: { category: (typeof table.columns)[number]; measure: (typeof table.columns)[number]; spread: number } | undefined;
+      for (const category of groupings(context, table, { min: 3 })) {
+        for (const measure of measures(context, table)) {
+          const c = q(category.name);
+          const m = q(measure.name);
+          const rows = await query(context, `SELECT (MAX(a) - MIN(a)) / NULLIF(ABS(AVG(a)), 0) FROM (SELECT AVG(${m}) AS a FROM ${t} WHERE ${c} IS NOT NULL GROUP BY ${c} HAVING COUNT(*) >= 5)`);
+          const spread = rows?.[0]?.[0];
+          if (typeof spread === 'number' && Number.isFinite(spread) && (!best || spread > best.spread)) best = { category, measure, spread };
+        }
+      }
+      if (!best) continue;
+      const c = q(best.category.name);
+      const m = q(best.measure.name);
+      const name = measureName(context, table.name, best.measure);
+      const program = new TaskProgram(context, 'lookup');
+      const done = await program.sql(
+        `SELECT ${c}, ROUND(AVG(${m}), 4) AS ${q(`avg_${best.measure.name}`)}, COUNT(*) AS n FROM ${t} WHERE ${c} IS NOT NULL GROUP BY ${c} HAVING COUNT(*) >= 5 ORDER BY AVG(${m}) DESC`,
+        `Average ${name} per ${humanize(best.category.name)}, highest first (groups of 5 rows or more)`,
+        { label: `the ${humanize(best.category.name)} with the highest average ${name}`, reading: { kind: 'string' } },
+      );
+      if (!done || !clearLeader(done.rows, 1, 0.02)) continue;
+      tasks.push(
+        program.task({
+          family: this.id,
+          parameters: { table: table.name, category: best.category.name, measure: best.measure.name },
+          question: `Among ${noun(table.name, 'many')}, which ${humanize(best.category.name)} has the highest average ${name} (counting only ${humanize(best.category.name)} values with at least 5 ${noun(table.name, 'many')})?`,
+          tables: [table.name],
+          dependency: 'group-contrast',
+          needs: this.needs,
+        }),
+      );
+    }
+    return tasks;
+  },
+};

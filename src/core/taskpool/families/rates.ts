@@ -1,0 +1,128 @@
+/**
+ * Rates: the share of rows with an outcome (a status value, a flag set, a signed measure above zero), by group —
+ * over one table or a parent's groups across a key — and under a filter.
+ */
+import type { ColumnProfile, TableProfile } from '../../env/types';
+import type { TaskSpec } from '../types';
+import { clearLeader, groupingName, groupings, groupingsOf, humanize, measures, noun, num, q, query, semanticsOf, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
+
+/** An outcome a rate is taken of: a category value (`status = 'cancelled'`) or a signed measure above zero (`delay > 0`). */
+export interface RateTarget {
+  column: ColumnProfile;
+  value: string;
+  above?: boolean;
+}
+
+export const targetSql = (target: RateTarget, prefix: string) => (target.above ? `${prefix}${q(target.column.name)} > ${target.value}` : `${prefix}${q(target.column.name)} = ${sqlLiteral(target.value)}`);
+
+/** "status 'cancelled'", "delay above 0". */
+export const targetWords = (target: RateTarget) => (target.above ? `a ${humanize(target.column.name)} above ${target.value}` : `${humanize(target.column.name)} '${target.value}'`);
+
+/**
+ * Outcomes to take a rate of: the rarest common value of a status-like column (dimensions and flags of 2–12
+ * values: the "cancelled" of a status), and, for a measure that takes both signs (a delay, a profit), the share above zero.
+ */
+export async function rateTargets(context: FamilyContext, table: TableProfile): Promise<RateTarget[]> {
+  const targets: RateTarget[] = [];
+  for (const column of groupings(context, table, { min: 2, max: 12 })) {
+    const role = semanticsOf(context, table.name, column.name)?.role.value;
+    if (role !== 'dimension' && role !== 'flag') continue;
+    const rows = await query(context, `SELECT ${q(column.name)}, COUNT(*) AS n FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL GROUP BY 1 ORDER BY n ASC, 1`);
+    const common = (rows ?? []).filter((r) => num(r[1]) >= Math.max(3, 0.03 * table.rowCount));
+    const [value] = common[0] ?? [];
+    if (common.length >= 2 && (typeof value === 'string' || typeof value === 'number')) targets.push({ column, value: String(value) });
+  }
+  for (const column of measures(context, table)) {
+    if (typeof column.min !== 'number' || typeof column.max !== 'number' || column.min >= 0 || column.max <= 0) continue;
+    const rows = await query(context, `SELECT AVG(CASE WHEN ${q(column.name)} > 0 THEN 1.0 ELSE 0.0 END) FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL`);
+    const share = num(rows?.[0]?.[0] ?? 0);
+    if (share >= 0.03 && share <= 0.97) targets.push({ column, value: '0', above: true });
+  }
+  return targets;
+}
+
+export const groupRateFamily: TaskFamily = {
+  id: 'group-rate',
+  description: 'Which group has the highest rate of an outcome (e.g. cancellation rate by region), over one table or across a key.',
+  needs: 'an outcome column (a status or flag of 2–12 values, or a signed measure) and a grouping of 3–50 values',
+  async generate(context) {
+    const tasks: TaskSpec[] = [];
+    for (const table of taskTables(context)) {
+      if (tasks.length >= context.maxPerFamily) break;
+      const targets = await rateTargets(context, table);
+      const groups = groupingsOf(context, table, { min: 3, max: 50 });
+      let added = false;
+      for (const target of targets) {
+        if (added) break;
+        for (const group of groups) {
+          if (group.column.name.toLowerCase() === target.column.name.toLowerCase() && !group.via) continue;
+          const source = sourceOf(table, group);
+          const name = groupingName(group);
+          const program = new TaskProgram(context, 'lookup');
+          const done = await program.sql(
+            `SELECT ${group.ref} AS ${q(group.column.name)}, ROUND(AVG(CASE WHEN ${targetSql(target, 'c.')} THEN 1.0 ELSE 0.0 END), 4) AS rate, COUNT(*) AS n FROM ${source.from} WHERE ${group.ref} IS NOT NULL GROUP BY ${group.ref} HAVING COUNT(*) >= 10 ORDER BY rate DESC, n DESC`,
+            `Share of ${noun(table.name, 'many')} with ${targetWords(target)} per ${name}`,
+            { label: `the ${name} with the highest share of ${noun(table.name, 'many')} with ${targetWords(target)}`, reading: { kind: 'string' } },
+          );
+          // Rates of 0 or 1 in most groups mean the group decides the outcome (each brand sells one category): no contrast.
+          const extreme = done ? done.rows.filter((r) => num(r[1]) === 0 || num(r[1]) === 1).length : 0;
+          if (!done || done.rows.length < 3 || !clearLeader(done.rows, 1, 0.05) || extreme >= done.rows.length / 2) continue;
+          tasks.push(
+            program.task({
+              family: this.id,
+              parameters: { table: table.name, target: target.column.name, value: target.value, group: `${group.table.name}.${group.column.name}` },
+              question: `Which ${name} has the highest share of ${noun(table.name, 'many')} with ${targetWords(target)}, among ${name} values with at least 10 ${noun(table.name, 'many')}?`,
+              tables: source.tables,
+              dependency: 'group-contrast',
+              needs: this.needs,
+            }),
+          );
+          added = true;
+          break;
+        }
+      }
+    }
+    return tasks;
+  },
+};
+
+export const conditionalRateFamily: TaskFamily = {
+  id: 'conditional-rate',
+  description: 'The rate of an outcome among the rows that match a filter on another column.',
+  needs: 'an outcome column and a second grouping to filter by',
+  async generate(context) {
+    const tasks: TaskSpec[] = [];
+    for (const table of taskTables(context)) {
+      if (tasks.length >= context.maxPerFamily) break;
+      const targets = await rateTargets(context, table);
+      let added = false;
+      for (const target of targets) {
+        for (const filter of groupings(context, table, { min: 2, max: 50 })) {
+          if (added || filter.name === target.column.name) continue;
+          const top = await query(context, `SELECT ${q(filter.name)}, COUNT(*) AS n FROM ${q(table.name)} WHERE ${q(filter.name)} IS NOT NULL GROUP BY 1 ORDER BY n DESC, 1 LIMIT 1`);
+          const value = top?.[0]?.[0];
+          if (typeof value !== 'string' && typeof value !== 'number') continue;
+          const program = new TaskProgram(context, 'lookup');
+          const done = await program.sql(
+            `SELECT ROUND(AVG(CASE WHEN ${targetSql(target, '')} THEN 1.0 ELSE 0.0 END), 4) AS rate FROM ${q(table.name)} WHERE ${q(filter.name)} = ${sqlLiteral(value)}`,
+            `Among ${noun(table.name, 'many')} with ${humanize(filter.name)} '${value}', the share with ${targetWords(target)}`,
+            { label: `the share with ${targetWords(target)}`, reading: { kind: 'number', decimals: 4 } },
+          );
+          if (!done || done.key.type !== 'number' || done.key.value <= 0 || done.key.value >= 1) continue;
+          tasks.push(
+            program.task({
+              family: this.id,
+              parameters: { table: table.name, target: target.column.name, value: target.value, filter: filter.name, filterValue: value },
+              question: `Among the ${noun(table.name, 'many')} whose ${humanize(filter.name)} is '${value}', what fraction have ${targetWords(target)}? Answer as a fraction between 0 and 1, rounded to 4 decimals.`,
+              tables: [table.name],
+              dependency: 'conditional-rate',
+              needs: this.needs,
+            }),
+          );
+          added = true;
+        }
+      }
+    }
+    return tasks;
+  },
+};
