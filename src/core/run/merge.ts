@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isKnownEvent, type RunEvent, type RunEventInput } from '../store/events';
+import { isKnownEvent, type RunConfig, type RunEvent, type RunEventInput } from '../store/events';
 import { RunStore } from '../store/RunStore';
 import type { TaskSpec } from '../taskpool/types';
 import { appendFinishedTask, taskIdOf } from './taskEvents';
@@ -40,34 +40,75 @@ export async function mergeRuns(outDir: string, runDirs: readonly string[]): Pro
   const out = path.resolve(outDir);
   if (fs.existsSync(out) && fs.readdirSync(out).length > 0) throw new Error(`${outDir} exists and is not empty`);
   const warnings: string[] = [];
-  const sources: Source[] = runDirs.map((dir) => {
-    const store = RunStore.open(path.resolve(dir));
-    const read = store.read();
-    if (read.issues.some((i) => i.kind !== 'torn-tail')) warnings.push(`${dir}: ${read.issues.length} problem(s) in events.jsonl; the readable events are merged`);
-    return { dir, store, events: read.events };
-  });
-  const first = sources[0].store;
-  const firstConfig = (first.state.started?.config ?? {}) as Record<string, unknown>;
-  for (const source of sources.slice(1)) {
-    const config = (source.store.state.started?.config ?? {}) as Record<string, unknown>;
-    if (source.store.state.started?.seed !== first.state.started?.seed) throw new Error(`${source.dir} has seed ${source.store.state.started?.seed}, ${sources[0].dir} has ${first.state.started?.seed}: not parts of one run`);
-    const differing = SETTINGS.filter((k) => JSON.stringify(config[k]) !== JSON.stringify(firstConfig[k]));
-    if (differing.length > 0) throw new Error(`${source.dir} differs from ${sources[0].dir} in ${differing.join(', ')}: not parts of one run`);
-    if (path.resolve(source.store.meta.dataFolder) !== path.resolve(first.meta.dataFolder)) warnings.push(`${source.dir} was run on ${source.store.meta.dataFolder}, ${sources[0].dir} on ${first.meta.dataFolder}`);
-    const startA = readFileOr(path.join(sources[0].store.runDir, RUN_COST_MODEL_START_FILE));
-    const startB = readFileOr(path.join(source.store.runDir, RUN_COST_MODEL_START_FILE));
-    if (startA !== startB) warnings.push(`${source.dir} started from a different cost model than ${sources[0].dir}: the merged run is not what one process would have produced`);
+  const sources = runDirs.map((dir) => openSource(dir, warnings));
+  try {
+    checkPartsOfOneRun(sources, warnings);
+    const { ordered, duplicateTasks } = chooseTasks(sources);
+    const first = sources[0].store;
+    const config: RunConfig = { ...first.state.started?.config, tasks: ordered.length, mergedFrom: sources.map((s) => s.store.runId) };
+    delete config.shard;
+    delete config.poolTasks;
+    const store = RunStore.createInDir(out, { dataFolder: first.meta.dataFolder, seed: first.state.started?.seed, config });
+    try {
+      store.appendMany(ordered.map(({ task }) => ({ type: 'task/added' as const, task })));
+      for (const { task, source, finished } of ordered) if (finished) appendFinishedTask(store, task.id, taskEventsOf(source, task.id));
+      const start = readRunStartModel(first.runDir);
+      const { model, warnings: foldWarnings } = foldTaskDeltas(start, store.state, ordered.map((o) => o.task.id));
+      warnings.push(...foldWarnings);
+      await writeRunCostModels(store.runDir, start, model);
+      const summary: MergeSummary = {
+        runId: store.runId,
+        runDir: store.runDir,
+        inputs: sources.length,
+        tasks: ordered.length,
+        tasksFinished: store.state.finishedTasks.size,
+        duplicateTasks,
+        unfinishedTasks: ordered.length - store.state.finishedTasks.size,
+        costUsd: store.state.spend.totalUsd,
+        verifiedTrajectories: store.state.trajectories.size,
+        warnings,
+      };
+      if (summary.unfinishedTasks === 0) store.append({ type: 'run/finished', summary: { ...summary, mode: 'merge' } });
+      return summary;
+    } finally {
+      store.close();
+    }
+  } finally {
+    for (const source of sources) source.store.close();
   }
+}
 
-  // Tasks in pool order (a shard records each task's poolIndex), each from the first input that finished it.
+function openSource(dir: string, warnings: string[]): Source {
+  const store = RunStore.open(path.resolve(dir));
+  const read = store.read();
+  if (read.issues.some((i) => i.kind !== 'torn-tail')) warnings.push(`${dir}: ${read.issues.length} problem(s) in events.jsonl; the readable events are merged`);
+  return { dir, store, events: read.events };
+}
+
+/** Refuses inputs with another seed or search settings; warns about another data folder or run-start model. */
+function checkPartsOfOneRun(sources: readonly Source[], warnings: string[]): void {
+  const first = sources[0];
+  const firstConfig = first.store.state.started?.config ?? {};
+  for (const source of sources.slice(1)) {
+    const config = source.store.state.started?.config ?? {};
+    if (source.store.state.started?.seed !== first.store.state.started?.seed) throw new Error(`${source.dir} has seed ${source.store.state.started?.seed}, ${first.dir} has ${first.store.state.started?.seed}: not parts of one run`);
+    const differing = SETTINGS.filter((k) => JSON.stringify(config[k]) !== JSON.stringify(firstConfig[k]));
+    if (differing.length > 0) throw new Error(`${source.dir} differs from ${first.dir} in ${differing.join(', ')}: not parts of one run`);
+    if (path.resolve(source.store.meta.dataFolder) !== path.resolve(first.store.meta.dataFolder)) warnings.push(`${source.dir} was run on ${source.store.meta.dataFolder}, ${first.dir} on ${first.store.meta.dataFolder}`);
+    const startA = readFileOr(path.join(first.store.runDir, RUN_COST_MODEL_START_FILE));
+    const startB = readFileOr(path.join(source.store.runDir, RUN_COST_MODEL_START_FILE));
+    if (startA !== startB) warnings.push(`${source.dir} started from a different cost model than ${first.dir}: the merged run is not what one process would have produced`);
+  }
+}
+
+/** Tasks in pool order (a shard records each task's poolIndex), each from the first input that finished it. */
+function chooseTasks(sources: readonly Source[]): { ordered: Array<{ task: TaskSpec; poolIndex: number; source: Source; finished: boolean }>; duplicateTasks: string[] } {
   const chosen = new Map<string, { task: TaskSpec; poolIndex: number; source: Source; finished: boolean }>();
   const duplicateTasks: string[] = [];
   let fallbackIndex = 0;
   for (const source of sources) {
     const poolIndexById = new Map<string, number>();
-    for (const event of source.events) {
-      if (event.type === 'task/added' && typeof (event as { poolIndex?: unknown }).poolIndex === 'number') poolIndexById.set(event.task.id, (event as unknown as { poolIndex: number }).poolIndex);
-    }
+    for (const event of source.events) if (event.type === 'task/added' && typeof event.poolIndex === 'number') poolIndexById.set(event.task.id, event.poolIndex);
     for (const task of source.store.state.tasks.values()) {
       const finished = source.store.state.finishedTasks.has(task.id);
       const previous = chosen.get(task.id);
@@ -79,48 +120,20 @@ export async function mergeRuns(outDir: string, runDirs: readonly string[]): Pro
       chosen.set(task.id, { task, poolIndex, source, finished });
     }
   }
-  const ordered = [...chosen.values()].sort((a, b) => a.poolIndex - b.poolIndex);
-  const config = { ...firstConfig, tasks: ordered.length, mergedFrom: sources.map((s) => s.store.runId) } as Record<string, unknown>;
-  delete config.shard;
-  delete config.poolTasks;
-  const store = RunStore.createInDir(out, { dataFolder: first.meta.dataFolder, seed: first.state.started?.seed, config });
-  try {
-    store.appendMany(ordered.map(({ task }) => ({ type: 'task/added', task }) as RunEventInput));
-    for (const { task, source, finished } of ordered) {
-      if (!finished) continue;
-      const trajectoryTask = new Map([...source.store.state.trajectories.values()].map((t) => [t.trajectoryId, t.taskId]));
-      const events: RunEventInput[] = [];
-      for (const event of source.events) {
-        if (!isKnownEvent(event) || event.type === 'task/added' || event.type.startsWith('run/') && event.type !== 'run/error') continue;
-        if (taskIdOf(event as unknown as { type: string } & Record<string, unknown>, trajectoryTask) !== task.id) continue;
-        const { v: _v, seq: _seq, ts: _ts, ...input } = event;
-        events.push(input as RunEventInput);
-      }
-      appendFinishedTask(store, task.id, events);
-    }
-    const start = readRunStartModel(sources[0].store.runDir);
-    const { model, warnings: foldWarnings } = foldTaskDeltas(start, store.state, ordered.map((o) => o.task.id));
-    warnings.push(...foldWarnings);
-    await writeRunCostModels(store.runDir, start, model);
-    const trajectories = [...store.state.trajectories.values()];
-    const summary: MergeSummary = {
-      runId: store.runId,
-      runDir: store.runDir,
-      inputs: sources.length,
-      tasks: ordered.length,
-      tasksFinished: store.state.finishedTasks.size,
-      duplicateTasks,
-      unfinishedTasks: ordered.length - store.state.finishedTasks.size,
-      costUsd: store.state.spend.totalUsd,
-      verifiedTrajectories: trajectories.length,
-      warnings,
-    };
-    if (summary.unfinishedTasks === 0) store.append({ type: 'run/finished', summary: { ...summary, mode: 'merge' } });
-    return summary;
-  } finally {
-    store.close();
-    for (const source of sources) source.store.close();
+  return { ordered: [...chosen.values()].sort((a, b) => a.poolIndex - b.poolIndex), duplicateTasks };
+}
+
+/** A finished task's events in an input, as they were appended (run-level events other than errors left out). */
+function taskEventsOf(source: Source, taskId: string): RunEventInput[] {
+  const trajectoryTask = new Map([...source.store.state.trajectories.values()].map((t) => [t.trajectoryId, t.taskId]));
+  const events: RunEventInput[] = [];
+  for (const event of source.events) {
+    if (!isKnownEvent(event) || event.type === 'task/added' || (event.type.startsWith('run/') && event.type !== 'run/error')) continue;
+    if (taskIdOf(event, trajectoryTask) !== taskId) continue;
+    const { v: _v, seq: _seq, ts: _ts, ...input } = event;
+    events.push(input as RunEventInput);
   }
+  return events;
 }
 
 function readFileOr(file: string): string | undefined {

@@ -110,6 +110,8 @@ export interface RunConfig {
   shard?: string;
   /** A shard's whole task pool size. */
   poolTasks?: number;
+  /** The run ids a `toffee merge` combined. */
+  mergedFrom?: string[];
 }
 
 /** A rubric's score for one trajectory (explorer/verifier.ts scores it). */
