@@ -25,7 +25,9 @@ export type EnvironmentIcon =
   | 'error'
   | 'warning'
   | 'info'
-  | 'pass';
+  | 'pass'
+  | 'references'
+  | 'files';
 
 /** What clicking an item does: preview a table's rows, or open a file (at a line or a heading). */
 export type EnvironmentAction =
@@ -198,6 +200,53 @@ function diagnosticsNodes(diagnostics: FileDiagnostic[]): EnvironmentNode[] {
 }
 
 /** The whole tree for one loaded environment: one root node named after the folder. */
+const refText = (r: { table: string; column: string }) => `${r.table}.${r.column}`;
+
+/** One relationship of the semantic profile as a line: "order_items.order_id → orders.order_id". */
+function relationshipNode(relationship: SemanticProfile['relationships'][number], index: number): EnvironmentNode {
+  const source = sourceOf(relationship);
+  const line = (() => {
+    switch (relationship.kind) {
+      case 'foreign-key':
+        return { label: `${refText(relationship.child)} → ${refText(relationship.parent)}`, description: `many-to-one · ${(relationship.containment * 100).toFixed(0)}% found`, table: relationship.child.table };
+      case 'one-to-one':
+        return { label: `${refText(relationship.left)} ↔ ${refText(relationship.right)}`, description: 'one-to-one (parallel tables)', table: relationship.left.table };
+      case 'derived-table':
+        return { label: relationship.table, description: `derived from ${relationship.from.join(', ')}`, table: relationship.table };
+      case 'derived-column':
+        return { label: `${relationship.table}.${relationship.column}`, description: `computed from ${relationship.from.join(', ')}`, table: relationship.table };
+    }
+  })();
+  return { id: `relationship:${index}`, label: line.label, description: line.description, tooltip: `${relationship.why}\n${source}`, icon: 'references', action: { kind: 'previewTable', table: line.table }, children: [] };
+}
+
+/** Relationships and partitions, when the semantic profile is known and has any. */
+function semanticNodes(semantics: SemanticProfile | undefined): EnvironmentNode[] {
+  if (!semantics) return [];
+  const nodes: EnvironmentNode[] = [];
+  if (semantics.relationships.length) {
+    nodes.push({ id: 'relationships', label: 'Relationships', description: String(semantics.relationships.length), icon: 'references', children: semantics.relationships.map(relationshipNode) });
+  }
+  if (semantics.partitions.length) {
+    nodes.push({
+      id: 'partitions',
+      label: 'Partitions',
+      description: String(semantics.partitions.length),
+      icon: 'files',
+      children: semantics.partitions.map((p) => ({
+        id: `partition:${p.name}`,
+        label: p.name,
+        description: `${formatCount(p.tables.length, 'file')} by ${p.key}${p.view ? ` · view ${p.view}` : ''}`,
+        tooltip: `${p.why}\n${p.tables.map((t) => `${p.key} ${t.value}: ${t.file}`).slice(0, 12).join('\n')}${p.tables.length > 12 ? `\n… and ${p.tables.length - 12} more` : ''}`,
+        icon: 'files',
+        ...(p.view ? { action: { kind: 'previewTable' as const, table: p.view } } : {}),
+        children: [],
+      })),
+    });
+  }
+  return nodes;
+}
+
 export function buildEnvironmentNodes(profile: EnvironmentProfile, options: EnvironmentNodeOptions = {}): EnvironmentNode {
   const tables = [...profile.tables].sort((a, b) => a.name.localeCompare(b.name));
   const documents = [...profile.documents].sort((a, b) => a.name.localeCompare(b.name));
@@ -217,6 +266,7 @@ export function buildEnvironmentNodes(profile: EnvironmentProfile, options: Envi
         expanded: true,
         children: tables.map((table) => tableNode(table, options)),
       },
+      ...semanticNodes(options.semantics),
       {
         id: 'documents',
         label: 'Documents',

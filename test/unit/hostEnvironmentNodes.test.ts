@@ -119,6 +119,25 @@ describe('host: Data Environment tree nodes', function () {
     }
   });
 
+  it('lists the relationships and the partitions of the semantic profile, each opening its table or union view', async function () {
+    const env = await loadSemanticEnvironment(path.resolve(__dirname, '../../../media/samples/retail'));
+    const root = buildEnvironmentNodes(env.profile, { semantics: env.semantics });
+    const relationships = child(root, 'Relationships');
+    assert.equal(relationships.children.length, env.semantics.relationships.length);
+    const line = relationships.children.find((n) => n.label === 'order_items.order_id → orders.order_id');
+    assert.ok(line, relationships.children.map((n) => n.label).join('\n'));
+    assert.match(line.description ?? '', /^many-to-one · \d+% found$/);
+    assert.deepEqual(line.action, { kind: 'previewTable', table: 'order_items' });
+    assert.ok(!root.children.some((n) => n.label === 'Partitions'), 'the sample has no partitioned files');
+
+    const seasons = await loadSemanticEnvironment(path.resolve(__dirname, '../../../test/fixtures/public/football-premier-league'));
+    const partitions = child(buildEnvironmentNodes(seasons.profile, { semantics: seasons.semantics }), 'Partitions');
+    const [partition] = partitions.children;
+    const view = seasons.semantics.partitions[0].view!;
+    assert.match(partition.description ?? '', new RegExp(`^30 files by season · view ${view}$`));
+    assert.deepEqual(partition.action, { kind: 'previewTable', table: view });
+  });
+
   it('renders the preview grid as escaped text behind a CSP without scripts', function () {
     const html = buildTablePreviewHtml(
       { table: 'notes', columns: ['id', 'text'], rows: [['1', '<img src=x onerror=alert(1)>'], ['2', null]], totalRows: 5 },

@@ -62,7 +62,14 @@ describe('task pool on public data, checked independently', function () {
           const queries = step.tool === 'run_sql' ? [step.code] : pythonQueries(step.code).map((q) => q.replace(/ LIMIT \{.*$/, ''));
           for (const sql of queries) {
             checked++;
-            for (const v of meaningViolations(sql, meaning, distinct)) problems.push(`${name} ${task.id} (${task.question}): ${v.kind} ${v.table}.${v.column}: ${v.detail}`);
+            let violations: ReturnType<typeof meaningViolations>;
+            try {
+              violations = meaningViolations(sql, meaning, distinct);
+            } catch (error) {
+              problems.push(`${name} ${task.id}: the parser cannot read ${sql}: ${(error as Error).message.slice(0, 120)}`);
+              continue;
+            }
+            for (const v of violations) problems.push(`${name} ${task.id} (${task.question}): ${v.kind} ${v.table}.${v.column}: ${v.detail}`);
           }
         }
         // A correlation of a column with one computed from it: r on the data itself, not the profile's word.

@@ -149,7 +149,9 @@ const timeRules: Rule[] = [
     if (n.tokens.some((t) => t === 'quarter' || t === 'qtr') && only && min >= 1 && max <= 4) return { role: 'time', rule: 'time:quarter-number', confidence: 0.85, why: `named ${column.name}, integers 1–4`, time: { storage: 'text', grain: 'quarter' } };
     if (n.tokens.some((t) => t === 'hour' || t === 'hr') && only && min >= 0 && max <= 23) return { role: 'time', rule: 'time:hour-number', confidence: 0.85, why: `named ${column.name}, integers 0–23`, time: { storage: 'hour', grain: 'hour-of-day' } };
     if (n.tokens.some((t) => t === 'weekday' || t === 'dow') && min >= 0 && max <= 7) return { role: 'time', rule: 'time:weekday-number', confidence: 0.8, why: `named ${column.name}, integers ${min}–${max}`, time: { storage: 'text', grain: 'day-of-week' } };
-    if (n.tokens.length === 1 && n.tokens[0] === 'day' && min >= 1 && max <= 31) return { role: 'time', rule: 'time:day-of-month', confidence: 0.8, why: `named ${column.name}, integers 1–31`, time: { storage: 'text', grain: 'other' } };
+    // `day`, or a date's day part beside its year and month (`birth_day`, `death_day`): most days of a month occur.
+    const dayPart = n.tokens.length === 1 ? n.tokens[0] === 'day' : only && n.tokens[n.tokens.length - 1] === 'day' && column.distinctCount >= 20;
+    if (dayPart && Number.isInteger(min) && min >= 1 && max <= 31) return { role: 'time', rule: 'time:day-of-month', confidence: 0.8, why: `named ${column.name}, integers 1–31`, time: { storage: 'text', grain: 'other' } };
     return undefined;
   },
   (e, n) => {

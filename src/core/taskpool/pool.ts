@@ -129,6 +129,28 @@ export function selectDiverse(tasks: TaskSpec[], max: number, seed = 0): TaskSpe
   return selected;
 }
 
+/**
+ * The pool is for analysis, so multi-step task programs (3 or more executed steps) come first: short tasks (1–2
+ * steps, the lookups and single queries a trajectory needs little reasoning for) are at most SHORT_SHARE of the
+ * pool. Where the data supports few multi-step tasks the pool is smaller rather than mostly short, but never below
+ * MIN_POOL tasks while there are that many valid ones (data too plain for compositions still gets a pool). Each part
+ * is chosen by `selectDiverse`, and the pool is ordered by it again, so families still alternate from the first task.
+ */
+export const SHORT_SHARE = 0.4;
+export const MULTI_STEP = 3;
+export const MIN_POOL = 10;
+
+export function selectPool(tasks: TaskSpec[], max: number, seed = 0): TaskSpec[] {
+  const multi = tasks.filter((t) => t.evidence.length >= MULTI_STEP);
+  const short = tasks.filter((t) => t.evidence.length < MULTI_STEP);
+  // Enough multi-step tasks for 60% of a full pool: short ones fill 40% of it. Fewer: short ones are 40% of a smaller pool.
+  const shortQuota = multi.length >= max * (1 - SHORT_SHARE) ? Math.floor(max * SHORT_SHARE) : Math.max(Math.floor((multi.length * SHORT_SHARE) / (1 - SHORT_SHARE)), MIN_POOL - multi.length);
+  const chosenShort = selectDiverse(short, Math.min(short.length, shortQuota), seed);
+  const chosenMulti = selectDiverse(multi, Math.min(multi.length, max - chosenShort.length), seed);
+  const chosen = [...chosenMulti, ...chosenShort];
+  return selectDiverse(chosen, chosen.length, seed);
+}
+
 async function noDataCheck(task: TaskSpec, model: TaskPoolOptions['noDataModel'], signal?: AbortSignal): Promise<'passed' | 'failed'> {
   const completion = await model!.provider.complete({
     model: model!.model,
@@ -238,7 +260,7 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
     report({ phase: 'validating', checked: counts.checked + 1, valid: valid.length, rejected: rejected.length });
   }
 
-  const tasks = selectDiverse(valid, options.max ?? 40, options.seed ?? 0);
+  const tasks = selectPool(valid, options.max ?? 40, options.seed ?? 0);
   // Phrasing runs on the selected tasks only (one model call each); a rewrite that the contamination audit
   // would flag is not worth keeping either, so it reverts to the template.
   for (const task of tasks) {

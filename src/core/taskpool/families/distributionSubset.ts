@@ -108,7 +108,8 @@ interface Threshold {
 const nearestRankSql = (table: TableProfile, measure: ColumnProfile) => {
   const t = q(table.name);
   const m = q(measure.name);
-  return `SELECT ${m} AS p90 FROM ${t} WHERE ${m} IS NOT NULL ORDER BY ${m} LIMIT 1 OFFSET (SELECT (9 * COUNT(*) + 9) / 10 - 1 FROM ${t} WHERE ${m} IS NOT NULL)`;
+  // The k-th smallest with k = ceil(0.9n) = (9n + 9) / 10 in integer division.
+  return `SELECT p90 FROM (SELECT ${m} AS p90, ROW_NUMBER() OVER (ORDER BY ${m}) AS k, COUNT(*) OVER () AS n FROM ${t} WHERE ${m} IS NOT NULL) WHERE k = (9 * n + 9) / 10`;
 };
 
 /** The nearest-rank 90th percentile, when the rows above it are a real top slice (no pile of ties at the cut-off). */
