@@ -14,24 +14,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { loadEnvironment } from '../src/core/env/index';
+import { mulberry32 } from '../test/support/random';
 
 const TIME_RATIO_TARGET = 3;
 const RSS_TARGET_BYTES = 1.5 * 1024 ** 3;
 
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** 8 mixed-type columns, some quoted fields with commas and quotes, 10% empty notes. */
 function generateCsv(file: string, rows: number, seed: number): void {
-  const random = seededRandom(seed);
+  const random = mulberry32(seed);
   const customers = ['Alice Martin', 'Bob Chen', 'Carol "CJ" Jones', 'Dan Smith, Jr.', 'Eve Novak', 'Frank Ortiz', 'Grace Li', 'Heidi Berg'];
   const quote = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
   const out = fs.openSync(file, 'w');
@@ -59,7 +49,7 @@ const PARQUET_ROW_GROUP_ROWS = 100_000;
 
 /** The CSV's 8 columns with the same seeded distribution, as typed Parquet columns (DATE, TIMESTAMP, BOOLEAN…). */
 function generateParquet(file: string, rows: number, seed: number): void {
-  const random = seededRandom(seed);
+  const random = mulberry32(seed);
   const customers = ['Alice Martin', 'Bob Chen', 'Carol "CJ" Jones', 'Dan Smith, Jr.', 'Eve Novak', 'Frank Ortiz', 'Grace Li', 'Heidi Berg'];
   const start = Date.UTC(2020, 0, 1);
   const orderId = new Int32Array(rows);

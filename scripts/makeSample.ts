@@ -10,6 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import initSqlJs from 'sql.js';
+import { mulberry32 } from '../test/support/random';
 
 // ---------------------------------------------------------------------------------------------------------
 // Parameters (also quoted in media/samples/README.md and business_rules.md)
@@ -63,18 +64,6 @@ export const RETAIL_PARAMETERS = {
 // ---------------------------------------------------------------------------------------------------------
 // Seeded randomness
 // ---------------------------------------------------------------------------------------------------------
-
-/** mulberry32: a small, fast 32-bit PRNG with good enough statistics for synthetic data. */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** FNV-1a, used to derive an independent stream per generated file from the one seed. */
 function hashLabel(seed: number, label: string): number {

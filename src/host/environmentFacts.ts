@@ -7,6 +7,7 @@
 import type { Database } from 'sql.js';
 import { loadSqlJs } from '../core/env/sqlJs';
 import type { EnvironmentProfile } from '../core/env/types';
+import { quoteIdent as quote } from '../core/text/sql';
 
 export interface EnvironmentFacts {
   /** Per table, the columns of the primary key its source declared (SQLite), in key order. */
@@ -14,8 +15,6 @@ export interface EnvironmentFacts {
   /** `table.column` for columns whose values are stored as BLOBs. */
   binaryColumns: Set<string>;
 }
-
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 async function withImage<T>(image: Uint8Array, read: (db: Database) => T): Promise<T> {
   const SQL = await loadSqlJs();

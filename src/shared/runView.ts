@@ -3,11 +3,27 @@
  * host to answer curation requests against what the user sees, the webview to draw the tree. Pure TypeScript (no
  * node, no DOM, no vscode). The model is plain JSON-shaped data mutated in place for speed (a 5,000-node tree gets
  * 50-node patches); `applyRunEvents` returns a `ViewDelta` naming what changed so a renderer can patch instead of
- * redrawing. Payloads are read defensively: a field of the wrong type is dropped, never thrown on.
+ * redrawing.
+ *
+ * Events are read as the vocabulary types them (core/store/vocabulary.ts): the store validated every payload when
+ * it was written and again when it was read, and the protocol checks each event's envelope. A field of the wrong
+ * type is still dropped, never thrown on, so a damaged message cannot break the panel.
  */
-import type { NodeStatus } from '../core/store/events';
+import { parseRenderedTable } from '../core/agent/render';
+import {
+  EVENT_FORMAT_VERSION,
+  NODE_STATUSES,
+  isRunEventType,
+  type AnyEvent,
+  type DecisionCandidate,
+  type EventOf,
+  type NodeStatus,
+  type StepConfigRecord,
+  type TokenCounts,
+  type ToolCallRecord,
+} from '../core/store/vocabulary';
 
-/** What the reducer reads: the store's event envelope with a loose payload (validated by the protocol schema). */
+/** What crosses the wire: a stored event's envelope (checked by the protocol schema) and its payload. */
 export interface WireEvent {
   v: number;
   seq: number;
@@ -17,9 +33,6 @@ export interface WireEvent {
 }
 
 export type CurationDecision = 'accepted' | 'pruned';
-
-/** Statuses the panel colours; a curated trajectory's nodes show its decision. */
-export type DisplayStatus = NodeStatus | 'unknown';
 
 export type CodeLanguage = 'sql' | 'python' | 'json' | 'text';
 
@@ -68,7 +81,7 @@ export interface NodeView {
   taskId: string;
   parentId: string | null;
   children: string[];
-  status: string;
+  status: NodeStatus;
   depth: number;
   thought?: string;
   toolCall?: ToolCallView;
@@ -230,9 +243,8 @@ export function displayText(value: unknown): string {
   }
 }
 
-/** A configuration (`{ model, contextLength, effort, operator, … }` or a string) as its model and one line. */
-export function describeConfig(config: unknown): { model?: string; label?: string } {
-  if (typeof config === 'string') return { model: config, label: config };
+/** A step's configuration as its model and one line (provider · model · effort · operator · arm …). */
+export function describeConfig(config: (StepConfigRecord & { operator?: string; armId?: string }) | undefined): { model?: string; label?: string } {
   const fields = record(config);
   if (!fields) return {};
   const model = str(fields.model);
@@ -244,97 +256,54 @@ export function describeConfig(config: unknown): { model?: string; label?: strin
   return { model, label: parts.join(' · ') || undefined };
 }
 
-function candidateView(value: unknown): DecisionCandidateView | undefined {
-  const fields = record(value);
-  const armId = str(fields?.armId);
-  const mu = num(fields?.mu);
-  const sigma = num(fields?.sigma);
-  if (!fields || !armId || mu === undefined || sigma === undefined) return undefined;
-  return { armId, mu, sigma, costUsd: num(fields.cost), score: num(fields.score), excluded: str(fields.excluded) };
+/** A ranked arm as the decision recorded it; one without its id, μ or σ is dropped. */
+function candidateView(candidate: DecisionCandidate): DecisionCandidateView | undefined {
+  const armId = str(candidate?.armId);
+  const mu = num(candidate?.mu);
+  const sigma = num(candidate?.sigma);
+  if (!armId || mu === undefined || sigma === undefined) return undefined;
+  return { armId, mu, sigma, costUsd: num(candidate.cost), score: num(candidate.score), excluded: str(candidate.excluded) };
 }
 
-function armLabel(arm: unknown): string {
-  if (typeof arm === 'string') return arm;
-  return describeConfig(arm).label ?? displayText(arm);
-}
-
-const SQL_TOOLS = new Set(['run_sql', 'sql']);
-const PYTHON_TOOLS = new Set(['run_python', 'python']);
-
-/**
- * A node's tool call, from the agent's `ToolCallRequest` (`{ name, arguments: JSON text }`), an already parsed
- * `{ name, args }`, or a bare string. SQL and Python bodies are pulled out for highlighting.
- */
-export function describeToolCall(toolCall: unknown): ToolCallView | undefined {
-  if (typeof toolCall === 'string') return { name: 'call', language: 'text', code: toolCall };
+/** A node's tool call: its arguments are the model's JSON text; SQL and Python bodies are pulled out for highlighting. */
+export function describeToolCall(toolCall: ToolCallRecord | null | undefined): ToolCallView | undefined {
   const fields = record(toolCall);
-  if (!fields) return undefined;
-  const name = str(fields.name) ?? str(fields.tool) ?? 'call';
-  let args: unknown = fields.args ?? fields.arguments;
-  if (typeof args === 'string') {
-    try {
-      args = JSON.parse(args);
-    } catch {
-      // malformed arguments (a model mistake the explorer repairs): show them as written
-      return { name, language: 'text', code: args as string };
-    }
+  const name = str(fields?.name);
+  if (!fields || !name) return undefined;
+  const text = str(fields.arguments) ?? '';
+  let args: unknown;
+  try {
+    args = JSON.parse(text);
+  } catch {
+    // malformed arguments (a model mistake the explorer repairs): show them as written
+    return { name, language: 'text', code: text };
   }
   const argFields = record(args);
-  if (SQL_TOOLS.has(name) && argFields && typeof argFields.query === 'string') return { name, language: 'sql', code: argFields.query };
-  if (PYTHON_TOOLS.has(name) && argFields && typeof argFields.code === 'string') return { name, language: 'python', code: argFields.code };
-  return { name, language: 'json', code: args === undefined ? '{}' : JSON.stringify(args, null, 2) };
+  if (name === 'run_sql' && typeof argFields?.query === 'string') return { name, language: 'sql', code: argFields.query };
+  if (name === 'run_python' && typeof argFields?.code === 'string') return { name, language: 'python', code: argFields.code };
+  return { name, language: 'json', code: JSON.stringify(args, null, 2) };
 }
 
 const MAX_OBSERVATION_ROWS = 200;
 
-/** The observation as a table when the explorer recorded rows (`ObservationData` kind 'rows'), else as text. */
-export function describeObservation(observation: unknown, summary: unknown, status: string): ObservationView | undefined {
-  const fields = record(observation);
-  const data = record(fields?.data) ?? fields;
-  if (data && data.kind === 'rows' && Array.isArray(data.columns) && Array.isArray(data.rows)) {
-    const rows = (data.rows as unknown[]).slice(0, MAX_OBSERVATION_ROWS).map((row) => (Array.isArray(row) ? row.map(displayText) : [displayText(row)]));
-    return {
-      kind: 'table',
-      columns: (data.columns as unknown[]).map(displayText),
-      rows,
-      truncated: data.truncated === true || data.rows.length > MAX_OBSERVATION_ROWS,
-      isError: false,
-    };
-  }
-  const isError = status === 'error' || data?.kind === 'error' || fields?.ok === false;
-  const text = str(summary) ?? str(fields?.text) ?? str(data?.message) ?? str(data?.stdout) ?? (observation !== undefined ? displayText(observation) : undefined);
-  if (text === undefined) return undefined;
-  return (!isError && parsePipeTable(text)) || { kind: 'text', text, isError };
-}
-
 /**
- * The agent's observation renderer writes rows as `a | b | c` lines under a header; the explorer records that
- * text (cut to a length), so it is shown as a table when every line has the header's column count (a cut-off
- * last line is dropped and the table marked truncated).
+ * An observation as the model read it: a result table the agent's renderer wrote (parsed back with the renderer's
+ * own parser) becomes a table; anything else, and every error, stays text.
  */
-export function parsePipeTable(text: string): ObservationView | undefined {
-  const lines = text.split('\n').filter((line) => line.trim() !== '');
-  if (lines.length < 2 || !lines[0].includes(' | ')) return undefined;
-  const split = (line: string) => line.split(' | ').map((cell) => cell.trim());
-  const columns = split(lines[0]);
-  const rows: string[][] = [];
-  let truncated = false;
-  for (let i = 1; i < lines.length; i++) {
-    if (/^[-| ]+$/.test(lines[i])) continue; // a separator line
-    const cells = split(lines[i]);
-    if (cells.length !== columns.length) {
-      if (i === lines.length - 1) {
-        truncated = true;
-        break;
-      }
-      return undefined;
-    }
-    rows.push(cells);
-  }
-  return rows.length ? { kind: 'table', columns, rows: rows.slice(0, MAX_OBSERVATION_ROWS), truncated: truncated || rows.length > MAX_OBSERVATION_ROWS, isError: false } : undefined;
+export function describeObservation(text: string | undefined, isError: boolean): ObservationView | undefined {
+  if (text === undefined) return undefined;
+  const table = isError ? undefined : parseRenderedTable(text);
+  if (!table) return { kind: 'text', text, isError };
+  return {
+    kind: 'table',
+    columns: table.columns,
+    rows: table.rows.slice(0, MAX_OBSERVATION_ROWS),
+    truncated: /truncated\)$/m.test(text) || table.rows.length > MAX_OBSERVATION_ROWS,
+    isError: false,
+  };
 }
 
-function tokenView(value: unknown): TokenView | undefined {
+function tokenView(value: TokenCounts | undefined): TokenView | undefined {
   const fields = record(value);
   if (!fields) return undefined;
   const tokens: TokenView = { prompt: num(fields.prompt), completion: num(fields.completion), total: num(fields.total) };
@@ -342,7 +311,7 @@ function tokenView(value: unknown): TokenView | undefined {
 }
 
 /** A node's colour: a curated trajectory's decision wins over the search status; accepted wins over pruned. */
-export function displayStatus(node: NodeView): string {
+export function displayStatus(node: NodeView): NodeStatus {
   return node.curation ?? node.status;
 }
 
@@ -367,18 +336,19 @@ export function applyRunEvents(view: RunView, events: readonly WireEvent[], delt
   return delta;
 }
 
-export function applyRunEvent(view: RunView, event: WireEvent, delta: ViewDelta = emptyDelta()): ViewDelta {
-  if (event.seq <= view.lastSeq) return delta;
-  view.lastSeq = event.seq;
-  if (event.v !== 1) {
+export function applyRunEvent(view: RunView, wire: WireEvent, delta: ViewDelta = emptyDelta()): ViewDelta {
+  if (wire.seq <= view.lastSeq) return delta;
+  view.lastSeq = wire.seq;
+  if (wire.v !== EVENT_FORMAT_VERSION || !isRunEventType(wire.type)) {
     view.unknownEvents++;
     return delta;
   }
+  const event = wire as unknown as AnyEvent;
   switch (event.type) {
     case 'run/started':
       view.runId = str(event.runId);
       view.dataFolder = str(event.dataFolder);
-      view.budgetPerTaskUsd = num(record(event.config)?.budgetUsd);
+      view.budgetPerTaskUsd = num(event.config?.budgetUsd);
       view.status = 'running';
       delta.runChanged = true;
       break;
@@ -421,7 +391,7 @@ export function applyRunEvent(view: RunView, event: WireEvent, delta: ViewDelta 
     case 'node/updated': {
       const node = findNode(view, event);
       if (!node) break;
-      const status = str(event.status);
+      const status = nodeStatus(event.status);
       if (status) node.status = status;
       const visits = num(event.visits);
       if (visits !== undefined) node.visits = visits;
@@ -444,7 +414,7 @@ export function applyRunEvent(view: RunView, event: WireEvent, delta: ViewDelta 
       node.decision = {
         seq: event.seq,
         k: num(event.k) ?? 0,
-        arms: Array.isArray(event.arms) ? event.arms.map(armLabel) : [],
+        arms: Array.isArray(event.arms) ? event.arms.filter((arm): arm is string => typeof arm === 'string') : [],
         mu: numbers(event.mu),
         sigma: numbers(event.sigma),
         candidates: Array.isArray(event.candidates) ? event.candidates.map(candidateView).filter((c): c is DecisionCandidateView => c !== undefined) : [],
@@ -506,20 +476,29 @@ export function applyRunEvent(view: RunView, event: WireEvent, delta: ViewDelta 
       delta.tasksChanged = true;
       break;
     }
-    default:
-      view.unknownEvents++;
+    case 'task/revised':
+      // The revision's changes reach the panel through the task/added it writes for a changed question.
+      break;
+    default: {
+      const unreachable: never = event;
+      void unreachable;
+    }
   }
   return delta;
 }
 
-function findNode(view: RunView, event: WireEvent): NodeView | undefined {
+function nodeStatus(value: unknown): NodeStatus | undefined {
+  return typeof value === 'string' && (NODE_STATUSES as readonly string[]).includes(value) ? (value as NodeStatus) : undefined;
+}
+
+function findNode(view: RunView, event: { taskId: string; nodeId: string }): NodeView | undefined {
   const task = view.tasks[str(event.taskId) ?? ''];
   const node = task?.nodes[str(event.nodeId) ?? ''];
   if (!node) view.danglingReferences++;
   return node;
 }
 
-function addNode(view: RunView, event: WireEvent, delta: ViewDelta): void {
+function addNode(view: RunView, event: EventOf<'node/added'>, delta: ViewDelta): void {
   const taskId = str(event.taskId);
   const nodeId = str(event.nodeId);
   const task = taskId ? view.tasks[taskId] : undefined;
@@ -538,8 +517,9 @@ function addNode(view: RunView, event: WireEvent, delta: ViewDelta): void {
     view.danglingReferences++;
     parentId = null;
   }
-  const status = str(event.status) ?? 'open';
+  const status = nodeStatus(event.status) ?? 'open';
   const { model, label } = describeConfig(event.config);
+  const isError = event.ok === false || status === 'error';
   const node: NodeView = {
     id: nodeId,
     taskId: task.id,
@@ -549,16 +529,15 @@ function addNode(view: RunView, event: WireEvent, delta: ViewDelta): void {
     depth: num(event.depth) ?? (parent ? parent.depth + 1 : 0),
     thought: str(event.thought),
     toolCall: describeToolCall(event.toolCall),
-    observation: describeObservation(event.observation, event.observationSummary, status),
+    observation: describeObservation(str(record(event.step?.observation)?.text) ?? str(event.observationSummary), isError),
     model,
     configLabel: label,
-    armId: str(record(event.config)?.armId),
-    simulated: record(event.config)?.simulated === true ? true : undefined,
+    armId: str(event.config?.armId),
+    simulated: event.config?.simulated === true ? true : undefined,
     costUsd: num(event.costUsd),
     tokens: tokenView(event.tokens),
     latencyMs: num(event.latencyMs),
-    visits: num(event.visits) ?? 0,
-    value: num(event.value),
+    visits: 0,
     reward: num(event.reward),
     trajectoryIds: [],
     addedSeq: event.seq,
@@ -572,7 +551,7 @@ function addNode(view: RunView, event: WireEvent, delta: ViewDelta): void {
   delta.addedNodes.push({ taskId: task.id, nodeId });
 }
 
-function admitTrajectory(view: RunView, event: WireEvent, delta: ViewDelta): void {
+function admitTrajectory(view: RunView, event: EventOf<'trajectory/admitted'>, delta: ViewDelta): void {
   const id = str(event.trajectoryId);
   const task = view.tasks[str(event.taskId) ?? ''];
   if (!id || !task) {
@@ -603,7 +582,7 @@ function admitTrajectory(view: RunView, event: WireEvent, delta: ViewDelta): voi
     verified: event.verified === true,
     hasRepair: typeof event.hasRepair === 'boolean' ? event.hasRepair : repaired,
     models: [...models],
-    answer: event.answer === undefined ? undefined : displayText(event.answer),
+    answer: str(event.answer),
     tags: Array.isArray(event.tags) ? event.tags.filter((t): t is string => typeof t === 'string') : [],
     admittedSeq: event.seq,
   };

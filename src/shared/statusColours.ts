@@ -5,12 +5,13 @@
  * every colour has ≥ 3:1 contrast (WCAG non-text) against the theme's default editor background; a unit test
  * checks both.
  */
-export const NODE_STATUSES = ['open', 'error', 'repaired', 'terminal', 'verified', 'pruned', 'accepted'] as const;
-export type NodeStatusName = (typeof NODE_STATUSES)[number];
+import { NODE_STATUSES, type NodeStatus } from '../core/store/vocabulary';
+
+export { NODE_STATUSES, type NodeStatus };
 
 export type ThemeKind = 'light' | 'dark';
 
-export const STATUS_COLOURS: Record<ThemeKind, Record<NodeStatusName, string>> = {
+export const STATUS_COLOURS: Record<ThemeKind, Record<NodeStatus, string>> = {
   dark: {
     open: '#3794ff',
     error: '#f14c4c',
@@ -39,8 +40,8 @@ export function themeKindOf(bodyClasses: readonly string[]): ThemeKind {
   return bodyClasses.includes('vscode-light') || bodyClasses.includes('vscode-high-contrast-light') ? 'light' : 'dark';
 }
 
-export function statusColour(kind: ThemeKind, status: string): string {
-  return STATUS_COLOURS[kind][status as NodeStatusName] ?? STATUS_COLOURS[kind].open;
+export function statusColour(kind: ThemeKind, status: NodeStatus): string {
+  return STATUS_COLOURS[kind][status] ?? STATUS_COLOURS[kind].open;
 }
 
 function channels(hex: string): [number, number, number] {

@@ -9,23 +9,17 @@ import * as vscode from 'vscode';
 import { loadEnvironment } from '../../src/core/env';
 import type { EnvironmentProfile } from '../../src/core/env/types';
 import { escapeRegExp } from '../../src/core/text/regex';
+import { mulberry32 } from '../support/random';
 import type { ToffeeApi } from '../../src/host/extension';
 import type { TreeSnapshotNode } from '../../src/host/EnvironmentTreeProvider';
 import { askRunner, webviewShows } from '../support/runnerClient';
 
 const EXTENSION_ID = 'toffee.toffee-vscode';
 
-/** A seeded byte generator (mulberry32) so the broken file is the same on every run. */
+/** Seeded bytes (mulberry32's low byte) so the broken file is the same on every run. */
 function seededBytes(count: number, seed: number): Buffer {
-  const bytes = Buffer.alloc(count);
-  let a = seed >>> 0;
-  for (let i = 0; i < count; i++) {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    bytes[i] = ((t ^ (t >>> 14)) >>> 0) & 0xff;
-  }
-  return bytes;
+  const random = mulberry32(seed);
+  return Buffer.from(Array.from({ length: count }, () => (random() * 4294967296) & 0xff));
 }
 
 /** Files whose tree content the test knows in advance, written next to the sample. */

@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import { parseRenderedTable } from '../../src/core/agent/render';
 import { demoLibraryForFolder } from '../../src/core/export/inference';
 import type { ToffeeApi } from '../../src/host/extension';
+import { requireOrSkip } from '../support/requirements';
 import { MockOpenAiServer, type ReceivedRequest } from '../support/mockOpenAiServer';
 
 const EXTENSION_ID = 'toffee.toffee-vscode';
@@ -124,7 +125,7 @@ describe('Inference mode in a real VS Code without a language model (mock OpenAI
 
   before(async function () {
     // The keyboard and the run's log folder belong to the runner; without it there is nothing to drive.
-    if (!process.env.SCREENSHOT_REQUEST || !process.env.RUNNER_DIR) this.skip();
+    requireOrSkip(this, process.env.SCREENSHOT_REQUEST && process.env.RUNNER_DIR ? undefined : 'the integration runner (scripts/ci/runExtensionTests.mjs) to press keys');
     const extension = vscode.extensions.getExtension<ToffeeApi>(EXTENSION_ID);
     assert.ok(extension, `${EXTENSION_ID} is not installed`);
     api = await extension.activate();

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { buildSftExport, trajectoriesFromRun } from '../../src/core/export';
 import { loadEnvironment } from '../../src/core/env';
 import type { ToffeeApi } from '../../src/host/extension';
+import { requireOrSkip } from '../support/requirements';
 
 const EXTENSION_ID = 'toffee.toffee-vscode';
 const TASKS = 2;
@@ -158,7 +159,7 @@ describe('Synthesize Trajectories and the explorer panel in a real VS Code', fun
 
   it('shows the run and the accepted trajectory inside the panel webview', async function () {
     // Only the runner can see into the webview (a browser frame); without it there is nothing to ask.
-    if (!process.env.SCREENSHOT_REQUEST) this.skip();
+    requireOrSkip(this, process.env.SCREENSHOT_REQUEST ? undefined : 'the integration runner (scripts/ci/runExtensionTests.mjs) to look into the webview');
     await vscode.commands.executeCommand('notifications.clearAll');
     await vscode.commands.executeCommand('workbench.action.closePanel');
     await vscode.commands.executeCommand('toffee.openRun', runDir);

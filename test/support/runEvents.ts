@@ -4,8 +4,10 @@
  * at each expansion), errors followed by repairs, terminal answers, admitted trajectories, backpropagated visits
  * and the spend ledger. Seeded, so a stream is reproducible. Includes an XSS probe cell and thought.
  */
-import type { RunEvent, RunEventInput } from '../../src/core/store';
+import { renderTable } from '../../src/core/agent/render';
+import type { RunEvent, RunEventInput, StepConfigRecord } from '../../src/core/store';
 import { RunStore } from '../../src/core/store';
+import { mulberry32 } from './random';
 
 export const XSS_CELL = '<img src=x onerror=alert(1)>';
 export const XSS_THOUGHT = 'Check the <script>window.__pwned = true</script> column';
@@ -16,18 +18,6 @@ export interface GenerateRunOptions {
   nodesPerTask?: number;
   seed?: number;
   models?: string[];
-}
-
-/** mulberry32: small, fast, seeded. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const FAMILIES = ['aggregate', 'join_lookup', 'top_k', 'ratio'];
@@ -61,7 +51,7 @@ export class TaskStreamGenerator {
     models: string[] = ['sim-small', 'sim-medium', 'sim-large'],
   ) {
     this.taskId = `task-${String(index).padStart(3, '0')}`;
-    this.random = rng(seed * 7919 + index);
+    this.random = mulberry32(seed * 7919 + index);
     this.models = models;
   }
 
@@ -108,9 +98,9 @@ export class TaskStreamGenerator {
           depth: 0,
           thought: 'Shared prefix: discover the schema first.',
           toolCall: { id: 'call-0', name: 'list_tables', arguments: '{}' },
-          observation: { kind: 'tables', tables: [{ name: 'orders', rows: 1200, columns: 7, source: 'orders.csv' }] },
-          observationSummary: 'orders (1200 rows, 7 columns) from orders.csv; customers (300 rows) from customers.csv',
-          config: { model: this.models[0], contextLength: 'short', effort: 'low', operator: 'schema' },
+          observationSummary: renderTable(['table', 'rows', 'source'], [['orders', 1200, 'orders.csv'], ['customers', 300, 'customers.csv']]),
+          ok: true,
+          config: configOf(this.models[0], 'explore'),
         },
       ];
     }
@@ -119,7 +109,7 @@ export class TaskStreamGenerator {
     const index = this.random() < 0.7 ? this.expandable.length - 1 - Math.floor(this.random() * Math.min(6, this.expandable.length)) : Math.floor(this.random() * this.expandable.length);
     const parent = this.expandable[Math.max(0, index)];
     const k = Math.min(1 + Math.floor(this.random() * 3), this.nodeBudget - this.nodes.length);
-    const arms = this.models.map((model, i) => ({ model, contextLength: i % 2 ? 'long' : 'short', effort: 'medium', operator: 'sql' }));
+    const arms = this.models.map((model) => `offline-sim/${model}/full/explore`);
     const batch: RunEventInput[] = [
       {
         type: 'lcm/decision',
@@ -131,7 +121,7 @@ export class TaskStreamGenerator {
         sigma: arms.map(() => Math.round(this.random() * 300) / 1000),
       },
     ];
-    for (let c = 0; c < k; c++) batch.push(...this.child(parent, arms[Math.floor(this.random() * arms.length)].model));
+    for (let c = 0; c < k; c++) batch.push(...this.child(parent, this.models[Math.floor(this.random() * this.models.length)]));
     parent.visits += k;
     // Backpropagation: every ancestor's visit count grows.
     for (let node: GenNode | undefined = parent; node; node = node.parentId ? this.byId.get(node.parentId) : undefined) {
@@ -157,7 +147,7 @@ export class TaskStreamGenerator {
     const promptTokens = 400 + Math.floor(this.random() * 1600);
     const completionTokens = 40 + Math.floor(this.random() * 200);
     const costUsd = Math.round(MODEL_PRICES[model] ? MODEL_PRICES[model] * (1 + this.random()) * 1e6 : 0) / 1e6;
-    const config = { model, contextLength: 'short', effort: 'medium', operator: terminal ? 'answer' : 'sql' };
+    const config = configOf(model, error || parent.id === 'n0' ? 'explore' : 'repair');
     const events: RunEventInput[] = [];
     if (terminal) {
       const verified = this.random() < 0.6;
@@ -170,8 +160,8 @@ export class TaskStreamGenerator {
         depth,
         thought: 'The totals are in; North is highest.',
         toolCall: { id: `call-${id}`, name: 'final_answer', arguments: JSON.stringify({ answer: 'North', explanation: 'Largest SUM(amount).' }) },
-        observation: { kind: 'final', answer: 'North', explanation: 'Largest SUM(amount).' },
-        observationSummary: 'Final answer: North',
+        observationSummary: 'Final answer recorded: North',
+        ok: true,
         config,
         costUsd,
         tokens: { prompt: promptTokens, completion: completionTokens, total: promptTokens + completionTokens },
@@ -206,12 +196,12 @@ export class TaskStreamGenerator {
         toolCall: python
           ? { id: `call-${id}`, name: 'run_python', arguments: JSON.stringify({ code }) }
           : { id: `call-${id}`, name: 'run_sql', arguments: JSON.stringify({ query: error ? query.replace('customer_id', 'cust_id') : query }) },
-        observation: error
-          ? { kind: 'error', message: 'no such column: o.cust_id' }
+        observationSummary: error
+          ? 'Error: no such column: o.cust_id'
           : python
-            ? { kind: 'stdout', stdout: 'North\n' }
-            : { kind: 'rows', columns: ['region', 'revenue'], rows: [['North', 51234.5], ['South', 40211], [this.counter === 2 ? XSS_CELL : 'East', 38870.25]], truncated: false },
-        observationSummary: error ? 'SQL error: no such column: o.cust_id' : python ? 'North' : '3 rows',
+            ? 'North'
+            : renderTable(['region', 'revenue'], [['North', 51234.5], ['South', 40211], [this.counter === 2 ? XSS_CELL : 'East', 38870.25]]),
+        ok: !error,
         config,
         costUsd,
         tokens: { prompt: promptTokens, completion: completionTokens, total: promptTokens + completionTokens },
@@ -231,6 +221,11 @@ export class TaskStreamGenerator {
     all.push({ type: 'task/finished', taskId: this.taskId, reason: 'budget' });
     return all;
   }
+}
+
+/** A simulated model's step configuration, as the explorer records it on a node. */
+function configOf(model: string, operator: string): StepConfigRecord & { operator: string; armId: string } {
+  return { provider: 'offline-sim', model, contextLength: { mode: 'full' }, simulated: true, operator, armId: `offline-sim/${model}/full/${operator}` };
 }
 
 /** The whole run's events (without run/started, which RunStore writes), tasks one after another. */

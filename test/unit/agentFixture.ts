@@ -3,18 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentSession, openAgentSession } from '../../src/core/agent/session';
-
-/** Deterministic PRNG (mulberry32) so the fixture's data is the same on every run. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../support/random';
 
 export function writeShopFolder(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toffee-agent-'));

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { synthesize } from '../../src/core/pipeline';
+import { synthesize } from '../../src/core/run/synthesize';
 import { describeCostModelOrigin } from '../../src/core/lcm/location';
 import { hashFolder } from '../support/folderHash';
 import { writeShopFolder } from './agentFixture';

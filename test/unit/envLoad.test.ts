@@ -5,7 +5,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadEnvironment } from '../../src/core/env/index';
 import type { DataEnvironment, TableProfile } from '../../src/core/env/types';
-import { makeFolder, queryImage, seededRandom } from '../support/envFixtures';
+import { makeFolder, queryImage } from '../support/envFixtures';
+import { mulberry32 } from '../support/random';
 
 async function load(files: Record<string, string | Buffer>, options = {}): Promise<DataEnvironment> {
   const folder = makeFolder(files);
@@ -136,7 +137,7 @@ describe('env: CSV and TSV', () => {
   });
 
   it('refuses random bytes named .csv with a diagnostic instead of a garbage table', async () => {
-    const random = seededRandom(7);
+    const random = mulberry32(7);
     const bytes = Buffer.from(Array.from({ length: 20000 }, () => Math.floor(random() * 256)));
     const env = await load({ 'noise.csv': bytes, 'ok.csv': 'x\n1\n' });
     assert.deepEqual(env.profile.tables.map((t) => t.name), ['ok']);
@@ -501,7 +502,7 @@ describe('env: documents, naming, skip rules, limits', () => {
     this.timeout(240000);
     const folder = makeFolder({});
     try {
-      const random = seededRandom(42);
+      const random = mulberry32(42);
       const file = path.join(folder.root, 'large.csv');
       const out = fs.openSync(file, 'w');
       fs.writeSync(out, 'id,city,amount,day,flag,comment\n');

@@ -8,7 +8,7 @@ import { loadEnvironment } from '../../src/core/env/index';
 import { RubricScorer, auditVerifier, formatAuditReport } from '../../src/core/explorer/audit';
 import { rubricResultOf, scoreRubric } from '../../src/core/explorer/verifier';
 import { trajectoriesFromRun } from '../../src/core/export/runAdapter';
-import { synthesize } from '../../src/core/pipeline';
+import { synthesize } from '../../src/core/run/synthesize';
 import { RETAIL_SAMPLE } from './exportFixture';
 
 describe('verifier audit (perturb the anchored evidence, replay, re-score)', function () {

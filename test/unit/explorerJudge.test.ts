@@ -12,7 +12,7 @@ import { createSimulatedProvider } from '../../src/core/llm/sim/simulatedProvide
 import type { EvidenceGraph } from '../../src/core/taskpool/graph';
 import type { TaskSpec } from '../../src/core/taskpool/types';
 import { synthesizeCommand } from '../../src/cli/commands/synthesize';
-import { synthesize } from '../../src/core/pipeline';
+import { synthesize } from '../../src/core/run/synthesize';
 import { MockOpenAiServer } from '../support/mockOpenAiServer';
 import { writeShopFolder } from './agentFixture';
 

@@ -4,18 +4,9 @@ import { executeToolCall, type CodeRunner, type ToolContext } from '../../src/co
 import type { AgentStep } from '../../src/core/agent/types';
 import { runEpisodes } from '../../src/core/explorer/baselines';
 import { PrefixCache, canonicalCall } from '../../src/core/explorer/prefixCache';
-import {
-  affordableWidth,
-  costModelPolicy,
-  createStepRunner,
-  fixedConfigPolicy,
-  runSearch,
-  answeredWrongElsewhere,
-  selectChild,
-  settled,
-  widenCandidate,
-  type SearchResult,
-} from '../../src/core/explorer/search';
+import { affordableWidth, answeredWrongElsewhere, costModelPolicy, fixedConfigPolicy, selectChild, settled, widenCandidate } from '../../src/core/explorer/policy';
+import { runSearch, type SearchResult } from '../../src/core/explorer/search';
+import { createStepRunner } from '../../src/core/explorer/stepRunner';
 import { SearchTree } from '../../src/core/explorer/tree';
 import { buildDefaultArms, createPriceCostEstimator, LearnedCostModel } from '../../src/core/lcm/index';
 import type { ArmConfig } from '../../src/core/lcm/types';
@@ -26,7 +17,7 @@ import type { RunEventInput } from '../../src/core/store/events';
 import { matchesAnswer } from '../../src/core/taskpool/answer';
 import { filteredAggregateFamily, groupContrastFamily, joinTopKFamily, buildStarterTasks } from '../../src/core/taskpool/families/index';
 import type { TaskSpec } from '../../src/core/taskpool/types';
-import { explorerToolContext } from '../../src/core/pipeline';
+import { explorerToolContext } from '../../src/core/run/exploreTask';
 import { openShop } from './agentFixture';
 
 function fakeStep(index: number, tool: string, args: Record<string, unknown>, ok: boolean, data: AgentStep['observation']['data'] = { kind: 'rows', columns: ['x'], rows: [[1]], truncated: false }): AgentStep {

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { AgentStep } from '../../src/core/agent/types';
-import { DEFAULT_CLEANING, cleaningRejection, coveredEvidence, repairedErrorIndices, scoreRubric, verifyTrajectory } from '../../src/core/explorer/verifier';
+import { repairedErrorIndices } from '../../src/core/agent/steps';
+import { DEFAULT_CLEANING, cleaningRejection, coveredEvidence, scoreRubric, verifyTrajectory } from '../../src/core/explorer/verifier';
 import type { TaskSpec } from '../../src/core/taskpool/types';
 
 let n = 0;

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { runEpisode } from '../../src/core/agent/episode';
 import { AgentSession, openAgentSession } from '../../src/core/agent/session';
 import { createSimulatedProvider, simulationContext } from '../../src/core/llm/sim/simulatedProvider';
-import { repairedStepIndexes } from '../../src/core/export/runAdapter';
+import { repairedErrorIndices } from '../../src/core/agent/steps';
 import type { ExportTrajectory, PromptEnvironment } from '../../src/core/export/types';
 import { matchesAnswer } from '../../src/core/taskpool/answer';
 import { buildStarterTasks } from '../../src/core/taskpool/families/index';
@@ -41,7 +41,7 @@ export async function playRetailEpisodes(options: { folder?: string; models?: st
           });
           const final = result.state.finalAnswer;
           if (result.stopReason !== 'final_answer' || !final) continue;
-          const repaired = repairedStepIndexes(result.steps);
+          const repaired = repairedErrorIndices(result.steps);
           const verified = matchesAnswer(task.answer, final.answer);
           const errors = result.steps.filter((s) => !s.observation.ok).length;
           trajectories.push({

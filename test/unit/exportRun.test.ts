@@ -8,7 +8,7 @@ import { demosCommand } from '../../src/cli/commands/demos';
 import { exportCommand, secretsFromEnvironment } from '../../src/cli/commands/export';
 import { trajectoriesFromRun } from '../../src/core/export/runAdapter';
 import { validateHfExample, validateOpenAiExample, validateShareGptExample } from '../../src/core/export/validate';
-import { synthesize } from '../../src/core/pipeline';
+import { synthesize } from '../../src/core/run/synthesize';
 import { RunStore } from '../../src/core/store/RunStore';
 import { RETAIL_SAMPLE, playRetailEpisodes } from './exportFixture';
 

@@ -8,7 +8,7 @@ import { exportCommand } from '../../src/cli/commands/export';
 import { trajectoriesFromRun } from '../../src/core/export/runAdapter';
 import { anchoredScore, selectTrajectories, unanchoredScore } from '../../src/core/export/select';
 import type { ExportTrajectory } from '../../src/core/export/types';
-import { synthesize } from '../../src/core/pipeline';
+import { synthesize } from '../../src/core/run/synthesize';
 import { RETAIL_SAMPLE } from './exportFixture';
 
 async function runCli(command: CliCommand, argv: string[]): Promise<{ code: number; out: string }> {

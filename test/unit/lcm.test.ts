@@ -19,17 +19,7 @@ import {
   type StateInput,
 } from '../../src/core/lcm';
 import { addOuterProduct, dot, invert, matVec, scaledIdentity, shermanMorrisonUpdate, solve } from '../../src/core/lcm/linalg';
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../support/random';
 
 const BASE_STATE: StateInput = {
   depth: 2,

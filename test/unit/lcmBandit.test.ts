@@ -5,17 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { buildFeatures, FEATURE_DIMENSION, LearnedCostModel, type ArmConfig, type StateFeatures } from '../../src/core/lcm';
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../support/random';
 
 function gaussian(random: () => number): number {
   const u = Math.max(random(), 1e-12);

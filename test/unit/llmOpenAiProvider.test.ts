@@ -172,21 +172,20 @@ describe('llm: OpenAI-compatible provider through the real openai client and a m
     assert.equal(server.chatRequests.length, 3);
   });
 
-  it('honours Retry-After in seconds (measured at the server)', async () => {
-    server.enqueue({ kind: 'error', status: 429, message: 'slow down', headers: { 'retry-after': '1' } }, { kind: 'text', content: 'ok' });
-    await provider({ backoffBaseMs: 1 }).complete({ model: 'gpt-4o-mini', messages: conversation });
-    const [first, second] = server.chatRequests;
-    const gap = second.receivedAt - first.receivedAt;
-    assert.ok(gap >= 990, `waited only ${gap} ms`);
-    assert.ok(gap < 2_500, `waited ${gap} ms`);
+  it('honours Retry-After in seconds, and in milliseconds', async () => {
+    server.enqueue({ kind: 'error', status: 429, message: 'slow down', headers: { 'retry-after': '1' } }, { kind: 'error', status: 429, headers: { 'retry-after-ms': '250' } }, { kind: 'text', content: 'ok' });
+    const waits: number[] = [];
+    const completion = await provider({ backoffBaseMs: 1, random: () => 0, sleep: async (ms) => void waits.push(ms) }).complete({ model: 'gpt-4o-mini', messages: conversation });
+    assert.deepEqual(waits, [1_000, 250]);
+    assert.equal(completion.attempts, 3);
+    assert.equal(server.chatRequests.length, 3);
   });
 
   it('caps a long Retry-After at maxRetryAfterMs', async () => {
     server.enqueue({ kind: 'error', status: 503, headers: { 'retry-after': '3600' } }, { kind: 'text', content: 'ok' });
-    const started = Date.now();
-    await provider({ backoffBaseMs: 1, maxRetryAfterMs: 150 }).complete({ model: 'gpt-4o-mini', messages: conversation });
-    const elapsed = Date.now() - started;
-    assert.ok(elapsed >= 140 && elapsed < 1_500, `elapsed ${elapsed}`);
+    const waits: number[] = [];
+    await provider({ backoffBaseMs: 1, maxRetryAfterMs: 150, random: () => 0, sleep: async (ms) => void waits.push(ms) }).complete({ model: 'gpt-4o-mini', messages: conversation });
+    assert.deepEqual(waits, [150]);
   });
 
   it('retries a 500 then succeeds; does not retry a 400', async () => {
@@ -205,13 +204,11 @@ describe('llm: OpenAI-compatible provider through the real openai client and a m
 
   it('times out a hung endpoint per attempt, retrying within limits', async () => {
     server.enqueue({ kind: 'hang' }, { kind: 'hang' }, { kind: 'hang' });
-    const started = Date.now();
     const error = await expectLlmError(provider({ timeoutMs: 200, maxRetries: 1 }).complete({ model: 'gpt-4o-mini', messages: conversation }));
-    const elapsed = Date.now() - started;
     assert.equal(error.kind, 'timeout');
+    assert.match(error.message, /did not answer within 200 ms\. Gave up after 2 attempts/);
     assert.equal(error.attempts, 2);
-    assert.equal(server.chatRequests.length, 2);
-    assert.ok(elapsed >= 400 && elapsed < 2_000, `elapsed ${elapsed}`);
+    assert.equal(server.chatRequests.length, 2, 'each attempt was sent, and each timed out (the server never answers)');
   });
 
   it('times out a stream that stalls after its headers', async () => {
@@ -235,7 +232,6 @@ describe('llm: OpenAI-compatible provider through the real openai client and a m
     const second = llm.complete({ model: 'gpt-4o-mini', messages: conversation, signal: queued.signal });
     await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal(server.chatRequests.length, 1, 'the second request must wait for the slot');
-    const abortedAt = Date.now();
     queued.abort();
     const queuedError = await expectLlmError(second);
     assert.equal(queuedError.kind, 'cancelled');
@@ -243,7 +239,6 @@ describe('llm: OpenAI-compatible provider through the real openai client and a m
     const error = await expectLlmError(first);
     assert.equal(error.kind, 'cancelled');
     assert.equal(error.retryable, false);
-    assert.ok(Date.now() - abortedAt < 500, 'cancellation was not prompt');
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal(server.chatRequests.length, 1, 'the queued request was sent after all');
   });
@@ -259,21 +254,26 @@ describe('llm: OpenAI-compatible provider through the real openai client and a m
     const controller = new AbortController();
     const pending = provider({ stream: true }).complete({ model: 'gpt-4o-mini', messages: conversation, signal: controller.signal });
     setTimeout(() => controller.abort(), 100);
-    const started = Date.now();
+    // The server never ends the stream: only the cancellation can settle the call.
     const error = await expectLlmError(pending);
     assert.equal(error.kind, 'cancelled');
-    assert.ok(Date.now() - started < 1_000);
   });
 
   it('cancels while waiting to retry', async () => {
     server.enqueue({ kind: 'error', status: 429, headers: { 'retry-after': '30' } });
     const controller = new AbortController();
-    const pending = provider().complete({ model: 'gpt-4o-mini', messages: conversation, signal: controller.signal });
+    const waits: number[] = [];
+    const sleepUntilCancelled = (ms: number, signal?: AbortSignal) => {
+      waits.push(ms);
+      return new Promise<void>((_resolve, reject) => signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+    };
+    const pending = provider({ sleep: sleepUntilCancelled }).complete({ model: 'gpt-4o-mini', messages: conversation, signal: controller.signal });
     setTimeout(() => controller.abort(), 100);
-    const started = Date.now();
     const error = await expectLlmError(pending);
     assert.equal(error.kind, 'cancelled');
-    assert.ok(Date.now() - started < 1_000);
+    assert.match(error.message, /while waiting to retry/);
+    assert.equal(waits.length, 1, 'it was waiting for the Retry-After');
+    assert.equal(server.chatRequests.length, 1);
   });
 
   it('keeps malformed tool arguments as-is; parseToolArguments makes them a typed error', async () => {
@@ -317,6 +317,14 @@ describe('llm: OpenAI-compatible provider through the real openai client and a m
     assert.equal(server.chatRequests.length, 3);
     assert.equal(second.message.toolCalls[0].name, 'list_tables');
     assert.equal(second.message.toolCalls[0].arguments, '{}');
+    // A call written as text gets its id from its turn in the conversation, not from what the process did before:
+    // the same conversation, the same id (the second reply answers the same first turn as the first one did).
+    assert.equal(first.message.toolCalls[0].id, 'call_t1_1');
+    assert.equal(second.message.toolCalls[0].id, 'call_t1_1');
+    server.enqueue({ kind: 'text', content: '{"tool": "run_sql", "arguments": {"query": "SELECT 1"}}' });
+    const later = [...conversation, { role: 'assistant' as const, content: null, toolCalls: first.message.toolCalls }, { role: 'tool' as const, toolCallId: 'call_t1_1', content: '3000' }];
+    const third = await llm.complete({ model, messages: later, tools: [runSql, listTables] });
+    assert.equal(third.message.toolCalls[0].id, 'call_t2_1');
   });
 
   it('probes capabilities once per endpoint and model', async () => {
@@ -372,7 +380,6 @@ describe('llm: OpenAI-compatible provider through the real openai client and a m
     for (let i = 1; i < times.length; i++) {
       assert.ok(times[i] - times[0] >= i * 100 - 25, `request ${i} arrived ${times[i] - times[0]} ms after the first`);
     }
-    assert.ok(times[3] - times[0] < 1_000);
   });
 
   it('never leaks the API key: an auth error echoing it, the logs, inspect and JSON of the error', async () => {

@@ -3,13 +3,13 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { synthesize, type SynthesisSummary } from '../../src/core/pipeline';
-import { exploredFromRun } from '../../src/core/explorer/revision';
+import { synthesize, type SynthesisSummary } from '../../src/core/run/synthesize';
+import { exploredFromRun } from '../../src/core/run/revision';
 import { readRun, RunStore } from '../../src/core/store/RunStore';
 import { rebuildState } from '../../src/core/store/runState';
 import { renderSnapshots } from '../../src/core/store/snapshots';
 import { saveCostModel } from '../../src/core/lcm/persistence';
-import { foldTaskDeltas, readRunStartModel } from '../../src/core/scale/runCostModel';
+import { foldTaskDeltas, readRunStartModel } from '../../src/core/run/runCostModel';
 import { summarizeRun } from '../../src/core/store/runFolder';
 import type { PoolProgress } from '../../src/core/taskpool/pool';
 import { writeShopFolder } from './agentFixture';
@@ -56,7 +56,7 @@ describe('pipeline: synthesize', function () {
 
   it('survives kill -9 mid-run: the resumed run ends with the same trajectories and spend', async () => {
     const outDir = path.join(scratch, 'killed');
-    const pipeline = path.resolve(__dirname, '../../src/core/pipeline');
+    const pipeline = path.resolve(__dirname, '../../src/core/run/synthesize');
     const script = `require(${JSON.stringify(pipeline)}).synthesize({ folder: ${JSON.stringify(folder)}, tasks: 4, budgetUsd: 0.04, seed: 3, outDir: ${JSON.stringify(outDir)}, costModelFile: null, onProgress: (l) => process.stderr.write(l + '\\n') })`;
     const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
@@ -79,6 +79,8 @@ describe('pipeline: synthesize', function () {
     for (const id of admittedBefore) assert.ok(after.includes(id), `${id} kept`);
     assert.deepEqual(after, trajectoryIds(path.join(scratch, 'full')), 'same trajectories as the uninterrupted run');
     assert.ok(Math.abs(resumed.costUsd - full.costUsd) < 1e-9, `spend ${resumed.costUsd} vs ${full.costUsd}`);
+    const costModel = (dir: string) => fs.readFileSync(path.join(dir, 'costModel.json'), 'utf8');
+    assert.equal(costModel(outDir), costModel(path.join(scratch, 'full')), 'the cost model the uninterrupted run ends with, byte for byte');
     const events = readRun(outDir).events;
     assert.ok(events.some((e) => e.type === 'run/resumed'));
     assert.equal(events.filter((e) => e.type === 'task/finished').length, 4, 'each task finished once');
@@ -102,7 +104,6 @@ describe('pipeline: synthesize', function () {
     fs.writeFileSync(path.join(outDir, 'trajectories.jsonl'), snapshots.trajectories);
     const atCut = foldTaskDeltas(readRunStartModel(outDir), cutState, [taskId]).model;
     await saveCostModel(path.join(outDir, 'costModel.json'), atCut);
-    fs.rmSync(path.join(outDir, 'costModel.prev.json'));
     assert.equal(readRun(outDir).events.filter((e) => e.type === 'task/revised').length, 0);
     // What the revision reads back from the log: the task's paths to a final answer and its admitted trajectories.
     const store = RunStore.open(outDir);
@@ -119,6 +120,8 @@ describe('pipeline: synthesize', function () {
 
     const resumed = await synthesize({ folder, resumeDir: outDir, costModelFile: null });
     assert.equal(resumed.tasksFinished, 4);
+    assert.deepEqual(resumed.costModelWarnings, [], 'the run\'s cost model is folded from its start and the finished tasks\' deltas');
+    assert.equal(fs.readFileSync(path.join(outDir, 'costModel.json'), 'utf8'), fs.readFileSync(path.join(scratch, 'full', 'costModel.json'), 'utf8'));
     const events = readRun(outDir).events;
     const revised = events.filter((e) => e.type === 'task/revised' && (e as { taskId: string }).taskId === taskId) as unknown as Array<{ seq: number; outcome: string; findings: unknown[] }>;
     assert.equal(revised.length, 1, 'revised once, after the resume');

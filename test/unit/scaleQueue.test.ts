@@ -9,10 +9,10 @@ import { openAgentSession, type AgentSession } from '../../src/core/agent/sessio
 import { buildDefaultArms, createPriceCostEstimator, LearnedCostModel } from '../../src/core/lcm/index';
 import { OFFLINE_SIM_PROVIDER_ID } from '../../src/core/llm/sim/models';
 import { createSimulatedProvider } from '../../src/core/llm/sim/simulatedProvider';
-import { synthesize } from '../../src/core/pipeline';
+import { synthesize } from '../../src/core/run/synthesize';
 import { collectRun, publishRun } from '../../src/core/scale/coordinator';
 import { connectRedis, parseRunSpec, runSpecKey } from '../../src/core/scale/queue';
-import { writeRunCostModels } from '../../src/core/scale/runCostModel';
+import { writeRunCostModels } from '../../src/core/run/runCostModel';
 import { startWorker, type RunningWorker } from '../../src/core/scale/worker';
 import { readRun, RunStore } from '../../src/core/store/RunStore';
 import { rebuildState, type RunState } from '../../src/core/store/runState';

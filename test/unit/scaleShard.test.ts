@@ -1,23 +1,14 @@
 import assert from 'node:assert/strict';
 import { FEATURE_DIMENSION, LearnedCostModel, armId, type ArmConfig } from '../../src/core/lcm/index';
 import { inverseResidual } from '../../src/core/lcm/linalg';
-import { inShard, parseShard, shardOfTask } from '../../src/core/scale/shard';
+import { inShard, parseShard, shardOfTask } from '../../src/core/run/shard';
+import { mulberry32 } from '../support/random';
 
 const arm = (model: string): ArmConfig => ({ model, provider: 'offline-sim', contextLength: 'full', operator: 'explore' });
 const ARMS = ['a', 'b', 'c'].map((m) => arm(`sim-${m}`));
 
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), s | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function learn(model: LearnedCostModel, seed: number, n: number): Array<[string, number[], number, number]> {
-  const random = seeded(seed);
+  const random = mulberry32(seed);
   const steps: Array<[string, number[], number, number]> = [];
   for (let i = 0; i < n; i++) {
     const x = Array.from({ length: FEATURE_DIMENSION }, (_, j) => (j === FEATURE_DIMENSION - 1 ? 1 : random()));

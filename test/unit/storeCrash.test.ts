@@ -109,8 +109,9 @@ function runChild(runDir: string, totalTasks: number, killAfterAcks: number | 'b
   });
 }
 
-function keyOf(event: { type: string; [key: string]: unknown }): string {
-  return String(event.trajectoryId ?? event.nodeId ?? event.taskId ?? '');
+function keyOf(event: { type: string }): string {
+  const fields = event as { trajectoryId?: string; nodeId?: string; taskId?: string };
+  return String(fields.trajectoryId ?? fields.nodeId ?? fields.taskId ?? '');
 }
 
 describe('store: crash safety (SIGKILL mid-run, then resume)', function () {

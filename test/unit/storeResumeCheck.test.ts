@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { CliError } from '../../src/cli/command';
 import { synthesizeCommand } from '../../src/cli/commands/synthesize';
-import { synthesize } from '../../src/core/pipeline';
+import { synthesize } from '../../src/core/run/synthesize';
 import { trajectoriesFromRun } from '../../src/core/export/runAdapter';
 import { checkResumable, ResumeRefusedError } from '../../src/core/store/resumeCheck';
 import { readRun, RunStore } from '../../src/core/store/RunStore';
@@ -149,7 +149,6 @@ describe('store: resume never trusts a damaged log', function () {
       const lastFinished = lines.map((l) => JSON.parse(l).type).lastIndexOf('task/finished');
       fs.writeFileSync(path.join(dir, 'events.jsonl'), lines.slice(0, lastFinished).join('\n') + '\n');
       fs.rmSync(path.join(dir, 'costModel.json'));
-      fs.rmSync(path.join(dir, 'costModel.prev.json'));
       fs.rmSync(path.join(dir, 'tasks.jsonl'));
       fs.rmSync(path.join(dir, 'trajectories.jsonl'));
       const store = RunStore.open(dir, { writable: true });

@@ -45,6 +45,7 @@ function scriptedEvents(): RunEventInput[] {
     { type: 'task/added', task: makeTask('t1') },
     { type: 'task/added', task: makeTask('t2') },
     { type: 'node/added', taskId: 't1', nodeId: 'n0', parentId: null, status: 'open', depth: 0 },
+    // A field a newer explorer adds survives the round trip (the schemas are loose).
     {
       type: 'node/added',
       taskId: 't1',
@@ -52,15 +53,15 @@ function scriptedEvents(): RunEventInput[] {
       parentId: 'n0',
       status: 'error',
       depth: 1,
-      toolCall: { name: 'run_sql', arguments: { query: 'SELECT reigon FROM orders' } },
-      config: { provider: 'offline-sim', model: 'sim-small', contextLength: 'full' },
+      toolCall: { id: 'c1', name: 'run_sql', arguments: JSON.stringify({ query: 'SELECT reigon FROM orders' }) },
+      config: { provider: 'offline-sim', model: 'sim-small', contextLength: { mode: 'full' }, simulated: true },
       costUsd: 0.0012,
       tokens: { prompt: 800, completion: 40 },
       latencyMs: 310,
       observationSummary: 'no such column: reigon',
       operatorHint: 'explorer-owned extra field',
-    },
-    { type: 'lcm/decision', taskId: 't1', nodeId: 'n1', k: 2, arms: [{ model: 'sim-small' }, { model: 'sim-large' }], mu: [0.4, 0.6], sigma: [0.2, 0.1] },
+    } as RunEventInput,
+    { type: 'lcm/decision', taskId: 't1', nodeId: 'n1', k: 2, arms: ['offline-sim/sim-small/full/repair', 'offline-sim/sim-large/full/repair'], mu: [0.4, 0.6], sigma: [0.2, 0.1] },
     { type: 'node/added', taskId: 't1', nodeId: 'n2', parentId: 'n1', status: 'repaired', depth: 2, costUsd: 0.002 },
     { type: 'node/added', taskId: 't1', nodeId: 'n3', parentId: 'n2', status: 'terminal', depth: 3 },
     { type: 'node/updated', taskId: 't1', nodeId: 'n3', status: 'verified', visits: 3, value: 0.9, reward: 1 },
@@ -144,7 +145,7 @@ describe('store: RunStore', function () {
     assert.deepEqual(result.events.slice(1), appended);
     const node = result.events.find((event) => event.type === 'node/added' && event.nodeId === 'n1');
     assert.ok(node && node.type === 'node/added');
-    assert.equal(node.operatorHint, 'explorer-owned extra field');
+    assert.equal((node as unknown as Record<string, unknown>).operatorHint, 'explorer-owned extra field');
     assert.equal(node.ts, '2026-01-02T03:04:07.000Z', 'createdAt, run/started, then the batch: one clock reading each');
     assert.deepEqual(
       result.unknownEvents.map((event) => [event.type, event.v, event.seq]),

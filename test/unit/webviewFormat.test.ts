@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { runName, runIdTime } from '../../src/shared/runNames';
-import { applyRunEvents, createRunView, type WireEvent } from '../../src/shared/runView';
+import { applyRunEvents, createRunView, type NodeView, type WireEvent } from '../../src/shared/runView';
 import { niceTicks, qualitySteps } from '../../webview/src/chartData';
 import { armLabel, armShortLabel, exploredTaskId, MODEL_SHAPES, modelShape, stepLabel, taskState } from '../../webview/src/format';
 import { generateRunEventInputs, stampEvents, TaskStreamGenerator } from '../support/runEvents';
@@ -11,7 +11,7 @@ describe('webview: names and chart data', () => {
     assert.equal(armLabel('openai-compatible/gpt-4o-mini|last-4|-|repair'), 'gpt-4o-mini · last 4 steps · repair');
     assert.equal(armLabel('not an arm id'), 'not an arm id');
     assert.equal(armShortLabel('offline-sim/sim-large|last-4|high|repair'), 'sim-large · last 4 · high · repair');
-    const node = (name: string, code: string, language: 'json' | 'sql' = 'json') => ({ id: 'n1', taskId: 't', parentId: 'n0', children: [], status: 'open', depth: 1, visits: 0, trajectoryIds: [], addedSeq: 1, updatedSeq: 1, toolCall: { name, language, code } });
+    const node = (name: string, code: string, language: 'json' | 'sql' = 'json'): NodeView => ({ id: 'n1', taskId: 't', parentId: 'n0', children: [], status: 'open', depth: 1, visits: 0, trajectoryIds: [], addedSeq: 1, updatedSeq: 1, toolCall: { name, language, code } });
     assert.equal(stepLabel(node('describe_table', '{\n  "table": "orders"\n}')), 'describe_table(orders)');
     assert.equal(stepLabel(node('final_answer', '{"answer": "North", "explanation": "…"}')), 'final_answer: North');
     assert.equal(stepLabel(node('run_sql', 'SELECT region,\n  SUM(total)\nFROM orders', 'sql')), 'run_sql: SELECT region, SUM(total) FROM orders');

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import { PROTOCOL_VERSION, type HostMessage, type PoolProgressView, type SessionInfo } from '../../src/shared/protocol';
 import type { WireEvent } from '../../src/shared/runView';
 import { generateRunEventInputs, stampEvents, TaskStreamGenerator } from '../support/runEvents';
+import { requireOrSkip } from '../support/requirements';
 import { chromiumPath, WebviewHarness, webviewBundlePath } from '../support/runEventsBrowser';
 
 // Page-side code in waitForFunction() runs in the browser; the host tsconfig has no DOM types.
@@ -28,10 +29,7 @@ describe('webview: following a run in headless Chromium', function () {
   let harness: WebviewHarness | undefined;
 
   before(function () {
-    if (!chromiumPath() || !fs.existsSync(webviewBundlePath())) {
-      console.warn('    (skipped: needs chromium and npm run build)');
-      this.skip();
-    }
+    requireOrSkip(this, !chromiumPath() ? 'chromium (Debian\'s, or CHROMIUM_PATH)' : !fs.existsSync(webviewBundlePath()) ? `${webviewBundlePath()} (npm run build)` : undefined);
   });
 
   afterEach(async () => {

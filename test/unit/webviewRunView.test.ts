@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { applyRunEvents, createRunView, describeObservation, describeToolCall, diffTrajectories, displayStatus, filterTrajectories, pathToNode, type WireEvent } from '../../src/shared/runView';
+import { renderTable } from '../../src/core/agent/render';
 import { RunStore } from '../../src/core/store';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -44,14 +45,15 @@ describe('webview: run view reducer', () => {
 
   it('extracts SQL, Python, malformed arguments and the observation table; keeps hostile text as data', () => {
     assert.deepEqual(describeToolCall({ id: 'c1', name: 'run_sql', arguments: '{"query":"SELECT 1"}' }), { name: 'run_sql', language: 'sql', code: 'SELECT 1' });
-    assert.deepEqual(describeToolCall({ name: 'run_python', args: { code: 'print(1)' } }), { name: 'run_python', language: 'python', code: 'print(1)' });
-    assert.deepEqual(describeToolCall({ name: 'run_sql', arguments: '{"query": SELECT' }), { name: 'run_sql', language: 'text', code: '{"query": SELECT' });
-    assert.equal(describeToolCall({ name: 'describe_table', arguments: '{"table":"orders"}' })?.language, 'json');
-    // The explorer records the renderer's text; a pipe table (cut off mid-row) becomes a table, prose stays text.
-    const table = describeObservation(undefined, 'table | rows\ncustomers | 506\norders | 3000\nretu', 'open');
-    assert.deepEqual(table, { kind: 'table', columns: ['table', 'rows'], rows: [['customers', '506'], ['orders', '3000']], truncated: true, isError: false });
-    assert.deepEqual(describeObservation(undefined, 'no such column: x | y', 'error'), { kind: 'text', text: 'no such column: x | y', isError: true });
-    assert.equal(describeObservation(undefined, 'North', 'open')?.kind, 'text');
+    assert.deepEqual(describeToolCall({ id: 'c2', name: 'run_python', arguments: '{"code":"print(1)"}' }), { name: 'run_python', language: 'python', code: 'print(1)' });
+    assert.deepEqual(describeToolCall({ id: 'c3', name: 'run_sql', arguments: '{"query": SELECT' }), { name: 'run_sql', language: 'text', code: '{"query": SELECT' });
+    assert.equal(describeToolCall({ id: 'c4', name: 'describe_table', arguments: '{"table":"orders"}' })?.language, 'json');
+    // The explorer records the renderer's text; the renderer's own parser reads a result table back (cells with a
+    // pipe included, a cut result marked truncated), and prose and errors stay text.
+    const rendered = renderTable(['table', 'note'], [['customers', 'a | b'], ['orders', 3000], ['returns', null]], { limits: { maxRows: 2 } });
+    assert.deepEqual(describeObservation(rendered, false), { kind: 'table', columns: ['table', 'note'], rows: [['customers', 'a | b'], ['orders', '3000']], truncated: true, isError: false });
+    assert.deepEqual(describeObservation('Error: no such column: x | y', true), { kind: 'text', text: 'Error: no such column: x | y', isError: true });
+    assert.equal(describeObservation('North', false)?.kind, 'text');
     const view = createRunView();
     applyRunEvents(view, wire(stampEvents(generateRunEventInputs({ tasks: 1, nodesPerTask: 6, seed: 1 }))));
     const task = view.tasks[view.taskOrder[0]];

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { readRun, RUN_FILES, RunStore } from '../../src/core/store';
-import { synthesize } from '../../src/core/pipeline';
+import { synthesize } from '../../src/core/run/synthesize';
 import { ExplorerSession } from '../../src/host/explorer/ExplorerSession';
 import { registerLiveRun, registerRunStopper } from '../../src/host/explorer/liveRuns';
 import { PROTOCOL_VERSION, type HostMessage } from '../../src/shared/protocol';

@@ -10,7 +10,7 @@
  */
 import { useEffect, useRef } from 'react';
 import { displayStatus, type NodeView, type TaskView, type ViewDelta } from '../../src/shared/runView';
-import { statusColour, themeKindOf, type ThemeKind } from '../../src/shared/statusColours';
+import { statusColour, themeKindOf, type NodeStatus, type ThemeKind } from '../../src/shared/statusColours';
 import { modelShape, type NodeShape } from './format';
 import { LEVEL_SPACING_Y, layoutTask, NODE_SPACING_X } from './treeLayout';
 import type { RunClient } from './runClient';
@@ -50,7 +50,7 @@ interface DrawnNode {
   x: number;
   y: number;
   radius: number;
-  status: string;
+  status: NodeStatus;
   shape: NodeShape;
   badge: string;
   collapsed: boolean;
@@ -591,7 +591,7 @@ export class TreeController {
 
     // Nodes: one fill per status colour.
     const visible: DrawnNode[] = [];
-    const byStatus = new Map<string, DrawnNode[]>();
+    const byStatus = new Map<NodeStatus, DrawnNode[]>();
     for (const node of nodes) {
       if (!inView(node)) continue;
       visible.push(node);

@@ -1,4 +1,4 @@
-import { mergeRuns } from '../../core/scale/merge';
+import { mergeRuns } from '../../core/run/merge';
 import { CliError, parseCommandArgs, resolveRunDir, type CliCommand } from '../command';
 
 const USAGE = `Usage: toffee merge <out> <runDir>… [--json]

@@ -1,11 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { synthesize, type SynthesisSummary } from '../../core/pipeline';
+import { synthesize, type SynthesisSummary } from '../../core/run/synthesize';
 import { OFFLINE_SIM_PROVIDER_ID } from '../../core/llm/sim/index';
 import type { RecordedProvider, RunModelsConfig } from '../../core/store/runProviders';
 import { describeCostModelOrigin, parseCostModelChoice, type CostModelChoice } from '../../core/lcm/location';
 import type { LlmProvider } from '../../core/llm/types';
-import { formatShard, parseShard, type Shard } from '../../core/scale/shard';
+import { formatShard, parseShard, type Shard } from '../../core/run/shard';
 import { isRunFolder, readRunMeta } from '../../core/store/runFolder';
 import { CliError, parseCommandArgs, resolveRunDir, type CliCommand } from '../command';
 import { hasProviderFlags, PROVIDER_FLAG_OPTIONS, PROVIDER_FLAG_USAGE, providersFromFlags, providersFromSettings, providerSettingsFromFlags, readCliConfig } from '../providers';

@@ -24,6 +24,7 @@
  */
 import type { Database, SqlJsStatic } from 'sql.js';
 import { renderError, renderTable } from '../agent/render';
+import { stepCode } from '../agent/steps';
 import type { AgentStep } from '../agent/types';
 import { loadSqlJs } from '../env/sqlJs';
 import { numbersIn } from '../taskpool/answer';
@@ -31,7 +32,7 @@ import { keyFromRows } from '../taskpool/revise';
 import type { AnswerKey, EvidenceStep, RubricCheck, RubricCriterion } from '../taskpool/types';
 import { containsWord } from '../text/regex';
 import { quoteIdent } from '../text/sql';
-import { RubricEnvironment, RubricResult, scoreRubric, stepCode } from './verifier';
+import { RubricEnvironment, RubricResult, scoreRubric } from './verifier';
 
 export type PerturbationKind = 'drop-table' | 'drop-column' | 'edit-values';
 
@@ -296,13 +297,65 @@ function withDatabase<T>(SQL: SqlJsStatic, image: Uint8Array, body: (db: Databas
   }
 }
 
+/** Score changes of one perturbation, pooled by whether the perturbation targets the criterion. */
+interface Samples {
+  targeted: number[];
+  untargeted: number[];
+  collateral: number[];
+  byCriterion: Map<string, { targeted: number[]; untargeted: number[]; collateral: number[] }>;
+}
+
+type CriterionScores = Map<string, { kind: string; score: number | null }>;
+
+/** Each judged criterion's score before and after one perturbation, into its pool; a targeted criterion that did not move is flagged. */
+function compareCriteria(report: AuditReport, bucket: Samples, trajectory: AuditTrajectory, p: Perturbation, scores: { base: CriterionScores; perturbed: CriterionScores; keyChanged: boolean }): void {
+  for (const criterion of trajectory.task.rubric ?? []) {
+    const before = scores.base.get(criterion.id)?.score;
+    const after = scores.perturbed.get(criterion.id)?.score;
+    if (before === null || before === undefined || after === null || after === undefined) continue;
+    const cell = bucket.byCriterion.get(criterion.check.kind) ?? { targeted: [], untargeted: [], collateral: [] };
+    bucket.byCriterion.set(criterion.check.kind, cell);
+    const targeted = targets(p, criterion.check, scores.keyChanged);
+    if (targeted && criterion.polarity === 'negative') {
+      // A confuser criterion ("does not use table X") is satisfied by not reading X; removing X cannot move it.
+      report.negativeTargetedSkipped++;
+      continue;
+    }
+    if (targeted) {
+      bucket.targeted.push(before - after);
+      cell.targeted.push(before - after);
+      // Removal must move a targeted criterion; a value edit must move an answer criterion whose key it changed.
+      const mustMove = p.kind !== 'edit-values' || criterion.check.kind === 'final_value' || criterion.check.kind === 'reports_values';
+      if (mustMove && before === 1 && after === 1) report.flags.push({ trajectoryId: trajectory.trajectoryId, criterionId: criterion.id, criterionKind: criterion.check.kind, perturbation: p });
+    } else {
+      const pool = collateral(p, criterion.check, trajectory.steps) ? 'collateral' : 'untargeted';
+      bucket[pool].push(Math.abs(after - before));
+      cell[pool].push(Math.abs(after - before));
+    }
+  }
+}
+
+function summarizeSamples(s: Samples): AuditReport['byPerturbation'][PerturbationKind] {
+  return {
+    targeted: { n: s.targeted.length, meanDrop: mean(s.targeted) },
+    untargeted: { n: s.untargeted.length, meanAbsDelta: mean(s.untargeted) },
+    collateral: { n: s.collateral.length, meanAbsDelta: mean(s.collateral) },
+    byCriterion: Object.fromEntries(
+      [...s.byCriterion].map(([k, c]) => [
+        k,
+        { targeted: { n: c.targeted.length, meanDrop: mean(c.targeted) }, untargeted: { n: c.untargeted.length, meanAbsDelta: mean(c.untargeted) }, collateral: { n: c.collateral.length, meanAbsDelta: mean(c.collateral) } },
+      ]),
+    ),
+  };
+}
+
 /** Audits the verifier on up to `max` trajectories against the environment image they ran on. */
 export async function auditVerifier(image: Uint8Array, trajectories: readonly AuditTrajectory[], options: AuditOptions = {}): Promise<AuditReport> {
   const SQL = await loadSqlJs();
   const scorer = options.scorer ?? scoreRubric;
   const max = options.max ?? 20;
   const kinds: PerturbationKind[] = ['drop-table', 'drop-column', 'edit-values'];
-  const samples = new Map(kinds.map((k) => [k, { targeted: [] as number[], untargeted: [] as number[], collateral: [] as number[], byCriterion: new Map<string, { targeted: number[]; untargeted: number[]; collateral: number[] }>() }]));
+  const samples = new Map<PerturbationKind, Samples>(kinds.map((k) => [k, { targeted: [], untargeted: [], collateral: [], byCriterion: new Map() }]));
   const report: AuditReport = {
     trajectories: 0,
     skippedTrajectories: [],
@@ -342,7 +395,7 @@ export async function auditVerifier(image: Uint8Array, trajectories: readonly Au
     const baseRun = withDatabase(SQL, image, scoreOn);
     const base = criterionScores(baseRun.result);
     for (const p of planned.values()) {
-      let perturbed: Map<string, { kind: string; score: number | null }>;
+      let perturbed: CriterionScores;
       let keyChanged = false;
       try {
         const run = withDatabase(SQL, image, (db) => {
@@ -360,47 +413,10 @@ export async function auditVerifier(image: Uint8Array, trajectories: readonly Au
         continue;
       }
       report.perturbations++;
-      const bucket = samples.get(p.kind)!;
-      for (const criterion of rubric) {
-        const before = base.get(criterion.id)?.score;
-        const after = perturbed.get(criterion.id)?.score;
-        if (before === null || before === undefined || after === null || after === undefined) continue;
-        const cell = bucket.byCriterion.get(criterion.check.kind) ?? { targeted: [], untargeted: [], collateral: [] };
-        bucket.byCriterion.set(criterion.check.kind, cell);
-        const targeted = targets(p, criterion.check, keyChanged);
-        if (targeted && criterion.polarity === 'negative') {
-          // A confuser criterion ("does not use table X") is satisfied by not reading X; removing X cannot move it.
-          report.negativeTargetedSkipped++;
-          continue;
-        }
-        if (targeted) {
-          bucket.targeted.push(before - after);
-          cell.targeted.push(before - after);
-          // Removal must move a targeted criterion; a value edit must move an answer criterion whose key it changed.
-          const mustMove = p.kind !== 'edit-values' || criterion.check.kind === 'final_value' || criterion.check.kind === 'reports_values';
-          if (mustMove && before === 1 && after === 1) report.flags.push({ trajectoryId: trajectory.trajectoryId, criterionId: criterion.id, criterionKind: criterion.check.kind, perturbation: p });
-        } else {
-          const pool = collateral(p, criterion.check, trajectory.steps) ? 'collateral' : 'untargeted';
-          bucket[pool].push(Math.abs(after - before));
-          cell[pool].push(Math.abs(after - before));
-        }
-      }
+      compareCriteria(report, samples.get(p.kind)!, trajectory, p, { base, perturbed, keyChanged });
     }
   }
-  for (const kind of kinds) {
-    const s = samples.get(kind)!;
-    report.byPerturbation[kind] = {
-      targeted: { n: s.targeted.length, meanDrop: mean(s.targeted) },
-      untargeted: { n: s.untargeted.length, meanAbsDelta: mean(s.untargeted) },
-      collateral: { n: s.collateral.length, meanAbsDelta: mean(s.collateral) },
-      byCriterion: Object.fromEntries(
-        [...s.byCriterion].map(([k, c]) => [
-          k,
-          { targeted: { n: c.targeted.length, meanDrop: mean(c.targeted) }, untargeted: { n: c.untargeted.length, meanAbsDelta: mean(c.untargeted) }, collateral: { n: c.collateral.length, meanAbsDelta: mean(c.collateral) } },
-        ]),
-      ),
-    };
-  }
+  for (const kind of kinds) report.byPerturbation[kind] = summarizeSamples(samples.get(kind)!);
   report.stepsReplayed = counts.replayed;
   report.stepsNotReplayed = counts.kept;
   return report;

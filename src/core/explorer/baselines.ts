@@ -4,11 +4,13 @@
  * config and no cost model is `runSearch` with `fixedConfigPolicy`.
  */
 import { applyStep } from '../agent/episode';
+import { repairedErrorIndices } from '../agent/steps';
 import type { AgentState, AgentStep } from '../agent/types';
 import type { ArmConfig } from '../lcm/types';
 import type { TaskSpec } from '../taskpool/types';
-import type { StepRunner, TrajectoryRecord } from './search';
-import { CleaningOptions, DEFAULT_CLEANING, RejectionReason, cleaningRejection, repairedErrorIndices, verifyTrajectory } from './verifier';
+import type { TrajectoryRecord } from './search';
+import type { StepRunner } from './stepRunner';
+import { CleaningOptions, DEFAULT_CLEANING, RejectionReason, cleaningRejection, verifyTrajectory } from './verifier';
 
 export interface EpisodesOptions {
   /** Independent episodes (1 = single-shot). */

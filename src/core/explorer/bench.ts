@@ -10,7 +10,9 @@ import type { LlmProvider, ModelSpec } from '../llm/types';
 import type { TaskSpec } from '../taskpool/types';
 import { runEpisodes } from './baselines';
 import { PrefixCache } from './prefixCache';
-import { costModelPolicy, createStepRunner, fixedConfigPolicy, runSearch } from './search';
+import { costModelPolicy, fixedConfigPolicy } from './policy';
+import { runSearch } from './search';
+import { createStepRunner } from './stepRunner';
 
 export const BENCH_METHODS = ['toffee', 'toffee-no-lcm', 'best-of-5', 'single-shot'] as const;
 export type BenchMethod = (typeof BENCH_METHODS)[number];
@@ -73,93 +75,48 @@ export function meanAndCi(values: readonly number[]): { mean: number; ci95: numb
   return { mean, ci95: (T95[n - 1] ?? 1.96) * Math.sqrt(variance / n) };
 }
 
+/** What every cell of a benchmark shares. */
+interface Bench {
+  options: BenchOptions;
+  models: ModelSpec[];
+  baselineArm: ArmConfig;
+  arms: ArmConfig[];
+  estimate: ReturnType<typeof createPriceCostEstimator>;
+}
+
+/** A cell's running sums, in the order its runs finish. */
+interface CellTally {
+  qualityBySeed: number[];
+  verifiedBySeed: number[];
+  spent: number;
+  admitted: number;
+  repairs: number;
+  expansions: number;
+  searchMs: number;
+  toolCalls: number;
+  toolSaved: number;
+}
+
 export async function runBenchmark(options: BenchOptions): Promise<BenchResult> {
   const methods = [...(options.methods ?? BENCH_METHODS)];
   const seeds = [...(options.seeds ?? [1, 2, 3])];
   const progress = options.onProgress ?? (() => {});
   const models: ModelSpec[] = (await Promise.all(options.providers.map((p) => p.listModels()))).flat();
   const baselineArm: ArmConfig = options.baselineArm ?? { provider: 'offline-sim', model: 'sim-medium', contextLength: 'full', reasoningEffort: 'medium', operator: 'explore' };
-  const arms = buildDefaultArms(models, { operators: ['explore', 'repair'] });
-  const estimate = createPriceCostEstimator(models);
+  const bench: Bench = { options, models, baselineArm, arms: buildDefaultArms(models, { operators: ['explore', 'repair'] }), estimate: createPriceCostEstimator(models) };
   const cells: BenchCell[] = [];
-  let toffeeExpansions = 0;
-  let toffeeMs = 0;
-  let toolCalls = 0;
-  let toolSaved = 0;
+  const toffee = { expansions: 0, ms: 0, toolCalls: 0, toolSaved: 0 };
   for (const method of methods) {
     for (const budgetUsd of options.budgetsUsd) {
-      const qualityBySeed: number[] = [];
-      const verifiedBySeed: number[] = [];
-      let spent = 0;
-      let admittedCount = 0;
-      let repairCount = 0;
-      let expansions = 0;
-      let searchMs = 0;
-      for (const seed of seeds) {
-        if (options.signal?.aborted) throw new Error('the benchmark was cancelled');
-        // Each (method, budget, seed) starts fresh, like a run: every task explores from the run-start snapshot
-        // of the cost model (so a task's exploration does not depend on which tasks ran before it, as in a
-        // sharded or queue-mode run), and each task's learning is merged into the run's model in task order.
-        const costModel = new LearnedCostModel(arms, { estimateCostUsd: estimate });
-        const runStart = costModel.clone();
-        const cache = new PrefixCache(options.toolContext);
-        let qualitySum = 0;
-        let verified = 0;
-        for (const task of options.tasks) {
-          const withCache = method === 'toffee' || method === 'toffee-no-lcm';
-          const runner = createStepRunner({ task, providers: options.providers, models, toolContext: options.toolContext, prefixCache: withCache ? cache : undefined, seed });
-          let best: number;
-          let admitted: Array<{ hasRepair: boolean }>;
-          if (method === 'toffee' || method === 'toffee-no-lcm') {
-            const taskModel = runStart.clone();
-            const policy = method === 'toffee' ? costModelPolicy(taskModel) : fixedConfigPolicy(baselineArm, options.fixedK ?? 2, estimate);
-            const result = await runSearch(task, runner, policy, { budgetUsd, signal: options.signal });
-            costModel.applyDelta(taskModel.deltaFrom(runStart));
-            best = result.bestQuality;
-            admitted = result.admitted;
-            spent += result.spentUsd;
-            expansions += result.expansions;
-            searchMs += result.elapsedMs;
-          } else {
-            const estimateStepCostUsd = (depth: number) => estimate(baselineArm, { vector: [], input: { depth } } as unknown as StateFeatures);
-            const result = await runEpisodes(task, runner, baselineArm, { episodes: method === 'best-of-5' ? 5 : 1, budgetUsd, signal: options.signal, estimateStepCostUsd });
-            best = result.bestQuality;
-            admitted = result.admitted;
-            spent += result.spentUsd;
-            searchMs += result.elapsedMs;
-          }
-          qualitySum += best;
-          if (admitted.length > 0) verified++;
-          admittedCount += admitted.length;
-          repairCount += admitted.filter((t) => t.hasRepair).length;
-        }
-        const stats = cache.stats();
-        if (method === 'toffee') {
-          toolCalls += stats.requests;
-          toolSaved += stats.prefixHits + stats.callHits;
-        }
-        qualityBySeed.push(qualitySum / Math.max(1, options.tasks.length));
-        verifiedBySeed.push(verified / Math.max(1, options.tasks.length));
-      }
-      const q = meanAndCi(qualityBySeed);
-      const v = meanAndCi(verifiedBySeed);
+      const tally: CellTally = { qualityBySeed: [], verifiedBySeed: [], spent: 0, admitted: 0, repairs: 0, expansions: 0, searchMs: 0, toolCalls: 0, toolSaved: 0 };
+      for (const seed of seeds) await benchSeed(bench, method, budgetUsd, seed, tally);
       if (method === 'toffee') {
-        toffeeExpansions += expansions;
-        toffeeMs += searchMs;
+        toffee.expansions += tally.expansions;
+        toffee.ms += tally.searchMs;
+        toffee.toolCalls += tally.toolCalls;
+        toffee.toolSaved += tally.toolSaved;
       }
-      const cell: BenchCell = {
-        method,
-        budgetUsd,
-        qualityBySeed,
-        meanQuality: q.mean,
-        qualityCi95: q.ci95,
-        verifiedRate: v.mean,
-        verifiedRateCi95: v.ci95,
-        meanSpentUsd: spent / Math.max(1, seeds.length * options.tasks.length),
-        repairShare: admittedCount > 0 ? repairCount / admittedCount : 0,
-        expansions,
-        searchMs,
-      };
+      const cell = benchCell(method, budgetUsd, tally, seeds.length * options.tasks.length);
       cells.push(cell);
       progress(`${method} @ $${budgetUsd}: quality ${cell.meanQuality.toFixed(3)} ± ${cell.qualityCi95.toFixed(3)}, verified ${(100 * cell.verifiedRate).toFixed(0)}%, spent $${cell.meanSpentUsd.toFixed(4)}/task`);
     }
@@ -171,9 +128,73 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
     budgetsUsd: [...options.budgetsUsd],
     methods,
     baselineArm: armId(baselineArm),
-    toffeeExpansionsPerSecond: toffeeMs > 0 ? toffeeExpansions / (toffeeMs / 1000) : 0,
-    toolCalls,
-    toolExecutionsSaved: toolSaved,
+    toffeeExpansionsPerSecond: toffee.ms > 0 ? toffee.expansions / (toffee.ms / 1000) : 0,
+    toolCalls: toffee.toolCalls,
+    toolExecutionsSaved: toffee.toolSaved,
+  };
+}
+
+/**
+ * One (method, budget, seed) over every task, fresh like a run: every task explores from the run-start snapshot
+ * of the cost model (so a task's exploration does not depend on which tasks ran before it, as in a sharded or
+ * queue-mode run), and each task's learning is merged into the run's model in task order.
+ */
+async function benchSeed(bench: Bench, method: BenchMethod, budgetUsd: number, seed: number, tally: CellTally): Promise<void> {
+  const { options } = bench;
+  if (options.signal?.aborted) throw new Error('the benchmark was cancelled');
+  const costModel = new LearnedCostModel(bench.arms, { estimateCostUsd: bench.estimate });
+  const runStart = costModel.clone();
+  const cache = new PrefixCache(options.toolContext);
+  let qualitySum = 0;
+  let verified = 0;
+  for (const task of options.tasks) {
+    const withCache = method === 'toffee' || method === 'toffee-no-lcm';
+    const runner = createStepRunner({ task, providers: options.providers, models: bench.models, toolContext: options.toolContext, prefixCache: withCache ? cache : undefined, seed });
+    let best: number;
+    let admitted: Array<{ hasRepair: boolean }>;
+    if (withCache) {
+      const taskModel = runStart.clone();
+      const policy = method === 'toffee' ? costModelPolicy(taskModel) : fixedConfigPolicy(bench.baselineArm, options.fixedK ?? 2, bench.estimate);
+      const result = await runSearch(task, runner, policy, { budgetUsd, signal: options.signal });
+      costModel.applyDelta(taskModel.deltaFrom(runStart));
+      ({ bestQuality: best, admitted } = result);
+      tally.spent += result.spentUsd;
+      tally.expansions += result.expansions;
+      tally.searchMs += result.elapsedMs;
+    } else {
+      const estimateStepCostUsd = (depth: number) => bench.estimate(bench.baselineArm, { vector: [], input: { depth } } as unknown as StateFeatures);
+      const result = await runEpisodes(task, runner, bench.baselineArm, { episodes: method === 'best-of-5' ? 5 : 1, budgetUsd, signal: options.signal, estimateStepCostUsd });
+      ({ bestQuality: best, admitted } = result);
+      tally.spent += result.spentUsd;
+      tally.searchMs += result.elapsedMs;
+    }
+    qualitySum += best;
+    if (admitted.length > 0) verified++;
+    tally.admitted += admitted.length;
+    tally.repairs += admitted.filter((t) => t.hasRepair).length;
+  }
+  const stats = cache.stats();
+  tally.toolCalls += stats.requests;
+  tally.toolSaved += stats.prefixHits + stats.callHits;
+  tally.qualityBySeed.push(qualitySum / Math.max(1, options.tasks.length));
+  tally.verifiedBySeed.push(verified / Math.max(1, options.tasks.length));
+}
+
+function benchCell(method: BenchMethod, budgetUsd: number, tally: CellTally, runs: number): BenchCell {
+  const q = meanAndCi(tally.qualityBySeed);
+  const v = meanAndCi(tally.verifiedBySeed);
+  return {
+    method,
+    budgetUsd,
+    qualityBySeed: tally.qualityBySeed,
+    meanQuality: q.mean,
+    qualityCi95: q.ci95,
+    verifiedRate: v.mean,
+    verifiedRateCi95: v.ci95,
+    meanSpentUsd: tally.spent / Math.max(1, runs),
+    repairShare: tally.admitted > 0 ? tally.repairs / tally.admitted : 0,
+    expansions: tally.expansions,
+    searchMs: tally.searchMs,
   };
 }
 

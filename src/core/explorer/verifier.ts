@@ -2,29 +2,12 @@
  * The deterministic verifier, trajectory quality and cleaning filters. Verification is separate from
  * execution: it reads the task's answer key, evidence anchors and rubric, which the agent never sees.
  */
+import { repairedErrorIndices, stepCode } from '../agent/steps';
 import type { AgentStep } from '../agent/types';
 import { codeSimilarity } from '../llm/sim/history';
 import { matchesAnswer, normalizeText, numbersIn, statesAnswer } from '../taskpool/answer';
 import type { EvidenceStep, RubricCriterion, TaskSpec } from '../taskpool/types';
 import { containsWord } from '../text/regex';
-
-/** The code a step ran (SQL or Python), or undefined for discovery and answers. */
-export function stepCode(step: AgentStep): string | undefined {
-  const args = step.observation.args ?? parseArgs(step.toolCall?.arguments);
-  if (step.toolCall?.name === 'run_sql' && typeof args?.query === 'string') return args.query;
-  if (step.toolCall?.name === 'run_python' && typeof args?.code === 'string') return args.code;
-  return undefined;
-}
-
-function parseArgs(text: string | undefined): Record<string, unknown> | undefined {
-  if (!text) return undefined;
-  try {
-    const value = JSON.parse(text);
-    return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 function cellText(value: unknown): string {
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(10)));
@@ -68,16 +51,6 @@ export function coveredEvidence(task: TaskSpec, steps: readonly AgentStep[]): Se
 
 export function evidenceCoverage(task: TaskSpec, steps: readonly AgentStep[]): number {
   return task.evidence.length === 0 ? 1 : coveredEvidence(task, steps).size / task.evidence.length;
-}
-
-/** Error steps followed by a successful step with the same tool: error → diagnosis → repair. */
-export function repairedErrorIndices(steps: readonly AgentStep[]): number[] {
-  const repaired: number[] = [];
-  steps.forEach((step, i) => {
-    const next = steps[i + 1];
-    if (!step.observation.ok && next && next.observation.ok && next.toolCall?.name === step.toolCall?.name) repaired.push(i);
-  });
-  return repaired;
 }
 
 export interface CriterionResult {

@@ -7,13 +7,8 @@
  */
 import { Template } from '@huggingface/jinja';
 import type { HfExample } from './sft';
-import { QWEN25_CHAT_TEMPLATE } from './templates/qwen25';
-import { QWEN3_CHAT_TEMPLATE } from './templates/qwen3';
+import { CHAT_TEMPLATES, type ChatTemplateName } from './templates/index';
 import { tokenCounterFor } from './tokenCount';
-
-export const CHAT_TEMPLATES = { 'qwen2.5': QWEN25_CHAT_TEMPLATE, qwen3: QWEN3_CHAT_TEMPLATE } as const;
-export type ChatTemplateName = keyof typeof CHAT_TEMPLATES;
-export const CHAT_TEMPLATE_NAMES = Object.keys(CHAT_TEMPLATES) as ChatTemplateName[];
 
 const compiled = new Map<ChatTemplateName, Template>();
 function template(name: ChatTemplateName): Template {

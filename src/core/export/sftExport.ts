@@ -6,7 +6,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CHAT_TEMPLATE_NAMES, ChatTemplateName, checkRender } from './renderCheck';
+import { checkRender } from './renderCheck';
+import { CHAT_TEMPLATE_NAMES, type ChatTemplateName } from './templates/index';
 import { tokenCounterFor } from './tokenCount';
 import {
   ExampleMetadata,

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { TokenizerLoader } from '@lenml/tokenizers';
 import { estimateTokens } from '../llm/tokens';
 import { qwenTokenizerDir } from '../assets';
-import type { ChatTemplateName } from './renderCheck';
+import type { ChatTemplateName } from './templates/index';
 
 export interface TokenCounter {
   /** Which tokenizer counted, as the report says it. */

@@ -32,7 +32,7 @@ export function parseCostModelChoice(text: string, cwd = process.cwd()): CostMod
   return { file: path.resolve(cwd, text) };
 }
 
-/** The pipeline's `costModelFile` option: undefined = environment, null = fresh, a string = that file. */
+/** synthesize's `costModelFile` option: undefined = environment, null = fresh, a string = that file. */
 export function choiceFromOption(costModelFile: string | null | undefined): CostModelChoice {
   return costModelFile === undefined ? 'environment' : costModelFile === null ? 'fresh' : { file: costModelFile };
 }

@@ -10,7 +10,8 @@ import { sharedEndpointLimiter, type EndpointLimiter } from './endpointLimiter';
 import { LlmError, redactSecrets } from './errors';
 import { parseJsonToolReply, toJsonToolConversation } from './jsonToolProtocol';
 import { costUsd, resolveModelSpec, type PriceOverride, type ResolvedModelSpec } from './pricing';
-import { abortableSleep, fullJitterBackoffMs, isRetryableStatus, parseRetryAfterMs } from './retryPolicy';
+import { retrying, withRetry, type RetryOptions } from './retry';
+import { isRetryableStatus, parseRetryAfterMs } from './retryPolicy';
 import { estimateMessagesTokens, estimateTokens } from './tokens';
 import type { ChatMessage, Completion, CompletionRequest, LlmProvider, ModelSpec, ToolCallRequest, ToolDefinition, Usage } from './types';
 
@@ -52,6 +53,8 @@ export interface OpenAiProviderOptions {
   log?: (line: string) => void;
   /** RNG for backoff jitter (tests pass a fixed one). */
   random?: () => number;
+  /** How a retry's wait is spent (tests record the waits instead of sleeping them). */
+  sleep?: RetryOptions['sleep'];
 }
 
 export interface OpenAiProvider extends LlmProvider {
@@ -85,7 +88,13 @@ export function isLocalEndpoint(baseUrl: string): boolean {
   }
 }
 
-let jsonCallCounter = 0;
+/**
+ * Ids for tool calls the model wrote as text (they have none of their own): by the reply's turn in the
+ * conversation, so the same conversation gets the same ids whatever the process did before.
+ */
+function textCallIdPrefix(messages: readonly ChatMessage[]): string {
+  return `call_t${messages.filter((m) => m.role === 'assistant').length + 1}`;
+}
 
 export function createOpenAiProvider(options: OpenAiProviderOptions = {}): OpenAiProvider {
   const id = options.id ?? 'openai';
@@ -95,10 +104,6 @@ export function createOpenAiProvider(options: OpenAiProviderOptions = {}): OpenA
   const apiKey = options.apiKey ?? env[apiKeyEnv];
   const secrets = [apiKey];
   const timeoutMs = options.timeoutMs ?? 120_000;
-  const maxRetries = Math.max(0, options.maxRetries ?? 4);
-  const backoff = { baseMs: options.backoffBaseMs ?? 500, maxMs: options.backoffMaxMs ?? 30_000 };
-  const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
-  const random = options.random ?? Math.random;
   const toolProtocol = options.toolProtocol ?? 'auto';
   const log = (line: string): void => options.log?.(redactSecrets(`[${id}] ${line}`, secrets));
 
@@ -115,6 +120,16 @@ export function createOpenAiProvider(options: OpenAiProviderOptions = {}): OpenA
     requestsPerMinute: options.requestsPerMinute ?? 0,
     burst: options.burst,
   });
+  // A server-requested wait pauses every request to the endpoint, not only the one that was told.
+  const retry: RetryOptions = {
+    maxRetries: options.maxRetries,
+    backoff: { baseMs: options.backoffBaseMs ?? 500, maxMs: options.backoffMaxMs ?? 30_000 },
+    maxRetryAfterMs: options.maxRetryAfterMs,
+    random: options.random,
+    sleep: options.sleep,
+    log,
+    onRetryAfter: (waitMs) => limiter.bucket.pauseUntil(Date.now() + waitMs),
+  };
 
   // The SDK's retries are off: jitter, Retry-After and the shared limiter are ours. Its own timeout is a
   // backstop only; ours (per attempt, covering streamed bodies) fires first.
@@ -201,42 +216,14 @@ export function createOpenAiProvider(options: OpenAiProviderOptions = {}): OpenA
     }
   }
 
-  /** Attempts with backoff under the shared limiter; returns the result and the attempt count. */
-  async function withRetries(body: ChatCompletionCreateParamsBase, signal: AbortSignal | undefined): Promise<[AttemptResult, number]> {
-    let last: LlmError | undefined;
-    for (let attemptIndex = 0; attemptIndex <= maxRetries; attemptIndex++) {
-      const release = await limiter.acquire(signal);
-      try {
-        return [await attempt(body, signal), attemptIndex + 1];
-      } catch (error) {
-        last = error instanceof LlmError ? error : classifyError(error, baseUrl, secrets);
-      } finally {
-        release();
-      }
-      if (!last.retryable || attemptIndex === maxRetries) break;
-      let waitMs: number;
-      if (last.retryAfterMs !== undefined) {
-        waitMs = Math.min(last.retryAfterMs, maxRetryAfterMs) + Math.floor(random() * Math.min(backoff.baseMs, 1_000));
-        limiter.bucket.pauseUntil(Date.now() + waitMs);
-      } else {
-        waitMs = fullJitterBackoffMs(attemptIndex, backoff, random);
-      }
-      log(`${body.model}: ${last.kind}${last.status ? ` (HTTP ${last.status})` : ''}; retry ${attemptIndex + 1}/${maxRetries} in ${waitMs} ms`);
-      try {
-        await abortableSleep(waitMs, signal);
-      } catch {
-        throw new LlmError('cancelled', 'The model request was cancelled while waiting to retry.', false, { attempts: attemptIndex + 1 });
-      }
+  /** One attempt under the endpoint's shared limiter (retries wrap the provider: retry.ts). */
+  async function limited(body: ChatCompletionCreateParamsBase, signal: AbortSignal | undefined): Promise<AttemptResult> {
+    const release = await limiter.acquire(signal);
+    try {
+      return await attempt(body, signal);
+    } finally {
+      release();
     }
-    const final = last!;
-    if (!final.retryable) throw final;
-    const made = maxRetries + 1;
-    throw new LlmError(final.kind, `${final.message} Gave up after ${made} attempt${made === 1 ? '' : 's'}.`, true, {
-      status: final.status,
-      attempts: made,
-      retryAfterMs: final.retryAfterMs,
-      detail: final.detail,
-    });
   }
 
   async function complete(request: CompletionRequest): Promise<Completion> {
@@ -259,10 +246,9 @@ export function createOpenAiProvider(options: OpenAiProviderOptions = {}): OpenA
 
     // Capability fallbacks retry at once and do not count against maxRetries; each can happen once.
     let result: AttemptResult;
-    let attempts: number;
     for (;;) {
       try {
-        [result, attempts] = await withRetries(buildBody(request, plan, spec), request.signal);
+        result = await limited(buildBody(request, plan, spec), request.signal);
         break;
       } catch (error) {
         if (!(error instanceof LlmError) || error.kind !== 'bad_request') throw error;
@@ -288,7 +274,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions = {}): OpenA
 
     let { content, toolCalls } = result;
     if (hasTools && plan.protocol === 'json-text') {
-      const parsed = parseJsonToolReply(content ?? '', `call_t${++jsonCallCounter}`);
+      const parsed = parseJsonToolReply(content ?? '', textCallIdPrefix(request.messages));
       content = parsed.content;
       toolCalls = parsed.toolCalls;
     } else if (hasTools) {
@@ -296,7 +282,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions = {}): OpenA
       else if (content) {
         // Some servers accept `tools` but the model writes the call as text; take it when it names an offered tool.
         const offered = new Set(request.tools!.map((t) => t.function.name));
-        const parsed = parseJsonToolReply(content, `call_t${++jsonCallCounter}`);
+        const parsed = parseJsonToolReply(content, textCallIdPrefix(request.messages));
         if (parsed.toolCalls.length > 0 && parsed.toolCalls.every((call) => offered.has(call.name))) {
           content = parsed.content;
           toolCalls = parsed.toolCalls;
@@ -315,7 +301,6 @@ export function createOpenAiProvider(options: OpenAiProviderOptions = {}): OpenA
       costUsd: costUsd(usage, spec),
       latencyMs: Math.round(result.latencyMs),
       toolProtocol: hasTools ? plan.protocol : undefined,
-      attempts,
     };
     if (result.finishReason) completion.finishReason = result.finishReason;
     if (warnings.length > 0) completion.warnings = warnings;
@@ -348,7 +333,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions = {}): OpenA
   /** True when the endpoint answers; false when it rejects the feature with a 400-class error; other errors propagate. */
   async function probeAccepts(body: ChatCompletionCreateParamsBase, signal: AbortSignal | undefined, rejects: (detail: string) => boolean): Promise<boolean> {
     try {
-      await withRetries(body, signal);
+      await retrying(() => limited(body, signal), { label: body.model, signal }, retry);
       return true;
     } catch (error) {
       if (error instanceof LlmError && error.kind === 'bad_request' && rejects(`${error.detail ?? ''} ${error.message}`)) return false;
@@ -371,7 +356,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions = {}): OpenA
     }
   }
 
-  return { id, baseUrl, listModels, complete, modelSpec, probeCapabilities };
+  return withRetry({ id, baseUrl, listModels, complete, modelSpec, probeCapabilities }, retry);
 }
 
 /** Our ChatMessage → the Chat Completions wire shape. */

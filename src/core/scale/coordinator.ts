@@ -12,19 +12,19 @@ import * as path from 'node:path';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { openAgentSession, type AgentSession } from '../agent/session';
-import { awaitsRevision, emptyRevisionTally, exploredFromRun, reviseIntoRun, runTaskOrder, type RevisionTally } from '../explorer/revision';
-import { DEFAULT_CLEANING } from '../explorer/verifier';
+import { awaitsRevision, emptyRevisionTally, exploredFromRun, reviseIntoRun, runTaskOrder, type RevisionTally } from '../run/revision';
+import { DEFAULT_CLEANING, type CleaningOptions } from '../explorer/verifier';
 import { saveCostModel, type CostModelJson } from '../lcm/index';
 import { resolveCostModelLocation } from '../lcm/location';
 import type { LlmProvider } from '../llm/types';
-import { environmentHash, synthesize } from '../pipeline';
+import { synthesize } from '../run/synthesize';
 import type { RunEventInput } from '../store/events';
 import { assertResumable } from '../store/resumeCheck';
 import { RunStore } from '../store/RunStore';
 import { buildStructuralGraph } from '../taskpool/graph';
 import type { TaskSpec } from '../taskpool/types';
-import { appendFinishedTask } from './taskEvents';
-import { foldTaskDeltas, readRunStartModel, RUN_COST_MODEL_FILE, RUN_COST_MODEL_START_FILE } from './runCostModel';
+import { appendFinishedTask, type AppendOutcome } from '../run/taskEvents';
+import { environmentHash, foldTaskDeltas, readRunStartModel, RUN_COST_MODEL_FILE, RUN_COST_MODEL_START_FILE } from '../run/runCostModel';
 import {
   KEY_PREFIX,
   RUNS_KEY,
@@ -109,10 +109,19 @@ export interface PublishOptions {
   onProgress?: (line: string) => void;
 }
 
+/** The search settings a prepared run records in its run.json; a folder without them cannot be enqueued. */
+function searchSettings(store: RunStore): Pick<RunSpec, 'budgetUsd' | 'maxK' | 'maxDepth' | 'targetAdmitted' | 'minQuality' | 'providers'> {
+  const { budgetUsd, maxK, maxDepth, targetAdmitted, minQuality, providers } = store.state.started?.config ?? {};
+  if (budgetUsd === undefined || maxK === undefined || maxDepth === undefined || targetAdmitted === undefined || minQuality === undefined || providers === undefined) {
+    throw new Error(`${store.runDir} was not prepared by toffee enqueue: its run.json lacks the search settings (budget, K, depth, target, quality, providers)`);
+  }
+  return { budgetUsd, maxK, maxDepth, targetAdmitted, minQuality, providers };
+}
+
 /** Publishes a prepared run folder to Redis: the run's spec and one job per task, in the run's task order. */
 export async function publishRun(options: PublishOptions): Promise<EnqueuedRun> {
   const store = RunStore.open(path.resolve(options.runDir));
-  const config = (store.state.started?.config ?? {}) as Record<string, unknown>;
+  const config = searchSettings(store);
   const order = runTaskOrder(store.state);
   const tasks = order.map((id) => store.state.tasks.get(id)!);
   const spec: RunSpec = {
@@ -120,12 +129,7 @@ export async function publishRun(options: PublishOptions): Promise<EnqueuedRun> 
     folder: path.resolve(store.state.started?.dataFolder ?? ''),
     runDir: store.runDir,
     seed: store.state.started?.seed ?? 1,
-    budgetUsd: config.budgetUsd as number,
-    maxK: config.maxK as number,
-    maxDepth: config.maxDepth as number,
-    targetAdmitted: config.targetAdmitted as number,
-    minQuality: config.minQuality as number,
-    providers: config.providers as string[],
+    ...config,
     requestsPerMinute: options.requestsPerMinute ?? {},
     costModel: JSON.parse(fs.readFileSync(path.join(store.runDir, RUN_COST_MODEL_START_FILE), 'utf8')) as CostModelJson,
     environmentCostModel: options.environmentCostModel,
@@ -184,121 +188,151 @@ export interface CollectSummary {
  * store, so a restarted collector skips them and revises those a stop left unrevised; jobs missing from Redis
  * are enqueued again and failed ones retried once at start.
  */
+/** A collection in progress: the run's store and queue, and what it has counted. */
+interface Collector {
+  options: CollectOptions;
+  store: RunStore;
+  queue: Queue;
+  runId: string;
+  spec: RunSpec;
+  cleaning: CleaningOptions;
+  revisions: RevisionTally;
+  duplicates: number;
+  failed: Map<string, string>;
+  /** Tasks whose failure is already in the run's log. */
+  reported: Set<string>;
+  /** Opened on the first revision: a collection with nothing to revise never loads the environment. */
+  session?: Promise<AgentSession>;
+  progress: (line: string) => void;
+}
+
 export async function collectRun(options: CollectOptions): Promise<CollectSummary> {
-  const progress = options.onProgress ?? (() => {});
-  for (const warning of assertResumable(path.resolve(options.runDir))) progress(warning);
+  // Held against run.json and the derived files before anything is written, as a resume is.
+  for (const warning of assertResumable(path.resolve(options.runDir))) options.onProgress?.(warning);
   const store = RunStore.open(path.resolve(options.runDir), { writable: true });
   const queue = openTaskQueue(options.redis);
-  const runId = store.runId;
-  let duplicates = 0;
-  const failed = new Map<string, string>();
-  let cancelled = false;
-  const revisions = emptyRevisionTally();
-  // Opened on the first revision: a collection with nothing to revise never loads the environment.
-  let session: Promise<AgentSession> | undefined;
+  let c: Collector | undefined;
   try {
-    const spec = parseRunSpec(await options.redis.get(runSpecKey(runId)), runId);
-    const cleaning = { ...DEFAULT_CLEANING, minQuality: spec.minQuality };
-
-    /** A live job for an unfinished task: added when missing (the id makes a second add a no-op), retried when failed. */
-    const ensureJob = async (task: TaskSpec) => {
-      const jobId = taskJobId(runId, task.id);
-      const job = await queue.getJob(jobId);
-      if (!job) await queue.add('task', taskJobData(runId, task, runTaskOrder(store.state).indexOf(task.id)), jobOptions(jobId));
-      else if ((await job.getState()) === 'failed') await job.retry('failed');
-    };
-
-    /** The task's one revision, from its events in the store (the collector has no search tree); a new question is enqueued. */
-    const revise = async (taskId: string) => {
-      const task = store.state.tasks.get(taskId);
-      if (spec.revise === 'off' || !task || !awaitsRevision(store.state, task) || options.signal?.aborted) return;
-      if (!session && !fs.existsSync(spec.folder)) throw new Error(`the collector revises the run's tasks on its data folder, ${spec.folder}, which it cannot see (collect where the run was enqueued)`);
-      session ??= openAgentSession(spec.folder);
-      const { env, toolContext } = await session;
-      const revision = await reviseIntoRun(store, revisions, { task, result: exploredFromRun(store.state, taskId), context: toolContext, graph: buildStructuralGraph(env.profile, toolContext.documents), cleaning, signal: options.signal });
-      progress(revision.line);
-      if (revision.reexplore) {
-        await ensureJob(revision.reexplore);
-        // `toffee status` shows the run's tasks from its spec: the new question counts.
-        await options.redis.set(runSpecKey(runId), JSON.stringify({ ...spec, tasks: store.state.tasks.size }));
-      }
-    };
-
+    const spec = parseRunSpec(await options.redis.get(runSpecKey(store.runId)), store.runId);
+    c = { options, store, queue, runId: store.runId, spec, cleaning: { ...DEFAULT_CLEANING, minQuality: spec.minQuality }, revisions: emptyRevisionTally(), duplicates: 0, failed: new Map(), reported: new Set(), progress: options.onProgress ?? (() => {}) };
     // A stop between a task's events and its revision: the task is revised from the store now, as a resumed run does.
-    for (const taskId of runTaskOrder(store.state)) if (store.state.finishedTasks.has(taskId)) await revise(taskId);
+    for (const taskId of runTaskOrder(store.state)) if (store.state.finishedTasks.has(taskId)) await reviseCollected(c, taskId);
     // Every unfinished task has a live job: missing ones are added again, failed ones retried.
-    for (const taskId of runTaskOrder(store.state)) if (!store.state.finishedTasks.has(taskId)) await ensureJob(store.state.tasks.get(taskId)!);
-    const reported = new Set<string>();
+    for (const taskId of runTaskOrder(store.state)) if (!store.state.finishedTasks.has(taskId)) await ensureJob(c, store.state.tasks.get(taskId)!);
+    let cancelled = false;
     // The total grows when a revision adds a question to explore.
-    while (store.state.finishedTasks.size + failed.size < store.state.tasks.size) {
+    while (store.state.finishedTasks.size + c.failed.size < store.state.tasks.size) {
       if (options.signal?.aborted) {
         cancelled = true;
         break;
       }
-      let progressed = false;
-      for (const job of await queue.getJobs(['completed'], 0, -1, true)) {
-        if (options.signal?.aborted) break;
-        if (!job || (job.data as { runId?: string })?.runId !== runId) continue;
-        const parsed = taskJobResultSchema.safeParse(job.returnvalue);
-        const taskId = (job.data as { taskId: string }).taskId;
-        if (!parsed.success || parsed.data.taskId !== taskId || !store.state.tasks.has(taskId)) {
-          store.append({ type: 'run/error', taskId, message: `job ${job.id} returned an invalid result; the task is run again`, fatal: false });
-          await job.remove();
-          await queue.add('task', job.data, jobOptions(job.id!));
-          continue;
-        }
-        let outcome;
-        try {
-          outcome = appendFinishedTask(store, taskId, parsed.data.events as unknown as RunEventInput[]);
-        } catch (error) {
-          store.append({ type: 'run/error', taskId, message: `job ${job.id}'s events were rejected (${(error as Error).message}); the task is run again`, fatal: false });
-          await job.remove();
-          await queue.add('task', job.data, jobOptions(job.id!));
-          continue;
-        }
-        if (outcome === 'duplicate') duplicates++;
-        else {
-          await options.redis.incr(collectedKey(runId));
-          const finished = store.state.finishedTasks.get(taskId) as { bestQuality?: number; reason?: string } | undefined;
-          progress(`[${store.state.finishedTasks.size}/${store.state.tasks.size}] ${taskId}: ${finished?.reason ?? 'finished'}, best quality ${(finished?.bestQuality ?? 0).toFixed(2)} (worker ${parsed.data.worker})`);
-        }
-        await job.remove();
-        await revise(taskId);
-        progressed = true;
-      }
-      for (const job of await queue.getJobs(['failed'], 0, -1, true)) {
-        if (!job || (job.data as { runId?: string })?.runId !== runId) continue;
-        const taskId = (job.data as { taskId: string }).taskId;
-        if (store.state.finishedTasks.has(taskId) || failed.has(taskId)) continue;
-        failed.set(taskId, job.failedReason ?? 'failed');
-        if (!reported.has(taskId)) {
-          reported.add(taskId);
-          store.append({ type: 'run/error', taskId, message: `task failed after ${job.attemptsMade} attempt(s): ${job.failedReason ?? 'unknown error'}`, fatal: false });
-          progress(`${taskId}: failed after ${job.attemptsMade} attempt(s): ${job.failedReason}`);
-        }
-      }
+      const progressed = await collectCompleted(c);
+      await noteFailed(c);
       if (!progressed) await sleep(options.pollMs ?? 300, options.signal);
     }
     // Stopped after the last task's events but before its revision: the run is not finished yet.
     if (options.signal?.aborted && spec.revise !== 'off' && [...store.state.finishedTasks.keys()].some((id) => awaitsRevision(store.state, store.state.tasks.get(id)!))) cancelled = true;
-    const start = readRunStartModel(store.runDir);
-    // Folded in the single process's order, whichever order the workers finished in.
-    const { model, warnings } = foldTaskDeltas(start, store.state, runTaskOrder(store.state));
-    for (const w of warnings) progress(w);
-    await saveCostModel(path.join(store.runDir, RUN_COST_MODEL_FILE), model);
-    const summary = collectSummary(store, duplicates, [...failed.keys()], cancelled, revisions);
-    if (!cancelled && failed.size === 0) {
-      if (spec.environmentCostModel) await saveCostModel(spec.environmentCostModel, model);
-      store.append({ type: 'run/finished', summary: { ...summary, mode: 'queue', collector: `${os.hostname()}:${process.pid}` } });
-    } else if (cancelled) {
-      store.append({ type: 'run/cancelled', tasksFinished: store.state.finishedTasks.size, reason: 'the collection was stopped; toffee collect continues it' });
-    }
-    return summary;
+    return await finishCollection(c, cancelled);
   } finally {
     await queue.close();
     store.close();
-    if (session) await (await session.catch(() => undefined))?.dispose();
+    if (c?.session) await (await c.session.catch(() => undefined))?.dispose();
   }
+}
+
+/** A live job for an unfinished task: added when missing (the id makes a second add a no-op), retried when failed. */
+async function ensureJob(c: Collector, task: TaskSpec): Promise<void> {
+  const jobId = taskJobId(c.runId, task.id);
+  const job = await c.queue.getJob(jobId);
+  if (!job) await c.queue.add('task', taskJobData(c.runId, task, runTaskOrder(c.store.state).indexOf(task.id)), jobOptions(jobId));
+  else if ((await job.getState()) === 'failed') await job.retry('failed');
+}
+
+/** The task's one revision, from its events in the store (the collector has no search tree); a new question is enqueued. */
+async function reviseCollected(c: Collector, taskId: string): Promise<void> {
+  const { store, spec, options } = c;
+  const task = store.state.tasks.get(taskId);
+  if (spec.revise === 'off' || !task || !awaitsRevision(store.state, task) || options.signal?.aborted) return;
+  if (!c.session && !fs.existsSync(spec.folder)) throw new Error(`the collector revises the run's tasks on its data folder, ${spec.folder}, which it cannot see (collect where the run was enqueued)`);
+  c.session ??= openAgentSession(spec.folder);
+  const { env, toolContext } = await c.session;
+  const revision = await reviseIntoRun(store, c.revisions, { task, result: exploredFromRun(store.state, taskId), context: toolContext, graph: buildStructuralGraph(env.profile, toolContext.documents), cleaning: c.cleaning, signal: options.signal });
+  c.progress(revision.line);
+  if (revision.reexplore) {
+    await ensureJob(c, revision.reexplore);
+    // `toffee status` shows the run's tasks from its spec: the new question counts.
+    await options.redis.set(runSpecKey(c.runId), JSON.stringify({ ...spec, tasks: store.state.tasks.size }));
+  }
+}
+
+/** Completed jobs' events into the store, each task once, then its revision; whether any job was taken. */
+async function collectCompleted(c: Collector): Promise<boolean> {
+  const { store, queue, options } = c;
+  let progressed = false;
+  for (const job of await queue.getJobs(['completed'], 0, -1, true)) {
+    if (options.signal?.aborted) break;
+    if (!job || (job.data as { runId?: string })?.runId !== c.runId) continue;
+    const parsed = taskJobResultSchema.safeParse(job.returnvalue);
+    const taskId = (job.data as { taskId: string }).taskId;
+    const outcome = parsed.success && parsed.data.taskId === taskId && store.state.tasks.has(taskId) ? appendResult(store, taskId, parsed.data.events as unknown as RunEventInput[], `job ${job.id}`) : { problem: `job ${job.id} returned an invalid result` };
+    if (typeof outcome === 'object') {
+      store.append({ type: 'run/error', taskId, message: `${outcome.problem}; the task is run again`, fatal: false });
+      await job.remove();
+      await queue.add('task', job.data, jobOptions(job.id!));
+      continue;
+    }
+    if (outcome === 'duplicate') c.duplicates++;
+    else {
+      await options.redis.incr(collectedKey(c.runId));
+      const finished = store.state.finishedTasks.get(taskId);
+      c.progress(`[${store.state.finishedTasks.size}/${store.state.tasks.size}] ${taskId}: ${finished?.reason ?? 'finished'}, best quality ${(finished?.bestQuality ?? 0).toFixed(2)} (worker ${parsed.data!.worker})`);
+    }
+    await job.remove();
+    await reviseCollected(c, taskId);
+    progressed = true;
+  }
+  return progressed;
+}
+
+/** Appends a job's events ('appended' or 'duplicate'), or says why the store rejected them. */
+function appendResult(store: RunStore, taskId: string, events: RunEventInput[], job: string): AppendOutcome | { problem: string } {
+  try {
+    return appendFinishedTask(store, taskId, events);
+  } catch (error) {
+    return { problem: `${job}'s events were rejected (${(error as Error).message})` };
+  }
+}
+
+/** Tasks whose job failed all its attempts: counted, and written to the run's log once. */
+async function noteFailed(c: Collector): Promise<void> {
+  const { store } = c;
+  for (const job of await c.queue.getJobs(['failed'], 0, -1, true)) {
+    if (!job || (job.data as { runId?: string })?.runId !== c.runId) continue;
+    const taskId = (job.data as { taskId: string }).taskId;
+    if (store.state.finishedTasks.has(taskId) || c.failed.has(taskId)) continue;
+    c.failed.set(taskId, job.failedReason ?? 'failed');
+    if (c.reported.has(taskId)) continue;
+    c.reported.add(taskId);
+    store.append({ type: 'run/error', taskId, message: `task failed after ${job.attemptsMade} attempt(s): ${job.failedReason ?? 'unknown error'}`, fatal: false });
+    c.progress(`${taskId}: failed after ${job.attemptsMade} attempt(s): ${job.failedReason}`);
+  }
+}
+
+/** The run's cost model folded in the single process's order, whichever order the workers finished in; run/finished when complete. */
+async function finishCollection(c: Collector, cancelled: boolean): Promise<CollectSummary> {
+  const { store } = c;
+  const start = readRunStartModel(store.runDir);
+  const { model, warnings } = foldTaskDeltas(start, store.state, runTaskOrder(store.state));
+  for (const w of warnings) c.progress(w);
+  await saveCostModel(path.join(store.runDir, RUN_COST_MODEL_FILE), model);
+  const summary = collectSummary(store, c.duplicates, [...c.failed.keys()], cancelled, c.revisions);
+  if (!cancelled && c.failed.size === 0) {
+    if (c.spec.environmentCostModel) await saveCostModel(c.spec.environmentCostModel, model);
+    store.append({ type: 'run/finished', summary: { ...summary, mode: 'queue', collector: `${os.hostname()}:${process.pid}` } });
+  } else if (cancelled) {
+    store.append({ type: 'run/cancelled', tasksFinished: store.state.finishedTasks.size, reason: 'the collection was stopped; toffee collect continues it' });
+  }
+  return summary;
 }
 
 function collectSummary(store: RunStore, duplicates: number, failed: string[], cancelled: boolean, revisions: RevisionTally): CollectSummary {

@@ -17,6 +17,7 @@ import {
   EVENT_FORMAT_VERSION,
   isKnownEvent,
   validateEventInput,
+  type RunConfig,
   type RunEvent,
   type RunEventInput,
   type StoredRunEvent,
@@ -63,7 +64,7 @@ export interface CreateRunMeta {
   /** Given by tests or a caller that needs a deterministic id; otherwise a sortable unique id is made. */
   runId?: string;
   seed?: number;
-  config?: unknown;
+  config?: RunConfig;
   toolVersion?: string;
 }
 

@@ -1,205 +1,65 @@
 /**
- * The run's event vocabulary: every line of `events.jsonl` is one `RunEvent`, an envelope
- * `{ v: 1, seq, ts, type, ...payload }`. Payloads are loose objects: the explorer and webview may add fields
- * without a store change, and unknown fields survive a read → write round trip. Unknown event types (or a newer
- * envelope version) are kept as `UnknownRunEvent` and skipped by the state reducer, never fatal.
+ * The run's events as the store reads and writes them: the vocabulary (./vocabulary.ts, import-free, shared with
+ * the webview's side) bound to the engine's own task and cost-model types, and the zod schemas that check every
+ * event on append and on read. Payloads are loose objects for the schemas: fields a newer writer adds survive a
+ * read → write round trip. Unknown event types (or a newer envelope version) are kept as `UnknownRunEvent` and
+ * skipped by the state reducer, never fatal.
  */
 import { z } from 'zod';
+import type { CostModelDelta } from '../lcm/LearnedCostModel';
 import type { TaskSpec } from '../taskpool/types';
+import {
+  EVENT_FORMAT_VERSION,
+  NODE_STATUSES,
+  RUN_EVENT_TYPES,
+  isRunEventType,
+  type AnyEvent,
+  type EventOf,
+  type EventPayloads,
+  type RunEventType,
+  type TaskAddedPayload as TaskAddedOf,
+  type TaskFinishedPayload as TaskFinishedOf,
+  type TaskRevisedPayload as TaskRevisedOf,
+} from './vocabulary';
 
-export const EVENT_FORMAT_VERSION = 1;
+export { EVENT_FORMAT_VERSION, NODE_STATUSES, RUN_EVENT_TYPES, isRunEventType };
+export type {
+  BudgetSpentPayload,
+  CurationPayload,
+  DecisionCandidate,
+  EventEnvelope,
+  LcmDecisionPayload,
+  NodeAddedPayload,
+  NodeStatus,
+  NodeUpdatedPayload,
+  PrefixStatsRecord,
+  RubricRecord,
+  RunConfig,
+  RunCancelledPayload,
+  RunErrorPayload,
+  RunEventType,
+  RunFinishedPayload,
+  RunResumedPayload,
+  RunStartedPayload,
+  StepConfigRecord,
+  StepRecord,
+  TokenCounts,
+  ToolCallRecord,
+  TrajectoryAdmittedPayload,
+  TrajectoryRejectedPayload,
+} from './vocabulary';
 
-/** Node statuses shared by the explorer and the webview's colours. */
-export const NODE_STATUSES = ['open', 'error', 'repaired', 'terminal', 'verified', 'pruned', 'accepted'] as const;
-export type NodeStatus = (typeof NODE_STATUSES)[number];
+export type TaskAddedPayload = TaskAddedOf<TaskSpec>;
+export type TaskFinishedPayload = TaskFinishedOf<CostModelDelta>;
+export type TaskRevisedPayload = TaskRevisedOf<TaskSpec>;
 
-export interface TokenCounts {
-  prompt?: number;
-  completion?: number;
-  total?: number;
-}
-
-export interface RunStartedPayload {
-  runId: string;
-  dataFolder: string;
-  seed?: number;
-  config?: unknown;
-  toolVersion?: string;
-  [extra: string]: unknown;
-}
-
-/** Written by whoever reopens a run after a crash or a stop, before continuing it. */
-export interface RunResumedPayload {
-  pid?: number;
-  /** What the reopen repaired (torn bytes dropped), for the record. */
-  truncatedBytes?: number;
-  [extra: string]: unknown;
-}
-
-export interface TaskAddedPayload {
-  task: TaskSpec;
-  [extra: string]: unknown;
-}
-
-export interface NodeAddedPayload {
-  taskId: string;
-  nodeId: string;
-  /** null for a root. */
-  parentId: string | null;
-  status: NodeStatus | string;
-  depth?: number;
-  thought?: string;
-  toolCall?: unknown;
-  /** The configuration that produced the edge into this node (provider, model, context length, effort, operator). */
-  config?: unknown;
-  costUsd?: number;
-  tokens?: TokenCounts;
-  latencyMs?: number;
-  observationSummary?: string;
-  [extra: string]: unknown;
-}
-
-export interface NodeUpdatedPayload {
-  taskId: string;
-  nodeId: string;
-  status?: NodeStatus | string;
-  visits?: number;
-  value?: number;
-  reward?: number;
-  [extra: string]: unknown;
-}
-
-export interface LcmDecisionPayload {
-  taskId: string;
-  /** The node being expanded. */
-  nodeId?: string;
-  k: number;
-  arms?: unknown[];
-  mu?: number | number[];
-  sigma?: number | number[];
-  [extra: string]: unknown;
-}
-
-export interface TrajectoryAdmittedPayload {
-  /** Deterministic ids make re-admission after a resume idempotent: a repeated id is ignored by the reducer. */
-  trajectoryId: string;
-  taskId: string;
-  /** Node ids from the root to the terminal node. */
-  nodePath: string[];
-  quality: number;
-  verified: boolean;
-  answer?: unknown;
-  hasRepair?: boolean;
-  tags?: string[];
-  [extra: string]: unknown;
-}
-
-export interface TrajectoryRejectedPayload {
-  taskId: string;
-  reason: string;
-  trajectoryId?: string;
-  [extra: string]: unknown;
-}
-
-export interface CurationPayload {
-  trajectoryId: string;
-  note?: string;
-  [extra: string]: unknown;
-}
-
-/** The spend ledger: the only events that count toward `RunState.spend` (node costs are informational). */
-export interface BudgetSpentPayload {
-  costUsd: number;
-  taskId?: string;
-  tokens?: TokenCounts;
-  calls?: number;
-  [extra: string]: unknown;
-}
-
-export interface TaskFinishedPayload {
-  taskId: string;
-  /** Why the search stopped. A cancelled task should not be marked finished, so a resume picks it up again. */
-  reason: 'solved' | 'budget' | 'exhausted' | 'failed' | string;
-  bestQuality?: number;
-  [extra: string]: unknown;
-}
-
-/** The one-step revision of a task after its first exploration: what the reviser found and changed. */
-export interface TaskRevisedPayload {
-  taskId: string;
-  outcome: 'kept' | 'revised' | 'rejected';
-  reviser: string;
-  findings: Array<{ check: string; detail: string }>;
-  /** Field by field, before and after. */
-  diff: Array<{ field: string; before: unknown; after: unknown }>;
-  /** The task as it stands after the revision (absent when kept). */
-  task?: TaskSpec;
-  /** When the question changed: the id of the new task explored in its place. */
-  revisedTaskId?: string;
-  action?: 're-explored' | 're-scored' | 'none';
-  /** Admitted trajectories re-scored after a rubric-only change (zero model calls). */
-  rescored?: Array<{ trajectoryId: string; qualityBefore: number; quality: number; verified: boolean; admitted: boolean; rubric?: unknown }>;
-  modelCalls?: number;
-  [extra: string]: unknown;
-}
-
-/**
- * Written when a run stops because its user cancelled it (the CLI's Ctrl-C, the extension's Cancel): the run is
- * not finished and can be resumed; readers show it as cancelled rather than as a crash.
- */
-export interface RunCancelledPayload {
-  /** Tasks finished when it stopped. */
-  tasksFinished?: number;
-  reason?: string;
-  [extra: string]: unknown;
-}
-
-export interface RunFinishedPayload {
-  summary?: unknown;
-  [extra: string]: unknown;
-}
-
-export interface RunErrorPayload {
-  message: string;
-  taskId?: string;
-  fatal?: boolean;
-  [extra: string]: unknown;
-}
-
-/** type → payload; the one table both the TypeScript types and the zod schemas follow. */
-export interface RunEventPayloads {
-  'run/started': RunStartedPayload;
-  'run/resumed': RunResumedPayload;
-  'task/added': TaskAddedPayload;
-  'node/added': NodeAddedPayload;
-  'node/updated': NodeUpdatedPayload;
-  'lcm/decision': LcmDecisionPayload;
-  'trajectory/admitted': TrajectoryAdmittedPayload;
-  'trajectory/rejected': TrajectoryRejectedPayload;
-  'curation/accepted': CurationPayload;
-  'curation/pruned': CurationPayload;
-  'budget/spent': BudgetSpentPayload;
-  'task/finished': TaskFinishedPayload;
-  'task/revised': TaskRevisedPayload;
-  'run/finished': RunFinishedPayload;
-  'run/cancelled': RunCancelledPayload;
-  'run/error': RunErrorPayload;
-}
-
-export type RunEventType = keyof RunEventPayloads;
-
-export interface EventEnvelope {
-  v: typeof EVENT_FORMAT_VERSION;
-  /** 1-based, gap-free within a run folder. */
-  seq: number;
-  /** ISO 8601 time the store wrote it. */
-  ts: string;
-}
+/** type → payload, with the engine's task and cost-model delta. */
+export type RunEventPayloads = EventPayloads<TaskSpec, CostModelDelta>;
 
 /** What a caller appends: the type and payload; the store assigns v, seq and ts. */
 export type RunEventInput = { [K in RunEventType]: { type: K } & RunEventPayloads[K] }[RunEventType];
-export type RunEventOf<K extends RunEventType> = EventEnvelope & { type: K } & RunEventPayloads[K];
-export type RunEvent = { [K in RunEventType]: RunEventOf<K> }[RunEventType];
+export type RunEventOf<K extends RunEventType> = EventOf<K, RunEventPayloads>;
+export type RunEvent = AnyEvent<RunEventPayloads>;
 
 /** An event this version does not understand (a newer type or envelope version): kept, not interpreted. */
 export interface UnknownRunEvent {
@@ -250,7 +110,7 @@ const payloadSchemas = {
     taskId: id,
     nodeId: id,
     parentId: id.nullable(),
-    status: z.string().min(1),
+    status: z.enum(NODE_STATUSES),
     depth: z.number().int().nonnegative().optional(),
     thought: z.string().optional(),
     toolCall: z.unknown().optional(),
@@ -263,7 +123,7 @@ const payloadSchemas = {
   'node/updated': z.looseObject({
     taskId: id,
     nodeId: id,
-    status: z.string().min(1).optional(),
+    status: z.enum(NODE_STATUSES).optional(),
     visits: z.number().int().nonnegative().optional(),
     value: finiteNumber.optional(),
     reward: finiteNumber.optional(),
@@ -272,9 +132,9 @@ const payloadSchemas = {
     taskId: id,
     nodeId: id.optional(),
     k: z.number().int().nonnegative(),
-    arms: z.array(z.unknown()).optional(),
-    mu: z.union([finiteNumber, z.array(finiteNumber)]).optional(),
-    sigma: z.union([finiteNumber, z.array(finiteNumber)]).optional(),
+    arms: z.array(z.string()).optional(),
+    mu: z.array(finiteNumber).optional(),
+    sigma: z.array(finiteNumber).optional(),
   }),
   'trajectory/admitted': z.looseObject({
     trajectoryId: id,
@@ -314,12 +174,6 @@ const payloadSchemas = {
   'run/cancelled': z.looseObject({ tasksFinished: z.number().int().nonnegative().optional(), reason: z.string().optional() }),
   'run/error': z.looseObject({ message: z.string(), taskId: id.optional(), fatal: z.boolean().optional() }),
 } satisfies Record<RunEventType, z.ZodType>;
-
-export const RUN_EVENT_TYPES = Object.keys(payloadSchemas) as RunEventType[];
-
-export function isRunEventType(type: string): type is RunEventType {
-  return Object.prototype.hasOwnProperty.call(payloadSchemas, type);
-}
 
 const envelopeSchema = z.looseObject({
   v: z.number().int().positive(),

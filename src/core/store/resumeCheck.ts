@@ -13,8 +13,8 @@ import { readRunMeta, RUN_FILES } from './runFolder';
 import { rebuildState, type RunState } from './runState';
 import { checkResumeProviders, type RunModelsConfig } from './runProviders';
 
-/** The run's cost model snapshots (written by the pipeline next to the log; names kept here to stay out of run/). */
-const COST_MODEL_SNAPSHOTS = ['costModel.json', 'costModel.prev.json'] as const;
+/** The run's cost model as saved after each task (run/runCostModel.ts's RUN_COST_MODEL_FILE; named here to stay out of run/). */
+const RUN_COST_MODEL = 'costModel.json';
 
 export interface ResumeCheck {
   /** Why the run must not be resumed; empty when it may. */
@@ -110,16 +110,16 @@ export function derivedFilesAhead(runDir: string, state: RunState): string[] {
       .map((row) => row.trajectoryId as string);
     if (curationLost.length > 0) problems.push(`trajectories.jsonl records curation decisions the log does not: ${listed(curationLost)}`);
   }
-  // The pipeline saves the run's model before each task/finished and keeps the one before it: a crash between the
-  // two leaves the newer snapshot one task ahead, but never both.
+  // A run saves its model after each task/finished (run/synthesize.ts): a crash between the two leaves the saved
+  // model one task behind the log, never ahead of it. A merged run's model folds several shards' tasks, whose
+  // counts are each shard's own, so it is not held to them.
   const finished = [...state.finishedTasks.values()].sort((a, b) => a.seq - b.seq);
   const last = finished[finished.length - 1] as { costModelUpdates?: unknown } | undefined;
-  const expected = last ? last.costModelUpdates : (state.started?.config as { costModelUpdates?: unknown } | undefined)?.costModelUpdates;
-  const snapshots = COST_MODEL_SNAPSHOTS.map((name) => snapshotUpdates(path.join(runDir, name)));
-  if (typeof expected === 'number' && snapshots.every((u) => u !== undefined) && snapshots.every((u) => u! > expected)) {
-    problems.push(
-      `the run's cost model snapshots have learned from ${Math.min(...(snapshots as number[]))} updates, the log's last finished task only from ${expected}: task/finished events are missing`,
-    );
+  const config = state.started?.config as { costModelUpdates?: unknown; mergedFrom?: unknown } | undefined;
+  const expected = last ? last.costModelUpdates : config?.costModelUpdates;
+  const saved = snapshotUpdates(path.join(runDir, RUN_COST_MODEL));
+  if (typeof expected === 'number' && config?.mergedFrom === undefined && saved !== undefined && saved > expected) {
+    problems.push(`the run's cost model has learned from ${saved} updates, the log's last finished task only from ${expected}: task/finished events are missing`);
   }
   return problems;
 }

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { scanEventLogSync } from './eventLog';
+import type { RunConfig } from './events';
 import { rebuildState } from './runState';
 import { isProcessAlive } from './writerLock';
 
@@ -45,7 +46,7 @@ export interface RunMeta {
   dataFolder: string;
   seed?: number;
   /** The run's configuration as the caller chose it (providers, budget, tasks…); never API keys. */
-  config?: unknown;
+  config?: RunConfig;
   toolVersion: string;
 }
 

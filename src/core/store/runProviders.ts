@@ -3,24 +3,10 @@
  * environment variable that holds it), and the check that a resume continues on the same models. A run started on
  * real models and resumed without its provider flags would otherwise go on with the simulated ones.
  */
+import type { RecordedProvider } from './vocabulary';
 
-/** One provider as a run records it: what rebuilds it, and the CLI flags that do (set by the CLI). */
-export interface RecordedProvider {
-  /** Provider id (`offline-sim`, `openai`, a toffee.config.json provider name…). */
-  id: string;
-  /** The `--provider` value that rebuilds it (a config provider name, `openai`, `offline-sim`). */
-  provider?: string;
-  baseUrl?: string;
-  models?: string[];
-  /** The environment variable that holds its key (the key itself is never recorded). */
-  apiKeyEnv?: string;
-  timeoutMs?: number;
-  maxRetries?: number;
-  /** Price overrides given with --price (USD per million tokens). */
-  prices?: Record<string, { inputPerMTok: number; outputPerMTok: number }>;
-  /** The flags that rebuild it, e.g. `--provider openai --base-url http://… --models a,b`. */
-  flags?: string;
-}
+/** One provider as a run records it (its fields are the event vocabulary's, since run/started carries it). */
+export type { RecordedProvider };
 
 /** What a run's config says about its models. */
 export interface RunModelsConfig {

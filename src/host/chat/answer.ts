@@ -9,7 +9,7 @@ import { AgentSession, openAgentSession } from '../../core/agent/session';
 import { answerMarkdown, answerTaskOffline, answerWithDemos, chooseAnswerModel, nearestRunTasks, offlineAnswerNote, OFFLINE_ANSWER_MODEL, stepMarkdown, type NearestTask } from '../../core/export/inference';
 import { redactSecrets } from '../../core/llm/errors';
 import type { LlmProvider } from '../../core/llm/types';
-import { getApiKey, openAiProviderFromSettings, readLlmSettings, VsCodeLmProvider } from '../lm';
+import { createVsCodeLmProvider, getApiKey, openAiProviderFromSettings, readLlmSettings } from '../lm';
 import { describeError, log } from '../log';
 
 const DEMOS_PER_QUESTION = 3;
@@ -63,7 +63,7 @@ async function resolveAnswerModel(context: vscode.ExtensionContext, chatModel: v
   if (source.kind === 'none') return { message: source.message };
   if (source.kind === 'vscode-lm' && vscodeModel) {
     return {
-      provider: new VsCodeLmProvider({ priceOverrides: settings.prices, timeoutMs: settings.timeoutMs }),
+      provider: createVsCodeLmProvider({ priceOverrides: settings.prices, timeoutMs: settings.timeoutMs }),
       model: vscodeModel.id,
       label: `**${vscodeModel.name}** (VS Code language model, ${vscodeModel.vendor})`,
     };

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { isLocalEndpoint } from '../../core/llm/openaiProvider';
 import { SIM_MODELS } from '../../core/llm/sim/models';
 import type { LlmProvider } from '../../core/llm/types';
-import { createProviderFromSettings, getApiKey, openAiProviderFromSettings, readLlmSettings, VsCodeLmProvider } from '../lm';
+import { createProviderFromSettings, createVsCodeLmProvider, getApiKey, openAiProviderFromSettings, readLlmSettings } from '../lm';
 import { log } from '../log';
 
 /** Where the agent's models come from. 'settings': whatever `toffee.llm.provider` says (automation, old presets). */
@@ -155,7 +155,8 @@ export async function providersFor(context: vscode.ExtensionContext, choices: Sy
   }
   if (choices.provider === 'offline-sim') return undefined;
   if (choices.provider === 'vscode-lm') {
-    return [new VsCodeLmProvider({ priceOverrides: settings.prices, timeoutMs: settings.timeoutMs, ...(choices.model ? { selector: { id: choices.model } } : {}) })];
+    // Wrapped in the retry with backoff every provider gets (llm/retry.ts).
+    return [createVsCodeLmProvider({ priceOverrides: settings.prices, timeoutMs: settings.timeoutMs, ...(choices.model ? { selector: { id: choices.model } } : {}) }, llmLog.info)];
   }
   return [openAiProviderFromSettings(settings, await getApiKey(context, settings.baseUrl), llmLog)];
 }

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { synthesize, type SynthesisSummary } from '../../core/pipeline';
+import { synthesize, type SynthesisSummary } from '../../core/run/synthesize';
 import { isRunFolder, newRunId, runsDir } from '../../core/store';
 import type { LlmProvider } from '../../core/llm/types';
 import { createSimulatedProvider } from '../../core/llm/sim/index';

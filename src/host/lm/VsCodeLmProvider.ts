@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { LlmError } from '../../core/llm/errors';
 import { costUsd, resolveModelSpec, type PriceOverride } from '../../core/llm/pricing';
+import { withRetry } from '../../core/llm/retry';
 import type { Completion, CompletionRequest, LlmProvider, ModelSpec, ToolCallRequest } from '../../core/llm/types';
 import { fromLmResponseParts, lmErrorToLlmError, toLmMessages, toLmTools, type LmMessageDescriptor } from '../../core/llm/vscodeLmMapping';
 
@@ -12,6 +13,11 @@ export interface VsCodeLmProviderOptions {
   /** Prices are looked up by model family ("gpt-4.1" → the API list price) unless overridden here. */
   priceOverrides?: Readonly<Record<string, PriceOverride>>;
   timeoutMs?: number;
+}
+
+/** The user's VS Code chat models as a provider, with the retries with backoff every provider gets. */
+export function createVsCodeLmProvider(options: VsCodeLmProviderOptions = {}, log?: (line: string) => void): LlmProvider {
+  return withRetry(new VsCodeLmProvider(options), { log: log && ((line) => log(`[vscode-lm] ${line}`)) });
 }
 
 /**
@@ -84,7 +90,6 @@ export class VsCodeLmProvider implements LlmProvider {
       usage,
       costUsd: costUsd(usage, spec),
       latencyMs,
-      attempts: 1,
       finishReason: message.toolCalls.length > 0 ? 'tool_calls' : 'stop',
     };
     if ((request.tools?.length ?? 0) > 0) completion.toolProtocol = 'native';

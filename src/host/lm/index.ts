@@ -1,4 +1,4 @@
-export { VsCodeLmProvider, type VsCodeLmProviderOptions } from './VsCodeLmProvider';
+export { createVsCodeLmProvider, VsCodeLmProvider, type VsCodeLmProviderOptions } from './VsCodeLmProvider';
 export {
   apiKeySecretName,
   createProviderFromSettings,

@@ -4,7 +4,7 @@ import { redactSecrets } from '../../core/llm/errors';
 import { createOpenAiProvider, DEFAULT_OPENAI_BASE_URL } from '../../core/llm/openaiProvider';
 import type { PriceOverride } from '../../core/llm/pricing';
 import type { LlmProvider } from '../../core/llm/types';
-import { VsCodeLmProvider } from './VsCodeLmProvider';
+import { createVsCodeLmProvider } from './VsCodeLmProvider';
 
 /** Anything with info/error, e.g. a LogOutputChannel. Lines reaching it never contain a key. */
 export interface LlmLog {
@@ -61,7 +61,7 @@ export function readLlmSettings(): LlmSettings {
 export async function createProviderFromSettings(context: vscode.ExtensionContext, log: LlmLog): Promise<LlmProvider | undefined> {
   const settings = readLlmSettings();
   if (settings.provider === 'vscode-lm') {
-    return new VsCodeLmProvider({ priceOverrides: settings.prices, timeoutMs: settings.timeoutMs });
+    return createVsCodeLmProvider({ priceOverrides: settings.prices, timeoutMs: settings.timeoutMs }, (line) => log.info(line));
   }
   if (settings.provider !== 'openai-compatible') return undefined;
   return openAiProviderFromSettings(settings, await getApiKey(context, settings.baseUrl), log);

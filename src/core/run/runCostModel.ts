@@ -1,14 +1,24 @@
 /**
- * The run's cost model = its run-start snapshot plus every finished task's delta, applied in task-pool order.
- * A single process, `toffee merge` and the queue collector all compute it this way, so they agree bit for bit.
+ * The run's cost model = its run-start snapshot plus every finished task's delta, applied in task order. A single
+ * process (as its tasks finish, and again when it resumes), `toffee merge` and the queue collector all compute it
+ * this way, so they agree bit for bit. The run-start snapshot is the model the run started from (the environment's,
+ * kept per environment shape under the data folder and learning across runs, unless lcm/location.ts says otherwise).
  */
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LearnedCostModel, saveCostModel, type ArmConfig, type CostModelDelta } from '../lcm/index';
+import type { EnvironmentProfile } from '../env/types';
+import { LearnedCostModel, saveCostModel, type ArmConfig } from '../lcm/index';
 import type { RunState } from '../store/runState';
 
 export const RUN_COST_MODEL_FILE = 'costModel.json';
 export const RUN_COST_MODEL_START_FILE = 'costModel.start.json';
+
+/** A short stable hash of an environment's shape: the cost model is kept per environment. */
+export function environmentHash(profile: EnvironmentProfile): string {
+  const shape = profile.tables.map((t) => `${t.name}:${t.rowCount}:${t.columns.map((c) => `${c.name}/${c.type}`).join(',')}`).join('|');
+  return createHash('sha256').update(shape).digest('hex').slice(0, 16);
+}
 
 /** Restores a saved model with the arms it was saved with (no cost prior: the result is stored, not used to decide). */
 export function modelFromSavedJson(data: unknown): { model: LearnedCostModel; warnings: string[] } {
@@ -29,7 +39,7 @@ export function foldTaskDeltas(start: LearnedCostModel, state: RunState, taskOrd
   const model = start.clone();
   const warnings: string[] = [];
   for (const taskId of taskOrder) {
-    const finished = state.finishedTasks.get(taskId) as { costModelDelta?: CostModelDelta } | undefined;
+    const finished = state.finishedTasks.get(taskId);
     if (!finished) continue;
     if (!finished.costModelDelta || !Array.isArray(finished.costModelDelta.arms)) {
       warnings.push(`task ${taskId} has no cost model delta; its learning is not merged`);

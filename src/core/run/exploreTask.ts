@@ -5,8 +5,10 @@
  * not depend on which tasks ran before it or where. What the copy learned is returned as a delta (LinUCB's
  * sufficient statistics are additive) for the run's model, merged in task-pool order.
  */
-import { costModelPolicy, createStepRunner, runSearch, type SearchResult } from '../explorer/search';
-import type { PrefixCache } from '../explorer/prefixCache';
+import { costModelPolicy } from '../explorer/policy';
+import { runSearch, type SearchResult } from '../explorer/search';
+import { createStepRunner } from '../explorer/stepRunner';
+import { freshPythonRunner, type PrefixCache } from '../explorer/prefixCache';
 import type { CleaningOptions } from '../explorer/verifier';
 import type { ToolContext } from '../agent/tools';
 import type { CostModelDelta, LearnedCostModel } from '../lcm/index';
@@ -14,6 +16,12 @@ import type { LlmProvider, ModelSpec } from '../llm/types';
 import type { RunEventInput } from '../store/events';
 import type { TaskSpec } from '../taskpool/types';
 import type { RubricJudge } from '../explorer/judge';
+import type { AgentSession } from '../agent/session';
+
+/** The tool context the explorer uses: the session's, with every Python call in a clean namespace. */
+export function explorerToolContext(session: AgentSession): ToolContext {
+  return { ...session.toolContext, python: freshPythonRunner(session.python) };
+}
 
 export interface TaskExplorationContext {
   providers: readonly LlmProvider[];

@@ -5,7 +5,7 @@
  * spend already on the ledger for the task is not written twice, and a replayed task's decisions and
  * rejections are dropped.
  */
-import type { RunEventInput } from '../store/events';
+import type { RunEvent, RunEventInput } from '../store/events';
 import type { RunStore } from '../store/RunStore';
 
 /** A filter for a task's event batches that makes re-writing a task (fully or partly written before) idempotent. */
@@ -13,7 +13,7 @@ export function taskReplayFilter(store: RunStore, taskId: string): (events: read
   const nodesBefore = store.state.nodes.get(taskId);
   let credit = store.state.spend.byTaskUsd.get(taskId) ?? 0;
   return (events) => {
-    const replayed = nodesBefore !== undefined && events.filter((e) => e.type === 'node/added').every((e) => nodesBefore.has((e as { nodeId: string }).nodeId));
+    const replayed = nodesBefore !== undefined && events.every((e) => e.type !== 'node/added' || nodesBefore.has(e.nodeId));
     const batch: RunEventInput[] = [];
     for (const event of events) {
       if (event.type === 'budget/spent' && credit > 0) {
@@ -33,10 +33,10 @@ export function taskReplayFilter(store: RunStore, taskId: string): (events: read
 }
 
 /** The task a stored event belongs to (its taskId, or its trajectory's task), or undefined for run-level events. */
-export function taskIdOf(event: { type: string } & Record<string, unknown>, trajectoryTask: ReadonlyMap<string, string>): string | undefined {
-  if (event.type === 'task/added') return (event.task as { id?: string } | undefined)?.id;
-  if (typeof event.taskId === 'string') return event.taskId;
-  if (typeof event.trajectoryId === 'string') return trajectoryTask.get(event.trajectoryId);
+export function taskIdOf(event: RunEvent | RunEventInput, trajectoryTask: ReadonlyMap<string, string>): string | undefined {
+  if (event.type === 'task/added') return event.task.id;
+  if ('taskId' in event && typeof event.taskId === 'string') return event.taskId;
+  if ('trajectoryId' in event && typeof event.trajectoryId === 'string') return trajectoryTask.get(event.trajectoryId);
   return undefined;
 }
 

@@ -6,7 +6,6 @@
  * single model call. Every review is a `task/revised` event with the before/after diff.
  */
 import type { ToolContext } from '../agent/tools';
-import { stepFromRecord, stepsOf } from '../export/runAdapter';
 import type { NodeState, RunState } from '../store/runState';
 import type { RunEventInput } from '../store/events';
 import type { RunStore } from '../store/RunStore';
@@ -14,9 +13,10 @@ import type { EvidenceGraph } from '../taskpool/graph';
 import type { ExploredPath, ReviserModel } from '../taskpool/revise';
 import { applyTaskPatch, questionHash, reviewTask } from '../taskpool/revise';
 import type { FieldChange, TaskRevisionRecord, TaskSpec } from '../taskpool/types';
-import type { SearchResult, TrajectoryRecord } from './search';
-import type { CleaningOptions, Verification } from './verifier';
-import { cleaningRejection, qualityOf, rubricResultOf, verifyTrajectory } from './verifier';
+import type { SearchResult, TrajectoryRecord } from '../explorer/search';
+import { nodeStep, stepsOf } from '../explorer/stepRecord';
+import type { CleaningOptions, Verification } from '../explorer/verifier';
+import { cleaningRejection, qualityOf, rubricResultOf, verifyTrajectory } from '../explorer/verifier';
 
 /** A trajectory re-scored after a rubric-only revision. */
 export interface RescoredTrajectory {
@@ -90,7 +90,6 @@ export function exploredPaths(taskId: string, result: Pick<SearchResult, 'tree' 
 export function exploredFromRun(state: RunState, taskId: string): ExploredTask {
   const nodes = state.nodes.get(taskId) ?? new Map<string, NodeState>();
   const warnings: string[] = [];
-  const stepOf = (node: NodeState, index: number) => stepFromRecord(typeof node.step === 'object' && node.step !== null ? (node.step as Record<string, unknown>) : {}, index, node);
   const paths: ExploredPath[] = [];
   const admittedIds = new Set<string>();
   const admitted: AdmittedTrajectory[] = [];
@@ -104,11 +103,11 @@ export function exploredFromRun(state: RunState, taskId: string): ExploredTask {
   }
   for (const node of nodes.values()) {
     if (node.parentId === null) continue;
-    const last = stepOf(node, 0);
+    const last = nodeStep(node, 0);
     if (!last.observation.ok || last.observation.data.kind !== 'final') continue;
     const chain: NodeState[] = [];
     for (let at: NodeState | undefined = node; at && at.parentId !== null; at = nodes.get(at.parentId)) chain.unshift(at);
-    const steps = chain.map((n, i) => stepOf(n, i));
+    const steps = chain.map((n, i) => nodeStep(n, i));
     const trajectoryId = `${taskId}/${node.nodeId}`;
     paths.push({ trajectoryId, steps, answer: last.observation.data.answer, verified: node.status === 'verified', admitted: admittedIds.has(trajectoryId) });
   }
