@@ -144,8 +144,10 @@ const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
  * answer criteria (final_value, reports_values) rest on the answer key, re-derived from the perturbed evidence:
  * they are targeted exactly when the perturbation changed that key (else they must not move).
  */
-function targets(perturbation: Perturbation, check: RubricCheck, keyChanged: boolean): boolean {
+function targets(perturbation: Perturbation, check: RubricCheck, keyChanged: boolean, subKeysChanged: ReadonlySet<number>): boolean {
   if (check.kind === 'final_value' || check.kind === 'reports_values') return keyChanged;
+  // A step's sub-answer rests on the evidence up to that step, re-derived the same way.
+  if (check.kind === 'sub_answer') return subKeysChanged.has(check.step);
   return anchoredData(check).some((d) => sameName(d.table, perturbation.table) && (perturbation.kind === 'drop-table' || (d.column !== undefined && sameName(d.column, perturbation.column ?? ''))));
 }
 
@@ -167,12 +169,21 @@ function rederiveKey(db: Database, key: AnswerKey, evidence: readonly EvidenceSt
   return (last && keyFromRows(key, last.columns, last.rows)) ?? NO_KEY;
 }
 
-/** The rubric with its answer criteria bound to a (re-derived) answer key. */
-function withKey(rubric: readonly RubricCriterion[], key: AnswerKey): RubricCriterion[] {
+/** Each sub-answer criterion's key re-derived from the evidence up to its step on `db`. */
+function rederiveSubKeys(db: Database, rubric: readonly RubricCriterion[], evidence: readonly EvidenceStep[]): Map<number, AnswerKey> {
+  const keys = new Map<number, AnswerKey>();
+  for (const c of rubric) if (c.check.kind === 'sub_answer' && !keys.has(c.check.step)) keys.set(c.check.step, rederiveKey(db, c.check.answer, evidence.slice(0, c.check.step + 1)));
+  return keys;
+}
+
+/** The rubric with its answer criteria bound to a (re-derived) answer key, and its sub-answers to theirs. */
+function withKey(rubric: readonly RubricCriterion[], key: AnswerKey, subKeys: ReadonlyMap<number, AnswerKey> = new Map()): RubricCriterion[] {
   const values = key === NO_KEY ? [NO_KEY.type === 'string' ? NO_KEY.value : ''] : key.type === 'list' ? key.values : key.type === 'table' ? key.rows.map((r) => String(r[0])) : undefined;
   return rubric.map((c) => {
     if (c.check.kind === 'final_value') return { ...c, check: { kind: 'final_value', answer: key } };
     if (c.check.kind === 'reports_values' && values) return { ...c, check: { kind: 'reports_values', values } };
+    const sub = c.check.kind === 'sub_answer' ? subKeys.get(c.check.step) : undefined;
+    if (c.check.kind === 'sub_answer' && sub) return { ...c, check: { ...c.check, answer: sub } };
     return c;
   });
 }
@@ -308,14 +319,14 @@ interface Samples {
 type CriterionScores = Map<string, { kind: string; score: number | null }>;
 
 /** Each judged criterion's score before and after one perturbation, into its pool; a targeted criterion that did not move is flagged. */
-function compareCriteria(report: AuditReport, bucket: Samples, trajectory: AuditTrajectory, p: Perturbation, scores: { base: CriterionScores; perturbed: CriterionScores; keyChanged: boolean }): void {
+function compareCriteria(report: AuditReport, bucket: Samples, trajectory: AuditTrajectory, p: Perturbation, scores: { base: CriterionScores; perturbed: CriterionScores; keyChanged: boolean; subKeysChanged: ReadonlySet<number> }): void {
   for (const criterion of trajectory.task.rubric ?? []) {
     const before = scores.base.get(criterion.id)?.score;
     const after = scores.perturbed.get(criterion.id)?.score;
     if (before === null || before === undefined || after === null || after === undefined) continue;
     const cell = bucket.byCriterion.get(criterion.check.kind) ?? { targeted: [], untargeted: [], collateral: [] };
     bucket.byCriterion.set(criterion.check.kind, cell);
-    const targeted = targets(p, criterion.check, scores.keyChanged);
+    const targeted = targets(p, criterion.check, scores.keyChanged, scores.subKeysChanged);
     if (targeted && criterion.polarity === 'negative') {
       // A confuser criterion ("does not use table X") is satisfied by not reading X; removing X cannot move it.
       report.negativeTargetedSkipped++;
@@ -390,13 +401,15 @@ export async function auditVerifier(image: Uint8Array, trajectories: readonly Au
     const scoreOn = (db: Database) => {
       const steps = replay(db, trajectory.steps, counts);
       const key = rederivable ? rederiveKey(db, answer!, evidence!) : undefined;
-      return { result: scorer(key ? withKey(rubric, key) : rubric, steps, trajectory.finalAnswer, schemaOf(db)), key };
+      const subKeys = rederivable ? rederiveSubKeys(db, rubric, evidence!) : new Map<number, AnswerKey>();
+      return { result: scorer(key ? withKey(rubric, key, subKeys) : rubric, steps, trajectory.finalAnswer, schemaOf(db)), key, subKeys };
     };
     const baseRun = withDatabase(SQL, image, scoreOn);
     const base = criterionScores(baseRun.result);
     for (const p of planned.values()) {
       let perturbed: CriterionScores;
       let keyChanged = false;
+      const subKeysChanged = new Set<number>();
       try {
         const run = withDatabase(SQL, image, (db) => {
           applyPerturbation(db, p);
@@ -408,12 +421,13 @@ export async function auditVerifier(image: Uint8Array, trajectories: readonly Au
           keyChanged = JSON.stringify(run.key) !== JSON.stringify(baseRun.key);
           if (keyChanged) report.answerKeysChanged++;
         }
+        for (const [step, key] of run.subKeys) if (JSON.stringify(key) !== JSON.stringify(baseRun.subKeys.get(step))) subKeysChanged.add(step);
       } catch (error) {
         report.skippedPerturbations.push({ trajectoryId: trajectory.trajectoryId, perturbation: p, reason: error instanceof Error ? error.message : String(error) });
         continue;
       }
       report.perturbations++;
-      compareCriteria(report, samples.get(p.kind)!, trajectory, p, { base, perturbed, keyChanged });
+      compareCriteria(report, samples.get(p.kind)!, trajectory, p, { base, perturbed, keyChanged, subKeysChanged });
     }
   }
   for (const kind of kinds) report.byPerturbation[kind] = summarizeSamples(samples.get(kind)!);
