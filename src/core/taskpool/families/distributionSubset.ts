@@ -60,7 +60,7 @@ const MIN_LIFT = 1.2;
 const MIN_DIFFERENCE_PCT = 5;
 const PER_TABLE = 2;
 
-const NEAREST_RANK = 'nearest-rank: the ceil(0.9n)-th smallest value';
+const NEAREST_RANK = 'nearest-rank: the k-th smallest value, k = ⌈9n/10⌉';
 const PYTHON_QUANTILE = "`statistics.quantiles(values, n=10, method='inclusive')[-1]` in Python";
 
 export const distributionSubsetFamily: TaskFamily = {
@@ -108,8 +108,8 @@ interface Threshold {
 const nearestRankSql = (table: TableProfile, measure: ColumnProfile) => {
   const t = q(table.name);
   const m = q(measure.name);
-  // The k-th smallest with k = ceil(0.9n) = (9n + 9) / 10 in integer division.
-  return `SELECT p90 FROM (SELECT ${m} AS p90, ROW_NUMBER() OVER (ORDER BY ${m}) AS k, COUNT(*) OVER () AS n FROM ${t} WHERE ${m} IS NOT NULL) WHERE k = (9 * n + 9) / 10`;
+  // The k-th smallest with k = ceil(0.9n), in integers (0.9 · n in floating point can land just above an integer).
+  return `SELECT p90 FROM (SELECT ${m} AS p90, ROW_NUMBER() OVER (ORDER BY ${m}) AS k, COUNT(*) OVER () AS n FROM ${t} WHERE ${m} IS NOT NULL) WHERE 10 * k >= 9 * n ORDER BY k LIMIT 1`;
 };
 
 /** The nearest-rank 90th percentile, when the rows above it are a real top slice (no pile of ties at the cut-off). */
