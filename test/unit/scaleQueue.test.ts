@@ -249,7 +249,8 @@ describe('queue mode revises each task once, as the single-process pipeline does
     ambiguous = plantAmbiguous(await ordersMeanTask(session.toolContext, pool.graph, pool.tasks[0]))!;
     assert.ok(ambiguous, 'the orders task can be planted as ambiguous');
     // A rubric anchor on a column the evidence never reads: revision fixes it and re-scores the trajectories.
-    const anchored = pool.tasks.find((t) => plantWrongAnchor(t, session.env.profile));
+    // A single-step task (the pool puts multi-step programs first; a short one is explored to admission surely).
+    const anchored = [...pool.tasks].sort((a, b) => a.evidence.length - b.evidence.length).find((t) => plantWrongAnchor(t, session.env.profile));
     assert.ok(anchored, 'a pool task can be planted with a wrong anchor');
     tasks = [ambiguous, ...pool.tasks.map((t) => (t === anchored ? plantWrongAnchor(t, session.env.profile)! : t))];
     redis = await startRedis();
