@@ -74,12 +74,15 @@ export interface GroundingSources {
 }
 
 /** The environment's documents as the audit names them. */
-export function documentTexts(documents: readonly Pick<DataDocument, 'name' | 'sections'>[]): Array<{ name: string; text: string }> {
-  return documents.map((d) => ({ name: d.name, text: d.sections.map((s) => `${s.heading}\n${s.text}`).join('\n\n') }));
+export function documentTexts(documents: readonly SourceDocument[]): Array<{ name: string; text: string }> {
+  return documents.filter((d) => d.sections !== undefined).map((d) => ({ name: d.name, text: (d.sections ?? []).map((s) => `${s.heading}\n${s.text}`).join('\n\n') }));
 }
 
+/** A document as the prompt names it; its sections, when known, let a reason say a value sits in it unread. */
+export type SourceDocument = Pick<DataDocument, 'name' | 'title'> & Partial<Pick<DataDocument, 'sections'>>;
+
 /** The sources of a question asked in an environment: its system prompt as `buildPrompt` writes it, and its documents. */
-export function groundingSourcesFor(question: string, profile: EnvironmentProfile, documents: readonly DataDocument[]): GroundingSources {
+export function groundingSourcesFor(question: string, profile: EnvironmentProfile, documents: readonly SourceDocument[]): GroundingSources {
   return { question, systemPrompt: systemPromptFor(profile, [...documents]), documents: documentTexts(documents) };
 }
 
