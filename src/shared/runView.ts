@@ -89,11 +89,20 @@ export interface NodeView {
   reward?: number;
   /** The cost model's decision when this node was expanded. */
   decision?: DecisionView;
+  /** Tables, columns and literals of this node's tool call that nothing shown before it contains (the grounding audit). */
+  ungrounded?: UngroundedView[];
   /** Admitted trajectories whose path runs through this node. */
   trajectoryIds: string[];
   curation?: CurationDecision;
   addedSeq: number;
   updatedSeq: number;
+}
+
+/** One item the grounding audit flagged: which name or value, and why. */
+export interface UngroundedView {
+  kind: string;
+  text: string;
+  why: string;
 }
 
 export interface TaskView {
@@ -560,6 +569,7 @@ function addNode(view: RunView, event: WireEvent, delta: ViewDelta): void {
     visits: num(event.visits) ?? 0,
     value: num(event.value),
     reward: num(event.reward),
+    ungrounded: ungroundedView(event),
     trajectoryIds: [],
     addedSeq: event.seq,
     updatedSeq: event.seq,
@@ -570,6 +580,17 @@ function addNode(view: RunView, event: WireEvent, delta: ViewDelta): void {
   else task.rootIds.push(nodeId);
   view.nodeCount++;
   delta.addedNodes.push({ taskId: task.id, nodeId });
+}
+
+/** The step's grounding audit, from the node's step record (`step.grounding`) or the payload's own `grounding`. */
+function ungroundedView(event: WireEvent): UngroundedView[] | undefined {
+  const grounding = record(record(event.step)?.grounding) ?? record(event.grounding);
+  if (!grounding || !Array.isArray(grounding.ungrounded)) return undefined;
+  const items = grounding.ungrounded
+    .map((item) => record(item))
+    .filter((item): item is Record<string, unknown> => item !== undefined && typeof item.text === 'string')
+    .map((item) => ({ kind: str(item.kind) ?? 'literal', text: item.text as string, why: str(item.why) ?? '' }));
+  return items.length ? items : undefined;
 }
 
 function admitTrajectory(view: RunView, event: WireEvent, delta: ViewDelta): void {
