@@ -244,6 +244,9 @@ describe('agent: grounding audit on model-style conversations', () => {
     ].join('\n');
     const steps = conversation(describeOrders, step('run_sql', { query }, renderTable(['month', 'cancel_pct', 'statuses'], [['2024-03', 22.5, 'shipped, cancelled']])));
     assert.deepEqual(flagged(auditGrounding(steps, src)), []);
+    // A double-quoted alias named again in ORDER BY is the query's own name, not an invented column.
+    const aliased = conversation(describeOrders, step('run_sql', { query: 'SELECT status, ROUND(SUM(amount), 2) AS "total_amount" FROM orders GROUP BY status ORDER BY "total_amount" DESC' }, renderTable(['status', 'total_amount'], [['shipped', 9120.5]])));
+    assert.deepEqual(flagged(auditGrounding(aliased, src)), []);
   });
 
   it('falls back to tokens for a query the SQLite grammar rejects, still catching invented names and values', () => {

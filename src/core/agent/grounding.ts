@@ -395,7 +395,9 @@ function sqlAnalysis(query: string): { items: Item[]; defined: Set<string> } {
     if (!column || column === '(.*)' || column === '*' || out.defined.has(column.toLowerCase())) continue;
     items.push({ kind: 'column', text: column });
   }
-  return { items: [...items, ...out.literals], defined: out.defined };
+  // ORDER BY "total" names the query's own alias; SQLite resolves it before reading it as a string.
+  const literals = out.literals.filter((l) => !(l.kind === 'string' && l.asColumn && out.defined.has(l.text.toLowerCase())));
+  return { items: [...items, ...literals], defined: out.defined };
 }
 
 const SQL_WORDS = new Set(

@@ -240,7 +240,7 @@ export function formatSftReport(report: SftExportReport): string {
   if (g) {
     const counts = new Map<string, number>();
     for (const l of g.literals) counts.set(l.text, (counts.get(l.text) ?? 0) + 1);
-    const named = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([text, n]) => `${text} ×${n}`).join(', ');
+    const named = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([text, n]) => `${text} in ${n} step${n === 1 ? '' : 's'}`).join(', ');
     lines.push(
       `grounding: ${g.withUngroundedLiterals} of ${g.audited} trajectories use ungrounded literals${named ? ` (${named})` : ''}; ${g.answerDependsOnUngrounded} answer from one, ${g.dropUngrounded ? `${g.dropped.length} dropped (--keep-ungrounded keeps them)` : 'kept (--keep-ungrounded)'}`,
     );
