@@ -90,7 +90,12 @@ export async function runStep(input: StepInput): Promise<AgentStep> {
     droppedSteps: prompt.droppedSteps,
   };
   // Audited against the full history, as the exported conversation shows it (not only the steps this prompt kept).
-  step.grounding = auditStep(step, state.steps, groundingSourcesFor(state.task.question, toolContext.profile, toolContext.documents));
+  // The audit is a record, not a tool: should it ever fail, the step stays unaudited rather than the episode failing.
+  try {
+    step.grounding = auditStep(step, state.steps, groundingSourcesFor(state.task.question, toolContext.profile, toolContext.documents));
+  } catch {
+    step.grounding = undefined;
+  }
   return step;
 }
 

@@ -588,42 +588,57 @@ function reasonFor(item: Item, documents: ShownText[]): UngroundedItem {
   return { kind: 'literal', text: item.text, why };
 }
 
+interface AuditContext {
+  fixed: ShownText[];
+  documents: ShownText[];
+  cache: Map<number, ShownText>;
+}
+
+function auditContext(sources: GroundingSources): AuditContext {
+  return {
+    fixed: [shownText('the system prompt', sources.systemPrompt), shownText('the question', sources.question)],
+    documents: (sources.documents ?? []).map((d) => shownText(d.name, d.text)),
+    cache: new Map(),
+  };
+}
+
+/** The audit of `steps[i]` against the sources and the observations of the steps before it. */
+function auditAt(steps: readonly AgentStep[], i: number, context: AuditContext): StepGrounding {
+  const items = itemsOf(steps[i]);
+  if (items.length === 0) return { ungrounded: [], readsFrom: [] };
+  const shown = sourcesBefore(steps, i, context.fixed, context.cache);
+  const ungrounded: UngroundedItem[] = [];
+  const readsFrom = new Set<number>();
+  const reported = new Set<string>();
+  for (const item of items) {
+    const found = shown.filter((s) => groundedIn(item, s));
+    if (found.length === 0) {
+      const reason = reasonFor(item, context.documents);
+      const key = `${reason.kind}\u0000${reason.text.toLowerCase()}`;
+      if (!reported.has(key)) ungrounded.push(reason);
+      reported.add(key);
+      continue;
+    }
+    if ((item.kind === 'number' || item.kind === 'string') && found.every((s) => s.step !== undefined)) {
+      // The latest observation that shows it is the one the call read it from.
+      readsFrom.add(found[found.length - 1].step as number);
+    }
+  }
+  return { ungrounded, readsFrom: [...readsFrom].sort((a, b) => a - b) };
+}
+
 /**
  * Audits every step of a trajectory against what was shown before it. Steps are in order, root first; the
  * result has one entry per step.
  */
 export function auditGrounding(steps: readonly AgentStep[], sources: GroundingSources): StepGrounding[] {
-  const fixed = [shownText('the system prompt', sources.systemPrompt), shownText('the question', sources.question)];
-  const documents = (sources.documents ?? []).map((d) => shownText(d.name, d.text));
-  const cache = new Map<number, ShownText>();
-  return steps.map((step, i) => {
-    const items = itemsOf(step);
-    if (items.length === 0) return { ungrounded: [], readsFrom: [] };
-    const shown = sourcesBefore(steps, i, fixed, cache);
-    const ungrounded: UngroundedItem[] = [];
-    const readsFrom = new Set<number>();
-    const reported = new Set<string>();
-    for (const item of items) {
-      const found = shown.filter((s) => groundedIn(item, s));
-      if (found.length === 0) {
-        const reason = reasonFor(item, documents);
-        const key = `${reason.kind}\u0000${reason.text.toLowerCase()}`;
-        if (!reported.has(key)) ungrounded.push(reason);
-        reported.add(key);
-        continue;
-      }
-      if ((item.kind === 'number' || item.kind === 'string') && found.every((s) => s.step !== undefined)) {
-        // The latest observation that shows it is the one the call read it from.
-        readsFrom.add(found[found.length - 1].step as number);
-      }
-    }
-    return { ungrounded, readsFrom: [...readsFrom].sort((a, b) => a - b) };
-  });
+  const context = auditContext(sources);
+  return steps.map((_, i) => auditAt(steps, i, context));
 }
 
 /** One step's audit against the steps before it (what `runStep` records on each new step). */
 export function auditStep(step: AgentStep, earlier: readonly AgentStep[], sources: GroundingSources): StepGrounding {
-  return auditGrounding([...earlier, step], sources)[earlier.length];
+  return auditAt([...earlier, step], earlier.length, auditContext(sources));
 }
 
 /**
