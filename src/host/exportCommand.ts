@@ -122,7 +122,11 @@ async function askOutDir(runDir: string, step: number): Promise<string | undefin
 export function describeExport(result: RunExportResult): string {
   if (result.kind === 'tasks') return `${result.tasks} tasks written as ${result.format} to ${result.outDir}`;
   const r = result.report;
-  return `${r.written} ${r.format} examples written (${r.split.trainExamples} train / ${r.split.validationExamples} validation${r.excluded.length ? `; ${r.excluded.length} left out by the checks` : ''}) to ${result.outDir}`;
+  const cleaned = [
+    r.grounding?.dropped.length ? `${r.grounding.dropped.length} answering from an ungrounded literal left out` : '',
+    r.nearCopies?.collapseNearCopies && r.nearCopies.collapsed.length ? `${r.nearCopies.collapsed.length} near-copies collapsed` : '',
+  ].filter((p) => p !== '');
+  return `${r.written} ${r.format} examples written (${r.split.trainExamples} train / ${r.split.validationExamples} validation${r.excluded.length ? `; ${r.excluded.length} left out by the checks` : ''}${cleaned.map((p) => `; ${p}`).join('')}) to ${result.outDir}`;
 }
 
 /** Shows a folder: in the Explorer when it is in the workspace, else the system's file manager, else its path. */
@@ -152,6 +156,8 @@ async function runExport(context: vscode.ExtensionContext, runDir: string, choic
       acceptedOnly: choices.acceptedOnly,
       validationFraction: choices.validationFraction,
       selection: { mode: choices.select ?? 'all', perTask: choices.perTask ?? 1, seed: choices.seed ?? 0 },
+      dropUngrounded: vscode.workspace.getConfiguration('toffee.export').get<boolean>('dropUngrounded', true),
+      collapseNearCopies: vscode.workspace.getConfiguration('toffee.export').get<boolean>('collapseNearCopies', true),
       // The stored key must never reach an export line, as the CLI keeps its environment's keys out.
       secrets: apiKey ? [apiKey] : [],
       onWarning: (warning) => log().warn(`export ${runDir}: ${warning}`),

@@ -102,11 +102,20 @@ export interface NodeView {
   reward?: number;
   /** The cost model's decision when this node was expanded. */
   decision?: DecisionView;
+  /** Tables, columns and literals of this node's tool call that nothing shown before it contains (the grounding audit). */
+  ungrounded?: UngroundedView[];
   /** Admitted trajectories whose path runs through this node. */
   trajectoryIds: string[];
   curation?: CurationDecision;
   addedSeq: number;
   updatedSeq: number;
+}
+
+/** One item the grounding audit flagged: which name or value, and why. */
+export interface UngroundedView {
+  kind: string;
+  text: string;
+  why: string;
 }
 
 export interface TaskView {
@@ -539,6 +548,7 @@ function addNode(view: RunView, event: EventOf<'node/added'>, delta: ViewDelta):
     latencyMs: num(event.latencyMs),
     visits: 0,
     reward: num(event.reward),
+    ungrounded: ungroundedView(event),
     trajectoryIds: [],
     addedSeq: event.seq,
     updatedSeq: event.seq,
@@ -549,6 +559,12 @@ function addNode(view: RunView, event: EventOf<'node/added'>, delta: ViewDelta):
   else task.rootIds.push(nodeId);
   view.nodeCount++;
   delta.addedNodes.push({ taskId: task.id, nodeId });
+}
+
+/** The step's grounding audit, from the node's step record. */
+function ungroundedView(event: EventOf<'node/added'>): UngroundedView[] | undefined {
+  const items = (event.step?.grounding?.ungrounded ?? []).filter((item) => typeof item.text === 'string').map((item) => ({ kind: item.kind ?? 'literal', text: item.text, why: item.why ?? '' }));
+  return items.length ? items : undefined;
 }
 
 function admitTrajectory(view: RunView, event: EventOf<'trajectory/admitted'>, delta: ViewDelta): void {

@@ -114,9 +114,15 @@ describe('export from a run folder (explorer run → adapter → CLI)', function
     const metadata = fs.readFileSync(path.join(out, 'metadata.openai.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { trajectoryId: string; curation: string });
     assert.deepEqual(metadata.map((m) => [m.trajectoryId, m.curation]), [[ids[1], 'accepted']]);
     const all = path.join(work, 'out-all');
-    await runCli(exportCommand, [runDir, '--format', 'hf', '--out', all, '--val-fraction', '0']);
+    await runCli(exportCommand, [runDir, '--format', 'hf', '--out', all, '--val-fraction', '0', '--keep-ungrounded', '--keep-near-copies']);
     const allIds = fs.readFileSync(path.join(all, 'metadata.hf.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { trajectoryId: string }).trajectoryId);
     assert.ok(!allIds.includes(ids[0]) && allIds.length === ids.length - 1);
+    // By default the cleaning filters leave out what they report, and nothing else.
+    const cleaned = path.join(work, 'out-cleaned');
+    await runCli(exportCommand, [runDir, '--format', 'hf', '--out', cleaned, '--val-fraction', '0']);
+    const report = JSON.parse(fs.readFileSync(path.join(cleaned, 'report.hf.json'), 'utf8')) as { written: number; grounding: { dropped: string[] }; nearCopies: { collapsed: Array<{ trajectoryId: string }> } };
+    const left = new Set([...report.grounding.dropped, ...report.nearCopies.collapsed.map((c) => c.trajectoryId)]);
+    assert.equal(report.written, allIds.filter((id) => !left.has(id)).length);
   });
 
   it('toffee export --format kramabench|spider writes the task pool and the database', async () => {

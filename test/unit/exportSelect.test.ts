@@ -95,7 +95,7 @@ describe('rubric-based selection for export (anchored / unanchored / random)', f
 
   it('toffee export --select records the choice in the metadata sidecar and the report; the default keeps all', async () => {
     const out = path.join(work, 'anchored');
-    const { code } = await runCli(exportCommand, [runDir, '--format', 'openai', '--select', 'anchored', '--per-task', '1', '--out', out, '--val-fraction', '0']);
+    const { code } = await runCli(exportCommand, [runDir, '--format', 'openai', '--select', 'anchored', '--per-task', '1', '--out', out, '--val-fraction', '0', '--keep-ungrounded', '--keep-near-copies']);
     assert.equal(code, 0);
     const metadata = fs.readFileSync(path.join(out, 'metadata.openai.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { taskId: string; trajectoryId: string; selection: { mode: string; rank: number; score: number } });
     const groups = byTask(trajectories);
@@ -107,9 +107,15 @@ describe('rubric-based selection for export (anchored / unanchored / random)', f
 
     const allOut = path.join(work, 'all');
     assert.equal((await runCli(exportCommand, [runDir, '--format', 'openai', '--out', allOut])).code, 0);
-    const all = JSON.parse(fs.readFileSync(path.join(allOut, 'report.openai.json'), 'utf8')) as { written: number; selection: { rubricSelection: { mode: string } } };
+    const all = JSON.parse(fs.readFileSync(path.join(allOut, 'report.openai.json'), 'utf8')) as { written: number; selection: { rubricSelection: { mode: string } }; grounding: { dropped: string[] }; nearCopies: { collapsed: unknown[] } };
     assert.equal(all.selection.rubricSelection.mode, 'all');
-    assert.equal(all.written, trajectories.length);
+    assert.equal(all.written, trajectories.length - all.grounding.dropped.length - all.nearCopies.collapsed.length, 'all but what the cleaning filters report');
+    // After the cleaning filters, --select still keeps one per task among what is left.
+    const cleanOut = path.join(work, 'anchored-clean');
+    assert.equal((await runCli(exportCommand, [runDir, '--format', 'openai', '--select', 'anchored', '--out', cleanOut, '--val-fraction', '0'])).code, 0);
+    const clean = JSON.parse(fs.readFileSync(path.join(cleanOut, 'report.openai.json'), 'utf8')) as { written: number; selection: { rubricSelection: { kept: number; tasks: number; candidates: number } } };
+    assert.equal(clean.selection.rubricSelection.candidates, all.written);
+    assert.equal(clean.selection.rubricSelection.kept, clean.selection.rubricSelection.tasks);
   });
 
   it('rejects a bad --select, --per-task or --seed with a usage error', async () => {

@@ -127,7 +127,8 @@ describe('SFT export of real simulated episodes', function () {
     it(`writes a ${format} export whose every line on disk validates, with metadata, split and report`, () => {
       const out = tmp();
       const planted = 'sk-planted-0123456789abcdefghijkl';
-      const result = buildSftExport(trajectories, fixture.environment, { format, validationFraction: 0.25, secrets: [planted] });
+      // Every line of every trajectory, so the cleaning filters (tested in explorerGrounding) are off here.
+      const result = buildSftExport(trajectories, fixture.environment, { format, validationFraction: 0.25, secrets: [planted], dropUngrounded: false, collapseNearCopies: false });
       const report = writeSftExport(out, result);
       assert.equal(report.excluded.length, 0, JSON.stringify(report.excluded));
       assert.equal(report.written, trajectories.length);
@@ -167,13 +168,14 @@ describe('SFT export of real simulated episodes', function () {
     const leaky: ExportTrajectory = { ...trajectories[0], trajectoryId: 'leaky', steps: trajectories[0].steps.map((s, i) => (i === 0 ? { ...s, thought: `my key is ${planted}` } : s)) };
     const pruned: ExportTrajectory = { ...trajectories[1], trajectoryId: 'pruned', curation: 'pruned' };
     const accepted: ExportTrajectory = { ...trajectories[2], trajectoryId: 'accepted', curation: 'accepted' };
-    const all = buildSftExport([leaky, pruned, accepted, trajectories[3]], fixture.environment, { format: 'openai', validationFraction: 0 });
+    const keep = { dropUngrounded: false, collapseNearCopies: false };
+    const all = buildSftExport([leaky, pruned, accepted, trajectories[3]], fixture.environment, { format: 'openai', validationFraction: 0, ...keep });
     assert.deepEqual(all.report.excluded.map((e) => e.trajectoryId), ['leaky']);
     assert.ok(all.report.excluded[0].reasons.some((r) => r.includes('no-secret')));
     assert.equal(all.report.selection.skippedPruned, 1);
     assert.equal(all.report.written, 2);
     assert.ok(!all.train.some((l) => l.includes(planted)));
-    const acceptedOnly = buildSftExport([leaky, pruned, accepted, trajectories[3]], fixture.environment, { format: 'hf', acceptedOnly: true, validationFraction: 0 });
+    const acceptedOnly = buildSftExport([leaky, pruned, accepted, trajectories[3]], fixture.environment, { format: 'hf', acceptedOnly: true, validationFraction: 0, ...keep });
     assert.equal(acceptedOnly.report.written, 1);
     assert.equal(acceptedOnly.metadata[0].trajectoryId, 'accepted');
   });

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { applyRunEvents, createRunView, describeObservation, describeToolCall, diffTrajectories, displayStatus, filterTrajectories, pathToNode, type WireEvent } from '../../src/shared/runView';
 import { renderTable } from '../../src/core/agent/render';
 import { RunStore } from '../../src/core/store';
+import { auditGrounding } from '../../src/core/agent/grounding';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -117,5 +118,20 @@ describe('webview: run view reducer', () => {
     const firstDivergent = rows.findIndex((r) => !r.shared);
     assert.ok(firstDivergent > 0);
     assert.ok(rows.slice(firstDivergent).every((r) => !r.shared));
+  });
+  it("shows a node's ungrounded names and values from its step record's grounding audit", () => {
+    const call = { id: 'c1', name: 'run_sql', arguments: JSON.stringify({ query: 'SELECT COUNT(*) FROM orders GROUP BY customer_id HAVING SUM(amount) > 2000' }) };
+    const grounding = auditGrounding(
+      [{ index: 0, thought: '', toolCall: call, observation: { ok: true, tool: 'run_sql', data: { kind: 'stdout', stdout: '6' }, text: 'COUNT(*)\n6\n(1 row)', elapsedMs: 0 }, usage: { prompt: 0, completion: 0 }, costUsd: 0, latencyMs: 0, config: { provider: 'p', model: 'm', contextLength: { mode: 'full' }, simulated: true }, promptTokensEstimate: 0, droppedSteps: 0 }],
+      { question: 'How many customers are VIP?', systemPrompt: '- orders (9 rows): customer_id int, amount real' },
+    )[0];
+    const view = createRunView();
+    applyRunEvents(view, wire([
+      { v: 1, seq: 1, ts: '2026-01-01T00:00:00.000Z', type: 'task/added', task: { id: 't', family: 'f', question: 'q', answer: { type: 'number' }, evidence: [], difficulty: {}, tables: [] } },
+      { v: 1, seq: 2, ts: '2026-01-01T00:00:00.000Z', type: 'node/added', taskId: 't', nodeId: 'n0', parentId: null, status: 'open' },
+      { v: 1, seq: 3, ts: '2026-01-01T00:00:00.000Z', type: 'node/added', taskId: 't', nodeId: 'n1', parentId: 'n0', status: 'verified', toolCall: call, step: { index: 0, toolCall: call, grounding } },
+    ]));
+    assert.deepEqual(view.tasks.t.nodes.n1.ungrounded, [{ kind: 'literal', text: '2000', why: 'a literal no observation, question or document read shows' }]);
+    assert.equal(view.tasks.t.nodes.n0.ungrounded, undefined);
   });
 });

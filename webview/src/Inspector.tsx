@@ -134,6 +134,17 @@ export function Inspector({ task, node, player, trajectoryNames, latest }: { tas
           <CodeBlock code={node.toolCall.code} language={node.toolCall.language} />
         </>
       ) : null}
+      {node.ungrounded ? (
+        <ul className="ungrounded small" data-testid="ungrounded" aria-label="Ungrounded names and values">
+          {node.ungrounded.map((u, i) => (
+            <li key={i}>
+              <span className="error-text">ungrounded {u.kind === 'literal' ? '' : `${u.kind} `}</span>
+              <code>{u.text}</code>
+              {u.why ? <span className="muted"> ({u.why})</span> : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {node.observation ? (
         <>
           <h4>Observation</h4>

@@ -24,6 +24,11 @@ Options:
                           (seeded) or all (default: all); recorded in the metadata sidecar and the report
   --per-task K            trajectories kept per task by --select (default 1)
   --seed S                seed of --select random (default 0)
+  --keep-ungrounded       keep trajectories whose final answer depends on a literal (a threshold, a date, a
+                          value) that nothing shown to the agent contains; by default they are left out and
+                          counted in the report
+  --keep-near-copies      keep every near-copy (same calls and observations, other wording); by default only
+                          the best of each task's group is kept and the rest are reported as collapsed
   --data DIR              the data folder, when it moved since the run (default: the run's)
   --json                  print the report as JSON`;
 
@@ -59,6 +64,8 @@ export const exportCommand: CliCommand = {
       'per-task': { type: 'string' },
       seed: { type: 'string' },
       data: { type: 'string' },
+      'keep-ungrounded': { type: 'boolean', default: false },
+      'keep-near-copies': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     }, USAGE);
     const { values, positionals } = parsed;
@@ -88,6 +95,8 @@ export const exportCommand: CliCommand = {
         weightRepaired: !values['no-weights'],
         secrets: secretsFromEnvironment(),
         selection: { mode: selectMode as SelectionMode, perTask, seed },
+        dropUngrounded: !values['keep-ungrounded'],
+        collapseNearCopies: !values['keep-near-copies'],
         dataFolder: values.data,
         onWarning: (warning) => console.error(`warning: ${warning}`),
       });

@@ -3,6 +3,7 @@
  * The explorer branches over `runStep`; `runEpisode` is the no-search path used by `toffee ask` and baselines.
  */
 import type { LlmProvider, ReasoningEffort, ToolCallRequest, Usage } from '../llm/types';
+import { auditStep, groundingSourcesFor } from './grounding';
 import { buildPrompt } from './prompt';
 import { renderError } from './render';
 import { executeToolCall, Observation, ToolContext, tools } from './tools';
@@ -69,7 +70,7 @@ export async function runStep(input: StepInput): Promise<AgentStep> {
     const message = 'no tool call was made. Call one of the tools, or final_answer when you have the answer.';
     observation = { ok: false, tool: '(none)', data: { kind: 'error', message }, text: renderError(message), errorKind: 'invalid_arguments', elapsedMs: 0 };
   }
-  return {
+  const step: AgentStep = {
     index,
     thought: completion.message.content ?? '',
     toolCall,
@@ -88,6 +89,14 @@ export async function runStep(input: StepInput): Promise<AgentStep> {
     promptTokensEstimate: prompt.estimatedTokens,
     droppedSteps: prompt.droppedSteps,
   };
+  // Audited against the full history, as the exported conversation shows it (not only the steps this prompt kept).
+  // The audit is a record, not a tool: should it ever fail, the step stays unaudited rather than the episode failing.
+  try {
+    step.grounding = auditStep(step, state.steps, groundingSourcesFor(state.task.question, toolContext.profile, toolContext.documents));
+  } catch {
+    step.grounding = undefined;
+  }
+  return step;
 }
 
 /** The state after a step: final_answer ends the episode only when its arguments were valid. */

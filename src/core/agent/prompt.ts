@@ -85,8 +85,13 @@ export function stepMessages(step: AgentStep): ChatMessage[] {
   ];
 }
 
+/** The system prompt as every provider gets it: the rules and the environment's schema summary. */
+export function systemPromptFor(profile: EnvironmentProfile, documents: Array<Pick<DataDocument, 'name' | 'title'>> = []): string {
+  return `${SYSTEM_PROMPT}\n\nSchema summary (describe_table shows types, ranges and samples):\n${schemaSummary(profile, documents)}`;
+}
+
 export function buildPrompt(input: PromptInput): BuiltPrompt {
-  const system = `${SYSTEM_PROMPT}\n\nSchema summary (describe_table shows types, ranges and samples):\n${schemaSummary(input.profile, input.documents ?? [])}`;
+  const system = systemPromptFor(input.profile, input.documents ?? []);
   const messages: ChatMessage[] = [
     { role: 'system', content: system },
     { role: 'user', content: `Question: ${input.question}` },

@@ -1,5 +1,6 @@
 /** The agent's state: a question, the steps taken so far, and how each was produced. */
 import type { ReasoningEffort, ToolCallRequest, Usage } from '../llm/types';
+import type { StepGrounding } from './grounding';
 import type { Observation } from './tools';
 
 /**
@@ -50,6 +51,8 @@ export interface AgentStep {
   /** Prompt size as sent, and how many earlier steps the context length dropped. */
   promptTokensEstimate: number;
   droppedSteps: number;
+  /** The grounding audit of this step's call against what was shown before it (recorded by `runStep`). */
+  grounding?: StepGrounding;
 }
 
 export interface AgentTask {

@@ -162,7 +162,7 @@ export async function verifyTrajectoryJudged(
   const judged = await judgeRubric(task, steps, verification.rubric, judge, signal);
   const rubric = judged.rubric;
   return {
-    verification: { ...verification, rubric, quality: qualityOf(verification.verified, verification.coverage, verification.stepSuccessRate, rubric) },
+    verification: { ...verification, rubric, quality: qualityOf(verification.verified, verification.coverage, verification.stepSuccessRate, rubric, verification.grounding?.penalised ?? 0) },
     costUsd: judged.costUsd,
     calls: judged.calls,
   };

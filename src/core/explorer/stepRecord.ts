@@ -24,6 +24,8 @@ export function stepRecord(step: AgentStep): StepRecord {
     costUsd: step.costUsd,
     latencyMs: step.latencyMs,
     config: step.config,
+    // The audit travels with the step only where it found something (the inspector lists it).
+    ...(step.grounding?.ungrounded.length ? { grounding: { ungrounded: step.grounding.ungrounded.map(({ kind, text, why }) => ({ kind, text, why })) } } : {}),
   };
 }
 

@@ -3,6 +3,7 @@
  * execution: it reads the task's answer key, evidence anchors and rubric, which the agent never sees.
  */
 import { repairedErrorIndices, stepCode } from '../agent/steps';
+import { answerDependsOnUngrounded, auditGrounding, type GroundingSources, type StepGrounding, type UngroundedItem } from '../agent/grounding';
 import type { AgentStep } from '../agent/types';
 import { codeSimilarity } from '../llm/sim/history';
 import { matchesAnswer, normalizeText, numbersIn, statesAnswer } from '../taskpool/answer';
@@ -163,15 +164,58 @@ export interface Verification {
   stepSuccessRate: number;
   repairedErrors: number;
   rubric?: RubricResult;
+  /** The grounding audit of the path; absent when its steps were not audited (steps read back from a run). */
+  grounding?: TrajectoryGrounding;
   /** 0..1. */
   quality: number;
+}
+
+/** A path's grounding audit, summed up: what the quality penalty and the export's cleaning filter read. */
+export interface TrajectoryGrounding {
+  /** The steps with ungrounded items (by step index). */
+  steps: Array<{ step: number; ok: boolean; ungrounded: UngroundedItem[] }>;
+  /** Distinct ungrounded items (kind and text) in steps that succeeded: what the quality penalty counts. */
+  penalised: number;
+  /** The ungrounded literals the final answer depends on (`answerDependsOnUngrounded`). */
+  answerDependsOn: Array<UngroundedItem & { step: number }>;
+}
+
+/**
+ * The grounding of a path: audited afresh against `sources` when given, else read from the audit `runStep`
+ * recorded on each step; undefined when neither is there.
+ */
+export function trajectoryGrounding(steps: readonly AgentStep[], sources?: GroundingSources): TrajectoryGrounding | undefined {
+  if (!sources && !steps.some((s) => s.grounding !== undefined)) return undefined;
+  const audits: Array<StepGrounding | undefined> = sources ? auditGrounding(steps, sources) : steps.map((s) => s.grounding);
+  const withItems = steps
+    .map((s, i) => ({ step: s.index, ok: s.observation.ok, ungrounded: audits[i]?.ungrounded ?? [] }))
+    .filter((s) => s.ungrounded.length > 0);
+  return {
+    steps: withItems,
+    penalised: new Set(withItems.filter((s) => s.ok).flatMap((s) => s.ungrounded.map((u) => `${u.kind}\u0000${u.text.toLowerCase()}`))).size,
+    answerDependsOn: answerDependsOnUngrounded(steps, audits),
+  };
 }
 
 /** Weights of the quality score: the verified answer dominates; evidence, clean execution and rubric refine it. */
 export const QUALITY_WEIGHTS = { answer: 0.5, coverage: 0.25, success: 0.15, rubric: 0.1 } as const;
 
+/**
+ * The grounding penalty, subtracted from the weighted score: per distinct ungrounded table, column or literal in the
+ * steps that succeeded (an invented name in a failed step already costs through the failure and its repair; one
+ * invented value reused in three queries is one invention), capped. One invented threshold takes a perfect
+ * trajectory to 0.95 — still admitted, ranked below a grounded sibling, and left
+ * out of exports when the answer depends on it; four or more cost the cap, 0.2.
+ */
+export const GROUNDING_PENALTY = { perItem: 0.05, max: 0.2 } as const;
+
+export interface VerifyOptions {
+  /** Audit the steps' grounding against these sources instead of reading the audit recorded on each step. */
+  grounding?: GroundingSources;
+}
+
 /** Verifies a path that ends (or not) in a final answer and scores its quality. */
-export function verifyTrajectory(task: TaskSpec, steps: readonly AgentStep[]): Verification {
+export function verifyTrajectory(task: TaskSpec, steps: readonly AgentStep[], options: VerifyOptions = {}): Verification {
   const last = steps[steps.length - 1];
   const final = last && last.observation.ok && last.observation.data.kind === 'final' ? last.observation.data : undefined;
   const verified = final !== undefined && matchesAnswer(task.answer, final.answer);
@@ -181,14 +225,25 @@ export function verifyTrajectory(task: TaskSpec, steps: readonly AgentStep[]): V
   const failures = steps.filter((s, i) => !s.observation.ok && !repaired.includes(i)).length;
   const stepSuccessRate = counted > 0 ? (counted - failures) / counted : 0;
   const rubric = task.rubric && task.rubric.length > 0 ? scoreRubric(task.rubric, steps, final) : undefined;
-  return { verified, answer: final?.answer, coverage, stepSuccessRate, repairedErrors: repaired.length, rubric, quality: qualityOf(verified, coverage, stepSuccessRate, rubric) };
+  const grounding = trajectoryGrounding(steps, options.grounding);
+  return {
+    verified,
+    answer: final?.answer,
+    coverage,
+    stepSuccessRate,
+    repairedErrors: repaired.length,
+    rubric,
+    grounding,
+    quality: qualityOf(verified, coverage, stepSuccessRate, rubric, grounding?.penalised ?? 0),
+  };
 }
 
 /** The quality score from its parts (also recomputed after an LLM judge fills in text criteria). */
-export function qualityOf(verified: boolean, coverage: number, stepSuccessRate: number, rubric: RubricResult | undefined): number {
+export function qualityOf(verified: boolean, coverage: number, stepSuccessRate: number, rubric: RubricResult | undefined, ungrounded = 0): number {
   const rubricScore = rubric?.score ?? coverage;
   const w = QUALITY_WEIGHTS;
-  const raw = (verified ? w.answer : 0) + w.coverage * coverage + w.success * stepSuccessRate + w.rubric * rubricScore;
+  const penalty = Math.min(GROUNDING_PENALTY.max, GROUNDING_PENALTY.perItem * ungrounded);
+  const raw = Math.max(0, (verified ? w.answer : 0) + w.coverage * coverage + w.success * stepSuccessRate + w.rubric * rubricScore - penalty);
   // An unverified answer can never look good, however tidy the path.
   return round(verified ? raw : Math.min(raw, 0.4));
 }

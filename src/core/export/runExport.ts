@@ -37,6 +37,10 @@ export interface RunExportOptions {
   weightRepaired?: boolean;
   /** Which of a task's trajectories to keep (default all). */
   selection?: SelectionOptions;
+  /** Leave out trajectories whose answer depends on an ungrounded literal (default true). */
+  dropUngrounded?: boolean;
+  /** Keep only the best of each task's near-copies (default true). */
+  collapseNearCopies?: boolean;
   /** The data folder, when it moved since the run (default: the run's). */
   dataFolder?: string;
   /** Literal secrets that must not appear in any line. */
@@ -87,6 +91,8 @@ export async function exportRun(runDir: string, options: RunExportOptions): Prom
     weightRepaired: options.weightRepaired ?? true,
     secrets: options.secrets,
     selection: options.selection,
+    dropUngrounded: options.dropUngrounded,
+    collapseNearCopies: options.collapseNearCopies,
   });
   return { kind: 'sft', outDir, report: writeSftExport(outDir, result) };
 }

@@ -223,6 +223,8 @@ export interface ExampleMetadata {
   tokens?: Partial<Record<string, { total: number; assistant: number }>>;
   /** How rubric-based selection chose this example (set by the export; see select.ts). */
   selection?: SelectionRecord;
+  /** Tables, columns and literals the grounding audit found no source for (set by the export; see grounding.ts). */
+  ungrounded?: Array<{ step: number; kind: string; text: string; why: string }>;
 }
 
 export function exampleMetadata(trajectory: ExportTrajectory, split: 'train' | 'validation'): ExampleMetadata {

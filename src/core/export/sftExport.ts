@@ -19,6 +19,8 @@ import {
   toOpenAiExample,
   toShareGptExample,
 } from './sft';
+import { filterUngrounded, type GroundingReport } from './grounding';
+import { collapseNearCopies, type NearCopyReport } from './nearCopies';
 import { SelectionOptions, SelectionSummary, selectTrajectories } from './select';
 import type { ExportTrajectory, PromptEnvironment, SftFormat, ValidationIssue } from './types';
 import { validateHfExample, validateOpenAiExample, validateShareGptExample } from './validate';
@@ -37,6 +39,10 @@ export interface SftExportOptions {
   datasetName?: string;
   /** Which of a task's trajectories to keep (after pruning / accepted-only). Default: all. */
   selection?: SelectionOptions;
+  /** Leave out trajectories whose final answer depends on an ungrounded literal (grounding.ts). Default true. */
+  dropUngrounded?: boolean;
+  /** Keep only the best of each task's near-copies (nearCopies.ts). Default true. */
+  collapseNearCopies?: boolean;
 }
 
 export interface ExcludedExample {
@@ -58,6 +64,10 @@ export interface SftExportReport {
   createdAt: string;
   runIds: string[];
   selection: { admitted: number; considered: number; acceptedOnly: boolean; skippedPruned: number; skippedUnaccepted: number; rubricSelection: SelectionSummary };
+  /** The grounding audit of the eligible trajectories, and those left out because their answer depends on an ungrounded literal. */
+  grounding: GroundingReport;
+  /** Near-copies per task, collapsed into the best of each group. */
+  nearCopies: NearCopyReport;
   split: { validationFraction: number; trainTasks: number; validationTasks: number; trainExamples: number; validationExamples: number; overlap: string[] };
   written: number;
   excluded: ExcludedExample[];
@@ -93,7 +103,9 @@ export function buildSftExport(trajectories: ExportTrajectory[], environment: Pr
   const skippedPruned = trajectories.filter((t) => t.curation === 'pruned').length;
   const notPruned = trajectories.filter((t) => t.curation !== 'pruned');
   const eligible = options.acceptedOnly ? notPruned.filter((t) => t.curation === 'accepted') : notPruned;
-  const selected = selectTrajectories(eligible, options.selection ?? { mode: 'all' });
+  const grounded = filterUngrounded(eligible, environment, options.dropUngrounded ?? true);
+  const distinct = collapseNearCopies(grounded.kept, options.collapseNearCopies ?? true);
+  const selected = selectTrajectories(distinct.kept, options.selection ?? { mode: 'all' });
   const chosen = selected.kept;
   const { train: trainTasks, validation: validationTasks } = splitTasks(chosen.map((t) => t.task.id), validationFraction);
 
@@ -153,7 +165,8 @@ export function buildSftExport(trajectories: ExportTrajectory[], environment: Pr
     }
     const split = validationTasks.has(trajectory.task.id) ? 'validation' : 'train';
     (split === 'train' ? train : validation).push(JSON.stringify(line));
-    metadata.push({ ...exampleMetadata(trajectory, split), tokens: exampleTokens, selection: selected.records.get(trajectory.trajectoryId) });
+    const ungrounded = (grounded.audits.get(trajectory.trajectoryId)?.steps ?? []).flatMap((g) => g.ungrounded.map((u) => ({ step: g.step, ...u })));
+    metadata.push({ ...exampleMetadata(trajectory, split), tokens: exampleTokens, selection: selected.records.get(trajectory.trajectoryId), ...(ungrounded.length ? { ungrounded } : {}) });
     weightedZeroTurns += openai.messages.filter((m) => m.role === 'assistant' && m.weight === 0).length;
   }
 
@@ -171,6 +184,8 @@ export function buildSftExport(trajectories: ExportTrajectory[], environment: Pr
       skippedUnaccepted: notPruned.length - eligible.length,
       rubricSelection: selected.summary,
     },
+    grounding: grounded.report,
+    nearCopies: distinct.report,
     split: {
       validationFraction,
       trainTasks: trainTasks.size,
@@ -222,6 +237,17 @@ export function formatSftReport(report: SftExportReport): string {
     `${report.written} ${report.format} examples written (${report.split.trainExamples} train / ${report.split.validationExamples} validation; tasks ${report.split.trainTasks} / ${report.split.validationTasks}, overlap ${report.split.overlap.length})`,
     `selected ${report.selection.considered} of ${report.selection.admitted} admitted trajectories${report.selection.acceptedOnly ? ' (accepted only)' : ''}; ${report.selection.skippedPruned} pruned skipped; ${report.excluded.length} excluded by checks`,
   ];
+  const g = report.grounding;
+  if (g) {
+    const counts = new Map<string, number>();
+    for (const l of g.literals) counts.set(l.text, (counts.get(l.text) ?? 0) + 1);
+    const named = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([text, n]) => `${text} in ${n} step${n === 1 ? '' : 's'}`).join(', ');
+    lines.push(
+      `grounding: ${g.withUngroundedLiterals} of ${g.audited} trajectories use ungrounded literals${named ? ` (${named})` : ''}; ${g.answerDependsOnUngrounded} answer from one, ${g.dropUngrounded ? `${g.dropped.length} dropped (--keep-ungrounded keeps them)` : 'kept (--keep-ungrounded)'}`,
+    );
+  }
+  const nc = report.nearCopies;
+  if (nc) lines.push(`near-copies: ${nc.collapsed.length} in ${nc.groups} groups ${nc.collapseNearCopies ? 'collapsed into the best of each (--keep-near-copies keeps them)' : 'kept (--keep-near-copies)'}`);
   const rs = report.selection.rubricSelection;
   if (rs.mode !== 'all') lines.push(`selection ${rs.mode}: kept ${rs.kept} of ${rs.candidates} over ${rs.tasks} tasks (≤ ${rs.perTask} per task${rs.seed !== null ? `, seed ${rs.seed}` : ''})`);
   for (const [name, r] of Object.entries(report.render)) {

@@ -121,7 +121,7 @@ export function rescore(task: TaskSpec, record: AdmittedTrajectory, cleaning: Cl
   if (verification.rubric && judged.size > 0) {
     const criteria = verification.rubric.criteria.map((c) => (c.kind === 'text' && judged.has(c.id) ? { ...c, holds: judged.get(c.id)!.holds, note: judged.get(c.id)!.note } : c));
     const rubric = rubricResultOf(criteria);
-    verification = { ...verification, rubric, quality: qualityOf(verification.verified, verification.coverage, verification.stepSuccessRate, rubric) };
+    verification = { ...verification, rubric, quality: qualityOf(verification.verified, verification.coverage, verification.stepSuccessRate, rubric, verification.grounding?.penalised ?? 0) };
   }
   const rejection = cleaningRejection(record.steps, verification, cleaning);
   return {

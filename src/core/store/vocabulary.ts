@@ -93,6 +93,8 @@ export interface StepRecord {
   costUsd: number;
   latencyMs: number;
   config: StepConfigRecord;
+  /** The step's grounding audit (agent/grounding.ts): names and literals nothing the agent was shown contains. */
+  grounding?: { ungrounded: Array<{ kind: string; text: string; why: string }> };
 }
 
 /** What a run was started with; a resume and the queue's workers use the same settings. */
