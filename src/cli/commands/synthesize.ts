@@ -28,6 +28,9 @@ Options:
   --shard i/N           only the tasks of shard i of N (0-based; a stable hash of the task id); with --out, a
                         re-run on the same folder skips the tasks already finished there. Combine the shards'
                         folders with toffee merge
+  --concurrency C       tasks explored at once in this process (default 1); the results do not depend on it
+  --requests-per-minute R  at most R model requests a minute per provider, across all tasks in flight (a 429
+                        backs every request off and sends it again)
   --min-quality Q       admission threshold, 0..1 (default 0.9)
   --judge-model M       with --provider openai: model M judges the rubric's text criteria (verification only;
                         without it they stay unjudged)
@@ -92,6 +95,8 @@ export const synthesizeCommand: CliCommand = {
       out: { type: 'string' },
       resume: { type: 'string' },
       shard: { type: 'string' },
+      concurrency: { type: 'string' },
+      'requests-per-minute': { type: 'string' },
       'min-quality': { type: 'string' },
       'judge-model': { type: 'string' },
       revise: { type: 'string', default: 'rules' },
@@ -126,6 +131,8 @@ export const synthesizeCommand: CliCommand = {
     if (values.out && fs.existsSync(values.out) && fs.readdirSync(values.out).length > 0) throw new CliError(`--out ${values.out} exists and is not empty`);
     const tasks = positiveNumber('tasks', values.tasks, 8, true);
     const budgetUsd = positiveNumber('budget', values.budget, 0.05);
+    const concurrency = positiveNumber('concurrency', values.concurrency, 1, true);
+    const rpm = values['requests-per-minute'] === undefined ? undefined : positiveNumber('requests-per-minute', values['requests-per-minute'], 0);
     const seed = values.seed === undefined ? 1 : Number(values.seed);
     if (!Number.isInteger(seed)) throw new CliError(`--seed must be an integer, not '${values.seed}'`, 2);
     const minQuality = values['min-quality'] === undefined ? undefined : Number(values['min-quality']);
@@ -161,6 +168,8 @@ export const synthesizeCommand: CliCommand = {
         outDir: values.out,
         resumeDir: values.resume,
         shard,
+        concurrency,
+        ...(rpm ? { requestsPerMinute: Object.fromEntries(providers.map((p) => [p.id, rpm])) } : {}),
         minQuality,
         judge,
         revise,

@@ -17,6 +17,7 @@ import { PrefixCache, type PrefixCacheStats } from '../explorer/prefixCache';
 import { DEFAULT_CLEANING, type CleaningOptions } from '../explorer/verifier';
 import { buildDefaultArms, createPriceCostEstimator, loadCostModel, saveCostModel, LearnedCostModel, type ArmConfig, type LcmOptions } from '../lcm/index';
 import { createSimulatedProvider } from '../llm/sim/simulatedProvider';
+import { withInProcessRateLimits } from '../llm/requestRateLimit';
 import type { LlmProvider, ModelSpec } from '../llm/types';
 import type { RunConfig } from '../store/events';
 import { RunStore } from '../store/RunStore';
@@ -32,6 +33,7 @@ import { awaitsRevision, emptyRevisionTally, exploredFromRun, reviseIntoRun, run
 import { explorerToolContext, exploreTask, type TaskExploration } from './exploreTask';
 import { formatShard, inShard, type Shard } from './shard';
 import { taskReplayFilter } from './taskEvents';
+import { exploreInFlight, type TaskCounts } from './inFlight';
 import { environmentCostModelPath, foldTaskDeltas, RUN_COST_MODEL_FILE, RUN_COST_MODEL_START_FILE, writeRunCostModels } from './runCostModel';
 
 export interface SynthesizeOptions {
@@ -75,6 +77,18 @@ export interface SynthesizeOptions {
   shard?: Shard;
   /** Create the run folder (task pool, run-start cost model) and return without exploring (queue mode enqueues it). */
   prepareOnly?: boolean;
+  /**
+   * Tasks explored at once in this process (default 1). The run's results do not depend on it: tasks end in run
+   * order (inFlight.ts); only the interleaving of events in events.jsonl does.
+   */
+  concurrency?: number;
+  /**
+   * Requests per minute per provider id, across every task in flight (the request rate limiter queue mode uses,
+   * on an in-process ledger). A 429 backs every request off for its Retry-After and is sent again.
+   */
+  requestsPerMinute?: Readonly<Record<string, number>>;
+  /** Tasks done / exploring / waiting, whenever a task starts or ends (the extension's status bar). */
+  onTasks?: (counts: TaskCounts) => void;
 }
 
 export interface SynthesisSummary {
@@ -133,6 +147,9 @@ function recordedSettings(resumeDir: string | undefined): Partial<RunSettings> {
   }
 }
 
+/** How often one request rate-limited by the endpoint is sent again (after the backoff) before it fails its step. */
+const RATE_LIMIT_RETRIES = 8;
+
 /** What a run explores with: the providers, their models, the cost model's arms, the budget. */
 interface RunModels {
   providers: LlmProvider[];
@@ -173,7 +190,7 @@ interface RunTally {
 
 async function synthesizeWith(session: AgentSession, folder: string, callerOptions: SynthesizeOptions, progress: (line: string) => void): Promise<SynthesisSummary> {
   const options: SynthesizeOptions = { ...callerOptions, ...recordedSettings(callerOptions.resumeDir) };
-  const models = await runModels(options);
+  const models = await runModels(options, progress);
   const run = options.resumeDir ? await resumeRun(session, folder, options, models, progress) : await startRun(session, folder, options, models, progress);
   const toolContext = explorerToolContext(session);
   const cache = new PrefixCache(toolContext);
@@ -190,10 +207,11 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
   }
 }
 
-async function runModels(options: SynthesizeOptions): Promise<RunModels> {
+async function runModels(options: SynthesizeOptions, progress: (line: string) => void): Promise<RunModels> {
   const budgetUsd = options.budgetUsd ?? 0.05;
   if (!(budgetUsd > 0)) throw new RangeError(`the budget per task must be a positive number of USD, got ${budgetUsd}`);
-  const providers = options.providers ?? [createSimulatedProvider()];
+  const onRateLimited = (ms: number) => progress(`rate limited; every request backs off ${ms} ms`);
+  const providers = withInProcessRateLimits(options.providers ?? [createSimulatedProvider()], options.requestsPerMinute ?? {}, { onRateLimited, retries: RATE_LIMIT_RETRIES });
   const models: ModelSpec[] = (await Promise.all(providers.map((p) => p.listModels()))).flat();
   if (models.length === 0) throw new Error('no models: the providers offered none');
   return { providers, models, arms: buildDefaultArms(models, { operators: ['explore', 'repair'] }), lcmOptions: { estimateCostUsd: createPriceCostEstimator(models) }, budgetUsd };
@@ -283,36 +301,63 @@ interface Exploring {
   progress: (line: string) => void;
 }
 
-/** Explores the run's tasks in order (a revision may append one), revising each once; stops when cancelled. */
+/**
+ * Explores the run's tasks (a revision may append one), up to `concurrency` at a time, and ends each in run order
+ * (inFlight.ts): its delta, task/finished and one revision; stops when cancelled.
+ */
 async function exploreRun(x: Exploring): Promise<void> {
   const cleaning: CleaningOptions = { ...DEFAULT_CLEANING, ...(x.options.minQuality !== undefined ? { minQuality: x.options.minQuality } : {}) };
-  for (const [i, task] of x.run.tasks.entries()) {
-    if (x.run.finished.has(task.id)) {
-      // A crash between task/finished and task/revised: the exploration is in the log, so it is revised from there.
-      if (!x.options.signal?.aborted) await reviseOnce(x, cleaning, task, () => exploredFromRun(x.run.store.state, task.id));
-      continue;
-    }
-    if (x.options.signal?.aborted) {
-      x.tally.cancelled = true;
-      break;
-    }
-    const exploration = await exploreOne(x, cleaning, task);
-    if (exploration.result.stopReason === 'cancelled') {
-      x.tally.cancelled = true;
-      x.progress(`[${i + 1}/${x.run.tasks.length}] ${task.id}: cancelled`);
-      break;
-    }
-    await finishTask(x, task, exploration);
-    const result = exploration.result;
-    x.progress(
-      `[${i + 1}/${x.run.tasks.length}] ${task.id}: ${result.admitted.length} admitted (${result.admitted.filter((t) => t.hasRepair).length} with a repair), best quality ${result.bestQuality.toFixed(2)}, $${result.spentUsd.toFixed(4)}, ${result.tree.size} nodes, ${result.stopReason}`,
-    );
-    await reviseOnce(x, cleaning, task, () => result);
+  // One task failing stops the others (they see this signal abort), then the failure is thrown.
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  x.options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (x.options.signal?.aborted) stop.abort();
+  type Explored = { kind: 'logged' } | { kind: 'explored'; exploration: TaskExploration };
+  try {
+    await exploreInFlight<Explored>({
+      concurrency: x.options.concurrency ?? 1,
+      count: () => x.run.tasks.length,
+      stopped: () => stop.signal.aborted,
+      onCounts: x.options.onTasks,
+      explore: async (i) => {
+        const task = x.run.tasks[i];
+        if (x.run.finished.has(task.id)) return { kind: 'logged' };
+        try {
+          return { kind: 'explored', exploration: await exploreOne(x, cleaning, task, stop.signal) };
+        } catch (error) {
+          stop.abort();
+          throw error;
+        }
+      },
+      commit: async (i, explored) => {
+        const task = x.run.tasks[i];
+        if (explored.kind === 'logged') {
+          // A crash between task/finished and task/revised: the exploration is in the log, so it is revised from there.
+          if (!stop.signal.aborted) await reviseOnce(x, cleaning, task, () => exploredFromRun(x.run.store.state, task.id));
+          return true;
+        }
+        const { exploration } = explored;
+        if (exploration.result.stopReason === 'cancelled') {
+          x.progress(`[${i + 1}/${x.run.tasks.length}] ${task.id}: cancelled`);
+          return false;
+        }
+        await finishTask(x, task, exploration);
+        const result = exploration.result;
+        x.progress(
+          `[${i + 1}/${x.run.tasks.length}] ${task.id}: ${result.admitted.length} admitted (${result.admitted.filter((t) => t.hasRepair).length} with a repair), best quality ${result.bestQuality.toFixed(2)}, $${result.spentUsd.toFixed(4)}, ${result.tree.size} nodes, ${result.stopReason}`,
+        );
+        await reviseOnce(x, cleaning, task, () => result);
+        return true;
+      },
+    });
+  } finally {
+    x.options.signal?.removeEventListener('abort', onAbort);
   }
+  if (x.options.signal?.aborted && x.run.tasks.some((t) => !x.run.store.state.finishedTasks.has(t.id))) x.tally.cancelled = true;
 }
 
 /** One task through the per-task unit; a resumed task's replay writes only what the log does not have yet. */
-async function exploreOne(x: Exploring, cleaning: CleaningOptions, task: TaskSpec): Promise<TaskExploration> {
+async function exploreOne(x: Exploring, cleaning: CleaningOptions, task: TaskSpec, signal: AbortSignal): Promise<TaskExploration> {
   const { options, run, models } = x;
   // A resumed task replays deterministically: what was already written is ignored by id, and the spend already on
   // the ledger is not written twice.
@@ -334,7 +379,7 @@ async function exploreOne(x: Exploring, cleaning: CleaningOptions, task: TaskSpe
       judge: options.judge ? { ...options.judge, graph: run.graph } : undefined,
     },
     {
-      signal: options.signal,
+      signal,
       onEvents: (events) => {
         const batch = replay(events);
         if (batch.length > 0) run.store.appendMany(batch);
