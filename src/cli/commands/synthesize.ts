@@ -29,6 +29,8 @@ Options:
                         re-run on the same folder skips the tasks already finished there. Combine the shards'
                         folders with toffee merge
   --concurrency C       tasks explored at once in this process (default 1); the results do not depend on it
+  --expansion-waves     request an expansion's configs in waves (2, then the rest at once) instead of one
+                        after another: less waiting on a provider with latency, a little more spend
   --requests-per-minute R  at most R model requests a minute per provider, across all tasks in flight (a 429
                         backs every request off and sends it again)
   --min-quality Q       admission threshold, 0..1 (default 0.9)
@@ -97,6 +99,7 @@ export const synthesizeCommand: CliCommand = {
       shard: { type: 'string' },
       concurrency: { type: 'string' },
       'requests-per-minute': { type: 'string' },
+      'expansion-waves': { type: 'boolean', default: false },
       'min-quality': { type: 'string' },
       'judge-model': { type: 'string' },
       revise: { type: 'string', default: 'rules' },
@@ -169,6 +172,7 @@ export const synthesizeCommand: CliCommand = {
         resumeDir: values.resume,
         shard,
         concurrency,
+        ...(values['expansion-waves'] ? { expansionSchedule: 'waves' as const } : {}),
         ...(rpm ? { requestsPerMinute: Object.fromEntries(providers.map((p) => [p.id, rpm])) } : {}),
         minQuality,
         judge,

@@ -15,6 +15,7 @@ import { openAgentSession, type AgentSession } from '../agent/session';
 import type { ToolContext } from '../agent/tools';
 import { PrefixCache, type PrefixCacheStats } from '../explorer/prefixCache';
 import { DEFAULT_CLEANING, type CleaningOptions } from '../explorer/verifier';
+import type { ExpansionSchedule } from '../explorer/waves';
 import { buildDefaultArms, createPriceCostEstimator, loadCostModel, saveCostModel, LearnedCostModel, type ArmConfig, type LcmOptions } from '../lcm/index';
 import { createSimulatedProvider } from '../llm/sim/simulatedProvider';
 import { withInProcessRateLimits } from '../llm/requestRateLimit';
@@ -82,6 +83,8 @@ export interface SynthesizeOptions {
    * order (inFlight.ts); only the interleaving of events in events.jsonl does.
    */
   concurrency?: number;
+  /** An expansion's configs one after another (default) or requested in waves (explorer/waves.ts); a resume keeps the run's. */
+  expansionSchedule?: ExpansionSchedule;
   /**
    * Requests per minute per provider id, across every task in flight (the request rate limiter queue mode uses,
    * on an in-process ledger). A 429 backs every request off for its Retry-After and is sent again.
@@ -131,7 +134,7 @@ export async function synthesize(options: SynthesizeOptions): Promise<SynthesisS
 }
 
 /** The search settings a run was started with; a resume must use them, whatever its caller passes. */
-type RunSettings = Pick<Required<RunConfig>, 'budgetUsd' | 'maxK' | 'maxDepth' | 'targetAdmitted' | 'minQuality'>;
+type RunSettings = Pick<Required<RunConfig>, 'budgetUsd' | 'maxK' | 'maxDepth' | 'targetAdmitted' | 'minQuality' | 'expansionSchedule'>;
 
 function recordedSettings(resumeDir: string | undefined): Partial<RunSettings> {
   if (!resumeDir) return {};
@@ -141,6 +144,7 @@ function recordedSettings(resumeDir: string | undefined): Partial<RunSettings> {
     for (const key of ['budgetUsd', 'maxK', 'maxDepth', 'targetAdmitted', 'minQuality'] as const) {
       if (typeof config[key] === 'number') pick[key] = config[key];
     }
+    pick.expansionSchedule = config.expansionSchedule ?? 'sequential';
     return pick;
   } catch {
     return {};
@@ -246,6 +250,7 @@ async function startRun(session: AgentSession, folder: string, options: Synthesi
     maxDepth: options.maxDepth ?? 10,
     targetAdmitted: options.targetAdmitted ?? 3,
     minQuality: options.minQuality ?? DEFAULT_CLEANING.minQuality,
+    ...(options.expansionSchedule === 'waves' ? { expansionSchedule: 'waves' as const } : {}),
     providers: models.providers.map((p) => p.id),
     ...(options.shard ? { shard: formatShard(options.shard), poolTasks: pool.tasks.length } : {}),
   };
@@ -377,6 +382,7 @@ async function exploreOne(x: Exploring, cleaning: CleaningOptions, task: TaskSpe
       targetAdmitted: options.targetAdmitted,
       cleaning,
       judge: options.judge ? { ...options.judge, graph: run.graph } : undefined,
+      expansionSchedule: options.expansionSchedule,
     },
     {
       signal,
