@@ -625,3 +625,18 @@ export function nodeSearchText(node: NodeView): string {
     : '';
   return `${node.id} ${node.thought ?? ''} ${node.toolCall?.name ?? ''} ${node.toolCall?.code ?? ''} ${observation} ${node.model ?? ''}`.toLowerCase();
 }
+
+/**
+ * The run's tasks by progress, each in run order: done (finished), in flight (nodes written, not finished) and
+ * queued (nothing written yet). With tasks in flight several explore at once.
+ */
+export function taskProgress(view: RunView): { done: string[]; inFlight: string[]; queued: string[] } {
+  const progress = { done: [] as string[], inFlight: [] as string[], queued: [] as string[] };
+  for (const id of view.taskOrder) {
+    const task = view.tasks[id];
+    if (task.finished) progress.done.push(id);
+    else if (task.nodeOrder.length > 0) progress.inFlight.push(id);
+    else progress.queued.push(id);
+  }
+  return progress;
+}

@@ -7,7 +7,7 @@ import './zodConfig';
 import { VscodeButton, VscodeCheckbox, VscodeOption, VscodeSingleSelect, VscodeTextfield } from '@vscode-elements/react-elements';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
-import { nodeSearchText, pathToNode } from '../../src/shared/runView';
+import { nodeSearchText, pathToNode, taskProgress } from '../../src/shared/runView';
 import { NODE_STATUSES, STATUS_COLOURS, themeKindOf } from '../../src/shared/statusColours';
 import { BudgetChart } from './BudgetChart';
 import { Inspector } from './Inspector';
@@ -34,6 +34,8 @@ function App({ client }: { client: RunClient }) {
 
   const taskId = chosenTaskId && view.tasks[chosenTaskId] ? chosenTaskId : view.taskOrder[0];
   const task = taskId ? view.tasks[taskId] : undefined;
+  // While the run is live: the tasks exploring now, each a button that shows its tree.
+  const progress = client.info?.live ? taskProgress(view) : undefined;
   const trajectory = trajectoryId ? view.trajectories[trajectoryId] : undefined;
 
   const runDir = client.info?.runDir ?? restored.runDir;
@@ -110,6 +112,16 @@ function App({ client }: { client: RunClient }) {
         </span>
         {/* The task's node count lives here, not in the task options: changing an option's text makes the select re-layout. */}
         {task ? <span className="muted small" data-testid="task-counts">{`this task: ${task.nodeOrder.length} nodes`}</span> : null}
+        {progress ? (
+          <span className="tasks-in-flight small" data-testid="tasks-in-flight" aria-label="Tasks in flight">
+            <span className="muted">{`tasks ${progress.done.length} done · ${progress.inFlight.length} in flight · ${progress.queued.length} queued`}</span>
+            {progress.inFlight.map((id) => (
+              <button key={id} type="button" className={`task-chip${id === taskId ? ' task-chip-shown' : ''}`} title={view.tasks[id].question} aria-pressed={id === taskId} onClick={() => setChosenTaskId(id)}>
+                {id}
+              </button>
+            ))}
+          </span>
+        ) : null}
         <label className="filter">
           <span>Task</span>
           <VscodeSingleSelect aria-label="Task" value={taskId ?? ''} onChange={(e: Event) => setChosenTaskId((e.target as HTMLElement & { value: string }).value)}>

@@ -9,6 +9,7 @@ import { checkRedis, connectRedis } from '../../core/scale/queue';
 import { createProviderFromSettings } from '../lm';
 import { describeError, log } from '../log';
 import { ExplorerPanel } from './ExplorerPanel';
+import type { TaskCounts } from '../../core/run/inFlight';
 import { registerLiveRun } from './liveRuns';
 
 interface SynthesisChoices {
@@ -98,6 +99,11 @@ async function synthesizeThroughQueue(
 
 let statusItem: vscode.StatusBarItem | undefined;
 
+/** The status bar's task figures: done / in flight / queued. */
+export function formatTaskCounts(counts: TaskCounts): string {
+  return `tasks ${counts.done} done / ${counts.inFlight} in flight / ${counts.queued} queued`;
+}
+
 export interface SynthesisParams {
   folder: string;
   runDir: string;
@@ -119,12 +125,13 @@ async function runSynthesis(context: vscode.ExtensionContext, status: vscode.Sta
   let finished = false;
   let panel: ExplorerPanel | undefined;
   let unregisterLiveRun: (() => void) | undefined;
+  let tasks: TaskCounts | undefined;
   const tick = setInterval(() => {
     const view = panel?.view;
     if (!view) return;
     const verified = view.trajectoryOrder.filter((id) => view.trajectories[id].verified).length;
-    status.text = `$(beaker) TOFFEE $${view.spend.totalUsd.toFixed(4)} · ${verified} verified`;
-    status.tooltip = `Run ${view.runId ?? ''}: ${view.nodeCount} nodes, ${view.taskOrder.length} tasks`;
+    status.text = `$(beaker) TOFFEE $${view.spend.totalUsd.toFixed(4)} · ${verified} verified${tasks ? ` · ${formatTaskCounts(tasks)}` : ''}`;
+    status.tooltip = `Run ${view.runId ?? ''}: ${view.nodeCount} nodes, ${view.taskOrder.length} tasks${tasks ? ` (${tasks.done} done, ${tasks.inFlight} in flight, ${tasks.queued} queued)` : ''}`;
   }, 1000);
   status.text = '$(sync~spin) TOFFEE starting…';
   status.command = 'toffee.openRun';
@@ -151,11 +158,19 @@ async function runSynthesis(context: vscode.ExtensionContext, status: vscode.Sta
             log().info(line);
           });
         }
+        const synthesis = vscode.workspace.getConfiguration('toffee.synthesis');
+        const rpm = vscode.workspace.getConfiguration('toffee.queue').get<number>('requestsPerMinute', 0);
+        const providers = params.providers ?? [createSimulatedProvider()];
         return synthesize({
           folder: params.folder,
           tasks: params.tasks,
           budgetUsd: params.budgetUsd,
-          providers: params.providers,
+          providers,
+          concurrency: Math.max(1, Math.floor(synthesis.get<number>('concurrency', 4))),
+          ...(rpm > 0 ? { requestsPerMinute: Object.fromEntries(providers.map((p) => [p.id, rpm])) } : {}),
+          onTasks: (counts) => {
+            tasks = counts;
+          },
           ...(params.resume ? { resumeDir: runDir } : { outDir: runDir }),
           signal: abort.signal,
           // Curation from the panel goes through the pipeline's own store while the run goes on (one writer).
