@@ -3,7 +3,7 @@ import { parseContextLength } from '../../core/agent/types';
 import { SIM_MODELS } from '../../core/llm/sim/models';
 import { SimStatsReport, runSimStats } from '../../core/llm/sim/stats';
 import type { ReasoningEffort } from '../../core/llm/types';
-import { buildStarterTasks } from '../../core/taskpool/families';
+import { buildStarterTasks } from '../../core/taskpool/families/index';
 import { CliError, folderArgument, parseCommandArgs, type CliCommand } from '../command';
 
 const USAGE = `Usage: toffee sim-stats <folder> [--seed S] [--episodes N] [--context full|last-K] [--effort low|medium|high] [--json]
