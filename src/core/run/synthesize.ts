@@ -10,6 +10,7 @@
  * the loop applies each delta as its task finishes, and a resume folds them from the log, as `toffee merge` and
  * the queue collector do. The store's id-keyed events make a resumed task's replay idempotent.
  */
+import { setMaxListeners } from 'node:events';
 import * as path from 'node:path';
 import { openAgentSession, type AgentSession } from '../agent/session';
 import type { ToolContext } from '../agent/tools';
@@ -402,13 +403,16 @@ async function exploreRun(x: Exploring): Promise<void> {
   const cleaning: CleaningOptions = { ...DEFAULT_CLEANING, ...(x.options.minQuality !== undefined ? { minQuality: x.options.minQuality } : {}) };
   // One task failing stops the others (they see this signal abort), then the failure is thrown.
   const stop = new AbortController();
+  // Every request of every task in flight listens on it (Node warns past 10 listeners by default).
+  const concurrency = runConcurrency(x);
+  setMaxListeners(Math.max(10, 16 * concurrency), stop.signal);
   const onAbort = () => stop.abort();
   x.options.signal?.addEventListener('abort', onAbort, { once: true });
   if (x.options.signal?.aborted) stop.abort();
   type Explored = { kind: 'logged' } | { kind: 'explored'; exploration: TaskExploration };
   try {
     await exploreInFlight<Explored>({
-      concurrency: runConcurrency(x),
+      concurrency,
       count: () => x.run.tasks.length,
       // The cap on calls, reached: nothing new starts (with a cap the tasks run one after another).
       stopped: () => stop.signal.aborted || x.tally.calls.exhausted(),
