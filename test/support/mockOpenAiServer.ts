@@ -97,6 +97,11 @@ export class MockOpenAiServer {
     return this.inFlightMax;
   }
 
+  /** Chat requests being served now (answered or closed ones are not counted). */
+  get inFlight(): number {
+    return this.inFlightNow;
+  }
+
   get chatRequests(): ReceivedRequest[] {
     return this.requests.filter((r) => r.path.endsWith('/chat/completions'));
   }

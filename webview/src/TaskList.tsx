@@ -34,11 +34,13 @@ export const TaskList = memo(function TaskList({ view, currentTaskId, exploredTa
     if (next) onPick(next);
   };
   const finished = view.taskOrder.filter((id) => view.tasks[id].finished).length;
+  // With tasks in flight (toffee.synthesis.concurrency) several explore at once: the head counts them.
+  const exploring = live ? view.taskOrder.filter((id) => taskState(view.tasks[id], live) === 'exploring').length : 0;
   return (
     <nav className="task-list" aria-label="Tasks">
       <div className="task-list-head">
         <strong>Tasks</strong>
-        <span className="muted small">{`${finished}/${view.taskOrder.length} finished`}</span>
+        <span className="muted small" data-testid="task-list-counts">{`${finished}/${view.taskOrder.length} finished${exploring ? ` · ${exploring} exploring` : ''}`}</span>
       </div>
       <div className="follow">
         {following ? (

@@ -33,6 +33,11 @@ ${PROVIDER_FLAG_USAGE}
   --shard i/N           only the tasks of shard i of N (0-based; a stable hash of the task id); with --out, a
                         re-run on the same folder skips the tasks already finished there. Combine the shards'
                         folders with toffee merge
+  --concurrency C       tasks explored at once in this process (default 1); the results do not depend on it
+  --expansion-waves     request an expansion's configs in waves (2, then the rest at once) instead of one
+                        after another: less waiting on a provider with latency, a little more spend
+  --requests-per-minute R  at most R model requests a minute per provider, across all tasks in flight (a 429
+                        backs every request off and sends it again)
   --min-quality Q       admission threshold, 0..1 (default 0.9)
   --judge-model M       with --provider openai: model M judges the rubric's text criteria (verification only;
                         without it they stay unjudged)
@@ -103,6 +108,9 @@ export const synthesizeCommand: CliCommand = {
       out: { type: 'string' },
       resume: { type: 'string' },
       shard: { type: 'string' },
+      concurrency: { type: 'string' },
+      'requests-per-minute': { type: 'string' },
+      'expansion-waves': { type: 'boolean', default: false },
       'min-quality': { type: 'string' },
       'judge-model': { type: 'string' },
       revise: { type: 'string', default: 'rules' },
@@ -148,6 +156,8 @@ export const synthesizeCommand: CliCommand = {
     }
     const tasks = positiveNumber('tasks', values.tasks, 8, true);
     const budgetUsd = positiveNumber('budget', values.budget, 0.05);
+    const concurrency = positiveNumber('concurrency', values.concurrency, 1, true);
+    const rpm = values['requests-per-minute'] === undefined ? undefined : positiveNumber('requests-per-minute', values['requests-per-minute'], 0);
     const seed = values.seed === undefined ? 1 : Number(values.seed);
     if (!Number.isInteger(seed)) throw new CliError(`--seed must be an integer, not '${values.seed}'`, 2);
     const minQuality = values['min-quality'] === undefined ? undefined : Number(values['min-quality']);
@@ -188,6 +198,9 @@ export const synthesizeCommand: CliCommand = {
         outDir: values.out,
         resumeDir: values.resume,
         shard,
+        concurrency,
+        ...(values['expansion-waves'] ? { expansionSchedule: 'waves' as const } : {}),
+        ...(rpm ? { requestsPerMinute: Object.fromEntries(providers.map((p) => [p.id, rpm])) } : {}),
         minQuality,
         judge,
         revise,

@@ -24,6 +24,8 @@ export interface EpisodesOptions {
    * would not fit the remaining budget — the same rule the explorer's configs are held to.
    */
   estimateStepCostUsd?: (depth: number) => number | undefined;
+  /** The first episode's number (default 0): an attempt run on its own, as a script running them concurrently would. */
+  firstEpisode?: number;
 }
 
 export interface EpisodesResult {
@@ -54,7 +56,8 @@ export async function runEpisodes(task: TaskSpec, runner: StepRunner, arm: ArmCo
     if (prior === undefined) return observed ? observedSum / observed : 0;
     return (2 * prior + observedSum) / (2 + observed);
   };
-  for (let episode = 0; episode < options.episodes; episode++) {
+  const first = options.firstEpisode ?? 0;
+  for (let episode = first; episode < first + options.episodes; episode++) {
     if (options.signal?.aborted || spentUsd + expectedStep(0) > options.budgetUsd) break;
     episodesRun++;
     let state: AgentState = { task: { question: task.question, taskId: task.id }, steps: [] };

@@ -7,6 +7,7 @@
  */
 import { executeToolCall, type CodeRunner, type Observation, type ToolContext } from '../agent/tools';
 import type { ToolCallRequest } from '../llm/types';
+import { SerialQueue } from '../sandbox/limits';
 import type { ToolResult } from '../sandbox/types';
 
 /** Canonical form of a tool call: the tool and its arguments with sorted keys, code whitespace-normalised. */
@@ -141,14 +142,18 @@ const RESET_CELL = `for _k in [k for k in list(globals()) if k not in ${JSON.str
 
 /**
  * Wraps the notebook-style PythonSandbox so every call starts from a clean namespace: each search branch sees
- * only what its own call defines, whatever ran before in the shared worker.
+ * only what its own call defines, whatever ran before in the shared worker. The reset and the call run as one
+ * (a serial queue): with tasks in flight, another task's call never runs between them.
  */
 export function freshPythonRunner(python: CodeRunner): CodeRunner {
+  const queue = new SerialQueue();
   return {
-    async run(code: string, options?: { signal?: AbortSignal }): Promise<ToolResult> {
-      const reset = await python.run(RESET_CELL, options);
-      if (!reset.ok) return reset;
-      return python.run(code, options);
+    run(code: string, options?: { signal?: AbortSignal }): Promise<ToolResult> {
+      return queue.enqueue(async () => {
+        const reset = await python.run(RESET_CELL, options);
+        if (!reset.ok) return reset;
+        return python.run(code, options);
+      });
     },
   };
 }

@@ -6,6 +6,7 @@
  * verified and admitted or rejected by the cleaning filters; rewards flow back up the path and into the policy),
  * and emit the expansion's events, built once from what the phases returned.
  */
+import { runWave, waveSizes, type ExpansionSchedule } from './waves';
 import { repairedErrorIndices } from '../agent/steps';
 import type { AgentState, AgentStep } from '../agent/types';
 import { buildFeatures } from '../lcm/features';
@@ -72,6 +73,8 @@ export interface SearchOptions {
   signal?: AbortSignal;
   /** Receives each expansion's events as one batch (for one fsync in the run store). */
   onEvents?: (events: RunEventInput[]) => void;
+  /** An expansion's configs one after another (default) or requested in waves (waves.ts). */
+  expansionSchedule?: ExpansionSchedule;
 }
 
 export type SearchStopReason = 'solved' | 'budget' | 'exhausted' | 'expansions' | 'calls' | 'cancelled';
@@ -311,38 +314,53 @@ async function expand(s: SearchState, leaf: TreeNode, choice: ArmChoice): Promis
   const parentKeys = s.prefixKeys.get(leaf.index) ?? [];
   const expansion: Expansion = { children: [], costUsd: 0, tokens: { prompt: 0, completion: 0 } };
   const seenOutcomes = new Set(leaf.childIndices.map((index) => outcomeKey(tree.node(index).step)).filter((k) => k !== undefined));
-  for (let i = 0; i < choice.arms.length; i++) {
+  // Attempt numbers as one after another: the tree's size before the expansion plus the config's place in it.
+  const firstAttempt = tree.size;
+  let next = 0;
+  waves: for (const size of waveSizes(choice.arms.length, options.expansionSchedule)) {
     if (options.signal?.aborted) break;
-    const step = await stepOrFailure(s, state, choice.arms[i], parentKeys);
-    if (!step) break;
-    s.calls++;
-    expansion.costUsd += step.costUsd;
-    expansion.tokens.prompt += step.usage.prompt;
-    expansion.tokens.completion += step.usage.completion;
-    const child = tree.addChild(leaf.index, step, choice.arms[i], choice.armIds[i], choice.priors[i] ?? 1 / choice.arms.length);
-    s.prefixKeys.set(child.index, step.toolCall ? [...parentKeys, canonicalCall(step.toolCall)] : parentKeys);
-    expansion.children.push(child);
-    const outcome = outcomeKey(step);
-    const wrongAnswer = step.observation.ok && step.observation.data.kind === 'final' && !matchesAnswer(task.answer, step.observation.data.answer);
-    if ((outcome !== undefined && seenOutcomes.has(outcome)) || wrongAnswer) {
-      if (i + 1 < choice.arms.length) {
-        const repeated = step.observation.ok && step.observation.data.kind === 'final' ? 'answer' : 'call and observation';
-        const why = wrongAnswer ? `${choice.armIds[i]} answered wrongly from this state, and the configs queued would read the same result` : `${choice.armIds[i]} repeated a sibling's ${repeated}`;
-        expansion.stoppedAfter = { ran: i + 1, why };
+    const steps = await runWave(next, size, (i) => stepOrFailure(s, state, choice.arms[i], parentKeys, firstAttempt + i));
+    let stop = false;
+    for (const step of steps) {
+      const i = next++;
+      if (!step) break waves;
+      s.calls++;
+      expansion.costUsd += step.costUsd;
+      expansion.tokens.prompt += step.usage.prompt;
+      expansion.tokens.completion += step.usage.completion;
+      const child = tree.addChild(leaf.index, step, choice.arms[i], choice.armIds[i], choice.priors[i] ?? 1 / choice.arms.length);
+      s.prefixKeys.set(child.index, step.toolCall ? [...parentKeys, canonicalCall(step.toolCall)] : parentKeys);
+      expansion.children.push(child);
+      if (stop) continue; // the rest of a wave that ran: its children are kept, the stop rule has spoken
+      const outcome = outcomeKey(step);
+      const wrongAnswer = step.observation.ok && step.observation.data.kind === 'final' && !matchesAnswer(task.answer, step.observation.data.answer);
+      if ((outcome !== undefined && seenOutcomes.has(outcome)) || wrongAnswer) {
+        stop = true;
+        if (i + 1 < choice.arms.length) {
+          const repeated = step.observation.ok && step.observation.data.kind === 'final' ? 'answer' : 'call and observation';
+          const why = wrongAnswer ? `${choice.armIds[i]} answered wrongly from this state, and the configs queued would read the same result` : `${choice.armIds[i]} repeated a sibling's ${repeated}`;
+          expansion.stoppedAfter = { ran: i + 1, why };
+        }
+        continue;
       }
+      if (outcome !== undefined) seenOutcomes.add(outcome);
+    }
+    if (stop) {
+      // In waves, the configs after the one that stopped the expansion may all have run already.
+      if (expansion.stoppedAfter && next >= choice.arms.length) expansion.stoppedAfter = undefined;
+      else if (expansion.stoppedAfter) expansion.stoppedAfter.ran = next;
       break;
     }
-    if (outcome !== undefined) seenOutcomes.add(outcome);
   }
   s.spentUsd += expansion.costUsd;
   return expansion;
 }
 
 /** One step from a state with a config; a provider that throws yields a provider-failure step; undefined when cancelled. */
-async function stepOrFailure(s: SearchState, state: AgentState, arm: ArmConfig, prefixKeys: string[]): Promise<AgentStep | undefined> {
+async function stepOrFailure(s: SearchState, state: AgentState, arm: ArmConfig, prefixKeys: string[], attempt: number): Promise<AgentStep | undefined> {
   const signal = s.options.signal;
   try {
-    return await s.runner.step({ state, arm, attempt: s.tree.size, prefixKeys, signal });
+    return await s.runner.step({ state, arm, attempt, prefixKeys, signal });
   } catch (error) {
     if (signal?.aborted) return undefined;
     return providerFailureStep(state.steps.length, arm, `the provider failed: ${error instanceof Error ? error.message : String(error)}`);

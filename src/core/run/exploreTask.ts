@@ -10,6 +10,7 @@ import { runSearch, type SearchResult } from '../explorer/search';
 import { createStepRunner } from '../explorer/stepRunner';
 import { freshPythonRunner, type PrefixCache } from '../explorer/prefixCache';
 import type { CleaningOptions } from '../explorer/verifier';
+import type { ExpansionSchedule } from '../explorer/waves';
 import type { ToolContext } from '../agent/tools';
 import type { CostModelDelta, LearnedCostModel } from '../lcm/index';
 import type { LlmProvider, ModelSpec } from '../llm/types';
@@ -39,6 +40,7 @@ export interface TaskExplorationContext {
   targetAdmitted?: number;
   cleaning: CleaningOptions;
   judge?: RubricJudge;
+  expansionSchedule?: ExpansionSchedule;
 }
 
 export interface TaskExploration {
@@ -70,6 +72,7 @@ export async function exploreTask(
     targetAdmitted: context.targetAdmitted,
     cleaning: context.cleaning,
     judge: context.judge,
+    expansionSchedule: context.expansionSchedule,
     signal: options.signal,
     onEvents: options.onEvents,
   });

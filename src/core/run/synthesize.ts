@@ -10,16 +10,19 @@
  * the loop applies each delta as its task finishes, and a resume folds them from the log, as `toffee merge` and
  * the queue collector do. The store's id-keyed events make a resumed task's replay idempotent.
  */
+import { setMaxListeners } from 'node:events';
 import * as path from 'node:path';
 import { openAgentSession, type AgentSession } from '../agent/session';
 import type { ToolContext } from '../agent/tools';
 import { PrefixCache, type PrefixCacheStats } from '../explorer/prefixCache';
 import { DEFAULT_CLEANING, type CleaningOptions } from '../explorer/verifier';
+import type { ExpansionSchedule } from '../explorer/waves';
 import { CallGuard, type ProviderFailureTally, type RunStop } from '../explorer/callGuard';
 import { buildDefaultArms, createPriceCostEstimator, loadCostModel, saveCostModel, serializeCostModel, LearnedCostModel, type ArmConfig, type LcmOptions } from '../lcm/index';
 import { choiceFromOption, CostModelWriter, costModelOrigin, resolveCostModelLocation, type CostModelLocation, type CostModelOrigin } from '../lcm/location';
 import { createSimulatedProvider } from '../llm/sim/simulatedProvider';
 import { assertSpendBounded } from '../llm/spendBound';
+import { withInProcessRateLimits } from '../llm/requestRateLimit';
 import type { LlmProvider, ModelSpec } from '../llm/types';
 import type { RunConfig, RunEventInput } from '../store/events';
 import { assertResumable } from '../store/resumeCheck';
@@ -37,6 +40,7 @@ import { awaitsRevision, emptyRevisionTally, exploredFromRun, reviseIntoRun, run
 import { explorerToolContext, exploreTask, type TaskExploration } from './exploreTask';
 import { formatShard, inShard, type Shard } from './shard';
 import { taskReplayFilter } from './taskEvents';
+import { exploreInFlight, type TaskCounts } from './inFlight';
 import { environmentHash, foldTaskDeltas, RUN_COST_MODEL_FILE, RUN_COST_MODEL_START_FILE } from './runCostModel';
 
 export interface SynthesizeOptions {
@@ -92,6 +96,20 @@ export interface SynthesizeOptions {
   shard?: Shard;
   /** Create the run folder (task pool, run-start cost model) and return without exploring (queue mode enqueues it). */
   prepareOnly?: boolean;
+  /**
+   * Tasks explored at once in this process (default 1). The run's results do not depend on it: tasks end in run
+   * order (inFlight.ts); only the interleaving of events in events.jsonl does.
+   */
+  concurrency?: number;
+  /** An expansion's configs one after another (default) or requested in waves (explorer/waves.ts); a resume keeps the run's. */
+  expansionSchedule?: ExpansionSchedule;
+  /**
+   * Requests per minute per provider id, across every task in flight (the request rate limiter queue mode uses,
+   * on an in-process ledger). A 429 backs every request off for its Retry-After and is sent again.
+   */
+  requestsPerMinute?: Readonly<Record<string, number>>;
+  /** Tasks done / exploring / waiting, whenever a task starts or ends (the extension's status bar). */
+  onTasks?: (counts: TaskCounts) => void;
 }
 
 export interface SynthesisSummary {
@@ -140,7 +158,7 @@ export async function synthesize(options: SynthesizeOptions): Promise<SynthesisS
 }
 
 /** The search settings a run was started with; a resume must use them, whatever its caller passes. */
-type RunSettings = Pick<Required<RunConfig>, 'budgetUsd' | 'maxK' | 'maxDepth' | 'targetAdmitted' | 'minQuality' | 'maxCalls'>;
+type RunSettings = Pick<Required<RunConfig>, 'budgetUsd' | 'maxK' | 'maxDepth' | 'targetAdmitted' | 'minQuality' | 'maxCalls' | 'expansionSchedule'>;
 
 function recordedSettings(resumeDir: string | undefined): Partial<RunSettings> {
   if (!resumeDir) return {};
@@ -150,11 +168,15 @@ function recordedSettings(resumeDir: string | undefined): Partial<RunSettings> {
     for (const key of ['budgetUsd', 'maxK', 'maxDepth', 'targetAdmitted', 'minQuality', 'maxCalls'] as const) {
       if (typeof config[key] === 'number') pick[key] = config[key];
     }
+    pick.expansionSchedule = config.expansionSchedule ?? 'sequential';
     return pick;
   } catch {
     return {};
   }
 }
+
+/** How often one request rate-limited by the endpoint is sent again (after the backoff) before it fails its step. */
+const RATE_LIMIT_RETRIES = 8;
 
 /** What a run explores with: the providers, their models, the cost model's arms, the budget. */
 interface RunModels {
@@ -203,7 +225,7 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
   // A cap on calls is the caller's to raise on a resume; the search settings are the run's.
   if (callerOptions.maxCalls !== undefined) delete recorded.maxCalls;
   const options: SynthesizeOptions = { ...callerOptions, ...recorded };
-  const models = await runModels(options);
+  const models = await runModels(options, progress);
   const run = options.resumeDir ? await resumeRun(session, folder, options, models, progress) : await startRun(session, folder, options, models, progress);
   const toolContext = explorerToolContext(session);
   const cache = new PrefixCache(toolContext);
@@ -223,10 +245,11 @@ async function synthesizeWith(session: AgentSession, folder: string, callerOptio
   }
 }
 
-async function runModels(options: SynthesizeOptions): Promise<RunModels> {
+async function runModels(options: SynthesizeOptions, progress: (line: string) => void): Promise<RunModels> {
   const budgetUsd = options.budgetUsd ?? 0.05;
   if (!(budgetUsd > 0)) throw new RangeError(`the budget per task must be a positive number of USD, got ${budgetUsd}`);
-  const providers = options.providers ?? [createSimulatedProvider()];
+  const onRateLimited = (ms: number) => progress(`rate limited; every request backs off ${ms} ms`);
+  const providers = withInProcessRateLimits(options.providers ?? [createSimulatedProvider()], options.requestsPerMinute ?? {}, { onRateLimited, retries: RATE_LIMIT_RETRIES });
   const models: ModelSpec[] = (await Promise.all(providers.map((p) => p.listModels()))).flat();
   if (models.length === 0) throw new Error('no models: the providers offered none');
   assertSpendBounded([...models, ...(await helperModelSpecs(options))], options.maxCalls);
@@ -296,6 +319,7 @@ async function startRun(session: AgentSession, folder: string, options: Synthesi
     maxDepth: options.maxDepth ?? 10,
     targetAdmitted: options.targetAdmitted ?? 3,
     minQuality: options.minQuality ?? DEFAULT_CLEANING.minQuality,
+    ...(options.expansionSchedule === 'waves' ? { expansionSchedule: 'waves' as const } : {}),
     ...modelsConfig(models.providers, models.models, options.providerSettings),
     ...(options.maxCalls !== undefined ? { maxCalls: options.maxCalls } : {}),
     costModel: origin,
@@ -371,43 +395,87 @@ interface Exploring {
   progress: (line: string) => void;
 }
 
-/** Explores the run's tasks in order (a revision may append one), revising each once; stops when cancelled. */
+/**
+ * Explores the run's tasks (a revision may append one), up to `concurrency` at a time, and ends each in run order
+ * (inFlight.ts): its delta, task/finished and one revision; stops when cancelled.
+ */
 async function exploreRun(x: Exploring): Promise<void> {
   const cleaning: CleaningOptions = { ...DEFAULT_CLEANING, ...(x.options.minQuality !== undefined ? { minQuality: x.options.minQuality } : {}) };
-  for (const [i, task] of x.run.tasks.entries()) {
-    if (x.run.finished.has(task.id)) {
-      // A crash between task/finished and task/revised: the exploration is in the log, so it is revised from there.
-      if (!x.options.signal?.aborted) await reviseOnce(x, cleaning, task, () => exploredFromRun(x.run.store.state, task.id));
-      continue;
-    }
-    if (x.options.signal?.aborted) {
-      x.tally.cancelled = true;
-      break;
-    }
-    if (x.tally.calls.exhausted()) break;
-    const exploration = await exploreOne(x, cleaning, task);
-    if (exploration.result.stopReason === 'cancelled') {
-      x.tally.cancelled = true;
-      x.progress(`[${i + 1}/${x.run.tasks.length}] ${task.id}: cancelled`);
-      break;
-    }
-    // Its model calls all failed, or the cap on them is reached: the task is not finished and the run stops.
-    const stop = x.tally.calls.afterTask(task.id, exploration.result);
-    if (stop) {
-      x.progress(`[${i + 1}/${x.run.tasks.length}] ${task.id}: ${stop.message}`);
-      break;
-    }
-    await finishTask(x, task, exploration);
-    const result = exploration.result;
-    x.progress(
-      `[${i + 1}/${x.run.tasks.length}] ${task.id}: ${result.admitted.length} admitted (${result.admitted.filter((t) => t.hasRepair).length} with a repair), best quality ${result.bestQuality.toFixed(2)}, $${result.spentUsd.toFixed(4)}, ${result.tree.size} nodes, ${result.stopReason}`,
-    );
-    await reviseOnce(x, cleaning, task, () => result);
+  // One task failing stops the others (they see this signal abort), then the failure is thrown.
+  const stop = new AbortController();
+  // Every request of every task in flight listens on it (Node warns past 10 listeners by default).
+  const concurrency = runConcurrency(x);
+  setMaxListeners(Math.max(10, 16 * concurrency), stop.signal);
+  const onAbort = () => stop.abort();
+  x.options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (x.options.signal?.aborted) stop.abort();
+  type Explored = { kind: 'logged' } | { kind: 'explored'; exploration: TaskExploration };
+  try {
+    await exploreInFlight<Explored>({
+      concurrency,
+      count: () => x.run.tasks.length,
+      // The cap on calls, reached: nothing new starts (with a cap the tasks run one after another).
+      stopped: () => stop.signal.aborted || x.tally.calls.exhausted(),
+      onCounts: x.options.onTasks,
+      explore: async (i) => {
+        const task = x.run.tasks[i];
+        if (x.run.finished.has(task.id)) return { kind: 'logged' };
+        try {
+          return { kind: 'explored', exploration: await exploreOne(x, cleaning, task, stop.signal) };
+        } catch (error) {
+          stop.abort();
+          throw error;
+        }
+      },
+      commit: async (i, explored) => {
+        const task = x.run.tasks[i];
+        if (explored.kind === 'logged') {
+          // A crash between task/finished and task/revised: the exploration is in the log, so it is revised from there.
+          if (!stop.signal.aborted) await reviseOnce(x, cleaning, task, () => exploredFromRun(x.run.store.state, task.id));
+          return true;
+        }
+        const { exploration } = explored;
+        if (exploration.result.stopReason === 'cancelled') {
+          x.progress(`[${i + 1}/${x.run.tasks.length}] ${task.id}: cancelled`);
+          return false;
+        }
+        // Its model calls all failed, or the cap on them is reached: the task is not finished and the run stops.
+        const runStop = x.tally.calls.afterTask(task.id, exploration.result);
+        if (runStop) {
+          x.progress(`[${i + 1}/${x.run.tasks.length}] ${task.id}: ${runStop.message}`);
+          stop.abort();
+          return false;
+        }
+        await finishTask(x, task, exploration);
+        const result = exploration.result;
+        x.progress(
+          `[${i + 1}/${x.run.tasks.length}] ${task.id}: ${result.admitted.length} admitted (${result.admitted.filter((t) => t.hasRepair).length} with a repair), best quality ${result.bestQuality.toFixed(2)}, $${result.spentUsd.toFixed(4)}, ${result.tree.size} nodes, ${result.stopReason}`,
+        );
+        await reviseOnce(x, cleaning, task, () => result);
+        return true;
+      },
+    });
+  } finally {
+    x.options.signal?.removeEventListener('abort', onAbort);
   }
+  if (x.options.signal?.aborted && x.run.tasks.some((t) => !x.run.store.state.finishedTasks.has(t.id))) x.tally.cancelled = true;
+}
+
+/**
+ * Tasks in flight for the run. A cap on model calls (--max-calls) gives each task what the tasks before it left,
+ * so with a cap the tasks run one after another.
+ */
+function runConcurrency(x: Exploring): number {
+  const wanted = Math.max(1, Math.floor(x.options.concurrency ?? 1));
+  if (wanted > 1 && x.options.maxCalls !== undefined) {
+    x.progress(`a cap on model calls (--max-calls) runs the tasks one after another, not ${wanted} at once`);
+    return 1;
+  }
+  return wanted;
 }
 
 /** One task through the per-task unit; a resumed task's replay writes only what the log does not have yet. */
-async function exploreOne(x: Exploring, cleaning: CleaningOptions, task: TaskSpec): Promise<TaskExploration> {
+async function exploreOne(x: Exploring, cleaning: CleaningOptions, task: TaskSpec, signal: AbortSignal): Promise<TaskExploration> {
   const { options, run, models } = x;
   // A resumed task replays deterministically: what was already written is ignored by id, and the spend already on
   // the ledger is not written twice.
@@ -428,9 +496,10 @@ async function exploreOne(x: Exploring, cleaning: CleaningOptions, task: TaskSpe
       targetAdmitted: options.targetAdmitted,
       cleaning,
       judge: options.judge ? { ...options.judge, graph: run.graph } : undefined,
+      expansionSchedule: options.expansionSchedule,
     },
     {
-      signal: options.signal,
+      signal,
       onEvents: (events) => {
         const batch = replay(events);
         if (batch.length > 0) run.store.appendMany(batch);

@@ -1,13 +1,14 @@
 /**
  * A request rate limit per provider shared by every worker through Redis. BullMQ's own limiter counts jobs
- * (here: whole tasks, each many model requests), so the requests themselves are spaced by one Redis key per
- * provider: each request atomically reserves the next free slot (`max(now, next)`, then `next += 60000 / rpm`)
- * on the Redis server's clock, and is then admitted by a sliding-window log (at most rpm/60 starts in any second,
- * on the Redis clock), so the pool never exceeds the limit whatever the workers' clocks and timers do. A 429 pushes the slot forward for everybody (the whole pool backs off); the queue itself is
- * paused with BullMQ's `queue.rateLimit` by the worker.
+ * (here: whole tasks, each many model requests), so the requests themselves are spaced by the request rate
+ * limiter of llm/requestRateLimit.ts (the one a single process uses for its tasks in flight) on a Redis ledger,
+ * one key per provider: slots and the sliding-window admission log live on the Redis server's clock, so the pool
+ * never exceeds the limit whatever the workers' clocks and timers do. A 429 pushes the slot forward for everybody
+ * (the whole pool backs off); the queue itself is paused with BullMQ's `queue.rateLimit` by the worker.
  */
 import type { Redis } from 'ioredis';
 import { LlmError } from '../llm/errors';
+import { RequestRateLimiter, withRequestRateLimit, type RateLimitLedger } from '../llm/requestRateLimit';
 import type { CompletionRequest, LlmProvider } from '../llm/types';
 
 const RESERVE = `
@@ -45,77 +46,36 @@ redis.call('SET', KEYS[1], tostring(at), 'PX', math.ceil(at - now) + 60000)
 return tostring(at - now)
 `;
 
-/** The sliding window of the admission log, ms (longer for limits under one request a second). */
-const WINDOW_MS = 1000;
-/**
- * Added to the admission window: a request admitted on the Redis clock reaches the server a little later, and by
- * a varying delay (process scheduling, the network), so two admissions just over one window apart can arrive less
- * than one window apart. Admitting against window + guard keeps the server's view under the limit for arrival
- * jitter up to the guard, at the price of a rate of perWindow per (window + guard) when the limit binds.
- */
-const ARRIVAL_GUARD_MS = 200;
-
 export function rateLimitKey(prefix: string, providerId: string): string {
   return `${prefix}:ratelimit:${providerId}`;
 }
 
-export class SharedRateLimiter {
-  private readonly intervalMs: number;
-  /** Requests admitted per windowMs. */
-  private readonly perWindow: number;
-  /** The admission window: one second (or one request's share of a minute) plus ARRIVAL_GUARD_MS. */
-  private readonly windowMs: number;
-  private sequence = 0;
-
-  /** `requestsPerMinute` > 0; the same key and rate must be used by every worker. */
+/** The limiter's slots and admission log on the Redis server, shared by every worker (on the Redis clock). */
+export class RedisLedger implements RateLimitLedger {
   constructor(
     private readonly redis: Redis,
     private readonly key: string,
-    requestsPerMinute: number,
-  ) {
-    if (!(requestsPerMinute > 0)) throw new RangeError(`requestsPerMinute must be positive, got ${requestsPerMinute}`);
-    const windowMs = requestsPerMinute >= 60_000 / WINDOW_MS ? WINDOW_MS : 60_000 / requestsPerMinute;
-    this.perWindow = Math.max(1, Math.floor((requestsPerMinute * windowMs) / 60_000));
-    this.windowMs = windowMs + ARRIVAL_GUARD_MS;
-    // Spacing that matches the guarded window, so the reservations do not bunch up at the admission log.
-    this.intervalMs = this.windowMs / this.perWindow;
+  ) {}
+
+  async reserve(intervalMs: number): Promise<number> {
+    return Number(await this.redis.eval(RESERVE, 1, this.key, String(intervalMs)));
   }
 
-  /**
-   * Waits for this request's slot: first an evenly spaced reservation (smooths the pool's requests), then,
-   * right before the request starts, admission by the sliding-window log, which holds the rate within any
-   * window of one minute / requestsPerMinute × window-size however late a worker's timer fired.
-   */
-  async acquire(signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) throw new LlmError('cancelled', 'The model request was cancelled before it was sent.', false);
-    const waitMs = Number(await this.redis.eval(RESERVE, 1, this.key, String(this.intervalMs)));
-    if (waitMs > 0) await sleep(waitMs, signal);
-    const member = `${process.pid}:${++this.sequence}:${Math.random()}`;
-    for (;;) {
-      const retryMs = Number(await this.redis.eval(ADMIT, 1, `${this.key}:log`, String(this.perWindow), String(this.windowMs), member));
-      if (retryMs <= 0) return;
-      await sleep(retryMs, signal);
-    }
+  async admit(limit: number, windowMs: number, member: string): Promise<number> {
+    return Number(await this.redis.eval(ADMIT, 1, `${this.key}:log`, String(limit), String(windowMs), member));
   }
 
-  /** Nobody sharing the key starts a request for `ms` from now. */
   async pause(ms: number): Promise<void> {
     await this.redis.eval(PAUSE, 1, this.key, String(Math.max(0, ms)));
   }
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new LlmError('cancelled', 'The model request was cancelled while waiting for the shared rate limit.', false));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.ceil(ms));
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/** The request rate limiter (llm/requestRateLimit.ts) on a Redis ledger: one limit for the whole worker pool. */
+export class SharedRateLimiter extends RequestRateLimiter {
+  /** `requestsPerMinute` > 0; the same key and rate must be used by every worker. */
+  constructor(redis: Redis, key: string, requestsPerMinute: number) {
+    super(new RedisLedger(redis, key), requestsPerMinute);
+  }
 }
 
 /**
@@ -124,23 +84,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * backs the queue off and puts the task back), then rethrown.
  */
 export function withSharedRateLimit(provider: LlmProvider, limiter: SharedRateLimiter, onRateLimited: (retryAfterMs: number) => void): LlmProvider {
-  return {
-    id: provider.id,
-    listModels: () => provider.listModels(),
-    async complete(request: CompletionRequest) {
-      await limiter.acquire(request.signal);
-      try {
-        return await provider.complete(request);
-      } catch (error) {
-        if (error instanceof LlmError && error.kind === 'rate_limit') {
-          const ms = error.retryAfterMs ?? 1000;
-          await limiter.pause(ms);
-          onRateLimited(ms);
-        }
-        throw error;
-      }
-    },
-  };
+  return withRequestRateLimit(provider, limiter, { onRateLimited });
 }
 
 /**

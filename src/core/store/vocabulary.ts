@@ -107,6 +107,8 @@ export interface RunConfig {
   maxDepth?: number;
   targetAdmitted?: number;
   minQuality?: number;
+  /** How an expansion's configs are requested: one after another (absent) or in waves (explorer/waves.ts). */
+  expansionSchedule?: 'sequential' | 'waves';
   /** Provider ids whose models form the cost model's arms. */
   providers?: string[];
   /** `provider/model` of every arm model (store/runProviders.ts). */

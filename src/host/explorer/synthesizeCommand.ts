@@ -14,6 +14,7 @@ import { runChanged } from './runActivity';
 import { askSynthesisChoices, DEFAULT_CHOICES, providersFor, type SynthesisChoices } from './synthesisPrompts';
 import type { PoolProgressView } from '../../shared/protocol';
 import type { StoredRunEvent } from '../../core/store/events';
+import type { TaskCounts } from '../../core/run/inFlight';
 
 /**
  * Queue mode (`toffee.queue.redisUrl`): the run folder is created here and one job per task goes to Redis;
@@ -52,6 +53,11 @@ async function synthesizeThroughQueue(
 }
 
 let statusItem: vscode.StatusBarItem | undefined;
+
+/** The status bar's task figures: done / in flight / queued. */
+export function formatTaskCounts(counts: TaskCounts): string {
+  return `tasks ${counts.done} done / ${counts.inFlight} in flight / ${counts.queued} queued`;
+}
 
 export interface SynthesisParams {
   folder: string;
@@ -131,10 +137,12 @@ async function runSynthesis(context: vscode.ExtensionContext, status: vscode.Sta
     panel()?.setPool(pool);
     show(`$(sync~spin) TOFFEE: ${poolLine(pool)}`, `Building the task pool for ${params.folder}`, openCommand);
   };
+  // Tasks done / in flight / queued, from the pipeline as tasks start and end (several explore at once).
+  let tasks: TaskCounts | undefined;
   const showRunning = () =>
     show(
-      `$(beaker) TOFFEE ${tally.finishedTasks}/${tally.tasks} tasks · ${tally.verified} verified · $${tally.spentUsd.toFixed(4)}`,
-      `Synthesizing on ${folderName}: ${tally.finishedTasks} of ${tally.tasks} tasks explored, ${tally.verified} verified trajectories, $${tally.spentUsd.toFixed(4)} spent. Click to open the run.`,
+      `$(beaker) TOFFEE ${tasks ? formatTaskCounts(tasks) : `${tally.finishedTasks}/${tally.tasks} tasks`} · ${tally.verified} verified · $${tally.spentUsd.toFixed(4)}`,
+      `Synthesizing on ${folderName}: ${tally.finishedTasks} of ${tally.tasks} tasks explored${tasks ? ` (${tasks.inFlight} exploring now, ${tasks.queued} waiting)` : ''}, ${tally.verified} verified trajectories, $${tally.spentUsd.toFixed(4)} spent. Click to open the run.`,
       openCommand,
     );
   if (!params.resume) postPool(pool, true);
@@ -153,11 +161,20 @@ async function runSynthesis(context: vscode.ExtensionContext, status: vscode.Sta
           const rpm = vscode.workspace.getConfiguration('toffee.queue').get<number>('requestsPerMinute', 0);
           return synthesizeThroughQueue(redisUrl, rpm, params, abort.signal, onProgress);
         }
+        const synthesis = vscode.workspace.getConfiguration('toffee.synthesis');
+        const rpm = vscode.workspace.getConfiguration('toffee.queue').get<number>('requestsPerMinute', 0);
+        const providers = params.providers ?? [createSimulatedProvider()];
         return synthesize({
           folder: params.folder,
           tasks: params.tasks,
           budgetUsd: params.budgetUsd,
-          providers: params.providers,
+          providers,
+          concurrency: Math.max(1, Math.floor(synthesis.get<number>('concurrency', 4))),
+          ...(rpm > 0 ? { requestsPerMinute: Object.fromEntries(providers.map((p) => [p.id, rpm])) } : {}),
+          onTasks: (counts) => {
+            tasks = counts;
+            showRunning();
+          },
           ...(params.resume ? { resumeDir: runDir } : { outDir: runDir }),
           signal: abort.signal,
           onPoolProgress: (counts) => postPool({ ...pool, ...counts }, counts.phase === 'selected'),
