@@ -7,7 +7,7 @@ import { openAgentSession } from '../../src/core/agent/session';
 import type { AgentSession } from '../../src/core/agent/session';
 import { matchesAnswer } from '../../src/core/taskpool/answer';
 import { nGrams, readBenchmarkFolder } from '../../src/core/taskpool/contamination';
-import { buildTaskPool, rejectionsByReason, selectDiverse, taskPoolFamilies } from '../../src/core/taskpool/pool';
+import { buildTaskPool, MIN_POOL, rejectionsByReason, selectDiverse, taskPoolFamilies } from '../../src/core/taskpool/pool';
 import type { TaskPoolResult } from '../../src/core/taskpool/pool';
 import type { TaskSpec } from '../../src/core/taskpool/types';
 import { checkEvidence, nearDuplicateOf } from '../../src/core/taskpool/validate';
@@ -95,7 +95,8 @@ function assertAnswersIndependently(tasks: TaskSpec[], image: Uint8Array): void 
         const rows = sqlite3Rows(dbFile, last.code);
         const stated = task.answer.type === 'list' ? rows.map((r) => String(r[0])).join(', ') : String(rows[0]?.[0]);
         assert.ok(matchesAnswer(task.answer, stated), `${task.id} (${task.question}): sqlite3 says ${stated}, key ${JSON.stringify(task.answer)}`);
-      } else {
+      } else if (task.family === 'python-correlation') {
+        // (The statistics programs' Python steps are recomputed from raw rows in taskpoolCompositionsC.test.ts.)
         const query = /^query = (".*")$/m.exec(last.code)![1];
         const rows = sqlite3Rows(dbFile, JSON.parse(query)) as Array<[number, number]>;
         const r = pearson(rows.map(([x, y]) => [Number(x), Number(y)]));
@@ -263,7 +264,8 @@ describe('task pool', function () {
           const counts = recordCounts();
           assert.deepEqual(Object.fromEntries(session.env.profile.tables.map((t) => [t.name, t.rowCount])), counts);
         }
-        assertWellFormedPool(result, 12, 6);
+        // A plain schema gives few multi-step programs, and the pool is then smaller rather than mostly short (MIN_POOL).
+        assertWellFormedPool(result, MIN_POOL, 6);
         assertAnswersIndependently([...result.tasks, ...result.unselected], session.env.image);
         assert.ok(result.tasks.some((t) => t.difficulty.joins > 0 && t.rubric!.some((c) => c.check.kind === 'joins_on')));
         assert.ok(result.notes.includes('no documents: no document-grounded tasks'));

@@ -124,7 +124,8 @@ async function statedTotalTask(context: FamilyContext, stated: StatedTotal): Pro
   const pk = q(key.parentColumn.name);
   const tolerance = 0.01;
   // One row per parent: what it states and what its child rows add up to.
-  const per = `WITH per AS (SELECT p.${pk} AS entity, p.${q(column.name)} AS stated, ${expression.sql} AS computed FROM ${q(parent.name)} AS p JOIN ${q(key.child.name)} AS c ON c.${q(key.childColumn.name)} = p.${pk} WHERE p.${q(column.name)} IS NOT NULL GROUP BY p.${pk})`;
+  // `o` for the parent inside the CTE: the outer query's `p` is the grouping's parent (a store), another table.
+  const per = `WITH per AS (SELECT o.${pk} AS entity, o.${q(column.name)} AS stated, ${expression.sql} AS computed FROM ${q(parent.name)} AS o JOIN ${q(key.child.name)} AS c ON c.${q(key.childColumn.name)} = o.${pk} WHERE o.${q(column.name)} IS NOT NULL GROUP BY o.${pk})`;
   const mismatch = differs('per.stated', 'per.computed', tolerance);
   const parents = noun(parent.name, 'many');
   const children = noun(key.child.name, 'many');
