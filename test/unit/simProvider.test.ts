@@ -6,17 +6,17 @@ import type { AgentSession } from '../../src/core/agent/session';
 import { tools } from '../../src/core/agent/tools';
 import type { AgentStep, ContextLength } from '../../src/core/agent/types';
 import type { ReasoningEffort } from '../../src/core/llm/types';
-import { applyMistake } from '../../src/core/llm/sim/mistakes';
-import { seededRandom } from '../../src/core/llm/sim/random';
-import { parseSchemaSummary } from '../../src/core/llm/sim/history';
+import { applyMistake } from '../../src/core/sim/mistakes';
+import { seededRandom } from '../../src/core/sim/random';
+import { parseSchemaSummary } from '../../src/core/sim/history';
 import {
   NO_SIMULATION_MESSAGE,
   SimDecision,
   SimulationUnavailableError,
   createSimulatedProvider,
   diagnose,
-  simulationContext,
-} from '../../src/core/llm/sim/simulatedProvider';
+  simulationScript,
+} from '../../src/core/sim/simulatedProvider';
 import { matchesAnswer } from '../../src/core/taskpool/answer';
 import { buildStarterTasks } from '../../src/core/taskpool/families';
 import type { TaskSpec } from '../../src/core/taskpool/types';
@@ -32,9 +32,8 @@ describe('offline-sim provider', function () {
   const episode = (task: TaskSpec, model: string, seed: number, options: { contextLength?: ContextLength; effort?: ReasoningEffort; onDecision?: (d: SimDecision) => void } = {}) =>
     runEpisode({
       task: { question: task.question, taskId: task.id },
-      config: { provider: createSimulatedProvider({ onDecision: options.onDecision }), model, contextLength: options.contextLength, reasoningEffort: options.effort },
+      config: { provider: createSimulatedProvider({ script: simulationScript(task, seed), onDecision: options.onDecision }), model, contextLength: options.contextLength, reasoningEffort: options.effort },
       toolContext: session.toolContext,
-      simulation: simulationContext(task, seed),
       maxSteps: 14,
     });
   const fingerprint = (steps: AgentStep[]) => steps.map((s) => ({ thought: s.thought, call: s.toolCall, text: s.observation.text, usage: s.usage, cost: s.costUsd, latency: s.latencyMs }));
@@ -60,10 +59,10 @@ describe('offline-sim provider', function () {
     const provider = createSimulatedProvider();
     const messages = buildPrompt({ question: 'How many orders?', profile: session.env.profile, history: [], contextLength: { mode: 'full' } }).messages;
     await assert.rejects(provider.complete({ model: 'sim-small', messages }), (e: unknown) => e instanceof SimulationUnavailableError && e.kind === 'bad_request' && e.message === NO_SIMULATION_MESSAGE);
-    await assert.rejects(provider.complete({ model: 'sim-huge', messages, simulation: simulationContext(tasks[0], 1) }), /no model 'sim-huge'/);
+    await assert.rejects(provider.withScript(simulationScript(tasks[0], 1)).complete({ model: 'sim-huge', messages }), /no model 'sim-huge'/);
     // A prompt beyond the model's context window is refused, not silently cut.
     const huge = [...messages, { role: 'user' as const, content: 'x'.repeat(4 * 20_000) }];
-    await assert.rejects(provider.complete({ model: 'sim-small', messages: huge, simulation: simulationContext(tasks[0], 1) }), /exceeds sim-small's context window of 16000 tokens/);
+    await assert.rejects(provider.withScript(simulationScript(tasks[0], 1)).complete({ model: 'sim-small', messages: huge }), /exceeds sim-small's context window of 16000 tokens/);
     const episodeResult = await runEpisode({ task: { question: 'q' }, config: { provider, model: 'sim-small' }, toolContext: session.toolContext });
     assert.equal(episodeResult.stopReason, 'provider_error');
     assert.equal(episodeResult.error, NO_SIMULATION_MESSAGE);
@@ -82,14 +81,14 @@ describe('offline-sim provider', function () {
 
   it('counts tokens from text length and prices them', async () => {
     const task = byFamily('group-contrast');
-    const provider = createSimulatedProvider();
+    const provider = createSimulatedProvider({ script: simulationScript(task, 3) });
     const messages = buildPrompt({ question: task.question, profile: session.env.profile, history: [], contextLength: { mode: 'full' } }).messages;
-    const completion = await provider.complete({ model: 'sim-medium', messages, tools, simulation: simulationContext(task, 3) });
+    const completion = await provider.complete({ model: 'sim-medium', messages, tools });
     assert.equal(completion.usage.prompt, estimateMessagesTokens(messages, tools));
     const expected = (completion.usage.prompt * 0.6 + completion.usage.completion * 2.4) / 1e6;
     assert.ok(Math.abs(completion.costUsd - expected) < 1e-12);
     assert.ok(completion.latencyMs > 0);
-    const reasoned = await provider.complete({ model: 'sim-medium', messages, tools, simulation: simulationContext(task, 3), reasoningEffort: 'high' });
+    const reasoned = await provider.complete({ model: 'sim-medium', messages, tools, reasoningEffort: 'high' });
     assert.ok((reasoned.usage.reasoning ?? 0) > 0 && reasoned.costUsd > completion.costUsd);
   });
 
@@ -162,7 +161,7 @@ describe('offline-sim provider', function () {
       },
     ];
     const messages = buildPrompt({ question: task.question, profile: session.env.profile, history, contextLength: { mode: 'full' } }).messages;
-    const completion = await createSimulatedProvider().complete({ model: 'sim-large', messages, simulation: simulationContext(task, 1) });
+    const completion = await createSimulatedProvider({ script: simulationScript(task, 1) }).complete({ model: 'sim-large', messages });
     assert.equal(completion.message.toolCalls[0].name, 'final_answer');
     assert.equal(JSON.parse(completion.message.toolCalls[0].arguments).answer, '4242.5');
   });

@@ -1,7 +1,7 @@
 import { openAgentSession } from '../../core/agent/session';
 import { parseContextLength } from '../../core/agent/types';
-import { SIM_MODELS } from '../../core/llm/sim/models';
-import { SimStatsReport, runSimStats } from '../../core/llm/sim/stats';
+import { SIM_MODELS } from '../../core/sim/models';
+import { SimStatsReport, runSimStats } from '../../core/sim/stats';
 import type { ReasoningEffort } from '../../core/llm/types';
 import { buildStarterTasks } from '../../core/taskpool/families';
 import { CliError, folderArgument, parseCommandArgs, type CliCommand } from '../command';

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { synthesize, type SynthesisSummary } from '../../core/run/synthesize';
 import { createOpenAiProvider } from '../../core/llm/openaiProvider';
-import { OFFLINE_SIM_PROVIDER_ID, createSimulatedProvider } from '../../core/llm/sim/index';
+import { OFFLINE_SIM_PROVIDER_ID, createSimulatedProvider } from '../../core/sim/index';
 import type { LlmProvider } from '../../core/llm/types';
 import { formatShard, parseShard, type Shard } from '../../core/run/shard';
 import { isRunFolder, readRunMeta } from '../../core/store/runFolder';

@@ -16,7 +16,7 @@ import type { ToolContext } from '../agent/tools';
 import { PrefixCache, type PrefixCacheStats } from '../explorer/prefixCache';
 import { DEFAULT_CLEANING, type CleaningOptions } from '../explorer/verifier';
 import { buildDefaultArms, createPriceCostEstimator, loadCostModel, saveCostModel, LearnedCostModel, type ArmConfig, type LcmOptions } from '../lcm/index';
-import { createSimulatedProvider } from '../llm/sim/simulatedProvider';
+import { createSimulatedProvider } from '../sim/simulatedProvider';
 import type { LlmProvider, ModelSpec } from '../llm/types';
 import type { RunConfig } from '../store/events';
 import { RunStore } from '../store/RunStore';

@@ -3,32 +3,40 @@
  * steps) the way an LLM agent would: schema discovery, then the steps, then an answer read from the actual
  * observations — with seeded mistakes applied to the real code, and repairs after error observations.
  */
-import { estimateMessagesTokens, estimateTokens } from '../tokens';
-import { parseRenderedTable } from '../../agent/render';
-import type { TaskSpec } from '../../taskpool/types';
-import { LlmError } from '../errors';
-import type { Completion, CompletionRequest, LlmProvider, ModelSpec, ReasoningEffort, ToolCallRequest } from '../types';
+import { estimateMessagesTokens, estimateTokens } from '../llm/tokens';
+import { parseRenderedTable } from '../agent/render';
+import type { TaskSpec } from '../taskpool/types';
+import { LlmError } from '../llm/errors';
+import type { Completion, CompletionRequest, LlmProvider, ModelSpec, ReasoningEffort, ToolCallRequest } from '../llm/types';
 import { SeenCall, callCode, codeSimilarity, readHistory } from './history';
 import { MistakeKind, SchemaView, applyMistake, misspell } from './mistakes';
 import { EFFORT_MISTAKE_FACTOR, EFFORT_REASONING_FACTOR, OFFLINE_SIM_PROVIDER_ID, SIM_MODELS, SimModelProfile, simModel } from './models';
 import { seededRandom } from './random';
 
-/** What a simulated model may read: the task with its reference solution, and the seeds. */
-export interface SimulationContext {
-  kind: 'offline-sim';
+/** The simulator's script: the task it plays (with its reference solution) and the seeds. */
+export interface SimulationScript {
   task: TaskSpec;
   seed: number;
   /** Distinguishes sibling branches from the same state (the explorer's K children). */
   attempt?: number;
 }
 
-export function simulationContext(task: TaskSpec, seed: number, attempt = 0): SimulationContext {
-  return { kind: 'offline-sim', task, seed, attempt };
+export function simulationScript(task: TaskSpec, seed: number, attempt = 0): SimulationScript {
+  return { task, seed, attempt };
 }
 
-export function isSimulationContext(value: unknown): value is SimulationContext {
-  const v = value as Partial<SimulationContext> | undefined;
-  return !!v && v.kind === 'offline-sim' && typeof v.seed === 'number' && !!v.task && Array.isArray(v.task.evidence);
+/** A provider that plays a script: bound to one, it gives that episode's completions. */
+export interface ScriptedProvider extends LlmProvider {
+  withScript(script: SimulationScript): LlmProvider;
+}
+
+export function isScriptedProvider(provider: LlmProvider): provider is ScriptedProvider {
+  return typeof (provider as Partial<ScriptedProvider>).withScript === 'function';
+}
+
+/** The provider for one episode: a scripted provider bound to the script, any other provider as it is. */
+export function forScript(provider: LlmProvider, script: SimulationScript): LlmProvider {
+  return isScriptedProvider(provider) ? provider.withScript(script) : provider;
 }
 
 /** offline-sim was asked something it cannot simulate (no task, unknown model, prompt too long). */
@@ -58,6 +66,8 @@ export interface SimDecision {
 }
 
 export interface SimulatedProviderOptions {
+  /** The episode to play; without one the provider declines every request (SimulationUnavailableError). */
+  script?: SimulationScript;
   /** Observes every decision. */
   onDecision?: (decision: SimDecision) => void;
 }
@@ -174,11 +184,12 @@ export function diagnose(error: string, failed: string | undefined, fixed: strin
 
 /**
  * The offline simulated provider. Deterministic: the same messages, task, seed, attempt and model give the
- * same completion. Without a simulation context it declines with a SimulationUnavailableError.
+ * same completion. Without a script it declines with a SimulationUnavailableError.
  */
-export function createSimulatedProvider(options: SimulatedProviderOptions = {}): LlmProvider {
+export function createSimulatedProvider(options: SimulatedProviderOptions = {}): ScriptedProvider {
   return {
     id: OFFLINE_SIM_PROVIDER_ID,
+    withScript: (script) => createSimulatedProvider({ ...options, script }),
     async listModels(): Promise<ModelSpec[]> {
       return SIM_MODELS.map((m) => ({ ...m.spec }));
     },
@@ -186,12 +197,13 @@ export function createSimulatedProvider(options: SimulatedProviderOptions = {}):
       if (request.signal?.aborted) throw new LlmError('cancelled', 'The request was cancelled.', false);
       const profile = simModel(request.model);
       if (!profile) throw new SimulationUnavailableError(`offline-sim has no model '${request.model}'; models: ${SIM_MODELS.map((m) => m.spec.id).join(', ')}`);
-      if (!isSimulationContext(request.simulation)) throw new SimulationUnavailableError(NO_SIMULATION_MESSAGE);
+      const script = options.script;
+      if (!script) throw new SimulationUnavailableError(NO_SIMULATION_MESSAGE);
       const promptTokens = estimateMessagesTokens(request.messages, request.tools ?? []);
       if (promptTokens > profile.spec.contextWindow) {
         throw new SimulationUnavailableError(`The prompt (~${promptTokens} tokens) exceeds ${profile.spec.id}'s context window of ${profile.spec.contextWindow} tokens; use a shorter context length.`);
       }
-      const decision = decide(request.simulation, profile, request.messages, request.reasoningEffort);
+      const decision = decide(script, profile, request.messages, request.reasoningEffort);
       options.onDecision?.(decision.record);
       const toolCall: ToolCallRequest = { id: decision.callId, name: decision.tool, arguments: JSON.stringify(decision.args) };
       const effort = request.reasoningEffort;
@@ -222,7 +234,7 @@ interface Decision {
   random: () => number;
 }
 
-function decide(sim: SimulationContext, profile: SimModelProfile, messages: CompletionRequest['messages'], effort: ReasoningEffort | undefined): Decision {
+function decide(sim: SimulationScript, profile: SimModelProfile, messages: CompletionRequest['messages'], effort: ReasoningEffort | undefined): Decision {
   const { task } = sim;
   const model = profile.spec.id;
   const attempt = sim.attempt ?? 0;

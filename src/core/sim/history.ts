@@ -2,8 +2,8 @@
  * How a simulated model reads the conversation: the calls made (visible, or only listed in the omission note
  * when the context length dropped them), their outcomes, and the schema it can still see.
  */
-import { OMITTED_NOTE_PREFIX } from '../../agent/prompt';
-import type { ChatMessage } from '../types';
+import { OMITTED_NOTE_PREFIX } from '../agent/prompt';
+import type { ChatMessage } from '../llm/types';
 import type { SchemaView } from './mistakes';
 
 export interface SeenCall {

@@ -3,8 +3,8 @@
  * wrong result), the way an LLM's slips do. Each mutation returns undefined when it does not apply.
  */
 import { weightedPick } from './random';
-import { escapeRegExp } from '../../text/regex';
-import { quoteIdent } from '../../text/sql';
+import { escapeRegExp } from '../text/regex';
+import { quoteIdent } from '../text/sql';
 
 export type MistakeKind =
   | 'misspelled_column'

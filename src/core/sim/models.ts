@@ -1,7 +1,7 @@
 /** The simulated model family: prices, context windows and behaviour parameters per size. */
-import type { ModelSpec, ReasoningEffort } from '../types';
+import { OFFLINE_SIM_PROVIDER_ID, type ModelSpec, type ReasoningEffort } from '../llm/types';
 
-export const OFFLINE_SIM_PROVIDER_ID = 'offline-sim';
+export { OFFLINE_SIM_PROVIDER_ID };
 
 export interface SimModelProfile {
   spec: ModelSpec;

@@ -2,14 +2,14 @@
  * Runs the simulated models over tasks and measures them: mistake rate, repair success, answer accuracy and
  * cost per model × difficulty. What `toffee sim-stats` prints, and what the tests check the simulation against.
  */
-import { runEpisode } from '../../agent/episode';
-import type { ToolContext } from '../../agent/tools';
-import type { AgentStep, ContextLength } from '../../agent/types';
-import { matchesAnswer } from '../../taskpool/answer';
-import type { TaskSpec } from '../../taskpool/types';
-import type { ReasoningEffort } from '../types';
+import { runEpisode } from '../agent/episode';
+import type { ToolContext } from '../agent/tools';
+import type { AgentStep, ContextLength } from '../agent/types';
+import { matchesAnswer } from '../taskpool/answer';
+import type { TaskSpec } from '../taskpool/types';
+import type { ReasoningEffort } from '../llm/types';
 import { SIM_MODELS } from './models';
-import { SimDecision, createSimulatedProvider, simulationContext } from './simulatedProvider';
+import { SimDecision, createSimulatedProvider, simulationScript } from './simulatedProvider';
 
 export interface SimStatsCell {
   model: string;
@@ -90,12 +90,11 @@ export async function runSimStats(options: SimStatsOptions): Promise<SimStatsRep
     for (const task of options.tasks) {
       for (const seed of options.seeds) {
         const decisions: SimDecision[] = [];
-        const provider = createSimulatedProvider({ onDecision: (d) => decisions.push(d) });
+        const provider = createSimulatedProvider({ script: simulationScript(task, seed), onDecision: (d) => decisions.push(d) });
         const result = await runEpisode({
           task: { question: task.question, taskId: task.id },
           config: { provider, model, contextLength: options.contextLength, reasoningEffort: options.reasoningEffort, simulated: true },
           toolContext: options.toolContext,
-          simulation: simulationContext(task, seed),
           maxSteps: options.maxSteps ?? 14,
           signal: options.signal,
         });
