@@ -6,7 +6,8 @@ import type { AgentSession } from '../../src/core/agent/session';
 import { tools } from '../../src/core/agent/tools';
 import type { AgentStep, ContextLength } from '../../src/core/agent/types';
 import type { ReasoningEffort } from '../../src/core/llm/types';
-import { applyMistake } from '../../src/core/sim/mistakes';
+import { applyMistake } from '../../src/core/sim/taxonomy';
+import { diagnoseFromDiff, diagnosisHunks, diffCode } from '../../src/core/sim/callDiff';
 import { seededRandom } from '../../src/core/sim/random';
 import { parseSchemaSummary } from '../../src/core/sim/history';
 import {
@@ -14,7 +15,6 @@ import {
   SimDecision,
   SimulationUnavailableError,
   createSimulatedProvider,
-  diagnose,
   simulationScript,
 } from '../../src/core/sim/simulatedProvider';
 import { matchesAnswer } from '../../src/core/taskpool/answer';
@@ -92,23 +92,32 @@ describe('offline-sim provider', function () {
     assert.ok((reasoned.usage.reasoning ?? 0) > 0 && reasoned.costUsd > completion.costUsd);
   });
 
-  it('applies mistakes to the real code, so they fail in the sandbox or silently change the result', async () => {
+  it('applies mistakes from the taxonomy to the real code, so they fail in the sandbox or silently change the result', async () => {
     const join = byFamily('join-top-k').evidence[0].code;
     const schema = parseSchemaSummary(buildPrompt({ question: 'q', profile: session.env.profile, history: [], contextLength: { mode: 'full' } }).messages[0].content as string);
-    const misspelled = applyMistake('run_sql', join, schema, seededRandom('x'), { names: 1, avoid: ['wrong_column', 'wrong_table', 'missing_join_condition', 'wrong_aggregate', 'missing_group_by', 'off_by_one_filter'] })!;
-    assert.equal(misspelled.kind, 'misspelled_column');
-    const failed = await session.sql.run(misspelled.code);
+    const only = (kind: string) => ({ avoid: (['wrong_column', 'wrong_table', 'wrong_join_key', 'missing_join_condition', 'missing_group_by', 'wrong_group_by', 'where_instead_of_having', 'nested_query', 'ambiguous_column', 'wrong_aggregate', 'date_format', 'null_handling', 'integer_division', 'comparison_boundary', 'misspelled_name'] as const).filter((k) => k !== kind) });
+    const typo = applyMistake('run_sql', join, schema, seededRandom('x'), only('misspelled_name'))!;
+    assert.equal(typo.kind, 'misspelled_name');
+    assert.equal(typo.category, 'typo');
+    const failed = await session.sql.run(typo.code);
     assert.equal(failed.ok, false);
     assert.match(failed.error!, /no such column/);
-    const crossJoin = applyMistake('run_sql', join, schema, seededRandom('y'), { names: 0, avoid: ['wrong_aggregate', 'missing_group_by', 'off_by_one_filter'] })!;
-    assert.equal(crossJoin.kind, 'missing_join_condition');
+    const crossJoin = applyMistake('run_sql', join, schema, seededRandom('y'), only('missing_join_condition'))!;
+    assert.equal(crossJoin.category, 'join');
     assert.doesNotMatch(crossJoin.code, /\bON\b/);
     const [right, wrong] = [await session.sql.run(join), await session.sql.run(crossJoin.code)];
     assert.ok(right.ok && wrong.ok);
     assert.notDeepEqual(wrong.rows, right.rows);
+    // Schema linking takes a name the schema really has (in another table), not a mangled one.
+    const linked = applyMistake('run_sql', join, schema, seededRandom('z'), only('wrong_column'));
+    if (linked) {
+      const names = new Set(schema.tables.flatMap((t) => t.columns.map((c) => c.name)));
+      const changed = diffCode(join, linked.code).map((h) => h.after.replace(/^\w+\./, '').replace(/"/g, ''));
+      assert.ok(changed.every((n) => names.has(n)), changed.join(', '));
+    }
     const python = byFamily('python-correlation').evidence[1].code;
     for (const [kind, error] of [['python_name_error', /NameError/], ['python_type_error', /TypeError/]] as const) {
-      const mutated = applyMistake('run_python', python, schema, seededRandom(kind), { names: 1, avoid: kind === 'python_name_error' ? ['python_type_error'] : ['python_name_error'] })!;
+      const mutated = applyMistake('run_python', python, schema, seededRandom(kind), { avoid: kind === 'python_name_error' ? ['python_type_error'] : ['python_name_error'] })!;
       assert.equal(mutated.kind, kind);
       const result = await session.python.run(mutated.code);
       assert.equal(result.ok, false, mutated.code);
@@ -116,7 +125,7 @@ describe('offline-sim provider', function () {
     }
   });
 
-  it('repairs after an error observation, saying what went wrong', async () => {
+  it('repairs after an error observation with a diagnosis that names exactly the change', async () => {
     let repairs = 0;
     for (const task of tasks) {
       for (let seed = 1; seed <= 12; seed++) {
@@ -124,17 +133,17 @@ describe('offline-sim provider', function () {
         result.steps.forEach((step, i) => {
           const next = result.steps[i + 1];
           if (step.observation.ok || !next || step.observation.errorKind === 'malformed_arguments') return;
-          if (step.observation.errorKind === 'sql' && /no such column/.test(step.observation.text)) {
-            assert.match(next.thought, /The column '\w+' does not exist; the schema shows '\w+'/);
-          }
-          if (/NameError/.test(step.observation.text)) assert.match(next.thought, /NameError: '\w+' is not defined — I meant '\w+'/);
           assert.equal(next.toolCall?.name, step.toolCall?.name);
+          assert.match(next.thought, /Fix: /);
           repairs++;
         });
       }
     }
     assert.ok(repairs >= 3, `repairs seen: ${repairs}`);
-    assert.equal(diagnose('no such column: totl', 'SELECT totl FROM t', 'SELECT total FROM t'), "The column 'totl' does not exist; the schema shows 'total'. I'll fix the name and run it again.");
+    const diagnosis = diagnoseFromDiff('Error: no such column: totl', 'SELECT totl FROM t', 'SELECT total FROM t');
+    assert.equal(diagnosis, "The error says there is no column 'totl' in the tables I queried; the schema I read names it differently. Fix: replace `totl` with `total`.");
+    assert.deepEqual(diagnosisHunks(diagnosis), [{ before: 'totl', after: 'total' }]);
+    assert.deepEqual(diffCode('SELECT a FROM t WHERE x > 5', 'SELECT a FROM t WHERE x >= 5 GROUP BY a'), [{ before: '>', after: '>=' }, { before: '', after: 'GROUP BY a' }]);
   });
 
   it('answers from the observations it saw, not from the answer key', async () => {

@@ -1,15 +1,21 @@
 /**
  * The offline simulated models. They play the agent by following a task's reference solution (its evidence
- * steps) the way an LLM agent would: schema discovery, then the steps, then an answer read from the actual
- * observations — with seeded mistakes applied to the real code, and repairs after error observations.
+ * steps, the script) the way an LLM agent would, and earn what they use: they describe a table before querying
+ * it, read the document section before applying its rule, take a multi-step task's intermediate values (the top
+ * region found in step 1) from their own earlier observations, and answer from what they saw — never from the
+ * answer key. A literal they write has been shown to them (question, system prompt, a document they read, an
+ * observation). Their mistakes follow the DIN-SQL error taxonomy (./taxonomy.ts); a repair's diagnosis is written
+ * from the diff between the failed call and the repaired one (./callDiff.ts), and the repair changes only that.
  */
 import { estimateMessagesTokens, estimateTokens } from '../llm/tokens';
 import { parseRenderedTable } from '../agent/render';
 import type { TaskSpec } from '../taskpool/types';
 import { LlmError } from '../llm/errors';
 import type { Completion, CompletionRequest, LlmProvider, ModelSpec, ReasoningEffort, ToolCallRequest } from '../llm/types';
-import { SeenCall, callCode, codeSimilarity, readHistory } from './history';
-import { MistakeKind, SchemaView, applyMistake, misspell } from './mistakes';
+import { diagnoseFromDiff } from './callDiff';
+import { unseenLiterals, type Literal } from './grounding';
+import { ReadHistory, SeenCall, callCode, codeSimilarity, readHistory } from './history';
+import { ErrorCategory, MistakeKind, SchemaView, applyMistake, identifierPattern, misspell } from './taxonomy';
 import { EFFORT_MISTAKE_FACTOR, EFFORT_REASONING_FACTOR, OFFLINE_SIM_PROVIDER_ID, SIM_MODELS, SimModelProfile, simModel } from './models';
 import { seededRandom } from './random';
 
@@ -49,7 +55,7 @@ export class SimulationUnavailableError extends LlmError {
 
 export const NO_SIMULATION_MESSAGE = 'offline-sim needs a task with a reference solution; use a real provider for free questions';
 
-export type SimAction = 'list_tables' | 'describe_table' | 'evidence' | 'repair' | 'final_answer' | 'premature_answer';
+export type SimAction = 'list_tables' | 'describe_table' | 'search_documents' | 'read_document' | 'lookup_values' | 'evidence' | 'repair' | 'final_answer' | 'premature_answer';
 
 /** What the simulated model decided at one step, for inspection (sim-stats, the explorer's tags). */
 export interface SimDecision {
@@ -58,11 +64,16 @@ export interface SimDecision {
   stepIndex: number;
   action: SimAction;
   evidenceIndex?: number;
-  /** The seeded mistake applied to this step's call, if any. */
+  /** The seeded mistake applied to this step's call, if any, and its category in the taxonomy. */
   mistake?: MistakeKind;
+  category?: ErrorCategory | 'answer';
   /** The probability of a mistake this step had. */
   mistakeProbability: number;
   schemaForgotten: boolean;
+  /** Literals of the call that nothing the model was shown holds (0 is the aim; sim-stats counts them). */
+  unseenLiterals?: string[];
+  /** Values taken from the model's own earlier observation in place of the reference solution's. */
+  carried?: Array<{ from: string; to: string }>;
 }
 
 export interface SimulatedProviderOptions {
@@ -121,67 +132,6 @@ function hastyGuess(task: TaskSpec, calls: SeenCall[], random: () => number): st
   return task.answer.type === 'number' ? String(Math.round(random() * 1000)) : 'unknown';
 }
 
-/** Mistakes a model just told about by an error will not repeat in its repair. */
-function mistakesNamedBy(error: string): MistakeKind[] {
-  if (/no such column/i.test(error)) return ['misspelled_column', 'wrong_column'];
-  if (/no such table/i.test(error)) return ['wrong_table'];
-  if (/NameError/.test(error)) return ['python_name_error'];
-  if (/TypeError/.test(error)) return ['python_type_error'];
-  return [];
-}
-
-/** Levenshtein distance, for "you meant X" in diagnoses. */
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length];
-}
-
-function closest(name: string, candidates: Iterable<string>): string | undefined {
-  let best: { name: string; distance: number } | undefined;
-  for (const c of candidates) {
-    if (c === name) continue;
-    const distance = editDistance(name.toLowerCase(), c.toLowerCase());
-    if (!best || distance < best.distance) best = { name: c, distance };
-  }
-  return best?.name;
-}
-
-/** A short diagnosis of an error, from its message and the difference between the failed and the fixed code. */
-export function diagnose(error: string, failed: string | undefined, fixed: string | undefined): string {
-  const tokens = (s: string | undefined) => new Set(s?.match(/[A-Za-z_][A-Za-z0-9_]*|'\d+(?:\.\d+)?'|\d+(?:\.\d+)?/g) ?? []);
-  const before = tokens(failed);
-  const after = tokens(fixed);
-  const removed = [...before].filter((t) => !after.has(t));
-  const added = [...after].filter((t) => !before.has(t));
-  const missingColumn = /no such column:\s*"?([\w.]+)"?/i.exec(error);
-  if (missingColumn) {
-    const bad = missingColumn[1].split('.').pop()!;
-    const good = closest(bad, after);
-    return `The column '${bad}' does not exist; the schema shows '${good ?? 'a different name'}'. I'll fix the name and run it again.`;
-  }
-  const missingTable = /no such table:\s*"?([\w.]+)"?/i.exec(error);
-  if (missingTable) {
-    const good = closest(missingTable[1], after);
-    return `There is no table '${missingTable[1]}'; ${good ? `the right one is '${good}'` : 'I will check the table list'}. Fixing the query.`;
-  }
-  const nameError = /NameError: name '(\w+)' is not defined/.exec(error);
-  if (nameError) return `NameError: '${nameError[1]}' is not defined — I meant '${closest(nameError[1], after) ?? 'the variable defined above'}'. Fixing the variable name.`;
-  if (/TypeError/.test(error)) return `TypeError: I passed a string where a number was expected (${removed[0] ?? 'a quoted literal'}). Using the number instead.`;
-  if (/timeout|timed out/i.test(error)) return 'The query timed out; I will run a simpler, correct version.';
-  const noTable = /no table named '([^']+)'/.exec(error);
-  if (noTable) return `There is no table '${noTable[1]}'; the table list shows '${fixed ?? closest(noTable[1], added) ?? 'another name'}'. Using that name.`;
-  return `The call failed (${error.replace(/^Error:\s*/, '').slice(0, 120)}). Let me correct it.`;
-}
-
 /**
  * The offline simulated provider. Deterministic: the same messages, task, seed, attempt and model give the
  * same completion. Without a script it declines with a SimulationUnavailableError.
@@ -234,19 +184,106 @@ interface Decision {
   random: () => number;
 }
 
+const STOPWORDS = new Set(['the', 'a', 'an', 'of', 'to', 'in', 'on', 'for', 'and', 'or', 'how', 'many', 'much', 'what', 'which', 'is', 'are', 'was', 'were', 'by', 'with', 'according', 'section', 'each', 'that', 'this', 'there', 'do', 'does', 'their', 'its', 'from', 'as', 'be', 'who', 'have', 'has']);
+
+/** Keywords a model would search the documents with: the question's quoted phrases, else its content words. */
+function searchQuery(question: string): string {
+  const quoted = [...question.matchAll(/"([^"]+)"/g)].map((m) => m[1]).filter((q) => !/\.\w{2,4}$/.test(q));
+  const words = question.replace(/"[^"]*"/g, ' ').toLowerCase().match(/[a-z][a-z0-9_-]+/g) ?? [];
+  const content = words.filter((w) => !STOPWORDS.has(w) && !/\.(md|txt)$/.test(w)).slice(0, 4);
+  return [...quoted, ...content].join(' ').trim() || question.slice(0, 60);
+}
+
+/** One line on what the last observation showed, so a thought says what the model learned from it. */
+function learned(call: SeenCall | undefined): string {
+  if (!call || !call.visible || !call.ok || call.text === undefined) return '';
+  const table = parseRenderedTable(call.text);
+  switch (call.tool) {
+    case 'list_tables':
+      return table ? `There are ${table.rows.length} tables: ${table.rows.map((r) => r[0]).slice(0, 8).join(', ')}.` : '';
+    case 'describe_table':
+      return table ? `${String(call.args.table)} has ${table.rows.map((r) => r[0]).slice(0, 8).join(', ')}${table.rows.length > 8 ? ', …' : ''}.` : `I have the columns of ${String(call.args.table)}.`;
+    case 'search_documents': {
+      const hit = /^(.+?) § (.+?) \(score/m.exec(call.text);
+      return hit ? `The best match is ${hit[1]} § ${hit[2]}.` : 'The search found no matching section.';
+    }
+    case 'read_document': {
+      const sentence = call.text.split('\n').find((l) => /\d/.test(l) && !l.startsWith('#')) ?? call.text.split('\n')[1] ?? '';
+      return sentence ? `The section says: "${sentence.trim().slice(0, 160)}".` : '';
+    }
+    case 'run_sql':
+    case 'run_python': {
+      if (!table) return call.tool === 'run_python' ? `It printed ${call.text.trim().split('\n').pop()?.slice(0, 80)}.` : '';
+      if (table.rows.length === 0) return 'The query returned no rows.';
+      return `The query returned ${table.rows.length} row${table.rows.length === 1 ? '' : 's'}; the first is ${table.columns.map((c, i) => `${c} = ${table.rows[0][i]}`).slice(0, 3).join(', ')}.`;
+    }
+    default:
+      return '';
+  }
+}
+
+/** The cell of a step's stored result that holds a carried value (row, column). */
+function cellOf(rows: unknown[][] | undefined, value: string): [number, number] | undefined {
+  for (let r = 0; r < (rows?.length ?? 0); r++) {
+    const c = rows![r].findIndex((cell) => String(cell) === value);
+    if (c >= 0) return [r, c];
+  }
+  return undefined;
+}
+
+const sqlLiteralOf = (value: string) => (/^-?\d+(?:\.\d+)?$/.test(value) ? value : `'${value.replace(/'/g, "''")}'`);
+
+/**
+ * The code the model means to run for an evidence step: the reference code with each value a later step takes
+ * from an earlier one (TaskSpec's sub-answer `carries`) replaced by what the model's own observation of that
+ * earlier step shows at the same place. A wrong earlier result is carried as it was seen.
+ */
+function intendedCode(task: TaskSpec, index: number, history: ReadHistory): { code: string; carried: Array<{ from: string; to: string }> } {
+  const step = task.evidence[index];
+  let code = step.code;
+  const carried: Array<{ from: string; to: string }> = [];
+  for (const value of step.subAnswer?.carries ?? []) {
+    for (const used of step.uses ?? []) {
+      const cell = cellOf(task.evidence[used]?.result?.rows, value);
+      if (!cell) continue;
+      const own = [...history.calls].reverse().find((c) => c.ok && c.visible && c.text !== undefined && matchEvidence(task, c) === used);
+      const seen = own ? parseRenderedTable(own.text!)?.rows[cell[0]]?.[cell[1]] : undefined;
+      if (seen === undefined || seen === value) break;
+      const from = sqlLiteralOf(value);
+      const to = /^-?\d+(?:\.\d+)?$/.test(value) && /^-?\d+(?:\.\d+)?$/.test(seen) ? seen : `'${seen.replace(/'/g, "''")}'`;
+      if (code.includes(from)) {
+        code = code.split(from).join(to);
+        carried.push({ from, to });
+      }
+      break;
+    }
+  }
+  return { code, carried };
+}
+
+/** A lookup that would show a string literal's column values: `col = 'x'` → SELECT DISTINCT col FROM its table. */
+function lookupFor(literal: Literal, code: string, schema: SchemaView): string | undefined {
+  if (literal.kind !== 'string') return undefined;
+  const escaped = literal.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const m = new RegExp(`(?:(\\w+)\\.)?("[^"]+"|\\w+)\\s*(?:=|<>|!=|IN\\s*\\([^)]*?)\\s*${escaped}`, 'i').exec(code);
+  if (!m) return undefined;
+  const column = m[2].replace(/^"|"$/g, '');
+  const table = schema.tables.find((t) => identifierPattern(t.name).test(code) && t.columns.some((c) => c.name === column));
+  if (!table) return undefined;
+  return `SELECT DISTINCT ${m[2]} FROM ${/^\w+$/.test(table.name) ? table.name : `"${table.name}"`} ORDER BY 1 LIMIT 100`;
+}
+
 function decide(sim: SimulationScript, profile: SimModelProfile, messages: CompletionRequest['messages'], effort: ReasoningEffort | undefined): Decision {
   const { task } = sim;
   const model = profile.spec.id;
   const attempt = sim.attempt ?? 0;
   const history = readHistory(messages);
   const random = seededRandom(`${sim.seed}|${task.id}|${history.stepIndex}|${model}|${attempt}`);
-  // Plan choices (which discovery to skip) are per episode, so they stay consistent from step to step.
+  // Plan choices are per episode, so they stay consistent from step to step.
   const plan = seededRandom(`${sim.seed}|${task.id}|plan|${model}|${attempt}`);
   const listFirst = plan() >= profile.skipListTables;
-  const skipDescribe = new Set(task.tables.filter(() => plan() < profile.skipDescribe));
   const effortFactor = EFFORT_MISTAKE_FACTOR[effort ?? 'medium'];
   const schemaForgotten = task.tables.some((t) => history.schemaEverSeen.has(t.toLowerCase()) && !history.schemaVisible.has(t.toLowerCase()));
-  const schemaUnseen = task.tables.some((t) => !history.schemaEverSeen.has(t.toLowerCase()));
   const record = (action: SimAction, extra: Partial<SimDecision> = {}): SimDecision => ({
     taskId: task.id,
     model,
@@ -257,90 +294,117 @@ function decide(sim: SimulationScript, profile: SimModelProfile, messages: Compl
     ...extra,
   });
   const callId = `call_sim_${history.stepIndex}_${Math.floor(random() * 0xffffff).toString(16).padStart(6, '0')}`;
+  const last = history.calls[history.calls.length - 1];
+  const lesson = learned(last);
+  const think = (intent: string) => (lesson ? `${lesson} ${intent}` : intent);
   const make = (tool: string, args: Record<string, unknown>, thought: string, rec: SimDecision): Decision => ({ tool, args, thought, callId, record: rec, random });
 
-  // Progress: which evidence steps succeeded (in order), and which step the last call attempted.
+  // Progress: which evidence steps succeeded with a result, and which step comes next.
+  const emptyResult = (c: SeenCall) => c.tool === 'run_sql' && c.visible && c.text !== undefined && parseRenderedTable(c.text)?.rows.length === 0;
   const done = new Set<number>();
   for (const call of history.calls) {
     const index = matchEvidence(task, call);
-    if (index !== undefined && call.ok) done.add(index);
+    if (index !== undefined && call.ok && !emptyResult(call)) done.add(index);
   }
-  const last = history.calls[history.calls.length - 1];
   const nextIndex = task.evidence.findIndex((_, i) => !done.has(i));
-
-  // The schema the model can rely on: the summary always; forgetting makes name slips likelier.
   const schema: SchemaView = history.schema;
-  const nameWeight = schemaForgotten ? 2.5 : schemaUnseen ? 1.5 : 1;
-  const contextFactor = schemaForgotten ? 1.6 : schemaUnseen ? 1.15 : 1;
+  // A forgotten schema makes schema-linking slips likelier and every slip a little likelier.
+  const contextFactor = schemaForgotten ? 1.6 : 1;
+  const lean = (sql: boolean) => ({ ...profile.categoryLean, schema_linking: (profile.categoryLean.schema_linking ?? 1) * (sql && schemaForgotten ? 2.5 : 1) });
 
-  const evidenceCall = (index: number, repairOf?: SeenCall): Decision => {
-    const step = task.evidence[index];
-    // Forgotten schema hurts SQL (table and column names); Python's names are its own.
+  // 1. Repair: after an error, or an empty result where the step should have rows, run the intended code again.
+  //    The diagnosis is the diff between the failed call and this one, so it names exactly what changes.
+  if (last && last.visible && (!last.ok || emptyResult(last))) {
+    const index = matchEvidence(task, last);
+    const failed = callCode(last);
+    if (index !== undefined && failed !== undefined) {
+      const step = task.evidence[index];
+      const { code } = intendedCode(task, index, history);
+      const error = last.ok ? 'no rows' : last.text ?? '';
+      const args = step.tool === 'run_sql' ? { query: code } : { code };
+      return make(step.tool, args, `${diagnoseFromDiff(error, failed, code)} ${step.purpose}.`, record('repair', { evidenceIndex: index }));
+    }
+    if (last.tool === 'describe_table' && !last.ok && typeof last.args.table === 'string') {
+      const next = nextIndex >= 0 ? task.evidence[nextIndex] : task.evidence[0];
+      const wanted = task.tables.find((t) => (identifierPattern(t).test(next.code) || next.tool === 'run_python') && !history.schemaEverSeen.has(t.toLowerCase())) ?? task.tables[0];
+      return make('describe_table', { table: wanted }, `${diagnoseFromDiff(last.text ?? '', String(last.args.table), wanted)} Describing ${wanted}.`, record('repair'));
+    }
+  }
+
+  // 2. Schema discovery: the table list (unless the summary is enough for this model), then each table the next
+  //    step queries, described before its first query.
+  if (listFirst && !history.calls.some((c) => c.tool === 'list_tables' && c.ok)) {
+    return make('list_tables', {}, think('Let me see which tables the environment has.'), record('list_tables'));
+  }
+  if (nextIndex >= 0) {
+    const step = task.evidence[nextIndex];
+    const needed = task.tables.filter((t) => identifierPattern(t).test(step.code) || step.tool === 'run_python');
+    const toDescribe = needed.find((t) => !history.schemaEverSeen.has(t.toLowerCase()));
+    if (toDescribe) {
+      // A rare typo in the table name to inspect (the taxonomy's typo class).
+      const p = Math.min(0.3, profile.baseMistakeRate * 0.05 * effortFactor * (profile.categoryLean.typo ?? 1));
+      const tried = history.calls.some((c) => c.tool === 'describe_table' && !c.ok);
+      if (!tried && random() < p) {
+        const typo = misspell(toDescribe, random);
+        return make('describe_table', { table: typo }, think(`Next I need the columns of ${typo}.`), record('describe_table', { mistake: 'misspelled_name', category: 'typo', mistakeProbability: p }));
+      }
+      return make('describe_table', { table: toDescribe }, think(`Before querying ${toDescribe} I need its columns.`), record('describe_table', { mistakeProbability: p }));
+    }
+
+    // 3. Grounding: a task that rests on a document reads it first (search, then the section); every literal the
+    //    step writes must have been shown, so a filter value is looked up among its column's values.
+    const { code: intended, carried } = intendedCode(task, nextIndex, history);
+    const wanted = task.documents?.find((d) => !history.calls.some((c) => c.tool === 'read_document' && c.ok && String(c.args.name).toLowerCase() === d.document.toLowerCase()));
+    if (wanted) {
+      if (!history.calls.some((c) => c.tool === 'search_documents' && c.ok)) {
+        const query = searchQuery(task.question);
+        return make('search_documents', { query }, think(`The question rests on a rule in the documents; searching them for "${query}".`), record('search_documents'));
+      }
+      const args: Record<string, unknown> = wanted.section ? { name: wanted.document, section: wanted.section } : { name: wanted.document };
+      return make('read_document', args, think(`Reading ${wanted.document}${wanted.section ? ` § ${wanted.section}` : ''} for the exact rule.`), record('read_document'));
+    }
+    const unseen = step.tool === 'run_sql' ? unseenLiterals(intended, history.seen) : [];
+    for (const literal of unseen) {
+      const lookup = lookupFor(literal, intended, schema);
+      if (lookup && !history.calls.some((c) => callCode(c) === lookup)) {
+        return make('run_sql', { query: lookup }, think('Let me see which values that column holds before filtering on it.'), record('lookup_values'));
+      }
+    }
+
+    // 4. The evidence step, with an occasional premature answer.
+    const hasty = history.calls.length === 0 ? 0 : Math.min(0.5, profile.prematureAnswerRate * effortFactor * (1 + nextIndex));
+    if (hasty > 0 && random() < hasty) {
+      const guess = hastyGuess(task, history.calls, random);
+      return make('final_answer', { answer: guess, explanation: 'Based on what I have seen so far.' }, think(`I think I already have enough to answer: ${guess}.`), record('premature_answer', { mistake: 'premature_answer', category: 'answer', mistakeProbability: hasty }));
+    }
     const context = step.tool === 'run_sql' ? contextFactor : 1;
-    const p = Math.min(0.9, profile.baseMistakeRate * stepDifficulty(step.tool, step.code) * effortFactor * context * (repairOf ? 0.4 : 1));
-    let code = step.code;
-    let mistake: MistakeKind | undefined;
+    const p = Math.min(0.9, profile.baseMistakeRate * stepDifficulty(step.tool, step.code) * effortFactor * context);
+    let code = intended;
+    let mistake: { kind: MistakeKind; category: ErrorCategory } | undefined;
     if (random() < p) {
-      const avoid = repairOf ? mistakesNamedBy(repairOf.text ?? '') : [];
-      const applied = applyMistake(step.tool, step.code, schema, random, { names: step.tool === 'run_sql' ? nameWeight : 1, avoid });
+      const applied = applyMistake(step.tool, intended, schema, random, { categories: lean(step.tool === 'run_sql') });
       if (applied) {
         code = applied.code;
-        mistake = applied.kind;
+        mistake = { kind: applied.kind, category: applied.category };
       }
     }
     const args = step.tool === 'run_sql' ? { query: code } : { code };
-    const purpose = `${step.purpose}.`;
-    const thought = repairOf ? `${diagnose(repairOf.text ?? '', callCode(repairOf), step.code)} ${purpose}` : `Next: ${purpose.charAt(0).toLowerCase()}${purpose.slice(1)}`;
-    return make(step.tool, args, thought, record(repairOf ? 'repair' : 'evidence', { evidenceIndex: index, mistake, mistakeProbability: p }));
-  };
-
-  // 1. Repair after a visible error.
-  if (last && last.visible && !last.ok) {
-    const index = matchEvidence(task, last);
-    if (index !== undefined) return evidenceCall(index, last);
-    if (last.tool === 'describe_table' && typeof last.args.table === 'string') {
-      const wanted = task.tables.find((t) => !history.schemaEverSeen.has(t.toLowerCase())) ?? task.tables[0];
-      return make('describe_table', { table: wanted }, `${diagnose(last.text ?? '', last.args.table, wanted)}`, record('repair'));
-    }
+    const carriedNote = carried.length ? ` Using ${carried.map((c) => c.to).join(' and ')} from the earlier result.` : '';
+    const thought = think(`Next: ${step.purpose.charAt(0).toLowerCase()}${step.purpose.slice(1)}.${carriedNote}`);
+    const stillUnseen = step.tool === 'run_sql' ? unseenLiterals(code, history.seen).map((l) => l.text) : [];
+    return make(step.tool, args, thought, record('evidence', { evidenceIndex: nextIndex, mistake: mistake?.kind, category: mistake?.category, mistakeProbability: p, unseenLiterals: stillUnseen.length ? stillUnseen : undefined, carried: carried.length ? carried : undefined }));
   }
 
-  // 2. Schema discovery.
-  if (listFirst && !history.calls.some((c) => c.tool === 'list_tables' && c.ok)) {
-    return make('list_tables', {}, 'Let me see which tables the environment has.', record('list_tables'));
-  }
-  const toDescribe = task.tables.find((t) => !skipDescribe.has(t) && !history.schemaEverSeen.has(t.toLowerCase()));
-  if (toDescribe && nextIndex === 0) {
-    // Small models sometimes misspell the table they mean to inspect.
-    const p = Math.min(0.5, profile.baseMistakeRate * 0.2 * effortFactor);
-    const tried = history.calls.some((c) => c.tool === 'describe_table' && c.args.table !== toDescribe);
-    if (!tried && random() < p) {
-      const typo = misspell(toDescribe, random);
-      return make('describe_table', { table: typo }, `Let me look at the columns of ${typo}.`, record('describe_table', { mistake: 'misspelled_table', mistakeProbability: p }));
-    }
-    return make('describe_table', { table: toDescribe }, `Let me look at the columns of ${toDescribe}.`, record('describe_table', { mistakeProbability: p }));
-  }
-
-  // 3. The evidence steps, with an occasional premature answer.
-  if (nextIndex >= 0) {
-    // Haste grows with the work still ahead; a model answers early only once it has seen something.
-    const p = history.calls.length === 0 ? 0 : Math.min(0.5, profile.prematureAnswerRate * effortFactor * (1 + nextIndex));
-    if (p > 0 && random() < p) {
-      const guess = hastyGuess(task, history.calls, random);
-      return make('final_answer', { answer: guess, explanation: 'Based on what I have seen so far.' }, `I think I already have enough to answer: ${guess}.`, record('premature_answer', { mistake: 'premature_answer', mistakeProbability: p }));
-    }
-    return evidenceCall(nextIndex);
-  }
-
-  // 4. The final answer, read from the last evidence step's observation as it appears in the conversation.
+  // 5. The final answer, read from the last evidence step's observation as it appears in the conversation.
   const lastIndex = task.evidence.length - 1;
   const result = [...history.calls].reverse().find((c) => c.ok && matchEvidence(task, c) === lastIndex);
   if (!result?.visible || result.text === undefined) {
     // The result scrolled out of the context: run the step again to see it.
-    const again = evidenceCall(lastIndex);
-    again.thought = `I no longer see the result of the last step; running it again. ${again.thought}`;
-    return again;
+    const { code } = intendedCode(task, lastIndex, history);
+    const step = task.evidence[lastIndex];
+    return make(step.tool, step.tool === 'run_sql' ? { query: code } : { code }, `I no longer see the result of the last step; running it again. ${step.purpose}.`, record('evidence', { evidenceIndex: lastIndex }));
   }
   const answer = readAnswer(task, result.tool, result.text) ?? 'unknown';
   const explanation = task.evidence.map((s) => s.purpose).join('; then ') + '.';
-  return make('final_answer', { answer, explanation }, `The result gives the answer: ${answer}.`, record('final_answer'));
+  return make('final_answer', { answer, explanation }, think(`That gives the answer: ${answer}.`), record('final_answer', { category: undefined }));
 }

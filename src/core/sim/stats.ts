@@ -8,7 +8,9 @@ import type { AgentStep, ContextLength } from '../agent/types';
 import { matchesAnswer } from '../taskpool/answer';
 import type { TaskSpec } from '../taskpool/types';
 import type { ReasoningEffort } from '../llm/types';
+import { diagnosisHunks, diffCode } from './callDiff';
 import { SIM_MODELS } from './models';
+import { CATEGORY_OF, type ErrorCategory } from './taxonomy';
 import { SimDecision, createSimulatedProvider, simulationScript } from './simulatedProvider';
 
 export interface SimStatsCell {
@@ -29,6 +31,62 @@ export interface SimStatsCell {
   meanCostUsd: number;
   meanSteps: number;
   mistakeKinds: Record<string, number>;
+  /** Mistakes per category of the taxonomy (premature answers apart). */
+  mistakeCategories: Partial<Record<ErrorCategory, number>>;
+  /** Repaired steps, and those whose diagnosis names exactly the diff between the failed and the repaired call. */
+  repairedSteps: number;
+  agreeingDiagnoses: number;
+  /** Calls that wrote a literal nothing shown to the model held. */
+  unseenLiteralCalls: number;
+  /** A few of those literals, with the task, for a reader to check. */
+  unseenExamples: string[];
+  /** Episodes of document tasks, and those that read the task's document before their first evidence query. */
+  documentEpisodes: number;
+  documentReadFirst: number;
+}
+
+/** The code of a step's call (run_sql query, run_python code, describe_table's table). */
+export function stepCode(step: AgentStep): string | undefined {
+  if (!step.toolCall) return undefined;
+  try {
+    const args = JSON.parse(step.toolCall.arguments) as Record<string, unknown>;
+    const code = args.query ?? args.code ?? args.table;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Each repaired step of a trajectory (a call after a failed or empty one, whose thought carries a "Fix:"
+ * diagnosis) with whether the diagnosis names exactly the hunks that separate the two calls.
+ */
+export function repairAgreement(steps: readonly AgentStep[]): Array<{ index: number; agrees: boolean; named: string; diff: string }> {
+  const out: Array<{ index: number; agrees: boolean; named: string; diff: string }> = [];
+  for (let i = 1; i < steps.length; i++) {
+    const named = diagnosisHunks(steps[i].thought);
+    if (!named) continue;
+    const failed = stepCode(steps[i - 1]);
+    const repaired = stepCode(steps[i]);
+    if (failed === undefined || repaired === undefined) continue;
+    const diff = diffCode(failed, repaired);
+    const key = (hs: Array<{ before: string; after: string }>) => JSON.stringify(hs.map((h) => [h.before, h.after]));
+    out.push({ index: i, agrees: key(named) === key(diff), named: key(named), diff: key(diff) });
+  }
+  return out;
+}
+
+function readDocumentFirst(task: TaskSpec, steps: readonly AgentStep[]): boolean {
+  const docs = new Set((task.documents ?? []).map((d) => d.document.toLowerCase()));
+  for (const step of steps) {
+    const name = step.toolCall?.name;
+    if (name === 'read_document' && step.observation.ok) {
+      const args = JSON.parse(step.toolCall!.arguments) as { name?: string };
+      if (docs.has(String(args.name).toLowerCase())) return true;
+    }
+    if ((name === 'run_sql' || name === 'run_python') && !/^SELECT DISTINCT \S+ FROM \S+ ORDER BY 1 LIMIT 100$/.test(stepCode(step) ?? '')) return false;
+  }
+  return false;
 }
 
 export interface SimStatsOptions {
@@ -59,9 +117,16 @@ interface Accumulator {
   correct: number;
   cost: number;
   kinds: Record<string, number>;
+  categories: Partial<Record<ErrorCategory, number>>;
+  repairedSteps: number;
+  agreeing: number;
+  unseen: number;
+  unseenExamples: string[];
+  documentEpisodes: number;
+  documentReadFirst: number;
 }
 
-const empty = (): Accumulator => ({ episodes: 0, steps: 0, mistakenSteps: 0, errorSteps: 0, repairs: 0, repairsTried: 0, correct: 0, cost: 0, kinds: {} });
+const empty = (): Accumulator => ({ episodes: 0, steps: 0, mistakenSteps: 0, errorSteps: 0, repairs: 0, repairsTried: 0, correct: 0, cost: 0, kinds: {}, categories: {}, repairedSteps: 0, agreeing: 0, unseen: 0, unseenExamples: [], documentEpisodes: 0, documentReadFirst: 0 });
 
 function repairsIn(steps: AgentStep[]): { tried: number; succeeded: number } {
   let tried = 0;
@@ -101,11 +166,26 @@ export async function runSimStats(options: SimStatsOptions): Promise<SimStatsRep
         if (result.stopReason === 'aborted') throw new Error('sim-stats was cancelled');
         const correct = result.state.finalAnswer !== undefined && matchesAnswer(task.answer, result.state.finalAnswer.answer);
         const repairs = repairsIn(result.steps);
+        const agreement = repairAgreement(result.steps);
+        const documentTask = (task.documents ?? []).length > 0;
+        const readFirst = documentTask && readDocumentFirst(task, result.steps);
         for (const a of [acc(model, task.difficulty.level), acc(model, 'all')]) {
           a.episodes++;
           a.steps += result.steps.length;
           a.mistakenSteps += decisions.filter((d) => d.mistake).length;
-          for (const d of decisions) if (d.mistake) a.kinds[d.mistake] = (a.kinds[d.mistake] ?? 0) + 1;
+          for (const d of decisions) {
+            if (d.mistake) a.kinds[d.mistake] = (a.kinds[d.mistake] ?? 0) + 1;
+            const category = d.mistake ? CATEGORY_OF[d.mistake] : undefined;
+            if (category && category !== 'answer') a.categories[category] = (a.categories[category] ?? 0) + 1;
+            if (d.unseenLiterals?.length) {
+              a.unseen++;
+              if (a.unseenExamples.length < 5) a.unseenExamples.push(`${task.id}: ${d.unseenLiterals.join(', ')}`);
+            }
+          }
+          a.repairedSteps += agreement.length;
+          a.agreeing += agreement.filter((r) => r.agrees).length;
+          if (documentTask) a.documentEpisodes++;
+          if (readFirst) a.documentReadFirst++;
           a.errorSteps += result.totals.errorSteps;
           a.repairsTried += repairs.tried;
           a.repairs += repairs.succeeded;
@@ -136,6 +216,13 @@ export async function runSimStats(options: SimStatsOptions): Promise<SimStatsRep
         meanCostUsd: a.episodes ? a.cost / a.episodes : 0,
         meanSteps: a.episodes ? a.steps / a.episodes : 0,
         mistakeKinds: a.kinds,
+        mistakeCategories: a.categories,
+        repairedSteps: a.repairedSteps,
+        agreeingDiagnoses: a.agreeing,
+        unseenLiteralCalls: a.unseen,
+        unseenExamples: a.unseenExamples,
+        documentEpisodes: a.documentEpisodes,
+        documentReadFirst: a.documentReadFirst,
       });
     }
   }
