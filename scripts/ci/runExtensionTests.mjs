@@ -7,7 +7,7 @@
 // env:
 //   CODE_SERVER      code-server's out/node/entry.js (default: .tools/code-server/…, made by `npm run setup:test`)
 //   CHROME_BIN       Chromium (default /usr/bin/chromium)
-//   TEST_TIMEOUT_MS  whole-run limit (default 300000)
+//   TEST_TIMEOUT_MS  whole-run limit (default 900000: the suite takes 5–8 minutes on a loaded 2-core machine)
 //   TOFFEE_TEST_FILES  comma-separated test file stems to run (default: all), read by test/integration/index.ts
 //   SHOT             PNG path: a screenshot of the workbench, taken when the suite asks for it (it writes the file
 //                    named by SCREENSHOT_REQUEST, which this runner passes to the extension host) or at the end;
@@ -48,7 +48,7 @@ fs.mkdirSync(TMPROOT, { recursive: true });
 const tmp = fs.mkdtempSync(path.join(TMPROOT, 'run-'));
 const folder = process.argv[4] ? path.resolve(process.argv[4]) : path.join(tmp, 'workspace');
 fs.mkdirSync(folder, { recursive: true });
-const TIMEOUT_MS = +(process.env.TEST_TIMEOUT_MS || 300000);
+const TIMEOUT_MS = +(process.env.TEST_TIMEOUT_MS || 900000);
 const t0 = Date.now();
 const log = (...a) => console.log(`[runner ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
 
@@ -131,19 +131,48 @@ page.on('console', (m) => {
 const timer = setTimeout(() => { log(`TIMEOUT after ${TIMEOUT_MS} ms`); finish(124); }, TIMEOUT_MS);
 let shotTaken = false;
 let watching = true;
-// A request is plain text (the first one is taken as SHOT) or JSON {name, webviewSelector, keys}: a named request is
-// saved as SHOT-<name>.png, and webviewSelector is looked up in every frame (webviews are nested iframes) for up to
-// 15 s; keys is a list of {waitFor?: selector, type?: text, press?: key} done in order on the workbench page, as a
-// user at the keyboard (the command palette, an input box); the answer ({webviewSelector: {found, count}},
-// {keys: {ok, error?}}) is written into "<file>.done" for the suite to assert.
-async function findInWebviews(selector) {
-  for (const started = Date.now(); Date.now() - started < 15000; await new Promise((r) => setTimeout(r, 250))) {
+// A request is plain text (the first one is taken as SHOT) or JSON {name, webviewSelector, attribute, webviewClicks,
+// keys, timeoutMs, noShot, delayMs}: a named request is saved as SHOT-<name>.png (unless noShot) delayMs (default
+// 1000) after the rest was done; webviewClicks (selectors)
+// are clicked in order inside the webviews, as a user would; webviewSelector is looked up in every frame (webviews
+// are nested iframes) for up to timeoutMs (15 s), and with `attribute` the first match's value of it is read; keys
+// is a list of {waitFor?: selector, type?: text, press?: key, move?: [x, y]} done in order on the workbench page, as a
+// user at the keyboard (the command palette, an input box) and the mouse (moved out of the way of a screenshot); the answer ({webviewSelector: {found, count, value?, foundAt}},
+// {webviewClicks: {ok, error?}}, {keys: {ok, error?}}) is written into "<file>.done" for the suite to assert.
+async function findInWebviews(selector, attribute, timeoutMs = 15000) {
+  for (const started = Date.now(); Date.now() - started < timeoutMs; await new Promise((r) => setTimeout(r, 100))) {
     for (const frame of page.frames()) {
       const count = await frame.locator(selector).count().catch(() => 0);
-      if (count > 0) return { found: true, count };
+      if (count > 0) {
+        const value = attribute ? await frame.locator(selector).first().getAttribute(attribute).catch(() => null) : undefined;
+        return { found: true, count, foundAt: Date.now(), ...(attribute ? { value } : {}) };
+      }
     }
   }
   return { found: false, count: 0, frames: page.frames().length };
+}
+async function clickInWebviews(selectors) {
+  try {
+    for (const selector of selectors) {
+      let clicked = false;
+      for (const started = Date.now(); !clicked && Date.now() - started < 15000; ) {
+        for (const frame of page.frames()) {
+          if ((await frame.locator(selector).count().catch(() => 0)) === 0) continue;
+          const target = frame.locator(selector).first();
+          // A webview iframe can sit under another editor's overlay for Playwright's hit test (several panels
+          // open): then the click event goes to the element directly, which is what the user's click delivers.
+          await target.click({ timeout: 3000 }).catch(() => target.dispatchEvent('click'));
+          clicked = true;
+          break;
+        }
+        if (!clicked) await new Promise((r) => setTimeout(r, 100));
+      }
+      if (!clicked) return { ok: false, error: `no ${selector} in any webview` };
+    }
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, error: String(error) };
+  }
 }
 async function pressKeys(keys) {
   try {
@@ -151,6 +180,7 @@ async function pressKeys(keys) {
       if (typeof key.waitFor === 'string') await page.waitForSelector(key.waitFor, { state: 'visible', timeout: 15000 });
       if (typeof key.type === 'string') await page.keyboard.type(key.type, { delay: 5 });
       if (typeof key.press === 'string') await page.keyboard.press(key.press);
+      if (Array.isArray(key.move)) await page.mouse.move(Number(key.move[0]), Number(key.move[1]));
     }
     return { ok: true };
   } catch (error) {
@@ -169,17 +199,22 @@ const screenshots = (async () => {
       const result = {};
       if (!handled.has(key)) {
         handled.add(key);
+        if (Array.isArray(request.webviewClicks)) {
+          result.webviewClicks = await clickInWebviews(request.webviewClicks);
+          log(`webview clicks ${name ?? ''}: ${JSON.stringify(result.webviewClicks)}`);
+        }
         if (typeof request.webviewSelector === 'string') {
-          result.webviewSelector = await findInWebviews(request.webviewSelector);
+          result.webviewSelector = await findInWebviews(request.webviewSelector, typeof request.attribute === 'string' ? request.attribute : undefined, typeof request.timeoutMs === 'number' ? request.timeoutMs : undefined);
           log(`webview selector ${request.webviewSelector}: ${JSON.stringify(result.webviewSelector)}`);
         }
         if (Array.isArray(request.keys)) {
           result.keys = await pressKeys(request.keys);
           log(`keys ${name ?? ''}: ${JSON.stringify(result.keys)}`);
         }
-        const target = process.env.SHOT && (name ? process.env.SHOT.replace(/(\.png)?$/i, `-${name}.png`) : shotTaken ? undefined : process.env.SHOT);
+        const target = process.env.SHOT && !request.noShot && (name ? process.env.SHOT.replace(/(\.png)?$/i, `-${name}.png`) : shotTaken ? undefined : process.env.SHOT);
         if (target) {
-          await new Promise((r) => setTimeout(r, 1000)); // let the view finish rendering
+          // Let the view finish rendering (a live view asks for less, so the picture shows what was found).
+          await new Promise((r) => setTimeout(r, typeof request.delayMs === 'number' ? request.delayMs : 1000));
           await page.screenshot({ path: target }).then(() => { if (!name) shotTaken = true; log(`screenshot ${target}`); }, (e) => log(`screenshot failed: ${e}`));
         }
       }

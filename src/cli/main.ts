@@ -1,3 +1,4 @@
+import { DataFolderError } from '../core/env/types';
 import { CliError } from './command';
 import { commands } from './commands/index';
 
@@ -32,9 +33,9 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (e) {
-    if (e instanceof CliError) {
+    if (e instanceof CliError || e instanceof DataFolderError) {
       console.error(`toffee ${name}: ${e.message}`);
-      return e.exitCode;
+      return e instanceof CliError ? e.exitCode : 1;
     }
     console.error(`toffee ${name}: internal error: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
     return 70;

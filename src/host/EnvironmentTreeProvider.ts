@@ -1,10 +1,18 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DataEnvironment } from '../core/env/types';
-import { buildEnvironmentNodes, type EnvironmentIcon, type EnvironmentNode } from './environmentNodes';
+import type { SemanticEnvironment } from '../core/semantics/types';
+import { readEnvironmentFacts, type EnvironmentFacts } from './environmentFacts';
+import { buildEnvironmentNodes, type EnvironmentAction, type EnvironmentIcon, type EnvironmentNode } from './environmentNodes';
+import { log } from './log';
 
 export const ENVIRONMENT_VIEW_ID = 'toffee.environment';
 /** Context key the manifest's `when` clauses read: the welcome view and the Refresh/Clear actions. */
 export const ENVIRONMENT_LOADED_CONTEXT = 'toffee.environmentLoaded';
+/** workspaceState key: the folder the view showed, reopened when the window reloads. */
+export const REMEMBERED_ENVIRONMENT_KEY = 'toffee.environment.root';
+export const PREVIEW_TABLE_COMMAND = 'toffee.previewTable';
+export const OPEN_DOCUMENT_AT_COMMAND = 'toffee.openDocumentAt';
 
 /** What the tree shows, as plain data read back from the TreeItems (the test API). */
 export interface TreeSnapshotNode {
@@ -14,6 +22,8 @@ export interface TreeSnapshotNode {
   icon?: string;
   /** Theme colour of the icon, e.g. problemsWarningIcon.foreground. */
   iconColor?: string;
+  /** What a click runs. */
+  command?: { command: string; arguments?: unknown[] };
   children: TreeSnapshotNode[];
 }
 
@@ -36,24 +46,57 @@ export class EnvironmentTreeProvider implements vscode.TreeDataProvider<Environm
   readonly onDidChangeTreeData = this.changed.event;
   private current: { environment: DataEnvironment; root: EnvironmentNode; parents: Map<string, EnvironmentNode> } | undefined;
 
+  /** `memory` (the workspace's state) keeps the folder shown, so a reloaded window shows it again. */
+  constructor(private readonly memory?: vscode.Memento) {}
+
   get environment(): DataEnvironment | undefined {
     return this.current?.environment;
   }
 
-  show(environment: DataEnvironment): void {
-    const root = buildEnvironmentNodes(environment.profile);
+  /** The folder the view showed when the window was last open here (undefined after Clear). */
+  get rememberedRoot(): string | undefined {
+    return this.memory?.get<string>(REMEMBERED_ENVIRONMENT_KEY);
+  }
+
+  async show(environment: DataEnvironment): Promise<void> {
+    let facts: EnvironmentFacts | undefined;
+    try {
+      facts = await readEnvironmentFacts(environment.image, environment.profile);
+    } catch (error) {
+      // Without the facts the view still shows every table; keys fall back to names, binary columns to their type.
+      log().warn(`Could not read keys and storage of ${environment.root}: ${(error as Error).message}`);
+    }
+    // A semantic environment (loadSemanticEnvironment) shows what its columns mean.
+    const root = buildEnvironmentNodes(environment.profile, { facts, semantics: (environment as Partial<SemanticEnvironment>).semantics });
     const parents = new Map<string, EnvironmentNode>();
     const index = (node: EnvironmentNode) => node.children.forEach((child) => (parents.set(child.id, node), index(child)));
     index(root);
     this.current = { environment, root, parents };
     this.changed.fire(undefined);
+    await this.memory?.update(REMEMBERED_ENVIRONMENT_KEY, environment.root);
     void vscode.commands.executeCommand('setContext', ENVIRONMENT_LOADED_CONTEXT, true);
   }
 
   clear(): void {
     this.current = undefined;
     this.changed.fire(undefined);
+    void this.memory?.update(REMEMBERED_ENVIRONMENT_KEY, undefined);
     void vscode.commands.executeCommand('setContext', ENVIRONMENT_LOADED_CONTEXT, false);
+  }
+
+  private command(action: EnvironmentAction | undefined): vscode.Command | undefined {
+    const root = this.current?.environment.root;
+    if (!action || !root) return undefined;
+    switch (action.kind) {
+      case 'previewTable':
+        return { command: PREVIEW_TABLE_COMMAND, title: 'Preview Rows', arguments: [action.table] };
+      case 'openHeading':
+        return { command: OPEN_DOCUMENT_AT_COMMAND, title: 'Open at Heading', arguments: [path.join(root, action.file), action.heading, action.occurrence] };
+      case 'openFile': {
+        const options = action.line !== undefined ? { selection: new vscode.Range(action.line - 1, 0, action.line - 1, 0), preview: true } : { preview: true };
+        return { command: 'vscode.open', title: 'Open File', arguments: [vscode.Uri.file(path.join(root, action.file)), options] };
+      }
+    }
   }
 
   getChildren(node?: EnvironmentNode): EnvironmentNode[] {
@@ -76,7 +119,8 @@ export class EnvironmentTreeProvider implements vscode.TreeDataProvider<Environm
     item.tooltip = node.tooltip;
     const color = iconColors[node.icon];
     item.iconPath = new vscode.ThemeIcon(node.icon, color ? new vscode.ThemeColor(color) : undefined);
-    item.contextValue = node.id.split(':')[0];
+    item.contextValue = node.id.includes('/column:') ? 'column' : node.id.split(':')[0];
+    item.command = this.command(node.action);
     return item;
   }
 
@@ -92,6 +136,7 @@ export class EnvironmentTreeProvider implements vscode.TreeDataProvider<Environm
         tooltip: typeof item.tooltip === 'string' ? item.tooltip : item.tooltip?.value,
         icon: icon?.id,
         iconColor: icon?.color?.id,
+        command: item.command ? { command: item.command.command, arguments: item.command.arguments } : undefined,
         children: this.getChildren(node).map(read),
       };
     };

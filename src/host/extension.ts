@@ -3,11 +3,14 @@ import type { RunView } from '../shared/runView';
 import { EnvironmentTreeProvider, type EnvironmentSnapshot } from './EnvironmentTreeProvider';
 import { createChatHandler, registerChat } from './chat';
 import { registerEnvironmentView } from './environmentView';
-import { ExplorerPanel, registerExplorer } from './explorer';
+import { registerExportCommands } from './exportCommand';
+import { ExplorerPanel, registerExplorer, type RunTreeSnapshotItem } from './explorer';
+import { runningRuns } from './explorer/liveRuns';
 import { registerLlmCommands } from './lm';
 import { log, registerLog } from './log';
 import { registerOpenBenchmarkEnvironment } from './openBenchmarkEnvironment';
 import { registerOpenEnvironmentCommands } from './openEnvironment';
+import { registerOpenSample } from './openSample';
 import { registerTasksView, type TaskTreeSnapshotNode } from './tasksView';
 
 /** What activate() returns: read-only views of host state, for integration tests and other extensions. */
@@ -28,27 +31,36 @@ export interface ToffeeApi {
   chatRequestHandler: vscode.ChatRequestHandler;
   /** The Tasks view's items (families → tasks, with each task's Show Task command) as plain data. */
   tasksSnapshot(): TaskTreeSnapshotNode[];
+  /** The Runs view's items (label, description, context value) as plain data, as the view shows them now. */
+  runsSnapshot(): Promise<RunTreeSnapshotItem[]>;
+  /** Run folders a synthesis in this window is writing now (from before the folder exists). */
+  runningSyntheses(): string[];
 }
 
 // Wiring only: no loading or scanning here; every feature does its work when invoked.
 export function activate(context: vscode.ExtensionContext): ToffeeApi {
-  const environmentTree = new EnvironmentTreeProvider();
+  const environmentTree = new EnvironmentTreeProvider(context.workspaceState);
   const chatRequestHandler = createChatHandler(context);
   const tasksView = registerTasksView(environmentTree);
+  const explorer = registerExplorer(context, () => environmentTree.environment?.root);
   context.subscriptions.push(
     registerLog(),
     registerEnvironmentView(environmentTree),
     registerOpenEnvironmentCommands(environmentTree),
     registerOpenBenchmarkEnvironment(),
+    registerOpenSample(context),
     tasksView,
     registerLlmCommands(context, { info: (m) => log().info(m), error: (m) => log().error(m) }),
-    registerExplorer(context),
+    explorer,
+    registerExportCommands(context),
     registerChat(context, chatRequestHandler),
   );
   return {
     chatRequestHandler,
     environmentSnapshot: () => environmentTree.snapshot(),
     tasksSnapshot: () => tasksView.snapshot(),
+    runsSnapshot: () => explorer.runsSnapshot(),
+    runningSyntheses: () => runningRuns(),
     explorerView: (runDir) => ExplorerPanel.find(runDir)?.view,
     explorerReceive: async (runDir, message) => {
       const panel = ExplorerPanel.find(runDir);

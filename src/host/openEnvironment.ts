@@ -1,6 +1,7 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { loadEnvironment } from '../core/env';
+import { loadSemanticEnvironment } from '../core/semantics/index';
 import { ENVIRONMENT_VIEW_ID, type EnvironmentTreeProvider } from './EnvironmentTreeProvider';
 import { describeError, log } from './log';
 
@@ -17,7 +18,8 @@ export function registerOpenEnvironmentCommands(tree: EnvironmentTreeProvider): 
   // Starting a new load cancels the one still running, so the view ends up showing the last folder asked for.
   let running: AbortController | undefined;
 
-  async function open(folder: vscode.Uri): Promise<boolean> {
+  /** `restoring`: the folder the view showed before the window reloaded, loaded quietly with progress in the view. */
+  async function open(folder: vscode.Uri, restoring = false): Promise<boolean> {
     running?.abort();
     const controller = new AbortController();
     running = controller;
@@ -26,11 +28,14 @@ export function registerOpenEnvironmentCommands(tree: EnvironmentTreeProvider): 
     log().info(`Loading data environment ${root}`);
     try {
       const environment = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `TOFFEE: loading ${path.basename(root)}`, cancellable: true },
+        restoring
+          ? { location: { viewId: ENVIRONMENT_VIEW_ID }, title: `TOFFEE: reopening ${path.basename(root)}` }
+          : { location: vscode.ProgressLocation.Notification, title: `TOFFEE: loading ${path.basename(root)}`, cancellable: true },
         async (progress, token) => {
           token.onCancellationRequested(() => controller.abort());
           let reported = 0;
-          return loadEnvironment(root, {
+          // With its semantic profile: the view shows what each column means.
+          return loadSemanticEnvironment(root, {
             signal: controller.signal,
             onProgress: ({ file, done, total }) => {
               const percent = total > 0 ? (done / total) * 100 : 0;
@@ -49,8 +54,8 @@ export function registerOpenEnvironmentCommands(tree: EnvironmentTreeProvider): 
         const where = `${d.file}${d.line !== undefined ? `:${d.line}` : ''}`;
         (d.severity === 'error' ? log().error : d.severity === 'warning' ? log().warn : log().info).call(log(), `${where}: ${d.message}`);
       }
-      tree.show(environment);
-      await vscode.commands.executeCommand(`${ENVIRONMENT_VIEW_ID}.focus`);
+      await tree.show(environment);
+      if (!restoring) await vscode.commands.executeCommand(`${ENVIRONMENT_VIEW_ID}.focus`);
       return true;
     } catch (error) {
       if (controller.signal.aborted) {
@@ -58,7 +63,8 @@ export function registerOpenEnvironmentCommands(tree: EnvironmentTreeProvider): 
         return false;
       }
       log().error(`Loading ${root} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      void vscode.window.showErrorMessage(`TOFFEE could not load ${root}: ${describeError(error)}`);
+      if (restoring) tree.clear();
+      void vscode.window.showErrorMessage(`TOFFEE could not ${restoring ? 'reopen' : 'load'} ${root}: ${describeError(error)}`);
       return false;
     } finally {
       if (running === controller) running = undefined;
@@ -75,6 +81,18 @@ export function registerOpenEnvironmentCommands(tree: EnvironmentTreeProvider): 
       defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
     });
     return picked?.[0];
+  }
+
+  // The folder the view showed before the window reloaded comes back (if it is still there).
+  const remembered = tree.rememberedRoot;
+  if (remembered) {
+    if (fs.existsSync(remembered)) {
+      log().info(`Reopening the data environment ${remembered} shown before the window reloaded`);
+      void open(vscode.Uri.file(remembered), true);
+    } else {
+      log().info(`The data environment ${remembered} shown before is gone; not reopened`);
+      tree.clear();
+    }
   }
 
   return vscode.Disposable.from(

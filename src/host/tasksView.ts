@@ -13,6 +13,46 @@ export const TASKS_VIEW_ID = 'toffee.tasks';
 export const BUILD_TASKS_COMMAND = 'toffee.buildTasks';
 export const SHOW_TASK_COMMAND = 'toffee.showTask';
 export const SHOW_RUN_TASKS_COMMAND = 'toffee.showRunTasks';
+/** Task details open as read-only virtual documents of this scheme (nothing to save, nothing asked on close). */
+export const TASK_SCHEME = 'toffee-task';
+
+/**
+ * The task detail as a read-only Markdown document. The URI's path is what the tab shows (the task's number and
+ * the start of its question), its query the task id.
+ */
+class TaskDocuments implements vscode.TextDocumentContentProvider {
+  private readonly tasks = new Map<string, TaskSpec>();
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+
+  uriFor(task: TaskSpec, index: number): vscode.Uri {
+    this.tasks.set(task.id, task);
+    const words = task.question.replace(/[\\/?#%*:|"<>]/g, ' ').replace(/\s+/g, ' ').trim();
+    const title = words.length > 48 ? `${words.slice(0, 47).trim()}…` : words;
+    return vscode.Uri.from({ scheme: TASK_SCHEME, path: `/Task ${index + 1} — ${title}.md`, query: task.id });
+  }
+
+  /** New task contents (a rebuilt pool, a revised run): open documents of those tasks show them. */
+  update(tasks: readonly TaskSpec[]): void {
+    for (const task of tasks) {
+      if (!this.tasks.has(task.id)) continue;
+      this.tasks.set(task.id, task);
+      for (const document of vscode.workspace.textDocuments) {
+        if (document.uri.scheme === TASK_SCHEME && document.uri.query === task.id) this.changed.fire(document.uri);
+      }
+    }
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    const task = this.tasks.get(uri.query);
+    if (task) return taskDetailMarkdown(task);
+    return `# This task is not loaded\n\nTask \`${uri.query}\` was shown before the window reloaded. Build the tasks again (**TOFFEE: Build Tasks**) or show a run's tasks (**TOFFEE: Show Run Tasks and Revisions**), then open it from the Tasks view.\n`;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
 
 /** The Tasks view: the task pool of the loaded environment by family, with difficulty and status. */
 class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode> {
@@ -72,16 +112,27 @@ export interface TasksView extends vscode.Disposable {
   snapshot(): TaskTreeSnapshotNode[];
 }
 
+/** "Open a data environment first", with buttons that do it. */
+export async function askForEnvironment(why: string): Promise<void> {
+  const choice = await vscode.window.showInformationMessage(`TOFFEE: open a data environment first: ${why}.`, 'Open Data Environment', 'Try the Sample Data');
+  if (choice === 'Open Data Environment') await vscode.commands.executeCommand('toffee.openEnvironment');
+  if (choice === 'Try the Sample Data') await vscode.commands.executeCommand('toffee.openSample');
+}
+
 export function registerTasksView(environmentTree: EnvironmentTreeProvider): TasksView {
   const provider = new TasksTreeProvider();
+  const documents = new TaskDocuments();
   const view = vscode.window.createTreeView(TASKS_VIEW_ID, { treeDataProvider: provider });
   const disposable = vscode.Disposable.from(
     provider,
     view,
+    documents,
+    vscode.workspace.registerTextDocumentContentProvider(TASK_SCHEME, documents),
+    provider.onDidChangeTreeData(() => documents.update(provider.tasks)),
     vscode.commands.registerCommand(BUILD_TASKS_COMMAND, async () => {
       const root = environmentTree.environment?.root;
       if (!root) {
-        void vscode.window.showInformationMessage('Open a data environment first (TOFFEE: Open Data Environment).');
+        void askForEnvironment('the tasks are built from its files');
         return false;
       }
       try {
@@ -126,11 +177,17 @@ export function registerTasksView(environmentTree: EnvironmentTreeProvider): Tas
         return false;
       }
     }),
-    vscode.commands.registerCommand(SHOW_TASK_COMMAND, async (taskId?: unknown) => {
-      const task = provider.tasks.find((t) => t.id === taskId);
-      if (!task) return;
-      const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: taskDetailMarkdown(task) });
+    // Resolves to the document's URI (for tests and keybindings).
+    vscode.commands.registerCommand(SHOW_TASK_COMMAND, async (taskId?: unknown): Promise<vscode.Uri | undefined> => {
+      const index = provider.tasks.findIndex((t) => t.id === taskId);
+      if (index < 0) {
+        void vscode.window.showInformationMessage('TOFFEE: that task is not in the Tasks view; build the tasks or show a run\'s tasks first.');
+        return undefined;
+      }
+      const uri = documents.uriFor(provider.tasks[index], index);
+      const document = await vscode.workspace.openTextDocument(uri);
       await vscode.window.showTextDocument(document, { preview: true });
+      return uri;
     }),
   );
   return { dispose: () => disposable.dispose(), snapshot: () => provider.snapshot() };

@@ -46,6 +46,27 @@ export const sessionInfoSchema = z.object({
   readOnlyReason: z.string().optional(),
   /** A live writer (CLI or this window) is appending. */
   live: z.boolean(),
+  /** A synthesis in this window writes the run and can be stopped from the panel (`run/stop`). */
+  canStop: z.boolean().optional(),
+});
+
+/**
+ * How far the task pool's build is, before the run's first event: the panel opens when a synthesis starts and
+ * shows this until the tasks arrive. The counts are core's `PoolProgress`; `outcome` ends a build that made no run.
+ */
+export const poolProgressSchema = z.object({
+  phase: z.enum(['loading', 'families', 'validating', 'selected']),
+  familiesDone: z.number().int().nonnegative(),
+  familiesTotal: z.number().int().nonnegative(),
+  candidates: z.number().int().nonnegative(),
+  checked: z.number().int().nonnegative(),
+  valid: z.number().int().nonnegative(),
+  rejected: z.number().int().nonnegative(),
+  selected: z.number().int().nonnegative().optional(),
+  /** The data folder the pool is built from. */
+  folder: z.string().optional(),
+  outcome: z.enum(['cancelled', 'failed']).optional(),
+  message: z.string().optional(),
 });
 
 const requestId = z.string().min(1).max(64);
@@ -59,6 +80,7 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     patchSeq: z.number().int().nonnegative(),
     info: sessionInfoSchema,
     events: wireEventsSchema,
+    pool: poolProgressSchema.optional(),
   }),
   z.object({
     type: z.literal('session/patch'),
@@ -74,6 +96,7 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     message: z.string().optional(),
   }),
   z.object({ type: z.literal('session/notice'), level: z.enum(['info', 'warning', 'error']), message: z.string() }),
+  z.object({ type: z.literal('session/pool'), pool: poolProgressSchema }),
 ]);
 
 export const webviewMessageSchema = z.discriminatedUnion('type', [
@@ -83,9 +106,14 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('curation/accept'), requestId, trajectoryId, note: z.string().max(2000).optional() }),
   z.object({ type: z.literal('curation/prune'), requestId, trajectoryId, note: z.string().max(2000).optional() }),
   z.object({ type: z.literal('request/cancel'), requestId }),
+  /** Export the run's trajectories (the host asks where and how, as "TOFFEE: Export Trajectories" does). */
+  z.object({ type: z.literal('run/export'), requestId }),
+  /** Stop the synthesis writing the run (only when `canStop`). */
+  z.object({ type: z.literal('run/stop'), requestId }),
 ]);
 
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
+export type PoolProgressView = z.infer<typeof poolProgressSchema>;
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 export type WebviewRequest = Extract<WebviewMessage, { requestId: string }>;

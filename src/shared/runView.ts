@@ -15,6 +15,7 @@ import {
   NODE_STATUSES,
   isRunEventType,
   type AnyEvent,
+  type DecisionCandidate,
   type EventOf,
   type NodeStatus,
   type StepConfigRecord,
@@ -49,9 +50,24 @@ export type ObservationView =
 export interface DecisionView {
   seq: number;
   k: number;
+  /** The arms chosen (and run), with their μ and σ. */
   arms: string[];
   mu: number[];
   sigma: number[];
+  /** The arms the cost model ranked (the best few), chosen or not; from the event's `candidates`. */
+  candidates: DecisionCandidateView[];
+  /** Why K is what it is, in words. */
+  kReason?: string;
+}
+
+export interface DecisionCandidateView {
+  armId: string;
+  mu: number;
+  sigma: number;
+  costUsd?: number;
+  score?: number;
+  /** Why it could not be chosen (unaffordable, …), when it could not. */
+  excluded?: string;
 }
 
 export interface TokenView {
@@ -74,6 +90,10 @@ export interface NodeView {
   model?: string;
   /** The full configuration (model, context, effort, operator) as one line. */
   configLabel?: string;
+  /** The cost-model arm that produced the edge (its config's `armId`), when the explorer recorded one. */
+  armId?: string;
+  /** The config says the model is simulated. */
+  simulated?: boolean;
   costUsd?: number;
   tokens?: TokenView;
   latencyMs?: number;
@@ -133,7 +153,10 @@ export interface BudgetPoint {
 export interface RunView {
   runId?: string;
   dataFolder?: string;
-  status: 'empty' | 'running' | 'finished';
+  /** 'cancelled': its user stopped it (resumable); a resume makes it 'running' again. */
+  status: 'empty' | 'running' | 'finished' | 'cancelled';
+  /** The budget per task the run was started with (run/started's config), USD. */
+  budgetPerTaskUsd?: number;
   lastSeq: number;
   tasks: Record<string, TaskView>;
   taskOrder: string[];
@@ -233,6 +256,15 @@ export function describeConfig(config: (StepConfigRecord & { operator?: string; 
   return { model, label: parts.join(' · ') || undefined };
 }
 
+/** A ranked arm as the decision recorded it; one without its id, μ or σ is dropped. */
+function candidateView(candidate: DecisionCandidate): DecisionCandidateView | undefined {
+  const armId = str(candidate?.armId);
+  const mu = num(candidate?.mu);
+  const sigma = num(candidate?.sigma);
+  if (!armId || mu === undefined || sigma === undefined) return undefined;
+  return { armId, mu, sigma, costUsd: num(candidate.cost), score: num(candidate.score), excluded: str(candidate.excluded) };
+}
+
 /** A node's tool call: its arguments are the model's JSON text; SQL and Python bodies are pulled out for highlighting. */
 export function describeToolCall(toolCall: ToolCallRecord | null | undefined): ToolCallView | undefined {
   const fields = record(toolCall);
@@ -316,6 +348,7 @@ export function applyRunEvent(view: RunView, wire: WireEvent, delta: ViewDelta =
     case 'run/started':
       view.runId = str(event.runId);
       view.dataFolder = str(event.dataFolder);
+      view.budgetPerTaskUsd = num(event.config?.budgetUsd);
       view.status = 'running';
       delta.runChanged = true;
       break;
@@ -325,6 +358,10 @@ export function applyRunEvent(view: RunView, wire: WireEvent, delta: ViewDelta =
       break;
     case 'run/finished':
       view.status = 'finished';
+      delta.runChanged = true;
+      break;
+    case 'run/cancelled':
+      view.status = 'cancelled';
       delta.runChanged = true;
       break;
     case 'run/error': {
@@ -380,6 +417,8 @@ export function applyRunEvent(view: RunView, wire: WireEvent, delta: ViewDelta =
         arms: Array.isArray(event.arms) ? event.arms.filter((arm): arm is string => typeof arm === 'string') : [],
         mu: numbers(event.mu),
         sigma: numbers(event.sigma),
+        candidates: Array.isArray(event.candidates) ? event.candidates.map(candidateView).filter((c): c is DecisionCandidateView => c !== undefined) : [],
+        kReason: str(event.kReason),
       };
       delta.updatedNodes.push({ taskId: node.taskId, nodeId: node.id });
       break;
@@ -493,6 +532,8 @@ function addNode(view: RunView, event: EventOf<'node/added'>, delta: ViewDelta):
     observation: describeObservation(str(record(event.step?.observation)?.text) ?? str(event.observationSummary), isError),
     model,
     configLabel: label,
+    armId: str(event.config?.armId),
+    simulated: event.config?.simulated === true ? true : undefined,
     costUsd: num(event.costUsd),
     tokens: tokenView(event.tokens),
     latencyMs: num(event.latencyMs),

@@ -12,6 +12,7 @@ import { escapeRegExp } from '../../src/core/text/regex';
 import { mulberry32 } from '../support/random';
 import type { ToffeeApi } from '../../src/host/extension';
 import type { TreeSnapshotNode } from '../../src/host/EnvironmentTreeProvider';
+import { askRunner, webviewShows } from '../support/runnerClient';
 
 const EXTENSION_ID = 'toffee.toffee-vscode';
 
@@ -98,11 +99,15 @@ describe('Data Environment view in a real VS Code', function () {
   it('is not active before its command runs (activation is lazy)', function () {
     const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
     assert.equal(extension.isActive, false);
-    const menus = extension.packageJSON.contributes.menus['explorer/context'] as Array<{ command: string; when: string }>;
-    assert.deepEqual(
-      menus.filter((m) => m.command === 'toffee.openEnvironment').map((m) => m.when),
-      ['explorerResourceIsFolder'],
-    );
+    // A folder's context menu has one TOFFEE submenu (its label names the extension) holding the folder commands.
+    const menus = extension.packageJSON.contributes.menus as Record<string, Array<{ command?: string; submenu?: string; when?: string }>>;
+    assert.deepEqual(menus['explorer/context'].map((m) => [m.submenu, m.when]), [['toffee.explorerContext', 'explorerResourceIsFolder']]);
+    assert.deepEqual(menus['toffee.explorerContext'].map((m) => m.command), ['toffee.openEnvironment', 'toffee.synthesizeTrajectories']);
+    const submenus = extension.packageJSON.contributes.submenus as Array<{ id: string; label: string }>;
+    assert.equal(submenus.find((s) => s.id === 'toffee.explorerContext')?.label, 'TOFFEE');
+    // Every command shows under the TOFFEE category in the Command Palette.
+    const commands = extension.packageJSON.contributes.commands as Array<{ command: string; category?: string }>;
+    assert.deepEqual(commands.filter((c) => c.category !== 'TOFFEE').map((c) => c.command), []);
     // Contributions generate the rest; the only explicit event restores an explorer panel after a reload.
     assert.deepEqual(extension.packageJSON.activationEvents, ['onWebviewPanel:toffee.explorer']);
   });
@@ -172,10 +177,41 @@ describe('Data Environment view in a real VS Code', function () {
       assert.deepEqual(item.children.map((c) => c.label), table.columns.map((c) => c.name), `columns of ${table.name}`);
       for (const column of table.columns) {
         const columnItem = find(item.children, column.name);
-        assert.equal(columnItem.description?.split(' ')[0], column.type, `type of ${table.name}.${column.name}`);
-        assert.equal(columnItem.icon, column.candidateKey ? 'key' : 'symbol-field');
+        const shownType = columnItem.description?.split(' ')[0];
+        assert.ok(shownType === column.type || (shownType === 'binary' && columnItem.icon === 'file-binary'), `type of ${table.name}.${column.name}: ${shownType}`);
+        // A key is unique and non-null (or part of a primary key its source declared), but not every unique column is one.
+        if (columnItem.icon === 'key' && !/primary key/.test(columnItem.description ?? '')) assert.ok(column.candidateKey, `${table.name}.${column.name} is badged a key but is not unique`);
       }
+      const keys = item.children.filter((c) => c.icon === 'key');
+      assert.ok(keys.length <= 1 || keys.every((c) => /primary key/.test(c.description ?? '')), `${table.name} has one key, or a declared composite one`);
+      assert.deepEqual(item.command, { command: 'toffee.previewTable', arguments: [table.name] }, 'a table opens its preview');
     }
+    const unique = expected.tables.flatMap((t) => t.columns.filter((c) => c.candidateKey));
+    const badged = groups.tables.children.flatMap((t) => t.children.filter((c) => c.icon === 'key'));
+    assert.ok(badged.length < unique.length, `not every unique column is a key (${badged.length} keys, ${unique.length} unique columns)`);
+  });
+
+  it('previews a table as a read-only grid of its first rows, and opens a document at a heading', async function () {
+    const orders = find(groups.tables.children, 'orders');
+    const title = await vscode.commands.executeCommand<string>(orders.command!.command, ...orders.command!.arguments!);
+    assert.equal(title, 'Preview: orders');
+    if (process.env.SCREENSHOT_REQUEST) {
+      const rows = await webviewShows('preview-rows', '[data-testid="preview-grid"] tbody tr:nth-child(200)', { noShot: true });
+      assert.ok(rows.found, 'the grid shows 200 rows of orders');
+      const summary = await webviewShows('preview-summary', '[data-testid="preview-summary"]:has-text("the first 200 of 3,000 rows")', { noShot: true });
+      assert.ok(summary.found);
+    }
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    const known = groups.documents.children.find((d) => d.description === KNOWN_MD)!;
+    const refunds = find(known.children, 'Refunds');
+    assert.equal(refunds.command?.command, 'toffee.openDocumentAt');
+    const line = await vscode.commands.executeCommand<number>(refunds.command!.command, ...refunds.command!.arguments!);
+    assert.equal(line, 4);
+    const editor = vscode.window.activeTextEditor;
+    assert.ok(editor && editor.document.uri.fsPath === path.join(dataFolder, KNOWN_MD), 'the document is open');
+    assert.equal(editor.selection.active.line, 4, 'at its "Refunds" heading');
+    assert.equal(editor.document.lineAt(4).text, '## Refunds');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
   it('shows the known CSV with its exact rows, types and key', function () {
@@ -185,7 +221,15 @@ describe('Data Environment view in a real VS Code', function () {
     const types = Object.fromEntries(item.children.map((c) => [c.label, c.description?.split(' ')[0]]));
     assert.deepEqual(types, { sale_id: 'integer', region: 'text', amount: 'real', sold_on: 'date', paid: 'boolean' });
     assert.equal(find(item.children, 'sale_id').icon, 'key');
+    assert.match(find(item.children, 'sale_id').description ?? '', /^integer · (key|identifier · primary key)$/);
+    // What the columns mean, from the semantic profile.
+    assert.match(find(item.children, 'amount').description ?? '', /^real · measure/);
+    assert.match(find(item.children, 'sold_on').description ?? '', /^date · time/);
+    assert.match(find(item.children, 'amount').tooltip ?? '', /\nwhy: /);
     assert.equal(find(item.children, 'region').icon, 'symbol-field');
+    // amount and sold_on are unique in five rows, which makes neither a key.
+    assert.equal(find(item.children, 'amount').icon, 'symbol-field');
+    assert.equal(find(item.children, 'sold_on').icon, 'symbol-field');
   });
 
   it('shows documents with their headings', function () {
@@ -208,8 +252,10 @@ describe('Data Environment view in a real VS Code', function () {
     assert.ok(broken.children.length >= 1);
     for (const d of broken.children) assert.ok(d.icon === 'warning' || d.icon === 'error' || d.icon === 'info');
     assert.ok(broken.children.some((d) => d.icon === broken.icon));
-    // Every diagnostic the loader reported is in the view, under its file.
-    assert.equal(groups.diagnostics.description, String(expected.diagnostics.length));
+    // Every diagnostic the loader reported is in the view, under its file; notes are not counted as problems.
+    const problems = expected.diagnostics.filter((d) => d.severity !== 'info').length;
+    const notes = expected.diagnostics.length - problems;
+    assert.equal(groups.diagnostics.description, [problems ? `${problems} problem${problems === 1 ? '' : 's'}` : '', notes ? `${notes} note${notes === 1 ? '' : 's'}` : ''].filter(Boolean).join(' · ') || 'none');
     for (const d of expected.diagnostics) {
       const fileItem = find(groups.diagnostics.children, d.file);
       const item = fileItem.children.find((c) => c.label === d.message);
@@ -240,9 +286,6 @@ describe('Data Environment view in a real VS Code', function () {
     for (const command of ['list.focusFirst', 'list.focusDown', 'list.focusDown', 'list.expand']) {
       await vscode.commands.executeCommand(command).then(undefined, () => undefined);
     }
-    const request = process.env.SCREENSHOT_REQUEST;
-    if (!request) return;
-    fs.writeFileSync(request, 'please');
-    for (let i = 0; i < 100 && !fs.existsSync(`${request}.done`); i++) await new Promise((r) => setTimeout(r, 200));
+    if (process.env.SCREENSHOT_REQUEST) await askRunner({ name: 'environment-view' });
   });
 });

@@ -71,9 +71,10 @@ function scriptAnswer(server: MockOpenAiServer): void {
 /** Asks the runner (scripts/ci/runExtensionTests.mjs) to press keys in the workbench, as a user would. */
 async function pressKeys(name: string, keys: Array<{ waitFor?: string; type?: string; press?: string }>): Promise<void> {
   const request = process.env.SCREENSHOT_REQUEST!;
-  fs.rmSync(`${request}.done`, { force: true });
   fs.writeFileSync(`${request}.tmp`, JSON.stringify({ name, keys }));
   fs.renameSync(`${request}.tmp`, request);
+  // The answer to the previous request goes only once this one is in place: the runner never re-reads the old one.
+  fs.rmSync(`${request}.done`, { force: true });
   for (let i = 0; i < 300 && !fs.existsSync(`${request}.done`); i++) await new Promise((r) => setTimeout(r, 200));
   const answer = JSON.parse(fs.readFileSync(`${request}.done`, 'utf8') || '{}') as { keys?: { ok: boolean; error?: string } };
   assert.ok(answer.keys?.ok, `the runner could not press the keys for ${name}: ${answer.keys?.error ?? 'no answer'}`);
@@ -229,7 +230,13 @@ describe('Inference mode in a real VS Code without a language model (mock OpenAI
       const uri = await vscode.commands.executeCommand<vscode.Uri | undefined>('toffee.askAboutData', { question: QUESTION });
       assert.ok(uri, 'the command opened a document');
       const document = await vscode.workspace.openTextDocument(uri);
-      assert.ok(document.getText().includes('No language model to answer with'), document.getText());
+      const answer = document.getText();
+      assert.ok(answer.includes('No language model to answer with'), answer);
+      // Then the offline answer: the simulated model on the run's task nearest the question, labelled as such.
+      assert.match(answer, /### Offline answer( to the nearest task)?\n/, answer);
+      assert.ok(answer.includes('_Answered by **sim-large** (simulated, offline) on the nearest task of run '), answer);
+      assert.ok(/### Answer\n\n\*\*.+\*\*/.test(answer), 'the simulated model gave a final answer');
+      assert.ok(text().includes('### Offline answer'), 'the chat answers offline too');
       assert.equal(server.requests.length, before, 'no request reached any endpoint');
     } finally {
       await settings.update('provider', 'openai-compatible', vscode.ConfigurationTarget.Global);

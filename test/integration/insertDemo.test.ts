@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { demoLibraryForFolder, formatDemoForLanguage } from '../../src/core/export/inference';
 import { trajectoriesFromRun, type ExportTrajectory } from '../../src/core/export';
 import type { ToffeeApi } from '../../src/host/extension';
+import { askRunner, hasRunner, webviewShows } from '../support/runnerClient';
 
 const EXTENSION_ID = 'toffee.toffee-vscode';
 
@@ -100,12 +101,22 @@ describe('Insert ICL Demo in a real VS Code', function () {
     await closeActive();
   });
 
-  it('uses the selected text as the question and inserts the demo after it', async function () {
+  it('uses the selected text as the question, shows the nearest demos with questions and scores, and inserts the one picked', async function () {
+    if (!hasRunner()) this.skip();
     const editor = await untitled('markdown', `${question}`);
     editor.selection = new vscode.Selection(new vscode.Position(0, 0), editor.document.lineAt(0).range.end);
-    await vscode.commands.executeCommand('toffee.insertDemo', { folder: dataFolder });
-    const text = editor.document.getText();
-    assert.equal(text, `${question}\n${formatDemoForLanguage(expected, 'markdown')}`);
+    const inserting = vscode.commands.executeCommand('toffee.insertDemo', { folder: dataFolder });
+    const hits = demoLibraryForFolder(dataFolder)!.library.retrieve(question, 5);
+    const rows = await webviewShows('demo-choices', '.quick-input-widget .monaco-list-row:has-text("similarity")', { noShot: true });
+    assert.equal(rows.count, hits.length, 'every near demo is offered');
+    const first = await webviewShows('demo-first', `.quick-input-widget .monaco-list-row:has-text(${JSON.stringify(`similarity ${hits[0].score.toFixed(2)}`)})`, { noShot: true });
+    assert.ok(first.found, 'each demo shows its score');
+    // The second nearest, when there is one, to show the pick is the user's: Down, then Enter.
+    const pick = hits.length > 1 ? hits[1] : hits[0];
+    const keys = await askRunner({ name: 'demo-pick', noShot: true, keys: [...(hits.length > 1 ? [{ press: 'ArrowDown' }] : []), { press: 'Enter' }] });
+    assert.deepEqual(keys.keys, { ok: true });
+    await inserting;
+    assert.equal(editor.document.getText(), `${question}\n${formatDemoForLanguage(pick.trajectory, 'markdown')}`);
     await closeActive();
   });
 

@@ -116,8 +116,9 @@ describe('Synthesize Trajectories and the explorer panel in a real VS Code', fun
 
   it('accepts a trajectory through the panel intent and the export sees it', async function () {
     const view = api.explorerView(runDir)!;
-    // From the first task: the panel's trajectory list shows the current task's trajectories, the first by default.
-    acceptedId = view.trajectoryOrder.find((id) => view.trajectories[id].verified && view.trajectories[id].taskId === view.taskOrder[0])
+    // From the task the panel shows: it follows the run, so after the run that is the task explored last.
+    const shownTask = (readEvents(runDir).filter((e) => e.type === 'node/added').at(-1) as EventLine & { taskId?: string }).taskId;
+    acceptedId = view.trajectoryOrder.find((id) => view.trajectories[id].verified && view.trajectories[id].taskId === shownTask)
       ?? view.trajectoryOrder.find((id) => view.trajectories[id].verified)!;
     assert.ok(acceptedId, 'a verified trajectory to accept');
     // An invalid message is dropped by the same validation, and writes nothing.
@@ -146,9 +147,10 @@ describe('Synthesize Trajectories and the explorer panel in a real VS Code', fun
   /** Asks the runner (scripts/ci/runExtensionTests.mjs) to look for a selector inside the webviews and take a screenshot. */
   async function askRunner(name: string, webviewSelector: string): Promise<{ found: boolean; count: number }> {
     const request = process.env.SCREENSHOT_REQUEST!;
-    fs.rmSync(`${request}.done`, { force: true });
     fs.writeFileSync(`${request}.tmp`, JSON.stringify({ name, webviewSelector }));
     fs.renameSync(`${request}.tmp`, request);
+    // The answer to the previous request goes only once this one is in place: the runner never re-reads the old one.
+    fs.rmSync(`${request}.done`, { force: true });
     for (let i = 0; i < 150 && !fs.existsSync(`${request}.done`); i++) await new Promise((r) => setTimeout(r, 200));
     const answer = JSON.parse(fs.readFileSync(`${request}.done`, 'utf8') || '{}') as { webviewSelector?: { found: boolean; count: number } };
     assert.ok(answer.webviewSelector, `the runner did not check ${webviewSelector}`);
@@ -162,10 +164,10 @@ describe('Synthesize Trajectories and the explorer panel in a real VS Code', fun
     await vscode.commands.executeCommand('workbench.action.closePanel');
     await vscode.commands.executeCommand('toffee.openRun', runDir);
     const view = api.explorerView(runDir)!;
-    const counts = await askRunner('explorer-counts', `[data-testid="run-counts"]:has-text("${view.nodeCount} nodes · ${view.trajectoryOrder.length} trajectories")`);
+    const counts = await askRunner('panel-counts', `[data-testid="run-counts"]:has-text("${view.nodeCount} nodes · ${view.trajectoryOrder.length} trajectories")`);
     assert.ok(counts.found, `the webview's header shows ${view.nodeCount} nodes and ${view.trajectoryOrder.length} trajectories`);
     // Left in front for the screenshot: the accepted row is marked in the trajectory list.
-    const accepted = await askRunner('explorer', `li.trajectory-row.curated-accepted[data-trajectory-id="${acceptedId}"]`);
+    const accepted = await askRunner('panel-accepted', `li.trajectory-row.curated-accepted[data-trajectory-id="${acceptedId}"]`);
     assert.ok(accepted.found, 'the webview lists the trajectory as accepted');
   });
 });

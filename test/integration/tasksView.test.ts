@@ -90,9 +90,15 @@ describe('Tasks view in a real VS Code', function () {
     assert.ok(family && family.children.length > 0, 'no document-parameter task on the sample');
     const item = family.children[0];
     const task = expected.tasks.find((t) => t.id === item.command!.arguments![0])!;
-    await vscode.commands.executeCommand(item.command!.command, ...item.command!.arguments!);
+    const uri = await vscode.commands.executeCommand<vscode.Uri>(item.command!.command, ...item.command!.arguments!);
     const editor = vscode.window.activeTextEditor;
     assert.ok(editor, 'no editor opened');
+    // A read-only virtual document: not an untitled buffer that asks to be saved on close.
+    assert.equal(editor.document.uri.toString(), uri.toString());
+    assert.equal(editor.document.uri.scheme, 'toffee-task');
+    assert.equal(editor.document.isUntitled, false);
+    assert.equal(editor.document.isDirty, false);
+    assert.match(editor.document.uri.path, /^\/Task \d+ — .+\.md$/, 'the tab names the task by its question');
     assert.equal(editor.document.languageId, 'markdown');
     const text = editor.document.getText();
     assert.ok(text.startsWith(`# ${task.question}\n`));
@@ -105,6 +111,12 @@ describe('Tasks view in a real VS Code', function () {
     for (const criterion of task.rubric!) for (const anchor of criterion.anchors) assert.ok(text.includes(`\`${anchor}\``), `anchor ${anchor} missing`);
     assert.match(text, /## File roles/);
     for (const role of task.roles!) assert.ok(text.includes(`| ${role.file} | ${role.role} |`), `role of ${role.file} missing`);
+    for (const criterion of task.rubric!) assert.ok(text.includes(criterion.description.replace(/\|/g, '\\|')), `criterion cut: ${criterion.description}`);
+    // Typing into it changes nothing: the editor is read-only, so nothing becomes dirty.
+    await vscode.commands.executeCommand('type', { text: 'typed into the task' });
+    assert.equal(editor.document.isDirty, false);
+    assert.equal(editor.document.getText(), text);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    assert.ok(!vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === uri.toString()), 'it closed without asking to save');
   });
 });

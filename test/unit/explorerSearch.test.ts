@@ -15,7 +15,7 @@ import type { ModelSpec } from '../../src/core/llm/types';
 import { SqlSandbox } from '../../src/core/sandbox/index';
 import type { RunEventInput } from '../../src/core/store/events';
 import { matchesAnswer } from '../../src/core/taskpool/answer';
-import { filteredAggregateFamily, groupContrastFamily, joinTopKFamily, buildStarterTasks } from '../../src/core/taskpool/families';
+import { filteredAggregateFamily, groupContrastFamily, joinTopKFamily, buildStarterTasks } from '../../src/core/taskpool/families/index';
 import type { TaskSpec } from '../../src/core/taskpool/types';
 import { explorerToolContext } from '../../src/core/run/exploreTask';
 import { openShop } from './agentFixture';

@@ -9,7 +9,7 @@ import { createSimulatedProvider, simulationScript } from '../../src/core/sim/si
 import { repairedErrorIndices } from '../../src/core/agent/steps';
 import type { ExportTrajectory, PromptEnvironment } from '../../src/core/export/types';
 import { matchesAnswer } from '../../src/core/taskpool/answer';
-import { buildStarterTasks } from '../../src/core/taskpool/families';
+import { buildStarterTasks } from '../../src/core/taskpool/families/index';
 import type { TaskSpec } from '../../src/core/taskpool/types';
 
 export const RETAIL_SAMPLE = path.resolve(__dirname, '../../../media/samples/retail');

@@ -4,10 +4,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentSession, openAgentSession } from '../../src/core/agent/session';
 import type { AgentStep } from '../../src/core/agent/types';
-import { answerMarkdown, answerWithDemos, chooseAnswerModel, demoLibraryForFolder, NO_ANSWER_MODEL_MESSAGE, formatDemoForLanguage, observationMarkdown, questionWithDemos, stepMarkdown } from '../../src/core/export/inference';
+import { answerMarkdown, answerTaskOffline, answerWithDemos, chooseAnswerModel, demoLibraryForFolder, nearestRunTasks, NO_ANSWER_MODEL_MESSAGE, formatDemoForLanguage, observationMarkdown, offlineAnswerNote, questionWithDemos, stepMarkdown } from '../../src/core/export/inference';
 import { createOpenAiProvider } from '../../src/core/llm/openaiProvider';
 import type { ExportTrajectory } from '../../src/core/export/types';
 import { RunStore } from '../../src/core/store/RunStore';
+import { matchesAnswer } from '../../src/core/taskpool/answer';
 import { MockOpenAiServer } from '../support/mockOpenAiServer';
 import { EpisodeFixture, RETAIL_SAMPLE, acquireRetailEpisodes } from './exportFixture';
 
@@ -73,6 +74,38 @@ describe('inference mode helpers (chat participant and Insert ICL Demo)', functi
     assert.ok(found);
     assert.equal(found.library.size, 1);
     assert.equal(found.library.retrieve(source.task.question, 1)[0].trajectory.task.id, source.task.id);
+  });
+
+  it('offline, answers the run task nearest a question with the simulated model, and says which task it answered', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'toffee-offline-'));
+    dirs.push(root);
+    assert.deepEqual(nearestRunTasks(root, 'anything'), [], 'no run, no task to answer');
+    const store = RunStore.create(root, { dataFolder: root });
+    const sources = [...new Map(trajectories.map((t) => [t.task.id, t])).values()].slice(0, 3);
+    for (const source of sources) {
+      store.append({ type: 'task/added', task: source.task });
+      const steps = source.steps.map((s) => ({ index: s.index, thought: s.thought, toolCall: s.toolCall ?? null, observation: { ok: s.observation.ok, tool: s.observation.tool, text: s.observation.text }, usage: s.usage, costUsd: s.costUsd, latencyMs: s.latencyMs, config: s.config }));
+      store.append({ type: 'trajectory/admitted', trajectoryId: `${source.task.id}/x`, taskId: source.task.id, nodePath: [], quality: 1, verified: true, steps });
+    }
+    store.close();
+    const wanted = sources[1].task;
+    const nearest = nearestRunTasks(root, wanted.question);
+    assert.equal(nearest[0].task.id, wanted.id, 'its own question finds the task');
+    assert.ok(nearest[0].score > 0);
+    assert.match(offlineAnswerNote(wanted.question, nearest[0]), /simulated model \(sim-large, offline\) answers this task/);
+    const reworded = `Tell me: ${wanted.question.toLowerCase()}`;
+    const note = offlineAnswerNote(reworded, nearestRunTasks(root, reworded)[0]);
+    assert.ok(note.includes(`**“${wanted.question}”**`) && note.includes('not your exact words'), note);
+    const session = await openAgentSession(RETAIL_SAMPLE);
+    try {
+      const episode = await answerTaskOffline({ task: wanted, toolContext: session.toolContext });
+      assert.equal(episode.stopReason, 'final_answer');
+      assert.ok(episode.steps.some((s) => s.toolCall && s.toolCall.name !== 'final_answer'), 'it worked with the tools');
+      assert.ok(matchesAnswer(wanted.answer, episode.state.finalAnswer!.answer), `answered ${episode.state.finalAnswer!.answer}`);
+      assert.ok(episode.steps.every((s) => s.config.simulated), 'every step is marked simulated');
+    } finally {
+      await session.dispose();
+    }
   });
 });
 

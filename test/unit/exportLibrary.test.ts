@@ -6,7 +6,7 @@ import { matchesAnswer } from '../../src/core/taskpool/answer';
 import * as fs from 'node:fs';
 import { writeShopFolder } from './agentFixture';
 import { openAgentSession } from '../../src/core/agent/session';
-import { buildStarterTasks } from '../../src/core/taskpool/families';
+import { buildStarterTasks } from '../../src/core/taskpool/families/index';
 import { EpisodeFixture, acquireRetailEpisodes } from './exportFixture';
 
 /** Leave-one-task-out: for each task whose family has another task, is the top demo (its own task excluded) of its family? */

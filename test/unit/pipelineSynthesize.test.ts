@@ -6,6 +6,12 @@ import * as path from 'node:path';
 import { synthesize, type SynthesisSummary } from '../../src/core/run/synthesize';
 import { exploredFromRun } from '../../src/core/run/revision';
 import { readRun, RunStore } from '../../src/core/store/RunStore';
+import { rebuildState } from '../../src/core/store/runState';
+import { renderSnapshots } from '../../src/core/store/snapshots';
+import { saveCostModel } from '../../src/core/lcm/persistence';
+import { foldTaskDeltas, readRunStartModel } from '../../src/core/run/runCostModel';
+import { summarizeRun } from '../../src/core/store/runFolder';
+import type { PoolProgress } from '../../src/core/taskpool/pool';
 import { writeShopFolder } from './agentFixture';
 
 function trajectoryIds(runDir: string): string[] {
@@ -91,6 +97,13 @@ describe('pipeline: synthesize', function () {
     const uninterrupted = readRun(path.join(scratch, 'full')).events.filter((e) => e.type === 'task/revised' && (e as { taskId: string }).taskId === taskId);
     assert.equal(uninterrupted.length, 1, 'the uninterrupted run revised the task once');
     fs.writeFileSync(log, lines.slice(0, cut + 1).join('\n') + '\n');
+    // …and the rest of the folder as that crash leaves it: derived files and the run's cost model as of that event.
+    const cutState = rebuildState(readRun(outDir).events);
+    const snapshots = renderSnapshots(cutState);
+    fs.writeFileSync(path.join(outDir, 'tasks.jsonl'), snapshots.tasks);
+    fs.writeFileSync(path.join(outDir, 'trajectories.jsonl'), snapshots.trajectories);
+    const atCut = foldTaskDeltas(readRunStartModel(outDir), cutState, [taskId]).model;
+    await saveCostModel(path.join(outDir, 'costModel.json'), atCut);
     assert.equal(readRun(outDir).events.filter((e) => e.type === 'task/revised').length, 0);
     // What the revision reads back from the log: the task's paths to a final answer and its admitted trajectories.
     const store = RunStore.open(outDir);
@@ -127,6 +140,37 @@ describe('pipeline: synthesize', function () {
   function uninterruptedRevisions(): number {
     return readRun(path.join(scratch, 'full')).events.filter((e) => e.type === 'task/revised').length;
   }
+
+  it('records a cancel as run/cancelled (resumable, listed as cancelled), and a resume finishes it', async () => {
+    const outDir = path.join(scratch, 'cancelled');
+    const abort = new AbortController();
+    const pool: PoolProgress[] = [];
+    const cancelled = await synthesize({
+      folder, tasks: 4, budgetUsd: 0.04, seed: 3, outDir, costModelFile: null, signal: abort.signal,
+      onPoolProgress: (p) => pool.push(p),
+      // Stop once the first task has finished, as a user pressing Cancel would.
+      onProgress: (line) => /^\[1\/4\]/.test(line) && abort.abort(),
+    });
+    assert.equal(cancelled.cancelled, true);
+    const events = readRun(outDir).events;
+    assert.equal(events[events.length - 1].type, 'run/cancelled', 'the last word is run/cancelled');
+    assert.equal((events[events.length - 1] as { tasksFinished?: number }).tasksFinished, cancelled.tasksFinished);
+    assert.equal(events.filter((e) => e.type === 'run/finished').length, 0);
+    assert.equal(summarizeRun(outDir).status, 'cancelled');
+    // The pool's build was reported as counts: every family, then every candidate checked, then the selection.
+    const last = pool[pool.length - 1];
+    assert.equal(last.phase, 'selected');
+    assert.equal(last.familiesDone, last.familiesTotal);
+    assert.equal(last.checked, last.candidates);
+    assert.equal(last.valid + last.rejected, last.checked);
+    assert.equal(last.selected, 4);
+    assert.ok(pool.some((p) => p.phase === 'families' && p.familiesDone < p.familiesTotal), 'progress arrived during the build');
+    const resumed = await synthesize({ folder, resumeDir: outDir, costModelFile: null });
+    assert.equal(resumed.cancelled, false);
+    assert.equal(resumed.tasksFinished, 4);
+    assert.equal(summarizeRun(outDir).status, 'finished');
+    assert.deepEqual(trajectoryIds(outDir), trajectoryIds(path.join(scratch, 'full')), 'same trajectories as the uninterrupted run');
+  });
 
   it('fails clearly on a folder without data', async () => {
     const empty = fs.mkdtempSync(path.join(scratch, 'empty-'));

@@ -42,6 +42,8 @@ function stable(value: unknown): unknown {
   if (value && typeof value === 'object') {
     return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([key]) => !UNSTABLE.has(key)).map(([key, v]) => [key, stable(v)]));
   }
+  // A path under the scratch folder (the environment's cost model file) names a temporary folder.
+  if (typeof value === 'string' && value.startsWith(os.tmpdir())) return value.replace(/^.*?toffee-golden-[^/]+/, '<scratch>');
   return value;
 }
 

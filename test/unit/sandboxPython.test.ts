@@ -222,6 +222,37 @@ describe('PythonSandbox', function () {
     assert.equal(sandbox.spawnCount, spawns + 1);
   });
 
+  it('lets no callback outlive its cell: a js.setTimeout or asyncio task that would exit never runs', async () => {
+    const spawns = sandbox.spawnCount;
+    assert.equal((await sandbox.run('kept = "still here"')).ok, true);
+    const timer = await sandbox.run('import js\ndef boom():\n    raise SystemExit(3)\njs.setTimeout(boom, 20)\nprint("scheduled")');
+    assert.equal(timer.stdout, 'scheduled\n');
+    const task = await sandbox.run('import asyncio, os\nasync def later():\n    await asyncio.sleep(0.02)\n    os._exit(5)\nasyncio.ensure_future(later())\nprint("queued")');
+    assert.equal(task.stdout, 'queued\n');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const next = await sandbox.run('print(kept)');
+    assert.equal(next.stdout, 'still here\n', next.error);
+    assert.equal(sandbox.spawnCount, spawns, 'the same worker: nothing ran after the cells returned');
+  });
+
+  it('releases a memory bomb\'s memory: the worker is recycled when its heap stays large after a timeout or a big cell', async () => {
+    const small = new PythonSandbox(image, { timeoutMs: 1500, recycleAboveBytes: 96 * 1024 * 1024 });
+    try {
+      const bomb = await small.run('hoard = []\nwhile True:\n    hoard.append(bytearray(8 * 10**6))');
+      assert.equal(bomb.errorKind, 'timeout');
+      assert.equal(small.recycles, 1, 'recycled after the interrupted bomb');
+      const big = await small.run('block = bytearray(150 * 10**6)\nprint(len(block))');
+      assert.equal(big.ok, true, big.error);
+      assert.match(big.stdout ?? '', /^150000000\n\nnote: Python's memory grew to \d+ MiB, so the runtime was restarted to release it/);
+      assert.equal(small.recycles, 2);
+      const after = await small.run('print("fresh")');
+      assert.equal(after.stdout, 'fresh\n');
+      assert.equal(small.spawnCount, 3);
+    } finally {
+      await small.dispose();
+    }
+  });
+
   it('answers after dispose with an error', async () => {
     const short = new PythonSandbox(image);
     await short.dispose();

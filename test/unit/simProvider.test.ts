@@ -18,7 +18,7 @@ import {
   simulationScript,
 } from '../../src/core/sim/simulatedProvider';
 import { matchesAnswer } from '../../src/core/taskpool/answer';
-import { buildStarterTasks } from '../../src/core/taskpool/families';
+import { buildStarterTasks } from '../../src/core/taskpool/families/index';
 import type { TaskSpec } from '../../src/core/taskpool/types';
 import { openShop } from './agentFixture';
 

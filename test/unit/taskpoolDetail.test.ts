@@ -32,6 +32,18 @@ describe('task detail and the Tasks view tree', function () {
     assert.match(md, /\| rules\.md \| (ambient|supporting|core) \|/);
   });
 
+  it('keeps every rubric criterion and role reason whole; only long data values are cut, at a word', () => {
+    const task = structuredClone(result.tasks.find((t) => t.rubric?.length && t.evidence.some((e) => e.result?.rows.length))!);
+    const criterion = 'The answer names the region whose delivered orders have the highest total after refunds are subtracted, as the business rules define it';
+    task.rubric![0].description = criterion;
+    const step = task.evidence.find((e) => e.result?.rows.length)!;
+    step.result!.rows[0][0] = 'a long value that runs on and on past the sixty characters a table cell shows';
+    const md = taskDetailMarkdown(task);
+    assert.ok(md.includes(`| ${criterion} |`), 'the criterion is there in full');
+    assert.ok(md.includes('| a long value that runs on and on past the sixty characters… |'), 'a data value is cut after a word');
+    for (const role of task.roles ?? []) assert.ok(md.includes(role.why.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')), `the reason for ${role.file} is whole`);
+  });
+
   it('groups tasks by family with difficulty and status, rejected ones included with their reason', () => {
     const rejected = [{ id: 'x-1', family: result.tasks[0].family, question: 'A rejected question?', reasons: ['near-duplicate of y'] }];
     const nodes = buildTaskNodes(result.tasks, rejected);

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { openAgentSession } from '../../src/core/agent/session';
 import type { AgentSession } from '../../src/core/agent/session';
 import { matchesAnswer } from '../../src/core/taskpool/answer';
-import { buildStarterTasks, starterFamilies, taskId } from '../../src/core/taskpool/families';
+import { buildStarterTasks, starterFamilies, taskId } from '../../src/core/taskpool/families/index';
 import { words } from '../../src/core/text/words';
 import type { TaskSpec } from '../../src/core/taskpool/types';
 import { SqlSandbox } from '../../src/core/sandbox/index';
@@ -78,7 +78,7 @@ describe('starter task families', function () {
       if (answerText.length > 2) assert.ok(!task.question.includes(answerText), `${task.question} leaks ${answerText}`);
     }
     const group = tasks.find((t) => t.family === 'group-contrast')!;
-    assert.match(group.question, /^In orders, which (region|segment|status) has the highest average (amount|quantity|discount)\?$/);
+    assert.match(group.question, /^Among orders, which (region|segment|status) has the highest average (order amount|quantity|discount) \(counting only (regions|segments|statuses) with at least 5 orders\)\?$/);
   });
 
   it('has answer keys that an independent execution of the evidence reproduces', async () => {
@@ -118,7 +118,7 @@ describe('starter task families', function () {
     try {
       const only = await buildStarterTasks(small.env, { sql: small.sql, python: small.python });
       assert.deepEqual(only.map((t) => t.family), ['filtered-aggregate']);
-      assert.match(only[0].question, /^How many items records have colour equal to '(red|green|blue)'\?$/);
+      assert.match(only[0].question, /^How many items have colour '(red|green|blue)'\?$/);
       assert.equal(only[0].answer.type === 'number' && only[0].answer.value, 10);
     } finally {
       await small.dispose();

@@ -7,7 +7,7 @@ import { forgetCapabilities } from '../../src/core/llm/capabilities';
 import { forgetEndpointLimiter } from '../../src/core/llm/endpointLimiter';
 import { createOpenAiProvider } from '../../src/core/llm/openaiProvider';
 import { createSimulatedProvider } from '../../src/core/sim/simulatedProvider';
-import { answerLeak, phraseTask, requiredLiterals } from '../../src/core/taskpool/phrasing';
+import { answerLeak, phraseTask, phrasingPrompt, requiredLiterals } from '../../src/core/taskpool/phrasing';
 import type { TaskSpec } from '../../src/core/taskpool/types';
 import { MockOpenAiServer } from '../support/mockOpenAiServer';
 
@@ -113,6 +113,23 @@ describe('taskpool: question phrasing by the configured model', function () {
     assert.equal(record.source, 'template');
     assert.match(record.reason, /offline simulated/);
     assert.equal(server.chatRequests.length, 0);
+  });
+
+  it('shows the model a multi-step program with what earlier steps found masked, never the values', () => {
+    const task: TaskSpec = {
+      ...rateTask(),
+      question: 'Take the region with the highest total revenue. Within it, what percentage of the total revenue comes from its leading category? Round to 2 decimals.',
+      answer: { type: 'number', value: 41.2, tolerance: 0.005 },
+      evidence: [
+        { tool: 'run_sql', code: 'SELECT region, SUM(revenue) FROM orders GROUP BY region ORDER BY 2 DESC', purpose: 'total revenue per region', subAnswer: { label: 'the region with the highest total revenue', key: { type: 'string', value: 'Northwest' } } },
+        { tool: 'run_sql', code: "SELECT category, SUM(revenue) FROM orders WHERE region = 'Northwest' GROUP BY category ORDER BY 2 DESC", purpose: 'total revenue per category within the region Northwest', uses: [0], subAnswer: { label: 'the category with the highest total revenue within the region Northwest', key: { type: 'string', value: 'Garden' }, carries: ['Northwest'] } },
+        { tool: 'run_sql', code: "SELECT 100.0 * SUM(CASE WHEN category = 'Garden' THEN revenue END) / SUM(revenue) FROM orders WHERE region = 'Northwest'", purpose: "the category Garden's share of the revenue of the region Northwest", uses: [0, 1], subAnswer: { label: "the share of the region Northwest's revenue from Garden", key: { type: 'number', value: 41.2, tolerance: 0.005 }, carries: ['Northwest', 'Garden'] } },
+      ],
+    };
+    const prompt = phrasingPrompt(task);
+    assert.ok(!/Northwest|Garden|41\.2/.test(prompt), prompt);
+    assert.match(prompt, /<an earlier result>|<the result of step 1>/);
+    assert.match(prompt, /^1\. total revenue per region — finds the region with the highest total revenue$/m);
   });
 
   it('finds string and list answers and ignores values the template already states', () => {

@@ -151,11 +151,14 @@ describe('webview in headless Chromium', function () {
     await harness.postAndWaitForRender(snapshot(events), 100);
     const row = harness.page.locator('.trajectory-row').first();
     await row.click();
-    assert.match((await harness.page.textContent('[data-testid="player-step"]')) ?? '', /Step 1 \//);
+    // The player starts at the question (the root); its steps are the tool calls, the edges of the node path.
+    assert.match((await harness.page.textContent('[data-testid="player-step"]')) ?? '', /^Start \/ \d+$/);
     await harness.page.locator('[data-action="next-step"]').click();
-    assert.match((await harness.page.textContent('[data-testid="player-step"]')) ?? '', /Step 2 \//);
+    assert.match((await harness.page.textContent('[data-testid="player-step"]')) ?? '', /^Step 1 \//);
+    await harness.page.locator('[data-action="next-step"]').click();
+    assert.match((await harness.page.textContent('[data-testid="player-step"]')) ?? '', /^Step 2 \//);
     await harness.page.locator('[data-action="previous-step"]').click();
-    assert.match((await harness.page.textContent('[data-testid="player-step"]')) ?? '', /Step 1 \//);
+    assert.match((await harness.page.textContent('[data-testid="player-step"]')) ?? '', /^Step 1 \//);
     await harness.page.locator('[data-action="next-step"]').click();
     assert.match((await harness.page.textContent('[data-testid="player-step"]')) ?? '', /Step 2 \//);
     assert.deepEqual(harness.pageErrors, []);

@@ -1,11 +1,12 @@
 import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readRun, RunStore } from '../../src/core/store';
+import { readRun, RUN_FILES, RunStore } from '../../src/core/store';
 import { synthesize } from '../../src/core/run/synthesize';
 import { ExplorerSession } from '../../src/host/explorer/ExplorerSession';
-import { registerLiveRun } from '../../src/host/explorer/liveRuns';
+import { registerLiveRun, registerRunStopper } from '../../src/host/explorer/liveRuns';
 import { PROTOCOL_VERSION, type HostMessage } from '../../src/shared/protocol';
 import { writeShopFolder } from './agentFixture';
 import { TaskStreamGenerator, writeGeneratedRun } from '../support/runEvents';
@@ -225,5 +226,65 @@ describe('webview: explorer session (host side)', function () {
     // The run's end is announced: curation stays possible, now through a writer of the panel's own.
     const lastInfo = live.posted.filter((m) => m.type === 'session/info').at(-1);
     assert.ok(lastInfo?.type === 'session/info' && lastInfo.info.canCurate && !lastInfo.info.live);
+  });
+
+  it('opens on a run not created yet: the pool, then the run from its first event; Stop and Export answer', async () => {
+    const runDir = path.join(dir, 'pending');
+    let stopped = 0;
+    const unregister = registerRunStopper(runDir, () => stopped++);
+    const changes: string[][] = [];
+    const { session, posted } = open(runDir, {
+      pending: true,
+      exportRun: async () => ({ ok: true, message: 'Exported 3 examples.' }),
+      onRunEvents: (types) => changes.push(types),
+    });
+    session.setPool({ phase: 'families', familiesDone: 2, familiesTotal: 10, candidates: 7, checked: 0, valid: 0, rejected: 0 });
+    session.handleMessage({ type: 'webview/ready', protocolVersion: PROTOCOL_VERSION });
+    const snapshot = posted[0];
+    assert.equal(snapshot.type, 'session/snapshot');
+    if (snapshot.type !== 'session/snapshot') return;
+    assert.equal(snapshot.events.length, 0);
+    assert.equal(snapshot.pool?.candidates, 7, 'the snapshot carries the pool so far');
+    assert.equal(snapshot.info.canStop, true);
+    assert.equal(snapshot.info.live, true);
+    session.setPool({ phase: 'validating', familiesDone: 10, familiesTotal: 10, candidates: 30, checked: 5, valid: 4, rejected: 1 });
+    assert.deepEqual(posted.at(-1), { type: 'session/pool', pool: { phase: 'validating', familiesDone: 10, familiesTotal: 10, candidates: 30, checked: 5, valid: 4, rejected: 1 } });
+    // The run appears: its events arrive as patches, and state events reach onRunEvents.
+    const { store } = writeGeneratedRun(runDir, { tasks: 1, nodesPerTask: 10, keepOpen: true });
+    stores.push(store);
+    store.append({ type: 'run/cancelled', tasksFinished: 1 });
+    await waitFor('the run to be followed', () => (session.view.status === 'cancelled' ? true : undefined));
+    assert.ok(changes.flat().includes('run/started') && changes.flat().includes('run/cancelled'), `run changes: ${changes.join(' | ')}`);
+    session.handleMessage({ type: 'run/stop', requestId: 'r1' });
+    assert.equal(stopped, 1);
+    assert.deepEqual(posted.find((m) => m.type === 'request/result' && m.requestId === 'r1'), { type: 'request/result', requestId: 'r1', ok: true, message: 'Stopping the synthesis…' });
+    unregister();
+    session.handleMessage({ type: 'run/stop', requestId: 'r2' });
+    assert.equal(stopped, 1, 'nothing to stop once the synthesis ended');
+    session.handleMessage({ type: 'run/export', requestId: 'r3' });
+    await waitFor('the export answer', () => posted.find((m) => m.type === 'request/result' && m.requestId === 'r3'));
+    assert.deepEqual(posted.find((m) => m.type === 'request/result' && m.requestId === 'r3'), { type: 'request/result', requestId: 'r3', ok: true, message: 'Exported 3 examples.' });
+  });
+
+  it('tells the panel when a writer in another process dies without a word (its lock left behind)', async () => {
+    const runDir = path.join(dir, 'orphaned');
+    writeGeneratedRun(runDir, { tasks: 1, nodesPerTask: 8 });
+    const writer = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      fs.writeFileSync(path.join(runDir, RUN_FILES.lock), JSON.stringify({ pid: writer.pid, hostname: os.hostname(), acquiredAt: new Date().toISOString() }));
+      const changes: string[][] = [];
+      const { session, posted } = open(runDir, { livenessMs: 30, onRunEvents: (types) => changes.push(types) });
+      session.handleMessage({ type: 'webview/ready', protocolVersion: PROTOCOL_VERSION });
+      const first = posted[0];
+      assert.ok(first.type === 'session/snapshot' && first.info.live && !first.info.canCurate, 'another live process writes it');
+      await sleep(100);
+      writer.kill('SIGKILL');
+      await new Promise((resolve) => writer.once('exit', resolve));
+      const info = await waitFor('the panel to hear the writer is gone', () => posted.find((m) => m.type === 'session/info' && !m.info.live));
+      assert.ok(info.type === 'session/info' && info.info.canCurate, 'curation is possible again');
+      assert.deepEqual(changes.at(-1), ['writer/stopped'], 'the Runs view hears of it too');
+    } finally {
+      writer.kill('SIGKILL');
+    }
   });
 });

@@ -1,11 +1,12 @@
 /**
- * Admitted trajectories: filters (task, family, repair, model, curation), accept / prune, a step-through player
- * and a side-by-side diff of two trajectories of one task. Keyboard: arrow keys move through the list, Enter
- * plays, A accepts, P prunes.
+ * Admitted trajectories: filters (task, family, repair, model, curation), accept / prune, and a side-by-side diff
+ * of two trajectories of one task; selecting one plays it in the inspector's player. Keyboard: arrow keys move
+ * through the list, A accepts, P prunes.
  */
 import { VscodeButton, VscodeOption, VscodeSingleSelect } from '@vscode-elements/react-elements';
 import { memo, useCallback, useMemo, useState, type KeyboardEvent } from 'react';
 import { diffTrajectories, filterTrajectories, type RunView, type TrajectoryFilter, type TrajectoryView } from '../../src/shared/runView';
+import { stepLabel, trajectoryNumbers } from './format';
 
 export interface TrajectoryPanelProps {
   view: RunView;
@@ -13,11 +14,9 @@ export interface TrajectoryPanelProps {
   revision: string;
   currentTaskId: string | undefined;
   selectedId: string | undefined;
-  step: number;
   canCurate: boolean;
   pendingTrajectoryIds: Set<string>;
   onSelect: (trajectoryId: string) => void;
-  onStep: (step: number) => void;
   onCurate: (trajectoryId: string, decision: 'accept' | 'prune') => void;
 }
 
@@ -46,12 +45,14 @@ function stepSummary(view: RunView, trajectory: TrajectoryView | undefined, node
   if (!trajectory || !nodeId) return '';
   const node = view.tasks[trajectory.taskId]?.nodes[nodeId];
   if (!node) return nodeId;
-  const code = node.toolCall ? `${node.toolCall.name}: ${node.toolCall.code.split('\n')[0]}` : '';
-  return `${node.id} [${node.status}] ${code}`;
+  return `${stepLabel(node)}${node.status === 'error' ? ' (error)' : ''}`;
 }
 
 interface TrajectoryRowProps {
   trajectory: TrajectoryView;
+  /** "#3" within its task, and the task's question when the list spans tasks. */
+  name: string;
+  question: string | undefined;
   /** Passed apart from the trajectory, which is updated in place, so a curation change re-renders the row. */
   curation: TrajectoryView['curation'];
   selected: boolean;
@@ -64,21 +65,22 @@ interface TrajectoryRowProps {
 }
 
 /** One row; memoised so a patch that admits a few trajectories re-renders only the rows that changed. */
-const TrajectoryRow = memo(function TrajectoryRow({ trajectory: t, curation, selected, compared, canCurate, pending, onSelect, onCurate, onToggleCompare }: TrajectoryRowProps) {
+const TrajectoryRow = memo(function TrajectoryRow({ trajectory: t, name, question, curation, selected, compared, canCurate, pending, onSelect, onCurate, onToggleCompare }: TrajectoryRowProps) {
   return (
     <li
       role="option"
       aria-selected={selected}
       className={`trajectory-row${selected ? ' selected' : ''}${curation ? ` curated-${curation}` : ''}`}
       data-trajectory-id={t.id}
+      title={t.id}
       onClick={() => onSelect(t.id)}
     >
       <span className="quality" title="quality">{t.quality.toFixed(2)}</span>
-      <span className="trajectory-id">{t.id}</span>
-      <span className="trajectory-meta muted small">{t.nodePath.length} steps · {t.models.join(', ') || 'model ?'}{t.hasRepair ? ' · repair' : ''}</span>
+      <span className="trajectory-id">{question ? `${name} · ${question}` : `Trajectory ${name}`}</span>
+      <span className="trajectory-meta muted small">{t.nodePath.length - 1} steps · {t.models.join(', ') || 'model ?'}{t.hasRepair ? ' · repair' : ''}{t.answer ? ` · answer ${t.answer.length > 30 ? `${t.answer.slice(0, 29)}…` : t.answer}` : ''}</span>
       <span className={`curation-state${curation ? ` status-chip status-${curation}` : ''}`}>{curation ?? (t.verified ? 'verified' : 'unverified')}</span>
       <span className="row-actions">
-        <input type="checkbox" aria-label={`Compare ${t.id}`} checked={compared} onChange={() => onToggleCompare(t.id)} onClick={(e) => e.stopPropagation()} />
+        <input type="checkbox" aria-label={`Compare trajectory ${name}`} checked={compared} onChange={() => onToggleCompare(t.id)} onClick={(e) => e.stopPropagation()} />
         <VscodeButton
           data-action="accept"
           disabled={!canCurate || pending || curation === 'accepted'}
@@ -126,6 +128,8 @@ export const TrajectoryPanel = memo(function TrajectoryPanel(props: TrajectoryPa
   };
   const rows = filterTrajectories(view, filter);
   const selected = props.selectedId ? view.trajectories[props.selectedId] : undefined;
+  const numbers = useMemo(() => trajectoryNumbers(view), [view, props.revision]);
+  const nameOf = (id: string) => `#${numbers.get(id) ?? '?'}`;
 
   const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
     const index = rows.findIndex((t) => t.id === props.selectedId);
@@ -166,6 +170,8 @@ export const TrajectoryPanel = memo(function TrajectoryPanel(props: TrajectoryPa
           <TrajectoryRow
             key={t.id}
             trajectory={t}
+            name={nameOf(t.id)}
+            question={scope === 'all' ? view.tasks[t.taskId]?.question : undefined}
             curation={t.curation}
             selected={t.id === props.selectedId}
             compared={compare.includes(t.id)}
@@ -178,28 +184,14 @@ export const TrajectoryPanel = memo(function TrajectoryPanel(props: TrajectoryPa
         ))}
       </ul>
       {rows.length > MAX_ROWS ? <div className="muted small">Showing the best {MAX_ROWS}; narrow the filters to see more.</div> : null}
-      {selected ? (
-        <div className="player" aria-label="Step-through player">
-          <VscodeButton secondary data-action="previous-step" disabled={props.step <= 0} onClick={() => props.onStep(props.step - 1)}>
-            Previous
-          </VscodeButton>
-          <span data-testid="player-step">
-            Step {props.step + 1} / {selected.nodePath.length}
-          </span>
-          <VscodeButton secondary data-action="next-step" disabled={props.step >= selected.nodePath.length - 1} onClick={() => props.onStep(props.step + 1)}>
-            Next
-          </VscodeButton>
-          <span className="muted small">{stepSummary(view, selected, selected.nodePath[props.step])}</span>
-        </div>
-      ) : null}
       {diff.length ? (
         <div className="diff" aria-label="Side-by-side comparison of two trajectories">
           <table>
             <thead>
               <tr>
                 <th scope="col">step</th>
-                <th scope="col">{compare[0]}</th>
-                <th scope="col">{compare[1]}</th>
+                <th scope="col">{`trajectory ${nameOf(compare[0])}`}</th>
+                <th scope="col">{`trajectory ${nameOf(compare[1])}`}</th>
               </tr>
             </thead>
             <tbody>

@@ -1,28 +1,35 @@
 /**
  * The search tree, drawn on one Canvas 2D: d3 tidy positions (treeLayout.ts), nodes coloured by status, sized by
- * visits, shaped by model, with the model badge as text once zoomed in far enough to read it. Patches are applied
- * incrementally (new nodes placed next to their parent, a tidy relayout once the patches pause) and every change
- * costs one redraw of the visible part, coalesced to one per animation frame: milliseconds for 5,000 nodes, where
- * cytoscape spent seconds building per-element caches on its first frame and ~200 ms redrawing after each patch.
- * Hit-testing goes through a uniform grid over the layout. React only mounts the canvas.
+ * visits, shaped by model (the same shape per model in every run, format.ts), with the model badge as text under
+ * each node wherever it fits between its neighbours. Patches are applied incrementally: a tree of up to 1,500 nodes
+ * is laid out again at once; a larger one places new nodes next to their parent and is laid out again once the
+ * patches pause. Every change costs one redraw of the visible part, coalesced to one per animation frame:
+ * milliseconds for 5,000 nodes, where cytoscape spent seconds building per-element caches on its first frame and
+ * ~200 ms redrawing after each patch. Hit-testing goes through a uniform grid over the layout. React only mounts the
+ * canvas.
  */
 import { useEffect, useRef } from 'react';
 import { displayStatus, type NodeView, type TaskView, type ViewDelta } from '../../src/shared/runView';
 import { statusColour, themeKindOf, type NodeStatus, type ThemeKind } from '../../src/shared/statusColours';
+import { modelShape, type NodeShape } from './format';
 import { LEVEL_SPACING_Y, layoutTask, NODE_SPACING_X } from './treeLayout';
 import type { RunClient } from './runClient';
 
 const RELAYOUT_IDLE_MS = 600;
+/** Up to this many nodes, a patch's new nodes get the tidy layout at once; larger trees relayout when patches pause. */
+const IMMEDIATE_RELAYOUT_NODES = 1500;
 const RELAYOUT_MAX_WAIT_MS = 2500;
-export const MODEL_SHAPES = ['ellipse', 'round-rectangle', 'diamond', 'triangle', 'hexagon', 'star'] as const;
-export type NodeShape = (typeof MODEL_SHAPES)[number];
 const MIN_ZOOM = 0.02;
 const MAX_ZOOM = 4;
 /** Nodes never shrink below this radius on screen, so a fitted 5,000-node tree still shows its shape. */
 const MIN_SCREEN_RADIUS = 1.5;
-/** Badge text is drawn once it would be at least this many pixels high (and for at most LABEL_LIMIT nodes). */
-const MIN_LABEL_PX = 7;
+/**
+ * Badge text: 8 world units high, but never below 10 px or above 13 px on screen, and drawn only under nodes whose
+ * neighbours on the same level leave room for it (and for at most LABEL_LIMIT visible nodes).
+ */
 const LABEL_FONT_WORLD = 8;
+const MIN_LABEL_PX = 10;
+const MAX_LABEL_PX = 13;
 const LABEL_LIMIT = 1500;
 const GRID_CELL = 64;
 
@@ -72,8 +79,8 @@ function readPalette(): Palette {
   };
 }
 
-/** Adds one node outline to the current path (screen coordinates). */
-function shapePath(ctx: CanvasRenderingContext2D, shape: NodeShape, x: number, y: number, r: number): void {
+/** Adds one node outline to the current path (screen coordinates); the shape legend draws with it too. */
+export function shapePath(ctx: CanvasRenderingContext2D, shape: NodeShape, x: number, y: number, r: number): void {
   switch (shape) {
     case 'ellipse':
       ctx.moveTo(x + r, y);
@@ -147,7 +154,6 @@ export class TreeController {
   private autoFit = true;
   private announcePending = false;
   private highlight = { key: '', path: new Set<string>(), current: undefined as string | undefined, matches: new Set<string>(), selected: undefined as string | undefined };
-  private readonly modelShapes = new Map<string, NodeShape>();
   private readonly detach: () => void;
 
   constructor(
@@ -185,17 +191,6 @@ export class TreeController {
     return this.taskId ? this.client.view.tasks[this.taskId] : undefined;
   }
 
-  /** One shape per model, in order of first appearance. */
-  modelShape(model: string | undefined): NodeShape {
-    if (!model) return 'ellipse';
-    let shape = this.modelShapes.get(model);
-    if (!shape) {
-      shape = MODEL_SHAPES[this.modelShapes.size % MODEL_SHAPES.length];
-      this.modelShapes.set(model, shape);
-    }
-    return shape;
-  }
-
   /** The number of nodes drawn (visible in the layout, not inside a collapsed subtree). */
   get nodeCount(): number {
     return this.nodes.size;
@@ -209,7 +204,7 @@ export class TreeController {
       y,
       radius: nodeSize(node.visits) / 2,
       status: displayStatus(node),
-      shape: this.collapsed.has(node.id) ? 'round-rectangle' : this.modelShape(node.model),
+      shape: modelShape(node.model),
       badge: modelBadge(node.model),
       collapsed: this.collapsed.has(node.id),
     };
@@ -332,6 +327,12 @@ export class TreeController {
       if (parent) changed.add(parent);
       placed = true;
     }
+    if (placed && task.nodeOrder.length <= IMMEDIATE_RELAYOUT_NODES) {
+      // A small tree is laid out again at once (well under a millisecond), so it never shows overlapping nodes.
+      this.relayout();
+      this.requestDraw(true);
+      return;
+    }
     if (placed) this.scheduleRelayout();
     this.requestDraw(true, changed);
   }
@@ -390,11 +391,13 @@ export class TreeController {
     const bounds = this.bounds;
     if (!bounds) return this.requestDraw();
     const padding = 24;
+    // The legends sit over the bottom of the pane: the fitted tree stays above them.
+    const legendRoom = 48;
     const width = Math.max(1, this.width - 2 * padding);
-    const height = Math.max(1, this.height - 2 * padding);
+    const height = Math.max(1, this.height - 2 * padding - legendRoom);
     this.zoom = Math.max(MIN_ZOOM, Math.min(2, width / Math.max(1, bounds.x2 - bounds.x1 + 40), height / Math.max(1, bounds.y2 - bounds.y1 + 40)));
     this.panX = this.width / 2 - (this.zoom * (bounds.x1 + bounds.x2)) / 2;
-    this.panY = this.height / 2 - (this.zoom * (bounds.y1 + bounds.y2)) / 2;
+    this.panY = (this.height - legendRoom) / 2 - (this.zoom * (bounds.y1 + bounds.y2)) / 2;
     this.requestDraw();
   }
 
@@ -536,6 +539,9 @@ export class TreeController {
       this.drawnKey = key;
       if (announce) {
         performance.mark('toffee:tree-drawn');
+        // For tests and the benchmark: how many nodes are drawn, and when the run's first node first was.
+        this.canvas.dataset.drawnNodes = String(this.nodes.size);
+        if (this.nodes.size > 0 && !this.canvas.dataset.firstNodeAt) this.canvas.dataset.firstNodeAt = String(Date.now());
         window.dispatchEvent(new CustomEvent('toffee:rendered', { detail: { nodes: this.nodes.size, lastSeq: this.client.view.lastSeq } }));
       }
     });
@@ -623,17 +629,39 @@ export class TreeController {
     if (current) outline(drawnHere(current), palette.focus, 4);
     if (selected && selected !== current) outline(drawnHere(selected), palette.focus, 3);
 
-    // Model badges, only where readable.
-    const fontPx = LABEL_FONT_WORLD * zoom;
-    if (fontPx >= MIN_LABEL_PX && visible.length <= LABEL_LIMIT) {
-      ctx.fillStyle = palette.foreground;
-      ctx.font = `${fontPx.toFixed(1)}px ${getComputedStyle(document.body).fontFamily || 'sans-serif'}`;
-      ctx.textAlign = 'center';
-      ctx.textBaseline = 'top';
-      for (const node of visible) {
-        if (node.badge) ctx.fillText(node.badge, node.x * zoom + panX, node.y * zoom + panY + screenRadius(node) + 2);
-      }
+    // Model badges, where they fit between the node's neighbours on its level (a crowded level keeps its shapes
+    // and the legend instead). Painted over the last frame, a badge is drawn only with its whole level.
+    if (visible.length <= LABEL_LIMIT) this.drawBadges(visible, paintedIds === undefined);
+  }
+
+  private drawBadges(visible: DrawnNode[], complete: boolean): void {
+    const { ctx, zoom, panX, panY, palette } = this;
+    const fontPx = Math.min(MAX_LABEL_PX, Math.max(MIN_LABEL_PX, LABEL_FONT_WORLD * zoom));
+    ctx.fillStyle = palette.foreground;
+    ctx.font = `${fontPx.toFixed(1)}px ${getComputedStyle(document.body).fontFamily || 'sans-serif'}`;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    const levels = new Map<number, DrawnNode[]>();
+    for (const node of complete ? visible : [...this.nodes.values()]) {
+      if (!node.badge) continue;
+      const level = levels.get(node.y);
+      if (level) level.push(node);
+      else levels.set(node.y, [node]);
     }
+    const shown = new Set(visible.map((node) => node.id));
+    let drawn = 0;
+    for (const level of levels.values()) {
+      level.sort((a, b) => a.x - b.x);
+      level.forEach((node, i) => {
+        if (!shown.has(node.id)) return;
+        const half = ctx.measureText(node.badge).width / 2 + 3;
+        const room = (neighbour: DrawnNode | undefined) => !neighbour || Math.abs(neighbour.x - node.x) * zoom >= half + ctx.measureText(neighbour.badge).width / 2 + 3;
+        if (!room(level[i - 1]) || !room(level[i + 1])) return;
+        ctx.fillText(node.badge, node.x * zoom + panX, node.y * zoom + panY + Math.max(MIN_SCREEN_RADIUS, node.radius * zoom) + 2);
+        drawn++;
+      });
+    }
+    this.canvas.dataset.badges = String(drawn);
   }
 
   destroy(): void {

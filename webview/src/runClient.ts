@@ -9,6 +9,7 @@ import {
   PROTOCOL_VERSION,
   assertNever,
   type HostMessage,
+  type PoolProgressView,
   type SessionInfo,
   type WebviewMessage,
 } from '../../src/shared/protocol';
@@ -44,6 +45,8 @@ export class RunClient {
   revisions = { tasks: 0, trajectories: 0, budget: 0 };
   lastOutcome: RequestOutcome | undefined;
   notice: { level: string; message: string } | undefined;
+  /** The task pool's build, while the run has no tasks yet (session/pool). */
+  pool: PoolProgressView | undefined;
   private readonly sequencer = new PatchSequencer();
   private readonly listeners = new Set<() => void>();
   private readonly deltaListeners = new Set<DeltaListener>();
@@ -131,6 +134,7 @@ export class RunClient {
         const delta = applyRunEvents(this.view, asWireEvents(message.events));
         this.sequencer.snapshot(message.patchSeq);
         this.info = message.info;
+        this.pool = message.pool;
         performance.mark('toffee:reduced');
         this.revisions = { tasks: this.revisions.tasks + 1, trajectories: this.revisions.trajectories + 1, budget: this.revisions.budget + 1 };
         for (const listener of this.deltaListeners) listener(delta, true);
@@ -166,6 +170,10 @@ export class RunClient {
         return;
       case 'session/notice':
         this.notice = { level: message.level, message: message.message };
+        this.changed();
+        return;
+      case 'session/pool':
+        this.pool = message.pool;
         this.changed();
         return;
       default:

@@ -1,15 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { loadEnvironment } from '../../core/env/index';
 import type { DataEnvironment } from '../../core/env/types';
-import { trajectoriesFromRun } from '../../core/export/runAdapter';
-import { buildSftExport, formatSftReport, writeSftExport } from '../../core/export/sftExport';
-import { toKramaBenchTask, toSpiderTasks } from '../../core/export/tasks';
+import { EXPORT_FORMATS as FORMATS, ExportInputError, exportRun, loadRunEnvironment as loadEnvironmentOfRun, type ExportFormat } from '../../core/export/runExport';
+import { formatSftReport } from '../../core/export/sftExport';
 import { SELECTION_MODES, SelectionMode } from '../../core/export/select';
-import { SFT_FORMATS, SftFormat } from '../../core/export/types';
 import { CliError, parseCommandArgs, resolveRunDir, type CliCommand } from '../command';
-
-const FORMATS = [...SFT_FORMATS, 'kramabench', 'spider', 'bird'] as const;
 
 const USAGE = `Usage: toffee export <runDir> --format openai|hf|sharegpt|kramabench|spider [options]
 
@@ -40,11 +35,12 @@ export function secretsFromEnvironment(env: NodeJS.ProcessEnv = process.env): st
 }
 
 export async function loadRunEnvironment(dataFolder: string, override: string | undefined): Promise<DataEnvironment> {
-  const folder = path.resolve(override ?? dataFolder);
-  if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) {
-    throw new CliError(`the run's data folder ${folder} is not there; pass --data DIR`);
+  try {
+    return await loadEnvironmentOfRun(dataFolder, override);
+  } catch (error) {
+    if (error instanceof ExportInputError) throw new CliError(error.message);
+    throw error;
   }
-  return loadEnvironment(folder);
 }
 
 export const exportCommand: CliCommand = {
@@ -82,47 +78,35 @@ export const exportCommand: CliCommand = {
     if (!Number.isInteger(seed)) throw new CliError(`--seed must be an integer, not '${values.seed}'`, 2);
     if ((values['per-task'] !== undefined || values.seed !== undefined) && selectMode === 'all') throw new CliError('--per-task and --seed need --select anchored|unanchored|random', 2);
     const runDir = resolveRunDir(positionals[0]);
-    const outDir = path.resolve(values.out ?? path.join(runDir, 'export'));
-
-    const run = trajectoriesFromRun(runDir);
-    for (const warning of run.warnings) console.error(`warning: ${warning}`);
-    const env = await loadRunEnvironment(run.dataFolder, values.data);
-
-    if (format === 'kramabench') {
-      const tasks = [...run.state.tasks.values()].map((t) => toKramaBenchTask(t, env.profile));
-      fs.mkdirSync(outDir, { recursive: true });
-      const file = path.join(outDir, 'kramabench.json');
-      fs.writeFileSync(file, JSON.stringify(tasks, null, 2) + '\n');
-      console.log(values.json ? JSON.stringify({ file, tasks: tasks.length }) : `${tasks.length} tasks written to ${file} (data_sources are relative to ${env.root})`);
-      return 0;
+    let result;
+    try {
+      result = await exportRun(runDir, {
+        format: format as ExportFormat,
+        outDir: values.out,
+        acceptedOnly: values['accepted-only'],
+        validationFraction,
+        weightRepaired: !values['no-weights'],
+        secrets: secretsFromEnvironment(),
+        selection: { mode: selectMode as SelectionMode, perTask, seed },
+        dataFolder: values.data,
+        onWarning: (warning) => console.error(`warning: ${warning}`),
+      });
+    } catch (error) {
+      if (error instanceof ExportInputError) throw new CliError(error.message);
+      throw error;
     }
-    if (format === 'spider' || format === 'bird') {
-      const dbId = path.basename(env.root).replace(/[^A-Za-z0-9_]/g, '_') || 'toffee';
-      const { items, skipped } = toSpiderTasks([...run.state.tasks.values()], dbId, env.documents);
-      const dbDir = path.join(outDir, 'database', dbId);
-      fs.mkdirSync(dbDir, { recursive: true });
-      fs.writeFileSync(path.join(dbDir, `${dbId}.sqlite`), env.image);
-      const file = path.join(outDir, 'dev.json');
-      fs.writeFileSync(file, JSON.stringify(items, null, 2) + '\n');
-      if (values.json) console.log(JSON.stringify({ file, items: items.length, skipped }));
-      else {
-        console.log(`${items.length} tasks written to ${file}; database in ${dbDir}`);
-        for (const s of skipped) console.log(`skipped ${s.taskId}: ${s.reason}`);
+    if (result.kind === 'tasks') {
+      if (result.format === 'kramabench') {
+        console.log(values.json ? JSON.stringify({ file: result.file, tasks: result.tasks }) : `${result.tasks} tasks written to ${result.file} (data_sources are relative to ${result.dataRoot})`);
+      } else if (values.json) {
+        console.log(JSON.stringify({ file: result.file, items: result.tasks, skipped: result.skipped }));
+      } else {
+        console.log(`${result.tasks} tasks written to ${result.file}; database in ${result.databaseDir}`);
+        for (const s of result.skipped) console.log(`skipped ${s.taskId}: ${s.reason}`);
       }
       return 0;
     }
-
-    if (run.trajectories.length === 0) throw new CliError(`the run has no admitted trajectories to export (${runDir})`);
-    const result = buildSftExport(run.trajectories, { profile: env.profile, documents: env.documents }, {
-      format: format as SftFormat,
-      acceptedOnly: values['accepted-only'],
-      validationFraction,
-      weightRepaired: !values['no-weights'],
-      secrets: secretsFromEnvironment(),
-      selection: { mode: selectMode as SelectionMode, perTask, seed },
-    });
-    const report = writeSftExport(outDir, result);
-    console.log(values.json ? JSON.stringify(report, null, 2) : formatSftReport(report));
-    return report.written > 0 ? 0 : 3;
+    console.log(values.json ? JSON.stringify(result.report, null, 2) : formatSftReport(result.report));
+    return result.report.written > 0 ? 0 : 3;
   },
 };

@@ -7,18 +7,11 @@ import { withLatencyEndpoint } from '../../core/scale/rateLimit';
 import { startWorker } from '../../core/scale/worker';
 import { CliError, folderArgument, parseCommandArgs, resolveRunDir, type CliCommand } from '../command';
 import { positiveFlag, providersFromFlags } from './synthesize';
+import { PROVIDER_FLAG_OPTIONS, PROVIDER_FLAG_USAGE } from '../providers';
 
-const PROVIDER_OPTIONS = `  --provider P          offline-sim (default) or openai
-  --models a,b          models of an openai provider (default gpt-4o-mini)
-  --base-url URL        endpoint of an openai provider
-  --api-key-env NAME    environment variable with its API key (default OPENAI_API_KEY)`;
+const PROVIDER_OPTIONS = PROVIDER_FLAG_USAGE;
 
-const providerFlags = {
-  provider: { type: 'string' },
-  models: { type: 'string' },
-  'base-url': { type: 'string' },
-  'api-key-env': { type: 'string' },
-} as const;
+const providerFlags = PROVIDER_FLAG_OPTIONS;
 
 async function withRedis<T>(url: string | undefined, usage: string, use: (redis: Redis) => Promise<T>): Promise<T> {
   if (!url) throw new CliError(`--redis URL is required (e.g. redis://127.0.0.1:6379)\n${usage}`, 2);

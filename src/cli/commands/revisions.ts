@@ -1,3 +1,4 @@
+import { logIssueLines } from '../../core/store/resumeCheck';
 import { RunStore } from '../../core/store/RunStore';
 import { revisionLines } from '../../core/taskpool/detail';
 import { CliError, parseCommandArgs, type CliCommand } from '../command';
@@ -21,6 +22,7 @@ export const revisionsCommand: CliCommand = {
     const { values, positionals } = parseCommandArgs(argv, { all: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } }, USAGE);
     if (positionals.length !== 1) throw new CliError(`expected one run folder\n${USAGE}`, 2);
     const store = RunStore.open(resolveRunDir(positionals[0]));
+    for (const line of logIssueLines(store.recovery.issues)) console.error(line);
     try {
       const revisions = [...store.state.revisions.values()].filter((r) => values.all || r.outcome !== 'kept');
       if (values.json) {

@@ -1,12 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { synthesize, type SynthesisSummary } from '../../core/run/synthesize';
-import { createOpenAiProvider } from '../../core/llm/openaiProvider';
-import { OFFLINE_SIM_PROVIDER_ID, createSimulatedProvider } from '../../core/sim/index';
+import { OFFLINE_SIM_PROVIDER_ID } from '../../core/sim/index';
+import type { RecordedProvider, RunModelsConfig } from '../../core/store/runProviders';
+import { describeCostModelOrigin, parseCostModelChoice, type CostModelChoice } from '../../core/lcm/location';
 import type { LlmProvider } from '../../core/llm/types';
 import { formatShard, parseShard, type Shard } from '../../core/run/shard';
 import { isRunFolder, readRunMeta } from '../../core/store/runFolder';
 import { CliError, parseCommandArgs, resolveRunDir, type CliCommand } from '../command';
+import { hasProviderFlags, PROVIDER_FLAG_OPTIONS, PROVIDER_FLAG_USAGE, providersFromFlags, providersFromSettings, providerSettingsFromFlags, readCliConfig } from '../providers';
 
 const USAGE = `Usage: toffee synthesize <folder> [options]
        toffee synthesize --resume <runDir>
@@ -18,13 +20,16 @@ trajectories.jsonl). Progress goes to stderr, the summary to stdout.
 Options:
   --tasks N             tasks to explore (default 8)
   --budget USD          budget per task in USD (default 0.05)
-  --provider P          offline-sim (default; simulated models) or openai (any OpenAI-compatible endpoint)
-  --models a,b          models of an openai provider (default gpt-4o-mini)
-  --base-url URL        endpoint of an openai provider
-  --api-key-env NAME    environment variable with its API key (default OPENAI_API_KEY)
+${PROVIDER_FLAG_USAGE}
+  --max-calls N         stop the run after N model calls (resume with a higher N to go on); needed for a model
+                        without a price
   --seed S              default 1
-  --out DIR             run folder to create (default <folder>/.toffee/runs/<runId>)
-  --resume DIR          continue an interrupted run from its folder
+  --out DIR             run folder to create (default <folder>/.toffee/runs/<runId>); with a folder outside the
+                        data folder, nothing is written into the data folder
+  --cost-model C        the learned cost model to start from: environment (default: the data folder's own, saved
+                        back only when the run folder is inside the data folder), fresh, or a file (read and saved)
+  --resume DIR          continue an interrupted run from its folder, on the models it was started with (without
+                        provider flags they are rebuilt from its run.json; other flags are refused)
   --shard i/N           only the tasks of shard i of N (0-based; a stable hash of the task id); with --out, a
                         re-run on the same folder skips the tasks already finished there. Combine the shards'
                         folders with toffee merge
@@ -33,7 +38,10 @@ Options:
                         without it they stay unjudged)
   --revise R            one-step revision after each task's first exploration: rules (default, offline),
                         off, or model:M (with --provider openai: model M reviews, the rules check its patch)
-  --json                print the summary as JSON`;
+  --json                print the summary as JSON
+
+Exit codes: 0 done; 1 an error, or every model call of a task failed (the endpoint's message on stderr); 2 bad
+flags; 3 stopped at --max-calls; 130 cancelled.`;
 
 function positiveNumber(name: string, text: string | undefined, fallback: number, integer = false): number {
   if (text === undefined) return fallback;
@@ -44,15 +52,16 @@ function positiveNumber(name: string, text: string | undefined, fallback: number
   return value;
 }
 
-/** The providers a command's --provider/--models/--base-url/--api-key-env flags name. */
-export function providersFromFlags(values: { provider?: string; models?: string; 'base-url'?: string; 'api-key-env'?: string }): LlmProvider[] {
-  const provider = values.provider ?? OFFLINE_SIM_PROVIDER_ID;
-  if (provider === OFFLINE_SIM_PROVIDER_ID) return [createSimulatedProvider()];
-  if (provider === 'openai') {
-    const models = (values.models ?? 'gpt-4o-mini').split(',').map((m) => m.trim()).filter(Boolean);
-    return [createOpenAiProvider({ baseUrl: values['base-url'], apiKeyEnv: values['api-key-env'], models })];
+/** The providers a command's flags name (kept here for the queue commands). */
+export { providersFromFlags };
+
+function writableFolder(folder: string): boolean {
+  try {
+    fs.accessSync(folder, fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
   }
-  throw new CliError(`unknown provider '${provider}'; use offline-sim or openai`, 2);
 }
 
 export function positiveFlag(name: string, text: string | undefined, fallback: number, integer = false): number {
@@ -71,8 +80,11 @@ export function formatSummary(s: SynthesisSummary): string {
     `  with a repaired error:   ${s.trajectoriesWithRepair}`,
     `  rejected:                ${rejections}`,
     `  prefix reuse:            ${s.toolExecutionsSaved} of ${s.toolCalls} tool calls served without executing${savedShare}, ${s.sandboxMsSaved} ms of sandbox time saved`,
+    `  cost model:              ${describeCostModelOrigin(s.costModelOrigin)}`,
     `  revision:                ${s.revisions.revised} revised (${s.revisions.reExplored} re-explored, ${s.revisions.reScored} trajectories re-scored), ${s.revisions.rejected} rejected, ${s.revisions.kept} kept; ${s.revisions.modelCalls} reviser model calls — toffee revisions <runDir> lists them`,
     `  search:                  ${s.expansions} expansions, ${s.modelCalls} model calls, ${s.expansionsPerSecond.toFixed(1)} expansions/s (excluding ${(s.providerLatencyMs / 1000).toFixed(1)} s of simulated provider latency)`,
+    ...(s.modelCallFailures.failed > 0 ? [`  failed model calls:      ${s.modelCallFailures.failed} of ${s.modelCallFailures.calls}; the last: ${s.modelCallFailures.lastMessage ?? ''}`] : []),
+    ...(s.stopped ? [`  stopped:                 ${s.stopped.message}`] : []),
   ].join('\n');
 }
 
@@ -84,10 +96,9 @@ export const synthesizeCommand: CliCommand = {
     const parsed = parseCommandArgs(argv, {
       tasks: { type: 'string' },
       budget: { type: 'string' },
-      provider: { type: 'string', default: OFFLINE_SIM_PROVIDER_ID },
-      models: { type: 'string' },
-      'base-url': { type: 'string' },
-      'api-key-env': { type: 'string' },
+      ...PROVIDER_FLAG_OPTIONS,
+      'max-calls': { type: 'string' },
+      'cost-model': { type: 'string' },
       seed: { type: 'string' },
       out: { type: 'string' },
       resume: { type: 'string' },
@@ -115,15 +126,26 @@ export const synthesizeCommand: CliCommand = {
       values.out = undefined;
     }
     let folder: string;
+    let recordedProviders: RecordedProvider[] | undefined;
     if (values.resume) {
       const meta = readRunMeta(resolveRunDir(values.resume));
       folder = positionals[0] ? path.resolve(positionals[0]) : meta.dataFolder;
+      // Without provider flags, the run goes on with the providers it recorded (a run that recorded none, on the
+      // simulated models; the pipeline refuses if the run was started on others and names the flags).
+      if (!hasProviderFlags(values)) recordedProviders = (meta.config as RunModelsConfig | undefined)?.providerSettings;
     } else {
       if (positionals.length !== 1) throw new CliError(`expected one folder\n${USAGE}`, 2);
       folder = path.resolve(positionals[0]);
     }
     if (!folder || !fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) throw new CliError(`not a folder: ${folder || '(none recorded in the run)'}`);
     if (values.out && fs.existsSync(values.out) && fs.readdirSync(values.out).length > 0) throw new CliError(`--out ${values.out} exists and is not empty`);
+    if (!values.out && !values.resume && !writableFolder(folder)) throw new CliError(`the data folder ${folder} is read-only, so the run folder cannot go in it: pass --out DIR`);
+    let costModelChoice: CostModelChoice = 'environment';
+    try {
+      if (values['cost-model'] !== undefined) costModelChoice = parseCostModelChoice(values['cost-model']);
+    } catch (error) {
+      throw new CliError((error as Error).message, 2);
+    }
     const tasks = positiveNumber('tasks', values.tasks, 8, true);
     const budgetUsd = positiveNumber('budget', values.budget, 0.05);
     const seed = values.seed === undefined ? 1 : Number(values.seed);
@@ -131,21 +153,23 @@ export const synthesizeCommand: CliCommand = {
     const minQuality = values['min-quality'] === undefined ? undefined : Number(values['min-quality']);
     if (minQuality !== undefined && !(minQuality >= 0 && minQuality <= 1)) throw new CliError(`--min-quality must be between 0 and 1, not '${values['min-quality']}'`, 2);
 
-    const providers = providersFromFlags(values);
+    const maxCalls = values['max-calls'] === undefined ? undefined : positiveNumber('max-calls', values['max-calls'], 0, true);
+    const config = readCliConfig(values);
+    const providerSettings = recordedProviders ?? providerSettingsFromFlags(values, config);
+    const providers = providersFromSettings(providerSettings, config);
+    const realSetting = providerSettings.find((p) => p.id !== OFFLINE_SIM_PROVIDER_ID);
+    /** A provider like the run's real one, offering only `model` (the judge, the reviser). */
+    const helper = (model: string, flag: string): { provider: LlmProvider; model: string } => {
+      if (!realSetting) throw new CliError(`${flag} needs --provider openai or a provider of toffee.config.json (the offline simulated models never judge or revise)`, 2);
+      return { provider: providersFromSettings([realSetting], config, [model])[0], model };
+    };
     let judge: { provider: LlmProvider; model: string } | undefined;
-    if (values['judge-model'] !== undefined) {
-      if (values.provider !== 'openai') throw new CliError('--judge-model needs --provider openai (the offline simulated models never judge)', 2);
-      const model = values['judge-model'];
-      judge = { provider: createOpenAiProvider({ baseUrl: values['base-url'], apiKeyEnv: values['api-key-env'], models: [model] }), model };
-    }
+    if (values['judge-model'] !== undefined) judge = helper(values['judge-model'], '--judge-model');
 
     let revise: 'rules' | 'off' | { provider: LlmProvider; model: string };
     if (values.revise === 'rules' || values.revise === 'off') revise = values.revise;
-    else if (values.revise?.startsWith('model:') && values.revise.length > 6) {
-      if (values.provider !== 'openai') throw new CliError('--revise model:M needs --provider openai (offline, the rules revise)', 2);
-      const model = values.revise.slice(6);
-      revise = { provider: createOpenAiProvider({ baseUrl: values['base-url'], apiKeyEnv: values['api-key-env'], models: [model] }), model };
-    } else throw new CliError(`--revise must be rules, off or model:M, not '${values.revise}'`, 2);
+    else if (values.revise?.startsWith('model:') && values.revise.length > 6) revise = helper(values.revise.slice(6), '--revise model:M');
+    else throw new CliError(`--revise must be rules, off or model:M, not '${values.revise}'`, 2);
 
     const controller = new AbortController();
     const onSigint = () => controller.abort();
@@ -157,6 +181,9 @@ export const synthesizeCommand: CliCommand = {
         tasks,
         budgetUsd,
         providers,
+        providerSettings,
+        maxCalls,
+        costModelFile: costModelChoice === 'environment' ? undefined : costModelChoice === 'fresh' ? null : costModelChoice.file,
         seed,
         outDir: values.out,
         resumeDir: values.resume,
@@ -169,7 +196,11 @@ export const synthesizeCommand: CliCommand = {
       });
       process.stderr.write(`done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
       console.log(values.json ? JSON.stringify(summary, null, 2) : formatSummary(summary));
-      return summary.cancelled ? 130 : 0;
+      if (summary.stopped?.reason === 'model-failure') {
+        process.stderr.write(`toffee synthesize: every model call failed; the endpoint said: ${summary.stopped.providerMessage ?? 'nothing'}\n`);
+        return 1;
+      }
+      return summary.cancelled ? 130 : summary.stopped?.reason === 'max-calls' ? 3 : 0;
     } catch (error) {
       if (error instanceof CliError) throw error;
       throw new CliError(error instanceof Error ? error.message : String(error));

@@ -6,15 +6,20 @@ import { OFFLINE_SIM_PROVIDER_ID } from '../../core/sim/index';
 import { readBenchmarkFolder } from '../../core/taskpool/contamination';
 import { TaskPoolOptions, TaskPoolResult, buildTaskPool, rejectionsByReason } from '../../core/taskpool/pool';
 import type { ContaminationReference } from '../../core/taskpool/types';
+import { formatPoolMix, poolMix } from '../../core/taskpool/report';
+import type { EnvironmentProfile } from '../../core/env/types';
 import { CliError, folderArgument, parseCommandArgs, type CliCommand } from '../command';
 
 const USAGE = `Usage: toffee tasks <folder> [--max N] [--out tasks.jsonl] [--graph graph.json] [--benchmark DIR] [--provider openai|offline-sim] [--model M] [--base-url URL] [--api-key-env VAR] [--seed S] [--json]
 
-Builds the task pool for the folder: runs the dependency families (join keys, group contrasts, correlations,
-change over time, top-k, conditional rates, outliers, reconciliation, document-grounded parameters, data quality),
-validates every candidate (evidence re-run, replay through the agent's tools, triviality, near-duplicates,
-contamination against --benchmark), and selects up to N diverse tasks. Writes one TaskSpec per line to --out and
-prints per-family counts and rejections by reason.
+Builds the task pool for the folder from what its data means (the semantic profile): multi-step task programs
+(drill-down, attribution of change, document metrics, cross-source reconciliation, clean-then-aggregate,
+partitions, distribution-then-subset, SQL-then-Python statistics, cohorts and funnels) and single-step families
+(lookups, joins, rates, change over time, correlation, outliers, reconciliation, document rules, data quality).
+Every candidate is validated (each step re-run and its sub-answer checked, replay through the agent's tools,
+triviality, near-duplicates, contamination against --benchmark), and up to N diverse tasks are selected. Writes
+one TaskSpec per line to --out and prints per-family counts, the pool's mix (compositions, steps per task,
+coverage, what is absent and why) and rejections by reason.
 
   --provider openai   asks each question without data and rejects the ones the model answers correctly, and
                       has the model rephrase each selected question naturally (validated: meaning kept, no
@@ -24,7 +29,7 @@ prints per-family counts and rejections by reason.
   --base-url URL      endpoint of the openai provider, e.g. http://localhost:11434/v1
   --api-key-env VAR   environment variable holding its key (default OPENAI_API_KEY)`;
 
-export function formatTaskPool(result: TaskPoolResult): string {
+export function formatTaskPool(result: TaskPoolResult, profile?: EnvironmentProfile): string {
   const lines: string[] = [];
   const width = Math.max(6, ...result.families.map((f) => f.id.length));
   lines.push(`${'family'.padEnd(width)}  candidates  valid  selected  note`);
@@ -39,6 +44,7 @@ export function formatTaskPool(result: TaskPoolResult): string {
   if (noData > 0) lines.push(`No-data check skipped for ${noData} tasks (no provider configured).`);
   const phrased = result.tasks.filter((t) => t.validation?.phrasing?.source === 'llm').length;
   lines.push(`Questions: ${phrased} phrased by the model, ${result.tasks.length - phrased} deterministic templates.`);
+  if (profile) lines.push('', formatPoolMix(poolMix(result, profile)));
   for (const note of result.notes) lines.push(`Note: ${note}`);
   return lines.join('\n');
 }
@@ -97,9 +103,9 @@ export const tasksCommand: CliCommand = {
       if (values.out) fs.writeFileSync(path.resolve(values.out), result.tasks.map((t) => JSON.stringify(t)).join('\n') + (result.tasks.length ? '\n' : ''));
       if (values.graph) fs.writeFileSync(path.resolve(values.graph), JSON.stringify(result.graph, null, 1));
       if (values.json) {
-        console.log(JSON.stringify({ families: result.families, rejected: result.rejected, byReason: rejectionsByReason(result.rejected), notes: result.notes, elapsedMs: result.elapsedMs, tasks: result.tasks }, null, 1));
+        console.log(JSON.stringify({ families: result.families, rejected: result.rejected, byReason: rejectionsByReason(result.rejected), mix: poolMix(result, session.env.profile), notes: result.notes, elapsedMs: result.elapsedMs, tasks: result.tasks }, null, 1));
       } else {
-        console.log(formatTaskPool(result));
+        console.log(formatTaskPool(result, session.env.profile));
         if (values.out) console.log(`Wrote ${result.tasks.length} tasks to ${values.out}`);
       }
       return 0;

@@ -3,9 +3,10 @@ import Papa from 'papaparse';
 import { listLines, report, type LoaderContext } from './loaderContext';
 import { columnNamesFromHeaders, tableBaseNameFromFile } from './naming';
 import { quoteIdent } from '../text/sql';
-import { createTable, type ColumnSpec, type TableInserter } from './tableWriter';
+import { createTableParts, MAX_TABLE_COLUMNS, planTableParts, type ColumnSpec, type RowSink } from './tableWriter';
 import { ColumnTypeTracker, textCellToSql } from './typeInference';
 import { reportDateLayouts, specOf } from './dateDiagnostics';
+import { createTextReadStream, decodeHead } from './textEncoding';
 
 const CANDIDATE_DELIMITERS = [',', ';', '\t', '|'];
 const BOM = '\uFEFF';
@@ -15,7 +16,7 @@ const BOM = '\uFEFF';
  * with line numbers, and inserts typed values in batches.
  */
 export async function loadDelimited(context: LoaderContext, isTsv: boolean): Promise<void> {
-  const sample = stripBom(context.head.toString('utf8'));
+  const sample = stripBom(decodeHead(context.head, context.encoding ?? 'utf-8'));
   if (sample.trim() === '') {
     report(context, 'warning', 'Empty file: nothing to load.');
     return;
@@ -26,16 +27,20 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
   // whole file disagrees with the guess (a column turns out to be text after all, say) is the table rebuilt in a
   // second pass with the inferred types — so no rows are ever held in memory.
   const guess = guessColumns(sample, delimiter, context.head.length >= HEAD_SAMPLE_BYTES);
-  let inserter: TableInserter | undefined;
+  let inserter: RowSink | undefined;
   let columns: ColumnSpec[] = [];
   let tableName = '';
+  let plan: ReturnType<typeof planTableParts> = { parts: [] };
+  // Over SQLite's column limit the columns go to linked parts (see planTableParts).
+  const partsFor = (all: ColumnSpec[]) => plan.parts.map((part, k) => ({ ...part, columns: plan.linkColumn ? [part.columns[0], ...all.slice(k * (MAX_TABLE_COLUMNS - 1), (k + 1) * (MAX_TABLE_COLUMNS - 1))] : all }));
   let guessHolds = true;
   const values: Array<string | number | null> = [];
   const inference = await inferPass(context, delimiter, {
     onHeader(header) {
       columns = columnNamesFromHeaders(header).map((n, i) => ({ ...n, ...(guess?.[i] ?? { type: 'text' }) }));
       tableName = context.names.allocate(tableBaseNameFromFile(context.file));
-      inserter = createTable(context.db, tableName, columns);
+      plan = planTableParts(tableName, columns, (base) => context.names.allocate(base));
+      inserter = createTableParts(context.db, plan.parts, !!plan.linkColumn);
     },
     onRow(row) {
       if (!guessHolds || !inserter) return;
@@ -62,9 +67,10 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
     columns = columns.map((c, i) => ({ ...c, ...specOf(inference.trackers[i]) }));
   } else {
     inserter.dispose();
-    context.db.run(`DROP TABLE ${quoteIdent(tableName)}`);
+    for (const part of plan.parts) context.db.run(`DROP TABLE ${quoteIdent(part.name)}`);
     columns = columns.map((c, i) => ({ ...c, ...specOf(inference.trackers[i]) }));
-    inserter = createTable(context.db, tableName, columns);
+    plan = { ...plan, parts: partsFor(columns) };
+    inserter = createTableParts(context.db, plan.parts, !!plan.linkColumn);
     const typed = inserter;
     try {
       await insertPass(context, delimiter, columns, (row) => typed.insert(row));
@@ -74,7 +80,17 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
       throw e;
     }
   }
-  context.tables.push({ name: tableName, originalName: context.file.split('/').pop() ?? context.file, sourceFile: context.file, kind: 'table', columns });
+  const originalName = context.file.split('/').pop() ?? context.file;
+  if (plan.linkColumn) {
+    const names = plan.parts.map((p) => p.name);
+    report(
+      context,
+      'warning',
+      `${columns.length} columns, over SQLite's limit of ${MAX_TABLE_COLUMNS} per table: stored as ${plan.parts.length} tables (${names.join(', ')}) ` +
+        `of at most ${MAX_TABLE_COLUMNS - 1} columns each, in the file's column order; join them on ${plan.linkColumn} (the row number) to read whole rows.`,
+    );
+  }
+  for (const part of partsFor(columns)) context.tables.push({ name: part.name, originalName, sourceFile: context.file, kind: 'table', columns: part.columns });
 }
 
 const HEAD_SAMPLE_BYTES = 64 * 1024;
@@ -169,7 +185,7 @@ function streamRows(
     // 64 KiB chunks: each chunk's rows (arrays and field strings) die young, in V8's young generation. With 1 MiB
     // chunks about 14k rows were alive at once, outlived the young generation and made the old one churn; on a
     // 1M-row CSV that cost about 40% of the load's CPU time (16 KiB and 256 KiB were slower too).
-    const stream = fs.createReadStream(context.absolutePath, { encoding: 'utf8', highWaterMark: STREAM_CHUNK_BYTES });
+    const stream = createTextReadStream(context.absolutePath, context.encoding ?? 'utf-8', STREAM_CHUNK_BYTES) as fs.ReadStream;
     let line = 1;
     let failure: unknown;
     Papa.parse<string[]>(stream as unknown as File, {

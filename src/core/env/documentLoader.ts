@@ -1,4 +1,4 @@
-import * as fs from 'node:fs/promises';
+import { readTextFile } from './textEncoding';
 import { report, type LoaderContext } from './loaderContext';
 import type { DocumentSection } from './types';
 
@@ -39,7 +39,7 @@ function fileTitle(file: string): string {
 
 /** Markdown and plain-text files become documents the agent can search and read. */
 export async function loadDocument(context: LoaderContext, isMarkdown: boolean): Promise<void> {
-  let text = await fs.readFile(context.absolutePath, 'utf8');
+  let text = await readTextFile(context.absolutePath, context.encoding ?? 'utf-8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') {
     report(context, 'warning', 'Empty file: nothing to load.');

@@ -11,8 +11,10 @@ import { quoteIdent } from '../text/sql';
 import { profileDocument, profileTable } from './profile';
 import { loadSqlite } from './sqliteLoader';
 import { ImageDatabase } from './sqlJs';
+import { MAX_TABLE_COLUMNS } from './tableWriter';
+import { encodingNote, inspectTextFile, looksBinaryText } from './textEncoding';
 import { loadXlsx } from './xlsxLoader';
-import type { DataDocument, DataEnvironment, EnvironmentProfile, FileDiagnostic, FileRecord, LoadOptions } from './types';
+import { DataFolderError, type DataDocument, type DataEnvironment, type EnvironmentProfile, type FileDiagnostic, type FileRecord, type LoadOptions } from './types';
 
 export * from './types';
 
@@ -49,11 +51,33 @@ export function fileKindOf(file: string): FileRecord['kind'] {
   return KIND_BY_EXTENSION[path.extname(file).toLowerCase()] ?? 'other';
 }
 
-/** Files under `root` (relative, forward slashes, sorted), skipping hidden entries, `.toffee/` and `node_modules/`. */
-export async function listDataFiles(root: string): Promise<string[]> {
+/** Why a folder or link could not be walked, in plain words. */
+function walkErrorText(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'ELOOP') return 'a loop of symbolic links';
+  if (code === 'ENOENT') return 'it no longer exists';
+  return code ?? (error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * Files under `root` (relative, forward slashes, sorted), skipping hidden entries, `.toffee/` and `node_modules/`.
+ * A sub-folder that cannot be read, a broken link, a link loop and a linked folder (not followed: links can form
+ * loops) are reported through `onProblem` and the walk goes on; only an unreadable `root` is an error.
+ */
+export async function listDataFiles(root: string, onProblem?: (diagnostic: FileDiagnostic) => void): Promise<string[]> {
   const files: string[] = [];
+  const problem = (file: string, severity: FileDiagnostic['severity'], message: string) => onProblem?.({ file, severity, message });
+  const realRoot = await fs.promises.realpath(root).catch(() => path.resolve(root));
   const visit = async (relative: string): Promise<void> => {
-    const entries = await fs.promises.readdir(path.join(root, relative), { withFileTypes: true });
+    let entries: fs.Dirent[];
+    try {
+      entries = await fs.promises.readdir(path.join(root, relative), { withFileTypes: true });
+    } catch (error) {
+      if (!relative) throw new DataFolderError(`Cannot read the folder ${root}: ${walkErrorText(error)}`);
+      problem(`${relative}/`, 'warning', `Cannot read this folder (${walkErrorText(error)}); the files in it were not loaded.`);
+      return;
+    }
     for (const entry of entries) {
       if (entry.name.startsWith('.') || SKIPPED_FOLDERS.has(entry.name)) continue;
       if (relative === '' && TOFFEE_SETTINGS_FILES.has(entry.name)) continue;
@@ -61,25 +85,33 @@ export async function listDataFiles(root: string): Promise<string[]> {
       if (entry.isDirectory()) await visit(child);
       else if (entry.isFile()) files.push(child);
       else if (entry.isSymbolicLink()) {
-        // Linked files are read; linked folders are not followed (they can form cycles).
-        const stat = await fs.promises.stat(path.join(root, child)).catch(() => undefined);
-        if (stat?.isFile()) files.push(child);
+        const absolute = path.join(root, child);
+        let stat: fs.Stats;
+        try {
+          stat = await fs.promises.stat(absolute);
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          const target = await fs.promises.readlink(absolute).catch(() => '?');
+          problem(child, 'warning', code === 'ENOENT'
+            ? `Broken symbolic link (to ${target}, which does not exist); skipped.`
+            : `Symbolic link that cannot be followed (${walkErrorText(error)}, via ${target}); skipped.`);
+          continue;
+        }
+        if (stat.isFile()) files.push(child);
+        else if (stat.isDirectory()) {
+          // Linked folders are not followed (they can form cycles); say so, and name a loop as one.
+          const real = await fs.promises.realpath(absolute).catch(() => '');
+          const here = path.join(realRoot, relative);
+          const loop = real !== '' && (here === real || here.startsWith(real + path.sep));
+          problem(child, loop ? 'warning' : 'info', loop
+            ? `Symbolic link to a folder above it (${real}): a loop; not followed.`
+            : 'Linked folder; not followed (links can form loops). Link or copy its files into the folder to load them.');
+        }
       }
     }
   };
   await visit('');
   return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
-/** NUL bytes or many invalid UTF-8 sequences in the first bytes: not a text file, whatever its name says. */
-export function looksBinary(head: Buffer): boolean {
-  if (head.includes(0)) return true;
-  // The sample may end mid-character; leave the last few bytes out of the count.
-  const sample = head.length >= HEAD_BYTES ? head.subarray(0, head.length - 4) : head;
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(sample);
-  let invalid = 0;
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 0xfffd) invalid++;
-  return text.length > 0 && invalid / text.length > 0.01;
 }
 
 async function readHead(file: string): Promise<Buffer> {
@@ -149,9 +181,12 @@ export async function loadEnvironment(root: string, options: LoadOptions = {}): 
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const signal = options.signal;
   signal?.throwIfAborted();
-  const stat = await fs.promises.stat(absoluteRoot);
-  if (!stat.isDirectory()) throw new Error(`Not a folder: ${absoluteRoot}`);
-  const files = await listDataFiles(absoluteRoot);
+  const stat = await fs.promises.stat(absoluteRoot).catch((error: unknown) => {
+    throw new DataFolderError(`Cannot read the folder ${absoluteRoot}: ${walkErrorText(error)}`);
+  });
+  if (!stat.isDirectory()) throw new DataFolderError(`Not a folder: ${absoluteRoot}`);
+  const walkProblems: FileDiagnostic[] = [];
+  const files = await listDataFiles(absoluteRoot, (d) => walkProblems.push(d));
 
   const imageDb = await ImageDatabase.create(await estimateImageBytes(absoluteRoot, files, maxFileBytes));
   const db = imageDb.db;
@@ -162,7 +197,7 @@ export async function loadEnvironment(root: string, options: LoadOptions = {}): 
     const names = new NameAllocator();
     const tables: LoadedTable[] = [];
     const documents: DataDocument[] = [];
-    const diagnostics: FileDiagnostic[] = [];
+    const diagnostics: FileDiagnostic[] = [...walkProblems];
     const records: FileRecord[] = [];
 
     for (let index = 0; index < files.length; index++) {
@@ -193,12 +228,21 @@ export async function loadEnvironment(root: string, options: LoadOptions = {}): 
           report(context, 'warning', `File is ${record.sizeBytes} bytes, over the ${maxFileBytes}-byte limit per file; skipped.`);
           continue;
         }
-        record.sha256 = await sha256Of(absolutePath);
-        context.head = await readHead(absolutePath);
-        if (!BINARY_KINDS.has(kind) && record.sizeBytes > 0 && looksBinary(context.head)) {
-          report(context, 'error', `This ${kind} file holds binary data, not text; skipped.`);
-          continue;
+        if (BINARY_KINDS.has(kind)) record.sha256 = await sha256Of(absolutePath);
+        else {
+          // The whole file's encoding, found while it is hashed: a latin-1 byte on the last line counts too.
+          const inspected = await inspectTextFile(absolutePath);
+          record.sha256 = inspected.sha256;
+          if (record.sizeBytes > 0 && looksBinaryText(inspected.report)) {
+            report(context, 'error', `This ${kind} file holds binary data, not text; skipped.`);
+            continue;
+          }
+          context.encoding = inspected.report.encoding;
+          record.encoding = inspected.report.encoding;
+          const note = encodingNote(inspected.report);
+          if (note) report(context, note.severity, note.message, note.line);
         }
+        context.head = await readHead(absolutePath);
         if (kind === 'sqlite') {
           // ATTACH/DETACH cannot run inside a transaction; the SQLite loader keeps one transaction per table.
           await loadFile(context, kind);
@@ -217,7 +261,10 @@ export async function loadEnvironment(root: string, options: LoadOptions = {}): 
         if (isAbort(e, signal)) throw e;
         tables.length = tablesBefore;
         documents.length = documentsBefore;
-        report(context, 'error', `Could not load: ${e instanceof Error ? e.message : String(e)}`);
+        const message = e instanceof Error ? e.message : String(e);
+        // SQLite's words name neither the limit nor a way out.
+        const hint = /too many columns/.test(message) ? ` (SQLite allows ${MAX_TABLE_COLUMNS} columns per table; CSV files wider than that are split into linked tables, so saving this one as CSV loads it)` : '';
+        report(context, 'error', `Could not load: ${message}${hint}`);
       }
       record.produced = [...tables.slice(tablesBefore).map((t) => t.name), ...documents.slice(documentsBefore).map((d) => d.name)];
     }

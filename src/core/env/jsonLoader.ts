@@ -1,5 +1,5 @@
-import * as fs from 'node:fs/promises';
 import { listLines, report, type LoaderContext } from './loaderContext';
+import { readTextFile } from './textEncoding';
 import { tableBaseNameFromFile, toSnakeIdentifier, NameAllocator } from './naming';
 import { createTable, type ColumnSpec } from './tableWriter';
 import { ColumnTypeTracker, jsonCellToSql } from './typeInference';
@@ -153,7 +153,7 @@ function lineAt(text: string, offset: number): number {
 
 export async function loadJson(context: LoaderContext): Promise<void> {
   if (tooLarge(context)) return;
-  let text = await fs.readFile(context.absolutePath, 'utf8');
+  let text = await readTextFile(context.absolutePath, context.encoding ?? 'utf-8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') {
     report(context, 'warning', 'Empty file: nothing to load.');
@@ -216,7 +216,7 @@ export async function loadJson(context: LoaderContext): Promise<void> {
 
 export async function loadJsonLines(context: LoaderContext): Promise<void> {
   if (tooLarge(context)) return;
-  let text = await fs.readFile(context.absolutePath, 'utf8');
+  let text = await readTextFile(context.absolutePath, context.encoding ?? 'utf-8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const draft = new TableDraft(context.file.split('/').pop() ?? context.file);
   const state: FlattenState = { deepestCut: 0, unstorable: 0 };

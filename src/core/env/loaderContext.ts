@@ -1,6 +1,7 @@
 import type { Database } from 'sql.js';
 import type { NameAllocator } from './naming';
 import type { ColumnSpec } from './tableWriter';
+import type { TextEncoding } from './textEncoding';
 import type { DataDocument, FileDiagnostic, Severity, TableProfile } from './types';
 
 /** A table or view a loader put in the image, with what the loader knows about it beyond the schema. */
@@ -26,6 +27,8 @@ export interface LoaderContext {
   sizeBytes: number;
   /** The first bytes of the file (up to 64 KiB), already read for sniffing. */
   head: Buffer;
+  /** Text files: the encoding found for the whole file (see textEncoding.ts); read the file through it. */
+  encoding?: TextEncoding;
   signal?: AbortSignal;
   tables: LoadedTable[];
   documents: DataDocument[];

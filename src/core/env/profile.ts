@@ -53,6 +53,8 @@ function distinctSql(db: Database, table: string, column: string, type: ColumnTy
 }
 
 /** Profiles one table or view with a single aggregate query plus a sample query per column. */
+const AGGREGATES_PER_SCAN = 1000;
+
 export function profileTable(db: Database, loaded: LoadedTable): TableProfile {
   const table = quoteIdent(loaded.name);
   const info = db.exec(`PRAGMA table_info(${table})`)[0];
@@ -82,7 +84,11 @@ export function profileTable(db: Database, loaded: LoadedTable): TableProfile {
     aggregates.push(`count(${column.quoted})`, distinctSql(db, table, column.quoted, column.type));
     if (ranged(column.type)) aggregates.push(`min(${column.quoted})`, `max(${column.quoted})`);
   }
-  const values = db.exec(`SELECT ${aggregates.join(', ')} FROM ${table}`)[0].values[0];
+  // A result row holds at most 2,000 values in SQLite: a wide table's aggregates are read in several scans.
+  const values: SqlValue[] = [];
+  for (let start = 0; start < aggregates.length; start += AGGREGATES_PER_SCAN) {
+    values.push(...db.exec(`SELECT ${aggregates.slice(start, start + AGGREGATES_PER_SCAN).join(', ')} FROM ${table}`)[0].values[0]);
+  }
   const rowCount = Number(values[0]);
   let at = 1;
   const columnProfiles: ColumnProfile[] = columns.map((column) => {

@@ -17,7 +17,8 @@ export interface ColumnSpec {
   layoutName?: string;
 }
 
-
+/** SQLite's limit on columns per table (SQLITE_MAX_COLUMN as sql.js is built). */
+export const MAX_TABLE_COLUMNS = 2000;
 
 /** Creates a table with declared types from inferred ones and returns a row inserter. */
 export function createTable(db: Database, table: string, columns: ColumnSpec[]): TableInserter {
@@ -85,4 +86,66 @@ export class TableInserter {
   dispose(): void {
     this.batchStatement.free();
   }
+}
+
+/** One table of a source too wide for one: its name and columns (the link column first, for the parts after the first). */
+export interface TablePart {
+  name: string;
+  columns: ColumnSpec[];
+}
+
+/** Rows in, whatever tables they go to. */
+export interface RowSink {
+  readonly rowCount: number;
+  insert(values: ReadonlyArray<string | number | null>): void;
+  finish(): void;
+  dispose(): void;
+}
+
+/**
+ * How a source with `columns` is stored: one table, or — over SQLite's limit — parts of at most 1,999 source
+ * columns, each with `_row_id` (the row number, 1-based) so the parts join back into the source's rows.
+ */
+export function planTableParts(name: string, columns: ColumnSpec[], allocateName: (base: string) => string): { parts: TablePart[]; linkColumn?: string } {
+  if (columns.length <= MAX_TABLE_COLUMNS) return { parts: [{ name, columns }] };
+  const taken = new Set(columns.map((c) => c.name.toLowerCase()));
+  let linkColumn = '_row_id';
+  while (taken.has(linkColumn)) linkColumn = `_${linkColumn}`;
+  const link: ColumnSpec = { name: linkColumn, originalName: '(row number)', type: 'integer' };
+  const width = MAX_TABLE_COLUMNS - 1;
+  const parts: TablePart[] = [];
+  for (let start = 0, k = 1; start < columns.length; start += width, k++) {
+    parts.push({ name: k === 1 ? name : allocateName(`${name}_part${k}`), columns: [link, ...columns.slice(start, start + width)] });
+  }
+  return { parts, linkColumn };
+}
+
+/** Creates the parts' tables; the sink takes full-width source rows and writes each part's slice with the row number. */
+export function createTableParts(db: Database, parts: TablePart[], linked: boolean): RowSink {
+  if (!linked) return createTable(db, parts[0].name, parts[0].columns);
+  const inserters = parts.map((part) => createTable(db, part.name, part.columns));
+  const slices = parts.map((part, k) => ({ start: parts.slice(0, k).reduce((n, p) => n + p.columns.length - 1, 0), width: part.columns.length - 1 }));
+  const buffers = parts.map((part) => new Array<string | number | null>(part.columns.length));
+  let rows = 0;
+  return {
+    get rowCount() {
+      return rows;
+    },
+    insert(values) {
+      rows++;
+      for (let k = 0; k < inserters.length; k++) {
+        const buffer = buffers[k];
+        buffer[0] = rows;
+        const { start, width } = slices[k];
+        for (let c = 0; c < width; c++) buffer[c + 1] = values[start + c] ?? null;
+        inserters[k].insert(buffer);
+      }
+    },
+    finish() {
+      for (const inserter of inserters) inserter.finish();
+    },
+    dispose() {
+      for (const inserter of inserters) inserter.dispose();
+    },
+  };
 }

@@ -2,6 +2,14 @@
 
 export type Severity = 'error' | 'warning' | 'info';
 
+/** The data folder itself cannot be loaded (missing, not a folder, unreadable): the message says why, no more. */
+export class DataFolderError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DataFolderError';
+  }
+}
+
 /** One problem with one input file. Loading never stops for it. */
 export interface FileDiagnostic {
   /** Path relative to the environment root, with forward slashes. */
@@ -118,6 +126,8 @@ export interface FileRecord {
   kind: 'csv' | 'tsv' | 'json' | 'jsonl' | 'sqlite' | 'xlsx' | 'parquet' | 'markdown' | 'text' | 'other';
   /** Tables and documents that came from this file. */
   produced: string[];
+  /** Text files: the character encoding they were read in ('utf-8', 'utf-8-bom', 'utf-16le', 'utf-16be', 'windows-1252', 'iso-8859-1'). */
+  encoding?: string;
 }
 
 export interface EnvironmentProfile {

@@ -4,6 +4,7 @@ import { columnNamesFromHeaders, tableBaseNameFromFile, toSnakeIdentifier } from
 import { createTable, type ColumnSpec } from './tableWriter';
 import { ColumnTypeTracker, jsonCellToSql } from './typeInference';
 import { reportDateLayouts, specOf } from './dateDiagnostics';
+import { checkZipInflation } from './zipInflation';
 
 /**
  * Loads an .xlsx workbook: each non-empty worksheet becomes one table. Blank leading rows and a one-value title
@@ -223,6 +224,11 @@ async function readWorkbook(context: LoaderContext): Promise<ExcelJS.Workbook | 
   }
   if (head.length < 4 || !head.subarray(0, 4).equals(ZIP_MAGIC)) {
     report(context, 'error', 'Not an .xlsx workbook (the file is not a zip package).');
+    return undefined;
+  }
+  const inflation = await checkZipInflation(context.absolutePath);
+  if (!inflation.ok) {
+    report(context, 'error', `The workbook is not read: ${inflation.reason}.`);
     return undefined;
   }
   const workbook = new ExcelJS.Workbook();

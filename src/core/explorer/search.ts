@@ -59,6 +59,8 @@ export interface SearchOptions {
   maxK?: number;
   /** Stop after this many expansions (default 200). */
   maxExpansions?: number;
+  /** Stop after this many model calls (default: no cap; the budget bounds them when every model has a price). */
+  maxCalls?: number;
   /** Stop once this many trajectories are admitted (default 3). */
   targetAdmitted?: number;
   cPuct?: number;
@@ -72,7 +74,7 @@ export interface SearchOptions {
   onEvents?: (events: RunEventInput[]) => void;
 }
 
-export type SearchStopReason = 'solved' | 'budget' | 'exhausted' | 'expansions' | 'cancelled';
+export type SearchStopReason = 'solved' | 'budget' | 'exhausted' | 'expansions' | 'calls' | 'cancelled';
 
 export interface SearchResult {
   tree: SearchTree;
@@ -114,9 +116,11 @@ interface SearchState {
 /** Where the next expansion goes: a leaf (a widened state, a repair, or the end of a PUCT descent). */
 type Selection = { stop: SearchStopReason } | { again: true } | { leaf: TreeNode; widening: boolean };
 
-/** The configs chosen for a leaf, narrowed to what the budget can carry, with the features they were chosen for. */
+/** The configs chosen for a leaf, narrowed to what the budget (and the cap on model calls) can carry, with the features they were chosen for. */
 interface ArmChoice extends ExpansionChoice {
   features: StateFeatures;
+  /** Set when the cap on model calls, not the budget, narrowed the choice. */
+  narrowedByCalls?: boolean;
 }
 
 /** The children one expansion added, in the order they ran, and why it stopped before the last config. */
@@ -209,6 +213,7 @@ function selectLeaf(s: SearchState): Selection {
   const repairedBranch = repairs && !s.admitted.some((t) => t.hasRepair) ? tree.nodes.find((n) => n.status === 'repaired' && !n.closed) : undefined;
   if (s.admitted.length >= settings.targetAdmitted && !repairedBranch) return { stop: 'solved' };
   if (s.expansions >= settings.maxExpansions) return { stop: 'expansions' };
+  if (options.maxCalls !== undefined && s.calls >= options.maxCalls) return { stop: 'calls' };
   if (remaining <= 0) return { stop: 'budget' };
   if (tree.root.closed) {
     // Progressive widening: every branch ended but budget is left, so the most promising open state gets another
@@ -252,8 +257,10 @@ function chooseArms(s: SearchState, leaf: TreeNode, widening: boolean): ArmChoic
   const triedArms = widening ? leaf.childIndices.map((c) => tree.node(c).armId).filter((id): id is string => id !== undefined) : [];
   const choice = s.policy.choose({ features, remainingBudgetUsd: remaining, maxK: widening ? 1 : settings.maxK, operators: operatorsAt(leaf), excludeArmIds: triedArms });
   // Each child still needs the rest of a path: branch only as wide as the budget can carry them all to an answer.
-  const width = affordableWidth(choice.expectedCosts, remaining, Math.max(1, expectedLength(s.admitted) - leaf.depth));
-  return { ...narrowedTo(choice, width), features };
+  const affordable = affordableWidth(choice.expectedCosts, remaining, Math.max(1, expectedLength(s.admitted) - leaf.depth));
+  // Nor wider than the model calls the cap leaves.
+  const width = options.maxCalls === undefined ? affordable : Math.min(affordable, options.maxCalls - s.calls);
+  return { ...narrowedTo(choice, width), features, ...(width < affordable ? { narrowedByCalls: true } : {}) };
 }
 
 /** The first `width` of a choice, priors renormalised. */
@@ -448,7 +455,8 @@ function decisionEvents(task: TaskSpec, leaf: TreeNode, choice: ArmChoice, stopp
   const ran = stoppedAfter?.ran ?? choice.arms.length;
   const armIds = choice.armIds.slice(0, ran);
   const chosen = armIds.map((id) => decision.arms.find((a) => a.armId === id)!);
-  let kReason = choice.arms.length < decision.K ? `${decision.kReason}; narrowed to ${choice.arms.length} so each child can still reach an answer` : decision.kReason;
+  const narrowedBy = choice.narrowedByCalls ? 'by the cap on model calls' : 'so each child can still reach an answer';
+  let kReason = choice.arms.length < decision.K ? `${decision.kReason}; narrowed to ${choice.arms.length} ${narrowedBy}` : decision.kReason;
   if (stoppedAfter) kReason = `${kReason}; stopped after ${ran}: ${stoppedAfter.why}`;
   return [
     {

@@ -8,3 +8,4 @@ export * from './select';
 export * from './tasks';
 export * from './demos';
 export * from './runAdapter';
+export * from './runExport';

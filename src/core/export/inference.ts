@@ -11,7 +11,9 @@ import type { LlmProvider } from '../llm/types';
 import type { DemoHit } from './demos';
 import { parseRenderedTable } from '../agent/render';
 import type { EnvironmentProfile } from '../env/types';
+import { createSimulatedProvider, simulationScript } from '../sim/simulatedProvider';
 import { listRuns } from '../store/runFolder';
+import type { TaskSpec } from '../taskpool/types';
 import { DemoLibrary, renderDemo, renderDemos } from './demos';
 import { trajectoriesFromRun } from './runAdapter';
 import type { ExportTrajectory } from './types';
@@ -90,6 +92,48 @@ export async function answerWithDemos(input: AnswerInput): Promise<AnswerResult>
     onStep: input.onStep,
   });
   return { demos, runId: found?.runId, episode };
+}
+
+/** A task of a run, as near as the demo retrieval ranks it to a question. */
+export interface NearestTask {
+  task: TaskSpec;
+  /** The retrieval score (BM25 over wording and schema names; higher is nearer, not a probability). */
+  score: number;
+  runId: string;
+}
+
+/**
+ * The tasks of the folder's newest run with trajectories, nearest first: what the offline simulated models can
+ * answer. They replay a task's own reference solution, so they cannot answer a free question; the nearest task is
+ * the honest stand-in, labelled as such (offlineAnswerNote).
+ */
+export function nearestRunTasks(root: string, question: string, profile?: EnvironmentProfile, k = 5): NearestTask[] {
+  const found = demoLibraryForFolder(root, profile);
+  if (!found) return [];
+  return found.library.retrieve(question, k).map((hit) => ({ task: hit.trajectory.task, score: hit.score, runId: found.runId }));
+}
+
+/** The simulated model that answers offline: the largest, the one that errs least. */
+export const OFFLINE_ANSWER_MODEL = 'sim-large';
+
+/** Runs the simulated model on a run's task (its reference solution is what it replays), step by step. */
+export async function answerTaskOffline(input: { task: TaskSpec; toolContext: ToolContext; seed?: number; maxSteps?: number; signal?: AbortSignal; onStep?: (step: AgentStep) => void }): Promise<EpisodeResult> {
+  return runEpisode({
+    task: { question: input.task.question },
+    config: { provider: createSimulatedProvider({ script: simulationScript(input.task, input.seed ?? 1) }), model: OFFLINE_ANSWER_MODEL },
+    toolContext: input.toolContext,
+    maxSteps: input.maxSteps ?? 12,
+    signal: input.signal,
+    onStep: input.onStep,
+  });
+}
+
+/** What an offline answer answers, said before it: the nearest task's question, not the user's. */
+export function offlineAnswerNote(question: string, nearest: NearestTask): string {
+  const same = nearest.task.question.trim().toLowerCase() === question.trim().toLowerCase();
+  return same
+    ? `### Offline answer\n\n_A simulated model (${OFFLINE_ANSWER_MODEL}, offline) answers this task of run ${nearest.runId}: it replays the task's reference solution, which TOFFEE computed from the data._`
+    : `### Offline answer to the nearest task\n\n_The simulated models can only replay a task whose answer TOFFEE computed itself, so ${OFFLINE_ANSWER_MODEL} (offline) answers the task of run ${nearest.runId} nearest to your question — **“${nearest.task.question}”** (similarity ${nearest.score.toFixed(2)}) — not your exact words. Set up a model (above) for free questions._`;
 }
 
 /** Where inference mode's model comes from. */

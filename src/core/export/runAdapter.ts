@@ -4,6 +4,7 @@
  */
 import { finalAnswerOf, repairedErrorIndices } from '../agent/steps';
 import { stepsOf } from '../explorer/stepRecord';
+import { derivedFilesAhead } from '../store/resumeCheck';
 import { RunStore } from '../store/RunStore';
 import type { RunState } from '../store/runState';
 import type { ExportRubricResult, ExportTrajectory } from './types';
@@ -26,7 +27,10 @@ export function trajectoriesFromRun(runDir: string): RunTrajectories {
   const store = RunStore.open(runDir);
   try {
     const state = store.state;
-    const warnings: string[] = store.recovery.issues.map((issue) => `events.jsonl line ${issue.line}: ${issue.message}`);
+    // The messages name the file and line already.
+    const warnings: string[] = store.recovery.issues.map((issue) => issue.message);
+    // A log that lost events exports less than the run produced: say so (the derived files still hold it).
+    for (const problem of derivedFilesAhead(runDir, state)) warnings.push(`events.jsonl has lost events: ${problem}`);
     const trajectories: ExportTrajectory[] = [];
     for (const t of state.trajectories.values()) {
       const task = state.tasks.get(t.taskId);

@@ -14,4 +14,4 @@ export {
   type ArmDelta,
 } from './LearnedCostModel';
 export { createPriceCostEstimator, type PriceEstimateOptions } from './costEstimate';
-export { saveCostModel, loadCostModel, costModelPath, type LoadedCostModel } from './persistence';
+export { saveCostModel, serializeCostModel, loadCostModel, costModelPath, type LoadedCostModel } from './persistence';

@@ -11,10 +11,18 @@ export function costModelPath(workspaceRoot: string, envHash: string): string {
   return path.join(workspaceRoot, '.toffee', 'lcm', `${safe}.json`);
 }
 
+/**
+ * The file's text: one line of JSON. `trainedByRuns` (the ids of the runs whose learning the model holds) rides
+ * along as an extra field, so a run can say what it started from.
+ */
+export function serializeCostModel(model: LearnedCostModel, meta: { trainedByRuns?: readonly string[] } = {}): string {
+  return `${JSON.stringify(meta.trainedByRuns ? { ...model.toJSON(), trainedByRuns: [...meta.trainedByRuns] } : model.toJSON())}\n`;
+}
+
 /** Writes the model atomically (readers see the old model or the new one, never half). */
-export async function saveCostModel(filePath: string, model: LearnedCostModel): Promise<void> {
+export async function saveCostModel(filePath: string, model: LearnedCostModel, meta: { trainedByRuns?: readonly string[] } = {}): Promise<void> {
   await fs.mkdir(path.dirname(filePath), { recursive: true });
-  writeFileAtomic(filePath, `${JSON.stringify(model.toJSON())}\n`);
+  writeFileAtomic(filePath, serializeCostModel(model, meta));
 }
 
 export interface LoadedCostModel {
@@ -23,6 +31,8 @@ export interface LoadedCostModel {
   warnings: string[];
   /** Whether saved state was found and used (false: fresh model). */
   restored: boolean;
+  /** Runs whose learning the file holds (as far as it recorded them; files from older versions record none). */
+  trainedByRuns: string[];
 }
 
 /**
@@ -36,7 +46,7 @@ export async function loadCostModel(filePath: string, arms: readonly ArmConfig[]
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const warnings = code === 'ENOENT' ? [] : [`learned cost model: cannot read ${filePath} (${code ?? String(error)}); starting a fresh model`];
-    return { model: new LearnedCostModel(arms, options), warnings, restored: false };
+    return { model: new LearnedCostModel(arms, options), warnings, restored: false, trainedByRuns: [] };
   }
   let data: unknown;
   try {
@@ -46,9 +56,12 @@ export async function loadCostModel(filePath: string, arms: readonly ArmConfig[]
       model: new LearnedCostModel(arms, options),
       warnings: [`learned cost model: ${filePath} is not valid JSON (${(error as Error).message}); starting a fresh model`],
       restored: false,
+      trainedByRuns: [],
     };
   }
   const { model, warnings } = LearnedCostModel.fromJSON(data, arms, options);
   const restored = !warnings.some((w) => w.includes('starting a fresh model'));
-  return { model, warnings, restored };
+  const runs = (data as { trainedByRuns?: unknown } | null)?.trainedByRuns;
+  const trainedByRuns = restored && Array.isArray(runs) ? runs.filter((id): id is string => typeof id === 'string') : [];
+  return { model, warnings, restored, trainedByRuns };
 }

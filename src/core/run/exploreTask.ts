@@ -32,6 +32,8 @@ export interface TaskExplorationContext {
   /** The run-start snapshot; never modified here. */
   runStartModel: LearnedCostModel;
   budgetUsd: number;
+  /** Model calls this task may make (the run's cap less what it has used). */
+  maxCalls?: number;
   maxK?: number;
   maxDepth?: number;
   targetAdmitted?: number;
@@ -62,6 +64,7 @@ export async function exploreTask(
   });
   const result = await runSearch(task, runner, costModelPolicy(taskModel), {
     budgetUsd: context.budgetUsd,
+    maxCalls: context.maxCalls,
     maxK: context.maxK,
     maxDepth: context.maxDepth,
     targetAdmitted: context.targetAdmitted,

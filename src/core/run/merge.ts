@@ -82,6 +82,7 @@ function openSource(dir: string, warnings: string[]): Source {
   const store = RunStore.open(path.resolve(dir));
   const read = store.read();
   if (read.issues.some((i) => i.kind !== 'torn-tail')) warnings.push(`${dir}: ${read.issues.length} problem(s) in events.jsonl; the readable events are merged`);
+  for (const issue of read.issues) warnings.push(`${dir}: ${issue.message}`);
   return { dir, store, events: read.events };
 }
 

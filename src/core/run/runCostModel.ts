@@ -1,14 +1,14 @@
 /**
  * The run's cost model = its run-start snapshot plus every finished task's delta, applied in task order. A single
  * process (as its tasks finish, and again when it resumes), `toffee merge` and the queue collector all compute it
- * this way, so they agree bit for bit. The run-start snapshot is the environment's model, kept per environment
- * shape under the data folder, learning across runs.
+ * this way, so they agree bit for bit. The run-start snapshot is the model the run started from (the environment's,
+ * kept per environment shape under the data folder and learning across runs, unless lcm/location.ts says otherwise).
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { EnvironmentProfile } from '../env/types';
-import { costModelPath, LearnedCostModel, saveCostModel, type ArmConfig } from '../lcm/index';
+import { LearnedCostModel, saveCostModel, type ArmConfig } from '../lcm/index';
 import type { RunState } from '../store/runState';
 
 export const RUN_COST_MODEL_FILE = 'costModel.json';
@@ -18,11 +18,6 @@ export const RUN_COST_MODEL_START_FILE = 'costModel.start.json';
 export function environmentHash(profile: EnvironmentProfile): string {
   const shape = profile.tables.map((t) => `${t.name}:${t.rowCount}:${t.columns.map((c) => `${c.name}/${c.type}`).join(',')}`).join('|');
   return createHash('sha256').update(shape).digest('hex').slice(0, 16);
-}
-
-/** Where the environment's cost model is kept: under its data folder, by the environment's shape. */
-export function environmentCostModelPath(folder: string, profile: EnvironmentProfile): string {
-  return costModelPath(folder, environmentHash(profile));
 }
 
 /** Restores a saved model with the arms it was saved with (no cost prior: the result is stored, not used to decide). */

@@ -15,14 +15,19 @@ import { openAgentSession, type AgentSession } from '../agent/session';
 import type { ToolContext } from '../agent/tools';
 import { PrefixCache, type PrefixCacheStats } from '../explorer/prefixCache';
 import { DEFAULT_CLEANING, type CleaningOptions } from '../explorer/verifier';
-import { buildDefaultArms, createPriceCostEstimator, loadCostModel, saveCostModel, LearnedCostModel, type ArmConfig, type LcmOptions } from '../lcm/index';
+import { CallGuard, type ProviderFailureTally, type RunStop } from '../explorer/callGuard';
+import { buildDefaultArms, createPriceCostEstimator, loadCostModel, saveCostModel, serializeCostModel, LearnedCostModel, type ArmConfig, type LcmOptions } from '../lcm/index';
+import { choiceFromOption, CostModelWriter, costModelOrigin, resolveCostModelLocation, type CostModelLocation, type CostModelOrigin } from '../lcm/location';
 import { createSimulatedProvider } from '../sim/simulatedProvider';
+import { assertSpendBounded } from '../llm/spendBound';
 import type { LlmProvider, ModelSpec } from '../llm/types';
-import type { RunConfig } from '../store/events';
+import type { RunConfig, RunEventInput } from '../store/events';
+import { assertResumable } from '../store/resumeCheck';
 import { RunStore } from '../store/RunStore';
-import { readRunMeta } from '../store/runFolder';
+import { readRunMeta, runsDir } from '../store/runFolder';
+import { modelsConfig, type RecordedProvider } from '../store/runProviders';
 import { resumePlan } from '../store/runState';
-import { buildTaskPool, rejectionsByReason } from '../taskpool/pool';
+import { buildTaskPool, rejectionsByReason, type TaskPoolOptions } from '../taskpool/pool';
 import { readContaminationReferences } from '../benchenv/contamination';
 import type { TaskSpec } from '../taskpool/types';
 import type { EvidenceGraph } from '../taskpool/graph';
@@ -32,7 +37,7 @@ import { awaitsRevision, emptyRevisionTally, exploredFromRun, reviseIntoRun, run
 import { explorerToolContext, exploreTask, type TaskExploration } from './exploreTask';
 import { formatShard, inShard, type Shard } from './shard';
 import { taskReplayFilter } from './taskEvents';
-import { environmentCostModelPath, foldTaskDeltas, RUN_COST_MODEL_FILE, RUN_COST_MODEL_START_FILE, writeRunCostModels } from './runCostModel';
+import { environmentHash, foldTaskDeltas, RUN_COST_MODEL_FILE, RUN_COST_MODEL_START_FILE } from './runCostModel';
 
 export interface SynthesizeOptions {
   /** The data folder. */
@@ -48,15 +53,27 @@ export interface SynthesizeOptions {
   outDir?: string;
   /** An existing run folder to resume instead of starting a new run. */
   resumeDir?: string;
-  /** Where the cost model is kept; null: a fresh, unsaved model (default: per environment under the folder). */
+  /**
+   * Where the cost model is kept: a file; null: a fresh, unsaved model; default: the environment's under the data
+   * folder, written back only when the run folder is inside the data folder (see lcm/location.ts).
+   */
   costModelFile?: string | null;
   minQuality?: number;
+  /**
+   * Cap on the run's model calls. Needed when a model has no price (its calls count as $0, so the budget cannot
+   * stop them); a resume keeps the run's cap unless it is given a new one.
+   */
+  maxCalls?: number;
+  /** How each provider was set up (never keys), recorded in run.json so a resume can rebuild it (the CLI does). */
+  providerSettings?: RecordedProvider[];
   maxK?: number;
   maxDepth?: number;
   targetAdmitted?: number;
   signal?: AbortSignal;
   /** One line per task, for stderr. */
   onProgress?: (line: string) => void;
+  /** The task pool's build as counts (families, candidates, valid), for a UI; a new run only. */
+  onPoolProgress?: TaskPoolOptions['onPoolProgress'];
   /**
    * Called once the run's store is open. The store stays the run's one writer until the run ends (it is closed
    * then); the extension appends curation events through it while the run goes on.
@@ -103,6 +120,12 @@ export interface SynthesisSummary {
   costModelWarnings: string[];
   /** One-step revisions after exploration (this process). */
   revisions: RevisionTally;
+  /** Model calls that failed in this process (the provider gave up after its retries), with the last message. */
+  modelCallFailures: ProviderFailureTally;
+  /** Why the run stopped before its tasks were done: its model calls all failed, or the --max-calls cap. */
+  stopped?: RunStop;
+  /** The cost model the run started from (and where its learning goes). */
+  costModelOrigin: CostModelOrigin;
 }
 
 export async function synthesize(options: SynthesizeOptions): Promise<SynthesisSummary> {
@@ -117,14 +140,14 @@ export async function synthesize(options: SynthesizeOptions): Promise<SynthesisS
 }
 
 /** The search settings a run was started with; a resume must use them, whatever its caller passes. */
-type RunSettings = Pick<Required<RunConfig>, 'budgetUsd' | 'maxK' | 'maxDepth' | 'targetAdmitted' | 'minQuality'>;
+type RunSettings = Pick<Required<RunConfig>, 'budgetUsd' | 'maxK' | 'maxDepth' | 'targetAdmitted' | 'minQuality' | 'maxCalls'>;
 
 function recordedSettings(resumeDir: string | undefined): Partial<RunSettings> {
   if (!resumeDir) return {};
   try {
     const config = readRunMeta(path.resolve(resumeDir)).config ?? {};
     const pick: Partial<RunSettings> = {};
-    for (const key of ['budgetUsd', 'maxK', 'maxDepth', 'targetAdmitted', 'minQuality'] as const) {
+    for (const key of ['budgetUsd', 'maxK', 'maxDepth', 'targetAdmitted', 'minQuality', 'maxCalls'] as const) {
       if (typeof config[key] === 'number') pick[key] = config[key];
     }
     return pick;
@@ -157,8 +180,10 @@ interface OpenRun {
   /** The run's model: the run-start snapshot plus the finished tasks' deltas, in task order. */
   costModel: LearnedCostModel;
   costModelWarnings: string[];
-  /** Where the environment's model is saved after each task; null for a shard or an unsaved model. */
-  environmentModelFile: string | null;
+  /** What the run started from, as its run.json records it. */
+  costModelOrigin: CostModelOrigin;
+  /** Saves the run's model where its learning goes after each task (nowhere for a shard, a fresh or an outside run). */
+  modelWriter: CostModelWriter;
 }
 
 /** What the loop counts, for the summary. */
@@ -169,21 +194,29 @@ interface RunTally {
   searchMs: number;
   providerLatencyMs: number;
   revisions: RevisionTally;
+  /** The cap on model calls and the stop when a task's calls all failed, across tasks. */
+  calls: CallGuard;
 }
 
 async function synthesizeWith(session: AgentSession, folder: string, callerOptions: SynthesizeOptions, progress: (line: string) => void): Promise<SynthesisSummary> {
-  const options: SynthesizeOptions = { ...callerOptions, ...recordedSettings(callerOptions.resumeDir) };
+  const recorded = recordedSettings(callerOptions.resumeDir);
+  // A cap on calls is the caller's to raise on a resume; the search settings are the run's.
+  if (callerOptions.maxCalls !== undefined) delete recorded.maxCalls;
+  const options: SynthesizeOptions = { ...callerOptions, ...recorded };
   const models = await runModels(options);
   const run = options.resumeDir ? await resumeRun(session, folder, options, models, progress) : await startRun(session, folder, options, models, progress);
   const toolContext = explorerToolContext(session);
   const cache = new PrefixCache(toolContext);
-  const tally: RunTally = { cancelled: false, modelCalls: 0, expansions: 0, searchMs: 0, providerLatencyMs: 0, revisions: emptyRevisionTally() };
+  const calls = new CallGuard(options.maxCalls, run.store.state.spend.calls);
+  const tally: RunTally = { cancelled: false, modelCalls: 0, expansions: 0, searchMs: 0, providerLatencyMs: 0, revisions: emptyRevisionTally(), calls };
   try {
     if (options.prepareOnly) return summarize(run, cache.stats(), tally);
     options.onStore?.(run.store);
     await exploreRun({ run, session, options, models, toolContext, cache, tally, progress });
+    if (calls.stop && !tally.cancelled) progress(calls.stop.message);
     const summary = summarize(run, cache.stats(), tally);
-    if (!tally.cancelled) run.store.append({ type: 'run/finished', summary });
+    if (tally.cancelled) run.store.append({ type: 'run/cancelled', tasksFinished: run.store.state.finishedTasks.size });
+    else if (!calls.stop) run.store.append({ type: 'run/finished', summary });
     return summary;
   } finally {
     run.store.close();
@@ -196,30 +229,65 @@ async function runModels(options: SynthesizeOptions): Promise<RunModels> {
   const providers = options.providers ?? [createSimulatedProvider()];
   const models: ModelSpec[] = (await Promise.all(providers.map((p) => p.listModels()))).flat();
   if (models.length === 0) throw new Error('no models: the providers offered none');
+  assertSpendBounded([...models, ...(await helperModelSpecs(options))], options.maxCalls);
   return { providers, models, arms: buildDefaultArms(models, { operators: ['explore', 'repair'] }), lcmOptions: { estimateCostUsd: createPriceCostEstimator(models) }, budgetUsd };
 }
 
-/** The environment's cost model (one per environment, learning across runs), or a fresh one when none is kept. */
-async function environmentModel(session: AgentSession, folder: string, options: SynthesizeOptions, models: RunModels, progress: (line: string) => void) {
-  const file = options.costModelFile === undefined ? environmentCostModelPath(folder, session.env.profile) : options.costModelFile;
-  if (!file) return { file, model: new LearnedCostModel(models.arms, models.lcmOptions), warnings: [] };
-  const loaded = await loadCostModel(file, models.arms, models.lcmOptions);
+/** The judge's and the reviser's models (they are called too, so they need a price like the arms' models). */
+async function helperModelSpecs(options: SynthesizeOptions): Promise<ModelSpec[]> {
+  const helpers = [options.judge, options.revise === 'rules' || options.revise === 'off' ? undefined : options.revise].filter((h): h is { provider: LlmProvider; model: string } => !!h);
+  const specs = await Promise.all(helpers.map(async (h) => (await h.provider.listModels()).filter((m) => m.id === h.model)));
+  return specs.flat();
+}
+
+/** The cost model a run starts from, where it was read and where the run's learning goes. */
+interface StartingModel {
+  location: CostModelLocation;
+  model: LearnedCostModel;
+  warnings: string[];
+  /** Earlier runs whose learning the model holds, as its file records them. */
+  trainedByRuns: string[];
+}
+
+/**
+ * The environment's cost model (one per environment, learning across runs), a file, or a fresh one: where it comes
+ * from and where its learning goes (never into the data folder when the run folder is elsewhere; lcm/location.ts).
+ */
+async function startingModel(session: AgentSession, folder: string, options: SynthesizeOptions, models: RunModels, progress: (line: string) => void): Promise<StartingModel> {
+  const runDir = path.resolve(options.resumeDir ?? options.outDir ?? runsDir(folder));
+  const location = resolveCostModelLocation(choiceFromOption(options.costModelFile), { dataFolder: folder, envHash: environmentHash(session.env.profile), runDir });
+  if (!location.readFrom) return { location, model: new LearnedCostModel(models.arms, models.lcmOptions), warnings: [], trainedByRuns: [] };
+  const loaded = await loadCostModel(location.readFrom, models.arms, models.lcmOptions);
   for (const w of loaded.warnings) progress(w);
-  return { file, model: loaded.model, warnings: loaded.warnings };
+  return { location, model: loaded.model, warnings: loaded.warnings, trainedByRuns: loaded.trainedByRuns };
+}
+
+/** Saves the run's model where its learning goes; a shard's learning goes nowhere but its folder (`toffee merge` folds the shards). */
+function modelWriterFor(environment: StartingModel, store: RunStore, sharded: boolean, progress: (line: string) => void): CostModelWriter {
+  const location = sharded ? { ...environment.location, writeTo: undefined } : environment.location;
+  return new CostModelWriter(location, environment.trainedByRuns, store.runId, progress);
 }
 
 /** A new run: the task pool (or a shard of it), the run folder, and the run-start snapshot of the environment's model. */
 async function startRun(session: AgentSession, folder: string, options: SynthesizeOptions, models: RunModels, progress: (line: string) => void): Promise<OpenRun> {
-  const environment = await environmentModel(session, folder, options, models, progress);
+  const environment = await startingModel(session, folder, options, models, progress);
   const seed = options.seed ?? 1;
   progress('building the task pool…');
-  const pool = await buildTaskPool(session.toolContext, { max: options.tasks ?? 8, seed, contamination: readContaminationReferences(folder), signal: options.signal, onProgress: progress });
+  const pool = await buildTaskPool(session.toolContext, {
+    max: options.tasks ?? 8,
+    seed,
+    contamination: readContaminationReferences(folder),
+    signal: options.signal,
+    onProgress: progress,
+    onPoolProgress: options.onPoolProgress,
+  });
   const tasks = pool.tasks.filter((task) => inShard(task.id, options.shard));
   if (pool.tasks.length === 0) {
     const why = [...pool.notes, ...Object.entries(rejectionsByReason(pool.rejected)).map(([reason, n]) => `${n} rejected: ${reason}`)];
     throw new Error(`no tasks could be built for ${folder}${why.length ? `: ${why.join('; ')}` : ': the task families found nothing to ask'}`);
   }
   const costModel = environment.model;
+  const origin = costModelOrigin(environment.location, { trainedByRuns: environment.trainedByRuns, updates: costModel.updates });
   const config: RunConfig = {
     costModelUpdates: costModel.updates,
     budgetUsd: models.budgetUsd,
@@ -228,23 +296,33 @@ async function startRun(session: AgentSession, folder: string, options: Synthesi
     maxDepth: options.maxDepth ?? 10,
     targetAdmitted: options.targetAdmitted ?? 3,
     minQuality: options.minQuality ?? DEFAULT_CLEANING.minQuality,
-    providers: models.providers.map((p) => p.id),
+    ...modelsConfig(models.providers, models.models, options.providerSettings),
+    ...(options.maxCalls !== undefined ? { maxCalls: options.maxCalls } : {}),
+    costModel: origin,
     ...(options.shard ? { shard: formatShard(options.shard), poolTasks: pool.tasks.length } : {}),
   };
-  const store = options.outDir ? RunStore.createInDir(path.resolve(options.outDir), { dataFolder: folder, seed, config }) : RunStore.create(folder, { dataFolder: folder, seed, config });
+  // The folder appears with its task pool and run-start cost model, or not at all (a kill while it is made).
   // A shard's tasks keep their place in the whole pool: `toffee merge` restores the pool order from it.
-  store.appendMany(tasks.map((task) => ({ type: 'task/added' as const, task, ...(options.shard ? { poolIndex: pool.tasks.indexOf(task) } : {}) })));
-  const runStartModel = costModel.clone();
-  await writeRunCostModels(store.runDir, runStartModel, costModel);
+  const initial = {
+    events: tasks.map((task): RunEventInput => ({ type: 'task/added', task, ...(options.shard ? { poolIndex: pool.tasks.indexOf(task) } : {}) })),
+    files: { [RUN_COST_MODEL_START_FILE]: serializeCostModel(costModel), [RUN_COST_MODEL_FILE]: serializeCostModel(costModel) },
+  };
+  const store = options.outDir
+    ? RunStore.createInDir(path.resolve(options.outDir), { dataFolder: folder, seed, config }, {}, initial)
+    : RunStore.create(folder, { dataFolder: folder, seed, config }, {}, initial);
   // A shard reads the environment's model at its start but does not write it back (`toffee merge` folds the shards).
-  const environmentModelFile = options.shard ? null : environment.file;
-  return { store, tasks, seed, finished: new Set(), graph: pool.graph, runStartModel, costModel, costModelWarnings: environment.warnings, environmentModelFile };
+  const modelWriter = modelWriterFor(environment, store, !!options.shard, progress);
+  const runStartModel = costModel.clone();
+  return { store, tasks, seed, finished: new Set(), graph: pool.graph, runStartModel, costModel, costModelWarnings: environment.warnings, costModelOrigin: origin, modelWriter };
 }
 
 /** A run continued from its folder: its tasks and settings as recorded, its model folded from the log. */
 async function resumeRun(session: AgentSession, folder: string, options: SynthesizeOptions, models: RunModels, progress: (line: string) => void): Promise<OpenRun> {
-  const environment = await environmentModel(session, folder, options, models, progress);
+  const environment = await startingModel(session, folder, options, models, progress);
+  // Held against run.json, the derived files and the cost model snapshots before anything is written.
+  for (const warning of assertResumable(path.resolve(options.resumeDir!), { providers: models.providers, models: models.models })) progress(warning);
   const store = RunStore.open(path.resolve(options.resumeDir!), { writable: true });
+  const origin = store.state.started?.config?.costModel ?? costModelOrigin(environment.location, { trainedByRuns: environment.trainedByRuns, updates: environment.model.updates }, store.runId);
   const plan = resumePlan(store.state);
   const order = runTaskOrder(store.state);
   const start = await loadCostModel(path.join(store.runDir, RUN_COST_MODEL_START_FILE), models.arms, models.lcmOptions);
@@ -266,8 +344,18 @@ async function resumeRun(session: AgentSession, folder: string, options: Synthes
   }
   store.append({ type: 'run/resumed', pid: process.pid, truncatedBytes: store.recovery.truncatedBytes, costModelUpdates: costModel.updates });
   progress(`resuming ${store.runId}: ${plan.finishedTaskIds.size}/${order.length} tasks finished, ${plan.admittedTrajectoryIds.size} trajectories admitted`);
-  const environmentModelFile = store.state.started?.config?.shard ? null : environment.file;
-  return { store, tasks: order.map((id) => store.state.tasks.get(id)!), seed: store.state.started?.seed ?? options.seed ?? 1, finished: plan.finishedTaskIds, runStartModel, costModel, costModelWarnings, environmentModelFile };
+  const modelWriter = modelWriterFor(environment, store, !!store.state.started?.config?.shard, progress);
+  return {
+    store,
+    tasks: order.map((id) => store.state.tasks.get(id)!),
+    seed: store.state.started?.seed ?? options.seed ?? 1,
+    finished: plan.finishedTaskIds,
+    runStartModel,
+    costModel,
+    costModelWarnings,
+    costModelOrigin: origin,
+    modelWriter,
+  };
 }
 
 /** Everything the loop over a run's tasks reads and counts. */
@@ -296,10 +384,17 @@ async function exploreRun(x: Exploring): Promise<void> {
       x.tally.cancelled = true;
       break;
     }
+    if (x.tally.calls.exhausted()) break;
     const exploration = await exploreOne(x, cleaning, task);
     if (exploration.result.stopReason === 'cancelled') {
       x.tally.cancelled = true;
       x.progress(`[${i + 1}/${x.run.tasks.length}] ${task.id}: cancelled`);
+      break;
+    }
+    // Its model calls all failed, or the cap on them is reached: the task is not finished and the run stops.
+    const stop = x.tally.calls.afterTask(task.id, exploration.result);
+    if (stop) {
+      x.progress(`[${i + 1}/${x.run.tasks.length}] ${task.id}: ${stop.message}`);
       break;
     }
     await finishTask(x, task, exploration);
@@ -327,6 +422,7 @@ async function exploreOne(x: Exploring, cleaning: CleaningOptions, task: TaskSpe
       seed: run.seed,
       runStartModel: run.runStartModel,
       budgetUsd: models.budgetUsd,
+      maxCalls: x.tally.calls.callsLeft(),
       maxK: options.maxK,
       maxDepth: options.maxDepth,
       targetAdmitted: options.targetAdmitted,
@@ -358,7 +454,7 @@ async function finishTask(x: Exploring, task: TaskSpec, exploration: TaskExplora
   run.store.append({ type: 'task/finished', taskId: task.id, reason: result.stopReason, bestQuality: result.bestQuality, expansions: result.expansions, spentUsd: result.spentUsd, prefix, costModelUpdates: run.costModel.updates, costModelDelta: exploration.costModelDelta });
   // The saved model is what the log's deltas fold to (a resume folds them again, whatever this file holds).
   await saveCostModel(path.join(run.store.runDir, RUN_COST_MODEL_FILE), run.costModel);
-  if (run.environmentModelFile) await saveCostModel(run.environmentModelFile, run.costModel);
+  await run.modelWriter.save(run.costModel);
 }
 
 /**
@@ -407,5 +503,8 @@ function summarize(run: OpenRun, prefix: PrefixCacheStats, tally: RunTally): Syn
     providerLatencyMs: tally.providerLatencyMs,
     costModelWarnings: run.costModelWarnings,
     revisions: tally.revisions,
+    modelCallFailures: { ...tally.calls.failures },
+    costModelOrigin: run.costModelOrigin,
+    ...(tally.calls.stop ? { stopped: tally.calls.stop } : {}),
   };
 }

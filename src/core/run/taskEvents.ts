@@ -23,6 +23,9 @@ export function taskReplayFilter(store: RunStore, taskId: string): (events: read
         continue;
       }
       if ((event.type === 'lcm/decision' || event.type === 'trajectory/rejected') && replayed) continue;
+      // Already in the log (the reducer would ignore them): not written twice.
+      if (event.type === 'trajectory/admitted' && (store.state.trajectories.has(event.trajectoryId) || store.state.revokedTrajectories.has(event.trajectoryId))) continue;
+      if (event.type === 'node/added' && nodesBefore?.has(event.nodeId)) continue;
       batch.push(event);
     }
     return batch;

@@ -4,8 +4,9 @@ import type { WorkerReply, WorkerRequest } from './protocol';
 /** How one call to a sandbox worker ended. */
 export type CallOutcome<T> =
   | { kind: 'done'; value: T }
-  | { kind: 'timeout' }
-  | { kind: 'cancelled' }
+  /** `late`: what the interrupted code answered after the limit (the worker was kept), if it answered. */
+  | { kind: 'timeout'; late?: T }
+  | { kind: 'cancelled'; late?: T }
   /** The worker failed to start, crashed, or was disposed: `message` says which. */
   | { kind: 'failed'; message: string };
 
@@ -148,7 +149,7 @@ export class SandboxWorker<T> {
         settle: (reply) => {
           if (reply.type === 'gone') finish(stopping ? { kind: stopping } : { kind: 'failed', message: reply.message });
           // A result that arrives after an overrun is the interrupted code's: the call still timed out.
-          else finish(stopping ? { kind: stopping } : { kind: 'done', value: reply.outcome as T });
+          else finish(stopping ? { kind: stopping, late: reply.outcome as T } : { kind: 'done', value: reply.outcome as T });
         },
       };
       worker.postMessage({ type: 'run', id, code, maxRows } satisfies WorkerRequest);

@@ -27,9 +27,11 @@ export interface PythonOutcome {
   interrupted?: boolean;
   /** Pyodide itself failed; the sandbox terminates this worker. */
   fatal?: boolean;
+  /** Size of Pyodide's WebAssembly memory after the call (it never shrinks). */
+  heapBytes?: number;
 }
 
 export type WorkerReply =
-  | { type: 'ready'; startupMs: number }
+  | { type: 'ready'; startupMs: number; heapBytes?: number }
   | { type: 'startupError'; message: string }
   | { type: 'result'; id: number; outcome: SqlOutcome | PythonOutcome };

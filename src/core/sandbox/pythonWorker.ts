@@ -107,6 +107,71 @@ class OutputCapture {
   }
 }
 
+/**
+ * Timers exist only while a cell runs. Python reaches them through `js.setTimeout` and through asyncio (Pyodide's
+ * event loop schedules with the global setTimeout / setImmediate); a callback left behind would run after the
+ * cell returned — between calls, or inside the next one — and could raise SystemExit there and take the worker
+ * down. So every timer a cell made is cleared when it returns, and none can be made between cells (a microtask
+ * left by a cell runs after it).
+ */
+function confineTimers(): { startCell(): void; endCell(): number } {
+  const global = globalThis as Record<string, unknown>;
+  const real = {
+    setTimeout: globalThis.setTimeout,
+    clearTimeout: globalThis.clearTimeout,
+    setInterval: globalThis.setInterval,
+    clearInterval: globalThis.clearInterval,
+    setImmediate: globalThis.setImmediate,
+    clearImmediate: globalThis.clearImmediate,
+  };
+  const live = new Map<unknown, 'timeout' | 'interval' | 'immediate'>();
+  let running = false;
+  const track = <A extends unknown[]>(kind: 'timeout' | 'interval' | 'immediate', schedule: (callback: (...args: A) => void, ...rest: unknown[]) => unknown) =>
+    (callback: (...args: A) => void, ...rest: unknown[]): unknown => {
+      if (!running || typeof callback !== 'function') return undefined;
+      let handle: unknown;
+      const wrapped = (...args: A) => {
+        if (kind !== 'interval') live.delete(handle);
+        callback(...args);
+      };
+      handle = schedule(wrapped, ...rest);
+      live.set(handle, kind);
+      return handle;
+    };
+  const untrack = (clear: (handle: never) => void) => (handle: unknown): void => {
+    live.delete(handle);
+    if (handle !== undefined) clear(handle as never);
+  };
+  global.setTimeout = track('timeout', real.setTimeout as never);
+  global.setInterval = track('interval', real.setInterval as never);
+  global.setImmediate = track('immediate', real.setImmediate as never);
+  global.clearTimeout = untrack(real.clearTimeout as never);
+  global.clearInterval = untrack(real.clearInterval as never);
+  global.clearImmediate = untrack(real.clearImmediate as never);
+  return {
+    startCell() {
+      running = true;
+    },
+    endCell() {
+      running = false;
+      const cleared = live.size;
+      for (const [handle, kind] of live) {
+        if (kind === 'timeout') real.clearTimeout(handle as never);
+        else if (kind === 'interval') real.clearInterval(handle as never);
+        else real.clearImmediate(handle as never);
+      }
+      live.clear();
+      return cleared;
+    },
+  };
+}
+
+/** Bytes of Pyodide's WebAssembly memory: it grows and never shrinks, so a memory bomb's peak stays resident. */
+function wasmHeapBytes(pyodide: PyodideAPI): number {
+  const module = (pyodide as unknown as { _module: { HEAP8?: Int8Array } })._module;
+  return module.HEAP8?.buffer.byteLength ?? 0;
+}
+
 function blocked(what: string): () => never {
   return () => {
     throw new Error(`${what} is not available in the TOFFEE sandbox`);
@@ -173,14 +238,20 @@ async function main(): Promise<void> {
   const output = new OutputCapture();
   let runCell: PyProxy;
   let interruptFlag: Int32Array;
+  let timers: ReturnType<typeof confineTimers>;
+  let heapBytes: () => number;
   try {
     const db = await ReadOnlyDatabase.open(data.image, data.wasmPath);
     // Pyodide is external to the bundle: required from its folder (dist/pyodide or node_modules/pyodide).
     const { loadPyodide } = createRequire(__filename)(path.join(data.pyodideDir, 'pyodide.js')) as typeof import('pyodide');
     const pyodide = await loadPyodide({
       indexURL: data.pyodideDir + path.sep,
-      // Python's `js` module sees only timers (asyncio needs them), not this thread's globals.
-      jsglobals: { setTimeout, clearTimeout },
+      // Python's `js` module sees only timers (asyncio needs them), not this thread's globals; looked up at call
+      // time, so they are the confined ones once confineTimers() is in place.
+      jsglobals: {
+        setTimeout: (...args: Parameters<typeof setTimeout>) => globalThis.setTimeout(...args),
+        clearTimeout: (handle: Parameters<typeof clearTimeout>[0]) => globalThis.clearTimeout(handle),
+      },
       env: { HOME: '/home/pyodide' },
       stdout: (text: string) => output.append(`${text}\n`),
       stderr: (text: string) => output.append(`${text}\n`),
@@ -203,6 +274,8 @@ async function main(): Promise<void> {
     runCell = preludeScope.get('run_cell');
     pyodide.setStdin({ error: true });
     lockDown(pyodide, output);
+    timers = confineTimers();
+    heapBytes = () => wasmHeapBytes(pyodide);
     output.take(); // Startup chatter is nobody's call output.
   } catch (e) {
     port.postMessage({ type: 'startupError', message: `cannot start Python: ${sqliteMessage(e)}` } satisfies WorkerReply);
@@ -213,6 +286,7 @@ async function main(): Promise<void> {
     if (request.type !== 'run') return;
     Atomics.store(interruptFlag, 0, 0);
     let outcome: PythonOutcome;
+    timers.startCell();
     try {
       const failure = (runCell as unknown as (code: string) => PyProxy | undefined)(request.code);
       if (failure === undefined || failure === null) {
@@ -227,10 +301,13 @@ async function main(): Promise<void> {
       // Only Pyodide itself failing lands here (user errors are caught in run_cell; os._exit() does too). It may
       // be unusable now: the sandbox terminates this worker and the next call starts a fresh one.
       outcome = { ok: false, stdout: output.take(), error: `the Python runtime failed: ${sqliteMessage(e)}`, fatal: true };
+    } finally {
+      timers.endCell();
     }
+    outcome.heapBytes = heapBytes();
     port.postMessage({ type: 'result', id: request.id, outcome } satisfies WorkerReply);
   });
-  port.postMessage({ type: 'ready', startupMs: performance.now() - started } satisfies WorkerReply);
+  port.postMessage({ type: 'ready', startupMs: performance.now() - started, heapBytes: heapBytes() } satisfies WorkerReply);
 }
 
 void main();

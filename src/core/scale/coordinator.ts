@@ -15,14 +15,16 @@ import { openAgentSession, type AgentSession } from '../agent/session';
 import { awaitsRevision, emptyRevisionTally, exploredFromRun, reviseIntoRun, runTaskOrder, type RevisionTally } from '../run/revision';
 import { DEFAULT_CLEANING, type CleaningOptions } from '../explorer/verifier';
 import { saveCostModel, type CostModelJson } from '../lcm/index';
+import { resolveCostModelLocation } from '../lcm/location';
 import type { LlmProvider } from '../llm/types';
 import { synthesize } from '../run/synthesize';
 import type { RunEventInput } from '../store/events';
+import { assertResumable } from '../store/resumeCheck';
 import { RunStore } from '../store/RunStore';
 import { buildStructuralGraph } from '../taskpool/graph';
 import type { TaskSpec } from '../taskpool/types';
 import { appendFinishedTask, type AppendOutcome } from '../run/taskEvents';
-import { environmentCostModelPath, foldTaskDeltas, readRunStartModel, RUN_COST_MODEL_FILE, RUN_COST_MODEL_START_FILE } from '../run/runCostModel';
+import { environmentHash, foldTaskDeltas, readRunStartModel, RUN_COST_MODEL_FILE, RUN_COST_MODEL_START_FILE } from '../run/runCostModel';
 import {
   KEY_PREFIX,
   RUNS_KEY,
@@ -74,7 +76,7 @@ export async function enqueueRun(options: EnqueueOptions): Promise<EnqueuedRun> 
   const folder = path.resolve(options.folder);
   const session = await openAgentSession(folder);
   let summary;
-  let environmentCostModel: string;
+  let environmentCostModel: string | null;
   try {
     summary = await synthesize({
       folder,
@@ -88,7 +90,8 @@ export async function enqueueRun(options: EnqueueOptions): Promise<EnqueuedRun> 
       prepareOnly: true,
       onProgress: options.onProgress,
     });
-    environmentCostModel = environmentCostModelPath(folder, session.env.profile);
+    // As synthesize does: the environment's model is written back only when the run folder is in the data folder.
+    environmentCostModel = resolveCostModelLocation('environment', { dataFolder: folder, envHash: environmentHash(session.env.profile), runDir: summary.runDir }).writeTo ?? null;
   } finally {
     await session.dispose();
   }
@@ -204,6 +207,8 @@ interface Collector {
 }
 
 export async function collectRun(options: CollectOptions): Promise<CollectSummary> {
+  // Held against run.json and the derived files before anything is written, as a resume is.
+  for (const warning of assertResumable(path.resolve(options.runDir))) options.onProgress?.(warning);
   const store = RunStore.open(path.resolve(options.runDir), { writable: true });
   const queue = openTaskQueue(options.redis);
   let c: Collector | undefined;
@@ -324,6 +329,8 @@ async function finishCollection(c: Collector, cancelled: boolean): Promise<Colle
   if (!cancelled && c.failed.size === 0) {
     if (c.spec.environmentCostModel) await saveCostModel(c.spec.environmentCostModel, model);
     store.append({ type: 'run/finished', summary: { ...summary, mode: 'queue', collector: `${os.hostname()}:${process.pid}` } });
+  } else if (cancelled) {
+    store.append({ type: 'run/cancelled', tasksFinished: store.state.finishedTasks.size, reason: 'the collection was stopped; toffee collect continues it' });
   }
   return summary;
 }

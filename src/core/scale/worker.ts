@@ -11,6 +11,7 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { openAgentSession, type AgentSession } from '../agent/session';
 import type { ToolContext } from '../agent/tools';
+import { providerFailures } from '../explorer/callGuard';
 import { PrefixCache } from '../explorer/prefixCache';
 import { DEFAULT_CLEANING } from '../explorer/verifier';
 import { buildDefaultArms, createPriceCostEstimator, LearnedCostModel } from '../lcm/index';
@@ -179,6 +180,9 @@ async function processJob(w: WorkerState, job: Job): Promise<TaskJobResult> {
     throw Worker.RateLimitError();
   }
   if (result.stopReason === 'cancelled') throw new Error(`${taskId}: exploration was cancelled`);
+  // A task whose model calls all failed explored nothing: the job fails (and is retried) with the endpoint's words.
+  const failures = providerFailures(result);
+  if (failures.calls > 0 && failures.failed >= failures.calls) throw new Error(`${taskId}: every model call failed (${failures.failed}): ${failures.lastMessage ?? 'no message'}`);
   events.push({ type: 'task/finished', taskId, reason: result.stopReason, bestQuality: result.bestQuality, expansions: result.expansions, spentUsd: result.spentUsd, costModelDelta: exploration.costModelDelta, worker: w.name });
   w.log(`${taskId}: ${result.admitted.length} admitted, best quality ${result.bestQuality.toFixed(2)}, ${result.stopReason}`);
   return { taskId, worker: w.name, events };

@@ -146,9 +146,12 @@ const timeRules: Rule[] = [
     const only = n.tokens.length <= 2;
     if (!describedAsTime(e, n)) return undefined;
     if (n.tokens.some((t) => t === 'month' || t === 'mon' || t === 'mo') && only && min >= 1 && max <= 12) return { role: 'time', rule: 'time:month-number', confidence: 0.85, why: `named ${column.name}, integers 1–12`, time: { storage: 'month-number', grain: 'month-of-year' } };
+    if (n.tokens.some((t) => t === 'quarter' || t === 'qtr') && only && min >= 1 && max <= 4) return { role: 'time', rule: 'time:quarter-number', confidence: 0.85, why: `named ${column.name}, integers 1–4`, time: { storage: 'text', grain: 'quarter' } };
     if (n.tokens.some((t) => t === 'hour' || t === 'hr') && only && min >= 0 && max <= 23) return { role: 'time', rule: 'time:hour-number', confidence: 0.85, why: `named ${column.name}, integers 0–23`, time: { storage: 'hour', grain: 'hour-of-day' } };
     if (n.tokens.some((t) => t === 'weekday' || t === 'dow') && min >= 0 && max <= 7) return { role: 'time', rule: 'time:weekday-number', confidence: 0.8, why: `named ${column.name}, integers ${min}–${max}`, time: { storage: 'text', grain: 'day-of-week' } };
-    if (n.tokens.length === 1 && n.tokens[0] === 'day' && min >= 1 && max <= 31) return { role: 'time', rule: 'time:day-of-month', confidence: 0.8, why: `named ${column.name}, integers 1–31`, time: { storage: 'text', grain: 'other' } };
+    // `day`, or a date's day part beside its year and month (`birth_day`, `death_day`): most days of a month occur.
+    const dayPart = n.tokens.length === 1 ? n.tokens[0] === 'day' : only && n.tokens[n.tokens.length - 1] === 'day' && column.distinctCount >= 20;
+    if (dayPart && Number.isInteger(min) && min >= 1 && max <= 31) return { role: 'time', rule: 'time:day-of-month', confidence: 0.8, why: `named ${column.name}, integers 1–31`, time: { storage: 'text', grain: 'other' } };
     return undefined;
   },
   (e, n) => {
@@ -257,7 +260,7 @@ const RULES: Rule[] = [
   (e, n) => {
     const { column } = e;
     if (hasAny(n.tokens, IDENTIFIER_WORDS)) return undefined;
-    if (column.type === 'text' && e.fingerprint.country >= 0.8 && e.fingerprint.sampled >= 5 && !hasAny(n.tokens, DIMENSION_WORDS)) return { role: 'geo', rule: 'geo:country-values', confidence: 0.85, why: `${Math.round(e.fingerprint.country * 100)}% of values are country names`, geo: 'country' };
+    if (column.type === 'text' && e.fingerprint.country >= 0.6 && e.fingerprint.sampled >= 5 && !hasAny(n.tokens, DIMENSION_WORDS)) return { role: 'geo', rule: 'geo:country-values', confidence: 0.85, why: `${Math.round(e.fingerprint.country * 100)}% of values are country names`, geo: 'country' };
     // The place must be what the name is about: its head word (`store_city`, `country_name`), not a qualifier
     // (`location_uncertainty` is a measure). A code of a place refers to it (`country_code`): an identifier.
     const words = n.tokens.filter((t) => !/^\d+$/.test(t));
@@ -374,7 +377,10 @@ const RULES: Rule[] = [
     }
     const described = e.dictionary ? hasAny(n.described, ADDITIVE_WORDS) ?? hasAny(n.described, SEMI_ADDITIVE_WORDS) ?? hasAny(n.described, NON_ADDITIVE_WORDS) : undefined;
     // A unique integer that nothing names as a quantity, in a table of many rows, is a number that identifies (an ISO numeric code).
-    if (!measureWord && !described && column.type === 'integer' && column.candidateKey && e.table.rowCount >= 20 && !nonAdditiveMorpheme(n.tokens, KNOWN_WORDS)) {
+    // A unique integer named like a code (`m49`, `gaul`, `iso3166_1_numeric`) identifies; an unnamed unique number in a
+    // short table is as likely a measure of each row.
+    const codeName = n.tokens.length === 1 ? n.tokens[0].length <= 4 || /\d/.test(n.tokens[0]) : n.tokens.some((t) => /\d/.test(t) || t === 'numeric');
+    if (!measureWord && !described && codeName && column.type === 'integer' && column.candidateKey && e.table.rowCount >= 20 && !nonAdditiveMorpheme(n.tokens, KNOWN_WORDS)) {
       return { role: 'identifier', rule: 'identifier:unique-integers', confidence: 0.55, why: `integers ${column.min}–${column.max}, unique per row, with no name of a quantity`, identifier: 'code' };
     }
     const evidence = measureWord ? `named ${column.name} (${measureWord})` : described ? `described as "${e.dictionary!.description}"` : `${column.type === 'integer' ? 'integers' : 'numbers'} ${column.min}–${column.max}`;
@@ -433,7 +439,9 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     // "average", "per", "rate" qualify whatever they are said of ("average total", "sales per capita").
     // "unit price", "unit cost", "cost per night": a value per unit of something does not add up.
     const perUnit = (words.includes('unit') || words.includes('per') || words.includes('specific')) && (hasAny(words, MONEY_WORDS) !== undefined || hasAny(words, ADDITIVE_WORDS) !== undefined) ? 'per unit' : undefined;
-    const non = perUnit ?? hasAny(words, NON_ADDITIVE_WORDS) ?? nonAdditiveMorpheme(words, KNOWN_WORDS);
+    // Distinct counts overlap across groups: they do not add up.
+    const distinctCount = words.includes('distinct') || words.includes('unique') ? 'distinct count' : undefined;
+    const non = perUnit ?? distinctCount ?? hasAny(words, NON_ADDITIVE_WORDS) ?? nonAdditiveMorpheme(words, KNOWN_WORDS);
     if (non) return { value: 'non-additive', confidence: where === 'name' ? 0.85 : 0.75, source, why: `${where === 'name' ? 'named' : 'described'} with "${non}": sums are not meaningful` };
     const semi = hasAny(words, SEMI_ADDITIVE_WORDS);
     if (semi) return { value: 'semi-additive', confidence: where === 'name' ? 0.8 : 0.7, source, why: `"${semi}" is a level at a moment: it adds across entities, not across time` };

@@ -115,7 +115,7 @@ export function readDictionaries(documents: readonly DataDocument[], profile: En
       const own = (file: string) => document.sourceFile.endsWith(file);
       // A heading names its file, or the section opens by naming one (a list of several files scopes nothing).
       const one = (files: string[]) => (new Set(files.filter((f) => !own(f))).size === 1 ? files.filter((f) => !own(f))[0] : undefined);
-      const named = one(filesNamed(section.heading)) ?? (section.level > 0 ? one(filesNamed(section.text.split('\n').slice(0, 3).join('\n'))) : undefined);
+      const named = one(filesNamed(section.heading)) ?? (section.level > 0 ? one(filesNamed(section.text)) : undefined);
       if (named && section.level > 0) scopes.push({ level: section.level, file: named });
       const scope = scopes[scopes.length - 1]?.file;
       for (const entry of entriesIn(section.text, scope)) {

@@ -189,15 +189,16 @@ function inherited(base: ColumnSemantics, table: string, column: string, from: C
 }
 
 /** Words of quantities that flow (paid, sold, earned), which add up even as attributes of an entity (a salary). */
-const FLOW_WORDS = new Set('amount amt revenue sales sale total sum payment paid spend spent salary wage wages income profit expense expenses fee fees tax qty quantity count counts units budget receipts outlays emissions generation precipitation'.split(' '));
+/** Properties of a thing that are averaged across things, not summed: a film's length, a product's replacement cost. */
+const PROPERTY_WORDS = new Set('length duration cost price rate size weight height width depth age runtime'.split(' '));
 
 /**
- * A measure of an entity (a film's length, a product's replacement cost) is a property of each thing: averaged,
- * not summed — unless it is a flow that adds up (an employee's salary is payroll).
+ * A measure of an entity that is a property of each thing (a film's length, a product's replacement cost) is
+ * averaged, not summed. Amounts that add up across things (a country's area or GDP, an employee's salary) stay additive.
  */
 function entityProperty(c: ColumnSemantics, table: string): void {
   if (c.role.value !== 'measure' || c.additivity?.value !== 'additive' || c.additivity.source.kind === 'user' || c.role.source.kind === 'user') return;
-  if (nameTokens(c.column).some((t) => FLOW_WORDS.has(t))) return;
+  if (!nameTokens(c.column).some((t) => PROPERTY_WORDS.has(t))) return;
   c.additivity = { value: 'non-additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:entity-property' }, why: `a property of each ${table} row (one row per thing): averaged, not summed` };
   c.aggregation = 'avg';
 }

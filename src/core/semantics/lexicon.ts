@@ -115,7 +115,7 @@ export const ADDITIVE_WORDS = set(
 );
 
 /** Levels measured at a moment: add across entities, not across time. */
-export const SEMI_ADDITIVE_WORDS = set('balance balances stock stocks inventory onhand hand headcount population pop capacity members subscribers outstanding backlog reserves level levels employees employment beginning ending opening closing owed debt debts');
+export const SEMI_ADDITIVE_WORDS = set('balance balances stock stocks inventory onhand hand headcount population pop capacity members subscribers outstanding backlog reserves level levels employees employment beginning ending opening closing owed debt debts cumulative cum ytd running');
 
 /** Quantities that do not add up: average them, or take a ratio of sums. */
 export const NON_ADDITIVE_WORDS = set(
@@ -206,6 +206,8 @@ export function nonAdditiveMorpheme(tokens: readonly string[], known: ReadonlySe
   for (const t of tokens) {
     if (known.has(t) || t.length < 5) continue;
     if (t.includes('temp')) return 'temp';
+    if (t.includes('range')) return 'range';
+    if (t.length >= 7 && /(per|pct)$/.test(t)) return 'per';
     for (const m of ['max', 'min', 'mean', 'avg', 'median']) if (t.startsWith(m) || t.endsWith(m)) return m;
   }
   return undefined;

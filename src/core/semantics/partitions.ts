@@ -7,6 +7,7 @@
 import type { ColumnType, EnvironmentDraft, TableProfile } from '../env/types';
 import { toSnakeIdentifier } from '../env/naming';
 import { quoteIdent as q } from '../text/sql';
+import { COUNTRY_NAMES } from './lexicon';
 import type { Partition } from './types';
 
 /** Share of columns two tables must share (by name) to be parts of one dataset; a little schema drift is common. */
@@ -42,6 +43,7 @@ function commonSuffix(names: string[]): string {
 /** What the varying part of the file names is, in one word. */
 function keyName(values: string[], prefix: string, folder: string): string {
   if (values.every((v) => /^(1[6-9]|20|21)\d\d$/.test(v))) return 'year';
+  if (values.filter((v) => COUNTRY_NAMES.has(v.toLowerCase().replace(/[_-]+/g, ' '))).length >= 0.8 * values.length) return 'country';
   if (values.every((v) => /^\d{4}$/.test(v) && (Number(v.slice(0, 2)) + 1) % 100 === Number(v.slice(2)))) return 'season';
   if (values.every((v) => /^\d{4}[-_]?\d{2}$/.test(v))) return 'month';
   const prefixWord = prefix.split(/[^A-Za-z]+/).filter((w) => w.length > 2).pop();
@@ -74,6 +76,10 @@ export function findPartitions(tables: readonly TableProfile[]): Array<Omit<Part
       const values = names.map((n) => n.slice(prefix.length, n.length - suffix.length));
       // The files must differ in one part, and the parts must be values (not whole different names of two datasets).
       if (values.some((v) => v === '') || new Set(values).size !== values.length) continue;
+      // Two files are parts of one dataset only when the part is a value (a year, a number, a country); two
+      // variants of one table (`raw` and `adjusted` indices) are not.
+      const valueLike = values.every((v) => /^\d+([-_]\d+)?$/.test(v)) || values.every((v) => COUNTRY_NAMES.has(v.toLowerCase().replace(/[_-]+/g, ' ')));
+      if (members.length < 3 && !valueLike) continue;
       const stem = (prefix + suffix).replace(/[-_. ]+$/, '').replace(/^[-_. ]+/, '');
       const folder = folderOf(seed.sourceFile);
       if (stem === '' && members.length < 3) continue;
@@ -105,7 +111,7 @@ export function addPartitionViews(draft: EnvironmentDraft, partitions: Array<Omi
       const list = partition.columns.map((c) => (present.has(c) ? q(c) : `NULL AS ${q(c)}`)).join(', ');
       return `SELECT '${value.replace(/'/g, "''")}' AS ${q(keyColumn)}, ${list} FROM ${q(table)}`;
     });
-    const viewName = `${partition.name}_all`;
+    const viewName = partition.name === partition.key ? `all_${partition.key === 'country' ? 'countries' : `${partition.key}s`}` : `${partition.name}_all`;
     const folder = folderOf(partition.tables[0].file);
     // Each file typed its columns alone (an empty column is text); the union has the type of the files that hold values.
     const types: Record<string, ColumnType> = { [keyColumn]: 'text' };

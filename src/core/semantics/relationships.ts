@@ -62,6 +62,8 @@ function inclusionDependencies(db: Database, profile: EnvironmentProfile, declar
     for (const childColumn of child.columns) {
       if (known.has(`${child.name}.${childColumn.name}`)) continue;
       if (childColumn.candidateKey && !isIdLike(childColumn)) continue;
+      // A table's own key (`id`, `<table>_id`, unique) is not a pointer to another table's.
+      if (childColumn.candidateKey && (childColumn.name.toLowerCase() === 'id' || childColumn.name.toLowerCase().replace(/_/g, '') === `${singular(child.name)}id`)) continue;
       if (childColumn.type !== 'integer' && childColumn.type !== 'text') continue;
       if (childColumn.distinctCount < 2) continue;
       const candidates: ForeignKey[] = [];
@@ -135,6 +137,32 @@ function oneToOne(db: Database, profile: EnvironmentProfile, keys: ForeignKey[])
         found.push({ kind: 'one-to-one', left: { table: a.name, column: left.name }, right: { table: b.name, column: right.name }, source: { kind: 'rule', rule: 'one-to-one:same-key-set' }, why: `${a.name}.${left.name} and ${b.name}.${right.name} hold the same ${matched} unique keys: parallel tables, one row per key in each` });
         break;
       }
+    }
+  }
+  return found;
+}
+
+/**
+ * Parallel tables over a composite key: two or three same-named columns (an economy, a year, a quarter) unique
+ * together in both tables, with nearly every key in both — one row per key in each (GitHub's developers and
+ * repositories per economy and quarter), so neither is the other's parent.
+ */
+function compositeOneToOne(db: Database, profile: EnvironmentProfile): Array<Extract<Relationship, { kind: 'one-to-one' }>> {
+  const found: Array<Extract<Relationship, { kind: 'one-to-one' }>> = [];
+  const tables = profile.tables.filter((t) => t.kind === 'table' && t.rowCount >= 10);
+  const keyable = (c: ColumnProfile) => (c.type === 'text' || c.type === 'integer' || c.type === 'date') && !c.candidateKey && c.nullFraction === 0;
+  for (let i = 0; i < tables.length; i++) {
+    for (let j = i + 1; j < tables.length; j++) {
+      const [a, b] = [tables[i], tables[j]];
+      if (Math.abs(a.rowCount - b.rowCount) > 0.05 * Math.max(a.rowCount, b.rowCount)) continue;
+      const shared = a.columns.filter((c) => keyable(c) && b.columns.some((d) => keyable(d) && d.type === c.type && d.name === c.name)).map((c) => c.name);
+      if (shared.length < 2 || shared.length > 3 || shared.length === a.columns.length || shared.length === b.columns.length) continue;
+      const cols = shared.map(q).join(', ');
+      const duplicates = (t: TableProfile) => Number(rows(db, `SELECT COUNT(*) FROM (SELECT ${cols} FROM ${q(t.name)} GROUP BY ${cols} HAVING COUNT(*) > 1)`)[0]?.[0] ?? 1);
+      if (duplicates(a) !== 0 || duplicates(b) !== 0) continue;
+      const matched = Number(rows(db, `SELECT COUNT(*) FROM ${q(a.name)} AS x JOIN ${q(b.name)} AS y ON ${shared.map((c) => `x.${q(c)} = y.${q(c)}`).join(' AND ')}`)[0]?.[0] ?? 0);
+      if (matched < 0.95 * Math.max(a.rowCount, b.rowCount)) continue;
+      found.push({ kind: 'one-to-one', left: { table: a.name, column: shared.join(', ') }, right: { table: b.name, column: shared.join(', ') }, source: { kind: 'rule', rule: 'one-to-one:same-composite-key' }, why: `${a.name} and ${b.name} both hold one row per (${shared.join(', ')}), ${matched} keys in common: parallel tables` });
     }
   }
   return found;
@@ -227,7 +255,8 @@ function viewComputedColumns(table: TableProfile): Array<Extract<Relationship, {
   return found;
 }
 
-const close = (a: number, b: number) => Math.abs(a - b) <= 0.005 + 1e-6 * Math.abs(b);
+/** Equal up to rounding: half a cent, or 0.1% (values stored rounded, a product of rounded factors). */
+const close = (a: number, b: number) => Math.abs(a - b) <= 0.005 + 1e-3 * Math.abs(b);
 
 /**
  * Columns that are exact functions of two or three others of the same table, checked on a sample of rows:
@@ -263,6 +292,8 @@ function computedColumns(db: Database, table: TableProfile): Array<Extract<Relat
         else if (holds((r) => close(r[c], r[a] + r[b]))) add(c, [a, b], `${numeric[a].name} + ${numeric[b].name}`, `equals ${numeric[a].name} + ${numeric[b].name} on ${sample.length} sampled rows`);
         else if (holds((r) => close(r[c], r[a] - r[b]))) add(c, [a, b], `${numeric[a].name} - ${numeric[b].name}`, `equals ${numeric[a].name} − ${numeric[b].name} on ${sample.length} sampled rows`);
         else if (holds((r) => close(r[c], r[b] - r[a]))) add(c, [a, b], `${numeric[b].name} - ${numeric[a].name}`, `equals ${numeric[b].name} − ${numeric[a].name} on ${sample.length} sampled rows`);
+        else if (holds((r) => r[b] !== 0 && close(r[c], r[a] / r[b]))) add(c, [a, b], `${numeric[a].name} / ${numeric[b].name}`, `equals ${numeric[a].name} ÷ ${numeric[b].name} on ${sample.length} sampled rows`);
+        else if (holds((r) => r[a] !== 0 && close(r[c], r[b] / r[a]))) add(c, [a, b], `${numeric[b].name} / ${numeric[a].name}`, `equals ${numeric[b].name} ÷ ${numeric[a].name} on ${sample.length} sampled rows`);
         else {
           for (let d = 0; d < n; d++) {
             if (!fractions[d] || d === a || d === b || d === c) continue;
@@ -305,7 +336,7 @@ function pearson(xs: number[], ys: number[]): number {
 export function inferRelationships(db: Database, profile: EnvironmentProfile): Relationship[] {
   const declared = declaredForeignKeys(profile);
   const keys = [...declared, ...inclusionDependencies(db, profile, declared)];
-  const parallel = oneToOne(db, profile, keys);
+  const parallel = [...oneToOne(db, profile, keys), ...compositeOneToOne(db, profile)];
   const pairKey = (a: string, b: string) => [a, b].sort().join('\u0000');
   const parallelPairs = new Set(parallel.map((p) => pairKey(p.left.table, p.right.table)));
   const derived = [...derivedTables(profile), ...copiedTables(db, profile, parallel)];

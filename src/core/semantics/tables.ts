@@ -8,12 +8,14 @@ import type { ColumnSemantics, Fact, Relationship, TableKind, TableSemantics } f
 
 const LOOKUP_ROWS = 60;
 
-/** A time column that dates the rows (many distinct values), not a load stamp (one or two values). */
+/** A time column that dates the rows (a date per row, or daily/monthly/yearly periods), not a load stamp (one or two values). */
 function eventTime(table: TableProfile, columns: ColumnSemantics[]): ColumnSemantics | undefined {
   return columns.find((c) => {
     if (c.role.value !== 'time') return false;
     const profile = table.columns.find((p) => p.name === c.column);
-    return profile !== undefined && profile.distinctCount > Math.max(2, 0.05 * table.rowCount);
+    if (!profile || profile.distinctCount < 3) return false;
+    const dated = c.time?.storage === 'iso-date' || c.time?.storage === 'iso-datetime' || c.time?.storage === 'year' || c.time?.storage === 'period';
+    return dated || profile.distinctCount > 0.05 * table.rowCount;
   });
 }
 

@@ -134,6 +134,12 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     const text = (decoded ?? String(value)).trim();
     totalLength += text.length;
     if (text === '') continue;
+    // Long texts (documents, JSON) are only checked for JSON.
+    if (text.length > 400) {
+      if (isJson(text)) f.json++;
+      if (/\S\s+\S/.test(text)) f.multiWord++;
+      continue;
+    }
     if (EMAIL.test(text)) f.email++;
     else if (URL_PATTERN.test(text)) f.url++;
     else if (isJson(text)) f.json++;
@@ -145,8 +151,12 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
       if (text.endsWith('%')) f.percentSign++;
     } else if (PHONE.test(text) && /\d{3}/.test(text) && /[\s().-]/.test(text) && !/^\d{4}-\d{1,2}-\d{1,2}/.test(text)) f.phone++;
     if (PATH.test(text) && /[/\\]/.test(text)) f.path++;
-    if (/^[^,]{1,40}(,\s?[^,]{1,40}){1,}$/.test(text) && !/\d,\d{3}/.test(text) && !/\s\w+\s\w+,/.test(text)) f.list++;
-    if (/^[^,]{0,40}(,[^,]{0,40}){2,}$/.test(text) && /,,|^,|,$/.test(text)) f.packed++;
+    // Lists and packed records by splitting, not by a backtracking pattern (a long JSON text would take forever).
+    if (text.length <= 400 && text.includes(',')) {
+      const parts = text.split(',');
+      if (parts.every((p) => p.length <= 41 && p.trim() !== '') && !/\d,\d{3}/.test(text) && !/\s\w+\s\w+,/.test(text)) f.list++;
+      if (parts.length >= 3 && parts.every((p) => p.length <= 40) && parts.some((p) => p === '')) f.packed++;
+    }
     if (CODE.test(text)) f.codeLike++;
     if (/\S\s+\S/.test(text)) f.multiWord++;
     const lower = text.toLowerCase();

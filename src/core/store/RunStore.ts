@@ -9,6 +9,7 @@
  *
  * One writer at a time (`events.lock`); any number of readers, in this process (`onEvent`) or others (`tail`).
  */
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
@@ -25,7 +26,8 @@ import {
 import { iterateEventLog, scanEventLogSync, type LogIssue } from './eventLog';
 import { fsyncDirectory, writeFileAtomic } from '../text/atomicFile';
 import { assertValidRunId, newRunId, readRunMeta, RUN_FILES, RUN_FORMAT_VERSION, runsDir, type RunMeta } from './runFolder';
-import { applyEvent, createRunState, rebuildState, type RunState } from './runState';
+import { applyEvent, rebuildState, type RunState } from './runState';
+import { derivedFilesAhead } from './resumeCheck';
 import { renderSnapshots } from './snapshots';
 import { acquireWriterLock, type LockInfo, type WriterLock } from './writerLock';
 
@@ -66,6 +68,14 @@ export interface CreateRunMeta {
   toolVersion?: string;
 }
 
+/** What a new run folder holds when it first appears (see createInDir). */
+export interface InitialRunContent {
+  /** Events after run/started (e.g. the task pool's task/added). */
+  events?: readonly RunEventInput[];
+  /** Other files by name (e.g. the run-start cost model), written before the folder appears. */
+  files?: Readonly<Record<string, string>>;
+}
+
 export interface RecoveryReport {
   /** Problems found in the log at open (torn tail, corrupt lines with their line numbers, seq gaps). */
   issues: LogIssue[];
@@ -73,6 +83,11 @@ export interface RecoveryReport {
   truncatedBytes: number;
   /** The dead writer whose stale lock was taken over. */
   tookOverFrom?: LockInfo;
+  /**
+   * What tasks.jsonl / trajectories.jsonl (or the cost model snapshots) hold that the log does not: the log lost
+   * events. A writable store then leaves the derived files as they are, never replacing them with less.
+   */
+  derivedFilesAhead?: string[];
 }
 
 export interface ReadResult {
@@ -121,27 +136,26 @@ export class RunStore {
   }
 
   /** Creates `<root>/.toffee/runs/<runId>/` and writes run.json and the first event (run/started). */
-  static create(root: string, meta: CreateRunMeta, options: RunStoreOptions = {}): RunStore {
+  static create(root: string, meta: CreateRunMeta, options: RunStoreOptions = {}, initial: InitialRunContent = {}): RunStore {
     const runId = meta.runId ?? newRunId((options.now ?? (() => new Date()))());
     assertValidRunId(runId);
     fs.mkdirSync(runsDir(root), { recursive: true });
-    return RunStore.createInDir(path.join(runsDir(root), runId), { ...meta, runId }, options);
+    return RunStore.createInDir(path.join(runsDir(root), runId), { ...meta, runId }, options, initial);
   }
 
-  /** Creates a run in an explicit, not yet existing folder (e.g. the CLI's `--out DIR`). */
-  static createInDir(runDir: string, meta: CreateRunMeta, options: RunStoreOptions = {}): RunStore {
+  /**
+   * Creates a run in an explicit, not yet existing folder (e.g. the CLI's `--out DIR`). The folder appears whole:
+   * run.json, the log (run/started, then `initial.events`) and `initial.files` are written and fsync'd in a hidden
+   * staging folder beside it, which is then renamed into place. A crash before the rename leaves no run folder (only
+   * the hidden staging folder); after it, a run whose task pool is recorded.
+   */
+  static createInDir(runDir: string, meta: CreateRunMeta, options: RunStoreOptions = {}, initial: InitialRunContent = {}): RunStore {
     const runId = meta.runId ?? path.basename(runDir);
     assertValidRunId(runId);
-    fs.mkdirSync(path.dirname(runDir), { recursive: true });
-    try {
-      fs.mkdirSync(runDir);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-        throw new Error(`run folder already exists: ${runDir} (open it to resume, or choose another run id)`);
-      }
-      throw error;
-    }
-    fsyncDirectory(path.dirname(runDir));
+    const parent = path.dirname(runDir);
+    fs.mkdirSync(parent, { recursive: true });
+    const exists = () => new Error(`run folder already exists: ${runDir} (open it to resume, or choose another run id)`);
+    if (fs.existsSync(runDir)) throw exists();
     const now = options.now ?? (() => new Date());
     const runMeta: RunMeta = {
       formatVersion: RUN_FORMAT_VERSION,
@@ -152,27 +166,40 @@ export class RunStore {
       ...(meta.config !== undefined ? { config: meta.config } : {}),
       toolVersion: meta.toolVersion ?? 'unknown',
     };
-    const lock = acquireWriterLock(path.join(runDir, RUN_FILES.lock));
-    let fd: number | undefined;
+    const started: RunEventInput = {
+      type: 'run/started',
+      runId,
+      dataFolder: runMeta.dataFolder,
+      ...(runMeta.seed !== undefined ? { seed: runMeta.seed } : {}),
+      ...(runMeta.config !== undefined ? { config: runMeta.config } : {}),
+      toolVersion: runMeta.toolVersion,
+    };
+    const inputs = [started, ...(initial.events ?? [])];
+    for (const input of inputs) validateEventInput(input);
+    const ts = now().toISOString();
+    const log = inputs.map((input, index) => encodeEvent({ ...input, v: EVENT_FORMAT_VERSION, seq: index + 1, ts } as RunEvent)).join('');
+    const staging = path.join(parent, `.${path.basename(runDir)}.creating-${process.pid}-${crypto.randomBytes(3).toString('hex')}`);
+    fs.mkdirSync(staging);
     try {
-      writeFileAtomic(path.join(runDir, RUN_FILES.meta), JSON.stringify(runMeta, null, 2) + '\n');
-      fd = fs.openSync(path.join(runDir, RUN_FILES.events), 'a');
-      fsyncDirectory(runDir);
-      const store = new RunStore(runDir, runMeta, createRunState(), { issues: [], truncatedBytes: 0 }, options, { fd, lock, logBytes: 0 });
-      store.append({
-        type: 'run/started',
-        runId,
-        dataFolder: runMeta.dataFolder,
-        ...(runMeta.seed !== undefined ? { seed: runMeta.seed } : {}),
-        ...(runMeta.config !== undefined ? { config: runMeta.config } : {}),
-        toolVersion: runMeta.toolVersion,
-      });
-      return store;
+      writeFileAtomic(path.join(staging, RUN_FILES.meta), JSON.stringify(runMeta, null, 2) + '\n');
+      writeFileAtomic(path.join(staging, RUN_FILES.events), log);
+      for (const [name, content] of Object.entries(initial.files ?? {})) {
+        if (path.basename(name) !== name || Object.values(RUN_FILES).includes(name as never)) throw new Error(`not a file name a run may start with: ${name}`);
+        writeFileAtomic(path.join(staging, name), content);
+      }
+      fsyncDirectory(staging);
+      try {
+        fs.renameSync(staging, runDir);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        throw code === 'EEXIST' || code === 'ENOTEMPTY' ? exists() : error;
+      }
+      fsyncDirectory(parent);
     } catch (error) {
-      if (fd !== undefined) fs.closeSync(fd);
-      lock.release();
+      fs.rmSync(staging, { recursive: true, force: true });
       throw error;
     }
+    return RunStore.open(runDir, { ...options, writable: true });
   }
 
   /**
@@ -201,7 +228,8 @@ export class RunStore {
         truncatedBytes = scan.fileBytes - scan.validBytes;
       }
       const state = rebuildState(scan.events);
-      const recovery: RecoveryReport = { issues: scan.issues, truncatedBytes, tookOverFrom: lock.tookOverFrom };
+      const ahead = derivedFilesAhead(runDir, state);
+      const recovery: RecoveryReport = { issues: scan.issues, truncatedBytes, tookOverFrom: lock.tookOverFrom, ...(ahead.length ? { derivedFilesAhead: ahead } : {}) };
       return new RunStore(runDir, meta, state, recovery, options, { fd, lock, logBytes: scan.validBytes });
     } catch (error) {
       if (fd !== undefined) fs.closeSync(fd);
@@ -297,6 +325,8 @@ export class RunStore {
   /** Writes tasks.jsonl and trajectories.jsonl from the current state (atomic temp + rename each). */
   writeSnapshots(): void {
     this.writerFd();
+    // The log lost events the derived files still hold: they may be the last copy, so they stay.
+    if (this.recovery.derivedFilesAhead) return;
     const snapshots = renderSnapshots(this.state);
     writeFileAtomic(path.join(this.runDir, RUN_FILES.tasks), snapshots.tasks);
     writeFileAtomic(path.join(this.runDir, RUN_FILES.trajectories), snapshots.trajectories);

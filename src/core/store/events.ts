@@ -35,6 +35,7 @@ export type {
   PrefixStatsRecord,
   RubricRecord,
   RunConfig,
+  RunCancelledPayload,
   RunErrorPayload,
   RunEventType,
   RunFinishedPayload,
@@ -170,6 +171,7 @@ const payloadSchemas = {
     modelCalls: z.number().int().nonnegative().optional(),
   }),
   'run/finished': z.looseObject({ summary: z.unknown().optional() }),
+  'run/cancelled': z.looseObject({ tasksFinished: z.number().int().nonnegative().optional(), reason: z.string().optional() }),
   'run/error': z.looseObject({ message: z.string(), taskId: id.optional(), fatal: z.boolean().optional() }),
 } satisfies Record<RunEventType, z.ZodType>;
 

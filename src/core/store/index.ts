@@ -5,6 +5,7 @@ export { RunStore, readRun } from './RunStore';
 export type {
   CreateRunMeta,
   DurableFileOps,
+  InitialRunContent,
   OpenOptions,
   ReadResult,
   RecoveryReport,
@@ -16,3 +17,5 @@ export { renderSnapshots, type RenderedSnapshots } from './snapshots';
 export { tail, type TailOptions } from './tail';
 export { RunLockedError, type LockInfo } from './writerLock';
 export type { LogIssue } from './eventLog';
+export { checkResumeProviders, modelsConfig, resumeFlags, ResumeProviderError, type RecordedProvider, type RunModelsConfig } from './runProviders';
+export { assertResumable, checkResumable, logIssueLines, ResumeRefusedError, type ResumeCheck } from './resumeCheck';

@@ -91,8 +91,11 @@ export interface RunSummary {
   createdAt?: string;
   dataFolder?: string;
   seed?: number;
-  /** 'running' = a live writer holds the lock; 'interrupted' = no live writer and no run/finished. */
-  status: 'running' | 'finished' | 'interrupted' | 'unreadable';
+  /**
+   * 'running' = a live writer holds the lock; 'cancelled' = stopped by its user (run/cancelled last);
+   * 'interrupted' = no live writer and neither run/finished nor run/cancelled (a crash or a kill).
+   */
+  status: 'running' | 'finished' | 'cancelled' | 'interrupted' | 'unreadable';
   tasks: number;
   finishedTasks: number;
   nodes: number;
@@ -149,7 +152,7 @@ export function summarizeRun(runDir: string): RunSummary {
   const live = lockHolderAlive(runDir);
   return {
     ...base,
-    status: live ? 'running' : state.status === 'finished' ? 'finished' : 'interrupted',
+    status: live ? 'running' : state.status === 'finished' || state.status === 'cancelled' ? state.status : 'interrupted',
     tasks: state.tasks.size,
     finishedTasks: state.finishedTasks.size,
     nodes: state.nodeCount,
@@ -173,7 +176,8 @@ export function listRuns(root: string): RunSummary[] {
     throw error;
   }
   return entries
-    .filter((entry) => entry.isDirectory())
+    // Hidden folders are runs still being created (see RunStore.createInDir), or left by a crash while they were.
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
     .map((entry) => summarizeRun(path.join(runsDir(root), entry.name)))
     .sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? '') || b.runId.localeCompare(a.runId));
 }

@@ -61,7 +61,8 @@ export interface TaskFinishedState extends TaskFinishedPayload {
 export interface RunState {
   runId?: string;
   started?: RunStartedPayload & { seq: number; ts: string };
-  status: 'empty' | 'running' | 'finished';
+  /** 'cancelled': the last word was run/cancelled (its user stopped it; resumable). */
+  status: 'empty' | 'running' | 'finished' | 'cancelled';
   lastSeq: number;
   lastTs?: string;
   /** Task pool in the order tasks were added. */
@@ -241,6 +242,9 @@ export function applyEvent(state: RunState, stored: StoredRunEvent): void {
     }
     case 'run/finished':
       state.status = 'finished';
+      break;
+    case 'run/cancelled':
+      state.status = 'cancelled';
       break;
     case 'run/error':
       state.errors.push({ ...withoutEnvelope(event), seq: event.seq, ts: event.ts });

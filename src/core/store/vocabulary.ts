@@ -30,6 +30,7 @@ export const RUN_EVENT_TYPES = [
   'task/finished',
   'task/revised',
   'run/finished',
+  'run/cancelled',
   'run/error',
 ] as const;
 export type RunEventType = (typeof RUN_EVENT_TYPES)[number];
@@ -106,12 +107,51 @@ export interface RunConfig {
   minQuality?: number;
   /** Provider ids whose models form the cost model's arms. */
   providers?: string[];
+  /** `provider/model` of every arm model (store/runProviders.ts). */
+  models?: string[];
+  /** How each provider was set up (never a key), so a resume can rebuild it. */
+  providerSettings?: RecordedProvider[];
+  /** The cap on the run's model calls (`--max-calls`). */
+  maxCalls?: number;
+  /** The cost model the run started from and where its learning goes (lcm/location.ts writes it). */
+  costModel?: CostModelOriginRecord;
   /** `i/N` for one shard of a sharded run. */
   shard?: string;
   /** A shard's whole task pool size. */
   poolTasks?: number;
   /** The run ids a `toffee merge` combined. */
   mergedFrom?: string[];
+}
+
+/** One provider as a run records it: what rebuilds it, and the CLI flags that do (set by the CLI). */
+export interface RecordedProvider {
+  /** Provider id (`offline-sim`, `openai`, a toffee.config.json provider name…). */
+  id: string;
+  /** The `--provider` value that rebuilds it (a config provider name, `openai`, `offline-sim`). */
+  provider?: string;
+  baseUrl?: string;
+  models?: string[];
+  /** The environment variable that holds its key (the key itself is never recorded). */
+  apiKeyEnv?: string;
+  timeoutMs?: number;
+  maxRetries?: number;
+  /** Price overrides given with --price (USD per million tokens). */
+  prices?: Record<string, { inputPerMTok: number; outputPerMTok: number }>;
+  /** The flags that rebuild it, e.g. `--provider openai --base-url http://… --models a,b`. */
+  flags?: string;
+}
+
+/** What a run's cost model started from, as lcm/location.ts's CostModelOrigin records it. */
+export interface CostModelOriginRecord {
+  source: 'environment' | 'fresh' | 'file';
+  file?: string;
+  /** Earlier runs whose learning the starting model holds. */
+  trainedByRuns: number;
+  /** Updates in the starting model. */
+  updates: number;
+  /** Where this run's learning is written, or why it is not. */
+  writtenTo?: string;
+  notWrittenBecause?: string;
 }
 
 /** A rubric's score for one trajectory (explorer/verifier.ts scores it). */
@@ -305,6 +345,16 @@ export interface RunFinishedPayload {
   summary?: object;
 }
 
+/**
+ * Written when a run stops because its user cancelled it (the CLI's Ctrl-C, the extension's Cancel): the run is
+ * not finished and can be resumed; readers show it as cancelled rather than as a crash.
+ */
+export interface RunCancelledPayload {
+  /** Tasks finished when it stopped. */
+  tasksFinished?: number;
+  reason?: string;
+}
+
 export interface RunErrorPayload {
   message: string;
   taskId?: string;
@@ -327,6 +377,7 @@ export interface EventPayloads<Task extends TaskRecord = TaskRecord, Delta = unk
   'task/finished': TaskFinishedPayload<Delta>;
   'task/revised': TaskRevisedPayload<Task>;
   'run/finished': RunFinishedPayload;
+  'run/cancelled': RunCancelledPayload;
   'run/error': RunErrorPayload;
 }
 

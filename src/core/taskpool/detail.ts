@@ -15,7 +15,17 @@ function answerText(task: TaskSpec): string {
   }
 }
 
-const cell = (value: unknown) => String(value ?? 'NULL').replace(/\|/g, '\\|').replace(/\n/g, ' ').slice(0, 60);
+/** A Markdown table cell: pipes escaped, lines joined; prose (criteria, reasons) is never cut. */
+const proseCell = (value: unknown) => String(value ?? '').replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+
+/** A data value in a result table: cut to about 60 characters at a word boundary, marked with "…". */
+function cell(value: unknown): string {
+  const text = proseCell(value ?? 'NULL');
+  if (text.length <= 60) return text;
+  const cut = text.slice(0, 60);
+  const space = cut.lastIndexOf(' ');
+  return `${space > 40 ? cut.slice(0, space) : cut}…`;
+}
 
 export function taskDetailMarkdown(task: TaskSpec): string {
   const out: string[] = [`# ${task.question}`, ''];
@@ -39,7 +49,7 @@ export function taskDetailMarkdown(task: TaskSpec): string {
   }
   if (task.rubric?.length) {
     out.push('## Rubric', '', '| | weight | criterion | check | anchors |', '| --- | --- | --- | --- | --- |');
-    for (const c of task.rubric) out.push(`| ${c.polarity === 'positive' ? '+' : '−'} | ${c.weight} | ${cell(c.description)} | ${c.check.kind} | ${c.anchors.map((a) => `\`${a}\``).join(', ')} |`);
+    for (const c of task.rubric) out.push(`| ${c.polarity === 'positive' ? '+' : '−'} | ${c.weight} | ${proseCell(c.description)} | ${c.check.kind} | ${c.anchors.map((a) => `\`${a}\``).join(', ')} |`);
     out.push('');
   }
   if (task.revision) {
@@ -48,7 +58,7 @@ export function taskDetailMarkdown(task: TaskSpec): string {
   if (task.roles?.length) {
     out.push('## File roles', '', '| file | role | items | why |', '| --- | --- | --- | --- |');
     const order = { core: 0, supporting: 1, confuser: 2, ambient: 3 };
-    for (const r of [...task.roles].sort((a, b) => order[a.role] - order[b.role] || a.file.localeCompare(b.file))) out.push(`| ${cell(r.file)} | ${r.role} | ${cell(r.items.join(', '))} | ${cell(r.why)} |`);
+    for (const r of [...task.roles].sort((a, b) => order[a.role] - order[b.role] || a.file.localeCompare(b.file))) out.push(`| ${proseCell(r.file)} | ${r.role} | ${proseCell(r.items.join(', '))} | ${proseCell(r.why)} |`);
     out.push('');
   }
   return out.join('\n');

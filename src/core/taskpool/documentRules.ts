@@ -266,3 +266,148 @@ export async function aggregateDocumentRules(context: FamilyContext): Promise<Do
   return rules;
 }
 
+
+// ---- rates and targets a document defines (added for the document-metric composition) ---------------------------
+
+/** "Cancellation rate = cancelled orders ÷ all orders placed": a share of one table's rows, each side a set of rows. */
+export interface RateDefinition {
+  document: string;
+  section: string;
+  /** The defined name, lower-case: "cancellation rate". */
+  name: string;
+  table: TableProfile;
+  /** SQL condition (unqualified columns) for the numerator's rows. */
+  numerator: string;
+  /** SQL condition for the denominator's rows; undefined for "all <rows>". */
+  denominator?: string;
+  columns: string[];
+  sentence: string;
+}
+
+/** Rows a phrase picks from a table: "cancelled orders" → `status = 'cancelled'`, "all orders placed" → every row. */
+async function rowsOfPhrase(context: FamilyContext, table: TableProfile, phrase: string): Promise<{ condition?: string; columns: string[] } | undefined> {
+  const text = phrase.toLowerCase();
+  const tableWords = singular(table.name).replace(/_/g, ' ');
+  if (!new RegExp(`\\b${escapeRegExp(tableWords)}s?\\b`).test(text)) return undefined;
+  const qualifiers = text.replace(new RegExp(`\\b${escapeRegExp(tableWords)}s?\\b.*$`), '').trim();
+  if (qualifiers === '' || /^(all|every|each|the)$/.test(qualifiers)) return { columns: [] };
+  for (const column of groupings(context, table, { min: 2, max: 12 })) {
+    const values = await query(context, `SELECT DISTINCT ${q(column.name)} FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL LIMIT 12`);
+    for (const [value] of values ?? []) {
+      if (typeof value !== 'string' || value.length < 3) continue;
+      const v = escapeRegExp(value.toLowerCase());
+      if (new RegExp(`^(?:non-|not\\s+)${v}$`).test(qualifiers)) return { condition: `${q(column.name)} <> ${sqlLiteral(value)}`, columns: [column.name] };
+      if (new RegExp(`^${v}$`).test(qualifiers)) return { condition: `${q(column.name)} = ${sqlLiteral(value)}`, columns: [column.name] };
+    }
+  }
+  return undefined;
+}
+
+/** Lines "<name> rate = <rows> ÷ <rows>" (or "/"), each side rows of one table the documents name. */
+export async function rateDefinitions(context: FamilyContext): Promise<RateDefinition[]> {
+  const found: RateDefinition[] = [];
+  for (const document of context.documents ?? []) {
+    for (const section of document.sections) {
+      if (section.heading === '') continue;
+      for (const line of section.text.split('\n')) {
+        const m = /^\s*[-*]?\s*\**([A-Za-z][A-Za-z -]{1,40}?\b(?:rate|ratio|share))\**\s*=\s*([^=÷/]+?)\s*[÷/]\s*([^,.;=]+)/i.exec(line.replace(/`/g, ''));
+        if (!m) continue;
+        for (const table of taskTables(context)) {
+          const numerator = await rowsOfPhrase(context, table, m[2]);
+          const denominator = numerator && (await rowsOfPhrase(context, table, m[3]));
+          if (!numerator?.condition || !denominator) continue;
+          found.push({ document: document.name, section: section.heading, name: m[1].trim().toLowerCase(), table, numerator: numerator.condition, denominator: denominator.condition, columns: [...numerator.columns, ...denominator.columns], sentence: line.trim() });
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/** A target a section states: "The on-time target is 95 % of shipped orders per store". */
+export interface DocumentTarget {
+  /** What the target is for, lower-case: "on-time". */
+  term: string;
+  /** In percent. */
+  percent: number;
+  /** The group the target holds per ("store"), when the sentence says. */
+  per?: string;
+  sentence: string;
+}
+
+export function documentTargets(text: string): DocumentTarget[] {
+  const found: DocumentTarget[] = [];
+  for (const sentence of text.split(/(?<=[.!?])\s+|\n\s*\n|\n\s*[-*]\s+/)) {
+    const m = /\b([A-Za-z][A-Za-z-]{1,30})\s+target\s+(?:is|of)\s+(\d+(?:\.\d+)?)\s*%/i.exec(sentence);
+    if (!m) continue;
+    const per = /\bper\s+([a-z][a-z ]{1,30}?)\s*(?:[.,;]|$)/i.exec(sentence.slice(m.index + m[0].length))?.[1];
+    found.push({ term: m[1].toLowerCase(), percent: Number(m[2]), ...(per ? { per: per.toLowerCase() } : {}), sentence: sentence.trim() });
+  }
+  return found;
+}
+
+/**
+ * An aggregate rule's entities, one row each with the aggregate (`SELECT entity, total FROM …`), and the column the
+ * entity is keyed by (`customer_id`): the counting query `aggregateDocumentRules` builds, opened up.
+ */
+export function ruleEntities(rule: DocumentRule): { sql: string; keyColumn: string } | undefined {
+  const m = /^SELECT COUNT\(\*\) AS matching FROM \((SELECT entity, SUM\(amount\) AS total FROM .*)\)$/.exec(rule.sql ?? '');
+  const key = /SELECT t\d+\."((?:[^"]|"")+)" AS entity/.exec(rule.sql ?? '');
+  return m && key ? { sql: m[1], keyColumn: key[1].replace(/""/g, '"') } : undefined;
+}
+
+/** The codes a data dictionary defines for a column's values: "Born = animal was born in captivity", "H=Home Win". */
+export interface CodeDefinition {
+  document: string;
+  /** The section holding the definition, when the document has one that does. */
+  section?: string;
+  table: TableProfile;
+  column: string;
+  codes: Array<{ code: string; meaning: string }>;
+}
+
+/** "`X` = meaning" items of a description, one per line, bullet or comma-separated code. */
+export function codesOf(description: string): Array<{ code: string; meaning: string }> {
+  const items = description
+    .split(/<br\s*\/?>|&bull;|•|;|\n|\(/i)
+    .flatMap((part) => part.split(/,\s*(?=\(?`?[A-Za-z0-9]{1,12}`?\s*=)/))
+    .map((item) => item.trim());
+  const found: Array<{ code: string; meaning: string }> = [];
+  for (const item of items) {
+    const m = /^\(?`?([A-Za-z0-9][A-Za-z0-9 ]{0,11}?)`?\s*=\s*(.+)$/.exec(item);
+    if (!m) continue;
+    const meaning = m[2]
+      .replace(/\([^)]*\)?/g, '')
+      .replace(/[\s.)]+$/, '')
+      .replace(/\s+/g, ' ')
+      .trim();
+    if (meaning.length >= 3 && meaning.length <= 60 && !/["'`=]/.test(meaning)) found.push({ code: m[1].trim(), meaning });
+  }
+  return found;
+}
+
+/**
+ * Codes a dictionary entry defines for a column of a task table (scoped to its file, or every table with the column),
+ * kept where the codes are values of the column: the agent must read the dictionary to know which code a meaning has.
+ */
+export async function codeDefinitions(context: FamilyContext): Promise<CodeDefinition[]> {
+  const found: CodeDefinition[] = [];
+  for (const entry of context.semantics.dictionary) {
+    const codes = codesOf(entry.description);
+    if (codes.length < 2) continue;
+    const scope = entry.scope?.split('/').pop();
+    for (const table of taskTables(context)) {
+      const fileName = table.sourceFile.split('/').pop();
+      if (scope && fileName !== scope && table.originalName !== scope && table.name !== scope) continue;
+      const column = groupings(context, table, { min: 2, max: 12 }).find((c) => c.name.toLowerCase() === entry.column.toLowerCase() || (c.originalName ?? "").toLowerCase() === entry.column.toLowerCase());
+      if (!column) continue;
+      const values = new Set((await query(context, `SELECT DISTINCT CAST(${q(column.name)} AS TEXT) FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL`))?.map((r) => String(r[0])) ?? []);
+      const present = codes.filter((c) => values.has(c.code));
+      if (present.length < 2) continue;
+      const document = context.documents.find((d) => d.name === entry.file);
+      const section = document?.sections.find((s) => s.heading !== '' && present.every((c) => s.text.includes(c.meaning.split(' ')[0])) && s.text.includes(entry.column))?.heading;
+      found.push({ document: entry.file, ...(section ? { section } : {}), table, column: column.name, codes: present });
+    }
+  }
+  return found;
+}

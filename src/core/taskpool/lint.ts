@@ -24,6 +24,8 @@ const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4
 /** Words after a count that are not its noun: "the 3 highest", "2 decimals", "1 standard deviation". */
 const NOT_A_NOUN = /^(highest|lowest|largest|smallest|most|fewest|best|worst|top|bottom|decimal|decimals|places?|standard|percent|%|or|and|to|of|per|more|less|times|x)$/i;
 
+const UNCOUNTABLE = /^(staff|personnel|equipment|data|inventory|stock|news|series|species|software|feedback|weather|people|information)$/i;
+
 function isPlural(word: string): boolean {
   return /[^s']s$/i.test(word) && !/(ss|us|is|ics|series|species|news)$/i.test(word);
 }
@@ -46,11 +48,22 @@ export function lintQuestion(question: string): LintFinding[] {
   for (const m of text.matchAll(/\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+([A-Za-z][\w-]*)/gi)) {
     const n = /^\d+$/.test(m[1]) ? Number(m[1]) : NUMBER_WORDS[m[1].toLowerCase()];
     const word = m[2];
-    if (NOT_A_NOUN.test(word) || /^\d/.test(word) || /^(staff|personnel|equipment|data|inventory|stock|news|series|species|software|feedback|weather)$/i.test(word)) continue;
+    if (NOT_A_NOUN.test(word) || /^\d/.test(word) || UNCOUNTABLE.test(word)) continue;
     // A year or a count of decimals is not a count of the noun after it ("in 2024 orders…" is rare; years are skipped).
-    if (/^\d{4}$/.test(m[1])) continue;
-    if (n === 1 && isPlural(word)) findings.push({ rule: 'number-agreement', detail: `"${m[0]}" (one, then a plural)` });
-    if (n > 1 && !isPlural(word) && !/(ing|ed|est|er|ly)$/i.test(word) && /^[a-z]/.test(word)) findings.push({ rule: 'number-agreement', detail: `"${m[0]}" (${n}, then a singular)` });
+    // A year, or a long number (a range of years in a name, `19801989`), is not a count of the noun after it.
+    if (/^\d{4,}$/.test(m[1])) continue;
+    // The count agrees with the head of its noun phrase ("5 home games", "10 country codes"): the last of the next
+    // few words before a preposition or a stop.
+    const after = text.slice((m.index ?? 0) + m[0].length - word.length).split(/[\s,?.;:()]+/).filter(Boolean);
+    const phrase: string[] = [];
+    for (const w of after.slice(0, 6)) {
+      if (/^(with|of|in|on|at|by|for|from|to|that|which|whose|where|and|or|than|per|across|among)$/i.test(w)) break;
+      phrase.push(w);
+    }
+    const head = phrase[phrase.length - 1] ?? word;
+    if (UNCOUNTABLE.test(head)) continue;
+    if (n === 1 && isPlural(head)) findings.push({ rule: 'number-agreement', detail: `"${m[0]}" (one, then a plural)` });
+    if (n > 1 && !phrase.some(isPlural) && !/(ing|ed|est|er|ly)$/i.test(head) && /^[a-z]/.test(word)) findings.push({ rule: 'number-agreement', detail: `"${m[0]}" (${n}, then a singular)` });
   }
   for (const m of text.matchAll(/\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b/g)) findings.push({ rule: 'raw-identifier', detail: `${m[0]} (write it in words, or quote it)` });
   return findings;

@@ -96,16 +96,41 @@ export function phrasingPrompt(task: TaskSpec): string {
   ];
   if (columns.length > 0) lines.push(`Columns: ${columns.join(', ')}`);
   for (const doc of task.documents ?? []) lines.push(`Document: ${doc.document}${doc.section ? ` § ${doc.section}` : ''}`);
-  lines.push('Reference computation (its filters and thresholds define the question):');
-  for (const step of task.evidence) lines.push(`- ${step.purpose}\n  ${step.tool === 'run_sql' ? 'SQL' : 'Python'}: ${step.code.replace(/\s+/g, ' ').slice(0, 600)}`);
+  lines.push('Reference computation, step by step (its filters and thresholds define the question):');
+  task.evidence.forEach((step, i) => {
+    // A later step's code holds what earlier steps found (the top region as a filter): those values are results, so
+    // they are shown as "<the result of step N>", never as themselves.
+    let code = step.code;
+    let purpose = step.purpose;
+    for (const used of step.uses ?? []) {
+      for (const value of task.evidence[used]?.subAnswer?.carries ?? step.subAnswer?.carries ?? []) {
+        const mask = `<the result of step ${used + 1}>`;
+        code = code.split(`'${value.replace(/'/g, "''")}'`).join(mask).split(value).join(mask);
+        purpose = purpose.split(value).join(mask);
+      }
+    }
+    for (const value of step.subAnswer?.carries ?? []) {
+      code = code.split(`'${value.replace(/'/g, "''")}'`).join('<an earlier result>').split(value).join('<an earlier result>');
+      purpose = purpose.split(value).join('<an earlier result>');
+    }
+    const finds = step.subAnswer ? ` — finds ${maskedLabel(step.subAnswer.label, task)}` : '';
+    lines.push(`${i + 1}. ${purpose}${finds}\n   ${step.tool === 'run_sql' ? 'SQL' : 'Python'}: ${code.replace(/\s+/g, ' ').slice(0, 600)}`);
+  });
   return lines.join('\n');
+}
+
+/** A step's label with every value an earlier step found masked ("the share of the region <an earlier result>'s revenue…"). */
+function maskedLabel(label: string, task: TaskSpec): string {
+  let text = label;
+  for (const step of task.evidence) for (const value of step.subAnswer?.carries ?? []) text = text.split(value).join('<an earlier result>');
+  return text;
 }
 
 const SYSTEM = [
   'You rewrite template questions about a dataset as the natural question a data analyst would ask.',
   'Keep the meaning exactly: the same quantity, grouping, filters, thresholds, time periods, ordering and number of items.',
   'Keep every quoted value and every number of the template question verbatim.',
-  'Do not answer the question, do not guess or mention any result, and do not add requirements.',
+  'Do not answer the question, do not guess or mention any result, and do not add requirements. A multi-step question asks for the last step\'s result; earlier results appear as placeholders and must stay unnamed (say "the region with the highest revenue", never a value).',
   'Reply with the rewritten question only, on one line.',
 ].join(' ');
 

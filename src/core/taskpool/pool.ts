@@ -11,7 +11,7 @@ import { matchesAnswer } from './answer';
 import { auditContamination } from './contamination';
 import { taskPoolFamilies } from './families/index';
 import type { FamilyContext, TaskFamily } from './families/kit';
-import { buildStructuralGraph } from './graph';
+import { addEdge, buildStructuralGraph, columnNode } from './graph';
 import type { EvidenceGraph } from './graph';
 import { buildRubric, fileRoles, taskAnchors } from './rubric';
 import type { ContaminationReference, TaskSpec } from './types';
@@ -42,6 +42,21 @@ export interface TaskPoolOptions {
   phrasing?: PhrasingModel;
   signal?: AbortSignal;
   onProgress?: (message: string) => void;
+  /** The same progress as counts, for a UI's progress bar: after each family, and after each candidate checked. */
+  onPoolProgress?: (progress: PoolProgress) => void;
+}
+
+/** How far the task pool's build is: families run, candidates found, candidates checked and how many passed. */
+export interface PoolProgress {
+  phase: 'families' | 'validating' | 'selected';
+  familiesDone: number;
+  familiesTotal: number;
+  candidates: number;
+  checked: number;
+  valid: number;
+  rejected: number;
+  /** Tasks selected (phase 'selected'). */
+  selected?: number;
 }
 
 export interface TaskPoolResult {
@@ -114,6 +129,28 @@ export function selectDiverse(tasks: TaskSpec[], max: number, seed = 0): TaskSpe
   return selected;
 }
 
+/**
+ * The pool is for analysis, so multi-step task programs (3 or more executed steps) come first: short tasks (1–2
+ * steps, the lookups and single queries a trajectory needs little reasoning for) are at most SHORT_SHARE of the
+ * pool. Where the data supports few multi-step tasks the pool is smaller rather than mostly short, but never below
+ * MIN_POOL tasks while there are that many valid ones (data too plain for compositions still gets a pool). Each part
+ * is chosen by `selectDiverse`, and the pool is ordered by it again, so families still alternate from the first task.
+ */
+export const SHORT_SHARE = 0.4;
+export const MULTI_STEP = 3;
+export const MIN_POOL = 10;
+
+export function selectPool(tasks: TaskSpec[], max: number, seed = 0): TaskSpec[] {
+  const multi = tasks.filter((t) => t.evidence.length >= MULTI_STEP);
+  const short = tasks.filter((t) => t.evidence.length < MULTI_STEP);
+  // Enough multi-step tasks for 60% of a full pool: short ones fill 40% of it. Fewer: short ones are 40% of a smaller pool.
+  const shortQuota = multi.length >= max * (1 - SHORT_SHARE) ? Math.floor(max * SHORT_SHARE) : Math.max(Math.floor((multi.length * SHORT_SHARE) / (1 - SHORT_SHARE)), MIN_POOL - multi.length);
+  const chosenShort = selectDiverse(short, Math.min(short.length, shortQuota), seed);
+  const chosenMulti = selectDiverse(multi, Math.min(multi.length, max - chosenShort.length), seed);
+  const chosen = [...chosenMulti, ...chosenShort];
+  return selectDiverse(chosen, chosen.length, seed);
+}
+
 async function noDataCheck(task: TaskSpec, model: TaskPoolOptions['noDataModel'], signal?: AbortSignal): Promise<'passed' | 'failed'> {
   const completion = await model!.provider.complete({
     model: model!.model,
@@ -143,6 +180,11 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
   const { profile, documents, semantics } = context;
   if (!semantics) throw new Error('the task pool needs the semantic profile of the environment (open it with loadSemanticEnvironment or openAgentSession)');
   const graph = buildStructuralGraph(profile, documents);
+  // The semantic profile's relationships are the graph's join and derivation edges.
+  for (const r of semantics.relationships) {
+    if (r.kind === 'foreign-key') addEdge(graph, { from: columnNode(r.child.table, r.child.column), to: columnNode(r.parent.table, r.parent.column), kind: 'join_key', note: r.why });
+    else if (r.kind === 'derived-column') for (const input of r.from) addEdge(graph, { from: columnNode(r.table, input), to: columnNode(r.table, r.column), kind: 'derivation', note: r.why });
+  }
   const familyContext: FamilyContext = {
     profile,
     semantics,
@@ -156,7 +198,13 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
   const families: TaskPoolResult['families'] = [];
   const rejected: RejectedTask[] = [];
   const candidates: TaskSpec[] = [];
-  for (const family of options.families ?? taskPoolFamilies) {
+  const familyList = options.families ?? taskPoolFamilies;
+  const counts: PoolProgress = { phase: 'families', familiesDone: 0, familiesTotal: familyList.length, candidates: 0, checked: 0, valid: 0, rejected: 0 };
+  const report = (change: Partial<PoolProgress>) => {
+    Object.assign(counts, change);
+    options.onPoolProgress?.({ ...counts });
+  };
+  for (const family of familyList) {
     options.signal?.throwIfAborted();
     const familyStarted = Date.now();
     let produced: TaskSpec[] = [];
@@ -172,6 +220,7 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
     for (const task of produced) task.question = namingLookAlikes(task, profile, documents);
     candidates.push(...produced);
     options.onProgress?.(`${family.id}: ${produced.length} candidates`);
+    report({ familiesDone: counts.familiesDone + 1, candidates: candidates.length });
   }
 
   const contaminated = auditContamination(candidates, profile, options.contamination ?? []);
@@ -208,9 +257,10 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
     task.validation = { status: reasons.length === 0 ? 'valid' : 'rejected', reasons, evidenceStable: evidence.stable, replayed: evidence.replayed, noDataCheck: noData };
     if (reasons.length === 0) valid.push(task);
     else rejected.push({ id: task.id, family: task.family, question: task.question, reasons });
+    report({ phase: 'validating', checked: counts.checked + 1, valid: valid.length, rejected: rejected.length });
   }
 
-  const tasks = selectDiverse(valid, options.max ?? 40, options.seed ?? 0);
+  const tasks = selectPool(valid, options.max ?? 40, options.seed ?? 0);
   // Phrasing runs on the selected tasks only (one model call each); a rewrite that the contamination audit
   // would flag is not worth keeping either, so it reverts to the template.
   for (const task of tasks) {
@@ -230,6 +280,7 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
     }
     if (options.phrasing) options.onProgress?.(`phrasing ${task.id}: ${task.validation?.phrasing?.source} (${task.validation?.phrasing?.reason})`);
   }
+  report({ phase: 'selected', selected: tasks.length });
   const chosen = new Set(tasks.map((t) => t.id));
   for (const entry of families) {
     entry.valid = valid.filter((t) => t.family === entry.id).length;

@@ -242,7 +242,8 @@ export function tableNameForms(table: string): string[] {
 export function namesTable(question: string, table: string, columns: readonly string[] = []): boolean {
   let text = normalizeText(question);
   for (const phrase of columns.map(words).filter((p) => p !== '').sort((a, b) => b.length - a.length)) {
-    text = text.replace(new RegExp(`(^|[^a-z0-9_])${escapeRegExp(phrase)}(?=$|[^a-z0-9_])`, 'g'), '$1·');
+    // A column's words name the column, singular or plural ("order totals"), not its table.
+    text = text.replace(new RegExp(`(^|[^a-z0-9_])${escapeRegExp(phrase)}(?:e?s)?(?=$|[^a-z0-9_])`, 'g'), '$1·');
   }
   return tableNameForms(table).some((form) => containsWord(text, form));
 }

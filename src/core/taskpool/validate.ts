@@ -101,7 +101,8 @@ export function nearDuplicateOf(task: TaskSpec, kept: TaskSpec[]): string | unde
     if (other.id === task.id) return other.id;
     const sameColumns = !task.anchors || !other.anchors || columns(task) === columns(other);
     const sameSource = sameColumns && [...other.tables].sort().join(',') === tables && JSON.stringify(other.answer) === JSON.stringify(task.answer) && (other.dependency ?? other.family) === (task.dependency ?? task.family);
-    if (sameSource || jaccard(tokens, questionTokens(other.question)) >= 0.9) return other.id;
+    // Near-identical wording is a duplicate unless the two read different columns (the same hubs by origin and by destination).
+    if (sameSource || (sameColumns && jaccard(tokens, questionTokens(other.question)) >= 0.9)) return other.id;
   }
   return undefined;
 }

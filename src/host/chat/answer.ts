@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { AgentSession, openAgentSession } from '../../core/agent/session';
-import { answerMarkdown, answerWithDemos, chooseAnswerModel, stepMarkdown } from '../../core/export/inference';
+import { answerMarkdown, answerTaskOffline, answerWithDemos, chooseAnswerModel, nearestRunTasks, offlineAnswerNote, OFFLINE_ANSWER_MODEL, stepMarkdown, type NearestTask } from '../../core/export/inference';
 import { redactSecrets } from '../../core/llm/errors';
 import type { LlmProvider } from '../../core/llm/types';
 import { createVsCodeLmProvider, getApiKey, openAiProviderFromSettings, readLlmSettings } from '../lm';
@@ -27,6 +27,11 @@ export interface AnswerRequest {
   zeroShot?: boolean;
   /** The chat request's own model, when the question came through Chat. */
   chatModel?: vscode.LanguageModelChat;
+  /**
+   * With no model to answer with, the offline path answers one of the run's tasks: this chooses it among the
+   * nearest (default: the nearest).
+   */
+  pickTask?: (nearest: NearestTask[]) => Promise<NearestTask | undefined>;
 }
 
 export interface AnswerOutcome {
@@ -35,6 +40,8 @@ export interface AnswerOutcome {
   finalAnswer?: string;
   demos: number;
   error?: string;
+  /** Offline: the id of the run task the simulated model answered instead of the question. */
+  offlineTask?: string;
 }
 
 interface ChosenModel {
@@ -97,8 +104,8 @@ export async function answerQuestion(context: vscode.ExtensionContext, request: 
   const chosen = await resolveAnswerModel(context, request.chatModel, apiKey);
   if ('message' in chosen) {
     await write(chosen.message);
-    log().warn(`Ask: no model to answer with (provider setting ${settings.provider})`);
-    return { demos: 0, error: 'no model' };
+    log().warn(`Ask: no model to answer with (provider setting ${settings.provider}); trying the offline answer`);
+    return answerOffline(request, sink, token);
   }
   const controller = new AbortController();
   const cancel = token.onCancellationRequested(() => controller.abort());
@@ -132,6 +139,44 @@ export async function answerQuestion(context: vscode.ExtensionContext, request: 
     return { answeredBy: chosen.label, finalAnswer: episode.state.finalAnswer?.answer, demos: demos.length, error: episode.stopReason === 'provider_error' ? clean(episode.error ?? 'provider error') : undefined };
   } catch (error) {
     throw new Error(clean(describeError(error)));
+  } finally {
+    cancel.dispose();
+    await session?.dispose();
+  }
+}
+
+/**
+ * The offline answer: a simulated model on the run task nearest the question, clearly labelled as such. Without a
+ * run there is no task to answer, and it says how to get one.
+ */
+async function answerOffline(request: AnswerRequest, sink: AnswerSink, token: vscode.CancellationToken): Promise<AnswerOutcome> {
+  const controller = new AbortController();
+  const cancel = token.onCancellationRequested(() => controller.abort());
+  let session: AgentSession | undefined;
+  try {
+    sink.progress('Looking for the nearest task of the newest run…');
+    session = await openAgentSession(request.root);
+    const nearest = nearestRunTasks(request.root, request.question, session.toolContext.profile);
+    if (nearest.length === 0) {
+      await sink.markdown('\n\n_Offline, TOFFEE can only answer questions near one of its own tasks, and this folder has no run with trajectories yet: run **TOFFEE: Synthesize Trajectories** with the simulated models first._\n');
+      return { demos: 0, error: 'no model' };
+    }
+    const hit = request.pickTask ? await request.pickTask(nearest) : nearest[0];
+    if (!hit) return { demos: 0, error: 'no task chosen' };
+    await sink.markdown(`\n\n${offlineAnswerNote(request.question, hit)}\n\n`);
+    sink.progress(`Running the simulated model ${OFFLINE_ANSWER_MODEL} on the nearest task…`);
+    let pending: Promise<void> = Promise.resolve();
+    const episode = await answerTaskOffline({
+      task: hit.task,
+      toolContext: session.toolContext,
+      signal: controller.signal,
+      onStep: (step) => void (pending = pending.then(() => sink.markdown(`${stepMarkdown(step)}\n\n`))),
+    });
+    await pending;
+    const label = `**${OFFLINE_ANSWER_MODEL}** (simulated, offline) on the nearest task of run ${hit.runId}`;
+    await sink.markdown(`${answerMarkdown(episode, label)}\n`);
+    log().info(`Ask (offline): ${episode.stopReason} after ${episode.totals.steps} steps on task ${hit.task.id} (score ${hit.score.toFixed(2)})`);
+    return { answeredBy: label, finalAnswer: episode.state.finalAnswer?.answer, demos: 0, offlineTask: hit.task.id };
   } finally {
     cancel.dispose();
     await session?.dispose();
@@ -183,6 +228,15 @@ export function chatFollowups(): vscode.ChatFollowupProvider {
   };
 }
 
+/** Offline, the user chooses which of the run's nearest tasks the simulated model answers. */
+async function pickNearestTask(nearest: NearestTask[]): Promise<NearestTask | undefined> {
+  const picked = await vscode.window.showQuickPick(
+    nearest.map((hit) => ({ label: hit.task.question, description: `similarity ${hit.score.toFixed(2)}`, detail: `${hit.task.family} · ${hit.task.difficulty.level} · a task of run ${hit.runId}`, hit })),
+    { title: 'TOFFEE: Ask About Data offline: the simulated models answer one of the run’s tasks — pick the nearest to your question', matchOnDescription: true, matchOnDetail: true },
+  );
+  return picked?.hit;
+}
+
 /** Automation arguments (integration tests, keybindings): the question and the data folder. */
 interface AskArguments {
   question?: string;
@@ -221,10 +275,11 @@ export async function askAboutData(context: vscode.ExtensionContext, args?: AskA
   }
   const question = (typeof args?.question === 'string' ? args.question.trim() : '') || (await vscode.window.showInputBox({ title: 'TOFFEE: Ask About Data', prompt: `A question about the data in ${root}`, placeHolder: 'Which region has the highest average order total?', ignoreFocusOut: true }))?.trim();
   if (!question) return undefined;
+  const interactive = typeof args?.question !== 'string';
   const document = await answerDocument(question);
   await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'TOFFEE', cancellable: true }, async (progress, token) => {
     try {
-      await answerQuestion(context, { root, question }, { markdown: document.markdown, progress: (message) => progress.report({ message }) }, token);
+      await answerQuestion(context, { root, question, pickTask: interactive ? pickNearestTask : undefined }, { markdown: document.markdown, progress: (message) => progress.report({ message }) }, token);
     } catch (error) {
       const message = describeError(error);
       log().error(`Ask About Data: ${message}`);

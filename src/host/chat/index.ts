@@ -5,6 +5,7 @@
  * library, agent episode, Markdown); this file is wiring.
  */
 import * as vscode from 'vscode';
+import type { DemoHit } from '../../core/export/demos';
 import { demoLibraryForFolder, formatDemoForLanguage } from '../../core/export/inference';
 import { log } from '../log';
 import { askAboutData, chatFollowups, workspaceRoot } from './answer';
@@ -17,6 +18,28 @@ export const CHAT_PARTICIPANT_ID = 'toffee.chat';
 interface InsertDemoArguments {
   question?: string;
   folder?: string;
+}
+
+/** Demos offered to choose from. */
+const DEMO_CHOICES = 5;
+
+/** The nearest demos with their questions and scores; the user picks the one to insert. */
+async function pickDemo(question: string, hits: DemoHit[], runId: string): Promise<DemoHit | undefined> {
+  const best = hits[0].score;
+  const picked = await vscode.window.showQuickPick(
+    hits.map((hit) => {
+      const t = hit.trajectory;
+      const steps = t.steps.filter((s) => s.toolCall).length;
+      return {
+        label: t.task.question,
+        description: `similarity ${hit.score.toFixed(2)}${hit.score < best / 2 ? ' (weak)' : ''}`,
+        detail: `${steps} steps · answer ${t.finalAnswer?.answer ?? '—'} · quality ${t.quality.toFixed(2)}${t.curation === 'accepted' ? ' · accepted' : ''}${t.simulated ? ' · simulated' : ''}`,
+        hit,
+      };
+    }),
+    { title: `TOFFEE: Insert ICL Demo: the demos of run ${runId} nearest to “${question.length > 60 ? `${question.slice(0, 59)}…` : question}”`, placeHolder: 'The worked example to insert', matchOnDescription: true, matchOnDetail: true },
+  );
+  return picked?.hit;
 }
 
 async function insertDemo(args?: InsertDemoArguments): Promise<void> {
@@ -32,18 +55,22 @@ async function insertDemo(args?: InsertDemoArguments): Promise<void> {
     return;
   }
   const selected = editor.document.getText(editor.selection).trim();
-  const question = selected || (typeof args?.question === 'string' ? args.question.trim() : '') || (await vscode.window.showInputBox({ title: 'TOFFEE: Insert ICL Demo', prompt: 'A question to find a similar worked example for', ignoreFocusOut: true }))?.trim();
+  // Automation names the question and takes the best demo; a person sees the nearest demos and picks one.
+  const automated = typeof args?.question === 'string' && args.question.trim() !== '';
+  const question = selected || (automated ? args!.question!.trim() : '') || (await vscode.window.showInputBox({ title: 'TOFFEE: Insert ICL Demo', prompt: 'A question to find a similar worked example for', ignoreFocusOut: true }))?.trim();
   if (!question) return;
   const found = demoLibraryForFolder(root);
   if (!found) {
-    void vscode.window.showWarningMessage('TOFFEE: no run with trajectories in this folder yet; synthesize one first.');
+    void vscode.window.showWarningMessage('TOFFEE: no run with trajectories in this folder yet; synthesize one first.', 'Synthesize Trajectories').then((choice) => choice && vscode.commands.executeCommand('toffee.synthesizeTrajectories', vscode.Uri.file(root)));
     return;
   }
-  const [hit] = found.library.retrieve(question, 1);
-  if (!hit) {
-    void vscode.window.showInformationMessage('TOFFEE: no demo is similar to that question.');
+  const hits = found.library.retrieve(question, automated ? 1 : DEMO_CHOICES);
+  if (hits.length === 0) {
+    void vscode.window.showInformationMessage(`TOFFEE: no demo of run ${found.runId} shares a word or a table with that question.`);
     return;
   }
+  const hit = automated ? hits[0] : await pickDemo(question, hits, found.runId);
+  if (!hit) return;
   const text = formatDemoForLanguage(hit.trajectory, editor.document.languageId);
   // With a selection (the question), the demo goes after it; otherwise at the cursor.
   const at = selected ? editor.selection.end : editor.selection.active;

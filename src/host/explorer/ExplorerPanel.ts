@@ -1,10 +1,20 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isRunFolder, RUN_FILES, type RunStore } from '../../core/store';
+import type { PoolProgressView } from '../../shared/protocol';
 import type { RunView } from '../../shared/runView';
 import { describeError, log } from '../log';
 import { buildExplorerHtml, createNonce } from './explorerHtml';
 import { ExplorerSession } from './ExplorerSession';
+import { runChanged } from './runActivity';
+import { runName } from '../../shared/runNames';
+
+/** Runs "TOFFEE: Export Trajectories" on a run folder and says what it did (set by the export feature). */
+let exportHandler: ((runDir: string) => Promise<{ ok: boolean; message: string }>) | undefined;
+
+export function setExplorerExportHandler(handler: typeof exportHandler): void {
+  exportHandler = handler;
+}
 
 export const EXPLORER_VIEW_TYPE = 'toffee.explorer';
 
@@ -23,6 +33,8 @@ export class ExplorerPanel {
     extensionUri: vscode.Uri,
     readonly runDir: string,
     liveStore?: RunStore,
+    /** Set for a run not created yet (see showPending): the panel's title until it is. */
+    pendingTitle?: string,
   ) {
     const distUri = vscode.Uri.joinPath(extensionUri, 'dist');
     panel.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [distUri] };
@@ -31,8 +43,15 @@ export class ExplorerPanel {
       liveStore,
       post: (message) => panel.webview.postMessage(message),
       log: (message) => log().warn(message),
+      pending: pendingTitle !== undefined,
+      exportRun: () => (exportHandler ? exportHandler(runDir) : Promise.resolve({ ok: false, message: 'Export is not available.' })),
+      onRunEvents: (types) => {
+        // A run followed from before it existed (queue mode, or a synthesis here) is named once it starts.
+        if (types.includes('run/started')) this.runStarted();
+        runChanged(runDir, types.join(','));
+      },
     });
-    panel.title = `TOFFEE: ${this.session.runId}`;
+    panel.title = pendingTitle ?? `TOFFEE: ${runName({ runId: this.session.runId, dataFolder: this.session.view.dataFolder })}`;
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'toffee.svg');
     panel.webview.html = buildExplorerHtml({
       cspSource: panel.webview.cspSource,
@@ -68,6 +87,42 @@ export class ExplorerPanel {
     const explorer = new ExplorerPanel(panel, extensionUri, key, liveStore);
     ExplorerPanel.panels.set(key, explorer);
     return explorer;
+  }
+
+  /**
+   * Opens the panel on a run that a synthesis in this window is about to create (its folder does not exist while the
+   * task pool is built): it shows the pool's progress, then follows the run from its first event.
+   */
+  static showPending(extensionUri: vscode.Uri, runDir: string, folder: string): ExplorerPanel {
+    const key = path.resolve(runDir);
+    const existing = ExplorerPanel.panels.get(key);
+    if (existing) {
+      existing.panel.reveal();
+      return existing;
+    }
+    const panel = vscode.window.createWebviewPanel(EXPLORER_VIEW_TYPE, 'TOFFEE Explorer', vscode.ViewColumn.Active, {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist')],
+    });
+    const explorer = new ExplorerPanel(panel, extensionUri, key, undefined, `TOFFEE: building tasks for ${path.basename(folder)}`);
+    ExplorerPanel.panels.set(key, explorer);
+    return explorer;
+  }
+
+  /** The task pool's progress, shown until the run's tasks arrive. */
+  setPool(pool: PoolProgressView): void {
+    this.session.setPool(pool);
+  }
+
+  /** A banner in the panel. */
+  notice(level: 'info' | 'warning' | 'error', message: string): void {
+    this.session.notice(level, message);
+  }
+
+  /** The run has its id and folder now: the title names it. */
+  runStarted(): void {
+    this.panel.title = `TOFFEE: ${runName({ runId: this.session.runId, dataFolder: this.session.view.dataFolder })}`;
+    this.session.postInfo();
   }
 
   /** After a window reload VS Code hands back the panel with the webview's saved state (which names the run). */

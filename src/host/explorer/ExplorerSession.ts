@@ -13,12 +13,13 @@ import {
   parseWebviewMessage,
   PROTOCOL_VERSION,
   type HostMessage,
+  type PoolProgressView,
   type SessionInfo,
   type WebviewMessage,
   type WebviewRequest,
 } from '../../shared/protocol';
 import { applyRunEvents, createRunView, type RunView, type WireEvent } from '../../shared/runView';
-import { liveRunStore, onLiveRunsChanged } from './liveRuns';
+import { canStopRun, liveRunStore, onLiveRunsChanged, stopRun } from './liveRuns';
 
 export interface ExplorerSessionOptions {
   runDir: string;
@@ -33,10 +34,26 @@ export interface ExplorerSessionOptions {
   patchIntervalMs?: number;
   /** Tail polling interval (default 250 ms). */
   pollMs?: number;
+  /** Check for a writer that died this often (default DEFAULT_LIVENESS_MS). */
+  livenessMs?: number;
   log?: (message: string) => void;
+  /**
+   * The run folder does not exist yet: a synthesis is building its task pool (shown with `setPool`). The session
+   * follows the folder from its first event once it appears.
+   */
+  pending?: boolean;
+  /** Carries out the panel's Export button ("TOFFEE: Export Trajectories" on this run); says what it did. */
+  exportRun?: () => Promise<{ ok: boolean; message: string }>;
+  /** Run events that change what the Runs view shows (state, tasks finished, curation), as they are followed. */
+  onRunEvents?: (types: string[]) => void;
 }
 
+/** Events after which the Runs view's line for the run is out of date. */
+const RUN_SUMMARY_EVENTS = new Set(['run/started', 'run/resumed', 'run/cancelled', 'run/finished', 'task/finished', 'trajectory/admitted', 'curation/accepted', 'curation/pruned']);
+
 export const DEFAULT_PATCH_INTERVAL_MS = 250;
+/** How often a run written by another process is checked for a writer that died (default 3 s). */
+export const DEFAULT_LIVENESS_MS = 3000;
 
 function toWire(event: StoredRunEvent): WireEvent {
   if ('unknown' in event && event.unknown === true) return { v: event.v, seq: event.seq, ts: event.ts, type: event.type };
@@ -71,16 +88,38 @@ export class ExplorerSession {
   constructor(private readonly options: ExplorerSessionOptions) {
     this.runDir = path.resolve(options.runDir);
     this.patchIntervalMs = options.patchIntervalMs ?? DEFAULT_PATCH_INTERVAL_MS;
-    // What is on disk now, synchronously, so the first snapshot is complete; then follow the file.
-    const initial = readRun(this.runDir);
-    for (const issue of initial.issues) options.log?.(`run ${this.runDir}: ${issue.message}`);
-    const stored: StoredRunEvent[] = [...initial.events, ...initial.unknownEvents].sort((a, b) => a.seq - b.seq);
-    this.ingest(stored.map(toWire), false);
-    this.tailDone = this.follow(initial.lastSeq + 1);
+    // What is on disk now, synchronously, so the first snapshot is complete; then follow the file. A pending run
+    // has nothing on disk yet: the tail waits for its events file.
+    let lastSeq = 0;
+    if (!options.pending || fs.existsSync(path.join(this.runDir, RUN_FILES.meta))) {
+      const initial = readRun(this.runDir);
+      for (const issue of initial.issues) options.log?.(`run ${this.runDir}: ${issue.message}`);
+      const stored: StoredRunEvent[] = [...initial.events, ...initial.unknownEvents].sort((a, b) => a.seq - b.seq);
+      this.ingest(stored.map(toWire), false);
+      lastSeq = initial.lastSeq;
+    }
+    this.tailDone = this.follow(lastSeq + 1);
     // A synthesis on this run starting or ending in this window changes who may curate, and how.
     this.stopWatchingLiveRuns = onLiveRunsChanged((runDir) => {
       if (runDir === this.runDir && this.ready) this.post({ type: 'session/info', info: this.info() });
     });
+    // A writer in another process can die without a word (a kill, a crash): its lock stays behind, so whether it
+    // still runs is checked now and then, and the panel told when it stopped (the run is interrupted then).
+    this.livenessTimer = setInterval(() => this.checkLiveness(), options.livenessMs ?? DEFAULT_LIVENESS_MS);
+    this.livenessTimer.unref?.();
+  }
+
+  private readonly livenessTimer: ReturnType<typeof setInterval>;
+  private lastLive: boolean | undefined;
+
+  private checkLiveness(): void {
+    if (!this.ready || this.disposed) return;
+    const live = this.info().live;
+    if (this.lastLive !== undefined && live !== this.lastLive) {
+      this.post({ type: 'session/info', info: this.info() });
+      this.options.onRunEvents?.(['writer/stopped']);
+    }
+    this.lastLive = live;
   }
 
   get runId(): string {
@@ -114,8 +153,32 @@ export class ExplorerSession {
     applyRunEvents(this.view, fresh);
     if (!live) return;
     this.pending.push(...fresh);
-    if (fresh.some((e) => e.type === 'run/finished' || e.type === 'run/resumed')) this.postInfoSoon = true;
+    if (fresh.some((e) => e.type === 'run/finished' || e.type === 'run/resumed' || e.type === 'run/cancelled')) this.postInfoSoon = true;
+    const changes = fresh.map((e) => e.type).filter((type) => RUN_SUMMARY_EVENTS.has(type));
+    if (changes.length) this.options.onRunEvents?.([...new Set(changes)]);
     this.scheduleFlush();
+  }
+
+  /** The task pool's build, while the run folder does not exist yet (and its outcome when no run came of it). */
+  private poolProgress: PoolProgressView | undefined;
+
+  get pool(): PoolProgressView | undefined {
+    return this.poolProgress;
+  }
+
+  setPool(pool: PoolProgressView): void {
+    this.poolProgress = pool;
+    if (this.ready) this.post({ type: 'session/pool', pool });
+  }
+
+  /** A message for the panel's banner (a failure of the synthesis, say). */
+  notice(level: 'info' | 'warning' | 'error', message: string): void {
+    if (this.ready) this.post({ type: 'session/notice', level, message });
+  }
+
+  /** Tells the webview who may curate or stop the run now (after a synthesis here starts or ends). */
+  postInfo(): void {
+    if (this.ready) this.post({ type: 'session/info', info: this.info() });
   }
 
   private postInfoSoon = false;
@@ -149,7 +212,7 @@ export class ExplorerSession {
   sendSnapshot(): void {
     if (!this.ready) return;
     this.pending = [];
-    this.post({ type: 'session/snapshot', protocolVersion: PROTOCOL_VERSION, patchSeq: this.patchSeq, info: this.info(), events: this.events.slice() });
+    this.post({ type: 'session/snapshot', protocolVersion: PROTOCOL_VERSION, patchSeq: this.patchSeq, info: this.info(), events: this.events.slice(), ...(this.poolProgress ? { pool: this.poolProgress } : {}) });
   }
 
   /** The webview was disposed or hidden without retained context: nothing is posted until it is ready again. */
@@ -164,8 +227,10 @@ export class ExplorerSession {
   }
 
   info(): SessionInfo {
-    const base = { runDir: this.runDir, runId: this.runId };
+    const base = { runDir: this.runDir, runId: this.runId, ...(canStopRun(this.runDir) ? { canStop: true } : {}) };
     if (this.liveStore()) return { ...base, canCurate: true, live: true };
+    // Building the task pool in this window: nothing to curate yet, but the run is live.
+    if (base.canStop) return { ...base, canCurate: false, live: true, readOnlyReason: 'The task pool is being built; trajectories follow.' };
     const holder = this.liveLockHolder();
     if (holder) {
       return {
@@ -216,8 +281,29 @@ export class ExplorerSession {
       case 'request/cancel':
         this.cancelled.add(message.requestId);
         return;
+      case 'run/stop': {
+        const stopped = stopRun(this.runDir);
+        this.post({ type: 'request/result', requestId: message.requestId, ok: stopped, message: stopped ? 'Stopping the synthesis…' : 'No synthesis in this window writes this run.' });
+        return;
+      }
+      case 'run/export':
+        void this.runExport(message.requestId);
+        return;
       default:
         assertNever(message);
+    }
+  }
+
+  private async runExport(requestId: string): Promise<void> {
+    if (!this.options.exportRun) {
+      this.post({ type: 'request/result', requestId, ok: false, message: 'Export is not available here.' });
+      return;
+    }
+    try {
+      const outcome = await this.options.exportRun();
+      this.post({ type: 'request/result', requestId, ok: outcome.ok, message: outcome.message });
+    } catch (error) {
+      this.post({ type: 'request/result', requestId, ok: false, message: `Export failed: ${(error as Error).message}` });
     }
   }
 
@@ -284,6 +370,7 @@ export class ExplorerSession {
     this.disposed = true;
     this.abort.abort();
     this.stopWatchingLiveRuns();
+    clearInterval(this.livenessTimer);
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
   }

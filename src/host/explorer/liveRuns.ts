@@ -27,6 +27,40 @@ export function liveRunStore(runDir: string): RunStore | undefined {
   return store?.writable ? store : undefined;
 }
 
+const stoppers = new Map<string, () => void>();
+
+/**
+ * Registers how to stop the synthesis that writes `runDir` in this window (from before its folder exists, while the
+ * task pool is built); the returned function unregisters it when the synthesis ends.
+ */
+export function registerRunStopper(runDir: string, stop: () => void): () => void {
+  const key = path.resolve(runDir);
+  stoppers.set(key, stop);
+  notify(key);
+  return () => {
+    if (stoppers.get(key) !== stop) return;
+    stoppers.delete(key);
+    notify(key);
+  };
+}
+
+/** Whether a synthesis in this window writes `runDir` and can be stopped. */
+export function canStopRun(runDir: string): boolean {
+  return stoppers.has(path.resolve(runDir));
+}
+
+/** Run folders that a synthesis in this window writes now. */
+export function runningRuns(): string[] {
+  return [...stoppers.keys()];
+}
+
+/** Stops the synthesis writing `runDir` in this window; false when there is none. */
+export function stopRun(runDir: string): boolean {
+  const stop = stoppers.get(path.resolve(runDir));
+  stop?.();
+  return stop !== undefined;
+}
+
 /** Called with the run folder whenever a live run starts or ends. */
 export function onLiveRunsChanged(listener: (runDir: string) => void): () => void {
   listeners.add(listener);

@@ -5,13 +5,14 @@
  */
 import { DEFAULT_MAX_ROWS } from '../../sandbox/limits';
 import type { TaskSpec } from '../types';
-import { derivedPair, foreignKeys, measureName, measures, noun, num, q, query, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
+import { things, derivedPair, foreignKeys, measureName, measures, noun, num, q, query, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
 
 const pearsonSql = (a: string, b: string) => `(AVG(${a} * ${b}) - AVG(${a}) * AVG(${b})) / (SQRT(AVG(${a} * ${a}) - AVG(${a}) * AVG(${a})) * SQRT(AVG(${b} * ${b}) - AVG(${b}) * AVG(${b})))`;
 
 /** Student's t of a Pearson r over n pairs: |t| ≥ 2 is about p < 0.05 for n ≥ 30. */
 export function correlationIsSignal(r: number, n: number): boolean {
-  if (!Number.isFinite(r) || n < 10 || Math.abs(r) >= 1) return false;
+  // |r| ≥ 0.999 over all rows: one column is computed from the other (a total and one of its parts).
+  if (!Number.isFinite(r) || n < 10 || Math.abs(r) >= 0.999) return false;
   const t = (r * Math.sqrt(n - 2)) / Math.sqrt(1 - r * r);
   return Math.abs(t) >= 2 && Math.abs(r) >= 0.1;
 }
@@ -39,9 +40,9 @@ function pairs(context: FamilyContext): Pair[] {
       a: `c.${q(childMeasure.name)}`,
       b: `p.${q(parentMeasure.name)}`,
       tables: [key.child.name, key.parent.name],
-      aLabel: `the ${measureName(context, key.child.name, childMeasure)} of ${noun(key.child.name, 'many')}`,
-      bLabel: `the ${measureName(context, key.parent.name, parentMeasure)} of their ${noun(key.parent.name, 'one')}`,
-      over: noun(key.child.name, 'many'),
+      aLabel: `the ${measureName(context, key.child.name, childMeasure)} of ${things(context, key.child, 'many')}`,
+      bLabel: `the ${measureName(context, key.parent.name, parentMeasure)} of their ${things(context, key.parent, 'one')}`,
+      over: things(context, key.child, 'many'),
       params: { child: key.child.name, parent: key.parent.name, a: childMeasure.name, b: parentMeasure.name },
     });
   }
@@ -50,7 +51,7 @@ function pairs(context: FamilyContext): Pair[] {
     for (let i = 0; i < ms.length; i++) {
       for (let j = i + 1; j < ms.length; j++) {
         if (derivedPair(context, { table: table.name, column: ms[i].name }, { table: table.name, column: ms[j].name })) continue;
-        found.push({ from: `${q(table.name)} AS c`, a: `c.${q(ms[i].name)}`, b: `c.${q(ms[j].name)}`, tables: [table.name], aLabel: measureName(context, table.name, ms[i]), bLabel: measureName(context, table.name, ms[j]), over: noun(table.name, 'many'), params: { table: table.name, a: ms[i].name, b: ms[j].name } });
+        found.push({ from: `${q(table.name)} AS c`, a: `c.${q(ms[i].name)}`, b: `c.${q(ms[j].name)}`, tables: [table.name], aLabel: measureName(context, table.name, ms[i]), bLabel: measureName(context, table.name, ms[j]), over: things(context, table, 'many'), params: { table: table.name, a: ms[i].name, b: ms[j].name } });
       }
     }
   }
@@ -111,7 +112,7 @@ export const pythonCorrelationFamily: TaskFamily = {
       const aName = measureName(context, table.name, best.a);
       const bName = measureName(context, table.name, best.b);
       const program = new TaskProgram(context, 'sql-python-statistics');
-      const counted = await program.sql(`SELECT COUNT(*) AS pairs FROM ${t} WHERE ${a} IS NOT NULL AND ${b} IS NOT NULL`, `Count the ${noun(table.name, 'many')} where both ${aName} and ${bName} are known`, { label: `the number of ${noun(table.name, 'many')} with both values`, reading: { kind: 'number' } });
+      const counted = await program.sql(`SELECT COUNT(*) AS pairs FROM ${t} WHERE ${a} IS NOT NULL AND ${b} IS NOT NULL`, `Count the ${things(context, table, 'many')} where both ${aName} and ${bName} are known`, { label: `the number of ${things(context, table, 'many')} with both values`, reading: { kind: 'number' } });
       if (!counted) continue;
       // sql() returns at most the sandbox's row cap, so the pairs are read in pages (a stable order makes OFFSET exact).
       const pairsSql = `SELECT ${a}, ${b} FROM ${t} WHERE ${a} IS NOT NULL AND ${b} IS NOT NULL ORDER BY ${a}, ${b}`;
@@ -138,7 +139,7 @@ export const pythonCorrelationFamily: TaskFamily = {
       const computed = await program.python(code, `Compute the Pearson correlation of ${aName} and ${bName} in Python`, { label: `the Pearson correlation of ${aName} and ${bName}`, reading: { kind: 'printed-number', decimals: 4 }, uses: [0] });
       // The Python result must agree with SQL's own computation, or the step is not trustworthy evidence.
       if (!computed || computed.key.type !== 'number' || Math.abs(computed.key.value - best.r) > 0.001) continue;
-      tasks.push(program.task({ family: this.id, parameters: { table: table.name, a: best.a.name, b: best.b.name }, question: `What is the Pearson correlation between ${aName} and ${bName} across the ${noun(table.name, 'many')} where both are known? Round to 4 decimals.`, tables: [table.name], dependency: 'correlation', needs: this.needs }));
+      tasks.push(program.task({ family: this.id, parameters: { table: table.name, a: best.a.name, b: best.b.name }, question: `What is the Pearson correlation between ${aName} and ${bName} across the ${things(context, table, 'many')} where both are known? Round to 4 decimals.`, tables: [table.name], dependency: 'correlation', needs: this.needs }));
     }
     return tasks;
   },

@@ -5,7 +5,7 @@
 import { aggregateDocumentRules, documentRules } from '../documentRules';
 import { addEdge, columnNode, sectionNode } from '../graph';
 import type { TaskSpec } from '../types';
-import { noun, q, TaskProgram, type TaskFamily } from './kit';
+import { things, noun, q, TaskProgram, type TaskFamily } from './kit';
 
 export const documentParameterFamily: TaskFamily = {
   id: 'document-parameter',
@@ -17,7 +17,7 @@ export const documentParameterFamily: TaskFamily = {
       if (tasks.length >= context.maxPerFamily) break;
       const program = new TaskProgram(context, 'document-rule');
       const done = await program.sql(rule.sql ?? `SELECT COUNT(*) AS matching FROM ${q(rule.table.name)} WHERE ${rule.condition}`, `Apply the rule from ${rule.document} § ${rule.section}: ${rule.condition}`, {
-        label: `the number of ${noun(rule.table.name, 'many')} that meet the rule of ${rule.document} § ${rule.section}`,
+        label: `the number of ${things(context, rule.table, 'many')} that meet the rule of ${rule.document} § ${rule.section}`,
         reading: { kind: 'number' },
       });
       if (!done || done.key.type !== 'number' || done.key.value === 0 || done.key.value === rule.table.rowCount) continue;
@@ -29,8 +29,8 @@ export const documentParameterFamily: TaskFamily = {
           family: this.id,
           parameters: { document: rule.document, section: rule.section, table: rule.table.name, condition: rule.condition },
           question: rule.term
-            ? `How many ${noun(rule.table.name, 'many')} are ${rule.term} according to the "${rule.section}" section of ${rule.document}?`
-            : `Following the rule in the "${rule.section}" section of ${rule.document}, how many ${noun(rule.table.name, 'many')} meet it?`,
+            ? `How many ${things(context, rule.table, 'many')} are ${rule.term} according to the "${rule.section}" section of ${rule.document}?`
+            : `Following the rule in the "${rule.section}" section of ${rule.document}, how many ${things(context, rule.table, 'many')} meet it?`,
           tables: rule.tables ?? [rule.table.name],
           dependency: 'document-parameter',
           documents: [{ document: rule.document, section: rule.section }],

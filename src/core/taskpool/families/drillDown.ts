@@ -8,7 +8,7 @@
  */
 import type { ColumnProfile, TableProfile } from '../../env/types';
 import type { TaskSpec } from '../types';
-import { aggregateOf, clearLeader, groupingName, groupingsOf, measures, noun, q, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type Grouping, type TaskFamily } from './kit';
+import { quotable, things, aggregateOf, clearLeader, groupingName, groupingsOf, measures, noun, q, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type Grouping, type TaskFamily } from './kit';
 
 /** The smallest top segment worth drilling into: fewer rows make a "segment" of a handful of records. */
 const MIN_SEGMENT_ROWS = 10;
@@ -52,9 +52,9 @@ async function drill(context: FamilyContext, table: TableProfile, a: Grouping, b
   const agg = measure ? aggregateOf(context, table.name, measure) : undefined;
   const value = measure ? `c.${q(measure.name)}` : '1';
   const total = agg ? agg.of(value) : 'COUNT(*)';
-  const what = agg ? agg.phrase : `number of ${noun(table.name, 'many')}`;
-  const aName = groupingName(a);
-  const bName = groupingName(b);
+  const what = agg ? agg.phrase : `number of ${things(context, table, 'many')}`;
+  const aName = groupingName(a, context);
+  const bName = groupingName(b, context);
   const program = new TaskProgram(context, 'drill-down');
 
   const first = await program.sql(
@@ -63,7 +63,8 @@ async function drill(context: FamilyContext, table: TableProfile, a: Grouping, b
     { label: `the ${aName} with the highest ${what}`, reading: { kind: 'string' } },
   );
   if (!first || !clearLeader(first.rows) || first.rows.length < 3 || Number(first.rows[0][2]) < MIN_SEGMENT_ROWS) return undefined;
-  const top = first.rows[0][0] as string | number;
+  const top = first.rows[0][0];
+  if (!quotable(top)) return undefined;
   const inTop = `${a.ref} = ${sqlLiteral(top)}`;
 
   const second = await program.sql(
@@ -72,7 +73,8 @@ async function drill(context: FamilyContext, table: TableProfile, a: Grouping, b
     { label: `the ${bName} with the highest ${what} within the ${aName} ${top}`, reading: { kind: 'string' }, uses: [0], carries: [String(top)] },
   );
   if (!second || !clearLeader(second.rows) || second.rows.length < 2) return undefined;
-  const topB = second.rows[0][0] as string | number;
+  const topB = second.rows[0][0];
+  if (!quotable(topB)) return undefined;
 
   const share = `ROUND(100.0 * ${agg ? agg.of(`CASE WHEN ${b.ref} = ${sqlLiteral(topB)} THEN ${value} ELSE 0 END`) : `SUM(CASE WHEN ${b.ref} = ${sqlLiteral(topB)} THEN 1 ELSE 0 END)`} / ${total}, 2)`;
   const third = await program.sql(

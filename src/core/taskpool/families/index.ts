@@ -7,10 +7,18 @@ import type { CodeRunner } from '../../agent/tools';
 import type { DataDocument, EnvironmentProfile } from '../../env/types';
 import type { SemanticProfile } from '../../semantics/types';
 import type { TaskSpec } from '../types';
+import { attributionFamily } from './attribution';
 import { pythonCorrelationFamily, sqlCorrelationFamily } from './correlation';
 import { documentParameterFamily } from './documents';
+import { documentMetricFamily } from './documentMetric';
+import { crossSourceFamily } from './crossSource';
+import { cleanAggregateFamily } from './cleanAggregate';
 import { drillDownFamily } from './drillDown';
-import { joinGroupContrastFamily, joinKeyFamily, joinTopKFamily } from './joins';
+import { statisticsFamilies } from './statistics';
+import { cohortFamilies } from './cohort';
+import { distributionSubsetFamily } from './distributionSubset';
+import { partitionsFamily } from './partitions';
+import { joinCountTopKFamily, joinGroupContrastFamily, joinKeyFamily, joinTopKFamily } from './joins';
 import type { FamilyContext, TaskFamily } from './kit';
 import { filteredAggregateFamily, groupContrastFamily } from './lookups';
 import { dataQualityFamily, outlierFamily, reconciliationFamily } from './quality';
@@ -19,16 +27,24 @@ import { changeOverTimeFamily } from './time';
 
 export * from './kit';
 export { drillDownFamily } from './drillDown';
+export { attributionFamily } from './attribution';
+export { partitionsFamily } from './partitions';
+export { distributionSubsetFamily } from './distributionSubset';
+export * from './statistics';
+export * from './cohort';
 export { filteredAggregateFamily, groupContrastFamily } from './lookups';
-export { joinGroupContrastFamily, joinKeyFamily, joinTopKFamily, rankingIsWellDefined, throughColumn } from './joins';
+export { joinCountTopKFamily, joinGroupContrastFamily, joinKeyFamily, joinTopKFamily, rankingIsWellDefined, throughColumn } from './joins';
 export { conditionalRateFamily, groupRateFamily, rateTargets } from './rates';
 export { changeOverTimeFamily } from './time';
 export { pythonCorrelationFamily, sqlCorrelationFamily, correlationIsSignal } from './correlation';
 export { dataQualityFamily, outlierFamily, reconciliationFamily, compositeKeys, statedTotals } from './quality';
 export { documentParameterFamily } from './documents';
+export { documentMetricFamily } from './documentMetric';
+export { crossSourceFamily } from './crossSource';
+export { cleanAggregateFamily } from './cleanAggregate';
 
 /** Multi-step task programs (2–6 executed steps, a sub-answer each). */
-export const compositionFamilies: TaskFamily[] = [drillDownFamily];
+export const compositionFamilies: TaskFamily[] = [drillDownFamily, attributionFamily, partitionsFamily, distributionSubsetFamily, documentMetricFamily, crossSourceFamily, cleanAggregateFamily, ...statisticsFamilies, ...cohortFamilies];
 
 /** Single-step families: lookups, joins, rates, time, correlation, quality, document rules. */
 export const singleStepFamilies: TaskFamily[] = [
@@ -36,6 +52,7 @@ export const singleStepFamilies: TaskFamily[] = [
   groupContrastFamily,
   joinKeyFamily,
   joinTopKFamily,
+  joinCountTopKFamily,
   joinGroupContrastFamily,
   groupRateFamily,
   conditionalRateFamily,

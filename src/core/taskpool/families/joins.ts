@@ -4,7 +4,7 @@
  */
 import type { TableProfile } from '../../env/types';
 import type { TaskSpec } from '../types';
-import {
+import { things, columnPhrase,
   aggregateOf,
   clearLeader,
   foreignKeys,
@@ -18,19 +18,21 @@ import {
   q,
   query,
   sqlLiteral,
+  quotable,
   TaskProgram,
   type FamilyContext,
   type ForeignKey,
   type TaskFamily,
+  pluralWords,
 } from './kit';
 
 /**
  * When a child table points at one parent through two columns (a flight's origin and destination airports), names
  * the column a task goes through (" as origin"), so the two tasks ask different questions; otherwise "".
  */
-export function throughColumn(keys: ForeignKey[], key: ForeignKey): string {
+export function throughColumn(keys: ForeignKey[], key: ForeignKey, context?: FamilyContext): string {
   const siblings = keys.filter((k) => k.child.name === key.child.name && k.parent.name === key.parent.name);
-  return siblings.length > 1 ? ` as ${humanize(key.childColumn.name)}` : '';
+  return siblings.length > 1 ? ` as ${context ? columnPhrase(context, key.child.name, key.childColumn) : humanize(key.childColumn.name)}` : '';
 }
 
 /**
@@ -55,77 +57,109 @@ export const joinKeyFamily: TaskFamily = {
   needs: 'two tables linked by a many-to-one key',
   async generate(context) {
     const tasks: TaskSpec[] = [];
-    for (const key of foreignKeys(context)) {
+    const keys = foreignKeys(context);
+    for (const key of keys) {
       if (tasks.length >= context.maxPerFamily) break;
       const tables = [key.child.name, key.parent.name];
       const program = new TaskProgram(context, 'lookup');
       if (key.containment < 1) {
         const done = await program.sql(
           `SELECT COUNT(*) AS orphan_rows FROM ${q(key.child.name)} AS c LEFT JOIN ${q(key.parent.name)} AS p ON ${on(key)} WHERE c.${q(key.childColumn.name)} IS NOT NULL AND p.${q(key.parentColumn.name)} IS NULL`,
-          `${noun(key.child.name, 'many')} whose ${humanize(key.childColumn.name)} has no match in ${noun(key.parent.name, 'many')}`,
-          { label: `the number of orphaned ${noun(key.child.name, 'many')}`, reading: { kind: 'number' } },
+          `${things(context, key.child, 'many')} whose ${columnPhrase(context, key.child.name, key.childColumn)} has no match in ${things(context, key.parent, 'many')}`,
+          { label: `the number of orphaned ${things(context, key.child, 'many')}`, reading: { kind: 'number' } },
         );
         if (!done || done.key.type !== 'number' || done.key.value === 0) continue;
-        tasks.push(program.task({ family: this.id, parameters: { kind: 'orphans', child: key.child.name, column: key.childColumn.name, parent: key.parent.name }, question: `How many ${noun(key.child.name, 'many')} refer to a ${humanize(key.childColumn.name)} that does not exist among the ${noun(key.parent.name, 'many')}?`, tables, dependency: 'join-key', needs: this.needs }));
+        tasks.push(program.task({ family: this.id, parameters: { kind: 'orphans', child: key.child.name, column: key.childColumn.name, parent: key.parent.name }, question: `How many ${things(context, key.child, 'many')} refer to a ${columnPhrase(context, key.child.name, key.childColumn)} that does not exist among the ${things(context, key.parent, 'many')}?`, tables, dependency: 'join-key', needs: this.needs }));
         continue;
       }
       const label = labelColumn(context, key.parent, key.parentColumn);
       if (label === key.parentColumn) continue;
+      const through = throughColumn(keys, key, context);
       const top = await query(context, `SELECT p.${q(label.name)}, COUNT(*) AS n FROM ${q(key.child.name)} AS c JOIN ${q(key.parent.name)} AS p ON ${on(key)} GROUP BY p.${q(key.parentColumn.name)} ORDER BY n DESC, p.${q(label.name)} LIMIT 1`);
       const labelValue = top?.[0]?.[0];
-      if (typeof labelValue !== 'string') continue;
+      if (typeof labelValue !== 'string' || !quotable(labelValue)) continue;
+      // "the country 'India'", not "the country whose country is 'India'".
+      const labelPhrase = columnPhrase(context, key.parent.name, label);
+      const named = labelPhrase === things(context, key.parent, 'one') ? `the ${things(context, key.parent, 'one')} '${labelValue}'` : `the ${things(context, key.parent, 'one')} whose ${labelPhrase} is '${labelValue}'`;
       const done = await program.sql(
         `SELECT COUNT(*) AS child_rows FROM ${q(key.child.name)} AS c JOIN ${q(key.parent.name)} AS p ON ${on(key)} WHERE p.${q(label.name)} = ${sqlLiteral(labelValue)}`,
-        `${noun(key.child.name, 'many')} whose ${humanize(key.childColumn.name)} points at the ${noun(key.parent.name, 'one')} named '${labelValue}'`,
-        { label: `the number of ${noun(key.child.name, 'many')} of '${labelValue}'`, reading: { kind: 'number' } },
+        `${things(context, key.child, 'many')} whose ${columnPhrase(context, key.child.name, key.childColumn)} points at the ${things(context, key.parent, 'one')} named '${labelValue}'`,
+        { label: `the number of ${things(context, key.child, 'many')} of '${labelValue}'`, reading: { kind: 'number' } },
       );
       if (!done || done.key.type !== 'number' || done.key.value === 0) continue;
       tasks.push(
-        program.task({ family: this.id, parameters: { kind: 'label-count', child: key.child.name, column: key.childColumn.name, parent: key.parent.name, label: label.name, value: labelValue }, question: `How many ${noun(key.child.name, 'many')} belong to the ${noun(key.parent.name, 'one')} whose ${humanize(label.name)} is '${labelValue}'?`, tables, dependency: 'join-key', needs: this.needs }),
+        program.task({ family: this.id, parameters: { kind: 'label-count', child: key.child.name, column: key.childColumn.name, parent: key.parent.name, label: label.name, value: labelValue }, question: through ? `How many ${things(context, key.child, 'many')} have ${named}${through}?` : `How many ${things(context, key.child, 'many')} belong to ${named}?`, tables, dependency: 'join-key', needs: this.needs }),
       );
     }
     return tasks;
   },
 };
 
-/** The top 3 parents by a child total (or count), across a key. */
+/** The top k parents by a child total (`count: false`) or by their number of child rows (`count: true`), across a key. */
+async function topParents(context: FamilyContext, family: TaskFamily, count: boolean): Promise<TaskSpec[]> {
+  const tasks: TaskSpec[] = [];
+  const k = 3;
+  const keys = foreignKeys(context);
+  for (const key of keys) {
+    if (tasks.length >= context.maxPerFamily) break;
+    const label = labelColumn(context, key.parent, key.parentColumn);
+    if (key.parent.rowCount <= k + 1) continue;
+    const through = throughColumn(keys, key, context);
+    const measure = count ? undefined : measures(context, key.child, { additiveOnly: true })[0];
+    if (!count && !measure) continue;
+    const agg = measure ? aggregateOf(context, key.child.name, measure) : undefined;
+    const value = measure && agg ? `ROUND(${agg.of(`c.${q(measure.name)}`)}, 2)` : 'COUNT(*)';
+    const alias = measure ? `total_${measure.name}` : `${key.child.name}_count`;
+    const ranked = `SELECT p.${q(label.name)}, ${value} AS ${q(alias)} FROM ${q(key.child.name)} AS c JOIN ${q(key.parent.name)} AS p ON ${on(key)} GROUP BY p.${q(key.parentColumn.name)} ORDER BY ${q(alias)} DESC`;
+    if (!(await rankingIsWellDefined(context, await query(context, `${ranked} LIMIT ${k + 1}`), k, key.parent.name, label.name))) continue;
+    const program = new TaskProgram(context, 'lookup');
+    // Counting the rows of a bridge (film_actor) counts what it links to: an actor's films.
+    const bridged = context.semantics.tables.find((t) => t.table === key.child.name)?.kind.value === 'bridge' ? keys.find((k2) => k2.child.name === key.child.name && k2.parent.name !== key.parent.name) : undefined;
+    const counted = bridged ? things(context, bridged.parent, 'many') : things(context, key.child, 'many');
+    const what = agg ? agg.phrase : `number of ${counted}`;
+    const done = await program.sql(`${ranked} LIMIT ${k}`, `${what} per ${things(context, key.parent, 'one')}${through}, highest first`, { label: `the ${k} ${things(context, key.parent, 'many')} with the highest ${what}`, reading: { kind: 'list', ordered: true } });
+    if (!done || done.rows.length !== k) continue;
+    const by = label === key.parentColumn || columnPhrase(context, key.parent.name, label) === things(context, key.parent, 'one') ? '' : ` (by ${columnPhrase(context, key.parent.name, label)})`;
+    tasks.push(
+      program.task({
+        family: family.id,
+        parameters: { child: key.child.name, column: key.childColumn.name, parent: key.parent.name, label: label.name, measure: measure?.name ?? null, k },
+        question: count
+          ? `Which ${k} ${things(context, key.parent, 'many')}${by} have the most ${counted}${through}? List them from most to fewest.`
+          : `Which ${k} ${things(context, key.parent, 'many')}${by} have the highest ${what}${through}? List them from highest to lowest.`,
+        tables: [key.child.name, key.parent.name],
+        dependency: 'top-k',
+        needs: family.needs,
+      }),
+    );
+  }
+  return tasks;
+}
+
 export const joinTopKFamily: TaskFamily = {
   id: 'join-top-k',
-  description: 'The top 3 parent records by a total over a child table (or by their number of child rows), across a key.',
-  needs: 'two tables linked by a key, the parent with a label',
-  async generate(context) {
-    const tasks: TaskSpec[] = [];
-    const k = 3;
-    const keys = foreignKeys(context);
-    for (const key of keys) {
-      if (tasks.length >= context.maxPerFamily) break;
-      const label = labelColumn(context, key.parent, key.parentColumn);
-      if (key.parent.rowCount <= k + 1) continue;
-      const through = throughColumn(keys, key);
-      const measure = measures(context, key.child, { additiveOnly: true })[0];
-      const agg = measure ? aggregateOf(context, key.child.name, measure) : undefined;
-      const value = measure && agg ? `ROUND(${agg.of(`c.${q(measure.name)}`)}, 2)` : 'COUNT(*)';
-      const alias = measure ? `total_${measure.name}` : `${key.child.name}_count`;
-      const ranked = `SELECT p.${q(label.name)}, ${value} AS ${q(alias)} FROM ${q(key.child.name)} AS c JOIN ${q(key.parent.name)} AS p ON ${on(key)} GROUP BY p.${q(key.parentColumn.name)} ORDER BY ${q(alias)} DESC`;
-      if (!(await rankingIsWellDefined(context, await query(context, `${ranked} LIMIT ${k + 1}`), k, key.parent.name, label.name))) continue;
-      const program = new TaskProgram(context, 'lookup');
-      const what = agg ? agg.phrase : `number of ${noun(key.child.name, 'many')}`;
-      const done = await program.sql(`${ranked} LIMIT ${k}`, `${what} per ${noun(key.parent.name, 'one')}${through}, highest first`, { label: `the ${k} ${noun(key.parent.name, 'many')} with the highest ${what}`, reading: { kind: 'list', ordered: true } });
-      if (!done || done.rows.length !== k) continue;
-      tasks.push(
-        program.task({
-          family: this.id,
-          parameters: { child: key.child.name, column: key.childColumn.name, parent: key.parent.name, label: label.name, measure: measure?.name ?? null, k },
-          question: `Which ${k} ${noun(key.parent.name, 'many')}${label === key.parentColumn ? '' : ` (by ${humanize(label.name)})`} have the highest ${what}${through}? List them from highest to lowest.`,
-          tables: [key.child.name, key.parent.name],
-          dependency: 'top-k',
-          needs: this.needs,
-        }),
-      );
-    }
-    return tasks;
+  description: 'The top 3 parent records by a total over a child table, across a key.',
+  needs: 'two tables linked by a key, the child with an additive measure',
+  generate(context) {
+    return topParents(context, this, false);
   },
 };
+
+export const joinCountTopKFamily: TaskFamily = {
+  id: 'join-count-top-k',
+  description: 'The 3 parent records (a genre, a category, a customer) with the most child rows, across a key.',
+  needs: 'two tables linked by a key',
+  generate(context) {
+    return topParents(context, this, true);
+  },
+};
+
+/** "department name" (not "department department name"), "warehouse city". */
+function parentGroupName(context: FamilyContext, key: ForeignKey, group: TableProfile['columns'][number]): string {
+  const phrase = columnPhrase(context, key.parent.name, group);
+  const parent = things(context, key.parent, 'one');
+  return phrase.split(' ').includes(parent) ? phrase : `${parent} ${phrase}`;
+}
 
 /** Groups of a parent that group its child rows (a country, a genre), fewest values first. */
 function parentGroups(context: FamilyContext, parent: TableProfile) {
@@ -143,22 +177,22 @@ export const joinGroupContrastFamily: TaskFamily = {
       if (tasks.length >= context.maxPerFamily) break;
       const measure = measures(context, key.child)[0];
       if (!measure) continue;
-      const through = throughColumn(keys, key);
+      const through = throughColumn(keys, key, context);
       const name = measureName(context, key.child.name, measure);
       for (const group of parentGroups(context, key.parent)) {
         const m = `c.${q(measure.name)}`;
         const program = new TaskProgram(context, 'lookup');
         const done = await program.sql(
           `SELECT p.${q(group.name)} AS ${q(group.name)}, ROUND(AVG(${m}), 4) AS ${q(`avg_${measure.name}`)}, COUNT(*) AS n FROM ${q(key.child.name)} AS c JOIN ${q(key.parent.name)} AS p ON ${on(key)} WHERE ${m} IS NOT NULL GROUP BY p.${q(group.name)} HAVING COUNT(*) >= 5 ORDER BY AVG(${m}) DESC`,
-          `Average ${name} of ${noun(key.child.name, 'many')} per ${noun(key.parent.name, 'one')} ${humanize(group.name)}${through}, highest first`,
-          { label: `the ${noun(key.parent.name, 'one')} ${humanize(group.name)} with the highest average ${name}`, reading: { kind: 'string' } },
+          `Average ${name} of ${things(context, key.child, 'many')} per ${things(context, key.parent, 'one')} ${columnPhrase(context, key.parent.name, group)}${through}, highest first`,
+          { label: `the ${things(context, key.parent, 'one')} ${columnPhrase(context, key.parent.name, group)} with the highest average ${name}`, reading: { kind: 'string' } },
         );
         if (!done || done.rows.length < 3 || !clearLeader(done.rows, 1, 0.02)) continue;
         tasks.push(
           program.task({
             family: this.id,
             parameters: { child: key.child.name, column: key.childColumn.name, parent: key.parent.name, group: group.name, measure: measure.name },
-            question: `Which ${noun(key.parent.name, 'one')} ${humanize(group.name)} has the highest average ${name} across its ${noun(key.child.name, 'many')}${through}, counting only ${humanize(group.name)} values with at least 5 ${noun(key.child.name, 'many')}?`,
+            question: `Which ${parentGroupName(context, key, group)} has the highest average ${name} across its ${things(context, key.child, 'many')}${through}, counting only ${pluralWords(columnPhrase(context, key.parent.name, group))} with at least 5 ${things(context, key.child, 'many')}?`,
             tables: [key.child.name, key.parent.name],
             dependency: 'group-contrast',
             needs: this.needs,

@@ -14,6 +14,8 @@ import type { ToolResult } from '../../sandbox/types';
 import { quoteIdent } from '../../text/sql';
 import { numberTolerance } from '../answer';
 import type { EvidenceGraph } from '../graph';
+import { lintQuestion } from '../lint';
+import { unnamedLookAlikes, withTablesNamed } from '../revise';
 import type { AnswerKey, DependencyKind, EvidenceStep, SubAnswer, TaskDifficulty, TaskSpec } from '../types';
 
 export { quoteIdent as q, sqlLiteral } from '../../text/sql';
@@ -67,17 +69,36 @@ export function taskTables(context: FamilyContext, minRows = 10): TableProfile[]
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** Numeric measures of a table (role measure, mostly filled, varying), additive ones first. */
+/**
+ * Numeric measures of a table (role measure, mostly filled, varying), additive ones first. A number nothing names as
+ * a quantity that is nearly unique per row (an area code, a numbering) is left out: asking its average would ask
+ * about a code if it is one.
+ */
 export function measures(context: FamilyContext, table: TableProfile, options: { additiveOnly?: boolean } = {}): ColumnProfile[] {
-  const rank = (c: ColumnProfile) => (additivityOf(context, table.name, c.name) === 'additive' ? 0 : additivityOf(context, table.name, c.name) === 'semi-additive' ? 2 : 1);
+  const rank = (c: ColumnProfile) => (confidentlyAdditive(context, table.name, c.name) ? 0 : additivityOf(context, table.name, c.name) === 'semi-additive' ? 2 : 1);
   return table.columns
-    .filter((c) => isNumeric(c) && semanticsOf(context, table.name, c.name)?.role.value === 'measure' && c.nullFraction < 0.5 && c.distinctCount > 2)
-    .filter((c) => !options.additiveOnly || additivityOf(context, table.name, c.name) === 'additive')
+    .filter((c) => {
+      const s = semanticsOf(context, table.name, c.name);
+      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2) return false;
+      const unnamed = s.role.source.kind === 'rule' && s.role.source.rule === 'measure:numbers';
+      return !(unnamed && c.type === 'integer' && c.distinctCount >= 0.9 * table.rowCount * (1 - c.nullFraction));
+    })
+    .filter((c) => !options.additiveOnly || confidentlyAdditive(context, table.name, c.name))
     .sort((a, b) => rank(a) - rank(b));
 }
 
 export function additivityOf(context: FamilyContext, table: string, column: string): 'additive' | 'semi-additive' | 'non-additive' {
   return semanticsOf(context, table, column)?.additivity?.value ?? 'non-additive';
+}
+
+/**
+ * Additive by evidence (a name that says amount or count, a dictionary, the user), not by default: only then is a
+ * SUM asked. A measure the rules know nothing about is averaged — an average of an amount still means something,
+ * a sum of a rate does not.
+ */
+export function confidentlyAdditive(context: FamilyContext, table: string, column: string): boolean {
+  const additivity = semanticsOf(context, table, column)?.additivity;
+  return additivity?.value === 'additive' && !(additivity.source.kind === 'rule' && additivity.source.rule === 'additivity:default');
 }
 
 export interface Aggregate {
@@ -94,15 +115,19 @@ export interface Aggregate {
  * is averaged across time; summing it across entities at one moment is a snapshot family's business).
  */
 export function aggregateOf(context: FamilyContext, table: string, column: ColumnProfile): Aggregate {
-  const additive = additivityOf(context, table, column.name) === 'additive';
+  const additive = confidentlyAdditive(context, table, column.name);
   const name = measureName(context, table, column);
-  if (additive) return { fn: 'SUM', of: (e) => `SUM(${e})`, phrase: /\b(total|sum|amount)s?\b/.test(name) ? `sum of ${pluralWords(name)}` : `total ${name}` };
+  // "total order total" says it twice: a name that already says total is summed as "the sum of order totals".
+  if (additive) return { fn: 'SUM', of: (e) => `SUM(${e})`, phrase: /\b(total|sum)s?\b/.test(name) ? `sum of ${pluralWords(name)}` : `total ${name}` };
   return { fn: 'AVG', of: (e) => `AVG(${e})`, phrase: `average ${name}` };
 }
 
 /** A measure's name in words, with a unit the semantic profile knows when the name lacks it. */
 export function measureName(context: FamilyContext, table: string, column: ColumnProfile): string {
-  return humanize(column.originalName || column.name);
+  const phrase = columnPhrase(context, table, column);
+  // `amount` alone says nothing: the amount of a payment is a "payment amount".
+  if (GENERIC_MEASURES.has(phrase)) return `${noun(table, 'one')} ${phrase}`;
+  return phrase;
 }
 
 const GROUP_ROLES = new Set(['dimension', 'ordinal', 'flag', 'geo']);
@@ -318,7 +343,7 @@ export function difficultyOf(steps: EvidenceStep[], tables: string[]): TaskDiffi
   const python = steps.some((s) => s.tool === 'run_python');
   // Joins and Python steps are where agents slip most (wrong keys, runtime errors), so they weigh double.
   const score = steps.length - 1 + 2 * joins + (grouped ? 1 : 0) + (window ? 1 : 0) + (python ? 2 : 0);
-  const level = score <= 0 ? 'easy' : score <= 3 ? 'medium' : 'hard';
+  const level = score <= 0 ? 'easy' : score <= 2 ? 'medium' : 'hard';
   return { steps: steps.length, tables: tables.length, joins, aggregation: aggregation || python, window, python, level };
 }
 
@@ -381,18 +406,24 @@ const UNCOUNTABLE = new Set(['staff', 'personnel', 'equipment', 'information', '
 
 /** A table's rows as a noun, singular or plural by count: "order item" / "order items". */
 export function noun(name: string, count: number | 'one' | 'many'): string {
-  const words = humanize(name);
+  // A trailing size or version qualifies the file, not its rows: `flights_5k` holds flights, `data_v2` data.
+  const full = humanize(name);
+  const words = full.includes(' ') ? full.replace(/\s+(v?\d+[a-z]*|\d{4})$/i, '') : full;
   if (UNCOUNTABLE.has(words.split(' ').pop() ?? '')) return count === 'one' || count === 1 ? `${words} member` : words;
   const many = count === 'many' || (typeof count === 'number' && count !== 1);
+  // "hall of fame" → "halls of fame": the noun before "of" takes the plural.
+  const of = words.indexOf(' of ');
+  if (of > 0 && (count === 'many' || (typeof count === 'number' && count !== 1))) return `${noun(words.slice(0, of).replace(/ /g, '_'), 'many')}${words.slice(of)}`;
   const last = words.split(' ').pop() ?? words;
   const head = words.slice(0, words.length - last.length);
   if (/\d/.test(last)) return words;
-  if (many) return head + (/(s|x|ch|sh)$/.test(last) ? (/ss$/.test(last) ? `${last}es` : last) : /[^aeiou]y$/.test(last) ? `${last.slice(0, -1)}ies` : `${last}s`);
+  if (many) return head + (/(ss|us|x|ch|sh)$/.test(last) ? `${last}es` : /is$/.test(last) ? `${last.slice(0, -2)}es` : /s$/.test(last) ? last : /[^aeiou]y$/.test(last) ? `${last.slice(0, -1)}ies` : `${last}s`);
   return head + (/ies$/.test(last) ? `${last.slice(0, -3)}y` : /(ss|us|is)$/.test(last) ? last : /s$/.test(last) ? last.slice(0, -1) : last);
 }
 
-/** Words of a name, its last word pluralised: "order total" → "order totals". */
+/** Words of a name, its last word pluralised: "order total" → "order totals"; "voted by" → "voted by values". */
 export function pluralWords(words: string): string {
+  if (/\b(by|of|to|in|on|at|for|from|per)$/i.test(words) || /\)$/.test(words)) return `${words} values`;
   return noun(words.replace(/ /g, '_'), 'many');
 }
 
@@ -432,9 +463,193 @@ export function sourceOf(table: TableProfile, ...groupings: Array<Grouping | und
 }
 
 /** "region" or "store region" (a parent's column named with its table, where that reads better). */
-export function groupingName(g: Grouping): string {
-  const name = humanize(g.column.originalName || g.column.name);
+export function groupingName(g: Grouping, context?: FamilyContext): string {
+  const name = context ? columnPhrase(context, g.table.name, g.column) : humanize(g.column.originalName || g.column.name);
   if (!g.via) return name;
   const parent = noun(g.via.parent.name, 'one');
   return name.includes(parent) ? name : `${parent} ${name}`;
 }
+
+// ---- phrases from the semantic profile -------------------------------------------------------------------------
+
+/** Units written as a name's last word (`capacity_mw`, `price_usd`), shown in parentheses: "capacity (MW)". */
+const UNIT_SUFFIXES: Record<string, string> = {
+  mw: 'MW', kw: 'kW', gw: 'GW', mwh: 'MWh', kwh: 'kWh', gwh: 'GWh', twh: 'TWh', km: 'km', kg: 'kg', mm: 'mm', cm: 'cm', usd: 'USD', eur: 'EUR', gbp: 'GBP',
+  pct: '%', ms: 'ms', sec: 's', min: 'minutes', hrs: 'hours', lb: 'lb', lbs: 'lb', mi: 'miles', mph: 'mph', kph: 'km/h', degc: '°C', degf: '°F',
+};
+
+/** A code of a name (`FTHG`, `HS`, `ppt`): letters only, too short or too cryptic to read as words. */
+function isOpaqueCode(original: string): boolean {
+  return /^[A-Z]{2,6}$/.test(original) || /^[a-z]{2,4}$/.test(original);
+}
+
+/**
+ * A column as a question names it: its words (`unit_price` → "unit price"), a unit suffix in parentheses
+ * ("capacity (MW)"), and for a code (`FTHG`) the data dictionary's short description when there is one
+ * ("full time home team goals").
+ */
+export function columnPhrase(context: FamilyContext, table: string, column: ColumnProfile): string {
+  const original = column.originalName || column.name;
+  const described = semanticsOf(context, table, column.name)?.description?.value;
+  if (described && isOpaqueCode(original)) {
+    const short = described.replace(/\s*\([^)]*\)\s*/g, ' ').replace(/[.:;,]+$/, '').trim();
+    if (short.split(/\s+/).length <= 8 && !/[[\]`]/.test(short)) return short.toLowerCase().replace(/^the /, '');
+  }
+  const words = humanize(original).split(' ');
+  const last = words[words.length - 1]?.toLowerCase();
+  if (words.length > 1 && last && UNIT_SUFFIXES[last]) return `${words.slice(0, -1).join(' ')} (${UNIT_SUFFIXES[last]})`;
+  return words.join(' ');
+}
+
+/** Measure names that say nothing without their table (`amount`, `value`): "payment amount". */
+const GENERIC_MEASURES = new Set(['amount', 'value', 'total', 'quantity', 'qty', 'count', 'price', 'cost', 'size', 'number', 'score', 'rate']);
+
+/** The rows of a table as a noun: its name, or for a partition's union view "season records" / "country records". */
+export function things(context: FamilyContext, table: TableProfile, count: number | 'one' | 'many'): string {
+  const partition = context.semantics.partitions.find((p) => p.view === table.name);
+  if (partition) {
+    // The files' rows may be matches or power plants; the name of the files says only which file they came from.
+    if (partition.name !== partition.key) return noun(partition.name, count);
+    return count === 'one' || count === 1 ? 'row' : 'rows';
+  }
+  return noun(table.name, count);
+}
+
+/** A value fit to quote in a question: no padding, not empty, not a paragraph. */
+export function quotable(value: unknown): value is string | number {
+  if (typeof value === 'number') return Number.isFinite(value);
+  return typeof value === 'string' && value.trim() === value && value !== '' && value.length <= 60 && !/[\n\r\t]/.test(value);
+}
+
+// ---- groups named by a key: a parent's rows as the groups (added for the document-metric and cross-source
+// compositions) -----------------------------------------------------------------------------------------------------
+
+/** A grouping whose groups are a parent's rows (each store), read through the parent's label. */
+export interface KeyGrouping extends Grouping {
+  via: ForeignKey;
+  byKey: true;
+}
+
+/**
+ * A table's many-to-one keys to a parent of `min`–`max` rows (stores, warehouses), as groupings: each parent row is a
+ * group, read through its label (`p."name"`), or the key itself where nothing names the rows better. "Which store"
+ * is a question about these groups, which a store's dimensions (its format, its region) do not answer.
+ */
+export function keyGroupings(context: FamilyContext, table: TableProfile, options: { min?: number; max?: number } = {}): KeyGrouping[] {
+  const min = options.min ?? 2;
+  const max = options.max ?? 50;
+  return foreignKeys(context)
+    .filter((k) => k.child.name === table.name && k.containment >= 0.95 && k.parent.rowCount >= min && k.parent.rowCount <= max && k.childColumn.distinctCount >= min && k.childColumn.nullFraction < 0.5)
+    .map((via) => {
+      const label = labelColumn(context, via.parent, via.parentColumn);
+      return { column: label, table: via.parent, ref: `p.${quoteIdent(label.name)}`, via, byKey: true as const };
+    });
+}
+
+const isKeyGrouping = (g: Grouping): g is KeyGrouping => (g as Partial<KeyGrouping>).byKey === true;
+
+/** What a grouping's values are, in words: "store" for a parent's rows, else the grouping's name ("region"). */
+export function groupNoun(g: Grouping): string {
+  return isKeyGrouping(g) ? noun(g.via.parent.name, 'one') : groupingName(g);
+}
+
+/** " (give its name)": how to answer with a parent row's label when the label is not its key; empty otherwise. */
+export function labelHint(g: Grouping): string {
+  return isKeyGrouping(g) && g.column !== g.via.parentColumn ? ` (give its ${humanize(g.column.originalName || g.column.name)})` : '';
+}
+
+// ---- helpers of the attribution, partition and distribution-subset compositions ----------------------------------
+
+/** The partition a table is the union view of, when it is one. */
+export function partitionOfView(context: FamilyContext, table: TableProfile): SemanticProfile['partitions'][number] | undefined {
+  return context.semantics.partitions.find((p) => p.view === table.name);
+}
+
+/**
+ * A table's rows as a noun, singular or plural by count: "orders" / "order"; "rows" where the table's name is no
+ * noun for its rows — a partition's union view ("season all"), a name with digits ("portal weather 19801989") —
+ * and "seattle weather rows" where the name's last word has no plural. `tableMention` then names the table.
+ */
+export function rowsNoun(context: FamilyContext, table: TableProfile, count: number | 'one' | 'many' = 'many'): string {
+  const one = count === 'one' || count === 1;
+  const last = humanize(table.name).split(' ').pop()?.toLowerCase() ?? '';
+  // No noun for its rows: a union of files, a name with digits, a last word that is no count noun ("data", "weather").
+  const uncountable = noun(table.name, 'one') === noun(table.name, 'many') || /^(data|all|index|series|species)$/.test(last);
+  if (partitionOfView(context, table) || /\d/.test(table.name) || uncountable) return one ? 'row' : 'rows';
+  // A name the noun rules read as a group of people ("staff member"), but whose rows are records ("inventory").
+  if (noun(table.name, 'one').endsWith(' member') && !/^(staff|personnel)$/.test(last)) return `${humanize(table.name)} ${one ? 'row' : 'rows'}`;
+  return noun(table.name, count);
+}
+
+/** Where `rowsNoun` says only "rows", the words naming the table: " in the view 'season_all'", or "" when the noun names it. */
+export function tableMention(context: FamilyContext, table: TableProfile): string {
+  if (partitionOfView(context, table)) return ` in the view '${table.name}'`;
+  if (/\d/.test(table.name)) return ` in the table '${table.name}'`;
+  return '';
+}
+
+/**
+ * A grouping's name, told apart from another grouping of the list with the same name (two keys to one parent:
+ * a flight's origin and destination airport) by the key it is reached through: "origin country".
+ */
+export function distinctGroupingName(g: Grouping, all: readonly Grouping[]): string {
+  let name = groupingName(g);
+  // A parent whose noun has no singular ("portal ant species member") reads better unnamed: "genus".
+  if (g.via && noun(g.via.parent.name, 'one').endsWith(' member') && !g.via.child.columns.some((c) => c.name === g.column.name)) name = humanize(g.column.originalName || g.column.name);
+  const twin = all.some((o) => o !== g && groupingName(o) === groupingName(g));
+  if (!twin || !g.via) return name;
+  const through = humanize(g.via.childColumn.originalName || g.via.childColumn.name).replace(/\s+(id|code|key)$/i, '');
+  return `${through} ${humanize(g.column.originalName || g.column.name)}`;
+}
+
+/** A coordinate (latitude, longitude) is a position on the globe, not a quantity to average or compare across groups. */
+export function isCoordinate(column: ColumnProfile): boolean {
+  return /^(lat|lng|lon|long|latitude|longitude)$/i.test(column.name) || /(^|_)(latitude|longitude)$/i.test(column.name);
+}
+
+/**
+ * A column of a table in words, as the file writes its name: a partition's union view has snake_case names of its
+ * own (`fthg`), its member files the original (`FTHG`), which `humanize` keeps as a code.
+ */
+export function columnWords(context: FamilyContext, table: TableProfile, column: ColumnProfile): string {
+  const partition = partitionOfView(context, table);
+  if (partition) {
+    for (const member of partition.tables) {
+      const original = context.profile.tables.find((t) => t.name === member.table)?.columns.find((c) => c.name === column.name);
+      if (original?.originalName) return humanize(original.originalName);
+    }
+  }
+  return humanize(column.originalName || column.name);
+}
+
+/**
+ * Whether a task's question, as the pool will show it (naming any look-alike table it reads), passes the question
+ * lint: a family tries its next candidate rather than offer a question an editor would strike (over 60 words, a
+ * count that disagrees with its noun).
+ */
+export function readsClean(context: FamilyContext, task: TaskSpec): boolean {
+  const unnamed = unnamedLookAlikes(task, context.profile, context.documents);
+  return lintQuestion(withTablesNamed(task.question, task.tables.filter((t) => unnamed.has(t)))).length === 0;
+}
+
+// ---- added for the statistics and cohort compositions: a Python step read as text, rows as a noun ---------------
+
+/**
+ * A Python step whose sub-answer is the text of its last printed line (a group's name, a month, a year): a
+ * `TaskProgram`'s own readings take a Python step's output as a number only. The step is executed and added to the
+ * program like any other; undefined when it fails or prints nothing.
+ */
+export async function pythonTextStep(program: TaskProgram, context: FamilyContext, code: string, purpose: string, answer: { label: string; uses?: number[]; carries?: string[] }): Promise<{ value: string; key: AnswerKey } | undefined> {
+  const { step, result } = await evidence(context, 'run_python', code, purpose);
+  if (!result.ok) return undefined;
+  const value = (result.stdout ?? '').trim().split('\n').pop()?.trim() ?? '';
+  if (value === '') return undefined;
+  const key: AnswerKey = { type: 'string', value };
+  const sub: SubAnswer = { label: answer.label, key };
+  if (answer.carries && answer.carries.length > 0) sub.carries = answer.carries;
+  step.subAnswer = sub;
+  if (answer.uses && answer.uses.length > 0) step.uses = answer.uses;
+  program.steps.push(step);
+  return { value, key };
+}
+

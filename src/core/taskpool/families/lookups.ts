@@ -3,7 +3,7 @@
  * Single-step on purpose: the easy end of the pool, which a curriculum needs too.
  */
 import type { TaskSpec } from '../types';
-import { aggregateOf, clearLeader, groupings, humanize, measureName, measures, noun, q, query, sqlLiteral, taskTables, TaskProgram, type TaskFamily } from './kit';
+import { quotable, things, columnPhrase, aggregateOf, clearLeader, groupings, humanize, measureName, measures, noun, q, query, sqlLiteral, taskTables, TaskProgram, type TaskFamily, pluralWords } from './kit';
 
 export const filteredAggregateFamily: TaskFamily = {
   id: 'filtered-aggregate',
@@ -15,25 +15,34 @@ export const filteredAggregateFamily: TaskFamily = {
       if (tasks.length >= context.maxPerFamily) break;
       const category = groupings(context, table, { min: 3 })[0];
       const measure = measures(context, table)[0];
-      if (!category || !measure) continue;
+      if (!category) continue;
       const t = q(table.name);
       const c = q(category.name);
       const top = await query(context, `SELECT ${c}, COUNT(*) AS n FROM ${t} WHERE ${c} IS NOT NULL GROUP BY ${c} ORDER BY n DESC, ${c} LIMIT 1`);
       const value = top?.[0]?.[0];
-      if (typeof value !== 'string' && typeof value !== 'number') continue;
-      const agg = aggregateOf(context, table.name, measure);
+      if (!quotable(value)) continue;
+      const where = columnPhrase(context, table.name, category);
       const program = new TaskProgram(context, 'lookup');
-      const done = await program.sql(
-        `SELECT ROUND(${agg.of(q(measure.name))}, 2) AS ${q(`${agg.fn.toLowerCase()}_${measure.name}`)} FROM ${t} WHERE ${c} = ${sqlLiteral(value)}`,
-        `${agg.phrase} where ${humanize(category.name)} is '${value}'`,
-        { label: `the ${agg.phrase} of ${noun(table.name, 'many')} whose ${humanize(category.name)} is '${value}'`, reading: { kind: 'number', decimals: 2 } },
-      );
+      // A measure's total (or average, for one that does not add up); a count when the table has no measure.
+      const agg = measure ? aggregateOf(context, table.name, measure) : undefined;
+      const done = measure && agg
+        ? await program.sql(
+            `SELECT ROUND(${agg.of(q(measure.name))}, 2) AS ${q(`${agg.fn.toLowerCase()}_${measure.name}`)} FROM ${t} WHERE ${c} = ${sqlLiteral(value)}`,
+            `${agg.phrase} where ${where} is '${value}'`,
+            { label: `the ${agg.phrase} of ${things(context, table, 'many')} whose ${where} is '${value}'`, reading: { kind: 'number', decimals: 2 } },
+          )
+        : await program.sql(`SELECT COUNT(*) AS row_count FROM ${t} WHERE ${c} = ${sqlLiteral(value)}`, `Count the ${things(context, table, 'many')} whose ${where} is '${value}'`, {
+            label: `the number of ${things(context, table, 'many')} whose ${where} is '${value}'`,
+            reading: { kind: 'number' },
+          });
       if (!done) continue;
       tasks.push(
         program.task({
           family: this.id,
-          parameters: { table: table.name, category: category.name, value, measure: measure.name, aggregate: agg.fn },
-          question: `What is the ${agg.phrase} of the ${noun(table.name, 'many')} whose ${humanize(category.name)} is '${value}'? Round to 2 decimals.`,
+          parameters: { table: table.name, category: category.name, value, measure: measure?.name ?? null, aggregate: agg?.fn ?? 'COUNT' },
+          question: agg
+            ? `What is the ${agg.phrase} of the ${things(context, table, 'many')} whose ${where} is '${value}'? Round to 2 decimals.`
+            : `How many ${things(context, table, 'many')} have ${where} '${value}'?`,
           tables: [table.name],
           needs: this.needs,
         }),
@@ -70,15 +79,15 @@ export const groupContrastFamily: TaskFamily = {
       const program = new TaskProgram(context, 'lookup');
       const done = await program.sql(
         `SELECT ${c}, ROUND(AVG(${m}), 4) AS ${q(`avg_${best.measure.name}`)}, COUNT(*) AS n FROM ${t} WHERE ${c} IS NOT NULL GROUP BY ${c} HAVING COUNT(*) >= 5 ORDER BY AVG(${m}) DESC`,
-        `Average ${name} per ${humanize(best.category.name)}, highest first (groups of 5 rows or more)`,
-        { label: `the ${humanize(best.category.name)} with the highest average ${name}`, reading: { kind: 'string' } },
+        `Average ${name} per ${columnPhrase(context, table.name, best.category)}, highest first (groups of 5 rows or more)`,
+        { label: `the ${columnPhrase(context, table.name, best.category)} with the highest average ${name}`, reading: { kind: 'string' } },
       );
       if (!done || !clearLeader(done.rows, 1, 0.02)) continue;
       tasks.push(
         program.task({
           family: this.id,
           parameters: { table: table.name, category: best.category.name, measure: best.measure.name },
-          question: `Among ${noun(table.name, 'many')}, which ${humanize(best.category.name)} has the highest average ${name} (counting only ${humanize(best.category.name)} values with at least 5 ${noun(table.name, 'many')})?`,
+          question: `Among ${things(context, table, 'many')}, which ${columnPhrase(context, table.name, best.category)} has the highest average ${name} (counting only ${pluralWords(columnPhrase(context, table.name, best.category))} with at least 5 ${things(context, table, 'many')})?`,
           tables: [table.name],
           dependency: 'group-contrast',
           needs: this.needs,

@@ -6,7 +6,7 @@ import type { ColumnProfile, TableProfile } from '../../env/types';
 import { singular } from '../../text/words';
 import { addEdge, columnNode } from '../graph';
 import type { TaskSpec } from '../types';
-import { article, foreignKeys, humanize, measureName, measures, noun, num, q, query, semanticsOf, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
+import { things, article, foreignKeys, humanize, measureName, measures, noun, num, q, query, semanticsOf, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
 
 export const outlierFamily: TaskFamily = {
   id: 'outlier',
@@ -24,11 +24,11 @@ export const outlierFamily: TaskFamily = {
         // Squared distances avoid SQRT, which not every SQLite build has.
         const done = await program.sql(
           `WITH s AS (SELECT AVG(${m}) AS mu, AVG(${m} * ${m}) - AVG(${m}) * AVG(${m}) AS var FROM ${q(table.name)} WHERE ${m} IS NOT NULL) SELECT COUNT(*) AS outliers FROM ${q(table.name)}, s WHERE ${m} IS NOT NULL AND (${m} - s.mu) * (${m} - s.mu) > 9 * s.var`,
-          `${noun(table.name, 'many')} whose ${name} is more than 3 standard deviations from the mean`,
-          { label: `the number of ${noun(table.name, 'many')} with an outlying ${name}`, reading: { kind: 'number' } },
+          `${things(context, table, 'many')} whose ${name} is more than 3 standard deviations from the mean`,
+          { label: `the number of ${things(context, table, 'many')} with an outlying ${name}`, reading: { kind: 'number' } },
         );
         if (!done || done.key.type !== 'number' || done.key.value === 0) continue;
-        tasks.push(program.task({ family: this.id, parameters: { table: table.name, measure: measure.name, z: 3 }, question: `How many ${noun(table.name, 'many')} have ${article(name)} ${name} more than 3 standard deviations away from the mean (population standard deviation)?`, tables: [table.name], dependency: 'outlier', needs: this.needs }));
+        tasks.push(program.task({ family: this.id, parameters: { table: table.name, measure: measure.name, z: 3 }, question: `For how many ${things(context, table, 'many')} is the value of ${name} more than 3 standard deviations away from its mean (population standard deviation)?`, tables: [table.name], dependency: 'outlier', needs: this.needs }));
         perTable++;
       }
       if (tasks.length >= context.maxPerFamily) break;
@@ -49,9 +49,9 @@ export const dataQualityFamily: TaskFamily = {
       const own = table.columns.find((c) => semanticsOf(context, table.name, c.name)?.role.value === 'identifier' && !c.candidateKey && (c.name.toLowerCase().replace(/_/g, '').startsWith(singular(table.name).replace(/_/g, '')) || c === table.columns[0]) && c.distinctCount >= 0.8 * table.rowCount);
       if (own) {
         const program = new TaskProgram(context, 'lookup');
-        const done = await program.sql(`SELECT COUNT(*) AS duplicated_ids FROM (SELECT ${q(own.name)} FROM ${q(table.name)} WHERE ${q(own.name)} IS NOT NULL GROUP BY 1 HAVING COUNT(*) > 1)`, `${humanize(own.name)} values that occur more than once in ${noun(table.name, 'many')}`, { label: `the number of repeated ${humanize(own.name)} values`, reading: { kind: 'number' } });
+        const done = await program.sql(`SELECT COUNT(*) AS duplicated_ids FROM (SELECT ${q(own.name)} FROM ${q(table.name)} WHERE ${q(own.name)} IS NOT NULL GROUP BY 1 HAVING COUNT(*) > 1)`, `${humanize(own.name)} values that occur more than once in ${things(context, table, 'many')}`, { label: `the number of repeated ${humanize(own.name)} values`, reading: { kind: 'number' } });
         if (done && done.key.type === 'number' && done.key.value > 0) {
-          tasks.push(program.task({ family: this.id, parameters: { kind: 'duplicates', table: table.name, column: own.name }, question: `How many ${humanize(own.name)} values appear more than once among the ${noun(table.name, 'many')}?`, tables: [table.name], dependency: 'data-quality', needs: this.needs }));
+          tasks.push(program.task({ family: this.id, parameters: { kind: 'duplicates', table: table.name, column: own.name }, question: `How many ${humanize(own.name)} values appear more than once among the ${things(context, table, 'many')}?`, tables: [table.name], dependency: 'data-quality', needs: this.needs }));
         }
       }
       if (tasks.length >= context.maxPerFamily) break;
@@ -60,11 +60,11 @@ export const dataQualityFamily: TaskFamily = {
       const program = new TaskProgram(context, 'lookup');
       const done = await program.sql(
         `SELECT column_name, ROUND(missing_share, 4) AS missing_share FROM (${withNulls.map((c) => `SELECT '${c.name.replace(/'/g, "''")}' AS column_name, AVG(CASE WHEN ${q(c.name)} IS NULL THEN 1.0 ELSE 0.0 END) AS missing_share FROM ${q(table.name)}`).join(' UNION ALL ')}) ORDER BY missing_share DESC, column_name`,
-        `Share of missing values per column of ${noun(table.name, 'many')}, highest first`,
-        { label: `the column of ${noun(table.name, 'many')} with the most missing values`, reading: { kind: 'string' } },
+        `Share of missing values per column of ${things(context, table, 'many')}, highest first`,
+        { label: `the column of ${things(context, table, 'many')} with the most missing values`, reading: { kind: 'string' } },
       );
       if (!done || done.rows.length < 2 || num(done.rows[0][1]) === num(done.rows[1][1])) continue;
-      tasks.push(program.task({ family: this.id, parameters: { kind: 'missingness', table: table.name }, question: `Which column of the ${noun(table.name, 'many')} table has the largest share of missing values?`, tables: [table.name], dependency: 'data-quality', needs: this.needs }));
+      tasks.push(program.task({ family: this.id, parameters: { kind: 'missingness', table: table.name }, question: `Which column of the ${things(context, table, 'many')} table has the largest share of missing values?`, tables: [table.name], dependency: 'data-quality', needs: this.needs }));
     }
     return tasks;
   },
@@ -84,15 +84,15 @@ export const reconciliationFamily: TaskFamily = {
       const program = new TaskProgram(context, 'lookup');
       const done = await program.sql(
         `SELECT COUNT(*) AS disagreements FROM (${perParent(key, column, expression.sql)}) WHERE ABS(stated - computed) > 0.01`,
-        `${noun(key.parent.name, 'many')} whose ${humanize(column.name)} differs from ${expression.label} of their ${noun(key.child.name, 'many')} by more than 0.01`,
-        { label: `the number of ${noun(key.parent.name, 'many')} whose ${humanize(column.name)} disagrees with their ${noun(key.child.name, 'many')}`, reading: { kind: 'number' } },
+        `${things(context, key.parent, 'many')} whose ${humanize(column.name)} differs from ${expression.label} of their ${things(context, key.child, 'many')} by more than 0.01`,
+        { label: `the number of ${things(context, key.parent, 'many')} whose ${humanize(column.name)} disagrees with their ${things(context, key.child, 'many')}`, reading: { kind: 'number' } },
       );
       if (!done || done.key.type !== 'number' || done.key.value === 0) continue;
       tasks.push(
         program.task({
           family: this.id,
           parameters: { parent: key.parent.name, column: column.name, child: key.child.name, expression: expression.sql },
-          question: `For how many ${noun(key.parent.name, 'many')} does the ${humanize(column.name)} differ by more than 0.01 from ${expression.label} of their ${noun(key.child.name, 'many')}?`,
+          question: `For how many ${things(context, key.parent, 'many')} does the ${humanize(column.name)} differ by more than 0.01 from ${expression.label} of their ${things(context, key.child, 'many')}?`,
           tables: [key.child.name, key.parent.name],
           dependency: 'reconciliation',
           needs: this.needs,
@@ -106,15 +106,15 @@ export const reconciliationFamily: TaskFamily = {
       const program = new TaskProgram(context, 'lookup');
       const done = await program.sql(
         `SELECT COUNT(*) AS unmatched_rows FROM ${q(key.child.name)} AS c LEFT JOIN ${q(key.parent.name)} AS p ON ${on} WHERE p.${q(key.columns[0])} IS NULL AND ${key.columns.map((c) => `c.${q(c)} IS NOT NULL`).join(' AND ')}`,
-        `${noun(key.child.name, 'many')} whose (${pair}) combination is missing from ${noun(key.parent.name, 'many')}`,
-        { label: `the number of ${noun(key.child.name, 'many')} with an unlisted (${pair})`, reading: { kind: 'number' } },
+        `${things(context, key.child, 'many')} whose (${pair}) combination is missing from ${things(context, key.parent, 'many')}`,
+        { label: `the number of ${things(context, key.child, 'many')} with an unlisted (${pair})`, reading: { kind: 'number' } },
       );
       if (!done || done.key.type !== 'number' || done.key.value === 0) continue;
       if (context.graph) {
         for (const c of key.columns) addEdge(context.graph, { from: columnNode(key.child.name, c), to: columnNode(key.parent.name, c), kind: 'reconciliation', note: `(${key.columns.join(', ')}) of ${key.child.name} vs the same combination in ${key.parent.name}, where it is unique: ${(key.containment * 100).toFixed(1)}% of rows match` });
       }
       tasks.push(
-        program.task({ family: this.id, parameters: { kind: 'composite', parent: key.parent.name, child: key.child.name, columns: key.columns }, question: `How many ${noun(key.child.name, 'many')} have a (${pair}) combination that does not appear among the ${noun(key.parent.name, 'many')}?`, tables: [key.child.name, key.parent.name], dependency: 'reconciliation', needs: this.needs }),
+        program.task({ family: this.id, parameters: { kind: 'composite', parent: key.parent.name, child: key.child.name, columns: key.columns }, question: `How many ${things(context, key.child, 'many')} have a (${pair}) combination that does not appear among the ${things(context, key.parent, 'many')}?`, tables: [key.child.name, key.parent.name], dependency: 'reconciliation', needs: this.needs }),
       );
     }
     return tasks;
@@ -145,7 +145,7 @@ export async function statedTotals(context: FamilyContext): Promise<StatedTotal[
     const childMeasures = key.child.columns.filter((c) => isNumeric(c) && semanticsOf(context, key.child.name, c.name)?.role.value === 'measure' && c.nullFraction < 0.5);
     const discount = childMeasures.find((c) => /discount/i.test(c.name) && typeof c.max === 'number' && c.max <= 1);
     const plain = childMeasures.filter((c) => c !== discount);
-    const expressions: Array<{ sql: string; label: string }> = [{ sql: 'COUNT(*)', label: `the number of ${noun(key.child.name, 'many')}` }];
+    const expressions: Array<{ sql: string; label: string }> = [{ sql: 'COUNT(*)', label: `the number of ${things(context, key.child, 'many')}` }];
     const col = (c: ColumnProfile) => `c.${q(c.name)}`;
     for (const a of plain) expressions.push({ sql: `SUM(${col(a)})`, label: `the sum of ${humanize(a.name)}` });
     for (let i = 0; i < plain.length; i++) {

@@ -4,19 +4,24 @@
  */
 import type { ColumnProfile, TableProfile } from '../../env/types';
 import type { TaskSpec } from '../types';
-import { clearLeader, groupingName, groupings, groupingsOf, humanize, measures, noun, num, q, query, semanticsOf, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
+import { article, quotable, things, columnPhrase, clearLeader, groupingName, groupings, groupingsOf, humanize, measures, noun, num, q, query, semanticsOf, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type TaskFamily, pluralWords } from './kit';
 
 /** An outcome a rate is taken of: a category value (`status = 'cancelled'`) or a signed measure above zero (`delay > 0`). */
 export interface RateTarget {
   column: ColumnProfile;
   value: string;
   above?: boolean;
+  /** The column as the question names it. */
+  phrase?: string;
 }
 
 export const targetSql = (target: RateTarget, prefix: string) => (target.above ? `${prefix}${q(target.column.name)} > ${target.value}` : `${prefix}${q(target.column.name)} = ${sqlLiteral(target.value)}`);
 
 /** "status 'cancelled'", "delay above 0". */
-export const targetWords = (target: RateTarget) => (target.above ? `a ${humanize(target.column.name)} above ${target.value}` : `${humanize(target.column.name)} '${target.value}'`);
+export const targetWords = (target: RateTarget) => {
+  const name = target.phrase ?? humanize(target.column.name);
+  return target.above ? `${article(name)} ${name} above ${target.value}` : `${name} '${target.value}'`;
+};
 
 /**
  * Outcomes to take a rate of: the rarest common value of a status-like column (dimensions and flags of 2–12
@@ -30,13 +35,13 @@ export async function rateTargets(context: FamilyContext, table: TableProfile): 
     const rows = await query(context, `SELECT ${q(column.name)}, COUNT(*) AS n FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL GROUP BY 1 ORDER BY n ASC, 1`);
     const common = (rows ?? []).filter((r) => num(r[1]) >= Math.max(3, 0.03 * table.rowCount));
     const [value] = common[0] ?? [];
-    if (common.length >= 2 && (typeof value === 'string' || typeof value === 'number')) targets.push({ column, value: String(value) });
+    if (common.length >= 2 && quotable(value)) targets.push({ column, value: String(value), phrase: columnPhrase(context, table.name, column) });
   }
   for (const column of measures(context, table)) {
     if (typeof column.min !== 'number' || typeof column.max !== 'number' || column.min >= 0 || column.max <= 0) continue;
     const rows = await query(context, `SELECT AVG(CASE WHEN ${q(column.name)} > 0 THEN 1.0 ELSE 0.0 END) FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL`);
     const share = num(rows?.[0]?.[0] ?? 0);
-    if (share >= 0.03 && share <= 0.97) targets.push({ column, value: '0', above: true });
+    if (share >= 0.03 && share <= 0.97) targets.push({ column, value: '0', above: true, phrase: columnPhrase(context, table.name, column) });
   }
   return targets;
 }
@@ -57,12 +62,12 @@ export const groupRateFamily: TaskFamily = {
         for (const group of groups) {
           if (group.column.name.toLowerCase() === target.column.name.toLowerCase() && !group.via) continue;
           const source = sourceOf(table, group);
-          const name = groupingName(group);
+          const name = groupingName(group, context);
           const program = new TaskProgram(context, 'lookup');
           const done = await program.sql(
             `SELECT ${group.ref} AS ${q(group.column.name)}, ROUND(AVG(CASE WHEN ${targetSql(target, 'c.')} THEN 1.0 ELSE 0.0 END), 4) AS rate, COUNT(*) AS n FROM ${source.from} WHERE ${group.ref} IS NOT NULL GROUP BY ${group.ref} HAVING COUNT(*) >= 10 ORDER BY rate DESC, n DESC`,
-            `Share of ${noun(table.name, 'many')} with ${targetWords(target)} per ${name}`,
-            { label: `the ${name} with the highest share of ${noun(table.name, 'many')} with ${targetWords(target)}`, reading: { kind: 'string' } },
+            `Share of ${things(context, table, 'many')} with ${targetWords(target)} per ${name}`,
+            { label: `the ${name} with the highest share of ${things(context, table, 'many')} with ${targetWords(target)}`, reading: { kind: 'string' } },
           );
           // Rates of 0 or 1 in most groups mean the group decides the outcome (each brand sells one category): no contrast.
           const extreme = done ? done.rows.filter((r) => num(r[1]) === 0 || num(r[1]) === 1).length : 0;
@@ -71,7 +76,7 @@ export const groupRateFamily: TaskFamily = {
             program.task({
               family: this.id,
               parameters: { table: table.name, target: target.column.name, value: target.value, group: `${group.table.name}.${group.column.name}` },
-              question: `Which ${name} has the highest share of ${noun(table.name, 'many')} with ${targetWords(target)}, among ${name} values with at least 10 ${noun(table.name, 'many')}?`,
+              question: `Which ${name} has the highest share of ${things(context, table, 'many')} with ${targetWords(target)}, among ${pluralWords(name)} with at least 10 ${things(context, table, 'many')}?`,
               tables: source.tables,
               dependency: 'group-contrast',
               needs: this.needs,
@@ -101,11 +106,11 @@ export const conditionalRateFamily: TaskFamily = {
           if (added || filter.name === target.column.name) continue;
           const top = await query(context, `SELECT ${q(filter.name)}, COUNT(*) AS n FROM ${q(table.name)} WHERE ${q(filter.name)} IS NOT NULL GROUP BY 1 ORDER BY n DESC, 1 LIMIT 1`);
           const value = top?.[0]?.[0];
-          if (typeof value !== 'string' && typeof value !== 'number') continue;
+          if (!quotable(value)) continue;
           const program = new TaskProgram(context, 'lookup');
           const done = await program.sql(
             `SELECT ROUND(AVG(CASE WHEN ${targetSql(target, '')} THEN 1.0 ELSE 0.0 END), 4) AS rate FROM ${q(table.name)} WHERE ${q(filter.name)} = ${sqlLiteral(value)}`,
-            `Among ${noun(table.name, 'many')} with ${humanize(filter.name)} '${value}', the share with ${targetWords(target)}`,
+            `Among ${things(context, table, 'many')} with ${columnPhrase(context, table.name, filter)} '${value}', the share with ${targetWords(target)}`,
             { label: `the share with ${targetWords(target)}`, reading: { kind: 'number', decimals: 4 } },
           );
           if (!done || done.key.type !== 'number' || done.key.value <= 0 || done.key.value >= 1) continue;
@@ -113,7 +118,7 @@ export const conditionalRateFamily: TaskFamily = {
             program.task({
               family: this.id,
               parameters: { table: table.name, target: target.column.name, value: target.value, filter: filter.name, filterValue: value },
-              question: `Among the ${noun(table.name, 'many')} whose ${humanize(filter.name)} is '${value}', what fraction have ${targetWords(target)}? Answer as a fraction between 0 and 1, rounded to 4 decimals.`,
+              question: `Among the ${things(context, table, 'many')} whose ${columnPhrase(context, table.name, filter)} is '${value}', what fraction have ${targetWords(target)}? Answer as a fraction between 0 and 1, rounded to 4 decimals.`,
               tables: [table.name],
               dependency: 'conditional-rate',
               needs: this.needs,

@@ -3,7 +3,7 @@
  * (or count), and the change between the last two complete years.
  */
 import type { TaskSpec } from '../types';
-import { aggregateOf, fullPeriods, humanize, measures, noun, q, taskTables, timeColumns, TaskProgram, type TaskFamily } from './kit';
+import { things, aggregateOf, fullPeriods, humanize, measures, noun, q, query, taskTables, timeColumns, TaskProgram, type TaskFamily } from './kit';
 
 export const changeOverTimeFamily: TaskFamily = {
   id: 'change-over-time',
@@ -16,57 +16,64 @@ export const changeOverTimeFamily: TaskFamily = {
       const time = timeColumns(context, table).find((t) => t.grain === 'day' || t.grain === 'datetime' || t.grain === 'month');
       const yearly = time ?? timeColumns(context, table).find((t) => t.grain === 'year');
       if (!yearly) continue;
-      const measure = measures(context, table, { additiveOnly: true })[0];
-      const agg = measure ? aggregateOf(context, table.name, measure) : undefined;
-      const value = measure && agg ? agg.of(q(measure.name)) : 'COUNT(*)';
-      const what = agg ? agg.phrase : `number of ${noun(table.name, 'many')}`;
-      const by = humanize(yearly.column.originalName || yearly.column.name);
-      if (time && time.grain !== 'year') {
-        const months = await fullPeriods(context, table, time, 'month');
-        if (months.length >= 3) {
-          const monthly = `SELECT strftime('%Y-%m', ${time.date}) AS month, ${value} AS total FROM ${q(table.name)} WHERE ${time.date} IS NOT NULL AND strftime('%Y-%m', ${time.date}) BETWEEN '${months[0]}' AND '${months[months.length - 1]}' GROUP BY 1`;
-          const program = new TaskProgram(context, 'lookup');
-          const done = await program.sql(
-            `SELECT month, ROUND(total - LAG(total) OVER (ORDER BY month), 2) AS increase FROM (${monthly}) ORDER BY increase DESC LIMIT 2`,
-            `Month-over-month change of the ${what} by ${by}, largest increase first`,
-            { label: `the month with the largest increase of the ${what}`, reading: { kind: 'string' } },
-          );
-          if (done && done.rows.length === 2 && done.rows[0][1] !== null && Number(done.rows[0][1]) > 0 && Number(done.rows[0][1]) !== Number(done.rows[1][1])) {
-            tasks.push(
-              program.task({
-                family: this.id,
-                parameters: { kind: 'mom', table: table.name, date: time.column.name, measure: measure?.name ?? null },
-                question: `Between ${months[0]} and ${months[months.length - 1]}, which month (YYYY-MM, by ${by}) had the largest increase in the ${what} over the month before?`,
-                tables: [table.name],
-                dependency: 'change-over-time',
-                needs: this.needs,
-              }),
+      // The first additive measure's total and the row count (flights per month) change differently: both are asked.
+      const first = measures(context, table, { additiveOnly: true })[0];
+      for (const measure of first ? [first, undefined] : [undefined]) {
+        if (tasks.length >= context.maxPerFamily) break;
+        const agg = measure ? aggregateOf(context, table.name, measure) : undefined;
+        const value = measure && agg ? agg.of(q(measure.name)) : 'COUNT(*)';
+        const what = agg ? agg.phrase : `number of ${things(context, table, 'many')}`;
+        const by = humanize(yearly.column.originalName || yearly.column.name);
+        if (time && time.grain !== 'year') {
+          const months = await fullPeriods(context, table, time, 'month');
+          // Partial months (a month the data starts or ends in) are left out, and the question says so.
+          const allMonths = await query(context, `SELECT COUNT(DISTINCT strftime('%Y-%m', ${time.date})) FROM ${q(table.name)} WHERE ${time.date} IS NOT NULL`);
+          const partial = Number(allMonths?.[0]?.[0] ?? 0) > months.length;
+          if (months.length >= 3) {
+            const monthly = `SELECT strftime('%Y-%m', ${time.date}) AS month, ${value} AS total FROM ${q(table.name)} WHERE ${time.date} IS NOT NULL AND strftime('%Y-%m', ${time.date}) IN (${months.map((m) => `'${m}'`).join(', ')}) GROUP BY 1`;
+            const program = new TaskProgram(context, 'lookup');
+            const done = await program.sql(
+              `SELECT month, ROUND(total - LAG(total) OVER (ORDER BY month), 2) AS increase FROM (${monthly}) ORDER BY increase DESC LIMIT 2`,
+              `Month-over-month change of the ${what} by ${by}, largest increase first`,
+              { label: `the month with the largest increase of the ${what}`, reading: { kind: 'string' } },
             );
+            if (done && done.rows.length === 2 && done.rows[0][1] !== null && Number(done.rows[0][1]) > 0 && Number(done.rows[0][1]) !== Number(done.rows[1][1])) {
+              tasks.push(
+                program.task({
+                  family: this.id,
+                  parameters: { kind: 'mom', table: table.name, date: time.column.name, measure: measure?.name ?? null },
+                  question: `${partial ? 'Counting only complete months (with data on at least 25 days), which' : 'Which'} month (YYYY-MM, by ${by}) had the largest increase in the ${what} over the month before?`,
+                  tables: [table.name],
+                  dependency: 'change-over-time',
+                  needs: this.needs,
+                }),
+              );
+            }
           }
         }
+        if (tasks.length >= context.maxPerFamily) break;
+        const years = await fullPeriods(context, table, yearly, 'year');
+        if (years.length < 2) continue;
+        const [y1, y2] = years.slice(-2);
+        const sum = (y: string) => `${agg?.fn ?? 'SUM'}(CASE WHEN strftime('%Y', ${yearly.date}) = '${y}' THEN ${measure ? q(measure.name) : 1} END)`;
+        const program = new TaskProgram(context, 'lookup');
+        const done = await program.sql(
+          `SELECT ROUND(100.0 * (${sum(y2)} - ${sum(y1)}) / ${sum(y1)}, 2) AS pct_change FROM ${q(table.name)}`,
+          `Percent change of the ${what} from ${y1} to ${y2}`,
+          { label: `the percent change of the ${what} from ${y1} to ${y2}`, reading: { kind: 'number', decimals: 2 } },
+        );
+        if (!done || done.key.type !== 'number' || done.key.value === 0) continue;
+        tasks.push(
+          program.task({
+            family: this.id,
+            parameters: { kind: 'yoy', table: table.name, date: yearly.column.name, measure: measure?.name ?? null, y1, y2 },
+            question: `By what percentage did the ${what} change from ${y1} to ${y2} (years by ${by})? Round to 2 decimals.`,
+            tables: [table.name],
+            dependency: 'change-over-time',
+            needs: this.needs,
+          }),
+        );
       }
-      if (tasks.length >= context.maxPerFamily) break;
-      const years = await fullPeriods(context, table, yearly, 'year');
-      if (years.length < 2) continue;
-      const [y1, y2] = years.slice(-2);
-      const sum = (y: string) => `${agg?.fn ?? 'SUM'}(CASE WHEN strftime('%Y', ${yearly.date}) = '${y}' THEN ${measure ? q(measure.name) : 1} END)`;
-      const program = new TaskProgram(context, 'lookup');
-      const done = await program.sql(
-        `SELECT ROUND(100.0 * (${sum(y2)} - ${sum(y1)}) / ${sum(y1)}, 2) AS pct_change FROM ${q(table.name)}`,
-        `Percent change of the ${what} from ${y1} to ${y2}`,
-        { label: `the percent change of the ${what} from ${y1} to ${y2}`, reading: { kind: 'number', decimals: 2 } },
-      );
-      if (!done || done.key.type !== 'number' || done.key.value === 0) continue;
-      tasks.push(
-        program.task({
-          family: this.id,
-          parameters: { kind: 'yoy', table: table.name, date: yearly.column.name, measure: measure?.name ?? null, y1, y2 },
-          question: `By what percentage did the ${what} change from ${y1} to ${y2} (years by ${by})? Round to 2 decimals.`,
-          tables: [table.name],
-          dependency: 'change-over-time',
-          needs: this.needs,
-        }),
-      );
     }
     return tasks;
   },
