@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createSimulatedProvider } from '../src/core/llm/sim/index';
+import { createSimulatedProvider } from '../src/core/sim/index';
 import { collectRun, enqueueRun } from '../src/core/scale/coordinator';
 import { connectRedis } from '../src/core/scale/queue';
 import { MockOpenAiServer } from '../test/support/mockOpenAiServer';

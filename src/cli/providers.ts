@@ -7,7 +7,7 @@
 import { CONFIG_FILE_NAME, createProviderFromConfig, LlmConfigError, loadLlmConfig, type LlmConfig } from '../core/llm/config';
 import { createOpenAiProvider, DEFAULT_OPENAI_BASE_URL } from '../core/llm/openaiProvider';
 import type { PriceOverride } from '../core/llm/pricing';
-import { OFFLINE_SIM_PROVIDER_ID, createSimulatedProvider } from '../core/llm/sim/index';
+import { OFFLINE_SIM_PROVIDER_ID, createSimulatedProvider } from '../core/sim/index';
 import type { LlmProvider } from '../core/llm/types';
 import type { RecordedProvider } from '../core/store/runProviders';
 import { CliError } from './command';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { main } from '../../src/cli/main';
-import { NO_SIMULATION_MESSAGE } from '../../src/core/llm/sim/simulatedProvider';
+import { NO_SIMULATION_MESSAGE } from '../../src/core/sim/simulatedProvider';
 import { MockOpenAiServer } from '../support/mockOpenAiServer';
 import { writeShopFolder } from './agentFixture';
 

@@ -8,7 +8,7 @@ import { verifyTrajectory } from '../../src/core/explorer/verifier';
 import { forgetCapabilities } from '../../src/core/llm/capabilities';
 import { forgetEndpointLimiter } from '../../src/core/llm/endpointLimiter';
 import { createOpenAiProvider } from '../../src/core/llm/openaiProvider';
-import { createSimulatedProvider } from '../../src/core/llm/sim/simulatedProvider';
+import { createSimulatedProvider } from '../../src/core/sim/simulatedProvider';
 import type { EvidenceGraph } from '../../src/core/taskpool/graph';
 import type { TaskSpec } from '../../src/core/taskpool/types';
 import { synthesizeCommand } from '../../src/cli/commands/synthesize';

@@ -10,7 +10,7 @@ import { createStepRunner } from '../../src/core/explorer/stepRunner';
 import { SearchTree } from '../../src/core/explorer/tree';
 import { buildDefaultArms, createPriceCostEstimator, LearnedCostModel } from '../../src/core/lcm/index';
 import type { ArmConfig } from '../../src/core/lcm/types';
-import { createSimulatedProvider } from '../../src/core/llm/sim/simulatedProvider';
+import { createSimulatedProvider } from '../../src/core/sim/simulatedProvider';
 import type { ModelSpec } from '../../src/core/llm/types';
 import { SqlSandbox } from '../../src/core/sandbox/index';
 import type { RunEventInput } from '../../src/core/store/events';

@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import { runEpisode } from '../../src/core/agent/episode';
 import { AgentSession, openAgentSession } from '../../src/core/agent/session';
-import { createSimulatedProvider, simulationContext } from '../../src/core/llm/sim/simulatedProvider';
+import { createSimulatedProvider, simulationScript } from '../../src/core/sim/simulatedProvider';
 import { repairedErrorIndices } from '../../src/core/agent/steps';
 import type { ExportTrajectory, PromptEnvironment } from '../../src/core/export/types';
 import { matchesAnswer } from '../../src/core/taskpool/answer';
@@ -34,9 +34,8 @@ export async function playRetailEpisodes(options: { folder?: string; models?: st
         for (const seed of options.seeds ?? [1, 2]) {
           const result = await runEpisode({
             task: { question: task.question, taskId: task.id },
-            config: { provider, model },
+            config: { provider: provider.withScript(simulationScript(task, seed)), model },
             toolContext: session.toolContext,
-            simulation: simulationContext(task, seed),
             maxSteps: 14,
           });
           const final = result.state.finalAnswer;

@@ -24,11 +24,7 @@ const CORE = path.join(SRC, 'core');
 const SHARED_MAY_IMPORT = ['src/core/store/vocabulary.ts', 'src/core/agent/render.ts'];
 
 /** `from → to` room imports that run upward today, each removed by another piece of work. */
-const EXCEPTIONS: Array<{ from: string; to: string; why: string }> = [
-  // Issue 17 ("Faithful trajectories") moves the simulated models to core/sim/, above the task pool they read.
-  { from: 'src/core/llm/sim/', to: 'src/core/agent/', why: 'issue 17: the simulator reads rendered observations; it moves to core/sim/' },
-  { from: 'src/core/llm/sim/', to: 'src/core/taskpool/', why: 'issue 17: the simulator follows the task\'s reference solution; it moves to core/sim/' },
-];
+const EXCEPTIONS: Array<{ from: string; to: string; why: string }> = [];
 
 interface Import {
   from: string;

@@ -6,17 +6,17 @@ import type { AgentSession } from '../../src/core/agent/session';
 import { tools } from '../../src/core/agent/tools';
 import type { AgentStep, ContextLength } from '../../src/core/agent/types';
 import type { ReasoningEffort } from '../../src/core/llm/types';
-import { applyMistake } from '../../src/core/llm/sim/mistakes';
-import { seededRandom } from '../../src/core/llm/sim/random';
-import { parseSchemaSummary } from '../../src/core/llm/sim/history';
+import { applyMistake } from '../../src/core/sim/taxonomy';
+import { diagnoseFromDiff, diagnosisHunks, diffCode } from '../../src/core/sim/callDiff';
+import { seededRandom } from '../../src/core/sim/random';
+import { parseSchemaSummary } from '../../src/core/sim/history';
 import {
   NO_SIMULATION_MESSAGE,
   SimDecision,
   SimulationUnavailableError,
   createSimulatedProvider,
-  diagnose,
-  simulationContext,
-} from '../../src/core/llm/sim/simulatedProvider';
+  simulationScript,
+} from '../../src/core/sim/simulatedProvider';
 import { matchesAnswer } from '../../src/core/taskpool/answer';
 import { buildStarterTasks } from '../../src/core/taskpool/families/index';
 import type { TaskSpec } from '../../src/core/taskpool/types';
@@ -32,9 +32,8 @@ describe('offline-sim provider', function () {
   const episode = (task: TaskSpec, model: string, seed: number, options: { contextLength?: ContextLength; effort?: ReasoningEffort; onDecision?: (d: SimDecision) => void } = {}) =>
     runEpisode({
       task: { question: task.question, taskId: task.id },
-      config: { provider: createSimulatedProvider({ onDecision: options.onDecision }), model, contextLength: options.contextLength, reasoningEffort: options.effort },
+      config: { provider: createSimulatedProvider({ script: simulationScript(task, seed), onDecision: options.onDecision }), model, contextLength: options.contextLength, reasoningEffort: options.effort },
       toolContext: session.toolContext,
-      simulation: simulationContext(task, seed),
       maxSteps: 14,
     });
   const fingerprint = (steps: AgentStep[]) => steps.map((s) => ({ thought: s.thought, call: s.toolCall, text: s.observation.text, usage: s.usage, cost: s.costUsd, latency: s.latencyMs }));
@@ -60,10 +59,10 @@ describe('offline-sim provider', function () {
     const provider = createSimulatedProvider();
     const messages = buildPrompt({ question: 'How many orders?', profile: session.env.profile, history: [], contextLength: { mode: 'full' } }).messages;
     await assert.rejects(provider.complete({ model: 'sim-small', messages }), (e: unknown) => e instanceof SimulationUnavailableError && e.kind === 'bad_request' && e.message === NO_SIMULATION_MESSAGE);
-    await assert.rejects(provider.complete({ model: 'sim-huge', messages, simulation: simulationContext(tasks[0], 1) }), /no model 'sim-huge'/);
+    await assert.rejects(provider.withScript(simulationScript(tasks[0], 1)).complete({ model: 'sim-huge', messages }), /no model 'sim-huge'/);
     // A prompt beyond the model's context window is refused, not silently cut.
     const huge = [...messages, { role: 'user' as const, content: 'x'.repeat(4 * 20_000) }];
-    await assert.rejects(provider.complete({ model: 'sim-small', messages: huge, simulation: simulationContext(tasks[0], 1) }), /exceeds sim-small's context window of 16000 tokens/);
+    await assert.rejects(provider.withScript(simulationScript(tasks[0], 1)).complete({ model: 'sim-small', messages: huge }), /exceeds sim-small's context window of 16000 tokens/);
     const episodeResult = await runEpisode({ task: { question: 'q' }, config: { provider, model: 'sim-small' }, toolContext: session.toolContext });
     assert.equal(episodeResult.stopReason, 'provider_error');
     assert.equal(episodeResult.error, NO_SIMULATION_MESSAGE);
@@ -82,34 +81,43 @@ describe('offline-sim provider', function () {
 
   it('counts tokens from text length and prices them', async () => {
     const task = byFamily('group-contrast');
-    const provider = createSimulatedProvider();
+    const provider = createSimulatedProvider({ script: simulationScript(task, 3) });
     const messages = buildPrompt({ question: task.question, profile: session.env.profile, history: [], contextLength: { mode: 'full' } }).messages;
-    const completion = await provider.complete({ model: 'sim-medium', messages, tools, simulation: simulationContext(task, 3) });
+    const completion = await provider.complete({ model: 'sim-medium', messages, tools });
     assert.equal(completion.usage.prompt, estimateMessagesTokens(messages, tools));
     const expected = (completion.usage.prompt * 0.6 + completion.usage.completion * 2.4) / 1e6;
     assert.ok(Math.abs(completion.costUsd - expected) < 1e-12);
     assert.ok(completion.latencyMs > 0);
-    const reasoned = await provider.complete({ model: 'sim-medium', messages, tools, simulation: simulationContext(task, 3), reasoningEffort: 'high' });
+    const reasoned = await provider.complete({ model: 'sim-medium', messages, tools, reasoningEffort: 'high' });
     assert.ok((reasoned.usage.reasoning ?? 0) > 0 && reasoned.costUsd > completion.costUsd);
   });
 
-  it('applies mistakes to the real code, so they fail in the sandbox or silently change the result', async () => {
+  it('applies mistakes from the taxonomy to the real code, so they fail in the sandbox or silently change the result', async () => {
     const join = byFamily('join-top-k').evidence[0].code;
     const schema = parseSchemaSummary(buildPrompt({ question: 'q', profile: session.env.profile, history: [], contextLength: { mode: 'full' } }).messages[0].content as string);
-    const misspelled = applyMistake('run_sql', join, schema, seededRandom('x'), { names: 1, avoid: ['wrong_column', 'wrong_table', 'missing_join_condition', 'wrong_aggregate', 'missing_group_by', 'off_by_one_filter'] })!;
-    assert.equal(misspelled.kind, 'misspelled_column');
-    const failed = await session.sql.run(misspelled.code);
+    const only = (kind: string) => ({ avoid: (['wrong_column', 'wrong_table', 'wrong_join_key', 'missing_join_condition', 'missing_group_by', 'wrong_group_by', 'where_instead_of_having', 'nested_query', 'ambiguous_column', 'wrong_aggregate', 'date_format', 'null_handling', 'integer_division', 'comparison_boundary', 'misspelled_name'] as const).filter((k) => k !== kind) });
+    const typo = applyMistake('run_sql', join, schema, seededRandom('x'), only('misspelled_name'))!;
+    assert.equal(typo.kind, 'misspelled_name');
+    assert.equal(typo.category, 'typo');
+    const failed = await session.sql.run(typo.code);
     assert.equal(failed.ok, false);
     assert.match(failed.error!, /no such column/);
-    const crossJoin = applyMistake('run_sql', join, schema, seededRandom('y'), { names: 0, avoid: ['wrong_aggregate', 'missing_group_by', 'off_by_one_filter'] })!;
-    assert.equal(crossJoin.kind, 'missing_join_condition');
+    const crossJoin = applyMistake('run_sql', join, schema, seededRandom('y'), only('missing_join_condition'))!;
+    assert.equal(crossJoin.category, 'join');
     assert.doesNotMatch(crossJoin.code, /\bON\b/);
     const [right, wrong] = [await session.sql.run(join), await session.sql.run(crossJoin.code)];
     assert.ok(right.ok && wrong.ok);
     assert.notDeepEqual(wrong.rows, right.rows);
+    // Schema linking takes a name the schema really has (in another table), not a mangled one.
+    const linked = applyMistake('run_sql', join, schema, seededRandom('z'), only('wrong_column'));
+    if (linked) {
+      const names = new Set(schema.tables.flatMap((t) => t.columns.map((c) => c.name)));
+      const changed = diffCode(join, linked.code).map((h) => h.after.replace(/^\w+\./, '').replace(/"/g, ''));
+      assert.ok(changed.every((n) => names.has(n)), changed.join(', '));
+    }
     const python = byFamily('python-correlation').evidence[1].code;
     for (const [kind, error] of [['python_name_error', /NameError/], ['python_type_error', /TypeError/]] as const) {
-      const mutated = applyMistake('run_python', python, schema, seededRandom(kind), { names: 1, avoid: kind === 'python_name_error' ? ['python_type_error'] : ['python_name_error'] })!;
+      const mutated = applyMistake('run_python', python, schema, seededRandom(kind), { avoid: kind === 'python_name_error' ? ['python_type_error'] : ['python_name_error'] })!;
       assert.equal(mutated.kind, kind);
       const result = await session.python.run(mutated.code);
       assert.equal(result.ok, false, mutated.code);
@@ -117,7 +125,7 @@ describe('offline-sim provider', function () {
     }
   });
 
-  it('repairs after an error observation, saying what went wrong', async () => {
+  it('repairs after an error observation with a diagnosis that names exactly the change', async () => {
     let repairs = 0;
     for (const task of tasks) {
       for (let seed = 1; seed <= 12; seed++) {
@@ -125,17 +133,17 @@ describe('offline-sim provider', function () {
         result.steps.forEach((step, i) => {
           const next = result.steps[i + 1];
           if (step.observation.ok || !next || step.observation.errorKind === 'malformed_arguments') return;
-          if (step.observation.errorKind === 'sql' && /no such column/.test(step.observation.text)) {
-            assert.match(next.thought, /The column '\w+' does not exist; the schema shows '\w+'/);
-          }
-          if (/NameError/.test(step.observation.text)) assert.match(next.thought, /NameError: '\w+' is not defined — I meant '\w+'/);
           assert.equal(next.toolCall?.name, step.toolCall?.name);
+          assert.match(next.thought, /Fix: /);
           repairs++;
         });
       }
     }
     assert.ok(repairs >= 3, `repairs seen: ${repairs}`);
-    assert.equal(diagnose('no such column: totl', 'SELECT totl FROM t', 'SELECT total FROM t'), "The column 'totl' does not exist; the schema shows 'total'. I'll fix the name and run it again.");
+    const diagnosis = diagnoseFromDiff('Error: no such column: totl', 'SELECT totl FROM t', 'SELECT total FROM t');
+    assert.equal(diagnosis, "The error says there is no column 'totl' in the tables I queried; the schema I read names it differently. Fix: replace `totl` with `total`.");
+    assert.deepEqual(diagnosisHunks(diagnosis), [{ before: 'totl', after: 'total' }]);
+    assert.deepEqual(diffCode('SELECT a FROM t WHERE x > 5', 'SELECT a FROM t WHERE x >= 5 GROUP BY a'), [{ before: '>', after: '>=' }, { before: '', after: 'GROUP BY a' }]);
   });
 
   it('answers from the observations it saw, not from the answer key', async () => {
@@ -162,7 +170,7 @@ describe('offline-sim provider', function () {
       },
     ];
     const messages = buildPrompt({ question: task.question, profile: session.env.profile, history, contextLength: { mode: 'full' } }).messages;
-    const completion = await createSimulatedProvider().complete({ model: 'sim-large', messages, simulation: simulationContext(task, 1) });
+    const completion = await createSimulatedProvider({ script: simulationScript(task, 1) }).complete({ model: 'sim-large', messages });
     assert.equal(completion.message.toolCalls[0].name, 'final_answer');
     assert.equal(JSON.parse(completion.message.toolCalls[0].arguments).answer, '4242.5');
   });

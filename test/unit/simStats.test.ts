@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { main } from '../../src/cli/main';
-import type { SimStatsCell } from '../../src/core/llm/sim/stats';
+import type { SimStatsCell } from '../../src/core/sim/stats';
 
 const SAMPLE = path.resolve(__dirname, '../../../media/samples/retail');
 

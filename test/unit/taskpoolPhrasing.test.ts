@@ -6,7 +6,7 @@ import { tasksCommand } from '../../src/cli/commands/tasks';
 import { forgetCapabilities } from '../../src/core/llm/capabilities';
 import { forgetEndpointLimiter } from '../../src/core/llm/endpointLimiter';
 import { createOpenAiProvider } from '../../src/core/llm/openaiProvider';
-import { createSimulatedProvider } from '../../src/core/llm/sim/simulatedProvider';
+import { createSimulatedProvider } from '../../src/core/sim/simulatedProvider';
 import { answerLeak, phraseTask, phrasingPrompt, requiredLiterals } from '../../src/core/taskpool/phrasing';
 import type { TaskSpec } from '../../src/core/taskpool/types';
 import { MockOpenAiServer } from '../support/mockOpenAiServer';

@@ -12,7 +12,7 @@ import { runSearch, type SearchResult } from '../../src/core/explorer/search';
 import { createStepRunner } from '../../src/core/explorer/stepRunner';
 import { DEFAULT_CLEANING } from '../../src/core/explorer/verifier';
 import { buildDefaultArms, createPriceCostEstimator, LearnedCostModel } from '../../src/core/lcm/index';
-import { createSimulatedProvider } from '../../src/core/llm/sim/simulatedProvider';
+import { createSimulatedProvider } from '../../src/core/sim/simulatedProvider';
 import type { LlmProvider } from '../../src/core/llm/types';
 import { explorerToolContext } from '../../src/core/run/exploreTask';
 import { synthesize } from '../../src/core/run/synthesize';

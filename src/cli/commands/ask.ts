@@ -4,7 +4,7 @@ import { runEpisode } from '../../core/agent/episode';
 import { openAgentSession } from '../../core/agent/session';
 import { AgentStep, FULL_CONTEXT, contextLengthLabel, parseContextLength } from '../../core/agent/types';
 import { createOpenAiProvider } from '../../core/llm/openaiProvider';
-import { NO_SIMULATION_MESSAGE, OFFLINE_SIM_PROVIDER_ID } from '../../core/llm/sim/index';
+import { NO_SIMULATION_MESSAGE, OFFLINE_SIM_PROVIDER_ID } from '../../core/sim/index';
 import type { LlmProvider, ReasoningEffort } from '../../core/llm/types';
 import { CliError, parseCommandArgs, type CliCommand } from '../command';
 

@@ -1,6 +1,6 @@
 import { openAgentSession } from '../../core/agent/session';
 import { BENCH_METHODS, BenchMethod, BenchResult, benchChecks, budgetToReach, runBenchmark } from '../../core/explorer/bench';
-import { createSimulatedProvider } from '../../core/llm/sim/index';
+import { createSimulatedProvider } from '../../core/sim/index';
 import { readContaminationReferences } from '../../core/benchenv/contamination';
 import { explorerToolContext } from '../../core/run/exploreTask';
 import { buildTaskPool } from '../../core/taskpool/pool';

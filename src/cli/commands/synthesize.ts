@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { synthesize, type SynthesisSummary } from '../../core/run/synthesize';
-import { OFFLINE_SIM_PROVIDER_ID } from '../../core/llm/sim/index';
+import { OFFLINE_SIM_PROVIDER_ID } from '../../core/sim/index';
 import type { RecordedProvider, RunModelsConfig } from '../../core/store/runProviders';
 import { describeCostModelOrigin, parseCostModelChoice, type CostModelChoice } from '../../core/lcm/location';
 import type { LlmProvider } from '../../core/llm/types';

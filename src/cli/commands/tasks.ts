@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openAgentSession } from '../../core/agent/session';
 import { createOpenAiProvider } from '../../core/llm/openaiProvider';
-import { OFFLINE_SIM_PROVIDER_ID } from '../../core/llm/sim/index';
+import { OFFLINE_SIM_PROVIDER_ID } from '../../core/sim/index';
 import { readBenchmarkFolder } from '../../core/taskpool/contamination';
 import { TaskPoolOptions, TaskPoolResult, buildTaskPool, rejectionsByReason } from '../../core/taskpool/pool';
 import type { ContaminationReference } from '../../core/taskpool/types';

@@ -23,8 +23,6 @@ export interface StepInput {
   state: AgentState;
   config: AgentConfig;
   toolContext: ToolContext;
-  /** Passed through to the provider (only simulated models read it). */
-  simulation?: unknown;
   signal?: AbortSignal;
   /**
    * Executes the model's tool call instead of `executeToolCall(toolContext, call)` — the explorer routes calls
@@ -55,7 +53,6 @@ export async function runStep(input: StepInput): Promise<AgentStep> {
     reasoningEffort: config.reasoningEffort,
     maxTokens: config.maxTokens,
     signal: input.signal,
-    simulation: input.simulation,
   });
   const index = state.steps.length;
   const [first, ...rest] = completion.message.toolCalls;
@@ -124,7 +121,6 @@ export interface EpisodeInput {
   task: AgentTask;
   config: AgentConfig;
   toolContext: ToolContext;
-  simulation?: unknown;
   maxSteps?: number;
   signal?: AbortSignal;
   /** Called after each step, e.g. to print it as it happens. */
@@ -168,7 +164,7 @@ export async function runEpisode(input: EpisodeInput): Promise<EpisodeResult> {
     if (input.signal?.aborted) return finish('aborted');
     let step: AgentStep;
     try {
-      step = await runStep({ state, config, toolContext: input.toolContext, simulation: input.simulation, signal: input.signal });
+      step = await runStep({ state, config, toolContext: input.toolContext, signal: input.signal });
     } catch (error) {
       if (input.signal?.aborted) return finish('aborted');
       return finish('provider_error', error);

@@ -1,4 +1,4 @@
-import { seededRandom } from '../llm/sim/random';
+import { seededRandom } from '../sim/random';
 import type { BenchmarkEntry } from './types';
 
 /** Schema size for spreading a sample: columns, else tables, else data bytes (kept on one comparable scale). */

@@ -6,7 +6,7 @@
  */
 import { capText, renderTable } from '../agent/render';
 import type { AgentStep } from '../agent/types';
-import { OFFLINE_SIM_PROVIDER_ID } from '../llm/sim/models';
+import { OFFLINE_SIM_PROVIDER_ID } from '../sim/models';
 import type { LlmProvider } from '../llm/types';
 import type { EvidenceGraph } from '../taskpool/graph';
 import type { RubricCriterion, TaskSpec } from '../taskpool/types';

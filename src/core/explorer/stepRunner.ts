@@ -1,7 +1,7 @@
 /**
  * The search's step runner: from a state with a config, one step proposed by the config's model and executed in
- * the sandbox (through the prefix cache when given), exactly as `toffee ask` runs it. Simulated models get the
- * task as their script. A provider that fails yields an error step, never a crash.
+ * the sandbox (through the prefix cache when given), exactly as `toffee ask` runs it. A scripted provider (the
+ * offline simulator) is bound to the task as its script. A provider that fails yields an error step, never a crash.
  */
 import { runStep } from '../agent/episode';
 import { renderError } from '../agent/render';
@@ -9,8 +9,7 @@ import type { ToolContext } from '../agent/tools';
 import { AgentState, AgentStep, FULL_CONTEXT } from '../agent/types';
 import { armId as idOfArm } from '../lcm/arms';
 import type { ArmConfig } from '../lcm/types';
-import { simulationContext } from '../llm/sim/simulatedProvider';
-import { OFFLINE_SIM_PROVIDER_ID } from '../llm/sim/models';
+import { forScript } from '../sim/simulatedProvider';
 import type { LlmProvider, ModelSpec } from '../llm/types';
 import type { TaskSpec } from '../taskpool/types';
 import type { PrefixCache } from './prefixCache';
@@ -42,15 +41,16 @@ export function createStepRunner(options: StepRunnerOptions): StepRunner {
   const byId = new Map(options.providers.map((p) => [p.id, p]));
   return {
     async step({ state, arm, attempt, prefixKeys, signal }) {
-      const provider = byId.get(arm.provider);
-      if (!provider) throw new Error(`no provider '${arm.provider}' for arm ${idOfArm(arm)}`);
+      const listed = byId.get(arm.provider);
+      if (!listed) throw new Error(`no provider '${arm.provider}' for arm ${idOfArm(arm)}`);
       const spec = options.models.find((m) => m.provider === arm.provider && m.id === arm.model);
       const cache = options.prefixCache;
+      // A scripted provider (the offline simulator) plays this task's episode; any other provider is itself.
+      const provider = forScript(listed, { task: options.task, seed: options.seed, attempt });
       return runStep({
         state,
         config: { provider, model: arm.model, reasoningEffort: arm.reasoningEffort, simulated: spec?.simulated ?? false, ...agentConfigOf(arm) },
         toolContext: options.toolContext,
-        simulation: provider.id === OFFLINE_SIM_PROVIDER_ID ? simulationContext(options.task, options.seed, attempt) : undefined,
         signal,
         execute: cache ? async (call) => (await cache.execute(options.task.id, prefixKeys, call, signal)).observation : undefined,
       });

@@ -5,7 +5,7 @@
 import { repairedErrorIndices, stepCode } from '../agent/steps';
 import { answerDependsOnUngrounded, auditGrounding, type GroundingSources, type StepGrounding, type UngroundedItem } from '../agent/grounding';
 import type { AgentStep } from '../agent/types';
-import { codeSimilarity } from '../llm/sim/history';
+import { codeSimilarity } from '../sim/history';
 import { matchesAnswer, normalizeText, numbersIn, statesAnswer } from '../taskpool/answer';
 import type { EvidenceStep, RubricCriterion, TaskSpec } from '../taskpool/types';
 import { containsWord } from '../text/regex';

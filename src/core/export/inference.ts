@@ -11,7 +11,7 @@ import type { LlmProvider } from '../llm/types';
 import type { DemoHit } from './demos';
 import { parseRenderedTable } from '../agent/render';
 import type { EnvironmentProfile } from '../env/types';
-import { createSimulatedProvider, simulationContext } from '../llm/sim/simulatedProvider';
+import { createSimulatedProvider, simulationScript } from '../sim/simulatedProvider';
 import { listRuns } from '../store/runFolder';
 import type { TaskSpec } from '../taskpool/types';
 import { DemoLibrary, renderDemo, renderDemos } from './demos';
@@ -120,9 +120,8 @@ export const OFFLINE_ANSWER_MODEL = 'sim-large';
 export async function answerTaskOffline(input: { task: TaskSpec; toolContext: ToolContext; seed?: number; maxSteps?: number; signal?: AbortSignal; onStep?: (step: AgentStep) => void }): Promise<EpisodeResult> {
   return runEpisode({
     task: { question: input.task.question },
-    config: { provider: createSimulatedProvider(), model: OFFLINE_ANSWER_MODEL },
+    config: { provider: createSimulatedProvider({ script: simulationScript(input.task, input.seed ?? 1) }), model: OFFLINE_ANSWER_MODEL },
     toolContext: input.toolContext,
-    simulation: simulationContext(input.task, input.seed ?? 1),
     maxSteps: input.maxSteps ?? 12,
     signal: input.signal,
     onStep: input.onStep,

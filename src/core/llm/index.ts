@@ -8,4 +8,3 @@ export * from './jsonToolProtocol';
 export * from './openaiProvider';
 export * from './config';
 export * from './vscodeLmMapping';
-export * from './sim';

@@ -28,8 +28,6 @@ export interface CompletionRequest {
   reasoningEffort?: ReasoningEffort;
   maxTokens?: number;
   signal?: AbortSignal;
-  /** Extra context only simulated models may read (the task's reference solution); real providers ignore it. */
-  simulation?: unknown;
 }
 
 export interface Usage {
@@ -67,6 +65,9 @@ export interface ModelSpec {
   supportsReasoningEffort: boolean;
   simulated: boolean;
 }
+
+/** The provider id of the offline simulated models (implemented in core/sim/, which plays a task's reference solution). */
+export const OFFLINE_SIM_PROVIDER_ID = 'offline-sim';
 
 export interface LlmProvider {
   readonly id: string;

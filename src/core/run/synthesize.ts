@@ -20,7 +20,7 @@ import type { ExpansionSchedule } from '../explorer/waves';
 import { CallGuard, type ProviderFailureTally, type RunStop } from '../explorer/callGuard';
 import { buildDefaultArms, createPriceCostEstimator, loadCostModel, saveCostModel, serializeCostModel, LearnedCostModel, type ArmConfig, type LcmOptions } from '../lcm/index';
 import { choiceFromOption, CostModelWriter, costModelOrigin, resolveCostModelLocation, type CostModelLocation, type CostModelOrigin } from '../lcm/location';
-import { createSimulatedProvider } from '../llm/sim/simulatedProvider';
+import { createSimulatedProvider } from '../sim/simulatedProvider';
 import { assertSpendBounded } from '../llm/spendBound';
 import { withInProcessRateLimits } from '../llm/requestRateLimit';
 import type { LlmProvider, ModelSpec } from '../llm/types';

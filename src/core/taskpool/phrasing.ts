@@ -6,8 +6,7 @@
  * deterministic template question stays and the task records why.
  */
 import { isLlmError } from '../llm/errors';
-import { OFFLINE_SIM_PROVIDER_ID } from '../llm/sim/models';
-import type { LlmProvider } from '../llm/types';
+import { OFFLINE_SIM_PROVIDER_ID, type LlmProvider } from '../llm/types';
 import { containsWord } from '../text/regex';
 import { normalizeText, numbersIn } from './answer';
 import type { AnswerKey, PhrasingRecord, TaskSpec } from './types';

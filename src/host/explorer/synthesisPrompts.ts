@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { isLocalEndpoint } from '../../core/llm/openaiProvider';
-import { SIM_MODELS } from '../../core/llm/sim/models';
+import { SIM_MODELS } from '../../core/sim/models';
 import type { LlmProvider } from '../../core/llm/types';
 import { createProviderFromSettings, createVsCodeLmProvider, getApiKey, openAiProviderFromSettings, readLlmSettings } from '../lm';
 import { log } from '../log';

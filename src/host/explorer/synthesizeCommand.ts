@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { synthesize, type SynthesisSummary } from '../../core/run/synthesize';
 import { isRunFolder, newRunId, runsDir } from '../../core/store';
 import type { LlmProvider } from '../../core/llm/types';
-import { createSimulatedProvider } from '../../core/llm/sim/index';
+import { createSimulatedProvider } from '../../core/sim/index';
 import { collectRun, enqueueRun } from '../../core/scale/coordinator';
 import { checkRedis, connectRedis } from '../../core/scale/queue';
 import { describeError, log } from '../log';

@@ -56,7 +56,7 @@ export function readLlmSettings(): LlmSettings {
 
 /**
  * The real provider the settings select, with its key from SecretStorage; undefined for 'offline-sim'
- * (the caller uses the simulated provider from core/llm/sim).
+ * (the caller uses the simulated provider from core/sim).
  */
 export async function createProviderFromSettings(context: vscode.ExtensionContext, log: LlmLog): Promise<LlmProvider | undefined> {
   const settings = readLlmSettings();

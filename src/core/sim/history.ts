@@ -2,9 +2,10 @@
  * How a simulated model reads the conversation: the calls made (visible, or only listed in the omission note
  * when the context length dropped them), their outcomes, and the schema it can still see.
  */
-import { OMITTED_NOTE_PREFIX } from '../../agent/prompt';
-import type { ChatMessage } from '../types';
-import type { SchemaView } from './mistakes';
+import { OMITTED_NOTE_PREFIX } from '../agent/prompt';
+import type { ChatMessage } from '../llm/types';
+import { SeenText } from './grounding';
+import type { SchemaView } from './taxonomy';
 
 export interface SeenCall {
   tool: string;
@@ -29,6 +30,8 @@ export interface ReadHistory {
   schemaEverSeen: Set<string>;
   /** Tables and columns from the system prompt's schema summary. */
   schema: SchemaView;
+  /** Everything the agent was shown and can still see: system prompt, question, observations (not its own calls). */
+  seen: SeenText;
 }
 
 function parseArgs(text: string): { args: Record<string, unknown>; partial: boolean } {
@@ -97,7 +100,8 @@ export function readHistory(messages: ChatMessage[]): ReadHistory {
     schemaEverSeen.add(c.args.table.toLowerCase());
     if (c.visible) schemaVisible.add(c.args.table.toLowerCase());
   }
-  return { calls, stepIndex: dropped + visibleCount, schemaVisible, schemaEverSeen, schema: parseSchemaSummary(system) };
+  const shown = messages.filter((m) => m.role !== 'assistant' && !(m.role === 'user' && m.content.startsWith(OMITTED_NOTE_PREFIX))).map((m) => m.content ?? '');
+  return { calls, stepIndex: dropped + visibleCount, schemaVisible, schemaEverSeen, schema: parseSchemaSummary(system), seen: new SeenText(shown) };
 }
 
 function codeTokens(code: string): Set<string> {

@@ -1,5 +1,5 @@
 export * from './models';
-export * from './mistakes';
+export * from './taxonomy';
 export * from './random';
 export { readHistory, parseSchemaSummary, codeSimilarity } from './history';
 export type { ReadHistory, SeenCall } from './history';
