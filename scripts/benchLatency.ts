@@ -22,7 +22,7 @@ import { openAgentSession, type AgentSession } from '../src/core/agent/session';
 import { runEpisodes } from '../src/core/explorer/baselines';
 import { createStepRunner } from '../src/core/explorer/stepRunner';
 import { createPriceCostEstimator, type ArmConfig, type StateFeatures } from '../src/core/lcm/index';
-import { createSimulatedProvider } from '../src/core/llm/sim/index';
+import { createSimulatedProvider } from '../src/core/sim/index';
 import type { LlmProvider } from '../src/core/llm/types';
 import { explorerToolContext } from '../src/core/run/exploreTask';
 import { synthesize, type SynthesizeOptions } from '../src/core/run/synthesize';

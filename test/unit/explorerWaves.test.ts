@@ -8,7 +8,7 @@ import { createStepRunner, type StepRunner } from '../../src/core/explorer/stepR
 import { waveSizes, type ExpansionSchedule } from '../../src/core/explorer/waves';
 import { buildDefaultArms, createPriceCostEstimator, LearnedCostModel } from '../../src/core/lcm/index';
 import type { ArmConfig } from '../../src/core/lcm/types';
-import { createSimulatedProvider } from '../../src/core/llm/sim/simulatedProvider';
+import { createSimulatedProvider } from '../../src/core/sim/simulatedProvider';
 import type { ModelSpec } from '../../src/core/llm/types';
 import { explorerToolContext } from '../../src/core/run/exploreTask';
 import { filteredAggregateFamily, groupContrastFamily, joinTopKFamily, buildStarterTasks } from '../../src/core/taskpool/families';
