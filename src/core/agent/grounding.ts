@@ -45,24 +45,11 @@ import { Parser } from 'node-sql-parser/build/sqlite';
 import type { DataDocument, EnvironmentProfile } from '../env/types';
 import { escapeRegExp } from '../text/regex';
 import { systemPromptFor } from './prompt';
-import type { AgentStep } from './types';
+import type { AgentStep, StepGrounding, UngroundedItem, UngroundedKind } from './types';
 
-export type UngroundedKind = 'table' | 'column' | 'literal';
+// The audit's types live with the step they describe (types.ts), so the two files do not import each other.
+export type { StepGrounding, UngroundedItem, UngroundedKind };
 
-/** A name or value a tool call used that nothing shown before it contains. */
-export interface UngroundedItem {
-  kind: UngroundedKind;
-  /** As the call wrote it (a string without its quotes). */
-  text: string;
-  why: string;
-}
-
-/** The audit of one step. */
-export interface StepGrounding {
-  ungrounded: UngroundedItem[];
-  /** Earlier steps whose observation alone supplied a literal this call uses (the question and system prompt did not). */
-  readsFrom: number[];
-}
 
 /** What the agent is shown besides observations. */
 export interface GroundingSources {

@@ -1,6 +1,5 @@
 /** The agent's state: a question, the steps taken so far, and how each was produced. */
 import type { ReasoningEffort, ToolCallRequest, Usage } from '../llm/types';
-import type { StepGrounding } from './grounding';
 import type { Observation } from './tools';
 
 /**
@@ -66,4 +65,21 @@ export interface AgentState {
   steps: AgentStep[];
   /** Set once a step called final_answer successfully. */
   finalAnswer?: { answer: string; explanation: string };
+}
+
+export type UngroundedKind = 'table' | 'column' | 'literal';
+
+/** A name or value a tool call used that nothing shown before it contains. */
+export interface UngroundedItem {
+  kind: UngroundedKind;
+  /** As the call wrote it (a string without its quotes). */
+  text: string;
+  why: string;
+}
+
+/** The audit of one step (agent/grounding.ts computes it). */
+export interface StepGrounding {
+  ungrounded: UngroundedItem[];
+  /** Earlier steps whose observation alone supplied a literal this call uses (the question and system prompt did not). */
+  readsFrom: number[];
 }
