@@ -175,6 +175,9 @@ export async function runSearch(task: TaskSpec, runner: StepRunner, policy: Expa
   return { tree: s.tree, admitted: s.admitted, rejected: s.rejected, spentUsd: s.spentUsd, calls: s.calls, expansions: s.expansions, stopReason, bestQuality, elapsedMs: Date.now() - started };
 }
 
+/** Tool calls a task program's each further step needs: its query, and the discovery before it (a describe, a lookup). */
+export const DEPTH_PER_STEP = 2;
+
 function newSearchState(task: TaskSpec, runner: StepRunner, policy: ExpansionPolicy, options: SearchOptions): SearchState {
   return {
     task,
@@ -182,7 +185,8 @@ function newSearchState(task: TaskSpec, runner: StepRunner, policy: ExpansionPol
     policy,
     options,
     settings: {
-      maxDepth: options.maxDepth ?? 10,
+      // The depth for a one-step task; a task program gets two more per further step (a query and its discovery).
+      maxDepth: (options.maxDepth ?? 10) + DEPTH_PER_STEP * Math.max(0, task.evidence.length - 1),
       maxK: options.maxK ?? 3,
       maxExpansions: options.maxExpansions ?? 200,
       targetAdmitted: options.targetAdmitted ?? 3,
