@@ -148,7 +148,7 @@ describe('explorer: LLM judge for text rubric criteria', function () {
       const provider = createOpenAiProvider({ id: 'mock', baseUrl: mock.baseUrl, apiKey: 'sk-test-judge', maxRetries: 0, timeoutMs: 5_000, models: ['gpt-4o-mini'] });
       const model = 'gpt-4o-mini';
       const outDir = path.join(scratch, 'run');
-      const summary = await synthesize({ folder, tasks: 1, budgetUsd: 0.04, seed: 3, outDir, costModelFile: null, judge: { provider, model } });
+      const summary = await synthesize({ folder, tasks: 4, budgetUsd: 0.05, seed: 3, outDir, costModelFile: null, judge: { provider, model } });
       assert.ok(summary.verifiedTrajectories >= 1);
       const lines = fs.readFileSync(path.join(outDir, 'trajectories.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
       assert.ok(lines.length >= 1);
