@@ -138,7 +138,7 @@ describe('Inference mode in a real VS Code without a language model (mock OpenAI
     for (const name of added) fs.cpSync(path.join(sample, name), path.join(workspace, name), { recursive: true });
     added.push('.toffee');
     expected = expectedChannel(workspace);
-    const runDir = await vscode.commands.executeCommand<string | undefined>('toffee.synthesizeTrajectories', vscode.Uri.file(workspace), { provider: 'offline-sim', tasks: 3, budgetUsd: 0.03 });
+    const runDir = await vscode.commands.executeCommand<string | undefined>('toffee.synthesizeTrajectories', vscode.Uri.file(workspace), { provider: 'offline-sim', tasks: 3, budgetUsd: 0.05 });
     assert.ok(runDir && fs.existsSync(path.join(runDir, 'trajectories.jsonl')), 'the synthesis wrote a run for demos');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const [hit] = demoLibraryForFolder(workspace)?.library.retrieve(QUESTION, 1) ?? [];

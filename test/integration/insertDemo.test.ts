@@ -48,7 +48,7 @@ describe('Insert ICL Demo in a real VS Code', function () {
     const runDir = await vscode.commands.executeCommand<string | undefined>('toffee.synthesizeTrajectories', vscode.Uri.file(dataFolder), {
       provider: 'offline-sim',
       tasks: 2,
-      budgetUsd: 0.02,
+      budgetUsd: 0.05,
     });
     assert.ok(runDir && fs.existsSync(path.join(runDir, 'trajectories.jsonl')), 'the synthesis wrote a run');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

@@ -73,7 +73,7 @@ describe('the installed .vsix in a real VS Code', function () {
     const runDir = await vscode.commands.executeCommand<string | undefined>('toffee.synthesizeTrajectories', vscode.Uri.file(sampleFolder), {
       provider: 'offline-sim',
       tasks: 2,
-      budgetUsd: 0.02,
+      budgetUsd: 0.05,
     });
     assert.ok(runDir, 'a run started');
     assert.equal(path.dirname(runDir), path.join(sampleFolder, '.toffee', 'runs'), 'the run is kept in the sample copy');

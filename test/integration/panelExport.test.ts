@@ -50,7 +50,7 @@ describe('export from the UI and the panel in a real VS Code', function () {
     dataFolder = path.join(scratch, 'retail');
     fs.cpSync(path.join(extensionPath, 'media', 'samples', 'retail'), dataFolder, { recursive: true, filter: (src) => !src.split(path.sep).includes('.toffee') });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const result = await vscode.commands.executeCommand<string | undefined>('toffee.synthesizeTrajectories', vscode.Uri.file(dataFolder), { provider: 'offline-sim', tasks: 3, budgetUsd: 0.03 });
+    const result = await vscode.commands.executeCommand<string | undefined>('toffee.synthesizeTrajectories', vscode.Uri.file(dataFolder), { provider: 'offline-sim', tasks: 3, budgetUsd: 0.05 });
     assert.ok(result, 'the run was written');
     runDir = result;
     const view = api.explorerView(runDir);

@@ -60,7 +60,7 @@ describe('Synthesize Trajectories and the explorer panel in a real VS Code', fun
     const result = await vscode.commands.executeCommand<string | undefined>('toffee.synthesizeTrajectories', vscode.Uri.file(dataFolder), {
       provider: 'offline-sim',
       tasks: TASKS,
-      budgetUsd: 0.02,
+      budgetUsd: 0.05,
     });
     assert.equal(typeof result, 'string', 'the command resolves to the run folder');
     runDir = result!;
