@@ -114,7 +114,9 @@ describe('offline-sim: an agent that earns its answers', function () {
       // Every carried literal of the reference that the episode's step writes was observed before it.
       run.task.evidence.forEach((step) => {
         for (const value of step.subAnswer?.carries ?? []) {
-          const at = run.steps.findIndex((s) => (stepCode(s) ?? '').includes(value) && s.toolCall?.name === step.tool);
+          // A text value is written as an SQL string ('employees'), not as a name that happens to equal it (FROM "employees").
+          const written = /^-?\d/.test(value) ? value : `'${value.replace(/'/g, "''")}'`;
+          const at = run.steps.findIndex((s) => (stepCode(s) ?? '').includes(written) && s.toolCall?.name === step.tool);
           if (at < 0) continue;
           const seen = run.steps.slice(0, at).map((s) => s.observation.text).join('\n') + shownBefore(run.session, run.task, [], 0);
           assert.ok(seen.includes(value), `${run.task.id}: ${value} written at step ${at} before any observation showed it`);

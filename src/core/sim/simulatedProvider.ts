@@ -333,7 +333,8 @@ function decide(sim: SimulationScript, profile: SimModelProfile, messages: Compl
 
   // 2. Schema discovery: the table list (unless the summary is enough for this model), then each table the next
   //    step queries, described before its first query.
-  if (listFirst && !history.calls.some((c) => c.tool === 'list_tables' && c.ok)) {
+  //    Nothing left to run (the answer is already in an observation): no discovery, it answers.
+  if (listFirst && nextIndex >= 0 && !history.calls.some((c) => c.tool === 'list_tables' && c.ok)) {
     return make('list_tables', {}, think('Let me see which tables the environment has.'), record('list_tables'));
   }
   if (nextIndex >= 0) {
