@@ -79,7 +79,11 @@ export function stepFromRecord(saved: StepRecord | undefined, index: number, fal
     : { prompt: fallback?.tokens?.prompt ?? 0, completion: fallback?.tokens?.completion ?? 0 };
   const observation: Observation = { ok, tool, data: observationData(ok, tool, text, call), text, elapsedMs: 0 };
   if (typeof obs.errorKind === 'string') observation.errorKind = obs.errorKind as Observation['errorKind'];
+  // The audit the step was recorded with (only a step with ungrounded items carries one): a re-score reads it as
+  // the in-process verifier did, so every mode penalises the same items.
+  const grounding = isRecord(record.grounding) && Array.isArray(record.grounding.ungrounded) ? { ungrounded: (record.grounding.ungrounded as unknown[]).filter(isRecord).map((u) => ({ kind: (u.kind === 'table' || u.kind === 'column' ? u.kind : 'literal') as 'table' | 'column' | 'literal', text: String(u.text ?? ''), why: String(u.why ?? '') })), readsFrom: [] } : undefined;
   return {
+    ...(grounding ? { grounding } : {}),
     index: typeof record.index === 'number' ? record.index : index,
     thought: typeof record.thought === 'string' ? record.thought : typeof fallback?.thought === 'string' ? fallback.thought : '',
     toolCall: call,

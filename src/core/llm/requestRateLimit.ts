@@ -10,7 +10,7 @@
  * scripts on the Redis clock).
  */
 import { LlmError } from './errors';
-import type { CompletionRequest, LlmProvider } from './types';
+import { keepScript, type CompletionRequest, type LlmProvider } from './types';
 
 /** The limiter's state; every operation is atomic and returns a wait in ms. */
 export interface RateLimitLedger {
@@ -120,7 +120,7 @@ export interface RateLimitedOptions {
  */
 export function withRequestRateLimit(provider: LlmProvider, limiter: RequestRateLimiter, options: RateLimitedOptions = {}): LlmProvider {
   const retries = Math.max(0, Math.floor(options.retries ?? 0));
-  return {
+  return keepScript(provider, {
     id: provider.id,
     listModels: () => provider.listModels(),
     async complete(request: CompletionRequest) {
@@ -137,7 +137,7 @@ export function withRequestRateLimit(provider: LlmProvider, limiter: RequestRate
         }
       }
     },
-  };
+  }, (bound) => withRequestRateLimit(bound, limiter, options));
 }
 
 /** One in-process limiter per provider that has a limit; the others unchanged. */

@@ -74,3 +74,14 @@ export interface LlmProvider {
   listModels(): Promise<ModelSpec[]>;
   complete(request: CompletionRequest): Promise<Completion>;
 }
+
+/**
+ * A wrapper (a rate limit, a latency endpoint) keeps what its inner provider can be bound to: a simulated
+ * provider's `withScript` (core/sim) is offered on the wrapper too, binding the inner provider and wrapping the bound
+ * one again, so the episode's script reaches the simulation through any wrapper.
+ */
+export function keepScript<W extends LlmProvider>(inner: LlmProvider, wrapped: W, rewrap: (bound: LlmProvider) => LlmProvider): W {
+  const bind = (inner as { withScript?: (script: unknown) => LlmProvider }).withScript;
+  if (typeof bind !== 'function') return wrapped;
+  return Object.assign(wrapped, { withScript: (script: unknown) => rewrap(bind.call(inner, script)) });
+}

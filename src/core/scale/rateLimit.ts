@@ -9,7 +9,7 @@
 import type { Redis } from 'ioredis';
 import { LlmError } from '../llm/errors';
 import { RequestRateLimiter, withRequestRateLimit, type RateLimitLedger } from '../llm/requestRateLimit';
-import type { CompletionRequest, LlmProvider } from '../llm/types';
+import { keepScript, type CompletionRequest, type LlmProvider } from '../llm/types';
 
 const RESERVE = `
 local t = redis.call('TIME')
@@ -95,7 +95,7 @@ export function withSharedRateLimit(provider: LlmProvider, limiter: SharedRateLi
  */
 export function withLatencyEndpoint(provider: LlmProvider, endpoint: string): LlmProvider {
   const url = `${endpoint.replace(/\/+$/, '')}/chat/completions`;
-  return {
+  return keepScript(provider, {
     id: provider.id,
     listModels: () => provider.listModels(),
     async complete(request: CompletionRequest) {
@@ -113,5 +113,5 @@ export function withLatencyEndpoint(provider: LlmProvider, endpoint: string): Ll
       if (!response.ok) throw new LlmError('server', `The latency endpoint ${endpoint} answered HTTP ${response.status}.`, true, { status: response.status });
       return provider.complete(request);
     },
-  };
+  }, (bound) => withLatencyEndpoint(bound, endpoint));
 }
