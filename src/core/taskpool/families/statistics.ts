@@ -391,6 +391,7 @@ async function growthTask(context: FamilyContext, s: Series, growth: number[]): 
   if (!highest || highest.key.type !== 'number' || Math.abs(highest.key.value - top) > 0.006) return undefined;
   const year = await pythonTextStep(program, context, py([...lines, 'print(best)']), 'The year with the highest year-over-year growth', { label: `the year with the highest year-over-year growth of the ${s.what}`, uses: [0, 1] });
   if (!year || year.value !== s.periods[growth.indexOf(top) + 1]) return undefined;
+  if (year.value === s.periods[s.periods.length - 1]) return undefined; // the last year, which the stated range gives away
   // The range the evidence reads (BETWEEN its first and last period), stated so the agent can write it from the question.
   const over = `from ${s.periods[0]} to ${s.periods[s.periods.length - 1]}${partialClause(s) ? ` (${partialClause(s)})` : ''}`;
   const question = `Compute the year-over-year growth of the ${s.what}${byTime(context, s)}, in percent of the year before, ${over}. Which year grew the most?`;
@@ -445,6 +446,8 @@ async function movingAverage(context: FamilyContext, s: Series, ma: number[]): P
   if (!highest || highest.key.type !== 'number' || Math.abs(highest.key.value - top) > Math.max(0.5 * 10 ** -decimals, 1e-9 * top)) return undefined;
   const month = await pythonTextStep(program, context, py([...lines, 'print(peak)']), 'The month at which the moving average peaks', { label: `the month at which the 3-month moving average of the ${s.what} peaks`, uses: [0, 1] });
   if (!month || month.value !== s.periods[ma.indexOf(top) + 2]) return undefined;
+  // A peak at the last month is only "the latest", and the range the question states would give it away.
+  if (month.value === s.periods[s.periods.length - 1]) return undefined;
   const over = `from ${s.periods[0]} to ${s.periods[s.periods.length - 1]}${partialClause(s) ? ` (${partialClause(s)})` : ''}`;
   const question = `Take the ${s.what} per calendar month${byTime(context, s)} ${over}. Using a trailing 3-month moving average (each month averaged with the previous two), in which month does the moving average peak? Answer as YYYY-MM.`;
   if (!linted(question)) return undefined;
