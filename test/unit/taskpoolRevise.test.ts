@@ -39,6 +39,14 @@ function countingProvider(): LlmProvider & { calls: number } {
       counting.calls++;
       return inner.complete(request);
     },
+    // Bound to an episode's task, the simulation counts into the same tally.
+    withScript: (script: Parameters<typeof inner.withScript>[0]) => {
+      const bound = inner.withScript(script);
+      return { ...bound, id: bound.id, listModels: () => bound.listModels(), complete: (request: Parameters<LlmProvider['complete']>[0]) => {
+        counting.calls++;
+        return bound.complete(request);
+      } };
+    },
   };
   return counting;
 }
@@ -172,7 +180,8 @@ describe('task revision after the first exploration', function () {
   });
 
   it('fixes a wrong rubric anchor and re-scores the explored trajectories without a model call', async () => {
-    const sound = tasks.find((t) => plantWrongAnchor(t, session.env.profile) !== undefined)!;
+    // The shortest task (the pool opens with multi-step programs, which one search may not carry to admission).
+    const sound = [...tasks].sort((a, b) => a.evidence.length - b.evidence.length).find((t) => plantWrongAnchor(t, session.env.profile) !== undefined)!;
     const planted = plantWrongAnchor(sound, session.env.profile)!;
     const wrong = planted.rubric!.find((c, i) => JSON.stringify(c) !== JSON.stringify(sound.rubric![i]))!;
     const provider = countingProvider();
