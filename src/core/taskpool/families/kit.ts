@@ -472,10 +472,10 @@ export function groupingName(g: Grouping, context?: FamilyContext): string {
 
 // ---- phrases from the semantic profile -------------------------------------------------------------------------
 
-/** Units written as a name's last word (`capacity_mw`, `price_usd`), shown in parentheses: "capacity (MW)". */
+/** Units written as a name's last word (`capacity_mw`, `price_usd`), shown in parentheses: "capacity (MW)". Not `min`: `temp_min` is a minimum. */
 const UNIT_SUFFIXES: Record<string, string> = {
   mw: 'MW', kw: 'kW', gw: 'GW', mwh: 'MWh', kwh: 'kWh', gwh: 'GWh', twh: 'TWh', km: 'km', kg: 'kg', mm: 'mm', cm: 'cm', usd: 'USD', eur: 'EUR', gbp: 'GBP',
-  pct: '%', ms: 'ms', sec: 's', min: 'minutes', hrs: 'hours', lb: 'lb', lbs: 'lb', mi: 'miles', mph: 'mph', kph: 'km/h', degc: '°C', degf: '°F',
+  pct: '%', ms: 'ms', sec: 's', hrs: 'hours', lb: 'lb', lbs: 'lb', mi: 'miles', mph: 'mph', kph: 'km/h', degc: '°C', degf: '°F',
 };
 
 /** A code of a name (`FTHG`, `HS`, `ppt`): letters only, too short or too cryptic to read as words. */
