@@ -306,6 +306,55 @@ function computedColumns(db: Database, table: TableProfile): Array<Extract<Relat
       }
     }
   }
+  // Sums of three: total = born + capture + rescue.
+  for (let c = 0; c < n; c++) {
+    if (!varies[c] || seen.has(numeric[c].name)) continue;
+    search3: for (let a = 0; a < n; a++) {
+      for (let b = a + 1; b < n; b++) {
+        for (let d = b + 1; d < n; d++) {
+          if (a === c || b === c || d === c) continue;
+          if (holds((r) => close(r[c], r[a] + r[b] + r[d]))) {
+            add(c, [a, b, d], `${numeric[a].name} + ${numeric[b].name} + ${numeric[d].name}`, `equals ${numeric[a].name} + ${numeric[b].name} + ${numeric[d].name} on ${sample.length} sampled rows`);
+            break search3;
+          }
+        }
+      }
+    }
+  }
+  // Counts: whole numbers on every sampled row, however the column is typed.
+  const integral = numeric.map((_, i) => sample.every((r) => Number.isInteger(r[i])));
+  // Weighted sums of counts: points = 3 × won + drawn.
+  for (let c = 0; c < n; c++) {
+    if (!varies[c] || seen.has(numeric[c].name) || !integral[c]) continue;
+    search: for (let a = 0; a < n; a++) {
+      for (let b = 0; b < n; b++) {
+        if (a === c || b === c || a === b || !integral[a] || !integral[b]) continue;
+        for (const k of [2, 3]) {
+          if (holds((r) => r[c] === k * r[a] + r[b])) {
+            add(c, [a, b], `${k} * ${numeric[a].name} + ${numeric[b].name}`, `equals ${k} × ${numeric[a].name} + ${numeric[b].name} on ${sample.length} sampled rows`);
+            break search;
+          }
+        }
+      }
+    }
+  }
+  // A count and a part of it, named alike (half-time goals of full-time goals, deaths of all deaths): never larger.
+  for (let c = 0; c < n; c++) {
+    if (!varies[c] || seen.has(numeric[c].name) || !(integral[c] || TOTAL_NAME.test(numeric[c].originalName || numeric[c].name))) continue;
+    const parts: number[] = [];
+    for (let a = 0; a < n; a++) {
+      if (a === c || !varies[a]) continue;
+      const alike = integral[a] && integral[c] && namedAlike(numeric[a].originalName || numeric[a].name, numeric[c].originalName || numeric[c].name);
+      // Under a column named a total, a part moves with it (a year or a rate below it is no part).
+      const underTotal = TOTAL_NAME.test(numeric[c].originalName || numeric[c].name) && !TOTAL_NAME.test(numeric[a].originalName || numeric[a].name) && pearson(sample.map((r) => r[a]), sample.map((r) => r[c])) > 0.5;
+      if (!alike && !underTotal) continue;
+      if (holds((r) => r[a] >= 0 && r[a] <= r[c]) && sample.some((r) => r[a] < r[c])) parts.push(a);
+    }
+    if (parts.length > 0) {
+      const names = parts.map((a) => numeric[a].name).join(', ');
+      add(c, parts, `${parts.map((a) => numeric[a].name).join(' + ')} + other parts`, `${names} never larger on ${sample.length} sampled rows, and the names say a part of it: a total of parts`);
+    }
+  }
   // Linear relatives: |r| ≥ 0.999 (a price in two currencies, a temperature in °C and °F).
   for (let a = 0; a < n; a++) {
     for (let b = a + 1; b < n; b++) {
@@ -315,6 +364,23 @@ function computedColumns(db: Database, table: TableProfile): Array<Extract<Relat
     }
   }
   return found;
+}
+
+/** A name that says it is a total (`Total`, `totale_ospedalizzati`, `todesfaelle_gesamt`, `total_receipts`). */
+const TOTAL_NAME = /(^|[^a-z])(total[e]?|gesamt|overall|sum)([^a-z]|$)/i;
+
+/**
+ * A part's name and its whole's: the whole's name is the part's and more (`todesfaelle`, `todesfaelle_gesamt`), or
+ * codes of one length that differ only in their first letter (`HTHG`, `FTHG`: half- and full-time home goals).
+ */
+function namedAlike(part: string, whole: string): boolean {
+  const code = /^[A-Za-z]{3,6}$/;
+  if (code.test(part) && code.test(whole) && part.length === whole.length && part.slice(1).toLowerCase() === whole.slice(1).toLowerCase() && part[0].toLowerCase() !== whole[0].toLowerCase()) return true;
+  const words = (s: string) => s.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z]+/).filter((w) => w !== '');
+  const wp = words(part);
+  const ww = new Set(words(whole));
+  // The whole is the part's name and more (`todesfaelle`, `todesfaelle_gesamt`); a code is no quantity.
+  return wp.length > 0 && wp.length < ww.size && wp.every((w) => ww.has(w)) && !/(^|_)(code|id|key|no|nr|num)$/i.test(whole);
 }
 
 function pearson(xs: number[], ys: number[]): number {
