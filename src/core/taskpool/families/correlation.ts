@@ -5,7 +5,7 @@
  */
 import { DEFAULT_MAX_ROWS } from '../../sandbox/limits';
 import type { TaskSpec } from '../types';
-import { things, derivedPair, foreignKeys, measureName, measures, noun, num, q, query, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
+import { things, parentNoun, derivedPair, foreignKeys, measureName, measures, noun, num, q, query, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
 
 const pearsonSql = (a: string, b: string) => `(AVG(${a} * ${b}) - AVG(${a}) * AVG(${b})) / (SQRT(AVG(${a} * ${a}) - AVG(${a}) * AVG(${a})) * SQRT(AVG(${b} * ${b}) - AVG(${b}) * AVG(${b})))`;
 
@@ -34,6 +34,9 @@ function pairs(context: FamilyContext): Pair[] {
     const childMeasure = measures(context, key.child)[0];
     const parentMeasure = measures(context, key.parent).find((c) => c.name.toLowerCase() !== childMeasure?.name.toLowerCase());
     if (!childMeasure || !parentMeasure) continue;
+    // "the income of their country" needs a parent whose rows are things, other than the child's own rows.
+    const parent = parentNoun(context, key.parent);
+    if (!parent || parent === parentNoun(context, key.child)) continue;
     if (derivedPair(context, { table: key.child.name, column: childMeasure.name }, { table: key.parent.name, column: parentMeasure.name })) continue;
     found.push({
       from: `${q(key.child.name)} AS c JOIN ${q(key.parent.name)} AS p ON c.${q(key.childColumn.name)} = p.${q(key.parentColumn.name)}`,
@@ -41,7 +44,7 @@ function pairs(context: FamilyContext): Pair[] {
       b: `p.${q(parentMeasure.name)}`,
       tables: [key.child.name, key.parent.name],
       aLabel: `the ${measureName(context, key.child.name, childMeasure)} of ${things(context, key.child, 'many')}`,
-      bLabel: `the ${measureName(context, key.parent.name, parentMeasure)} of their ${things(context, key.parent, 'one')}`,
+      bLabel: `the ${measureName(context, key.parent.name, parentMeasure)} of their ${parent}`,
       over: things(context, key.child, 'many'),
       params: { child: key.child.name, parent: key.parent.name, a: childMeasure.name, b: parentMeasure.name },
     });

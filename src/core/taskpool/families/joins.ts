@@ -24,6 +24,7 @@ import { things, columnPhrase,
   type ForeignKey,
   type TaskFamily,
   pluralWords,
+  thingsAgain,
 } from './kit';
 
 /**
@@ -74,6 +75,8 @@ export const joinKeyFamily: TaskFamily = {
       }
       const label = labelColumn(context, key.parent, key.parentColumn);
       if (label === key.parentColumn) continue;
+      // One child row per parent (pub_info per publisher): the count is 1 by construction.
+      if (key.childColumn.distinctCount >= key.child.rowCount * (1 - key.childColumn.nullFraction)) continue;
       const through = throughColumn(keys, key, context);
       const top = await query(context, `SELECT p.${q(label.name)}, COUNT(*) AS n FROM ${q(key.child.name)} AS c JOIN ${q(key.parent.name)} AS p ON ${on(key)} GROUP BY p.${q(key.parentColumn.name)} ORDER BY n DESC, p.${q(label.name)} LIMIT 1`);
       const labelValue = top?.[0]?.[0];
@@ -192,7 +195,7 @@ export const joinGroupContrastFamily: TaskFamily = {
           program.task({
             family: this.id,
             parameters: { child: key.child.name, column: key.childColumn.name, parent: key.parent.name, group: group.name, measure: measure.name },
-            question: `Which ${parentGroupName(context, key, group)} has the highest average ${name} across its ${things(context, key.child, 'many')}${through}, counting only ${pluralWords(columnPhrase(context, key.parent.name, group))} with at least 5 ${things(context, key.child, 'many')}?`,
+            question: `Which ${parentGroupName(context, key, group)} has the highest average ${name} across its ${things(context, key.child, 'many')}${through}, counting only ${pluralWords(columnPhrase(context, key.parent.name, group))} with at least 5 ${thingsAgain(context, key.child, 'many')}?`,
             tables: [key.child.name, key.parent.name],
             dependency: 'group-contrast',
             needs: this.needs,

@@ -79,7 +79,7 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
   return table.columns
     .filter((c) => {
       const s = semanticsOf(context, table.name, c.name);
-      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2) return false;
+      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || inLocalCurrency(table, c)) return false;
       const unnamed = s.role.source.kind === 'rule' && s.role.source.rule === 'measure:numbers';
       return !(unnamed && c.type === 'integer' && c.distinctCount >= 0.9 * table.rowCount * (1 - c.nullFraction));
     })
@@ -174,7 +174,12 @@ export function timeColumns(context: FamilyContext, table: TableProfile, alias =
 /** Whether two columns are computed one from the other (or from shared inputs): comparing them says nothing. */
 export function derivedPair(context: FamilyContext, a: { table: string; column: string }, b: { table: string; column: string }): boolean {
   const computed = context.semantics.relationships.filter((r): r is Extract<Relationship, { kind: 'derived-column' }> => r.kind === 'derived-column');
-  const inputs = (x: { table: string; column: string }) => new Set([x.column, ...computed.filter((r) => r.table === x.table && r.column === x.column).flatMap((r) => r.from)]);
+  // A partition's union view computes what its files compute: the files' relationships hold for it.
+  const members = (table: string) => new Set([table, ...(context.semantics.partitions.find((p) => p.view === table)?.tables.map((m) => m.table) ?? [])]);
+  const inputs = (x: { table: string; column: string }) => {
+    const tables = members(x.table);
+    return new Set([x.column, ...computed.filter((r) => tables.has(r.table) && r.column === x.column).flatMap((r) => r.from)]);
+  };
   if (a.table !== b.table) {
     // Across tables, a view column copied from its base is the same data.
     const sa = semanticsOf(context, a.table, a.column);
@@ -183,7 +188,25 @@ export function derivedPair(context: FamilyContext, a: { table: string; column: 
   }
   const ia = inputs(a);
   const ib = inputs(b);
-  return [...ia].some((x) => ib.has(x));
+  return [...ia].some((x) => ib.has(x)) || variantNames(context, a, b);
+}
+
+/**
+ * Two names of one quantity, one the other's words plus a qualifier (`EUR` and `EUR_raw`, `fertility` and
+ * `n_fertility`, `deaths` and `deaths_total`): a quantity beside its own variant, not two quantities.
+ */
+function variantNames(context: FamilyContext, a: { table: string; column: string }, b: { table: string; column: string }): boolean {
+  const words = (x: { table: string; column: string }) => {
+    const column = context.profile.tables.find((t) => t.name === x.table)?.columns.find((c) => c.name === x.column);
+    return humanize(column?.originalName || x.column).toLowerCase().split(' ');
+  };
+  const wa = words(a);
+  const wb = words(b);
+  const [short, long] = wa.length <= wb.length ? [wa, wb] : [wb, wa];
+  if (short.length < long.length && short.every((w) => long.includes(w))) return true;
+  // Prefixed variants of one name: `n_life_expect` and `p_life_expect`.
+  const stem = (ws: string[]) => ws.filter((w) => w.length > 2).join(' ');
+  return stem(wa) !== '' && stem(wa) === stem(wb) && wa.join(' ') !== wb.join(' ');
 }
 
 export interface ForeignKey {
@@ -404,6 +427,9 @@ export function humanize(name: string): string {
 /** Nouns without a plural of their own: a table of staff is "staff", not "staffs". */
 const UNCOUNTABLE = new Set(['staff', 'personnel', 'equipment', 'information', 'data', 'inventory', 'stock', 'news', 'series', 'species', 'software', 'feedback', 'weather', 'metadata']);
 
+/** Plurals without an s, and their singular. */
+const IRREGULAR_PLURALS: Record<string, string> = { people: 'person', children: 'child', men: 'man', women: 'woman', criteria: 'criterion' };
+
 /** A table's rows as a noun, singular or plural by count: "order item" / "order items". */
 export function noun(name: string, count: number | 'one' | 'many'): string {
   // A trailing size or version qualifies the file, not its rows: `flights_5k` holds flights, `data_v2` data.
@@ -417,6 +443,10 @@ export function noun(name: string, count: number | 'one' | 'many'): string {
   const last = words.split(' ').pop() ?? words;
   const head = words.slice(0, words.length - last.length);
   if (/\d/.test(last)) return words;
+  const irregular = IRREGULAR_PLURALS[last.toLowerCase()];
+  if (irregular) return head + (many ? last : irregular);
+  const singularOf = Object.entries(IRREGULAR_PLURALS).find(([, one]) => one === last.toLowerCase());
+  if (singularOf) return head + (many ? singularOf[0] : last);
   if (many) return head + (/(ss|us|x|ch|sh)$/.test(last) ? `${last}es` : /is$/.test(last) ? `${last.slice(0, -2)}es` : /s$/.test(last) ? last : /[^aeiou]y$/.test(last) ? `${last.slice(0, -1)}ies` : `${last}s`);
   return head + (/ies$/.test(last) ? `${last.slice(0, -3)}y` : /(ss|us|is)$/.test(last) ? last : /s$/.test(last) ? last.slice(0, -1) : last);
 }
@@ -466,8 +496,8 @@ export function sourceOf(table: TableProfile, ...groupings: Array<Grouping | und
 export function groupingName(g: Grouping, context?: FamilyContext): string {
   const name = context ? columnPhrase(context, g.table.name, g.column) : humanize(g.column.originalName || g.column.name);
   if (!g.via) return name;
-  const parent = noun(g.via.parent.name, 'one');
-  return name.includes(parent) ? name : `${parent} ${name}`;
+  const parent = parentNoun(context, g.via.parent);
+  return !parent || name.includes(parent) ? name : `${parent} ${name}`;
 }
 
 // ---- phrases from the semantic profile -------------------------------------------------------------------------
@@ -480,7 +510,7 @@ const UNIT_SUFFIXES: Record<string, string> = {
 
 /** A code of a name (`FTHG`, `HS`, `ppt`): letters only, too short or too cryptic to read as words. */
 function isOpaqueCode(original: string): boolean {
-  return /^[A-Z]{2,6}$/.test(original) || /^[a-z]{2,4}$/.test(original);
+  return /^[A-Z]{1,6}$/.test(original) || /^[a-z]{1,4}$/.test(original);
 }
 
 /**
@@ -504,15 +534,93 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
 /** Measure names that say nothing without their table (`amount`, `value`): "payment amount". */
 const GENERIC_MEASURES = new Set(['amount', 'value', 'total', 'quantity', 'qty', 'count', 'price', 'cost', 'size', 'number', 'score', 'rate']);
 
-/** The rows of a table as a noun: its name, or for a partition's union view "season records" / "country records". */
+/**
+ * The rows of a table as a noun: its name where the name names its rows ("orders"), a JSON child table's last path
+ * segment ("staff" for `stores_staff`), a key's word ("players" for a table keyed by `playerID`), a partition's
+ * name ("season records"); else "rows of the table 'gapminder'" — a dataset's name is no noun for its rows.
+ */
 export function things(context: FamilyContext, table: TableProfile, count: number | 'one' | 'many'): string {
-  const partition = context.semantics.partitions.find((p) => p.view === table.name);
-  if (partition) {
-    // The files' rows may be matches or power plants; the name of the files says only which file they came from.
-    if (partition.name !== partition.key) return noun(partition.name, count);
-    return count === 'one' || count === 1 ? 'row' : 'rows';
+  const named = rowName(context, table);
+  if (named) return noun(named, count);
+  return `${count === 'one' || count === 1 ? 'row' : 'rows'}${tableMention(context, table)}`;
+}
+
+/** The rows of a table named again in the same question: "orders" again, or "rows" once "rows in the table 'x'" was said. */
+export function thingsAgain(context: FamilyContext, table: TableProfile, count: number | 'one' | 'many'): string {
+  return rowsNoun(context, table, count);
+}
+
+/** One row of a parent table as a noun ("store", "player"), where the data says what its rows are. */
+export function parentNoun(context: FamilyContext | undefined, table: TableProfile): string | undefined {
+  if (!context) return noun(table.name, 'one');
+  const named = rowName(context, table);
+  return named ? noun(named, 'one') : undefined;
+}
+
+/** Last words that name a file or a collection, not what one of its rows is: "source data", "raw index", "job history". */
+const COLLECTION_WORDS = new Set(['data', 'all', 'index', 'indexes', 'indices', 'info', 'information', 'series', 'species', 'history', 'database', 'db', 'dataset', 'table', 'file', 'sheet', 'export', 'dump', 'list', 'raw', 'full', 'master', 'details', 'detail', 'summary', 'stats', 'statistics', 'weather', 'metadata', 'log', 'register', 'registry']);
+
+/** Irregular plurals a table of rows may be named with. */
+const PLURAL_WORDS = new Set(['people', 'staff', 'personnel', 'children', 'men', 'women', 'media', 'criteria']);
+
+/** A name's words without a trailing size or version (`flights_5k` → "flights", `data_v2` → "data"). */
+function nameWords(name: string): string {
+  const full = humanize(name);
+  return full.includes(' ') ? full.replace(/\s+(v?\d+[a-z]*|\d{4})$/i, '') : full;
+}
+
+/** Whether a word reads as a plural noun: "orders", "countries", "people" — not "bus", "analysis", "status". */
+function pluralWord(word: string): boolean {
+  return PLURAL_WORDS.has(word) || (/[a-z]{2}s$/.test(word) && !/(ss|us|is|ics)$/.test(word));
+}
+
+/** A key column's noun: `playerID` → "player", `emp_id` → "emp", `order_no` → "order"; undefined for `id` alone. */
+function keyWord(column: ColumnProfile): string | undefined {
+  const words = humanize(column.originalName || column.name).toLowerCase().split(' ');
+  if (words.length < 2 || !/^(id|key|code|no|num|number)$/.test(words[words.length - 1])) return undefined;
+  const word = words.slice(0, -1).join(' ');
+  return /^[a-z ]{3,}$/.test(word) ? word : undefined;
+}
+
+/**
+ * The words that name one of a table's rows, when something in the data says what a row is; undefined for a
+ * table named after its dataset or file (`gapminder`, `big_mac_source_data`, `worldcup_14`), whose rows the
+ * question then calls "rows of the table '…'".
+ */
+export function rowName(context: FamilyContext, table: TableProfile): string | undefined {
+  // A partition's union view: the files' name when it is a plural noun ("matches"); it may say only which file
+  // a row came from ("worldcup", "season").
+  const partition = partitionOfView(context, table);
+  if (partition) return partition.name !== partition.key && pluralWord((nameWords(partition.name).split(' ').pop() ?? '').toLowerCase()) ? partition.name : undefined;
+  // A JSON child table (`stores_staff`, made from each store's staff array): its rows are the array's items.
+  if (table.parent) {
+    const segment = table.originalName.split(/[./>\[\]]+/).filter((s) => s !== '').pop() ?? '';
+    const words = nameWords(segment);
+    if (words !== '' && !/\d/.test(words) && !COLLECTION_WORDS.has(words.split(' ').pop() ?? '')) return words.replace(/ /g, '_');
   }
-  return noun(table.name, count);
+  const words = nameWords(table.name);
+  const last = words.split(' ').pop() ?? '';
+  // "unemployment across industries", "emissions by nation": a dataset's title, not a noun for its rows.
+  if (/\d/.test(words) || COLLECTION_WORDS.has(last) || /\s(across|by|per|over|vs|versus)\s/i.test(` ${words} `)) return undefined;
+  const one = noun(words.replace(/ /g, '_'), 'one').toLowerCase();
+  const keyed = table.columns.filter((c) => c.candidateKey || (table.rowCount > 0 && c.distinctCount === table.rowCount && c.nullFraction === 0));
+  // The table's own key is named after it (`order_id` in orders, `emp_id` in employee), or the table is named in the plural.
+  const ownKey = keyed.some((c) => {
+    const word = keyWord(c);
+    return word !== undefined && (one.startsWith(word) || one.endsWith(word) || word.startsWith(one));
+  });
+  if (ownKey) return words.replace(/ /g, '_');
+  // A key named after what the rows are (People's `playerID`): "players", more telling than the table's name.
+  const word = keyed.map(keyWord).find((w) => w !== undefined && !w.includes(' ') && !/^(row|record|line|entry|item|seq)$/.test(w));
+  if (word) return word;
+  if (pluralWord(last.toLowerCase())) return words.replace(/ /g, '_');
+  // A key of one plain word naming what each row is (`country` in a table of one row per country): "countries".
+  const plain = keyed.find((c) => c.type === 'text' && /^[a-z]{4,}$/.test(humanize(c.originalName || c.name)) && !/^(name|title|label|code|date|year|time|month|text|value|path|file|url|link|hash|uuid|guid)$/.test(humanize(c.originalName || c.name)));
+  if (plain) return humanize(plain.originalName || plain.name);
+  // Other tables' keys point at it, or it has a key of its own: a table of things (sakila's `film`, world's `city`).
+  const referenced = context.semantics.relationships.some((r) => r.kind === 'foreign-key' && r.parent.table === table.name);
+  if (referenced || keyed.some((c) => /^(id|key|code)$/i.test(c.originalName || c.name))) return words.replace(/ /g, '_');
+  return undefined;
 }
 
 /** A value fit to quote in a question: no padding, not empty, not a paragraph. */
@@ -566,26 +674,20 @@ export function partitionOfView(context: FamilyContext, table: TableProfile): Se
 }
 
 /**
- * A table's rows as a noun, singular or plural by count: "orders" / "order"; "rows" where the table's name is no
- * noun for its rows — a partition's union view ("season all"), a name with digits ("portal weather 19801989") —
- * and "seattle weather rows" where the name's last word has no plural. `tableMention` then names the table.
+ * A table's rows as a noun, singular or plural by count: "orders" / "order"; "rows" where nothing in the data says
+ * what a row is (`rowName`) — a partition's union view ("season all"), a dataset's name ("gapminder") — and
+ * `tableMention` then names the table.
  */
 export function rowsNoun(context: FamilyContext, table: TableProfile, count: number | 'one' | 'many' = 'many'): string {
-  const one = count === 'one' || count === 1;
-  const last = humanize(table.name).split(' ').pop()?.toLowerCase() ?? '';
-  // No noun for its rows: a union of files, a name with digits, a last word that is no count noun ("data", "weather").
-  const uncountable = noun(table.name, 'one') === noun(table.name, 'many') || /^(data|all|index|series|species)$/.test(last);
-  if (partitionOfView(context, table) || /\d/.test(table.name) || uncountable) return one ? 'row' : 'rows';
-  // A name the noun rules read as a group of people ("staff member"), but whose rows are records ("inventory").
-  if (noun(table.name, 'one').endsWith(' member') && !/^(staff|personnel)$/.test(last)) return `${humanize(table.name)} ${one ? 'row' : 'rows'}`;
-  return noun(table.name, count);
+  const named = rowName(context, table);
+  if (!named) return count === 'one' || count === 1 ? 'row' : 'rows';
+  return noun(named, count);
 }
 
 /** Where `rowsNoun` says only "rows", the words naming the table: " in the view 'season_all'", or "" when the noun names it. */
 export function tableMention(context: FamilyContext, table: TableProfile): string {
-  if (partitionOfView(context, table)) return ` in the view '${table.name}'`;
-  if (/\d/.test(table.name)) return ` in the table '${table.name}'`;
-  return '';
+  if (rowName(context, table)) return '';
+  return ` in the ${partitionOfView(context, table) || table.kind === 'view' ? 'view' : 'table'} '${table.name}'`;
 }
 
 /**
@@ -600,6 +702,15 @@ export function distinctGroupingName(g: Grouping, all: readonly Grouping[]): str
   if (!twin || !g.via) return name;
   const through = humanize(g.via.childColumn.originalName || g.via.childColumn.name).replace(/\s+(id|code|key)$/i, '');
   return `${through} ${humanize(g.column.originalName || g.column.name)}`;
+}
+
+/**
+ * An amount in each row's own currency (`local_price` beside a `currency_code`), or an exchange rate to one
+ * (`dollar_ex`): rows of different currencies do not compare, so no total, mean or percentile across them.
+ */
+export function inLocalCurrency(table: TableProfile, column: ColumnProfile): boolean {
+  if (!table.columns.some((c) => /currency/i.test(c.name) && c.type === 'text')) return false;
+  return /(^|_)(local|lcu)(_|$)|(^|_)(ex|fx|xrate|exchange(_rate)?)$/i.test(column.name);
 }
 
 /** A coordinate (latitude, longitude) is a position on the globe, not a quantity to average or compare across groups. */

@@ -3,7 +3,7 @@
  * Single-step on purpose: the easy end of the pool, which a curriculum needs too.
  */
 import type { TaskSpec } from '../types';
-import { quotable, things, columnPhrase, aggregateOf, clearLeader, groupings, humanize, measureName, measures, noun, q, query, sqlLiteral, taskTables, TaskProgram, type TaskFamily, pluralWords } from './kit';
+import { quotable, things, columnPhrase, aggregateOf, clearLeader, groupings, humanize, measureName, measures, noun, q, query, sqlLiteral, taskTables, TaskProgram, type TaskFamily, pluralWords, thingsAgain } from './kit';
 
 export const filteredAggregateFamily: TaskFamily = {
   id: 'filtered-aggregate',
@@ -20,7 +20,8 @@ export const filteredAggregateFamily: TaskFamily = {
       const c = q(category.name);
       const top = await query(context, `SELECT ${c}, COUNT(*) AS n FROM ${t} WHERE ${c} IS NOT NULL GROUP BY ${c} ORDER BY n DESC, ${c} LIMIT 1`);
       const value = top?.[0]?.[0];
-      if (!quotable(value)) continue;
+      // A value on one row only (a city list's 'Bobr'): "how many cities have city 'Bobr'" is 1 by construction.
+      if (!quotable(value) || Number(top?.[0]?.[1]) < 2) continue;
       const where = columnPhrase(context, table.name, category);
       const program = new TaskProgram(context, 'lookup');
       // A measure's total (or average, for one that does not add up); a count when the table has no measure.
@@ -87,7 +88,7 @@ export const groupContrastFamily: TaskFamily = {
         program.task({
           family: this.id,
           parameters: { table: table.name, category: best.category.name, measure: best.measure.name },
-          question: `Among ${things(context, table, 'many')}, which ${columnPhrase(context, table.name, best.category)} has the highest average ${name} (counting only ${pluralWords(columnPhrase(context, table.name, best.category))} with at least 5 ${things(context, table, 'many')})?`,
+          question: `Among ${things(context, table, 'many')}, which ${columnPhrase(context, table.name, best.category)} has the highest average ${name} (counting only ${pluralWords(columnPhrase(context, table.name, best.category))} with at least 5 ${thingsAgain(context, table, 'many')})?`,
           tables: [table.name],
           dependency: 'group-contrast',
           needs: this.needs,
