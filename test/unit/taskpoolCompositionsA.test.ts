@@ -201,14 +201,14 @@ describe('compositions: attribution, partitions, distribution then subset', func
       assertStepsReexecute(tasks, env.db);
       const files = seasons();
       assert.equal(files.size, 30);
-      const whole = tasks.find((t) => t.evidence.length === 3 && /average FTHG, and/.test(t.question))!;
+      const whole = tasks.find((t) => t.evidence.length === 3 && /average full time home team goals, and/.test(t.question))!;
       assert.ok(whole, `no season task against the whole: ${tasks.map((t) => t.question).join(' | ')}`);
       const averages = [...files].map(([season, rows]) => [season, mean(rows.map((r) => r.fthg))] as const).sort((a, b) => b[1] - a[1]);
       const overall = mean([...files.values()].flat().map((r) => r.fthg));
       assert.deepEqual(whole.evidence[0].subAnswer!.key, { type: 'string', value: averages[0][0] });
       assert.ok(matchesAnswer(whole.evidence[1].subAnswer!.key, String(overall)));
       assert.ok(matchesAnswer(whole.answer, String((100 * (averages[0][1] - overall)) / overall)));
-      assert.match(whole.question, /In the view '\w+' \(30 files, one per season\), which season has the highest average FTHG/);
+      assert.match(whole.question, /In the view '\w+' \(30 files, one per season\), which season has the highest average full time home team goals/);
 
       const normal = tasks.find((t) => t.evidence.length === 4)!;
       assert.ok(normal, 'no season task against its own normal');

@@ -240,6 +240,8 @@ export function tableNameForms(table: string): string[] {
  * has too, not the table; callers that know the columns pass them.
  */
 export function namesTable(question: string, table: string, columns: readonly string[] = []): boolean {
+  // Named as the schema writes it, in quotes ("rows in the table 'weather'"), whatever its columns are called.
+  if (question.toLowerCase().includes(`'${table.toLowerCase()}'`)) return true;
   let text = normalizeText(question);
   for (const phrase of columns.map(words).filter((p) => p !== '').sort((a, b) => b.length - a.length)) {
     // A column's words name the column, singular or plural ("order totals"), not its table.

@@ -123,7 +123,7 @@ async function attribute(context: FamilyContext, table: TableProfile, periods: P
   const t = q(table.name);
   const agg = measure ? aggregateOf(context, table.name, measure) : undefined;
   const what = agg ? agg.phrase : `number of ${rowsNoun(context, table, 'many')}`;
-  const groupName = distinctGroupingName(group, all);
+  const groupName = distinctGroupingName(group, all, context);
   const by = humanize(periods.time.column.originalName || periods.time.column.name);
   const { first, second } = periods;
   const program = new TaskProgram(context, 'attribution');

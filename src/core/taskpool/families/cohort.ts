@@ -374,7 +374,7 @@ async function funnelTask(context: FamilyContext, funnel: Funnel): Promise<TaskS
     }
     const probe = await query(context, `SELECT ${g.ref}, ${dropOffSql()} AS drop_off_pct FROM ${gSource.from} WHERE ${known} AND ${g.ref} IS NOT NULL GROUP BY ${g.ref} HAVING SUM(CASE WHEN ${reachedAt(k - 1)} THEN 1 ELSE 0 END) >= ${MIN_STAGE_ROWS} ORDER BY 2 DESC`);
     if (!probe || probe.length < 2 || !clearLeader(probe, 1, 0.1)) continue;
-    const gName = groupingName(g);
+    const gName = groupingName(g, context);
     const byGroup = await program.sql(
       `SELECT ${g.ref} AS ${q(g.column.name)}, SUM(CASE WHEN ${reachedAt(k - 1)} THEN 1 ELSE 0 END) AS reached_stage_before, ${dropOffSql()} AS drop_off_pct FROM ${gSource.from} WHERE ${known} AND ${g.ref} IS NOT NULL GROUP BY ${g.ref} HAVING SUM(CASE WHEN ${reachedAt(k - 1)} THEN 1 ELSE 0 END) >= ${MIN_STAGE_ROWS} ORDER BY drop_off_pct DESC, ${g.ref}`,
       `the drop-off into '${worst}' per ${gName}, largest first`,

@@ -149,7 +149,7 @@ async function statedTotalTask(context: FamilyContext, stated: StatedTotal): Pro
       uses: [0],
     });
     if (!second || second.key.type !== 'number' || second.key.value <= 0) return undefined;
-    const groupWord = group.via ? groupNoun(group) : qualifiedName(groupNoun(group), parent);
+    const groupWord = group.via ? groupNoun(group, context) : qualifiedName(groupNoun(group, context), parent);
     const joined = `${per} SELECT ${group.ref} AS ${q(group.column.name)}, ROUND(SUM(ABS(per.stated - per.computed)), 2) AS total_difference, COUNT(*) AS n FROM ${source.from} JOIN per ON per.entity = c.${pk} WHERE ${mismatch} AND ${group.ref} IS NOT NULL`;
     const third = await program.sql(`${joined} GROUP BY ${group.ref} ORDER BY SUM(ABS(per.stated - per.computed)) DESC, 1`, `the total absolute difference per ${groupWord}, largest first`, {
       label: `the ${groupWord} with the largest total absolute difference`,
@@ -234,7 +234,7 @@ async function compositeTotalTask(context: FamilyContext, found: CompositeTotal)
   for (const group of groups) {
     const other = columns.filter((c) => c !== group.via!.childColumn.name);
     if (other.length !== 1) continue;
-    const groupWord = groupNoun(group);
+    const groupWord = groupNoun(group, context);
     const program = new TaskProgram(context, COMPOSITION);
     const first = await program.sql(`SELECT COUNT(*) AS mismatched FROM ${from} WHERE ${mismatch}`, `${parents} whose ${statedWords} ${byMore(tolerance)} from the sum of ${summedWords} over the ${children} with the same ${keyWords}`, {
       label: `the number of ${parents} whose ${statedWords} disagrees with their ${children}`,

@@ -150,7 +150,7 @@ async function mostOverRepresented(context: FamilyContext, table: TableProfile, 
     // The population must be the rows the threshold was read from: a category's NULLs or a join would change it.
     const population = await query(context, `SELECT COUNT(*), SUM(above) FROM (${base})`);
     if (num(population?.[0]?.[0]) !== threshold.n || num(population?.[0]?.[1]) !== threshold.above) continue;
-    const groupName = distinctGroupingName(group, groups);
+    const groupName = distinctGroupingName(group, groups, context);
     const program = new TaskProgram(context, 'distribution-subset');
     const first = await thresholdStep(program, table, measure, name);
     if (!first || first.key.type !== 'number' || first.key.value !== threshold.value) return undefined;

@@ -93,7 +93,7 @@ async function candidateGroupings(context: FamilyContext, table: TableProfile, r
     if (g.table === table && (await namesValues(context, table, g.column.name, text))) continue;
     kept.push(g);
   }
-  const named = (g: Grouping) => per !== undefined && groupNoun(g).toLowerCase() === per.replace(/s$/, '');
+  const named = (g: Grouping) => per !== undefined && groupNoun(g, context).toLowerCase() === per.replace(/s$/, '');
   return [...kept.filter(named), ...kept.filter((g) => !named(g))];
 }
 
@@ -145,7 +145,7 @@ async function ruleTask(context: FamilyContext, rule: DocumentRule, group: Group
   const population = rule.columns.map((c) => `c.${q(c)} IS NOT NULL`).join(' AND ') || '1 = 1';
   const rows = noun(table.name, 'many');
   const term = rule.term ?? 'meeting the rule';
-  const groupWord = groupNoun(group);
+  const groupWord = groupNoun(group, context);
   const at = `${rule.document} § ${rule.section}`;
   const program = new TaskProgram(context, COMPOSITION);
 
@@ -226,7 +226,7 @@ async function rateTask(context: FamilyContext, rate: RateDefinition, group: Gro
   const numerator = qualified(rate.numerator, rate.columns);
   const denominator = rate.denominator ? qualified(rate.denominator, rate.columns) : undefined;
   const rows = noun(table.name, 'many');
-  const groupWord = groupNoun(group);
+  const groupWord = groupNoun(group, context);
   const at = `${rate.document} § ${rate.section}`;
   const value = `100.0 * SUM(CASE WHEN ${numerator} THEN 1 ELSE 0 END) / COUNT(*)`;
   const program = new TaskProgram(context, COMPOSITION);
@@ -278,7 +278,7 @@ async function entityTask(context: FamilyContext, rule: DocumentRule, group: Gro
   const metric = rule.condition.replace(/\s*[<>=]+\s*-?[\d.]+$/, '');
   const term = rule.term ?? `${noun(table.name, 'many')} meeting the rule`;
   const entityRows = noun(table.name, 'many');
-  const groupWord = groupNoun(group);
+  const groupWord = groupNoun(group, context);
   const at = `${rule.document} § ${rule.section}`;
   const program = new TaskProgram(context, COMPOSITION);
 
@@ -332,7 +332,7 @@ async function codeTask(context: FamilyContext, definition: CodeDefinition, grou
   const c = `c.${q(column.name)}`;
   const rows = rowsNoun(context, table);
   const columnWords = humanize(column.originalName || column.name);
-  const groupWord = groupNoun(group);
+  const groupWord = groupNoun(group, context);
   const program = new TaskProgram(context, COMPOSITION);
   // The first code (in the dictionary's order) that a real share of the rows carries.
   for (const { code, meaning } of definition.codes) {

@@ -25,6 +25,7 @@ import { things, columnPhrase,
   type TaskFamily,
   pluralWords,
   thingsAgain,
+  parentNoun,
 } from './kit';
 
 /**
@@ -120,16 +121,19 @@ async function topParents(context: FamilyContext, family: TaskFamily, count: boo
     const bridged = context.semantics.tables.find((t) => t.table === key.child.name)?.kind.value === 'bridge' ? keys.find((k2) => k2.child.name === key.child.name && k2.parent.name !== key.parent.name) : undefined;
     const counted = bridged ? things(context, bridged.parent, 'many') : things(context, key.child, 'many');
     const what = agg ? agg.phrase : `number of ${counted}`;
+    // Parents named by their label where nothing says what a parent row is: "which 3 species", not "which 3 rows".
+    const parentRows = parentNoun(context, key.parent) ? things(context, key.parent, 'many') : label !== key.parentColumn ? pluralWords(columnPhrase(context, key.parent.name, label)) : undefined;
+    if (!parentRows) continue;
     const done = await program.sql(`${ranked} LIMIT ${k}`, `${what} per ${things(context, key.parent, 'one')}${through}, highest first`, { label: `the ${k} ${things(context, key.parent, 'many')} with the highest ${what}`, reading: { kind: 'list', ordered: true } });
     if (!done || done.rows.length !== k) continue;
-    const by = label === key.parentColumn || columnPhrase(context, key.parent.name, label) === things(context, key.parent, 'one') ? '' : ` (by ${columnPhrase(context, key.parent.name, label)})`;
+    const by = !parentNoun(context, key.parent) || label === key.parentColumn || columnPhrase(context, key.parent.name, label) === things(context, key.parent, 'one') ? '' : ` (by ${columnPhrase(context, key.parent.name, label)})`;
     tasks.push(
       program.task({
         family: family.id,
         parameters: { child: key.child.name, column: key.childColumn.name, parent: key.parent.name, label: label.name, measure: measure?.name ?? null, k },
         question: count
-          ? `Which ${k} ${things(context, key.parent, 'many')}${by} have the most ${counted}${through}? List them from most to fewest.`
-          : `Which ${k} ${things(context, key.parent, 'many')}${by} have the highest ${what}${through}? List them from highest to lowest.`,
+          ? `Which ${k} ${parentRows}${by} have the most ${counted}${through}? List them from most to fewest.`
+          : `Which ${k} ${parentRows}${by} have the highest ${what}${through}? List them from highest to lowest.`,
         tables: [key.child.name, key.parent.name],
         dependency: 'top-k',
         needs: family.needs,
@@ -160,8 +164,8 @@ export const joinCountTopKFamily: TaskFamily = {
 /** "department name" (not "department department name"), "warehouse city". */
 function parentGroupName(context: FamilyContext, key: ForeignKey, group: TableProfile['columns'][number]): string {
   const phrase = columnPhrase(context, key.parent.name, group);
-  const parent = things(context, key.parent, 'one');
-  return phrase.split(' ').includes(parent) ? phrase : `${parent} ${phrase}`;
+  const parent = parentNoun(context, key.parent);
+  return !parent || phrase.split(' ').includes(parent) ? phrase : `${parent} ${phrase}`;
 }
 
 /** Groups of a parent that group its child rows (a country, a genre), fewest values first. */

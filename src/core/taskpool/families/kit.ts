@@ -126,8 +126,11 @@ export function aggregateOf(context: FamilyContext, table: string, column: Colum
 export function measureName(context: FamilyContext, table: string, column: ColumnProfile): string {
   const phrase = columnPhrase(context, table, column);
   // `amount` alone says nothing: the amount of a payment is a "payment amount".
-  if (GENERIC_MEASURES.has(phrase)) return `${noun(table, 'one')} ${phrase}`;
-  return phrase;
+  if (!GENERIC_MEASURES.has(phrase)) return phrase;
+  // A dataset's name is no noun for it ("the unemployment across industry count"): the column's word alone.
+  const profile = context.profile.tables.find((t) => t.name === table);
+  const owner = profile ? parentNoun(context, profile) : noun(table, 'one');
+  return owner ? `${owner} ${phrase}` : phrase;
 }
 
 const GROUP_ROLES = new Set(['dimension', 'ordinal', 'flag', 'geo']);
@@ -657,8 +660,9 @@ export function keyGroupings(context: FamilyContext, table: TableProfile, option
 const isKeyGrouping = (g: Grouping): g is KeyGrouping => (g as Partial<KeyGrouping>).byKey === true;
 
 /** What a grouping's values are, in words: "store" for a parent's rows, else the grouping's name ("region"). */
-export function groupNoun(g: Grouping): string {
-  return isKeyGrouping(g) ? noun(g.via.parent.name, 'one') : groupingName(g);
+export function groupNoun(g: Grouping, context?: FamilyContext): string {
+  if (!isKeyGrouping(g)) return groupingName(g, context);
+  return parentNoun(context, g.via.parent) ?? humanize(g.column.originalName || g.column.name);
 }
 
 /** " (give its name)": how to answer with a parent row's label when the label is not its key; empty otherwise. */
@@ -694,11 +698,11 @@ export function tableMention(context: FamilyContext, table: TableProfile): strin
  * A grouping's name, told apart from another grouping of the list with the same name (two keys to one parent:
  * a flight's origin and destination airport) by the key it is reached through: "origin country".
  */
-export function distinctGroupingName(g: Grouping, all: readonly Grouping[]): string {
-  let name = groupingName(g);
+export function distinctGroupingName(g: Grouping, all: readonly Grouping[], context?: FamilyContext): string {
+  let name = groupingName(g, context);
   // A parent whose noun has no singular ("portal ant species member") reads better unnamed: "genus".
   if (g.via && noun(g.via.parent.name, 'one').endsWith(' member') && !g.via.child.columns.some((c) => c.name === g.column.name)) name = humanize(g.column.originalName || g.column.name);
-  const twin = all.some((o) => o !== g && groupingName(o) === groupingName(g));
+  const twin = all.some((o) => o !== g && groupingName(o, context) === groupingName(g, context));
   if (!twin || !g.via) return name;
   const through = humanize(g.via.childColumn.originalName || g.via.childColumn.name).replace(/\s+(id|code|key)$/i, '');
   return `${through} ${humanize(g.column.originalName || g.column.name)}`;
@@ -727,10 +731,11 @@ export function columnWords(context: FamilyContext, table: TableProfile, column:
   if (partition) {
     for (const member of partition.tables) {
       const original = context.profile.tables.find((t) => t.name === member.table)?.columns.find((c) => c.name === column.name);
-      if (original?.originalName) return humanize(original.originalName);
+      // A code the files' dictionary explains reads as its words ("home team shots" for `HS`).
+      if (original?.originalName) return columnPhrase(context, member.table, original);
     }
   }
-  return humanize(column.originalName || column.name);
+  return columnPhrase(context, table.name, column);
 }
 
 /**

@@ -495,7 +495,7 @@ async function zScore(context: FamilyContext, table: TableProfile, g: Grouping, 
   } catch {
     return undefined;
   }
-  const gName = groupingName(g);
+  const gName = groupingName(g, context);
   // A flag's name ("is independent") does not read as a group to rank.
   if (/^(is|has|was|can) /.test(gName)) return undefined;
   const value = total.value('c.');
@@ -686,7 +686,7 @@ async function effectOf(context: FamilyContext, table: TableProfile, g: Grouping
 async function effectSize(context: FamilyContext, table: TableProfile, g: Grouping, m: ColumnProfile, d: number): Promise<TaskSpec | undefined> {
   const source = sourceOf(table, g);
   const x = `c.${q(m.name)}`;
-  const gName = groupingName(g);
+  const gName = groupingName(g, context);
   const mName = measureName(context, table.name, m);
   const rows = `${rowsNoun(context, table)}${tableMention(context, table)}`;
   const program = new TaskProgram(context, COMPOSITION);
