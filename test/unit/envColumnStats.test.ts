@@ -222,24 +222,25 @@ describe('column statistics gathered while loading', () => {
         { name: 'text_number', originalName: 'text_number', type: 'text' },
         { name: 'int_plus', originalName: 'int_plus', type: 'integer' },
         { name: 'lone', originalName: 'lone', type: 'text' },
+        { name: 'nul', originalName: 'nul', type: 'text' },
       ];
       const inserter = createTable(db, 'edge', columns);
       const rows: Array<Array<string | number | null>> = [
         // i: numbers and digit strings (2^53 and 2^53 + 1 are one double apart, two integers); r: NaN is NULL, -0 is 0.
-        [1, 3, '2020-01-01', 'a', 1, 'x', '5', 'ok'],
-        ['9007199254740992', 3.0, '2020-01-01 10:00', 'A', 0, 'y', '6', 'ok'],
-        ['9007199254740993', NaN, '2019-12-31', 'é', 1, 'z', '7', '\ud800'],
-        ['-9223372036854775808', -0, null, '\uE000', null, 3, '+8', 'ok'],
-        [null, Infinity, 'zzz', '😀', 1, 'x', '9', 'ok'],
-        ['0', -Infinity, '2020-01-01', 'a', 0, 'x', '10', 'ok'],
-        [-0, 1e300, '', '', 1, 'x', '11', 'ok'],
+        [1, 3, '2020-01-01', 'a', 1, 'x', '5', 'ok', 'n'],
+        ['9007199254740992', 3.0, '2020-01-01 10:00', 'A', 0, 'y', '6', 'ok', 'n'],
+        ['9007199254740993', NaN, '2019-12-31', 'é', 1, 'z', '7', '\ud800', 'a\u0000b'],
+        ['-9223372036854775808', -0, null, '\uE000', null, 3, '+8', 'ok', 'n'],
+        [null, Infinity, 'zzz', '😀', 1, 'x', '9', 'ok', 'n'],
+        ['0', -Infinity, '2020-01-01', 'a', 0, 'x', '10', 'ok', 'm'],
+        [-0, 1e300, '', '', 1, 'x', '11', 'ok', 'n'],
       ];
       for (const row of rows) inserter.insert(row);
       inserter.finish();
       const types = new Map(columns.map((c) => [c.name, c.type]));
       const givenUp = assertStatisticsMatch(db, 'edge', inserter.statistics(), types);
-      // A number in a TEXT column (SQLite formats it), a '+8' into INTEGER (converted or not, SQLite decides), a lone surrogate.
-      assert.deepEqual(givenUp.sort(), ['int_plus', 'lone', 'text_number']);
+      // A number in a TEXT column (SQLite formats it), a '+8' into INTEGER (converted or not, SQLite decides), a lone surrogate, a NUL.
+      assert.deepEqual(givenUp.sort(), ['int_plus', 'lone', 'nul', 'text_number']);
       const i = inserter.statistics().columns.find((c) => c.name === 'i')!.stats!;
       assert.equal(i.distinct, 5, 'two integers that share a double stay two');
     } finally {

@@ -332,7 +332,7 @@ let hashedHigh = false;
 /**
  * Hashes a string's UTF-16 code units twice — FNV-1a, and a multiply-rotate hash with another multiplier and seed —
  * each finalised with Murmur3's mixer, into `hashedFirst` / `hashedSecond`. False when the string holds a lone
- * surrogate (UTF-8 cannot store it as it is).
+ * surrogate (UTF-8 cannot store it as it is) or a NUL (sql.js returns the text before it).
  */
 function hashText(text: string): boolean {
   let h = 0x811c9dc5;
@@ -342,7 +342,9 @@ function hashText(text: string): boolean {
   for (let i = 0; i < length; i++) {
     const c = text.charCodeAt(i);
     high |= c;
-    if ((c & 0xf800) === 0xd800) {
+    if ((c & 0xf800) === 0xd800 || c === 0) {
+      // sql.js reads text only up to a NUL: what it returns would not be what was stored.
+      if (c === 0) return false;
       // A high surrogate must be followed by a low one; a low one must follow a high one (checked at the high one).
       const next = text.charCodeAt(i + 1);
       if (c >= 0xdc00 || !(next >= 0xdc00 && next <= 0xdfff)) return false;
