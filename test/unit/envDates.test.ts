@@ -88,6 +88,12 @@ describe('env: dates as files write them', () => {
   it('impossible dates are not dates (2014-2-30, 13/13/2014)', async () => {
     assert.equal((await readColumn(['2014-2-30', '2014-3-1'])).type, 'text');
     assert.equal((await readColumn(['13/13/2014', '1/1/2014'])).type, 'text');
+    // The padded ISO shapes (read character by character) hold the same limits as the patterns.
+    for (const bad of ['2014-02-30', '2014-13-01', '2014-00-10', '2014-04-31', '2014-01-01T24:00:00', '2014-01-01 10:60:00', '2014-01-01 10:00:60']) {
+      assert.equal((await readColumn([bad, '2014-03-01'])).type, 'text', bad);
+    }
+    const edge = await readColumn(['2016-02-29 23:59:59', '2014-12-31T00:00:00']);
+    assert.deepEqual([edge.type, edge.stored], ['datetime', ['2016-02-29 23:59:59', '2014-12-31T00:00:00']]);
   });
 
   it('a column that mixes layouts stays text, with a warning naming the layouts', async () => {

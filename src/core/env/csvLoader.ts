@@ -90,7 +90,8 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
         `of at most ${MAX_TABLE_COLUMNS - 1} columns each, in the file's column order; join them on ${plan.linkColumn} (the row number) to read whole rows.`,
     );
   }
-  for (const part of partsFor(columns)) context.tables.push({ name: part.name, originalName, sourceFile: context.file, kind: 'table', columns: part.columns });
+  const statistics = inserter.statistics();
+  partsFor(columns).forEach((part, k) => context.tables.push({ name: part.name, originalName, sourceFile: context.file, kind: 'table', columns: part.columns, statistics: statistics[k] }));
 }
 
 const HEAD_SAMPLE_BYTES = 64 * 1024;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadDelimited } from './csvLoader';
+import { FIRST_DISTINCT_VALUES } from './columnStats';
 import { loadDocument } from './documentLoader';
 import { loadJson, loadJsonLines } from './jsonLoader';
 import { loadParquet } from './parquetLoader';
@@ -299,6 +300,11 @@ export async function loadEnvironment(root: string, options: LoadOptions = {}): 
           const viewProfile = profileTable(db, view);
           profile.tables.push(viewProfile);
           return viewProfile;
+        },
+        firstDistinct(table, column, limit) {
+          if (limit > FIRST_DISTINCT_VALUES) return undefined;
+          const stats = tables.find((t) => t.name === table)?.statistics?.columns.find((c) => c.name === column)?.stats;
+          return stats?.first.slice(0, limit);
         },
       });
     }

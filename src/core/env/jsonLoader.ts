@@ -129,7 +129,7 @@ function writeDraft(context: LoaderContext, draft: TableDraft, baseName: string,
     inserter.dispose();
     throw e;
   }
-  context.tables.push({ name: tableName, originalName: draft.originalName, sourceFile: context.file, kind: 'table', columns, parent });
+  context.tables.push({ name: tableName, originalName: draft.originalName, sourceFile: context.file, kind: 'table', columns, parent, statistics: inserter.statistics() });
   for (const [path, child] of draft.children) {
     writeDraft(context, child, `${tableName}_${path.replace(/\./g, '_')}`, { table: tableName, column: '_parent_row_id' });
   }

@@ -1,5 +1,6 @@
 import type { Database } from 'sql.js';
 import type { NameAllocator } from './naming';
+import type { TableStatistics } from './columnStats';
 import type { ColumnSpec } from './tableWriter';
 import type { TextEncoding } from './textEncoding';
 import type { DataDocument, FileDiagnostic, Severity, TableProfile } from './types';
@@ -15,6 +16,8 @@ export interface LoadedTable {
   parent?: TableProfile['parent'];
   foreignKeys?: TableProfile['foreignKeys'];
   viewSql?: string;
+  /** Column statistics the loader gathered while inserting the rows (`TableInserter.statistics()`); the profile uses them. */
+  statistics?: TableStatistics;
 }
 
 /** What every loader gets for one file. */

@@ -267,7 +267,7 @@ export async function loadParquet(context: LoaderContext): Promise<void> {
       inserter.dispose();
       throw e;
     }
-    context.tables.push({ name: tableName, originalName: fileName, sourceFile: context.file, kind: 'table', columns });
+    context.tables.push({ name: tableName, originalName: fileName, sourceFile: context.file, kind: 'table', columns, statistics: inserter.statistics() });
     if (metadata.row_groups.length === 0) report(context, 'info', 'The Parquet file has no row groups (no rows).');
   } finally {
     await handle.close();

@@ -1,4 +1,5 @@
 import type { Database, SqlValue } from 'sql.js';
+import type { ColumnStatistics } from './columnStats';
 import type { LoadedTable } from './loaderContext';
 import { quoteIdent } from '../text/sql';
 import type { ColumnProfile, ColumnType, DataDocument, DocumentProfile, TableProfile } from './types';
@@ -52,9 +53,38 @@ function distinctSql(db: Database, table: string, column: string, type: ColumnTy
   return String(Number(result.values[0][0]));
 }
 
-/** Profiles one table or view with a single aggregate query plus a sample query per column. */
+/** Distinct values a column profile shows. */
+const SAMPLE_COUNT = 3;
+
+/** How far below the row count a hashed distinct count must be for no hash collision to matter to a key. */
+const HASHED_KEY_SLACK = 8;
+
+/**
+ * The loader's statistics of each column (by position, names checked), where it gathered them. A distinct count
+ * taken from 64-bit hashes that comes out just below the row count of a column without NULLs is left to SQLite:
+ * only there could a collision (which lowers a count) turn a key into a non-key.
+ */
+function loaderStatistics(loaded: LoadedTable, names: readonly string[]): Array<ColumnStatistics | undefined> {
+  const statistics = loaded.statistics;
+  const columns = statistics?.columns;
+  if (!statistics || !columns || columns.length !== names.length || columns.some((c, i) => c.name !== names[i])) return names.map(() => undefined);
+  return columns.map(({ stats }) => {
+    if (!stats?.hashed || stats.distinct === undefined) return stats;
+    const rows = statistics.rowCount;
+    const nearKey = stats.nonNull === rows && stats.distinct < rows && stats.distinct + HASHED_KEY_SLACK >= rows;
+    return nearKey ? { ...stats, distinct: undefined } : stats;
+  });
+}
+
+/** Aggregates per scan: a result row holds at most 2,000 values in SQLite, so a wide table's are read in several scans. */
 const AGGREGATES_PER_SCAN = 1000;
 
+/**
+ * Profiles one table or view: row count, and per column the null fraction, distinct count, min/max (numbers and
+ * dates) and up to three samples. Where the loader gathered a column's statistics while inserting the rows
+ * (`LoadedTable.statistics`), they are used as they are — they equal what SQLite answers for the stored values; the
+ * rest comes from one aggregate query (a scan per 1,000 aggregates) plus a sample query per column.
+ */
 export function profileTable(db: Database, loaded: LoadedTable): TableProfile {
   const table = quoteIdent(loaded.name);
   const info = db.exec(`PRAGMA table_info(${table})`)[0];
@@ -79,21 +109,29 @@ export function profileTable(db: Database, loaded: LoadedTable): TableProfile {
     };
   });
   const ranged = (type: ColumnType) => type === 'integer' || type === 'real' || type === 'date' || type === 'datetime';
-  const aggregates = ['count(*)'];
-  for (const column of columns) {
-    aggregates.push(`count(${column.quoted})`, distinctSql(db, table, column.quoted, column.type));
-    if (ranged(column.type)) aggregates.push(`min(${column.quoted})`, `max(${column.quoted})`);
-  }
-  // A result row holds at most 2,000 values in SQLite: a wide table's aggregates are read in several scans.
+  const statistics = loaderStatistics(loaded, columns.map((c) => c.name));
+  // What the loader did not gather is asked of SQLite.
+  const aggregates: string[] = [];
+  const ask = (sql: string) => aggregates.push(sql) - 1;
+  const rowCountAt = loaded.statistics && statistics.every((s) => s !== undefined) ? -1 : ask('count(*)');
+  const asked = columns.map((column, i) => {
+    const stats = statistics[i];
+    const nonNullAt = stats ? -1 : ask(`count(${column.quoted})`);
+    const distinctAt = stats?.distinct !== undefined ? -1 : ask(distinctSql(db, table, column.quoted, column.type));
+    const rangeAt = !stats && ranged(column.type) ? ask(`min(${column.quoted})`) : -1;
+    if (rangeAt !== -1) ask(`max(${column.quoted})`);
+    return { nonNullAt, distinctAt, rangeAt };
+  });
   const values: SqlValue[] = [];
   for (let start = 0; start < aggregates.length; start += AGGREGATES_PER_SCAN) {
     values.push(...db.exec(`SELECT ${aggregates.slice(start, start + AGGREGATES_PER_SCAN).join(', ')} FROM ${table}`)[0].values[0]);
   }
-  const rowCount = Number(values[0]);
-  let at = 1;
-  const columnProfiles: ColumnProfile[] = columns.map((column) => {
-    const nonNull = Number(values[at++]);
-    const distinctCount = Number(values[at++]);
+  const rowCount = rowCountAt === -1 ? loaded.statistics!.rowCount : Number(values[rowCountAt]);
+  const columnProfiles: ColumnProfile[] = columns.map((column, i) => {
+    const stats = statistics[i];
+    const { nonNullAt, distinctAt, rangeAt } = asked[i];
+    const nonNull = stats ? stats.nonNull : Number(values[nonNullAt]);
+    const distinctCount = distinctAt === -1 ? stats!.distinct! : Number(values[distinctAt]);
     const profile: ColumnProfile = {
       name: column.name,
       originalName: column.originalName,
@@ -107,14 +145,19 @@ export function profileTable(db: Database, loaded: LoadedTable): TableProfile {
     if (column.layoutName) profile.dateLayout = column.layoutName;
     if (column.declared) profile.declaredType = column.declared;
     if (ranged(column.type)) {
-      const min = values[at++];
-      const max = values[at++];
+      const min = stats ? stats.min ?? null : values[rangeAt];
+      const max = stats ? stats.max ?? null : values[rangeAt + 1];
       if (min !== null && !(min instanceof Uint8Array)) profile.min = min;
       if (max !== null && !(max instanceof Uint8Array)) profile.max = max;
     }
-    const samples = db.exec(`SELECT DISTINCT ${column.quoted} FROM ${table} WHERE ${column.quoted} IS NOT NULL LIMIT 3`)[0];
-    profile.samples = (samples?.values ?? []).map((row) => asSample(row[0]));
-    if ((samples?.values ?? []).some((row) => row[0] instanceof Uint8Array)) profile.binary = true;
+    if (stats) {
+      // The loader gives up a column with any value that is not a number or a string (a blob), so no sample is binary.
+      profile.samples = stats.first.slice(0, SAMPLE_COUNT);
+    } else {
+      const samples = db.exec(`SELECT DISTINCT ${column.quoted} FROM ${table} WHERE ${column.quoted} IS NOT NULL LIMIT ${SAMPLE_COUNT}`)[0];
+      profile.samples = (samples?.values ?? []).map((row) => asSample(row[0]));
+      if ((samples?.values ?? []).some((row) => row[0] instanceof Uint8Array)) profile.binary = true;
+    }
     return profile;
   });
   const keyColumns = columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk);

@@ -3,6 +3,7 @@ import type { ColumnOrigin, ColumnType } from './types';
 import type { DateLayout } from './typeInference';
 import { quoteIdent } from '../text/sql';
 import { BulkStatement } from './sqlJs';
+import { TableStatisticsAccumulator, type TableStatistics } from './columnStats';
 import { sqlTypeOf } from './typeInference';
 
 export interface ColumnSpec {
@@ -24,25 +25,32 @@ export const MAX_TABLE_COLUMNS = 2000;
 export function createTable(db: Database, table: string, columns: ColumnSpec[]): TableInserter {
   const columnSql = columns.map((c) => `${quoteIdent(c.name)} ${sqlTypeOf(c.type)}`).join(', ');
   db.run(`CREATE TABLE ${quoteIdent(table)} (${columnSql})`);
-  return new TableInserter(db, table, columns.length);
+  return new TableInserter(db, table, columns);
 }
 
 /**
  * Inserts rows in batches through multi-row prepared statements: each statement execution has a fixed cost
  * (bind, step, reset, crossing into WebAssembly), so many rows per execution is markedly faster than one.
+ * It also gathers the columns' statistics from the rows it inserts (`statistics()`), so the profile need not read
+ * the table again.
  */
 export class TableInserter {
   private readonly batchRows: number;
   private readonly batchStatement: BulkStatement;
   private readonly pending: Array<string | number | null>;
+  private readonly columnCount: number;
+  private readonly accumulator: TableStatisticsAccumulator;
   private pendingRows = 0;
   rowCount = 0;
 
   constructor(
     private readonly db: Database,
     private readonly table: string,
-    private readonly columnCount: number,
+    columns: ReadonlyArray<Pick<ColumnSpec, 'name' | 'type'>>,
   ) {
+    this.columnCount = columns.length;
+    this.accumulator = new TableStatisticsAccumulator(columns);
+    const columnCount = this.columnCount;
     // SQLite allows 32766 parameters per statement; ~2000 per batch keeps statements small.
     this.batchRows = Math.max(1, Math.min(256, Math.floor(2000 / Math.max(1, columnCount))));
     this.batchStatement = new BulkStatement(db, this.insertSql(this.batchRows), this.batchRows * columnCount);
@@ -58,6 +66,7 @@ export class TableInserter {
   insert(values: ReadonlyArray<string | number | null>): void {
     const offset = this.pendingRows * this.columnCount;
     for (let c = 0; c < this.columnCount; c++) this.pending[offset + c] = values[c];
+    this.accumulator.add(values);
     this.rowCount++;
     if (++this.pendingRows === this.batchRows) {
       this.batchStatement.run(this.pending);
@@ -82,6 +91,11 @@ export class TableInserter {
     }
   }
 
+  /** The statistics of every row inserted so far: what the profile reads instead of querying the table. */
+  statistics(): TableStatistics {
+    return this.accumulator.result();
+  }
+
   /** Frees the statements without writing queued rows (the caller is rolling back). */
   dispose(): void {
     this.batchStatement.free();
@@ -100,6 +114,8 @@ export interface RowSink {
   insert(values: ReadonlyArray<string | number | null>): void;
   finish(): void;
   dispose(): void;
+  /** The statistics of the rows inserted so far, one per table the rows go to (in the parts' order). */
+  statistics(): TableStatistics[];
 }
 
 /**
@@ -122,7 +138,18 @@ export function planTableParts(name: string, columns: ColumnSpec[], allocateName
 
 /** Creates the parts' tables; the sink takes full-width source rows and writes each part's slice with the row number. */
 export function createTableParts(db: Database, parts: TablePart[], linked: boolean): RowSink {
-  if (!linked) return createTable(db, parts[0].name, parts[0].columns);
+  if (!linked) {
+    const inserter = createTable(db, parts[0].name, parts[0].columns);
+    return {
+      get rowCount() {
+        return inserter.rowCount;
+      },
+      insert: (values) => inserter.insert(values),
+      finish: () => inserter.finish(),
+      dispose: () => inserter.dispose(),
+      statistics: () => [inserter.statistics()],
+    };
+  }
   const inserters = parts.map((part) => createTable(db, part.name, part.columns));
   const slices = parts.map((part, k) => ({ start: parts.slice(0, k).reduce((n, p) => n + p.columns.length - 1, 0), width: part.columns.length - 1 }));
   const buffers = parts.map((part) => new Array<string | number | null>(part.columns.length));
@@ -146,6 +173,9 @@ export function createTableParts(db: Database, parts: TablePart[], linked: boole
     },
     dispose() {
       for (const inserter of inserters) inserter.dispose();
+    },
+    statistics() {
+      return inserters.map((inserter) => inserter.statistics());
     },
   };
 }

@@ -66,10 +66,40 @@ function validTime(match: RegExpExecArray, at: number): boolean {
 
 const isDigit = (code: number) => code >= 48 && code <= 57;
 
+const twoDigits = (value: string, at: number) => (value.charCodeAt(at) - 48) * 10 + value.charCodeAt(at + 1) - 48;
+
+/**
+ * The shape most files write, checked by character: `YYYY-MM-DD` (ISO_DATE), or that with `T` or a space and
+ * `HH:MM:SS` (ISO_DATETIME), every part in range (a valid day of its month, 24-hour time); NOT_ISO for anything
+ * else, which the patterns then read. Whatever it accepts YMD_PATTERN and ISO_PREFIX accept too.
+ */
+const NOT_ISO = 0;
+const ISO_DATE = 1;
+const ISO_DATETIME = 2;
+function isoShapeOf(value: string): number {
+  const length = value.length;
+  if (length !== 10 && length !== 19) return NOT_ISO;
+  for (let i = 0; i < 10; i++) {
+    const c = value.charCodeAt(i);
+    if (i === 4 || i === 7 ? c !== 45 : c < 48 || c > 57) return NOT_ISO;
+  }
+  if (!validDay(twoDigits(value, 5), twoDigits(value, 8))) return NOT_ISO;
+  if (length === 10) return ISO_DATE;
+  const t = value.charCodeAt(10);
+  if ((t !== 84 && t !== 32) || value.charCodeAt(13) !== 58 || value.charCodeAt(16) !== 58) return NOT_ISO;
+  for (const at of [11, 14, 17]) if (!isDigit(value.charCodeAt(at)) || !isDigit(value.charCodeAt(at + 1))) return NOT_ISO;
+  return twoDigits(value, 11) <= 23 && twoDigits(value, 14) <= 59 && twoDigits(value, 17) <= 59 ? ISO_DATETIME : NOT_ISO;
+}
+
+const YMD_DATE: { formats: number; time: boolean } = Object.freeze({ formats: YMD, time: false });
+const YMD_DATETIME: { formats: number; time: boolean } = Object.freeze({ formats: YMD, time: true });
+
 /** The formats one trimmed value can be read in (bits), and whether it has a time. */
 function dateFormatsOf(value: string): { formats: number; time: boolean } | undefined {
   const first = value.charCodeAt(0);
   if (first >= 48 && first <= 57) {
+    const iso = isoShapeOf(value);
+    if (iso !== NOT_ISO) return iso === ISO_DATE ? YMD_DATE : YMD_DATETIME;
     const separatorAt = value.charCodeAt(4);
     const yearFirst = (separatorAt === 45 || separatorAt === 47 || separatorAt === 46) && isDigit(value.charCodeAt(1)) && isDigit(value.charCodeAt(2)) && isDigit(value.charCodeAt(3));
     if (yearFirst) {
@@ -137,7 +167,7 @@ const ISO_PREFIX = /^\d{4}-\d{2}-\d{2}(?:$|[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5
  */
 export function isoDateText(value: string, layout: DateLayout = 'ymd'): string {
   if (layout === 'ymd') {
-    if (ISO_PREFIX.test(value)) return value;
+    if (isoShapeOf(value) !== NOT_ISO || ISO_PREFIX.test(value)) return value;
     const m = YMD_PATTERN.exec(value);
     return m ? `${m[1]}-${pad2(Number(m[3]))}-${pad2(Number(m[4]))}${isoTime(m, 5, value.includes('T') ? 'T' : ' ')}` : value;
   }
@@ -159,19 +189,53 @@ const MISSING_MARKERS = new Set(['na', 'n/a', '#n/a', 'null', 'nan', 'none', '<n
 
 /** A cell that writes a missing value out: `NA`, `N/A`, `#N/A`, `NULL`, `NaN`, `None`, `<NA>` (pandas' and R's markers). */
 export function isMissingMarker(value: string): boolean {
+  // Every marker starts with n, #, or <: most cells are settled by their first character, without lower-casing.
+  const first = value.charCodeAt(0) | 0x20;
+  if (first !== 110 /* n */ && first !== 35 /* # */ && first !== 60 /* < */) return false;
   return MISSING_MARKERS.has(value.toLowerCase());
+}
+
+/**
+ * Significant digits of a value REAL_PATTERN matched: its digits before any exponent, leading zeros (0.0044…) not
+ * counted.
+ */
+function significantDigits(value: string): number {
+  let digits = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 101 || c === 69) break; // e, E: the exponent
+    if (c >= 48 && c <= 57 && (digits > 0 || c !== 48)) digits++;
+  }
+  return digits;
 }
 
 /** Which types a single trimmed, non-empty text value could belong to (a bit set). */
 export function candidateTypesOf(value: string): number {
+  return candidateTypesAmong(value, ANY);
+}
+
+/** The date formats `candidateTypesAmong` read its last value in (when it tested for dates). */
+let lastDate: { formats: number; time: boolean } | undefined;
+
+/**
+ * `candidateTypesOf(value) & wanted`, testing only for the types in `wanted` (the types, number, date and boolean,
+ * exclude one another, so a test left out could only have found a type that is not wanted). Sets `lastDate`.
+ */
+function candidateTypesAmong(value: string, wanted: number): number {
+  lastDate = undefined;
   const first = value.charCodeAt(0);
   const startsNumeric = (first >= 48 && first <= 57) || first === 45 /* - */ || first === 46; /* . */
-  if (startsNumeric && INTEGER_PATTERN.test(value)) return INTEGER | REAL;
-  // A number needs a digit; long digit strings lose precision as doubles, so they stay text.
-  // Significant digits: leading zeros (0.0044…) do not count toward a double's 17.
-  if (startsNumeric && REAL_PATTERN.test(value) && /\d/.test(value) && value.replace(/[eE][+-]?\d+$/, '').replace(/[^0-9]/g, '').replace(/^0+/, '').length <= 17) return REAL;
-  const date = dateFormatsOf(value);
-  if (date) return date.time ? DATETIME : DATE | DATETIME;
+  if (startsNumeric && wanted & (INTEGER | REAL)) {
+    if (INTEGER_PATTERN.test(value)) return (INTEGER | REAL) & wanted;
+    // A number needs a digit; long digit strings lose precision as doubles, so they stay text.
+    // Significant digits: leading zeros (0.0044…) do not count toward a double's 17.
+    if (REAL_PATTERN.test(value) && /\d/.test(value) && significantDigits(value) <= 17) return REAL & wanted;
+  }
+  if (wanted & (DATE | DATETIME)) {
+    const date = (lastDate = dateFormatsOf(value));
+    if (date) return (date.time ? DATETIME : DATE | DATETIME) & wanted;
+  }
+  if (!(wanted & BOOLEAN)) return 0;
   const lower = value.length <= 5 ? value.toLowerCase() : '';
   return lower === 'true' || lower === 'false' ? BOOLEAN : 0;
 }
@@ -208,9 +272,8 @@ export class ColumnTypeTracker {
     }
     this.nonEmptyCount++;
     if (this.candidates === 0) return;
-    const candidates = candidateTypesOf(value);
-    this.candidates &= candidates;
-    if (this.candidates & (DATE | DATETIME)) this.addDate(value);
+    this.candidates &= candidateTypesAmong(value, this.candidates);
+    if (this.candidates & (DATE | DATETIME)) this.addDate(value, lastDate);
   }
 
   /** Feeds a JSON value (numbers and booleans keep their JSON type; strings are only checked for dates). */
@@ -221,9 +284,8 @@ export class ColumnTypeTracker {
       if (trimmed === '') return;
       this.nonEmptyCount++;
       if (this.candidates === 0) return;
-      const candidates = candidateTypesOf(trimmed);
-      this.candidates &= candidates & (DATE | DATETIME);
-      if (this.candidates !== 0) this.addDate(trimmed);
+      this.candidates &= candidateTypesAmong(trimmed, this.candidates & (DATE | DATETIME));
+      if (this.candidates !== 0) this.addDate(trimmed, lastDate);
       return;
     }
     this.nonEmptyCount++;
@@ -232,8 +294,9 @@ export class ColumnTypeTracker {
     else this.candidates = 0;
   }
 
-  private addDate(value: string): void {
-    const date = dateFormatsOf(value);
+  /** Feeds a value that may be a date, with what `dateFormatsOf` said of it (when already asked). */
+  private addDate(value: string, known?: { formats: number; time: boolean }): void {
+    const date = known ?? dateFormatsOf(value);
     if (!date) return;
     if (date.time) this.timed = true;
     this.layouts &= date.formats;

@@ -169,4 +169,11 @@ export interface EnvironmentDraft {
    * columns' types where the view's own declaration would not (a UNION of files that each typed a column alone).
    */
   addView(name: string, select: string, sourceFile: string, originalName: string, types?: Record<string, ColumnType>): TableProfile | string;
+  /**
+   * The first `limit` distinct non-null values of a column, in row order — what
+   * `SELECT DISTINCT column FROM table WHERE column IS NOT NULL LIMIT limit` returns — from the statistics the loader
+   * gathered while inserting the rows; undefined where it gathered none (database files, views) or `limit` is over
+   * what it keeps (13).
+   */
+  firstDistinct?(table: string, column: string, limit: number): Array<string | number> | undefined;
 }

@@ -337,7 +337,7 @@ function loadSheet(context: LoaderContext, grid: SheetGrid, workbookName: string
     inserter.dispose();
     throw e;
   }
-  context.tables.push({ name: tableName, originalName: grid.name, sourceFile: context.file, kind: 'table', columns });
+  context.tables.push({ name: tableName, originalName: grid.name, sourceFile: context.file, kind: 'table', columns, statistics: inserter.statistics() });
 
   const where = `Sheet '${grid.name}'`;
   if (header.captions.length > 0) report(context, 'info', `${where}: title row(s) above the header skipped: ${header.captions.map((c) => JSON.stringify(c)).join(', ')}.`);

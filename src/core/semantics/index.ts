@@ -47,7 +47,10 @@ function sampleValues(db: Database, table: TableProfile): Map<string, SqlValue[]
   return samples;
 }
 
-function distinctValues(db: Database, table: TableProfile, column: string, limit: number): SqlValue[] {
+function distinctValues(db: Database, draft: EnvironmentDraft, table: TableProfile, column: string, limit: number): SqlValue[] {
+  // The loader kept a table's first distinct values as it inserted the rows: the same answer without a scan.
+  const first = draft.firstDistinct?.(table.name, column, limit);
+  if (first) return first;
   try {
     return (db.exec(`SELECT DISTINCT ${q(column)} FROM ${q(table.name)} WHERE ${q(column)} IS NOT NULL LIMIT ${limit}`)[0]?.values ?? []).map((r) => r[0]);
   } catch {
@@ -118,7 +121,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
         semantics = inherited(base, table.name, column.name, from);
       } else {
         const sample = samples.get(column.name) ?? [];
-        const distinct = column.distinctCount <= 12 ? distinctValues(db, table, column.name, 13) : undefined;
+        const distinct = column.distinctCount <= 12 ? distinctValues(db, draft, table, column.name, 13) : undefined;
         const evidence: ColumnEvidence & { sample: unknown[] } = {
           table,
           column,
