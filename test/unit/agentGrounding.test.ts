@@ -233,6 +233,27 @@ describe('agent: grounding audit on model-style conversations', () => {
     assertNothingShownIsFlagged(steps, src, grounding);
   });
 
+  it('reads a Python string as Python does (escaped quotes around names) and lets a page size be; flags a column no schema showed', () => {
+    const src = sources('Which customer spent the most?');
+    const code = [
+      'def read_all(query):',
+      '    page = 1000',
+      '    rows = []',
+      '    while True:',
+      '        batch = sql(f"{query} LIMIT {page} OFFSET {len(rows)}")',
+      '        if not batch:',
+      '            return rows',
+      '        rows += batch',
+      'rows = read_all("SELECT c.\\"customer_id\\", SUM(c.\\"amount\\") AS spend FROM \\"orders\\" AS c GROUP BY 1")',
+      'other = read_all("SELECT \\"loyalty_tier\\" FROM \\"orders\\"")',
+      'print(max(rows, key=lambda r: r[1]))',
+    ].join('\n');
+    const steps = conversation(describeOrders, step('run_python', { code }, "('C07', 4120.5)"));
+    const grounding = auditGrounding(steps, src);
+    assert.deepEqual(flagged(grounding).map((f) => [f.kind, f.text]), [['column', 'loyalty_tier']], 'customer_id, amount and orders were shown (no trailing backslash); the page size is how the code reads rows');
+    assertNothingShownIsFlagged(steps, src, grounding);
+  });
+
   it('never flags trivial literals: LIMIT, ORDER BY ordinals, ROUND digits, 100.0, 0/1, NULL, strftime formats, separators', () => {
     const src = sources('What share of orders were cancelled each month?');
     const query = [

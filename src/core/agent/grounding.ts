@@ -22,7 +22,8 @@
  *
  * Tolerance (decided here, asserted by the tests):
  * - Trivial numbers are never flagged: 0, 1, 2, 100 (and 1.0, 100.0), the values of LIMIT / OFFSET, ORDER BY and
- *   GROUP BY ordinals, ROUND's digits, SUBSTR's positions, Python subscripts (`row[3]`) and `round(x, n)` digits.
+ *   GROUP BY ordinals, ROUND's digits, SUBSTR's positions, Python subscripts (`row[3]`) and `round(x, n)` digits, and
+ *   a Python page size (`page = 1000`, a name with page / batch / chunk / limit).
  * - Trivial strings are never flagged: strings without a letter or digit (separators), 'NULL', strftime formats
  *   ('%Y-%m'), SQLite date modifiers without a number ('start of month', 'now', 'localtime'); a modifier with a
  *   number ('-30 days') is audited as that number.
@@ -445,7 +446,10 @@ function pythonTokens(code: string): PyToken[] {
     if (m[1]) continue;
     if (m[3] !== undefined) {
       const quote = m[3].startsWith('"""') || m[3].startsWith("'''") ? 3 : 1;
-      tokens.push({ kind: 'string', text: m[0], value: m[3].slice(quote, -quote), fstring: /f/i.test(m[2] ?? '') });
+      const raw = m[3].slice(quote, -quote);
+      // The string's value, escapes read as Python reads them: `"SELECT c.\\"home_team\\""` names home_team.
+      const value = /r/i.test(m[2] ?? '') ? raw : raw.replace(/\\(["'\\])/g, '$1').replace(/\\n/g, '\n').replace(/\\t/g, '\t');
+      tokens.push({ kind: 'string', text: m[0], value, fstring: /f/i.test(m[2] ?? '') });
     } else if (m[4] !== undefined) tokens.push({ kind: 'number', text: m[4].replace(/_/g, '') });
     else if (m[5] !== undefined) {
       // A name glued to a string prefix letter (e.g. `f` before a quote) was taken by group 2.
@@ -480,6 +484,8 @@ function pythonItems(code: string): Item[] {
     }
     if (token.kind === 'number') {
       if (top?.callee === '[' || (top?.callee === 'round' && top.commas >= 1) || top?.callee === 'range') return;
+      // A page size (`page = 1000`, `batch_size = 500`) is how the code reads rows, not a value of the data.
+      if (prev?.text === '=' && tokens[i - 2]?.kind === 'name' && /(page|batch|chunk|limit)/i.test(tokens[i - 2].text) && !top) return;
       const item = numberItem(token.text);
       if (item) items.push(item);
       return;
