@@ -352,7 +352,9 @@ export async function reviewTaskByRules(input: ReviewInput): Promise<TaskReview>
   // 2. Every quantity the question states is supported: its numbers are the evidence's, its identifiers real.
   const code = task.evidence.map((s) => s.code).join('\n');
   const sectionNumbers = (task.documents ?? []).flatMap((d) => graph.nodes.filter((n) => n.id.startsWith(`section:${d.document}#`)).flatMap((n) => numbersIn(String(n.facts.numbers ?? ''))));
-  const supported = [...numbersIn(code), ...sectionNumbers];
+  // `statistics.quantiles(values, n=10)` cuts at the 10th, 20th, … 90th percentiles: the question may name them.
+  const cuts = [...code.matchAll(/quantiles\([^)]*\bn\s*=\s*(\d+)/g)].flatMap((m) => Array.from({ length: Number(m[1]) - 1 }, (_, j) => (100 * (j + 1)) / Number(m[1])));
+  const supported = [...numbersIn(code), ...sectionNumbers, ...cuts];
   const questionNumbers = numbersIn(task.question.replace(/'[^']*'/g, (quoted) => (code.includes(quoted) ? '' : quoted)));
   // A percentage states a fraction ×100; a deviation threshold is compared squared in SQL (z > 3 as z² > 9).
   const unsupported = questionNumbers.filter((n) => !supported.some((s) => sameNumber(s, n) || sameNumber(s * 100, n) || sameNumber(s, n * n)));
