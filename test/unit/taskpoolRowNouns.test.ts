@@ -4,6 +4,7 @@
  * correlated with full-time goals, born correlated with a total of born + capture + rescue).
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openAgentSession, type AgentSession } from '../../src/core/agent/session';
 import { derivedPair, inLocalCurrency, measures, rowName, rowsNoun, tableMention, things, type FamilyContext } from '../../src/core/taskpool/families/kit';
@@ -86,6 +87,19 @@ describe('task pool: what a row is called, and pairs never compared', function (
     const bigMac = (await env('economist-big-mac')).context;
     const index = bigMac.profile.tables.find((t) => t.columns.some((c) => c.name === 'eur_raw') && t.columns.some((c) => c.name === 'eur'));
     if (index) assert.ok(derivedPair(bigMac, { table: index.name, column: 'eur' }, { table: index.name, column: 'eur_raw' }));
+  });
+
+  it("the README's three multi-step tasks of the Premier League fixture are the pool's, verbatim", async () => {
+    const readme = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('Three tasks of the Premier League fixture'), readme.indexOf('## Scale-out'));
+    const quoted = section.split('\n').filter((l) => l.startsWith('> ')).map((l) => l.slice(2));
+    assert.equal(quoted.length, 3);
+    const pool = await buildTaskPool((await env('football-premier-league')).session.toolContext);
+    const questions = new Map(pool.tasks.map((t) => [t.question, t]));
+    for (const q of quoted) {
+      assert.ok(questions.has(q), `not in the pool: ${q}`);
+      assert.ok(questions.get(q)!.evidence.length >= 3, q);
+    }
   });
 
   it('takes no amount in local currency, exchange rate or coordinate as a measure', async () => {

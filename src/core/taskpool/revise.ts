@@ -252,8 +252,8 @@ export function namesTable(question: string, table: string, columns: readonly st
 
 /** The words `withTablesNamed` adds: ", according to the X table" (or "the X and Y tables"). */
 export function tablesNamingPhrase(tables: readonly string[]): string {
-  // A name with digits (`worldcup_14`) reads as a file's name, not words: quoted as the schema writes it.
-  if (tables.some((t) => /\d/.test(t))) return `, according to the table${tables.length > 1 ? 's' : ''} ${tables.map((t) => `'${t}'`).join(' and ')}`;
+  // A name of several words or with digits (`all_seasons`, `worldcup_14`): quoted as the schema writes it.
+  if (tables.some((t) => /[\d_]/.test(t))) return `, according to the table${tables.length > 1 ? 's' : ''} ${tables.map((t) => `'${t}'`).join(' and ')}`;
   return `, according to the ${tables.map(words).join(' and ')} table${tables.length > 1 ? 's' : ''}`;
 }
 

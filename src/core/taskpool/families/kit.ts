@@ -522,6 +522,15 @@ function isOpaqueCode(original: string): boolean {
  * ("full time home team goals").
  */
 export function columnPhrase(context: FamilyContext, table: string, column: ColumnProfile): string {
+  // A partition's union view has snake_case names of its own (`as_`); its files have the original (`AS`) and the
+  // dictionary's words for it.
+  const partition = context.semantics.partitions.find((p) => p.view === table);
+  if (partition) {
+    for (const member of partition.tables) {
+      const original = context.profile.tables.find((t) => t.name === member.table)?.columns.find((c) => c.name === column.name);
+      if (original) return columnPhrase(context, member.table, original);
+    }
+  }
   const original = column.originalName || column.name;
   const described = semanticsOf(context, table, column.name)?.description?.value;
   if (described && isOpaqueCode(original)) {
@@ -727,14 +736,6 @@ export function isCoordinate(column: ColumnProfile): boolean {
  * own (`fthg`), its member files the original (`FTHG`), which `humanize` keeps as a code.
  */
 export function columnWords(context: FamilyContext, table: TableProfile, column: ColumnProfile): string {
-  const partition = partitionOfView(context, table);
-  if (partition) {
-    for (const member of partition.tables) {
-      const original = context.profile.tables.find((t) => t.name === member.table)?.columns.find((c) => c.name === column.name);
-      // A code the files' dictionary explains reads as its words ("home team shots" for `HS`).
-      if (original?.originalName) return columnPhrase(context, member.table, original);
-    }
-  }
   return columnPhrase(context, table.name, column);
 }
 
