@@ -553,8 +553,14 @@ const GENERIC_MEASURES = new Set(['amount', 'value', 'total', 'quantity', 'qty',
  */
 export function things(context: FamilyContext, table: TableProfile, count: number | 'one' | 'many'): string {
   const named = rowName(context, table);
-  if (named) return noun(named, count);
+  if (named) return noun(countable(named), count);
   return `${count === 'one' || count === 1 ? 'row' : 'rows'}${tableMention(context, table)}`;
+}
+
+/** A row name one can count: "inventory items" (not "how many inventory"); staff and people count as they are. */
+function countable(named: string): string {
+  const last = humanize(named).split(' ').pop() ?? '';
+  return UNCOUNTABLE.has(last) && !/^(staff|personnel)$/.test(last) ? `${named}_item` : named;
 }
 
 /** The rows of a table named again in the same question: "orders" again, or "rows" once "rows in the table 'x'" was said. */
@@ -629,6 +635,8 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   // A key of one plain word naming what each row is (`country` in a table of one row per country): "countries".
   const plain = keyed.find((c) => c.type === 'text' && /^[a-z]{4,}$/.test(humanize(c.originalName || c.name)) && !/^(name|title|label|code|date|year|time|month|text|value|path|file|url|link|hash|uuid|guid)$/.test(humanize(c.originalName || c.name)));
   if (plain) return humanize(plain.originalName || plain.name);
+  // A file's singular name is its dataset's (`worldcup.json` holds matches); a database table's is its entity's.
+  if (!/\.(sqlite3?|db|duckdb|sql)$/i.test(table.sourceFile)) return undefined;
   // Other tables' keys point at it, or it has a key of its own: a table of things (sakila's `film`, world's `city`).
   const referenced = context.semantics.relationships.some((r) => r.kind === 'foreign-key' && r.parent.table === table.name);
   if (referenced || keyed.some((c) => /^(id|key|code)$/i.test(c.originalName || c.name))) return words.replace(/ /g, '_');
@@ -694,7 +702,7 @@ export function partitionOfView(context: FamilyContext, table: TableProfile): Se
 export function rowsNoun(context: FamilyContext, table: TableProfile, count: number | 'one' | 'many' = 'many'): string {
   const named = rowName(context, table);
   if (!named) return count === 'one' || count === 1 ? 'row' : 'rows';
-  return noun(named, count);
+  return noun(countable(named), count);
 }
 
 /** Where `rowsNoun` says only "rows", the words naming the table: " in the view 'season_all'", or "" when the noun names it. */

@@ -67,7 +67,7 @@ export const changeOverTimeFamily: TaskFamily = {
           program.task({
             family: this.id,
             parameters: { kind: 'yoy', table: table.name, date: yearly.column.name, measure: measure?.name ?? null, y1, y2 },
-            question: `By what percentage did the ${what} change from ${y1} to ${y2} (years by ${by})? Round to 2 decimals.`,
+            question: `By what percentage did the ${what} change from ${y1} to ${y2}${/^(year|years)$/i.test(by) ? '' : ` (years by ${by})`}? Round to 2 decimals.`,
             tables: [table.name],
             dependency: 'change-over-time',
             needs: this.needs,
