@@ -41,6 +41,7 @@ import { explorerToolContext, exploreTask, type TaskExploration } from './explor
 import { formatShard, inShard, type Shard } from './shard';
 import { taskReplayFilter } from './taskEvents';
 import { exploreInFlight, type TaskCounts } from './inFlight';
+import { explorationLengthEstimate } from './taskLength';
 import { environmentHash, foldTaskDeltas, RUN_COST_MODEL_FILE, RUN_COST_MODEL_START_FILE } from './runCostModel';
 
 export interface SynthesizeOptions {
@@ -101,6 +102,12 @@ export interface SynthesizeOptions {
    * order (inFlight.ts); only the interleaving of events in events.jsonl does.
    */
   concurrency?: number;
+  /**
+   * Which task starts in a free slot when C > 1: the next in run order (default), or the longest of those not yet
+   * started by an estimate from the task program (run/taskLength.ts). Wall time only: commits stay in run order, so
+   * the results are the same either way.
+   */
+  startOrder?: 'run' | 'longest-first';
   /** An expansion's configs one after another (default) or requested in waves (explorer/waves.ts); a resume keeps the run's. */
   expansionSchedule?: ExpansionSchedule;
   /**
@@ -414,6 +421,10 @@ async function exploreRun(x: Exploring): Promise<void> {
     await exploreInFlight<Explored>({
       concurrency,
       count: () => x.run.tasks.length,
+      // Longest first: by the estimate (a task already finished in the log has nothing to explore: it goes first).
+      ...(x.options.startOrder === 'longest-first'
+        ? { estimate: (i: number) => (x.run.finished.has(x.run.tasks[i].id) ? Infinity : explorationLengthEstimate(x.run.tasks[i])) }
+        : {}),
       // The cap on calls, reached: nothing new starts (with a cap the tasks run one after another).
       stopped: () => stop.signal.aborted || x.tally.calls.exhausted(),
       onCounts: x.options.onTasks,
