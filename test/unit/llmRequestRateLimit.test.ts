@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { LlmError } from '../../src/core/llm/errors';
-import { MemoryLedger, RequestRateLimiter, withInProcessRateLimits, withRequestRateLimit } from '../../src/core/llm/requestRateLimit';
+import { inProcessRateLimits, MemoryLedger, RequestRateLimiter, withInProcessRateLimits, withRequestRateLimit } from '../../src/core/llm/requestRateLimit';
 import type { Completion, CompletionRequest, LlmProvider } from '../../src/core/llm/types';
 
 /** A provider that records when each request started and answers at once (or with the scripted errors first). */
@@ -73,6 +73,31 @@ describe('llm: the request rate limit in one process', () => {
     abort.abort();
     await assert.rejects(waiting, (e: unknown) => e instanceof LlmError && e.kind === 'cancelled');
     assert.equal(provider.starts.length, 1, 'the cancelled request was never sent');
+  });
+
+  it("one limiter per provider id: the arms', the judge's and the reviser's requests to one endpoint share its limit and its 429 pause", async () => {
+    // Three provider objects for one endpoint (as a run's arm provider, its judge and its reviser are).
+    const rateLimited = new LlmError('rate_limit', 'slow down', true, { status: 429, retryAfterMs: 400 });
+    const arm = recordingProvider('endpoint');
+    const judge = recordingProvider('endpoint', [rateLimited]);
+    const reviser = recordingProvider('endpoint');
+    const other = recordingProvider('elsewhere');
+    const pauses: number[] = [];
+    const limited = inProcessRateLimits({ endpoint: 600, elsewhere: 600 }, { retries: 1, onRateLimited: (ms) => pauses.push(ms) }); // 10 per second each
+    const [la, lj, lr, lo] = [arm, judge, reviser, other].map(limited);
+    // The judge's first request gets the 429; everything under the endpoint's limiter waits out its Retry-After.
+    const judged = lj.complete(request());
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const rejectedAt = judge.starts[0];
+    await Promise.all([judged, ...Array.from({ length: 10 }, (_, i) => [la, lr][i % 2].complete(request())), ...Array.from({ length: 10 }, () => lo.complete(request()))]);
+    assert.deepEqual(pauses, [400]);
+    const endpoint = [...arm.starts, ...judge.starts, ...reviser.starts].sort((a, b) => a - b);
+    assert.equal(endpoint.length, 12, "ten requests, the judge's and its retry");
+    for (const start of endpoint.slice(1)) assert.ok(start - rejectedAt >= 390, `a request to the endpoint started ${start - rejectedAt} ms after the judge's 429`);
+    // Together they keep the endpoint's one limit: never more than 10 in any 1 s window.
+    for (let i = 0; i + 10 < endpoint.length; i++) assert.ok(endpoint[i + 10] - endpoint[i] >= 1000, `starts ${i} and ${i + 10} lie ${endpoint[i + 10] - endpoint[i]} ms apart`);
+    // Another endpoint has a limiter of its own: the 429 did not pause it.
+    assert.ok(Math.min(...other.starts) - rejectedAt < 390, 'the other endpoint was not paused');
   });
 
   it('leaves providers without a limit as they are', () => {

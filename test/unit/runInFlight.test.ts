@@ -9,6 +9,7 @@ import { createSimulatedProvider } from '../../src/core/sim/simulatedProvider';
 import type { TaskCounts } from '../../src/core/run/inFlight';
 import { writeRunCostModels } from '../../src/core/run/runCostModel';
 import { synthesize } from '../../src/core/run/synthesize';
+import { explorationLengthEstimate } from '../../src/core/run/taskLength';
 import { withLatencyEndpoint } from '../../src/core/scale/rateLimit';
 import { readRun, RunStore } from '../../src/core/store/RunStore';
 import { rebuildState, type RunState } from '../../src/core/store/runState';
@@ -94,12 +95,13 @@ describe('run: tasks in flight give the sequential run', function () {
     fs.rmSync(scratch, { recursive: true, force: true });
   });
 
-  it('the same trajectories, answers, spend, tasks, revisions and cost model for C = 1, 4 and 8', async () => {
+  it('the same trajectories, answers, spend, tasks, revisions and cost model for C = 1, 4 and 8, and with the longest tasks first', async () => {
     const counts = new Map<number, TaskCounts[]>();
-    for (const c of [1, 4, 8]) {
+    // C = -4: four at once, the longest first (a run key of its own).
+    for (const c of [1, 4, 8, -4]) {
       const runDir = await preparedRun(`c${c}`);
       const seen: TaskCounts[] = [];
-      const summary = await synthesize({ folder, resumeDir: runDir, costModelFile: null, session, concurrency: c, onTasks: (n) => seen.push(n) });
+      const summary = await synthesize({ folder, resumeDir: runDir, costModelFile: null, session, concurrency: Math.abs(c), ...(c < 0 ? { startOrder: 'longest-first' as const } : {}), onTasks: (n) => seen.push(n) });
       assert.equal(summary.cancelled, false);
       assert.ok(summary.revisions.reExplored >= 1, `C = ${c}: the planted question was revised into a new task`);
       assert.equal(summary.tasksFinished, tasks.length + summary.revisions.reExplored, `C = ${c}: every task and each re-explored question finished`);
@@ -108,7 +110,7 @@ describe('run: tasks in flight give the sequential run', function () {
     }
     const reference = runs.get(1)!;
     assert.ok(canonicalTrajectories(reference).length > tasks.length, 'the reference run admitted trajectories');
-    for (const c of [4, 8]) {
+    for (const c of [4, 8, -4]) {
       const runDir = runs.get(c)!;
       assert.deepEqual(canonicalTrajectories(runDir), canonicalTrajectories(reference), `C = ${c}: trajectories`);
       assert.equal(stateOf(runDir).spend.totalUsd.toFixed(12), stateOf(reference).spend.totalUsd.toFixed(12), `C = ${c}: spend`);
@@ -123,6 +125,13 @@ describe('run: tasks in flight give the sequential run', function () {
     assert.equal(Math.max(...counts.get(1)!.map((n) => n.inFlight)), 1);
     assert.equal(Math.max(...counts.get(4)!.map((n) => n.inFlight)), 4);
     assert.equal(Math.max(...counts.get(8)!.map((n) => n.inFlight)), 8);
+    // Longest first: the first four tasks to write a node are the four longest by the estimate (ties in run order),
+    // where run order starts tasks 0..3.
+    const byEstimate = tasks.map((t, i) => ({ id: t.id, i, e: explorationLengthEstimate(t) })).sort((a, b) => b.e - a.e || a.i - b.i);
+    const firstFour = (runDir: string) => new Set(readRun(runDir).events.filter((e) => e.type === 'node/added').map((e) => e.taskId).filter((id, k, all) => all.indexOf(id) === k).slice(0, 4));
+    assert.deepEqual(firstFour(runs.get(-4)!), new Set(byEstimate.slice(0, 4).map((t) => t.id)));
+    assert.deepEqual(firstFour(runs.get(4)!), new Set(tasks.slice(0, 4).map((t) => t.id)));
+    assert.notDeepEqual(firstFour(runs.get(-4)!), firstFour(runs.get(4)!), 'the planted pool has longer tasks after its first four');
     const last = counts.get(8)!.at(-1)!;
     assert.deepEqual(last, { done: stateOf(reference).finishedTasks.size, inFlight: 0, queued: 0 });
   });

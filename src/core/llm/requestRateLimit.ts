@@ -140,12 +140,26 @@ export function withRequestRateLimit(provider: LlmProvider, limiter: RequestRate
   }, (bound) => withRequestRateLimit(bound, limiter, options));
 }
 
-/** One in-process limiter per provider that has a limit; the others unchanged. */
-export function withInProcessRateLimits(providers: readonly LlmProvider[], requestsPerMinute: Readonly<Record<string, number>>, options: RateLimitedOptions = {}): LlmProvider[] {
-  return providers.map((provider) => {
+/**
+ * The in-process limits of a run: one limiter per provider id that has a limit, shared by every provider object
+ * with that id — the arms' providers, the judge's and the reviser's — so all of a run's requests to one endpoint
+ * count against its one limit, and a 429 to any of them backs all of them off. A provider without a limit is
+ * returned unchanged.
+ */
+export function inProcessRateLimits(requestsPerMinute: Readonly<Record<string, number>>, options: RateLimitedOptions = {}): (provider: LlmProvider) => LlmProvider {
+  const limiters = new Map<string, RequestRateLimiter>();
+  return (provider) => {
     const rpm = requestsPerMinute[provider.id];
-    return rpm && rpm > 0 ? withRequestRateLimit(provider, new RequestRateLimiter(new MemoryLedger(), rpm), options) : provider;
-  });
+    if (!(rpm && rpm > 0)) return provider;
+    let limiter = limiters.get(provider.id);
+    if (!limiter) limiters.set(provider.id, (limiter = new RequestRateLimiter(new MemoryLedger(), rpm)));
+    return withRequestRateLimit(provider, limiter, options);
+  };
+}
+
+/** One in-process limiter per provider id that has a limit; the others unchanged. */
+export function withInProcessRateLimits(providers: readonly LlmProvider[], requestsPerMinute: Readonly<Record<string, number>>, options: RateLimitedOptions = {}): LlmProvider[] {
+  return providers.map(inProcessRateLimits(requestsPerMinute, options));
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

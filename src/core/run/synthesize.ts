@@ -22,7 +22,7 @@ import { buildDefaultArms, createPriceCostEstimator, loadCostModel, saveCostMode
 import { choiceFromOption, CostModelWriter, costModelOrigin, resolveCostModelLocation, type CostModelLocation, type CostModelOrigin } from '../lcm/location';
 import { createSimulatedProvider } from '../sim/simulatedProvider';
 import { assertSpendBounded } from '../llm/spendBound';
-import { withInProcessRateLimits } from '../llm/requestRateLimit';
+import { inProcessRateLimits } from '../llm/requestRateLimit';
 import type { LlmProvider, ModelSpec } from '../llm/types';
 import type { RunConfig, RunEventInput } from '../store/events';
 import { assertResumable } from '../store/resumeCheck';
@@ -41,6 +41,7 @@ import { explorerToolContext, exploreTask, type TaskExploration } from './explor
 import { formatShard, inShard, type Shard } from './shard';
 import { taskReplayFilter } from './taskEvents';
 import { exploreInFlight, type TaskCounts } from './inFlight';
+import { explorationLengthEstimate } from './taskLength';
 import { environmentHash, foldTaskDeltas, RUN_COST_MODEL_FILE, RUN_COST_MODEL_START_FILE } from './runCostModel';
 
 export interface SynthesizeOptions {
@@ -101,6 +102,12 @@ export interface SynthesizeOptions {
    * order (inFlight.ts); only the interleaving of events in events.jsonl does.
    */
   concurrency?: number;
+  /**
+   * Which task starts in a free slot when C > 1: the next in run order (default), or the longest of those not yet
+   * started by an estimate from the task program (run/taskLength.ts). Wall time only: commits stay in run order, so
+   * the results are the same either way.
+   */
+  startOrder?: 'run' | 'longest-first';
   /** An expansion's configs one after another (default) or requested in waves (explorer/waves.ts); a resume keeps the run's. */
   expansionSchedule?: ExpansionSchedule;
   /**
@@ -185,6 +192,9 @@ interface RunModels {
   arms: ArmConfig[];
   lcmOptions: LcmOptions;
   budgetUsd: number;
+  /** The judge and the reviser model, if any, under the same request limits as the arms' providers. */
+  judge?: { provider: LlmProvider; model: string };
+  reviser?: ReviserModel;
 }
 
 /** A run opened for exploring. */
@@ -249,11 +259,15 @@ async function runModels(options: SynthesizeOptions, progress: (line: string) =>
   const budgetUsd = options.budgetUsd ?? 0.05;
   if (!(budgetUsd > 0)) throw new RangeError(`the budget per task must be a positive number of USD, got ${budgetUsd}`);
   const onRateLimited = (ms: number) => progress(`rate limited; every request backs off ${ms} ms`);
-  const providers = withInProcessRateLimits(options.providers ?? [createSimulatedProvider()], options.requestsPerMinute ?? {}, { onRateLimited, retries: RATE_LIMIT_RETRIES });
+  // One limiter per provider id for every request of the run: the arms', the judge's and the reviser's.
+  const limited = inProcessRateLimits(options.requestsPerMinute ?? {}, { onRateLimited, retries: RATE_LIMIT_RETRIES });
+  const providers = (options.providers ?? [createSimulatedProvider()]).map(limited);
+  const judge = options.judge ? { ...options.judge, provider: limited(options.judge.provider) } : undefined;
+  const reviser = options.revise === undefined || options.revise === 'rules' || options.revise === 'off' ? undefined : { ...options.revise, provider: limited(options.revise.provider) };
   const models: ModelSpec[] = (await Promise.all(providers.map((p) => p.listModels()))).flat();
   if (models.length === 0) throw new Error('no models: the providers offered none');
   assertSpendBounded([...models, ...(await helperModelSpecs(options))], options.maxCalls);
-  return { providers, models, arms: buildDefaultArms(models, { operators: ['explore', 'repair'] }), lcmOptions: { estimateCostUsd: createPriceCostEstimator(models) }, budgetUsd };
+  return { providers, models, arms: buildDefaultArms(models, { operators: ['explore', 'repair'] }), lcmOptions: { estimateCostUsd: createPriceCostEstimator(models) }, budgetUsd, judge, reviser };
 }
 
 /** The judge's and the reviser's models (they are called too, so they need a price like the arms' models). */
@@ -414,6 +428,10 @@ async function exploreRun(x: Exploring): Promise<void> {
     await exploreInFlight<Explored>({
       concurrency,
       count: () => x.run.tasks.length,
+      // Longest first: by the estimate (a task already finished in the log has nothing to explore: it goes first).
+      ...(x.options.startOrder === 'longest-first'
+        ? { estimate: (i: number) => (x.run.finished.has(x.run.tasks[i].id) ? Infinity : explorationLengthEstimate(x.run.tasks[i])) }
+        : {}),
       // The cap on calls, reached: nothing new starts (with a cap the tasks run one after another).
       stopped: () => stop.signal.aborted || x.tally.calls.exhausted(),
       onCounts: x.options.onTasks,
@@ -495,7 +513,7 @@ async function exploreOne(x: Exploring, cleaning: CleaningOptions, task: TaskSpe
       maxDepth: options.maxDepth,
       targetAdmitted: options.targetAdmitted,
       cleaning,
-      judge: options.judge ? { ...options.judge, graph: run.graph } : undefined,
+      judge: models.judge ? { ...models.judge, graph: run.graph } : undefined,
       expansionSchedule: options.expansionSchedule,
     },
     {
@@ -539,7 +557,7 @@ async function reviseOnce(x: Exploring, cleaning: CleaningOptions, task: TaskSpe
     context: session.toolContext,
     graph: run.graph ?? buildStructuralGraph(session.env.profile, session.toolContext.documents),
     cleaning,
-    reviser: options.revise === 'rules' ? undefined : options.revise,
+    reviser: x.models.reviser,
     signal: options.signal,
   });
   if (revision.reexplore) run.tasks.push(revision.reexplore);
