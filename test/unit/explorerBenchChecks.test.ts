@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
 import type { BenchCell, BenchMethod, BenchResult } from '../../src/core/explorer/bench';
-import { benchChecks, QUALITY_EPSILON } from '../../src/core/explorer/bench';
+import { benchChecks, middleBudget, QUALITY_EPSILON } from '../../src/core/explorer/bench';
 
 function result(quality: Record<BenchMethod, number[]>, ci = 0): BenchResult {
   const budgetsUsd = [0.01, 0.02];
   const methods = Object.keys(quality) as BenchMethod[];
   const cells: BenchCell[] = methods.flatMap((method) =>
-    budgetsUsd.map((budgetUsd, i) => ({ method, budgetUsd, qualityBySeed: [], meanQuality: quality[method][i], qualityCi95: ci, verifiedRate: 1, verifiedRateCi95: 0, meanSpentUsd: budgetUsd / 2, repairShare: 0, expansions: 0, searchMs: 0 })),
+    budgetsUsd.map((budgetUsd, i) => ({ method, budgetUsd, qualityBySeed: [], meanQuality: quality[method][i], qualityCi95: ci, verifiedRate: 1, verifiedRateCi95: 0, meanSpentUsd: budgetUsd / 2, repairShare: 0, admittedPerTask: 1, ungroundedSteps: 0, repairedErrors: 0, subAnswersReached: 1, wrongIntermediatePerTask: 0, expansions: 0, searchMs: 0 })),
   );
   return { cells, tasks: 10, seeds: [1, 2, 3], budgetsUsd, methods, baselineArm: 'x', toffeeExpansionsPerSecond: 0, toolCalls: 0, toolExecutionsSaved: 0 };
 }
@@ -35,5 +35,17 @@ describe('bench checks', () => {
     assert.equal(met(noisy, 'toffee > toffee-no-lcm').met, true);
     assert.doesNotMatch(met(noisy, 'toffee > toffee-no-lcm').detail, /CI95/);
     assert.equal(met(noisy, "toffee reaches best-of-5's best").met, false);
+  });
+
+  it('asks both baselines to stay below the admission bar at the middle budget (the lower middle of an even count)', () => {
+    assert.equal(middleBudget({ budgetsUsd: [0.08, 0.005, 0.02, 0.01, 0.05] }), 0.02);
+    assert.equal(middleBudget({ budgetsUsd: [0.01, 0.02] }), 0.01);
+    const easy = result({ toffee: [1, 1], 'toffee-no-lcm': [0.9, 1], 'best-of-5': [0.85, 1], 'single-shot': [0.92, 0.95] });
+    const check = met(easy, 'single-shot and best-of-5 below');
+    assert.equal(check.met, false, 'single-shot at 0.92 at $0.01: the budgets or tasks are too easy');
+    assert.match(check.check, /middle budget \(\$0\.01\)/);
+    assert.match(check.detail, /single-shot 0\.9200, best-of-5 0\.8500/);
+    const hard = result({ toffee: [0.9, 1], 'toffee-no-lcm': [0.7, 0.9], 'best-of-5': [0.6, 0.95], 'single-shot': [0.5, 0.6] });
+    assert.equal(met(hard, 'single-shot and best-of-5 below').met, true);
   });
 });

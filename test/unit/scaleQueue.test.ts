@@ -178,11 +178,9 @@ describe('scale-out: queue mode and shards give the single-process output', func
   });
 });
 
-// SKIPPED (issue 17, open): since the grounding audit and the faithful simulator landed together, a trajectory the
-// collector re-scores after a rubric-only revision gets a quality that differs from the single-process re-score in the
-// third decimal (0.9944 vs 1 on document-parameter trajectories); the re-score path must read the same audit in both
-// modes. Un-skip when that is fixed.
-describe.skip('queue mode revises each task once, as the single-process pipeline does', function () {
+// A trajectory the collector re-scores after a rubric-only revision is read back from the run; its document reads
+// and searches are rebuilt as the tool rendered them (stepRecord.ts), so it is scored as in a single process.
+describe('queue mode revises each task once, as the single-process pipeline does', function () {
   this.timeout(300_000);
   let scratch: string;
   let folder: string;

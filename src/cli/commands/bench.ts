@@ -1,5 +1,5 @@
 import { openAgentSession } from '../../core/agent/session';
-import { BENCH_METHODS, BenchMethod, BenchResult, benchChecks, budgetToReach, runBenchmark } from '../../core/explorer/bench';
+import { BENCH_METHODS, BenchMethod, BenchResult, UNADMITTED_CREDIT_MAX, benchChecks, budgetToReach, runBenchmark } from '../../core/explorer/bench';
 import { createSimulatedProvider } from '../../core/sim/index';
 import { readContaminationReferences } from '../../core/benchenv/contamination';
 import { explorerToolContext } from '../../core/run/exploreTask';
@@ -8,19 +8,25 @@ import { CliError, folderArgument, parseCommandArgs, type CliCommand } from '../
 
 const USAGE = `Usage: toffee bench <folder> [options]
 
-The quality-vs-budget table: mean quality (best admitted trajectory per task, 0 when none) and verified rate
-per method per budget, with 95% confidence intervals over seeds, on the folder's tasks, offline-sim models.
+The quality-vs-budget table, per method per budget over seeds (95% confidence intervals), offline-sim models:
+mean quality (the best admitted trajectory per task; without one, the verifier's quality of the best path the
+method ended, at most ${UNADMITTED_CREDIT_MAX}: evidence steps reproduced, the task program's sub-answers reached,
+the grounding penalty) and verified rate; then per admitted trajectory the ungrounded steps and repaired errors,
+the share of sub-answers the scored paths reach, and the answers rejected for a wrong intermediate.
 
 Options:
   --budgets a,b,c     USD per task (default 0.005,0.01,0.02,0.03,0.05,0.08)
   --methods m,…       of ${BENCH_METHODS.join(', ')} (default all)
   --seeds K           seeds 1..K (default 3)
-  --tasks N           tasks (default 12), round-robin across families
+  --tasks N           tasks (default 12), in the pool's order (round-robin across families)
+  --min-steps K       only tasks whose program has at least K steps (default 2: the multi-step programs,
+                      where methods differ; 1: every task)
   --json              print the result as JSON`;
 
-function formatTable(result: BenchResult): string {
+function formatTable(result: BenchResult, taskLine?: string): string {
   const lines: string[] = [];
   lines.push(`${result.tasks} tasks × ${result.seeds.length} seeds; baselines and the no-LCM ablation use ${result.baselineArm}`);
+  if (taskLine) lines.push(taskLine);
   const header = ['budget $', ...result.methods];
   const rows = result.budgetsUsd.map((b) => [
     String(b),
@@ -33,6 +39,20 @@ function formatTable(result: BenchResult): string {
   lines.push(header.map((h, i) => h.padEnd(widths[i])).join('  '));
   for (const r of rows) lines.push(r.map((c, i) => c.padEnd(widths[i])).join('  '));
   lines.push('cells: mean quality ± 95% CI over seeds (verified rate, mean spend per task)');
+  lines.push('');
+  const detailHeader = ['budget $', ...result.methods];
+  const detailRows = result.budgetsUsd.map((b) => [
+    String(b),
+    ...result.methods.map((m) => {
+      const c = result.cells.find((x) => x.method === m && x.budgetUsd === b)!;
+      return `${c.admittedPerTask.toFixed(1)} adm, ${c.ungroundedSteps.toFixed(2)} ungr, ${c.repairedErrors.toFixed(2)} rep, ${(100 * c.subAnswersReached).toFixed(0)}% sub, ${c.wrongIntermediatePerTask.toFixed(2)} wi`;
+    }),
+  ]);
+  const detailWidths = detailHeader.map((h, i) => Math.max(h.length, ...detailRows.map((r) => r[i].length)));
+  lines.push(detailHeader.map((h, i) => h.padEnd(detailWidths[i])).join('  '));
+  for (const r of detailRows) lines.push(r.map((c, i) => c.padEnd(detailWidths[i])).join('  '));
+  lines.push('cells: admitted trajectories per task; per admitted trajectory, steps with an ungrounded item and repaired errors; sub-answers reached by the scored path of each multi-step task; answers rejected for a wrong intermediate per task');
+  lines.push('');
   for (const q of [0.8, 0.9, 0.95]) {
     lines.push(`budget to reach quality ${q}: ${result.methods.map((m) => `${m} ${budgetToReach(result, m, q, 0) ?? '—'}`).join(', ')}`);
   }
@@ -54,6 +74,7 @@ export const benchCommand: CliCommand = {
       methods: { type: 'string' },
       seeds: { type: 'string', default: '3' },
       tasks: { type: 'string', default: '12' },
+      'min-steps': { type: 'string', default: '2' },
       json: { type: 'boolean', default: false },
     }, USAGE);
     const { values, positionals } = parsed;
@@ -68,11 +89,19 @@ export const benchCommand: CliCommand = {
     const taskCount = Number(values.tasks);
     if (!Number.isInteger(taskCount) || taskCount < 1) throw new CliError(`--tasks must be a positive integer, not '${values.tasks}'`, 2);
 
+    const minSteps = Number(values['min-steps']);
+    if (!Number.isInteger(minSteps) || minSteps < 1) throw new CliError(`--min-steps must be a positive integer, not '${values['min-steps']}'`, 2);
+
     const session = await openAgentSession(folder);
     try {
       process.stderr.write('building the task pool…\n');
-      const { tasks, notes } = await buildTaskPool(session.toolContext, { max: taskCount, contamination: readContaminationReferences(folder) });
-      if (tasks.length === 0) throw new CliError(`no tasks could be built for ${folder}${notes.length ? `: ${notes.join('; ')}` : ''}`);
+      // The pool is built as large as selection allows, so that enough tasks of the program length are left.
+      const pool = await buildTaskPool(session.toolContext, { max: minSteps > 1 ? Math.max(3 * taskCount, 36) : taskCount, contamination: readContaminationReferences(folder) });
+      if (pool.tasks.length === 0) throw new CliError(`no tasks could be built for ${folder}${pool.notes.length ? `: ${pool.notes.join('; ')}` : ''}`);
+      const tasks = pool.tasks.filter((t) => t.evidence.length >= minSteps).slice(0, taskCount);
+      if (tasks.length === 0) throw new CliError(`none of the ${pool.tasks.length} tasks of ${folder} has a program of ${minSteps} or more steps; try --min-steps 1`, 2);
+      const taskLine = `tasks: ${tasks.length} of the pool's ${pool.tasks.length} with ≥ ${minSteps} program steps (${tasks.map((t) => `${t.family} ${t.evidence.length}`).join(', ')})`;
+      process.stderr.write(`${taskLine}\n`);
       const result = await runBenchmark({
         tasks,
         toolContext: explorerToolContext(session),
@@ -82,7 +111,7 @@ export const benchCommand: CliCommand = {
         seeds: Array.from({ length: seedCount }, (_, i) => i + 1),
         onProgress: (line) => process.stderr.write(`${line}\n`),
       });
-      console.log(values.json ? JSON.stringify({ ...result, checks: benchChecks(result) }, null, 2) : formatTable(result));
+      console.log(values.json ? JSON.stringify({ ...result, taskSelection: taskLine, checks: benchChecks(result) }, null, 2) : formatTable(result, taskLine));
       return 0;
     } finally {
       await session.dispose();

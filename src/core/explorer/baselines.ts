@@ -10,7 +10,7 @@ import type { ArmConfig } from '../lcm/types';
 import type { TaskSpec } from '../taskpool/types';
 import type { TrajectoryRecord } from './search';
 import type { StepRunner } from './stepRunner';
-import { CleaningOptions, DEFAULT_CLEANING, RejectionReason, cleaningRejection, verifyTrajectory } from './verifier';
+import { CleaningOptions, DEFAULT_CLEANING, RejectionReason, Verification, cleaningRejection, verifyTrajectory } from './verifier';
 
 export interface EpisodesOptions {
   /** Independent episodes (1 = single-shot). */
@@ -31,6 +31,8 @@ export interface EpisodesOptions {
 export interface EpisodesResult {
   admitted: TrajectoryRecord[];
   rejected: Array<{ trajectoryId: string; reason: RejectionReason }>;
+  /** The verifications of the episodes not admitted (rejected, or stopped by the budget before an answer). */
+  unadmitted: Verification[];
   spentUsd: number;
   calls: number;
   episodesRun: number;
@@ -45,6 +47,7 @@ export async function runEpisodes(task: TaskSpec, runner: StepRunner, arm: ArmCo
   const cleaning = options.cleaning ?? DEFAULT_CLEANING;
   const admitted: TrajectoryRecord[] = [];
   const rejected: EpisodesResult['rejected'] = [];
+  const unadmitted: Verification[] = [];
   let spentUsd = 0;
   let calls = 0;
   let episodesRun = 0;
@@ -96,8 +99,9 @@ export async function runEpisodes(task: TaskSpec, runner: StepRunner, arm: ArmCo
       });
     } else {
       rejected.push({ trajectoryId, reason: reason ?? 'no-answer' });
+      unadmitted.push(verification);
     }
   }
   const bestQuality = admitted.reduce((best, t) => Math.max(best, t.verification.quality), 0);
-  return { admitted, rejected, spentUsd, calls, episodesRun, bestQuality, elapsedMs: Date.now() - started };
+  return { admitted, rejected, unadmitted, spentUsd, calls, episodesRun, bestQuality, elapsedMs: Date.now() - started };
 }

@@ -1,7 +1,11 @@
 /**
  * The quality-vs-budget benchmark: TOFFEE (MCTS + learned cost model), MCTS with one fixed config (no cost
  * model), best-of-5 and single-shot, on the same tasks, providers, verifier and cleaning filters, per budget and
- * seed. A task's score is the best quality among its admitted trajectories (0 when none was admitted).
+ * seed. A task's score is the best quality among its admitted trajectories; when none was admitted, the
+ * verifier's quality of the best path the method ended (a search tree's leaves, every episode, finished or stopped
+ * by the budget), at most UNADMITTED_CREDIT_MAX: the verifier's quality counts the evidence steps reproduced, the
+ * task program's sub-answers reached (checked by their figures) and the grounding penalty, so a method that got two
+ * of four steps right is told apart from one that got nowhere, and neither from an admitted trajectory.
  */
 import type { ToolContext } from '../agent/tools';
 import { armId, buildDefaultArms, createPriceCostEstimator, LearnedCostModel } from '../lcm/index';
@@ -9,6 +13,9 @@ import type { ArmConfig, StateFeatures } from '../lcm/types';
 import type { LlmProvider, ModelSpec } from '../llm/types';
 import type { TaskSpec } from '../taskpool/types';
 import { runEpisodes } from './baselines';
+import type { TrajectoryRecord } from './search';
+import type { SearchTree } from './tree';
+import { verifyTrajectory, type Verification } from './verifier';
 import { PrefixCache } from './prefixCache';
 import { costModelPolicy, fixedConfigPolicy } from './policy';
 import { runSearch } from './search';
@@ -47,6 +54,16 @@ export interface BenchCell {
   meanSpentUsd: number;
   /** Admitted trajectories containing a repaired error / admitted trajectories. */
   repairShare: number;
+  /** Admitted trajectories per task, mean over seeds. */
+  admittedPerTask: number;
+  /** Mean over admitted trajectories of the steps that succeeded with an ungrounded table, column or literal. */
+  ungroundedSteps: number;
+  /** Mean over admitted trajectories of the repaired errors. */
+  repairedErrors: number;
+  /** Share of the task program's sub-answers the scored path of each task reaches (over tasks that have any). */
+  subAnswersReached: number;
+  /** Final answers that matched the key but were rejected as 'wrong-intermediate', per task. */
+  wrongIntermediatePerTask: number;
   expansions: number;
   searchMs: number;
 }
@@ -84,6 +101,12 @@ interface Bench {
   estimate: ReturnType<typeof createPriceCostEstimator>;
 }
 
+/**
+ * The most a task scores without an admitted trajectory: the verifier's cap on an unverified path's quality, which
+ * also holds a verified path the cleaning filters rejected (it is no training data either).
+ */
+export const UNADMITTED_CREDIT_MAX = 0.4;
+
 /** A cell's running sums, in the order its runs finish. */
 interface CellTally {
   qualityBySeed: number[];
@@ -91,6 +114,11 @@ interface CellTally {
   spent: number;
   admitted: number;
   repairs: number;
+  repairedErrors: number;
+  ungroundedSteps: number;
+  subReached: number;
+  subTotal: number;
+  wrongIntermediate: number;
   expansions: number;
   searchMs: number;
   toolCalls: number;
@@ -108,7 +136,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
   const toffee = { expansions: 0, ms: 0, toolCalls: 0, toolSaved: 0 };
   for (const method of methods) {
     for (const budgetUsd of options.budgetsUsd) {
-      const tally: CellTally = { qualityBySeed: [], verifiedBySeed: [], spent: 0, admitted: 0, repairs: 0, expansions: 0, searchMs: 0, toolCalls: 0, toolSaved: 0 };
+      const tally: CellTally = { qualityBySeed: [], verifiedBySeed: [], spent: 0, admitted: 0, repairs: 0, repairedErrors: 0, ungroundedSteps: 0, subReached: 0, subTotal: 0, wrongIntermediate: 0, expansions: 0, searchMs: 0, toolCalls: 0, toolSaved: 0 };
       for (const seed of seeds) await benchSeed(bench, method, budgetUsd, seed, tally);
       if (method === 'toffee') {
         toffee.expansions += tally.expansions;
@@ -150,34 +178,54 @@ async function benchSeed(bench: Bench, method: BenchMethod, budgetUsd: number, s
   for (const task of options.tasks) {
     const withCache = method === 'toffee' || method === 'toffee-no-lcm';
     const runner = createStepRunner({ task, providers: options.providers, models: bench.models, toolContext: options.toolContext, prefixCache: withCache ? cache : undefined, seed });
-    let best: number;
-    let admitted: Array<{ hasRepair: boolean }>;
+    let admitted: TrajectoryRecord[];
+    let unadmitted: Verification[];
+    let rejected: Array<{ reason: string }>;
     if (withCache) {
       const taskModel = runStart.clone();
       const policy = method === 'toffee' ? costModelPolicy(taskModel) : fixedConfigPolicy(bench.baselineArm, options.fixedK ?? 2, bench.estimate);
       const result = await runSearch(task, runner, policy, { budgetUsd, signal: options.signal });
       costModel.applyDelta(taskModel.deltaFrom(runStart));
-      ({ bestQuality: best, admitted } = result);
+      ({ admitted, rejected } = result);
+      unadmitted = endedPaths(task, result.tree, admitted);
       tally.spent += result.spentUsd;
       tally.expansions += result.expansions;
       tally.searchMs += result.elapsedMs;
     } else {
       const estimateStepCostUsd = (depth: number) => bench.estimate(bench.baselineArm, { vector: [], input: { depth } } as unknown as StateFeatures);
       const result = await runEpisodes(task, runner, bench.baselineArm, { episodes: method === 'best-of-5' ? 5 : 1, budgetUsd, signal: options.signal, estimateStepCostUsd });
-      ({ bestQuality: best, admitted } = result);
+      ({ admitted, rejected } = result);
+      unadmitted = result.unadmitted;
       tally.spent += result.spentUsd;
       tally.searchMs += result.elapsedMs;
     }
-    qualitySum += best;
+    const bestAdmitted = admitted.reduce<TrajectoryRecord | undefined>((b, t) => (!b || t.verification.quality > b.verification.quality ? t : b), undefined);
+    const bestOther = unadmitted.reduce<Verification | undefined>((b, v) => (!b || v.quality > b.quality ? v : b), undefined);
+    const scored = bestAdmitted?.verification ?? bestOther;
+    qualitySum += bestAdmitted ? bestAdmitted.verification.quality : Math.min(UNADMITTED_CREDIT_MAX, bestOther?.quality ?? 0);
+    const subs = task.rubric?.filter((c) => c.check.kind === 'sub_answer').map((c) => c.id) ?? [];
+    if (subs.length > 0) {
+      tally.subTotal += subs.length;
+      tally.subReached += scored?.rubric?.criteria.filter((c) => subs.includes(c.id) && c.holds).length ?? 0;
+    }
     if (admitted.length > 0) verified++;
     tally.admitted += admitted.length;
     tally.repairs += admitted.filter((t) => t.hasRepair).length;
+    tally.repairedErrors += admitted.reduce((s, t) => s + t.verification.repairedErrors, 0);
+    tally.ungroundedSteps += admitted.reduce((s, t) => s + (t.verification.grounding?.steps.filter((g) => g.ok).length ?? 0), 0);
+    tally.wrongIntermediate += rejected.filter((r) => r.reason === 'wrong-intermediate').length;
   }
   const stats = cache.stats();
   tally.toolCalls += stats.requests;
   tally.toolSaved += stats.prefixHits + stats.callHits;
   tally.qualityBySeed.push(qualitySum / Math.max(1, options.tasks.length));
   tally.verifiedBySeed.push(verified / Math.max(1, options.tasks.length));
+}
+
+/** The verifications of the paths a search ended without admitting them: its tree's leaves (final or not) outside the admitted trajectories. */
+function endedPaths(task: TaskSpec, tree: SearchTree, admitted: readonly TrajectoryRecord[]): Verification[] {
+  const admittedLeaves = new Set(admitted.map((t) => t.nodeIndices[t.nodeIndices.length - 1]));
+  return tree.nodes.filter((n) => n.step && n.childIndices.length === 0 && !admittedLeaves.has(n.index)).map((n) => verifyTrajectory(task, tree.stepsTo(n.index)));
 }
 
 function benchCell(method: BenchMethod, budgetUsd: number, tally: CellTally, runs: number): BenchCell {
@@ -193,6 +241,11 @@ function benchCell(method: BenchMethod, budgetUsd: number, tally: CellTally, run
     verifiedRateCi95: v.ci95,
     meanSpentUsd: tally.spent / Math.max(1, runs),
     repairShare: tally.admitted > 0 ? tally.repairs / tally.admitted : 0,
+    admittedPerTask: tally.admitted / Math.max(1, runs),
+    ungroundedSteps: tally.admitted > 0 ? tally.ungroundedSteps / tally.admitted : 0,
+    repairedErrors: tally.admitted > 0 ? tally.repairedErrors / tally.admitted : 0,
+    subAnswersReached: tally.subTotal > 0 ? tally.subReached / tally.subTotal : 0,
+    wrongIntermediatePerTask: tally.wrongIntermediate / Math.max(1, runs),
     expansions: tally.expansions,
     searchMs: tally.searchMs,
   };
@@ -253,6 +306,17 @@ export function benchChecks(result: BenchResult): Array<{ check: string; met: bo
       detail: `${failing.length ? `not at ${failing.join('; ')}` : 'all budgets'}${notes.length ? `; ${notes.join('; ')}` : ''}`,
     });
   }
+  // The benchmark must still tell methods apart: at the middle budget neither baseline is at the admission bar.
+  const middle = middleBudget(result);
+  const baselines = (['single-shot', 'best-of-5'] as const).filter((m) => result.methods.includes(m));
+  if (middle !== undefined && baselines.length > 0) {
+    const at = baselines.map((m) => ({ m, q: cell(m, middle)!.meanQuality }));
+    checks.push({
+      check: `${baselines.join(' and ')} below ${DISCRIMINATION_CEILING} at the middle budget ($${middle})`,
+      met: at.every((x) => x.q < DISCRIMINATION_CEILING),
+      detail: at.map((x) => `${x.m} ${x.q.toFixed(4)}`).join(', '),
+    });
+  }
   if (result.methods.includes('best-of-5') && result.methods.includes('toffee')) {
     const bestCells = result.cells.filter((c) => c.method === 'best-of-5');
     const bestQuality = Math.max(...bestCells.map((c) => c.meanQuality));
@@ -266,6 +330,15 @@ export function benchChecks(result: BenchResult): Array<{ check: string; met: bo
     });
   }
   return checks;
+}
+
+/** The quality below which a baseline leaves the benchmark room to tell methods apart (the admission bar). */
+export const DISCRIMINATION_CEILING = 0.9;
+
+/** The middle of the budgets tried (the lower middle of an even count), in ascending order. */
+export function middleBudget(result: Pick<BenchResult, 'budgetsUsd'>): number | undefined {
+  const sorted = [...result.budgetsUsd].sort((a, b) => a - b);
+  return sorted.length === 0 ? undefined : sorted[Math.floor((sorted.length - 1) / 2)];
 }
 
 /** The same comparison in USD actually spent per task at those budgets (budgets are caps; spend is what was used). */

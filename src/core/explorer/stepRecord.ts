@@ -38,6 +38,16 @@ function toolCallOf(value: unknown): ToolCallRequest | undefined {
   return { id: typeof value.id === 'string' ? value.id : '', name: value.name, arguments: typeof value.arguments === 'string' ? value.arguments : JSON.stringify(value.arguments ?? {}) };
 }
 
+function argsOf(call: ToolCallRequest | undefined): Record<string, unknown> | undefined {
+  if (!call) return undefined;
+  try {
+    const args: unknown = JSON.parse(call.arguments);
+    return isRecord(args) ? args : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function observationData(ok: boolean, tool: string, text: string, call: ToolCallRequest | undefined): ObservationData {
   if (!ok) return { kind: 'error', message: text.replace(/^Error: /, '') };
   if (tool === 'final_answer' && call) {
@@ -51,6 +61,16 @@ function observationData(ok: boolean, tool: string, text: string, call: ToolCall
   if (tool === 'run_sql') {
     const table = parseRenderedTable(text);
     if (table) return { kind: 'rows', columns: table.columns, rows: table.rows, truncated: /truncated\)$/m.test(text) };
+  }
+  // A document read or a search as the tool rendered it, so a re-score finds the rubric's `uses_document` as the
+  // in-process verifier did (read back as stdout, a document-rule trajectory lost that criterion: 0.9944, not 1).
+  const args = argsOf(call);
+  if (tool === 'read_document' && typeof args?.name === 'string') {
+    return { kind: 'document', document: args.name, section: typeof args.section === 'string' ? args.section : undefined, text, truncated: false };
+  }
+  if (tool === 'search_documents') {
+    const hits = [...text.matchAll(/^(.+?) § (.*?) \(score (-?[\d.]+)\)\n {2}(.*)$/gm)].map((m) => ({ document: m[1], section: m[2], score: Number(m[3]), snippet: m[4] }));
+    if (hits.length > 0) return { kind: 'search', hits };
   }
   return { kind: 'stdout', stdout: text };
 }
@@ -77,7 +97,8 @@ export function stepFromRecord(saved: StepRecord | undefined, index: number, fal
   const usage: Usage = isRecord(record.usage)
     ? { prompt: Number(record.usage.prompt) || 0, completion: Number(record.usage.completion) || 0 }
     : { prompt: fallback?.tokens?.prompt ?? 0, completion: fallback?.tokens?.completion ?? 0 };
-  const observation: Observation = { ok, tool, data: observationData(ok, tool, text, call), text, elapsedMs: 0 };
+  const args = argsOf(call);
+  const observation: Observation = { ok, tool, ...(args ? { args } : {}), data: observationData(ok, tool, text, call), text, elapsedMs: 0 };
   if (typeof obs.errorKind === 'string') observation.errorKind = obs.errorKind as Observation['errorKind'];
   // The audit the step was recorded with (only a step with ungrounded items carries one): a re-score reads it as
   // the in-process verifier did, so every mode penalises the same items.

@@ -9,6 +9,7 @@ import { codeSimilarity } from '../sim/history';
 import { matchesAnswer, normalizeText, numbersIn, statesAnswer } from '../taskpool/answer';
 import type { EvidenceStep, RubricCriterion, TaskSpec } from '../taskpool/types';
 import { containsWord } from '../text/regex';
+import { checkIntermediate, checkIntermediates, describeContradiction, type IntermediateCheck } from './intermediates';
 
 function cellText(value: unknown): string {
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(10)));
@@ -82,8 +83,12 @@ export interface RubricEnvironment {
   columnsOf(table: string): readonly string[] | undefined;
 }
 
-/** Checks the rubric's mechanical criteria against the trajectory; text criteria stay unjudged offline. */
-export function scoreRubric(rubric: readonly RubricCriterion[], steps: readonly AgentStep[], finalAnswer: { answer: string; explanation: string } | undefined, environment?: RubricEnvironment): RubricResult {
+/**
+ * Checks the rubric's mechanical criteria against the trajectory; text criteria stay unjudged offline. With the
+ * task's `evidence`, a sub-answer criterion also checks the figures of the step that reports it
+ * (`checkIntermediate`): a step that names the right value with the wrong figures does not reach it.
+ */
+export function scoreRubric(rubric: readonly RubricCriterion[], steps: readonly AgentStep[], finalAnswer: { answer: string; explanation: string } | undefined, environment?: RubricEnvironment, evidence?: readonly EvidenceStep[]): RubricResult {
   const okSteps = steps.filter((s) => s.observation.ok);
   const texts = okSteps.map((s) => {
     const args = s.observation.args ?? {};
@@ -96,6 +101,7 @@ export function scoreRubric(rubric: readonly RubricCriterion[], steps: readonly 
   const criteria = rubric.map((criterion): CriterionResult => {
     const check = criterion.check;
     let holds: boolean | null;
+    let note: string | undefined;
     switch (check.kind) {
       case 'uses_table':
         holds = realTable(check.table) && anyText((t) => containsWord(t, check.table));
@@ -129,14 +135,21 @@ export function scoreRubric(rubric: readonly RubricCriterion[], steps: readonly 
       case 'uses_parameter':
         holds = okSteps.some((s) => numbersIn(stepCode(s) ?? '').some((n) => Math.abs(n - check.value) <= 1e-9 * Math.max(1, Math.abs(check.value))));
         break;
-      case 'sub_answer':
-        holds = okSteps.some((s) => statesAnswer(check.answer, s.observation.text)) || (finalAnswer !== undefined && statesAnswer(check.answer, answerText));
+      case 'sub_answer': {
+        const reported = evidence?.[check.step] ? checkIntermediate(evidence[check.step], check.step, check.answer, steps) : undefined;
+        if (reported?.contradicted) {
+          holds = false;
+          note = describeContradiction(reported, check.answer);
+        } else {
+          holds = reported?.agrees || okSteps.some((s) => statesAnswer(check.answer, s.observation.text)) || (finalAnswer !== undefined && statesAnswer(check.answer, answerText));
+        }
         break;
+      }
       case 'text':
         holds = null;
         break;
     }
-    return { id: criterion.id, kind: check.kind, holds, weight: criterion.weight, polarity: criterion.polarity };
+    return { id: criterion.id, kind: check.kind, holds, weight: criterion.weight, polarity: criterion.polarity, ...(note ? { note } : {}) };
   });
   return rubricResultOf(criteria);
 }
@@ -166,6 +179,8 @@ export interface Verification {
   rubric?: RubricResult;
   /** The grounding audit of the path; absent when its steps were not audited (steps read back from a run). */
   grounding?: TrajectoryGrounding;
+  /** Sub-answers of the task program that the path's own steps report with figures other than the reference's (absent on a verification read back from a run written before the check). */
+  wrongIntermediates?: IntermediateCheck[];
   /** 0..1. */
   quality: number;
 }
@@ -224,7 +239,7 @@ export function verifyTrajectory(task: TaskSpec, steps: readonly AgentStep[], op
   const counted = steps.length - repaired.length;
   const failures = steps.filter((s, i) => !s.observation.ok && !repaired.includes(i)).length;
   const stepSuccessRate = counted > 0 ? (counted - failures) / counted : 0;
-  const rubric = task.rubric && task.rubric.length > 0 ? scoreRubric(task.rubric, steps, final) : undefined;
+  const rubric = task.rubric && task.rubric.length > 0 ? scoreRubric(task.rubric, steps, final, undefined, task.evidence) : undefined;
   const grounding = trajectoryGrounding(steps, options.grounding);
   return {
     verified,
@@ -234,6 +249,7 @@ export function verifyTrajectory(task: TaskSpec, steps: readonly AgentStep[], op
     repairedErrors: repaired.length,
     rubric,
     grounding,
+    wrongIntermediates: checkIntermediates(task.evidence, steps).filter((c) => c.contradicted),
     quality: qualityOf(verified, coverage, stepSuccessRate, rubric, grounding?.penalised ?? 0),
   };
 }
@@ -273,6 +289,7 @@ export type RejectionReason =
   | 'failure-rate'
   | 'truncated-observation'
   | 'premature-answer'
+  | 'wrong-intermediate'
   | 'low-quality';
 
 /** The first cleaning filter a trajectory fails, or undefined when it is admitted. */
@@ -290,6 +307,9 @@ export function cleaningRejection(steps: readonly AgentStep[], verification: Ver
   if (1 - verification.stepSuccessRate > options.maxFailureRate) return 'failure-rate';
   if (steps.some((s) => s.observation.ok && 'truncated' in s.observation.data && s.observation.data.truncated === true)) return 'truncated-observation';
   if (verification.coverage < options.minCoverageAtAnswer) return 'premature-answer';
+  // The answer matches, but a step on the way reports a sub-answer with figures the reference does not have: the
+  // answer does not follow from what the trajectory showed.
+  if ((verification.wrongIntermediates ?? []).length > 0) return 'wrong-intermediate';
   if (verification.quality < options.minQuality) return 'low-quality';
   return undefined;
 }
