@@ -169,7 +169,10 @@ describe('store: resume never trusts a damaged log', function () {
   it('no writer replaces the derived files with less: a curation on a damaged log keeps them, and export says what is lost', () => {
     const runDir = damaged('curated-damaged', (dir) => {
       const lines = logLines(dir);
-      fs.writeFileSync(path.join(dir, 'events.jsonl'), lines.slice(0, Math.floor(lines.length / 2)).join('\n') + '\n');
+      // Cut just after the first admission: the log keeps one admitted trajectory, trajectories.jsonl has more.
+      const first = lines.findIndex((l) => l.includes('"trajectory/admitted"'));
+      assert.ok(first > 0, 'the run admitted a trajectory');
+      fs.writeFileSync(path.join(dir, 'events.jsonl'), lines.slice(0, first + 1).join('\n') + '\n');
     });
     const trajectoriesBefore = fs.readFileSync(path.join(runDir, 'trajectories.jsonl'), 'utf8');
     // What the extension does to accept a trajectory of a run no process is writing.

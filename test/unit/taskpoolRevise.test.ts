@@ -321,7 +321,8 @@ describe('task revision after the first exploration', function () {
     assert.ok(body.citedSections.includes(section.heading));
   });
   it('runs inside synthesize: planted tasks are explored, revised once, re-explored or re-scored, and listed', async () => {
-    const anchorTask = plantWrongAnchor(tasks.find((t) => plantWrongAnchor(t, session.env.profile))!, session.env.profile)!;
+    // The shortest task with an anchor to plant: it is admitted at $0.05, so its rubric-only revision has trajectories to re-score.
+    const anchorTask = plantWrongAnchor([...tasks].sort((a, b) => a.evidence.length - b.evidence.length).find((t) => plantWrongAnchor(t, session.env.profile))!, session.env.profile)!;
     const ambiguous = plantAmbiguous(await ordersMeanTask())!;
     const runDir = path.join(work, 'run-pipeline');
     const store = RunStore.createInDir(runDir, { dataFolder: folder, seed: 1, config: { budgetUsd: 0.05, maxK: 3, maxDepth: 10, targetAdmitted: 2, minQuality: 0.9 } });
