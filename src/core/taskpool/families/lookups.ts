@@ -13,7 +13,8 @@ export const filteredAggregateFamily: TaskFamily = {
     const tasks: TaskSpec[] = [];
     for (const table of taskTables(context)) {
       if (tasks.length >= context.maxPerFamily) break;
-      const category = groupings(context, table, { min: 3 })[0];
+      // A value on one row only says nothing ("how many customers have name 'Avery A.'"): a column rows share.
+      const category = groupings(context, table, { min: 3 }).find((c) => c.distinctCount < table.rowCount * (1 - c.nullFraction));
       const measure = measures(context, table)[0];
       if (!category) continue;
       const t = q(table.name);
