@@ -172,15 +172,20 @@ function rederiveKey(db: Database, key: AnswerKey, evidence: readonly EvidenceSt
 /** Each sub-answer criterion's key re-derived from the evidence up to its step on `db`. */
 function rederiveSubKeys(db: Database, rubric: readonly RubricCriterion[], evidence: readonly EvidenceStep[]): Map<number, AnswerKey> {
   const keys = new Map<number, AnswerKey>();
-  for (const c of rubric) if (c.check.kind === 'sub_answer' && !keys.has(c.check.step)) keys.set(c.check.step, rederiveKey(db, c.check.answer, evidence.slice(0, c.check.step + 1)));
+  for (const c of rubric) {
+    if (c.check.kind !== 'sub_answer' || keys.has(c.check.step)) continue;
+    // Only a prefix of SQL steps re-runs here; a sub-answer after a Python step keeps its recorded key.
+    const prefix = evidence.slice(0, c.check.step + 1);
+    if (prefix.every((e) => e.tool === 'run_sql')) keys.set(c.check.step, rederiveKey(db, c.check.answer, prefix));
+  }
   return keys;
 }
 
 /** The rubric with its answer criteria bound to a (re-derived) answer key, and its sub-answers to theirs. */
-function withKey(rubric: readonly RubricCriterion[], key: AnswerKey, subKeys: ReadonlyMap<number, AnswerKey> = new Map()): RubricCriterion[] {
-  const values = key === NO_KEY ? [NO_KEY.type === 'string' ? NO_KEY.value : ''] : key.type === 'list' ? key.values : key.type === 'table' ? key.rows.map((r) => String(r[0])) : undefined;
+function withKey(rubric: readonly RubricCriterion[], key: AnswerKey | undefined, subKeys: ReadonlyMap<number, AnswerKey> = new Map()): RubricCriterion[] {
+  const values = key === undefined ? undefined : key === NO_KEY ? [NO_KEY.type === 'string' ? NO_KEY.value : ''] : key.type === 'list' ? key.values : key.type === 'table' ? key.rows.map((r) => String(r[0])) : undefined;
   return rubric.map((c) => {
-    if (c.check.kind === 'final_value') return { ...c, check: { kind: 'final_value', answer: key } };
+    if (c.check.kind === 'final_value' && key) return { ...c, check: { kind: 'final_value', answer: key } };
     if (c.check.kind === 'reports_values' && values) return { ...c, check: { kind: 'reports_values', values } };
     const sub = c.check.kind === 'sub_answer' ? subKeys.get(c.check.step) : undefined;
     if (c.check.kind === 'sub_answer' && sub) return { ...c, check: { ...c.check, answer: sub } };
@@ -401,8 +406,9 @@ export async function auditVerifier(image: Uint8Array, trajectories: readonly Au
     const scoreOn = (db: Database) => {
       const steps = replay(db, trajectory.steps, counts);
       const key = rederivable ? rederiveKey(db, answer!, evidence!) : undefined;
-      const subKeys = rederivable ? rederiveSubKeys(db, rubric, evidence!) : new Map<number, AnswerKey>();
-      return { result: scorer(key ? withKey(rubric, key, subKeys) : rubric, steps, trajectory.finalAnswer, schemaOf(db)), key, subKeys };
+      // A task with Python steps still re-derives the sub-answers of its SQL prefix (the first query's result).
+      const subKeys = evidence && evidence.length > 0 ? rederiveSubKeys(db, rubric, evidence) : new Map<number, AnswerKey>();
+      return { result: scorer(withKey(rubric, key, subKeys), steps, trajectory.finalAnswer, schemaOf(db)), key, subKeys };
     };
     const baseRun = withDatabase(SQL, image, scoreOn);
     const base = criterionScores(baseRun.result);
