@@ -254,6 +254,15 @@ describe('agent: grounding audit on model-style conversations', () => {
     assertNothingShownIsFlagged(steps, src, grounding);
   });
 
+  it("grounds a quoted value with an apostrophe, written as SQL doubles it ('O''Hare')", () => {
+    const src = sources("How many flights left from the airport named 'Chicago O'Hare International'?");
+    const query = "SELECT COUNT(*) FROM orders WHERE status = 'Chicago O''Hare International'";
+    const steps = conversation(describeOrders, step('run_sql', { query }, renderTable(['COUNT(*)'], [[0]])));
+    assert.deepEqual(flagged(auditGrounding(steps, src)), []);
+    const invented = conversation(describeOrders, step('run_sql', { query: "SELECT COUNT(*) FROM orders WHERE status = 'Chicago O''Neil'" }, renderTable(['COUNT(*)'], [[0]])));
+    assert.deepEqual(flagged(auditGrounding(invented, src)).map((f) => f.text), ["Chicago O'Neil"]);
+  });
+
   it('never flags trivial literals: LIMIT, ORDER BY ordinals, ROUND digits, 100.0, 0/1, NULL, strftime formats, separators', () => {
     const src = sources('What share of orders were cancelled each month?');
     const query = [

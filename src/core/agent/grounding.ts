@@ -318,7 +318,8 @@ function walkSql(node: unknown, out: SqlNames, skip = false): void {
     return;
   }
   if (type === 'single_quote_string' || type === 'string' || type === 'natural_string' || type === 'date' || type === 'time' || type === 'timestamp' || type === 'datetime') {
-    if (!skip && typeof node.value === 'string') out.literals.push(...stringItems(node.value));
+    // The parser keeps SQL's doubled quote ('Chicago O''Hare'): the value is the text with one.
+    if (!skip && typeof node.value === 'string') out.literals.push(...stringItems(type === 'single_quote_string' ? node.value.replace(/''/g, "'") : node.value));
     return;
   }
   if (type === 'double_quote_string') {
