@@ -246,11 +246,12 @@ describe('agent: grounding audit on model-style conversations', () => {
       '        rows += batch',
       'rows = read_all("SELECT c.\\"customer_id\\", SUM(c.\\"amount\\") AS spend FROM \\"orders\\" AS c GROUP BY 1")',
       'other = read_all("SELECT \\"loyalty_tier\\" FROM \\"orders\\"")',
+      'spread = (sum((r[1] - 50) ** 2 for r in rows) / len(rows)) ** 0.5',
       'print(max(rows, key=lambda r: r[1]))',
     ].join('\n');
     const steps = conversation(describeOrders, step('run_python', { code }, "('C07', 4120.5)"));
     const grounding = auditGrounding(steps, src);
-    assert.deepEqual(flagged(grounding).map((f) => [f.kind, f.text]), [['column', 'loyalty_tier']], 'customer_id, amount and orders were shown (no trailing backslash); the page size is how the code reads rows');
+    assert.deepEqual(flagged(grounding).map((f) => [f.kind, f.text]).sort(), [['column', 'loyalty_tier'], ['literal', '50']], 'customer_id, amount and orders were shown (no trailing backslash); the page size and the exponents are how the code computes, 50 is invented');
     assertNothingShownIsFlagged(steps, src, grounding);
   });
 

@@ -23,7 +23,7 @@
  * Tolerance (decided here, asserted by the tests):
  * - Trivial numbers are never flagged: 0, 1, 2, 100 (and 1.0, 100.0), the values of LIMIT / OFFSET, ORDER BY and
  *   GROUP BY ordinals, ROUND's digits, SUBSTR's positions, Python subscripts (`row[3]`) and `round(x, n)` digits, and
- *   a Python page size (`page = 1000`, a name with page / batch / chunk / limit).
+ *   a Python page size (`page = 1000`, a name with page / batch / chunk / limit) and exponent (`** 0.5`).
  * - Trivial strings are never flagged: strings without a letter or digit (separators), 'NULL', strftime formats
  *   ('%Y-%m'), SQLite date modifiers without a number ('start of month', 'now', 'localtime'); a modifier with a
  *   number ('-30 days') is audited as that number.
@@ -485,6 +485,8 @@ function pythonItems(code: string): Item[] {
     }
     if (token.kind === 'number') {
       if (top?.callee === '[' || (top?.callee === 'round' && top.commas >= 1) || top?.callee === 'range') return;
+      // An exponent (`** 0.5`, `** 2`) is arithmetic, a square root or a square, not a value of the data.
+      if (prev?.text === '*' && tokens[i - 2]?.text === '*') return;
       // A page size (`page = 1000`, `batch_size = 500`) is how the code reads rows, not a value of the data.
       if (prev?.text === '=' && tokens[i - 2]?.kind === 'name' && /(page|batch|chunk|limit)/i.test(tokens[i - 2].text) && !top) return;
       const item = numberItem(token.text);
