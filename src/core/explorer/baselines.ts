@@ -86,7 +86,7 @@ export async function runEpisodes(task: TaskSpec, runner: StepRunner, arm: ArmCo
     }
     const trajectoryId = `${task.id}/episode-${episode}`;
     const verification = verifyTrajectory(task, state.steps);
-    const reason = cleaningRejection(state.steps, verification, cleaning);
+    const reason = cleaningRejection(state.steps, verification, cleaning, task.evidence.length);
     if (reason === undefined && !stoppedEarly) {
       admitted.push({
         trajectoryId,

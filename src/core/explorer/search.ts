@@ -37,6 +37,7 @@ import {
   RejectionReason,
   Verification,
   cleaningRejection,
+  DEPTH_PER_STEP,
   coveredEvidence,
 } from './verifier';
 import { verifyTrajectoryJudged, type RubricJudge } from './judge';
@@ -175,8 +176,7 @@ export async function runSearch(task: TaskSpec, runner: StepRunner, policy: Expa
   return { tree: s.tree, admitted: s.admitted, rejected: s.rejected, spentUsd: s.spentUsd, calls: s.calls, expansions: s.expansions, stopReason, bestQuality, elapsedMs: Date.now() - started };
 }
 
-/** Tool calls a task program's each further step needs: its query, and the discovery before it (a describe, a lookup). */
-export const DEPTH_PER_STEP = 2;
+export { DEPTH_PER_STEP };
 
 function newSearchState(task: TaskSpec, runner: StepRunner, policy: ExpansionPolicy, options: SearchOptions): SearchState {
   return {
@@ -424,7 +424,7 @@ async function verdictOn(s: SearchState, child: TreeNode, path: AgentStep[], eva
   child.closed = true;
   child.status = verification.verified ? 'verified' : 'terminal';
   const trajectoryId = `${task.id}/${child.id}`;
-  const reason = cleaningRejection(path, verification, s.settings.cleaning);
+  const reason = cleaningRejection(path, verification, s.settings.cleaning, task.evidence.length);
   if (reason !== undefined) {
     s.rejected.push({ trajectoryId, reason });
     return { rejected: { trajectoryId, reason, quality: verification.quality } };

@@ -293,7 +293,15 @@ export type RejectionReason =
   | 'low-quality';
 
 /** The first cleaning filter a trajectory fails, or undefined when it is admitted. */
-export function cleaningRejection(steps: readonly AgentStep[], verification: Verification, options: CleaningOptions = DEFAULT_CLEANING): RejectionReason | undefined {
+/** Tool calls a task program's each further step needs: its query, and the discovery before it (a describe, a lookup). */
+export const DEPTH_PER_STEP = 2;
+
+/**
+ * Why a trajectory is not admitted, or undefined. `programSteps` is the task program's length: the call limit grows
+ * with it as the search's depth does (`DEPTH_PER_STEP` more per further step), or a 4-step program could reach its
+ * answer only with the calls a one-step task is allowed.
+ */
+export function cleaningRejection(steps: readonly AgentStep[], verification: Verification, options: CleaningOptions = DEFAULT_CLEANING, programSteps = 1): RejectionReason | undefined {
   if (verification.answer === undefined) return 'no-answer';
   if (!verification.verified) return 'unverified';
   const seen = new Set<string>();
@@ -303,7 +311,7 @@ export function cleaningRejection(steps: readonly AgentStep[], verification: Ver
     if (seen.has(key)) return 'repeated-call';
     seen.add(key);
   }
-  if (steps.length > options.maxToolCalls) return 'too-many-calls';
+  if (steps.length > options.maxToolCalls + DEPTH_PER_STEP * Math.max(0, programSteps - 1)) return 'too-many-calls';
   if (1 - verification.stepSuccessRate > options.maxFailureRate) return 'failure-rate';
   if (steps.some((s) => s.observation.ok && 'truncated' in s.observation.data && s.observation.data.truncated === true)) return 'truncated-observation';
   if (verification.coverage < options.minCoverageAtAnswer) return 'premature-answer';

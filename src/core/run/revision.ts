@@ -123,7 +123,7 @@ export function rescore(task: TaskSpec, record: AdmittedTrajectory, cleaning: Cl
     const rubric = rubricResultOf(criteria);
     verification = { ...verification, rubric, quality: qualityOf(verification.verified, verification.coverage, verification.stepSuccessRate, rubric, verification.grounding?.penalised ?? 0) };
   }
-  const rejection = cleaningRejection(record.steps, verification, cleaning);
+  const rejection = cleaningRejection(record.steps, verification, cleaning, task.evidence.length);
   return {
     trajectoryId: record.trajectoryId,
     qualityBefore: record.verification.quality,
