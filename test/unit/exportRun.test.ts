@@ -139,7 +139,8 @@ describe('export from a run folder (explorer run → adapter → CLI)', function
   });
 
   it('toffee demos prints prompt-ready demos, most similar first', async () => {
-    const task = trajectoriesFromRun(runDir).trajectories[0].task;
+    // A task with a trajectory the library holds (the curation test above pruned the first one).
+    const task = trajectoriesFromRun(runDir).trajectories.find((t) => t.curation !== 'pruned')!.task;
     const { code, out } = await runCli(demosCommand, [runDir, task.question, '-k', '2']);
     assert.equal(code, 0);
     assert.ok(out.startsWith('Worked examples'), out);
