@@ -391,7 +391,9 @@ function decide(sim: SimulationScript, profile: SimModelProfile, messages: Compl
     }
     const args = step.tool === 'run_sql' ? { query: code } : { code };
     const carriedNote = carried.length ? ` Using ${carried.map((c) => c.to).join(' and ')} from the earlier result.` : '';
-    const thought = think(`Next: ${step.purpose.charAt(0).toLowerCase()}${step.purpose.slice(1)}.${carriedNote}`);
+    // "Next: share of …", but "Next: VIP customers …": an acronym keeps its capitals.
+    const purpose = /^[A-Z][A-Z]/.test(step.purpose) ? step.purpose : `${step.purpose.charAt(0).toLowerCase()}${step.purpose.slice(1)}`;
+    const thought = think(`Next: ${purpose}.${carriedNote}`);
     const stillUnseen = step.tool === 'run_sql' ? unseenLiterals(code, history.seen).map((l) => l.text) : [];
     return make(step.tool, args, thought, record('evidence', { evidenceIndex: nextIndex, mistake: mistake?.kind, category: mistake?.category, mistakeProbability: p, unseenLiterals: stillUnseen.length ? stillUnseen : undefined, carried: carried.length ? carried : undefined }));
   }
