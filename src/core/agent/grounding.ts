@@ -46,6 +46,7 @@ import { Parser } from 'node-sql-parser/build/sqlite';
 import type { DataDocument, EnvironmentProfile } from '../env/types';
 import { escapeRegExp } from '../text/regex';
 import { systemPromptFor } from './prompt';
+import { parseArgs } from './steps';
 import type { AgentStep, StepGrounding, UngroundedItem, UngroundedKind } from './types';
 
 // The audit's types live with the step they describe (types.ts), so the two files do not import each other.
@@ -507,16 +508,6 @@ function pythonItems(code: string): Item[] {
     (asColumn ? keys : items).push(...stringItems(value, { asColumn }));
   });
   return [...items, ...keys.filter((k) => !defined.has(k.text.toLowerCase()))];
-}
-
-function parseArgs(text: string | undefined): Record<string, unknown> | undefined {
-  if (!text) return undefined;
-  try {
-    const value = JSON.parse(text);
-    return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** What a step's tool call uses, by the rules in the header. */

@@ -9,7 +9,8 @@ export function stepCode(step: AgentStep): string | undefined {
   return undefined;
 }
 
-function parseArgs(text: string | undefined): Record<string, unknown> | undefined {
+/** A tool call's JSON arguments as an object, or undefined when they are not one. */
+export function parseArgs(text: string | undefined): Record<string, unknown> | undefined {
   if (!text) return undefined;
   try {
     const value = JSON.parse(text);

@@ -28,7 +28,6 @@ import {
   confidentlyAdditive,
   aggregateOf,
   clearLeader,
-  columnWords,
   derivedPair,
   distinctGroupingName,
   groupingsOf,
@@ -47,6 +46,7 @@ import {
   TaskProgram,
   type FamilyContext,
   type TaskFamily,
+  columnPhrase,
 } from './kit';
 
 const MIN_ROWS = 100;
@@ -137,7 +137,7 @@ async function thresholdStep(program: TaskProgram, table: TableProfile, measure:
 async function mostOverRepresented(context: FamilyContext, table: TableProfile, measure: ColumnProfile, threshold: Threshold): Promise<TaskSpec | undefined> {
   const groups = groupingsOf(context, table, { min: 2, max: 50 });
   const m = `c.${q(measure.name)}`;
-  const name = columnWords(context, table, measure);
+  const name = columnPhrase(context, table.name, measure);
   const rowsWord = rowsNoun(context, table, 'many');
   for (const group of groups) {
     let source: { from: string; tables: string[] };
@@ -241,7 +241,7 @@ function welchT(a: { n: number; mean: number; variance: number }, b: { n: number
 async function topAgainstRest(context: FamilyContext, table: TableProfile, measure: ColumnProfile, all: ColumnProfile[]): Promise<TaskSpec | undefined> {
   const t = q(table.name);
   const m = q(measure.name);
-  const name = columnWords(context, table, measure);
+  const name = columnPhrase(context, table.name, measure);
   const rowsWord = rowsNoun(context, table, 'many');
   const others = all.filter((y) => y !== measure && !derivedPair(context, { table: table.name, column: measure.name }, { table: table.name, column: y.name }));
   if (others.length === 0) return undefined;
@@ -255,7 +255,7 @@ async function topAgainstRest(context: FamilyContext, table: TableProfile, measu
   if (!threshold) return undefined;
   for (const other of others) {
     const y = q(other.name);
-    const yName = columnWords(context, table, other);
+    const yName = columnPhrase(context, table.name, other);
     const stats = await query(
       context,
       `SELECT ${m} > ${P} AS top, COUNT(*), AVG(${y}), AVG(${y} * ${y}) - AVG(${y}) * AVG(${y}) FROM ${t} WHERE ${m} IS NOT NULL AND ${y} IS NOT NULL GROUP BY 1 ORDER BY 1`,
@@ -314,7 +314,7 @@ async function concentration(context: FamilyContext, table: TableProfile, measur
   if (!confidentlyAdditive(context, table.name, measure.name) || typeof measure.min !== 'number' || measure.min < 0) return undefined;
   const t = q(table.name);
   const m = q(measure.name);
-  const name = columnWords(context, table, measure);
+  const name = columnPhrase(context, table.name, measure);
   const rowsWord = rowsNoun(context, table, 'many');
   const total = aggregateOf(context, table.name, measure).phrase;
   const program = new TaskProgram(context, 'distribution-subset');

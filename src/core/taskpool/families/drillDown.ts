@@ -8,7 +8,7 @@
  */
 import type { ColumnProfile, TableProfile } from '../../env/types';
 import type { TaskSpec } from '../types';
-import { quotable, things, aggregateOf, clearLeader, groupingName, groupingsOf, measures, noun, q, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type Grouping, type TaskFamily, thingsAgain } from './kit';
+import { quotable, things, aggregateOf, clearLeader, groupingName, groupingsOf, measures, noun, q, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type Grouping, type TaskFamily, rowsNoun } from './kit';
 
 /** The smallest top segment worth drilling into: fewer rows make a "segment" of a handful of records. */
 const MIN_SEGMENT_ROWS = 10;
@@ -84,7 +84,7 @@ async function drill(context: FamilyContext, table: TableProfile, a: Grouping, b
   );
   if (!third || !(third.key.type === 'number' && third.key.value > 0 && third.key.value < 100)) return undefined;
 
-  const again = agg ? agg.phrase : `number of ${thingsAgain(context, table, 'many')}`;
+  const again = agg ? agg.phrase : `number of ${rowsNoun(context, table, 'many')}`;
   const question = `Take the ${aName} with the highest ${what}. Within it, what percentage of the ${again} comes from its leading ${bName}? Round to 2 decimals.`;
   return program.task({
     family: 'drill-down',

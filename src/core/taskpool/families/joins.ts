@@ -24,8 +24,8 @@ import { things, columnPhrase,
   type ForeignKey,
   type TaskFamily,
   pluralWords,
-  thingsAgain,
   parentNoun,
+  rowsNoun,
 } from './kit';
 
 /**
@@ -199,7 +199,7 @@ export const joinGroupContrastFamily: TaskFamily = {
           program.task({
             family: this.id,
             parameters: { child: key.child.name, column: key.childColumn.name, parent: key.parent.name, group: group.name, measure: measure.name },
-            question: `Which ${parentGroupName(context, key, group)} has the highest average ${name} across its ${things(context, key.child, 'many')}${through}, counting only ${pluralWords(columnPhrase(context, key.parent.name, group))} with at least 5 ${thingsAgain(context, key.child, 'many')}?`,
+            question: `Which ${parentGroupName(context, key, group)} has the highest average ${name} across its ${things(context, key.child, 'many')}${through}, counting only ${pluralWords(columnPhrase(context, key.parent.name, group))} with at least 5 ${rowsNoun(context, key.child, 'many')}?`,
             tables: [key.child.name, key.parent.name],
             dependency: 'group-contrast',
             needs: this.needs,

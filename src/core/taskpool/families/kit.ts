@@ -563,11 +563,6 @@ function countable(named: string): string {
   return UNCOUNTABLE.has(last) && !/^(staff|personnel)$/.test(last) ? `${named}_item` : named;
 }
 
-/** The rows of a table named again in the same question: "orders" again, or "rows" once "rows in the table 'x'" was said. */
-export function thingsAgain(context: FamilyContext, table: TableProfile, count: number | 'one' | 'many'): string {
-  return rowsNoun(context, table, count);
-}
-
 /** One row of a parent table as a noun ("store", "player"), where the data says what its rows are. */
 export function parentNoun(context: FamilyContext | undefined, table: TableProfile): string | undefined {
   if (!context) return noun(table.name, 'one');
@@ -737,14 +732,6 @@ export function inLocalCurrency(table: TableProfile, column: ColumnProfile): boo
 /** A coordinate (latitude, longitude) is a position on the globe, not a quantity to average or compare across groups. */
 export function isCoordinate(column: ColumnProfile): boolean {
   return /^(lat|lng|lon|long|latitude|longitude)$/i.test(column.name) || /(^|_)(latitude|longitude)$/i.test(column.name);
-}
-
-/**
- * A column of a table in words, as the file writes its name: a partition's union view has snake_case names of its
- * own (`fthg`), its member files the original (`FTHG`), which `humanize` keeps as a code.
- */
-export function columnWords(context: FamilyContext, table: TableProfile, column: ColumnProfile): string {
-  return columnPhrase(context, table.name, column);
 }
 
 /**

@@ -3,7 +3,7 @@
  * Single-step on purpose: the easy end of the pool, which a curriculum needs too.
  */
 import type { TaskSpec } from '../types';
-import { quotable, things, columnPhrase, aggregateOf, clearLeader, groupings, humanize, measureName, measures, noun, q, query, sqlLiteral, taskTables, TaskProgram, type TaskFamily, pluralWords, thingsAgain } from './kit';
+import { quotable, things, columnPhrase, aggregateOf, clearLeader, groupings, humanize, measureName, measures, noun, q, query, sqlLiteral, taskTables, TaskProgram, type TaskFamily, pluralWords, rowsNoun } from './kit';
 
 export const filteredAggregateFamily: TaskFamily = {
   id: 'filtered-aggregate',
@@ -89,7 +89,7 @@ export const groupContrastFamily: TaskFamily = {
         program.task({
           family: this.id,
           parameters: { table: table.name, category: best.category.name, measure: best.measure.name },
-          question: `Among ${things(context, table, 'many')}, which ${columnPhrase(context, table.name, best.category)} has the highest average ${name} (counting only ${pluralWords(columnPhrase(context, table.name, best.category))} with at least 5 ${thingsAgain(context, table, 'many')})?`,
+          question: `Among ${things(context, table, 'many')}, which ${columnPhrase(context, table.name, best.category)} has the highest average ${name} (counting only ${pluralWords(columnPhrase(context, table.name, best.category))} with at least 5 ${rowsNoun(context, table, 'many')})?`,
           tables: [table.name],
           dependency: 'group-contrast',
           needs: this.needs,

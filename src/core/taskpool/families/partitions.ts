@@ -19,7 +19,7 @@
 import type { ColumnProfile, TableProfile } from '../../env/types';
 import type { Partition } from '../../semantics/types';
 import type { TaskSpec } from '../types';
-import { clearLeader, columnWords, groupings, humanize, isCoordinate, measures, noun, num, q, query, readsClean, sqlLiteral, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
+import { clearLeader, groupings, humanize, isCoordinate, measures, noun, num, q, query, readsClean, sqlLiteral, TaskProgram, type FamilyContext, type TaskFamily, columnPhrase } from './kit';
 
 /** Rows a file needs with a value (or in the month) to be compared: fewer make an average of a handful. */
 const MIN_ROWS = 10;
@@ -106,7 +106,7 @@ async function againstWhole(context: FamilyContext, parts: Parts, measure: Colum
   const counted = await counts(context, parts, known);
   if (!counted || counted.kept < MIN_FILES) return undefined;
   const having = counted.short ? ` HAVING COUNT(${m}) >= ${MIN_ROWS}` : '';
-  const name = columnWords(context, parts.view, measure);
+  const name = columnPhrase(context, parts.view.name, measure);
   const what = `average ${name}`;
   const program = new TaskProgram(context, 'partition-compare');
 
@@ -168,7 +168,7 @@ async function focusesOf(context: FamilyContext, parts: Parts): Promise<Focus[]>
     const month = rows?.[0]?.[0];
     if (typeof month !== 'string') continue;
     const monthName = MONTHS[Number(month) - 1];
-    found.push({ where: `strftime('%m', ${q(c.name)}) = '${month}'`, rows: `rows dated in ${monthName} (by ${columnWords(context, parts.view, c)})`, short: monthName, parameters: { time: c.name, month } });
+    found.push({ where: `strftime('%m', ${q(c.name)}) = '${month}'`, rows: `rows dated in ${monthName} (by ${columnPhrase(context, parts.view.name, c)})`, short: monthName, parameters: { time: c.name, month } });
   }
   for (const g of groupings(context, parts.view, { min: 2, max: 50 })) {
     if (g.name === parts.key.name) continue;
@@ -176,7 +176,7 @@ async function focusesOf(context: FamilyContext, parts: Parts): Promise<Focus[]>
     const value = rows?.[0]?.[0];
     if (value === null || value === undefined) continue;
     const shown = `'${String(value)}'`;
-    found.push({ where: `${q(g.name)} = ${sqlLiteral(value as string | number)}`, rows: `rows whose ${columnWords(context, parts.view, g)} is ${shown}`, short: shown, parameters: { group: g.name, value: String(value) } });
+    found.push({ where: `${q(g.name)} = ${sqlLiteral(value as string | number)}`, rows: `rows whose ${columnPhrase(context, parts.view.name, g)} is ${shown}`, short: shown, parameters: { group: g.name, value: String(value) } });
   }
   return found;
 }
@@ -186,7 +186,7 @@ async function againstNormal(context: FamilyContext, parts: Parts, measure: Colu
   const k = q(parts.key.name);
   const m = q(measure.name);
   const known = `${m} IS NOT NULL`;
-  const name = columnWords(context, parts.view, measure);
+  const name = columnPhrase(context, parts.view.name, measure);
   const what = `average ${name}`;
   for (const focus of await focusesOf(context, parts)) {
     const counted = await counts(context, parts, `${known} AND ${focus.where}`);

@@ -4,7 +4,7 @@
  */
 import type { ColumnProfile, TableProfile } from '../../env/types';
 import type { TaskSpec } from '../types';
-import { article, quotable, things, columnPhrase, clearLeader, groupingName, groupings, groupingsOf, humanize, measures, noun, num, q, query, semanticsOf, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type TaskFamily, pluralWords, thingsAgain } from './kit';
+import { article, quotable, things, columnPhrase, clearLeader, groupingName, groupings, groupingsOf, humanize, measures, noun, num, q, query, semanticsOf, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type TaskFamily, pluralWords, rowsNoun } from './kit';
 
 /** An outcome a rate is taken of: a category value (`status = 'cancelled'`) or a signed measure above zero (`delay > 0`). */
 export interface RateTarget {
@@ -76,7 +76,7 @@ export const groupRateFamily: TaskFamily = {
             program.task({
               family: this.id,
               parameters: { table: table.name, target: target.column.name, value: target.value, group: `${group.table.name}.${group.column.name}` },
-              question: `Which ${name} has the highest share of ${things(context, table, 'many')} with ${targetWords(target)}, among ${pluralWords(name)} with at least 10 ${thingsAgain(context, table, 'many')}?`,
+              question: `Which ${name} has the highest share of ${things(context, table, 'many')} with ${targetWords(target)}, among ${pluralWords(name)} with at least 10 ${rowsNoun(context, table, 'many')}?`,
               tables: source.tables,
               dependency: 'group-contrast',
               needs: this.needs,
