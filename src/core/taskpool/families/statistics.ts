@@ -35,6 +35,7 @@ import {
   q,
   query,
   rowsNoun,
+  things,
   tableMention,
   semanticsOf,
   sourceOf,
@@ -193,7 +194,7 @@ function totals(context: FamilyContext, table: TableProfile, options: { counts: 
   const found: Array<{ value: (alias: string) => string; what: string; measure?: ColumnProfile }> = measures(context, table, { additiveOnly: true })
     .slice(0, 2)
     .map((m) => ({ value: (alias: string) => `SUM(${alias}${q(m.name)})`, what: aggregateOf(context, table.name, m).phrase, measure: m }));
-  if (options.counts) found.push({ value: () => 'COUNT(*)', what: `number of ${rowsNoun(context, table)}` });
+  if (options.counts) found.push({ value: () => 'COUNT(*)', what: `number of ${things(context, table, 'many')}` });
   return found;
 }
 
