@@ -391,9 +391,7 @@ function decide(sim: SimulationScript, profile: SimModelProfile, messages: Compl
     }
     const args = step.tool === 'run_sql' ? { query: code } : { code };
     const carriedNote = carried.length ? ` Using ${carried.map((c) => c.to).join(' and ')} from the earlier result.` : '';
-    // "Next: share of …", but "Next: VIP customers …": an acronym keeps its capitals.
-    const purpose = /^[A-Z][A-Z]/.test(step.purpose) ? step.purpose : `${step.purpose.charAt(0).toLowerCase()}${step.purpose.slice(1)}`;
-    const thought = think(`Next: ${purpose}.${carriedNote}`);
+    const thought = think(`Next: ${inSentence(step.purpose)}.${carriedNote}`);
     const stillUnseen = step.tool === 'run_sql' ? unseenLiterals(code, history.seen).map((l) => l.text) : [];
     return make(step.tool, args, thought, record('evidence', { evidenceIndex: nextIndex, mistake: mistake?.kind, category: mistake?.category, mistakeProbability: p, unseenLiterals: stillUnseen.length ? stillUnseen : undefined, carried: carried.length ? carried : undefined }));
   }
@@ -408,6 +406,11 @@ function decide(sim: SimulationScript, profile: SimModelProfile, messages: Compl
     return make(step.tool, step.tool === 'run_sql' ? { query: code } : { code }, `I no longer see the result of the last step; running it again. ${step.purpose}.`, record('evidence', { evidenceIndex: lastIndex }));
   }
   const answer = readAnswer(task, result.tool, result.text) ?? 'unknown';
-  const explanation = task.evidence.map((s) => s.purpose).join('; then ') + '.';
+  const explanation = task.evidence.map((s, i) => (i === 0 ? s.purpose : inSentence(s.purpose))).join('; then ') + '.';
   return make('final_answer', { answer, explanation }, think(`That gives the answer: ${answer}.`), record('final_answer', { category: undefined }));
+}
+
+/** A step's purpose inside a sentence: "share of …" after "then", but an acronym keeps its capitals ("VIP customers …"). */
+function inSentence(purpose: string): string {
+  return /^[A-Z][A-Z]/.test(purpose) ? purpose : `${purpose.charAt(0).toLowerCase()}${purpose.slice(1)}`;
 }
