@@ -16,7 +16,7 @@ import { openAgentSession, type AgentSession } from '../agent/session';
 import type { ToolContext } from '../agent/tools';
 import { PrefixCache, type PrefixCacheStats } from '../explorer/prefixCache';
 import { DEFAULT_CLEANING, type CleaningOptions } from '../explorer/verifier';
-import type { ExpansionSchedule } from '../explorer/waves';
+import { EXPANSION_SCHEDULES, type ExpansionSchedule } from '../explorer/waves';
 import { CallGuard, type ProviderFailureTally, type RunStop } from '../explorer/callGuard';
 import { buildDefaultArms, createPriceCostEstimator, loadCostModel, saveCostModel, serializeCostModel, LearnedCostModel, type ArmConfig, type LcmOptions } from '../lcm/index';
 import { choiceFromOption, CostModelWriter, costModelOrigin, resolveCostModelLocation, type CostModelLocation, type CostModelOrigin } from '../lcm/location';
@@ -108,7 +108,7 @@ export interface SynthesizeOptions {
    * the results are the same either way.
    */
   startOrder?: 'run' | 'longest-first';
-  /** An expansion's configs one after another (default) or requested in waves (explorer/waves.ts); a resume keeps the run's. */
+  /** An expansion's configs one after another (default), in waves or all at once (explorer/waves.ts); a resume keeps the run's. */
   expansionSchedule?: ExpansionSchedule;
   /**
    * Requests per minute per provider id, across every task in flight (the request rate limiter queue mode uses,
@@ -175,7 +175,8 @@ function recordedSettings(resumeDir: string | undefined): Partial<RunSettings> {
     for (const key of ['budgetUsd', 'maxK', 'maxDepth', 'targetAdmitted', 'minQuality', 'maxCalls'] as const) {
       if (typeof config[key] === 'number') pick[key] = config[key];
     }
-    pick.expansionSchedule = config.expansionSchedule ?? 'sequential';
+    // A schedule this version does not know (a hand-edited run.json) resumes one after another, as the default does.
+    pick.expansionSchedule = EXPANSION_SCHEDULES.includes(config.expansionSchedule as ExpansionSchedule) ? config.expansionSchedule : 'sequential';
     return pick;
   } catch {
     return {};
@@ -333,7 +334,7 @@ async function startRun(session: AgentSession, folder: string, options: Synthesi
     maxDepth: options.maxDepth ?? 10,
     targetAdmitted: options.targetAdmitted ?? 3,
     minQuality: options.minQuality ?? DEFAULT_CLEANING.minQuality,
-    ...(options.expansionSchedule === 'waves' ? { expansionSchedule: 'waves' as const } : {}),
+    ...(options.expansionSchedule && options.expansionSchedule !== 'sequential' ? { expansionSchedule: options.expansionSchedule } : {}),
     ...modelsConfig(models.providers, models.models, options.providerSettings),
     ...(options.maxCalls !== undefined ? { maxCalls: options.maxCalls } : {}),
     costModel: origin,

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { synthesize, type SynthesisSummary } from '../../core/run/synthesize';
+import { EXPANSION_SCHEDULES, type ExpansionSchedule } from '../../core/explorer/waves';
 import { isRunFolder, newRunId, runsDir } from '../../core/store';
 import type { LlmProvider } from '../../core/llm/types';
 import { createSimulatedProvider } from '../../core/sim/index';
@@ -170,6 +171,7 @@ async function runSynthesis(context: vscode.ExtensionContext, status: vscode.Sta
           budgetUsd: params.budgetUsd,
           providers,
           concurrency: Math.max(1, Math.floor(synthesis.get<number>('concurrency', 4))),
+          ...expansionScheduleSetting(synthesis.get<string>('expansionSchedule', 'sequential')),
           ...(rpm > 0 ? { requestsPerMinute: Object.fromEntries(providers.map((p) => [p.id, rpm])) } : {}),
           onTasks: (counts) => {
             tasks = counts;
@@ -323,4 +325,9 @@ export function registerSynthesizeCommand(context: vscode.ExtensionContext, envi
   });
   statusItem = status;
   return vscode.Disposable.from(command, status);
+}
+
+/** The `toffee.synthesis.expansionSchedule` setting; a value VS Code's schema check let through but no schedule has is the default. */
+function expansionScheduleSetting(value: string): { expansionSchedule?: ExpansionSchedule } {
+  return (EXPANSION_SCHEDULES as readonly string[]).includes(value) && value !== 'sequential' ? { expansionSchedule: value as ExpansionSchedule } : {};
 }
