@@ -39,6 +39,8 @@ ${PROVIDER_FLAG_USAGE}
                         repeat stops the rest), waves (2, then the rest at once) or parallel (all at once): less
                         waiting on a provider with latency, a little more spend
   --expansion-waves     the same as --expansion-schedule waves
+  --tokens-per-minute T  at most T model tokens a minute per provider, across all tasks in flight (a request's
+                        prompt and completion allowance are taken before it starts, settled with its usage)
   --requests-per-minute R  at most R model requests a minute per provider, across all tasks in flight (a 429
                         backs every request off and sends it again)
   --min-quality Q       admission threshold, 0..1 (default 0.9)
@@ -113,6 +115,7 @@ export const synthesizeCommand: CliCommand = {
       shard: { type: 'string' },
       concurrency: { type: 'string' },
       'requests-per-minute': { type: 'string' },
+      'tokens-per-minute': { type: 'string' },
       'expansion-schedule': { type: 'string' },
       'expansion-waves': { type: 'boolean', default: false },
       'min-quality': { type: 'string' },
@@ -163,6 +166,7 @@ export const synthesizeCommand: CliCommand = {
     const concurrency = positiveNumber('concurrency', values.concurrency, 1, true);
     const expansionSchedule = parseExpansionSchedule(values['expansion-schedule'], values['expansion-waves']);
     const rpm = values['requests-per-minute'] === undefined ? undefined : positiveNumber('requests-per-minute', values['requests-per-minute'], 0);
+    const tpm = values['tokens-per-minute'] === undefined ? undefined : positiveNumber('tokens-per-minute', values['tokens-per-minute'], 0);
     const seed = values.seed === undefined ? 1 : Number(values.seed);
     if (!Number.isInteger(seed)) throw new CliError(`--seed must be an integer, not '${values.seed}'`, 2);
     const minQuality = values['min-quality'] === undefined ? undefined : Number(values['min-quality']);
@@ -206,6 +210,7 @@ export const synthesizeCommand: CliCommand = {
         concurrency,
         ...(expansionSchedule ? { expansionSchedule } : {}),
         ...(rpm ? { requestsPerMinute: Object.fromEntries(providers.map((p) => [p.id, rpm])) } : {}),
+        ...(tpm ? { tokensPerMinute: Object.fromEntries(providers.map((p) => [p.id, tpm])) } : {}),
         minQuality,
         judge,
         revise,

@@ -23,6 +23,7 @@ import { choiceFromOption, CostModelWriter, costModelOrigin, resolveCostModelLoc
 import { createSimulatedProvider } from '../sim/simulatedProvider';
 import { assertSpendBounded } from '../llm/spendBound';
 import { inProcessRateLimits } from '../llm/requestRateLimit';
+import { inProcessTokenLimits } from '../llm/tokenRateLimit';
 import type { LlmProvider, ModelSpec } from '../llm/types';
 import type { RunConfig, RunEventInput } from '../store/events';
 import { assertResumable } from '../store/resumeCheck';
@@ -115,6 +116,11 @@ export interface SynthesizeOptions {
    * on an in-process ledger). A 429 backs every request off for its Retry-After and is sent again.
    */
   requestsPerMinute?: Readonly<Record<string, number>>;
+  /**
+   * Tokens per minute per provider id, across every task in flight (llm/tokenRateLimit.ts: a request's estimate
+   * is taken before it starts and settled with its reply's usage).
+   */
+  tokensPerMinute?: Readonly<Record<string, number>>;
   /** Tasks done / exploring / waiting, whenever a task starts or ends (the extension's status bar). */
   onTasks?: (counts: TaskCounts) => void;
 }
@@ -261,7 +267,10 @@ async function runModels(options: SynthesizeOptions, progress: (line: string) =>
   if (!(budgetUsd > 0)) throw new RangeError(`the budget per task must be a positive number of USD, got ${budgetUsd}`);
   const onRateLimited = (ms: number) => progress(`rate limited; every request backs off ${ms} ms`);
   // One limiter per provider id for every request of the run: the arms', the judge's and the reviser's.
-  const limited = inProcessRateLimits(options.requestsPerMinute ?? {}, { onRateLimited, retries: RATE_LIMIT_RETRIES });
+  const requestLimited = inProcessRateLimits(options.requestsPerMinute ?? {}, { onRateLimited, retries: RATE_LIMIT_RETRIES });
+  const tokenLimited = inProcessTokenLimits(options.tokensPerMinute ?? {});
+  // The token limit outside: a request waits for its tokens before it takes a request slot.
+  const limited = (provider: LlmProvider) => tokenLimited(requestLimited(provider));
   const providers = (options.providers ?? [createSimulatedProvider()]).map(limited);
   const judge = options.judge ? { ...options.judge, provider: limited(options.judge.provider) } : undefined;
   const reviser = options.revise === undefined || options.revise === 'rules' || options.revise === 'off' ? undefined : { ...options.revise, provider: limited(options.revise.provider) };
