@@ -6,7 +6,8 @@
  *   - wall time, trajectories per minute, requests and quality for `toffee synthesize` with C = 1, 4, 8 tasks in
  *     flight (the C = 8 run's trajectories, spend and cost model are checked equal to C = 1's);
  *   - C = 8 with the longest tasks started first (the same results, another start order);
- *   - the same with parallel expansion in waves (C = 8), and what the waves cost or save in spend and wall time;
+ *   - the same with parallel expansion in waves and all at once (C = 8), and what each costs or saves in spend and
+ *     wall time;
  *   - the task pool's build time (serial, the same at any C), the speed-up of exploring alone, and the critical
  *     path: the requests each task waits on one after another;
  *   - best-of-5 run the way a simple async script would: every task's 5 attempts at once, each a linear episode
@@ -15,7 +16,10 @@
  *   - a cancel during a C = 8 run: how long until every request in flight was closed at the server.
  * Always exits 0; the MET/NOT MET lines say how it went.
  *
- *   node out/scripts/benchLatency.js [--tasks N] [--latency-ms MS] [--limit-rps R] [--budget USD]
+ *   node out/scripts/benchLatency.js [--tasks N] [--latency-ms MS] [--limit-rps R] [--budget USD] [--runs NAME,…] [--keep]
+ *
+ * `--runs` measures only some of the runs (c1, c4, c8, longest, waves, best-of-5, bound, cancel; default all) and
+ * prints only the comparisons whose runs it measured: a quicker look at one figure. `--keep` keeps the run folders.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -118,8 +122,13 @@ function runDigest(runDir: string): string {
   return JSON.stringify([trajectories, stateOf(runDir).spend.totalUsd.toFixed(12), fs.readFileSync(path.join(runDir, 'costModel.json'), 'utf8')]);
 }
 
+/** The runs `--runs` can choose from, in the order they are measured. */
+const RUN_NAMES = ['c1', 'c4', 'c8', 'longest', 'waves', 'parallel', 'best-of-5', 'bound', 'cancel'];
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { tasks: { type: 'string', default: '12' }, 'latency-ms': { type: 'string', default: '1000' }, 'limit-rps': { type: 'string', default: '8' }, budget: { type: 'string', default: '0.05' } } });
+  const { values } = parseArgs({ options: { tasks: { type: 'string', default: '12' }, 'latency-ms': { type: 'string', default: '1000' }, 'limit-rps': { type: 'string', default: '8' }, budget: { type: 'string', default: '0.05' }, runs: { type: 'string', default: RUN_NAMES.join(',') }, keep: { type: 'boolean', default: false } } });
+  const wanted = new Set(values.runs.split(',').map((r) => r.trim()));
+  for (const r of wanted) if (!RUN_NAMES.includes(r)) throw new Error(`--runs: unknown run '${r}' (known: ${RUN_NAMES.join(', ')})`);
   const taskCount = Number(values.tasks);
   const latencyMs = Number(values['latency-ms']);
   const limitRps = Number(values['limit-rps']);
@@ -226,71 +235,98 @@ async function main(): Promise<void> {
   try {
     console.log(`latency bench: ${taskCount} tasks of media/samples/retail, offline-sim + ${latencyMs} ms per request at the mock server, $${budgetUsd}/task; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, ${os.cpus().length} cores`);
     console.log(`${'run'.padEnd(34)} ${'seconds'.padStart(7)}  ${'traj'.padStart(5)}  ${'traj/min'.padStart(8)}  ${'quality'.padStart(7)}  ${'spent $'.padStart(8)}  ${'requests'.padStart(8)}  ${'req/s'.padStart(6)}  ${'max/1s'.padStart(6)}`);
-    const byC = new Map<number, Measurement>();
-    for (const c of [1, 4, 8]) {
-      const m = await measureRun(`toffee C = ${c}`, { concurrency: c });
-      byC.set(c, m);
+    const runs = new Map<string, Measurement>();
+    const measure = async (name: string, label: string, extra: Partial<SynthesizeOptions>) => {
+      if (!wanted.has(name)) return;
+      const m = await measureRun(label, extra);
+      runs.set(name, m);
       console.log(line(m));
+    };
+    await measure('c1', 'toffee C = 1', { concurrency: 1 });
+    await measure('c4', 'toffee C = 4', { concurrency: 4 });
+    await measure('c8', 'toffee C = 8', { concurrency: 8 });
+    await measure('longest', 'toffee C = 8, longest first', { concurrency: 8, startOrder: 'longest-first' });
+    await measure('waves', 'toffee C = 8, expansion waves', { concurrency: 8, expansionSchedule: 'waves' });
+    await measure('parallel', 'toffee C = 8, expansion at once', { concurrency: 8, expansionSchedule: 'parallel' });
+    let bestOf5: Measurement | undefined;
+    if (wanted.has('best-of-5')) {
+      // The script is handed the task pool a TOFFEE run built (the pool is the same whatever the run).
+      const built = [...runs.values()][0] ?? (await measureRun('toffee C = 8 (for its task pool)', { concurrency: 8 }));
+      const tasks = [...stateOf(built.runDir!).tasks.values()].slice(0, taskCount);
+      bestOf5 = await measureBestOf5(tasks);
+      console.log(line(bestOf5));
     }
-    const longest = await measureRun('toffee C = 8, longest first', { concurrency: 8, startOrder: 'longest-first' });
-    console.log(line(longest));
-    const waves = await measureRun('toffee C = 8, expansion waves', { concurrency: 8, expansionSchedule: 'waves' });
-    console.log(line(waves));
-    const tasks = [...stateOf(byC.get(1)!.runDir!).tasks.values()].slice(0, taskCount);
-    const bestOf5 = await measureBestOf5(tasks);
-    console.log(line(bestOf5));
-    const bound = await measureRun(`toffee C = 12, waves, ${limitRps} req/s`, { concurrency: 12, expansionSchedule: 'waves', requestsPerMinute: { 'offline-sim': limitRps * 60 } });
-    console.log(line(bound));
-    const cancel = await measureCancel();
+    await measure('bound', `toffee C = 12, waves, ${limitRps} req/s`, { concurrency: 12, expansionSchedule: 'waves', requestsPerMinute: { 'offline-sim': limitRps * 60 } });
+    const cancel = wanted.has('cancel') ? await measureCancel() : undefined;
 
-    const c1 = byC.get(1)!;
-    const c8 = byC.get(8)!;
-    const speedup = c1.seconds / c8.seconds;
-    const same = [c8, byC.get(4)!, longest].every((m) => runDigest(m.runDir!) === runDigest(c1.runDir!));
-    console.log(`speed-up C = 8 vs C = 1: ${speedup.toFixed(2)}× (C = 4: ${(c1.seconds / byC.get(4)!.seconds).toFixed(2)}×, C = 8 longest first: ${(c1.seconds / longest.seconds).toFixed(2)}×); C = 1, 4, 8 and longest first give ${same ? 'the same' : 'DIFFERENT'} trajectories, spend and cost model`);
+    const met = (ok: boolean) => (ok ? 'MET    ' : 'NOT MET');
+    const fmt = (seconds: number | undefined) => (seconds === undefined ? 'never' : `${seconds.toFixed(1)} s`);
+    const c1 = runs.get('c1');
+    const c4 = runs.get('c4');
+    const c8 = runs.get('c8');
+    const longest = runs.get('longest');
+    const waves = runs.get('waves');
+    const parallel = runs.get('parallel');
+    const bound = runs.get('bound');
     // Building the task pool is the same serial work at any C (it makes no model requests): the share of the wall
     // time that tasks in flight cannot shorten.
     const poolSeconds = (m: Measurement) => (m.exploringAt! - m.startedAt!) / 1000;
     const exploring = (m: Measurement) => m.seconds - poolSeconds(m);
-    console.log(
-      `task pool built in ${[c1, byC.get(4)!, c8].map((m) => poolSeconds(m).toFixed(1)).join(' / ')} s (C = 1 / 4 / 8); exploring alone: C = 1 ${exploring(c1).toFixed(1)} s, C = 8 ${exploring(c8).toFixed(1)} s (${(exploring(c1) / exploring(c8)).toFixed(2)}×), longest first ${exploring(longest).toFixed(1)} s, waves ${exploring(waves).toFixed(1)} s`,
-    );
-    console.log(
-      `expansion waves (C = 8): ${waves.seconds.toFixed(1)} s vs ${c8.seconds.toFixed(1)} s (${(100 * (1 - waves.seconds / c8.seconds)).toFixed(0)}% less wall time), spend $${waves.spentUsd.toFixed(4)} vs $${c8.spentUsd.toFixed(4)} (${(100 * (waves.spentUsd / c8.spentUsd - 1)).toFixed(1)}% more), ${waves.requests} vs ${c8.requests} requests, quality ${waves.quality.toFixed(3)} vs ${c8.quality.toFixed(3)}`,
-    );
-    console.log(`under ${limitRps} req/s: mean ${bound.meanPerSecond.toFixed(2)} req/s, at most ${bound.maxInAnySecond} requests in any 1 s window at the server`);
-    console.log(`cancel during C = 8 with ${cancel.inFlightAtAbort} requests in flight: all closed at the server ${cancel.closedMs} ms after the abort; synthesize returned after ${cancel.returnedMs} ms`);
-    const met = (ok: boolean) => (ok ? 'MET    ' : 'NOT MET');
-    console.log(`${met(speedup >= 5)} C = 8 at least 5× faster than C = 1 (${speedup.toFixed(2)}×)`);
-    // Time to best-of-5's quality: when the run's mean best quality over its tasks first reached the script's. The
-    // script is handed the task pool TOFFEE built (its clock starts after it), so TOFFEE's is read from the moment
-    // its pool was built too; from the run's start it is printed beside it.
-    const reach = (m: Measurement) => secondsToQuality(m.runDir!, m.exploringAt!, taskCount, bestOf5.quality);
-    const fmt = (seconds: number | undefined) => (seconds === undefined ? 'never' : `${seconds.toFixed(1)} s`);
-    const fromStart = (m: Measurement) => {
-      const s = reach(m);
-      return s === undefined ? undefined : s + poolSeconds(m);
-    };
-    console.log(
-      `time to best-of-5's quality ${bestOf5.quality.toFixed(3)} (best-of-5 took ${bestOf5.seconds.toFixed(1)} s on the built pool), from the pool built (from the run's start): ${[c1, byC.get(4)!, c8, longest, waves, bound].map((m) => `${m.label} ${fmt(reach(m))} (${fmt(fromStart(m))})`).join('; ')}`,
-    );
-    const c8Reach = [reach(c8), reach(longest), reach(waves)].filter((s): s is number => s !== undefined);
-    const c8Best = c8Reach.length ? Math.min(...c8Reach) : undefined;
-    console.log(`${met(c8Best !== undefined && c8Best < bestOf5.seconds)} TOFFEE C = 8 reaches best-of-5's quality (${bestOf5.quality.toFixed(3)}) in less wall time, both on the built pool (${fmt(c8Best)} vs ${bestOf5.seconds.toFixed(1)} s); at its end ${Math.max(c8.quality, waves.quality).toFixed(3)}`);
-    for (const [m, schedule] of [[c8, 'sequential'], [waves, 'waves']] as const) {
+    if (c1 && c8) {
+      const speedup = c1.seconds / c8.seconds;
+      const others = [c8, c4, longest].filter((m): m is Measurement => m !== undefined);
+      const same = others.every((m) => runDigest(m.runDir!) === runDigest(c1.runDir!));
+      console.log(
+        `speed-up C = 8 vs C = 1: ${speedup.toFixed(2)}×${c4 ? ` (C = 4: ${(c1.seconds / c4.seconds).toFixed(2)}×)` : ''}${longest ? `, C = 8 longest first: ${(c1.seconds / longest.seconds).toFixed(2)}×` : ''}; ${others.map((m) => m.label).join(', ')} give ${same ? 'the same' : 'DIFFERENT'} trajectories, spend and cost model as C = 1`,
+      );
+      console.log(`task pool built in ${[c1, c8].map((m) => poolSeconds(m).toFixed(1)).join(' / ')} s (C = 1 / 8); exploring alone: C = 1 ${exploring(c1).toFixed(1)} s, C = 8 ${exploring(c8).toFixed(1)} s (${(exploring(c1) / exploring(c8)).toFixed(2)}×)`);
+      console.log(`${met(speedup >= 5)} C = 8 at least 5× faster than C = 1 (${speedup.toFixed(2)}×)`);
+    }
+    for (const m of [waves, parallel]) {
+      if (!c8 || !m) continue;
+      console.log(
+        `${m === waves ? 'expansion waves' : 'expansion at once'} (C = 8): ${m.seconds.toFixed(1)} s vs ${c8.seconds.toFixed(1)} s one after another (${(100 * (1 - m.seconds / c8.seconds)).toFixed(0)}% less wall time), spend $${m.spentUsd.toFixed(4)} vs $${c8.spentUsd.toFixed(4)} (${(100 * (m.spentUsd / c8.spentUsd - 1)).toFixed(1)}% more), ${m.requests} vs ${c8.requests} requests, quality ${m.quality.toFixed(3)} vs ${c8.quality.toFixed(3)}`,
+      );
+    }
+    if (bestOf5) {
+      // Time to best-of-5's quality: when the run's mean best quality over its tasks first reached the script's. The
+      // script is handed the task pool TOFFEE built (its clock starts after it), so TOFFEE's is read from the moment
+      // its pool was built too; from the run's start it is printed beside it.
+      const target = bestOf5.quality;
+      const reach = (m: Measurement) => secondsToQuality(m.runDir!, m.exploringAt!, taskCount, target);
+      const fromStart = (m: Measurement) => {
+        const s = reach(m);
+        return s === undefined ? undefined : s + poolSeconds(m);
+      };
+      const toffeeRuns = [c1, c4, c8, longest, waves, parallel, bound].filter((m): m is Measurement => m !== undefined);
+      console.log(`time to best-of-5's quality ${target.toFixed(3)} (best-of-5 took ${bestOf5.seconds.toFixed(1)} s on the built pool), from the pool built (from the run's start): ${toffeeRuns.map((m) => `${m.label} ${fmt(reach(m))} (${fmt(fromStart(m))})`).join('; ')}`);
+      const c8Runs = [c8, longest, waves, parallel].filter((m): m is Measurement => m !== undefined);
+      const c8Reach = c8Runs.map(reach).filter((s): s is number => s !== undefined);
+      const c8Best = c8Reach.length ? Math.min(...c8Reach) : undefined;
+      if (c8Runs.length) console.log(`${met(c8Best !== undefined && c8Best < bestOf5.seconds)} TOFFEE C = 8 reaches best-of-5's quality (${target.toFixed(3)}) in less wall time, both on the built pool (${fmt(c8Best)} vs ${bestOf5.seconds.toFixed(1)} s); at its end ${Math.max(...c8Runs.map((m) => m.quality)).toFixed(3)}`);
+    }
+    for (const [m, schedule] of [[c8, 'sequential'], [waves, 'waves'], [parallel, 'parallel']] as const) {
+      if (!m) continue;
       const trips = [...roundTrips(m.runDir!, schedule).values()];
       const first = trips.map((t) => t.toFirstAdmitted).filter((n): n is number => n !== undefined).sort((a, b) => a - b);
       console.log(
         `critical path, ${m.label}: the longest task waits on ${Math.max(...trips.map((t) => t.total))} requests one after another (all tasks: ${trips.reduce((n, t) => n + t.total, 0)}); round trips to each task's first admitted trajectory, fastest first: ${first.join(', ')} (${trips.length - first.length} never); best-of-5's episodes are at most 10 steps`,
       );
     }
-    console.log(`${met(bound.maxInAnySecond <= limitRps)} the server never saw more than ${limitRps} req/s (max ${bound.maxInAnySecond} in any 1 s window)`);
-    console.log(`${met(cancel.closedMs <= 2000)} a cancel closes every request in flight within 2 s (${cancel.closedMs} ms)`);
+    if (bound) {
+      console.log(`under ${limitRps} req/s: mean ${bound.meanPerSecond.toFixed(2)} req/s, at most ${bound.maxInAnySecond} requests in any 1 s window at the server`);
+      console.log(`${met(bound.maxInAnySecond <= limitRps)} the server never saw more than ${limitRps} req/s (max ${bound.maxInAnySecond} in any 1 s window)`);
+    }
+    if (cancel) {
+      console.log(`cancel during C = 8 with ${cancel.inFlightAtAbort} requests in flight: all closed at the server ${cancel.closedMs} ms after the abort; synthesize returned after ${cancel.returnedMs} ms`);
+      console.log(`${met(cancel.closedMs <= 2000)} a cancel closes every request in flight within 2 s (${cancel.closedMs} ms)`);
+    }
     console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   } finally {
     await session.dispose();
     await mock.close();
-    fs.rmSync(scratch, { recursive: true, force: true });
+    if (values.keep) console.log(`run folders kept in ${scratch}`);
+    else fs.rmSync(scratch, { recursive: true, force: true });
   }
 }
 

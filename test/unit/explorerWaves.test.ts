@@ -41,6 +41,9 @@ describe('explorer: parallel expansion in waves', function () {
     assert.deepEqual(waveSizes(2, 'waves'), [2]);
     assert.deepEqual(waveSizes(1, 'waves'), [1]);
     assert.deepEqual(waveSizes(0, 'waves'), []);
+    assert.deepEqual(waveSizes(3, 'parallel'), [3]);
+    assert.deepEqual(waveSizes(1, 'parallel'), [1]);
+    assert.deepEqual(waveSizes(0, 'parallel'), []);
   });
 
   it('keeps the early stop: a repeat in the first wave stops the rest; the wave that ran is kept', async () => {
@@ -71,6 +74,8 @@ describe('explorer: parallel expansion in waves', function () {
     assert.deepEqual(sequential, { calls: ['a', 'b'], most: 1, children: 2 }, 'one after another: b repeats a, c and d are not asked');
     const waves = await expand('waves');
     assert.deepEqual(waves, { calls: ['a', 'b'], most: 2, children: 2 }, 'in waves: a and b at once, b repeats a, the second wave is not asked');
+    const parallel = await expand('parallel');
+    assert.deepEqual(parallel, { calls: ['a', 'b', 'c', 'd'], most: 4, children: 4 }, 'all at once: every config is asked, and every child kept');
   });
 
   describe('over real execution (offline-sim)', () => {
@@ -118,15 +123,17 @@ describe('explorer: parallel expansion in waves', function () {
       spent: r.spentUsd.toFixed(12),
     });
 
-    it('requests a wave at once, and gives the same tree whatever order its requests come back in', async () => {
-      for (const task of tasks) {
-        const plain = await search(task, 'waves');
-        const jittered = await search(task, 'waves', 3);
-        assert.deepEqual(shape(jittered.result), shape(plain.result), `${task.id}: the same search`);
-        assert.ok(jittered.most >= 2, `${task.id}: ${jittered.most} requests at once`);
-        assert.ok(plain.result.admitted.length > 0, `${task.id}: admitted a trajectory`);
-      }
-    });
+    for (const schedule of ['waves', 'parallel'] as const) {
+      it(`requests ${schedule === 'waves' ? 'a wave' : 'an expansion'} at once, and gives the same tree whatever order its requests come back in`, async () => {
+        for (const task of tasks) {
+          const plain = await search(task, schedule);
+          const jittered = await search(task, schedule, 3);
+          assert.deepEqual(shape(jittered.result), shape(plain.result), `${task.id}: the same search`);
+          assert.ok(jittered.most >= 2, `${task.id}: ${jittered.most} requests at once`);
+          assert.ok(plain.result.admitted.length > 0, `${task.id}: admitted a trajectory`);
+        }
+      });
+    }
 
     it('one after another never has two requests at once, and its jitter changes nothing either', async () => {
       const task = tasks[0];

@@ -60,10 +60,11 @@ async function collectWithSignal(redis: Redis, runDir: string, json: boolean): P
   }
 }
 
-function requestsPerMinute(text: string | undefined, providers: string[]): Record<string, number> {
+/** `--requests-per-minute R` or `--tokens-per-minute T`: the same limit for every provider. */
+function perMinute(flag: 'requests-per-minute' | 'tokens-per-minute', text: string | undefined, providers: string[]): Record<string, number> {
   if (text === undefined) return {};
-  const rpm = positiveFlag('requests-per-minute', text, 0);
-  return Object.fromEntries(providers.map((id) => [id, rpm]));
+  const limit = positiveFlag(flag, text, 0);
+  return Object.fromEntries(providers.map((id) => [id, limit]));
 }
 
 const ENQUEUE_USAGE = `Usage: toffee enqueue <folder> --redis URL [options]
@@ -80,6 +81,8 @@ Options:
   --min-quality Q          admission threshold, 0..1 (default 0.9)
   --out DIR                run folder to create (default <folder>/.toffee/runs/<runId>)
   --requests-per-minute R  model requests per minute per provider, shared by all workers
+  --tokens-per-minute T    model tokens per minute per provider (prompt + completion allowance, settled with
+                           each reply's usage), shared by all workers
   --revise R               one-step revision after each task's first exploration, run by the collector:
                            rules (default, offline) or off (a reviser model: toffee synthesize --revise model:M)
   --no-wait                enqueue and return without collecting
@@ -99,6 +102,7 @@ export const enqueueCommand: CliCommand = {
       'min-quality': { type: 'string' },
       out: { type: 'string' },
       'requests-per-minute': { type: 'string' },
+      'tokens-per-minute': { type: 'string' },
       revise: { type: 'string', default: 'rules' },
       'no-wait': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
@@ -115,7 +119,8 @@ export const enqueueCommand: CliCommand = {
     if (revise?.startsWith('model:')) throw new CliError('--revise model:M is not supported in queue mode: the collector revises by the rules (or use toffee synthesize --revise model:M)', 2);
     if (revise !== 'rules' && revise !== 'off') throw new CliError(`--revise must be rules or off, not '${revise}'`, 2);
     const providers = providersFromFlags(values);
-    const rpm = requestsPerMinute(values['requests-per-minute'], providers.map((p) => p.id));
+    const rpm = perMinute('requests-per-minute', values['requests-per-minute'], providers.map((p) => p.id));
+    const tpm = perMinute('tokens-per-minute', values['tokens-per-minute'], providers.map((p) => p.id));
     return withRedis(values.redis, ENQUEUE_USAGE, async (redis) => {
       const run = await enqueueRun({
         folder,
@@ -127,6 +132,7 @@ export const enqueueCommand: CliCommand = {
         outDir: values.out,
         providers,
         requestsPerMinute: rpm,
+        tokensPerMinute: tpm,
         revise,
         onProgress: (line) => process.stderr.write(`${line}\n`),
       });

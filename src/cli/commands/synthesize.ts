@@ -6,6 +6,7 @@ import type { RecordedProvider, RunModelsConfig } from '../../core/store/runProv
 import { describeCostModelOrigin, parseCostModelChoice, type CostModelChoice } from '../../core/lcm/location';
 import type { LlmProvider } from '../../core/llm/types';
 import { formatShard, parseShard, type Shard } from '../../core/run/shard';
+import { EXPANSION_SCHEDULES, type ExpansionSchedule } from '../../core/explorer/waves';
 import { isRunFolder, readRunMeta } from '../../core/store/runFolder';
 import { CliError, parseCommandArgs, resolveRunDir, type CliCommand } from '../command';
 import { hasProviderFlags, PROVIDER_FLAG_OPTIONS, PROVIDER_FLAG_USAGE, providersFromFlags, providersFromSettings, providerSettingsFromFlags, readCliConfig } from '../providers';
@@ -34,8 +35,12 @@ ${PROVIDER_FLAG_USAGE}
                         re-run on the same folder skips the tasks already finished there. Combine the shards'
                         folders with toffee merge
   --concurrency C       tasks explored at once in this process (default 1); the results do not depend on it
-  --expansion-waves     request an expansion's configs in waves (2, then the rest at once) instead of one
-                        after another: less waiting on a provider with latency, a little more spend
+  --expansion-schedule S  how an expansion's configs are requested: sequential (default: one after another, a
+                        repeat stops the rest), waves (2, then the rest at once) or parallel (all at once): less
+                        waiting on a provider with latency, a little more spend
+  --expansion-waves     the same as --expansion-schedule waves
+  --tokens-per-minute T  at most T model tokens a minute per provider, across all tasks in flight (a request's
+                        prompt and completion allowance are taken before it starts, settled with its usage)
   --requests-per-minute R  at most R model requests a minute per provider, across all tasks in flight (a 429
                         backs every request off and sends it again)
   --min-quality Q       admission threshold, 0..1 (default 0.9)
@@ -110,6 +115,8 @@ export const synthesizeCommand: CliCommand = {
       shard: { type: 'string' },
       concurrency: { type: 'string' },
       'requests-per-minute': { type: 'string' },
+      'tokens-per-minute': { type: 'string' },
+      'expansion-schedule': { type: 'string' },
       'expansion-waves': { type: 'boolean', default: false },
       'min-quality': { type: 'string' },
       'judge-model': { type: 'string' },
@@ -157,7 +164,9 @@ export const synthesizeCommand: CliCommand = {
     const tasks = positiveNumber('tasks', values.tasks, 8, true);
     const budgetUsd = positiveNumber('budget', values.budget, 0.05);
     const concurrency = positiveNumber('concurrency', values.concurrency, 1, true);
+    const expansionSchedule = parseExpansionSchedule(values['expansion-schedule'], values['expansion-waves']);
     const rpm = values['requests-per-minute'] === undefined ? undefined : positiveNumber('requests-per-minute', values['requests-per-minute'], 0);
+    const tpm = values['tokens-per-minute'] === undefined ? undefined : positiveNumber('tokens-per-minute', values['tokens-per-minute'], 0);
     const seed = values.seed === undefined ? 1 : Number(values.seed);
     if (!Number.isInteger(seed)) throw new CliError(`--seed must be an integer, not '${values.seed}'`, 2);
     const minQuality = values['min-quality'] === undefined ? undefined : Number(values['min-quality']);
@@ -199,8 +208,9 @@ export const synthesizeCommand: CliCommand = {
         resumeDir: values.resume,
         shard,
         concurrency,
-        ...(values['expansion-waves'] ? { expansionSchedule: 'waves' as const } : {}),
+        ...(expansionSchedule ? { expansionSchedule } : {}),
         ...(rpm ? { requestsPerMinute: Object.fromEntries(providers.map((p) => [p.id, rpm])) } : {}),
+        ...(tpm ? { tokensPerMinute: Object.fromEntries(providers.map((p) => [p.id, tpm])) } : {}),
         minQuality,
         judge,
         revise,
@@ -222,3 +232,11 @@ export const synthesizeCommand: CliCommand = {
     }
   },
 };
+
+/** `--expansion-schedule S` (or `--expansion-waves`); undefined: the default (one after another, or a resumed run's). */
+function parseExpansionSchedule(value: string | undefined, waves: boolean): ExpansionSchedule | undefined {
+  if (value === undefined) return waves ? 'waves' : undefined;
+  if (!(EXPANSION_SCHEDULES as readonly string[]).includes(value)) throw new CliError(`--expansion-schedule: expected one of ${EXPANSION_SCHEDULES.join(', ')}, got '${value}'`, 2);
+  if (waves && value !== 'waves') throw new CliError(`--expansion-waves contradicts --expansion-schedule ${value}`, 2);
+  return value as ExpansionSchedule;
+}

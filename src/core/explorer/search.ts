@@ -74,7 +74,7 @@ export interface SearchOptions {
   signal?: AbortSignal;
   /** Receives each expansion's events as one batch (for one fsync in the run store). */
   onEvents?: (events: RunEventInput[]) => void;
-  /** An expansion's configs one after another (default) or requested in waves (waves.ts). */
+  /** An expansion's configs one after another (default), requested in waves, or all at once (waves.ts). */
   expansionSchedule?: ExpansionSchedule;
 }
 

@@ -60,12 +60,12 @@ export class RequestRateLimiter {
   async acquire(signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) throw new LlmError('cancelled', 'The model request was cancelled before it was sent.', false);
     const waitMs = await this.ledger.reserve(this.intervalMs);
-    if (waitMs > 0) await sleep(waitMs, signal);
+    if (waitMs > 0) await waitForLimit(waitMs, signal);
     const member = `${process.pid}:${++this.sequence}:${Math.random()}`;
     for (;;) {
       const retryMs = await this.ledger.admit(this.perWindow, this.windowMs, member);
       if (retryMs <= 0) return;
-      await sleep(retryMs, signal);
+      await waitForLimit(retryMs, signal);
     }
   }
 
@@ -162,8 +162,9 @@ export function withInProcessRateLimits(providers: readonly LlmProvider[], reque
   return providers.map(inProcessRateLimits(requestsPerMinute, options));
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  const cancelled = () => new LlmError('cancelled', 'The model request was cancelled while waiting for the rate limit.', false);
+/** Waits `ms`; an abort (before or during the wait) rejects with a cancellation that says `what` was awaited. */
+export function waitForLimit(ms: number, signal: AbortSignal | undefined, what = 'the rate limit'): Promise<void> {
+  const cancelled = () => new LlmError('cancelled', `The model request was cancelled while waiting for ${what}.`, false);
   // The signal may have aborted while the ledger answered: an abort event already fired is never heard again.
   if (signal?.aborted) return Promise.reject(cancelled());
   return new Promise((resolve, reject) => {

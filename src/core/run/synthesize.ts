@@ -16,13 +16,14 @@ import { openAgentSession, type AgentSession } from '../agent/session';
 import type { ToolContext } from '../agent/tools';
 import { PrefixCache, type PrefixCacheStats } from '../explorer/prefixCache';
 import { DEFAULT_CLEANING, type CleaningOptions } from '../explorer/verifier';
-import type { ExpansionSchedule } from '../explorer/waves';
+import { EXPANSION_SCHEDULES, type ExpansionSchedule } from '../explorer/waves';
 import { CallGuard, type ProviderFailureTally, type RunStop } from '../explorer/callGuard';
 import { buildDefaultArms, createPriceCostEstimator, loadCostModel, saveCostModel, serializeCostModel, LearnedCostModel, type ArmConfig, type LcmOptions } from '../lcm/index';
 import { choiceFromOption, CostModelWriter, costModelOrigin, resolveCostModelLocation, type CostModelLocation, type CostModelOrigin } from '../lcm/location';
 import { createSimulatedProvider } from '../sim/simulatedProvider';
 import { assertSpendBounded } from '../llm/spendBound';
 import { inProcessRateLimits } from '../llm/requestRateLimit';
+import { inProcessTokenLimits } from '../llm/tokenRateLimit';
 import type { LlmProvider, ModelSpec } from '../llm/types';
 import type { RunConfig, RunEventInput } from '../store/events';
 import { assertResumable } from '../store/resumeCheck';
@@ -108,13 +109,18 @@ export interface SynthesizeOptions {
    * the results are the same either way.
    */
   startOrder?: 'run' | 'longest-first';
-  /** An expansion's configs one after another (default) or requested in waves (explorer/waves.ts); a resume keeps the run's. */
+  /** An expansion's configs one after another (default), in waves or all at once (explorer/waves.ts); a resume keeps the run's. */
   expansionSchedule?: ExpansionSchedule;
   /**
    * Requests per minute per provider id, across every task in flight (the request rate limiter queue mode uses,
    * on an in-process ledger). A 429 backs every request off for its Retry-After and is sent again.
    */
   requestsPerMinute?: Readonly<Record<string, number>>;
+  /**
+   * Tokens per minute per provider id, across every task in flight (llm/tokenRateLimit.ts: a request's estimate
+   * is taken before it starts and settled with its reply's usage).
+   */
+  tokensPerMinute?: Readonly<Record<string, number>>;
   /** Tasks done / exploring / waiting, whenever a task starts or ends (the extension's status bar). */
   onTasks?: (counts: TaskCounts) => void;
 }
@@ -175,7 +181,8 @@ function recordedSettings(resumeDir: string | undefined): Partial<RunSettings> {
     for (const key of ['budgetUsd', 'maxK', 'maxDepth', 'targetAdmitted', 'minQuality', 'maxCalls'] as const) {
       if (typeof config[key] === 'number') pick[key] = config[key];
     }
-    pick.expansionSchedule = config.expansionSchedule ?? 'sequential';
+    // A schedule this version does not know (a hand-edited run.json) resumes one after another, as the default does.
+    pick.expansionSchedule = EXPANSION_SCHEDULES.includes(config.expansionSchedule as ExpansionSchedule) ? config.expansionSchedule : 'sequential';
     return pick;
   } catch {
     return {};
@@ -260,7 +267,10 @@ async function runModels(options: SynthesizeOptions, progress: (line: string) =>
   if (!(budgetUsd > 0)) throw new RangeError(`the budget per task must be a positive number of USD, got ${budgetUsd}`);
   const onRateLimited = (ms: number) => progress(`rate limited; every request backs off ${ms} ms`);
   // One limiter per provider id for every request of the run: the arms', the judge's and the reviser's.
-  const limited = inProcessRateLimits(options.requestsPerMinute ?? {}, { onRateLimited, retries: RATE_LIMIT_RETRIES });
+  const requestLimited = inProcessRateLimits(options.requestsPerMinute ?? {}, { onRateLimited, retries: RATE_LIMIT_RETRIES });
+  const tokenLimited = inProcessTokenLimits(options.tokensPerMinute ?? {});
+  // The token limit outside: a request waits for its tokens before it takes a request slot.
+  const limited = (provider: LlmProvider) => tokenLimited(requestLimited(provider));
   const providers = (options.providers ?? [createSimulatedProvider()]).map(limited);
   const judge = options.judge ? { ...options.judge, provider: limited(options.judge.provider) } : undefined;
   const reviser = options.revise === undefined || options.revise === 'rules' || options.revise === 'off' ? undefined : { ...options.revise, provider: limited(options.revise.provider) };
@@ -333,7 +343,7 @@ async function startRun(session: AgentSession, folder: string, options: Synthesi
     maxDepth: options.maxDepth ?? 10,
     targetAdmitted: options.targetAdmitted ?? 3,
     minQuality: options.minQuality ?? DEFAULT_CLEANING.minQuality,
-    ...(options.expansionSchedule === 'waves' ? { expansionSchedule: 'waves' as const } : {}),
+    ...(options.expansionSchedule && options.expansionSchedule !== 'sequential' ? { expansionSchedule: options.expansionSchedule } : {}),
     ...modelsConfig(models.providers, models.models, options.providerSettings),
     ...(options.maxCalls !== undefined ? { maxCalls: options.maxCalls } : {}),
     costModel: origin,

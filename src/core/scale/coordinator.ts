@@ -53,6 +53,7 @@ export interface EnqueueOptions {
   /** Providers as the workers will build them (model lists are taken from them). */
   providers: LlmProvider[];
   requestsPerMinute?: Record<string, number>;
+  tokensPerMinute?: Record<string, number>;
   /** The one-step revision the collector runs after each task's first exploration (default rules). */
   revise?: QueueRevise;
   onProgress?: (line: string) => void;
@@ -95,7 +96,7 @@ export async function enqueueRun(options: EnqueueOptions): Promise<EnqueuedRun> 
   } finally {
     await session.dispose();
   }
-  return publishRun({ runDir: summary.runDir, redis: options.redis, requestsPerMinute: options.requestsPerMinute, environmentCostModel, revise: options.revise, onProgress: options.onProgress });
+  return publishRun({ runDir: summary.runDir, redis: options.redis, requestsPerMinute: options.requestsPerMinute, tokensPerMinute: options.tokensPerMinute, environmentCostModel, revise: options.revise, onProgress: options.onProgress });
 }
 
 export interface PublishOptions {
@@ -103,6 +104,7 @@ export interface PublishOptions {
   runDir: string;
   redis: Redis;
   requestsPerMinute?: Record<string, number>;
+  tokensPerMinute?: Record<string, number>;
   /** The environment's cost model file the collector updates when the run completes (null: none). */
   environmentCostModel: string | null;
   revise?: QueueRevise;
@@ -131,6 +133,7 @@ export async function publishRun(options: PublishOptions): Promise<EnqueuedRun> 
     seed: store.state.started?.seed ?? 1,
     ...config,
     requestsPerMinute: options.requestsPerMinute ?? {},
+    ...(options.tokensPerMinute && Object.keys(options.tokensPerMinute).length ? { tokensPerMinute: options.tokensPerMinute } : {}),
     costModel: JSON.parse(fs.readFileSync(path.join(store.runDir, RUN_COST_MODEL_START_FILE), 'utf8')) as CostModelJson,
     environmentCostModel: options.environmentCostModel,
     tasks: tasks.length,

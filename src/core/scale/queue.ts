@@ -70,6 +70,8 @@ export interface RunSpec {
   providers: string[];
   /** Requests per minute per provider id, shared by all workers. */
   requestsPerMinute: Record<string, number>;
+  /** Tokens per minute per provider id, shared by all workers (a spec without it: none). */
+  tokensPerMinute?: Record<string, number>;
   /** The run-start snapshot every task explores from. */
   costModel: CostModelJson;
   /** The environment's cost model file, updated by the collector when the run completes (null: none). */
@@ -97,6 +99,7 @@ export const runSpecSchema = z.looseObject({
   minQuality: z.number().min(0).max(1),
   providers: z.array(z.string().min(1)).min(1),
   requestsPerMinute: z.record(z.string(), z.number().positive()),
+  tokensPerMinute: z.record(z.string(), z.number().positive()).optional(),
   costModel: z.looseObject({ schema: z.literal('toffee-lcm') }),
   environmentCostModel: z.string().nullable(),
   tasks: z.number().int().nonnegative(),

@@ -1,5 +1,5 @@
 /**
- * A request rate limit per provider shared by every worker through Redis. BullMQ's own limiter counts jobs
+ * A request rate limit (and a tokens-per-minute limit) per provider shared by every worker through Redis. BullMQ's own limiter counts jobs
  * (here: whole tasks, each many model requests), so the requests themselves are spaced by the request rate
  * limiter of llm/requestRateLimit.ts (the one a single process uses for its tasks in flight) on a Redis ledger,
  * one key per provider: slots and the sliding-window admission log live on the Redis server's clock, so the pool
@@ -9,6 +9,7 @@
 import type { Redis } from 'ioredis';
 import { LlmError } from '../llm/errors';
 import { RequestRateLimiter, withRequestRateLimit, type RateLimitLedger } from '../llm/requestRateLimit';
+import { TokenRateLimiter, withTokenRateLimit, type TokenLedger } from '../llm/tokenRateLimit';
 import { keepScript, type CompletionRequest, type LlmProvider } from '../llm/types';
 
 const RESERVE = `
@@ -70,6 +71,56 @@ export class RedisLedger implements RateLimitLedger {
   }
 }
 
+/** The token bucket (llm/tokenRateLimit.ts) on the Redis clock: refills, then takes ARGV[1] if it holds min(ARGV[1], capacity). */
+const TAKE_TOKENS = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local tokens = tonumber(ARGV[1])
+local capacity = tonumber(ARGV[2])
+local level = tonumber(redis.call('HGET', KEYS[1], 'level') or tostring(capacity))
+local at = tonumber(redis.call('HGET', KEYS[1], 'at') or tostring(now))
+level = math.min(capacity, level + (now - at) * capacity / 60000)
+local needed = math.min(tokens, capacity)
+local wait = 0
+if level >= needed then
+  level = level - tokens
+else
+  wait = math.max(1, math.ceil((needed - level) * 60000 / capacity))
+end
+redis.call('HSET', KEYS[1], 'level', tostring(level), 'at', tostring(now))
+redis.call('PEXPIRE', KEYS[1], 120000)
+return tostring(wait)
+`;
+
+/** Puts ARGV[1] tokens back (negative: takes them), never above the capacity ARGV[2]. */
+const SETTLE_TOKENS = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local capacity = tonumber(ARGV[2])
+local level = tonumber(redis.call('HGET', KEYS[1], 'level') or tostring(capacity))
+local at = tonumber(redis.call('HGET', KEYS[1], 'at') or tostring(now))
+level = math.min(capacity, level + (now - at) * capacity / 60000 + tonumber(ARGV[1]))
+redis.call('HSET', KEYS[1], 'level', tostring(level), 'at', tostring(now))
+redis.call('PEXPIRE', KEYS[1], 120000)
+return 'OK'
+`;
+
+/** The token bucket of a tokens-per-minute limit on the Redis server, shared by every worker. */
+export class RedisTokenLedger implements TokenLedger {
+  constructor(
+    private readonly redis: Redis,
+    private readonly key: string,
+  ) {}
+
+  async take(tokens: number, perMinute: number): Promise<number> {
+    return Number(await this.redis.eval(TAKE_TOKENS, 1, `${this.key}:tokens`, String(tokens), String(perMinute)));
+  }
+
+  async settle(tokens: number, perMinute: number): Promise<void> {
+    await this.redis.eval(SETTLE_TOKENS, 1, `${this.key}:tokens`, String(tokens), String(perMinute));
+  }
+}
+
 /** The request rate limiter (llm/requestRateLimit.ts) on a Redis ledger: one limit for the whole worker pool. */
 export class SharedRateLimiter extends RequestRateLimiter {
   /** `requestsPerMinute` > 0; the same key and rate must be used by every worker. */
@@ -85,6 +136,11 @@ export class SharedRateLimiter extends RequestRateLimiter {
  */
 export function withSharedRateLimit(provider: LlmProvider, limiter: SharedRateLimiter, onRateLimited: (retryAfterMs: number) => void): LlmProvider {
   return withRequestRateLimit(provider, limiter, { onRateLimited });
+}
+
+/** The provider under the pool's shared tokens-per-minute limit (the same key and rate for every worker). */
+export function withSharedTokenLimit(provider: LlmProvider, redis: Redis, key: string, tokensPerMinute: number): LlmProvider {
+  return withTokenRateLimit(provider, new TokenRateLimiter(new RedisTokenLedger(redis, key), tokensPerMinute));
 }
 
 /**

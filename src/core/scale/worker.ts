@@ -20,7 +20,7 @@ import type { RunEventInput } from '../store/events';
 import type { TaskSpec } from '../taskpool/types';
 import { explorerToolContext, exploreTask } from '../run/exploreTask';
 import { KEY_PREFIX, TASK_QUEUE, parseRunSpec, runSpecKey, taskJobDataSchema, type RunSpec, type TaskJobResult } from './queue';
-import { SharedRateLimiter, rateLimitKey, withSharedRateLimit } from './rateLimit';
+import { SharedRateLimiter, rateLimitKey, withSharedRateLimit, withSharedTokenLimit } from './rateLimit';
 
 export interface WorkerOptions {
   redis: Redis;
@@ -193,6 +193,9 @@ function rateLimitedProviders(w: WorkerState, spec: RunSpec, onRateLimited: (ms:
   return spec.providers.map((id) => {
     const provider = w.byId.get(id)!;
     const rpm = spec.requestsPerMinute[id];
-    return rpm ? withSharedRateLimit(provider, new SharedRateLimiter(w.options.redis, rateLimitKey(KEY_PREFIX, id), rpm), onRateLimited) : provider;
+    const tpm = spec.tokensPerMinute?.[id];
+    const key = rateLimitKey(KEY_PREFIX, id);
+    const requestLimited = rpm ? withSharedRateLimit(provider, new SharedRateLimiter(w.options.redis, key, rpm), onRateLimited) : provider;
+    return tpm ? withSharedTokenLimit(requestLimited, w.options.redis, key, tpm) : requestLimited;
   });
 }

@@ -107,8 +107,8 @@ export interface RunConfig {
   maxDepth?: number;
   targetAdmitted?: number;
   minQuality?: number;
-  /** How an expansion's configs are requested: one after another (absent) or in waves (explorer/waves.ts). */
-  expansionSchedule?: 'sequential' | 'waves';
+  /** How an expansion's configs are requested: one after another (absent), in waves or all at once (explorer/waves.ts). */
+  expansionSchedule?: 'sequential' | 'waves' | 'parallel';
   /** Provider ids whose models form the cost model's arms. */
   providers?: string[];
   /** `provider/model` of every arm model (store/runProviders.ts). */

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { synthesize, type SynthesisSummary } from '../../core/run/synthesize';
+import { EXPANSION_SCHEDULES, type ExpansionSchedule } from '../../core/explorer/waves';
 import { isRunFolder, newRunId, runsDir } from '../../core/store';
 import type { LlmProvider } from '../../core/llm/types';
 import { createSimulatedProvider } from '../../core/sim/index';
@@ -23,7 +24,7 @@ import type { TaskCounts } from '../../core/run/inFlight';
  */
 async function synthesizeThroughQueue(
   redisUrl: string,
-  requestsPerMinute: number,
+  limits: { requestsPerMinute: number; tokensPerMinute: number },
   params: SynthesisParams,
   signal: AbortSignal,
   onProgress: (line: string) => void,
@@ -40,7 +41,8 @@ async function synthesizeThroughQueue(
       budgetUsd: params.budgetUsd,
       outDir: params.runDir,
       providers,
-      requestsPerMinute: requestsPerMinute > 0 ? Object.fromEntries(providers.map((p) => [p.id, requestsPerMinute])) : {},
+      requestsPerMinute: perProvider(providers, limits.requestsPerMinute),
+      tokensPerMinute: perProvider(providers, limits.tokensPerMinute),
       onProgress,
     });
     onProgress(`tasks enqueued at ${redisUrl}; waiting for toffee worker processes`);
@@ -158,11 +160,10 @@ async function runSynthesis(context: vscode.ExtensionContext, status: vscode.Sta
         };
         const redisUrl = vscode.workspace.getConfiguration('toffee.queue').get<string>('redisUrl', '').trim();
         if (redisUrl && !params.resume) {
-          const rpm = vscode.workspace.getConfiguration('toffee.queue').get<number>('requestsPerMinute', 0);
-          return synthesizeThroughQueue(redisUrl, rpm, params, abort.signal, onProgress);
+          return synthesizeThroughQueue(redisUrl, queueLimits(), params, abort.signal, onProgress);
         }
         const synthesis = vscode.workspace.getConfiguration('toffee.synthesis');
-        const rpm = vscode.workspace.getConfiguration('toffee.queue').get<number>('requestsPerMinute', 0);
+        const limits = queueLimits();
         const providers = params.providers ?? [createSimulatedProvider()];
         return synthesize({
           folder: params.folder,
@@ -170,7 +171,9 @@ async function runSynthesis(context: vscode.ExtensionContext, status: vscode.Sta
           budgetUsd: params.budgetUsd,
           providers,
           concurrency: Math.max(1, Math.floor(synthesis.get<number>('concurrency', 4))),
-          ...(rpm > 0 ? { requestsPerMinute: Object.fromEntries(providers.map((p) => [p.id, rpm])) } : {}),
+          ...expansionScheduleSetting(synthesis.get<string>('expansionSchedule', 'sequential')),
+          requestsPerMinute: perProvider(providers, limits.requestsPerMinute),
+          tokensPerMinute: perProvider(providers, limits.tokensPerMinute),
           onTasks: (counts) => {
             tasks = counts;
             showRunning();
@@ -323,4 +326,20 @@ export function registerSynthesizeCommand(context: vscode.ExtensionContext, envi
   });
   statusItem = status;
   return vscode.Disposable.from(command, status);
+}
+
+/** The `toffee.synthesis.expansionSchedule` setting; a value VS Code's schema check let through but no schedule has is the default. */
+function expansionScheduleSetting(value: string): { expansionSchedule?: ExpansionSchedule } {
+  return (EXPANSION_SCHEDULES as readonly string[]).includes(value) && value !== 'sequential' ? { expansionSchedule: value as ExpansionSchedule } : {};
+}
+
+/** The request and token limits per minute (`toffee.queue.*`; 0 = none), for this window's tasks in flight or the queue. */
+function queueLimits(): { requestsPerMinute: number; tokensPerMinute: number } {
+  const queue = vscode.workspace.getConfiguration('toffee.queue');
+  return { requestsPerMinute: queue.get<number>('requestsPerMinute', 0), tokensPerMinute: queue.get<number>('tokensPerMinute', 0) };
+}
+
+/** One limit for every provider of the run; none (an empty record) for 0 or a value that is not a positive number. */
+function perProvider(providers: readonly LlmProvider[], limit: number): Record<string, number> {
+  return typeof limit === 'number' && limit > 0 ? Object.fromEntries(providers.map((p) => [p.id, limit])) : {};
 }
