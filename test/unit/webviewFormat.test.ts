@@ -40,6 +40,18 @@ describe('webview: names and chart data', () => {
     assert.equal(taskState(view.tasks['task-001'], false), 'stopped');
   });
 
+  it('opens a finished run on the last explored task that has a trajectory, not on one that found nothing', () => {
+    const first = new TaskStreamGenerator(0, 20, 3).drain();
+    const second = new TaskStreamGenerator(1, 20, 3).drain().filter((e) => e.type !== 'trajectory/admitted');
+    assert.ok(first.some((e) => e.type === 'trajectory/admitted') && first.some((e) => e.type === 'task/finished') && second.some((e) => e.type === 'task/finished'));
+    const view = createRunView();
+    applyRunEvents(view, stampEvents([...first, ...second]) as unknown as WireEvent[]);
+    assert.equal(exploredTaskId(view), 'task-000', 'task-001 was explored last but admitted nothing');
+    const nothing = createRunView();
+    applyRunEvents(nothing, stampEvents([...first.filter((e) => e.type !== 'trajectory/admitted'), ...second]) as unknown as WireEvent[]);
+    assert.equal(exploredTaskId(nothing), 'task-001', 'with no trajectory anywhere, the last task explored');
+  });
+
   it('draws best quality as a step line from $0 to the task spend, rising at the expansion that admitted it', () => {
     const view = createRunView();
     applyRunEvents(view, stampEvents(generateRunEventInputs({ tasks: 1, nodesPerTask: 60, seed: 2 })) as unknown as WireEvent[]);

@@ -74,17 +74,19 @@ export function taskState(task: TaskView, live: boolean): TaskState {
 
 /**
  * The task the run is exploring now: the unfinished task whose node arrived last (with several tasks in flight,
- * the most recently active one); when none is unfinished, the task that received the last node.
+ * the most recently active one); when none is unfinished, the last explored task that has a trajectory (a finished
+ * run opens on something to inspect, not on a task that found nothing), else the task that received the last node.
  */
 export function exploredTaskId(view: RunView): string | undefined {
-  let best: { id: string; seq: number; open: boolean } | undefined;
+  const withTrajectories = new Set(Object.values(view.trajectories).map((t) => t.taskId));
+  let best: { id: string; seq: number; rank: number } | undefined;
   for (const id of view.taskOrder) {
     const task = view.tasks[id];
     const last = task.nodeOrder[task.nodeOrder.length - 1];
     if (last === undefined) continue;
     const seq = task.nodes[last].addedSeq;
-    const open = !task.finished;
-    if (!best || (open && !best.open) || (open === best.open && seq > best.seq)) best = { id, seq, open };
+    const rank = !task.finished ? 2 : withTrajectories.has(id) ? 1 : 0;
+    if (!best || rank > best.rank || (rank === best.rank && seq > best.seq)) best = { id, seq, rank };
   }
   return best?.id ?? view.taskOrder[0];
 }
