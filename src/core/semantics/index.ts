@@ -12,6 +12,7 @@ import { columnSemantics, defaultAggregation, type ColumnEvidence } from './colu
 import { checkReferences, CORRECTIONS_FILE, readCorrections, type SemanticCorrections } from './corrections';
 import { normalName, readDictionaries, tablesDescribedBy } from './dictionary';
 import { addPartitionViews, findPartitions } from './partitions';
+import { markRunningTotals } from './levels';
 import { inferRelationships, viewLineage, type ColumnLineage } from './relationships';
 import { nameTokens } from './lexicon';
 import { tableSemantics } from './tables';
@@ -142,6 +143,8 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
     }
     tableColumns.set(table.name, list);
   }
+  // Running totals are told by their data, over the whole of each table (a partition's view holds all its files).
+  for (const table of ordered) markRunningTotals(db, table, tableColumns.get(table.name) ?? []);
   // The files of a partition are one dataset: each file's columns mean what the union of all files says (a column
   // empty in the early files, or 0/1 in a quiet season, reads as it does across all of them).
   for (const partition of partitions) {

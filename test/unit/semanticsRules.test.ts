@@ -1,0 +1,70 @@
+/**
+ * Column-meaning rules that read the data as an analyst would, on public data nobody on the team wrote: running
+ * totals told by their series, the time grain read from all of a column's values.
+ */
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { loadSemanticEnvironment } from '../../src/core/semantics/index';
+import { isRunningTotal } from '../../src/core/semantics/levels';
+import type { SemanticEnvironment } from '../../src/core/semantics/types';
+import { PUBLIC_FIXTURES } from '../support/publicFixtures';
+
+const column = (env: SemanticEnvironment, table: string, name: string) => {
+  const found = env.semantics.columns.find((c) => c.table === table && c.column === name);
+  assert.ok(found, `${table}.${name}`);
+  return found;
+};
+
+const load = (name: string) => loadSemanticEnvironment(path.join(PUBLIC_FIXTURES, name, 'data'));
+
+/** The first file of the partition whose view is named `view`. */
+const memberOf = (env: SemanticEnvironment, prefix: string) => {
+  const partition = env.semantics.partitions.find((p) => p.tables.some((t) => t.table.startsWith(prefix)));
+  assert.ok(partition, `a partition of ${prefix}…`);
+  return partition.tables[0].table;
+};
+
+describe('semantics rules: running totals from the data', function () {
+  this.timeout(240_000);
+
+  it('reads counts that rise every quarter per economy as running totals, and a flow beside them as additive', async () => {
+    const env = await load('github-innovation-graph');
+    for (const [table, name] of [['developers', 'developers'], ['repositories', 'repositories'], ['organizations', 'organizations']]) {
+      const c = column(env, table, name);
+      assert.equal(c.additivity?.value, 'semi-additive', `${table}.${name}: ${c.additivity?.why}`);
+      assert.equal(c.additivity?.source.kind === 'rule' && c.additivity.source.rule, 'additivity:running-total');
+      assert.match(c.additivity!.why, /per iso2_code over year and quarter/);
+    }
+    // Pushes rise and fall from quarter to quarter: a flow, summed over quarters.
+    assert.equal(column(env, 'git_pushes', 'git_pushes').additivity?.value, 'additive');
+  });
+
+  it('reads the cumulative columns of one-file-per-day bulletins through their partition, and keeps daily flows additive', async () => {
+    const env = await load('dpc-covid-italy');
+    const regional = memberOf(env, 'dpc_covid19_ita_regioni_');
+    for (const name of ['totale_casi', 'deceduti', 'dimessi_guariti', 'tamponi', 'casi_testati']) {
+      assert.equal(column(env, regional, name).additivity?.value, 'semi-additive', name);
+    }
+    for (const name of ['nuovi_positivi', 'variazione_totale_positivi', 'ingressi_terapia_intensiva']) {
+      assert.equal(column(env, regional, name).additivity?.value, 'additive', name);
+    }
+    const national = memberOf(env, 'dpc_covid19_ita_andamento_nazionale_');
+    assert.equal(column(env, national, 'totale_casi').additivity?.value, 'semi-additive');
+  });
+
+  it('reads weekly running totals of deaths per age band and per state', async () => {
+    const env = await load('rki-covid-deaths');
+    assert.equal(column(env, 'covid_19_todesfaelle_altersgruppen', 'todesfaelle_gesamt').additivity?.value, 'semi-additive');
+    assert.equal(column(env, 'covid_19_todesfaelle_bundeslaender', 'todesfaelle_gesamt').additivity?.value, 'semi-additive');
+    assert.equal(column(env, 'covid_19_todesfaelle_deutschland', 'faelle_gesamt').additivity?.value, 'semi-additive');
+  });
+
+  it('allows a correction now and then, but not the falls of a growing flow', () => {
+    assert.equal(isRunningTotal({ steps: 120, increases: 112, decreases: 8, entities: [], time: ['date'] }), true);
+    // A salary that rises most years and falls one year in six is still paid each year.
+    assert.equal(isRunningTotal({ steps: 120, increases: 100, decreases: 20, entities: [], time: ['year'] }), false);
+    // A count of rare events is mostly unchanged: not a total.
+    assert.equal(isRunningTotal({ steps: 120, increases: 10, decreases: 0, entities: [], time: ['date'] }), false);
+    assert.equal(isRunningTotal({ steps: 6, increases: 6, decreases: 0, entities: [], time: ['year'] }), false);
+  });
+});
