@@ -5,9 +5,10 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { loadSemanticEnvironment } from '../../src/core/semantics/index';
+import { grainOfShape } from '../../src/core/semantics/grain';
 import { isRunningTotal } from '../../src/core/semantics/levels';
 import type { SemanticEnvironment } from '../../src/core/semantics/types';
-import { PUBLIC_FIXTURES } from '../support/publicFixtures';
+import { materialize, PUBLIC_FIXTURES, publicFixture } from '../support/publicFixtures';
 
 const column = (env: SemanticEnvironment, table: string, name: string) => {
   const found = env.semantics.columns.find((c) => c.table === table && c.column === name);
@@ -66,5 +67,42 @@ describe('semantics rules: running totals from the data', function () {
     // A count of rare events is mostly unchanged: not a total.
     assert.equal(isRunningTotal({ steps: 120, increases: 10, decreases: 0, entities: [], time: ['date'] }), false);
     assert.equal(isRunningTotal({ steps: 6, increases: 6, decreases: 0, entities: [], time: ['year'] }), false);
+  });
+});
+
+describe('semantics rules: the time grain from all the values', function () {
+  this.timeout(240_000);
+
+  it('reads datetimes with one time of day (a bulletin at 17:00) as days', async () => {
+    const env = await load('dpc-covid-italy');
+    const c = column(env, memberOf(env, 'dpc_covid19_ita_regioni_'), 'data');
+    assert.equal(c.role.value, 'time');
+    assert.equal(c.time?.grain, 'day');
+  });
+
+  it('reads a DATETIME column holding plain dates as days', async () => {
+    const folder = await materialize(publicFixture('mssql-pubs'));
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(column(env, 'sales', 'ord_date').time?.grain, 'day');
+      assert.equal(column(env, 'employee', 'hire_date').time?.grain, 'day');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('reads survey dates mostly on the 1st, with two on other days, as days, and quarter-end months as quarters', async () => {
+    const bigMac = await load('economist-big-mac');
+    assert.equal(column(bigMac, 'big_mac_raw_index', 'date').time?.grain, 'day');
+    const abs = await load('abs-labour-hours-xlsx');
+    assert.equal(column(abs, 't_6202021_data1', 'column_1').time?.grain, 'quarter');
+  });
+
+  it('tells months, quarters and years by their spacing', () => {
+    assert.equal(grainOfShape({ dates: 24, times: 0, days: 1, monthGaps: Array(23).fill(1) }), 'month');
+    assert.equal(grainOfShape({ dates: 8, times: 0, days: 1, monthGaps: [3, 3, 3, 6, 3, 3, 3] }), 'quarter');
+    assert.equal(grainOfShape({ dates: 5, times: 0, days: 1, monthGaps: [12, 12, 24, 12] }), 'year');
+    assert.equal(grainOfShape({ dates: 50, times: 1, days: 28, monthGaps: [] }), 'day');
+    assert.equal(grainOfShape({ dates: 50, times: 40, days: 28, monthGaps: [] }), 'datetime');
   });
 });

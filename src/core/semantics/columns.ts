@@ -36,6 +36,7 @@ import {
 } from './lexicon';
 import type { Additivity, Aggregation, CardinalityBand, ColumnRole, ColumnSemantics, DictionaryEntry, Fact, GeoKind, IdentifierKind, StructuredKind, TimeInfo, Unit } from './types';
 import type { ValueFingerprint } from './values';
+import { grainOfShape, type DateShape } from './grain';
 
 /** Everything the rules may read about one column. */
 export interface ColumnEvidence {
@@ -51,6 +52,8 @@ export interface ColumnEvidence {
   /** The table is a small list other tables refer to (a lookup of categories). */
   lookupTable: boolean;
   dictionary?: DictionaryEntry;
+  /** Date columns: the shape of all their ISO-written values (read by SQL over the whole column). */
+  dateShape?: DateShape;
 }
 
 interface RoleDecision {
@@ -85,8 +88,14 @@ function band(distinct: number): CardinalityBand {
 
 // ---- time -----------------------------------------------------------------------------------------------------
 
-/** The grain of ISO dates from their shape: every value on the 1st of January is a year, on the 1st a month. */
-function isoGrain(column: ColumnProfile, samples: readonly unknown[]): TimeInfo['grain'] {
+/**
+ * The grain of ISO dates: from the whole column's shape when it was read (a constant time of day is a day; dates on
+ * one day of the month spaced 1, 3 or 12 months apart are months, quarters, years), else from the sample: every
+ * value on the 1st of January is a year, on the 1st a month.
+ */
+function isoGrain(column: ColumnProfile, samples: readonly unknown[], shape?: DateShape): TimeInfo['grain'] {
+  const whole = shape ? grainOfShape(shape) : undefined;
+  if (whole) return whole;
   const texts = samples.filter((v): v is string => typeof v === 'string');
   if (column.type === 'datetime' && texts.some((t) => !/[T ]00:00(:00)?/.test(t))) return 'datetime';
   if (texts.length >= 3 && texts.every((t) => /^\d{4}-01-01/.test(t))) return 'year';
@@ -105,7 +114,7 @@ const timeRules: Rule[] = [
   (e) => {
     const { column } = e;
     if (column.type !== 'date' && column.type !== 'datetime') return undefined;
-    const grain = isoGrain(column, e.fingerprint.sampled > 0 ? (e as EvidenceWithSample).sample ?? column.samples : column.samples);
+    const grain = isoGrain(column, e.fingerprint.sampled > 0 ? (e as EvidenceWithSample).sample ?? column.samples : column.samples, e.dateShape);
     return {
       role: 'time',
       rule: 'time:date-values',
@@ -170,13 +179,13 @@ const timeRules: Rule[] = [
           rule: 'time:dates-as-text',
           confidence: 0.9,
           why: `values are ${type === 'date' ? 'dates' : 'datetimes'} written ${tracker.layoutName}, stored as text`,
-          time: { storage: iso ? (type === 'date' ? 'iso-date' : 'iso-datetime') : 'text', grain: iso ? isoGrain({ ...column, type }, sample) : type === 'datetime' ? 'datetime' : 'day', layout: tracker.layoutName, min: stringOf(column.min), max: stringOf(column.max) },
+          time: { storage: iso ? (type === 'date' ? 'iso-date' : 'iso-datetime') : 'text', grain: iso ? isoGrain({ ...column, type }, sample, e.dateShape) : type === 'datetime' ? 'datetime' : 'day', layout: tracker.layoutName, min: stringOf(column.min), max: stringOf(column.max) },
         };
       }
     }
     if (f.week >= 0.9) return { role: 'time', rule: 'time:iso-weeks', confidence: 0.9, why: 'values are ISO weeks (YYYY-Www)', time: { storage: 'text', grain: 'week', layout: 'YYYY-Www' } };
     if (f.period >= 0.9) return { role: 'time', rule: 'time:year-month-periods', confidence: 0.92, why: 'values are YYYY-MM periods', time: { storage: 'period', grain: 'month', layout: 'YYYY-MM', min: stringOf(column.samples[0]), isoExpression: "{col} || '-01'" } };
-    if (f.dateLike >= 0.9) return { role: 'time', rule: 'time:mixed-layouts', confidence: 0.85, why: 'every value reads as a date, but in more than one layout (kept as text; convert before comparing)', time: { storage: 'mixed', grain: 'day' } };
+    if (f.dateLike >= 0.9) return { role: 'time', rule: 'time:mixed-layouts', confidence: 0.85, why: 'every value reads as a date, but in more than one layout (kept as text; convert before comparing)', time: { storage: 'mixed', grain: (e.dateShape && grainOfShape(e.dateShape)) ?? 'day' } };
     const timeName = hasAny(n.tokens, TIME_WORDS) || (n.last !== undefined && TIME_SUFFIXES.has(n.last) && n.tokens.length > 1);
     if (timeName && f.dateLike >= 0.5) return { role: 'time', rule: 'time:name-and-dates', confidence: 0.7, why: `named ${column.name}, most values read as dates`, time: { storage: 'mixed', grain: 'day' } };
     return undefined;

@@ -13,6 +13,7 @@ import { checkReferences, CORRECTIONS_FILE, readCorrections, type SemanticCorrec
 import { normalName, readDictionaries, tablesDescribedBy } from './dictionary';
 import { addPartitionViews, findPartitions } from './partitions';
 import { markRunningTotals } from './levels';
+import { dateShape } from './grain';
 import { inferRelationships, viewLineage, type ColumnLineage } from './relationships';
 import { nameTokens } from './lexicon';
 import { tableSemantics } from './tables';
@@ -57,6 +58,11 @@ function distinctValues(db: Database, draft: EnvironmentDraft, table: TableProfi
   } catch {
     return [];
   }
+}
+
+/** A column whose values are (mostly) dates: its grain is read from all of them. */
+function mayHoldDates(column: TableProfile['columns'][number], f: ReturnType<typeof fingerprint>): boolean {
+  return column.type === 'date' || column.type === 'datetime' || (column.type === 'text' && f.dateLike >= 0.5);
 }
 
 /** A short list other tables refer to, of a key, a name and little else (a genre, a department). */
@@ -134,6 +140,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
           dictionary: entryFor(dictionary, table, column.name, profile),
           sample,
         };
+        if (mayHoldDates(column, evidence.fingerprint)) evidence.dateShape = dateShape(db, table.name, column.name);
         semantics = columnSemantics(evidence);
       }
       const derived = derivedColumns.get(`${table.name}.${column.name}`);
