@@ -108,3 +108,45 @@ export function markRunningTotals(db: Database, table: TableProfile, columns: Co
     c.aggregation = 'sum';
   }
 }
+
+/** The terms of a sum or difference of columns (`a + b - c`); undefined for any other relation (a product, a ratio, a weighted sum). */
+export function sumTerms(relation: string, from: readonly string[]): string[] | undefined {
+  const terms = relation.split(/ [+-] /).map((t) => t.trim());
+  return terms.length >= 2 && terms.every((t) => from.includes(t)) ? terms : undefined;
+}
+
+/**
+ * Quantities of one kind add up only with their own kind: when a column is the sum or difference of others row for
+ * row (hospitalised = in intensive care + with symptoms; cases = current + recovered + dead), a level among them
+ * makes them all levels. A stock plus a flow means nothing. Returns how many columns changed.
+ */
+export function spreadLevelsThroughSums(columns: ColumnSemantics[]): number {
+  const byName = new Map(columns.map((c) => [c.column, c]));
+  let changed = 0;
+  for (let pass = 0; pass < 4; pass++) {
+    let more = 0;
+    for (const total of columns) {
+      if (!total.derivedFrom) continue;
+      const terms = sumTerms(total.derivedFrom.relation, total.derivedFrom.columns);
+      if (!terms) continue;
+      const group = [total, ...terms.map((t) => byName.get(t)).filter((c): c is ColumnSemantics => c !== undefined)];
+      if (group.some((c) => c.role.value !== 'measure')) continue;
+      const level = group.find((c) => c.additivity?.value === 'semi-additive');
+      if (!level) continue;
+      for (const c of group) {
+        if (c.additivity?.value !== 'additive' || c.additivity.source.kind === 'user' || c.role.source.kind === 'user') continue;
+        c.additivity = {
+          value: 'semi-additive',
+          confidence: 0.7,
+          source: { kind: 'rule', rule: 'additivity:sum-of-levels' },
+          why: `${total.column} = ${total.derivedFrom.relation} row for row, and ${level.column} is a level: the terms of a sum are of one kind`,
+        };
+        c.aggregation = 'sum';
+        more++;
+      }
+    }
+    changed += more;
+    if (more === 0) break;
+  }
+  return changed;
+}
