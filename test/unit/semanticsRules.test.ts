@@ -70,6 +70,43 @@ describe('semantics rules: running totals from the data', function () {
   });
 });
 
+describe('semantics rules: levels and flows from sums, dictionaries and words', function () {
+  this.timeout(240_000);
+
+  it('reads a dictionary whose header is in another language by the column of cells that name the data\'s columns', async () => {
+    const env = await load('dpc-covid-italy');
+    const entry = env.semantics.dictionary.find((e) => e.column === 'totale_positivi');
+    assert.ok(entry, 'the Italian-headed table (Nome campo | Descrizione | Description) is read');
+    assert.match(entry.description, /current positive cases/);
+    assert.equal(entry.file, 'dati-andamento-covid19-italia.md');
+  });
+
+  it('makes every term of a sum a level when one is (cases = current + recovered + dead; hospitalised = intensive care + with symptoms)', async () => {
+    const env = await load('dpc-covid-italy');
+    const regional = memberOf(env, 'dpc_covid19_ita_regioni_');
+    for (const name of ['totale_positivi', 'totale_ospedalizzati', 'terapia_intensiva', 'ricoverati_con_sintomi', 'isolamento_domiciliare']) {
+      const c = column(env, regional, name);
+      assert.equal(c.additivity?.value, 'semi-additive', `${name}: ${c.additivity?.why}`);
+    }
+    // Every file of the partition says the same, though only some files show the sum on their rows.
+    const partition = env.semantics.partitions.find((p) => p.tables.some((t) => t.table === regional))!;
+    for (const t of partition.tables) assert.equal(column(env, t.table, 'terapia_intensiva').additivity?.value, 'semi-additive', t.table);
+  });
+
+  it('reads "current … cases", "hospitalised", "confinement" in a description as levels, and "new …", "variation" as flows', async () => {
+    const env = await load('dpc-covid-italy');
+    const national = memberOf(env, 'dpc_covid19_ita_andamento_nazionale_');
+    for (const name of ['totale_positivi', 'totale_ospedalizzati', 'ricoverati_con_sintomi', 'isolamento_domiciliare']) assert.equal(column(env, national, name).additivity?.value, 'semi-additive', name);
+    for (const name of ['nuovi_positivi', 'variazione_totale_positivi', 'ingressi_terapia_intensiva']) assert.equal(column(env, national, name).additivity?.value, 'additive', name);
+  });
+
+  it('keeps "GDP in current USD" a flow: current prices are not a level', async () => {
+    const env = await load('datahub-country-indicators');
+    const gdp = env.semantics.columns.find((c) => c.table === 'gdp' && c.column === 'value');
+    assert.equal(gdp?.additivity?.value, 'additive', gdp?.additivity?.why);
+  });
+});
+
 describe('semantics rules: the time grain from all the values', function () {
   this.timeout(240_000);
 

@@ -13,6 +13,7 @@ import {
   COUNT_WORDS,
   DIMENSION_WORDS,
   DURATION_WORDS,
+  FLOW_WORDS,
   FLAG_PREFIXES,
   FLAG_WORDS,
   GEO_WORDS,
@@ -437,6 +438,16 @@ export function decideRole(evidence: ColumnEvidence & { sample?: unknown[] }): R
 
 // ---- additivity, aggregation, unit ----------------------------------------------------------------------------
 
+/**
+ * `current` says a level (`current_balance`, "current positive cases") except alone (an electric current) and
+ * before a currency or prices ("GDP in current USD": nominal money, a flow like any other).
+ */
+function currentLevel(words: readonly string[], at: number): boolean {
+  const next = words[at + 1];
+  if (words.length === 1 || next === undefined) return false;
+  return !(MONEY_WORDS.has(next) || UNIT_WORDS[next]?.kind === 'currency' || /^(prices?|dollars?|us|terms|values?|account|year|month)$/.test(next));
+}
+
 /** Additivity of a measure: the name's words, then the dictionary's, then the values. */
 export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   let tokens = nameTokens(evidence.column.originalName || evidence.column.name);
@@ -452,7 +463,9 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     const distinctCount = words.includes('distinct') || words.includes('unique') ? 'distinct count' : undefined;
     const non = perUnit ?? distinctCount ?? hasAny(words, NON_ADDITIVE_WORDS) ?? nonAdditiveMorpheme(words, KNOWN_WORDS);
     if (non) return { value: 'non-additive', confidence: where === 'name' ? 0.85 : 0.75, source, why: `${where === 'name' ? 'named' : 'described'} with "${non}": sums are not meaningful` };
-    const semi = hasAny(words, SEMI_ADDITIVE_WORDS);
+    const flow = hasAny(words, FLOW_WORDS);
+    if (flow) return { value: 'additive', confidence: where === 'name' ? 0.8 : 0.7, source, why: `"${flow}": a change over a period, which adds up over time` };
+    const semi = words.find((w, at) => SEMI_ADDITIVE_WORDS.has(w) && !(w === 'current' && !currentLevel(words, at)));
     if (semi) return { value: 'semi-additive', confidence: where === 'name' ? 0.8 : 0.7, source, why: `"${semi}" is a level at a moment: it adds across entities, not across time` };
     const additive = hasAny(words, ADDITIVE_WORDS);
     if (additive) return { value: 'additive', confidence: where === 'name' ? 0.85 : 0.75, source, why: `"${additive}" adds up` };

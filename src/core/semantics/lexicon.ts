@@ -115,7 +115,17 @@ export const ADDITIVE_WORDS = set(
 );
 
 /** Levels measured at a moment: add across entities, not across time. */
-export const SEMI_ADDITIVE_WORDS = set('balance balances stock stocks inventory onhand hand headcount population pop capacity members subscribers outstanding backlog reserves level levels employees employment beginning ending opening closing owed debt debts cumulative cum ytd running');
+export const SEMI_ADDITIVE_WORDS = set(
+  'balance balances stock stocks inventory onhand hand headcount population pop capacity members subscribers outstanding backlog reserves level levels employees employment beginning ending opening closing owed debt debts cumulative cum ytd running ' +
+    // People or things in a state at a moment (current cases, patients in hospital, pupils enrolled, assets held).
+    'current currently hospitalised hospitalized inpatients confinement isolation occupancy occupied enrolled enrollment enrolment residents inhabitants households workforce staff holdings assets liabilities remaining pending',
+);
+
+/**
+ * Words of a change over a period (new cases, daily admissions, the variation from the previous day): a flow,
+ * which adds up over time even when it is said of a level ("new current positive cases").
+ */
+export const FLOW_WORDS = set('new news daily change changes variation variations difference delta increase increases decrease decreases admissions admitted inflow inflows outflow outflows additions previous');
 
 /** Quantities that do not add up: average them, or take a ratio of sums. */
 export const NON_ADDITIVE_WORDS = set(
