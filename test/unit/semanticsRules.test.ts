@@ -107,6 +107,40 @@ describe('semantics rules: levels and flows from sums, dictionaries and words', 
   });
 });
 
+describe('semantics rules: places told by documents, codes and values', function () {
+  this.timeout(240_000);
+
+  it('reads columns a dictionary describes as a place, or as the name or code of one, as geo', async () => {
+    const env = await load('dpc-covid-italy');
+    const regional = memberOf(env, 'dpc_covid19_ita_regioni_');
+    // "Country of reference", "Name of the Region", "Code of the Region (ISTAT 2019)".
+    for (const [name, kind] of [['stato', 'country'], ['denominazione_regione', 'region'], ['codice_regione', 'region']]) {
+      const c = column(env, regional, name);
+      assert.equal(c.role.value, 'geo', `${name}: ${c.role.why}`);
+      assert.equal(c.geo, kind);
+    }
+    // NUTS codes of the EU's statistical regions, undocumented here, by their name.
+    const late = env.semantics.partitions.flatMap((p) => p.tables).find((t) => env.profile.tables.find((x) => x.name === t.table)?.columns.some((c) => c.name === 'codice_nuts_2'));
+    assert.ok(late);
+    assert.equal(column(env, late.table, 'codice_nuts_2').role.value, 'geo');
+  });
+
+  it('reads ISO country codes that place the rows of a fact table as geo, by name or by values', async () => {
+    const env = await load('github-innovation-graph');
+    assert.equal(column(env, 'developers', 'iso2_code').role.value, 'geo');
+    assert.equal(column(env, 'git_pushes', 'iso2_code').role.value, 'geo');
+    const destination = column(env, 'economy_collaborators', 'destination');
+    assert.equal(destination.role.value, 'geo');
+    assert.equal(destination.role.source.kind === 'rule' && destination.role.source.rule, 'geo:country-code-values');
+  });
+
+  it('keeps a country code beside the country\'s name, or one per row of a table of countries, an identifier', async () => {
+    const env = await load('datahub-country-indicators');
+    assert.equal(column(env, 'gdp', 'country_code').role.value, 'identifier');
+    for (const name of ['iso3166_1_alpha_2', 'iso3166_1_alpha_3', 'fips']) assert.equal(column(env, 'country_codes', name).role.value, 'identifier', name);
+  });
+});
+
 describe('semantics rules: the time grain from all the values', function () {
   this.timeout(240_000);
 

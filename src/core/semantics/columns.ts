@@ -199,6 +199,27 @@ interface EvidenceWithSample extends ColumnEvidence {
 
 const stringOf = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
 
+/** Another column of the table names the place (`Country Name`, `country`, or a bare `name`). */
+function placeNamedBeside(e: ColumnEvidence, place: string): boolean {
+  return e.table.columns.some((c) => {
+    if (c === e.column || c.type !== 'text') return false;
+    const tokens = nameTokens(c.originalName || c.name);
+    return (tokens.length === 1 && tokens[0] === 'name') || (tokens.includes(place) && !tokens.some((t) => CODE_WORDS.has(t) || IDENTIFIER_WORDS.has(t) || t === 'iso' || /\d/.test(t)));
+  });
+}
+
+const ARTICLES = new Set(['the', 'a', 'an']);
+
+/** The place a description is about: its head word ("Region", "Country of reference") or what it names or codes ("Name of the region"). */
+function describedPlace(described: readonly string[]): GeoKind | undefined {
+  const words = described.filter((w) => !ARTICLES.has(w));
+  if (words.length === 0 || words.length > 8) return undefined;
+  const first = GEO_WORDS[words[0]];
+  if (first) return first;
+  if (['name', 'code', 'abbreviation', 'abbr', 'iso'].includes(words[0]) && words[1] === 'of') return GEO_WORDS[words[2]];
+  return undefined;
+}
+
 // ---- the rules, in order ----------------------------------------------------------------------------------------
 
 const RULES: Rule[] = [
@@ -279,10 +300,18 @@ const RULES: Rule[] = [
     let kind = head ? GEO_WORDS[head] : undefined;
     if (!kind && before && GEO_WORDS[before] && ['name', 'code', 'no', 'num', 'number', 'cd', 'abbr', 'abbreviation', 'iso'].includes(head)) {
       kind = GEO_WORDS[before];
-      // A code of an area that groups rows (a region code) is the area; a code of each row (a country code) refers to it.
-      if (head !== 'name' && kind !== 'postal-code' && column.distinctCount > 50) return undefined;
+      // A code of an area that groups rows (a region code) is the area. A code beside the name of the place it
+      // codes (`Country Code` beside `Country Name`), or one per row, refers to the place: an identifier.
+      if (head !== 'name' && kind !== 'postal-code' && column.distinctCount > 50 && (column.candidateKey || placeNamedBeside(e, before))) return undefined;
     }
     if (!kind && n.tokens.length === 1) kind = n.tokens.map((t) => GEO_WORDS[t]).find(Boolean);
+    // A documented column described as a place, or as the name or code of one ("Country of reference", "Name of the Region").
+    if (!kind && e.dictionary) kind = describedPlace(n.described);
+    // Country codes by their values (`US`, `DEU`) that place rows: not one per row (the key of a table of countries)
+    // and with nothing beside them that names the countries they code.
+    if (!kind && column.type === 'text' && e.fingerprint.countryCode >= 0.9 && column.distinctCount >= 10 && !column.candidateKey && !hasAny(n.tokens, DIMENSION_WORDS) && !placeNamedBeside(e, 'country')) {
+      return { role: 'geo', rule: 'geo:country-code-values', confidence: 0.8, why: `${Math.round(e.fingerprint.countryCode * 100)}% of values are ISO 3166 country codes`, geo: 'country' };
+    }
     if (!kind) return undefined;
     if (kind === 'latitude' || kind === 'longitude') {
       if (!isNumber(column)) return undefined;
@@ -293,6 +322,10 @@ const RULES: Rule[] = [
       if (!projected && !spelled && (Math.abs(num(column.min)) > limit || Math.abs(num(column.max)) > limit)) return undefined;
       return { role: 'geo', rule: `geo:${kind}`, confidence: 0.95, why: `named ${column.name}, values ${column.min}–${column.max}`, geo: kind };
     }
+    // NUTS areas are coded in letters and digits (`ITC4`); a number so named is something else (grams of nuts).
+    if (isNumber(column) && words.includes('nuts')) return undefined;
+    // An area code that is one per row is the key of a table of areas: it identifies them.
+    if ((head === 'fips' || head === 'nuts') && e.table.rowCount >= 20 && column.distinctCount >= 0.95 * e.table.rowCount * (1 - column.nullFraction)) return undefined;
     // Numbers name places only as codes of areas (a district number, a state FIPS code).
     if (isNumber(column) && !['postal-code', 'county', 'region', 'state'].includes(kind)) return undefined;
     if (isNumber(column) && column.type !== 'integer') return undefined;
