@@ -141,6 +141,25 @@ describe('semantics rules: places told by documents, codes and values', function
   });
 });
 
+describe('semantics rules: currencies are categories', function () {
+  this.timeout(240_000);
+
+  it('reads ISO 4217 currency codes, names and symbols as dimensions, not identifiers', async () => {
+    const bigMac = await load('economist-big-mac');
+    const code = column(bigMac, 'big_mac_raw_index', 'currency_code');
+    assert.equal(code.role.value, 'dimension', code.role.why);
+    const folder = await materialize(publicFixture('csc-world-sqlite'));
+    try {
+      const world = await loadSemanticEnvironment(folder.root);
+      const countries = world.semantics.columns.filter((c) => c.column.startsWith('currency') && world.profile.tables.find((t) => t.name === c.table)?.originalName === 'countries');
+      assert.ok(countries.length >= 3);
+      for (const c of countries) assert.equal(c.role.value, 'dimension', `${c.table}.${c.column}`);
+    } finally {
+      folder.cleanup();
+    }
+  });
+});
+
 describe('semantics rules: the time grain from all the values', function () {
   this.timeout(240_000);
 

@@ -331,6 +331,12 @@ const RULES: Rule[] = [
     if (isNumber(column) && column.type !== 'integer') return undefined;
     return { role: 'geo', rule: `geo:${kind}`, confidence: 0.85, why: `named ${column.name}: a ${kind.replace('-', ' ')}`, geo: kind };
   },
+  // A currency (its ISO 4217 code, name or symbol) is a category prices are grouped by, not an entity referred to.
+  (e, n) => {
+    if (e.column.type !== 'text' || !n.tokens.includes('currency') || !n.last) return undefined;
+    if (!['currency', 'code', 'name', 'symbol', 'iso', 'abbr', 'alphabetic', 'cd'].includes(n.last)) return undefined;
+    return { role: 'dimension', rule: 'dimension:currency', confidence: 0.75, why: `named ${e.column.name}: a currency` };
+  },
   (e) => {
     if (e.referenced && e.column.candidateKey) return { role: 'identifier', rule: 'identifier:referenced-key', confidence: 0.9, why: 'a unique column other tables refer to: the key of its table', identifier: 'primary-key' };
     return e.foreignKey ? { role: 'identifier', rule: 'identifier:foreign-key', confidence: 0.9, why: 'its values are keys of another table', identifier: 'foreign-key' } : undefined;
