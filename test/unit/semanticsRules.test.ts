@@ -141,6 +141,22 @@ describe('semantics rules: places told by documents, codes and values', function
   });
 });
 
+describe('semantics rules: indexes from their values', function () {
+  this.timeout(240_000);
+
+  it('reads small real numbers on both sides of zero (over- and under-valuation against a base currency) as non-additive', async () => {
+    const env = await load('economist-big-mac');
+    for (const name of ['usd', 'eur', 'gbp', 'jpy', 'cny']) {
+      const c = column(env, 'big_mac_raw_index', name);
+      assert.equal(c.additivity?.value, 'non-additive', `${name}: ${c.additivity?.why}`);
+    }
+    // A price in local currency is non-additive by its name; a flow of signed integers stays additive.
+    assert.equal(column(env, 'big_mac_raw_index', 'local_price').additivity?.value, 'non-additive');
+    const dpc = await load('dpc-covid-italy');
+    assert.equal(column(dpc, memberOf(dpc, 'dpc_covid19_ita_regioni_'), 'variazione_totale_positivi').additivity?.value, 'additive');
+  });
+});
+
 describe('semantics rules: currencies are categories', function () {
   this.timeout(240_000);
 

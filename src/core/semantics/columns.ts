@@ -519,6 +519,12 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   if (evidence.column.type === 'real' && f.unitInterval >= 0.98 && num(evidence.column.max) <= 1) {
     return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:unit-interval' }, why: 'values lie in [0, 1]: a share or a rate' };
   }
+  // Small real numbers on both sides of zero (-0.84 … 1.53): a relative change or an index against a base, not an amount.
+  const min = num(evidence.column.min);
+  const max = num(evidence.column.max);
+  if (evidence.column.type === 'real' && min < 0 && max > 0 && Math.max(-min, max) <= 10) {
+    return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:signed-fraction' }, why: `real numbers ${min}–${max} on both sides of zero: a relative change or an index` };
+  }
   return { value: 'additive', confidence: 0.55, source: { kind: 'rule', rule: 'additivity:default' }, why: 'a quantity with no sign of a rate, a level or an average' };
 }
 
