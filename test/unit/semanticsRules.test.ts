@@ -157,6 +157,18 @@ describe('semantics rules: indexes from their values', function () {
   });
 });
 
+describe('semantics rules: peaks, availability and named areas', function () {
+  this.timeout(240_000);
+
+  it('reads a peak load and an availability as non-additive, and a named grid balancing area as a place', async () => {
+    const env = await load('wri-power-plants');
+    const member = env.semantics.partitions[0].tables.find((t) => t.value === 'United Kingdom')!.table;
+    assert.equal(column(env, member, 'peak_load_mw').additivity?.value, 'non-additive');
+    assert.equal(column(env, member, 'availability').additivity?.value, 'non-additive');
+    assert.equal(column(env, member, 'grid_balancing_area').role.value, 'geo');
+  });
+});
+
 describe('semantics rules: currencies are categories', function () {
   this.timeout(240_000);
 

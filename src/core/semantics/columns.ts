@@ -188,6 +188,8 @@ const timeRules: Rule[] = [
     if (f.period >= 0.9) return { role: 'time', rule: 'time:year-month-periods', confidence: 0.92, why: 'values are YYYY-MM periods', time: { storage: 'period', grain: 'month', layout: 'YYYY-MM', min: stringOf(column.samples[0]), isoExpression: "{col} || '-01'" } };
     if (f.dateLike >= 0.9) return { role: 'time', rule: 'time:mixed-layouts', confidence: 0.85, why: 'every value reads as a date, but in more than one layout (kept as text; convert before comparing)', time: { storage: 'mixed', grain: (e.dateShape && grainOfShape(e.dateShape)) ?? 'day' } };
     const timeName = hasAny(n.tokens, TIME_WORDS) || (n.last !== undefined && TIME_SUFFIXES.has(n.last) && n.tokens.length > 1);
+    // A date written mostly as a year (`1981`, some `1981-1982` or words): years.
+    if (timeName && f.yearText >= 0.8) return { role: 'time', rule: 'time:name-and-years', confidence: 0.7, why: `named ${column.name}, ${Math.round(f.yearText * 100)}% of values are four-digit years`, time: { storage: 'text', grain: 'year', layout: 'YYYY' } };
     if (timeName && f.dateLike >= 0.5) return { role: 'time', rule: 'time:name-and-dates', confidence: 0.7, why: `named ${column.name}, most values read as dates`, time: { storage: 'mixed', grain: 'day' } };
     return undefined;
   },
@@ -324,6 +326,8 @@ const RULES: Rule[] = [
     }
     // NUTS areas are coded in letters and digits (`ITC4`); a number so named is something else (grams of nuts).
     if (isNumber(column) && words.includes('nuts')) return undefined;
+    // An area in numbers is a surface (km²); a named area (`grid_balancing_area` of `ERCOT`) is a place.
+    if (head === 'area' && (column.type !== 'text' || n.tokens.length === 1)) return undefined;
     // An area code that is one per row is the key of a table of areas: it identifies them.
     if ((head === 'fips' || head === 'nuts') && e.table.rowCount >= 20 && column.distinctCount >= 0.95 * e.table.rowCount * (1 - column.nullFraction)) return undefined;
     // Numbers name places only as codes of areas (a district number, a state FIPS code).

@@ -64,6 +64,7 @@ export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 's
   capital: 'city',
   // Statistical and census area codes: the EU's NUTS regions, US FIPS state and county codes.
   nuts: 'region',
+  area: 'region',
   fips: 'county',
   easting: 'longitude',
   northing: 'latitude',
@@ -121,7 +122,7 @@ export const ADDITIVE_WORDS = set(
 export const SEMI_ADDITIVE_WORDS = set(
   'balance balances stock stocks inventory onhand hand headcount population pop capacity members subscribers outstanding backlog reserves level levels employees employment beginning ending opening closing owed debt debts cumulative cum ytd running ' +
     // People or things in a state at a moment (current cases, patients in hospital, pupils enrolled, assets held).
-    'current currently hospitalised hospitalized inpatients confinement isolation occupancy occupied enrolled enrollment enrolment residents inhabitants households workforce staff holdings assets liabilities remaining pending',
+    'current currently hospitalised hospitalized inpatients confinement isolation occupied enrolled enrollment enrolment residents inhabitants households workforce staff holdings assets liabilities remaining pending',
 );
 
 /**
@@ -135,7 +136,7 @@ export const NON_ADDITIVE_WORDS = set(
   'price prices rate rates ratio ratios pct percent percentage percentages share shares avg average mean median mode score scores rating ratings ' +
     'temp temperature temperatures age index margin probability prob density speed elevation altitude humidity pressure per capita gpa discount ' +
     'fertility expectancy expect life bmi height weight percentile quantile std stdev variance proportion normal normals efficiency mpg yield ' +
-    'max min maximum minimum tmax tmin tavg wind gust lat lon latitude longitude coordinate coordinates threshold limit depth voltage volt uncertainty error accuracy exchange ex fx factor range bound bounds lower upper',
+    'max min maximum minimum peak tmax tmin tavg availability utilization utilisation occupancy wind gust lat lon latitude longitude coordinate coordinates threshold limit depth voltage volt uncertainty error accuracy exchange ex fx factor range bound bounds lower upper',
 );
 
 /** Unit words: what a number is measured in. */
