@@ -169,6 +169,19 @@ describe('semantics rules: peaks, availability and named areas', function () {
   });
 });
 
+describe('semantics rules: when and where a match is played', function () {
+  this.timeout(240_000);
+
+  it('reads kick-off clock times as the hour of day, the minute of a goal as time, and the ground as a place', async () => {
+    const env = await load('openfootball-worldcup');
+    const named = (name: string) => env.semantics.columns.filter((c) => c.column === name);
+    assert.ok(named('time').length > 0 && named('minute').length > 0 && named('ground').length > 0);
+    for (const c of named('time')) assert.deepEqual([c.role.value, c.time?.grain], ['time', 'hour-of-day'], c.table);
+    for (const c of named('minute').filter((m) => env.profile.tables.find((t) => t.name === m.table)?.columns.find((p) => p.name === 'minute')?.type === 'integer')) assert.equal(c.role.value, 'time', c.table);
+    assert.ok(named('ground').filter((c) => c.role.value === 'geo').length >= 20);
+  });
+});
+
 describe('semantics rules: currencies are categories', function () {
   this.timeout(240_000);
 

@@ -158,6 +158,8 @@ const timeRules: Rule[] = [
     if (n.tokens.some((t) => t === 'month' || t === 'mon' || t === 'mo') && only && min >= 1 && max <= 12) return { role: 'time', rule: 'time:month-number', confidence: 0.85, why: `named ${column.name}, integers 1–12`, time: { storage: 'month-number', grain: 'month-of-year' } };
     if (n.tokens.some((t) => t === 'quarter' || t === 'qtr') && only && min >= 1 && max <= 4) return { role: 'time', rule: 'time:quarter-number', confidence: 0.85, why: `named ${column.name}, integers 1–4`, time: { storage: 'text', grain: 'quarter' } };
     if (n.tokens.some((t) => t === 'hour' || t === 'hr') && only && min >= 0 && max <= 23) return { role: 'time', rule: 'time:hour-number', confidence: 0.85, why: `named ${column.name}, integers 0–23`, time: { storage: 'hour', grain: 'hour-of-day' } };
+    // `minute` (singular) of an event, 0–130: when in the hour or the match it happened (`minutes` is a duration).
+    if (n.last === 'minute' && only && min >= 0 && max <= 130) return { role: 'time', rule: 'time:minute-number', confidence: 0.7, why: `named ${column.name}, integers ${min}–${max}: the minute something happened`, time: { storage: 'text', grain: 'other' } };
     if (n.tokens.some((t) => t === 'weekday' || t === 'dow') && min >= 0 && max <= 7) return { role: 'time', rule: 'time:weekday-number', confidence: 0.8, why: `named ${column.name}, integers ${min}–${max}`, time: { storage: 'text', grain: 'day-of-week' } };
     // `day`, or a date's day part beside its year and month (`birth_day`, `death_day`): most days of a month occur.
     const dayPart = n.tokens.length === 1 ? n.tokens[0] === 'day' : only && n.tokens[n.tokens.length - 1] === 'day' && column.distinctCount >= 20;
@@ -184,6 +186,9 @@ const timeRules: Rule[] = [
         };
       }
     }
+    // Clock times (`18:00`, `20:45 CET`): the time of day something happens.
+    const clock = sample ? sample.filter((v) => typeof v === 'string' && CLOCK_TIME.test(v.trim())).length : 0;
+    if (sample && sample.length >= 3 && clock >= 0.9 * sample.length) return { role: 'time', rule: 'time:clock-times', confidence: 0.85, why: 'values are clock times (HH:MM)', time: { storage: 'text', grain: 'hour-of-day', layout: 'HH:MM' } };
     if (f.week >= 0.9) return { role: 'time', rule: 'time:iso-weeks', confidence: 0.9, why: 'values are ISO weeks (YYYY-Www)', time: { storage: 'text', grain: 'week', layout: 'YYYY-Www' } };
     if (f.period >= 0.9) return { role: 'time', rule: 'time:year-month-periods', confidence: 0.92, why: 'values are YYYY-MM periods', time: { storage: 'period', grain: 'month', layout: 'YYYY-MM', min: stringOf(column.samples[0]), isoExpression: "{col} || '-01'" } };
     if (f.dateLike >= 0.9) return { role: 'time', rule: 'time:mixed-layouts', confidence: 0.85, why: 'every value reads as a date, but in more than one layout (kept as text; convert before comparing)', time: { storage: 'mixed', grain: (e.dateShape && grainOfShape(e.dateShape)) ?? 'day' } };
@@ -194,6 +199,9 @@ const timeRules: Rule[] = [
     return undefined;
   },
 ];
+
+/** `18:00`, `9:30:15`, `20:45 CET`, `13:00 UTC-3`. */
+const CLOCK_TIME = /^([01]?\d|2[0-3]):[0-5]\d(:[0-5]\d)?(\s+[A-Za-z]{2,5}([+-]\d{1,2})?)?$/;
 
 interface EvidenceWithSample extends ColumnEvidence {
   sample?: unknown[];

@@ -65,6 +65,10 @@ export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 's
   // Statistical and census area codes: the EU's NUTS regions, US FIPS state and county codes.
   nuts: 'region',
   area: 'region',
+  // Where an event takes place.
+  venue: 'address',
+  stadium: 'address',
+  ground: 'address',
   fips: 'county',
   easting: 'longitude',
   northing: 'latitude',
