@@ -182,7 +182,7 @@ describe('semantics rules: when and where a match is played', function () {
   });
 });
 
-describe('semantics rules: currencies are categories', function () {
+describe('semantics rules: currencies are categories, levels in steps are ordinals', function () {
   this.timeout(240_000);
 
   it('reads ISO 4217 currency codes, names and symbols as dimensions, not identifiers', async () => {
@@ -195,6 +195,9 @@ describe('semantics rules: currencies are categories', function () {
       const countries = world.semantics.columns.filter((c) => c.column.startsWith('currency') && world.profile.tables.find((t) => t.name === c.table)?.originalName === 'countries');
       assert.ok(countries.length >= 3);
       for (const c of countries) assert.equal(c.role.value, 'dimension', `${c.table}.${c.column}`);
+      // An administrative level 1–4 is an ordered category, not a stock level.
+      const level = world.semantics.columns.find((c) => c.column === 'level' && world.profile.tables.find((t) => t.name === c.table)?.originalName === 'states');
+      assert.equal(level?.role.value, 'ordinal');
     } finally {
       folder.cleanup();
     }

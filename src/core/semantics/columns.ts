@@ -383,6 +383,10 @@ const RULES: Rule[] = [
     const { column, fingerprint: f } = e;
     if (f.ordinalScale) return { role: 'ordinal', rule: 'ordinal:scale-values', confidence: 0.85, why: `values form an ordered scale (${column.samples.join(', ')}…)` };
     if (column.type === 'text' && n.tokens.some((t) => t === 'rating' || t === 'grade') && column.distinctCount <= 12) return { role: 'ordinal', rule: 'ordinal:rating-name', confidence: 0.75, why: `named ${column.name}, ${column.distinctCount} rating levels` };
+    // A level counted in a few steps (administrative level 1–4, education level): an ordered category, not a quantity.
+    if (n.last === 'level' && (column.type === 'integer' || column.type === 'text') && column.distinctCount >= 2 && column.distinctCount <= 10 && column.distinctCount < e.table.rowCount / 2) {
+      return { role: 'ordinal', rule: 'ordinal:level', confidence: 0.7, why: `named ${column.name}, ${column.distinctCount} levels` };
+    }
     const word = hasAny(n.tokens, ORDINAL_WORDS);
     if (word && (column.type === 'text' || column.type === 'integer') && !(column.type === 'text' && column.distinctCount > 50)) return { role: 'ordinal', rule: 'ordinal:name', confidence: 0.8, why: `named ${column.name}: a ${word}` };
     return undefined;
