@@ -1,5 +1,5 @@
 /**
- * The grain of a date column from all its values, not a sample: a time of day that never changes (a bulletin
+ * The grain of a date column from all its values (up to 100,000 rows), not a sample: a time of day that never changes (a bulletin
  * stamped 17:00 every day, SQL Server's midnight) says nothing, so the values are days; dates that all fall on one
  * day of the month, a month or three or twelve apart, are months, quarters or years. One exception among them (a
  * survey held on the 9th) makes them days again.
@@ -23,12 +23,14 @@ export interface DateShape {
 const ISO_PREFIX = "[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]*";
 /** Enough distinct months to read a spacing; more would only cost time. */
 const MONTH_LIMIT = 600;
+/** Rows read: a large table's first rows show its shape well enough, and loading must stay fast. */
+const ROW_LIMIT = 100_000;
 
 /** The shape of a column's ISO date values (text written `YYYY-MM-DD…`); undefined when none is written so. */
 export function dateShape(db: Database, table: string, column: string): DateShape | undefined {
   const c = q(column);
   try {
-    const iso = `FROM ${q(table)} WHERE ${c} GLOB '${ISO_PREFIX}'`;
+    const iso = `FROM (SELECT ${c} FROM ${q(table)} LIMIT ${ROW_LIMIT}) WHERE ${c} GLOB '${ISO_PREFIX}'`;
     const row = db.exec(`SELECT COUNT(DISTINCT substr(${c}, 1, 10)), COUNT(DISTINCT CASE WHEN length(${c}) > 10 THEN substr(${c}, 12) END), COUNT(DISTINCT substr(${c}, 9, 2)) ${iso}`)[0]?.values[0];
     if (!row || Number(row[0]) === 0) return undefined;
     const shape: DateShape = { dates: Number(row[0]), times: Number(row[1]), days: Number(row[2]), monthGaps: [] };
