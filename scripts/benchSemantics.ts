@@ -85,11 +85,13 @@ export function agreement(fixture: PublicFixture, env: SemanticEnvironment): Agr
       additivityOk = m.additivity === m.label.additivity;
       if (additivityOk) result.additivityAgree++;
     }
+    let grainOk = true;
     if (m.label.role === 'time' && m.role === 'time') {
       result.grainTotal++;
-      if (m.grain === m.label.timeGrain) result.grainAgree++;
+      grainOk = m.grain === m.label.timeGrain;
+      if (grainOk) result.grainAgree++;
     }
-    if (!roleOk || !additivityOk) result.disagreements.push(m);
+    if (!roleOk || !additivityOk || !grainOk) result.disagreements.push(m);
   }
   return result;
 }
@@ -147,8 +149,8 @@ async function main(): Promise<void> {
       if (r.disagreements.length === 0) continue;
       console.log(`\n${r.environment} (${r.set}): ${r.disagreements.length} disagreement(s)`);
       for (const d of r.disagreements) {
-        const label = `${d.label.role}${d.label.additivity ? `/${d.label.additivity}` : ''}`;
-        const ours = `${d.role}${d.additivity ? `/${d.additivity}` : ''}`;
+        const label = `${d.label.role}${d.label.additivity ? `/${d.label.additivity}` : ''}${d.label.role === 'time' && d.label.timeGrain ? `/${d.label.timeGrain}` : ''}`;
+        const ours = `${d.role}${d.additivity ? `/${d.additivity}` : ''}${d.role === 'time' && d.grain ? `/${d.grain}` : ''}`;
         console.log(`  ${d.table}.${d.column}: reviewer ${label}, TOFFEE ${ours} [${d.rule}: ${d.why}]${d.label.note ? ` — note: ${d.label.note}` : ''}`);
       }
     }

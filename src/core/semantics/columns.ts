@@ -13,6 +13,7 @@ import {
   COUNT_WORDS,
   DIMENSION_WORDS,
   DURATION_WORDS,
+  FLOW_WORDS,
   FLAG_PREFIXES,
   FLAG_WORDS,
   GEO_WORDS,
@@ -36,6 +37,7 @@ import {
 } from './lexicon';
 import type { Additivity, Aggregation, CardinalityBand, ColumnRole, ColumnSemantics, DictionaryEntry, Fact, GeoKind, IdentifierKind, StructuredKind, TimeInfo, Unit } from './types';
 import type { ValueFingerprint } from './values';
+import { grainOfShape, type DateShape } from './grain';
 
 /** Everything the rules may read about one column. */
 export interface ColumnEvidence {
@@ -51,6 +53,8 @@ export interface ColumnEvidence {
   /** The table is a small list other tables refer to (a lookup of categories). */
   lookupTable: boolean;
   dictionary?: DictionaryEntry;
+  /** Date columns: the shape of all their ISO-written values (read by SQL over the whole column). */
+  dateShape?: DateShape;
 }
 
 interface RoleDecision {
@@ -85,8 +89,14 @@ function band(distinct: number): CardinalityBand {
 
 // ---- time -----------------------------------------------------------------------------------------------------
 
-/** The grain of ISO dates from their shape: every value on the 1st of January is a year, on the 1st a month. */
-function isoGrain(column: ColumnProfile, samples: readonly unknown[]): TimeInfo['grain'] {
+/**
+ * The grain of ISO dates: from the whole column's shape when it was read (a constant time of day is a day; dates on
+ * one day of the month spaced 1, 3 or 12 months apart are months, quarters, years), else from the sample: every
+ * value on the 1st of January is a year, on the 1st a month.
+ */
+function isoGrain(column: ColumnProfile, samples: readonly unknown[], shape?: DateShape): TimeInfo['grain'] {
+  const whole = shape ? grainOfShape(shape) : undefined;
+  if (whole) return whole;
   const texts = samples.filter((v): v is string => typeof v === 'string');
   if (column.type === 'datetime' && texts.some((t) => !/[T ]00:00(:00)?/.test(t))) return 'datetime';
   if (texts.length >= 3 && texts.every((t) => /^\d{4}-01-01/.test(t))) return 'year';
@@ -105,7 +115,7 @@ const timeRules: Rule[] = [
   (e) => {
     const { column } = e;
     if (column.type !== 'date' && column.type !== 'datetime') return undefined;
-    const grain = isoGrain(column, e.fingerprint.sampled > 0 ? (e as EvidenceWithSample).sample ?? column.samples : column.samples);
+    const grain = isoGrain(column, e.fingerprint.sampled > 0 ? (e as EvidenceWithSample).sample ?? column.samples : column.samples, e.dateShape);
     return {
       role: 'time',
       rule: 'time:date-values',
@@ -148,6 +158,8 @@ const timeRules: Rule[] = [
     if (n.tokens.some((t) => t === 'month' || t === 'mon' || t === 'mo') && only && min >= 1 && max <= 12) return { role: 'time', rule: 'time:month-number', confidence: 0.85, why: `named ${column.name}, integers 1–12`, time: { storage: 'month-number', grain: 'month-of-year' } };
     if (n.tokens.some((t) => t === 'quarter' || t === 'qtr') && only && min >= 1 && max <= 4) return { role: 'time', rule: 'time:quarter-number', confidence: 0.85, why: `named ${column.name}, integers 1–4`, time: { storage: 'text', grain: 'quarter' } };
     if (n.tokens.some((t) => t === 'hour' || t === 'hr') && only && min >= 0 && max <= 23) return { role: 'time', rule: 'time:hour-number', confidence: 0.85, why: `named ${column.name}, integers 0–23`, time: { storage: 'hour', grain: 'hour-of-day' } };
+    // `minute` (singular) of an event, 0–130: when in the hour or the match it happened (`minutes` is a duration).
+    if (n.last === 'minute' && only && min >= 0 && max <= 130) return { role: 'time', rule: 'time:minute-number', confidence: 0.7, why: `named ${column.name}, integers ${min}–${max}: the minute something happened`, time: { storage: 'text', grain: 'other' } };
     if (n.tokens.some((t) => t === 'weekday' || t === 'dow') && min >= 0 && max <= 7) return { role: 'time', rule: 'time:weekday-number', confidence: 0.8, why: `named ${column.name}, integers ${min}–${max}`, time: { storage: 'text', grain: 'day-of-week' } };
     // `day`, or a date's day part beside its year and month (`birth_day`, `death_day`): most days of a month occur.
     const dayPart = n.tokens.length === 1 ? n.tokens[0] === 'day' : only && n.tokens[n.tokens.length - 1] === 'day' && column.distinctCount >= 20;
@@ -170,24 +182,53 @@ const timeRules: Rule[] = [
           rule: 'time:dates-as-text',
           confidence: 0.9,
           why: `values are ${type === 'date' ? 'dates' : 'datetimes'} written ${tracker.layoutName}, stored as text`,
-          time: { storage: iso ? (type === 'date' ? 'iso-date' : 'iso-datetime') : 'text', grain: iso ? isoGrain({ ...column, type }, sample) : type === 'datetime' ? 'datetime' : 'day', layout: tracker.layoutName, min: stringOf(column.min), max: stringOf(column.max) },
+          time: { storage: iso ? (type === 'date' ? 'iso-date' : 'iso-datetime') : 'text', grain: iso ? isoGrain({ ...column, type }, sample, e.dateShape) : type === 'datetime' ? 'datetime' : 'day', layout: tracker.layoutName, min: stringOf(column.min), max: stringOf(column.max) },
         };
       }
     }
+    // Clock times (`18:00`, `20:45 CET`): the time of day something happens.
+    const clock = sample ? sample.filter((v) => typeof v === 'string' && CLOCK_TIME.test(v.trim())).length : 0;
+    if (sample && sample.length >= 3 && clock >= 0.9 * sample.length) return { role: 'time', rule: 'time:clock-times', confidence: 0.85, why: 'values are clock times (HH:MM)', time: { storage: 'text', grain: 'hour-of-day', layout: 'HH:MM' } };
     if (f.week >= 0.9) return { role: 'time', rule: 'time:iso-weeks', confidence: 0.9, why: 'values are ISO weeks (YYYY-Www)', time: { storage: 'text', grain: 'week', layout: 'YYYY-Www' } };
     if (f.period >= 0.9) return { role: 'time', rule: 'time:year-month-periods', confidence: 0.92, why: 'values are YYYY-MM periods', time: { storage: 'period', grain: 'month', layout: 'YYYY-MM', min: stringOf(column.samples[0]), isoExpression: "{col} || '-01'" } };
-    if (f.dateLike >= 0.9) return { role: 'time', rule: 'time:mixed-layouts', confidence: 0.85, why: 'every value reads as a date, but in more than one layout (kept as text; convert before comparing)', time: { storage: 'mixed', grain: 'day' } };
+    if (f.dateLike >= 0.9) return { role: 'time', rule: 'time:mixed-layouts', confidence: 0.85, why: 'every value reads as a date, but in more than one layout (kept as text; convert before comparing)', time: { storage: 'mixed', grain: (e.dateShape && grainOfShape(e.dateShape)) ?? 'day' } };
     const timeName = hasAny(n.tokens, TIME_WORDS) || (n.last !== undefined && TIME_SUFFIXES.has(n.last) && n.tokens.length > 1);
+    // A date written mostly as a year (`1981`, some `1981-1982` or words): years.
+    if (timeName && f.yearText >= 0.8) return { role: 'time', rule: 'time:name-and-years', confidence: 0.7, why: `named ${column.name}, ${Math.round(f.yearText * 100)}% of values are four-digit years`, time: { storage: 'text', grain: 'year', layout: 'YYYY' } };
     if (timeName && f.dateLike >= 0.5) return { role: 'time', rule: 'time:name-and-dates', confidence: 0.7, why: `named ${column.name}, most values read as dates`, time: { storage: 'mixed', grain: 'day' } };
     return undefined;
   },
 ];
+
+/** `18:00`, `9:30:15`, `20:45 CET`, `13:00 UTC-3`. */
+const CLOCK_TIME = /^([01]?\d|2[0-3]):[0-5]\d(:[0-5]\d)?(\s+[A-Za-z]{2,5}([+-]\d{1,2})?)?$/;
 
 interface EvidenceWithSample extends ColumnEvidence {
   sample?: unknown[];
 }
 
 const stringOf = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
+
+/** Another column of the table names the place (`Country Name`, `country`, or a bare `name`). */
+function placeNamedBeside(e: ColumnEvidence, place: string): boolean {
+  return e.table.columns.some((c) => {
+    if (c === e.column || c.type !== 'text') return false;
+    const tokens = nameTokens(c.originalName || c.name);
+    return (tokens.length === 1 && tokens[0] === 'name') || (tokens.includes(place) && !tokens.some((t) => CODE_WORDS.has(t) || IDENTIFIER_WORDS.has(t) || t === 'iso' || /\d/.test(t)));
+  });
+}
+
+const ARTICLES = new Set(['the', 'a', 'an']);
+
+/** The place a description is about: its head word ("Region", "Country of reference") or what it names or codes ("Name of the region"). */
+function describedPlace(described: readonly string[]): GeoKind | undefined {
+  const words = described.filter((w) => !ARTICLES.has(w));
+  if (words.length === 0 || words.length > 8) return undefined;
+  const first = GEO_WORDS[words[0]];
+  if (first) return first;
+  if (['name', 'code', 'abbreviation', 'abbr', 'iso'].includes(words[0]) && words[1] === 'of') return GEO_WORDS[words[2]];
+  return undefined;
+}
 
 // ---- the rules, in order ----------------------------------------------------------------------------------------
 
@@ -269,10 +310,18 @@ const RULES: Rule[] = [
     let kind = head ? GEO_WORDS[head] : undefined;
     if (!kind && before && GEO_WORDS[before] && ['name', 'code', 'no', 'num', 'number', 'cd', 'abbr', 'abbreviation', 'iso'].includes(head)) {
       kind = GEO_WORDS[before];
-      // A code of an area that groups rows (a region code) is the area; a code of each row (a country code) refers to it.
-      if (head !== 'name' && kind !== 'postal-code' && column.distinctCount > 50) return undefined;
+      // A code of an area that groups rows (a region code) is the area. A code beside the name of the place it
+      // codes (`Country Code` beside `Country Name`), or one per row, refers to the place: an identifier.
+      if (head !== 'name' && kind !== 'postal-code' && column.distinctCount > 50 && (column.candidateKey || placeNamedBeside(e, before))) return undefined;
     }
     if (!kind && n.tokens.length === 1) kind = n.tokens.map((t) => GEO_WORDS[t]).find(Boolean);
+    // A documented column described as a place, or as the name or code of one ("Country of reference", "Name of the Region").
+    if (!kind && e.dictionary) kind = describedPlace(n.described);
+    // Country codes by their values (`US`, `DEU`) that place rows: not one per row (the key of a table of countries)
+    // and with nothing beside them that names the countries they code.
+    if (!kind && column.type === 'text' && e.fingerprint.countryCode >= 0.9 && column.distinctCount >= 10 && !column.candidateKey && !hasAny(n.tokens, DIMENSION_WORDS) && !placeNamedBeside(e, 'country')) {
+      return { role: 'geo', rule: 'geo:country-code-values', confidence: 0.8, why: `${Math.round(e.fingerprint.countryCode * 100)}% of values are ISO 3166 country codes`, geo: 'country' };
+    }
     if (!kind) return undefined;
     if (kind === 'latitude' || kind === 'longitude') {
       if (!isNumber(column)) return undefined;
@@ -283,10 +332,22 @@ const RULES: Rule[] = [
       if (!projected && !spelled && (Math.abs(num(column.min)) > limit || Math.abs(num(column.max)) > limit)) return undefined;
       return { role: 'geo', rule: `geo:${kind}`, confidence: 0.95, why: `named ${column.name}, values ${column.min}–${column.max}`, geo: kind };
     }
+    // NUTS areas are coded in letters and digits (`ITC4`); a number so named is something else (grams of nuts).
+    if (isNumber(column) && words.includes('nuts')) return undefined;
+    // An area in numbers is a surface (km²); a named area (`grid_balancing_area` of `ERCOT`) is a place.
+    if (head === 'area' && (column.type !== 'text' || n.tokens.length === 1)) return undefined;
+    // An area code that is one per row is the key of a table of areas: it identifies them.
+    if ((head === 'fips' || head === 'nuts') && e.table.rowCount >= 20 && column.distinctCount >= 0.95 * e.table.rowCount * (1 - column.nullFraction)) return undefined;
     // Numbers name places only as codes of areas (a district number, a state FIPS code).
     if (isNumber(column) && !['postal-code', 'county', 'region', 'state'].includes(kind)) return undefined;
     if (isNumber(column) && column.type !== 'integer') return undefined;
     return { role: 'geo', rule: `geo:${kind}`, confidence: 0.85, why: `named ${column.name}: a ${kind.replace('-', ' ')}`, geo: kind };
+  },
+  // A currency (its ISO 4217 code, name or symbol) is a category prices are grouped by, not an entity referred to.
+  (e, n) => {
+    if (e.column.type !== 'text' || !n.tokens.includes('currency') || !n.last) return undefined;
+    if (!['currency', 'code', 'name', 'symbol', 'iso', 'abbr', 'alphabetic', 'cd'].includes(n.last)) return undefined;
+    return { role: 'dimension', rule: 'dimension:currency', confidence: 0.75, why: `named ${e.column.name}: a currency` };
   },
   (e) => {
     if (e.referenced && e.column.candidateKey) return { role: 'identifier', rule: 'identifier:referenced-key', confidence: 0.9, why: 'a unique column other tables refer to: the key of its table', identifier: 'primary-key' };
@@ -322,6 +383,10 @@ const RULES: Rule[] = [
     const { column, fingerprint: f } = e;
     if (f.ordinalScale) return { role: 'ordinal', rule: 'ordinal:scale-values', confidence: 0.85, why: `values form an ordered scale (${column.samples.join(', ')}…)` };
     if (column.type === 'text' && n.tokens.some((t) => t === 'rating' || t === 'grade') && column.distinctCount <= 12) return { role: 'ordinal', rule: 'ordinal:rating-name', confidence: 0.75, why: `named ${column.name}, ${column.distinctCount} rating levels` };
+    // A level counted in a few steps (administrative level 1–4, education level): an ordered category, not a quantity.
+    if (n.last === 'level' && (column.type === 'integer' || column.type === 'text') && column.distinctCount >= 2 && column.distinctCount <= 10 && column.distinctCount < e.table.rowCount / 2) {
+      return { role: 'ordinal', rule: 'ordinal:level', confidence: 0.7, why: `named ${column.name}, ${column.distinctCount} levels` };
+    }
     const word = hasAny(n.tokens, ORDINAL_WORDS);
     if (word && (column.type === 'text' || column.type === 'integer') && !(column.type === 'text' && column.distinctCount > 50)) return { role: 'ordinal', rule: 'ordinal:name', confidence: 0.8, why: `named ${column.name}: a ${word}` };
     return undefined;
@@ -428,6 +493,16 @@ export function decideRole(evidence: ColumnEvidence & { sample?: unknown[] }): R
 
 // ---- additivity, aggregation, unit ----------------------------------------------------------------------------
 
+/**
+ * `current` says a level (`current_balance`, "current positive cases") except alone (an electric current) and
+ * before a currency or prices ("GDP in current USD": nominal money, a flow like any other).
+ */
+function currentLevel(words: readonly string[], at: number): boolean {
+  const next = words[at + 1];
+  if (words.length === 1 || next === undefined) return false;
+  return !(MONEY_WORDS.has(next) || UNIT_WORDS[next]?.kind === 'currency' || /^(prices?|dollars?|us|terms|values?|account|year|month)$/.test(next));
+}
+
 /** Additivity of a measure: the name's words, then the dictionary's, then the values. */
 export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   let tokens = nameTokens(evidence.column.originalName || evidence.column.name);
@@ -443,7 +518,9 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     const distinctCount = words.includes('distinct') || words.includes('unique') ? 'distinct count' : undefined;
     const non = perUnit ?? distinctCount ?? hasAny(words, NON_ADDITIVE_WORDS) ?? nonAdditiveMorpheme(words, KNOWN_WORDS);
     if (non) return { value: 'non-additive', confidence: where === 'name' ? 0.85 : 0.75, source, why: `${where === 'name' ? 'named' : 'described'} with "${non}": sums are not meaningful` };
-    const semi = hasAny(words, SEMI_ADDITIVE_WORDS);
+    const flow = hasAny(words, FLOW_WORDS);
+    if (flow) return { value: 'additive', confidence: where === 'name' ? 0.8 : 0.7, source, why: `"${flow}": a change over a period, which adds up over time` };
+    const semi = words.find((w, at) => SEMI_ADDITIVE_WORDS.has(w) && !(w === 'current' && !currentLevel(words, at)));
     if (semi) return { value: 'semi-additive', confidence: where === 'name' ? 0.8 : 0.7, source, why: `"${semi}" is a level at a moment: it adds across entities, not across time` };
     const additive = hasAny(words, ADDITIVE_WORDS);
     if (additive) return { value: 'additive', confidence: where === 'name' ? 0.85 : 0.75, source, why: `"${additive}" adds up` };
@@ -457,6 +534,12 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   if (f.percentSign >= 0.5) return { value: 'non-additive', confidence: 0.8, source: { kind: 'rule', rule: 'additivity:percent-values' }, why: 'values are percentages' };
   if (evidence.column.type === 'real' && f.unitInterval >= 0.98 && num(evidence.column.max) <= 1) {
     return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:unit-interval' }, why: 'values lie in [0, 1]: a share or a rate' };
+  }
+  // Small real numbers on both sides of zero (-0.84 … 1.53): a relative change or an index against a base, not an amount.
+  const min = num(evidence.column.min);
+  const max = num(evidence.column.max);
+  if (evidence.column.type === 'real' && min < 0 && max > 0 && Math.max(-min, max) <= 10) {
+    return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:signed-fraction' }, why: `real numbers ${min}–${max} on both sides of zero: a relative change or an index` };
   }
   return { value: 'additive', confidence: 0.55, source: { kind: 'rule', rule: 'additivity:default' }, why: 'a quantity with no sign of a rate, a level or an average' };
 }

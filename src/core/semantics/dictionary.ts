@@ -19,7 +19,8 @@ const TYPE_HEADER = /^(class|type|data type|datatype|format|storage type)$/i;
 /** `Major_code` → `majorcode`: names compared without case, spaces and punctuation. */
 export const normalName = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-const stripMarkup = (cell: string) => cell.replace(/[`*_]{1,2}([^`*]+?)[`*_]{1,2}/g, '$1').replace(/\\\|/g, '|').trim();
+/** `**name**`, `` `name` ``, `*name*` → name; underscores inside names (`totale_positivi`) are not markup. */
+const stripMarkup = (cell: string) => cell.replace(/(\*\*|`|\*)(.+?)\1/g, '$2').replace(/\\\|/g, '|').trim();
 
 function cells(line: string): string[] {
   const trimmed = line.trim().replace(/^\|/, '').replace(/\|$/, '');
@@ -40,7 +41,7 @@ interface RawEntry extends Omit<DictionaryEntry, 'file'> {
 }
 
 /** Entries in one section's text. `scope` is the file the section's heading names, if any. */
-function entriesIn(text: string, scope: string | undefined): RawEntry[] {
+function entriesIn(text: string, scope: string | undefined, known: ReadonlySet<string> = new Set()): RawEntry[] {
   const found: RawEntry[] = [];
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
@@ -48,7 +49,9 @@ function entriesIn(text: string, scope: string | undefined): RawEntry[] {
     // A Markdown table: header row, separator row, data rows.
     if (/^\s*\|/.test(line) && i + 1 < lines.length && /^\s*\|?\s*:?-{2,}/.test(lines[i + 1])) {
       const header = cells(line).map(stripMarkup);
-      const nameAt = header.findIndex((h) => NAME_HEADER.test(h));
+      let nameAt = header.findIndex((h) => NAME_HEADER.test(h));
+      // A header in another language (`Nome campo`): the column whose cells are the data's column names names them.
+      if (nameAt < 0) nameAt = columnOfNames(lines, i + 2, header.length, known);
       // Description columns by preference; a row takes the first that is not empty.
       const descriptionColumns = [
         ...header.map((h, at) => (at !== nameAt && DESCRIPTION_HEADER.test(h) ? at : -1)),
@@ -88,6 +91,19 @@ function entriesIn(text: string, scope: string | undefined): RawEntry[] {
   return found;
 }
 
+/** The table column (of a Markdown table whose rows start at `from`) most of whose cells are column names of the data. */
+function columnOfNames(lines: readonly string[], from: number, width: number, known: ReadonlySet<string>): number {
+  if (known.size === 0) return -1;
+  const rows: string[][] = [];
+  for (let j = from; j < lines.length && /^\s*\|/.test(lines[j]); j++) rows.push(cells(lines[j]).map(stripMarkup));
+  if (rows.length < 2) return -1;
+  for (let at = 0; at < width; at++) {
+    const named = rows.filter((r) => r[at] && known.has(normalName(r[at]))).length;
+    if (named >= 0.6 * rows.length) return at;
+  }
+  return -1;
+}
+
 function lineOf(raw: string | undefined, needle: string): number | undefined {
   if (!raw) return undefined;
   const at = raw.indexOf(needle.trim());
@@ -100,6 +116,7 @@ function lineOf(raw: string | undefined, needle: string): number | undefined {
 /** Every dictionary entry of the environment's documents whose column exists in a table the entry may describe. */
 export function readDictionaries(documents: readonly DataDocument[], profile: EnvironmentProfile): DictionaryEntry[] {
   const entries: DictionaryEntry[] = [];
+  const known = new Set(profile.tables.flatMap((t) => t.columns.flatMap((c) => [normalName(c.originalName), normalName(c.name)])));
   for (const document of documents) {
     let raw: string | undefined;
     try {
@@ -118,7 +135,7 @@ export function readDictionaries(documents: readonly DataDocument[], profile: En
       const named = one(filesNamed(section.heading)) ?? (section.level > 0 ? one(filesNamed(section.text)) : undefined);
       if (named && section.level > 0) scopes.push({ level: section.level, file: named });
       const scope = scopes[scopes.length - 1]?.file;
-      for (const entry of entriesIn(section.text, scope)) {
+      for (const entry of entriesIn(section.text, scope, known)) {
         const { source, ...rest } = entry;
         const line = descriptor ? lineOf(raw, `"${entry.column}"`) : lineOf(raw, source);
         entries.push({ ...rest, file: document.sourceFile, ...(line ? { line } : {}) });

@@ -12,6 +12,8 @@ import { columnSemantics, defaultAggregation, type ColumnEvidence } from './colu
 import { checkReferences, CORRECTIONS_FILE, readCorrections, type SemanticCorrections } from './corrections';
 import { normalName, readDictionaries, tablesDescribedBy } from './dictionary';
 import { addPartitionViews, findPartitions } from './partitions';
+import { markRunningTotals, spreadLevelsThroughSums } from './levels';
+import { dateShape } from './grain';
 import { inferRelationships, viewLineage, type ColumnLineage } from './relationships';
 import { nameTokens } from './lexicon';
 import { tableSemantics } from './tables';
@@ -56,6 +58,11 @@ function distinctValues(db: Database, draft: EnvironmentDraft, table: TableProfi
   } catch {
     return [];
   }
+}
+
+/** A column whose values are (mostly) dates: its grain is read from all of them. */
+function mayHoldDates(column: TableProfile['columns'][number], f: ReturnType<typeof fingerprint>): boolean {
+  return column.type === 'date' || column.type === 'datetime' || (column.type === 'text' && f.dateLike >= 0.5);
 }
 
 /** A short list other tables refer to, of a key, a name and little else (a genre, a department). */
@@ -133,6 +140,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
           dictionary: entryFor(dictionary, table, column.name, profile),
           sample,
         };
+        if (mayHoldDates(column, evidence.fingerprint)) evidence.dateShape = dateShape(db, table.name, column.name);
         semantics = columnSemantics(evidence);
       }
       const derived = derivedColumns.get(`${table.name}.${column.name}`);
@@ -142,6 +150,8 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
     }
     tableColumns.set(table.name, list);
   }
+  // Running totals are told by their data, over the whole of each table (a partition's view holds all its files).
+  for (const table of ordered) markRunningTotals(db, table, tableColumns.get(table.name) ?? []);
   // The files of a partition are one dataset: each file's columns mean what the union of all files says (a column
   // empty in the early files, or 0/1 in a quiet season, reads as it does across all of them).
   for (const partition of partitions) {
@@ -154,6 +164,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
       });
     }
   }
+  spreadLevels(tableColumns, partitions);
   const columns: ColumnSemantics[] = [];
   const tables: TableSemantics[] = [];
   for (const table of profile.tables) {
@@ -174,6 +185,32 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
   if (corrections) semantic.corrections = { file: CORRECTIONS_FILE, applied: applyCorrections(semantic, corrections) };
   semantic.elapsedMs = Date.now() - started;
   return semantic;
+}
+
+/**
+ * Levels spread through sums within each table, and across a partition's files, which are one dataset: a column
+ * that is a level in one file is a level in all of them.
+ */
+function spreadLevels(tableColumns: Map<string, ColumnSemantics[]>, partitions: readonly Partition[]): void {
+  for (let round = 0; round < 3; round++) {
+    let changed = 0;
+    for (const list of tableColumns.values()) changed += spreadLevelsThroughSums(list);
+    for (const partition of partitions) {
+      const members = partition.tables.map((t) => tableColumns.get(t.table) ?? []);
+      const levels = new Map<string, ColumnSemantics>();
+      for (const list of members) for (const c of list) if (c.additivity?.value === 'semi-additive' && c.additivity.source.kind === 'rule' && c.additivity.source.rule === 'additivity:sum-of-levels') levels.set(c.column, c);
+      for (const list of members) {
+        for (const c of list) {
+          const level = levels.get(c.column);
+          if (!level || c.additivity?.value !== 'additive' || c.additivity.source.kind === 'user' || c.role.source.kind === 'user') continue;
+          c.additivity = { ...level.additivity!, why: `${level.additivity!.why} (in ${level.table}, a file of the same dataset)` };
+          c.aggregation = level.aggregation;
+          changed++;
+        }
+      }
+    }
+    if (changed === 0) break;
+  }
 }
 
 /** A view column that copies (or aggregates) a base column means what the base column means. */

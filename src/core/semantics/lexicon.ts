@@ -62,6 +62,14 @@ export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 's
   territory: 'region',
   location: 'region',
   capital: 'city',
+  // Statistical and census area codes: the EU's NUTS regions, US FIPS state and county codes.
+  nuts: 'region',
+  area: 'region',
+  // Where an event takes place.
+  venue: 'address',
+  stadium: 'address',
+  ground: 'address',
+  fips: 'county',
   easting: 'longitude',
   northing: 'latitude',
 };
@@ -115,14 +123,24 @@ export const ADDITIVE_WORDS = set(
 );
 
 /** Levels measured at a moment: add across entities, not across time. */
-export const SEMI_ADDITIVE_WORDS = set('balance balances stock stocks inventory onhand hand headcount population pop capacity members subscribers outstanding backlog reserves level levels employees employment beginning ending opening closing owed debt debts cumulative cum ytd running');
+export const SEMI_ADDITIVE_WORDS = set(
+  'balance balances stock stocks inventory onhand hand headcount population pop capacity members subscribers outstanding backlog reserves level levels employees employment beginning ending opening closing owed debt debts cumulative cum ytd running ' +
+    // People or things in a state at a moment (current cases, patients in hospital, pupils enrolled, assets held).
+    'current currently hospitalised hospitalized inpatients confinement isolation occupied enrolled enrollment enrolment residents inhabitants households workforce staff holdings assets liabilities remaining pending',
+);
+
+/**
+ * Words of a change over a period (new cases, daily admissions, the variation from the previous day): a flow,
+ * which adds up over time even when it is said of a level ("new current positive cases").
+ */
+export const FLOW_WORDS = set('new news daily change changes variation variations difference delta increase increases decrease decreases admissions admitted inflow inflows outflow outflows additions previous');
 
 /** Quantities that do not add up: average them, or take a ratio of sums. */
 export const NON_ADDITIVE_WORDS = set(
   'price prices rate rates ratio ratios pct percent percentage percentages share shares avg average mean median mode score scores rating ratings ' +
     'temp temperature temperatures age index margin probability prob density speed elevation altitude humidity pressure per capita gpa discount ' +
     'fertility expectancy expect life bmi height weight percentile quantile std stdev variance proportion normal normals efficiency mpg yield ' +
-    'max min maximum minimum tmax tmin tavg wind gust lat lon latitude longitude coordinate coordinates threshold limit depth voltage volt uncertainty error accuracy exchange ex fx factor range bound bounds lower upper',
+    'max min maximum minimum peak tmax tmin tavg availability utilization utilisation occupancy wind gust lat lon latitude longitude coordinate coordinates threshold limit depth voltage volt uncertainty error accuracy exchange ex fx factor range bound bounds lower upper',
 );
 
 /** Unit words: what a number is measured in. */
@@ -223,4 +241,12 @@ export function hasAny(tokens: readonly string[], words: ReadonlySet<string>): s
 /** Country names as files write them (English short names and common variants), for telling a country column by its values. */
 export const COUNTRY_NAMES = new Set<string>(
   ["afghanistan", "albania", "algeria", "andorra", "angola", "antigua and barbuda", "argentina", "armenia", "australia", "austria", "azerbaijan", "bahamas", "bahrain", "bangladesh", "barbados", "belarus", "belgium", "belize", "benin", "bhutan", "bolivia", "bosnia and herzegovina", "botswana", "brazil", "brunei", "bulgaria", "burkina faso", "burundi", "cabo verde", "cape verde", "cambodia", "cameroon", "canada", "central african republic", "chad", "chile", "china", "colombia", "comoros", "congo", "democratic republic of the congo", "costa rica", "croatia", "cuba", "cyprus", "czechia", "czech republic", "denmark", "djibouti", "dominica", "dominican republic", "ecuador", "egypt", "el salvador", "equatorial guinea", "eritrea", "estonia", "eswatini", "swaziland", "ethiopia", "fiji", "finland", "france", "gabon", "gambia", "georgia", "germany", "ghana", "greece", "grenada", "guatemala", "guinea", "guinea-bissau", "guyana", "haiti", "honduras", "hong kong", "hungary", "iceland", "india", "indonesia", "iran", "iraq", "ireland", "israel", "italy", "ivory coast", "côte d'ivoire", "cote d'ivoire", "jamaica", "japan", "jordan", "kazakhstan", "kenya", "kiribati", "kosovo", "kuwait", "kyrgyzstan", "laos", "latvia", "lebanon", "lesotho", "liberia", "libya", "liechtenstein", "lithuania", "luxembourg", "macao", "macau", "madagascar", "malawi", "malaysia", "maldives", "mali", "malta", "marshall islands", "mauritania", "mauritius", "mexico", "micronesia", "moldova", "monaco", "mongolia", "montenegro", "morocco", "mozambique", "myanmar", "burma", "namibia", "nauru", "nepal", "netherlands", "new zealand", "nicaragua", "niger", "nigeria", "north korea", "north macedonia", "macedonia", "norway", "oman", "pakistan", "palau", "palestine", "panama", "papua new guinea", "paraguay", "peru", "philippines", "poland", "portugal", "puerto rico", "qatar", "romania", "russia", "russian federation", "rwanda", "saint lucia", "samoa", "san marino", "saudi arabia", "senegal", "serbia", "seychelles", "sierra leone", "singapore", "slovakia", "slovenia", "solomon islands", "somalia", "south africa", "south korea", "korea", "south sudan", "spain", "sri lanka", "sudan", "suriname", "sweden", "switzerland", "syria", "taiwan", "tajikistan", "tanzania", "thailand", "timor-leste", "east timor", "togo", "tonga", "trinidad and tobago", "tunisia", "turkey", "türkiye", "turkmenistan", "tuvalu", "uganda", "ukraine", "united arab emirates", "uae", "united kingdom", "uk", "britain", "great britain", "united states", "usa", "united states of america", "uruguay", "uzbekistan", "vanuatu", "venezuela", "vietnam", "viet nam", "yemen", "zambia", "zimbabwe", "euro area", "world", "greenland", "england", "scotland", "wales"],
+);
+
+/**
+ * ISO 3166-1 country codes, alpha-2 and alpha-3 (with Kosovo's user-assigned XK / XKX), for telling a column of
+ * country codes by its values.
+ */
+export const COUNTRY_CODES = new Set<string>(
+  'ABW AD AE AF AFG AG AGO AI AIA AL ALA ALB AM AND AO AQ AR ARE ARG ARM AS ASM AT ATA ATF ATG AU AUS AUT AW AX AZ AZE BA BB BD BDI BE BEL BEN BES BF BFA BG BGD BGR BH BHR BHS BI BIH BJ BL BLM BLR BLZ BM BMU BN BO BOL BQ BR BRA BRB BRN BS BT BTN BV BVT BW BWA BY BZ CA CAF CAN CC CCK CD CF CG CH CHE CHL CHN CI CIV CK CL CM CMR CN CO COD COG COK COL COM CPV CR CRI CU CUB CUW CV CW CX CXR CY CYM CYP CZ CZE DE DEU DJ DJI DK DM DMA DNK DO DOM DZ DZA EC ECU EE EG EGY EH ER ERI ES ESH ESP EST ET ETH FI FIN FJ FJI FK FLK FM FO FR FRA FRO FSM GA GAB GB GBR GD GE GEO GF GG GGY GH GHA GI GIB GIN GL GLP GM GMB GN GNB GNQ GP GQ GR GRC GRD GRL GS GT GTM GU GUF GUM GUY GW GY HK HKG HM HMD HN HND HR HRV HT HTI HU HUN ID IDN IE IL IM IMN IN IND IO IOT IQ IR IRL IRN IRQ IS ISL ISR IT ITA JAM JE JEY JM JO JOR JP JPN KAZ KE KEN KG KGZ KH KHM KI KIR KM KN KNA KOR KP KR KW KWT KY KZ LA LAO LB LBN LBR LBY LC LCA LI LIE LK LKA LR LS LSO LT LTU LU LUX LV LVA LY MA MAC MAF MAR MC MCO MD MDA MDG MDV ME MEX MF MG MH MHL MK MKD ML MLI MLT MM MMR MN MNE MNG MNP MO MOZ MP MQ MR MRT MS MSR MT MTQ MU MUS MV MW MWI MX MY MYS MYT MZ NA NAM NC NCL NE NER NF NFK NG NGA NI NIC NIU NL NLD NO NOR NP NPL NR NRU NU NZ NZL OM OMN PA PAK PAN PCN PE PER PF PG PH PHL PK PL PLW PM PN PNG POL PR PRI PRK PRT PRY PS PSE PT PW PY PYF QA QAT RE REU RO ROU RS RU RUS RW RWA SA SAU SB SC SD SDN SE SEN SG SGP SGS SH SHN SI SJ SJM SK SL SLB SLE SLV SM SMR SN SO SOM SPM SR SRB SS SSD ST STP SUR SV SVK SVN SWE SWZ SX SXM SY SYC SYR SZ TC TCA TCD TD TF TG TGO TH THA TJ TJK TK TKL TKM TL TLS TM TN TO TON TR TT TTO TUN TUR TUV TV TW TWN TZ TZA UA UG UGA UKR UM UMI URY US USA UY UZ UZB VA VAT VC VCT VE VEN VG VGB VI VIR VN VNM VU VUT WF WLF WS WSM XK XKX YE YEM YT ZA ZAF ZM ZMB ZW ZWE'.split(' '),
 );

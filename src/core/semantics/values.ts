@@ -3,7 +3,7 @@
  * URLs, JSON, numbers written as text, month names, codes… computed from a sample, for the column rules to read.
  */
 import { candidateTypesOf } from '../env/typeInference';
-import { COUNTRY_NAMES, MONTH_NAMES, ORDINAL_SCALES, WEEKDAY_NAMES, YES_NO_PAIRS } from './lexicon';
+import { COUNTRY_CODES, COUNTRY_NAMES, MONTH_NAMES, ORDINAL_SCALES, WEEKDAY_NAMES, YES_NO_PAIRS } from './lexicon';
 
 export interface ValueFingerprint {
   /** Non-null values sampled. */
@@ -38,6 +38,8 @@ export interface ValueFingerprint {
   hex: number;
   /** Values that are country names. */
   country: number;
+  /** Values that are ISO 3166-1 country codes written in capitals (`IT`, `ITA`). */
+  countryCode: number;
   /** ISO week periods (`2020-W11`). */
   week: number;
   /** BLOB values that are UTF-8 text. */
@@ -110,6 +112,7 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     textInBlobs: 0,
     packed: 0,
     country: 0,
+    countryCode: 0,
     week: 0,
     yesNo: false,
     ordinalScale: false,
@@ -166,13 +169,14 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     if (/^\d{4}-?W\d{2}$/.test(text)) f.week++;
     if (YEAR.test(text) || /^(1[5-9]\d\d|20\d\d)\.0$/.test(text)) f.yearText++;
     if (COUNTRY_NAMES.has(lower)) f.country++;
+    if (COUNTRY_CODES.has(text)) f.countryCode++;
     if (candidateTypesOf(text) & 24 /* DATE | DATETIME */) f.dateLike++;
     if (BASE64.test(text)) f.base64++;
     if (HEX.test(text)) f.hex++;
   }
   const n = Math.max(1, f.sampled);
   f.meanLength = totalLength / n;
-  for (const key of ['email', 'url', 'json', 'phone', 'path', 'list', 'numericText', 'percentSign', 'codeLike', 'multiWord', 'monthName', 'weekdayName', 'period', 'yearText', 'dateLike', 'base64', 'hex', 'textInBlobs', 'packed', 'country', 'week'] as const) {
+  for (const key of ['email', 'url', 'json', 'phone', 'path', 'list', 'numericText', 'percentSign', 'codeLike', 'multiWord', 'monthName', 'weekdayName', 'period', 'yearText', 'dateLike', 'base64', 'hex', 'textInBlobs', 'packed', 'country', 'countryCode', 'week'] as const) {
     f[key] = f[key] / n;
   }
   f.unitInterval = numbers > 0 ? f.unitInterval / numbers : 0;

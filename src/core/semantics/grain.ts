@@ -1,0 +1,61 @@
+/**
+ * The grain of a date column from all its values (up to 100,000 rows), not a sample: a time of day that never changes (a bulletin
+ * stamped 17:00 every day, SQL Server's midnight) says nothing, so the values are days; dates that all fall on one
+ * day of the month, a month or three or twelve apart, are months, quarters or years. One exception among them (a
+ * survey held on the 9th) makes them days again.
+ */
+import type { Database } from 'sql.js';
+import { quoteIdent as q } from '../text/sql';
+import type { TimeGrain } from './types';
+
+/** What the ISO-written values of a date column look like, over the whole column. */
+export interface DateShape {
+  /** Distinct ISO dates (the date part). */
+  dates: number;
+  /** Distinct times of day among values that carry one (0: none carries one). */
+  times: number;
+  /** Distinct days of the month. */
+  days: number;
+  /** Gaps in months between consecutive distinct months, when every value falls on one day of the month. */
+  monthGaps: number[];
+}
+
+const ISO_PREFIX = "[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]*";
+/** Enough distinct months to read a spacing; more would only cost time. */
+const MONTH_LIMIT = 600;
+/** Rows read: a large table's first rows show its shape well enough, and loading must stay fast. */
+const ROW_LIMIT = 100_000;
+
+/** The shape of a column's ISO date values (text written `YYYY-MM-DD…`); undefined when none is written so. */
+export function dateShape(db: Database, table: string, column: string): DateShape | undefined {
+  const c = q(column);
+  try {
+    const iso = `FROM (SELECT ${c} FROM ${q(table)} LIMIT ${ROW_LIMIT}) WHERE ${c} GLOB '${ISO_PREFIX}'`;
+    const row = db.exec(`SELECT COUNT(DISTINCT substr(${c}, 1, 10)), COUNT(DISTINCT CASE WHEN length(${c}) > 10 THEN substr(${c}, 12) END), COUNT(DISTINCT substr(${c}, 9, 2)) ${iso}`)[0]?.values[0];
+    if (!row || Number(row[0]) === 0) return undefined;
+    const shape: DateShape = { dates: Number(row[0]), times: Number(row[1]), days: Number(row[2]), monthGaps: [] };
+    if (shape.days === 1) {
+      const months = (db.exec(`SELECT DISTINCT substr(${c}, 1, 7) ${iso} ORDER BY 1 LIMIT ${MONTH_LIMIT}`)[0]?.values ?? []).map((r) => {
+        const [y, m] = String(r[0]).split('-').map(Number);
+        return 12 * y + m;
+      });
+      for (let i = 1; i < months.length; i++) shape.monthGaps.push(months[i] - months[i - 1]);
+    }
+    return shape;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The grain a date column's whole shape shows; undefined when the shape says nothing (one value, say). */
+export function grainOfShape(shape: DateShape): TimeGrain | undefined {
+  if (shape.times > 1) return 'datetime';
+  if (shape.days > 1) return 'day';
+  if (shape.dates < 3) return undefined;
+  // Every value on one day of the month: the spacing of the months says the period.
+  const gaps = shape.monthGaps;
+  if (gaps.length < 2) return 'month';
+  if (gaps.every((g) => g % 12 === 0)) return 'year';
+  if (gaps.every((g) => g % 3 === 0)) return 'quarter';
+  return 'month';
+}

@@ -1,0 +1,152 @@
+/**
+ * Running totals read from the data. In a table that follows entities over time (a row per economy and quarter, a
+ * bulletin per region and day, one file per date made one dataset by its partition view), a measure whose value
+ * for each entity never goes down from one period to the next, and mostly goes up, is a running total (total
+ * cases to date, accounts ever registered): summing it over periods counts the same things again, so it is
+ * semi-additive (Kimball's periodic snapshot), whatever its name says.
+ */
+import type { Database } from 'sql.js';
+import type { TableProfile } from '../env/types';
+import { quoteIdent as q } from '../text/sql';
+import type { ColumnSemantics, TimeGrain } from './types';
+
+/** Larger tables are not scanned: the test sorts every series, and loading must stay fast. */
+const MAX_ROWS = 200_000;
+/** At least this many period-to-period steps over all entities before the data can say "never decreases". */
+const MIN_STEPS = 12;
+/**
+ * Corrections happen (a death re-attributed, an account closed, a recount): one step in twelve may go down. Flows
+ * fall far more often, even growing ones (a salary, a country's GDP: one step in five or more).
+ */
+const MAX_DECREASES = 1 / 12;
+/** A running total grows: it rises in a third of the steps at least (a constant, or a count of rare events, does not). */
+const MIN_INCREASES = 1 / 3;
+
+const GRAIN_ORDER: TimeGrain[] = ['year', 'quarter', 'month', 'month-of-year', 'week', 'day', 'day-of-week', 'datetime', 'hour-of-day', 'other'];
+
+/** What a series test saw of one column. */
+export interface SeriesEvidence {
+  steps: number;
+  increases: number;
+  decreases: number;
+  entities: string[];
+  time: string[];
+}
+
+/** The columns that order a table's rows in time, coarsest first (`year`, then `quarter`). */
+function timeColumns(table: TableProfile, columns: readonly ColumnSemantics[]): string[] {
+  const times = columns.filter((c) => c.role.value === 'time' && (table.columns.find((p) => p.name === c.column)?.distinctCount ?? 0) >= 2);
+  return times.sort((a, b) => GRAIN_ORDER.indexOf(a.time?.grain ?? 'other') - GRAIN_ORDER.indexOf(b.time?.grain ?? 'other')).map((c) => c.column);
+}
+
+/** The smallest set of category columns that, with the time columns, names one row: the entity each series follows. */
+function entityColumns(db: Database, table: TableProfile, columns: readonly ColumnSemantics[], time: string[]): string[] | undefined {
+  const rows = table.rowCount;
+  const candidates = columns
+    .filter((c) => ['identifier', 'dimension', 'geo', 'ordinal', 'flag', 'text'].includes(c.role.value))
+    .map((c) => table.columns.find((p) => p.name === c.column)!)
+    .filter((p) => p && p.distinctCount >= 2 && p.distinctCount <= rows / 2 && p.nullFraction < 0.05)
+    .sort((a, b) => a.distinctCount - b.distinctCount)
+    .slice(0, 8)
+    .map((p) => p.name);
+  const unique = (set: string[]): boolean => {
+    const keys = [...set, ...time].map(q).join(', ');
+    try {
+      const groups = Number(db.exec(`SELECT COUNT(*) FROM (SELECT 1 FROM ${q(table.name)} GROUP BY ${keys})`)[0]?.values[0][0] ?? 0);
+      return groups >= 0.99 * rows;
+    } catch {
+      return false;
+    }
+  };
+  if (unique([])) return [];
+  for (const c of candidates) if (unique([c])) return [c];
+  for (let i = 0; i < candidates.length; i++) for (let j = i + 1; j < candidates.length; j++) if (unique([candidates[i], candidates[j]])) return [candidates[i], candidates[j]];
+  return undefined;
+}
+
+/** Steps up and down of each measure along each entity's series, in one pass over the table. */
+export function seriesSteps(db: Database, table: TableProfile, columns: readonly ColumnSemantics[], measures: readonly string[]): Map<string, SeriesEvidence> {
+  const found = new Map<string, SeriesEvidence>();
+  if (measures.length === 0 || table.rowCount > MAX_ROWS || table.rowCount < 3) return found;
+  const time = timeColumns(table, columns);
+  if (time.length === 0) return found;
+  const entities = entityColumns(db, table, columns, time);
+  if (!entities) return found;
+  const window = `(${entities.length > 0 ? `PARTITION BY ${entities.map(q).join(', ')} ` : ''}ORDER BY ${time.map(q).join(', ')})`;
+  const diffs = measures.map((m, i) => `${q(m)} - LAG(${q(m)}) OVER ${window} AS d${i}`).join(', ');
+  const sums = measures.map((_, i) => `SUM(d${i} IS NOT NULL), SUM(d${i} > 0), SUM(d${i} < 0)`).join(', ');
+  try {
+    const row = db.exec(`SELECT ${sums} FROM (SELECT ${diffs} FROM ${q(table.name)})`)[0]?.values[0];
+    if (!row) return found;
+    measures.forEach((m, i) => found.set(m, { steps: Number(row[3 * i] ?? 0), increases: Number(row[3 * i + 1] ?? 0), decreases: Number(row[3 * i + 2] ?? 0), entities, time }));
+  } catch {
+    // A view that fails to run says nothing.
+  }
+  return found;
+}
+
+/** A series that never goes down (but for corrections) and mostly goes up. */
+export function isRunningTotal(s: SeriesEvidence): boolean {
+  return s.steps >= MIN_STEPS && s.decreases <= MAX_DECREASES * s.steps && s.increases >= MIN_INCREASES * s.steps;
+}
+
+/** Marks the additive measures of a table that its data shows are running totals as semi-additive. */
+export function markRunningTotals(db: Database, table: TableProfile, columns: ColumnSemantics[]): void {
+  const measures = columns.filter((c) => c.role.value === 'measure' && c.additivity?.value === 'additive' && c.additivity.source.kind !== 'user' && c.role.source.kind !== 'user');
+  if (measures.length === 0) return;
+  const steps = seriesSteps(db, table, columns, measures.map((c) => c.column));
+  for (const c of measures) {
+    const s = steps.get(c.column);
+    if (!s || !isRunningTotal(s)) continue;
+    const by = s.entities.length > 0 ? `per ${s.entities.join(' and ')} ` : '';
+    c.additivity = {
+      value: 'semi-additive',
+      confidence: 0.8,
+      source: { kind: 'rule', rule: 'additivity:running-total' },
+      why: `${by}over ${s.time.join(' and ')} it never decreases (${s.increases} rises, ${s.decreases} falls in ${s.steps} steps): a running total, not summed over time`,
+    };
+    c.aggregation = 'sum';
+  }
+}
+
+/** The terms of a sum or difference of columns (`a + b - c`); undefined for any other relation (a product, a ratio, a weighted sum). */
+export function sumTerms(relation: string, from: readonly string[]): string[] | undefined {
+  const terms = relation.split(/ [+-] /).map((t) => t.trim());
+  return terms.length >= 2 && terms.every((t) => from.includes(t)) ? terms : undefined;
+}
+
+/**
+ * Quantities of one kind add up only with their own kind: when a column is the sum or difference of others row for
+ * row (hospitalised = in intensive care + with symptoms; cases = current + recovered + dead), a level among them
+ * makes them all levels. A stock plus a flow means nothing. Returns how many columns changed.
+ */
+export function spreadLevelsThroughSums(columns: ColumnSemantics[]): number {
+  const byName = new Map(columns.map((c) => [c.column, c]));
+  let changed = 0;
+  for (let pass = 0; pass < 4; pass++) {
+    let more = 0;
+    for (const total of columns) {
+      if (!total.derivedFrom) continue;
+      const terms = sumTerms(total.derivedFrom.relation, total.derivedFrom.columns);
+      if (!terms) continue;
+      const group = [total, ...terms.map((t) => byName.get(t)).filter((c): c is ColumnSemantics => c !== undefined)];
+      if (group.some((c) => c.role.value !== 'measure')) continue;
+      const level = group.find((c) => c.additivity?.value === 'semi-additive');
+      if (!level) continue;
+      for (const c of group) {
+        if (c.additivity?.value !== 'additive' || c.additivity.source.kind === 'user' || c.role.source.kind === 'user') continue;
+        c.additivity = {
+          value: 'semi-additive',
+          confidence: 0.7,
+          source: { kind: 'rule', rule: 'additivity:sum-of-levels' },
+          why: `${total.column} = ${total.derivedFrom.relation} row for row, and ${level.column} is a level: the terms of a sum are of one kind`,
+        };
+        c.aggregation = 'sum';
+        more++;
+      }
+    }
+    changed += more;
+    if (more === 0) break;
+  }
+  return changed;
+}

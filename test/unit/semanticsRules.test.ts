@@ -1,0 +1,242 @@
+/**
+ * Column-meaning rules that read the data as an analyst would, on public data nobody on the team wrote: running
+ * totals told by their series, the time grain read from all of a column's values.
+ */
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { loadSemanticEnvironment } from '../../src/core/semantics/index';
+import { grainOfShape } from '../../src/core/semantics/grain';
+import { isRunningTotal } from '../../src/core/semantics/levels';
+import type { SemanticEnvironment } from '../../src/core/semantics/types';
+import { materialize, PUBLIC_FIXTURES, publicFixture } from '../support/publicFixtures';
+
+const column = (env: SemanticEnvironment, table: string, name: string) => {
+  const found = env.semantics.columns.find((c) => c.table === table && c.column === name);
+  assert.ok(found, `${table}.${name}`);
+  return found;
+};
+
+const load = (name: string) => loadSemanticEnvironment(path.join(PUBLIC_FIXTURES, name, 'data'));
+
+/** The first file of the partition whose view is named `view`. */
+const memberOf = (env: SemanticEnvironment, prefix: string) => {
+  const partition = env.semantics.partitions.find((p) => p.tables.some((t) => t.table.startsWith(prefix)));
+  assert.ok(partition, `a partition of ${prefix}…`);
+  return partition.tables[0].table;
+};
+
+describe('semantics rules: running totals from the data', function () {
+  this.timeout(240_000);
+
+  it('reads counts that rise every quarter per economy as running totals, and a flow beside them as additive', async () => {
+    const env = await load('github-innovation-graph');
+    for (const [table, name] of [['developers', 'developers'], ['repositories', 'repositories'], ['organizations', 'organizations']]) {
+      const c = column(env, table, name);
+      assert.equal(c.additivity?.value, 'semi-additive', `${table}.${name}: ${c.additivity?.why}`);
+      assert.equal(c.additivity?.source.kind === 'rule' && c.additivity.source.rule, 'additivity:running-total');
+      assert.match(c.additivity!.why, /per iso2_code over year and quarter/);
+    }
+    // Pushes rise and fall from quarter to quarter: a flow, summed over quarters.
+    assert.equal(column(env, 'git_pushes', 'git_pushes').additivity?.value, 'additive');
+  });
+
+  it('reads the cumulative columns of one-file-per-day bulletins through their partition, and keeps daily flows additive', async () => {
+    const env = await load('dpc-covid-italy');
+    const regional = memberOf(env, 'dpc_covid19_ita_regioni_');
+    for (const name of ['totale_casi', 'deceduti', 'dimessi_guariti', 'tamponi', 'casi_testati']) {
+      assert.equal(column(env, regional, name).additivity?.value, 'semi-additive', name);
+    }
+    for (const name of ['nuovi_positivi', 'variazione_totale_positivi', 'ingressi_terapia_intensiva']) {
+      assert.equal(column(env, regional, name).additivity?.value, 'additive', name);
+    }
+    const national = memberOf(env, 'dpc_covid19_ita_andamento_nazionale_');
+    assert.equal(column(env, national, 'totale_casi').additivity?.value, 'semi-additive');
+  });
+
+  it('reads weekly running totals of deaths per age band and per state', async () => {
+    const env = await load('rki-covid-deaths');
+    assert.equal(column(env, 'covid_19_todesfaelle_altersgruppen', 'todesfaelle_gesamt').additivity?.value, 'semi-additive');
+    assert.equal(column(env, 'covid_19_todesfaelle_bundeslaender', 'todesfaelle_gesamt').additivity?.value, 'semi-additive');
+    assert.equal(column(env, 'covid_19_todesfaelle_deutschland', 'faelle_gesamt').additivity?.value, 'semi-additive');
+  });
+
+  it('allows a correction now and then, but not the falls of a growing flow', () => {
+    assert.equal(isRunningTotal({ steps: 120, increases: 112, decreases: 8, entities: [], time: ['date'] }), true);
+    // A salary that rises most years and falls one year in six is still paid each year.
+    assert.equal(isRunningTotal({ steps: 120, increases: 100, decreases: 20, entities: [], time: ['year'] }), false);
+    // A count of rare events is mostly unchanged: not a total.
+    assert.equal(isRunningTotal({ steps: 120, increases: 10, decreases: 0, entities: [], time: ['date'] }), false);
+    assert.equal(isRunningTotal({ steps: 6, increases: 6, decreases: 0, entities: [], time: ['year'] }), false);
+  });
+});
+
+describe('semantics rules: levels and flows from sums, dictionaries and words', function () {
+  this.timeout(240_000);
+
+  it('reads a dictionary whose header is in another language by the column of cells that name the data\'s columns', async () => {
+    const env = await load('dpc-covid-italy');
+    const entry = env.semantics.dictionary.find((e) => e.column === 'totale_positivi');
+    assert.ok(entry, 'the Italian-headed table (Nome campo | Descrizione | Description) is read');
+    assert.match(entry.description, /current positive cases/);
+    assert.equal(entry.file, 'dati-andamento-covid19-italia.md');
+  });
+
+  it('makes every term of a sum a level when one is (cases = current + recovered + dead; hospitalised = intensive care + with symptoms)', async () => {
+    const env = await load('dpc-covid-italy');
+    const regional = memberOf(env, 'dpc_covid19_ita_regioni_');
+    for (const name of ['totale_positivi', 'totale_ospedalizzati', 'terapia_intensiva', 'ricoverati_con_sintomi', 'isolamento_domiciliare']) {
+      const c = column(env, regional, name);
+      assert.equal(c.additivity?.value, 'semi-additive', `${name}: ${c.additivity?.why}`);
+    }
+    // Every file of the partition says the same, though only some files show the sum on their rows.
+    const partition = env.semantics.partitions.find((p) => p.tables.some((t) => t.table === regional))!;
+    for (const t of partition.tables) assert.equal(column(env, t.table, 'terapia_intensiva').additivity?.value, 'semi-additive', t.table);
+  });
+
+  it('reads "current … cases", "hospitalised", "confinement" in a description as levels, and "new …", "variation" as flows', async () => {
+    const env = await load('dpc-covid-italy');
+    const national = memberOf(env, 'dpc_covid19_ita_andamento_nazionale_');
+    for (const name of ['totale_positivi', 'totale_ospedalizzati', 'ricoverati_con_sintomi', 'isolamento_domiciliare']) assert.equal(column(env, national, name).additivity?.value, 'semi-additive', name);
+    for (const name of ['nuovi_positivi', 'variazione_totale_positivi', 'ingressi_terapia_intensiva']) assert.equal(column(env, national, name).additivity?.value, 'additive', name);
+  });
+
+  it('keeps "GDP in current USD" a flow: current prices are not a level', async () => {
+    const env = await load('datahub-country-indicators');
+    const gdp = env.semantics.columns.find((c) => c.table === 'gdp' && c.column === 'value');
+    assert.equal(gdp?.additivity?.value, 'additive', gdp?.additivity?.why);
+  });
+});
+
+describe('semantics rules: places told by documents, codes and values', function () {
+  this.timeout(240_000);
+
+  it('reads columns a dictionary describes as a place, or as the name or code of one, as geo', async () => {
+    const env = await load('dpc-covid-italy');
+    const regional = memberOf(env, 'dpc_covid19_ita_regioni_');
+    // "Country of reference", "Name of the Region", "Code of the Region (ISTAT 2019)".
+    for (const [name, kind] of [['stato', 'country'], ['denominazione_regione', 'region'], ['codice_regione', 'region']]) {
+      const c = column(env, regional, name);
+      assert.equal(c.role.value, 'geo', `${name}: ${c.role.why}`);
+      assert.equal(c.geo, kind);
+    }
+    // NUTS codes of the EU's statistical regions, undocumented here, by their name.
+    const late = env.semantics.partitions.flatMap((p) => p.tables).find((t) => env.profile.tables.find((x) => x.name === t.table)?.columns.some((c) => c.name === 'codice_nuts_2'));
+    assert.ok(late);
+    assert.equal(column(env, late.table, 'codice_nuts_2').role.value, 'geo');
+  });
+
+  it('reads ISO country codes that place the rows of a fact table as geo, by name or by values', async () => {
+    const env = await load('github-innovation-graph');
+    assert.equal(column(env, 'developers', 'iso2_code').role.value, 'geo');
+    assert.equal(column(env, 'git_pushes', 'iso2_code').role.value, 'geo');
+    const destination = column(env, 'economy_collaborators', 'destination');
+    assert.equal(destination.role.value, 'geo');
+    assert.equal(destination.role.source.kind === 'rule' && destination.role.source.rule, 'geo:country-code-values');
+  });
+
+  it('keeps a country code beside the country\'s name, or one per row of a table of countries, an identifier', async () => {
+    const env = await load('datahub-country-indicators');
+    assert.equal(column(env, 'gdp', 'country_code').role.value, 'identifier');
+    for (const name of ['iso3166_1_alpha_2', 'iso3166_1_alpha_3', 'fips']) assert.equal(column(env, 'country_codes', name).role.value, 'identifier', name);
+  });
+});
+
+describe('semantics rules: indexes from their values', function () {
+  this.timeout(240_000);
+
+  it('reads small real numbers on both sides of zero (over- and under-valuation against a base currency) as non-additive', async () => {
+    const env = await load('economist-big-mac');
+    for (const name of ['usd', 'eur', 'gbp', 'jpy', 'cny']) {
+      const c = column(env, 'big_mac_raw_index', name);
+      assert.equal(c.additivity?.value, 'non-additive', `${name}: ${c.additivity?.why}`);
+    }
+    // A price in local currency is non-additive by its name; a flow of signed integers stays additive.
+    assert.equal(column(env, 'big_mac_raw_index', 'local_price').additivity?.value, 'non-additive');
+    const dpc = await load('dpc-covid-italy');
+    assert.equal(column(dpc, memberOf(dpc, 'dpc_covid19_ita_regioni_'), 'variazione_totale_positivi').additivity?.value, 'additive');
+  });
+});
+
+describe('semantics rules: peaks, availability and named areas', function () {
+  this.timeout(240_000);
+
+  it('reads a peak load and an availability as non-additive, and a named grid balancing area as a place', async () => {
+    const env = await load('wri-power-plants');
+    const member = env.semantics.partitions[0].tables.find((t) => t.value === 'United Kingdom')!.table;
+    assert.equal(column(env, member, 'peak_load_mw').additivity?.value, 'non-additive');
+    assert.equal(column(env, member, 'availability').additivity?.value, 'non-additive');
+    assert.equal(column(env, member, 'grid_balancing_area').role.value, 'geo');
+  });
+});
+
+describe('semantics rules: when and where a match is played', function () {
+  this.timeout(240_000);
+
+  it('reads kick-off clock times as the hour of day, the minute of a goal as time, and the ground as a place', async () => {
+    const env = await load('openfootball-worldcup');
+    const named = (name: string) => env.semantics.columns.filter((c) => c.column === name);
+    assert.ok(named('time').length > 0 && named('minute').length > 0 && named('ground').length > 0);
+    for (const c of named('time')) assert.deepEqual([c.role.value, c.time?.grain], ['time', 'hour-of-day'], c.table);
+    for (const c of named('minute').filter((m) => env.profile.tables.find((t) => t.name === m.table)?.columns.find((p) => p.name === 'minute')?.type === 'integer')) assert.equal(c.role.value, 'time', c.table);
+    assert.ok(named('ground').filter((c) => c.role.value === 'geo').length >= 20);
+  });
+});
+
+describe('semantics rules: currencies are categories, levels in steps are ordinals', function () {
+  this.timeout(240_000);
+
+  it('reads ISO 4217 currency codes, names and symbols as dimensions, not identifiers', async () => {
+    const bigMac = await load('economist-big-mac');
+    const code = column(bigMac, 'big_mac_raw_index', 'currency_code');
+    assert.equal(code.role.value, 'dimension', code.role.why);
+    const folder = await materialize(publicFixture('csc-world-sqlite'));
+    try {
+      const world = await loadSemanticEnvironment(folder.root);
+      const countries = world.semantics.columns.filter((c) => c.column.startsWith('currency') && world.profile.tables.find((t) => t.name === c.table)?.originalName === 'countries');
+      assert.ok(countries.length >= 3);
+      for (const c of countries) assert.equal(c.role.value, 'dimension', `${c.table}.${c.column}`);
+      // An administrative level 1–4 is an ordered category, not a stock level.
+      const level = world.semantics.columns.find((c) => c.column === 'level' && world.profile.tables.find((t) => t.name === c.table)?.originalName === 'states');
+      assert.equal(level?.role.value, 'ordinal');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});
+
+describe('semantics rules: the time grain from all the values', function () {
+  this.timeout(240_000);
+
+  it('reads datetimes with one time of day (a bulletin at 17:00) as days', async () => {
+    const env = await load('dpc-covid-italy');
+    const c = column(env, memberOf(env, 'dpc_covid19_ita_regioni_'), 'data');
+    assert.equal(c.role.value, 'time');
+    assert.equal(c.time?.grain, 'day');
+  });
+
+  it('reads a DATETIME column holding plain dates as days', async () => {
+    const folder = await materialize(publicFixture('mssql-pubs'));
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(column(env, 'sales', 'ord_date').time?.grain, 'day');
+      assert.equal(column(env, 'employee', 'hire_date').time?.grain, 'day');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('reads survey dates mostly on the 1st, with two on other days, as days, and quarter-end months as quarters', async () => {
+    const bigMac = await load('economist-big-mac');
+    assert.equal(column(bigMac, 'big_mac_raw_index', 'date').time?.grain, 'day');
+    const abs = await load('abs-labour-hours-xlsx');
+    assert.equal(column(abs, 't_6202021_data1', 'column_1').time?.grain, 'quarter');
+  });
+
+  it('tells months, quarters and years by their spacing', () => {
+    assert.equal(grainOfShape({ dates: 24, times: 0, days: 1, monthGaps: Array(23).fill(1) }), 'month');
+    assert.equal(grainOfShape({ dates: 8, times: 0, days: 1, monthGaps: [3, 3, 3, 6, 3, 3, 3] }), 'quarter');
+    assert.equal(grainOfShape({ dates: 5, times: 0, days: 1, monthGaps: [12, 12, 24, 12] }), 'year');
+    assert.equal(grainOfShape({ dates: 50, times: 1, days: 28, monthGaps: [] }), 'day');
+    assert.equal(grainOfShape({ dates: 50, times: 40, days: 28, monthGaps: [] }), 'datetime');
+  });
+});
