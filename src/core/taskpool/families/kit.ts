@@ -79,12 +79,21 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
   return table.columns
     .filter((c) => {
       const s = semanticsOf(context, table.name, c.name);
-      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || inLocalCurrency(table, c)) return false;
+      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || inLocalCurrency(table, c) || runningTotal(context, table.name, c.name)) return false;
       const unnamed = s.role.source.kind === 'rule' && s.role.source.rule === 'measure:numbers';
       return !(unnamed && c.type === 'integer' && c.distinctCount >= 0.9 * table.rowCount * (1 - c.nullFraction));
     })
     .filter((c) => !options.additiveOnly || confidentlyAdditive(context, table.name, c.name))
     .sort((a, b) => rank(a) - rank(b));
+}
+
+/**
+ * A running total (deaths to date): its average, its total or its correlation with another total says how long the
+ * series runs, not how much happened; tasks take its increments instead.
+ */
+export function runningTotal(context: FamilyContext, table: string, column: string): boolean {
+  const tables = new Set([table, ...(context.semantics.partitions.find((p) => p.view === table)?.tables.map((m) => m.table) ?? [])]);
+  return context.semantics.relationships.some((r) => r.kind === 'derived-column' && tables.has(r.table) && r.column === column && r.source.kind === 'rule' && r.source.rule === 'derived-column:running-total');
 }
 
 export function additivityOf(context: FamilyContext, table: string, column: string): 'additive' | 'semi-additive' | 'non-additive' {
