@@ -401,6 +401,18 @@ export function varies(rows: unknown[][], valueAt = 1): boolean {
   return new Set(rows.map((r) => String(r[valueAt]))).size > 1;
 }
 
+/**
+ * Which column dates the years or months a question names, in words: nothing where the table has one time column
+ * and it is a year ("from 2016 to 2017"); " (calendar years of the report date)" where the periods are read from a
+ * date; " (by year ID)" where the table has more than one time column.
+ */
+export function periodQualifier(context: FamilyContext, table: TableProfile, time: TimeColumn, grain: 'year' | 'month'): string {
+  const by = columnPhrase(context, table.name, time.column);
+  const several = timeColumns(context, table).length > 1;
+  if (time.grain === 'year' || (grain === 'month' && time.grain === 'month')) return several ? ` (by ${by})` : '';
+  return ` (calendar ${grain}s of the ${by})`;
+}
+
 /** Periods (years, months) with the full count of their sub-periods: a year whose data ends in May is partial. */
 export async function fullPeriods(context: FamilyContext, table: TableProfile, time: TimeColumn, grain: 'year' | 'month'): Promise<string[]> {
   const t = quoteIdent(table.name);
@@ -411,9 +423,11 @@ export async function fullPeriods(context: FamilyContext, table: TableProfile, t
   const most = Math.max(...rows.map((r) => num(r[2])), 0);
   // Yearly data (one date per year) has one part per year: then a year is complete when it has its share of rows.
   const yearly = rows.every((r) => num(r[1]) <= 1);
-  return rows
-    .filter((r) => r[0] !== null && (yearly ? num(r[2]) >= 0.5 * most : grain === 'year' ? num(r[1]) >= 12 : num(r[1]) >= 25) && num(r[2]) >= 0.3 * most)
-    .map((r) => String(r[0]));
+  const kept = rows.filter((r) => r[0] !== null && (yearly ? num(r[2]) >= 0.5 * most : grain === 'year' ? num(r[1]) >= 12 : num(r[1]) >= 25) && num(r[2]) >= 0.3 * most);
+  // A last period with clearly fewer rows than the one before is a period the data has not finished (three quarters of
+  // a year): dated by year alone, its rows are all there is to tell.
+  if (yearly && kept.length >= 2 && num(kept[kept.length - 1][2]) < 0.9 * num(kept[kept.length - 2][2])) kept.pop();
+  return kept.map((r) => String(r[0]));
 }
 
 // ---- words -----------------------------------------------------------------------------------------------------
