@@ -15,6 +15,7 @@ import { quoteIdent } from '../../text/sql';
 import { numberTolerance } from '../answer';
 import type { EvidenceGraph } from '../graph';
 import { lintQuestion } from '../lint';
+import { legendDescription } from '../glossary';
 import { unnamedLookAlikes, withTablesNamed } from '../revise';
 import type { AnswerKey, DependencyKind, EvidenceStep, SubAnswer, TaskDifficulty, TaskSpec } from '../types';
 
@@ -479,7 +480,7 @@ export function noun(name: string, count: number | 'one' | 'many'): string {
 
 /** Words of a name, its last word pluralised: "order total" → "order totals"; "voted by" → "voted by values". */
 export function pluralWords(words: string): string {
-  if (/\b(by|of|to|in|on|at|for|from|per)$/i.test(words) || /\)$/.test(words)) return `${words} values`;
+  if (/\b(by|of|to|in|on|at|for|from|per)$/i.test(words) || /[)']$/.test(words)) return `${words} values`;
   return noun(words.replace(/ /g, '_'), 'many');
 }
 
@@ -520,7 +521,9 @@ export function sourceOf(table: TableProfile, ...groupings: Array<Grouping | und
 
 /** "region" or "store region" (a parent's column named with its table, where that reads better). */
 export function groupingName(g: Grouping, context?: FamilyContext): string {
-  const name = context ? columnPhrase(context, g.table.name, g.column) : humanize(g.column.originalName || g.column.name);
+  const phrase = context ? columnPhrase(context, g.table.name, g.column) : humanize(g.column.originalName || g.column.name);
+  // A yes/no column named as a statement (`is_independent`) is no noun: "which 'is independent' value".
+  const name = /^(is|has|was|were|are|had|can|did|does)\s/i.test(phrase) ? `'${phrase}' value` : phrase;
   if (!g.via) return name;
   const parent = parentNoun(context, g.via.parent);
   return !parent || name.includes(parent) ? name : `${parent} ${name}`;
@@ -539,6 +542,26 @@ function isOpaqueCode(original: string): boolean {
   return /^[A-Z]{1,6}$/.test(original) || /^[a-z]{1,4}$/.test(original);
 }
 
+/** Two consonants English words begin with; another pair (`ws`, `gh`, `tm`) starts an abbreviation (`wswin`, `ghome`, `tmax`). */
+const WORD_ONSETS = new Set(['bl', 'br', 'ch', 'cl', 'cr', 'dr', 'dw', 'fl', 'fr', 'gl', 'gn', 'gr', 'kl', 'kn', 'kr', 'ph', 'pl', 'pr', 'ps', 'rh', 'sc', 'sh', 'sk', 'sl', 'sm', 'sn', 'sp', 'st', 'sw', 'th', 'tr', 'ts', 'tw', 'wh', 'wr', 'zh']);
+
+/**
+ * A name no reader can take for words: one or two letters (`W`, `l`, `HS`, `as`), letters without a vowel (`prcp`),
+ * or a lower-case run of letters opening on two consonants no English word opens on (`wswin`, `ghome`, `tmax`).
+ * Acronyms of three or more capitals (`GDP`, `FTHG`) are codes a reader knows or looks up, not cryptic here.
+ */
+export function isCrypticName(original: string): boolean {
+  if (!/^[A-Za-z]+$/.test(original)) return false;
+  if (original.length <= 2) return true;
+  if (/^[A-Z]+$/.test(original)) return false;
+  const lower = original.toLowerCase();
+  if (!/[aeiouy]/.test(lower)) return true;
+  // Camel case (`GHome`, `WSWin`) is read word by word: its first word decides.
+  const first = (original.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').split(' ')[0] ?? lower).toLowerCase();
+  if (first.length <= 2 && original.length <= 6) return true;
+  return /^[a-z]{3,6}$/.test(first) && !/^[aeiouy]/.test(first) && !/^[a-z][aeiouy]/.test(first) && !WORD_ONSETS.has(first.slice(0, 2));
+}
+
 /**
  * A column as a question names it: its words (`unit_price` → "unit price"), a unit suffix in parentheses
  * ("capacity (MW)"), and for a code (`FTHG`) the data dictionary's short description when there is one
@@ -555,14 +578,27 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     }
   }
   const original = column.originalName || column.name;
-  const described = semanticsOf(context, table, column.name)?.description?.value;
-  if (described && isOpaqueCode(original)) {
-    const short = described.replace(/\s*\([^)]*\)\s*/g, ' ').replace(/[.:;,]+$/, '').trim();
-    if (short.split(/\s+/).length <= 8 && !/[[\]`]/.test(short)) return short.toLowerCase().replace(/^the /, '');
+  const opaque = isOpaqueCode(original) || isCrypticName(original);
+  if (opaque) {
+    const profile = context.profile.tables.find((t) => t.name === table);
+    const described = semanticsOf(context, table, column.name)?.description?.value ?? (profile ? legendDescription(context.documents, profile, original) : undefined);
+    let short = described
+      ?.replace(/\s*\([^)]*\)\s*/g, ' ')
+      .replace(/[.:;,]+$/, '')
+      .trim();
+    // "Player's batting hand" in the People table: the row's noun is said elsewhere, "batting hand".
+    short = short?.replace(/^[a-z]+'s\s+/i, '');
+    if (short && short.split(/\s+/).length <= 8 && !/[[\]`]/.test(short) && /^[a-z]/i.test(short) && !/\b(if|when|whether)\b/i.test(short)) return short.toLowerCase().replace(/^the /, '');
+    // Nothing says what a short cryptic code is ("prcp", "l", "HS"): the question names the column, quoted.
+    if (isCrypticName(original)) return `'${original}'`;
   }
   const words = humanize(original).split(' ');
   const last = words[words.length - 1]?.toLowerCase();
-  if (words.length > 1 && last && UNIT_SUFFIXES[last]) return `${words.slice(0, -1).join(' ')} (${UNIT_SUFFIXES[last]})`;
+  if (words.length > 1 && last && UNIT_SUFFIXES[last]) {
+    // `area_sq_km`: "area (km²)".
+    const square = words.length > 2 && /^(sq|square)$/i.test(words[words.length - 2]);
+    return square ? `${words.slice(0, -2).join(' ')} (${UNIT_SUFFIXES[last]}²)` : `${words.slice(0, -1).join(' ')} (${UNIT_SUFFIXES[last]})`;
+  }
   return words.join(' ');
 }
 
