@@ -578,7 +578,9 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     }
   }
   const original = column.originalName || column.name;
-  const opaque = isOpaqueCode(original) || isCrypticName(original);
+  // A word of the name without a vowel (`plyr_mgr`, `lg_id`) is an abbreviation a legend may spell out.
+  const abbreviated = humanize(original).split(' ').some((w) => /^[a-z]{2,}$/.test(w) && !/[aeiouy]/.test(w) && !UNIT_SUFFIXES[w]);
+  const opaque = isOpaqueCode(original) || isCrypticName(original) || abbreviated;
   if (opaque) {
     const profile = context.profile.tables.find((t) => t.name === table);
     const described = semanticsOf(context, table, column.name)?.description?.value ?? (profile ? legendDescription(context.documents, profile, original) : undefined);
@@ -632,6 +634,9 @@ export function parentNoun(context: FamilyContext | undefined, table: TableProfi
 /** Last words that name a file or a collection, not what one of its rows is: "source data", "raw index", "job history". */
 const COLLECTION_WORDS = new Set(['data', 'all', 'index', 'indexes', 'indices', 'info', 'information', 'series', 'species', 'history', 'database', 'db', 'dataset', 'table', 'file', 'sheet', 'export', 'dump', 'list', 'raw', 'full', 'master', 'details', 'detail', 'summary', 'stats', 'statistics', 'weather', 'metadata', 'log', 'register', 'registry']);
 
+/** Plural words that modify a noun as they are ("sales orders", "goods receipts", "news items"). */
+const PLURAL_MODIFIERS = new Set(['sales', 'goods', 'news', 'arms', 'savings', 'earnings', 'sports', 'customs', 'means', 'series', 'species', 'physics', 'economics', 'statistics', 'analytics', 'logistics', 'electronics', 'athletics']);
+
 /** Irregular plurals a table of rows may be named with. */
 const PLURAL_WORDS = new Set(['people', 'staff', 'personnel', 'children', 'men', 'women', 'media', 'criteria']);
 
@@ -674,8 +679,50 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   const last = words.split(' ').pop() ?? '';
   // "unemployment across industries", "emissions by nation": a dataset's title, not a noun for its rows.
   if (/\d/.test(words) || COLLECTION_WORDS.has(last) || /\s(across|by|per|over|vs|versus)\s/i.test(` ${words} `)) return undefined;
+  // Four words or more ("seattle weather hourly normals") are a dataset's title, not what one row is.
+  if (words.split(' ').length >= 4) return undefined;
   const one = noun(words.replace(/ /g, '_'), 'one').toLowerCase();
   const keyed = table.columns.filter((c) => c.candidateKey || (table.rowCount > 0 && c.distinctCount === table.rowCount && c.nullFraction === 0));
+  // A list of codes or names of things (`country_codes`): its rows are the things, "countries".
+  const list = /^(.+) (codes|names)$/i.exec(words);
+  if (list && keyed.length > 0 && !/\s/.test(list[1])) return list[1];
+  // A table named after what a column counts or repeats (`developers` with a `developers` count per economy and
+  // quarter, `licenses` with an `spdx_license` per row): its rows are observations about those things, not the things.
+  const many = noun(words.replace(/ /g, '_'), 'many').toLowerCase();
+  const named = table.columns.some((c) => {
+    if (keyed.includes(c)) return false;
+    const w = humanize(c.originalName || c.name).toLowerCase();
+    const lastMany = noun(last.toLowerCase(), 'many');
+    return w === many || ((c.type === 'integer' || c.type === 'real') && w === lastMany) || (c.type === 'text' && c.distinctCount < table.rowCount && w.split(' ').length > 1 && w.endsWith(` ${one}`));
+  });
+  if (named) return undefined;
+  // A panel: no key, an entity that repeats and a year that repeats (a team per season, a country per year): a row
+  // is an entity-year, which the table's name ("teams", "top economies") does not say. Dated events (flights) are no panel.
+  const role = (c: ColumnProfile) => semanticsOf(context, table.name, c.name)?.role.value;
+  const repeats = (c: ColumnProfile) => c.distinctCount >= 2 && c.distinctCount <= table.rowCount / 3 && c.nullFraction < 0.1;
+  // An identifier unique but for a few duplicates (`customer_id`) still says a row is one thing.
+  const nearlyKeyed = table.columns.some((c) => role(c) === 'identifier' && c.distinctCount >= 0.9 * table.rowCount);
+  const panel = !keyed.some((c) => c.type !== 'real') && !nearlyKeyed && table.columns.some((c) => role(c) === 'time' && semanticsOf(context, table.name, c.name)?.time?.grain === 'year' && repeats(c)) && table.columns.some((c) => (role(c) === 'identifier' || role(c) === 'geo') && c.type === 'text' && c.distinctCount >= 2 && c.distinctCount <= table.rowCount / 3 && c.nullFraction < 0.1);
+  if (panel && !table.parent) return undefined;
+  // "awards players", "teams franchises": a plural before the last word is two nouns side by side, not one noun.
+  const allWords = words.toLowerCase().split(' ');
+  if (allWords.length > 1 && allWords.slice(0, -1).some((w) => pluralWord(w) && !/(ies|ss)$/.test(w) && !PLURAL_MODIFIERS.has(w))) {
+    // A key whose word begins a word of the name (`franchID` in TeamsFranchises): that word names the rows.
+    const stem = keyed.map(keyWord).find((k) => k !== undefined && !k.includes(' '));
+    const full = stem ? allWords.find((w) => w.startsWith(stem) && w.length > stem.length) : undefined;
+    return full && pluralWord(full) ? noun(full, 'one') : undefined;
+  }
+  // A table named as a plural noun (`countries`) names its rows better than a key's word (`numeric_code` → "numeric"),
+  // unless the name only says they are people (People's `playerID`: "players").
+  if (pluralWord(last.toLowerCase()) && !/^(people|persons|individuals|entities|objects|records|items|entries)$/i.test(last)) {
+    const ownWord = keyed.some((c) => {
+      const word = keyWord(c);
+      return word !== undefined && (one.startsWith(word) || one.endsWith(word) || word.startsWith(one));
+    });
+    if (ownWord || !keyed.some((c) => keyWord(c) !== undefined)) return words.replace(/ /g, '_');
+    const keyNoun = keyed.map(keyWord).find((w) => w !== undefined && !w.includes(' ') && !/^(row|record|line|entry|item|seq)$/.test(w));
+    if (!keyNoun || !allWords.some((w) => w.startsWith(keyNoun))) return words.replace(/ /g, '_');
+  }
   // The table's own key is named after it (`order_id` in orders, `emp_id` in employee), or the table is named in the plural.
   const ownKey = keyed.some((c) => {
     const word = keyWord(c);
