@@ -23,7 +23,10 @@ export const changeOverTimeFamily: TaskFamily = {
       const calendar = perDate !== undefined && perDate.length > 0 && Number(perDate[0][0]) === Number(perDate[0][1]);
       // Month over month asks for dense data: most months with rows on 25 days or more (twice-yearly surveys have none).
       const dense = time && time.grain !== 'year' ? await query(context, `SELECT AVG(CASE WHEN days >= 25 THEN 1.0 ELSE 0 END) FROM (SELECT COUNT(DISTINCT strftime('%Y-%m-%d', ${time.date})) AS days FROM ${q(table.name)} WHERE ${time.date} IS NOT NULL GROUP BY strftime('%Y-%m', ${time.date}))`) : undefined;
-      const monthOverMonth = time !== undefined && (time.grain === 'month' || Number(dense?.[0]?.[0] ?? 0) >= 0.5);
+      // Monthly periods must follow one another: "the month before" of a twice-yearly series is six months back.
+      const span = time && time.grain === 'month' ? await query(context, `SELECT COUNT(DISTINCT strftime('%Y-%m', ${time.date})), (CAST(strftime('%Y', MAX(${time.date})) AS INTEGER) * 12 + CAST(strftime('%m', MAX(${time.date})) AS INTEGER)) - (CAST(strftime('%Y', MIN(${time.date})) AS INTEGER) * 12 + CAST(strftime('%m', MIN(${time.date})) AS INTEGER)) + 1 FROM ${q(table.name)} WHERE ${time.date} IS NOT NULL`) : undefined;
+      const consecutive = span !== undefined && Number(span[0]?.[0] ?? 0) >= 0.8 * Number(span[0]?.[1] ?? Infinity);
+      const monthOverMonth = time !== undefined && (time.grain === 'month' ? consecutive : Number(dense?.[0]?.[0] ?? 0) >= 0.5);
       for (const measure of (first ? [first, undefined] : [undefined]).filter((m) => m !== undefined || !calendar)) {
         if (tasks.length >= context.maxPerFamily) break;
         const agg = measure ? aggregateOf(context, table.name, measure) : undefined;
