@@ -411,6 +411,8 @@ export function periodQualifier(context: FamilyContext, table: TableProfile, tim
   const by = columnPhrase(context, table.name, time.column);
   const several = timeColumns(context, table).length > 1;
   if (time.grain === 'year' || (grain === 'month' && time.grain === 'month')) return several ? ` (by ${by})` : '';
+  // An event's time named by its verb (`ordered_at`): "of the 'ordered_at' date", not "of the ordered at".
+  if (/\s(at|on)$/.test(by)) return ` (calendar ${grain}s of the '${time.column.originalName || time.column.name}' date)`;
   return ` (calendar ${grain}s of the ${by})`;
 }
 

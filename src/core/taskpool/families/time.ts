@@ -39,7 +39,9 @@ export const changeOverTimeFamily: TaskFamily = {
           const allMonths = await query(context, `SELECT COUNT(DISTINCT strftime('%Y-%m', ${time.date})) FROM ${q(table.name)} WHERE ${time.date} IS NOT NULL`);
           const partial = Number(allMonths?.[0]?.[0] ?? 0) > months.length;
           if (months.length >= 3) {
-            const monthly = `SELECT strftime('%Y-%m', ${time.date}) AS month, ${value} AS total FROM ${q(table.name)} WHERE ${time.date} IS NOT NULL AND strftime('%Y-%m', ${time.date}) IN (${months.map((m) => `'${m}'`).join(', ')}) GROUP BY 1`;
+            // Every month complete: no list of months to keep (a list the question never shows).
+            const kept = partial ? ` AND strftime('%Y-%m', ${time.date}) IN (${months.map((m) => `'${m}'`).join(', ')})` : '';
+            const monthly = `SELECT strftime('%Y-%m', ${time.date}) AS month, ${value} AS total FROM ${q(table.name)} WHERE ${time.date} IS NOT NULL${kept} GROUP BY 1`;
             const program = new TaskProgram(context, 'lookup');
             const done = await program.sql(
               `SELECT month, ROUND(total - LAG(total) OVER (ORDER BY month), 2) AS increase FROM (${monthly}) ORDER BY increase DESC LIMIT 2`,
