@@ -347,7 +347,9 @@ function computedColumns(db: Database, table: TableProfile): Array<Extract<Relat
       const alike = integral[a] && integral[c] && namedAlike(numeric[a].originalName || numeric[a].name, numeric[c].originalName || numeric[c].name);
       // Under a column named a total, a part moves with it (a year or a rate below it is no part).
       const underTotal = TOTAL_NAME.test(numeric[c].originalName || numeric[c].name) && !TOTAL_NAME.test(numeric[a].originalName || numeric[a].name) && pearson(sample.map((r) => r[a]), sample.map((r) => r[c])) > 0.5;
-      if (!alike && !underTotal) continue;
+      // Counts, one never above the other and moving with it (wins within games managed, votes within ballots cast).
+      const within = integral[a] && integral[c] && pearson(sample.map((r) => r[a]), sample.map((r) => r[c])) >= 0.7;
+      if (!alike && !underTotal && !within) continue;
       if (holds((r) => r[a] >= 0 && r[a] <= r[c]) && sample.some((r) => r[a] < r[c])) parts.push(a);
     }
     if (parts.length > 0) {
@@ -361,6 +363,103 @@ function computedColumns(db: Database, table: TableProfile): Array<Extract<Relat
       if (!varies[a] || !varies[b] || seen.has(numeric[b].name) || seen.has(numeric[a].name)) continue;
       const r = pearson(sample.map((row) => row[a]), sample.map((row) => row[b]));
       if (Math.abs(r) >= 0.999) add(b, [a], `linear in ${numeric[a].name}`, `Pearson r = ${r.toFixed(4)} with ${numeric[a].name} on ${sample.length} sampled rows`);
+    }
+  }
+  return found;
+}
+
+type DerivedColumn = Extract<Relationship, { kind: 'derived-column' }>;
+
+/** Columns that can hold a table's groups: dated or written values repeated over 5 rows or more on average. */
+function groupColumns(table: TableProfile): ColumnProfile[] {
+  const rank = (c: ColumnProfile) => (c.type === 'date' || c.type === 'datetime' ? 0 : 1);
+  return table.columns
+    .filter((c) => (c.type === 'text' || c.type === 'date' || c.type === 'datetime') && c.nullFraction < 0.1 && c.distinctCount >= 3 && c.distinctCount <= table.rowCount / 5)
+    .sort((a, b) => rank(a) - rank(b) || a.distinctCount - b.distinctCount)
+    .slice(0, 3);
+}
+
+/**
+ * Columns computed from another by a factor that changes from group to group: an index against a base price of the
+ * day (`USD_raw` = `dollar_price` / the US price of that date − 1), a value in another currency at each date's rate.
+ * Within every group of 5 rows or more (at least 3 such groups) the two are linear (|r| ≥ 0.999), though not across
+ * groups: one is the other rescaled, so relating them says nothing.
+ */
+function groupwiseLinearColumns(db: Database, table: TableProfile, already: readonly DerivedColumn[]): DerivedColumn[] {
+  const numeric = table.columns.filter((c) => (c.type === 'integer' || c.type === 'real') && c.distinctCount > 5 && c.nullFraction < 0.5 && !/(^id$|_id$|id$)/i.test(c.name)).slice(0, MAX_NUMERIC_COLUMNS);
+  if (numeric.length < 2 || table.rowCount < 30) return [];
+  const linked = new Set(already.flatMap((r) => r.from.map((f) => [f, r.column].sort().join('\u0000'))));
+  const found: DerivedColumn[] = [];
+  for (const group of groupColumns(table)) {
+    const sample = rows(db, `SELECT ${q(group.name)}, ${numeric.map((c) => q(c.name)).join(', ')} FROM ${q(table.name)} WHERE ${q(group.name)} IS NOT NULL LIMIT ${SAMPLE_ROWS}`);
+    const groups = new Map<string, SqlValue[][]>();
+    for (const r of sample) groups.set(String(r[0]), [...(groups.get(String(r[0])) ?? []), r.slice(1)]);
+    for (let a = 0; a < numeric.length; a++) {
+      for (let b = a + 1; b < numeric.length; b++) {
+        const key = [numeric[a].name, numeric[b].name].sort().join('\u0000');
+        if (linked.has(key)) continue;
+        let tested = 0;
+        let linear = true;
+        const xs: number[] = [];
+        const ys: number[] = [];
+        for (const members of groups.values()) {
+          const pairs = members.filter((r) => typeof r[a] === 'number' && typeof r[b] === 'number') as number[][];
+          for (const p of pairs) {
+            xs.push(p[a]);
+            ys.push(p[b]);
+          }
+          if (pairs.length < 5 || new Set(pairs.map((p) => p[a])).size < 3) continue;
+          tested++;
+          if (Math.abs(pearson(pairs.map((p) => p[a]), pairs.map((p) => p[b]))) < 0.999) {
+            linear = false;
+            break;
+          }
+        }
+        if (!linear || tested < 3 || Math.abs(pearson(xs, ys)) >= 0.999) continue;
+        linked.add(key);
+        found.push({ kind: 'derived-column', table: table.name, column: numeric[b].name, from: [numeric[a].name], relation: `linear in ${numeric[a].name} within each ${group.name}`, source: { kind: 'rule', rule: 'derived-column:groupwise-linear' }, why: `|r| ≥ 0.999 with ${numeric[a].name} within each of ${tested} ${group.name} groups: the other rescaled by a factor of its ${group.name}` });
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * Running totals: a count that never falls from one date to the next within each entity (cumulative deaths per
+ * country, cases to date) and rises on a good share of them. It moves with time, so it correlates with every other
+ * running total, and its increments (a column equal to its day-on-day difference) are parts of it. Recorded as
+ * derived from the date (and from the increments found).
+ */
+function runningTotals(db: Database, table: TableProfile): DerivedColumn[] {
+  // Dates, or text that sorts as time (`2020-W11`, `2021-03`).
+  const sortsAsTime = (c: ColumnProfile) => c.type === 'date' || c.type === 'datetime' || (c.type === 'text' && c.samples.length > 0 && c.samples.every((v) => /^\d{4}-(W?\d{2})(-\d{2})?$/.test(String(v))));
+  const times = table.columns.filter((c) => sortsAsTime(c) && c.nullFraction === 0 && c.distinctCount >= 10);
+  // A year or a period number rises with the date by nature, not as a total.
+  const numeric = table.columns.filter((c) => (c.type === 'integer' || c.type === 'real') && c.distinctCount >= 10 && c.nullFraction < 0.2 && !/(^id$|_id$|id$)/i.test(c.name) && !nameTokens(c.originalName || c.name).some((t) => TIME_WORDS.has(t))).slice(0, MAX_NUMERIC_COLUMNS);
+  if (times.length === 0 || numeric.length === 0) return [];
+  const found: DerivedColumn[] = [];
+  for (const time of times.slice(0, 1)) {
+    // The entity each series runs over: none when dates are unique, else the written columns that make (entity, date) unique.
+    const candidates = table.columns.filter((c) => c !== time && c.type === 'text' && c.distinctCount >= 2 && c.distinctCount <= table.rowCount / 5);
+    const unique = (cols: ColumnProfile[]) => {
+      const key = [...cols.map((c) => q(c.name)), q(time.name)].join(', ');
+      return Number(rows(db, `SELECT COUNT(*) FROM (SELECT DISTINCT ${key} FROM ${q(table.name)})`)[0]?.[0] ?? -1) === table.rowCount;
+    };
+    const entity = unique([]) ? [] : candidates.length > 0 && candidates.length <= 4 && unique(candidates) ? candidates : undefined;
+    if (!entity) continue;
+    const partition = entity.length > 0 ? `PARTITION BY ${entity.map((c) => q(c.name)).join(', ')} ` : '';
+    for (const c of numeric) {
+      const steps = rows(db, `SELECT COUNT(*), SUM(CASE WHEN v < p THEN 1 ELSE 0 END), SUM(CASE WHEN v > p THEN 1 ELSE 0 END) FROM (SELECT ${q(c.name)} AS v, LAG(${q(c.name)}) OVER (${partition}ORDER BY ${q(time.name)}) AS p FROM ${q(table.name)}) WHERE v IS NOT NULL AND p IS NOT NULL`)[0];
+      const [n, falls, rises] = (steps ?? []).map((v) => Number(v ?? 0));
+      // A few falls are the data's corrections (a case total revised down): at most 1% of the steps.
+      if (!(n >= 10 && falls <= 0.01 * n && rises >= 0.3 * n)) continue;
+      const increments = numeric.filter((a) => {
+        if (a === c) return false;
+        const r = rows(db, `SELECT COUNT(*), SUM(CASE WHEN ABS((v - p) - d) <= 0.5 THEN 1 ELSE 0 END) FROM (SELECT ${q(c.name)} AS v, LAG(${q(c.name)}) OVER (${partition}ORDER BY ${q(time.name)}) AS p, ${q(a.name)} AS d FROM ${q(table.name)}) WHERE v IS NOT NULL AND p IS NOT NULL AND d IS NOT NULL`)[0];
+        return Number(r?.[0] ?? 0) >= 10 && Number(r?.[1] ?? 0) >= 0.9 * Number(r?.[0] ?? 0);
+      });
+      const over = entity.length > 0 ? ` within each ${entity.map((e) => e.name).join(', ')}` : '';
+      found.push({ kind: 'derived-column', table: table.name, column: c.name, from: [time.name, ...increments.map((a) => a.name)], relation: `running total over ${time.name}${over}${increments.length > 0 ? ` of ${increments.map((a) => a.name).join(', ')}` : ''}`, source: { kind: 'rule', rule: 'derived-column:running-total' }, why: `never falls (${falls} corrections aside) from one ${time.name} to the next${over} and rises on ${rises} of ${n} steps${increments.length > 0 ? `; ${increments.map((a) => a.name).join(', ')} is its step-to-step difference` : ''}` });
     }
   }
   return found;
@@ -407,9 +506,11 @@ export function inferRelationships(db: Database, profile: EnvironmentProfile): R
   const parallelPairs = new Set(parallel.map((p) => pairKey(p.left.table, p.right.table)));
   const derived = [...derivedTables(profile), ...copiedTables(db, profile, parallel)];
   const computed = profile.tables.flatMap((t) => (t.viewSql ? viewComputedColumns(t) : computedColumns(db, t)));
+  // Found by looser tests, listed before the exact ones: a column's description keeps its exact relation.
+  const trends = profile.tables.filter((t) => !t.viewSql).flatMap((t) => [...groupwiseLinearColumns(db, t, computed.filter((r) => r.table === t.name)), ...runningTotals(db, t)]);
   // A key between parallel tables is not a parent and a child.
   const foreignKeys = keys.filter((k) => !parallelPairs.has(pairKey(k.child.table, k.parent.table)) || k.source.kind === 'schema');
-  return [...foreignKeys, ...parallel, ...derived, ...computed];
+  return [...foreignKeys, ...parallel, ...derived, ...trends, ...computed];
 }
 
 /** Where a view column comes from: a base column copied (`cu.store_id AS SID`) or aggregated (`SUM(p.amount) AS total`). */

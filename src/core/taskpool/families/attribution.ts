@@ -25,6 +25,7 @@ import {
   groupingsOf,
   humanize,
   measures,
+  periodQualifier,
   num,
   q,
   readsClean,
@@ -197,7 +198,7 @@ async function attribute(context: FamilyContext, table: TableProfile, periods: P
 
   const between = periods.found
     ? `Take the two latest calendar years (by ${by}) with ${rowsNoun(context, table, 'many')}${tableMention(context, table)} in all 12 months.`
-    : `Compare ${periods.grain === 'year' ? 'the years' : 'the months'} ${first} and ${second} (by ${by})${tableMention(context, table)}.`;
+    : `Compare ${periods.grain === 'year' ? 'the years' : 'the months'} ${first} and ${second}${periodQualifier(context, table, periods.time, periods.grain)}${tableMention(context, table)}.`;
   const ask = shared ? 'and what percentage of the total change is its own change?' : `and by how much did its own ${what} change?`;
   const question = `${between} Which ${groupName} contributed most to the change in the ${what} between them (its own change largest in the direction of the total change), ${ask} Round to 2 decimals.`;
   const task = program.task({

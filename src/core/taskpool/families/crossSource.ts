@@ -22,7 +22,7 @@ import { words } from '../../text/words';
 import { addEdge, columnNode } from '../graph';
 import type { TaskSpec } from '../types';
 import { compositeKeys, statedTotals, type StatedTotal } from './quality';
-import { clearLeader, groupingsOf, groupNoun, humanize, keyGroupings, labelHint, noun, num, q, query, semanticsOf, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type Grouping, type TaskFamily } from './kit';
+import { clearLeader, groupingsOf, inLocalCurrency, groupNoun, humanize, keyGroupings, labelHint, noun, num, q, query, rowName, semanticsOf, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type Grouping, type TaskFamily } from './kit';
 
 const COMPOSITION = 'reconciliation';
 const FAMILY = 'cross-source';
@@ -84,7 +84,9 @@ export function sourceName(table: TableProfile): string {
 }
 
 /** A parent's own column named with its table where the name alone is generic: "status" → "order status". */
-function qualifiedName(name: string, table: TableProfile): string {
+function qualifiedName(name: string, table: TableProfile, context: FamilyContext): string {
+  // A table named after its dataset gives no noun to qualify with.
+  if (!rowName(context, table)) return name;
   const one = noun(table.name, 'one');
   return name.includes(one) ? name : `${one} ${name}`;
 }
@@ -127,8 +129,11 @@ async function statedTotalTask(context: FamilyContext, stated: StatedTotal): Pro
   // `o` for the parent inside the CTE: the outer query's `p` is the grouping's parent (a store), another table.
   const per = `WITH per AS (SELECT o.${pk} AS entity, o.${q(column.name)} AS stated, ${expression.sql} AS computed FROM ${q(parent.name)} AS o JOIN ${q(key.child.name)} AS c ON c.${q(key.childColumn.name)} = o.${pk} WHERE o.${q(column.name)} IS NOT NULL GROUP BY o.${pk})`;
   const mismatch = differs('per.stated', 'per.computed', tolerance);
-  const parents = noun(parent.name, 'many');
-  const children = noun(key.child.name, 'many');
+  // Tables whose rows have no noun (`dpc_covid19_dati_pagamenti_…`) are named as tables, not turned into nouns.
+  const parentNamed = rowName(context, parent) !== undefined;
+  const parentOne = parentNamed ? noun(parent.name, 'one') : 'row';
+  const parents = parentNamed ? noun(parent.name, 'many') : `rows of the table '${parent.name}'`;
+  const children = rowName(context, key.child) ? noun(key.child.name, 'many') : `rows in the table '${key.child.name}'`;
   const stating = humanize(column.originalName || column.name);
   for (const group of parentGroupings(context, parent)) {
     let source: { from: string; tables: string[] };
@@ -149,7 +154,7 @@ async function statedTotalTask(context: FamilyContext, stated: StatedTotal): Pro
       uses: [0],
     });
     if (!second || second.key.type !== 'number' || second.key.value <= 0) return undefined;
-    const groupWord = group.via ? groupNoun(group, context) : qualifiedName(groupNoun(group, context), parent);
+    const groupWord = group.via ? groupNoun(group, context) : qualifiedName(groupNoun(group, context), parent, context);
     const joined = `${per} SELECT ${group.ref} AS ${q(group.column.name)}, ROUND(SUM(ABS(per.stated - per.computed)), 2) AS total_difference, COUNT(*) AS n FROM ${source.from} JOIN per ON per.entity = c.${pk} WHERE ${mismatch} AND ${group.ref} IS NOT NULL`;
     const third = await program.sql(`${joined} GROUP BY ${group.ref} ORDER BY SUM(ABS(per.stated - per.computed)) DESC, 1`, `the total absolute difference per ${groupWord}, largest first`, {
       label: `the ${groupWord} with the largest total absolute difference`,
@@ -161,14 +166,16 @@ async function statedTotalTask(context: FamilyContext, stated: StatedTotal): Pro
     const fourth = await program.sql(
       `${per} SELECT per.entity AS ${pk}, ROUND(ABS(per.stated - per.computed), 2) AS difference FROM ${source.from} JOIN per ON per.entity = c.${pk} WHERE ${mismatch} AND ${group.ref} = ${sqlLiteral(top)} ORDER BY ABS(per.stated - per.computed) DESC, 1`,
       `the ${parents} of the ${groupWord} ${top} that disagree, largest difference first`,
-      { label: `the ${noun(parent.name, 'one')} of the ${groupWord} ${top} whose ${stating} differs most from its ${children}`, reading: { kind: 'string' }, uses: [2], carries: [String(top)] },
+      { label: `the ${parentOne} of the ${groupWord} ${top} whose ${stating} differs most from its ${children}`, reading: { kind: 'string' }, uses: [2], carries: [String(top)] },
     );
     if (!fourth || !(fourth.rows.length === 1 || clearLeader(fourth.rows))) continue;
     reconciliationEdge(context, { table: parent.name, column: column.name }, { table: key.child.name, column: key.childColumn.name }, `${parent.name}.${column.name} = ${expression.sql} over ${key.child.name}`);
     return program.task({
       family: FAMILY,
       parameters: { kind: 'stated-total', parent: parent.name, column: column.name, child: key.child.name, expression: expression.sql, group: `${group.table.name}.${group.column.name}` },
-      question: `Compare each ${noun(parent.name, 'one')}'s ${stating} with ${expression.label} over its ${children}, counting only ${parents} where the two differ by more than ${tolerance}. In the ${groupWord}${labelHint(group)} with the largest total absolute difference, which ${noun(parent.name, 'one')} differs most? Give its ${humanize(key.parentColumn.originalName || key.parentColumn.name)}.`,
+      question: parentNamed
+        ? `Compare each ${parentOne}'s ${stating} with ${expression.label} over its ${children}, counting only ${parents} where the two differ by more than ${tolerance}. In the ${groupWord}${labelHint(group)} with the largest total absolute difference, which ${parentOne} differs most? Give its ${humanize(key.parentColumn.originalName || key.parentColumn.name)}.`
+        : `Compare the ${stating} of each row of the table '${parent.name}' with ${expression.label} over its ${children}, counting only rows where the two differ by more than ${tolerance}. In the ${groupWord}${labelHint(group)} with the largest total absolute difference, which row differs most? Give its ${humanize(key.parentColumn.originalName || key.parentColumn.name)}.`,
       tables: [...new Set([parent.name, key.child.name, ...source.tables])],
       dependency: 'reconciliation',
       needs: crossSourceFamily.needs,
@@ -345,7 +352,9 @@ export async function sourcePairs(context: FamilyContext): Promise<{ disagreeing
       // Agreement on a measure of a few values (3 games played by every team of two tournaments) is chance, not sameness.
       if (!best.some((p) => p.agreement >= MIN_AGREEMENT && p.measure.a.distinctCount >= MIN_MATCHED && p.measure.b.distinctCount >= MIN_MATCHED)) continue;
       same.push(memberOf(context, [...best].sort((x, y) => y.agreement - x.agreement)[0]));
-      pairs.push(...best.filter((p) => p.agreement < 1).sort((x, y) => y.agreement - x.agreement).map((p) => memberOf(context, p)));
+      // A measure of the same name that disagrees on most rows is another quantity (a GDP-adjusted index beside the raw
+      // one), not a second source of it; amounts in each row's own currency do not add up across rows.
+      pairs.push(...best.filter((p) => p.agreement < 1 && p.agreement >= MIN_AGREEMENT && !inLocalCurrency(p.a, p.measure.a) && !inLocalCurrency(p.b, p.measure.b)).sort((x, y) => y.agreement - x.agreement).map((p) => memberOf(context, p)));
     }
   }
   // a–b and b–a are one pair: keep the first, the one with a filter on the larger table if any.

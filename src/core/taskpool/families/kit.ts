@@ -15,6 +15,7 @@ import { quoteIdent } from '../../text/sql';
 import { numberTolerance } from '../answer';
 import type { EvidenceGraph } from '../graph';
 import { lintQuestion } from '../lint';
+import { legendDescription } from '../glossary';
 import { unnamedLookAlikes, withTablesNamed } from '../revise';
 import type { AnswerKey, DependencyKind, EvidenceStep, SubAnswer, TaskDifficulty, TaskSpec } from '../types';
 
@@ -79,12 +80,21 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
   return table.columns
     .filter((c) => {
       const s = semanticsOf(context, table.name, c.name);
-      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || inLocalCurrency(table, c)) return false;
+      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || inLocalCurrency(table, c) || runningTotal(context, table.name, c.name)) return false;
       const unnamed = s.role.source.kind === 'rule' && s.role.source.rule === 'measure:numbers';
       return !(unnamed && c.type === 'integer' && c.distinctCount >= 0.9 * table.rowCount * (1 - c.nullFraction));
     })
     .filter((c) => !options.additiveOnly || confidentlyAdditive(context, table.name, c.name))
     .sort((a, b) => rank(a) - rank(b));
+}
+
+/**
+ * A running total (deaths to date): its average, its total or its correlation with another total says how long the
+ * series runs, not how much happened; tasks take its increments instead.
+ */
+export function runningTotal(context: FamilyContext, table: string, column: string): boolean {
+  const tables = new Set([table, ...(context.semantics.partitions.find((p) => p.view === table)?.tables.map((m) => m.table) ?? [])]);
+  return context.semantics.relationships.some((r) => r.kind === 'derived-column' && tables.has(r.table) && r.column === column && r.source.kind === 'rule' && r.source.rule === 'derived-column:running-total');
 }
 
 export function additivityOf(context: FamilyContext, table: string, column: string): 'additive' | 'semi-additive' | 'non-additive' {
@@ -392,6 +402,20 @@ export function varies(rows: unknown[][], valueAt = 1): boolean {
   return new Set(rows.map((r) => String(r[valueAt]))).size > 1;
 }
 
+/**
+ * Which column dates the years or months a question names, in words: nothing where the table has one time column
+ * and it is a year ("from 2016 to 2017"); " (calendar years of the report date)" where the periods are read from a
+ * date; " (by year ID)" where the table has more than one time column.
+ */
+export function periodQualifier(context: FamilyContext, table: TableProfile, time: TimeColumn, grain: 'year' | 'month'): string {
+  const by = columnPhrase(context, table.name, time.column);
+  const several = timeColumns(context, table).length > 1;
+  if (time.grain === 'year' || (grain === 'month' && time.grain === 'month')) return several ? ` (by ${by})` : '';
+  // An event's time named by its verb (`ordered_at`): "of the 'ordered_at' date", not "of the ordered at".
+  if (/\s(at|on)$/.test(by)) return ` (calendar ${grain}s of the '${time.column.originalName || time.column.name}' date)`;
+  return ` (calendar ${grain}s of the ${by})`;
+}
+
 /** Periods (years, months) with the full count of their sub-periods: a year whose data ends in May is partial. */
 export async function fullPeriods(context: FamilyContext, table: TableProfile, time: TimeColumn, grain: 'year' | 'month'): Promise<string[]> {
   const t = quoteIdent(table.name);
@@ -402,9 +426,11 @@ export async function fullPeriods(context: FamilyContext, table: TableProfile, t
   const most = Math.max(...rows.map((r) => num(r[2])), 0);
   // Yearly data (one date per year) has one part per year: then a year is complete when it has its share of rows.
   const yearly = rows.every((r) => num(r[1]) <= 1);
-  return rows
-    .filter((r) => r[0] !== null && (yearly ? num(r[2]) >= 0.5 * most : grain === 'year' ? num(r[1]) >= 12 : num(r[1]) >= 25) && num(r[2]) >= 0.3 * most)
-    .map((r) => String(r[0]));
+  const kept = rows.filter((r) => r[0] !== null && (yearly ? num(r[2]) >= 0.5 * most : grain === 'year' ? num(r[1]) >= 12 : num(r[1]) >= 25) && num(r[2]) >= 0.3 * most);
+  // A last period with clearly fewer rows than the one before is a period the data has not finished (three quarters of
+  // a year): dated by year alone, its rows are all there is to tell.
+  if (yearly && kept.length >= 2 && num(kept[kept.length - 1][2]) < 0.9 * num(kept[kept.length - 2][2])) kept.pop();
+  return kept.map((r) => String(r[0]));
 }
 
 // ---- words -----------------------------------------------------------------------------------------------------
@@ -456,7 +482,7 @@ export function noun(name: string, count: number | 'one' | 'many'): string {
 
 /** Words of a name, its last word pluralised: "order total" → "order totals"; "voted by" → "voted by values". */
 export function pluralWords(words: string): string {
-  if (/\b(by|of|to|in|on|at|for|from|per)$/i.test(words) || /\)$/.test(words)) return `${words} values`;
+  if (/\b(by|of|to|in|on|at|for|from|per)$/i.test(words) || /[)']$/.test(words)) return `${words} values`;
   return noun(words.replace(/ /g, '_'), 'many');
 }
 
@@ -497,7 +523,9 @@ export function sourceOf(table: TableProfile, ...groupings: Array<Grouping | und
 
 /** "region" or "store region" (a parent's column named with its table, where that reads better). */
 export function groupingName(g: Grouping, context?: FamilyContext): string {
-  const name = context ? columnPhrase(context, g.table.name, g.column) : humanize(g.column.originalName || g.column.name);
+  const phrase = context ? columnPhrase(context, g.table.name, g.column) : humanize(g.column.originalName || g.column.name);
+  // A yes/no column named as a statement (`is_independent`) is no noun: "which 'is independent' value".
+  const name = /^(is|has|was|were|are|had|can|did|does)\s/i.test(phrase) ? `'${phrase}' value` : phrase;
   if (!g.via) return name;
   const parent = parentNoun(context, g.via.parent);
   return !parent || name.includes(parent) ? name : `${parent} ${name}`;
@@ -516,6 +544,26 @@ function isOpaqueCode(original: string): boolean {
   return /^[A-Z]{1,6}$/.test(original) || /^[a-z]{1,4}$/.test(original);
 }
 
+/** Two consonants English words begin with; another pair (`ws`, `gh`, `tm`) starts an abbreviation (`wswin`, `ghome`, `tmax`). */
+const WORD_ONSETS = new Set(['bl', 'br', 'ch', 'cl', 'cr', 'dr', 'dw', 'fl', 'fr', 'gl', 'gn', 'gr', 'kl', 'kn', 'kr', 'ph', 'pl', 'pr', 'ps', 'rh', 'sc', 'sh', 'sk', 'sl', 'sm', 'sn', 'sp', 'st', 'sw', 'th', 'tr', 'ts', 'tw', 'wh', 'wr', 'zh']);
+
+/**
+ * A name no reader can take for words: one or two letters (`W`, `l`, `HS`, `as`), letters without a vowel (`prcp`),
+ * or a lower-case run of letters opening on two consonants no English word opens on (`wswin`, `ghome`, `tmax`).
+ * Acronyms of three or more capitals (`GDP`, `FTHG`) are codes a reader knows or looks up, not cryptic here.
+ */
+export function isCrypticName(original: string): boolean {
+  if (!/^[A-Za-z]+$/.test(original)) return false;
+  if (original.length <= 2) return true;
+  if (/^[A-Z]+$/.test(original)) return false;
+  const lower = original.toLowerCase();
+  if (!/[aeiouy]/.test(lower)) return true;
+  // Camel case (`GHome`, `WSWin`) is read word by word: its first word decides.
+  const first = (original.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').split(' ')[0] ?? lower).toLowerCase();
+  if (first.length <= 2 && original.length <= 6) return true;
+  return /^[a-z]{3,6}$/.test(first) && !/^[aeiouy]/.test(first) && !/^[a-z][aeiouy]/.test(first) && !WORD_ONSETS.has(first.slice(0, 2));
+}
+
 /**
  * A column as a question names it: its words (`unit_price` → "unit price"), a unit suffix in parentheses
  * ("capacity (MW)"), and for a code (`FTHG`) the data dictionary's short description when there is one
@@ -532,14 +580,29 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     }
   }
   const original = column.originalName || column.name;
-  const described = semanticsOf(context, table, column.name)?.description?.value;
-  if (described && isOpaqueCode(original)) {
-    const short = described.replace(/\s*\([^)]*\)\s*/g, ' ').replace(/[.:;,]+$/, '').trim();
-    if (short.split(/\s+/).length <= 8 && !/[[\]`]/.test(short)) return short.toLowerCase().replace(/^the /, '');
+  // A word of the name without a vowel (`plyr_mgr`, `lg_id`) is an abbreviation a legend may spell out.
+  const abbreviated = humanize(original).split(' ').some((w) => /^[a-z]{2,}$/.test(w) && !/[aeiouy]/.test(w) && !UNIT_SUFFIXES[w]);
+  const opaque = isOpaqueCode(original) || isCrypticName(original) || abbreviated;
+  if (opaque) {
+    const profile = context.profile.tables.find((t) => t.name === table);
+    const described = semanticsOf(context, table, column.name)?.description?.value ?? (profile ? legendDescription(context.documents, profile, original) : undefined);
+    let short = described
+      ?.replace(/\s*\([^)]*\)\s*/g, ' ')
+      .replace(/[.:;,]+$/, '')
+      .trim();
+    // "Player's batting hand" in the People table: the row's noun is said elsewhere, "batting hand".
+    short = short?.replace(/^[a-z]+'s\s+/i, '');
+    if (short && short.split(/\s+/).length <= 8 && !/[[\]`]/.test(short) && /^[a-z]/i.test(short) && !/\b(if|when|whether)\b/i.test(short)) return short.toLowerCase().replace(/^the /, '');
+    // Nothing says what a short cryptic code is ("prcp", "l", "HS"): the question names the column, quoted.
+    if (isCrypticName(original)) return `'${original}'`;
   }
   const words = humanize(original).split(' ');
   const last = words[words.length - 1]?.toLowerCase();
-  if (words.length > 1 && last && UNIT_SUFFIXES[last]) return `${words.slice(0, -1).join(' ')} (${UNIT_SUFFIXES[last]})`;
+  if (words.length > 1 && last && UNIT_SUFFIXES[last]) {
+    // `area_sq_km`: "area (km²)".
+    const square = words.length > 2 && /^(sq|square)$/i.test(words[words.length - 2]);
+    return square ? `${words.slice(0, -2).join(' ')} (${UNIT_SUFFIXES[last]}²)` : `${words.slice(0, -1).join(' ')} (${UNIT_SUFFIXES[last]})`;
+  }
   return words.join(' ');
 }
 
@@ -572,6 +635,9 @@ export function parentNoun(context: FamilyContext | undefined, table: TableProfi
 
 /** Last words that name a file or a collection, not what one of its rows is: "source data", "raw index", "job history". */
 const COLLECTION_WORDS = new Set(['data', 'all', 'index', 'indexes', 'indices', 'info', 'information', 'series', 'species', 'history', 'database', 'db', 'dataset', 'table', 'file', 'sheet', 'export', 'dump', 'list', 'raw', 'full', 'master', 'details', 'detail', 'summary', 'stats', 'statistics', 'weather', 'metadata', 'log', 'register', 'registry']);
+
+/** Plural words that modify a noun as they are ("sales orders", "goods receipts", "news items"). */
+const PLURAL_MODIFIERS = new Set(['sales', 'goods', 'news', 'arms', 'savings', 'earnings', 'sports', 'customs', 'means', 'series', 'species', 'physics', 'economics', 'statistics', 'analytics', 'logistics', 'electronics', 'athletics']);
 
 /** Irregular plurals a table of rows may be named with. */
 const PLURAL_WORDS = new Set(['people', 'staff', 'personnel', 'children', 'men', 'women', 'media', 'criteria']);
@@ -615,8 +681,50 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   const last = words.split(' ').pop() ?? '';
   // "unemployment across industries", "emissions by nation": a dataset's title, not a noun for its rows.
   if (/\d/.test(words) || COLLECTION_WORDS.has(last) || /\s(across|by|per|over|vs|versus)\s/i.test(` ${words} `)) return undefined;
+  // Four words or more ("seattle weather hourly normals") are a dataset's title, not what one row is.
+  if (words.split(' ').length >= 4) return undefined;
   const one = noun(words.replace(/ /g, '_'), 'one').toLowerCase();
   const keyed = table.columns.filter((c) => c.candidateKey || (table.rowCount > 0 && c.distinctCount === table.rowCount && c.nullFraction === 0));
+  // A list of codes or names of things (`country_codes`): its rows are the things, "countries".
+  const list = /^(.+) (codes|names)$/i.exec(words);
+  if (list && keyed.length > 0 && !/\s/.test(list[1])) return list[1];
+  // A table named after what a column counts or repeats (`developers` with a `developers` count per economy and
+  // quarter, `licenses` with an `spdx_license` per row): its rows are observations about those things, not the things.
+  const many = noun(words.replace(/ /g, '_'), 'many').toLowerCase();
+  const named = table.columns.some((c) => {
+    if (keyed.includes(c)) return false;
+    const w = humanize(c.originalName || c.name).toLowerCase();
+    const lastMany = noun(last.toLowerCase(), 'many');
+    return w === many || ((c.type === 'integer' || c.type === 'real') && w === lastMany) || (c.type === 'text' && c.distinctCount < table.rowCount && w.split(' ').length > 1 && w.endsWith(` ${one}`));
+  });
+  if (named) return undefined;
+  // A panel: no key, an entity that repeats and a year that repeats (a team per season, a country per year): a row
+  // is an entity-year, which the table's name ("teams", "top economies") does not say. Dated events (flights) are no panel.
+  const role = (c: ColumnProfile) => semanticsOf(context, table.name, c.name)?.role.value;
+  const repeats = (c: ColumnProfile) => c.distinctCount >= 2 && c.distinctCount <= table.rowCount / 3 && c.nullFraction < 0.1;
+  // An identifier unique but for a few duplicates (`customer_id`) still says a row is one thing.
+  const nearlyKeyed = table.columns.some((c) => role(c) === 'identifier' && c.distinctCount >= 0.9 * table.rowCount);
+  const panel = !keyed.some((c) => c.type !== 'real') && !nearlyKeyed && table.columns.some((c) => role(c) === 'time' && semanticsOf(context, table.name, c.name)?.time?.grain === 'year' && repeats(c)) && table.columns.some((c) => (role(c) === 'identifier' || role(c) === 'geo') && c.type === 'text' && c.distinctCount >= 2 && c.distinctCount <= table.rowCount / 3 && c.nullFraction < 0.1);
+  if (panel && !table.parent) return undefined;
+  // "awards players", "teams franchises": a plural before the last word is two nouns side by side, not one noun.
+  const allWords = words.toLowerCase().split(' ');
+  if (allWords.length > 1 && allWords.slice(0, -1).some((w) => pluralWord(w) && !/(ies|ss)$/.test(w) && !PLURAL_MODIFIERS.has(w))) {
+    // A key whose word begins a word of the name (`franchID` in TeamsFranchises): that word names the rows.
+    const stem = keyed.map(keyWord).find((k) => k !== undefined && !k.includes(' '));
+    const full = stem ? allWords.find((w) => w.startsWith(stem) && w.length > stem.length) : undefined;
+    return full && pluralWord(full) ? noun(full, 'one') : undefined;
+  }
+  // A table named as a plural noun (`countries`) names its rows better than a key's word (`numeric_code` → "numeric"),
+  // unless the name only says they are people (People's `playerID`: "players").
+  if (pluralWord(last.toLowerCase()) && !/^(people|persons|individuals|entities|objects|records|items|entries)$/i.test(last)) {
+    const ownWord = keyed.some((c) => {
+      const word = keyWord(c);
+      return word !== undefined && (one.startsWith(word) || one.endsWith(word) || word.startsWith(one));
+    });
+    if (ownWord || !keyed.some((c) => keyWord(c) !== undefined)) return words.replace(/ /g, '_');
+    const keyNoun = keyed.map(keyWord).find((w) => w !== undefined && !w.includes(' ') && !/^(row|record|line|entry|item|seq)$/.test(w));
+    if (!keyNoun || !allWords.some((w) => w.startsWith(keyNoun))) return words.replace(/ /g, '_');
+  }
   // The table's own key is named after it (`order_id` in orders, `emp_id` in employee), or the table is named in the plural.
   const ownKey = keyed.some((c) => {
     const word = keyWord(c);

@@ -3,7 +3,7 @@
  * (or count), and the change between the last two complete years.
  */
 import type { TaskSpec } from '../types';
-import { things, aggregateOf, fullPeriods, humanize, measures, noun, q, query, taskTables, timeColumns, TaskProgram, type TaskFamily } from './kit';
+import { things, aggregateOf, fullPeriods, humanize, measures, noun, periodQualifier, q, query, taskTables, timeColumns, TaskProgram, type TaskFamily } from './kit';
 
 export const changeOverTimeFamily: TaskFamily = {
   id: 'change-over-time',
@@ -18,19 +18,30 @@ export const changeOverTimeFamily: TaskFamily = {
       if (!yearly) continue;
       // The first additive measure's total and the row count (flights per month) change differently: both are asked.
       const first = measures(context, table, { additiveOnly: true })[0];
-      for (const measure of first ? [first, undefined] : [undefined]) {
+      // Rows a calendar fixes (one a day, or one per entity a day): their count per period measures the calendar.
+      const perDate = await query(context, `SELECT MIN(n), MAX(n) FROM (SELECT COUNT(*) AS n FROM ${q(table.name)} WHERE ${yearly.date} IS NOT NULL GROUP BY ${yearly.date})`);
+      const calendar = perDate !== undefined && perDate.length > 0 && Number(perDate[0][0]) === Number(perDate[0][1]);
+      // Month over month asks for dense data: most months with rows on 25 days or more (twice-yearly surveys have none).
+      const dense = time && time.grain !== 'year' ? await query(context, `SELECT AVG(CASE WHEN days >= 25 THEN 1.0 ELSE 0 END) FROM (SELECT COUNT(DISTINCT strftime('%Y-%m-%d', ${time.date})) AS days FROM ${q(table.name)} WHERE ${time.date} IS NOT NULL GROUP BY strftime('%Y-%m', ${time.date}))`) : undefined;
+      // Monthly periods must follow one another: "the month before" of a twice-yearly series is six months back.
+      const span = time && time.grain === 'month' ? await query(context, `SELECT COUNT(DISTINCT strftime('%Y-%m', ${time.date})), (CAST(strftime('%Y', MAX(${time.date})) AS INTEGER) * 12 + CAST(strftime('%m', MAX(${time.date})) AS INTEGER)) - (CAST(strftime('%Y', MIN(${time.date})) AS INTEGER) * 12 + CAST(strftime('%m', MIN(${time.date})) AS INTEGER)) + 1 FROM ${q(table.name)} WHERE ${time.date} IS NOT NULL`) : undefined;
+      const consecutive = span !== undefined && Number(span[0]?.[0] ?? 0) >= 0.8 * Number(span[0]?.[1] ?? Infinity);
+      const monthOverMonth = time !== undefined && (time.grain === 'month' ? consecutive : Number(dense?.[0]?.[0] ?? 0) >= 0.5);
+      for (const measure of (first ? [first, undefined] : [undefined]).filter((m) => m !== undefined || !calendar)) {
         if (tasks.length >= context.maxPerFamily) break;
         const agg = measure ? aggregateOf(context, table.name, measure) : undefined;
         const value = measure && agg ? agg.of(q(measure.name)) : 'COUNT(*)';
         const what = agg ? agg.phrase : `number of ${things(context, table, 'many')}`;
         const by = humanize(yearly.column.originalName || yearly.column.name);
-        if (time && time.grain !== 'year') {
+        if (time && time.grain !== 'year' && monthOverMonth) {
           const months = await fullPeriods(context, table, time, 'month');
           // Partial months (a month the data starts or ends in) are left out, and the question says so.
           const allMonths = await query(context, `SELECT COUNT(DISTINCT strftime('%Y-%m', ${time.date})) FROM ${q(table.name)} WHERE ${time.date} IS NOT NULL`);
           const partial = Number(allMonths?.[0]?.[0] ?? 0) > months.length;
           if (months.length >= 3) {
-            const monthly = `SELECT strftime('%Y-%m', ${time.date}) AS month, ${value} AS total FROM ${q(table.name)} WHERE ${time.date} IS NOT NULL AND strftime('%Y-%m', ${time.date}) IN (${months.map((m) => `'${m}'`).join(', ')}) GROUP BY 1`;
+            // Every month complete: no list of months to keep (a list the question never shows).
+            const kept = partial ? ` AND strftime('%Y-%m', ${time.date}) IN (${months.map((m) => `'${m}'`).join(', ')})` : '';
+            const monthly = `SELECT strftime('%Y-%m', ${time.date}) AS month, ${value} AS total FROM ${q(table.name)} WHERE ${time.date} IS NOT NULL${kept} GROUP BY 1`;
             const program = new TaskProgram(context, 'lookup');
             const done = await program.sql(
               `SELECT month, ROUND(total - LAG(total) OVER (ORDER BY month), 2) AS increase FROM (${monthly}) ORDER BY increase DESC LIMIT 2`,
@@ -67,7 +78,7 @@ export const changeOverTimeFamily: TaskFamily = {
           program.task({
             family: this.id,
             parameters: { kind: 'yoy', table: table.name, date: yearly.column.name, measure: measure?.name ?? null, y1, y2 },
-            question: `By what percentage did the ${what} change from ${y1} to ${y2}${/^(year|years)$/i.test(by) ? '' : ` (years by ${by})`}? Round to 2 decimals.`,
+            question: `By what percentage did the ${what} change from ${y1} to ${y2}${periodQualifier(context, table, yearly, 'year')}? Round to 2 decimals.`,
             tables: [table.name],
             dependency: 'change-over-time',
             needs: this.needs,
