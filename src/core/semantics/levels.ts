@@ -10,8 +10,8 @@ import type { TableProfile } from '../env/types';
 import { quoteIdent as q } from '../text/sql';
 import type { ColumnSemantics, TimeGrain } from './types';
 
-/** Larger tables are not scanned: the test sorts every series, and loading must stay fast. */
-const MAX_ROWS = 200_000;
+/** Larger tables are not scanned: the test sorts every series, and loading must stay fast (also relationships.ts's). */
+export const MAX_SERIES_ROWS = 200_000;
 /** At least this many period-to-period steps over all entities before the data can say "never decreases". */
 const MIN_STEPS = 12;
 /**
@@ -67,7 +67,7 @@ function entityColumns(db: Database, table: TableProfile, columns: readonly Colu
 /** Steps up and down of each measure along each entity's series, in one pass over the table. */
 export function seriesSteps(db: Database, table: TableProfile, columns: readonly ColumnSemantics[], measures: readonly string[]): Map<string, SeriesEvidence> {
   const found = new Map<string, SeriesEvidence>();
-  if (measures.length === 0 || table.rowCount > MAX_ROWS || table.rowCount < 3) return found;
+  if (measures.length === 0 || table.rowCount > MAX_SERIES_ROWS || table.rowCount < 3) return found;
   const time = timeColumns(table, columns);
   if (time.length === 0) return found;
   const entities = entityColumns(db, table, columns, time);

@@ -8,6 +8,7 @@ import type { Database, SqlValue } from 'sql.js';
 import { quoteIdent as q } from '../text/sql';
 import type { ColumnProfile, EnvironmentProfile, TableProfile } from '../env/types';
 import { ADDITIVE_WORDS, NON_ADDITIVE_WORDS, SEMI_ADDITIVE_WORDS, TIME_WORDS, nameTokens } from './lexicon';
+import { MAX_SERIES_ROWS } from './levels';
 import type { Relationship } from './types';
 
 type ForeignKey = Extract<Relationship, { kind: 'foreign-key' }>;
@@ -431,12 +432,13 @@ function groupwiseLinearColumns(db: Database, table: TableProfile, already: read
  * derived from the date (and from the increments found).
  */
 function runningTotals(db: Database, table: TableProfile): DerivedColumn[] {
+  // Like levels.ts's test of the same tables, every series is sorted: tables over MAX_SERIES_ROWS are not scanned.
   // Dates, or text that sorts as time (`2020-W11`, `2021-03`).
   const sortsAsTime = (c: ColumnProfile) => c.type === 'date' || c.type === 'datetime' || (c.type === 'text' && c.samples.length > 0 && c.samples.every((v) => /^\d{4}-(W?\d{2})(-\d{2})?$/.test(String(v))));
   const times = table.columns.filter((c) => sortsAsTime(c) && c.nullFraction === 0 && c.distinctCount >= 10);
   // A year or a period number rises with the date by nature, not as a total.
   const numeric = table.columns.filter((c) => (c.type === 'integer' || c.type === 'real') && c.distinctCount >= 10 && c.nullFraction < 0.2 && !/(^id$|_id$|id$)/i.test(c.name) && !nameTokens(c.originalName || c.name).some((t) => TIME_WORDS.has(t))).slice(0, MAX_NUMERIC_COLUMNS);
-  if (times.length === 0 || numeric.length === 0) return [];
+  if (times.length === 0 || numeric.length === 0 || table.rowCount > MAX_SERIES_ROWS) return [];
   const found: DerivedColumn[] = [];
   for (const time of times.slice(0, 1)) {
     // The entity each series runs over: none when dates are unique, else the written columns that make (entity, date) unique.
