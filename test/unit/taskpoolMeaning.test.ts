@@ -7,7 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { openAgentSession, type AgentSession } from '../../src/core/agent/session';
-import { columnPhrase, derivedPair, groupingName, isCrypticName, measures, rowName, runningTotal, things, type FamilyContext } from '../../src/core/taskpool/families/kit';
+import { columnPhrase, derivedPair, groupingName, groupings, isCrypticName, isNumberedSide, labelColumn, measures, rowName, runningTotal, things, type FamilyContext } from '../../src/core/taskpool/families/kit';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
 import { materialize, publicFixture } from '../support/publicFixtures';
 
@@ -42,6 +42,24 @@ describe('task pool: nouns, codes, derived pairs and periods an analyst would ac
       await o.session.dispose();
       o.cleanup();
     }
+  });
+
+  it('never groups by, or names a row by, one of a numbered pair of sides (team1 / team2): which side a team is listed on is arbitrary', async () => {
+    const { context, session } = await env('openfootball-worldcup');
+    const matches = context.profile.tables.filter((t) => t.columns.some((c) => c.name === 'team1') && t.columns.some((c) => c.name === 'team2'));
+    assert.ok(matches.length >= 10, `${matches.length} match tables with team1 and team2`);
+    for (const t of matches) {
+      assert.equal(isNumberedSide(t, column(context, t.name, 'team1')), true, t.name);
+      assert.ok(!groupings(context, t).some((c) => /^team[12]$/.test(c.name)), `${t.name}: grouped by a side`);
+      assert.ok(!['team1', 'team2'].includes(labelColumn(context, t, t.columns[0]).name), `${t.name}: a match named by one of its teams`);
+    }
+    // Pairs named for what the sides are (home / away) stay groupings.
+    const football = (await env('football-premier-league')).context;
+    const season = football.profile.tables.find((t) => t.columns.some((c) => c.name === 'home_team'))!;
+    assert.equal(isNumberedSide(season, column(football, season.name, 'home_team')), false);
+    const pool = await buildTaskPool(session.toolContext);
+    assert.ok(pool.tasks.length > 0);
+    for (const task of pool.tasks) assert.doesNotMatch(task.question, /\bteam[12]\b/, task.question);
   });
 
   it('names rows by a plural table name before a key word, a list of codes by what it lists, and no row after a column it counts', async () => {

@@ -151,13 +151,25 @@ export function isPosition(column: ColumnProfile): boolean {
   return column.type === 'integer' && /(^|_|\b)(line|seq|sequence|position|pos|index|idx|no|number|num|rank|order)(_|$|\b)/i.test(column.name.replace(/([a-z])([A-Z])/g, '$1_$2'));
 }
 
+/**
+ * One of a numbered pair of sides (`team1` and `team2`, `player_1` and `player_2`): which side an entity is listed on
+ * is arbitrary, so grouping by one side alone counts half of each entity's rows (a home / away pair, named for what
+ * the sides mean, is not numbered).
+ */
+export function isNumberedSide(table: TableProfile, column: ColumnProfile): boolean {
+  const m = /^(.*?[a-z])([_ ]?)([12])$/i.exec(column.name);
+  if (!m) return false;
+  const other = `${m[1]}${m[2]}${m[3] === '1' ? '2' : '1'}`.toLowerCase();
+  return table.columns.some((c) => c !== column && c.name.toLowerCase() === other && c.type === column.type);
+}
+
 /** Columns to group a table by: dimensions, ordinals, flags and areas with `min`–`max` distinct values (default 2–50). */
 export function groupings(context: FamilyContext, table: TableProfile, options: { min?: number; max?: number } = {}): ColumnProfile[] {
   const min = options.min ?? 2;
   const max = options.max ?? 50;
   return table.columns.filter((c) => {
     const s = semanticsOf(context, table.name, c.name);
-    if (!s || !GROUP_ROLES.has(s.role.value) || (s.geo && UNGROUPABLE_GEO.has(s.geo)) || isPosition(c)) return false;
+    if (!s || !GROUP_ROLES.has(s.role.value) || (s.geo && UNGROUPABLE_GEO.has(s.geo)) || isPosition(c) || isNumberedSide(table, c)) return false;
     return c.distinctCount >= min && c.distinctCount <= max && c.nullFraction < 0.5;
   });
 }
@@ -253,7 +265,8 @@ export function foreignKeys(context: FamilyContext): ForeignKey[] {
  */
 export function labelColumn(context: FamilyContext, table: TableProfile, key: ColumnProfile): ColumnProfile {
   const texts = table.columns.filter((c) => {
-    if (c === key || c.type !== 'text' || c.nullFraction > 0) return false;
+    // One side of a match (`team1`) does not name it.
+    if (c === key || c.type !== 'text' || c.nullFraction > 0 || isNumberedSide(table, c)) return false;
     const role = semanticsOf(context, table.name, c.name)?.role.value;
     return role === 'text' || role === 'dimension' || role === 'geo' || role === 'identifier';
   });
