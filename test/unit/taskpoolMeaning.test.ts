@@ -6,43 +6,14 @@
  * periods named or chosen wrongly ("(years by year ID)", a full 2024 against three quarters of 2025).
  */
 import * as assert from 'node:assert/strict';
-import { openAgentSession, type AgentSession } from '../../src/core/agent/session';
-import { columnPhrase, derivedPair, groupingName, groupings, isCrypticName, isNumberedSide, labelColumn, measures, rowName, runningTotal, things, type FamilyContext } from '../../src/core/taskpool/families/kit';
+import { columnPhrase, derivedPair, groupingName, groupings, isCrypticName, isNumberedSide, labelColumn, measures, rowName, runningTotal, things } from '../../src/core/taskpool/families/kit';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
-import { materialize, publicFixture } from '../support/publicFixtures';
-
-async function open(name: string): Promise<{ session: AgentSession; context: FamilyContext; cleanup: () => void }> {
-  const folder = await materialize(publicFixture(name));
-  const session = await openAgentSession(folder.root);
-  const { profile, documents, sql, python } = session.toolContext;
-  return { session, context: { profile, documents, semantics: session.env.semantics, sql, python, maxPerFamily: 4 }, cleanup: folder.cleanup };
-}
-
-const table = (context: FamilyContext, name: string) => {
-  const found = context.profile.tables.find((t) => t.name === name);
-  assert.ok(found, `table ${name} in ${context.profile.tables.map((t) => t.name).join(', ')}`);
-  return found;
-};
-
-const column = (context: FamilyContext, tableName: string, name: string) => {
-  const found = table(context, tableName).columns.find((c) => c.name === name);
-  assert.ok(found, `${tableName}.${name}`);
-  return found;
-};
+import { columnOf as column, environments, tableOf as table } from '../support/familyContexts';
 
 describe('task pool: nouns, codes, derived pairs and periods an analyst would accept', function () {
   this.timeout(600_000);
-  const opened = new Map<string, Awaited<ReturnType<typeof open>>>();
-  const env = async (name: string) => {
-    if (!opened.has(name)) opened.set(name, await open(name));
-    return opened.get(name)!;
-  };
-  after(async () => {
-    for (const o of opened.values()) {
-      await o.session.dispose();
-      o.cleanup();
-    }
-  });
+  const { env, closeAll } = environments();
+  after(closeAll);
 
   it('never groups by, or names a row by, one of a numbered pair of sides (team1 / team2): which side a team is listed on is arbitrary', async () => {
     const { context, session } = await env('openfootball-worldcup');

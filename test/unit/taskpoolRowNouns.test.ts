@@ -6,47 +6,14 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { openAgentSession, type AgentSession } from '../../src/core/agent/session';
-import { derivedPair, inLocalCurrency, measures, rowName, rowsNoun, tableMention, things, type FamilyContext } from '../../src/core/taskpool/families/kit';
+import { derivedPair, inLocalCurrency, measures, rowName, rowsNoun, tableMention, things } from '../../src/core/taskpool/families/kit';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
-import { materialize, publicFixture } from '../support/publicFixtures';
-
-const SAMPLE = path.join(__dirname, '..', '..', '..', 'media', 'samples', 'retail');
-
-async function open(name: string): Promise<{ session: AgentSession; context: FamilyContext; cleanup: () => void }> {
-  if (name === 'sample') {
-    const session = await openAgentSession(SAMPLE);
-    return { session, context: contextOf(session), cleanup: () => undefined };
-  }
-  const folder = await materialize(publicFixture(name));
-  const session = await openAgentSession(folder.root);
-  return { session, context: contextOf(session), cleanup: folder.cleanup };
-}
-
-function contextOf(session: AgentSession): FamilyContext {
-  const { profile, documents, sql, python } = session.toolContext;
-  return { profile, documents, semantics: session.env.semantics, sql, python, maxPerFamily: 4 };
-}
-
-const table = (context: FamilyContext, name: string) => {
-  const found = context.profile.tables.find((t) => t.name === name);
-  assert.ok(found, `table ${name} in ${context.profile.tables.map((t) => t.name).join(', ')}`);
-  return found;
-};
+import { environments, tableOf as table } from '../support/familyContexts';
 
 describe('task pool: what a row is called, and pairs never compared', function () {
   this.timeout(600_000);
-  const opened = new Map<string, Awaited<ReturnType<typeof open>>>();
-  const env = async (name: string) => {
-    if (!opened.has(name)) opened.set(name, await open(name));
-    return opened.get(name)!;
-  };
-  after(async () => {
-    for (const o of opened.values()) {
-      await o.session.dispose();
-      o.cleanup();
-    }
-  });
+  const { env, closeAll } = environments();
+  after(closeAll);
 
   it('names rows by the table where its name or key says what a row is, by a key named after the rows, by a JSON array', async () => {
     const sample = (await env('sample')).context;
