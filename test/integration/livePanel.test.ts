@@ -55,8 +55,11 @@ describe('the explorer panel is live from the first second', function () {
     const delay = Number(drawn.value) - Date.parse(firstNode.ts);
     console.log(`    (first node drawn ${delay} ms after the first task's root was written)`);
     assert.ok(delay < FIRST_NODE_WITHIN_MS, `the first node was drawn ${delay} ms after the first task started`);
-    // After the run, the panel follows to the task explored last, shown by its question.
-    const lastTask = events.filter((e) => e.type === 'node/added').at(-1)!.taskId!;
+    // After the run, the panel shows the task explored last among those that admitted a trajectory (the one explored
+    // last when none did: a finished run opens on something to inspect), by its question.
+    const admitted = new Set(events.filter((e) => e.type === 'trajectory/admitted').map((e) => e.taskId));
+    const nodes = events.filter((e) => e.type === 'node/added');
+    const lastTask = (nodes.filter((e) => admitted.has(e.taskId)).at(-1) ?? nodes.at(-1))!.taskId!;
     const shown = await webviewShows('live-followed', `.task-row.selected[data-task-id="${lastTask}"]`, { noShot: true });
     assert.ok(shown.found, `the task list follows the run to ${lastTask}`);
     const view = api.explorerView(runDir)!;
