@@ -201,8 +201,18 @@ function learned(call: SeenCall | undefined): string {
   switch (call.tool) {
     case 'list_tables':
       return table ? `There are ${table.rows.length} tables: ${table.rows.map((r) => r[0]).slice(0, 8).join(', ')}.` : '';
-    case 'describe_table':
-      return table ? `${String(call.args.table)} has ${table.rows.map((r) => r[0]).slice(0, 8).join(', ')}${table.rows.length > 8 ? ', …' : ''}.` : `I have the columns of ${String(call.args.table)}.`;
+    case 'describe_table': {
+      // The columns are the rows of the table under the `column | type | …` header; the lines above it say what
+      // kind of table it is and what it joins.
+      const lines = call.text.split('\n');
+      const header = lines.findIndex((l) => /^column \| /.test(l));
+      const columns = header >= 0 ? parseRenderedTable(lines.slice(header).join('\n')) : table;
+      const joins = lines.flatMap((l) => /^Joins: (.+)$/.exec(l)?.[1] ?? []).slice(0, 2);
+      const name = String(call.args.table);
+      if (!columns) return `I have the columns of ${name}.`;
+      const listed = `${columns.rows.map((r) => r[0]).slice(0, 8).join(', ')}${columns.rows.length > 8 ? ', …' : ''}`;
+      return `${name} has ${listed}${joins.length > 0 ? `; it joins ${joins.join(' and ')}` : ''}.`;
+    }
     case 'search_documents': {
       const hit = /^(.+?) § (.+?) \(score/m.exec(call.text);
       return hit ? `The best match is ${hit[1]} § ${hit[2]}.` : 'The search found no matching section.';
