@@ -8,7 +8,7 @@ import type { Database, SqlValue } from 'sql.js';
 import { quoteIdent as q } from '../text/sql';
 import type { ColumnProfile, EnvironmentProfile, TableProfile } from '../env/types';
 import { ADDITIVE_WORDS, NON_ADDITIVE_WORDS, SEMI_ADDITIVE_WORDS, TIME_WORDS, nameTokens } from './lexicon';
-import { MAX_SERIES_ROWS } from './levels';
+import { isRunningTotal, MAX_SERIES_ROWS } from './levels';
 import type { Relationship } from './types';
 
 type ForeignKey = Extract<Relationship, { kind: 'foreign-key' }>;
@@ -453,8 +453,8 @@ function runningTotals(db: Database, table: TableProfile): DerivedColumn[] {
     for (const c of numeric) {
       const steps = rows(db, `SELECT COUNT(*), SUM(CASE WHEN v < p THEN 1 ELSE 0 END), SUM(CASE WHEN v > p THEN 1 ELSE 0 END) FROM (SELECT ${q(c.name)} AS v, LAG(${q(c.name)}) OVER (${partition}ORDER BY ${q(time.name)}) AS p FROM ${q(table.name)}) WHERE v IS NOT NULL AND p IS NOT NULL`)[0];
       const [n, falls, rises] = (steps ?? []).map((v) => Number(v ?? 0));
-      // A few falls are the data's corrections (a case total revised down): at most 1% of the steps.
-      if (!(n >= 10 && falls <= 0.01 * n && rises >= 0.3 * n)) continue;
+      // The one test of a running total (levels.ts, which also makes it semi-additive): a few falls are corrections.
+      if (!isRunningTotal({ steps: n, increases: rises, decreases: falls, entities: [], time: [] })) continue;
       const increments = numeric.filter((a) => {
         if (a === c) return false;
         const r = rows(db, `SELECT COUNT(*), SUM(CASE WHEN ABS((v - p) - d) <= 0.5 THEN 1 ELSE 0 END) FROM (SELECT ${q(c.name)} AS v, LAG(${q(c.name)}) OVER (${partition}ORDER BY ${q(time.name)}) AS p, ${q(a.name)} AS d FROM ${q(table.name)}) WHERE v IS NOT NULL AND p IS NOT NULL AND d IS NOT NULL`)[0];
