@@ -135,7 +135,7 @@ async function main(): Promise<void> {
   }
   // The targets are for data the rules were not written on: the held-out set, or (when none is left unseen) the
   // last set measured blind once and then used.
-  const heldOut = results.some((r) => r.set === 'held-out') ? results.filter((r) => r.set === 'held-out') : results.filter((r) => r.set === 'dev-3');
+  const heldOut = results.some((r) => r.set === 'held-out') ? results.filter((r) => r.set === 'held-out') : results.filter((r) => r.set === 'dev-4');
   if (heldOut.length > 0) {
     console.log('');
     for (const r of heldOut) {
