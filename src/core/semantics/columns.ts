@@ -80,6 +80,9 @@ interface Names {
   last: string | undefined;
 }
 
+/** Count words that say what a level is measured in (`capacity_units`, `stock_qty`), not that it is a count of events. */
+const MEASURED_IN = new Set(['number', 'num', 'units', 'qty', 'quantity', 'quantities']);
+
 /** Words that make a count something else (an average of votes, a share of cases). */
 const STATISTIC_WORDS = new Set(['avg', 'average', 'mean', 'median', 'per', 'rate', 'pct', 'percent', 'percentage', 'share', 'ratio', 'max', 'min', 'maximum', 'minimum', 'std', 'distinct', 'unique']);
 
@@ -600,7 +603,7 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   // The head of a name says what is counted: `score_top_critics_votes` is a number of votes, not a score — unless
   // a statistic qualifies it (`avg_votes`).
   const head = tokens[tokens.length - 1];
-  if (tokens.length > 1 && head !== undefined && COUNT_WORDS.has(head) && head !== 'number' && head !== 'num' && evidence.column.type === 'integer' && !tokens.slice(0, -1).some((t) => STATISTIC_WORDS.has(t))) {
+  if (tokens.length > 1 && head !== undefined && COUNT_WORDS.has(head) && !MEASURED_IN.has(head) && evidence.column.type === 'integer' && !tokens.slice(0, -1).some((t) => STATISTIC_WORDS.has(t))) {
     return { value: 'additive', confidence: 0.75, source: { kind: 'rule', rule: 'additivity:counted-head' }, why: `ends in "${head}": a count, which adds up` };
   }
   const byName = fromWords(tokens, 'name');
