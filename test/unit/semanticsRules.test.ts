@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { loadSemanticEnvironment } from '../../src/core/semantics/index';
 import { grainOfShape } from '../../src/core/semantics/grain';
 import { isRunningTotal } from '../../src/core/semantics/levels';
+import { fingerprint } from '../../src/core/semantics/values';
 import type { SemanticEnvironment } from '../../src/core/semantics/types';
 import { materialize, PUBLIC_FIXTURES, publicFixture } from '../support/publicFixtures';
 
@@ -238,5 +239,83 @@ describe('semantics rules: the time grain from all the values', function () {
     assert.equal(grainOfShape({ dates: 5, times: 0, days: 1, monthGaps: [12, 12, 24, 12] }), 'year');
     assert.equal(grainOfShape({ dates: 50, times: 1, days: 28, monthGaps: [] }), 'day');
     assert.equal(grainOfShape({ dates: 50, times: 40, days: 28, monthGaps: [] }), 'datetime');
+  });
+});
+
+describe('semantics rules: physical properties, catalogue numbers, positions and placeholders (the fourth set)', function () {
+  this.timeout(240_000);
+
+  it('reads physical properties of a thing (boiling point, atomic mass, a heading, a frequency, odds) as non-additive', async () => {
+    const periodic = await load('periodic-table-json');
+    for (const name of ['boil', 'melt', 'atomic_mass', 'molar_heat']) assert.equal(column(periodic, 'periodic_table_json', name).additivity?.value, 'non-additive', name);
+    const airports = await load('ourairports-runways');
+    assert.equal(column(airports, 'runways', 'le_heading_deg_t').additivity?.value, 'non-additive');
+    assert.equal(column(airports, 'navaids', 'frequency_khz').additivity?.value, 'non-additive');
+    const contest = await load('mirovision-eurovision');
+    assert.equal(column(contest, 'bookmakers', 'odds').additivity?.value, 'non-additive');
+  });
+
+  it('reads coordinates with a unit after the name (`le_latitude_deg`) as places, and the name in a table of regions as a region', async () => {
+    const env = await load('ourairports-runways');
+    const latitude = column(env, 'runways', 'le_latitude_deg');
+    assert.equal(latitude.role.value, 'geo');
+    assert.equal(latitude.geo, 'latitude');
+    assert.equal(column(env, 'navaids', 'longitude_deg').geo, 'longitude');
+    const region = column(env, 'regions', 'name');
+    assert.equal(region.role.value, 'geo', region.role.why);
+    assert.equal(region.geo, 'region');
+    // A name in a table that is not a list of places stays text.
+    assert.equal(column(env, 'navaids', 'name').role.value, 'text');
+  });
+
+  it('reads a `period` of four-digit numbers as years, catalogue numbers (DOI, PMID, ISSN) and one-per-row codes among NA as identifiers, and a licence written as a URL as a category', async () => {
+    const env = await load('openapc-sweden');
+    const table = memberOf(env, 'apc_uu_');
+    const period = column(env, table, 'period');
+    assert.equal(period.role.value, 'time');
+    assert.equal(period.time?.grain, 'year');
+    for (const name of ['doi', 'pmid', 'pmcid', 'issn', 'issn_l']) assert.equal(column(env, table, name).role.value, 'identifier', name);
+    // `ut:000…` Web of Science ids, most rows `NA`: the placeholders are not values, the ids are one per row.
+    const ut = column(env, `${table.replace(/_\d{4}_enriched$/, '')}_202_enriched_all`, 'ut');
+    assert.equal(ut.role.value, 'identifier', ut.role.why);
+    assert.equal(ut.role.source.kind === 'rule' && ut.role.source.rule, 'identifier:unique-codes');
+    const licence = column(env, table, 'license_ref');
+    assert.equal(licence.role.value, 'dimension', licence.role.why);
+    // `full` qualifies a title here, not a person's name.
+    const title = column(env, table, 'journal_full_title').role.source;
+    assert.notEqual(title.kind === 'rule' ? title.rule : title.kind, 'text:person-name');
+  });
+
+  it('reads places and running orders in integers as ordinals, letter grades and HIGH/MEDIUM/LOW (with UNKNOWN) as ordered scales', async () => {
+    const contest = await load('mirovision-eurovision');
+    for (const name of ['semifinal_place', 'final_running_order', 'semifinal_running_order']) assert.equal(column(contest, 'contestants', name).role.value, 'ordinal', name);
+    const films = await load('pixarfilms-sqlite');
+    assert.equal(column(films, 'public_response', 'cinema_score').role.value, 'ordinal');
+    const airports = await load('ourairports-runways');
+    assert.equal(column(airports, 'navaids', 'power').role.value, 'ordinal');
+  });
+
+  it('reads a film title that tables join on as a title (text in its own table, a category in the tables that repeat it), not a key', async () => {
+    const env = await load('pixarfilms-sqlite');
+    assert.equal(column(env, 'pixar_films', 'film').role.value, 'text');
+    for (const table of ['genres', 'pixar_people', 'academy']) assert.equal(column(env, table, 'film').role.value, 'dimension', table);
+    // The join is still known: it is a relationship, not a role.
+    assert.ok(env.semantics.relationships.some((r) => r.kind === 'foreign-key' && r.child.column === 'film'));
+    // A number of votes for a score adds up: the head of the name says what is counted.
+    assert.equal(column(env, 'public_response', 'rotten_tomatoes_score_top_critics_votes').additivity?.value, 'additive');
+    // Lower-case abbreviations that join (Portal's `cono insa` species codes) stay keys.
+    const ants = await load('portal-ants');
+    assert.equal(column(ants, 'portal_ant_colony', 'species').role.value, 'identifier');
+  });
+});
+
+describe('value fingerprints: placeholders for missing values', () => {
+  it('leaves NA, N/A and - out of the shapes of the values present, and out of the distinct values of a scale', () => {
+    const f = fingerprint(['NA', 'NA', 'NA', 'PMC1', 'PMC2', 'N/A', '-', 'PMC3']);
+    assert.equal(f.missingText, 5 / 8);
+    assert.equal(f.codeLike, 1);
+    assert.equal(fingerprint(['HIGH', 'LOW'], ['HIGH', 'MEDIUM', 'LOW', 'UNKNOWN']).ordinalScale, true);
+    assert.equal(fingerprint(['A', 'B'], ['A', 'B', 'C']).ordinalScale, false);
+    assert.equal(fingerprint(['A', 'A+'], ['A', 'A+', 'A-']).ordinalScale, true);
   });
 });

@@ -36,7 +36,7 @@ import {
   textTokens,
 } from './lexicon';
 import type { Additivity, Aggregation, CardinalityBand, ColumnRole, ColumnSemantics, DictionaryEntry, Fact, GeoKind, IdentifierKind, StructuredKind, TimeInfo, Unit } from './types';
-import type { ValueFingerprint } from './values';
+import { isMissingText, type ValueFingerprint } from './values';
 import { grainOfShape, type DateShape } from './grain';
 
 /** Everything the rules may read about one column. */
@@ -55,6 +55,8 @@ export interface ColumnEvidence {
   dictionary?: DictionaryEntry;
   /** Date columns: the shape of all their ISO-written values (read by SQL over the whole column). */
   dateShape?: DateShape;
+  /** Text columns whose sample holds placeholders for missing values (`NA`): how many rows and distinct placeholders the whole column has. */
+  missingRows?: { rows: number; distinct: number };
 }
 
 interface RoleDecision {
@@ -77,6 +79,12 @@ interface Names {
   described: string[];
   last: string | undefined;
 }
+
+/** Count words that say what a level is measured in (`capacity_units`, `stock_qty`), not that it is a count of events. */
+const MEASURED_IN = new Set(['number', 'num', 'units', 'qty', 'quantity', 'quantities']);
+
+/** Words that make a count something else (an average of votes, a share of cases). */
+const STATISTIC_WORDS = new Set(['avg', 'average', 'mean', 'median', 'per', 'rate', 'pct', 'percent', 'percentage', 'share', 'ratio', 'max', 'min', 'maximum', 'minimum', 'std', 'distinct', 'unique']);
 
 const KNOWN_WORDS = new Set([...ADDITIVE_WORDS, ...SEMI_ADDITIVE_WORDS, ...NON_ADDITIVE_WORDS, ...TIME_WORDS, ...COUNT_WORDS]);
 
@@ -137,7 +145,8 @@ const timeRules: Rule[] = [
   },
   (e, n) => {
     const { column, fingerprint: f } = e;
-    const yearName = n.tokens.some((t) => t === 'year' || t === 'yr' || t === 'years' || t === 'fy' || t === 'season');
+    // A `period` or `vintage` of four-digit numbers is a year too (the numeric branch checks the values).
+    const yearName = n.tokens.some((t) => t === 'year' || t === 'yr' || t === 'years' || t === 'fy' || t === 'season' || t === 'period' || t === 'vintage');
     if (!yearName || !describedAsTime(e, n)) return undefined;
     if ((column.type === 'integer' || column.type === 'real') && column.min !== undefined && num(column.min) >= 1000 && num(column.max) <= 2999) {
       return { role: 'time', rule: 'time:year-number', confidence: 0.95, why: `named ${column.name}, integers ${column.min}–${column.max}: calendar years, not a quantity`, time: { storage: 'year', grain: 'year', layout: 'YYYY', min: String(column.min), max: String(column.max), isoExpression: "printf('%04d-01-01', {col})" } };
@@ -220,6 +229,48 @@ function placeNamedBeside(e: ColumnEvidence, place: string): boolean {
 
 const ARTICLES = new Set(['the', 'a', 'an']);
 
+/** Rows and distinct values of a column, less the placeholders for missing values (`NA`) kept as text. */
+function present(e: ColumnEvidence): { rows: number; distinct: number } {
+  const rows = e.table.rowCount * (1 - e.column.nullFraction);
+  if (e.missingRows) return { rows: Math.max(0, rows - e.missingRows.rows), distinct: Math.max(0, e.column.distinctCount - e.missingRows.distinct) };
+  const missing = e.fingerprint.missingText;
+  if (missing === 0) return { rows, distinct: e.column.distinctCount };
+  return { rows: rows * (1 - missing), distinct: Math.max(0, e.column.distinctCount - 1) };
+}
+
+/** Text values that are names for people to read (`Toy Story 2`, `Monsters, Inc.`): words, not codes. */
+function humanNames(e: ColumnEvidence): boolean {
+  const f = e.fingerprint;
+  if (!(e.column.type === 'text' && f.sampled >= 5 && f.multiWord >= 0.3 && f.codeLike < 0.3 && f.meanLength >= 5 && f.meanLength <= 60 && f.dateLike < 0.5)) return false;
+  // Names are capitalised (`Finding Nemo`); abbreviations of a code are not (`cono insa`).
+  const sample = ((e as EvidenceWithSample).sample ?? e.column.samples).filter((v): v is string => typeof v === 'string' && !isMissingText(v));
+  return sample.filter((v) => /(^|\s)[A-Z][a-z]/.test(v)).length >= 0.6 * sample.length;
+}
+
+/** The sampled values are one token each with a digit in it (not prose, not a word). */
+function codeShaped(e: ColumnEvidence): boolean {
+  const sample = ((e as EvidenceWithSample).sample ?? e.column.samples).filter((v): v is string => typeof v === 'string' && v.trim() !== '');
+  const present = sample.filter((v) => !isMissingText(v));
+  return present.length > 0 && present.filter((v) => /^\S+$/.test(v.trim()) && /\d/.test(v)).length >= 0.9 * present.length;
+}
+
+/** Person-name words that only qualify a name. */
+const NAME_QUALIFIERS = new Set(['first', 'last', 'middle', 'full', 'given', 'family']);
+
+/** The place a table lists, from its name (`regions`, `countries.csv`, `us_states`). */
+function placeOfTable(table: TableProfile): GeoKind | undefined {
+  if (table.viewSql) return undefined;
+  const tokens = nameTokens(table.originalName.replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/i, ''));
+  const last = tokens[tokens.length - 1];
+  if (!last) return undefined;
+  const singular = last.endsWith('ies') ? `${last.slice(0, -3)}y` : last.endsWith('s') ? last.slice(0, -1) : last;
+  const kind = GEO_WORDS[last] ?? GEO_WORDS[singular];
+  return kind && kind !== 'latitude' && kind !== 'longitude' && kind !== 'address' && kind !== 'postal-code' ? kind : undefined;
+}
+
+/** How coordinates are written, after their name: degrees, decimal degrees, a datum. */
+const COORDINATE_UNITS = new Set(['deg', 'degs', 'degrees', 'dd', 'decimal', 'wgs84', 'wgs', 'rad']);
+
 /** The place a description is about: its head word ("Region", "Country of reference") or what it names or codes ("Name of the region"). */
 function describedPlace(described: readonly string[]): GeoKind | undefined {
   const words = described.filter((w) => !ARTICLES.has(w));
@@ -267,7 +318,12 @@ const RULES: Rule[] = [
       ['path', f.path],
     ];
     const [kind, share] = kinds.sort((a, b) => b[1] - a[1])[0];
+    // A few URLs on many rows (a licence written as its URL) name a category, as a code would.
+    const { rows, distinct } = present(e);
+    if (share >= 0.8 && kind === 'url' && distinct <= 100 && rows >= 4 * distinct) return { role: 'dimension', rule: 'dimension:recurring-urls', confidence: 0.6, why: `${distinct} URLs recurring over ${Math.round(rows)} rows: a category written as a link` };
     if (share >= 0.8) return { role: 'structured', rule: `structured:${kind}-values`, confidence: 0.95, why: `${Math.round(share * 100)}% of values are ${kind === 'json' ? 'JSON' : kind === 'url' ? 'URLs' : kind === 'email' ? 'e-mail addresses' : 'file paths'}`, structured: kind };
+    // Names packed with semicolons or pipes (`Ann Lee; Bo Ek`) in a good share of cells: lists, though most hold one.
+    if (f.semicolonList >= 0.2 && e.column.distinctCount > 20 && f.meanLength <= 120) return { role: 'structured', rule: 'structured:semicolon-lists', confidence: 0.7, why: `${Math.round(f.semicolonList * 100)}% of values are lists joined by ';' or '|'`, structured: 'list' };
     if (f.packed >= 0.8) return { role: 'structured', rule: 'structured:packed-values', confidence: 0.8, why: 'cells pack several comma-separated fields, some empty' };
     if (f.list >= 0.8 && e.column.distinctCount > 20 && f.meanLength > 10 && !(n.last && (GEO_WORDS[n.last] || TEXT_WORDS.has(n.last) || PERSON_NAME_WORDS.has(n.last)))) return { role: 'structured', rule: 'structured:list-values', confidence: 0.75, why: 'values are comma-separated lists' };
     const named = n.tokens.map((t) => STRUCTURED_WORDS[t]).find(Boolean);
@@ -304,7 +360,9 @@ const RULES: Rule[] = [
     if (column.type === 'text' && e.fingerprint.country >= 0.6 && e.fingerprint.sampled >= 5 && !hasAny(n.tokens, DIMENSION_WORDS)) return { role: 'geo', rule: 'geo:country-values', confidence: 0.85, why: `${Math.round(e.fingerprint.country * 100)}% of values are country names`, geo: 'country' };
     // The place must be what the name is about: its head word (`store_city`, `country_name`), not a qualifier
     // (`location_uncertainty` is a measure). A code of a place refers to it (`country_code`): an identifier.
+    // A unit after the place says how it is written (`latitude_deg`, `lon_dd`), not what it is.
     const words = n.tokens.filter((t) => !/^\d+$/.test(t));
+    while (words.length > 1 && COORDINATE_UNITS.has(words[words.length - 1])) words.pop();
     const head = words[words.length - 1];
     const before = words[words.length - 2];
     let kind = head ? GEO_WORDS[head] : undefined;
@@ -350,6 +408,8 @@ const RULES: Rule[] = [
     return { role: 'dimension', rule: 'dimension:currency', confidence: 0.75, why: `named ${e.column.name}: a currency` };
   },
   (e) => {
+    // A join by a name meant for people (a film title, a team's name) makes it no code: it is read as text or a category.
+    if ((e.referenced || e.foreignKey) && humanNames(e)) return undefined;
     if (e.referenced && e.column.candidateKey) return { role: 'identifier', rule: 'identifier:referenced-key', confidence: 0.9, why: 'a unique column other tables refer to: the key of its table', identifier: 'primary-key' };
     return e.foreignKey ? { role: 'identifier', rule: 'identifier:foreign-key', confidence: 0.9, why: 'its values are keys of another table', identifier: 'foreign-key' } : undefined;
   },
@@ -387,6 +447,10 @@ const RULES: Rule[] = [
     if (n.last === 'level' && (column.type === 'integer' || column.type === 'text') && column.distinctCount >= 2 && column.distinctCount <= 10 && column.distinctCount < e.table.rowCount / 2) {
       return { role: 'ordinal', rule: 'ordinal:level', confidence: 0.7, why: `named ${column.name}, ${column.distinctCount} levels` };
     }
+    // A place or an order in integers at the head of the name (`final_place`, `running_order`): a position.
+    if (column.type === 'integer' && (n.last === 'place' || n.last === 'order') && n.tokens.length > 1 && num(column.min) >= 0 && column.distinctCount <= 200) {
+      return { role: 'ordinal', rule: 'ordinal:position-name', confidence: 0.75, why: `named ${column.name}, integers ${column.min}–${column.max}: a position` };
+    }
     const word = hasAny(n.tokens, ORDINAL_WORDS);
     if (word && (column.type === 'text' || column.type === 'integer') && !(column.type === 'text' && column.distinctCount > 50)) return { role: 'ordinal', rule: 'ordinal:name', confidence: 0.8, why: `named ${column.name}: a ${word}` };
     return undefined;
@@ -411,8 +475,12 @@ const RULES: Rule[] = [
     const { column, fingerprint: f } = e;
     if (column.type !== 'text') return undefined;
     const textWord = hasAny(n.tokens, TEXT_WORDS);
-    const personWord = hasAny(n.tokens, PERSON_NAME_WORDS);
+    // `first`, `last`, `full` qualify a person's name (`first_name`), not a title (`journal_full_title`).
+    const personWord = n.tokens.find((t) => PERSON_NAME_WORDS.has(t) && (!NAME_QUALIFIERS.has(t) || n.tokens.includes('name') || n.tokens.includes('names')));
     if (!textWord && !personWord) return undefined;
+    // The name in a table of places (`regions.name`, `cities.name`): the place.
+    const place = textWord === 'name' && n.tokens.length === 1 ? placeOfTable(e.table) : undefined;
+    if (place) return { role: 'geo', rule: `geo:${place}-name`, confidence: 0.7, why: `the name in a table of ${e.table.originalName.replace(/\.[a-z0-9]+$/i, '')}: a ${place}`, geo: place };
     const personName = personWord !== undefined || (textWord === 'name' && n.tokens.length === 1 && f.multiWord > 0.5 && column.distinctCount > 50);
     // Names that recur across the rows of a table (an agency name on every budget line) are what the rows are grouped by.
     const nonNullRows = e.table.rowCount * (1 - column.nullFraction);
@@ -456,10 +524,16 @@ const RULES: Rule[] = [
     const { column, fingerprint: f } = e;
     if (column.type !== 'text') return undefined;
     if (column.nullFraction === 1) return { role: 'text', rule: 'text:empty', confidence: 0.3, why: 'every value is empty' };
+    // Placeholders for missing values (`NA`) are neither values nor categories.
+    const { rows: nonNull, distinct } = present(e);
+    if (nonNull < 1) return { role: 'text', rule: 'text:empty', confidence: 0.3, why: 'every value is a placeholder for a missing one' };
     // Few values that recur (a value per two rows or fewer): a category. Nearly one per row in a small table: names.
-    const nonNull = e.table.rowCount * (1 - column.nullFraction);
-    if (column.distinctCount <= 50 && f.meanLength <= 40 && nonNull >= 2 * column.distinctCount) {
-      return { role: 'dimension', rule: 'dimension:few-values', confidence: column.distinctCount <= 12 ? 0.8 : 0.7, why: `${column.distinctCount} distinct values` };
+    if (distinct <= 50 && f.meanLength <= 60 && nonNull >= 2 * distinct) {
+      return { role: 'dimension', rule: 'dimension:few-values', confidence: distinct <= 12 ? 0.8 : 0.7, why: `${distinct} distinct values` };
+    }
+    // Codes without spaces that are one per row (a DOI, `PMC9765298`, `ut:000123`): they identify the rows.
+    if (nonNull >= 20 && distinct >= 0.95 * nonNull && f.multiWord === 0 && f.meanLength <= 40 && f.numericText < 0.5 && f.sampled > 0 && codeShaped(e)) {
+      return { role: 'identifier', rule: 'identifier:unique-codes', confidence: 0.65, why: `${distinct} distinct codes over ${Math.round(nonNull)} rows, one per row`, identifier: 'code' };
     }
     if (f.codeLike >= 0.9 && f.meanLength <= 16) return { role: 'identifier', rule: 'identifier:code-values', confidence: 0.7, why: 'short codes of capitals and digits', identifier: 'code' };
     if (f.meanLength <= 4 && f.multiWord === 0 && column.distinctCount >= 0.8 * e.table.rowCount * (1 - column.nullFraction)) return { role: 'identifier', rule: 'identifier:short-unique-codes', confidence: 0.65, why: `${column.distinctCount} distinct values of ${f.meanLength.toFixed(1)} characters: codes`, identifier: 'code' };
@@ -468,8 +542,8 @@ const RULES: Rule[] = [
       return { role: 'dimension', rule: 'dimension:named-category', confidence: 0.65, why: `named ${column.name}, ${column.distinctCount} values recurring over ${Math.round(nonNull)} rows` };
     }
     // Values that recur (a referee, a team, an observer: 4 rows or more each on average) are what rows are grouped by.
-    if (column.distinctCount <= 200 && nonNull >= 4 * column.distinctCount && f.meanLength <= 40) {
-      return { role: 'dimension', rule: 'dimension:repeated-values', confidence: 0.6, why: `${column.distinctCount} distinct values over ${Math.round(nonNull)} rows` };
+    if (distinct <= 200 && nonNull >= 4 * distinct && f.meanLength <= 40) {
+      return { role: 'dimension', rule: 'dimension:repeated-values', confidence: 0.6, why: `${distinct} distinct values over ${Math.round(nonNull)} rows` };
     }
     return { role: 'text', rule: 'text:many-values', confidence: 0.6, why: `${column.distinctCount} distinct values, mean length ${f.meanLength.toFixed(0)}` };
   },
@@ -526,6 +600,12 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     if (additive) return { value: 'additive', confidence: where === 'name' ? 0.85 : 0.75, source, why: `"${additive}" adds up` };
     return undefined;
   };
+  // The head of a name says what is counted: `score_top_critics_votes` is a number of votes, not a score — unless
+  // a statistic qualifies it (`avg_votes`).
+  const head = tokens[tokens.length - 1];
+  if (tokens.length > 1 && head !== undefined && COUNT_WORDS.has(head) && !MEASURED_IN.has(head) && evidence.column.type === 'integer' && !tokens.slice(0, -1).some((t) => STATISTIC_WORDS.has(t))) {
+    return { value: 'additive', confidence: 0.75, source: { kind: 'rule', rule: 'additivity:counted-head' }, why: `ends in "${head}": a count, which adds up` };
+  }
   const byName = fromWords(tokens, 'name');
   if (byName) return byName;
   const byDictionary = described.length > 0 ? fromWords(described, 'dictionary') : undefined;

@@ -18,7 +18,7 @@ import { inferRelationships, viewLineage, type ColumnLineage } from './relations
 import { nameTokens } from './lexicon';
 import { tableSemantics } from './tables';
 import type { ColumnSemantics, DictionaryEntry, Partition, Relationship, SemanticEnvironment, SemanticProfile, TableSemantics } from './types';
-import { fingerprint } from './values';
+import { fingerprint, MISSING_PLACEHOLDERS } from './values';
 
 export * from './types';
 export { CORRECTIONS_FILE } from './corrections';
@@ -47,6 +47,16 @@ function sampleValues(db: Database, table: TableProfile): Map<string, SqlValue[]
     // A view that fails to run has no samples; its columns get what the profile says.
   }
   return samples;
+}
+
+/** Rows whose text is a placeholder for a missing value (`NA`, `N/A`, `-`), and how many distinct placeholders there are. */
+function placeholderRows(db: Database, table: string, column: string): { rows: number; distinct: number } | undefined {
+  try {
+    const row = db.exec(`SELECT COUNT(*), COUNT(DISTINCT ${q(column)}) FROM ${q(table)} WHERE lower(trim(${q(column)})) IN (${MISSING_PLACEHOLDERS.map((p) => `'${p.replace(/'/g, "''")}'`).join(', ')})`)[0]?.values[0];
+    return row ? { rows: Number(row[0]), distinct: Number(row[1]) } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function distinctValues(db: Database, draft: EnvironmentDraft, table: TableProfile, column: string, limit: number): SqlValue[] {
@@ -141,6 +151,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
           sample,
         };
         if (mayHoldDates(column, evidence.fingerprint)) evidence.dateShape = dateShape(db, table.name, column.name);
+        if (evidence.fingerprint.missingText > 0 && column.type === 'text') evidence.missingRows = placeholderRows(db, table.name, column.name);
         semantics = columnSemantics(evidence);
       }
       const derived = derivedColumns.get(`${table.name}.${column.name}`);

@@ -24,7 +24,9 @@ export function textTokens(text: string): string[] {
 const set = (words: string) => new Set(words.split(/\s+/).filter(Boolean));
 
 /** Words that make a column an identifier or a code: `customer_id`, `sku`, `uuid`. */
-export const IDENTIFIER_WORDS = set('id ids key pk fk uuid guid sku isbn ean upc iata icao ssn nid gtin hash username login userid');
+// Catalogue numbers of publications and researchers (DOI, PubMed and PubMed Central ids, ISSN, ORCID, arXiv) identify
+// an article, a journal or a person, however they are stored.
+export const IDENTIFIER_WORDS = set('id ids key pk fk uuid guid sku isbn ean upc iata icao ssn nid gtin hash username login userid doi pmid pmcid issn eissn orcid arxiv');
 /** Identifier words that also end code-like names: `country_code` is geo, `account_code` an identifier. */
 export const CODE_WORDS = set('code cd no nr num number ref reference');
 
@@ -140,7 +142,9 @@ export const NON_ADDITIVE_WORDS = set(
   'price prices rate rates ratio ratios pct percent percentage percentages share shares avg average mean median mode score scores rating ratings ' +
     'temp temperature temperatures age index margin probability prob density speed elevation altitude humidity pressure per capita gpa discount ' +
     'fertility expectancy expect life bmi height weight percentile quantile std stdev variance proportion normal normals efficiency mpg yield ' +
-    'max min maximum minimum peak tmax tmin tavg availability utilization utilisation occupancy wind gust lat lon latitude longitude coordinate coordinates threshold limit depth voltage volt uncertainty error accuracy exchange ex fx factor range bound bounds lower upper',
+    'max min maximum minimum peak tmax tmin tavg availability utilization utilisation occupancy wind gust lat lon latitude longitude coordinate coordinates threshold limit depth voltage volt uncertainty error accuracy exchange ex fx factor range bound bounds lower upper ' +
+    // Physical properties of a thing (its mass, melting point, frequency, heading, width): never summed across things.
+    'mass molar boil boiling melt melting freezing affinity electronegativity hz khz mhz ghz heading bearing angle azimuth deg width diameter radius thickness wavelength viscosity conductivity magnitude concentration intensity luminosity odds',
 );
 
 /** Unit words: what a number is measured in. */
@@ -180,7 +184,7 @@ export const UNIT_WORDS: Record<string, { kind: 'currency' | 'percent' | 'count'
 
 /** Money words: an amount in one of these is in a currency, even when the name does not say which. */
 export const MONEY_WORDS = set('amount amt revenue sales price cost costs spend spent budget payment paid fee fees freight tax profit expense income salary wage wages earnings refund receipts outlays gdp');
-export const COUNT_WORDS = set('count counts cnt qty quantity quantities number num units goals shots fouls corners cards visits views clicks orders items deaths cases births');
+export const COUNT_WORDS = set('count counts cnt qty quantity quantities number num units goals shots fouls corners cards visits views clicks orders items deaths cases births votes');
 export const DURATION_WORDS = set('duration length minutes seconds milliseconds hours days');
 export const TEMPERATURE_WORDS = set('temp temperature temperatures tmax tmin tavg');
 

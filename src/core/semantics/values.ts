@@ -52,6 +52,10 @@ export interface ValueFingerprint {
   ordinalScale: boolean;
   /** Real numbers within [0, 1]. */
   unitInterval: number;
+  /** Text that stands for a missing value (`NA`, `N/A`, `null`, `-`), kept as text by the loader (`NA` is also Namibia). */
+  missingText: number;
+  /** Values that are lists packed into one cell with semicolons or pipes (`Ann; Bo`). */
+  semicolonList: number;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -64,6 +68,13 @@ const PERIOD = /^\d{4}-(0[1-9]|1[0-2])$/;
 const YEAR = /^(1[5-9]\d\d|20\d\d|21\d\d)$/;
 const BASE64 = /^[A-Za-z0-9+/]{60,}={0,2}$/;
 const HEX = /^(0x)?[0-9a-f]{32,}$/i;
+const LETTER_GRADES = ['a+', 'a', 'a-', 'b+', 'b', 'b-', 'c+', 'c', 'c-', 'd+', 'd', 'd-', 'e', 'f'];
+
+/** Placeholders for a missing value, lower-case. */
+export const MISSING_PLACEHOLDERS = ['na', 'n/a', 'nan', 'null', 'nil', '-', '--', '?', '#n/a', 'missing', 'unknown'];
+const MISSING_TEXT = new RegExp(`^(${MISSING_PLACEHOLDERS.map((p) => p.replace(/[/?#-]/g, (c) => `\\${c}`)).join('|')})$`, 'i');
+/** A text is a placeholder for a missing value. */
+export const isMissingText = (text: string): boolean => MISSING_TEXT.test(text.trim());
 /** A plain number written as text (`"0"`, `"-12.5"`); no leading zeros, which codes have (`"007"`). */
 const PLAIN_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
 
@@ -117,6 +128,8 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     yesNo: false,
     ordinalScale: false,
     unitInterval: 0,
+    missingText: 0,
+    semicolonList: 0,
   };
   let numbers = 0;
   let totalLength = 0;
@@ -135,6 +148,10 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     if (value instanceof Uint8Array && decoded === undefined) continue;
     if (decoded !== undefined) f.textInBlobs++;
     const text = (decoded ?? String(value)).trim();
+    if (MISSING_TEXT.test(text)) {
+      f.missingText++;
+      continue;
+    }
     totalLength += text.length;
     if (text === '') continue;
     // Long texts (documents, JSON) are only checked for JSON.
@@ -160,6 +177,7 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
       if (parts.every((p) => p.length <= 41 && p.trim() !== '') && !/\d,\d{3}/.test(text) && !/\s\w+\s\w+,/.test(text)) f.list++;
       if (parts.length >= 3 && parts.every((p) => p.length <= 40) && parts.some((p) => p === '')) f.packed++;
     }
+    if (/\S\s*[;|]\s*\S/.test(text) && text.split(/[;|]/).every((p) => p.trim() !== '' && p.length <= 60)) f.semicolonList++;
     if (CODE.test(text)) f.codeLike++;
     if (/\S\s+\S/.test(text)) f.multiWord++;
     const lower = text.toLowerCase();
@@ -174,18 +192,22 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     if (BASE64.test(text)) f.base64++;
     if (HEX.test(text)) f.hex++;
   }
-  const n = Math.max(1, f.sampled);
+  // Shapes are shares of the values present: a placeholder for a missing value is none of them.
+  const n = Math.max(1, f.sampled - f.missingText);
   f.meanLength = totalLength / n;
-  for (const key of ['email', 'url', 'json', 'phone', 'path', 'list', 'numericText', 'percentSign', 'codeLike', 'multiWord', 'monthName', 'weekdayName', 'period', 'yearText', 'dateLike', 'base64', 'hex', 'textInBlobs', 'packed', 'country', 'countryCode', 'week'] as const) {
+  f.missingText = f.missingText / Math.max(1, f.sampled);
+  for (const key of ['semicolonList', 'email', 'url', 'json', 'phone', 'path', 'list', 'numericText', 'percentSign', 'codeLike', 'multiWord', 'monthName', 'weekdayName', 'period', 'yearText', 'dateLike', 'base64', 'hex', 'textInBlobs', 'packed', 'country', 'countryCode', 'week'] as const) {
     f[key] = f[key] / n;
   }
   f.unitInterval = numbers > 0 ? f.unitInterval / numbers : 0;
   const topCurrency = [...currencies.entries()].sort((a, b) => b[1] - a[1])[0];
   if (topCurrency) f.currencySymbol = topCurrency[0];
   if (distinct && distinct.length > 0) {
-    const lowered = new Set(distinct.filter((v) => v !== null && v !== undefined).map((v) => String(v).trim().toLowerCase()));
+    const lowered = new Set(distinct.filter((v) => v !== null && v !== undefined).map((v) => String(v).trim().toLowerCase()).filter((v) => !MISSING_TEXT.test(v)));
     f.yesNo = lowered.size === 2 && YES_NO_PAIRS.some(([a, b]) => lowered.has(a) && lowered.has(b));
     f.ordinalScale = lowered.size >= 2 && ORDINAL_SCALES.some((scale) => [...lowered].every((v) => scale.includes(v)));
+    // Letter grades (`A+`, `A`, `A-`): a plain `A`/`B` is as often a section or a group, so a `+` or `-` must be there.
+    if (!f.ordinalScale && lowered.size >= 2 && [...lowered].every((v) => LETTER_GRADES.includes(v)) && [...lowered].some((v) => /[+-]$/.test(v))) f.ordinalScale = true;
   }
   return f;
 }
