@@ -15,6 +15,7 @@ import { matchesAnswer } from '../../src/core/taskpool/answer';
 import { cohortFamilies, decimalsFor, fitLine, rankCorrelationIsSignal, slopeIsSignal, statisticsFamilies, tCritical } from '../../src/core/taskpool/families/index';
 import { lintQuestion } from '../../src/core/taskpool/lint';
 import { buildTaskPool, type TaskPoolResult } from '../../src/core/taskpool/pool';
+import { reviewTaskByRules } from '../../src/core/taskpool/revise';
 import type { AnswerKey, EvidenceStep, TaskSpec } from '../../src/core/taskpool/types';
 import { materialize, publicFixture, PUBLIC_FIXTURES } from '../support/publicFixtures';
 
@@ -185,6 +186,17 @@ describe('task pool compositions: SQL then Python statistics, cohorts and funnel
       near(fit.intercept + fit.slope * (grain === 'year' ? Number(target) : xs.length + 1), task.answer, `${task.id} projection`);
       // The slope the task rests on passes the t-test of the slope (p < 0.05).
       assert.ok(slopeIsSignal(fitLine(xs, series.map((s) => s[1]))));
+    }
+  });
+
+  it('trend: the rules reviser keeps every projection as built — the period it names is in the code, and a Python constant is no threshold', async () => {
+    const tasks = ofFamily('stats-trend');
+    assert.ok(tasks.some(({ task }) => /year as x/.test(task.question)), 'a yearly trend');
+    for (const { task, o } of tasks) {
+      const target = /give for (\d{4}(?:-\d{2})?)\?/.exec(task.question)![1];
+      assert.ok(task.evidence[task.evidence.length - 1].code.includes(target), `${task.id}: the projection's code names ${target}`);
+      const review = await reviewTaskByRules({ task, profile: o.session.env.profile, graph: o.pool.graph, context: o.session.toolContext, paths: [] });
+      assert.equal(review.decision, 'keep', `${task.id}: ${JSON.stringify(review.findings)}`);
     }
   });
 

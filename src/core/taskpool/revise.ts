@@ -359,7 +359,9 @@ export async function reviewTaskByRules(input: ReviewInput): Promise<TaskReview>
   // A percentage states a fraction ×100; a deviation threshold is compared squared in SQL (z > 3 as z² > 9).
   const unsupported = questionNumbers.filter((n) => !supported.some((s) => sameNumber(s, n) || sameNumber(s * 100, n) || sameNumber(s, n * n)));
   if (unsupported.length > 0) {
-    const thresholds = [...code.matchAll(/(?:>=|<=|<>|!=|>|<|=)\s*(-?\d+(?:\.\d+)?)/g)].map((m) => Number(m[1])).filter((n) => !questionNumbers.some((q) => sameNumber(q, n) || sameNumber(q, n * 100)));
+    // A Python constant (`page = 1000`) is an assignment, not a threshold the question could state.
+    const comparisons = code.replace(/^\s*[A-Za-z_]\w*\s*=\s*-?\d+(?:\.\d+)?\s*$/gm, '');
+    const thresholds = [...comparisons.matchAll(/(?:>=|<=|<>|!=|>|<|=)\s*(-?\d+(?:\.\d+)?)/g)].map((m) => Number(m[1])).filter((n) => !questionNumbers.some((q) => sameNumber(q, n) || sameNumber(q, n * 100)));
     const distinct = [...new Set(thresholds)];
     if (unsupported.length === 1 && distinct.length === 1) {
       const stated = String(unsupported[0]);

@@ -330,8 +330,9 @@ async function trend(context: FamilyContext, s: Series, fit: LineFit): Promise<T
     uses: [0],
   });
   if (!slope || slope.key.type !== 'number' || Math.abs(slope.key.value - fit.slope) > 0.5 * 10 ** -slopeDecimals + 1e-9 * Math.abs(fit.slope)) return undefined;
-  const nextX = s.grain === 'year' ? `int(rows[-1][0]) + 1` : 'n + 1';
-  const projected = await program.python(py([...fitLines, `print(round(intercept + slope * (${nextX}), ${decimals}))`]), `The fitted line's value for ${next}`, {
+  // The period the question names is written in the code (a year as itself, a month by its position and name).
+  const nextX = s.grain === 'year' ? String(next) : `n + 1  # ${next}`;
+  const projected = await program.python(py([...fitLines, `x_next = ${nextX}`, `print(round(intercept + slope * x_next, ${decimals}))`]), `The fitted line's value for ${next}`, {
     label: `the value the line gives for ${next}`,
     reading: { kind: 'printed-number', decimals },
     uses: [0, 1],
