@@ -97,6 +97,16 @@ export function stepDifficulty(tool: 'run_sql' | 'run_python', code: string): nu
 function matchEvidence(task: TaskSpec, call: SeenCall): number | undefined {
   const code = callCode(call);
   if (code === undefined) return undefined;
+  // The agent said which step it was taking ("Next: the Spearman correlation …"): its own words decide when the
+  // code alone is ambiguous (a Python step that repeats the one before it and adds a line).
+  const said = call.thought?.toLowerCase();
+  if (said) {
+    const named = task.evidence
+      .map((step, index) => ({ index, purpose: step.purpose.toLowerCase(), tool: step.tool }))
+      .filter((s) => s.tool === call.tool && s.purpose.length >= 12 && said.includes(s.purpose))
+      .sort((a, b) => b.purpose.length - a.purpose.length)[0];
+    if (named && codeSimilarity(code, task.evidence[named.index].code, call.partial) >= 0.3) return named.index;
+  }
   let best: { index: number; score: number } | undefined;
   task.evidence.forEach((step, index) => {
     if (step.tool !== call.tool) return;
