@@ -5,7 +5,10 @@
  * as category nouns ("which lighted"), rows misnamed ("sources" for elements), groupings by per-row ids.
  */
 import * as assert from 'node:assert/strict';
+import { groupings } from '../../src/core/taskpool/families/kit';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
+import { poolMix } from '../../src/core/taskpool/report';
+import { nearUniqueColumns, repetitionKey } from '../../src/core/taskpool/repetition';
 import { environments } from '../support/familyContexts';
 
 describe('task pool: nouns an analyst would write, on data the rules never saw', function () {
@@ -33,5 +36,30 @@ describe('task pool: nouns an analyst would write, on data the rules never saw',
       assert.match(t.question, /files, one per year\), which year/, t.question);
       assert.doesNotMatch(t.question, /one per (apc|kth|bth|ki)\b|which (apc|kth|bth)\b/, t.question);
     }
+  });
+
+  it('groups by no per-row id (a PubMed Central id beside its NA placeholder), and the pool report says why', async () => {
+    const opened = await env('openapc-sweden');
+    const openapc = opened.context;
+    const ungrouped = await nearUniqueColumns(openapc.profile, openapc.sql);
+    const ids = ungrouped.filter((u) => /^(pmcid|pmid|ut|doi)$/.test(u.column));
+    assert.ok(ids.length >= 5, `per-article ids found: ${ungrouped.map((u) => `${u.table}.${u.column}`).join(', ')}`);
+    for (const u of ungrouped) assert.match(u.why, /hold a value no other row holds/);
+    // A real category of the same tables repeats: publishers, licences, the hybrid flag stay groupings.
+    // (In a file of 15 articles from 12 publishers the publisher does not repeat either, and is left out there.)
+    const large = (u: { table: string }) => (openapc.profile.tables.find((t) => t.name === u.table)?.rowCount ?? 0) >= 200;
+    const categories = ungrouped.filter((u) => large(u) && /^(publisher|license_ref|is_hybrid|period)$/.test(u.column));
+    assert.deepEqual(categories, [], 'publishers, licences and the hybrid flag of the large tables repeat');
+    assert.ok(!ungrouped.some((u) => /^(is_hybrid|period|doaj|indexed_in_crossref)$/.test(u.column)), 'flags and years always repeat');
+    const context = { ...openapc, ungrouped: new Map(ungrouped.map((u) => [repetitionKey(u.table, u.column), u.why])) };
+    // (Tables under 10 rows make no tasks; in one of 10, an id beside 9 NAs is a 9-to-1 split any group-size rule drops.)
+    for (const table of openapc.profile.tables.filter((t) => t.rowCount >= 20)) {
+      const names = groupings(context, table).map((c) => c.name);
+      assert.ok(!names.some((n) => /^(pmcid|pmid|ut)$/.test(n)), `${table.name}: ${names.join(', ')}`);
+    }
+    const pool = await buildTaskPool(opened.session.toolContext);
+    for (const t of [...pool.tasks, ...pool.unselected]) assert.doesNotMatch(t.question, /pubmed central id|web of science record id|\bpmcid\b/i, t.question);
+    const mix = poolMix(pool, openapc.profile);
+    assert.ok(mix.ungrouped.some((u) => u.column === 'pmcid'), 'the report names the ids it did not group by');
   });
 });

@@ -16,6 +16,7 @@ import { numberTolerance } from '../answer';
 import type { EvidenceGraph } from '../graph';
 import { lintQuestion } from '../lint';
 import { legendDescription } from '../glossary';
+import { repetitionKey } from '../repetition';
 import { unnamedLookAlikes, withTablesNamed } from '../revise';
 import type { AnswerKey, DependencyKind, EvidenceStep, SubAnswer, TaskDifficulty, TaskSpec } from '../types';
 
@@ -33,6 +34,11 @@ export interface FamilyContext {
   signal?: AbortSignal;
   documents: DataDocument[];
   graph?: EvidenceGraph;
+  /**
+   * Columns that never group rows, by `repetitionKey(table, column)`, with why: near-unique per-row ids
+   * (repetition.ts). The pool measures them before the families run; a context without them groups by profile alone.
+   */
+  ungrouped?: ReadonlyMap<string, string>;
 }
 
 export interface TaskFamily {
@@ -170,6 +176,8 @@ export function groupings(context: FamilyContext, table: TableProfile, options: 
   return table.columns.filter((c) => {
     const s = semanticsOf(context, table.name, c.name);
     if (!s || !GROUP_ROLES.has(s.role.value) || (s.geo && UNGROUPABLE_GEO.has(s.geo)) || isPosition(c) || isNumberedSide(table, c)) return false;
+    // A grouping must repeat: a column of per-row ids is no category, however few its values.
+    if (context.ungrouped?.has(repetitionKey(table.name, c.name))) return false;
     return c.distinctCount >= min && c.distinctCount <= max && c.nullFraction < 0.5;
   });
 }
