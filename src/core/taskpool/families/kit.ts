@@ -135,7 +135,8 @@ export function aggregateOf(context: FamilyContext, table: string, column: Colum
   const name = measureName(context, table, column);
   // "total order total" says it twice: a name that already says total is summed as "the sum of order totals".
   if (additive) return { fn: 'SUM', of: (e) => `SUM(${e})`, phrase: /\b(total|sum)s?\b/.test(name) ? `sum of ${pluralWords(name)}` : `total ${name}` };
-  return { fn: 'AVG', of: (e) => `AVG(${e})`, phrase: `average ${name}` };
+  // "average average temperature" says it twice: the mean of a name that is already an average.
+  return { fn: 'AVG', of: (e) => `AVG(${e})`, phrase: /^(average|mean)\b/.test(name) ? `mean of the ${pluralWords(name)}` : `average ${name}` };
 }
 
 /** A measure's name in words, with a unit the semantic profile knows when the name lacks it. */
@@ -558,7 +559,44 @@ export function groupingName(g: Grouping, context?: FamilyContext): string {
 const UNIT_SUFFIXES: Record<string, string> = {
   mw: 'MW', kw: 'kW', gw: 'GW', mwh: 'MWh', kwh: 'kWh', gwh: 'GWh', twh: 'TWh', km: 'km', kg: 'kg', mm: 'mm', cm: 'cm', usd: 'USD', eur: 'EUR', gbp: 'GBP',
   pct: '%', ms: 'ms', sec: 's', hrs: 'hours', lb: 'lb', lbs: 'lb', mi: 'miles', mph: 'mph', kph: 'km/h', degc: '°C', degf: '°F',
+  deg: 'degrees', ft: 'ft', khz: 'kHz', mhz: 'MHz', ghz: 'GHz', hz: 'Hz', kw_h: 'kWh',
 };
+
+/**
+ * A column named after its unit alone (`euro`, `usd`, `kg`): what it measures in that unit, "amount in euros",
+ * "weight in kg" — never "the average euro".
+ */
+const UNIT_NAMES: Record<string, string> = {
+  euro: 'amount in euros', euros: 'amount in euros', eur: 'amount in euros', usd: 'amount in US dollars', dollars: 'amount in dollars', dollar: 'amount in dollars',
+  gbp: 'amount in pounds sterling', sek: 'amount in Swedish kronor', chf: 'amount in Swiss francs', jpy: 'amount in yen', yen: 'amount in yen',
+  kg: 'weight in kg', kilograms: 'weight in kg', lbs: 'weight in lb', pounds: 'weight in pounds', grams: 'weight in grams', tonnes: 'weight in tonnes',
+  km: 'distance in km', miles: 'distance in miles', meters: 'length in metres', metres: 'length in metres', feet: 'length in feet',
+  kwh: 'energy in kWh', mwh: 'energy in MWh', gwh: 'energy in GWh', mw: 'power in MW', kw: 'power in kW',
+};
+
+/**
+ * Abbreviated words of a name, written out: `qty` → "quantity", `avg` → "average". Units (`ft`, `deg`) are written
+ * out only at the end of a name, as units (`length_ft` → "length (ft)"): before a word `ft` may be "full time".
+ */
+const ABBREVIATED_WORDS: Record<string, string> = {
+  qty: 'quantity', qnty: 'quantity', avg: 'average', amt: 'amount', pct: 'percentage', perc: 'percentage', cnt: 'count', yr: 'year', yrs: 'years',
+  approx: 'approximate', tot: 'total', freq: 'frequency',
+};
+
+/**
+ * A name's words as a phrase a person writes: an opening count word says what is counted (`num_pushers` → "number of
+ * pushers", `count_distinct_economies` → "number of distinct economies"), abbreviated words are written out.
+ */
+function expandedWords(words: string[]): string[] {
+  const lower = words.map((w) => w.toLowerCase());
+  if (words.length > 1 && /^(num|nbr|nb|count|cnt)$/.test(lower[0]) && !/^(of|id|key)$/.test(lower[1])) return ['number', 'of', ...expandedWords(words.slice(1))];
+  if (words.length > 1 && /^(number|no)$/.test(lower[0]) && lower[1] !== 'of' && !/^(id|key)$/.test(lower[lower.length - 1]) && /s$/.test(lower[lower.length - 1])) return ['number', 'of', ...expandedWords(words.slice(1))];
+  return words.map((w, i) => {
+    const full = ABBREVIATED_WORDS[w.toLowerCase()];
+    // Only in a name of two or more words: a column named `avg` alone is a code.
+    return full && words.length > 1 && w === w.toLowerCase() ? full : words[i];
+  });
+}
 
 /** A code of a name (`FTHG`, `HS`, `ppt`): letters only, too short or too cryptic to read as words. */
 function isOpaqueCode(original: string): boolean {
@@ -619,12 +657,14 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   }
   const words = humanize(original).split(' ');
   const last = words[words.length - 1]?.toLowerCase();
+  if (words.length === 1 && UNIT_NAMES[last]) return UNIT_NAMES[last];
   if (words.length > 1 && last && UNIT_SUFFIXES[last]) {
     // `area_sq_km`: "area (km²)".
     const square = words.length > 2 && /^(sq|square)$/i.test(words[words.length - 2]);
-    return square ? `${words.slice(0, -2).join(' ')} (${UNIT_SUFFIXES[last]}²)` : `${words.slice(0, -1).join(' ')} (${UNIT_SUFFIXES[last]})`;
+    const head = expandedWords(words.slice(0, square ? -2 : -1)).join(' ');
+    return square ? `${head} (${UNIT_SUFFIXES[last]}²)` : `${head} (${UNIT_SUFFIXES[last]})`;
   }
-  return words.join(' ');
+  return expandedWords(words).join(' ');
 }
 
 /** Measure names that say nothing without their table (`amount`, `value`): "payment amount". */
@@ -860,7 +900,9 @@ export function inLocalCurrency(table: TableProfile, column: ColumnProfile): boo
 
 /** A coordinate (latitude, longitude) is a position on the globe, not a quantity to average or compare across groups. */
 export function isCoordinate(column: ColumnProfile): boolean {
-  return /^(lat|lng|lon|long|latitude|longitude)$/i.test(column.name) || /(^|_)(latitude|longitude)$/i.test(column.name);
+  // A unit after it (`latitude_deg`, `lon_degrees`) is still a position.
+  const name = column.name.replace(/_(deg|degs|degrees|dd)$/i, '');
+  return /^(lat|lng|lon|long|latitude|longitude)$/i.test(name) || /(^|_)(latitude|longitude)$/i.test(name);
 }
 
 /**
