@@ -543,11 +543,24 @@ export function sourceOf(table: TableProfile, ...groupings: Array<Grouping | und
   return { from, tables: via ? [table.name, via.parent.name] : [table.name] };
 }
 
+/** Whether the semantic profile reads a column as a yes/no flag (`lighted`, `is_hybrid`, `closed`). */
+export function isFlag(context: FamilyContext, table: string, column: ColumnProfile): boolean {
+  return column.type === 'boolean' || semanticsOf(context, table, column.name)?.role.value === 'flag';
+}
+
+/**
+ * A column as the subject of "whose … is 'x'" or "which …": its phrase, but a yes/no flag is no noun ("which lighted",
+ * "whose is hybrid is '0'") — it is named as a value: "the 'lighted' value", "whose 'is hybrid' value is '0'".
+ */
+export function valuePhrase(context: FamilyContext, table: string, column: ColumnProfile): string {
+  const phrase = columnPhrase(context, table, column);
+  const statement = /^(is|has|was|were|are|had|can|did|does)\s/i.test(phrase);
+  return statement || isFlag(context, table, column) ? `'${phrase.replace(/^'|'$/g, '').replace(/\?$/, '')}' value` : phrase;
+}
+
 /** "region" or "store region" (a parent's column named with its table, where that reads better). */
 export function groupingName(g: Grouping, context?: FamilyContext): string {
-  const phrase = context ? columnPhrase(context, g.table.name, g.column) : humanize(g.column.originalName || g.column.name);
-  // A yes/no column named as a statement (`is_independent`) is no noun: "which 'is independent' value".
-  const name = /^(is|has|was|were|are|had|can|did|does)\s/i.test(phrase) ? `'${phrase}' value` : phrase;
+  const name = context ? valuePhrase(context, g.table.name, g.column) : humanize(g.column.originalName || g.column.name);
   if (!g.via) return name;
   const parent = parentNoun(context, g.via.parent);
   return !parent || name.includes(parent) ? name : `${parent} ${name}`;
