@@ -5,11 +5,11 @@
  * as category nouns ("which lighted"), rows misnamed ("sources" for elements), groupings by per-row ids.
  */
 import * as assert from 'node:assert/strict';
-import { groupings } from '../../src/core/taskpool/families/kit';
+import { columnPhrase, groupingName, groupings, isCoordinate, measures, rowName, things, valuePhrase } from '../../src/core/taskpool/families/kit';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
 import { poolMix } from '../../src/core/taskpool/report';
 import { nearUniqueColumns, repetitionKey } from '../../src/core/taskpool/repetition';
-import { environments } from '../support/familyContexts';
+import { environments, tableOf } from '../support/familyContexts';
 
 describe('task pool: nouns an analyst would write, on data the rules never saw', function () {
   this.timeout(600_000);
@@ -61,5 +61,48 @@ describe('task pool: nouns an analyst would write, on data the rules never saw',
     for (const t of [...pool.tasks, ...pool.unselected]) assert.doesNotMatch(t.question, /pubmed central id|web of science record id|\bpmcid\b/i, t.question);
     const mix = poolMix(pool, openapc.profile);
     assert.ok(mix.ungrouped.some((u) => u.column === 'pmcid'), 'the report names the ids it did not group by');
+  });
+
+  it("names a measure by its unit, expands abbreviations, and takes no coordinate with a unit as a measure ('euro', 'latitude deg', 'length ft')", async () => {
+    const openapc = (await env('openapc-sweden')).context;
+    const view = openapc.profile.tables.find((t) => t.kind === 'view' && t.columns.some((c) => c.name === 'euro'))!;
+    assert.equal(columnPhrase(openapc, view.name, view.columns.find((c) => c.name === 'euro')!), 'amount in euros');
+    const airports = (await env('ourairports-runways')).context;
+    const runways = tableOf(airports, 'runways');
+    const navaids = tableOf(airports, 'navaids');
+    const col = (t: typeof runways, n: string) => t.columns.find((c) => c.name === n)!;
+    assert.equal(columnPhrase(airports, 'runways', col(runways, 'length_ft')), 'length (ft)');
+    assert.equal(columnPhrase(airports, 'navaids', col(navaids, 'frequency_khz')), 'frequency (kHz)');
+    assert.equal(columnPhrase(airports, 'navaids', col(navaids, 'magnetic_variation_deg')), 'magnetic variation (degrees)');
+    assert.ok(isCoordinate(col(navaids, 'latitude_deg')) && isCoordinate(col(navaids, 'longitude_deg')));
+    const names = measures(airports, navaids).map((c) => c.name);
+    assert.ok(!names.includes('latitude_deg') && !names.includes('longitude_deg'), names.join(', '));
+    const pool = await buildTaskPool((await env('ourairports-runways')).session.toolContext);
+    for (const t of pool.tasks) assert.doesNotMatch(t.question, /\b(latitude|longitude) deg\b|\blength ft\b|\bfrequency khz\b/, t.question);
+  });
+
+  it("names a yes/no flag as a value, never as a category noun ('which lighted', 'whose is hybrid is')", async () => {
+    const airports = (await env('ourairports-runways')).context;
+    const runways = tableOf(airports, 'runways');
+    const lighted = runways.columns.find((c) => c.name === 'lighted')!;
+    assert.equal(valuePhrase(airports, 'runways', lighted), "'lighted' value");
+    assert.equal(groupingName({ column: lighted, table: runways, ref: 'c."lighted"' }, airports), "'lighted' value");
+    for (const name of ['openapc-sweden', 'ourairports-runways']) {
+      const pool = await buildTaskPool((await env(name)).session.toolContext);
+      for (const t of [...pool.tasks, ...pool.unselected]) {
+        assert.doesNotMatch(t.question, /\bwhich (lighted|closed)\b|\blighteds\b|\bwhose (is hybrid|indexed in crossref|lighted|closed) is\b|with is hybrid '/i, t.question);
+        if (t.family === 'distribution-subset') assert.doesNotMatch(t.question, /Which '[^']+' value is most over-represented/, t.question);
+      }
+    }
+  });
+
+  it("names no row after a key of URLs: the elements of a periodic table are rows of the table, not 'sources'", async () => {
+    const periodic = (await env('periodic-table-json')).context;
+    for (const t of periodic.profile.tables.filter((x) => x.columns.some((c) => c.name === 'source'))) {
+      assert.notEqual(rowName(periodic, t), 'source', t.name);
+      assert.doesNotMatch(things(periodic, t, 'many'), /^sources$/, t.name);
+    }
+    const pool = await buildTaskPool((await env('periodic-table-json')).session.toolContext);
+    for (const t of pool.tasks) assert.doesNotMatch(t.question, /\bsources\b/, t.question);
   });
 });
