@@ -22,8 +22,8 @@ export interface UngroupedColumn {
 export const repetitionKey = (table: string, column: string) => `${table}\u0000${column}`;
 
 /**
- * The columns of 2–50 distinct values (the groupings' range) whose rows, apart from the most common value, mostly
- * hold a value of their own: near-unique per-row ids, not dimensions.
+ * The columns of 2–50 distinct values (the groupings' range), written mostly with digits, whose rows, apart from the
+ * most common value, mostly hold a value of their own: near-unique per-row ids, not dimensions.
  */
 export async function nearUniqueColumns(profile: EnvironmentProfile, sql: CodeRunner, signal?: AbortSignal): Promise<UngroupedColumn[]> {
   const found: UngroupedColumn[] = [];
@@ -33,12 +33,15 @@ export async function nearUniqueColumns(profile: EnvironmentProfile, sql: CodeRu
       if (column.distinctCount < 2 || column.distinctCount > 50 || column.nullFraction >= 0.5 || column.type === 'real' || column.binary) continue;
       const c = q(column.name);
       const result = await sql.run(
-        `SELECT SUM(n) AS rows_with_value, MAX(n) AS top, SUM(CASE WHEN n = 1 THEN 1 ELSE 0 END) AS singletons FROM (SELECT COUNT(*) AS n FROM ${q(table.name)} WHERE ${c} IS NOT NULL GROUP BY ${c})`,
+        `SELECT SUM(n) AS rows_with_value, MAX(n) AS top, SUM(CASE WHEN n = 1 THEN 1 ELSE 0 END) AS singletons, AVG(CASE WHEN CAST(v AS TEXT) GLOB '*[0-9]*' THEN 1.0 ELSE 0.0 END) AS coded FROM (SELECT ${c} AS v, COUNT(*) AS n FROM ${q(table.name)} WHERE ${c} IS NOT NULL GROUP BY ${c})`,
         { signal },
       );
       const row = result.ok ? result.rows?.[0] : undefined;
       if (!row) continue;
-      const [rows, top, singletons] = row.map((v) => Number(v));
+      const [rows, top, singletons, coded] = row.map((v) => Number(v));
+      // An id is written with digits (PMC11951386, ut:000702141200005, 10.1000/xyz); a town or a publisher that only
+      // one row names in a small table is a thin category, not an id.
+      if (!(coded > 0.5)) continue;
       // The most common value may be a placeholder ('NA', '0') on the rows without an id: the rest decide.
       const rest = rows - top;
       const singles = top === 1 ? singletons - 1 : singletons;

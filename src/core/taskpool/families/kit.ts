@@ -171,14 +171,15 @@ export function isNumberedSide(table: TableProfile, column: ColumnProfile): bool
 }
 
 /** Columns to group a table by: dimensions, ordinals, flags and areas with `min`–`max` distinct values (default 2–50). */
-export function groupings(context: FamilyContext, table: TableProfile, options: { min?: number; max?: number } = {}): ColumnProfile[] {
+export function groupings(context: FamilyContext, table: TableProfile, options: { min?: number; max?: number; parentOf?: boolean } = {}): ColumnProfile[] {
   const min = options.min ?? 2;
   const max = options.max ?? 50;
   return table.columns.filter((c) => {
     const s = semanticsOf(context, table.name, c.name);
     if (!s || !GROUP_ROLES.has(s.role.value) || (s.geo && UNGROUPABLE_GEO.has(s.geo)) || isPosition(c) || isNumberedSide(table, c)) return false;
-    // A grouping must repeat: a column of per-row ids is no category, however few its values.
-    if (context.ungrouped?.has(repetitionKey(table.name, c.name))) return false;
+    // A grouping must repeat: a column of per-row ids is no category, however few its values. A parent's column
+    // (each department's name) repeats over the child's rows the key joins to it.
+    if (!options.parentOf && context.ungrouped?.has(repetitionKey(table.name, c.name))) return false;
     return c.distinctCount >= min && c.distinctCount <= max && c.nullFraction < 0.5;
   });
 }
@@ -531,7 +532,7 @@ export function groupingsOf(context: FamilyContext, table: TableProfile, options
   const own = groupings(context, table, options).map((column) => ({ column, table, ref: `c.${quoteIdent(column.name)}` }));
   const parents = foreignKeys(context)
     .filter((k) => k.child.name === table.name && k.containment >= 0.95)
-    .flatMap((via) => groupings(context, via.parent, options).map((column) => ({ column, table: via.parent, ref: `p.${quoteIdent(column.name)}`, via })));
+    .flatMap((via) => groupings(context, via.parent, { ...options, parentOf: true }).map((column) => ({ column, table: via.parent, ref: `p.${quoteIdent(column.name)}`, via })));
   return [...own, ...parents];
 }
 
