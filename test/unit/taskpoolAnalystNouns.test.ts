@@ -5,8 +5,8 @@
  * as category nouns ("which lighted"), rows misnamed ("sources" for elements), groupings by per-row ids.
  */
 import * as assert from 'node:assert/strict';
-import { columnPhrase, groupingName, groupings, isCoordinate, measures, rowName, things, valuePhrase } from '../../src/core/taskpool/families/kit';
-import { buildTaskPool } from '../../src/core/taskpool/pool';
+import { columnPhrase, groupingName, groupings, groupingsOf, isCoordinate, measures, rowName, things, valuePhrase } from '../../src/core/taskpool/families/kit';
+import { buildTaskPool, DEEP_SHARE, DEEP_STEPS, MULTI_STEP } from '../../src/core/taskpool/pool';
 import { poolMix } from '../../src/core/taskpool/report';
 import { nearUniqueColumns, repetitionKey } from '../../src/core/taskpool/repetition';
 import { environments, tableOf } from '../support/familyContexts';
@@ -57,6 +57,14 @@ describe('task pool: nouns an analyst would write, on data the rules never saw',
       const names = groupings(context, table).map((c) => c.name);
       assert.ok(!names.some((n) => /^(pmcid|pmid|ut)$/.test(n)), `${table.name}: ${names.join(', ')}`);
     }
+    // A parent's column repeats over the child's rows (each department's name over its employees), and a town
+    // only one author lives in is a thin category, not an id: both stay groupings.
+    const hr = (await env('oracle-hr')).context;
+    const hrUngrouped = new Map((await nearUniqueColumns(hr.profile, hr.sql)).map((u) => [repetitionKey(u.table, u.column), u.why]));
+    const employees = hr.profile.tables.find((t) => /^employees$/i.test(t.name))!;
+    assert.ok(groupingsOf({ ...hr, ungrouped: hrUngrouped }, employees).some((g) => g.column.name === 'department_name'), 'employees by department name');
+    const pubs = (await env('mssql-pubs')).context;
+    assert.ok(!(await nearUniqueColumns(pubs.profile, pubs.sql)).some((u) => u.column === 'city'), 'authors by city');
     const pool = await buildTaskPool(opened.session.toolContext);
     for (const t of [...pool.tasks, ...pool.unselected]) assert.doesNotMatch(t.question, /pubmed central id|web of science record id|\bpmcid\b/i, t.question);
     const mix = poolMix(pool, openapc.profile);
@@ -104,5 +112,15 @@ describe('task pool: nouns an analyst would write, on data the rules never saw',
     }
     const pool = await buildTaskPool((await env('periodic-table-json')).session.toolContext);
     for (const t of pool.tasks) assert.doesNotMatch(t.question, /\bsources\b/, t.question);
+  });
+
+  it('gives half of the multi-step part of the pool to programs of 4 or more steps where there are that many', async () => {
+    const pool = await buildTaskPool((await env('openapc-sweden')).session.toolContext);
+    const valid = [...pool.tasks, ...pool.unselected];
+    const multi = pool.tasks.filter((t) => t.evidence.length >= MULTI_STEP).length;
+    const deepValid = valid.filter((t) => t.evidence.length >= DEEP_STEPS).length;
+    const deepSelected = pool.tasks.filter((t) => t.evidence.length >= DEEP_STEPS).length;
+    assert.ok(deepValid > 0, "openapc has 4-step programs (Cohen's d, Spearman vs Pearson, over-representation)");
+    assert.ok(deepSelected >= Math.min(deepValid, Math.ceil(multi * DEEP_SHARE)), `${deepSelected} of ${multi} multi-step tasks have ≥ 4 steps (${deepValid} valid)`);
   });
 });
