@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { columnPhrase, groupingName, groupings, groupingsOf, isCoordinate, measures, rowName, things, valuePhrase } from '../../src/core/taskpool/families/kit';
-import { buildTaskPool, DEEP_SHARE, DEEP_STEPS, MULTI_STEP } from '../../src/core/taskpool/pool';
+import { buildTaskPool } from '../../src/core/taskpool/pool';
 import { poolMix } from '../../src/core/taskpool/report';
 import { nearUniqueColumns, repetitionKey } from '../../src/core/taskpool/repetition';
 import { environments, tableOf } from '../support/familyContexts';
@@ -112,15 +112,5 @@ describe('task pool: nouns an analyst would write, on data the rules never saw',
     }
     const pool = await buildTaskPool((await env('periodic-table-json')).session.toolContext);
     for (const t of pool.tasks) assert.doesNotMatch(t.question, /\bsources\b/, t.question);
-  });
-
-  it('gives half of the multi-step part of the pool to programs of 4 or more steps where there are that many', async () => {
-    const pool = await buildTaskPool((await env('openapc-sweden')).session.toolContext);
-    const valid = [...pool.tasks, ...pool.unselected];
-    const multi = pool.tasks.filter((t) => t.evidence.length >= MULTI_STEP).length;
-    const deepValid = valid.filter((t) => t.evidence.length >= DEEP_STEPS).length;
-    const deepSelected = pool.tasks.filter((t) => t.evidence.length >= DEEP_STEPS).length;
-    assert.ok(deepValid > 0, "openapc has 4-step programs (Cohen's d, Spearman vs Pearson, over-representation)");
-    assert.ok(deepSelected >= Math.min(deepValid, Math.ceil(multi * DEEP_SHARE)), `${deepSelected} of ${multi} multi-step tasks have ≥ 4 steps (${deepValid} valid)`);
   });
 });

@@ -142,8 +142,6 @@ export function selectDiverse(tasks: TaskSpec[], max: number, seed = 0): TaskSpe
 export const SHORT_SHARE = 0.4;
 export const MULTI_STEP = 3;
 export const MIN_POOL = 10;
-export const DEEP_STEPS = 4;
-export const DEEP_SHARE = 0.5;
 
 export function selectPool(tasks: TaskSpec[], max: number, seed = 0): TaskSpec[] {
   const multi = tasks.filter((t) => t.evidence.length >= MULTI_STEP);
@@ -151,13 +149,7 @@ export function selectPool(tasks: TaskSpec[], max: number, seed = 0): TaskSpec[]
   // Enough multi-step tasks for 60% of a full pool: short ones fill 40% of it. Fewer: short ones are 40% of a smaller pool.
   const shortQuota = multi.length >= max * (1 - SHORT_SHARE) ? Math.floor(max * SHORT_SHARE) : Math.max(Math.floor((multi.length * SHORT_SHARE) / (1 - SHORT_SHARE)), MIN_POOL - multi.length);
   const chosenShort = selectDiverse(short, Math.min(short.length, shortQuota), seed);
-  // Of the multi-step part, DEEP_SHARE goes to programs of DEEP_STEPS or more where there are that many, so that which
-  // tasks the diversity pass happens to cover first (table names, seeds) does not decide how deep the pool is.
-  const multiSlots = Math.min(multi.length, max - chosenShort.length);
-  const deep = multi.filter((t) => t.evidence.length >= DEEP_STEPS);
-  const chosenDeep = selectDiverse(deep, Math.min(deep.length, Math.ceil(multiSlots * DEEP_SHARE)), seed);
-  const deepIds = new Set(chosenDeep.map((t) => t.id));
-  const chosenMulti = [...chosenDeep, ...selectDiverse(multi.filter((t) => !deepIds.has(t.id)), multiSlots - chosenDeep.length, seed)];
+  const chosenMulti = selectDiverse(multi, Math.min(multi.length, max - chosenShort.length), seed);
   const chosen = [...chosenMulti, ...chosenShort];
   return selectDiverse(chosen, chosen.length, seed);
 }
