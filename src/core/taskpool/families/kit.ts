@@ -813,8 +813,10 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   // A key of one plain word naming what each row is (`country` in a table of one row per country): "countries".
   // Its values must be names of things: a `source` column of URLs (one per element of a periodic table) says where a
   // row came from, not what it is ("sources").
-  const namesThings = (c: ColumnProfile) => !semanticsOf(context, table.name, c.name)?.structured && !c.samples.some((v) => typeof v === 'string' && /:\/\/|^www\.|[\\/]/.test(v));
-  const plain = keyed.find((c) => c.type === 'text' && /^[a-z]{4,}$/.test(humanize(c.originalName || c.name)) && !/^(name|title|label|code|date|year|time|month|text|value|path|file|url|link|hash|uuid|guid)$/.test(humanize(c.originalName || c.name)) && namesThings(c));
+  // Nor a sentence: a `summary` of each element describes it, it does not name it ("summaries").
+  const namesThings = (c: ColumnProfile) =>
+    !semanticsOf(context, table.name, c.name)?.structured && !c.samples.some((v) => typeof v === 'string' && (/:\/\/|^www\.|[\\/]/.test(v) || v.split(/\s+/).length > 6));
+  const plain = keyed.find((c) => c.type === 'text' && /^[a-z]{4,}$/.test(humanize(c.originalName || c.name)) && !/^(name|title|label|code|symbol|abbreviation|abbr|slug|identifier|date|year|time|month|text|value|path|file|url|link|hash|uuid|guid)$/.test(humanize(c.originalName || c.name)) && namesThings(c));
   if (plain) return humanize(plain.originalName || plain.name);
   // A file's singular name is its dataset's (`worldcup.json` holds matches); a database table's is its entity's.
   if (!/\.(sqlite3?|db|duckdb|sql)$/i.test(table.sourceFile)) return undefined;
