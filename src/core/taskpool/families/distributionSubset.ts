@@ -61,7 +61,7 @@ const MIN_LIFT = 1.2;
 const MIN_DIFFERENCE_PCT = 5;
 const PER_TABLE = 2;
 
-const NEAREST_RANK = 'nearest-rank: the k-th smallest value, k = ⌈9n/10⌉';
+const NEAREST_RANK = 'nearest-rank: k-th smallest value, k = ⌈9n/10⌉';
 const PYTHON_QUANTILE = "`statistics.quantiles(values, n=10, method='inclusive')[-1]` in Python";
 
 export const distributionSubsetFamily: TaskFamily = {
