@@ -40,9 +40,31 @@ function commonSuffix(names: string[]): string {
   return suffix;
 }
 
+/**
+ * The common prefix and suffix of the names, backed off so that no number is cut in two: `apc_du_2021_enriched` and
+ * `apc_du_2022_enriched` share `apc_du_202`, but the part that varies is the year `2021`, not the digit `1`.
+ */
+function wholeNumberAffixes(names: string[]): { prefix: string; suffix: string } {
+  let prefix = commonPrefix(names);
+  const cutBefore = (n: string) => /^\d/.test(n.slice(prefix.length));
+  while (/\d$/.test(prefix) && names.some(cutBefore)) prefix = prefix.slice(0, -1);
+  const rests = names.map((n) => n.slice(prefix.length));
+  let suffix = commonSuffix(rests);
+  const cutAfter = (n: string) => /\d$/.test(n.slice(0, n.length - suffix.length));
+  while (/^\d/.test(suffix) && rests.some(cutAfter)) suffix = suffix.slice(1);
+  return { prefix, suffix };
+}
+
+/** A day written `YYYYMMDD` (`dpc-covid19-ita-regioni-20200301`): a real calendar date. */
+const isCompactDate = (v: string) => {
+  const m = /^((?:19|20)\d\d)(\d\d)(\d\d)$/.exec(v);
+  return m !== null && Number(m[2]) >= 1 && Number(m[2]) <= 12 && Number(m[3]) >= 1 && Number(m[3]) <= 31;
+};
+
 /** What the varying part of the file names is, in one word. */
 function keyName(values: string[], prefix: string, folder: string): string {
   if (values.every((v) => /^(1[6-9]|20|21)\d\d$/.test(v))) return 'year';
+  if (values.every(isCompactDate)) return 'date';
   if (values.filter((v) => COUNTRY_NAMES.has(v.toLowerCase().replace(/[_-]+/g, ' '))).length >= 0.8 * values.length) return 'country';
   if (values.every((v) => /^\d{4}$/.test(v) && (Number(v.slice(0, 2)) + 1) % 100 === Number(v.slice(2)))) return 'season';
   if (values.every((v) => /^\d{4}[-_]?\d{2}$/.test(v))) return 'month';
@@ -71,9 +93,12 @@ export function findPartitions(tables: readonly TableProfile[]): Array<Omit<Part
       if (members.length < MIN_PARTS) continue;
       for (const m of members.slice(1)) remaining.splice(remaining.indexOf(m), 1);
       const names = members.map((m) => baseName(m.sourceFile));
-      const prefix = commonPrefix(names);
-      const suffix = commonSuffix(names.map((n) => n.slice(prefix.length)));
-      const values = names.map((n) => n.slice(prefix.length, n.length - suffix.length));
+      const { prefix, suffix } = wholeNumberAffixes(names);
+      const parts = names.map((n) => n.slice(prefix.length, n.length - suffix.length));
+      // A file renamed along the way (`apc_mah_2024`, then `apc_mau_2025`) still varies by its year: each part holds
+      // one year, all different, and the year is the part.
+      const years = parts.map((v) => [...v.matchAll(/(?<!\d)(1[6-9]\d\d|20\d\d|21\d\d)(?!\d)/g)].map((m) => m[1]));
+      const values = years.every((y) => y.length === 1) && new Set(years.map((y) => y[0])).size === parts.length ? years.map((y) => y[0]) : parts;
       // The files must differ in one part, and the parts must be values (not whole different names of two datasets).
       if (values.some((v) => v === '') || new Set(values).size !== values.length) continue;
       // Two files are parts of one dataset only when the part is a value (a year, a number, a country); two

@@ -18,6 +18,7 @@ import type { ContaminationReference, TaskSpec } from './types';
 import { checkEvidence, nearDuplicateOf, trivialReason } from './validate';
 import { phraseTask, type PhrasingModel } from './phrasing';
 import { unnamedLookAlikes, withTablesNamed } from './revise';
+import { nearUniqueColumns, repetitionKey, type UngroupedColumn } from './repetition';
 
 export { taskPoolFamilies };
 
@@ -70,6 +71,8 @@ export interface TaskPoolResult {
   families: Array<{ id: string; candidates: number; valid: number; selected: number; note?: string; elapsedMs: number }>;
   /** Plain-words notes for degenerate environments. */
   notes: string[];
+  /** Columns no task groups by, with why (near-unique per-row ids). */
+  ungrouped: UngroupedColumn[];
   elapsedMs: number;
 }
 
@@ -185,7 +188,10 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
     if (r.kind === 'foreign-key') addEdge(graph, { from: columnNode(r.child.table, r.child.column), to: columnNode(r.parent.table, r.parent.column), kind: 'join_key', note: r.why });
     else if (r.kind === 'derived-column') for (const input of r.from) addEdge(graph, { from: columnNode(r.table, input), to: columnNode(r.table, r.column), kind: 'derivation', note: r.why });
   }
+  // Columns no family groups by (near-unique per-row ids), measured once, each with its reason for the report.
+  const ungrouped = await nearUniqueColumns(profile, context.sql, options.signal);
   const familyContext: FamilyContext = {
+    ungrouped: new Map(ungrouped.map((u) => [repetitionKey(u.table, u.column), u.why])),
     profile,
     semantics,
     sql: context.sql,
@@ -294,6 +300,7 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
     graph,
     families,
     notes: environmentNotes(profile, documents),
+    ungrouped,
     elapsedMs: Date.now() - started,
   };
 }

@@ -22,6 +22,8 @@ export interface PoolMix {
   rejections: Record<string, number>;
   /** Compositions that made no task, with what they need that the data lacks. */
   absent: Array<{ composition: string; why: string }>;
+  /** Columns no task groups by, with why ("pmcid: no grouping: 28 of the 28 rows … hold a value no other row holds"). */
+  ungrouped: Array<{ table: string; column: string; why: string }>;
 }
 
 export function poolMix(result: TaskPoolResult, profile: EnvironmentProfile): PoolMix {
@@ -46,6 +48,7 @@ export function poolMix(result: TaskPoolResult, profile: EnvironmentProfile): Po
     columnsCovered: { covered: columns.size, of: allColumns },
     rejections: rejectionsByReason(result.rejected),
     absent,
+    ungrouped: result.ungrouped ?? [],
   };
 }
 
@@ -58,5 +61,6 @@ export function formatPoolMix(mix: PoolMix): string {
     `Coverage: ${mix.tablesCovered.covered} of ${mix.tablesCovered.of} tables, ${mix.columnsCovered.covered} of ${mix.columnsCovered.of} columns`,
   ];
   for (const a of mix.absent) lines.push(`No ${a.composition} task: ${a.why}`);
+  if (mix.ungrouped.length > 0) lines.push(`Not grouped by (per-row ids, not categories): ${mix.ungrouped.map((u) => `${u.table}.${u.column}`).join(', ')}`);
   return lines.join('\n');
 }

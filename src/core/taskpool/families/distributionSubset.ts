@@ -32,6 +32,7 @@ import {
   distinctGroupingName,
   groupingsOf,
   isCoordinate,
+  isFlag,
   measures,
   num,
   pluralWords,
@@ -60,7 +61,7 @@ const MIN_LIFT = 1.2;
 const MIN_DIFFERENCE_PCT = 5;
 const PER_TABLE = 2;
 
-const NEAREST_RANK = 'nearest-rank: the k-th smallest value, k = ⌈9n/10⌉';
+const NEAREST_RANK = 'nearest-rank: k-th smallest value, k = ⌈9n/10⌉';
 const PYTHON_QUANTILE = "`statistics.quantiles(values, n=10, method='inclusive')[-1]` in Python";
 
 export const distributionSubsetFamily: TaskFamily = {
@@ -135,7 +136,8 @@ async function thresholdStep(program: TaskProgram, table: TableProfile, measure:
 }
 
 async function mostOverRepresented(context: FamilyContext, table: TableProfile, measure: ColumnProfile, threshold: Threshold): Promise<TaskSpec | undefined> {
-  const groups = groupingsOf(context, table, { min: 2, max: 50 });
+  // "Which lighted is most over-represented": a yes/no flag splits the rows in two, it is no category to pick from.
+  const groups = groupingsOf(context, table, { min: 2, max: 50 }).filter((g) => !isFlag(context, g.table.name, g.column));
   const m = `c.${q(measure.name)}`;
   const name = columnPhrase(context, table.name, measure);
   const rowsWord = rowsNoun(context, table, 'many');

@@ -16,6 +16,7 @@ import { numberTolerance } from '../answer';
 import type { EvidenceGraph } from '../graph';
 import { lintQuestion } from '../lint';
 import { legendDescription } from '../glossary';
+import { repetitionKey } from '../repetition';
 import { unnamedLookAlikes, withTablesNamed } from '../revise';
 import type { AnswerKey, DependencyKind, EvidenceStep, SubAnswer, TaskDifficulty, TaskSpec } from '../types';
 
@@ -33,6 +34,11 @@ export interface FamilyContext {
   signal?: AbortSignal;
   documents: DataDocument[];
   graph?: EvidenceGraph;
+  /**
+   * Columns that never group rows, by `repetitionKey(table, column)`, with why: near-unique per-row ids
+   * (repetition.ts). The pool measures them before the families run; a context without them groups by profile alone.
+   */
+  ungrouped?: ReadonlyMap<string, string>;
 }
 
 export interface TaskFamily {
@@ -129,7 +135,8 @@ export function aggregateOf(context: FamilyContext, table: string, column: Colum
   const name = measureName(context, table, column);
   // "total order total" says it twice: a name that already says total is summed as "the sum of order totals".
   if (additive) return { fn: 'SUM', of: (e) => `SUM(${e})`, phrase: /\b(total|sum)s?\b/.test(name) ? `sum of ${pluralWords(name)}` : `total ${name}` };
-  return { fn: 'AVG', of: (e) => `AVG(${e})`, phrase: `average ${name}` };
+  // "average average temperature" says it twice: the mean of a name that is already an average.
+  return { fn: 'AVG', of: (e) => `AVG(${e})`, phrase: /^(average|mean)\b/.test(name) ? `mean of the ${pluralWords(name)}` : `average ${name}` };
 }
 
 /** A measure's name in words, with a unit the semantic profile knows when the name lacks it. */
@@ -164,12 +171,15 @@ export function isNumberedSide(table: TableProfile, column: ColumnProfile): bool
 }
 
 /** Columns to group a table by: dimensions, ordinals, flags and areas with `min`–`max` distinct values (default 2–50). */
-export function groupings(context: FamilyContext, table: TableProfile, options: { min?: number; max?: number } = {}): ColumnProfile[] {
+export function groupings(context: FamilyContext, table: TableProfile, options: { min?: number; max?: number; parentOf?: boolean } = {}): ColumnProfile[] {
   const min = options.min ?? 2;
   const max = options.max ?? 50;
   return table.columns.filter((c) => {
     const s = semanticsOf(context, table.name, c.name);
     if (!s || !GROUP_ROLES.has(s.role.value) || (s.geo && UNGROUPABLE_GEO.has(s.geo)) || isPosition(c) || isNumberedSide(table, c)) return false;
+    // A grouping must repeat: a column of per-row ids is no category, however few its values. A parent's column
+    // (each department's name) repeats over the child's rows the key joins to it.
+    if (!options.parentOf && context.ungrouped?.has(repetitionKey(table.name, c.name))) return false;
     return c.distinctCount >= min && c.distinctCount <= max && c.nullFraction < 0.5;
   });
 }
@@ -522,7 +532,7 @@ export function groupingsOf(context: FamilyContext, table: TableProfile, options
   const own = groupings(context, table, options).map((column) => ({ column, table, ref: `c.${quoteIdent(column.name)}` }));
   const parents = foreignKeys(context)
     .filter((k) => k.child.name === table.name && k.containment >= 0.95)
-    .flatMap((via) => groupings(context, via.parent, options).map((column) => ({ column, table: via.parent, ref: `p.${quoteIdent(column.name)}`, via })));
+    .flatMap((via) => groupings(context, via.parent, { ...options, parentOf: true }).map((column) => ({ column, table: via.parent, ref: `p.${quoteIdent(column.name)}`, via })));
   return [...own, ...parents];
 }
 
@@ -534,11 +544,24 @@ export function sourceOf(table: TableProfile, ...groupings: Array<Grouping | und
   return { from, tables: via ? [table.name, via.parent.name] : [table.name] };
 }
 
+/** Whether the semantic profile reads a column as a yes/no flag (`lighted`, `is_hybrid`, `closed`). */
+export function isFlag(context: FamilyContext, table: string, column: ColumnProfile): boolean {
+  return column.type === 'boolean' || semanticsOf(context, table, column.name)?.role.value === 'flag';
+}
+
+/**
+ * A column as the subject of "whose … is 'x'" or "which …": its phrase, but a yes/no flag is no noun ("which lighted",
+ * "whose is hybrid is '0'") — it is named as a value: "the 'lighted' value", "whose 'is hybrid' value is '0'".
+ */
+export function valuePhrase(context: FamilyContext, table: string, column: ColumnProfile): string {
+  const phrase = columnPhrase(context, table, column);
+  const statement = /^(is|has|was|were|are|had|can|did|does)\s/i.test(phrase);
+  return statement || isFlag(context, table, column) ? `'${phrase.replace(/^'|'$/g, '').replace(/\?$/, '')}' value` : phrase;
+}
+
 /** "region" or "store region" (a parent's column named with its table, where that reads better). */
 export function groupingName(g: Grouping, context?: FamilyContext): string {
-  const phrase = context ? columnPhrase(context, g.table.name, g.column) : humanize(g.column.originalName || g.column.name);
-  // A yes/no column named as a statement (`is_independent`) is no noun: "which 'is independent' value".
-  const name = /^(is|has|was|were|are|had|can|did|does)\s/i.test(phrase) ? `'${phrase}' value` : phrase;
+  const name = context ? valuePhrase(context, g.table.name, g.column) : humanize(g.column.originalName || g.column.name);
   if (!g.via) return name;
   const parent = parentNoun(context, g.via.parent);
   return !parent || name.includes(parent) ? name : `${parent} ${name}`;
@@ -550,7 +573,44 @@ export function groupingName(g: Grouping, context?: FamilyContext): string {
 const UNIT_SUFFIXES: Record<string, string> = {
   mw: 'MW', kw: 'kW', gw: 'GW', mwh: 'MWh', kwh: 'kWh', gwh: 'GWh', twh: 'TWh', km: 'km', kg: 'kg', mm: 'mm', cm: 'cm', usd: 'USD', eur: 'EUR', gbp: 'GBP',
   pct: '%', ms: 'ms', sec: 's', hrs: 'hours', lb: 'lb', lbs: 'lb', mi: 'miles', mph: 'mph', kph: 'km/h', degc: '°C', degf: '°F',
+  deg: 'degrees', ft: 'ft', khz: 'kHz', mhz: 'MHz', ghz: 'GHz', hz: 'Hz', kw_h: 'kWh',
 };
+
+/**
+ * A column named after its unit alone (`euro`, `usd`, `kg`): what it measures in that unit, "amount in euros",
+ * "weight in kg" — never "the average euro".
+ */
+const UNIT_NAMES: Record<string, string> = {
+  euro: 'amount in euros', euros: 'amount in euros', eur: 'amount in euros', usd: 'amount in US dollars', dollars: 'amount in dollars', dollar: 'amount in dollars',
+  gbp: 'amount in pounds sterling', sek: 'amount in Swedish kronor', chf: 'amount in Swiss francs', jpy: 'amount in yen', yen: 'amount in yen',
+  kg: 'weight in kg', kilograms: 'weight in kg', lbs: 'weight in lb', pounds: 'weight in pounds', grams: 'weight in grams', tonnes: 'weight in tonnes',
+  km: 'distance in km', miles: 'distance in miles', meters: 'length in metres', metres: 'length in metres', feet: 'length in feet',
+  kwh: 'energy in kWh', mwh: 'energy in MWh', gwh: 'energy in GWh', mw: 'power in MW', kw: 'power in kW',
+};
+
+/**
+ * Abbreviated words of a name, written out: `qty` → "quantity", `avg` → "average". Units (`ft`, `deg`) are written
+ * out only at the end of a name, as units (`length_ft` → "length (ft)"): before a word `ft` may be "full time".
+ */
+const ABBREVIATED_WORDS: Record<string, string> = {
+  qty: 'quantity', qnty: 'quantity', avg: 'average', amt: 'amount', pct: 'percentage', perc: 'percentage', cnt: 'count', yr: 'year', yrs: 'years',
+  approx: 'approximate', tot: 'total', freq: 'frequency',
+};
+
+/**
+ * A name's words as a phrase a person writes: an opening count word says what is counted (`num_pushers` → "number of
+ * pushers", `count_distinct_economies` → "number of distinct economies"), abbreviated words are written out.
+ */
+function expandedWords(words: string[]): string[] {
+  const lower = words.map((w) => w.toLowerCase());
+  if (words.length > 1 && /^(num|nbr|nb|count|cnt)$/.test(lower[0]) && !/^(of|id|key)$/.test(lower[1])) return ['number', 'of', ...expandedWords(words.slice(1))];
+  if (words.length > 1 && /^(number|no)$/.test(lower[0]) && lower[1] !== 'of' && !/^(id|key)$/.test(lower[lower.length - 1]) && /s$/.test(lower[lower.length - 1])) return ['number', 'of', ...expandedWords(words.slice(1))];
+  return words.map((w, i) => {
+    const full = ABBREVIATED_WORDS[w.toLowerCase()];
+    // Only in a name of two or more words: a column named `avg` alone is a code.
+    return full && words.length > 1 && w === w.toLowerCase() ? full : words[i];
+  });
+}
 
 /** A code of a name (`FTHG`, `HS`, `ppt`): letters only, too short or too cryptic to read as words. */
 function isOpaqueCode(original: string): boolean {
@@ -611,12 +671,14 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   }
   const words = humanize(original).split(' ');
   const last = words[words.length - 1]?.toLowerCase();
+  if (words.length === 1 && UNIT_NAMES[last]) return UNIT_NAMES[last];
   if (words.length > 1 && last && UNIT_SUFFIXES[last]) {
     // `area_sq_km`: "area (km²)".
     const square = words.length > 2 && /^(sq|square)$/i.test(words[words.length - 2]);
-    return square ? `${words.slice(0, -2).join(' ')} (${UNIT_SUFFIXES[last]}²)` : `${words.slice(0, -1).join(' ')} (${UNIT_SUFFIXES[last]})`;
+    const head = expandedWords(words.slice(0, square ? -2 : -1)).join(' ');
+    return square ? `${head} (${UNIT_SUFFIXES[last]}²)` : `${head} (${UNIT_SUFFIXES[last]})`;
   }
-  return words.join(' ');
+  return expandedWords(words).join(' ');
 }
 
 /** Measure names that say nothing without their table (`amount`, `value`): "payment amount". */
@@ -749,7 +811,12 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   if (word) return word;
   if (pluralWord(last.toLowerCase())) return words.replace(/ /g, '_');
   // A key of one plain word naming what each row is (`country` in a table of one row per country): "countries".
-  const plain = keyed.find((c) => c.type === 'text' && /^[a-z]{4,}$/.test(humanize(c.originalName || c.name)) && !/^(name|title|label|code|date|year|time|month|text|value|path|file|url|link|hash|uuid|guid)$/.test(humanize(c.originalName || c.name)));
+  // Its values must be names of things: a `source` column of URLs (one per element of a periodic table) says where a
+  // row came from, not what it is ("sources").
+  // Nor a sentence: a `summary` of each element describes it, it does not name it ("summaries").
+  const namesThings = (c: ColumnProfile) =>
+    !semanticsOf(context, table.name, c.name)?.structured && !c.samples.some((v) => typeof v === 'string' && (/:\/\/|^www\.|[\\/]/.test(v) || v.split(/\s+/).length > 6));
+  const plain = keyed.find((c) => c.type === 'text' && /^[a-z]{4,}$/.test(humanize(c.originalName || c.name)) && !/^(name|title|label|code|symbol|abbreviation|abbr|slug|identifier|date|year|time|month|text|value|path|file|url|link|hash|uuid|guid)$/.test(humanize(c.originalName || c.name)) && namesThings(c));
   if (plain) return humanize(plain.originalName || plain.name);
   // A file's singular name is its dataset's (`worldcup.json` holds matches); a database table's is its entity's.
   if (!/\.(sqlite3?|db|duckdb|sql)$/i.test(table.sourceFile)) return undefined;
@@ -852,7 +919,9 @@ export function inLocalCurrency(table: TableProfile, column: ColumnProfile): boo
 
 /** A coordinate (latitude, longitude) is a position on the globe, not a quantity to average or compare across groups. */
 export function isCoordinate(column: ColumnProfile): boolean {
-  return /^(lat|lng|lon|long|latitude|longitude)$/i.test(column.name) || /(^|_)(latitude|longitude)$/i.test(column.name);
+  // A unit after it (`latitude_deg`, `lon_degrees`) is still a position.
+  const name = column.name.replace(/_(deg|degs|degrees|dd)$/i, '');
+  return /^(lat|lng|lon|long|latitude|longitude)$/i.test(name) || /(^|_)(latitude|longitude)$/i.test(name);
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { ColumnProfile, TableProfile } from '../../env/types';
 import type { TaskSpec } from '../types';
-import { article, quotable, things, columnPhrase, clearLeader, groupingName, groupings, groupingsOf, humanize, measures, noun, num, q, query, semanticsOf, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type TaskFamily, pluralWords, rowsNoun } from './kit';
+import { article, quotable, things, columnPhrase, valuePhrase, clearLeader, groupingName, groupings, groupingsOf, humanize, measures, noun, num, q, query, semanticsOf, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type TaskFamily, pluralWords, rowsNoun } from './kit';
 
 /** An outcome a rate is taken of: a category value (`status = 'cancelled'`) or a signed measure above zero (`delay > 0`). */
 export interface RateTarget {
@@ -35,7 +35,7 @@ export async function rateTargets(context: FamilyContext, table: TableProfile): 
     const rows = await query(context, `SELECT ${q(column.name)}, COUNT(*) AS n FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL GROUP BY 1 ORDER BY n ASC, 1`);
     const common = (rows ?? []).filter((r) => num(r[1]) >= Math.max(3, 0.03 * table.rowCount));
     const [value] = common[0] ?? [];
-    if (common.length >= 2 && quotable(value)) targets.push({ column, value: String(value), phrase: columnPhrase(context, table.name, column) });
+    if (common.length >= 2 && quotable(value)) targets.push({ column, value: String(value), phrase: valuePhrase(context, table.name, column) });
   }
   for (const column of measures(context, table)) {
     if (typeof column.min !== 'number' || typeof column.max !== 'number' || column.min >= 0 || column.max <= 0) continue;
@@ -110,7 +110,7 @@ export const conditionalRateFamily: TaskFamily = {
           const program = new TaskProgram(context, 'lookup');
           const done = await program.sql(
             `SELECT ROUND(AVG(CASE WHEN ${targetSql(target, '')} THEN 1.0 ELSE 0.0 END), 4) AS rate FROM ${q(table.name)} WHERE ${q(filter.name)} = ${sqlLiteral(value)}`,
-            `Among ${things(context, table, 'many')} with ${columnPhrase(context, table.name, filter)} '${value}', the share with ${targetWords(target)}`,
+            `Among ${things(context, table, 'many')} with ${valuePhrase(context, table.name, filter)} '${value}', the share with ${targetWords(target)}`,
             { label: `the share with ${targetWords(target)}`, reading: { kind: 'number', decimals: 4 } },
           );
           if (!done || done.key.type !== 'number' || done.key.value <= 0 || done.key.value >= 1) continue;
@@ -118,7 +118,7 @@ export const conditionalRateFamily: TaskFamily = {
             program.task({
               family: this.id,
               parameters: { table: table.name, target: target.column.name, value: target.value, filter: filter.name, filterValue: value },
-              question: `Among the ${things(context, table, 'many')} whose ${columnPhrase(context, table.name, filter)} is '${value}', what fraction have ${targetWords(target)}? Answer as a fraction between 0 and 1, rounded to 4 decimals.`,
+              question: `Among the ${things(context, table, 'many')} whose ${valuePhrase(context, table.name, filter)} is '${value}', what fraction have ${targetWords(target)}? Answer as a fraction between 0 and 1, rounded to 4 decimals.`,
               tables: [table.name],
               dependency: 'conditional-rate',
               needs: this.needs,

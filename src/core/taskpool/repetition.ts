@@ -1,0 +1,54 @@
+/**
+ * A grouping must repeat: a column whose values each belong to one row (a per-article id such as a PubMed Central id
+ * or a Web of Science record id, often beside a placeholder like 'NA' on the rows without one) has few enough
+ * distinct values to look like a category in a small table, yet "its leading pubmed central id" names one row, not a
+ * group. Measured once per pool, before the families choose their groupings; each column left out keeps its reason
+ * for the pool report.
+ */
+import type { EnvironmentProfile } from '../env/types';
+import type { CodeRunner } from '../agent/tools';
+import { quoteIdent as q } from '../text/sql';
+
+/** Share of the rows (outside the most common value) holding a value no other row holds, above which a column is no grouping. */
+export const MAX_SINGLETON_SHARE = 0.5;
+
+export interface UngroupedColumn {
+  table: string;
+  column: string;
+  why: string;
+}
+
+/** The key `groupings` looks a column up by. */
+export const repetitionKey = (table: string, column: string) => `${table}\u0000${column}`;
+
+/**
+ * The columns of 2–50 distinct values (the groupings' range), written mostly with digits, whose rows, apart from the
+ * most common value, mostly hold a value of their own: near-unique per-row ids, not dimensions.
+ */
+export async function nearUniqueColumns(profile: EnvironmentProfile, sql: CodeRunner, signal?: AbortSignal): Promise<UngroupedColumn[]> {
+  const found: UngroupedColumn[] = [];
+  for (const table of profile.tables) {
+    if (table.rowCount < 10) continue;
+    for (const column of table.columns) {
+      if (column.distinctCount < 2 || column.distinctCount > 50 || column.nullFraction >= 0.5 || column.type === 'real' || column.binary) continue;
+      const c = q(column.name);
+      const result = await sql.run(
+        `SELECT SUM(n) AS rows_with_value, MAX(n) AS top, SUM(CASE WHEN n = 1 THEN 1 ELSE 0 END) AS singletons, AVG(CASE WHEN CAST(v AS TEXT) GLOB '*[0-9]*' THEN 1.0 ELSE 0.0 END) AS coded FROM (SELECT ${c} AS v, COUNT(*) AS n FROM ${q(table.name)} WHERE ${c} IS NOT NULL GROUP BY ${c})`,
+        { signal },
+      );
+      const row = result.ok ? result.rows?.[0] : undefined;
+      if (!row) continue;
+      const [rows, top, singletons, coded] = row.map((v) => Number(v));
+      // An id is written with digits (PMC11951386, ut:000702141200005, 10.1000/xyz); a town or a publisher that only
+      // one row names in a small table is a thin category, not an id.
+      if (!(coded > 0.5)) continue;
+      // The most common value may be a placeholder ('NA', '0') on the rows without an id: the rest decide.
+      const rest = rows - top;
+      const singles = top === 1 ? singletons - 1 : singletons;
+      if (rest >= 2 && singles / rest > MAX_SINGLETON_SHARE) {
+        found.push({ table: table.name, column: column.name, why: `no grouping: ${singles} of the ${rest} rows outside its most common value hold a value no other row holds (a per-row id, not a category)` });
+      }
+    }
+  }
+  return found;
+}
