@@ -276,7 +276,9 @@ describe('semantics rules: physical properties, catalogue numbers, positions and
     assert.equal(period.time?.grain, 'year');
     for (const name of ['doi', 'pmid', 'pmcid', 'issn', 'issn_l']) assert.equal(column(env, table, name).role.value, 'identifier', name);
     // `ut:000…` Web of Science ids, most rows `NA`: the placeholders are not values, the ids are one per row.
-    const ut = column(env, `${table.replace(/_\d{4}_enriched$/, '')}_202_enriched_all`, 'ut');
+    const view = env.semantics.partitions.find((p) => p.tables.some((t) => t.table === table))?.view;
+    assert.ok(view, `the partition view of ${table}`);
+    const ut = column(env, view, 'ut');
     assert.equal(ut.role.value, 'identifier', ut.role.why);
     assert.equal(ut.role.source.kind === 'rule' && ut.role.source.rule, 'identifier:unique-codes');
     const licence = column(env, table, 'license_ref');
