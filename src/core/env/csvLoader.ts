@@ -22,11 +22,18 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
     return;
   }
   const delimiter = isTsv ? '\t' : sniffDelimiter(sample);
+  const sampleRows = Papa.parse<string[]>(sample, { delimiter }).data;
+  const leadingBlank = sampleRows.findIndex((row) => !isBlankRow(row));
+  const headRows = sampleRows.filter((row) => !isBlankRow(row));
+  if (context.head.length >= HEAD_SAMPLE_BYTES) headRows.pop();
+  // A line of group labels over the line that names the columns: the names are read from the second line.
+  const groupHeader = findGroupHeaderLine(headRows);
+  const skipRows = groupHeader ? 1 : 0;
 
   // One streaming pass both infers types and inserts rows typed by a guess from the first 64 KiB. Only when the
   // whole file disagrees with the guess (a column turns out to be text after all, say) is the table rebuilt in a
   // second pass with the inferred types — so no rows are ever held in memory.
-  const guess = guessColumns(sample, delimiter, context.head.length >= HEAD_SAMPLE_BYTES);
+  const guess = guessColumns(headRows.slice(skipRows));
   let inserter: RowSink | undefined;
   let columns: ColumnSpec[] = [];
   let tableName = '';
@@ -35,9 +42,14 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
   const partsFor = (all: ColumnSpec[]) => plan.parts.map((part, k) => ({ ...part, columns: plan.linkColumn ? [part.columns[0], ...all.slice(k * (MAX_TABLE_COLUMNS - 1), (k + 1) * (MAX_TABLE_COLUMNS - 1))] : all }));
   let guessHolds = true;
   const values: Array<string | number | null> = [];
-  const inference = await inferPass(context, delimiter, {
+  const inference = await inferPass(context, delimiter, skipRows, {
     onHeader(header) {
-      columns = columnNamesFromHeaders(header).map((n, i) => ({ ...n, ...(guess?.[i] ?? { type: 'text' }) }));
+      const fileName = context.file.split('/').pop() ?? context.file;
+      columns = columnNamesFromHeaders(header).map((n, i) => {
+        const group = groupHeader?.groupOf[i];
+        const origin = group ? { origin: { file: context.file, group, label: `${fileName} › ${group} › ${n.originalName || n.name}` } } : {};
+        return { ...n, ...(guess?.[i] ?? { type: 'text' }), ...origin };
+      });
       tableName = context.names.allocate(tableBaseNameFromFile(context.file));
       plan = planTableParts(tableName, columns, (base) => context.names.allocate(base));
       inserter = createTableParts(context.db, plan.parts, !!plan.linkColumn);
@@ -59,6 +71,16 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
     report(context, 'warning', 'Empty file: nothing to load.');
     return;
   }
+  if (groupHeader) {
+    const line = leadingBlank + 1;
+    report(
+      context,
+      'info',
+      `Line ${line} holds group labels over the column names (a two-line header); the column names are read from line ${line + 1}. ` +
+        `Groups: ${groupHeader.groups.map((g) => `${JSON.stringify(g.label)} (columns ${g.from + 1}–${g.to + 1})`).join(', ')}.`,
+      line,
+    );
+  }
   reportProblems(context, inference);
   reportDateLayouts(context, columns, inference.trackers);
 
@@ -73,7 +95,7 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
     inserter = createTableParts(context.db, plan.parts, !!plan.linkColumn);
     const typed = inserter;
     try {
-      await insertPass(context, delimiter, columns, (row) => typed.insert(row));
+      await insertPass(context, delimiter, skipRows, columns, (row) => typed.insert(row));
       typed.finish();
     } catch (e) {
       typed.dispose();
@@ -97,15 +119,57 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
 const HEAD_SAMPLE_BYTES = 64 * 1024;
 const STREAM_CHUNK_BYTES = 64 * 1024;
 
-/** Column types (and date layouts) inferred from the rows in the first bytes of the file (the last row dropped if it may be cut). */
-function guessColumns(sample: string, delimiter: string, truncated: boolean): Array<Pick<ColumnSpec, 'type' | 'layout' | 'layoutName'>> | undefined {
-  const rows = Papa.parse<string[]>(sample, { delimiter }).data.filter((row) => !isBlankRow(row));
-  if (truncated) rows.pop();
+/** Column types (and date layouts) inferred from the rows in the first bytes of the file, header first (the last row dropped if it may be cut). */
+function guessColumns(rows: string[][]): Array<Pick<ColumnSpec, 'type' | 'layout' | 'layoutName'>> | undefined {
   const [header, ...body] = rows;
   if (!header) return undefined;
   const trackers = header.map(() => new ColumnTypeTracker());
   for (const row of body) for (let c = 0; c < trackers.length && c < row.length; c++) trackers[c].addText(row[c]);
   return trackers.map(specOf);
+}
+
+export interface GroupHeaderLine {
+  /** The labels of the first line and the columns (0-based, inclusive) each spans, up to the next label. */
+  groups: Array<{ label: string; from: number; to: number }>;
+  /** Per column of the second line, the label of its group (undefined where none spans it). */
+  groupOf: Array<string | undefined>;
+}
+
+const isEmptyCell = (cell: string | undefined) => cell === undefined || cell.trim() === '';
+
+/**
+ * A two-line header, as spreadsheets exported to CSV write one: a first line of group labels over the line that
+ * names the columns. Found when, over the columns the second line names, the first line is mostly empty (at most
+ * half its cells hold a label, none beyond them), the second line's cells are all filled, distinct and read as
+ * names (text, not numbers or dates), and the rows below type differently from them (some column holds numbers or
+ * dates). An ordinary header with a few blank cells is not mostly empty; a first line over rows of text only is kept.
+ */
+export function findGroupHeaderLine(rows: readonly string[][]): GroupHeaderLine | undefined {
+  if (rows.length < 3) return undefined;
+  const [first, second] = rows;
+  let span = second.length;
+  while (span > 0 && isEmptyCell(second[span - 1])) span--;
+  if (span < 3) return undefined;
+  for (let c = span; c < first.length; c++) if (!isEmptyCell(first[c])) return undefined;
+  const labelled: number[] = [];
+  for (let c = 0; c < span; c++) if (!isEmptyCell(first[c])) labelled.push(c);
+  if (labelled.length === 0 || labelled.length > span / 2) return undefined;
+  const names = new Set<string>();
+  for (let c = 0; c < span; c++) {
+    const name = second[c]?.trim() ?? '';
+    if (name === '' || name.length > 120 || names.has(name.toLowerCase())) return undefined;
+    names.add(name.toLowerCase());
+    const tracker = new ColumnTypeTracker();
+    tracker.addText(name);
+    if (tracker.type !== 'text') return undefined;
+  }
+  const trackers = Array.from({ length: span }, () => new ColumnTypeTracker());
+  for (const row of rows.slice(2)) for (let c = 0; c < span && c < row.length; c++) trackers[c].addText(row[c]);
+  if (!trackers.some((t) => t.type !== 'text')) return undefined;
+  const groups = labelled.map((from, k) => ({ label: first[from].trim(), from, to: (labelled[k + 1] ?? span) - 1 }));
+  const groupOf: Array<string | undefined> = new Array(second.length).fill(undefined);
+  for (const group of groups) for (let c = group.from; c <= group.to; c++) groupOf[c] = group.label;
+  return { groups, groupOf };
 }
 
 function reportProblems(context: LoaderContext, inference: Inference): void {
@@ -235,7 +299,8 @@ interface InferHooks {
   onChunkEnd(trackers: ColumnTypeTracker[]): void;
 }
 
-async function inferPass(context: LoaderContext, delimiter: string, hooks: InferHooks): Promise<Inference> {
+/** Reads the file once; the first `skipRows` non-blank rows (a group-label line) come before the header. */
+async function inferPass(context: LoaderContext, delimiter: string, skipRows: number, hooks: InferHooks): Promise<Inference> {
   const inference: Inference = {
     trackers: [],
     raggedCount: 0,
@@ -244,11 +309,16 @@ async function inferPass(context: LoaderContext, delimiter: string, hooks: Infer
     malformedQuoteCount: 0,
     malformedQuoteLines: [],
   };
+  let skipped = 0;
   await streamRows(context, delimiter, (rows, startLines, errors) => {
     const trackers = inference.trackers;
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r];
       if (isBlankRow(row)) continue;
+      if (skipped < skipRows) {
+        skipped++;
+        continue;
+      }
       if (!inference.header) {
         const header = row.slice();
         header[0] = stripBom(header[0]);
@@ -283,10 +353,12 @@ async function inferPass(context: LoaderContext, delimiter: string, hooks: Infer
 async function insertPass(
   context: LoaderContext,
   delimiter: string,
+  skipRows: number,
   columns: ColumnSpec[],
   insert: (values: Array<string | number | null>) => void,
 ): Promise<void> {
   let headerSeen = false;
+  let skipped = 0;
   const columnCount = columns.length;
   const types = columns.map((c) => c.type);
   const layouts = columns.map((c) => c.layout);
@@ -295,6 +367,10 @@ async function insertPass(
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r];
       if (isBlankRow(row)) continue;
+      if (skipped < skipRows) {
+        skipped++;
+        continue;
+      }
       if (!headerSeen) {
         headerSeen = true;
         continue;

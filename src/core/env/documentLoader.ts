@@ -2,7 +2,22 @@ import { readTextFile } from './textEncoding';
 import { report, type LoaderContext } from './loaderContext';
 import type { DocumentSection } from './types';
 
-/** Splits Markdown into sections at ATX headings (`#`…`######`), ignoring `#` lines inside fenced code blocks. */
+/** A paragraph line a setext underline can turn into a heading (not a list item, quote, table row, code or HTML). */
+function mayBeSetextText(line: string): boolean {
+  return (
+    line.trim() !== '' &&
+    !/^ {4,}|^\t/.test(line) &&
+    !/^\s{0,3}([-*+]\s|\d+[.)]\s|>|\||<|#|`{3}|~{3})/.test(line) &&
+    !/^\s{0,3}[-=*_ ]+$/.test(line) &&
+    !line.includes('|')
+  );
+}
+
+/**
+ * Splits Markdown into sections at headings: ATX (`#`…`######`) and setext (a paragraph underlined with `===`,
+ * level 1, or `---`, level 2, as CommonMark reads them: the paragraph lines just above the underline), ignoring
+ * heading lines inside fenced code blocks and YAML front matter.
+ */
 export function markdownSections(text: string): DocumentSection[] {
   const sections: DocumentSection[] = [];
   let current: DocumentSection = { heading: '', level: 0, text: '' };
@@ -13,14 +28,30 @@ export function markdownSections(text: string): DocumentSection[] {
     if (current.level > 0 || current.text !== '') sections.push(current);
     body.length = 0;
   };
-  for (const line of text.split(/\r?\n/)) {
+  // YAML front matter (`---` … `---` at the top) holds no headings.
+  let frontMatter = false;
+  for (const [index, line] of text.split(/\r?\n/).entries()) {
     const fenceMatch = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
     if (fenceMatch) {
       if (!fence) fence = fenceMatch[1][0];
       else if (fenceMatch[1][0] === fence) fence = undefined;
     }
-    const heading = fence ? null : /^\s{0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$/.exec(line);
-    if (heading) {
+    const heading = fence || frontMatter ? null : /^\s{0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$/.exec(line);
+    const underline = fence || fenceMatch ? null : /^\s{0,3}(=+|-+)[ \t]*$/.exec(line);
+    // The paragraph just above (its last lines that can be heading text, up to a blank line or another block) is the heading.
+    let paragraph = 0;
+    if (underline && !frontMatter) while (paragraph < body.length && mayBeSetextText(body[body.length - 1 - paragraph])) paragraph++;
+    if (index === 0 && /^---\s*$/.test(line)) frontMatter = true;
+    else if (frontMatter && /^(---|\.\.\.)\s*$/.test(line)) {
+      frontMatter = false;
+      body.push(line);
+      continue;
+    }
+    if (underline && paragraph > 0) {
+      const text = body.splice(body.length - paragraph, paragraph).map((l) => l.trim()).join(' ');
+      flush();
+      current = { heading: text, level: underline[1][0] === '=' ? 1 : 2, text: '' };
+    } else if (heading) {
       flush();
       current = { heading: heading[2].trim(), level: heading[1].length, text: '' };
     } else {

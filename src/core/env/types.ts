@@ -31,6 +31,8 @@ export interface ColumnOrigin {
   file: string;
   /** Worksheet name, for spreadsheets. */
   sheet?: string;
+  /** The group label a two-line header puts over the column's name (CSV exports of spreadsheets). */
+  group?: string;
   /** Header cell(s) in A1 notation, e.g. "B3", or "B2:B3" for a two-row header. */
   headerCells?: string;
   /** Data cells in A1 notation, e.g. "B4:B120" (spreadsheets). */

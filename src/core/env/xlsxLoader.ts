@@ -4,7 +4,8 @@ import { columnNamesFromHeaders, tableBaseNameFromFile, toSnakeIdentifier } from
 import { createTable, type ColumnSpec } from './tableWriter';
 import { ColumnTypeTracker, jsonCellToSql } from './typeInference';
 import { reportDateLayouts, specOf } from './dateDiagnostics';
-import { checkZipInflation } from './zipInflation';
+import { checkZipInflation, XLSX_INFLATION_LIMITS } from './zipInflation';
+import { hasUnconventionalPrefixes, packageWithConventionalPrefixes } from './xlsxNamespaces';
 
 /**
  * Loads an .xlsx workbook: each non-empty worksheet becomes one table. Blank leading rows and a one-value title
@@ -226,14 +227,26 @@ async function readWorkbook(context: LoaderContext): Promise<ExcelJS.Workbook | 
     report(context, 'error', 'Not an .xlsx workbook (the file is not a zip package).');
     return undefined;
   }
-  const inflation = await checkZipInflation(context.absolutePath);
+  const inflation = await checkZipInflation(context.absolutePath, XLSX_INFLATION_LIMITS, { headBytes: 2048, headsOf: /\.(xml|rels)$/i });
   if (!inflation.ok) {
     report(context, 'error', `The workbook is not read: ${inflation.reason}.`);
     return undefined;
   }
+  // Parts that name the OOXML namespaces under other prefixes (`ns0:`, `s:`) are rewritten as Excel writes them.
+  const prefixed = [...(inflation.heads ?? [])].filter(([, head]) => hasUnconventionalPrefixes(head)).map(([part]) => part);
   const workbook = new ExcelJS.Workbook();
   try {
-    await workbook.xlsx.readFile(context.absolutePath);
+    if (prefixed.length === 0) {
+      await workbook.xlsx.readFile(context.absolutePath);
+    } else {
+      await workbook.xlsx.load((await packageWithConventionalPrefixes(context.absolutePath, prefixed)) as unknown as ExcelJS.Buffer);
+      report(
+        context,
+        'info',
+        `${prefixed.length} part(s) of the workbook name the spreadsheet namespaces under other prefixes than Excel's ` +
+          `(${prefixed.join(', ')}); read with Excel's prefixes.`,
+      );
+    }
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     report(context, 'error', `Cannot read the workbook (truncated or corrupt .xlsx): ${message}`);

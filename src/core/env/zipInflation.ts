@@ -20,7 +20,7 @@ export const XLSX_INFLATION_LIMITS: InflationLimits = { maxBytes: 200 * 1024 * 1
 
 export type InflationVerdict =
   /** Within the limits, or not a zip this check can read (the workbook reader then says what is wrong). */
-  | { ok: true; inflatedBytes?: number }
+  | { ok: true; inflatedBytes?: number; heads?: Map<string, string> }
   | { ok: false; reason: string };
 
 interface Entry {
@@ -78,10 +78,20 @@ function dataOffset(fd: number, entry: Entry): number {
   return entry.localOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
 }
 
-/** Inflates one entry, counting; rejects with 'limit' once `budget` bytes are exceeded. */
-function inflatedSize(file: string, start: number, entry: Entry, budget: number): Promise<number> {
+/** Inflates one entry, counting; rejects with 'limit' once `budget` bytes are exceeded. `head` gets its first bytes. */
+function inflatedSize(file: string, start: number, entry: Entry, budget: number, head?: { bytes: number; chunks: Buffer[] }): Promise<number> {
   return new Promise((resolve, reject) => {
     if (entry.method === 0) {
+      if (head && head.bytes > 0 && entry.compressedSize > 0) {
+        const fd = fs.openSync(file, 'r');
+        try {
+          const bytes = Buffer.alloc(Math.min(head.bytes, entry.compressedSize));
+          fs.readSync(fd, bytes, 0, bytes.length, start);
+          head.chunks.push(bytes);
+        } finally {
+          fs.closeSync(fd);
+        }
+      }
       resolve(entry.compressedSize);
       return;
     }
@@ -106,6 +116,7 @@ function inflatedSize(file: string, start: number, entry: Entry, budget: number)
       else resolve(value!);
     };
     inflate.on('data', (chunk: Buffer) => {
+      if (head && total < head.bytes) head.chunks.push(chunk.subarray(0, head.bytes - total));
       total += chunk.length;
       if (total > budget) done(new Error('limit'));
     });
@@ -120,8 +131,16 @@ function mib(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MiB`;
 }
 
-/** Whether the package stays within the limits when inflated (never holds more than one chunk of it). */
-export async function checkZipInflation(file: string, limits: InflationLimits = XLSX_INFLATION_LIMITS): Promise<InflationVerdict> {
+/**
+ * Whether the package stays within the limits when inflated (never holds more than one chunk of it). With
+ * `headBytes`, the verdict also keeps the first that many inflated bytes of each part whose name matches `headsOf`
+ * (the XLSX reader looks at the namespaces its XML parts declare without inflating them twice).
+ */
+export async function checkZipInflation(
+  file: string,
+  limits: InflationLimits = XLSX_INFLATION_LIMITS,
+  keep?: { headBytes: number; headsOf: RegExp },
+): Promise<InflationVerdict> {
   const fd = fs.openSync(file, 'r');
   let entries: Entry[];
   let starts: number[];
@@ -142,13 +161,16 @@ export async function checkZipInflation(file: string, limits: InflationLimits = 
   const declared = entries.reduce((sum, entry) => sum + entry.declaredSize, 0);
   if (declared > cap) return { ok: false, reason: tooLarge(`${mib(declared)} by their own account`) };
   let total = 0;
+  const heads = new Map<string, string>();
   for (const [index, entry] of entries.entries()) {
+    const head = keep && keep.headsOf.test(entry.name) ? { bytes: keep.headBytes, chunks: [] as Buffer[] } : undefined;
     try {
-      total += await inflatedSize(file, starts[index], entry, cap - total);
+      total += await inflatedSize(file, starts[index], entry, cap - total, head);
+      if (head) heads.set(entry.name, Buffer.concat(head.chunks).toString('utf8'));
     } catch (error) {
       if ((error as Error).message === 'limit') return { ok: false, reason: tooLarge(`more than ${mib(cap)}, though they declare ${mib(declared)}`) };
       return { ok: true };
     }
   }
-  return { ok: true, inflatedBytes: total };
+  return keep ? { ok: true, inflatedBytes: total, heads } : { ok: true, inflatedBytes: total };
 }

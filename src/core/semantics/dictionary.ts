@@ -2,11 +2,14 @@
  * Data dictionaries: the documents of a folder that describe its columns — Markdown tables of `Header |
  * Description` (with units or types), bullet lists such as "`Major_code` - Major code", and Frictionless
  * descriptors (rendered as such lists by the loader) — parsed and attached to the columns they name, within the
- * file a heading, a link or a descriptor's resource scopes them to.
+ * file a heading, a link or a descriptor's resource scopes them to; and codebook tables, data files whose rows
+ * describe the columns of the others (`table, name, type, description`).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { Database } from 'sql.js';
 import type { DataDocument, EnvironmentProfile, TableProfile } from '../env/types';
+import { quoteIdent } from '../text/sql';
 import type { DictionaryEntry } from './types';
 
 const NAME_HEADER = /^(variable|variables|column|columns|column name|field|field name|fields|name|header|headers|attribute|variable name|col|key)$/i;
@@ -46,12 +49,13 @@ function entriesIn(text: string, scope: string | undefined, known: ReadonlySet<s
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    // A Markdown table: header row, separator row, data rows.
-    if (/^\s*\|/.test(line) && i + 1 < lines.length && /^\s*\|?\s*:?-{2,}/.test(lines[i + 1])) {
+    // A Markdown table: header row, separator row, data rows; GFM lets the rows go without their outer pipes.
+    const rowTest = tableRowTest(line, lines[i + 1]);
+    if (rowTest) {
       const header = cells(line).map(stripMarkup);
       let nameAt = header.findIndex((h) => NAME_HEADER.test(h));
       // A header in another language (`Nome campo`): the column whose cells are the data's column names names them.
-      if (nameAt < 0) nameAt = columnOfNames(lines, i + 2, header.length, known);
+      if (nameAt < 0) nameAt = columnOfNames(lines, i + 2, header.length, known, rowTest);
       // Description columns by preference; a row takes the first that is not empty.
       const descriptionColumns = [
         ...header.map((h, at) => (at !== nameAt && DESCRIPTION_HEADER.test(h) ? at : -1)),
@@ -61,7 +65,7 @@ function entriesIn(text: string, scope: string | undefined, known: ReadonlySet<s
       const unitAt = header.findIndex((h) => UNIT_HEADER.test(h));
       const typeAt = header.findIndex((h) => TYPE_HEADER.test(h));
       let j = i + 2;
-      for (; j < lines.length && /^\s*\|/.test(lines[j]); j++) {
+      for (; j < lines.length && rowTest(lines[j]); j++) {
         if (nameAt < 0 || (descriptionAt < 0 && unitAt < 0)) continue;
         const row = cells(lines[j]).map(stripMarkup);
         const column = row[nameAt];
@@ -91,11 +95,28 @@ function entriesIn(text: string, scope: string | undefined, known: ReadonlySet<s
   return found;
 }
 
+const LEADING_PIPE = (line: string) => /^\s*\|/.test(line);
+const HAS_PIPE = (line: string) => line.trim() !== '' && /(?<!\\)\|/.test(line);
+/** A GFM delimiter row: `---`, `:--`, `--:` cells between pipes (`--- | ---`, `|:---|---:|`). */
+const DELIMITER_ROW = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
+
+/**
+ * Whether `line` and `next` open a Markdown table and, if so, which lines are its rows: with a leading pipe (the
+ * usual form) a row starts with one; without (`field | description` over `--- | ---`, which GFM allows) a row
+ * is any non-blank line with a pipe, and the delimiter row must have a pipe and as many cells as the header.
+ */
+function tableRowTest(line: string, next: string | undefined): ((line: string) => boolean) | undefined {
+  if (next === undefined) return undefined;
+  if (LEADING_PIPE(line) && /^\s*\|?\s*:?-{2,}/.test(next)) return LEADING_PIPE;
+  if (HAS_PIPE(line) && HAS_PIPE(next) && DELIMITER_ROW.test(next) && cells(line).length === cells(next).length) return HAS_PIPE;
+  return undefined;
+}
+
 /** The table column (of a Markdown table whose rows start at `from`) most of whose cells are column names of the data. */
-function columnOfNames(lines: readonly string[], from: number, width: number, known: ReadonlySet<string>): number {
+function columnOfNames(lines: readonly string[], from: number, width: number, known: ReadonlySet<string>, rowTest: (line: string) => boolean): number {
   if (known.size === 0) return -1;
   const rows: string[][] = [];
-  for (let j = from; j < lines.length && /^\s*\|/.test(lines[j]); j++) rows.push(cells(lines[j]).map(stripMarkup));
+  for (let j = from; j < lines.length && rowTest(lines[j]); j++) rows.push(cells(lines[j]).map(stripMarkup));
   if (rows.length < 2) return -1;
   for (let at = 0; at < width; at++) {
     const named = rows.filter((r) => r[at] && known.has(normalName(r[at]))).length;
@@ -145,10 +166,14 @@ export function readDictionaries(documents: readonly DataDocument[], profile: En
   return entries.filter((entry) => tablesDescribedBy(entry, profile).length > 0);
 }
 
-/** The tables an entry may describe: those of its scope file (or of the document's folder), holding its column. */
+/** The tables an entry may describe: its scope table, or those of its scope file (or of the document's folder), holding its column. */
 export function tablesDescribedBy(entry: DictionaryEntry, profile: EnvironmentProfile): TableProfile[] {
   const folder = entry.file.includes('/') ? entry.file.slice(0, entry.file.lastIndexOf('/') + 1) : '';
   const wanted = normalName(entry.column);
+  const holds = (table: TableProfile) => table.columns.some((c) => normalName(c.originalName) === wanted || normalName(c.name) === wanted);
+  // A scope that is a table's name (a codebook's row for a table, which may be a workbook sheet) is that table.
+  const named = entry.scope ? profile.tables.find((t) => t.name === entry.scope) : undefined;
+  if (named) return holds(named) ? [named] : [];
   const scopePattern = entry.scope ? new RegExp(`(^|/)${entry.scope.split('/').pop()!.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`, 'i') : undefined;
   // A scope naming a file that is not here (a README describing the full data set of which a part was shipped)
   // is read as the folder's.
@@ -158,4 +183,117 @@ export function tablesDescribedBy(entry: DictionaryEntry, profile: EnvironmentPr
     if (scoped && !scoped.test(table.sourceFile)) return false;
     return table.columns.some((c) => normalName(c.originalName) === wanted || normalName(c.name) === wanted);
   });
+}
+
+/** Codebooks larger than this are not read (a codebook describes columns, which are few). */
+const CODEBOOK_MAX_ROWS = 5000;
+
+const wordCount = (text: string) => text.trim().split(/\s+/).filter(Boolean).length;
+
+/** How prose-like a column's values are: the share of its filled values of three words or more (0 when under three are filled). */
+function proseShare(values: readonly string[]): number {
+  const filled = values.filter((v) => v.trim() !== '');
+  return filled.length < 3 ? 0 : filled.filter((v) => wordCount(v) >= 3).length / filled.length;
+}
+
+/** A table's names in normal form: its SQL name and its original name (a file's without its extension, a sheet's). */
+function tableKeys(table: TableProfile): string[] {
+  const base = table.originalName.split('/').pop()!.replace(/\.[A-Za-z0-9]+$/, '');
+  return [...new Set([table.name, base].map(normalName))].filter(Boolean);
+}
+
+/**
+ * Codebook tables: tables whose rows describe the columns of the other tables. A codebook has a name column most
+ * of whose values are column names of the data and which names most of the columns of at least one other table
+ * (of three columns or more), beside a column of prose (a description header first, else the most prose-like
+ * column, whose values are mostly three words or more). A column of the codebook whose values name the tables
+ * scopes each row to its table; columns headed like a unit or a type give units and declared types.
+ */
+export function readCodebookTables(db: Database, profile: EnvironmentProfile): DictionaryEntry[] {
+  const entries: DictionaryEntry[] = [];
+  const tables = profile.tables.filter((t) => t.kind === 'table');
+  const columnsOf = new Map(tables.map((t) => [t, new Set(t.columns.flatMap((c) => [normalName(c.name), normalName(c.originalName)]))]));
+  const knownColumns = new Set([...columnsOf.values()].flatMap((names) => [...names]));
+  const byKey = new Map<string, TableProfile>();
+  for (const table of tables) for (const key of tableKeys(table)) if (!byKey.has(key)) byKey.set(key, table);
+  for (const codebook of tables) {
+    const textColumns = codebook.columns.filter((c) => c.type === 'text');
+    if (codebook.rowCount < 3 || codebook.rowCount > CODEBOOK_MAX_ROWS || textColumns.length < 2) continue;
+    // A cheap look first: some text column's samples must be column names of the data.
+    if (!textColumns.some((c) => c.samples.some((v) => knownColumns.has(normalName(String(v)))))) continue;
+    let result;
+    try {
+      result = db.exec(`SELECT ${textColumns.map((c) => quoteIdent(c.name)).join(', ')} FROM ${quoteIdent(codebook.name)} LIMIT ${CODEBOOK_MAX_ROWS}`)[0];
+    } catch {
+      continue;
+    }
+    if (!result) continue;
+    const valuesOf = (at: number) => result.values.map((row) => (row[at] === null ? '' : String(row[at]).trim()));
+    const columns = textColumns.map((column, at) => ({ column, at, values: valuesOf(at) }));
+    // The name column: the one naming most of another table's columns.
+    let name: (typeof columns)[number] | undefined;
+    let bestCoverage = 0;
+    for (const candidate of columns) {
+      const named = new Set(candidate.values.filter(Boolean).map(normalName));
+      const filled = candidate.values.filter(Boolean);
+      if (named.size < 3 || filled.filter((v) => knownColumns.has(normalName(v))).length < 0.5 * filled.length) continue;
+      for (const [other, names] of columnsOf) {
+        if (other === codebook || names.size === 0 || other.columns.length < 3) continue;
+        const coverage = other.columns.filter((c) => named.has(normalName(c.originalName)) || named.has(normalName(c.name))).length / other.columns.length;
+        if (coverage >= 0.6 && coverage > bestCoverage) {
+          bestCoverage = coverage;
+          name = candidate;
+        }
+      }
+    }
+    if (!name) continue;
+    const rest = columns.filter((c) => c !== name);
+    const header = (c: (typeof columns)[number]) => c.column.originalName || c.column.name;
+    const prose = rest.filter((c) => proseShare(c.values) >= 0.6);
+    const description =
+      prose.find((c) => DESCRIPTION_HEADER.test(header(c))) ??
+      [...prose].sort((a, b) => b.values.join(' ').length - a.values.join(' ').length)[0];
+    if (!description) continue;
+    // A column whose values name tables of the folder (most of its distinct values).
+    const scopeColumn = rest.find((c) => {
+      if (c === description) return false;
+      const distinct = [...new Set(c.values.filter(Boolean).map(normalName))];
+      return distinct.length > 0 && distinct.filter((v) => byKey.has(v)).length >= 0.5 * distinct.length;
+    });
+    const unit = rest.find((c) => c !== description && UNIT_HEADER.test(header(c)));
+    const declared = rest.find((c) => c !== description && c !== scopeColumn && TYPE_HEADER.test(header(c)));
+    // The tables each value of the scope column describes: the one it names, and those whose columns are the very
+    // columns its rows name (the same view saved as a workbook sheet under another name).
+    const describedBy = new Map<string, TableProfile[]>();
+    if (scopeColumn) {
+      const namesOf = new Map<string, Set<string>>();
+      scopeColumn.values.forEach((value, r) => {
+        if (!value || !name.values[r]) return;
+        const key = normalName(value);
+        if (!namesOf.has(key)) namesOf.set(key, new Set());
+        namesOf.get(key)!.add(normalName(name.values[r]));
+      });
+      for (const [key, names] of namesOf) {
+        const sameColumns = tables.filter((t) => {
+          if (t === codebook) return false;
+          const own = t.columns.filter((c) => names.has(normalName(c.originalName)) || names.has(normalName(c.name))).length;
+          return t.columns.length >= 3 && own >= 0.9 * t.columns.length && own >= 0.9 * names.size;
+        });
+        describedBy.set(key, [...new Set([...(byKey.has(key) ? [byKey.get(key)!] : []), ...sameColumns])]);
+      }
+    }
+    for (let r = 0; r < result.values.length; r++) {
+      const column = name.values[r];
+      const text = description.values[r];
+      if (!column || !text) continue;
+      const entry: DictionaryEntry = { column, description: text, file: codebook.sourceFile };
+      if (unit?.values[r]) entry.unit = unit.values[r];
+      if (declared?.values[r]) entry.declaredType = declared.values[r];
+      const described = scopeColumn ? (describedBy.get(normalName(scopeColumn.values[r])) ?? []) : [];
+      if (described.length === 0) entries.push(entry);
+      // Scoped by table name: the tables of one workbook share its file.
+      for (const table of described) entries.push({ ...entry, scope: table.name });
+    }
+  }
+  return entries.filter((entry) => tablesDescribedBy(entry, profile).length > 0);
 }

@@ -10,7 +10,7 @@ import { quoteIdent as q } from '../text/sql';
 import type { EnvironmentDraft, FileDiagnostic, LoadOptions, TableProfile } from '../env/types';
 import { columnSemantics, defaultAggregation, type ColumnEvidence } from './columns';
 import { checkReferences, CORRECTIONS_FILE, readCorrections, type SemanticCorrections } from './corrections';
-import { normalName, readDictionaries, tablesDescribedBy } from './dictionary';
+import { normalName, readCodebookTables, readDictionaries, tablesDescribedBy } from './dictionary';
 import { addPartitionViews, findPartitions } from './partitions';
 import { markRunningTotals, spreadLevelsThroughSums } from './levels';
 import { dateShape } from './grain';
@@ -95,7 +95,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
   const started = Date.now();
   const { profile } = draft;
   const diagnostics: FileDiagnostic[] = [];
-  const dictionary = readDictionaries(draft.documents, profile);
+  const dictionary = [...readDictionaries(draft.documents, profile), ...readCodebookTables(db, profile)];
   const found = readCorrections(profile.root);
   let corrections: SemanticCorrections | undefined = found.corrections;
   if (found.diagnostic) diagnostics.push(found.diagnostic);
