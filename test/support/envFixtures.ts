@@ -3,6 +3,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import initSqlJs from 'sql.js';
 import { sqlWasmPath } from '../../src/core/assets';
+import { loadEnvironment, type LoadOptions } from '../../src/core/env/index';
+import type { DataEnvironment } from '../../src/core/env/types';
 import type { SqlValue } from 'sql.js';
 
 /** A temporary folder filled with the given files (string or bytes), removed by `cleanup()`. */
@@ -14,6 +16,16 @@ export function makeFolder(files: Record<string, string | Buffer>): { root: stri
     fs.writeFileSync(file, content);
   }
   return { root, cleanup: () => fs.rmSync(root, { recursive: true, force: true }) };
+}
+
+/** Loads a temporary folder of the given files as a data environment; the folder is removed after loading. */
+export async function loadFiles(files: Record<string, string | Buffer>, options: LoadOptions = {}): Promise<DataEnvironment> {
+  const folder = makeFolder(files);
+  try {
+    return await loadEnvironment(folder.root, options);
+  } finally {
+    folder.cleanup();
+  }
 }
 
 /** Runs a query against an environment image and returns its rows. */

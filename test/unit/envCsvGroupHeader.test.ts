@@ -4,16 +4,9 @@ import Papa from 'papaparse';
 import { loadEnvironment } from '../../src/core/env/index';
 import type { DataEnvironment, TableProfile } from '../../src/core/env/types';
 import { findGroupHeaderLine } from '../../src/core/env/csvLoader';
-import { makeFolder, queryImage } from '../support/envFixtures';
+import { loadFiles, queryImage } from '../support/envFixtures';
 
-async function load(files: Record<string, string>): Promise<DataEnvironment> {
-  const folder = makeFolder(files);
-  try {
-    return await loadEnvironment(folder.root);
-  } finally {
-    folder.cleanup();
-  }
-}
+const load = loadFiles;
 
 const tableOf = (env: DataEnvironment, name: string): TableProfile => {
   const table = env.profile.tables.find((t) => t.name === name);

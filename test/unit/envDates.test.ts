@@ -1,17 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { loadEnvironment } from '../../src/core/env/index';
 import type { DataEnvironment, TableProfile } from '../../src/core/env/types';
 import { isoDateText } from '../../src/core/env/typeInference';
-import { makeFolder, queryImage } from '../support/envFixtures';
+import { loadFiles, queryImage } from '../support/envFixtures';
 
-async function load(files: Record<string, string>): Promise<DataEnvironment> {
-  const folder = makeFolder(files);
-  try {
-    return await loadEnvironment(folder.root);
-  } finally {
-    folder.cleanup();
-  }
-}
+const load = loadFiles;
 
 function column(env: DataEnvironment, table: string, name: string): TableProfile['columns'][number] {
   const found = env.profile.tables.find((t) => t.name === table)?.columns.find((c) => c.name === name);

@@ -5,17 +5,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadEnvironment } from '../../src/core/env/index';
 import type { DataEnvironment, TableProfile } from '../../src/core/env/types';
-import { makeFolder, queryImage } from '../support/envFixtures';
+import { loadFiles, makeFolder, queryImage } from '../support/envFixtures';
 import { mulberry32 } from '../support/random';
 
-async function load(files: Record<string, string | Buffer>, options = {}): Promise<DataEnvironment> {
-  const folder = makeFolder(files);
-  try {
-    return await loadEnvironment(folder.root, options);
-  } finally {
-    folder.cleanup();
-  }
-}
+const load = loadFiles;
 
 function tableOf(env: DataEnvironment, name: string): TableProfile {
   const table = env.profile.tables.find((t) => t.name === name);

@@ -1,18 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as zlib from 'node:zlib';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { loadEnvironment } from '../../src/core/env/index';
 import type { DataEnvironment, TableProfile } from '../../src/core/env/types';
-import { makeFolder, queryImage } from '../support/envFixtures';
+import { loadFiles, queryImage } from '../support/envFixtures';
 
-async function load(files: Record<string, string | Buffer>): Promise<DataEnvironment> {
-  const folder = makeFolder(files);
-  try {
-    return await loadEnvironment(folder.root);
-  } finally {
-    folder.cleanup();
-  }
-}
+const load = loadFiles;
 
 function tableOf(env: DataEnvironment, name: string): TableProfile {
   const table = env.profile.tables.find((t) => t.name === name);

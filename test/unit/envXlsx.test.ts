@@ -1,18 +1,10 @@
 import * as assert from 'node:assert/strict';
 import ExcelJS from 'exceljs';
-import { loadEnvironment } from '../../src/core/env/index';
 import type { DataEnvironment, TableProfile } from '../../src/core/env/types';
 import { columnLetters, isoFromExcelDate } from '../../src/core/env/xlsxLoader';
-import { makeFolder, queryImage } from '../support/envFixtures';
+import { loadFiles, queryImage } from '../support/envFixtures';
 
-async function load(files: Record<string, string | Buffer>): Promise<DataEnvironment> {
-  const folder = makeFolder(files);
-  try {
-    return await loadEnvironment(folder.root);
-  } finally {
-    folder.cleanup();
-  }
-}
+const load = loadFiles;
 
 function tableOf(env: DataEnvironment, name: string): TableProfile {
   const table = env.profile.tables.find((t) => t.name === name);

@@ -5,19 +5,12 @@ import JSZip from 'jszip';
 import { loadEnvironment } from '../../src/core/env/index';
 import type { DataEnvironment } from '../../src/core/env/types';
 import { hasUnconventionalPrefixes, withConventionalPrefixes } from '../../src/core/env/xlsxNamespaces';
-import { makeFolder, queryImage } from '../support/envFixtures';
+import { loadFiles, queryImage } from '../support/envFixtures';
 
 const MAIN = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
-async function load(files: Record<string, string | Buffer>): Promise<DataEnvironment> {
-  const folder = makeFolder(files);
-  try {
-    return await loadEnvironment(folder.root);
-  } finally {
-    folder.cleanup();
-  }
-}
+const load = loadFiles;
 
 /**
  * What Python's ElementTree writes when it re-serialises a part it parsed without registering the namespaces:
