@@ -238,19 +238,23 @@ function present(e: ColumnEvidence): { rows: number; distinct: number } {
   return { rows: rows * (1 - missing), distinct: Math.max(0, e.column.distinctCount - 1) };
 }
 
+/** The sampled text values, less empty ones and placeholders for missing values. */
+function presentTexts(e: ColumnEvidence): string[] {
+  return ((e as EvidenceWithSample).sample ?? e.column.samples).filter((v): v is string => typeof v === 'string' && v.trim() !== '' && !isMissingText(v));
+}
+
 /** Text values that are names for people to read (`Toy Story 2`, `Monsters, Inc.`): words, not codes. */
 function humanNames(e: ColumnEvidence): boolean {
   const f = e.fingerprint;
   if (!(e.column.type === 'text' && f.sampled >= 5 && f.multiWord >= 0.3 && f.codeLike < 0.3 && f.meanLength >= 5 && f.meanLength <= 60 && f.dateLike < 0.5)) return false;
   // Names are capitalised (`Finding Nemo`); abbreviations of a code are not (`cono insa`).
-  const sample = ((e as EvidenceWithSample).sample ?? e.column.samples).filter((v): v is string => typeof v === 'string' && !isMissingText(v));
+  const sample = presentTexts(e);
   return sample.filter((v) => /(^|\s)[A-Z][a-z]/.test(v)).length >= 0.6 * sample.length;
 }
 
 /** The sampled values are one token each with a digit in it (not prose, not a word). */
 function codeShaped(e: ColumnEvidence): boolean {
-  const sample = ((e as EvidenceWithSample).sample ?? e.column.samples).filter((v): v is string => typeof v === 'string' && v.trim() !== '');
-  const present = sample.filter((v) => !isMissingText(v));
+  const present = presentTexts(e);
   return present.length > 0 && present.filter((v) => /^\S+$/.test(v.trim()) && /\d/.test(v)).length >= 0.9 * present.length;
 }
 
