@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as zlib from 'node:zlib';
+import { decompress as decompressZstd } from 'fzstd';
 import { parquetMetadataAsync, parquetRead, parquetSchema } from 'hyparquet';
 import type { AsyncBuffer, Compressors, FileMetaData, SchemaElement, SchemaTree } from 'hyparquet';
 import { report, type LoaderContext } from './loaderContext';
@@ -11,19 +12,20 @@ import type { ColumnType } from './types';
  * Loads a Parquet file into one table, one row group at a time (only that group's decoded columns are in memory):
  * column types come from the Parquet physical and logical types, not from guessing; nested columns (lists,
  * structs, maps) are stored as JSON text. Uncompressed, Snappy (hyparquet), GZIP and Brotli (node:zlib) files are
- * read, and ZSTD where the Node version has it (22.15+); other codecs (LZ4, LZO) get a diagnostic.
+ * read, and ZSTD (fzstd, a JavaScript decoder: node:zlib has ZSTD only from Node 22.15); other codecs (LZ4, LZO) get a
+ * diagnostic.
  */
 
 const MAGIC = 'PAR1';
 
-/** Decompressors node:zlib provides, for the codecs hyparquet does not decode itself. */
+/** Decompressors for the codecs hyparquet does not decode itself: node:zlib's, and fzstd for ZSTD (node:zlib has it only from Node 22.15). */
 function zlibCompressors(): Compressors {
   const compressors: Compressors = {
     GZIP: (input) => new Uint8Array(zlib.unzipSync(input)),
     BROTLI: (input) => new Uint8Array(zlib.brotliDecompressSync(input)),
   };
-  const zstd = (zlib as unknown as { zstdDecompressSync?: (input: Uint8Array) => Buffer }).zstdDecompressSync;
-  if (typeof zstd === 'function') compressors.ZSTD = (input) => new Uint8Array(zstd(input));
+  // The page header gives the decompressed size, so fzstd writes into a buffer of exactly that length.
+  compressors.ZSTD = (input, outputLength) => decompressZstd(input, new Uint8Array(outputLength));
   return compressors;
 }
 
