@@ -77,6 +77,11 @@ export const PUBLIC_ENVIRONMENTS: PublicFixture[] = [
   { name: 'covidcaremap-capacity', set: 'held-out' },
   { name: 'ofsted-childrens-homes', set: 'held-out' },
   { name: 'isu-figure-skating-scores', set: 'held-out' },
+  { name: 'india-aviation-traffic', set: 'held-out' },
+  { name: 'zh-decarb-monitoring', set: 'held-out' },
+  { name: 'phl-budget-data', set: 'held-out' },
+  { name: 'tcpd-time-series', set: 'held-out' },
+  { name: 'kptcl-load-curve-parquet', set: 'held-out' },
 ];
 
 export function publicFixture(name: string): PublicFixture {
