@@ -86,11 +86,11 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
 
   if (guessHolds) {
     inserter.finish();
-    columns = columns.map((c, i) => ({ ...c, ...specOf(inference.trackers[i]) }));
+    columns = columns.map((c, i) => withSpec(c, inference.trackers[i]));
   } else {
     inserter.dispose();
     for (const part of plan.parts) context.db.run(`DROP TABLE ${quoteIdent(part.name)}`);
-    columns = columns.map((c, i) => ({ ...c, ...specOf(inference.trackers[i]) }));
+    columns = columns.map((c, i) => withSpec(c, inference.trackers[i]));
     plan = { ...plan, parts: partsFor(columns) };
     inserter = createTableParts(context.db, plan.parts, !!plan.linkColumn);
     const typed = inserter;
@@ -114,6 +114,12 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
   }
   const statistics = inserter.statistics();
   partsFor(columns).forEach((part, k) => context.tables.push({ name: part.name, originalName, sourceFile: context.file, kind: 'table', columns: part.columns, statistics: statistics[k] }));
+}
+
+/** The column as the whole file types it: what the guess from the first 64 KiB said (a layout, a unit) goes. */
+function withSpec(column: ColumnSpec, tracker: ColumnTypeTracker): ColumnSpec {
+  const { layout: _layout, layoutName: _layoutName, unit: _unit, ...rest } = column;
+  return { ...rest, ...specOf(tracker) };
 }
 
 const HEAD_SAMPLE_BYTES = 64 * 1024;

@@ -103,6 +103,7 @@ export function profileTable(db: Database, loaded: LoadedTable): TableProfile {
       type: inferred?.type ?? columnTypeFromDeclared(declared) ?? columnTypeFromData(db, table, quoted),
       origin: inferred?.origin,
       layoutName: inferred?.layoutName,
+      unit: inferred?.unit,
       // Loaders that infer types declare their own (INTEGER, DATE…); only a database file's declaration says something.
       declared: inferred ? undefined : declared || undefined,
       pk: Number(row[pkAt] ?? 0),
@@ -143,6 +144,7 @@ export function profileTable(db: Database, loaded: LoadedTable): TableProfile {
     };
     if (column.origin) profile.origin = column.origin;
     if (column.layoutName) profile.dateLayout = column.layoutName;
+    if (column.unit) profile.unit = column.unit;
     if (column.declared) profile.declaredType = column.declared;
     if (ranged(column.type)) {
       const min = stats ? stats.min ?? null : values[rangeAt];

@@ -16,6 +16,8 @@ export interface ColumnSpec {
   layout?: DateLayout;
   /** The layout in words, as the profile shows it (`M/D/YYYY`). */
   layoutName?: string;
+  /** The unit the file wrote beside each value and the loader took off (`%` for `90.6%`, stored as 90.6). */
+  unit?: string;
 }
 
 /** SQLite's limit on columns per table (SQLITE_MAX_COLUMN as sql.js is built). */

@@ -10,10 +10,14 @@ const REAL = 2;
 const BOOLEAN = 4;
 const DATE = 8;
 const DATETIME = 16;
-const ANY = INTEGER | REAL | BOOLEAN | DATE | DATETIME;
+/** A number written with a percent sign (`90.6%`): a real column whose unit is %, if every value is one. */
+const PERCENT = 32;
+const ANY = INTEGER | REAL | BOOLEAN | DATE | DATETIME | PERCENT;
 
-// No leading zeros (zip codes and ids like 007 stay text), at most 18 digits (fits SQLite's int64).
+// At most 18 digits (fits SQLite's int64). Leading zeros (`04`, `01001`) are read as digits too, and the column decides
+// (see ColumnTypeTracker.paddingIsNumeric): a fixed-width code (zip, FIPS, `007`) stays text.
 const INTEGER_PATTERN = /^-?(?:0|[1-9]\d{0,17})$/;
+const PADDED_INTEGER_PATTERN = /^0\d{1,17}$/;
 const REAL_PATTERN = /^-?(?:0|[1-9]\d*)?(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 // ---- dates -----------------------------------------------------------------------------------------------------
@@ -30,7 +34,10 @@ const MDY = 2;
 const DMY = 4;
 const MON_D_Y = 8;
 const D_MON_Y = 16;
-const ALL_FORMATS = YMD | MDY | DMY | MON_D_Y | D_MON_Y;
+/** Statistical offices' periods: a month `1995M01` (Eurostat, SDMX), a quarter `1995Q1`; stored as their first day. */
+const YM_PERIOD = 32;
+const YQ_PERIOD = 64;
+const ALL_FORMATS = YMD | MDY | DMY | MON_D_Y | D_MON_Y | YM_PERIOD | YQ_PERIOD;
 
 const TIME = String.raw`(?:[T ]|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?\s*([AaPp][Mm])?(Z|[+-]\d{2}:?\d{2})?`;
 const YMD_PATTERN = new RegExp(String.raw`^(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?:${TIME})?$`);
@@ -117,7 +124,7 @@ function dateFormatsOf(value: string): { formats: number; time: boolean } | unde
     }
     m = D_MON_Y_PATTERN.exec(value);
     if (m && validDay(monthNumber(m[2]), Number(m[1])) && validTime(m, 4)) return { formats: D_MON_Y, time: m[4] !== undefined };
-    return undefined;
+    return periodFormatOf(value);
   }
   if (value.length >= 8 && monthNumber(value.slice(0, 3)) > 0) {
     const m = MON_D_Y_PATTERN.exec(value);
@@ -126,8 +133,20 @@ function dateFormatsOf(value: string): { formats: number; time: boolean } | unde
   return undefined;
 }
 
-/** The layout a column's values are read in; `ymd` covers ISO, non-padded and slashed year-first dates. */
-export type DateLayout = 'ymd' | 'mdy' | 'dmy' | 'mon-d-y' | 'd-mon-y';
+const YM_DATE: { formats: number; time: boolean } = Object.freeze({ formats: YM_PERIOD, time: false });
+const YQ_DATE: { formats: number; time: boolean } = Object.freeze({ formats: YQ_PERIOD, time: false });
+const YM_PERIOD_PATTERN = /^(\d{4})M(0[1-9]|1[0-2])$/;
+const YQ_PERIOD_PATTERN = /^(\d{4})Q([1-4])$/;
+
+/** `1995M01` (a month) or `1995Q1` (a quarter), as statistical offices write periods; undefined otherwise. */
+function periodFormatOf(value: string): { formats: number; time: boolean } | undefined {
+  if (value.length === 7 && value.charCodeAt(4) === 77 /* M */ && YM_PERIOD_PATTERN.test(value)) return YM_DATE;
+  if (value.length === 6 && value.charCodeAt(4) === 81 /* Q */ && YQ_PERIOD_PATTERN.test(value)) return YQ_DATE;
+  return undefined;
+}
+
+/** The layout a column's values are read in; `ymd` covers ISO, non-padded and slashed year-first dates; `ym` and `yq` are periods. */
+export type DateLayout = 'ymd' | 'mdy' | 'dmy' | 'mon-d-y' | 'd-mon-y' | 'ym' | 'yq';
 
 const LAYOUT_OF_BIT: Array<[number, DateLayout]> = [
   [YMD, 'ymd'],
@@ -135,9 +154,11 @@ const LAYOUT_OF_BIT: Array<[number, DateLayout]> = [
   [DMY, 'dmy'],
   [MON_D_Y, 'mon-d-y'],
   [D_MON_Y, 'd-mon-y'],
+  [YM_PERIOD, 'ym'],
+  [YQ_PERIOD, 'yq'],
 ];
 
-const LAYOUT_NAME: Record<DateLayout, string> = { ymd: 'YYYY-MM-DD', mdy: 'M/D/YYYY', dmy: 'D/M/YYYY', 'mon-d-y': 'MMM D, YYYY', 'd-mon-y': 'D MMM YYYY' };
+const LAYOUT_NAME: Record<DateLayout, string> = { ymd: 'YYYY-MM-DD', mdy: 'M/D/YYYY', dmy: 'D/M/YYYY', 'mon-d-y': 'MMM D, YYYY', 'd-mon-y': 'D MMM YYYY', ym: "YYYY'M'MM", yq: "YYYY'Q'Q" };
 
 /** A readable name of a layout, as a diagnostic or the profile shows it (`M/D/YYYY`, `YYYY-MM-DD HH:MM`). */
 export function dateLayoutName(layout: DateLayout, time: boolean): string {
@@ -162,7 +183,7 @@ const ISO_PREFIX = /^\d{4}-\d{2}-\d{2}(?:$|[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5
 
 /**
  * A date or datetime value in ISO form, read in `layout`: `2001/01/31 06:55` → `2001-01-31 06:55`, `7/1/2014` (mdy)
- * → `2014-07-01`, `Jul 1, 2014 6:05 PM` → `2014-07-01 18:05`. ISO values are returned as they are; a value the
+ * → `2014-07-01`, `Jul 1, 2014 6:05 PM` → `2014-07-01 18:05`, a period `1995M02` → `1995-02-01`, `1995Q2` → `1995-04-01`. ISO values are returned as they are; a value the
  * layout does not read is returned unchanged.
  */
 export function isoDateText(value: string, layout: DateLayout = 'ymd'): string {
@@ -177,6 +198,10 @@ export function isoDateText(value: string, layout: DateLayout = 'ymd'): string {
     const [month, day] = layout === 'mdy' ? [Number(m[1]), Number(m[3])] : [Number(m[3]), Number(m[1])];
     return `${m[4]}-${pad2(month)}-${pad2(day)}${isoTime(m, 5, ' ')}`;
   }
+  if (layout === 'ym' || layout === 'yq') {
+    const m = (layout === 'ym' ? YM_PERIOD_PATTERN : YQ_PERIOD_PATTERN).exec(value);
+    return m ? `${m[1]}-${layout === 'ym' ? m[2] : pad2(3 * Number(m[2]) - 2)}-01` : value;
+  }
   if (layout === 'd-mon-y') {
     const m = D_MON_Y_PATTERN.exec(value);
     return m ? `${m[3]}-${pad2(monthNumber(m[2]))}-${pad2(Number(m[1]))}${isoTime(m, 4, ' ')}` : value;
@@ -185,13 +210,16 @@ export function isoDateText(value: string, layout: DateLayout = 'ymd'): string {
   return m ? `${m[3]}-${pad2(monthNumber(m[1]))}-${pad2(Number(m[2]))}${isoTime(m, 4, ' ')}` : value;
 }
 
-const MISSING_MARKERS = new Set(['na', 'n/a', '#n/a', 'null', 'nan', 'none', '<na>', 'nil']);
+const MISSING_MARKERS = new Set(['na', 'n/a', '#n/a', 'null', 'nan', 'none', '<na>', 'nil', ':', '.', '..']);
 
-/** A cell that writes a missing value out: `NA`, `N/A`, `#N/A`, `NULL`, `NaN`, `None`, `<NA>` (pandas' and R's markers). */
+/**
+ * A cell that writes a missing value out: `NA`, `N/A`, `#N/A`, `NULL`, `NaN`, `None`, `<NA>` (pandas' and R's
+ * markers), and the statistical offices' `:` (Eurostat), `.` (CBS, SAS, Stata) and `..` (OECD, the World Bank, ABS).
+ */
 export function isMissingMarker(value: string): boolean {
-  // Every marker starts with n, #, or <: most cells are settled by their first character, without lower-casing.
+  // Every marker starts with n, #, <, : or .: most cells are settled by their first character, without lower-casing.
   const first = value.charCodeAt(0) | 0x20;
-  if (first !== 110 /* n */ && first !== 35 /* # */ && first !== 60 /* < */) return false;
+  if (first !== 110 /* n */ && first !== 35 /* # */ && first !== 60 /* < */ && first !== 58 /* : */ && first !== 46 /* . */) return false;
   return MISSING_MARKERS.has(value.toLowerCase());
 }
 
@@ -207,6 +235,14 @@ function significantDigits(value: string): number {
     if (c >= 48 && c <= 57 && (digits > 0 || c !== 48)) digits++;
   }
   return digits;
+}
+
+/** The number a percentage written as text (`90.6%`, `-3 %`) holds (90.6, -3); undefined for anything else. */
+export function percentNumber(value: string): number | undefined {
+  if (value.charCodeAt(value.length - 1) !== 37 /* % */) return undefined;
+  const body = value.slice(0, -1).trimEnd();
+  if (body === '' || !(INTEGER_PATTERN.test(body) || (REAL_PATTERN.test(body) && /\d/.test(body) && significantDigits(body) <= 17))) return undefined;
+  return Number(body);
 }
 
 /** Which types a single trimmed, non-empty text value could belong to (a bit set). */
@@ -227,9 +263,14 @@ function candidateTypesAmong(value: string, wanted: number): number {
   const startsNumeric = (first >= 48 && first <= 57) || first === 45 /* - */ || first === 46; /* . */
   if (startsNumeric && wanted & (INTEGER | REAL)) {
     if (INTEGER_PATTERN.test(value)) return (INTEGER | REAL) & wanted;
+    // `04`, `01001`: digits with leading zeros; the column decides whether they are numbers or a code.
+    if (first === 48 && PADDED_INTEGER_PATTERN.test(value)) return (INTEGER | REAL) & wanted;
     // A number needs a digit; long digit strings lose precision as doubles, so they stay text.
     // Significant digits: leading zeros (0.0044…) do not count toward a double's 17.
     if (REAL_PATTERN.test(value) && /\d/.test(value) && significantDigits(value) <= 17) return REAL & wanted;
+  }
+  if (startsNumeric && wanted & PERCENT && value.charCodeAt(value.length - 1) === 37 /* % */) {
+    if (percentNumber(value) !== undefined) return PERCENT;
   }
   if (wanted & (DATE | DATETIME)) {
     const date = (lastDate = dateFormatsOf(value));
@@ -255,6 +296,8 @@ export class ColumnTypeTracker {
   nonEmptyCount = 0;
   /** Cells that write a missing value out (`NA`, `N/A`, `NULL`, `NaN`). */
   missingMarkers = 0;
+  /** The markers those cells write (`NA`, `:`), the first few. */
+  readonly markersSeen = new Set<string>();
 
   /** Feeds one raw text cell; empty and whitespace-only cells are NULL and do not count. */
   addText(raw: string): void {
@@ -268,12 +311,41 @@ export class ColumnTypeTracker {
     // `NA`, `N/A`, `NULL`: written-out missing values do not decide a column's type (they are stored as NULL in a typed column).
     if (value.length <= 5 && isMissingMarker(value)) {
       this.missingMarkers++;
+      if (this.markersSeen.size < 4) this.markersSeen.add(value);
       return;
     }
     this.nonEmptyCount++;
     if (this.candidates === 0) return;
     this.candidates &= candidateTypesAmong(value, this.candidates);
     if (this.candidates & (DATE | DATETIME)) this.addDate(value, lastDate);
+    if (this.candidates & INTEGER) this.addDigits(value);
+  }
+
+  /** Widths of the integers seen (digits, sign left out): how a column writes leading zeros decides what they are. */
+  private paddedCount = 0;
+  private paddedWidth = 0;
+  private plainWidthMin = Infinity;
+  /** Every integer seen is two digits, 01–12 (a month number written zero-padded). */
+  private twoDigitMonths = true;
+
+  private addDigits(value: string): void {
+    const negative = value.charCodeAt(0) === 45;
+    const width = negative ? value.length - 1 : value.length;
+    if (width > 1 && value.charCodeAt(negative ? 1 : 0) === 48) {
+      this.paddedCount++;
+      if (width > this.paddedWidth) this.paddedWidth = width;
+    } else if (width < this.plainWidthMin) this.plainWidthMin = width;
+    if (this.twoDigitMonths && (width !== 2 || negative || !(Number(value) >= 1 && Number(value) <= 12))) this.twoDigitMonths = false;
+  }
+
+  /**
+   * Whether this column's leading zeros are numbers written loosely, not a code: the column also writes integers
+   * shorter than its padded ones without zeros (`4` beside `04`, a count typed by hand), or every value is a month
+   * number 01–12. A column of one width throughout (FIPS `01001`, zip codes, ids `007`, region codes `01`–`22`) is a
+   * code and stays text, as its leading zeros are part of it.
+   */
+  private get paddingIsNumeric(): boolean {
+    return this.paddedCount === 0 || this.plainWidthMin < this.paddedWidth || this.twoDigitMonths;
   }
 
   /** Feeds a JSON value (numbers and booleans keep their JSON type; strings are only checked for dates). */
@@ -300,7 +372,7 @@ export class ColumnTypeTracker {
     if (!date) return;
     if (date.time) this.timed = true;
     this.layouts &= date.formats;
-    const counts = (this.layoutCounts ??= [0, 0, 0, 0, 0]);
+    const counts = (this.layoutCounts ??= LAYOUT_OF_BIT.map(() => 0));
     for (let i = 0; i < LAYOUT_OF_BIT.length; i++) {
       if (date.formats & LAYOUT_OF_BIT[i][0]) {
         counts[i]++;
@@ -316,12 +388,25 @@ export class ColumnTypeTracker {
 
   get type(): ColumnType {
     if (this.nonEmptyCount === 0 || this.candidates === 0) return 'text';
+    if (this.candidates & (INTEGER | REAL) && !this.paddingIsNumeric) return 'text';
     if (this.candidates & INTEGER) return 'integer';
     if (this.candidates & REAL) return 'real';
+    if (this.candidates & PERCENT) return 'real';
     if (this.candidates & BOOLEAN) return 'boolean';
     if (!this.datesInOneLayout) return 'text';
     if (this.candidates & DATE) return 'date';
     return 'datetime';
+  }
+
+  /** `%` for a column of percentages written as text (`90.6%`, stored as 90.6); undefined otherwise. */
+  get unit(): string | undefined {
+    return this.nonEmptyCount > 0 && this.candidates === PERCENT ? '%' : undefined;
+  }
+
+  /** Cells with leading zeros read as numbers (`04` → 4) in a numeric column. */
+  get paddedNumbers(): number {
+    const type = this.type;
+    return type === 'integer' || type === 'real' ? this.paddedCount : 0;
   }
 
   /** For date and datetime columns: the layout the values are read in (month first when the values allow both). */
@@ -381,8 +466,11 @@ export function textCellToSql(raw: string | undefined, type: ColumnType, layout?
     case 'integer':
       // Up to 15 digits is exact as a double; longer ones go in as text and INTEGER affinity converts them exactly.
       return trimmed.length <= 15 ? Number(trimmed) : trimmed;
-    case 'real':
-      return Number(trimmed);
+    case 'real': {
+      const number = Number(trimmed);
+      // A percentage (`90.6%`) is stored as its number; the column's unit says %.
+      return number === number ? number : percentNumber(trimmed) ?? number;
+    }
     case 'boolean':
       return trimmed.toLowerCase() === 'true' ? 1 : 0;
     case 'date':

@@ -64,6 +64,8 @@ export interface ColumnProfile {
   origin?: ColumnOrigin;
   /** Date and datetime columns read from text: the layout the file writes (`M/D/YYYY`); values are stored in ISO form. */
   dateLayout?: string;
+  /** Numbers the file wrote with a unit the loader took off: `%` for `90.6%` (stored as 90.6). */
+  unit?: string;
   /** The type a database file declares for the column (`VARCHAR(45)`, `BLOB`), when it declares one. */
   declaredType?: string;
   /** Some stored values are binary (BLOBs). */

@@ -139,10 +139,13 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
       } else {
         const sample = samples.get(column.name) ?? [];
         const distinct = column.distinctCount <= 12 ? distinctValues(db, draft, table, column.name, 13) : undefined;
+        const print = fingerprint(sample, distinct);
+        // Percentages the loader stored as numbers (`90.6%` → 90.6) keep their sign here, where the values no longer show it.
+        if (column.unit === '%') print.percentSign = 1;
         const evidence: ColumnEvidence & { sample: unknown[] } = {
           table,
           column,
-          fingerprint: fingerprint(sample, distinct),
+          fingerprint: print,
           declaredKey: table.primaryKey?.includes(column.name) ?? false,
           foreignKey: keyChildren.has(`${table.name}.${column.name}`),
           referenced: keyParents.has(`${table.name}.${column.name}`),
