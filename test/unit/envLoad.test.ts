@@ -414,11 +414,12 @@ describe('env: documents, naming, skip rules, limits', () => {
     assert.deepEqual(names, {
       '2024.csv': 't_2024',
       'Sales Q1 (final).csv': 'sales_q1_final',
-      'a/orders.csv': 'orders',
-      'b/orders.csv': 'orders_2',
+      // The same file name in two folders: each name says which folder.
+      'a/orders.csv': 'a_orders',
+      'b/orders.csv': 'b_orders',
       'order.csv': 'order_',
     });
-    assert.deepEqual(await queryImage(env.image, 'SELECT a FROM orders'), [[2]]);
+    assert.deepEqual(await queryImage(env.image, 'SELECT a FROM a_orders'), [[2]]);
   });
 
   it('skips .toffee/, node_modules/ and hidden files and folders', async () => {

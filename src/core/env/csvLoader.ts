@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import Papa from 'papaparse';
-import { listLines, report, type LoaderContext } from './loaderContext';
-import { columnNamesFromHeaders, tableBaseNameFromFile } from './naming';
+import { listLines, report, tableBaseName, type LoaderContext } from './loaderContext';
+import { columnNamesFromHeaders } from './naming';
 import { quoteIdent } from '../text/sql';
 import { createTableParts, MAX_TABLE_COLUMNS, planTableParts, type ColumnSpec, type RowSink } from './tableWriter';
 import { ColumnTypeTracker, textCellToSql } from './typeInference';
@@ -50,7 +50,7 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
         const origin = group ? { origin: { file: context.file, group, label: `${fileName} › ${group} › ${n.originalName || n.name}` } } : {};
         return { ...n, ...(guess?.[i] ?? { type: 'text' }), ...origin };
       });
-      tableName = context.names.allocate(tableBaseNameFromFile(context.file));
+      tableName = context.names.allocate(tableBaseName(context));
       plan = planTableParts(tableName, columns, (base) => context.names.allocate(base));
       inserter = createTableParts(context.db, plan.parts, !!plan.linkColumn);
     },

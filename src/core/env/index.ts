@@ -7,7 +7,7 @@ import { loadDocument } from './documentLoader';
 import { loadJson, loadJsonLines } from './jsonLoader';
 import { loadParquet } from './parquetLoader';
 import { report, type LoadedTable, type LoaderContext } from './loaderContext';
-import { NameAllocator } from './naming';
+import { folderQualifiedBaseNames, NameAllocator } from './naming';
 import { quoteIdent } from '../text/sql';
 import { profileDocument, profileTable } from './profile';
 import { loadSqlite } from './sqliteLoader';
@@ -162,15 +162,47 @@ async function loadFile(context: LoaderContext, kind: FileRecord['kind']): Promi
 }
 
 /** Room to reserve for the image: about the size of the tabular files that will be loaded (capped). */
-async function estimateImageBytes(root: string, files: string[], maxFileBytes: number): Promise<number> {
+function estimateImageBytes(files: string[], sizes: ReadonlyMap<string, number>, maxFileBytes: number): number {
   let total = 0;
   for (const file of files) {
     const kind = fileKindOf(file);
     if (kind === 'markdown' || kind === 'text' || kind === 'other') continue;
-    const size = (await fs.promises.stat(path.join(root, ...file.split('/'))).catch(() => undefined))?.size ?? 0;
+    const size = Math.max(0, sizes.get(file) ?? 0);
     if (size <= maxFileBytes) total += size;
   }
   return Math.min(Math.ceil(total * 1.1) + (1 << 20), 1 << 30);
+}
+
+/** Kinds whose tables are named after the file (a database names its own tables). */
+const NAMED_BY_FILE = new Set<FileRecord['kind']>(['csv', 'tsv', 'json', 'jsonl', 'xlsx', 'parquet']);
+
+/**
+ * Files that are copies of an earlier file of the folder — the same name and the same bytes (the same CSV downloaded
+ * into two folders) — each mapped to that first file, with the hash. Files of different names are never copies (two
+ * partitions that hold only their header, say). Only files whose name and size another file shares are hashed.
+ */
+async function findDuplicates(root: string, files: string[], sizes: ReadonlyMap<string, number>, maxFileBytes: number, signal?: AbortSignal): Promise<Map<string, { original: string; sha256: string }>> {
+  const bySize = new Map<string, string[]>();
+  for (const file of files) {
+    const size = sizes.get(file) ?? -1;
+    if (size <= 0 || size > maxFileBytes || fileKindOf(file) === 'other') continue;
+    const key = `${size}/${(file.split('/').pop() ?? file).toLowerCase()}`;
+    bySize.set(key, [...(bySize.get(key) ?? []), file]);
+  }
+  const duplicates = new Map<string, { original: string; sha256: string }>();
+  for (const group of bySize.values()) {
+    if (group.length < 2) continue;
+    const firstByHash = new Map<string, string>();
+    for (const file of group) {
+      signal?.throwIfAborted();
+      const sha256 = await sha256Of(path.join(root, ...file.split('/'))).catch(() => '');
+      if (sha256 === '') continue;
+      const original = firstByHash.get(sha256);
+      if (original) duplicates.set(file, { original, sha256 });
+      else firstByHash.set(sha256, file);
+    }
+  }
+  return duplicates;
 }
 
 /**
@@ -188,8 +220,12 @@ export async function loadEnvironment(root: string, options: LoadOptions = {}): 
   if (!stat.isDirectory()) throw new DataFolderError(`Not a folder: ${absoluteRoot}`);
   const walkProblems: FileDiagnostic[] = [];
   const files = await listDataFiles(absoluteRoot, (d) => walkProblems.push(d));
+  const sizes = new Map<string, number>();
+  for (const file of files) sizes.set(file, (await fs.promises.stat(path.join(absoluteRoot, ...file.split('/'))).catch(() => undefined))?.size ?? -1);
+  const duplicates = await findDuplicates(absoluteRoot, files, sizes, maxFileBytes, signal);
+  const baseNames = folderQualifiedBaseNames(files.filter((file) => !duplicates.has(file) && NAMED_BY_FILE.has(fileKindOf(file))));
 
-  const imageDb = await ImageDatabase.create(await estimateImageBytes(absoluteRoot, files, maxFileBytes));
+  const imageDb = await ImageDatabase.create(estimateImageBytes(files, sizes, maxFileBytes));
   const db = imageDb.db;
   try {
     // The image is rebuilt from the source files every time, so durability is not needed; a memory journal
@@ -213,6 +249,7 @@ export async function loadEnvironment(root: string, options: LoadOptions = {}): 
         db,
         names,
         file,
+        baseName: baseNames.get(file),
         absolutePath,
         sizeBytes: 0,
         head: Buffer.alloc(0),
@@ -227,6 +264,15 @@ export async function loadEnvironment(root: string, options: LoadOptions = {}): 
         record.sizeBytes = context.sizeBytes = (await fs.promises.stat(absolutePath)).size;
         if (record.sizeBytes > maxFileBytes) {
           report(context, 'warning', `File is ${record.sizeBytes} bytes, over the ${maxFileBytes}-byte limit per file; skipped.`);
+          continue;
+        }
+        const duplicate = duplicates.get(file);
+        if (duplicate) {
+          record.sha256 = duplicate.sha256;
+          record.duplicateOf = duplicate.original;
+          const first = records.find((r) => r.file === duplicate.original);
+          const loaded = first && first.produced.length > 0 ? `, as ${first.produced.join(', ')}` : '';
+          report(context, 'info', `The same bytes as ${duplicate.original} (${record.sizeBytes} bytes, SHA-256 ${duplicate.sha256.slice(0, 12)}…): loaded once, from ${duplicate.original}${loaded}; this copy is not loaded again.`);
           continue;
         }
         if (BINARY_KINDS.has(kind)) record.sha256 = await sha256Of(absolutePath);

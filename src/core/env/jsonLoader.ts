@@ -1,6 +1,6 @@
-import { listLines, report, type LoaderContext } from './loaderContext';
+import { listLines, report, tableBaseName, type LoaderContext } from './loaderContext';
 import { readTextFile } from './textEncoding';
-import { tableBaseNameFromFile, toSnakeIdentifier, NameAllocator } from './naming';
+import { toSnakeIdentifier, NameAllocator } from './naming';
 import { createTable, type ColumnSpec } from './tableWriter';
 import { ColumnTypeTracker, jsonCellToSql } from './typeInference';
 import { reportDateLayouts, specOf } from './dateDiagnostics';
@@ -211,7 +211,7 @@ export async function loadJson(context: LoaderContext): Promise<void> {
     return;
   }
   reportFlattenProblems(context, state);
-  writeDraft(context, draft, tableBaseNameFromFile(context.file));
+  writeDraft(context, draft, tableBaseName(context));
 }
 
 export async function loadJsonLines(context: LoaderContext): Promise<void> {
@@ -256,5 +256,5 @@ export async function loadJsonLines(context: LoaderContext): Promise<void> {
     return;
   }
   reportFlattenProblems(context, state);
-  writeDraft(context, draft, tableBaseNameFromFile(context.file));
+  writeDraft(context, draft, tableBaseName(context));
 }

@@ -1,5 +1,5 @@
 import type { Database } from 'sql.js';
-import type { NameAllocator } from './naming';
+import { tableBaseNameFromFile, type NameAllocator } from './naming';
 import type { TableStatistics } from './columnStats';
 import type { ColumnSpec } from './tableWriter';
 import type { TextEncoding } from './textEncoding';
@@ -26,6 +26,8 @@ export interface LoaderContext {
   names: NameAllocator;
   /** Path relative to the root, forward slashes. */
   file: string;
+  /** The base of the names of the tables the file becomes (`international_carrier` where two folders hold a `carrier.csv`); the file's base name when absent. */
+  baseName?: string;
   absolutePath: string;
   sizeBytes: number;
   /** The first bytes of the file (up to 64 KiB), already read for sniffing. */
@@ -46,4 +48,9 @@ export function report(context: LoaderContext, severity: Severity, message: stri
 export function listLines(lines: number[], total: number, limit = 10): string {
   const shown = lines.slice(0, limit).join(', ');
   return total > limit ? `${shown} and ${total - limit} more` : shown;
+}
+
+/** The base of the names of a file's tables: the one chosen for the whole folder, else the file's own base name. */
+export function tableBaseName(context: LoaderContext): string {
+  return context.baseName ?? tableBaseNameFromFile(context.file);
 }

@@ -66,3 +66,48 @@ export function columnNamesFromHeaders(headers: string[]): Array<{ name: string;
     return { name: allocator.allocate(toSnakeIdentifier(originalName, `column_${index + 1}`)), originalName };
   });
 }
+
+/**
+ * Table base names for files that share a base name in different folders (`domestic/carrier.csv`,
+ * `international/carrier.csv`): each is qualified by the nearest folders that tell them apart
+ * (`domestic_carrier`, `international_carrier`; a folder named by a number goes after: `worldcup_1930`). Files in
+ * the same folder, alone with their name, or nearer the root than the others of their name keep the plain base name
+ * (the allocator numbers what still collides).
+ */
+export function folderQualifiedBaseNames(files: readonly string[]): Map<string, string> {
+  const names = new Map<string, string>();
+  const groups = new Map<string, string[]>();
+  for (const file of files) {
+    const base = tableBaseNameFromFile(file);
+    names.set(file, base);
+    const group = groups.get(base.toLowerCase()) ?? [];
+    group.push(file);
+    groups.set(base.toLowerCase(), group);
+  }
+  for (const group of groups.values()) {
+    const folderOf = (file: string) => (file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '');
+    const segments = (folder: string) => (folder === '' ? [] : folder.split('/'));
+    // The files nearest the root keep the plain name (a copy in a sub-folder, `dati-json/x.json` beside `x.csv`, is
+    // the one to qualify); files as deep as each other in different folders are all qualified.
+    const shallowest = Math.min(...group.map((file) => segments(folderOf(file)).length));
+    const atTop = group.filter((file) => segments(folderOf(file)).length === shallowest);
+    const qualified = new Set(new Set(atTop.map(folderOf)).size > 1 ? group : group.filter((file) => !atTop.includes(file)));
+    const folders = [...new Set(group.map(folderOf))];
+    if (folders.length < 2) continue;
+    const deepest = Math.max(...folders.map((f) => segments(f).length));
+    // The fewest nearest folders that tell every folder of the group apart.
+    let k = 1;
+    const key = (folder: string, n: number) => segments(folder).slice(-n).join('/');
+    while (k < deepest && new Set(folders.map((f) => key(f, k))).size < folders.length) k++;
+    for (const file of group) {
+      if (!qualified.has(file)) continue;
+      const near = segments(folderOf(file)).slice(-k);
+      if (near.length === 0) continue;
+      const base = names.get(file)!;
+      const part = toSnakeIdentifier(near.join(' '), '');
+      if (part === '') continue;
+      names.set(file, /^t_\d/.test(part) && /^\d/.test(near[0]) ? `${base}_${part.slice(2)}` : `${part}_${base}`);
+    }
+  }
+  return names;
+}

@@ -3,8 +3,8 @@ import * as zlib from 'node:zlib';
 import { decompress as decompressZstd } from 'fzstd';
 import { parquetMetadataAsync, parquetRead, parquetSchema } from 'hyparquet';
 import type { AsyncBuffer, Compressors, FileMetaData, SchemaElement, SchemaTree } from 'hyparquet';
-import { report, type LoaderContext } from './loaderContext';
-import { columnNamesFromHeaders, tableBaseNameFromFile } from './naming';
+import { report, tableBaseName, type LoaderContext } from './loaderContext';
+import { columnNamesFromHeaders } from './naming';
 import { createTable, type ColumnSpec } from './tableWriter';
 import type { ColumnType } from './types';
 
@@ -228,7 +228,7 @@ export async function loadParquet(context: LoaderContext): Promise<void> {
     }));
     const timeUnits = nodes.map(timeUnitOf);
     const columnIndex = new Map(nodes.map((node, i) => [node.element.name, i]));
-    const tableName = context.names.allocate(tableBaseNameFromFile(context.file));
+    const tableName = context.names.allocate(tableBaseName(context));
     const inserter = createTable(context.db, tableName, columns);
     try {
       const values: Array<string | number | null> = new Array(columns.length);

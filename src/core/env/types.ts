@@ -132,6 +132,8 @@ export interface FileRecord {
   produced: string[];
   /** Text files: the character encoding they were read in ('utf-8', 'utf-8-bom', 'utf-16le', 'utf-16be', 'windows-1252', 'iso-8859-1'). */
   encoding?: string;
+  /** The file holds the same bytes as this earlier one, which was loaded instead (a copy is not loaded twice). */
+  duplicateOf?: string;
 }
 
 export interface EnvironmentProfile {

@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
-import { report, type LoaderContext } from './loaderContext';
-import { columnNamesFromHeaders, tableBaseNameFromFile, toSnakeIdentifier } from './naming';
+import { report, tableBaseName, type LoaderContext } from './loaderContext';
+import { columnNamesFromHeaders, toSnakeIdentifier } from './naming';
 import { createTable, type ColumnSpec } from './tableWriter';
 import { ColumnTypeTracker, jsonCellToSql } from './typeInference';
 import { reportDateLayouts, specOf } from './dateDiagnostics';
@@ -209,7 +209,7 @@ function headerNames(grid: SheetGrid, header: HeaderBlock, width: number): strin
 }
 
 function sheetTableName(context: LoaderContext, sheet: string, sheetCount: number): string {
-  const base = tableBaseNameFromFile(context.file);
+  const base = tableBaseName(context);
   return sheetCount === 1 ? base : `${base}_${toSnakeIdentifier(sheet, 'sheet')}`;
 }
 
