@@ -23,17 +23,27 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
   }
   const delimiter = isTsv ? '\t' : sniffDelimiter(sample);
   const sampleRows = Papa.parse<string[]>(sample, { delimiter }).data;
-  const leadingBlank = sampleRows.findIndex((row) => !isBlankRow(row));
-  const headRows = sampleRows.filter((row) => !isBlankRow(row));
+  // The 1-based line each non-blank row of the sample starts on.
+  const headLines: number[] = [];
+  const headRows: string[][] = [];
+  let lineAt = 1;
+  for (const row of sampleRows) {
+    if (!isBlankRow(row)) {
+      headRows.push(row);
+      headLines.push(lineAt);
+    }
+    lineAt += 1 + row.reduce((n, field) => n + (field.indexOf('\n') === -1 ? 0 : countNewlines(field)), 0);
+  }
   if (context.head.length >= HEAD_SAMPLE_BYTES) headRows.pop();
-  // A line of group labels over the line that names the columns: the names are read from the second line.
-  const groupHeader = findGroupHeaderLine(headRows);
-  const skipRows = groupHeader ? 1 : 0;
+  // Lines before the one that names the columns (a title, notes, key–value lines, a line of group labels), read from the first 64 KiB.
+  const layout = findHeaderLayout(headRows);
+  const groupHeader = layout.groupHeader;
+  const skipRows = layout.skip;
 
   // One streaming pass both infers types and inserts rows typed by a guess from the first 64 KiB. Only when the
   // whole file disagrees with the guess (a column turns out to be text after all, say) is the table rebuilt in a
   // second pass with the inferred types — so no rows are ever held in memory.
-  const guess = guessColumns(headRows.slice(skipRows));
+  const guess = guessColumns(layout.noHeader ? [new Array<string>(layout.width).fill(''), ...headRows.slice(skipRows)] : headRows.slice(skipRows));
   let inserter: RowSink | undefined;
   let columns: ColumnSpec[] = [];
   let tableName = '';
@@ -42,7 +52,9 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
   const partsFor = (all: ColumnSpec[]) => plan.parts.map((part, k) => ({ ...part, columns: plan.linkColumn ? [part.columns[0], ...all.slice(k * (MAX_TABLE_COLUMNS - 1), (k + 1) * (MAX_TABLE_COLUMNS - 1))] : all }));
   let guessHolds = true;
   const values: Array<string | number | null> = [];
-  const inference = await inferPass(context, delimiter, skipRows, {
+  // A file with a title or notes before its table may end with a note after it (`Bron: CBS`).
+  const footerWidth = layout.preamble > 0 ? layout.width : 0;
+  const inference = await inferPass(context, delimiter, skipRows, layout.noHeader ? layout.width : 0, footerWidth, {
     onHeader(header) {
       const fileName = context.file.split('/').pop() ?? context.file;
       columns = columnNamesFromHeaders(header).map((n, i) => {
@@ -71,15 +83,31 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
     report(context, 'warning', 'Empty file: nothing to load.');
     return;
   }
+  if (layout.preamble > 0) {
+    const lines = headLines.slice(0, layout.preamble);
+    const span = lines.length === 1 ? `Line ${lines[0]}` : `Lines ${lines[0]}–${lines[lines.length - 1]}`;
+    const shown = headRows.slice(0, layout.preamble).slice(0, 4).map(preambleText).join('; ');
+    const more = layout.preamble > 4 ? `; and ${layout.preamble - 4} more` : '';
+    const after = layout.noHeader
+      ? `no line names the columns, so they are named ${columns.map((c) => c.name).slice(0, 4).join(', ')}${columns.length > 4 ? ', …' : ''}; the data starts on line ${headLines[skipRows]}`
+      : `the column names are read from line ${headLines[skipRows]}`;
+    const what = layout.keyValue ? 'key–value notes, not column names' : 'a title or notes';
+    report(context, 'info', `${span} ${layout.preamble === 1 ? 'comes' : 'come'} before the table (${what}): ${shown}${more}. Skipped; ${after}.`, lines[0]);
+  }
   if (groupHeader) {
-    const line = leadingBlank + 1;
+    const line = headLines[skipRows - 1];
     report(
       context,
       'info',
-      `Line ${line} holds group labels over the column names (a two-line header); the column names are read from line ${line + 1}. ` +
+      `Line ${line} holds group labels over the column names (a two-line header); the column names are read from line ${headLines[skipRows]}. ` +
         `Groups: ${groupHeader.groups.map((g) => `${JSON.stringify(g.label)} (columns ${g.from + 1}–${g.to + 1})`).join(', ')}.`,
       line,
     );
+  }
+  const footer = inference.footer ?? [];
+  if (footer.length > 0) {
+    const span = footer.length === 1 ? `Line ${footer[0].line}` : `Lines ${footer[0].line}–${footer[footer.length - 1].line}`;
+    report(context, 'info', `${span} ${footer.length === 1 ? 'comes' : 'come'} after the table (a note or source): ${footer.slice(0, 4).map((f) => preambleText(f.row)).join('; ')}. Not loaded.`, footer[0].line);
   }
   reportProblems(context, inference);
   reportDateLayouts(context, columns, inference.trackers);
@@ -95,7 +123,7 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
     inserter = createTableParts(context.db, plan.parts, !!plan.linkColumn);
     const typed = inserter;
     try {
-      await insertPass(context, delimiter, skipRows, columns, (row) => typed.insert(row));
+      await insertPass(context, delimiter, skipRows, !!layout.noHeader, footerWidth, columns, (row) => typed.insert(row));
       typed.finish();
     } catch (e) {
       typed.dispose();
@@ -142,6 +170,132 @@ export interface GroupHeaderLine {
 }
 
 const isEmptyCell = (cell: string | undefined) => cell === undefined || cell.trim() === '';
+const filledCount = (row: readonly string[]) => row.reduce((n, cell) => (isEmptyCell(cell) ? n : n + 1), 0);
+/** Fields up to the last filled one (trailing empty fields left out). */
+const spanOf = (row: readonly string[]) => {
+  let span = row.length;
+  while (span > 0 && isEmptyCell(row[span - 1])) span--;
+  return span;
+};
+const isTextCell = (cell: string) => {
+  const tracker = new ColumnTypeTracker();
+  tracker.addText(cell);
+  return tracker.type === 'text';
+};
+
+/** The groups a line of labels puts over the first `span` columns: each label spans to the next one. */
+function groupsOver(first: readonly string[], span: number, secondLength: number): GroupHeaderLine {
+  const labelled: number[] = [];
+  for (let c = 0; c < span; c++) if (!isEmptyCell(first[c])) labelled.push(c);
+  const groups = labelled.map((from, k) => ({ label: first[from].trim(), from, to: (labelled[k + 1] ?? span) - 1 }));
+  const groupOf: Array<string | undefined> = new Array(secondLength).fill(undefined);
+  for (const group of groups) for (let c = group.from; c <= group.to; c++) groupOf[c] = group.label;
+  return { groups, groupOf };
+}
+
+/** Where a CSV's table starts: how many non-blank lines come before the line that names the columns, and what they are. */
+export interface HeaderLayout {
+  /** Non-blank lines before the header (before the first data line when `noHeader`). */
+  skip: number;
+  /** Of those, the first `preamble` are a title or notes (the rest, at most one, is a line of group labels). */
+  preamble: number;
+  /** The preamble is key–value lines (`Country,Ireland`). */
+  keyValue?: boolean;
+  /** No line names the columns: every line after the preamble is data (the columns are named column_1, …). */
+  noHeader?: boolean;
+  /** The number of fields most lines have. */
+  width: number;
+  groupHeader?: GroupHeaderLine;
+}
+
+/** At most this many lines before the header are looked at (a title, a source, notes). */
+const MAX_PREAMBLE_LINES = 30;
+
+/**
+ * Finds the line that names the columns among the first lines of a file (blank lines left out), generalising the
+ * two-line header: spreadsheet and statistical-office exports put a title, a source, a timestamp or key–value notes
+ * (`Source:,Eurostat`) before it, and sometimes a line of group labels right above it. The width of the table is the
+ * number of fields most lines have; a line before the table is
+ * - narrow: at most two cells filled, within fewer fields than the table's and at most half of them (or two), or
+ * - sparse: at most one cell filled;
+ * the header after them must name most columns, starting with a name (not a number). Lines without a delimiter are
+ * titles; when a skipped line has one, the rows below must be typed (numbers, dates) where the header has names, as
+ * a short header over ragged rows would not be. The last skipped line, when it labels columns further right
+ * (`"";"";"";"Perioden"` over the years of a wide table), is a line of group labels. A two-column file whose first
+ * two or more lines are all filled with text, over rows whose first column holds numbers or dates, starts with
+ * key–value notes and has no header at all. Anything else is read from the first line, as before. Only the first
+ * 64 KiB are looked at.
+ */
+export function findHeaderLayout(rows: readonly string[][]): HeaderLayout {
+  const counts = new Map<number, number>();
+  for (const row of rows) counts.set(row.length, (counts.get(row.length) ?? 0) + 1);
+  let width = 0;
+  let most = 0;
+  for (const [length, n] of counts) if (n > most || (n === most && length > width)) [width, most] = [length, n];
+  const none: HeaderLayout = { skip: 0, preamble: 0, width };
+  if (rows.length < 3 || width < 2) {
+    const group = findGroupHeaderLine(rows);
+    return group ? { ...none, skip: 1, groupHeader: group } : none;
+  }
+  const narrow = (row: readonly string[]) => {
+    const filled = spanOf(row);
+    return filledCount(row) <= 2 && filled < width && filled <= Math.max(2, Math.floor(width / 2));
+  };
+  const sparse = (row: readonly string[]) => row.length <= width && filledCount(row) <= 1;
+  let p = 0;
+  while (p < rows.length - 2 && p < MAX_PREAMBLE_LINES && (narrow(rows[p]) || sparse(rows[p]))) p++;
+  // A spreadsheet's line of group labels, as wide as the table, right above the header (after any title): the line
+  // after the skipped ones, or the last of them.
+  const group = findGroupHeaderLine(rows.slice(p));
+  if (group) return { ...none, skip: p + 1, preamble: p, groupHeader: group };
+  const lastGroup = p > 0 ? findGroupHeaderLine(rows.slice(p - 1)) : undefined;
+  if (lastGroup) return { ...none, skip: p, preamble: p - 1, groupHeader: lastGroup };
+  if (p > 0) {
+    const header = rows[p];
+    const firstName = header.find((cell) => !isEmptyCell(cell));
+    const named = header.length >= width && filledCount(header) * 2 >= width && firstName !== undefined && isTextCell(firstName.trim());
+    // The last skipped line labels columns further right (`"";"";"";"Perioden"`): group labels over the header.
+    const above = rows[p - 1];
+    const labelsRight = above.length >= 2 && above.findIndex((cell) => !isEmptyCell(cell)) > 0;
+    const notes = rows.slice(0, labelsRight ? p - 1 : p);
+    // Lines without a delimiter are titles; lines with one (notes, `Source:,Eurostat`) could be a short header over
+    // ragged rows, so the rows must show it: typed where the header line has names.
+    if (named && (!notes.some((row) => row.length >= 2) || bodyTypesDiffer(header, rows.slice(p + 1)))) {
+      const groupHeader = labelsRight ? groupsOver(above, Math.min(header.length, width), header.length) : undefined;
+      return { ...none, skip: p, preamble: notes.length, keyValue: notes.every(isKeyValue), groupHeader };
+    }
+  }
+  // Key–value notes over a two-column table without a header.
+  if (width === 2) {
+    let k = 0;
+    while (k < rows.length - 1 && k < MAX_PREAMBLE_LINES && rows[k].length === 2 && isKeyValue(rows[k])) k++;
+    if (k >= 2) {
+      const trackers = [new ColumnTypeTracker(), new ColumnTypeTracker()];
+      for (const row of rows.slice(k)) row.slice(0, 2).forEach((cell, c) => trackers[c].addText(cell));
+      if (trackers[0].type !== 'text' && trackers[0].nonEmptyCount > 0) return { ...none, skip: k, preamble: k, keyValue: true, noHeader: true };
+    }
+  }
+  return none;
+}
+
+/** A line of a key and its value: two filled cells, first and second, the key a name (`Country,Ireland`). */
+function isKeyValue(row: readonly string[]): boolean {
+  return row.length >= 2 && !isEmptyCell(row[0]) && !isEmptyCell(row[1]) && filledCount(row) === 2 && isTextCell(row[0].trim());
+}
+
+/** Some column holds numbers or dates in the rows below where the header line has a name. */
+function bodyTypesDiffer(header: readonly string[], body: readonly string[][]): boolean {
+  const trackers = header.map(() => new ColumnTypeTracker());
+  for (const row of body) for (let c = 0; c < trackers.length && c < row.length; c++) trackers[c].addText(row[c]);
+  return trackers.some((t, c) => t.type !== 'text' && t.nonEmptyCount > 0 && !isEmptyCell(header[c]) && isTextCell(header[c].trim()));
+}
+
+/** A skipped line as the diagnostic quotes it: `key: value`, or its text, shortened. */
+function preambleText(row: readonly string[]): string {
+  const cells = row.map((c) => c.trim()).filter((c) => c !== '');
+  const text = cells.length === 2 && !cells[0].endsWith(':') ? `${cells[0]}: ${cells[1]}` : cells.join(' ');
+  return JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}…` : text);
+}
 
 /**
  * A two-line header, as spreadsheets exported to CSV write one: a first line of group labels over the line that
@@ -172,10 +326,7 @@ export function findGroupHeaderLine(rows: readonly string[][]): GroupHeaderLine 
   const trackers = Array.from({ length: span }, () => new ColumnTypeTracker());
   for (const row of rows.slice(2)) for (let c = 0; c < span && c < row.length; c++) trackers[c].addText(row[c]);
   if (!trackers.some((t) => t.type !== 'text')) return undefined;
-  const groups = labelled.map((from, k) => ({ label: first[from].trim(), from, to: (labelled[k + 1] ?? span) - 1 }));
-  const groupOf: Array<string | undefined> = new Array(second.length).fill(undefined);
-  for (const group of groups) for (let c = group.from; c <= group.to; c++) groupOf[c] = group.label;
-  return { groups, groupOf };
+  return groupsOver(first, span, second.length);
 }
 
 function reportProblems(context: LoaderContext, inference: Inference): void {
@@ -207,20 +358,27 @@ function stripBom(text: string): string {
   return text.startsWith(BOM) ? text.slice(1) : text;
 }
 
-/** The candidate delimiter that splits the first lines into the most fields most consistently. */
+/**
+ * The candidate delimiter that splits the first lines into the most fields most consistently: the number of fields
+ * most lines have (not the first line's, which may be a title), the share of lines that have it, then the number.
+ */
 export function sniffDelimiter(sample: string): string {
   let best = ',';
   let bestScore = 0;
   for (const delimiter of CANDIDATE_DELIMITERS) {
-    const parsed = Papa.parse<string[]>(sample, { delimiter, preview: 30 });
+    const parsed = Papa.parse<string[]>(sample, { delimiter, preview: 40 });
     const rows = parsed.data.filter((row) => !(row.length === 1 && row[0].trim() === ''));
     // A sample cut mid-row can end in a short last row; don't let it count against consistency.
     if (rows.length > 1 && sample.length >= 65536) rows.pop();
     if (rows.length === 0) continue;
-    const fieldCount = rows[0].length;
+    const counts = new Map<number, number>();
+    for (const row of rows) counts.set(row.length, (counts.get(row.length) ?? 0) + 1);
+    let fieldCount = 0;
+    let most = 0;
+    for (const [length, n] of counts) if (length >= 2 && (n > most || (n === most && length > fieldCount))) [fieldCount, most] = [length, n];
     if (fieldCount < 2) continue;
-    const consistent = rows.filter((row) => row.length === fieldCount).length / rows.length;
-    const score = consistent * 1000 + fieldCount;
+    const consistent = most / rows.length;
+    const score = consistent * 1000 + Math.min(fieldCount, 999);
     if (score > bestScore) {
       bestScore = score;
       best = delimiter;
@@ -237,6 +395,8 @@ interface Inference {
   unterminatedQuoteLines: number[];
   malformedQuoteCount: number;
   malformedQuoteLines: number[];
+  /** Narrow lines after the last row of the table (a source, a note), not loaded. */
+  footer?: Array<{ row: string[]; line: number }>;
 }
 
 function countNewlines(text: string): number {
@@ -306,7 +466,7 @@ interface InferHooks {
 }
 
 /** Reads the file once; the first `skipRows` non-blank rows (a group-label line) come before the header. */
-async function inferPass(context: LoaderContext, delimiter: string, skipRows: number, hooks: InferHooks): Promise<Inference> {
+async function inferPass(context: LoaderContext, delimiter: string, skipRows: number, noHeaderWidth: number, footerWidth: number, hooks: InferHooks): Promise<Inference> {
   const inference: Inference = {
     trackers: [],
     raggedCount: 0,
@@ -316,6 +476,18 @@ async function inferPass(context: LoaderContext, delimiter: string, skipRows: nu
     malformedQuoteLines: [],
   };
   let skipped = 0;
+  const footer: Array<{ row: string[]; line: number }> = [];
+  const addRow = (row: string[], line: number) => {
+    const trackers = inference.trackers;
+    const columnCount = trackers.length;
+    if (row.length !== columnCount) {
+      inference.raggedCount++;
+      if (inference.raggedLines.length < 10) inference.raggedLines.push(line);
+    }
+    const n = Math.min(row.length, columnCount);
+    for (let c = 0; c < n; c++) trackers[c].addText(row[c]);
+    hooks.onRow(row);
+  };
   await streamRows(context, delimiter, (rows, startLines, errors) => {
     const trackers = inference.trackers;
     for (let r = 0; r < rows.length; r++) {
@@ -326,21 +498,22 @@ async function inferPass(context: LoaderContext, delimiter: string, skipRows: nu
         continue;
       }
       if (!inference.header) {
-        const header = row.slice();
+        // Without a header line the columns are unnamed (column_1, …) and this row is data.
+        const header = noHeaderWidth > 0 ? new Array<string>(noHeaderWidth).fill('') : row.slice();
         header[0] = stripBom(header[0]);
         inference.header = header;
         for (let c = 0; c < header.length; c++) trackers.push(new ColumnTypeTracker());
         hooks.onHeader(header);
+        if (noHeaderWidth === 0) continue;
+      }
+      // After a preamble, narrow lines are held back until a row of the table follows them: at the end they are a footer.
+      if (footerWidth > 0 && isNarrowRow(row, footerWidth)) {
+        footer.push({ row, line: startLines[r] });
         continue;
       }
-      const columnCount = trackers.length;
-      if (row.length !== columnCount) {
-        inference.raggedCount++;
-        if (inference.raggedLines.length < 10) inference.raggedLines.push(startLines[r]);
-      }
-      const n = Math.min(row.length, columnCount);
-      for (let c = 0; c < n; c++) trackers[c].addText(row[c]);
-      hooks.onRow(row);
+      for (const held of footer) addRow(held.row, held.line);
+      footer.length = 0;
+      addRow(row, startLines[r]);
     }
     hooks.onChunkEnd(trackers);
     for (const error of errors) {
@@ -353,22 +526,36 @@ async function inferPass(context: LoaderContext, delimiter: string, skipRows: nu
       }
     }
   });
+  inference.footer = footer;
   return inference;
+}
+
+/** A line of at most two filled cells and fewer than half the table's fields: a title, a note, a source (`Bron: CBS`). */
+function isNarrowRow(row: readonly string[], width: number): boolean {
+  return row.length <= Math.max(1, Math.floor(width / 2)) && filledCount(row) <= 2;
 }
 
 async function insertPass(
   context: LoaderContext,
   delimiter: string,
   skipRows: number,
+  noHeader: boolean,
+  footerWidth: number,
   columns: ColumnSpec[],
   insert: (values: Array<string | number | null>) => void,
 ): Promise<void> {
-  let headerSeen = false;
+  let headerSeen = noHeader;
   let skipped = 0;
   const columnCount = columns.length;
   const types = columns.map((c) => c.type);
   const layouts = columns.map((c) => c.layout);
   const values: Array<string | number | null> = new Array(columnCount);
+  // Narrow lines wait for a row of the table after them, as in the first pass: a footer is never inserted.
+  const held: string[][] = [];
+  const add = (row: string[]) => {
+    for (let c = 0; c < columnCount; c++) values[c] = textCellToSql(row[c], types[c], layouts[c]);
+    insert(values);
+  };
   await streamRows(context, delimiter, (rows) => {
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r];
@@ -381,8 +568,13 @@ async function insertPass(
         headerSeen = true;
         continue;
       }
-      for (let c = 0; c < columnCount; c++) values[c] = textCellToSql(row[c], types[c], layouts[c]);
-      insert(values);
+      if (footerWidth > 0 && isNarrowRow(row, footerWidth)) {
+        held.push(row);
+        continue;
+      }
+      for (const h of held) add(h);
+      held.length = 0;
+      add(row);
     }
   });
 }

@@ -260,7 +260,9 @@ export async function readTextFile(file: string, encoding: TextEncoding): Promis
  * Node's decoder; other encodings through a WHATWG TextDecoder that keeps characters whole across chunks.
  */
 export function createTextReadStream(file: string, encoding: TextEncoding, highWaterMark: number): NodeJS.ReadableStream {
-  if (encoding === 'utf-8' || encoding === 'utf-8-bom') return fs.createReadStream(file, { encoding: 'utf8', highWaterMark });
+  if (encoding === 'utf-8') return fs.createReadStream(file, { encoding: 'utf8', highWaterMark });
+  // The byte-order mark is no text: a parser would read it as part of the first field (`\uFEFF"Title"` is no quoted field).
+  if (encoding === 'utf-8-bom') return fs.createReadStream(file, { encoding: 'utf8', highWaterMark, start: 3 });
   const decoder = new TextDecoder(DECODER_LABEL[encoding]);
   const source = fs.createReadStream(file, { highWaterMark });
   const transform = new Transform({
