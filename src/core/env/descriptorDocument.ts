@@ -1,6 +1,6 @@
 /**
- * Frictionless descriptors (a Data Package's `datapackage.json`, a Table Schema `schema.json`) describe the data
- * files beside them; they are metadata, not data. They become documents the agent can read — one section per
+ * Frictionless descriptors (a Data Package's `datapackage.json`, a Table Schema `schema.json`) and JSON Schemas
+ * describe the data files beside them; they are metadata, not data. They become documents the agent can read — one section per
  * resource, one line per field (`` - `name` (type, unit): description ``) — and the semantic layer reads those
  * lines as a data dictionary, the same way it reads a README that lists columns.
  */
@@ -40,7 +40,42 @@ function fieldLines(fields: Field[]): string {
     .join('\n');
 }
 
-/** The descriptor as a document, or undefined when the JSON is not a Data Package nor a Table Schema. */
+/** A JSON Schema: it says so (`$schema` names json-schema.org), or it is an object schema whose properties are all schemas. */
+export function isJsonSchema(json: unknown): boolean {
+  if (!isObject(json)) return false;
+  if (typeof json.$schema === 'string' && /json-schema\.org/i.test(json.$schema)) return true;
+  if (json.type !== 'object' || !isObject(json.properties)) return false;
+  const properties = Object.values(json.properties);
+  return properties.length > 0 && properties.every((p) => isObject(p) && (typeof p.type === 'string' || Array.isArray(p.type) || typeof p.$ref === 'string'));
+}
+
+/** A schema's own words for a property: its description, else its title unless a generator's (`The Name Schema`). */
+function schemaText(schema: Json): string | undefined {
+  const description = typeof schema.description === 'string' ? schema.description : undefined;
+  const title = typeof schema.title === 'string' && !/^the\b.*\bschema$/i.test(schema.title.trim()) ? schema.title : undefined;
+  const text = description ?? title;
+  return text ? text.replace(/\s+/g, ' ').trim() : undefined;
+}
+
+/** One line per property, nested ones by their dotted path (`time.raw`), items of arrays of objects under `name[]`. */
+function schemaLines(schema: Json, prefix: string, depth: number, lines: string[]): void {
+  if (depth > 12 || !isObject(schema.properties)) return;
+  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r) => typeof r === 'string') : []);
+  for (const [key, property] of Object.entries(schema.properties)) {
+    if (!isObject(property)) continue;
+    const path = prefix ? `${prefix}.${key}` : key;
+    const type = typeof property.type === 'string' ? property.type : Array.isArray(property.type) ? property.type.join(' or ') : undefined;
+    const items = isObject(property.items) ? property.items : undefined;
+    const itemType = items && typeof items.type === 'string' ? items.type : undefined;
+    const qualifiers = [type === 'array' && itemType ? `array of ${itemType}` : type, required.has(key) ? 'required' : ''].filter(Boolean).join(', ');
+    const text = schemaText(property) ?? (items ? schemaText(items) : undefined);
+    lines.push(`- \`${path}\`${qualifiers ? ` (${qualifiers})` : ''}${text ? `: ${text}` : ''}`);
+    schemaLines(property, path, depth + 1, lines);
+    if (items) schemaLines(items, `${path}[]`, depth + 1, lines);
+  }
+}
+
+/** The descriptor as a document, or undefined when the JSON is not a Data Package, a Table Schema nor a JSON Schema. */
 export function descriptorDocument(file: string, sizeBytes: number, json: unknown): DataDocument | undefined {
   if (!isObject(json)) return undefined;
   const sections: DocumentSection[] = [];
@@ -48,6 +83,13 @@ export function descriptorDocument(file: string, sizeBytes: number, json: unknow
   const fields = fieldsOf(json);
   if (fields) {
     sections.push({ heading: title, level: 1, text: `Table Schema: the columns of the data files in this folder.\n\n${fieldLines(fields)}` });
+    return { name: file, sourceFile: file, title, sizeBytes, sections };
+  }
+  if (isJsonSchema(json)) {
+    const lines: string[] = [];
+    schemaLines(json, '', 0, lines);
+    const intro = [typeof json.description === 'string' ? json.description : '', 'JSON Schema: the structure of the JSON files it describes, one line per property.'].filter(Boolean).join('\n\n');
+    sections.push({ heading: title, level: 1, text: `${intro}\n\n${lines.join('\n')}` });
     return { name: file, sourceFile: file, title, sizeBytes, sections };
   }
   if (!Array.isArray(json.resources)) return undefined;

@@ -4,7 +4,7 @@ import { toSnakeIdentifier, NameAllocator } from './naming';
 import { createTable, type ColumnSpec } from './tableWriter';
 import { ColumnTypeTracker, jsonCellToSql } from './typeInference';
 import { reportDateLayouts, specOf } from './dateDiagnostics';
-import { descriptorDocument } from './descriptorDocument';
+import { descriptorDocument, isJsonSchema } from './descriptorDocument';
 
 /** Objects nested deeper than this are stored as JSON text in one column (with a warning), not flattened. */
 export const MAX_FLATTEN_DEPTH = 16;
@@ -144,6 +144,94 @@ function reportFlattenProblems(context: LoaderContext, state: FlattenState): voi
   }
 }
 
+/** A column of a column-oriented document: an array of scalars at `originalName` (`time.raw`, `series[0].raw`). */
+interface ParallelColumn {
+  name: string;
+  originalName: string;
+  values: unknown[];
+}
+
+const isScalar = (value: unknown) => value === null || (typeof value !== 'object' && typeof value !== 'function');
+/** Keys whose string value names an element of an array of series (`{"label": "Dollars/Barrel", "raw": […]}`). */
+const LABEL_KEYS = ['label', 'name', 'id', 'key', 'title', 'variable', 'series', 'column', 'field'];
+const MAX_COLUMNAR_DEPTH = 8;
+
+/**
+ * A column-oriented document: an object whose data are arrays of scalars of one length side by side — the dates in
+ * `time.raw` beside the values in `series[0].raw`, pandas' `to_json(orient="list")`, a dict of lists — with a few
+ * scalars describing it (`name`, `n_obs`, a `format`). Found when at least two arrays of scalars share a length, that
+ * length is the most common among them, they hold most of the document's values, and no array of objects around one
+ * of them is as long (records with a short list each, `[{"id": 1, "tags": ["a", "b"]}, …]`, are records). The
+ * columns are named by their path (`time.raw`), or, inside an array of objects, by the element's label when each
+ * element has a distinct one (`series[0].raw` with `"label": "Dollars/Barrel"` → `dollars_barrel`).
+ */
+export function parallelColumns(document: JsonObject): { length: number; columns: ParallelColumn[]; metadata: Array<{ path: string; text: string }> } | undefined {
+  const arrays: Array<{ path: string; snake: string[]; values: unknown[]; owner?: { array: unknown[]; element: JsonObject; index: number } }> = [];
+  const scalars: Array<{ path: string; value: unknown }> = [];
+  const others: Array<{ path: string; value: unknown }> = [];
+  let leaves = 0;
+  const walk = (value: unknown, path: string, snake: string[], depth: number, owner?: { array: unknown[]; element: JsonObject; index: number }): void => {
+    if (depth > MAX_COLUMNAR_DEPTH) {
+      others.push({ path, value });
+      return;
+    }
+    if (isObject(value)) {
+      for (const [key, child] of Object.entries(value)) walk(child, path ? `${path}.${key}` : key, [...snake, toSnakeIdentifier(key, 'field')], depth + 1, owner);
+    } else if (Array.isArray(value)) {
+      if (value.length >= 2 && value.every(isScalar)) {
+        arrays.push({ path, snake, values: value, owner });
+        leaves += value.length;
+      } else if (value.length > 0 && value.every(isObject)) {
+        value.forEach((element, index) => walk(element, `${path}[${index}]`, [...snake, String(index + 1)], depth + 1, { array: value, element: element as JsonObject, index }));
+      } else {
+        others.push({ path, value });
+        leaves += value.length;
+      }
+    } else {
+      scalars.push({ path, value });
+      leaves++;
+    }
+  };
+  walk(document, '', [], 0);
+  const byLength = new Map<number, number>();
+  for (const a of arrays) byLength.set(a.values.length, (byLength.get(a.values.length) ?? 0) + 1);
+  let length = 0;
+  let most = 0;
+  for (const [n, count] of byLength) if (count > most || (count === most && n > length)) [length, most] = [n, count];
+  if (most < 2) return undefined;
+  const chosen = arrays.filter((a) => a.values.length === length);
+  if (chosen.some((a) => a.owner && a.owner.array.length >= length)) return undefined;
+  if (chosen.length * length < 0.5 * leaves) return undefined;
+  // Inside an array of objects, an element's distinct label names its column.
+  const labelOf = (owner: { array: unknown[]; element: JsonObject }): string | undefined => {
+    for (const wanted of LABEL_KEYS) {
+      const key = Object.keys(owner.element).find((k) => k.toLowerCase() === wanted);
+      if (!key) continue;
+      const labels = owner.array.map((e) => (isObject(e) ? e[key] : undefined));
+      if (labels.every((l) => typeof l === 'string' && l.trim() !== '') && new Set(labels).size === labels.length) return String(owner.element[key]);
+    }
+    return undefined;
+  };
+  const perElement = new Map<unknown, number>();
+  for (const a of chosen) if (a.owner) perElement.set(a.owner.element, (perElement.get(a.owner.element) ?? 0) + 1);
+  const columns = chosen.map((a) => {
+    const label = a.owner ? labelOf(a.owner) : undefined;
+    const name = label ? (perElement.get(a.owner!.element)! > 1 ? `${toSnakeIdentifier(label, 'series')}.${a.snake[a.snake.length - 1]}` : toSnakeIdentifier(label, 'series')) : a.snake.join('.') || 'value';
+    return { name, originalName: label ? `${a.path} (${label})` : a.path, values: a.values };
+  });
+  const taken = new Set(chosen.map((a) => a.path));
+  const text = (value: unknown) => {
+    const json = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+    return json.length > 60 ? `${json.slice(0, 57)}…` : json;
+  };
+  const metadata = [
+    ...scalars.map((m) => ({ path: m.path, text: text(m.value) })),
+    ...arrays.filter((a) => !taken.has(a.path)).map((a) => ({ path: a.path, text: `${a.values.length} values` })),
+    ...others.map((o) => ({ path: o.path, text: text(o.value) })),
+  ];
+  return { length, columns, metadata };
+}
+
 /** 1-based line of a character offset. */
 function lineAt(text: string, offset: number): number {
   let line = 1;
@@ -174,13 +262,30 @@ export async function loadJson(context: LoaderContext): Promise<void> {
   const descriptor = descriptorDocument(context.file, context.sizeBytes, document);
   if (descriptor) {
     context.documents.push(descriptor);
-    report(context, 'info', 'A Frictionless descriptor (it describes the data files): read as a document, not loaded as a table.');
+    const what = isJsonSchema(document) ? 'A JSON Schema (it describes the structure of other JSON files)' : 'A Frictionless descriptor (it describes the data files)';
+    report(context, 'info', `${what}: read as a document, not loaded as a table.`);
     return;
   }
   const fileName = context.file.split('/').pop() ?? context.file;
   const draft = new TableDraft(fileName);
   const state: FlattenState = { deepestCut: 0, unstorable: 0 };
-  if (Array.isArray(document)) {
+  const columnar = isObject(document) ? parallelColumns(document) : undefined;
+  if (columnar) {
+    for (let i = 0; i < columnar.length; i++) {
+      const row = new Map<string, unknown>();
+      for (const column of columnar.columns) row.set(draft.columnFor(column.name, column.originalName), column.values[i]);
+      draft.rows.push(row);
+    }
+    const shown = columnar.metadata.slice(0, 12).map((m) => `${m.path} = ${m.text}`).join(', ');
+    const more = columnar.metadata.length > 12 ? `, and ${columnar.metadata.length - 12} more` : '';
+    report(
+      context,
+      'info',
+      `Column-oriented JSON: ${columnar.columns.length} arrays of ${columnar.length} values side by side (${columnar.columns.map((c) => c.originalName).join(', ')}) ` +
+        `loaded as ${columnar.length} rows, one per position.` +
+        (columnar.metadata.length > 0 ? ` The other values describe the file and are not in the table: ${shown}${more}.` : ''),
+    );
+  } else if (Array.isArray(document)) {
     let scalars = 0;
     for (const item of document) {
       if (isObject(item)) addRecord(draft, item, state);

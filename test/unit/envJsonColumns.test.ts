@@ -1,0 +1,91 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { DataEnvironment, TableProfile } from '../../src/core/env/types';
+import { loadSemanticEnvironment } from '../../src/core/semantics/index';
+import { loadFiles, makeFolder, queryImage } from '../support/envFixtures';
+
+const TCPD = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'public', 'tcpd-time-series', 'data');
+const vendored = (file: string) => fs.readFileSync(path.join(TCPD, ...file.split('/')));
+
+const tableOf = (env: DataEnvironment, name: string): TableProfile => {
+  const table = env.profile.tables.find((t) => t.name === name);
+  assert.ok(table, `${name} in ${env.profile.tables.map((t) => t.name).join(', ')}`);
+  return table;
+};
+const messages = (env: DataEnvironment) => env.profile.diagnostics.map((d) => `${d.severity} ${d.message}`).join('\n');
+
+describe('env: column-oriented JSON and JSON Schemas', function () {
+  this.timeout(60_000);
+
+  it('loads a TCPD series (dates in time.raw, values in series[0].raw) as one row per observation', async () => {
+    const env = await loadFiles({ 'brent_spot.json': vendored('datasets/brent_spot/brent_spot.json'), 'businv.json': vendored('datasets/businv/businv.json') });
+    // Before: a one-row table of the series array (label, type, raw as JSON text), the dates in no table.
+    const brent = tableOf(env, 'brent_spot');
+    assert.equal(brent.rowCount, 500);
+    assert.deepEqual(brent.columns.map((c) => [c.name, c.originalName, c.type]), [
+      ['time.index_', 'time.index', 'integer'],
+      ['time.raw', 'time.raw', 'date'],
+      ['dollars_barrel', 'series[0].raw (Dollars/Barrel)', 'real'],
+    ]);
+    assert.deepEqual(await queryImage(env.image, 'SELECT "time.raw", dollars_barrel FROM brent_spot ORDER BY "time.raw" LIMIT 1'), [['2000-01-04', 23.95]]);
+    const businv = tableOf(env, 'businv');
+    assert.deepEqual(businv.columns.map((c) => [c.name, c.type]), [
+      ['time.index_', 'integer'],
+      ['time.raw', 'text'],
+      ['business_inventory', 'integer'],
+    ]);
+    assert.deepEqual(await queryImage(env.image, 'SELECT "time.raw", business_inventory FROM businv LIMIT 1'), [['1992-01', 802948]]);
+    assert.match(
+      messages(env),
+      /Column-oriented JSON: 3 arrays of 500 values side by side \(time\.index, time\.raw, series\[0\]\.raw \(Dollars\/Barrel\)\) loaded as 500 rows, one per position\. The other values describe the file and are not in the table: name = brent_spot, longname = Brent Spot Price, n_obs = 500/,
+    );
+  });
+
+  it('loads a dict of lists, names series by their distinct labels, and leaves records with short lists as records', async () => {
+    const env = await loadFiles({
+      'columns.json': JSON.stringify({ source: 'survey', year: [2019, 2020, 2021], count: [5, 7, null], region: ['N', 'S', 'E'] }),
+      'series.json': JSON.stringify({ dates: ['2024-01-01', '2024-02-01', '2024-03-01'], series: [{ name: 'Exports', values: [1.5, 2, 2.5] }, { name: 'Imports', values: [3, 4.5, 5] }] }),
+      'records.json': JSON.stringify({ items: [{ id: 1, tags: ['a', 'b', 'c'] }, { id: 2, tags: ['d', 'e', 'f'] }, { id: 3, tags: ['g', 'h', 'i'] }] }),
+    });
+    assert.deepEqual(tableOf(env, 'columns').columns.map((c) => [c.name, c.type]), [
+      ['year', 'integer'],
+      ['count', 'integer'],
+      ['region', 'text'],
+    ]);
+    assert.deepEqual(await queryImage(env.image, 'SELECT year, count, region FROM columns ORDER BY year'), [
+      [2019, 5, 'N'],
+      [2020, 7, 'S'],
+      [2021, null, 'E'],
+    ]);
+    assert.deepEqual(tableOf(env, 'series').columns.map((c) => [c.name, c.type]), [
+      ['dates', 'date'],
+      ['exports', 'real'],
+      ['imports', 'real'],
+    ]);
+    const records = tableOf(env, 'records');
+    assert.equal(records.rowCount, 3);
+    assert.deepEqual(records.columns.map((c) => c.name), ['id', 'tags']);
+  });
+
+  it("reads the TCPD JSON Schema as a document whose property lines describe the series' columns", async () => {
+    const folder = makeFolder({ 'schema.json': vendored('schema.json'), 'datasets/brent_spot/brent_spot.json': vendored('datasets/brent_spot/brent_spot.json') });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      // Before: a one-row table of 82 flattened columns.
+      assert.deepEqual(env.profile.tables.map((t) => t.name), ['brent_spot']);
+      const doc = env.documents.find((d) => d.sourceFile === 'schema.json');
+      assert.ok(doc);
+      assert.equal(doc.title, 'Dataset Schema');
+      const text = doc.sections.map((s) => s.text).join('\n');
+      assert.match(text, /- `time\.index` \(array of integer, required\): Integer index of the series, starting from 0\./);
+      assert.match(text, /- `series\[\]\.raw` \(array, required\)/);
+      assert.ok(!/The Name Schema/.test(text), 'generated titles are left out');
+      assert.match(messages(env), /A JSON Schema \(it describes the structure of other JSON files\): read as a document, not loaded as a table\./);
+      const index = env.semantics.columns.find((c) => c.table === 'brent_spot' && c.column === 'time.index_');
+      assert.equal(index?.description?.value, 'Integer index of the series, starting from 0.');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});
