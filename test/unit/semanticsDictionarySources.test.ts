@@ -87,3 +87,48 @@ describe('semantics: dictionaries in codebook tables, setext headings and tables
     }
   });
 });
+
+describe('semantics: one column table per file, tables in other languages, a documentation folder', function () {
+  this.timeout(240_000);
+
+  it("attaches DATA.md's column tables to the Parquet file each section links (kptcl-load-curve-parquet)", async () => {
+    const env = await loadSemanticEnvironment(path.join(PUBLIC, 'kptcl-load-curve-parquet', 'data'));
+    // Each section links its Parquet file and a zipped CSV twin (`kptcl.csv.zip`, no CSV): the Parquet file scopes it.
+    assert.equal(env.semantics.dictionary.find((e) => e.column === 'grid_load_mw')?.scope, 'kptcl.parquet');
+    assert.equal(column(env, 'kptcl', 'observed_at').description?.value, 'Observation timestamp derived from report_date and report_hour.');
+    assert.match(column(env, 'kptcl_reservoirs', 'observed_at').description?.value ?? '', /^Reservoir observation time read from the report heading\./);
+    // The daily-summary section (its file not shipped) also lists `category`: the stations' own section wins.
+    assert.equal(column(env, 'kptcl_stations', 'category').description?.value, 'Nearest source section heading, such as a generation or exchange category.');
+    assert.equal(column(env, 'kptcl_reservoirs', 'current_storage_percent').description?.value, 'Current storage as a percentage.');
+    const described = env.semantics.columns.filter((c) => c.description?.source.kind === 'dictionary').length;
+    const all = env.profile.tables.filter((t) => t.kind === 'table').reduce((n, t) => n + t.columns.length, 0);
+    assert.equal(described, all, 'every column of the three files is described');
+  });
+
+  it("reads the German `| Parameter | Beschreibung |` table in docu/ onto the workbook's parameter sheet (zh-decarb-monitoring)", async () => {
+    const env = await loadSemanticEnvironment(path.join(PUBLIC, 'zh-decarb-monitoring', 'data'));
+    // Before: 0 entries (no header said which column describes, and docu/ holds no data).
+    assert.equal(env.semantics.dictionary.filter((e) => e.file === 'docu/parameter_list.md').length, 30);
+    assert.equal(column(env, 't_2773_monitoring_parameterliste_zh', 'dataset_id').description?.value, 'ID gem. AWEL');
+    assert.equal(column(env, 't_2773_monitoring_parameterliste_zh', 'year_col').description?.value, 'Name der Spalte, in der das Erfassungsjahr steht');
+  });
+
+  it('takes the prose column when no header names it, prefers an English description beside a translation, and reads docs/ for the folder above', async () => {
+    const env = await loadFolder({
+      'stations.csv': 'station_code,elevation_m,opened\nKEW,6,1871\nDUR,102,1850\nARM,62,1795\n',
+      'docs/columns.md': [
+        '| Feld | Erklärung |',
+        '|---|---|',
+        '| station_code | Kurzzeichen der Station aus drei Buchstaben |',
+        '| elevation_m | Höhe des Regenmessers über dem Meer in Metern |',
+        '',
+        '| Nome campo | Descrizione | Description |',
+        '|---|---|---|',
+        '| opened | Anno di apertura | Year the station opened |',
+        '| elevation_m | Altezza | Height above sea level |',
+      ].join('\n'),
+    });
+    assert.equal(column(env, 'stations', 'station_code').description?.value, 'Kurzzeichen der Station aus drei Buchstaben');
+    assert.equal(column(env, 'stations', 'opened').description?.value, 'Year the station opened');
+  });
+});

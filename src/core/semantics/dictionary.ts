@@ -14,6 +14,8 @@ import type { DictionaryEntry } from './types';
 
 const NAME_HEADER = /^(variable|variables|column|columns|column name|field|field name|fields|name|header|headers|attribute|variable name|col|key)$/i;
 const DESCRIPTION_HEADER = /(description|meaning|definition|details|explanation|label|what it is)/i;
+/** The same in other languages (`Beschreibung`), after an English one where a table has both (`Descrizione | Description`). */
+const OTHER_DESCRIPTION_HEADER = /(beschreibung|bedeutung|erl(ä|ae)uterung|descripci(ó|o)n|descrizione|descri(ç|c)(ã|a)o|omschrijving|beschrijving|beskrivning|beskrivelse|kuvaus|opis|popis)/i;
 /** Weaker description headers, used when no strong one is there (`| Column Name | Units | Value |`). */
 const WEAK_DESCRIPTION_HEADER = /^(notes?|value|values|measurement type|comment|comments)$/i;
 const UNIT_HEADER = /^(units?|unit of measure|measure unit)$/i;
@@ -30,11 +32,15 @@ function cells(line: string): string[] {
   return trimmed.split(/(?<!\\)\|/).map((c) => c.trim());
 }
 
-/** Data files a piece of text names: links (`[x](file.csv)`), backticked or bare file names with a data extension. */
+/**
+ * Data files a piece of text names: links (`[x](file.csv)`, a URL's last part: `…/data/kptcl.parquet`), backticked
+ * or bare file names with a data extension — the extension ending the name, so `kptcl.csv.zip`, a zipped copy, names
+ * no CSV.
+ */
 function filesNamed(text: string): string[] {
   const found = new Set<string>();
-  for (const m of text.matchAll(/\]\(([^)]+\.(?:csv|tsv|json|jsonl|xlsx|parquet|txt|db|sqlite))\)/gi)) found.add(m[1]);
-  for (const m of text.matchAll(/`?([\w.*-]+\.(?:csv|tsv|json|jsonl|xlsx|parquet|db|sqlite))`?/gi)) found.add(m[1]);
+  for (const m of text.matchAll(/\]\(([^)]+\.(?:csv|tsv|json|jsonl|xlsx|parquet|txt|db|sqlite))\)/gi)) found.add(/^[a-z]+:\/\//i.test(m[1]) ? m[1].slice(m[1].lastIndexOf('/') + 1) : m[1]);
+  for (const m of text.matchAll(/`?([\w.*-]+\.(?:csv|tsv|json|jsonl|xlsx|parquet|db|sqlite))(?![\w-]|\.\w)`?/gi)) found.add(m[1]);
   return [...found];
 }
 
@@ -59,8 +65,14 @@ function entriesIn(text: string, scope: string | undefined, known: ReadonlySet<s
       // Description columns by preference; a row takes the first that is not empty.
       const descriptionColumns = [
         ...header.map((h, at) => (at !== nameAt && DESCRIPTION_HEADER.test(h) ? at : -1)),
+        ...header.map((h, at) => (at !== nameAt && !DESCRIPTION_HEADER.test(h) && OTHER_DESCRIPTION_HEADER.test(h) ? at : -1)),
         ...header.map((h, at) => (at !== nameAt && WEAK_DESCRIPTION_HEADER.test(h) ? at : -1)),
       ].filter((at) => at >= 0);
+      // No header says which column describes: the one of prose (most words per cell) beside the names.
+      if (descriptionColumns.length === 0 && nameAt >= 0) {
+        const prose = proseColumn(lines, i + 2, header.length, nameAt, rowTest);
+        if (prose >= 0) descriptionColumns.push(prose);
+      }
       const descriptionAt = descriptionColumns[0] ?? -1;
       const unitAt = header.findIndex((h) => UNIT_HEADER.test(h));
       const typeAt = header.findIndex((h) => TYPE_HEADER.test(h));
@@ -125,6 +137,23 @@ function columnOfNames(lines: readonly string[], from: number, width: number, kn
   return -1;
 }
 
+/** The table column (other than the names) whose cells are prose: three or more words on average, most cells filled. */
+function proseColumn(lines: readonly string[], from: number, width: number, nameAt: number, rowTest: (line: string) => boolean): number {
+  const rows: string[][] = [];
+  for (let j = from; j < lines.length && rowTest(lines[j]); j++) rows.push(cells(lines[j]).map(stripMarkup));
+  if (rows.length < 2) return -1;
+  let best = -1;
+  let bestWords = 0;
+  for (let at = 0; at < width; at++) {
+    if (at === nameAt) continue;
+    const filled = rows.filter((r) => (r[at] ?? '') !== '');
+    if (filled.length < 0.6 * rows.length) continue;
+    const words = filled.reduce((n, r) => n + r[at].split(/\s+/).length, 0) / filled.length;
+    if (words >= 3 && words > bestWords) [best, bestWords] = [at, words];
+  }
+  return best;
+}
+
 function lineOf(raw: string | undefined, needle: string): number | undefined {
   if (!raw) return undefined;
   const at = raw.indexOf(needle.trim());
@@ -168,7 +197,9 @@ export function readDictionaries(documents: readonly DataDocument[], profile: En
 
 /** The tables an entry may describe: its scope table, or those of its scope file (or of the document's folder), holding its column. */
 export function tablesDescribedBy(entry: DictionaryEntry, profile: EnvironmentProfile): TableProfile[] {
-  const folder = entry.file.includes('/') ? entry.file.slice(0, entry.file.lastIndexOf('/') + 1) : '';
+  // A document in a folder of no data (`docs/`, `docu/`) describes the data of the folder above.
+  let folder = entry.file.includes('/') ? entry.file.slice(0, entry.file.lastIndexOf('/') + 1) : '';
+  while (folder !== '' && !profile.tables.some((t) => t.sourceFile.startsWith(folder))) folder = folder.slice(0, folder.slice(0, -1).lastIndexOf('/') + 1);
   const wanted = normalName(entry.column);
   const holds = (table: TableProfile) => table.columns.some((c) => normalName(c.originalName) === wanted || normalName(c.name) === wanted);
   // A scope that is a table's name (a codebook's row for a table, which may be a workbook sheet) is that table.

@@ -82,12 +82,16 @@ function isLookup(table: TableProfile, referenced: ReadonlySet<string>): boolean
   return descriptive.length <= 3;
 }
 
-/** The dictionary entry for a column: the one scoped to its file first, then one for its folder. */
+/**
+ * The dictionary entry for a column: the one scoped to its own table or file first, then one scoped to a file not
+ * here (read as the folder's), then one for its folder.
+ */
 function entryFor(entries: readonly DictionaryEntry[], table: TableProfile, column: string, profile: EnvironmentDraft['profile']): DictionaryEntry | undefined {
   const wanted = normalName(column);
   const original = normalName(table.columns.find((c) => c.name === column)?.originalName ?? column);
   const matching = entries.filter((e) => (normalName(e.column) === wanted || normalName(e.column) === original) && tablesDescribedBy(e, profile).includes(table));
-  return matching.find((e) => e.scope) ?? matching[0];
+  const own = (e: DictionaryEntry) => e.scope !== undefined && (e.scope === table.name || table.sourceFile.toLowerCase().endsWith(`/${e.scope.split('/').pop()!.toLowerCase()}`) || table.sourceFile.toLowerCase() === e.scope.toLowerCase());
+  return matching.find(own) ?? matching.find((e) => e.scope) ?? matching[0];
 }
 
 /** Infers the semantic profile from the image database of an environment being loaded. */
