@@ -24,21 +24,19 @@ describe('env: column-oriented JSON and JSON Schemas', function () {
     const brent = tableOf(env, 'brent_spot');
     assert.equal(brent.rowCount, 500);
     assert.deepEqual(brent.columns.map((c) => [c.name, c.originalName, c.type]), [
-      ['time.index_', 'time.index', 'integer'],
       ['time.raw', 'time.raw', 'date'],
       ['dollars_barrel', 'series[0].raw (Dollars/Barrel)', 'real'],
     ]);
     assert.deepEqual(await queryImage(env.image, 'SELECT "time.raw", dollars_barrel FROM brent_spot ORDER BY "time.raw" LIMIT 1'), [['2000-01-04', 23.95]]);
     const businv = tableOf(env, 'businv');
     assert.deepEqual(businv.columns.map((c) => [c.name, c.type]), [
-      ['time.index_', 'integer'],
       ['time.raw', 'text'],
       ['business_inventory', 'integer'],
     ]);
     assert.deepEqual(await queryImage(env.image, 'SELECT "time.raw", business_inventory FROM businv LIMIT 1'), [['1992-01', 802948]]);
     assert.match(
       messages(env),
-      /Column-oriented JSON: 3 arrays of 500 values side by side \(time\.index, time\.raw, series\[0\]\.raw \(Dollars\/Barrel\)\) loaded as 500 rows, one per position\. The other values describe the file and are not in the table: name = brent_spot, longname = Brent Spot Price, n_obs = 500/,
+      /Column-oriented JSON: 2 arrays of 500 values side by side \(time\.raw, series\[0\]\.raw \(Dollars\/Barrel\)\) loaded as 500 rows, one per position\. The other values describe the file and are not in the table: time\.index = the positions 0–499 \(not a column\), name = brent_spot, longname = Brent Spot Price, n_obs = 500/,
     );
   });
 
@@ -82,8 +80,31 @@ describe('env: column-oriented JSON and JSON Schemas', function () {
       assert.match(text, /- `series\[\]\.raw` \(array, required\)/);
       assert.ok(!/The Name Schema/.test(text), 'generated titles are left out');
       assert.match(messages(env), /A JSON Schema \(it describes the structure of other JSON files\): read as a document, not loaded as a table\./);
-      const index = env.semantics.columns.find((c) => c.table === 'brent_spot' && c.column === 'time.index_');
-      assert.equal(index?.description?.value, 'Integer index of the series, starting from 0.');
+      // Its one described property, time.index, is no column here (the positions); time.raw has only a generated title.
+      assert.equal(env.semantics.columns.find((c) => c.table === 'brent_spot' && c.column === 'time.raw')?.description, undefined);
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it("attaches a JSON Schema's property descriptions to the columns of the JSON files it describes", async () => {
+    const schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: {
+        time: { type: 'object', properties: { raw: { type: 'array', description: 'Month of the observation, as YYYY-MM' } } },
+        rainfall: { type: 'array', title: 'Rain that fell over the month in millimetres' },
+      },
+    };
+    const folder = makeFolder({
+      'schema.json': JSON.stringify(schema),
+      'a/kew.json': JSON.stringify({ name: 'kew', time: { raw: ['2024-01', '2024-02', '2024-03'] }, rainfall: [70.2, 51.5, 48] }),
+    });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      const described = (column: string) => env.semantics.columns.find((c) => c.table === 'kew' && c.column === column)?.description?.value;
+      assert.equal(described('time.raw'), 'Month of the observation, as YYYY-MM');
+      assert.equal(described('rainfall'), 'Rain that fell over the month in millimetres');
     } finally {
       folder.cleanup();
     }

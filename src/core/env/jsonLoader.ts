@@ -163,7 +163,8 @@ const MAX_COLUMNAR_DEPTH = 8;
  * length is the most common among them, they hold most of the document's values, and no array of objects around one
  * of them is as long (records with a short list each, `[{"id": 1, "tags": ["a", "b"]}, …]`, are records). The
  * columns are named by their path (`time.raw`), or, inside an array of objects, by the element's label when each
- * element has a distinct one (`series[0].raw` with `"label": "Dollars/Barrel"` → `dollars_barrel`).
+ * element has a distinct one (`series[0].raw` with `"label": "Dollars/Barrel"` → `dollars_barrel`). An array that
+ * only counts the positions (`time.index`: 0, 1, 2…) is no column: the rows keep the file's order.
  */
 export function parallelColumns(document: JsonObject): { length: number; columns: ParallelColumn[]; metadata: Array<{ path: string; text: string }> } | undefined {
   const arrays: Array<{ path: string; snake: string[]; values: unknown[]; owner?: { array: unknown[]; element: JsonObject; index: number } }> = [];
@@ -212,6 +213,14 @@ export function parallelColumns(document: JsonObject): { length: number; columns
     }
     return undefined;
   };
+  // An array of the positions themselves (`time.index`: 0, 1, 2…) says only the row order: noted, not a column.
+  const positions = (values: unknown[]) => {
+    const start = values[0];
+    return (start === 0 || start === 1) && values.every((v, i) => v === i + start);
+  };
+  const kept = chosen.filter((a) => !positions(a.values));
+  const counters = chosen.filter((a) => positions(a.values));
+  if (kept.length > 0) chosen.splice(0, chosen.length, ...kept);
   const perElement = new Map<unknown, number>();
   for (const a of chosen) if (a.owner) perElement.set(a.owner.element, (perElement.get(a.owner.element) ?? 0) + 1);
   const columns = chosen.map((a) => {
@@ -225,6 +234,7 @@ export function parallelColumns(document: JsonObject): { length: number; columns
     return json.length > 60 ? `${json.slice(0, 57)}…` : json;
   };
   const metadata = [
+    ...(kept.length > 0 ? counters.map((a) => ({ path: a.path, text: `the positions ${a.values[0]}–${a.values[a.values.length - 1]} (not a column)` })) : []),
     ...scalars.map((m) => ({ path: m.path, text: text(m.value) })),
     ...arrays.filter((a) => !taken.has(a.path)).map((a) => ({ path: a.path, text: `${a.values.length} values` })),
     ...others.map((o) => ({ path: o.path, text: text(o.value) })),
