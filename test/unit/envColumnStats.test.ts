@@ -53,6 +53,7 @@ function withoutStatistics(table: TableProfile): LoadedTable {
       const spec: ColumnSpec = { name: c.name, originalName: c.originalName, type: c.type };
       if (c.origin) spec.origin = c.origin;
       if (c.dateLayout) spec.layoutName = c.dateLayout;
+      if (c.unit) spec.unit = c.unit;
       return spec;
     });
   }
