@@ -3,7 +3,8 @@
  * Role agreement is over every labelled column the environment has (a glob row of a partition counts once per
  * file); additivity agreement is over the columns both the reviewer and TOFFEE call measures; time-grain agreement
  * over the columns both call time. Rules are written on the `rules` set; the targets (≥ 95% role and additivity
- * agreement) are for the `held-out` set.
+ * agreement) are for the `held-out` set; with none registered, the last set measured blind and then used (`dev-N`) is
+ * reported against them.
  *
  *   node out/scripts/benchSemantics.js [--env NAME[,NAME]] [--disagreements] [--json]
  */
@@ -135,7 +136,8 @@ async function main(): Promise<void> {
   }
   // The targets are for data the rules were not written on: the held-out set, or (when none is left unseen) the
   // last set measured blind once and then used.
-  const heldOut = results.some((r) => r.set === 'held-out') ? results.filter((r) => r.set === 'held-out') : results.filter((r) => r.set === 'dev-4');
+  const lastDev = results.map((r) => r.set).filter((s) => /^dev-\d+$/.test(s)).sort((a, b) => Number(a.slice(4)) - Number(b.slice(4))).pop();
+  const heldOut = results.some((r) => r.set === 'held-out') ? results.filter((r) => r.set === 'held-out') : results.filter((r) => r.set === lastDev);
   if (heldOut.length > 0) {
     console.log('');
     for (const r of heldOut) {
