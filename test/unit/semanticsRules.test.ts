@@ -321,3 +321,48 @@ describe('value fingerprints: placeholders for missing values', () => {
     assert.equal(fingerprint(['A', 'A+'], ['A', 'A+', 'A-']).ordinalScale, true);
   });
 });
+
+describe('semantics rules: names, documents, values and groups (the fifth set)', function () {
+  this.timeout(300_000);
+  const loaded = new Map<string, Promise<SemanticEnvironment>>();
+  const once = (name: string) => {
+    if (!loaded.has(name)) loaded.set(name, load(name));
+    return loaded.get(name)!;
+  };
+  const ruleOf = (c: { role: { source: { kind: string; rule?: string } } }) => (c.role.source.kind === 'rule' ? c.role.source.rule : c.role.source.kind);
+
+  it('reads a numbered address line as text, the whole address as a place', async () => {
+    const care = await once('covidcaremap-capacity');
+    const facility = 'us_healthcare_capacity_facility_covid_care_map';
+    assert.equal(column(care, facility, 'address').role.value, 'geo');
+    assert.equal(ruleOf(column(care, facility, 'address_2')), 'text:address-line');
+    const homes = await once('ofsted-childrens-homes');
+    for (const name of ['address_1', 'address_2']) assert.equal(column(homes, 'providers_as_at_2018_03_31', name).role.value, 'text', name);
+    assert.equal(column(homes, 'providers_as_at_2018_03_31', 'postcode').role.value, 'geo');
+  });
+
+  it('reads a qualified name of a place (`country_name_short`) as the place, and a person-name word over a dozen recurring values as a grouping', async () => {
+    const env = await once('parlgov-elections');
+    const short = column(env, 'view_election', 'country_name_short');
+    assert.equal(short.role.value, 'geo', short.role.why);
+    assert.equal(short.geo, 'country');
+    for (const name of ['family_name', 'family_name_short']) {
+      const c = column(env, 'view_party', name);
+      assert.equal(ruleOf(c), 'dimension:recurring-person-word', `${name}: ${c.role.why}`);
+    }
+    // Party names are one per party: text for people.
+    assert.equal(column(env, 'view_party', 'party_name_english').role.value, 'text');
+  });
+
+  it('reads integers a codebook calls an ID as identifiers, not quantities; a URN is a key', async () => {
+    const env = await once('parlgov-elections');
+    for (const name of ['cmp', 'euprofiler', 'ees', 'castles_mair', 'huber_inglehart', 'ray', 'benoit_laver', 'chess']) {
+      const c = column(env, 'view_party', name);
+      assert.equal(ruleOf(c), 'identifier:described', `${name}: ${c.role.why}`);
+    }
+    // A description that counts or measures is not a key: "number of seats won by party".
+    assert.equal(column(env, 'view_election', 'seats').role.value, 'measure');
+    const homes = await once('ofsted-childrens-homes');
+    assert.equal(column(homes, 'providers_as_at_2018_03_31', 'linked_education_urn').role.value, 'identifier');
+  });
+});

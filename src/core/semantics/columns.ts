@@ -258,6 +258,22 @@ function codeShaped(e: ColumnEvidence): boolean {
   return present.length > 0 && present.filter((v) => /^\S+$/.test(v.trim()) && /\d/.test(v)).length >= 0.9 * present.length;
 }
 
+/** Words a description calls a key by. */
+const DESCRIBED_KEY_WORDS = new Set(['id', 'ids', 'identifier', 'identifiers', 'uuid', 'guid']);
+
+/**
+ * A dictionary that calls the column an identifier ("Comparative Manifestos Project party ID", "unique identifier for
+ * each country"), early in its description and before any word of a quantity ("number of ids" counts them).
+ */
+function describedIdentifier(described: readonly string[]): string | undefined {
+  const head = described.slice(0, 10);
+  const at = head.findIndex((w) => DESCRIBED_KEY_WORDS.has(w));
+  if (at < 0) return undefined;
+  const before = head.slice(0, at);
+  if (hasAny(before, COUNT_WORDS) || hasAny(before, ADDITIVE_WORDS) || hasAny(before, SEMI_ADDITIVE_WORDS) || hasAny(before, NON_ADDITIVE_WORDS) || before.includes('number') || before.includes('of')) return undefined;
+  return head[at];
+}
+
 /** Person-name words that only qualify a name. */
 const NAME_QUALIFIERS = new Set(['first', 'last', 'middle', 'full', 'given', 'family']);
 
@@ -271,6 +287,9 @@ function placeOfTable(table: TableProfile): GeoKind | undefined {
   const kind = GEO_WORDS[last] ?? GEO_WORDS[singular];
   return kind && kind !== 'latitude' && kind !== 'longitude' && kind !== 'address' && kind !== 'postal-code' ? kind : undefined;
 }
+
+/** Words after `name` that say which of a thing's names it is (short, official, in English). */
+const NAME_VARIANTS = new Set(['short', 'long', 'full', 'official', 'common', 'local', 'native', 'display', 'ascii', 'en', 'english', 'abbr', 'abbreviated']);
 
 /** How coordinates are written, after their name: degrees, decimal degrees, a datum. */
 const COORDINATE_UNITS = new Set(['deg', 'degs', 'degrees', 'dd', 'decimal', 'wgs84', 'wgs', 'rad']);
@@ -367,6 +386,13 @@ const RULES: Rule[] = [
     // A unit after the place says how it is written (`latitude_deg`, `lon_dd`), not what it is.
     const words = n.tokens.filter((t) => !/^\d+$/.test(t));
     while (words.length > 1 && COORDINATE_UNITS.has(words[words.length - 1])) words.pop();
+    // A qualifier after a name says which name it is (`country_name_short`, `city_name_en`): still the place's name.
+    if (words.length > 2 && words[words.length - 2] === 'name' && NAME_VARIANTS.has(words[words.length - 1])) words.pop();
+    // A numbered line of an address (`Address 1`, `address2`, `address_line_2`) is a part of one, free text: the
+    // place is the whole address, or its town and postcode.
+    if (column.type === 'text' && n.tokens.includes('address') && n.tokens.some((t) => /^\d$/.test(t) || t === 'line')) {
+      return { role: 'text', rule: 'text:address-line', confidence: 0.6, why: `named ${column.name}: one line of an address, free text` };
+    }
     const head = words[words.length - 1];
     const before = words[words.length - 2];
     let kind = head ? GEO_WORDS[head] : undefined;
@@ -427,7 +453,10 @@ const RULES: Rule[] = [
     if ((first === 'num' || first === 'n') && n.tokens.length > 1 && isNumber(column) && !column.candidateKey) return undefined;
     const idWord = hasAny(n.tokens, IDENTIFIER_WORDS);
     const codeWord = n.last && CODE_WORDS.has(n.last) ? n.last : undefined;
-    if (!idWord && !codeWord) return undefined;
+    if (!idWord && !codeWord) {
+      const said = describedIdentifier(n.described);
+      return said ? { role: 'identifier', rule: 'identifier:described', confidence: 0.8, why: `described as "${e.dictionary!.description}" (${said})`, identifier: column.candidateKey ? 'primary-key' : 'code' } : undefined;
+    }
     // `agency_code` beside `agency_name`: the code of an entity the table names, not a category.
     const stem = n.tokens.slice(0, -1).join(' ');
     const named = codeWord !== undefined && stem !== '' && table.columns.some((c) => c !== column && nameTokens(c.originalName || c.name).join(' ').replace(/ (name|title|desc|description)$/, '') === stem && c.type === 'text');
@@ -486,6 +515,12 @@ const RULES: Rule[] = [
     const place = textWord === 'name' && n.tokens.length === 1 ? placeOfTable(e.table) : undefined;
     if (place) return { role: 'geo', rule: `geo:${place}-name`, confidence: 0.7, why: `the name in a table of ${e.table.originalName.replace(/\.[a-z0-9]+$/i, '')}: a ${place}`, geo: place };
     const personName = personWord !== undefined || (textWord === 'name' && n.tokens.length === 1 && f.multiWord > 0.5 && column.distinctCount > 50);
+    // People's names hardly repeat: a `family_name` of a dozen values over a thousand rows is a family of things
+    // (a party family, a product family), a category the rows are grouped by.
+    const { rows: presentRows, distinct: presentDistinct } = present(e);
+    if (personWord !== undefined && presentDistinct >= 2 && presentDistinct <= 50 && presentRows >= 10 * presentDistinct && f.meanLength <= 60) {
+      return { role: 'dimension', rule: 'dimension:recurring-person-word', confidence: 0.6, why: `named ${column.name}, but ${presentDistinct} values over ${Math.round(presentRows)} rows: a grouping, not people's names` };
+    }
     // Names that recur across the rows of a table (an agency name on every budget line) are what the rows are grouped by.
     const nonNullRows = e.table.rowCount * (1 - column.nullFraction);
     if (!personName && textWord !== 'description' && textWord !== 'desc' && textWord !== 'comment' && textWord !== 'comments' && textWord !== 'note' && textWord !== 'notes' && column.distinctCount <= 200 && nonNullRows >= 4 * column.distinctCount && f.meanLength <= 60) {

@@ -25,8 +25,9 @@ const set = (words: string) => new Set(words.split(/\s+/).filter(Boolean));
 
 /** Words that make a column an identifier or a code: `customer_id`, `sku`, `uuid`. */
 // Catalogue numbers of publications and researchers (DOI, PubMed and PubMed Central ids, ISSN, ORCID, arXiv) identify
-// an article, a journal or a person, however they are stored.
-export const IDENTIFIER_WORDS = set('id ids key pk fk uuid guid sku isbn ean upc iata icao ssn nid gtin hash username login userid doi pmid pmcid issn eissn orcid arxiv');
+// an article, a journal or a person, however they are stored. A URN is a unique reference number (a register's key
+// for a school, a charity, a provider) or a uniform resource name.
+export const IDENTIFIER_WORDS = set('id ids key pk fk uuid guid sku isbn ean upc iata icao ssn nid gtin hash username login userid doi pmid pmcid issn eissn orcid arxiv urn');
 /** Identifier words that also end code-like names: `country_code` is geo, `account_code` an identifier. */
 export const CODE_WORDS = set('code cd no nr num number ref reference');
 
