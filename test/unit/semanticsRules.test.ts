@@ -365,4 +365,29 @@ describe('semantics rules: names, documents, values and groups (the fifth set)',
     const homes = await once('ofsted-childrens-homes');
     assert.equal(column(homes, 'providers_as_at_2018_03_31', 'linked_education_urn').role.value, 'identifier');
   });
+  it('reads what a dictionary\'s description is headed by: an order in integers, a classification whose values recur, a file name', async () => {
+    const skating = await once('isu-figure-skating-scores');
+    for (const [table, name] of [['performances', 'starting_number'], ['judged_aspects', 'aspect_num']]) {
+      const c = column(skating, table, name);
+      assert.equal(ruleOf(c), 'ordinal:described-position', `${name}: ${c.role.why}`);
+    }
+    assert.equal(ruleOf(column(skating, 'programs', 'pdf')), 'structured:described-file');
+    // "The identifier assigned to the judge": the seat J1–J9 identifies the judge.
+    assert.equal(column(skating, 'judge_scores', 'judge').role.value, 'identifier');
+    // A Markdown link in the description is read by its text: "[ECO](https://…) classification" is a classification.
+    const openings = await once('lichess-chess-openings');
+    const eco = column(openings, 'a', 'eco');
+    assert.equal(ruleOf(eco), 'dimension:described-category', eco.role.why);
+  });
+
+  it('reads sequences of tokens written with digits (chess moves, electron configurations) as a notation', async () => {
+    const openings = await once('lichess-chess-openings');
+    assert.equal(ruleOf(column(openings, 'a', 'pgn')), 'structured:notation-values');
+    // The opening's name is words for people.
+    assert.equal(column(openings, 'a', 'name').role.value, 'text');
+    const periodic = await load('periodic-table-json');
+    assert.equal(column(periodic, 'periodic_table_json', 'electron_configuration').role.value, 'structured');
+    assert.equal(fingerprint(['1. e4 e5 2. Nf3', '1s2 2s2 2p6', '1. d4']).notation, 2 / 3);
+    assert.equal(fingerprint(['12 Main Street', 'EX8 1DW', '3 (3)']).notation, 0);
+  });
 });

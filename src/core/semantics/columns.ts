@@ -274,6 +274,31 @@ function describedIdentifier(described: readonly string[]): string | undefined {
   return head[at];
 }
 
+/** The words of a description as a reader reads it: a Markdown link by its text, not its address. */
+function descriptionTokens(description: string): string[] {
+  return textTokens(description.replace(/\]\([^)\s]*\)/g, ']').replace(/<?\b(https?|ftp):\/\/\S+/gi, ' '));
+}
+
+/** Words that end the first phrase of a description ("The order in which…", "ECO classification"). */
+const PHRASE_ENDS = new Set(['of', 'for', 'in', 'within', 'from', 'to', 'at', 'on', 'by', 'with', 'as', 'that', 'which', 'who', 'where', 'when', 'is', 'are', 'was', 'given', 'assigned', 'used', 'e', 'i', 'eg', 'ie', 'see', 'either']);
+const POSITION_HEADS = new Set(['order', 'position', 'place', 'rank', 'ranking', 'sequence']);
+const CATEGORY_HEADS = new Set(['classification', 'categorisation', 'categorization', 'categories', 'classes', 'types', 'kinds']);
+const FILE_HEADS = new Set(['filename', 'filenames']);
+
+/** The head word of a description's first phrase: its last word before a preposition or a clause ("the positional order" of …). */
+function descriptionHead(described: readonly string[]): string | undefined {
+  const words: string[] = [];
+  for (const w of described) {
+    if (PHRASE_ENDS.has(w)) break;
+    if (!ARTICLES.has(w)) words.push(w);
+  }
+  if (words.length === 0 || words.length > 4) return undefined;
+  const last = words[words.length - 1];
+  // "file name" is one word.
+  if (last === 'name' && words[words.length - 2] === 'file') return 'filename';
+  return last;
+}
+
 /** Person-name words that only qualify a name. */
 const NAME_QUALIFIERS = new Set(['first', 'last', 'middle', 'full', 'given', 'family']);
 
@@ -348,6 +373,8 @@ const RULES: Rule[] = [
     // Names packed with semicolons or pipes (`Ann Lee; Bo Ek`) in a good share of cells: lists, though most hold one.
     if (f.semicolonList >= 0.2 && e.column.distinctCount > 20 && f.meanLength <= 120) return { role: 'structured', rule: 'structured:semicolon-lists', confidence: 0.7, why: `${Math.round(f.semicolonList * 100)}% of values are lists joined by ';' or '|'`, structured: 'list' };
     if (f.packed >= 0.8) return { role: 'structured', rule: 'structured:packed-values', confidence: 0.8, why: 'cells pack several comma-separated fields, some empty' };
+    // Sequences of tokens written with digits (chess moves, element codes, coordinates pairs): a notation for machines.
+    if (f.notation >= 0.8 && distinct > 20 && f.dateLike < 0.5 && f.numericText < 0.5) return { role: 'structured', rule: 'structured:notation-values', confidence: 0.7, why: `${Math.round(f.notation * 100)}% of values are sequences of tokens written with digits: a notation` };
     if (f.list >= 0.8 && e.column.distinctCount > 20 && f.meanLength > 10 && !(n.last && (GEO_WORDS[n.last] || TEXT_WORDS.has(n.last) || PERSON_NAME_WORDS.has(n.last)))) return { role: 'structured', rule: 'structured:list-values', confidence: 0.75, why: 'values are comma-separated lists' };
     const named = n.tokens.map((t) => STRUCTURED_WORDS[t]).find(Boolean);
     if (f.phone >= 0.8 && (named === 'phone' || (f.phone >= 0.95 && !hasAny(n.tokens, IDENTIFIER_WORDS)))) return { role: 'structured', rule: 'structured:phone-values', confidence: 0.9, why: 'values are phone numbers', structured: 'phone' };
@@ -442,6 +469,21 @@ const RULES: Rule[] = [
     if ((e.referenced || e.foreignKey) && humanNames(e)) return undefined;
     if (e.referenced && e.column.candidateKey) return { role: 'identifier', rule: 'identifier:referenced-key', confidence: 0.9, why: 'a unique column other tables refer to: the key of its table', identifier: 'primary-key' };
     return e.foreignKey ? { role: 'identifier', rule: 'identifier:foreign-key', confidence: 0.9, why: 'its values are keys of another table', identifier: 'foreign-key' } : undefined;
+  },
+  // What a dictionary says the column is, by the head of its description: an order, a classification, a file name.
+  (e, n) => {
+    const { column } = e;
+    if (n.described.length === 0 || hasAny(n.tokens, IDENTIFIER_WORDS)) return undefined;
+    const head = descriptionHead(n.described);
+    if (!head) return undefined;
+    const said = `described as "${e.dictionary!.description}"`;
+    // An order or a position in integers ("The order in which the skaters skated", "positional order of the aspect").
+    if (POSITION_HEADS.has(head) && column.type === 'integer' && num(column.min) >= 0 && column.distinctCount <= 200) return { role: 'ordinal', rule: 'ordinal:described-position', confidence: 0.75, why: `${said}: a position` };
+    // A classification or a type whose values recur ("ECO classification"): a category, however code-like its values.
+    const { rows, distinct } = present(e);
+    if ((CATEGORY_HEADS.has(head) || DIMENSION_WORDS.has(head)) && column.type === 'text' && distinct >= 2 && rows >= 2 * distinct) return { role: 'dimension', rule: 'dimension:described-category', confidence: 0.7, why: `${said}: a category, ${distinct} values over ${Math.round(rows)} rows` };
+    if (FILE_HEADS.has(head) && column.type === 'text') return { role: 'structured', rule: 'structured:described-file', confidence: 0.7, why: `${said}: a file name`, structured: 'path' };
+    return undefined;
   },
   // Names of keys and codes.
   (e, n) => {
@@ -590,7 +632,7 @@ const RULES: Rule[] = [
 
 /** The role of one column and what it rests on. */
 export function decideRole(evidence: ColumnEvidence & { sample?: unknown[] }): RoleDecision {
-  const names: Names = { tokens: nameTokens(evidence.column.originalName || evidence.column.name), described: evidence.dictionary ? textTokens(evidence.dictionary.description) : [], last: undefined };
+  const names: Names = { tokens: nameTokens(evidence.column.originalName || evidence.column.name), described: evidence.dictionary ? descriptionTokens(evidence.dictionary.description) : [], last: undefined };
   // A loader's renamed column (`as_` for `AS`) still reads by its original name.
   if (names.tokens.length === 0) names.tokens = nameTokens(evidence.column.name);
   names.last = names.tokens[names.tokens.length - 1];
@@ -621,7 +663,7 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   let tokens = nameTokens(evidence.column.originalName || evidence.column.name);
   // `value` in a table called population is a population.
   if (tokens.length > 0 && tokens.every((t) => GENERIC_MEASURE_NAMES.has(t))) tokens = [...tokens, ...nameTokens(evidence.table.originalName.replace(/\.[a-z0-9]+$/i, '')), ...nameTokens(evidence.table.name)];
-  const described = evidence.dictionary ? textTokens(evidence.dictionary.description) : [];
+  const described = evidence.dictionary ? descriptionTokens(evidence.dictionary.description) : [];
   const fromWords = (words: string[], where: 'name' | 'dictionary'): Fact<Additivity> | undefined => {
     const source: Fact<Additivity>['source'] = where === 'name' ? { kind: 'rule', rule: 'additivity:name' } : { kind: 'dictionary', file: evidence.dictionary!.file, line: evidence.dictionary!.line };
     // "average", "per", "rate" qualify whatever they are said of ("average total", "sales per capita").

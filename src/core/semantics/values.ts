@@ -56,6 +56,11 @@ export interface ValueFingerprint {
   missingText: number;
   /** Values that are lists packed into one cell with semicolons or pipes (`Ann; Bo`). */
   semicolonList: number;
+  /**
+   * Sequences of three tokens or more nearly all written with digits (`1. e4 e5 2. Nf3`, `3T+2T 4S 2A`): a machine
+   * notation, not words for people.
+   */
+  notation: number;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -130,6 +135,7 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     unitInterval: 0,
     missingText: 0,
     semicolonList: 0,
+    notation: 0,
   };
   let numbers = 0;
   let totalLength = 0;
@@ -178,6 +184,8 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
       if (parts.length >= 3 && parts.every((p) => p.length <= 40) && parts.some((p) => p === '')) f.packed++;
     }
     if (/\S\s*[;|]\s*\S/.test(text) && text.split(/[;|]/).every((p) => p.trim() !== '' && p.length <= 60)) f.semicolonList++;
+    const tokens = text.split(/\s+/);
+    if (tokens.length >= 3 && tokens.filter((t) => /\d/.test(t)).length >= 0.75 * tokens.length && tokens.some((t) => /[A-Za-z]/.test(t))) f.notation++;
     if (CODE.test(text)) f.codeLike++;
     if (/\S\s+\S/.test(text)) f.multiWord++;
     const lower = text.toLowerCase();
@@ -196,7 +204,7 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
   const n = Math.max(1, f.sampled - f.missingText);
   f.meanLength = totalLength / n;
   f.missingText = f.missingText / Math.max(1, f.sampled);
-  for (const key of ['semicolonList', 'email', 'url', 'json', 'phone', 'path', 'list', 'numericText', 'percentSign', 'codeLike', 'multiWord', 'monthName', 'weekdayName', 'period', 'yearText', 'dateLike', 'base64', 'hex', 'textInBlobs', 'packed', 'country', 'countryCode', 'week'] as const) {
+  for (const key of ['notation', 'semicolonList', 'email', 'url', 'json', 'phone', 'path', 'list', 'numericText', 'percentSign', 'codeLike', 'multiWord', 'monthName', 'weekdayName', 'period', 'yearText', 'dateLike', 'base64', 'hex', 'textInBlobs', 'packed', 'country', 'countryCode', 'week'] as const) {
     f[key] = f[key] / n;
   }
   f.unitInterval = numbers > 0 ? f.unitInterval / numbers : 0;
