@@ -390,4 +390,19 @@ describe('semantics rules: names, documents, values and groups (the fifth set)',
     assert.equal(fingerprint(['1. e4 e5 2. Nf3', '1s2 2s2 2p6', '1. d4']).notation, 2 / 3);
     assert.equal(fingerprint(['12 Main Street', 'EX8 1DW', '3 (3)']).notation, 0);
   });
+  it('reads graded judgements (Outstanding … Inadequate, Not judged aside) as an ordered scale, link text as text, and local authorities and constituencies as places', async () => {
+    const homes = await once('ofsted-childrens-homes');
+    for (const table of ['inspections_in_year_2017_18', 'providers_as_at_2018_03_31']) {
+      for (const name of ['overall_effectiveness', 'quality_of_care', 'leadership_and_management']) {
+        const c = column(homes, table, name);
+        assert.equal(ruleOf(c), 'ordinal:scale-values', `${table}.${name}: ${c.role.why}`);
+      }
+      assert.equal(ruleOf(column(homes, table, 'web_link')), 'text:link-text');
+      for (const name of ['local_authority', 'parliamentary_constituency']) assert.equal(column(homes, table, name).role.value, 'geo', name);
+    }
+    // Kinds of provider are categories, not grades.
+    assert.equal(column(homes, 'providers_as_at_2018_03_31', 'provision_type').role.value, 'dimension');
+    assert.equal(fingerprint(['Good'], ['Good', 'Outstanding', 'Requires improvement to be good', 'Not judged']).ordinalScale, true);
+    assert.equal(fingerprint(['Good'], ['Good', 'Private', 'Voluntary']).ordinalScale, false);
+  });
 });

@@ -378,6 +378,9 @@ const RULES: Rule[] = [
     if (f.list >= 0.8 && e.column.distinctCount > 20 && f.meanLength > 10 && !(n.last && (GEO_WORDS[n.last] || TEXT_WORDS.has(n.last) || PERSON_NAME_WORDS.has(n.last)))) return { role: 'structured', rule: 'structured:list-values', confidence: 0.75, why: 'values are comma-separated lists' };
     const named = n.tokens.map((t) => STRUCTURED_WORDS[t]).find(Boolean);
     if (f.phone >= 0.8 && (named === 'phone' || (f.phone >= 0.95 && !hasAny(n.tokens, IDENTIFIER_WORDS)))) return { role: 'structured', rule: 'structured:phone-values', confidence: 0.9, why: 'values are phone numbers', structured: 'phone' };
+    // Named a link, but no value is one (a spreadsheet's 'Provider Webpage' whose hyperlink was lost): the link's words.
+    const shown = presentTexts(e);
+    if (named === 'url' && shown.length >= 5 && shown.every((v) => !/[/\\]|\.[a-z]{2,}/i.test(v))) return { role: 'text', rule: 'text:link-text', confidence: 0.55, why: `named ${e.column.name}, but no value is an address: the text a link showed` };
     if (named && named !== 'list') return { role: 'structured', rule: `structured:${named}-name`, confidence: 0.75, why: `named ${e.column.name}`, structured: named };
     if (named === 'list' && f.list >= 0.3) return { role: 'structured', rule: 'structured:list-values', confidence: 0.8, why: 'values are comma-separated lists', structured: 'list' };
     return undefined;
@@ -423,6 +426,8 @@ const RULES: Rule[] = [
     const head = words[words.length - 1];
     const before = words[words.length - 2];
     let kind = head ? GEO_WORDS[head] : undefined;
+    // A local authority (a council's area, as British, Irish and Australian statistics group by them) is a place.
+    if (!kind && head === 'authority' && before === 'local' && column.type === 'text') kind = 'region';
     if (!kind && before && GEO_WORDS[before] && ['name', 'code', 'no', 'num', 'number', 'cd', 'abbr', 'abbreviation', 'iso'].includes(head)) {
       kind = GEO_WORDS[before];
       // A code of an area that groups rows (a region code) is the area. A code beside the name of the place it

@@ -73,6 +73,13 @@ const PERIOD = /^\d{4}-(0[1-9]|1[0-2])$/;
 const YEAR = /^(1[5-9]\d\d|20\d\d|21\d\d)$/;
 const BASE64 = /^[A-Za-z0-9+/]{60,}={0,2}$/;
 const HEX = /^(0x)?[0-9a-f]{32,}$/i;
+/**
+ * Words that grade how well something is or was done, from best to worst (an inspection's Outstanding / Good /
+ * Requires improvement / Inadequate, a survey's Excellent … Poor), or how it went since the last grading.
+ */
+const JUDGEMENTS = /^(outstanding|exceptional|excellent|very good|good|satisfactory|adequate|acceptable|fair|average|requires improvement|needs improvement|weak|poor|very poor|inadequate|unsatisfactory|unacceptable|failing|improved|sustained|declined|improving|declining)\b/;
+/** Values that say no grade was given (`Not judged`, `Not applicable`). */
+const NOT_GRADED = /^not\b/;
 const LETTER_GRADES = ['a+', 'a', 'a-', 'b+', 'b', 'b-', 'c+', 'c', 'c-', 'd+', 'd', 'd-', 'e', 'f'];
 
 /** Placeholders for a missing value, lower-case. */
@@ -214,6 +221,9 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     const lowered = new Set(distinct.filter((v) => v !== null && v !== undefined).map((v) => String(v).trim().toLowerCase()).filter((v) => !MISSING_TEXT.test(v)));
     f.yesNo = lowered.size === 2 && YES_NO_PAIRS.some(([a, b]) => lowered.has(a) && lowered.has(b));
     f.ordinalScale = lowered.size >= 2 && ORDINAL_SCALES.some((scale) => [...lowered].every((v) => scale.includes(v)));
+    // Graded judgements (`Good`, `Requires improvement to be good`, `Inadequate`), beside `Not judged`.
+    const graded = [...lowered].filter((v) => !NOT_GRADED.test(v));
+    if (!f.ordinalScale && graded.length >= 2 && graded.every((v) => JUDGEMENTS.test(v))) f.ordinalScale = true;
     // Letter grades (`A+`, `A`, `A-`): a plain `A`/`B` is as often a section or a group, so a `+` or `-` must be there.
     if (!f.ordinalScale && lowered.size >= 2 && [...lowered].every((v) => LETTER_GRADES.includes(v)) && [...lowered].some((v) => /[+-]$/.test(v))) f.ordinalScale = true;
   }
