@@ -405,4 +405,39 @@ describe('semantics rules: names, documents, values and groups (the fifth set)',
     assert.equal(fingerprint(['Good'], ['Good', 'Outstanding', 'Requires improvement to be good', 'Not judged']).ordinalScale, true);
     assert.equal(fingerprint(['Good'], ['Good', 'Private', 'Voluntary']).ordinalScale, false);
   });
+  it('reads the quantities of a table named for levels (capacity, employment, "as at" a date) as levels, unless their own words say a rate', async () => {
+    const care = await once('covidcaremap-capacity');
+    const county = 'us_healthcare_capacity_county_covid_care_map';
+    for (const name of ['staffed_all_beds', 'staffed_icu_beds', 'licensed_all_beds']) {
+      const a = column(care, county, name).additivity;
+      assert.equal(a?.source.kind === 'rule' && a.source.rule, 'additivity:table-level', `${name}: ${a?.why}`);
+    }
+    assert.equal(column(care, county, 'all_bed_occupancy_rate').additivity?.value, 'non-additive');
+    const homes = await once('ofsted-childrens-homes');
+    assert.equal(column(homes, 'providers_as_at_2018_03_31', 'places').additivity?.value, 'semi-additive');
+    const budget = await load('vega-us-budget');
+    assert.equal(column(budget, 'us_employment', 'construction').additivity?.value, 'semi-additive');
+  });
+
+  it('reads a quantity with one value per repeated key as the key\'s (semi-additive), and the sum of the rows repeated per group as a total (non-additive)', async () => {
+    const homes = await once('ofsted-childrens-homes');
+    const places = column(homes, 'inspections_in_year_2017_18', 'places').additivity;
+    assert.equal(places?.source.kind === 'rule' && places.source.rule, 'additivity:repeated-per-key', places?.why);
+    assert.match(places!.why, /per urn/);
+    const parl = await once('parlgov-elections');
+    const total = column(parl, 'view_election', 'seats_total').additivity;
+    assert.equal(total?.source.kind === 'rule' && total.source.rule, 'additivity:group-total', total?.why);
+    assert.match(total!.why, /per election_id, the sum of seats/);
+    // The seats won vary within an election: no repeated value.
+    assert.notEqual(column(parl, 'view_election', 'seats').additivity?.value, 'non-additive');
+    // A view's copy of a film's length means what the film's length means (a property of each film).
+    const sakila = await materialize(publicFixture('sakila'));
+    try {
+      const env = await loadSemanticEnvironment(sakila.root);
+      assert.equal(column(env, 'film', 'length').additivity?.value, 'non-additive');
+      assert.equal(column(env, 'film_list', 'length').additivity?.value, 'non-additive');
+    } finally {
+      sakila.cleanup();
+    }
+  });
 });

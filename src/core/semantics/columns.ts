@@ -707,7 +707,20 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   if (evidence.column.type === 'real' && min < 0 && max > 0 && Math.max(-min, max) <= 10) {
     return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:signed-fraction' }, why: `real numbers ${min}–${max} on both sides of zero: a relative change or an index` };
   }
+  // A table named for what it holds at a moment (`…_capacity_…`, `stock_levels`, `providers_as_at_2018_03_31`): its
+  // quantities are levels, unless their own words said otherwise above.
+  const level = tableLevel(evidence.table);
+  if (level) return { value: 'semi-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:table-level' }, why: `in ${evidence.table.originalName.replace(/^.*[\\/]/, '')}, named ${level}: a level at a moment, added across entities, not over time` };
   return { value: 'additive', confidence: 0.55, source: { kind: 'rule', rule: 'additivity:default' }, why: 'a quantity with no sign of a rate, a level or an average' };
+}
+
+/** The words of a table's name that say it holds levels at a moment: a level word, or "as at/as of" a date. */
+function tableLevel(table: TableProfile): string | undefined {
+  const tokens = nameTokens(table.originalName.replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/i, ''));
+  const at = tokens.findIndex((t, i) => t === 'as' && (tokens[i + 1] === 'at' || tokens[i + 1] === 'of') && /^\d/.test(tokens[i + 2] ?? ''));
+  if (at >= 0) return `"as ${tokens[at + 1]}" a date`;
+  const word = tokens.find((t) => SEMI_ADDITIVE_WORDS.has(t));
+  return word ? `"${word}"` : undefined;
 }
 
 export function defaultAggregation(role: ColumnRole, additivity?: Additivity): Aggregation {
