@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { loadSemanticEnvironment } from '../../src/core/semantics/index';
 import { grainOfShape } from '../../src/core/semantics/grain';
 import { isRunningTotal } from '../../src/core/semantics/levels';
+import { nonAdditiveMorpheme } from '../../src/core/semantics/lexicon';
 import { fingerprint } from '../../src/core/semantics/values';
 import type { SemanticEnvironment } from '../../src/core/semantics/types';
 import { materialize, PUBLIC_FIXTURES, publicFixture } from '../support/publicFixtures';
@@ -439,5 +440,25 @@ describe('semantics rules: names, documents, values and groups (the fifth set)',
     } finally {
       sakila.cleanup();
     }
+  });
+  it('reads unnamed integers that run 1…n within every group (a standing in its group, a manager\'s order in a team\'s season) as positions', async () => {
+    const cups = await load('openfootball-worldcup');
+    const standing = column(cups, cups.semantics.columns.find((c) => c.column === 'pos' && c.table.endsWith('standings_standings'))!.table, 'pos');
+    assert.equal(ruleOf(standing), 'ordinal:position-in-group', standing.role.why);
+    assert.equal(standing.additivity, undefined);
+    const lahman = await load('lahman-baseball');
+    const order = column(lahman, 'managers', 'inseason');
+    assert.equal(ruleOf(order), 'ordinal:position-in-group', order.role.why);
+    assert.match(order.role.why, /team_id and year_id/);
+    // Games won run through no such numbering: still a quantity.
+    assert.equal(column(lahman, 'managers', 'w').role.value, 'measure');
+  });
+
+  it('reads a statistic hidden in a token (`maxtemp`, `vpdmax`), not in an ordinary word (`mining`, `meaning`, `admin`)', async () => {
+    assert.equal(nonAdditiveMorpheme(['vpdmax'], new Set()), 'max');
+    assert.equal(nonAdditiveMorpheme(['mining'], new Set()), undefined);
+    assert.equal(nonAdditiveMorpheme(['admin'], new Set()), undefined);
+    const budget = await load('vega-us-budget');
+    assert.equal(column(budget, 'us_employment', 'mining_and_logging').additivity?.value, 'semi-additive');
   });
 });

@@ -240,3 +240,56 @@ export function markRepeatedPerKey(db: Database, table: TableProfile, columns: C
     c.aggregation = e.totalOf ? 'avg' : 'sum';
   }
 }
+
+/** Groups of two rows or more a numbering must run through before the data can say "a position in each group". */
+const MIN_NUMBERED_GROUPS = 5;
+
+/**
+ * Unnamed integers that run 1, 2, …, n within every group of a key or of a pair of categories (a team's standing in
+ * its group, a manager's order within a team's season, the skating order within a program) are positions in the
+ * group, ordered, not quantities: an ordinal. Read on tables up to MAX_SERIES_ROWS rows.
+ */
+export function markPositionsInGroups(db: Database, table: TableProfile, columns: ColumnSemantics[]): void {
+  if (table.rowCount > MAX_SERIES_ROWS || table.rowCount < 2 * MIN_NUMBERED_GROUPS) return;
+  const profileOf = (name: string) => table.columns.find((p) => p.name === name);
+  const numbered = columns.filter((c) => {
+    const p = profileOf(c.column);
+    if (!p || c.role.value !== 'measure' || c.role.source.kind !== 'rule' || c.role.source.rule !== 'measure:numbers' || c.additivity?.source.kind === 'user') return false;
+    return p.type === 'integer' && Number(p.min) === 1 && Number(p.max) <= 500 && p.distinctCount >= 2;
+  });
+  if (numbered.length === 0) return;
+  const groupers = columns
+    .filter((c) => ['identifier', 'dimension', 'time', 'geo', 'ordinal'].includes(c.role.value))
+    .map((c) => profileOf(c.column))
+    .filter((p): p is TableProfile['columns'][number] => p !== undefined && p.nullFraction < 0.05 && p.distinctCount >= 2 && p.distinctCount <= table.rowCount / 2)
+    .sort((a, b) => a.distinctCount - b.distinctCount)
+    .slice(0, 5)
+    .map((p) => p.name);
+  const sets: string[][] = [...groupers.map((g) => [g]), ...groupers.flatMap((g, i) => groupers.slice(i + 1).map((h) => [g, h]))];
+  const left = new Set(numbered.map((c) => c.column));
+  for (const set of sets) {
+    if (left.size === 0) break;
+    const names = [...left];
+    const inner = names.map((m, i) => `COUNT(${q(m)}) AS n${i}, COUNT(DISTINCT ${q(m)}) AS d${i}, MIN(${q(m)}) AS lo${i}, MAX(${q(m)}) AS hi${i}`).join(', ');
+    const outer = names.map((_, i) => `SUM(n${i} >= 2), SUM(n${i} >= 2 AND d${i} = n${i} AND lo${i} = 1 AND hi${i} = n${i})`).join(', ');
+    try {
+      const row = db.exec(`SELECT ${outer} FROM (SELECT ${inner} FROM ${q(table.name)} GROUP BY ${set.map(q).join(', ')})`)[0]?.values[0];
+      if (!row) continue;
+      names.forEach((m, i) => {
+        const groups = Number(row[2 * i] ?? 0);
+        const runs = Number(row[2 * i + 1] ?? 0);
+        if (groups < MIN_NUMBERED_GROUPS || runs < 0.9 * groups) return;
+        const c = columns.find((x) => x.column === m)!;
+        const p = profileOf(m)!;
+        c.role = { value: 'ordinal', confidence: 0.7, source: { kind: 'rule', rule: 'ordinal:position-in-group' }, why: `within ${runs} of ${groups} groups of ${set.join(' and ')}, its values run 1, 2, … to the group's size: a position in the group` };
+        delete c.additivity;
+        delete c.unit;
+        c.aggregation = 'count';
+        c.cardinality = p.distinctCount <= 12 ? 'ideal' : p.distinctCount <= 50 ? 'usable' : 'high';
+        left.delete(m);
+      });
+    } catch {
+      // A view that fails to run says nothing.
+    }
+  }
+}

@@ -229,6 +229,9 @@ export const YES_NO_PAIRS: Array<[string, string]> = [
   ['yes', 'no'],
 ];
 
+/** Ordinary words that begin or end with a statistic's letters. */
+const ORDINARY_WORDS = new Set(['admin', 'vitamin', 'vitamins', 'minister', 'ministers', 'ministry', 'mineral', 'minerals', 'climax', 'comedian', 'comedians', 'meantime', 'meanwhile']);
+
 /**
  * Words hidden inside one token (`maxtemp`, `tmean`, `vpdmax`): a statistic or a temperature written without a
  * separator. Only for tokens that are not words of their own (`minutes` is a duration, not a minimum).
@@ -239,6 +242,8 @@ export function nonAdditiveMorpheme(tokens: readonly string[], known: ReadonlySe
     if (t.includes('temp')) return 'temp';
     if (t.includes('range')) return 'range';
     if (t.length >= 7 && /(per|pct)$/.test(t)) return 'per';
+    // A word that merely begins or ends with the letters (`mining`, `meaning`, `admin`, `vitamin`) is no statistic.
+    if (ORDINARY_WORDS.has(t) || /ings?$/.test(t)) continue;
     for (const m of ['max', 'min', 'mean', 'avg', 'median']) if (t.startsWith(m) || t.endsWith(m)) return m;
   }
   return undefined;
