@@ -719,9 +719,16 @@ function tableLevel(table: TableProfile): string | undefined {
   const tokens = nameTokens(table.originalName.replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/i, ''));
   const at = tokens.findIndex((t, i) => t === 'as' && (tokens[i + 1] === 'at' || tokens[i + 1] === 'of') && /^\d/.test(tokens[i + 2] ?? ''));
   if (at >= 0) return `"as ${tokens[at + 1]}" a date`;
-  const word = tokens.find((t) => SEMI_ADDITIVE_WORDS.has(t));
+  const word = tokens.find((t) => TABLE_LEVEL_WORDS.has(t));
   return word ? `"${word}"` : undefined;
 }
+
+/**
+ * Words that name a whole table as levels at a moment. Narrower than the level words of a column: a table of
+ * `employees`, `members` or `residents` lists people, whose quantities may be anything, and `running` or `current`
+ * say little of a table (`running_log`, `current_season`).
+ */
+const TABLE_LEVEL_WORDS = new Set(['capacity', 'capacities', 'inventory', 'inventories', 'stock', 'stocks', 'balance', 'balances', 'holdings', 'headcount', 'employment', 'population', 'populations', 'snapshot', 'snapshots', 'outstanding', 'reserves']);
 
 export function defaultAggregation(role: ColumnRole, additivity?: Additivity): Aggregation {
   switch (role) {
