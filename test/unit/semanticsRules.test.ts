@@ -353,6 +353,9 @@ describe('semantics rules: names, documents, values and groups (the fifth set)',
     }
     // Party names are one per party: text for people.
     assert.equal(column(env, 'view_party', 'party_name_english').role.value, 'text');
+    // The sample's 506 customers share 40 first names and 30 last names: still people's names, written as names are.
+    const retail = await loadSemanticEnvironment(path.join(PUBLIC_FIXTURES, '..', '..', '..', 'media', 'samples', 'retail'));
+    for (const name of ['first_name', 'last_name']) assert.equal(column(retail, 'customers', name).role.value, 'text', name);
   });
 
   it('reads integers a codebook calls an ID as identifiers, not quantities; a URN is a key', async () => {

@@ -252,6 +252,18 @@ function humanNames(e: ColumnEvidence): boolean {
   return sample.filter((v) => /(^|\s)[A-Z][a-z]/.test(v)).length >= 0.6 * sample.length;
 }
 
+/** A word of a person's name: capitalised (`Anna`, `O'Neil`, `Smith-Jones`) or in capitals (`CAPPELLINI`). */
+const NAME_WORD = /^([A-Z][a-z'’.-]+|[A-Z]{2,})$/;
+
+/**
+ * Most sampled values are written as people's names are, every word capitalised (`Susan`, `Van Dyke`) — a sample's
+ * customers drawn from forty first names still name people; `Social democracy` or `lib` do not.
+ */
+function shapedLikePeoplesNames(e: ColumnEvidence): boolean {
+  const values = presentTexts(e);
+  return values.length > 0 && values.filter((v) => v.trim().split(/\s+/).every((w) => NAME_WORD.test(w))).length >= 0.8 * values.length;
+}
+
 /** The sampled values are one token each with a digit in it (not prose, not a word). */
 function codeShaped(e: ColumnEvidence): boolean {
   const present = presentTexts(e);
@@ -565,7 +577,7 @@ const RULES: Rule[] = [
     // People's names hardly repeat: a `family_name` of a dozen values over a thousand rows is a family of things
     // (a party family, a product family), a category the rows are grouped by.
     const { rows: presentRows, distinct: presentDistinct } = present(e);
-    if (personWord !== undefined && presentDistinct >= 2 && presentDistinct <= 50 && presentRows >= 10 * presentDistinct && f.meanLength <= 60) {
+    if (personWord !== undefined && presentDistinct >= 2 && presentDistinct <= 50 && presentRows >= 10 * presentDistinct && f.meanLength <= 60 && !shapedLikePeoplesNames(e)) {
       return { role: 'dimension', rule: 'dimension:recurring-person-word', confidence: 0.6, why: `named ${column.name}, but ${presentDistinct} values over ${Math.round(presentRows)} rows: a grouping, not people's names` };
     }
     // Names that recur across the rows of a table (an agency name on every budget line) are what the rows are grouped by.
