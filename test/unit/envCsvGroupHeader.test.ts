@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
+import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { loadEnvironment } from '../../src/core/env/index';
 import type { DataEnvironment, TableProfile } from '../../src/core/env/types';
@@ -98,5 +99,41 @@ describe('env: CSV with a two-line header (group labels over the column names)',
     // The ownership table has an ordinary header.
     assert.deepEqual(tableOf(env, 'private_sector_ownerships').columns.map((c) => c.name), ['urn', 'provision_type', 'registration_status', 'sector', 'owner', 'source']);
     assert.equal(env.profile.diagnostics.filter((d) => /two-line header/.test(d.message)).length, 2);
+    // The inspections file's 39 trailing columns have neither a name nor a value: left out, as a workbook's are, and said.
+    assert.equal(inspections.columns.length, 26);
+    assert.deepEqual([inspections.droppedColumns?.[0], inspections.droppedColumns?.at(-1), inspections.droppedColumns?.length], ['column_27', 'column_65', 39]);
+    assert.ok(env.profile.diagnostics.some((d) => d.file.endsWith('inspections-in-year-2017-18.csv') && d.severity === 'info' && /39 column\(s\) with neither a name nor a value left out \(columns 27–65\)/.test(d.message)), JSON.stringify(env.profile.diagnostics));
+    assert.equal(providers.droppedColumns, undefined);
+  });
+});
+
+describe('env: columns with neither a name nor a value', () => {
+  it('leaves them out of a CSV, keeps an unnamed column with values and a named empty one, and says which', async () => {
+    const env = await load({ 'scores.csv': 'name,,score,notes,,\nAnn,x,3,,,\nBo,,4,,,\n' });
+    const table = tableOf(env, 'scores');
+    assert.deepEqual(table.columns.map((c) => c.name), ['name', 'column_2', 'score', 'notes']);
+    assert.deepEqual(table.droppedColumns, ['column_5', 'column_6']);
+    assert.deepEqual(await queryImage(env.image, 'SELECT name, column_2, score FROM scores ORDER BY name'), [
+      ['Ann', 'x', 3],
+      ['Bo', null, 4],
+    ]);
+    const info = env.profile.diagnostics.find((d) => /neither a name nor a value/.test(d.message));
+    assert.equal(info?.severity, 'info');
+    assert.match(info!.message, /^2 column\(s\) with neither a name nor a value left out \(columns 5–6\)/);
+  });
+
+  it('leaves them out of a workbook sheet the same way, and says which', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Scores');
+    sheet.addRow(['name', '', 'score', 'notes', '', 'x']);
+    sheet.addRow(['Ann', 'x', 3, null, null, null]);
+    sheet.addRow(['Bo', null, 4, null, null, null]);
+    // A blank cell with a border: part of the sheet's range, with neither a name nor a value.
+    sheet.getCell('E2').border = { top: { style: 'thin' } };
+    const env = await load({ 'scores.xlsx': Buffer.from(await workbook.xlsx.writeBuffer()) });
+    const table = tableOf(env, 'scores');
+    assert.deepEqual(table.columns.map((c) => c.name), ['name', 'column_2', 'score', 'notes', 'x']);
+    assert.deepEqual(table.droppedColumns, ['column_5']);
+    assert.ok(env.profile.diagnostics.some((d) => /Sheet 'Scores': 1 column\(s\) with neither a name nor a value left out \(column 5\)/.test(d.message)), JSON.stringify(env.profile.diagnostics));
   });
 });

@@ -11,7 +11,8 @@ import { openAgentSession, type AgentSession } from '../../src/core/agent/sessio
 import { executeToolCall } from '../../src/core/agent/tools';
 import type { AgentStep } from '../../src/core/agent/types';
 import { checkIntermediates, sameFigure } from '../../src/core/explorer/intermediates';
-import { cleaningRejection, verifyTrajectory } from '../../src/core/explorer/verifier';
+import { codeSimilarity } from '../../src/core/sim/history';
+import { analyticProgress, attemptedLastStep, cleaningRejection, coveredEvidence, verifyTrajectory } from '../../src/core/explorer/verifier';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
 import type { TaskSpec } from '../../src/core/taskpool/types';
 
@@ -80,6 +81,36 @@ describe('explorer: intermediate results checked by their figures', function () 
       assert.notEqual(cleaningRejection(steps, v), 'wrong-intermediate', task.id);
     }
     assert.ok(reported >= multi.length, `reference steps report their sub-answers (${reported} over ${multi.length} tasks)`);
+  });
+
+  it("scores a path's analytic progress by the results it reached, not by how its queries look", async () => {
+    const task = tasks.find((t) => t.family === 'document-metric' && t.evidence.length === 3)!;
+    const right = await referencePath(session, task);
+    const beforeAnswer = right.slice(0, -1);
+    assert.equal(analyticProgress(task, beforeAnswer), 1, 'the reference path reaches every step');
+    assert.equal(analyticProgress(task, right.slice(0, 1)), 1 / 3, 'after its first query, one step of three');
+    assert.equal(attemptedLastStep(task, right.slice(0, 2)), false, 'the share step is not the last step, however alike their code');
+    assert.equal(attemptedLastStep(task, beforeAnswer), true);
+
+    // A Python step that repeats the one before it and adds a line is as like one as the other by its code: its
+    // result says which it was.
+    const repeating = tasks.filter((t) => t.evidence.length >= 3 && t.evidence.slice(-2).every((e) => e.tool === 'run_python') && codeSimilarity(t.evidence.at(-2)!.code, t.evidence.at(-1)!.code) > 0.95);
+    assert.ok(repeating.length >= 2, `the sample has Python programs whose last step repeats the one before (${repeating.map((t) => t.family)})`);
+    for (const program of repeating) {
+      const n = program.evidence.length;
+      const whole = await referencePath(session, program);
+      assert.equal(attemptedLastStep(program, whole.slice(0, n - 1)), false, `${program.family}: one step is still to come`);
+      // The last step's code, run so that it printed only the step before's figure (its new line left out of the
+      // output): by its code it is the last step, by its result the one before.
+      const mixed = { ...whole[n - 1], observation: { ...whole[n - 2].observation, args: whole[n - 1].observation.args } } as AgentStep;
+      assert.equal(attemptedLastStep(program, [...whole.slice(0, n - 1), mixed]), false, `${program.family}: a result the step before already had`);
+      assert.equal(attemptedLastStep(program, whole.slice(0, n)), true, program.family);
+    }
+
+    const wrong = task.evidence[1].code.replace(/ROUND\(100\.0 \* COUNT\(matching\.entity\)/, 'ROUND(100.0 * COUNT(*)');
+    const off = (await referencePath(session, task, { 1: wrong })).slice(0, 2);
+    assert.equal(coveredEvidence(task, off).size, 3, 'coverage by code similarity counts the wrong share step, and the last step besides');
+    assert.equal(analyticProgress(task, off), 0, 'the share reported with wrong figures costs what the count step earned');
   });
 
   it("rejects the VIP task's trajectory whose share step has 100% for every city, though its answer matches", async () => {

@@ -121,6 +121,37 @@ describe('explorer: tree and pure policies', () => {
     assert.equal(answeredWrongElsewhere(tree, elsewhere, results), false, 'one right reading keeps it worth answering');
   });
 
+  it('settles a state whose last three children each repeated an earlier sibling, queries included', () => {
+    const tree = new SearchTree({ question: 'q' });
+    const state = tree.addChild(0, fakeStep(0, 'describe_table', { table: 't' }, true), undefined, undefined, 1);
+    const query = (q: string) => tree.addChild(state.index, fakeStep(1, 'run_sql', { query: q }, true, { kind: 'rows', columns: ['x'], rows: [[q]], truncated: false }), undefined, undefined, 0.2);
+    query('SELECT 1');
+    query('SELECT 2');
+    query('SELECT 1');
+    query('SELECT 2');
+    assert.equal(settled(tree, state), false, 'two repeats in a row: a third config may still write something new');
+    query('SELECT 1');
+    assert.equal(settled(tree, state), true, 'three new configs in a row gave only copies: widening buys more copies');
+    query('SELECT 3');
+    assert.equal(settled(tree, state), false, 'a new result reopens it');
+  });
+
+  it('reads neither a premature answer nor a right answer rejected for its path as a wrong reading of the state', () => {
+    const tree = new SearchTree({ question: 'q' });
+    const final = (answer: string) => fakeStep(1, 'final_answer', { answer }, true, { kind: 'final', answer } as AgentStep['observation']['data']);
+    const query = tree.addChild(0, fakeStep(0, 'run_sql', { query: 'SELECT 1' }, true), undefined, undefined, 1);
+    const hasty = [0, 1].map(() => Object.assign(tree.addChild(query.index, final('Newark'), undefined, undefined, 1), { quality: 0.4, verified: false, admitted: false, premature: true }));
+    assert.equal(settled(tree, query), false, 'two answers given before the last step: the state is an intermediate result');
+    const results = new Map([[`run_sql\u0000x`, [query.index]]]);
+    const elsewhere = tree.addChild(0, fakeStep(0, 'run_sql', { query: 'SELECT 1 -- again' }, true), undefined, undefined, 1);
+    assert.equal(answeredWrongElsewhere(tree, elsewhere, results), false);
+    for (const h of hasty) Object.assign(h, { quality: 0.98, verified: true, premature: false });
+    assert.equal(settled(tree, query), false, 'right answers rejected for a wrong intermediate earlier on their path read the result right');
+    assert.equal(answeredWrongElsewhere(tree, elsewhere, results), false);
+    for (const h of hasty) h.verified = false;
+    assert.equal(settled(tree, query), true, 'two wrong readings of the last result settle it');
+  });
+
   it('stops an expansion once a config repeats what a sibling did', async () => {
     const task = { id: 't', question: 'How many?', tables: [], evidence: [], answer: { type: 'number', value: 1 }, difficulty: { level: 'easy' } } as unknown as TaskSpec;
     const calls: string[] = [];
@@ -139,6 +170,48 @@ describe('explorer: tree and pure policies', () => {
     const result = await runSearch(task, runner as never, policy, { budgetUsd: 1, maxDepth: 1, maxExpansions: 1 });
     assert.deepEqual(calls.slice(0, 2), ['a', 'b'], 'the first two configs ran');
     assert.equal(result.tree.root.childIndices.length, 2, 'the third config was not asked: the second repeated the first');
+  });
+
+  it('continues from a state after an answer given before the last step, rather than closing it', async () => {
+    const rows = (column: string, value: number): AgentStep['observation']['data'] => ({ kind: 'rows', columns: [column], rows: [[value]], truncated: false });
+    const task = {
+      id: 't',
+      family: 'drill-down',
+      question: 'Two steps?',
+      tables: [],
+      answer: { type: 'number', value: 2, tolerance: 0 },
+      difficulty: { level: 'medium' },
+      evidence: [
+        { tool: 'run_sql', code: 'SELECT 1 AS a', result: { columns: ['a'], rows: [[1]] }, subAnswer: { key: { type: 'number', value: 1, tolerance: 0 } } },
+        { tool: 'run_sql', code: 'SELECT 2 AS b', result: { columns: ['b'], rows: [[2]] } },
+      ],
+    } as unknown as TaskSpec;
+    let hasty = true;
+    const runner = {
+      async step(input: { state: { steps: AgentStep[] } }): Promise<AgentStep> {
+        const depth = input.state.steps.length;
+        const step = (tool: string, args: Record<string, unknown>, data: AgentStep['observation']['data']) => ({ ...fakeStep(depth, tool, args, true, data), observation: { ok: true, tool, args, data, text: JSON.stringify(data), elapsedMs: 1 } }) as AgentStep;
+        if (depth === 0) return step('run_sql', { query: 'SELECT 1 AS a' }, rows('a', 1));
+        if (depth === 1 && hasty) {
+          hasty = false;
+          return step('final_answer', { answer: '1' }, { kind: 'final', answer: '1' } as AgentStep['observation']['data']);
+        }
+        if (depth === 1) return step('run_sql', { query: 'SELECT 2 AS b' }, rows('b', 2));
+        return step('final_answer', { answer: '2' }, { kind: 'final', answer: '2' } as AgentStep['observation']['data']);
+      },
+    };
+    const arm: ArmConfig = { provider: 'p', model: 'm', contextLength: 'full', reasoningEffort: 'low', operator: 'explore' };
+    const policy = { name: 'one', choose: () => ({ arms: [arm], armIds: ['m'], priors: [1], expectedCosts: [0.001] }), learn: () => {} };
+    const early = await runSearch(task, runner as never, policy, { budgetUsd: 1, maxExpansions: 2 });
+    const state = early.tree.node(1);
+    const answer = early.tree.node(state.childIndices[0]);
+    assert.equal(answer.premature, true, "the answer came before the path ran the program's last step");
+    assert.equal(state.closed, false, 'the intermediate result stays open');
+    assert.equal(early.tree.root.closed, false, 'so the search descends to it again instead of widening elsewhere');
+    hasty = true;
+    const whole = await runSearch(task, runner as never, policy, { budgetUsd: 1, maxExpansions: 4 });
+    assert.equal(whole.admitted.length, 1);
+    assert.deepEqual(whole.admitted[0].steps.map((s) => s.toolCall?.arguments), ['{"query":"SELECT 1 AS a"}', '{"query":"SELECT 2 AS b"}', '{"answer":"2"}']);
   });
 
   it('narrows the branch width to what the budget can carry to an answer', () => {

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { loadSemanticEnvironment } from '../../src/core/semantics/index';
 import { grainOfShape } from '../../src/core/semantics/grain';
 import { isRunningTotal } from '../../src/core/semantics/levels';
+import { nonAdditiveMorpheme } from '../../src/core/semantics/lexicon';
 import { fingerprint } from '../../src/core/semantics/values';
 import type { SemanticEnvironment } from '../../src/core/semantics/types';
 import { materialize, PUBLIC_FIXTURES, publicFixture } from '../support/publicFixtures';
@@ -319,5 +320,148 @@ describe('value fingerprints: placeholders for missing values', () => {
     assert.equal(fingerprint(['HIGH', 'LOW'], ['HIGH', 'MEDIUM', 'LOW', 'UNKNOWN']).ordinalScale, true);
     assert.equal(fingerprint(['A', 'B'], ['A', 'B', 'C']).ordinalScale, false);
     assert.equal(fingerprint(['A', 'A+'], ['A', 'A+', 'A-']).ordinalScale, true);
+  });
+});
+
+describe('semantics rules: names, documents, values and groups (the fifth set)', function () {
+  this.timeout(300_000);
+  const loaded = new Map<string, Promise<SemanticEnvironment>>();
+  const once = (name: string) => {
+    if (!loaded.has(name)) loaded.set(name, load(name));
+    return loaded.get(name)!;
+  };
+  const ruleOf = (c: { role: { source: { kind: string; rule?: string } } }) => (c.role.source.kind === 'rule' ? c.role.source.rule : c.role.source.kind);
+
+  it('reads a numbered address line as text, the whole address as a place', async () => {
+    const care = await once('covidcaremap-capacity');
+    const facility = 'us_healthcare_capacity_facility_covid_care_map';
+    assert.equal(column(care, facility, 'address').role.value, 'geo');
+    assert.equal(ruleOf(column(care, facility, 'address_2')), 'text:address-line');
+    const homes = await once('ofsted-childrens-homes');
+    for (const name of ['address_1', 'address_2']) assert.equal(column(homes, 'providers_as_at_2018_03_31', name).role.value, 'text', name);
+    assert.equal(column(homes, 'providers_as_at_2018_03_31', 'postcode').role.value, 'geo');
+  });
+
+  it('reads a qualified name of a place (`country_name_short`) as the place, and a person-name word over a dozen recurring values as a grouping', async () => {
+    const env = await once('parlgov-elections');
+    const short = column(env, 'view_election', 'country_name_short');
+    assert.equal(short.role.value, 'geo', short.role.why);
+    assert.equal(short.geo, 'country');
+    for (const name of ['family_name', 'family_name_short']) {
+      const c = column(env, 'view_party', name);
+      assert.equal(ruleOf(c), 'dimension:recurring-person-word', `${name}: ${c.role.why}`);
+    }
+    // Party names are one per party: text for people.
+    assert.equal(column(env, 'view_party', 'party_name_english').role.value, 'text');
+    // The sample's 506 customers share 40 first names and 30 last names: still people's names, written as names are.
+    const retail = await loadSemanticEnvironment(path.join(PUBLIC_FIXTURES, '..', '..', '..', 'media', 'samples', 'retail'));
+    for (const name of ['first_name', 'last_name']) assert.equal(column(retail, 'customers', name).role.value, 'text', name);
+  });
+
+  it('reads integers a codebook calls an ID as identifiers, not quantities; a URN is a key', async () => {
+    const env = await once('parlgov-elections');
+    for (const name of ['cmp', 'euprofiler', 'ees', 'castles_mair', 'huber_inglehart', 'ray', 'benoit_laver', 'chess']) {
+      const c = column(env, 'view_party', name);
+      assert.equal(ruleOf(c), 'identifier:described', `${name}: ${c.role.why}`);
+    }
+    // A description that counts or measures is not a key: "number of seats won by party".
+    assert.equal(column(env, 'view_election', 'seats').role.value, 'measure');
+    const homes = await once('ofsted-childrens-homes');
+    assert.equal(column(homes, 'providers_as_at_2018_03_31', 'linked_education_urn').role.value, 'identifier');
+  });
+  it('reads what a dictionary\'s description is headed by: an order in integers, a classification whose values recur, a file name', async () => {
+    const skating = await once('isu-figure-skating-scores');
+    for (const [table, name] of [['performances', 'starting_number'], ['judged_aspects', 'aspect_num']]) {
+      const c = column(skating, table, name);
+      assert.equal(ruleOf(c), 'ordinal:described-position', `${name}: ${c.role.why}`);
+    }
+    assert.equal(ruleOf(column(skating, 'programs', 'pdf')), 'structured:described-file');
+    // "The identifier assigned to the judge": the seat J1–J9 identifies the judge.
+    assert.equal(column(skating, 'judge_scores', 'judge').role.value, 'identifier');
+    // A Markdown link in the description is read by its text: "[ECO](https://…) classification" is a classification.
+    const openings = await once('lichess-chess-openings');
+    const eco = column(openings, 'a', 'eco');
+    assert.equal(ruleOf(eco), 'dimension:described-category', eco.role.why);
+  });
+
+  it('reads sequences of tokens written with digits (chess moves, electron configurations) as a notation', async () => {
+    const openings = await once('lichess-chess-openings');
+    assert.equal(ruleOf(column(openings, 'a', 'pgn')), 'structured:notation-values');
+    // The opening's name is words for people.
+    assert.equal(column(openings, 'a', 'name').role.value, 'text');
+    const periodic = await load('periodic-table-json');
+    assert.equal(column(periodic, 'periodic_table_json', 'electron_configuration').role.value, 'structured');
+    assert.equal(fingerprint(['1. e4 e5 2. Nf3', '1s2 2s2 2p6', '1. d4']).notation, 2 / 3);
+    assert.equal(fingerprint(['12 Main Street', 'EX8 1DW', '3 (3)']).notation, 0);
+  });
+  it('reads graded judgements (Outstanding … Inadequate, Not judged aside) as an ordered scale, link text as text, and local authorities and constituencies as places', async () => {
+    const homes = await once('ofsted-childrens-homes');
+    for (const table of ['inspections_in_year_2017_18', 'providers_as_at_2018_03_31']) {
+      for (const name of ['overall_effectiveness', 'quality_of_care', 'leadership_and_management']) {
+        const c = column(homes, table, name);
+        assert.equal(ruleOf(c), 'ordinal:scale-values', `${table}.${name}: ${c.role.why}`);
+      }
+      assert.equal(ruleOf(column(homes, table, 'web_link')), 'text:link-text');
+      for (const name of ['local_authority', 'parliamentary_constituency']) assert.equal(column(homes, table, name).role.value, 'geo', name);
+    }
+    // Kinds of provider are categories, not grades.
+    assert.equal(column(homes, 'providers_as_at_2018_03_31', 'provision_type').role.value, 'dimension');
+    assert.equal(fingerprint(['Good'], ['Good', 'Outstanding', 'Requires improvement to be good', 'Not judged']).ordinalScale, true);
+    assert.equal(fingerprint(['Good'], ['Good', 'Private', 'Voluntary']).ordinalScale, false);
+  });
+  it('reads the quantities of a table named for levels (capacity, employment, "as at" a date) as levels, unless their own words say a rate', async () => {
+    const care = await once('covidcaremap-capacity');
+    const county = 'us_healthcare_capacity_county_covid_care_map';
+    for (const name of ['staffed_all_beds', 'staffed_icu_beds', 'licensed_all_beds']) {
+      const a = column(care, county, name).additivity;
+      assert.equal(a?.source.kind === 'rule' && a.source.rule, 'additivity:table-level', `${name}: ${a?.why}`);
+    }
+    assert.equal(column(care, county, 'all_bed_occupancy_rate').additivity?.value, 'non-additive');
+    const homes = await once('ofsted-childrens-homes');
+    assert.equal(column(homes, 'providers_as_at_2018_03_31', 'places').additivity?.value, 'semi-additive');
+    const budget = await load('vega-us-budget');
+    assert.equal(column(budget, 'us_employment', 'construction').additivity?.value, 'semi-additive');
+  });
+
+  it('reads a quantity with one value per repeated key as the key\'s (semi-additive), and the sum of the rows repeated per group as a total (non-additive)', async () => {
+    const homes = await once('ofsted-childrens-homes');
+    const places = column(homes, 'inspections_in_year_2017_18', 'places').additivity;
+    assert.equal(places?.source.kind === 'rule' && places.source.rule, 'additivity:repeated-per-key', places?.why);
+    assert.match(places!.why, /per urn/);
+    const parl = await once('parlgov-elections');
+    const total = column(parl, 'view_election', 'seats_total').additivity;
+    assert.equal(total?.source.kind === 'rule' && total.source.rule, 'additivity:group-total', total?.why);
+    assert.match(total!.why, /per election_id, the sum of seats/);
+    // The seats won vary within an election: no repeated value.
+    assert.notEqual(column(parl, 'view_election', 'seats').additivity?.value, 'non-additive');
+    // A view's copy of a film's length means what the film's length means (a property of each film).
+    const sakila = await materialize(publicFixture('sakila'));
+    try {
+      const env = await loadSemanticEnvironment(sakila.root);
+      assert.equal(column(env, 'film', 'length').additivity?.value, 'non-additive');
+      assert.equal(column(env, 'film_list', 'length').additivity?.value, 'non-additive');
+    } finally {
+      sakila.cleanup();
+    }
+  });
+  it('reads unnamed integers that run 1…n within every group (a standing in its group, a manager\'s order in a team\'s season) as positions', async () => {
+    const cups = await load('openfootball-worldcup');
+    const standing = column(cups, cups.semantics.columns.find((c) => c.column === 'pos' && c.table.endsWith('standings_standings'))!.table, 'pos');
+    assert.equal(ruleOf(standing), 'ordinal:position-in-group', standing.role.why);
+    assert.equal(standing.additivity, undefined);
+    const lahman = await load('lahman-baseball');
+    const order = column(lahman, 'managers', 'inseason');
+    assert.equal(ruleOf(order), 'ordinal:position-in-group', order.role.why);
+    assert.match(order.role.why, /team_id and year_id/);
+    // Games won run through no such numbering: still a quantity.
+    assert.equal(column(lahman, 'managers', 'w').role.value, 'measure');
+  });
+
+  it('reads a statistic hidden in a token (`maxtemp`, `vpdmax`), not in an ordinary word (`mining`, `meaning`, `admin`)', async () => {
+    assert.equal(nonAdditiveMorpheme(['vpdmax'], new Set()), 'max');
+    assert.equal(nonAdditiveMorpheme(['mining'], new Set()), undefined);
+    assert.equal(nonAdditiveMorpheme(['admin'], new Set()), undefined);
+    const budget = await load('vega-us-budget');
+    assert.equal(column(budget, 'us_employment', 'mining_and_logging').additivity?.value, 'semi-additive');
   });
 });

@@ -127,6 +127,23 @@ describe('offline-sim: an agent that earns its answers', function () {
     void carried;
   });
 
+  it('names in its thoughts and explanation only the earlier findings it was shown', () => {
+    let named = 0;
+    for (const run of runs) {
+      const findings = run.task.evidence.slice(0, -1).flatMap((e) => (e.subAnswer?.key.type === 'string' ? [e.subAnswer.key.value] : []));
+      run.steps.forEach((step, i) => {
+        const said = `${step.thought} ${step.toolCall?.name === 'final_answer' ? step.toolCall.arguments : ''}`;
+        for (const value of findings) {
+          if (!said.includes(value)) continue;
+          named++;
+          const seen = run.steps.slice(0, i).map((s) => s.observation.text).join('\n') + shownBefore(run.session, run.task, [], 0);
+          assert.ok(seen.includes(value), `${run.task.id} step ${i}: names ${value} before any observation showed it: ${said.slice(0, 200)}`);
+        }
+      });
+    }
+    assert.ok(named > 0, 'episodes name earlier findings');
+  });
+
   it('errs mostly as real agents do: typos are at most 10% of the mistakes', () => {
     const categories = runs.flatMap((r) => r.decisions).filter((d) => d.mistake && CATEGORY_OF[d.mistake] !== 'answer').map((d) => CATEGORY_OF[d.mistake!]);
     assert.ok(categories.length >= 20, `mistakes: ${categories.length}`);

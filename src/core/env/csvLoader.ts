@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import Papa from 'papaparse';
-import { listLines, report, tableBaseName, type LoaderContext } from './loaderContext';
+import { listLines, positions, report, tableBaseName, type LoaderContext } from './loaderContext';
 import { columnNamesFromHeaders } from './naming';
 import { quoteIdent } from '../text/sql';
 import { createTableParts, MAX_TABLE_COLUMNS, planTableParts, type ColumnSpec, type RowSink } from './tableWriter';
@@ -111,6 +111,16 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
   }
   reportProblems(context, inference);
   reportDateLayouts(context, columns, inference.trackers);
+  // Columns with neither a name nor a value (a spreadsheet's empty trailing columns) are layout, not data: left out,
+  // as the XLSX loader leaves them out, and said so. Not for a file split into linked parts.
+  const header = inference.header;
+  const empty = plan.linkColumn ? [] : columns.map((_, i) => i).filter((i) => (header[i] ?? '').trim() === '' && inference.trackers[i].nonEmptyCount === 0 && inference.trackers[i].missingMarkers === 0);
+  const keep = empty.length > 0 && empty.length < columns.length ? columns.map((_, i) => i).filter((i) => !empty.includes(i)) : undefined;
+  const droppedColumns = keep ? empty.map((i) => columns[i].name) : undefined;
+  if (keep) {
+    guessHolds = false;
+    report(context, 'info', `${empty.length} column(s) with neither a name nor a value left out (${positions(empty)}), as empty spreadsheet columns are.`);
+  }
 
   if (guessHolds) {
     inserter.finish();
@@ -119,11 +129,12 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
     inserter.dispose();
     for (const part of plan.parts) context.db.run(`DROP TABLE ${quoteIdent(part.name)}`);
     columns = columns.map((c, i) => withSpec(c, inference.trackers[i]));
+    if (keep) columns = keep.map((i) => columns[i]);
     plan = { ...plan, parts: partsFor(columns) };
     inserter = createTableParts(context.db, plan.parts, !!plan.linkColumn);
     const typed = inserter;
     try {
-      await insertPass(context, delimiter, skipRows, !!layout.noHeader, footerWidth, columns, (row) => typed.insert(row));
+      await insertPass(context, delimiter, skipRows, !!layout.noHeader, footerWidth, columns, (row) => typed.insert(row), keep);
       typed.finish();
     } catch (e) {
       typed.dispose();
@@ -141,7 +152,7 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
     );
   }
   const statistics = inserter.statistics();
-  partsFor(columns).forEach((part, k) => context.tables.push({ name: part.name, originalName, sourceFile: context.file, kind: 'table', columns: part.columns, statistics: statistics[k] }));
+  partsFor(columns).forEach((part, k) => context.tables.push({ name: part.name, originalName, sourceFile: context.file, kind: 'table', columns: part.columns, statistics: statistics[k], ...(droppedColumns ? { droppedColumns } : {}) }));
 }
 
 /** The column as the whole file types it: what the guess from the first 64 KiB said (a layout, a unit) goes. */
@@ -543,6 +554,8 @@ async function insertPass(
   footerWidth: number,
   columns: ColumnSpec[],
   insert: (values: Array<string | number | null>) => void,
+  /** The file's field for each column, where some fields are left out. */
+  fields?: readonly number[],
 ): Promise<void> {
   let headerSeen = noHeader;
   let skipped = 0;
@@ -553,7 +566,8 @@ async function insertPass(
   // Narrow lines wait for a row of the table after them, as in the first pass: a footer is never inserted.
   const held: string[][] = [];
   const add = (row: string[]) => {
-    for (let c = 0; c < columnCount; c++) values[c] = textCellToSql(row[c], types[c], layouts[c]);
+    if (fields) for (let c = 0; c < columnCount; c++) values[c] = textCellToSql(row[fields[c]], types[c], layouts[c]);
+    else for (let c = 0; c < columnCount; c++) values[c] = textCellToSql(row[c], types[c], layouts[c]);
     insert(values);
   };
   await streamRows(context, delimiter, (rows) => {

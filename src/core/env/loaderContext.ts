@@ -18,6 +18,8 @@ export interface LoadedTable {
   viewSql?: string;
   /** Column statistics the loader gathered while inserting the rows (`TableInserter.statistics()`); the profile uses them. */
   statistics?: TableStatistics;
+  /** Columns of the file left out as empty and unnamed, by the names they would have had (`column_27`). */
+  droppedColumns?: string[];
 }
 
 /** What every loader gets for one file. */
@@ -53,4 +55,16 @@ export function listLines(lines: number[], total: number, limit = 10): string {
 /** The base of the names of a file's tables: the one chosen for the whole folder, else the file's own base name. */
 export function tableBaseName(context: LoaderContext): string {
   return context.baseName ?? tableBaseNameFromFile(context.file);
+}
+
+/** 0-based column indexes as 1-based positions with runs joined: `columns 27–65`, `column 4`. */
+export function positions(indexes: readonly number[]): string {
+  const runs: string[] = [];
+  for (let i = 0; i < indexes.length; i++) {
+    let j = i;
+    while (j + 1 < indexes.length && indexes[j + 1] === indexes[j] + 1) j++;
+    runs.push(j > i ? `${indexes[i] + 1}–${indexes[j] + 1}` : `${indexes[i] + 1}`);
+    i = j;
+  }
+  return `${indexes.length === 1 ? 'column' : 'columns'} ${runs.join(', ')}`;
 }

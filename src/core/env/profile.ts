@@ -175,6 +175,7 @@ export function profileTable(db: Database, loaded: LoadedTable): TableProfile {
   if (keyColumns.length > 0 && loaded.kind === 'table' && !loaded.columns) profile.primaryKey = keyColumns.map((c) => c.name);
   if (loaded.foreignKeys) profile.foreignKeys = loaded.foreignKeys.map((key) => ({ ...key, references: key.references.some((r) => r === '') ? primaryKeyOf(db, key.table) ?? key.references : key.references }));
   if (loaded.viewSql) profile.viewSql = loaded.viewSql;
+  if (loaded.droppedColumns && loaded.droppedColumns.length > 0) profile.droppedColumns = loaded.droppedColumns;
   return profile;
 }
 

@@ -97,6 +97,8 @@ export interface TableProfile {
   foreignKeys?: DeclaredForeignKey[];
   /** For views: the SELECT they are defined by. */
   viewSql?: string;
+  /** Columns of the file left out as empty and unnamed (no header, no value), by the names they would have had (`column_27`). */
+  droppedColumns?: string[];
 }
 
 export interface DocumentSection {

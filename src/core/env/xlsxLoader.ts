@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import { report, tableBaseName, type LoaderContext } from './loaderContext';
+import { positions, report, tableBaseName, type LoaderContext } from './loaderContext';
 import { columnNamesFromHeaders, toSnakeIdentifier } from './naming';
 import { createTable, type ColumnSpec } from './tableWriter';
 import { ColumnTypeTracker, jsonCellToSql } from './typeInference';
@@ -299,6 +299,7 @@ function loadSheet(context: LoaderContext, grid: SheetGrid, workbookName: string
     report(context, 'info', `Sheet '${grid.name}' has no data; skipped.`);
     return;
   }
+  const dropped = [...Array(fullWidth).keys()].filter((c) => !kept.includes(c));
   const names = columnNamesFromHeaders(kept.map((c) => headerTexts[c]));
   const trackers = kept.map(() => new ColumnTypeTracker());
   let uncachedFormulas = 0;
@@ -350,9 +351,10 @@ function loadSheet(context: LoaderContext, grid: SheetGrid, workbookName: string
     inserter.dispose();
     throw e;
   }
-  context.tables.push({ name: tableName, originalName: grid.name, sourceFile: context.file, kind: 'table', columns, statistics: inserter.statistics() });
+  context.tables.push({ name: tableName, originalName: grid.name, sourceFile: context.file, kind: 'table', columns, statistics: inserter.statistics(), ...(dropped.length > 0 ? { droppedColumns: dropped.map((c) => `column_${c + 1}`) } : {}) });
 
   const where = `Sheet '${grid.name}'`;
+  if (dropped.length > 0) report(context, 'info', `${where}: ${dropped.length} column(s) with neither a name nor a value left out (${positions(dropped)}).`);
   if (header.captions.length > 0) report(context, 'info', `${where}: title row(s) above the header skipped: ${header.captions.map((c) => JSON.stringify(c)).join(', ')}.`);
   if (header.rows.length > 1) report(context, 'info', `${where}: merged header cells read as a ${header.rows.length}-row header (rows ${headerTop}–${headerBottom}).`);
   if (hidden) report(context, 'info', `${where} is hidden in the workbook; loaded anyway.`);

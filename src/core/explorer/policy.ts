@@ -113,8 +113,8 @@ export function operatorsAt(node: TreeNode): Operator[] {
 
 /**
  * The state to widen once every branch has ended: a non-final, non-provider-failure node below the max depth
- * with fewer than WIDEN_CAP·maxK children whose next step is not settled, highest mean value first (ties: the
- * older node). Pure.
+ * with fewer than WIDEN_CAP·maxK children, not below a wrong intermediate, whose next step is not settled, highest
+ * mean value first (ties: the older node). Pure.
  */
 export function widenCandidate(tree: SearchTree, maxDepth: number, maxK: number, skip: ReadonlySet<number> = new Set()): TreeNode | undefined {
   let best: TreeNode | undefined;
@@ -123,7 +123,8 @@ export function widenCandidate(tree: SearchTree, maxDepth: number, maxK: number,
     if (node.quality !== undefined || node.depth >= maxDepth || node.childIndices.length >= WIDEN_CAP * maxK) continue;
     if (node.step && node.step.observation.tool === '(provider)') continue;
     if (node.index !== 0 && node.childIndices.length === 0) continue;
-    if (settled(tree, node)) continue;
+    // Below a wrong intermediate every answer is rejected: the budget goes to states before it.
+    if (node.contradicted || settled(tree, node)) continue;
     if (!best || meanValue(node) > meanValue(best)) best = node;
   }
   return best;
@@ -148,13 +149,28 @@ export const WIDEN_CAP = 4;
 export function settled(tree: SearchTree, node: TreeNode): boolean {
   const children = node.childIndices.map((index) => tree.node(index));
   // A result two configs have read, both wrongly: the mistake is in the result, not in the reading.
-  if (children.length >= WRONG_READINGS && children.every((c) => c.quality !== undefined && !c.verified)) return true;
+  if (children.length >= WRONG_READINGS && children.every(wrongReading)) return true;
   if (node.childIndices.length < SETTLED_AGREEMENT) return false;
+  // The last SETTLED_AGREEMENT children each repeated an earlier sibling's outcome (the same call and observation,
+  // or the same answer): widening buys copies, whichever configs are left — queries included.
+  const outcomes = children.map((child) => outcomeKey(child.step));
+  const repeats = (i: number) => outcomes[i] !== undefined && outcomes.slice(0, i).includes(outcomes[i]);
+  if (children.slice(-SETTLED_AGREEMENT).every((_, j) => repeats(children.length - SETTLED_AGREEMENT + j))) return true;
   const steps = children.map((child) => child.step);
   // Query code is where configs differ in skill: three configs making one mistake do not settle what a fourth writes.
   if (steps.some((step) => resultKey(step) !== undefined)) return false;
   const keys = new Set(steps.map((step, i) => outcomeKey(step) ?? `#${node.childIndices[i]}`));
   return keys.size === 1;
+}
+
+/**
+ * A wrong final answer read off the state before it: a reading of the last step's result gone wrong. A premature
+ * answer (given before the path attempted the program's last step) is not one — the state it left may be an
+ * intermediate result the path was right to reach, whose next step is a query, not an answer; nor is a right answer
+ * the cleaning filters rejected for its path (a wrong intermediate, a repeated call): the reading was right.
+ */
+function wrongReading(node: TreeNode): boolean {
+  return node.quality !== undefined && !node.verified && !node.premature;
 }
 
 /** A successful query step's tool and result as the model saw it; undefined for other steps. */
@@ -173,7 +189,7 @@ export function answeredWrongElsewhere(tree: SearchTree, node: TreeNode, results
   return (results.get(key) ?? []).some((index) => {
     if (index === node.index) return false;
     const children = tree.node(index).childIndices.map((c) => tree.node(c));
-    return children.length > 0 && children.every((c) => c.quality !== undefined && !c.verified);
+    return children.length > 0 && children.every(wrongReading);
   });
 }
 
@@ -216,11 +232,15 @@ export function affordableWidth(expectedCosts: readonly number[], remainingUsd: 
 // ---------------------------------------------------------------- values and rewards
 
 /**
- * A node's value in 0..1: a final answer is worth its quality (0 when wrong); an open state is worth its
- * analytic progress, less when its own step failed. Open states stay below 0.8, so a verified answer wins.
+ * A node's value in 0..1: a final answer is worth its quality when its trajectory is admitted (0 when wrong or
+ * rejected by the cleaning filters: no training data came of it); an open state is worth its analytic progress,
+ * less when its own step failed, and nothing below a sub-answer reported with wrong figures. Open states stay below
+ * 0.8, so an admitted answer wins.
  */
 export function nodeValue(node: TreeNode): number {
-  if (node.quality !== undefined) return node.verified ? node.quality : 0;
+  if (node.quality !== undefined) return node.admitted ? node.quality : 0;
+  // A state below a sub-answer reported with wrong figures leads to no admitted answer (unless redone on the path).
+  if (node.contradicted) return 0;
   const failed = node.step !== undefined && !node.step.observation.ok;
   return Math.max(0, Math.min(0.8, 0.2 + 0.6 * node.progress - (failed ? 0.15 : 0)));
 }

@@ -22,8 +22,10 @@ import {
   outcomeKey,
   resultKey,
   selectChild,
+  settled,
   stateKey,
   widenCandidate,
+  WIDEN_CAP,
   type ExpansionChoice,
   type ExpansionPolicy,
 } from './policy';
@@ -38,7 +40,8 @@ import {
   Verification,
   cleaningRejection,
   DEPTH_PER_STEP,
-  coveredEvidence,
+  analyticState,
+  attemptedLastStep,
 } from './verifier';
 import { verifyTrajectoryJudged, type RubricJudge } from './judge';
 import { matchesAnswer } from '../taskpool/answer';
@@ -233,6 +236,7 @@ function selectLeaf(s: SearchState): Selection {
   const repairTarget = repairs ? tree.nodes.find((n) => n.status === 'error' && !n.closed && n.childIndices.length === 0) : undefined;
   let leaf = repairTarget ?? repairedBranch ?? tree.root;
   while (leaf.childIndices.length > 0) {
+    if (tryAgainHere(s, leaf)) return { leaf, widening: true };
     const next = selectChild(tree, leaf, settings.cPuct);
     if (!next) break;
     leaf = next;
@@ -244,6 +248,22 @@ function selectLeaf(s: SearchState): Selection {
     return { again: true };
   }
   return { leaf, widening: false };
+}
+
+/**
+ * A state whose next step went wrong in every branch so far — each child is below a wrong intermediate (a sub-answer
+ * reported with wrong figures) or an answer given before the path attempted the program's last step — gets another
+ * config here before the search descends into those branches: the step is worth trying again from this state, and
+ * nothing below a wrong intermediate is admitted unless a later step there corrects it. Such a state is left open
+ * when a premature answer ends its branch (evaluate), so the descent reaches it.
+ */
+function tryAgainHere(s: SearchState, node: TreeNode): boolean {
+  const { tree, settings } = s;
+  if (node.closed || node.contradicted || s.unwidenable.has(node.index) || node.depth >= settings.maxDepth) return false;
+  if (node.childIndices.length >= WIDEN_CAP * settings.maxK || settled(tree, node)) return false;
+  const children = node.childIndices.map((index) => tree.node(index));
+  const wentWrong = (child: TreeNode) => child.contradicted === true || child.premature === true;
+  return children.some(wentWrong) && children.every((child) => wentWrong(child) || child.closed);
 }
 
 /** Choosing K configs for the leaf from the policy, no wider than the budget can carry to an answer. */
@@ -389,7 +409,7 @@ async function evaluate(s: SearchState, leaf: TreeNode, choice: ArmChoice, expan
     const duplicate = key !== undefined && siblingStates.has(key);
     if (key !== undefined) siblingStates.add(key);
     const path = tree.stepsTo(child.index);
-    child.progress = s.task.evidence.length ? coveredEvidence(s.task, path).size / s.task.evidence.length : 1;
+    ({ progress: child.progress, contradicted: child.contradicted } = analyticState(s.task, path));
     if (step.observation.ok && step.observation.data.kind === 'final') evaluation.verdicts.push(await verdictOn(s, child, path, evaluation));
     else if (!step.observation.ok) {
       child.status = 'error';
@@ -403,7 +423,8 @@ async function evaluate(s: SearchState, leaf: TreeNode, choice: ArmChoice, expan
     if (leaf.status === 'error' && step.observation.ok && step.toolCall?.name === leaf.step?.toolCall?.name) leaf.status = 'repaired';
     s.policy.learn(child.armId!, choice.features, child.reward, step.costUsd);
     tree.backpropagate(child.index, child.reward);
-    if (child.closed) tree.closeUpward(child.index);
+    // A premature answer ends its branch but not its parent's: the state it answered from stays open to continue.
+    if (child.closed && !child.premature) tree.closeUpward(child.index);
   }
   if (expansion.children.length === 0) {
     leaf.closed = true;
@@ -425,6 +446,8 @@ async function verdictOn(s: SearchState, child: TreeNode, path: AgentStep[], eva
   child.status = verification.verified ? 'verified' : 'terminal';
   const trajectoryId = `${task.id}/${child.id}`;
   const reason = cleaningRejection(path, verification, s.settings.cleaning, task.evidence.length);
+  child.admitted = reason === undefined;
+  child.premature = !attemptedLastStep(task, path);
   if (reason !== undefined) {
     s.rejected.push({ trajectoryId, reason });
     return { rejected: { trajectoryId, reason, quality: verification.quality } };

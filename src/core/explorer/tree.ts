@@ -26,8 +26,10 @@ export interface TreeNode {
   reward: number;
   /** Prior for PUCT (the cost model's normalised score of the arm when the child was made). */
   prior: number;
-  /** Coverage of the task's evidence anchors by the path's successful steps, 0..1. */
+  /** Analytic progress of the path: the task program's results it has reached, 0..1 (`analyticState`). */
   progress: number;
+  /** The path reports a sub-answer with wrong figures: nothing below it can be admitted unless a later step gets it right. */
+  contradicted?: boolean;
   /** No further expansion: final answer, max depth, budget, or every child closed. */
   closed: boolean;
   /** Features the cost model saw when this node was expanded (kept for its updates). */
@@ -35,6 +37,10 @@ export interface TreeNode {
   decision?: Decision;
   /** Set on a final_answer node by the verifier. */
   verified?: boolean;
+  /** Set on a final_answer node: the cleaning filters admitted its trajectory (a verified answer may still be rejected). */
+  admitted?: boolean;
+  /** Set on a final_answer node: the path answered before any step of it attempted the program's last step. */
+  premature?: boolean;
   quality?: number;
 }
 

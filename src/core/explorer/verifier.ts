@@ -51,6 +51,73 @@ export function coveredEvidence(task: TaskSpec, steps: readonly AgentStep[]): Se
   return covered;
 }
 
+/** How far a path has got with the task program, by the results it reached (`analyticState`). */
+export interface AnalyticState {
+  /** 0..1: program steps reached, less those whose sub-answer the path reports with wrong figures. */
+  progress: number;
+  /** The path reports a sub-answer with wrong figures (and never with the right ones): every answer below is rejected as off a wrong intermediate. */
+  contradicted: boolean;
+}
+
+/**
+ * Analytic progress of a path: the share of the task program's steps whose result the path has really reached. A
+ * step with a sub-answer counts when a step of the path reports it with the reference's figures
+ * (`checkIntermediate`), or reproduces the step's recorded result without contradicting it, and costs one when the
+ * path reports it only with wrong figures; a step with a recorded result and no sub-answer (the last, whose key is
+ * the answer) counts when a step reproduces that result; a step with neither counts by code similarity, as evidence
+ * coverage does. Unlike coverage, a query that only looks like the reference (the same CTE with the wrong join key)
+ * earns nothing: the search's reward for open states and the cost model's learning both read this, so a config
+ * whose queries return wrong figures is not rewarded for them.
+ */
+export function analyticState(task: TaskSpec, steps: readonly AgentStep[]): AnalyticState {
+  if (task.evidence.length === 0) return { progress: 1, contradicted: false };
+  const ok = steps.filter((s) => s.observation.ok && s.toolCall !== undefined);
+  let reached = 0;
+  let contradicted = false;
+  task.evidence.forEach((evidence, index) => {
+    const sameTool = ok.filter((s) => s.toolCall?.name === evidence.tool);
+    if (evidence.subAnswer) {
+      const check = checkIntermediate(evidence, index, evidence.subAnswer.key, sameTool);
+      if (check.agrees || (!check.contradicted && sameTool.some((s) => reproducesResult(s, evidence)))) reached++;
+      else if (check.contradicted) {
+        reached--;
+        contradicted = true;
+      }
+    } else if (evidence.result && evidence.result.rows.length > 0) {
+      if (sameTool.some((s) => reproducesResult(s, evidence))) reached++;
+    } else if (sameTool.some((s) => codeSimilarity(stepCode(s) ?? '', evidence.code) >= 0.55)) reached++;
+  });
+  return { progress: Math.max(0, reached) / task.evidence.length, contradicted };
+}
+
+/** The progress part of `analyticState`. */
+export function analyticProgress(task: TaskSpec, steps: readonly AgentStep[]): number {
+  return analyticState(task, steps).progress;
+}
+
+/**
+ * Whether a path has attempted the task program's last step (its code is the step's, by the coverage threshold, or
+ * it reproduces the step's result). An answer given before that is premature: it says nothing about how the results
+ * seen so far read, only that the agent stopped early.
+ */
+export function attemptedLastStep(task: TaskSpec, steps: readonly AgentStep[]): boolean {
+  const last = task.evidence.length - 1;
+  if (last < 0) return true;
+  const evidence = task.evidence[last];
+  return steps.some((step) => {
+    const code = stepCode(step);
+    if (!step.observation.ok || code === undefined || step.toolCall?.name !== evidence.tool) return false;
+    if (reproducesResult(step, evidence)) return true;
+    // A step that reproduces an earlier program step's result was that step (a Python step that repeats the one before
+    // it and adds a line is as like the one as the other by its code).
+    if (task.evidence.some((other, i) => i !== last && other.tool === evidence.tool && reproducesResult(step, other))) return false;
+    // Otherwise it is the attempt at the program step its code is most like: the steps of one program often share a
+    // CTE, so a query for step 2 is also "similar" to step 3 by the threshold alone.
+    const similarity = codeSimilarity(code, evidence.code);
+    return similarity >= 0.55 && task.evidence.every((other, i) => i === last || other.tool !== evidence.tool || codeSimilarity(code, other.code) <= similarity);
+  });
+}
+
 export function evidenceCoverage(task: TaskSpec, steps: readonly AgentStep[]): number {
   return task.evidence.length === 0 ? 1 : coveredEvidence(task, steps).size / task.evidence.length;
 }

@@ -252,10 +252,63 @@ function humanNames(e: ColumnEvidence): boolean {
   return sample.filter((v) => /(^|\s)[A-Z][a-z]/.test(v)).length >= 0.6 * sample.length;
 }
 
+/** A word of a person's name: capitalised (`Anna`, `O'Neil`, `Smith-Jones`) or in capitals (`CAPPELLINI`). */
+const NAME_WORD = /^([A-Z][a-z'’.-]+|[A-Z]{2,})$/;
+
+/**
+ * Most sampled values are written as people's names are, every word capitalised (`Susan`, `Van Dyke`) — a sample's
+ * customers drawn from forty first names still name people; `Social democracy` or `lib` do not.
+ */
+function shapedLikePeoplesNames(e: ColumnEvidence): boolean {
+  const values = presentTexts(e);
+  return values.length > 0 && values.filter((v) => v.trim().split(/\s+/).every((w) => NAME_WORD.test(w))).length >= 0.8 * values.length;
+}
+
 /** The sampled values are one token each with a digit in it (not prose, not a word). */
 function codeShaped(e: ColumnEvidence): boolean {
   const present = presentTexts(e);
   return present.length > 0 && present.filter((v) => /^\S+$/.test(v.trim()) && /\d/.test(v)).length >= 0.9 * present.length;
+}
+
+/** Words a description calls a key by. */
+const DESCRIBED_KEY_WORDS = new Set(['id', 'ids', 'identifier', 'identifiers', 'uuid', 'guid']);
+
+/**
+ * A dictionary that calls the column an identifier ("Comparative Manifestos Project party ID", "unique identifier for
+ * each country"), early in its description and before any word of a quantity ("number of ids" counts them).
+ */
+function describedIdentifier(described: readonly string[]): string | undefined {
+  const head = described.slice(0, 10);
+  const at = head.findIndex((w) => DESCRIBED_KEY_WORDS.has(w));
+  if (at < 0) return undefined;
+  const before = head.slice(0, at);
+  if (hasAny(before, COUNT_WORDS) || hasAny(before, ADDITIVE_WORDS) || hasAny(before, SEMI_ADDITIVE_WORDS) || hasAny(before, NON_ADDITIVE_WORDS) || before.includes('number') || before.includes('of')) return undefined;
+  return head[at];
+}
+
+/** The words of a description as a reader reads it: a Markdown link by its text, not its address. */
+function descriptionTokens(description: string): string[] {
+  return textTokens(description.replace(/\]\([^)\s]*\)/g, ']').replace(/<?\b(https?|ftp):\/\/\S+/gi, ' '));
+}
+
+/** Words that end the first phrase of a description ("The order in which…", "ECO classification"). */
+const PHRASE_ENDS = new Set(['of', 'for', 'in', 'within', 'from', 'to', 'at', 'on', 'by', 'with', 'as', 'that', 'which', 'who', 'where', 'when', 'is', 'are', 'was', 'given', 'assigned', 'used', 'e', 'i', 'eg', 'ie', 'see', 'either']);
+const POSITION_HEADS = new Set(['order', 'position', 'place', 'rank', 'ranking', 'sequence']);
+const CATEGORY_HEADS = new Set(['classification', 'categorisation', 'categorization', 'categories', 'classes', 'types', 'kinds']);
+const FILE_HEADS = new Set(['filename', 'filenames']);
+
+/** The head word of a description's first phrase: its last word before a preposition or a clause ("the positional order" of …). */
+function descriptionHead(described: readonly string[]): string | undefined {
+  const words: string[] = [];
+  for (const w of described) {
+    if (PHRASE_ENDS.has(w)) break;
+    if (!ARTICLES.has(w)) words.push(w);
+  }
+  if (words.length === 0 || words.length > 4) return undefined;
+  const last = words[words.length - 1];
+  // "file name" is one word.
+  if (last === 'name' && words[words.length - 2] === 'file') return 'filename';
+  return last;
 }
 
 /** Person-name words that only qualify a name. */
@@ -271,6 +324,9 @@ function placeOfTable(table: TableProfile): GeoKind | undefined {
   const kind = GEO_WORDS[last] ?? GEO_WORDS[singular];
   return kind && kind !== 'latitude' && kind !== 'longitude' && kind !== 'address' && kind !== 'postal-code' ? kind : undefined;
 }
+
+/** Words after `name` that say which of a thing's names it is (short, official, in English). */
+const NAME_VARIANTS = new Set(['short', 'long', 'full', 'official', 'common', 'local', 'native', 'display', 'ascii', 'en', 'english', 'abbr', 'abbreviated']);
 
 /** How coordinates are written, after their name: degrees, decimal degrees, a datum. */
 const COORDINATE_UNITS = new Set(['deg', 'degs', 'degrees', 'dd', 'decimal', 'wgs84', 'wgs', 'rad']);
@@ -329,9 +385,14 @@ const RULES: Rule[] = [
     // Names packed with semicolons or pipes (`Ann Lee; Bo Ek`) in a good share of cells: lists, though most hold one.
     if (f.semicolonList >= 0.2 && e.column.distinctCount > 20 && f.meanLength <= 120) return { role: 'structured', rule: 'structured:semicolon-lists', confidence: 0.7, why: `${Math.round(f.semicolonList * 100)}% of values are lists joined by ';' or '|'`, structured: 'list' };
     if (f.packed >= 0.8) return { role: 'structured', rule: 'structured:packed-values', confidence: 0.8, why: 'cells pack several comma-separated fields, some empty' };
+    // Sequences of tokens written with digits (chess moves, element codes, coordinates pairs): a notation for machines.
+    if (f.notation >= 0.8 && distinct > 20 && f.dateLike < 0.5 && f.numericText < 0.5) return { role: 'structured', rule: 'structured:notation-values', confidence: 0.7, why: `${Math.round(f.notation * 100)}% of values are sequences of tokens written with digits: a notation` };
     if (f.list >= 0.8 && e.column.distinctCount > 20 && f.meanLength > 10 && !(n.last && (GEO_WORDS[n.last] || TEXT_WORDS.has(n.last) || PERSON_NAME_WORDS.has(n.last)))) return { role: 'structured', rule: 'structured:list-values', confidence: 0.75, why: 'values are comma-separated lists' };
     const named = n.tokens.map((t) => STRUCTURED_WORDS[t]).find(Boolean);
     if (f.phone >= 0.8 && (named === 'phone' || (f.phone >= 0.95 && !hasAny(n.tokens, IDENTIFIER_WORDS)))) return { role: 'structured', rule: 'structured:phone-values', confidence: 0.9, why: 'values are phone numbers', structured: 'phone' };
+    // Named a link, but no value is one (a spreadsheet's 'Provider Webpage' whose hyperlink was lost): the link's words.
+    const shown = presentTexts(e);
+    if (named === 'url' && shown.length >= 5 && shown.every((v) => !/[/\\]|\.[a-z]{2,}/i.test(v))) return { role: 'text', rule: 'text:link-text', confidence: 0.55, why: `named ${e.column.name}, but no value is an address: the text a link showed` };
     if (named && named !== 'list') return { role: 'structured', rule: `structured:${named}-name`, confidence: 0.75, why: `named ${e.column.name}`, structured: named };
     if (named === 'list' && f.list >= 0.3) return { role: 'structured', rule: 'structured:list-values', confidence: 0.8, why: 'values are comma-separated lists', structured: 'list' };
     return undefined;
@@ -367,9 +428,18 @@ const RULES: Rule[] = [
     // A unit after the place says how it is written (`latitude_deg`, `lon_dd`), not what it is.
     const words = n.tokens.filter((t) => !/^\d+$/.test(t));
     while (words.length > 1 && COORDINATE_UNITS.has(words[words.length - 1])) words.pop();
+    // A qualifier after a name says which name it is (`country_name_short`, `city_name_en`): still the place's name.
+    if (words.length > 2 && words[words.length - 2] === 'name' && NAME_VARIANTS.has(words[words.length - 1])) words.pop();
+    // A numbered line of an address (`Address 1`, `address2`, `address_line_2`) is a part of one, free text: the
+    // place is the whole address, or its town and postcode.
+    if (column.type === 'text' && n.tokens.includes('address') && n.tokens.some((t) => /^\d$/.test(t) || t === 'line')) {
+      return { role: 'text', rule: 'text:address-line', confidence: 0.6, why: `named ${column.name}: one line of an address, free text` };
+    }
     const head = words[words.length - 1];
     const before = words[words.length - 2];
     let kind = head ? GEO_WORDS[head] : undefined;
+    // A local authority (a council's area, as British, Irish and Australian statistics group by them) is a place.
+    if (!kind && head === 'authority' && before === 'local' && column.type === 'text') kind = 'region';
     if (!kind && before && GEO_WORDS[before] && ['name', 'code', 'no', 'num', 'number', 'cd', 'abbr', 'abbreviation', 'iso'].includes(head)) {
       kind = GEO_WORDS[before];
       // A code of an area that groups rows (a region code) is the area. A code beside the name of the place it
@@ -417,6 +487,21 @@ const RULES: Rule[] = [
     if (e.referenced && e.column.candidateKey) return { role: 'identifier', rule: 'identifier:referenced-key', confidence: 0.9, why: 'a unique column other tables refer to: the key of its table', identifier: 'primary-key' };
     return e.foreignKey ? { role: 'identifier', rule: 'identifier:foreign-key', confidence: 0.9, why: 'its values are keys of another table', identifier: 'foreign-key' } : undefined;
   },
+  // What a dictionary says the column is, by the head of its description: an order, a classification, a file name.
+  (e, n) => {
+    const { column } = e;
+    if (n.described.length === 0 || hasAny(n.tokens, IDENTIFIER_WORDS)) return undefined;
+    const head = descriptionHead(n.described);
+    if (!head) return undefined;
+    const said = `described as "${e.dictionary!.description}"`;
+    // An order or a position in integers ("The order in which the skaters skated", "positional order of the aspect").
+    if (POSITION_HEADS.has(head) && column.type === 'integer' && num(column.min) >= 0 && column.distinctCount <= 200) return { role: 'ordinal', rule: 'ordinal:described-position', confidence: 0.75, why: `${said}: a position` };
+    // A classification or a type whose values recur ("ECO classification"): a category, however code-like its values.
+    const { rows, distinct } = present(e);
+    if ((CATEGORY_HEADS.has(head) || DIMENSION_WORDS.has(head)) && column.type === 'text' && distinct >= 2 && rows >= 2 * distinct) return { role: 'dimension', rule: 'dimension:described-category', confidence: 0.7, why: `${said}: a category, ${distinct} values over ${Math.round(rows)} rows` };
+    if (FILE_HEADS.has(head) && column.type === 'text') return { role: 'structured', rule: 'structured:described-file', confidence: 0.7, why: `${said}: a file name`, structured: 'path' };
+    return undefined;
+  },
   // Names of keys and codes.
   (e, n) => {
     const { column, table } = e;
@@ -427,7 +512,10 @@ const RULES: Rule[] = [
     if ((first === 'num' || first === 'n') && n.tokens.length > 1 && isNumber(column) && !column.candidateKey) return undefined;
     const idWord = hasAny(n.tokens, IDENTIFIER_WORDS);
     const codeWord = n.last && CODE_WORDS.has(n.last) ? n.last : undefined;
-    if (!idWord && !codeWord) return undefined;
+    if (!idWord && !codeWord) {
+      const said = describedIdentifier(n.described);
+      return said ? { role: 'identifier', rule: 'identifier:described', confidence: 0.8, why: `described as "${e.dictionary!.description}" (${said})`, identifier: column.candidateKey ? 'primary-key' : 'code' } : undefined;
+    }
     // `agency_code` beside `agency_name`: the code of an entity the table names, not a category.
     const stem = n.tokens.slice(0, -1).join(' ');
     const named = codeWord !== undefined && stem !== '' && table.columns.some((c) => c !== column && nameTokens(c.originalName || c.name).join(' ').replace(/ (name|title|desc|description)$/, '') === stem && c.type === 'text');
@@ -486,6 +574,12 @@ const RULES: Rule[] = [
     const place = textWord === 'name' && n.tokens.length === 1 ? placeOfTable(e.table) : undefined;
     if (place) return { role: 'geo', rule: `geo:${place}-name`, confidence: 0.7, why: `the name in a table of ${e.table.originalName.replace(/\.[a-z0-9]+$/i, '')}: a ${place}`, geo: place };
     const personName = personWord !== undefined || (textWord === 'name' && n.tokens.length === 1 && f.multiWord > 0.5 && column.distinctCount > 50);
+    // People's names hardly repeat: a `family_name` of a dozen values over a thousand rows is a family of things
+    // (a party family, a product family), a category the rows are grouped by.
+    const { rows: presentRows, distinct: presentDistinct } = present(e);
+    if (personWord !== undefined && presentDistinct >= 2 && presentDistinct <= 50 && presentRows >= 10 * presentDistinct && f.meanLength <= 60 && !shapedLikePeoplesNames(e)) {
+      return { role: 'dimension', rule: 'dimension:recurring-person-word', confidence: 0.6, why: `named ${column.name}, but ${presentDistinct} values over ${Math.round(presentRows)} rows: a grouping, not people's names` };
+    }
     // Names that recur across the rows of a table (an agency name on every budget line) are what the rows are grouped by.
     const nonNullRows = e.table.rowCount * (1 - column.nullFraction);
     if (!personName && textWord !== 'description' && textWord !== 'desc' && textWord !== 'comment' && textWord !== 'comments' && textWord !== 'note' && textWord !== 'notes' && column.distinctCount <= 200 && nonNullRows >= 4 * column.distinctCount && f.meanLength <= 60) {
@@ -555,7 +649,7 @@ const RULES: Rule[] = [
 
 /** The role of one column and what it rests on. */
 export function decideRole(evidence: ColumnEvidence & { sample?: unknown[] }): RoleDecision {
-  const names: Names = { tokens: nameTokens(evidence.column.originalName || evidence.column.name), described: evidence.dictionary ? textTokens(evidence.dictionary.description) : [], last: undefined };
+  const names: Names = { tokens: nameTokens(evidence.column.originalName || evidence.column.name), described: evidence.dictionary ? descriptionTokens(evidence.dictionary.description) : [], last: undefined };
   // A loader's renamed column (`as_` for `AS`) still reads by its original name.
   if (names.tokens.length === 0) names.tokens = nameTokens(evidence.column.name);
   names.last = names.tokens[names.tokens.length - 1];
@@ -586,7 +680,7 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   let tokens = nameTokens(evidence.column.originalName || evidence.column.name);
   // `value` in a table called population is a population.
   if (tokens.length > 0 && tokens.every((t) => GENERIC_MEASURE_NAMES.has(t))) tokens = [...tokens, ...nameTokens(evidence.table.originalName.replace(/\.[a-z0-9]+$/i, '')), ...nameTokens(evidence.table.name)];
-  const described = evidence.dictionary ? textTokens(evidence.dictionary.description) : [];
+  const described = evidence.dictionary ? descriptionTokens(evidence.dictionary.description) : [];
   const fromWords = (words: string[], where: 'name' | 'dictionary'): Fact<Additivity> | undefined => {
     const source: Fact<Additivity>['source'] = where === 'name' ? { kind: 'rule', rule: 'additivity:name' } : { kind: 'dictionary', file: evidence.dictionary!.file, line: evidence.dictionary!.line };
     // "average", "per", "rate" qualify whatever they are said of ("average total", "sales per capita").
@@ -625,8 +719,28 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   if (evidence.column.type === 'real' && min < 0 && max > 0 && Math.max(-min, max) <= 10) {
     return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:signed-fraction' }, why: `real numbers ${min}–${max} on both sides of zero: a relative change or an index` };
   }
+  // A table named for what it holds at a moment (`…_capacity_…`, `stock_levels`, `providers_as_at_2018_03_31`): its
+  // quantities are levels, unless their own words said otherwise above.
+  const level = tableLevel(evidence.table);
+  if (level) return { value: 'semi-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:table-level' }, why: `in ${evidence.table.originalName.replace(/^.*[\\/]/, '')}, named ${level}: a level at a moment, added across entities, not over time` };
   return { value: 'additive', confidence: 0.55, source: { kind: 'rule', rule: 'additivity:default' }, why: 'a quantity with no sign of a rate, a level or an average' };
 }
+
+/** The words of a table's name that say it holds levels at a moment: a level word, or "as at/as of" a date. */
+function tableLevel(table: TableProfile): string | undefined {
+  const tokens = nameTokens(table.originalName.replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/i, ''));
+  const at = tokens.findIndex((t, i) => t === 'as' && (tokens[i + 1] === 'at' || tokens[i + 1] === 'of') && /^\d/.test(tokens[i + 2] ?? ''));
+  if (at >= 0) return `"as ${tokens[at + 1]}" a date`;
+  const word = tokens.find((t) => TABLE_LEVEL_WORDS.has(t));
+  return word ? `"${word}"` : undefined;
+}
+
+/**
+ * Words that name a whole table as levels at a moment. Narrower than the level words of a column: a table of
+ * `employees`, `members` or `residents` lists people, whose quantities may be anything, and `running` or `current`
+ * say little of a table (`running_log`, `current_season`).
+ */
+const TABLE_LEVEL_WORDS = new Set(['capacity', 'capacities', 'inventory', 'inventories', 'stock', 'stocks', 'balance', 'balances', 'holdings', 'headcount', 'employment', 'population', 'populations', 'snapshot', 'snapshots', 'outstanding', 'reserves']);
 
 export function defaultAggregation(role: ColumnRole, additivity?: Additivity): Aggregation {
   switch (role) {

@@ -12,7 +12,7 @@ import { columnSemantics, defaultAggregation, type ColumnEvidence } from './colu
 import { checkReferences, CORRECTIONS_FILE, readCorrections, type SemanticCorrections } from './corrections';
 import { normalName, readCodebookTables, readDictionaries, tablesDescribedBy } from './dictionary';
 import { addPartitionViews, findPartitions } from './partitions';
-import { markRunningTotals, spreadLevelsThroughSums } from './levels';
+import { markPositionsInGroups, markRepeatedPerKey, markRunningTotals, spreadLevelsThroughSums } from './levels';
 import { dateShape } from './grain';
 import { inferRelationships, viewLineage, type ColumnLineage } from './relationships';
 import { nameTokens } from './lexicon';
@@ -130,6 +130,8 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
   // Base tables first, then views in the order they were made, so a view column can take its base column's meaning.
   const ordered = [...profile.tables.filter((t) => !t.viewSql), ...profile.tables.filter((t) => t.viewSql)];
   const tableColumns = new Map<string, ColumnSemantics[]>();
+  // View columns that copy a base column, with it: they mean what it finally means.
+  const copies: Array<[ColumnSemantics, ColumnSemantics]> = [];
   for (const table of ordered) {
     const samples = sampleValues(db, table);
     const lineage = table.viewSql && !partitionViews.has(table.name) ? viewLineage(table, profile) : new Map();
@@ -140,6 +142,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
       let semantics: ColumnSemantics;
       if (base && from) {
         semantics = inherited(base, table.name, column.name, from);
+        if (!from.aggregate) copies.push([semantics, base]);
       } else {
         const sample = samples.get(column.name) ?? [];
         const distinct = column.distinctCount <= 12 ? distinctValues(db, draft, table, column.name, 13) : undefined;
@@ -170,6 +173,10 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
   }
   // Running totals are told by their data, over the whole of each table (a partition's view holds all its files).
   for (const table of ordered) markRunningTotals(db, table, tableColumns.get(table.name) ?? []);
+  // Quantities of an entity repeated on each of its rows are told by their data too.
+  for (const table of ordered) markRepeatedPerKey(db, table, tableColumns.get(table.name) ?? []);
+  // And numberings that run 1…n within each group are positions.
+  for (const table of ordered) markPositionsInGroups(db, table, tableColumns.get(table.name) ?? []);
   // The files of a partition are one dataset: each file's columns mean what the union of all files says (a column
   // empty in the early files, or 0/1 in a quiet season, reads as it does across all of them).
   for (const partition of partitions) {
@@ -183,6 +190,18 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
     }
   }
   spreadLevels(tableColumns, partitions);
+  // A property of each thing in an entity table (a film's length) is one in the views that copy it (film_list).
+  for (const table of profile.tables) {
+    if (table.viewSql || !referencedTables.has(table.name)) continue;
+    const list = tableColumns.get(table.name) ?? [];
+    const kind = tableSemantics(table, list, relationships).kind.value;
+    if (kind === 'entity' || kind === 'lookup') for (const c of list) entityProperty(c, table.name);
+  }
+  for (const [copy, base] of copies) {
+    if (!base.additivity || copy.additivity?.value === base.additivity.value || copy.additivity?.source.kind === 'user' || copy.role.source.kind === 'user' || copy.role.value !== base.role.value) continue;
+    copy.additivity = { ...base.additivity, why: `${base.additivity.why} (as in ${base.table}.${base.column})` };
+    copy.aggregation = base.aggregation;
+  }
   const columns: ColumnSemantics[] = [];
   const tables: TableSemantics[] = [];
   for (const table of profile.tables) {

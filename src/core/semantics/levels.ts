@@ -150,3 +150,146 @@ export function spreadLevelsThroughSums(columns: ColumnSemantics[]): number {
   }
   return changed;
 }
+
+/** What a group test saw of one measure: how many groups of two rows or more, and in how many it is one value. */
+export interface RepeatEvidence {
+  key: string;
+  groups: number;
+  constant: number;
+  /** Another measure whose sum over each group equals this one (in that many groups), when there is one. */
+  totalOf?: { column: string; groups: number };
+}
+
+/** Minimum groups of two rows or more before the data can say "one value per group". */
+const MIN_REPEATED_GROUPS = 5;
+/** Minimum distinct values of a measure repeated per key: a value few groups share could be one by chance. */
+const MIN_REPEATED_VALUES = 5;
+
+/**
+ * Measures one value for every row of a key that repeats (a provider's registered places on each of its inspections,
+ * a chamber's size on each party's row of an election): read per key, on tables up to MAX_SERIES_ROWS rows.
+ */
+export function repeatedPerKey(db: Database, table: TableProfile, columns: readonly ColumnSemantics[], measures: readonly string[], others: readonly string[] = []): Map<string, RepeatEvidence> {
+  const found = new Map<string, RepeatEvidence>();
+  if (measures.length === 0 || table.rowCount > MAX_SERIES_ROWS || table.rowCount < 10) return found;
+  const keys = columns
+    .filter((c) => c.role.value === 'identifier')
+    .map((c) => table.columns.find((p) => p.name === c.column))
+    .filter((p): p is TableProfile['columns'][number] => p !== undefined && !p.candidateKey && p.distinctCount >= MIN_REPEATED_GROUPS && p.distinctCount <= table.rowCount / 1.2 && p.nullFraction < 0.05)
+    .slice(0, 4);
+  for (const key of keys) {
+    const inner = measures.map((m, i) => `COUNT(${q(m)}) AS n${i}, COUNT(DISTINCT ${q(m)}) AS d${i}`).join(', ');
+    const outer = measures.map((_, i) => `SUM(n${i} >= 2), SUM(n${i} >= 2 AND d${i} = 1)`).join(', ');
+    try {
+      const row = db.exec(`SELECT ${outer} FROM (SELECT ${inner} FROM ${q(table.name)} WHERE ${q(key.name)} IS NOT NULL GROUP BY ${q(key.name)})`)[0]?.values[0];
+      if (!row) continue;
+      measures.forEach((m, i) => {
+        const groups = Number(row[2 * i] ?? 0);
+        const constant = Number(row[2 * i + 1] ?? 0);
+        if (found.has(m) || groups < MIN_REPEATED_GROUPS || constant < groups) return;
+        found.set(m, { key: key.name, groups, constant });
+      });
+    } catch {
+      // A view that fails to run says nothing.
+    }
+  }
+  // A repeated value that is the sum of another measure over its group: the group's total, on each of its rows.
+  for (const [total, evidence] of found) {
+    for (const part of [...measures, ...others]) {
+      if (part === total || found.has(part)) continue;
+      try {
+        const row = db.exec(`SELECT COUNT(*), SUM(ABS(s - t) <= 0.5 + 0.001 * ABS(t)) FROM (SELECT SUM(${q(part)}) AS s, MAX(${q(total)}) AS t, COUNT(*) AS n FROM ${q(table.name)} WHERE ${q(evidence.key)} IS NOT NULL GROUP BY ${q(evidence.key)}) WHERE n >= 2 AND t IS NOT NULL AND s IS NOT NULL`)[0]?.values[0];
+        const groups = Number(row?.[0] ?? 0);
+        const equal = Number(row?.[1] ?? 0);
+        if (groups >= MIN_REPEATED_GROUPS && equal >= 0.9 * groups) {
+          evidence.totalOf = { column: part, groups: equal };
+          break;
+        }
+      } catch {
+        // As above.
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * A measure with one value for every row of a key that repeats is a quantity of the key's entity, not of the row (a
+ * provider's registered places on each of its inspections): summing the rows counts it again for every repeat, so it
+ * adds across the entities, not across their rows — semi-additive. When it is, in each group, the sum of another
+ * measure of the rows (a chamber's size on each party's row of an election, the sum of the parties' seats), it is the
+ * group's total, repeated: non-additive.
+ */
+export function markRepeatedPerKey(db: Database, table: TableProfile, columns: ColumnSemantics[]): void {
+  const measures = columns.filter((c) => {
+    if (c.role.value !== 'measure' || c.additivity?.value !== 'additive' || c.additivity.source.kind === 'user' || c.role.source.kind === 'user') return false;
+    // A view's copy of a base column means what the base column means.
+    if (c.role.source.kind === 'rule' && c.role.source.rule.startsWith('lineage:')) return false;
+    // A value many groups share (every team of a group played 3 matches) says nothing about whose it is.
+    return (table.columns.find((p) => p.name === c.column)?.distinctCount ?? 0) >= MIN_REPEATED_VALUES;
+  });
+  if (measures.length === 0) return;
+  const others = columns.filter((c) => c.role.value === 'measure' && !measures.includes(c)).map((c) => c.column);
+  const found = repeatedPerKey(db, table, columns, measures.map((c) => c.column), others);
+  for (const c of measures) {
+    const e = found.get(c.column);
+    if (!e) continue;
+    c.additivity = e.totalOf
+      ? { value: 'non-additive', confidence: 0.75, source: { kind: 'rule', rule: 'additivity:group-total' }, why: `one value per ${e.key}, the sum of ${e.totalOf.column} over its rows (in ${e.totalOf.groups} of ${e.groups} groups): a total repeated on each row` }
+      : { value: 'semi-additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:repeated-per-key' }, why: `one value per ${e.key} in all ${e.groups} of its groups of two rows or more: a quantity of the ${e.key}, added across them, not across its rows` };
+    c.aggregation = e.totalOf ? 'avg' : 'sum';
+  }
+}
+
+/** Groups of two rows or more a numbering must run through before the data can say "a position in each group". */
+const MIN_NUMBERED_GROUPS = 5;
+
+/**
+ * Unnamed integers that run 1, 2, …, n within every group of a key or of a pair of categories (a team's standing in
+ * its group, a manager's order within a team's season, the skating order within a program) are positions in the
+ * group, ordered, not quantities: an ordinal. Read on tables up to MAX_SERIES_ROWS rows.
+ */
+export function markPositionsInGroups(db: Database, table: TableProfile, columns: ColumnSemantics[]): void {
+  if (table.rowCount > MAX_SERIES_ROWS || table.rowCount < 2 * MIN_NUMBERED_GROUPS) return;
+  const profileOf = (name: string) => table.columns.find((p) => p.name === name);
+  const numbered = columns.filter((c) => {
+    const p = profileOf(c.column);
+    if (!p || c.role.value !== 'measure' || c.role.source.kind !== 'rule' || c.role.source.rule !== 'measure:numbers' || c.additivity?.source.kind === 'user') return false;
+    return p.type === 'integer' && Number(p.min) === 1 && Number(p.max) <= 500 && p.distinctCount >= 2;
+  });
+  if (numbered.length === 0) return;
+  const groupers = columns
+    .filter((c) => ['identifier', 'dimension', 'time', 'geo', 'ordinal'].includes(c.role.value))
+    .map((c) => profileOf(c.column))
+    .filter((p): p is TableProfile['columns'][number] => p !== undefined && p.nullFraction < 0.05 && p.distinctCount >= 2 && p.distinctCount <= table.rowCount / 2)
+    .sort((a, b) => a.distinctCount - b.distinctCount)
+    .slice(0, 5)
+    .map((p) => p.name);
+  const sets: string[][] = [...groupers.map((g) => [g]), ...groupers.flatMap((g, i) => groupers.slice(i + 1).map((h) => [g, h]))];
+  const left = new Set(numbered.map((c) => c.column));
+  for (const set of sets) {
+    if (left.size === 0) break;
+    const names = [...left];
+    const inner = names.map((m, i) => `COUNT(${q(m)}) AS n${i}, COUNT(DISTINCT ${q(m)}) AS d${i}, MIN(${q(m)}) AS lo${i}, MAX(${q(m)}) AS hi${i}`).join(', ');
+    const outer = names.map((_, i) => `SUM(n${i} >= 2), SUM(n${i} >= 2 AND d${i} = n${i} AND lo${i} = 1 AND hi${i} = n${i})`).join(', ');
+    try {
+      const row = db.exec(`SELECT ${outer} FROM (SELECT ${inner} FROM ${q(table.name)} GROUP BY ${set.map(q).join(', ')})`)[0]?.values[0];
+      if (!row) continue;
+      names.forEach((m, i) => {
+        const groups = Number(row[2 * i] ?? 0);
+        const runs = Number(row[2 * i + 1] ?? 0);
+        if (groups < MIN_NUMBERED_GROUPS || runs < 0.9 * groups) return;
+        const c = columns.find((x) => x.column === m)!;
+        const p = profileOf(m)!;
+        c.role = { value: 'ordinal', confidence: 0.7, source: { kind: 'rule', rule: 'ordinal:position-in-group' }, why: `within ${runs} of ${groups} groups of ${set.join(' and ')}, its values run 1, 2, … to the group's size: a position in the group` };
+        delete c.additivity;
+        delete c.unit;
+        c.aggregation = 'count';
+        c.cardinality = p.distinctCount <= 12 ? 'ideal' : p.distinctCount <= 50 ? 'usable' : 'high';
+        left.delete(m);
+      });
+    } catch {
+      // A view that fails to run says nothing.
+    }
+  }
+}

@@ -25,8 +25,9 @@ const set = (words: string) => new Set(words.split(/\s+/).filter(Boolean));
 
 /** Words that make a column an identifier or a code: `customer_id`, `sku`, `uuid`. */
 // Catalogue numbers of publications and researchers (DOI, PubMed and PubMed Central ids, ISSN, ORCID, arXiv) identify
-// an article, a journal or a person, however they are stored.
-export const IDENTIFIER_WORDS = set('id ids key pk fk uuid guid sku isbn ean upc iata icao ssn nid gtin hash username login userid doi pmid pmcid issn eissn orcid arxiv');
+// an article, a journal or a person, however they are stored. A URN is a unique reference number (a register's key
+// for a school, a charity, a provider) or a uniform resource name.
+export const IDENTIFIER_WORDS = set('id ids key pk fk uuid guid sku isbn ean upc iata icao ssn nid gtin hash username login userid doi pmid pmcid issn eissn orcid arxiv urn');
 /** Identifier words that also end code-like names: `country_code` is geo, `account_code` an identifier. */
 export const CODE_WORDS = set('code cd no nr num number ref reference');
 
@@ -53,6 +54,14 @@ export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 's
   city: 'city',
   town: 'city',
   municipality: 'city',
+  borough: 'city',
+  commune: 'city',
+  prefecture: 'state',
+  canton: 'state',
+  parish: 'region',
+  // Electoral areas.
+  constituency: 'region',
+  precinct: 'region',
   zip: 'postal-code',
   zipcode: 'postal-code',
   postal: 'postal-code',
@@ -220,6 +229,9 @@ export const YES_NO_PAIRS: Array<[string, string]> = [
   ['yes', 'no'],
 ];
 
+/** Ordinary words that begin or end with a statistic's letters. */
+const ORDINARY_WORDS = new Set(['admin', 'vitamin', 'vitamins', 'minister', 'ministers', 'ministry', 'mineral', 'minerals', 'climax', 'comedian', 'comedians', 'meantime', 'meanwhile']);
+
 /**
  * Words hidden inside one token (`maxtemp`, `tmean`, `vpdmax`): a statistic or a temperature written without a
  * separator. Only for tokens that are not words of their own (`minutes` is a duration, not a minimum).
@@ -230,6 +242,8 @@ export function nonAdditiveMorpheme(tokens: readonly string[], known: ReadonlySe
     if (t.includes('temp')) return 'temp';
     if (t.includes('range')) return 'range';
     if (t.length >= 7 && /(per|pct)$/.test(t)) return 'per';
+    // A word that merely begins or ends with the letters (`mining`, `meaning`, `admin`, `vitamin`) is no statistic.
+    if (ORDINARY_WORDS.has(t) || /ings?$/.test(t)) continue;
     for (const m of ['max', 'min', 'mean', 'avg', 'median']) if (t.startsWith(m) || t.endsWith(m)) return m;
   }
   return undefined;

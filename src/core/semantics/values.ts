@@ -56,6 +56,11 @@ export interface ValueFingerprint {
   missingText: number;
   /** Values that are lists packed into one cell with semicolons or pipes (`Ann; Bo`). */
   semicolonList: number;
+  /**
+   * Sequences of three tokens or more nearly all written with digits (`1. e4 e5 2. Nf3`, `3T+2T 4S 2A`): a machine
+   * notation, not words for people.
+   */
+  notation: number;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -68,6 +73,13 @@ const PERIOD = /^\d{4}-(0[1-9]|1[0-2])$/;
 const YEAR = /^(1[5-9]\d\d|20\d\d|21\d\d)$/;
 const BASE64 = /^[A-Za-z0-9+/]{60,}={0,2}$/;
 const HEX = /^(0x)?[0-9a-f]{32,}$/i;
+/**
+ * Words that grade how well something is or was done, from best to worst (an inspection's Outstanding / Good /
+ * Requires improvement / Inadequate, a survey's Excellent … Poor), or how it went since the last grading.
+ */
+const JUDGEMENTS = /^(outstanding|exceptional|excellent|very good|good|satisfactory|adequate|acceptable|fair|average|requires improvement|needs improvement|weak|poor|very poor|inadequate|unsatisfactory|unacceptable|failing|improved|sustained|declined|improving|declining)\b/;
+/** Values that say no grade was given (`Not judged`, `Not applicable`). */
+const NOT_GRADED = /^not\b/;
 const LETTER_GRADES = ['a+', 'a', 'a-', 'b+', 'b', 'b-', 'c+', 'c', 'c-', 'd+', 'd', 'd-', 'e', 'f'];
 
 /** Placeholders for a missing value, lower-case. */
@@ -130,6 +142,7 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     unitInterval: 0,
     missingText: 0,
     semicolonList: 0,
+    notation: 0,
   };
   let numbers = 0;
   let totalLength = 0;
@@ -178,6 +191,8 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
       if (parts.length >= 3 && parts.every((p) => p.length <= 40) && parts.some((p) => p === '')) f.packed++;
     }
     if (/\S\s*[;|]\s*\S/.test(text) && text.split(/[;|]/).every((p) => p.trim() !== '' && p.length <= 60)) f.semicolonList++;
+    const tokens = text.split(/\s+/);
+    if (tokens.length >= 3 && tokens.filter((t) => /\d/.test(t)).length >= 0.75 * tokens.length && tokens.some((t) => /[A-Za-z]/.test(t))) f.notation++;
     if (CODE.test(text)) f.codeLike++;
     if (/\S\s+\S/.test(text)) f.multiWord++;
     const lower = text.toLowerCase();
@@ -196,7 +211,7 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
   const n = Math.max(1, f.sampled - f.missingText);
   f.meanLength = totalLength / n;
   f.missingText = f.missingText / Math.max(1, f.sampled);
-  for (const key of ['semicolonList', 'email', 'url', 'json', 'phone', 'path', 'list', 'numericText', 'percentSign', 'codeLike', 'multiWord', 'monthName', 'weekdayName', 'period', 'yearText', 'dateLike', 'base64', 'hex', 'textInBlobs', 'packed', 'country', 'countryCode', 'week'] as const) {
+  for (const key of ['notation', 'semicolonList', 'email', 'url', 'json', 'phone', 'path', 'list', 'numericText', 'percentSign', 'codeLike', 'multiWord', 'monthName', 'weekdayName', 'period', 'yearText', 'dateLike', 'base64', 'hex', 'textInBlobs', 'packed', 'country', 'countryCode', 'week'] as const) {
     f[key] = f[key] / n;
   }
   f.unitInterval = numbers > 0 ? f.unitInterval / numbers : 0;
@@ -206,6 +221,9 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     const lowered = new Set(distinct.filter((v) => v !== null && v !== undefined).map((v) => String(v).trim().toLowerCase()).filter((v) => !MISSING_TEXT.test(v)));
     f.yesNo = lowered.size === 2 && YES_NO_PAIRS.some(([a, b]) => lowered.has(a) && lowered.has(b));
     f.ordinalScale = lowered.size >= 2 && ORDINAL_SCALES.some((scale) => [...lowered].every((v) => scale.includes(v)));
+    // Graded judgements (`Good`, `Requires improvement to be good`, `Inadequate`), beside `Not judged`.
+    const graded = [...lowered].filter((v) => !NOT_GRADED.test(v));
+    if (!f.ordinalScale && graded.length >= 2 && graded.every((v) => JUDGEMENTS.test(v))) f.ordinalScale = true;
     // Letter grades (`A+`, `A`, `A-`): a plain `A`/`B` is as often a section or a group, so a `+` or `-` must be there.
     if (!f.ordinalScale && lowered.size >= 2 && [...lowered].every((v) => LETTER_GRADES.includes(v)) && [...lowered].some((v) => /[+-]$/.test(v))) f.ordinalScale = true;
   }

@@ -9,7 +9,7 @@
  */
 import { estimateMessagesTokens, estimateTokens } from '../llm/tokens';
 import { parseRenderedTable } from '../agent/render';
-import type { TaskSpec } from '../taskpool/types';
+import type { EvidenceStep, TaskSpec } from '../taskpool/types';
 import { LlmError } from '../llm/errors';
 import type { Completion, CompletionRequest, LlmProvider, ModelSpec, ReasoningEffort, ToolCallRequest } from '../llm/types';
 import { diagnoseFromDiff } from './callDiff';
@@ -101,10 +101,14 @@ function matchEvidence(task: TaskSpec, call: SeenCall): number | undefined {
   // code alone is ambiguous (a Python step that repeats the one before it and adds a line).
   const said = call.thought?.toLowerCase();
   if (said) {
+    // A value the step carries from an earlier one may read otherwise in the thought (what the model saw there).
+    const fragments = (step: EvidenceStep) =>
+      (step.subAnswer?.carries ?? []).reduce((parts, value) => parts.flatMap((part) => part.split(value.toLowerCase())), [step.purpose.toLowerCase()]).map((part) => part.trim()).filter((part) => part.length > 0);
     const named = task.evidence
-      .map((step, index) => ({ index, purpose: step.purpose.toLowerCase(), tool: step.tool }))
-      .filter((s) => s.tool === call.tool && s.purpose.length >= 12 && said.includes(s.purpose))
-      .sort((a, b) => b.purpose.length - a.purpose.length)[0];
+      .map((step, index) => ({ index, parts: fragments(step), tool: step.tool }))
+      .map((s) => ({ ...s, length: s.parts.reduce((n, part) => n + part.length, 0) }))
+      .filter((s) => s.tool === call.tool && s.length >= 12 && s.parts.every((part) => said.includes(part)))
+      .sort((a, b) => b.length - a.length)[0];
     if (named && codeSimilarity(code, task.evidence[named.index].code, call.partial) >= 0.3) return named.index;
   }
   let best: { index: number; score: number } | undefined;
@@ -258,27 +262,43 @@ const sqlLiteralOf = (value: string) => (/^-?\d+(?:\.\d+)?$/.test(value) ? value
  * from an earlier one (TaskSpec's sub-answer `carries`) replaced by what the model's own observation of that
  * earlier step shows at the same place. A wrong earlier result is carried as it was seen.
  */
-function intendedCode(task: TaskSpec, index: number, history: ReadHistory): { code: string; carried: Array<{ from: string; to: string }> } {
+function intendedCode(task: TaskSpec, index: number, history: ReadHistory): { code: string; purpose: string; carried: Array<{ from: string; to: string }> } {
   const step = task.evidence[index];
   let code = step.code;
+  // The step's purpose names the carried value too ("the stock levels of the warehouse Newark …"): the model says what it saw.
+  let purpose = step.purpose;
   const carried: Array<{ from: string; to: string }> = [];
+  /** What the model's own observation of step `used` shows where the reference result holds `value`. */
+  const seenFor = (used: number, value: string): string | undefined => {
+    const cell = cellOf(task.evidence[used]?.result?.rows, value);
+    if (!cell) return undefined;
+    const own = [...history.calls].reverse().find((c) => c.ok && c.visible && c.text !== undefined && matchEvidence(task, c) === used);
+    return own ? parseRenderedTable(own.text!)?.rows[cell[0]]?.[cell[1]] : undefined;
+  };
   for (const value of step.subAnswer?.carries ?? []) {
     for (const used of step.uses ?? []) {
-      const cell = cellOf(task.evidence[used]?.result?.rows, value);
-      if (!cell) continue;
-      const own = [...history.calls].reverse().find((c) => c.ok && c.visible && c.text !== undefined && matchEvidence(task, c) === used);
-      const seen = own ? parseRenderedTable(own.text!)?.rows[cell[0]]?.[cell[1]] : undefined;
+      if (!cellOf(task.evidence[used]?.result?.rows, value)) continue;
+      const seen = seenFor(used, value);
       if (seen === undefined || seen === value) break;
       const from = sqlLiteralOf(value);
       const to = /^-?\d+(?:\.\d+)?$/.test(value) && /^-?\d+(?:\.\d+)?$/.test(seen) ? seen : `'${seen.replace(/'/g, "''")}'`;
       if (code.includes(from)) {
         code = code.split(from).join(to);
         carried.push({ from, to });
+        purpose = purpose.split(value).join(seen);
       }
       break;
     }
   }
-  return { code, carried };
+  // An earlier step's finding the purpose names though the code computes it afresh ("the z-score of the series
+  // Wholesale and Retail Trade" after a step that showed every series tied): the model names what it saw there.
+  for (let used = 0; used < index; used++) {
+    const key = task.evidence[used].subAnswer?.key;
+    if (key?.type !== 'string' || !purpose.includes(key.value)) continue;
+    const seen = seenFor(used, key.value);
+    if (seen !== undefined && seen !== key.value) purpose = purpose.split(key.value).join(seen);
+  }
+  return { code, purpose, carried };
 }
 
 /** A lookup that would show a string literal's column values: `col = 'x'` → SELECT DISTINCT col FROM its table. */
@@ -339,10 +359,10 @@ function decide(sim: SimulationScript, profile: SimModelProfile, messages: Compl
     const failed = callCode(last);
     if (index !== undefined && failed !== undefined) {
       const step = task.evidence[index];
-      const { code } = intendedCode(task, index, history);
+      const { code, purpose } = intendedCode(task, index, history);
       const error = last.ok ? 'no rows' : last.text ?? '';
       const args = step.tool === 'run_sql' ? { query: code } : { code };
-      return make(step.tool, args, `${diagnoseFromDiff(error, failed, code)} ${step.purpose}.`, record('repair', { evidenceIndex: index }));
+      return make(step.tool, args, `${diagnoseFromDiff(error, failed, code)} ${purpose}.`, record('repair', { evidenceIndex: index }));
     }
     if (last.tool === 'describe_table' && !last.ok && typeof last.args.table === 'string') {
       const next = nextIndex >= 0 ? task.evidence[nextIndex] : task.evidence[0];
@@ -374,7 +394,7 @@ function decide(sim: SimulationScript, profile: SimModelProfile, messages: Compl
 
     // 3. Grounding: a task that rests on a document reads it first (search, then the section); every literal the
     //    step writes must have been shown, so a filter value is looked up among its column's values.
-    const { code: intended, carried } = intendedCode(task, nextIndex, history);
+    const { code: intended, purpose, carried } = intendedCode(task, nextIndex, history);
     const wanted = task.documents?.find((d) => !history.calls.some((c) => c.tool === 'read_document' && c.ok && String(c.args.name).toLowerCase() === d.document.toLowerCase()));
     if (wanted) {
       if (!history.calls.some((c) => c.tool === 'search_documents' && c.ok)) {
@@ -411,7 +431,7 @@ function decide(sim: SimulationScript, profile: SimModelProfile, messages: Compl
     }
     const args = step.tool === 'run_sql' ? { query: code } : { code };
     const carriedNote = carried.length ? ` Using ${carried.map((c) => c.to).join(' and ')} from the earlier result.` : '';
-    const thought = think(`Next: ${inSentence(step.purpose)}.${carriedNote}`);
+    const thought = think(`Next: ${inSentence(purpose)}.${carriedNote}`);
     const stillUnseen = step.tool === 'run_sql' ? unseenLiterals(code, history.seen).map((l) => l.text) : [];
     return make(step.tool, args, thought, record('evidence', { evidenceIndex: nextIndex, mistake: mistake?.kind, category: mistake?.category, mistakeProbability: p, unseenLiterals: stillUnseen.length ? stillUnseen : undefined, carried: carried.length ? carried : undefined }));
   }
@@ -421,12 +441,13 @@ function decide(sim: SimulationScript, profile: SimModelProfile, messages: Compl
   const result = [...history.calls].reverse().find((c) => c.ok && matchEvidence(task, c) === lastIndex);
   if (!result?.visible || result.text === undefined) {
     // The result scrolled out of the context: run the step again to see it.
-    const { code } = intendedCode(task, lastIndex, history);
+    const { code, purpose } = intendedCode(task, lastIndex, history);
     const step = task.evidence[lastIndex];
-    return make(step.tool, step.tool === 'run_sql' ? { query: code } : { code }, `I no longer see the result of the last step; running it again. ${step.purpose}.`, record('evidence', { evidenceIndex: lastIndex }));
+    return make(step.tool, step.tool === 'run_sql' ? { query: code } : { code }, `I no longer see the result of the last step; running it again. ${purpose}.`, record('evidence', { evidenceIndex: lastIndex }));
   }
   const answer = readAnswer(task, result.tool, result.text) ?? 'unknown';
-  const explanation = task.evidence.map((s, i) => (i === 0 ? s.purpose : inSentence(s.purpose))).join('; then ') + '.';
+  const purposes = task.evidence.map((_, i) => intendedCode(task, i, history).purpose);
+  const explanation = purposes.map((p, i) => (i === 0 ? p : inSentence(p))).join('; then ') + '.';
   return make('final_answer', { answer, explanation }, think(`That gives the answer: ${answer}.`), record('final_answer', { category: undefined }));
 }
 
