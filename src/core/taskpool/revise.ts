@@ -16,6 +16,7 @@ import { stepCode } from '../agent/steps';
 import type { AgentStep } from '../agent/types';
 import type { DataDocument, EnvironmentProfile } from '../env/types';
 import type { LlmProvider } from '../llm/types';
+import type { TwinTables } from '../semantics/types';
 import { containsWord, escapeRegExp } from '../text/regex';
 import { quoteIdent } from '../text/sql';
 import { singular, words } from '../text/words';
@@ -274,9 +275,16 @@ export function withTablesNamed(question: string, tables: readonly string[]): st
  * cites names them, each with its look-alikes: such a question has two readings even when today's data happens to
  * give both the same answer.
  */
-export function unnamedLookAlikes(task: TaskSpec, profile: EnvironmentProfile, documents: readonly DataDocument[]): Map<string, string[]> {
+export function unnamedLookAlikes(task: TaskSpec, profile: EnvironmentProfile, documents: readonly DataDocument[], twins: readonly TwinTables[] = []): Map<string, string[]> {
   const named = tableNamed(task, profile, documents);
-  return new Map([...lookAlikes(task, profile)].filter(([table]) => !named(table)));
+  // A twin (the same rows saved twice) gives every question the same answer: reading either is one reading.
+  const twinOf = (a: string, b: string) => twins.some((t) => [t.kept, ...t.copies].includes(a) && [t.kept, ...t.copies].includes(b));
+  const found = new Map<string, string[]>();
+  for (const [table, others] of lookAlikes(task, profile)) {
+    const distinct = others.filter((o) => !twinOf(table, o));
+    if (distinct.length > 0 && !named(table)) found.set(table, distinct);
+  }
+  return found;
 }
 
 /** Whether the task's question, or the document section it cites, names a table (given the table's columns). */
@@ -410,7 +418,7 @@ export async function reviewTaskByRules(input: ReviewInput): Promise<TaskReview>
   const alternatives = new Map<string, string>();
   const otherReadings: string[] = [];
   const toName = new Set<string>();
-  for (const [core, others] of unnamedLookAlikes(task, profile, context.documents)) {
+  for (const [core, others] of unnamedLookAlikes(task, profile, context.documents, context.semantics?.twinTables)) {
     toName.add(core);
     for (const other of others) {
       if (!task.evidence.every((s) => s.tool === 'run_sql')) {
