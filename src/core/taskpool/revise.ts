@@ -231,8 +231,13 @@ export function keyFromRows(key: AnswerKey, columns: string[], rows: unknown[][]
 
 /** The ways a question may name a table: its name in words, their plural and singular ("job" for jobs), the name itself. */
 export function tableNameForms(table: string): string[] {
-  const named = words(table);
-  return [...new Set([named, `${named}s`, singular(named), table.toLowerCase()])].filter((w) => w !== '');
+  // A schema's kind prefix (`view_party`, `dim_customer`) is no part of what the rows are called: "parties" names it.
+  const bare = table.replace(/^(view|vw|tbl|dim|fact|fct)_(?=[a-z])/i, '');
+  const forms = (name: string) => {
+    const named = words(name);
+    return [named, `${named}s`, named.replace(/([^aeiou])y$/, '$1ies'), singular(named)];
+  };
+  return [...new Set([...forms(table), ...(bare !== table ? forms(bare) : []), table.toLowerCase()])].filter((w) => w !== '');
 }
 
 /**
@@ -251,23 +256,28 @@ export function namesTable(question: string, table: string, columns: readonly st
   return tableNameForms(table).some((form) => containsWord(text, form));
 }
 
-/** The words `withTablesNamed` adds: ", according to the X table" (or "the X and Y tables"). */
+/** The words `withTablesNamed` puts before a question: "In the X table, " (or "In the X and Y tables, "). */
 export function tablesNamingPhrase(tables: readonly string[]): string {
   // A name of several words or with digits (`all_seasons`, `worldcup_14`): quoted as the schema writes it.
-  if (tables.some((t) => /[\d_]/.test(t))) return `, according to the table${tables.length > 1 ? 's' : ''} ${tables.map((t) => `'${t}'`).join(' and ')}`;
-  return `, according to the ${tables.map(words).join(' and ')} table${tables.length > 1 ? 's' : ''}`;
+  if (tables.some((t) => /[\d_]/.test(t))) return `In the table${tables.length > 1 ? 's' : ''} ${tables.map((t) => `'${t}'`).join(' and ')}, `;
+  return `In the ${tables.map(words).join(' and ')} table${tables.length > 1 ? 's' : ''}, `;
 }
 
 /**
- * The question with tables named (", according to the X table", before its question mark): the one patch for a
- * question that does not say which of two look-alike tables it reads, used by the task pool and the reviser alike.
+ * The question with tables named ("In the X table, which …"): the one patch for a question that does not say which
+ * of two look-alike tables it reads, used by the task pool and the reviser alike. The name opens the question, where
+ * it scopes every sentence, rather than trailing its last clause ("What is Spearman's minus Pearson's, according to
+ * the table …?").
  */
 export function withTablesNamed(question: string, tables: readonly string[]): string {
   if (tables.length === 0) return question;
+  // The first word loses its capital unless it is an acronym or a name ("GDP", "Brazil's" stays as written).
+  const first = question.split(/\s+/)[0] ?? '';
+  const lowered = /^[A-Z][a-z]+$/.test(first) && /^(Which|What|How|Compute|Across|Take|Among|Split|Match|For|By|Some|Of|In|Is|Are|Does|Do|List|Name|Find|Give|Count|When|Where|Who|Compare|Within|Over|From|On|At|Between|Using|Sum|Rank|Group)$/.test(first) ? question.charAt(0).toLowerCase() + question.slice(1) : question;
+  // A question that quotes another table already ("the rows in the table 'goals'") uses the named one besides it.
   const phrase = tablesNamingPhrase(tables);
-  const at = question.lastIndexOf('?');
-  if (at < 0) return `${question.replace(/[\s.]*$/, '')}${phrase}?`;
-  return `${question.slice(0, at).replace(/\s+$/, '')}${phrase}${question.slice(at)}`;
+  const using = /\bthe (table|view)s? '/.test(question) ? phrase.replace(/^In /, 'Using ') : phrase;
+  return `${using}${lowered}`;
 }
 
 /**
