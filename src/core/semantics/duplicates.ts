@@ -9,8 +9,8 @@ import type { TableProfile } from '../env/types';
 import { quoteIdent as q } from '../text/sql';
 import type { ColumnSemantics, TwinColumns, TwinTables } from './types';
 
-/** The share of rows two twins may differ in (a value a loader read otherwise in one of them). */
-const DIFFERING_SHARE = 0.01;
+/** The share of rows two twins may differ in (a value one source leaves empty and the other writes `NA`, a rounding). */
+const DIFFERING_SHARE = 0.2;
 const MAX_TWIN_ROWS = 200_000;
 
 const columnSet = (t: TableProfile) =>

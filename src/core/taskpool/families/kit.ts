@@ -161,6 +161,8 @@ export function aggregateOf(context: FamilyContext, table: string, column: Colum
 /** A measure's name in words, with a unit the semantic profile knows when the name lacks it. */
 export function measureName(context: FamilyContext, table: string, column: ColumnProfile): string {
   const phrase = columnPhrase(context, table, column);
+  // A count named by what it counts (`seats`, `places`): "the number of seats", which a verb agrees with ("is").
+  if (column.type === 'integer' && /^[a-z]{4,}$/.test(phrase) && !/os$/.test(phrase) && pluralWord(phrase) && !PLURAL_WORDS.has(phrase)) return `number of ${phrase}`;
   // `amount` alone says nothing: the amount of a payment is a "payment amount".
   if (!GENERIC_MEASURES.has(phrase)) return phrase;
   // A dataset's name is no noun for it ("the unemployment across industry count"): the column's word alone.
@@ -760,9 +762,13 @@ const SHOUTED_WORDS = new Set(['SOURCE', 'SOURCES', 'NOTE', 'NOTES', 'TOTAL', 'C
 
 /** A shouted English word among words in plain case is written in plain case: "staffed all beds source". */
 function plainCase(words: string[]): string[] {
-  if (!words.some((w) => /[a-z]/.test(w))) return words;
-  return words.map((w) => (SHOUTED_WORDS.has(w) ? w.toLowerCase() : w));
+  const known = words.map((w) => KNOWN_ACRONYMS.get(w) ?? w);
+  if (!known.some((w) => /[a-z]/.test(w))) return known;
+  return known.map((w) => (SHOUTED_WORDS.has(w) ? w.toLowerCase() : w));
 }
+
+/** Acronyms a name may write in lower case (`eu_anti_pro`): "EU anti pro". */
+const KNOWN_ACRONYMS = new Map(['eu', 'uk', 'gdp', 'gnp', 'cpi', 'oecd', 'nato', 'hiv', 'icu'].map((w) => [w, w.toUpperCase()]));
 
 /** Words that qualify a name when a schema writes them after it (`party_name_english`, `country_name_short`). */
 const NAME_QUALIFIERS: Record<string, string> = { short: 'short', long: 'long', english: 'English', en: 'English', ascii: 'ASCII', full: 'full', native: 'native', local: 'local', official: 'official', original: 'original', abbr: 'abbreviated', abbrev: 'abbreviated', alt: 'alternative', common: 'common', display: 'display' };
