@@ -614,7 +614,9 @@ export function flagMark(context: FamilyContext, table: string, column: ColumnPr
   const name = columnPhrase(context, table, column)
     .replace(/^'|'$/g, '')
     .replace(/\?$/, '')
-    .replace(/^(is|has|was|were|are|had|can|did|does)\s+(?=\S)/i, '');
+    .replace(/^(is|has|was|were|are|had|can|did|does)\s+(?=\S)/i, '')
+    // "is the journal indexed in the DOAJ": the mark is the participle, "indexed in the doaj".
+    .replace(/^the\s+[a-z]+\s+(?=[a-z]+ed\b)/i, '');
   return `${set ? '' : 'not '}marked '${name}'`;
 }
 
@@ -754,7 +756,18 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     const head = expandedWords(words.slice(0, square ? -2 : -1)).join(' ');
     return square ? `${head} (${UNIT_SUFFIXES[last]}²)` : `${head} (${UNIT_SUFFIXES[last]})`;
   }
-  return englishOrder(expandedWords(words)).join(' ');
+  return englishOrder(directionWords(expandedWords(words))).join(' ');
+}
+
+/**
+ * A direction a schema writes as a preposition (`from_country`, `to_country`): "origin country", "destination
+ * country" — not "which to country".
+ */
+function directionWords(words: string[]): string[] {
+  // A period's bounds (`from_date`, `to_year`) are no directions.
+  if (words.length < 2 || /^(date|time|year|month|day|week|datetime|timestamp|period|value|be)$/i.test(words[1])) return words;
+  const first = words[0].toLowerCase();
+  return first === 'from' ? ['origin', ...words.slice(1)] : first === 'to' ? ['destination', ...words.slice(1)] : words;
 }
 
 /** English words a header may shout (`Staffed All Beds - SOURCE`): words, not acronyms. */
