@@ -640,7 +640,7 @@ export function groupWords(phrase: string): string {
 
 /** A column's words that need their owner's noun ("name", "type", "status"): one generic word. */
 export function ownerless(phrase: string): boolean {
-  return /^(name|title|label|type|kind|category|class|group|status|code|level|grade|size|description|state)$/i.test(phrase);
+  return /^(name|title|label|type|kind|category|class|group|status|code|level|grade|size|description|format|mode|model|version|style|tier|segment|id|number)$/i.test(phrase);
 }
 
 // ---- phrases from the semantic profile -------------------------------------------------------------------------
