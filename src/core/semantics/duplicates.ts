@@ -13,17 +13,20 @@ import type { ColumnSemantics, TwinColumns, TwinTables } from './types';
 const DIFFERING_SHARE = 0.2;
 const MAX_TWIN_ROWS = 200_000;
 
-const columnSet = (t: TableProfile) =>
-  t.columns
-    .map((c) => c.name.toLowerCase())
-    .sort()
-    .join('\u0000');
+/** A column name as two exports of one table may spell it: `image.title` and `image_title` alike. */
+const normal = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+
+/** The columns two tables share by name (normalized), as pairs; undefined when they share under 80% of either's. */
+function sharedColumns(a: TableProfile, b: TableProfile): Array<[string, string]> | undefined {
+  const inB = new Map(b.columns.map((c) => [normal(c.name), c.name]));
+  const pairs = a.columns.flatMap((c): Array<[string, string]> => (inB.has(normal(c.name)) ? [[c.name, inB.get(normal(c.name))!]] : []));
+  return pairs.length >= 2 && pairs.length >= 0.8 * a.columns.length && pairs.length >= 0.8 * b.columns.length ? pairs : undefined;
+}
 
 /** Rows of `a` not in `b` (as sets of rows over the shared columns), or undefined when the query fails. */
-function rowsMissing(db: Database, a: TableProfile, b: TableProfile): number | undefined {
-  const list = a.columns.map((c) => q(c.name)).join(', ');
+function rowsMissing(db: Database, a: TableProfile, b: TableProfile, pairs: Array<[string, string]>): number | undefined {
   try {
-    const row = db.exec(`SELECT COUNT(*) FROM (SELECT ${list} FROM ${q(a.name)} EXCEPT SELECT ${list} FROM ${q(b.name)})`)[0]?.values[0];
+    const row = db.exec(`SELECT COUNT(*) FROM (SELECT ${pairs.map(([x]) => q(x)).join(', ')} FROM ${q(a.name)} EXCEPT SELECT ${pairs.map(([, y]) => q(y)).join(', ')} FROM ${q(b.name)})`)[0]?.values[0];
     return row ? Number(row[0]) : undefined;
   } catch {
     return undefined;
@@ -31,7 +34,8 @@ function rowsMissing(db: Database, a: TableProfile, b: TableProfile): number | u
 }
 
 /**
- * Tables with the same columns (by name) and the same rows, grouped: the first of each group in the environment's
+ * Tables with the same columns (by name, 80% of each at least: a JSON export may spell `image.title` where the CSV
+ * writes `image_title`, or add a column) and the same rows on them, grouped: the first of each group in the environment's
  * order is kept (the order files were read in), the others are its copies.
  */
 export function findTwinTables(db: Database, tables: readonly TableProfile[]): TwinTables[] {
@@ -42,14 +46,19 @@ export function findTwinTables(db: Database, tables: readonly TableProfile[]): T
     if (taken.has(kept.name)) continue;
     const copies: string[] = [];
     for (const other of candidates.slice(i + 1)) {
-      if (taken.has(other.name) || other.rowCount !== kept.rowCount || columnSet(other) !== columnSet(kept)) continue;
-      const one = rowsMissing(db, kept, other);
-      const two = one === undefined ? undefined : rowsMissing(db, other, kept);
+      const shared = taken.has(other.name) || other.rowCount !== kept.rowCount ? undefined : sharedColumns(kept, other);
+      if (!shared) continue;
+      // A column one export writes otherwise on every row (a list as `[2, 8]` and `[2,8]`) says nothing about the rows:
+      // the rows are compared on the columns whose values agree, 80% of the shared ones at least.
+      const pairs = shared.filter((pair) => rowsMissing(db, kept, other, [pair]) === 0 && rowsMissing(db, other, kept, [[pair[1], pair[0]]]) === 0);
+      if (pairs.length < 2 || pairs.length < 0.8 * shared.length) continue;
+      const one = rowsMissing(db, kept, other, pairs);
+      const two = one === undefined ? undefined : rowsMissing(db, other, kept, pairs.map(([x, y]): [string, string] => [y, x]));
       if (one === undefined || two === undefined || Math.max(one, two) > DIFFERING_SHARE * kept.rowCount) continue;
       copies.push(other.name);
       taken.add(other.name);
     }
-    if (copies.length > 0) found.push({ kept: kept.name, copies, why: `${[kept.name, ...copies].join(' and ')} have the same ${kept.columns.length} columns and the same ${kept.rowCount} rows: one table saved twice` });
+    if (copies.length > 0) found.push({ kept: kept.name, copies, why: `${[kept.name, ...copies].join(' and ')} have the same columns and the same ${kept.rowCount} rows: one table saved twice` });
   }
   return found;
 }
