@@ -56,6 +56,12 @@ describe('task pool: facts read across rows (repeated values, codebooks, twins, 
     assert.ok((pixar.semantics.twinTables ?? []).length >= 6);
     const pixarTables = taskTables(pixar).map((t) => t.name);
     for (const t of pixar.semantics.twinTables ?? []) for (const copy of t.copies) assert.ok(!pixarTables.includes(copy), copy);
+    // The periodic table as CSV and as JSON: 'image_title' and 'image.title', shells written '[2, 8]' and '[2,8]'.
+    const periodic = (await env('periodic-table-json')).context;
+    assert.deepEqual((periodic.semantics.twinTables ?? []).map((t) => [t.kept, ...t.copies].join('=')), ['periodic_table_csv=periodic_table_json']);
+    // Two tables with the same columns and as many rows, but other rows (two World Cups' matches), are no twins.
+    const worldcup = (await env('openfootball-worldcup')).context;
+    for (const t of worldcup.semantics.twinTables ?? []) assert.match([t.kept, ...t.copies].join('='), /^worldcup_standings(_2)?=worldcup_standings(_2)?$/, t.why);
   });
 
   it('groups by no seat within a parent, no file part, no kind of record, and no code beside its own name', async () => {
