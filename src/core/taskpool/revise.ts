@@ -271,9 +271,10 @@ export function tablesNamingPhrase(tables: readonly string[]): string {
  */
 export function withTablesNamed(question: string, tables: readonly string[]): string {
   if (tables.length === 0) return question;
-  // The first word loses its capital unless it is an acronym or a name ("GDP", "Brazil's" stays as written).
+  // The first word loses its capital (a question opens on a word of the template: "Which", "Counting", "Fit"), unless
+  // it is an acronym or a name with its possessive ("GDP", "Brazil's" stay as written).
   const first = question.split(/\s+/)[0] ?? '';
-  const lowered = /^[A-Z][a-z]+$/.test(first) && /^(Which|What|How|Compute|Across|Take|Among|Split|Match|For|By|Some|Of|In|Is|Are|Does|Do|List|Name|Find|Give|Count|When|Where|Who|Compare|Within|Over|From|On|At|Between|Using|Sum|Rank|Group)$/.test(first) ? question.charAt(0).toLowerCase() + question.slice(1) : question;
+  const lowered = /^[A-Z][a-z]+,?$/.test(first) ? question.charAt(0).toLowerCase() + question.slice(1) : question;
   // A question that quotes another table already ("the rows in the table 'goals'") uses the named one besides it.
   const phrase = tablesNamingPhrase(tables);
   const using = /\bthe (table|view)s? '/.test(question) ? phrase.replace(/^In /, 'Using ') : phrase;
