@@ -97,8 +97,9 @@ export function plantAmbiguous(task: TaskSpec): TaskSpec | undefined {
   // Column phrases are set aside first, so "order total" stays while "orders" becomes "records".
   const kept: string[] = [];
   const columnWords = columns.map((c) => c.replace(/[_\s]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase());
-  // The pool's own naming (", according to the X table") goes whole: the plant is the question without it.
-  const unnamed = task.question.replace(tablesNamingPhrase([table]), '');
+  // The pool's own naming ("In the X table, ") goes whole: the plant is the question without it.
+  const named = tablesNamingPhrase([table]);
+  const unnamed = task.question.startsWith(named) ? task.question.slice(named.length).replace(/^./, (c) => c.toUpperCase()) : task.question;
   let question = columnWords.length > 0 ? unnamed.replace(phrase(columnWords), (_m, before: string, words: string) => `${before}\u0000${kept.push(words) - 1}\u0000`) : unnamed;
   question = question.replace(phrase(tableNameForms(table)), '$1records').replace(/\(records\)/g, '');
   question = question.replace(/\u0000(\d+)\u0000/g, (_m, i: string) => kept[Number(i)]);

@@ -145,7 +145,7 @@ describe('task revision after the first exploration', function () {
     const r = await review(task);
     assert.equal(r.decision, 'revise', JSON.stringify(r));
     assert.ok(r.findings.some((f) => f.check === 'ambiguity' && /orders→orders_archive gives the same answer today/.test(f.detail)), JSON.stringify(r.findings));
-    assert.equal(r.patch.question, 'Which channel has the most records, according to the orders table?');
+    assert.equal(r.patch.question, 'In the orders table, which channel has the most records?');
     // The pool phrases the same question the same way up front, and the named question is sound.
     assert.equal(namingLookAlikes(task, session.env.profile, session.toolContext.documents), r.patch.question);
     assert.equal((await review(applyTaskPatch(task, r.patch).task)).decision, 'keep');

@@ -64,6 +64,14 @@ export function formatProfile(profile: EnvironmentProfile, semantics?: SemanticP
     for (const r of semantics.relationships) out.push(`  ${relationshipText(r)}`);
     out.push('', `Partitions (${semantics.partitions.length})`);
     for (const p of semantics.partitions) out.push(`  ${p.name}: ${p.tables.length} files by ${p.key}${p.view ? `, as one view ${p.view}` : ''} (${p.why})`);
+    const facts = [
+      ...semantics.tables.filter((t) => t.metadata).map((t) => `metadata ${t.table}: ${t.metadata!.why}`),
+      ...(semantics.twinTables ?? []).map((t) => `twin tables: ${t.why} (asked over ${t.kept})`),
+      ...(semantics.twinColumns ?? []).map((t) => `twin columns ${t.table}.${t.kept} ↔ ${t.copy}: ${t.why}`),
+      ...(semantics.repeated ?? []).map((r) => `repeated ${r.table}.${r.column}: ${r.why}`),
+      ...(semantics.layout ?? []).map((l) => `layout ${l.table}.${l.column} (${l.kind}): ${l.why}`),
+    ];
+    if (facts.length > 0) out.push('', `Data layout (${facts.length})`, ...facts.map((f) => `  ${f}`));
     const described = new Set(semantics.columns.filter((c) => c.description?.source.kind === 'dictionary').map((c) => `${c.table}.${c.column}`)).size;
     out.push('', `Data dictionary: ${semantics.dictionary.length} entr${semantics.dictionary.length === 1 ? 'y' : 'ies'} from ${new Set(semantics.dictionary.map((d) => d.file)).size} document(s), ${described} column(s) described`);
     if (semantics.corrections) out.push(`Corrections: ${semantics.corrections.applied} from ${semantics.corrections.file}`);

@@ -317,7 +317,7 @@ export function readCodebookTables(db: Database, profile: EnvironmentProfile): D
       const column = name.values[r];
       const text = description.values[r];
       if (!column || !text) continue;
-      const entry: DictionaryEntry = { column, description: text, file: codebook.sourceFile };
+      const entry: DictionaryEntry = { column, description: text, file: codebook.sourceFile, codebook: codebook.name };
       if (unit?.values[r]) entry.unit = unit.values[r];
       if (declared?.values[r]) entry.declaredType = declared.values[r];
       const described = scopeColumn ? (describedBy.get(normalName(scopeColumn.values[r])) ?? []) : [];

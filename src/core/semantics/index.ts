@@ -17,6 +17,10 @@ import { dateShape } from './grain';
 import { inferRelationships, viewLineage, type ColumnLineage } from './relationships';
 import { nameTokens } from './lexicon';
 import { tableSemantics } from './tables';
+import { findRepeatedValues } from './repeated';
+import { findTwinColumns, findTwinTables } from './duplicates';
+import { findLayoutColumns } from './layout';
+import { markMetadataTables } from './metadata';
 import type { ColumnSemantics, DictionaryEntry, Partition, Relationship, SemanticEnvironment, SemanticProfile, TableSemantics } from './types';
 import { fingerprint, MISSING_PLACEHOLDERS } from './values';
 
@@ -218,7 +222,17 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
     }
   }
 
-  const semantic: SemanticProfile = { columns, tables, relationships, partitions, dictionary, diagnostics, elapsedMs: 0 };
+  markMetadataTables(tables, dictionary);
+  // Facts read from the data across rows: parents' values repeated on children, the same data twice, counts the layout fixes.
+  const partitionMembers = new Set(partitions.flatMap((p) => (p.view ? p.tables.map((t) => t.table) : [])));
+  const ownTables = profile.tables.filter((t) => !partitionMembers.has(t.name));
+  const listOf = (table: string) => tableColumns.get(table) ?? [];
+  const repeated = findRepeatedValues(db, ownTables, listOf);
+  const twinTables = findTwinTables(db, ownTables);
+  const twinColumns = findTwinColumns(db, ownTables, listOf);
+  const layout = findLayoutColumns(db, ownTables, listOf, partitions);
+
+  const semantic: SemanticProfile = { columns, tables, relationships, partitions, dictionary, repeated, twinTables, twinColumns, layout, diagnostics, elapsedMs: 0 };
   if (corrections) semantic.corrections = { file: CORRECTIONS_FILE, applied: applyCorrections(semantic, corrections) };
   semantic.elapsedMs = Date.now() - started;
   return semantic;

@@ -103,6 +103,11 @@ export interface TableSemantics {
   /** Set on a table that is one file of a partitioned dataset. */
   partition?: { name: string; value: string };
   description?: Fact<string>;
+  /**
+   * Set on a table whose rows describe other tables (a codebook: one row per column of the data, with its type and
+   * description): its counts are fixed by the schema, so no task asks about it as data.
+   */
+  metadata?: { describes: string[]; why: string };
 }
 
 export interface ColumnRef {
@@ -144,6 +149,57 @@ export interface DictionaryEntry {
   unit?: string;
   /** A type the dictionary states (`integer`, `date`, `character`). */
   declaredType?: string;
+  /** Set when the entry is a row of a codebook table of the environment (`view_variable`): that table's name. */
+  codebook?: string;
+}
+
+/**
+ * A measure whose value is fixed by a parent key within its table (every row of one election has the same chamber
+ * size): a fact of the parent copied onto each child row. Summed or averaged over the rows it counts each parent once
+ * per child; it is aggregated over the parents (`SELECT DISTINCT parent, column`) or asked in the parent's own table.
+ */
+export interface RepeatedValue {
+  table: string;
+  column: string;
+  /** The column whose value fixes it (`election_id`). */
+  parent: string;
+  /** How many parents, and how many of them have more than one row. */
+  parents: number;
+  why: string;
+}
+
+/**
+ * The same data twice: two tables with the same columns and the same rows (a CSV and a workbook sheet of one view),
+ * or two columns of one table that determine each other (`country_name_short` ↔ `country_name`).
+ */
+export interface TwinTables {
+  /** The one tasks are asked over. */
+  kept: string;
+  /** The copies, asked over no more. */
+  copies: string[];
+  why: string;
+}
+
+export interface TwinColumns {
+  table: string;
+  /** The column that reads as words (`country_name`), which tasks group by. */
+  kept: string;
+  /** Its code (`country_name_short`), the same grouping spelt otherwise. */
+  copy: string;
+  why: string;
+}
+
+/**
+ * A column whose rows per value the layout fixes, not the world: a seat within a parent (judge `J1`…`J9` of each
+ * panel, one row each), a partition's file key that names no attribute (`part` a…e) — counting rows by it counts
+ * parents or file lengths — or the kind of record a row is, where each kind fills columns of its own (an element or
+ * a component of a skating score): a measure means something else in each kind.
+ */
+export interface LayoutColumn {
+  table: string;
+  column: string;
+  kind: 'slot' | 'file-part' | 'row-kind';
+  why: string;
 }
 
 export interface SemanticProfile {
@@ -152,6 +208,13 @@ export interface SemanticProfile {
   relationships: Relationship[];
   partitions: Partition[];
   dictionary: DictionaryEntry[];
+  /** Measures fixed by a parent key within their table (repeated.ts). */
+  repeated?: RepeatedValue[];
+  /** Tables that are copies of another, and columns that are another's code (duplicates.ts). */
+  twinTables?: TwinTables[];
+  twinColumns?: TwinColumns[];
+  /** Columns whose rows per value the layout fixes (layout.ts). */
+  layout?: LayoutColumn[];
   /** The user's corrections file, when there is one: how many entries applied. */
   corrections?: { file: string; applied: number };
   /** Problems found while inferring (a bad corrections file, a mixed-layout date column). */

@@ -15,6 +15,7 @@ import { addEdge, buildStructuralGraph, columnNode } from './graph';
 import type { EvidenceGraph } from './graph';
 import { buildRubric, fileRoles, taskAnchors } from './rubric';
 import type { ContaminationReference, TaskSpec } from './types';
+import type { TwinTables } from '../semantics/types';
 import { checkEvidence, nearDuplicateOf, trivialReason } from './validate';
 import { phraseTask, type PhrasingModel } from './phrasing';
 import { unnamedLookAlikes, withTablesNamed } from './revise';
@@ -172,8 +173,8 @@ async function noDataCheck(task: TaskSpec, model: TaskPoolOptions['noDataModel']
  * a table of the same columns): without the name the question has two readings, even where today's data gives
  * both the same answer, and the reviser would have to revise it after exploration. One rule for every family.
  */
-export function namingLookAlikes(task: TaskSpec, profile: EnvironmentProfile, documents: readonly DataDocument[]): string {
-  const unnamed = unnamedLookAlikes(task, profile, documents);
+export function namingLookAlikes(task: TaskSpec, profile: EnvironmentProfile, documents: readonly DataDocument[], twins: readonly TwinTables[] = []): string {
+  const unnamed = unnamedLookAlikes(task, profile, documents, twins);
   return withTablesNamed(task.question, task.tables.filter((t) => unnamed.has(t)));
 }
 
@@ -223,7 +224,7 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
     }
     if (!note && produced.length === 0) note = `the data has none of what it needs: ${family.needs}`;
     families.push({ id: family.id, candidates: produced.length, valid: 0, selected: 0, note, elapsedMs: Date.now() - familyStarted });
-    for (const task of produced) task.question = namingLookAlikes(task, profile, documents);
+    for (const task of produced) task.question = namingLookAlikes(task, profile, documents, semantics.twinTables);
     candidates.push(...produced);
     options.onProgress?.(`${family.id}: ${produced.length} candidates`);
     report({ familiesDone: counts.familiesDone + 1, candidates: candidates.length });
@@ -276,7 +277,7 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
     if (record.source === 'llm') {
       const contamination = auditContamination([task], profile, options.contamination ?? []).get(task.id);
       // A rewrite that stops naming a table with a look-alike gives the question a second reading again.
-      const unnamed = [...unnamedLookAlikes(task, profile, documents).keys()];
+      const unnamed = [...unnamedLookAlikes(task, profile, documents, semantics.twinTables).keys()];
       const problem = contamination ? `the rewrite is contaminated (${contamination})` : unnamed.length > 0 ? `the rewrite does not name ${unnamed.join(', ')}, which has a look-alike table` : undefined;
       if (problem) {
         const rewrite = task.question;

@@ -16,6 +16,7 @@ import { stepCode } from '../agent/steps';
 import type { AgentStep } from '../agent/types';
 import type { DataDocument, EnvironmentProfile } from '../env/types';
 import type { LlmProvider } from '../llm/types';
+import type { TwinTables } from '../semantics/types';
 import { containsWord, escapeRegExp } from '../text/regex';
 import { quoteIdent } from '../text/sql';
 import { singular, words } from '../text/words';
@@ -230,8 +231,13 @@ export function keyFromRows(key: AnswerKey, columns: string[], rows: unknown[][]
 
 /** The ways a question may name a table: its name in words, their plural and singular ("job" for jobs), the name itself. */
 export function tableNameForms(table: string): string[] {
-  const named = words(table);
-  return [...new Set([named, `${named}s`, singular(named), table.toLowerCase()])].filter((w) => w !== '');
+  // A schema's kind prefix (`view_party`, `dim_customer`) is no part of what the rows are called: "parties" names it.
+  const bare = table.replace(/^(view|vw|tbl|dim|fact|fct)_(?=[a-z])/i, '');
+  const forms = (name: string) => {
+    const named = words(name);
+    return [named, `${named}s`, named.replace(/([^aeiou])y$/, '$1ies'), singular(named)];
+  };
+  return [...new Set([...forms(table), ...(bare !== table ? forms(bare) : []), table.toLowerCase()])].filter((w) => w !== '');
 }
 
 /**
@@ -250,23 +256,29 @@ export function namesTable(question: string, table: string, columns: readonly st
   return tableNameForms(table).some((form) => containsWord(text, form));
 }
 
-/** The words `withTablesNamed` adds: ", according to the X table" (or "the X and Y tables"). */
+/** The words `withTablesNamed` puts before a question: "In the X table, " (or "In the X and Y tables, "). */
 export function tablesNamingPhrase(tables: readonly string[]): string {
   // A name of several words or with digits (`all_seasons`, `worldcup_14`): quoted as the schema writes it.
-  if (tables.some((t) => /[\d_]/.test(t))) return `, according to the table${tables.length > 1 ? 's' : ''} ${tables.map((t) => `'${t}'`).join(' and ')}`;
-  return `, according to the ${tables.map(words).join(' and ')} table${tables.length > 1 ? 's' : ''}`;
+  if (tables.some((t) => /[\d_]/.test(t))) return `In the table${tables.length > 1 ? 's' : ''} ${tables.map((t) => `'${t}'`).join(' and ')}, `;
+  return `In the ${tables.map(words).join(' and ')} table${tables.length > 1 ? 's' : ''}, `;
 }
 
 /**
- * The question with tables named (", according to the X table", before its question mark): the one patch for a
- * question that does not say which of two look-alike tables it reads, used by the task pool and the reviser alike.
+ * The question with tables named ("In the X table, which …"): the one patch for a question that does not say which
+ * of two look-alike tables it reads, used by the task pool and the reviser alike. The name opens the question, where
+ * it scopes every sentence, rather than trailing its last clause ("What is Spearman's minus Pearson's, according to
+ * the table …?").
  */
 export function withTablesNamed(question: string, tables: readonly string[]): string {
   if (tables.length === 0) return question;
+  // The first word loses its capital (a question opens on a word of the template: "Which", "Counting", "Fit"), unless
+  // it is an acronym or a name with its possessive ("GDP", "Brazil's" stay as written).
+  const first = question.split(/\s+/)[0] ?? '';
+  const lowered = /^[A-Z][a-z]+,?$/.test(first) ? question.charAt(0).toLowerCase() + question.slice(1) : question;
+  // A question that quotes another table already ("the rows in the table 'goals'") uses the named one besides it.
   const phrase = tablesNamingPhrase(tables);
-  const at = question.lastIndexOf('?');
-  if (at < 0) return `${question.replace(/[\s.]*$/, '')}${phrase}?`;
-  return `${question.slice(0, at).replace(/\s+$/, '')}${phrase}${question.slice(at)}`;
+  const using = /\bthe (table|view)s? '/.test(question) ? phrase.replace(/^In /, 'Using ') : phrase;
+  return `${using}${lowered}`;
 }
 
 /**
@@ -274,9 +286,16 @@ export function withTablesNamed(question: string, tables: readonly string[]): st
  * cites names them, each with its look-alikes: such a question has two readings even when today's data happens to
  * give both the same answer.
  */
-export function unnamedLookAlikes(task: TaskSpec, profile: EnvironmentProfile, documents: readonly DataDocument[]): Map<string, string[]> {
+export function unnamedLookAlikes(task: TaskSpec, profile: EnvironmentProfile, documents: readonly DataDocument[], twins: readonly TwinTables[] = []): Map<string, string[]> {
   const named = tableNamed(task, profile, documents);
-  return new Map([...lookAlikes(task, profile)].filter(([table]) => !named(table)));
+  // A twin (the same rows saved twice) gives every question the same answer: reading either is one reading.
+  const twinOf = (a: string, b: string) => twins.some((t) => [t.kept, ...t.copies].includes(a) && [t.kept, ...t.copies].includes(b));
+  const found = new Map<string, string[]>();
+  for (const [table, others] of lookAlikes(task, profile)) {
+    const distinct = others.filter((o) => !twinOf(table, o));
+    if (distinct.length > 0 && !named(table)) found.set(table, distinct);
+  }
+  return found;
 }
 
 /** Whether the task's question, or the document section it cites, names a table (given the table's columns). */
@@ -410,7 +429,7 @@ export async function reviewTaskByRules(input: ReviewInput): Promise<TaskReview>
   const alternatives = new Map<string, string>();
   const otherReadings: string[] = [];
   const toName = new Set<string>();
-  for (const [core, others] of unnamedLookAlikes(task, profile, context.documents)) {
+  for (const [core, others] of unnamedLookAlikes(task, profile, context.documents, context.semantics?.twinTables)) {
     toName.add(core);
     for (const other of others) {
       if (!task.evidence.every((s) => s.tool === 'run_sql')) {

@@ -99,8 +99,11 @@ async function problemsOf(context: FamilyContext, table: TableProfile): Promise<
   const spellings: ColumnProfile[] = [];
   const variants: ColumnProfile[] = [];
   for (const column of table.columns) {
-    const role = semanticsOf(context, table.name, column.name)?.role.value;
-    if (column.type !== 'text' || (role !== 'dimension' && role !== 'geo') || column.nullFraction >= 0.5 || numbers.some((n) => n.column === column)) continue;
+    const semantics = semanticsOf(context, table.name, column.name);
+    const role = semantics?.role.value;
+    // An address line or a postcode is free text per place, no category whose rows a merge would count together.
+    const freeText = semantics?.geo === 'address' || semantics?.geo === 'postal-code';
+    if (column.type !== 'text' || (role !== 'dimension' && role !== 'geo') || freeText || column.nullFraction >= 0.5 || numbers.some((n) => n.column === column)) continue;
     const c = q(column.name);
     // Rows written in a spelling other than their value's most common one: what merging changes.
     const rows = await query(

@@ -540,7 +540,9 @@ async function coverageTask(context: FamilyContext, pair: SourcePair): Promise<T
   // A few missing rows are a gap; more missing than matched is two different sets of rows.
   if (!second || second.key.type !== 'number' || second.key.value < 3 || second.key.value > first.key.value) return undefined;
   for (const k of keys) {
-    const part = keys.length > 1 || time(context, a, k.a) ? keyPart(context, a, k.a) : undefined;
+    // A group is a year or a category (a country); an identifier part (a provider's URN) groups each entity alone.
+    const category = time(context, a, k.a) || (semanticsOf(context, a.name, k.a.name)?.role.value !== 'identifier' && k.a.distinctCount <= 50);
+    const part = category && (keys.length > 1 || time(context, a, k.a)) ? keyPart(context, a, k.a) : undefined;
     if (!part) continue;
     const ranking = `SELECT ${part.ref} AS ${q(part.alias)}, SUM(CASE WHEN ${missing} THEN 1 ELSE 0 END) AS unmatched, COUNT(*) AS n FROM ${left} GROUP BY 1 ORDER BY unmatched DESC, 1`;
     const ranked = await query(context, ranking);

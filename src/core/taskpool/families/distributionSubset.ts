@@ -48,6 +48,7 @@ import {
   type FamilyContext,
   type TaskFamily,
   columnPhrase,
+  measureName,
 } from './kit';
 
 const MIN_ROWS = 100;
@@ -139,7 +140,7 @@ async function mostOverRepresented(context: FamilyContext, table: TableProfile, 
   // "Which lighted is most over-represented": a yes/no flag splits the rows in two, it is no category to pick from.
   const groups = groupingsOf(context, table, { min: 2, max: 50 }).filter((g) => !isFlag(context, g.table.name, g.column));
   const m = `c.${q(measure.name)}`;
-  const name = columnPhrase(context, table.name, measure);
+  const name = measureName(context, table.name, measure);
   const rowsWord = rowsNoun(context, table, 'many');
   for (const group of groups) {
     let source: { from: string; tables: string[] };
@@ -243,7 +244,7 @@ function welchT(a: { n: number; mean: number; variance: number }, b: { n: number
 async function topAgainstRest(context: FamilyContext, table: TableProfile, measure: ColumnProfile, all: ColumnProfile[]): Promise<TaskSpec | undefined> {
   const t = q(table.name);
   const m = q(measure.name);
-  const name = columnPhrase(context, table.name, measure);
+  const name = measureName(context, table.name, measure);
   const rowsWord = rowsNoun(context, table, 'many');
   const others = all.filter((y) => y !== measure && !derivedPair(context, { table: table.name, column: measure.name }, { table: table.name, column: y.name }));
   if (others.length === 0) return undefined;
@@ -257,7 +258,7 @@ async function topAgainstRest(context: FamilyContext, table: TableProfile, measu
   if (!threshold) return undefined;
   for (const other of others) {
     const y = q(other.name);
-    const yName = columnPhrase(context, table.name, other);
+    const yName = measureName(context, table.name, other);
     const stats = await query(
       context,
       `SELECT ${m} > ${P} AS top, COUNT(*), AVG(${y}), AVG(${y} * ${y}) - AVG(${y}) * AVG(${y}) FROM ${t} WHERE ${m} IS NOT NULL AND ${y} IS NOT NULL GROUP BY 1 ORDER BY 1`,
@@ -316,7 +317,7 @@ async function concentration(context: FamilyContext, table: TableProfile, measur
   if (!confidentlyAdditive(context, table.name, measure.name) || typeof measure.min !== 'number' || measure.min < 0) return undefined;
   const t = q(table.name);
   const m = q(measure.name);
-  const name = columnPhrase(context, table.name, measure);
+  const name = measureName(context, table.name, measure);
   const rowsWord = rowsNoun(context, table, 'many');
   const total = aggregateOf(context, table.name, measure).phrase;
   const program = new TaskProgram(context, 'distribution-subset');

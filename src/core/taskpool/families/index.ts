@@ -18,6 +18,7 @@ import { statisticsFamilies } from './statistics';
 import { cohortFamilies } from './cohort';
 import { distributionSubsetFamily } from './distributionSubset';
 import { partitionsFamily } from './partitions';
+import { parentGrainFamily } from './parentGrain';
 import { joinCountTopKFamily, joinGroupContrastFamily, joinKeyFamily, joinTopKFamily } from './joins';
 import type { FamilyContext, TaskFamily } from './kit';
 import { filteredAggregateFamily, groupContrastFamily } from './lookups';
@@ -29,6 +30,7 @@ export * from './kit';
 export { drillDownFamily } from './drillDown';
 export { attributionFamily } from './attribution';
 export { partitionsFamily } from './partitions';
+export { parentGrainFamily } from './parentGrain';
 export { distributionSubsetFamily } from './distributionSubset';
 export * from './statistics';
 export * from './cohort';
@@ -44,7 +46,7 @@ export { crossSourceFamily } from './crossSource';
 export { cleanAggregateFamily } from './cleanAggregate';
 
 /** Multi-step task programs (2–6 executed steps, a sub-answer each). */
-export const compositionFamilies: TaskFamily[] = [drillDownFamily, attributionFamily, partitionsFamily, distributionSubsetFamily, documentMetricFamily, crossSourceFamily, cleanAggregateFamily, ...statisticsFamilies, ...cohortFamilies];
+export const compositionFamilies: TaskFamily[] = [drillDownFamily, attributionFamily, partitionsFamily, parentGrainFamily, distributionSubsetFamily, documentMetricFamily, crossSourceFamily, cleanAggregateFamily, ...statisticsFamilies, ...cohortFamilies];
 
 /** Single-step families: lookups, joins, rates, time, correlation, quality, document rules. */
 export const singleStepFamilies: TaskFamily[] = [

@@ -26,6 +26,9 @@ import { things, columnPhrase,
   pluralWords,
   parentNoun,
   rowsNoun,
+  ownerless,
+  ownPhrase,
+  groupWords,
 } from './kit';
 
 /**
@@ -79,11 +82,13 @@ export const joinKeyFamily: TaskFamily = {
       // One child row per parent (pub_info per publisher): the count is 1 by construction.
       if (key.childColumn.distinctCount >= key.child.rowCount * (1 - key.childColumn.nullFraction)) continue;
       const through = throughColumn(keys, key, context);
-      const top = await query(context, `SELECT p.${q(label.name)}, COUNT(*) AS n FROM ${q(key.child.name)} AS c JOIN ${q(key.parent.name)} AS p ON ${on(key)} GROUP BY p.${q(key.parentColumn.name)} ORDER BY n DESC, p.${q(label.name)} LIMIT 1`);
+      // A parent named by a label that one parent row has (five parties are called "Conservatives": naming one by it names none).
+      const unique = `p.${q(label.name)} IN (SELECT ${q(label.name)} FROM ${q(key.parent.name)} GROUP BY ${q(label.name)} HAVING COUNT(*) = 1)`;
+      const top = await query(context, `SELECT p.${q(label.name)}, COUNT(*) AS n FROM ${q(key.child.name)} AS c JOIN ${q(key.parent.name)} AS p ON ${on(key)} WHERE ${unique} GROUP BY p.${q(key.parentColumn.name)} ORDER BY n DESC, p.${q(label.name)} LIMIT 1`);
       const labelValue = top?.[0]?.[0];
       if (typeof labelValue !== 'string' || !quotable(labelValue)) continue;
-      // "the country 'India'", not "the country whose country is 'India'".
-      const labelPhrase = columnPhrase(context, key.parent.name, label);
+      // "the country 'India'", not "the country whose country is 'India'"; "the party whose English name is …".
+      const labelPhrase = ownPhrase(context, key.parent, label);
       const named = labelPhrase === things(context, key.parent, 'one') ? `the ${things(context, key.parent, 'one')} '${labelValue}'` : `the ${things(context, key.parent, 'one')} whose ${labelPhrase} is '${labelValue}'`;
       const done = await program.sql(
         `SELECT COUNT(*) AS child_rows FROM ${q(key.child.name)} AS c JOIN ${q(key.parent.name)} AS p ON ${on(key)} WHERE p.${q(label.name)} = ${sqlLiteral(labelValue)}`,
@@ -161,16 +166,22 @@ export const joinCountTopKFamily: TaskFamily = {
   },
 };
 
-/** "department name" (not "department department name"), "warehouse city". */
+/** "department name" (not "department department name"), "city" (not "warehouse city"): the parent's noun only before a generic word. */
 function parentGroupName(context: FamilyContext, key: ForeignKey, group: TableProfile['columns'][number]): string {
-  const phrase = columnPhrase(context, key.parent.name, group);
+  const phrase = groupWords(columnPhrase(context, key.parent.name, group));
   const parent = parentNoun(context, key.parent);
-  return !parent || phrase.split(' ').includes(parent) ? phrase : `${parent} ${phrase}`;
+  return !parent || phrase.split(' ').includes(parent) || !ownerless(phrase) ? phrase : `${parent} ${phrase}`;
 }
 
-/** Groups of a parent that group its child rows (a country, a genre), fewest values first. */
-function parentGroups(context: FamilyContext, parent: TableProfile) {
-  return groupings(context, parent, { min: 3, max: 50 }).sort((a, b) => a.distinctCount - b.distinctCount);
+/**
+ * Groups of a parent that group its child rows (a country, a genre), fewest values first; not one the child has
+ * itself (a cabinet's own country beside its party's): that needs no join.
+ */
+function parentGroups(context: FamilyContext, key: ForeignKey) {
+  const own = new Set(key.child.columns.map((c) => c.name.toLowerCase()));
+  return groupings(context, key.parent, { min: 3, max: 50 })
+    .filter((g) => !own.has(g.name.toLowerCase()))
+    .sort((a, b) => a.distinctCount - b.distinctCount);
 }
 
 export const joinGroupContrastFamily: TaskFamily = {
@@ -186,7 +197,7 @@ export const joinGroupContrastFamily: TaskFamily = {
       if (!measure) continue;
       const through = throughColumn(keys, key, context);
       const name = measureName(context, key.child.name, measure);
-      for (const group of parentGroups(context, key.parent)) {
+      for (const group of parentGroups(context, key)) {
         const m = `c.${q(measure.name)}`;
         const program = new TaskProgram(context, 'lookup');
         const done = await program.sql(
@@ -199,7 +210,7 @@ export const joinGroupContrastFamily: TaskFamily = {
           program.task({
             family: this.id,
             parameters: { child: key.child.name, column: key.childColumn.name, parent: key.parent.name, group: group.name, measure: measure.name },
-            question: `Which ${parentGroupName(context, key, group)} has the highest average ${name} across its ${things(context, key.child, 'many')}${through}, counting only ${pluralWords(columnPhrase(context, key.parent.name, group))} with at least 5 ${rowsNoun(context, key.child, 'many')}?`,
+            question: `Which ${parentGroupName(context, key, group)} has the highest average ${name} across its ${things(context, key.child, 'many')}${through}, counting only ${pluralWords(groupWords(columnPhrase(context, key.parent.name, group)))} with at least 5 ${rowsNoun(context, key.child, 'many')}?`,
             tables: [key.child.name, key.parent.name],
             dependency: 'group-contrast',
             needs: this.needs,

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { CodeRunner } from '../../agent/tools';
 import type { ColumnProfile, DataDocument, EnvironmentProfile, TableProfile } from '../../env/types';
-import type { ColumnSemantics, Relationship, SemanticProfile } from '../../semantics/types';
+import type { ColumnSemantics, Relationship, RepeatedValue, SemanticProfile } from '../../semantics/types';
 import type { ToolResult } from '../../sandbox/types';
 import { quoteIdent } from '../../text/sql';
 import { numberTolerance } from '../answer';
@@ -71,8 +71,11 @@ export function taskTables(context: FamilyContext, minRows = 10): TableProfile[]
   const members = new Set(semantics.partitions.flatMap((p) => (p.view ? p.tables.map((t) => t.table) : [])));
   const partitionViews = new Set(semantics.partitions.map((p) => p.view).filter((v): v is string => v !== undefined));
   const derived = new Set(semantics.tables.filter((t) => t.kind.value === 'derived').map((t) => t.table));
+  // A codebook describes the data's columns (its counts are the schema's), and a twin table's copy is the same rows again.
+  const metadata = new Set(semantics.tables.filter((t) => t.metadata).map((t) => t.table));
+  const copies = new Set((semantics.twinTables ?? []).flatMap((t) => t.copies));
   return context.profile.tables
-    .filter((t) => t.rowCount >= minRows && !members.has(t.name) && (partitionViews.has(t.name) || !derived.has(t.name)))
+    .filter((t) => t.rowCount >= minRows && !members.has(t.name) && !metadata.has(t.name) && !copies.has(t.name) && (partitionViews.has(t.name) || !derived.has(t.name)))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -86,12 +89,28 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
   return table.columns
     .filter((c) => {
       const s = semanticsOf(context, table.name, c.name);
-      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || inLocalCurrency(table, c) || runningTotal(context, table.name, c.name)) return false;
+      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || inLocalCurrency(table, c) || runningTotal(context, table.name, c.name) || repeatedValue(context, table.name, c.name)) return false;
       const unnamed = s.role.source.kind === 'rule' && s.role.source.rule === 'measure:numbers';
       return !(unnamed && c.type === 'integer' && c.distinctCount >= 0.9 * table.rowCount * (1 - c.nullFraction));
     })
     .filter((c) => !options.additiveOnly || confidentlyAdditive(context, table.name, c.name))
     .sort((a, b) => rank(a) - rank(b));
+}
+
+/**
+ * A parent's value repeated on each of its child rows (the chamber size on every party row of an election): summed
+ * or averaged over the rows it counts each parent once per child, so no row-level statistic takes it (repeated.ts).
+ */
+export function repeatedValue(context: FamilyContext, table: string, column: string): RepeatedValue | undefined {
+  return context.semantics.repeated?.find((r) => r.table === table && r.column === column);
+}
+
+/**
+ * A column whose rows per value the layout fixes (a judge's seat on every panel, a partition's file `part`), or a
+ * code spelt beside its own name (`country_name_short` beside `country_name`): no task groups by it.
+ */
+export function notAGrouping(context: FamilyContext, table: string, column: string): boolean {
+  return (context.semantics.layout ?? []).some((l) => l.table === table && l.column === column) || (context.semantics.twinColumns ?? []).some((t) => t.table === table && t.copy === column);
 }
 
 /**
@@ -142,6 +161,8 @@ export function aggregateOf(context: FamilyContext, table: string, column: Colum
 /** A measure's name in words, with a unit the semantic profile knows when the name lacks it. */
 export function measureName(context: FamilyContext, table: string, column: ColumnProfile): string {
   const phrase = columnPhrase(context, table, column);
+  // A count named by what it counts (`seats`, `places`): "the number of seats", which a verb agrees with ("is").
+  if (column.type === 'integer' && /^[a-z]{4,}$/.test(phrase) && !/os$/.test(phrase) && pluralWord(phrase) && !PLURAL_WORDS.has(phrase)) return `number of ${phrase}`;
   // `amount` alone says nothing: the amount of a payment is a "payment amount".
   if (!GENERIC_MEASURES.has(phrase)) return phrase;
   // A dataset's name is no noun for it ("the unemployment across industry count"): the column's word alone.
@@ -176,7 +197,7 @@ export function groupings(context: FamilyContext, table: TableProfile, options: 
   const max = options.max ?? 50;
   return table.columns.filter((c) => {
     const s = semanticsOf(context, table.name, c.name);
-    if (!s || !GROUP_ROLES.has(s.role.value) || (s.geo && UNGROUPABLE_GEO.has(s.geo)) || isPosition(c) || isNumberedSide(table, c)) return false;
+    if (!s || !GROUP_ROLES.has(s.role.value) || (s.geo && UNGROUPABLE_GEO.has(s.geo)) || isPosition(c) || isNumberedSide(table, c) || notAGrouping(context, table.name, c.name)) return false;
     // A grouping must repeat: a column of per-row ids is no category, however few its values. A parent's column
     // (each department's name) repeats over the child's rows the key joins to it.
     if (!options.parentOf && context.ungrouped?.has(repetitionKey(table.name, c.name))) return false;
@@ -530,9 +551,15 @@ export interface Grouping {
 /** A table's own groupings, then those of each parent it has a many-to-one key to (one hop). */
 export function groupingsOf(context: FamilyContext, table: TableProfile, options: { min?: number; max?: number } = {}): Grouping[] {
   const own = groupings(context, table, options).map((column) => ({ column, table, ref: `c.${quoteIdent(column.name)}` }));
+  // A parent's column the child has too (the cabinet's own country beside its party's) needs no join: the child's is asked.
+  const ownNames = new Set(table.columns.map((c) => c.name.toLowerCase()));
   const parents = foreignKeys(context)
     .filter((k) => k.child.name === table.name && k.containment >= 0.95)
-    .flatMap((via) => groupings(context, via.parent, { ...options, parentOf: true }).map((column) => ({ column, table: via.parent, ref: `p.${quoteIdent(column.name)}`, via })));
+    .flatMap((via) =>
+      groupings(context, via.parent, { ...options, parentOf: true })
+        .filter((column) => !ownNames.has(column.name.toLowerCase()))
+        .map((column) => ({ column, table: via.parent, ref: `p.${quoteIdent(column.name)}`, via })),
+    );
   return [...own, ...parents];
 }
 
@@ -559,12 +586,61 @@ export function valuePhrase(context: FamilyContext, table: string, column: Colum
   return statement || isFlag(context, table, column) ? `'${phrase.replace(/^'|'$/g, '').replace(/\?$/, '')}' value` : phrase;
 }
 
-/** "region" or "store region" (a parent's column named with its table, where that reads better). */
+/**
+ * "region", not "store region": a parent's column is named by its own words ("nation", "competition"); the parent's
+ * noun goes before a word that says nothing alone ("store name", "product category").
+ */
 export function groupingName(g: Grouping, context?: FamilyContext): string {
-  const name = context ? valuePhrase(context, g.table.name, g.column) : humanize(g.column.originalName || g.column.name);
+  const name = groupWords(context ? valuePhrase(context, g.table.name, g.column) : humanize(g.column.originalName || g.column.name));
   if (!g.via) return name;
   const parent = parentNoun(context, g.via.parent);
-  return !parent || name.includes(parent) ? name : `${parent} ${name}`;
+  return !parent || name.includes(parent) || !ownerless(name) ? name : `${parent} ${name}`;
+}
+
+const SET_VALUES = new Set(['1', 'true', 'yes', 'y', 't']);
+const UNSET_VALUES = new Set(['0', 'false', 'no', 'n', 'f']);
+
+/**
+ * The rows a yes/no flag's value picks, in words after a noun: "marked 'lighted'", "not marked 'hybrid'" — not "whose
+ * 'lighted' value is '1'", a code the file may write as TRUE. Undefined for a column that is no flag, or a value that
+ * is neither yes nor no.
+ */
+export function flagMark(context: FamilyContext, table: string, column: ColumnProfile, value: unknown): string | undefined {
+  if (!isFlag(context, table, column)) return undefined;
+  const text = String(value).trim().toLowerCase();
+  const set = SET_VALUES.has(text) ? true : UNSET_VALUES.has(text) ? false : undefined;
+  if (set === undefined) return undefined;
+  // `is_hybrid`, `has_wifi`: the mark is what the statement says, "hybrid", "wifi".
+  const name = columnPhrase(context, table, column)
+    .replace(/^'|'$/g, '')
+    .replace(/\?$/, '')
+    .replace(/^(is|has|was|were|are|had|can|did|does)\s+(?=\S)/i, '')
+    // "is the journal indexed in the DOAJ": the mark is the participle, "indexed in the doaj".
+    .replace(/^the\s+[a-z]+\s+(?=[a-z]+ed\b)/i, '');
+  return `${set ? '' : 'not '}marked '${name}'`;
+}
+
+/** "a known seats total", but "known seats" and "known places": no article before a plural. */
+export function knownWords(phrase: string): string {
+  // The head noun: the last word, or the one before "of" ("scores of panel").
+  const head = phrase.replace(/\s*\([^)]*\)$/, '').split(/\s+of\s+/)[0];
+  const last = head.split(' ').pop()?.toLowerCase() ?? '';
+  return pluralWord(last) && !/^(series|species|news)$/.test(last) ? `known ${phrase}` : `a known ${phrase}`;
+}
+
+/**
+ * A grouping by names is a grouping by the things named: "which country", not "which country name" — unless the word
+ * before says which name ("last name", "short country name").
+ */
+export function groupWords(phrase: string): string {
+  const words = phrase.split(' ');
+  if (words.length !== 2 || words[1] !== 'name' || /^(first|last|middle|full|given|nick|sur|display|short|long|common|official|native|local|original|english|legal|user|file|brand|family|team|domain|host|code)$/i.test(words[0])) return phrase;
+  return words[0];
+}
+
+/** A column's words that need their owner's noun ("name", "type", "status"): one generic word. */
+export function ownerless(phrase: string): boolean {
+  return /^(name|title|label|type|kind|category|class|group|status|code|level|grade|size|description|format|mode|model|version|style|tier|segment|id|number)$/i.test(phrase);
 }
 
 // ---- phrases from the semantic profile -------------------------------------------------------------------------
@@ -669,8 +745,10 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     // Nothing says what a short cryptic code is ("prcp", "l", "HS"): the question names the column, quoted.
     if (isCrypticName(original)) return `'${original}'`;
   }
-  const words = humanize(original).split(' ');
+  const words = plainCase(humanize(original).split(' '));
   const last = words[words.length - 1]?.toLowerCase();
+  // `Staffed All Beds - SOURCE`: where the value of another column came from, "source of the staffed all beds value".
+  if (words.length > 1 && /^(source|sources|provenance)$/.test(last ?? '') && /[-–:]\s*source/i.test(original)) return `source of the ${englishOrder(expandedWords(words.slice(0, -1))).join(' ')} value`;
   if (words.length === 1 && UNIT_NAMES[last]) return UNIT_NAMES[last];
   if (words.length > 1 && last && UNIT_SUFFIXES[last]) {
     // `area_sq_km`: "area (km²)".
@@ -678,7 +756,60 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     const head = expandedWords(words.slice(0, square ? -2 : -1)).join(' ');
     return square ? `${head} (${UNIT_SUFFIXES[last]}²)` : `${head} (${UNIT_SUFFIXES[last]})`;
   }
-  return expandedWords(words).join(' ');
+  return englishOrder(directionWords(expandedWords(words))).join(' ');
+}
+
+/**
+ * A direction a schema writes as a preposition (`from_country`, `to_country`): "origin country", "destination
+ * country" — not "which to country".
+ */
+function directionWords(words: string[]): string[] {
+  // A period's bounds (`from_date`, `to_year`) are no directions.
+  if (words.length < 2 || /^(date|time|year|month|day|week|datetime|timestamp|period|value|be)$/i.test(words[1])) return words;
+  const first = words[0].toLowerCase();
+  return first === 'from' ? ['origin', ...words.slice(1)] : first === 'to' ? ['destination', ...words.slice(1)] : words;
+}
+
+/** English words a header may shout (`Staffed All Beds - SOURCE`): words, not acronyms. */
+const SHOUTED_WORDS = new Set(['SOURCE', 'SOURCES', 'NOTE', 'NOTES', 'TOTAL', 'COUNT', 'NAME', 'TYPE', 'DATE', 'YEAR', 'CODE', 'STATUS', 'VALUE', 'FLAG', 'RATE', 'LEVEL', 'TIME', 'AREA', 'SIZE']);
+
+/** A shouted English word among words in plain case is written in plain case: "staffed all beds source". */
+function plainCase(words: string[]): string[] {
+  const known = words.map((w) => KNOWN_ACRONYMS.get(w) ?? w);
+  if (!known.some((w) => /[a-z]/.test(w))) return known;
+  return known.map((w) => (SHOUTED_WORDS.has(w) ? w.toLowerCase() : w));
+}
+
+/** Acronyms a name may write in lower case (`eu_anti_pro`): "EU anti pro". */
+const KNOWN_ACRONYMS = new Map(['eu', 'uk', 'gdp', 'gnp', 'cpi', 'oecd', 'nato', 'hiv', 'icu'].map((w) => [w, w.toUpperCase()]));
+
+/** Words that qualify a name when a schema writes them after it (`party_name_english`, `country_name_short`). */
+const NAME_QUALIFIERS: Record<string, string> = { short: 'short', long: 'long', english: 'English', en: 'English', ascii: 'ASCII', full: 'full', native: 'native', local: 'local', official: 'official', original: 'original', abbr: 'abbreviated', abbrev: 'abbreviated', alt: 'alternative', common: 'common', display: 'display' };
+
+/**
+ * A qualifier a schema writes after the noun, moved before it as English puts it: "country name short" → "short
+ * country name", "party name english" → "English party name".
+ */
+function englishOrder(words: string[]): string[] {
+  if (words.length < 3) return words;
+  const qualifier = NAME_QUALIFIERS[words[words.length - 1].toLowerCase()];
+  if (!qualifier || !/^(name|title|label|code|description)$/i.test(words[words.length - 2])) return words;
+  return [qualifier, ...words.slice(0, -1)];
+}
+
+/**
+ * A column of a table named without the table's row noun, which the question says already: "the party whose English
+ * name is …", not "whose English party name is …"; the whole phrase where nothing would be left but a qualifier.
+ */
+export function ownPhrase(context: FamilyContext, table: TableProfile, column: ColumnProfile): string {
+  const phrase = columnPhrase(context, table.name, column);
+  const owner = parentNoun(context, table)?.toLowerCase().split(' ');
+  if (!owner) return phrase;
+  const words = phrase.split(' ');
+  const at = words.findIndex((_, i) => owner.every((w, j) => words[i + j]?.toLowerCase() === w));
+  if (at < 0) return phrase;
+  const rest = [...words.slice(0, at), ...words.slice(at + owner.length)];
+  return rest.length > 0 && /^(name|title|label|code|description|abbreviation)$/i.test(rest[rest.length - 1]) ? rest.join(' ') : phrase;
 }
 
 /** Measure names that say nothing without their table (`amount`, `value`): "payment amount". */
@@ -723,6 +854,21 @@ function nameWords(name: string): string {
   return full.includes(' ') ? full.replace(/\s+(v?\d+[a-z]*|\d{4})$/i, '') : full;
 }
 
+/** Words a schema puts before a table's name to say what kind of table it is, not what its rows are. */
+const SCHEMA_PREFIXES = /^(view|vw|tbl|dim|fact|fct)_(?=[a-z])/i;
+
+/**
+ * The name a table's rows are read from: a workbook sheet's own name (`party` for the `parlgov_party` sheet of
+ * parlgov.xlsx: the workbook's name is the file's, not the rows'), without a schema's kind prefix (`view_party` →
+ * `party`, `dim_customer` → `customer`).
+ */
+export function tableNounName(table: TableProfile): string {
+  const sheet = /\.(xlsx|xlsm|xls|ods)$/i.test(table.sourceFile) && table.originalName !== '' && !/[./>]/.test(table.originalName) ? toSnake(table.originalName) : table.name;
+  return sheet.replace(SCHEMA_PREFIXES, '');
+}
+
+const toSnake = (name: string) => humanize(name).replace(/ /g, '_');
+
 /** Whether a word reads as a plural noun: "orders", "countries", "people" — not "bus", "analysis", "status". */
 function pluralWord(word: string): boolean {
   return PLURAL_WORDS.has(word) || (/[a-z]{2}s$/.test(word) && !/(ss|us|is|ics)$/.test(word));
@@ -752,7 +898,7 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
     const words = nameWords(segment);
     if (words !== '' && !/\d/.test(words) && !COLLECTION_WORDS.has(words.split(' ').pop() ?? '')) return words.replace(/ /g, '_');
   }
-  const words = nameWords(table.name);
+  const words = nameWords(tableNounName(table));
   const last = words.split(' ').pop() ?? '';
   // "unemployment across industries", "emissions by nation": a dataset's title, not a noun for its rows.
   if (/\d/.test(words) || COLLECTION_WORDS.has(last) || /\s(across|by|per|over|vs|versus)\s/i.test(` ${words} `)) return undefined;
@@ -930,7 +1076,7 @@ export function isCoordinate(column: ColumnProfile): boolean {
  * count that disagrees with its noun).
  */
 export function readsClean(context: FamilyContext, task: TaskSpec): boolean {
-  const unnamed = unnamedLookAlikes(task, context.profile, context.documents);
+  const unnamed = unnamedLookAlikes(task, context.profile, context.documents, context.semantics.twinTables);
   return lintQuestion(withTablesNamed(task.question, task.tables.filter((t) => unnamed.has(t)))).length === 0;
 }
 

@@ -19,7 +19,7 @@
 import type { ColumnProfile, TableProfile } from '../../env/types';
 import type { Partition } from '../../semantics/types';
 import type { TaskSpec } from '../types';
-import { clearLeader, groupings, humanize, isCoordinate, measures, noun, num, q, query, readsClean, sqlLiteral, TaskProgram, type FamilyContext, type TaskFamily, columnPhrase, valuePhrase } from './kit';
+import { clearLeader, groupings, humanize, isCoordinate, measures, noun, num, q, query, readsClean, sqlLiteral, TaskProgram, type FamilyContext, type TaskFamily, columnPhrase, valuePhrase, flagMark } from './kit';
 
 /** Rows a file needs with a value (or in the month) to be compared: fewer make an average of a handful. */
 const MIN_ROWS = 10;
@@ -176,7 +176,8 @@ async function focusesOf(context: FamilyContext, parts: Parts): Promise<Focus[]>
     const value = rows?.[0]?.[0];
     if (value === null || value === undefined) continue;
     const shown = `'${String(value)}'`;
-    found.push({ where: `${q(g.name)} = ${sqlLiteral(value as string | number)}`, rows: `rows whose ${valuePhrase(context, parts.view.name, g)} is ${shown}`, short: shown, parameters: { group: g.name, value: String(value) } });
+    const mark = flagMark(context, parts.view.name, g, value);
+    found.push({ where: `${q(g.name)} = ${sqlLiteral(value as string | number)}`, rows: mark ? `rows ${mark}` : `rows whose ${valuePhrase(context, parts.view.name, g)} is ${shown}`, short: mark ?? shown, parameters: { group: g.name, value: String(value) } });
   }
   return found;
 }

@@ -65,7 +65,9 @@ export const dataQualityFamily: TaskFamily = {
         { label: `the column of ${things(context, table, 'many')} with the most missing values`, reading: { kind: 'string' } },
       );
       if (!done || done.rows.length < 2 || num(done.rows[0][1]) === num(done.rows[1][1])) continue;
-      tasks.push(program.task({ family: this.id, parameters: { kind: 'missingness', table: table.name }, question: `Which column of the ${table.kind === 'view' ? 'view' : 'table'} '${table.name}' has the largest share of missing values?`, tables: [table.name], dependency: 'data-quality', needs: this.needs }));
+      // Columns empty on every row (a sheet's unnamed trailing columns) would tie at 100%: the question leaves them out, and says so.
+      const among = table.columns.some((c) => c.nullFraction >= 1) ? ', among the columns with at least one value,' : '';
+      tasks.push(program.task({ family: this.id, parameters: { kind: 'missingness', table: table.name }, question: `Which column of the ${table.kind === 'view' ? 'view' : 'table'} '${table.name}'${among} has the largest share of missing values?`, tables: [table.name], dependency: 'data-quality', needs: this.needs }));
     }
     return tasks;
   },

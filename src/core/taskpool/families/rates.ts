@@ -4,7 +4,7 @@
  */
 import type { ColumnProfile, TableProfile } from '../../env/types';
 import type { TaskSpec } from '../types';
-import { article, quotable, things, columnPhrase, valuePhrase, clearLeader, groupingName, groupings, groupingsOf, humanize, measures, noun, num, q, query, semanticsOf, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type TaskFamily, pluralWords, rowsNoun } from './kit';
+import { flagMark, article, quotable, things, columnPhrase, valuePhrase, clearLeader, groupingName, groupings, groupingsOf, humanize, measures, noun, num, q, query, semanticsOf, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type TaskFamily, pluralWords, rowsNoun } from './kit';
 
 /** An outcome a rate is taken of: a category value (`status = 'cancelled'`) or a signed measure above zero (`delay > 0`). */
 export interface RateTarget {
@@ -13,6 +13,8 @@ export interface RateTarget {
   above?: boolean;
   /** The column as the question names it. */
   phrase?: string;
+  /** A yes/no flag's rows in words ("marked 'lighted'"), said instead of its value. */
+  mark?: string;
 }
 
 export const targetSql = (target: RateTarget, prefix: string) => (target.above ? `${prefix}${q(target.column.name)} > ${target.value}` : `${prefix}${q(target.column.name)} = ${sqlLiteral(target.value)}`);
@@ -22,6 +24,12 @@ export const targetWords = (target: RateTarget) => {
   const name = target.phrase ?? humanize(target.column.name);
   return target.above ? `${article(name)} ${name} above ${target.value}` : `${name} '${target.value}'`;
 };
+
+/** The rows with the outcome, after a noun: "with status 'cancelled'", "marked 'lighted'" (a flag's own words). */
+export const withTarget = (target: RateTarget) => target.mark ?? `with ${targetWords(target)}`;
+
+/** What a fraction of rows does: "have status 'cancelled'", "are marked 'lighted'". */
+export const haveTarget = (target: RateTarget) => (target.mark ? `are ${target.mark}` : `have ${targetWords(target)}`);
 
 /**
  * Outcomes to take a rate of: the rarest common value of a status-like column (dimensions and flags of 2–12
@@ -35,7 +43,10 @@ export async function rateTargets(context: FamilyContext, table: TableProfile): 
     const rows = await query(context, `SELECT ${q(column.name)}, COUNT(*) AS n FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL GROUP BY 1 ORDER BY n ASC, 1`);
     const common = (rows ?? []).filter((r) => num(r[1]) >= Math.max(3, 0.03 * table.rowCount));
     const [value] = common[0] ?? [];
-    if (common.length >= 2 && quotable(value)) targets.push({ column, value: String(value), phrase: valuePhrase(context, table.name, column) });
+    if (common.length >= 2 && quotable(value)) {
+      const mark = flagMark(context, table.name, column, value);
+      targets.push({ column, value: String(value), phrase: valuePhrase(context, table.name, column), ...(mark ? { mark } : {}) });
+    }
   }
   for (const column of measures(context, table)) {
     if (typeof column.min !== 'number' || typeof column.max !== 'number' || column.min >= 0 || column.max <= 0) continue;
@@ -66,8 +77,8 @@ export const groupRateFamily: TaskFamily = {
           const program = new TaskProgram(context, 'lookup');
           const done = await program.sql(
             `SELECT ${group.ref} AS ${q(group.column.name)}, ROUND(AVG(CASE WHEN ${targetSql(target, 'c.')} THEN 1.0 ELSE 0.0 END), 4) AS rate, COUNT(*) AS n FROM ${source.from} WHERE ${group.ref} IS NOT NULL GROUP BY ${group.ref} HAVING COUNT(*) >= 10 ORDER BY rate DESC, n DESC`,
-            `Share of ${things(context, table, 'many')} with ${targetWords(target)} per ${name}`,
-            { label: `the ${name} with the highest share of ${things(context, table, 'many')} with ${targetWords(target)}`, reading: { kind: 'string' } },
+            `Share of ${things(context, table, 'many')} ${withTarget(target)} per ${name}`,
+            { label: `the ${name} with the highest share of ${things(context, table, 'many')} ${withTarget(target)}`, reading: { kind: 'string' } },
           );
           // Rates of 0 or 1 in most groups mean the group decides the outcome (each brand sells one category): no contrast.
           const extreme = done ? done.rows.filter((r) => num(r[1]) === 0 || num(r[1]) === 1).length : 0;
@@ -76,7 +87,7 @@ export const groupRateFamily: TaskFamily = {
             program.task({
               family: this.id,
               parameters: { table: table.name, target: target.column.name, value: target.value, group: `${group.table.name}.${group.column.name}` },
-              question: `Which ${name} has the highest share of ${things(context, table, 'many')} with ${targetWords(target)}, among ${pluralWords(name)} with at least 10 ${rowsNoun(context, table, 'many')}?`,
+              question: `Which ${name} has the highest share of ${things(context, table, 'many')} ${withTarget(target)}, among ${pluralWords(name)} with at least 10 ${rowsNoun(context, table, 'many')}?`,
               tables: source.tables,
               dependency: 'group-contrast',
               needs: this.needs,
@@ -108,17 +119,19 @@ export const conditionalRateFamily: TaskFamily = {
           const value = top?.[0]?.[0];
           if (!quotable(value)) continue;
           const program = new TaskProgram(context, 'lookup');
+          const filterMark = flagMark(context, table.name, filter, value);
+          const among = filterMark ? `the ${things(context, table, 'many')} ${filterMark}` : `the ${things(context, table, 'many')} whose ${valuePhrase(context, table.name, filter)} is '${value}'`;
           const done = await program.sql(
             `SELECT ROUND(AVG(CASE WHEN ${targetSql(target, '')} THEN 1.0 ELSE 0.0 END), 4) AS rate FROM ${q(table.name)} WHERE ${q(filter.name)} = ${sqlLiteral(value)}`,
-            `Among ${things(context, table, 'many')} with ${valuePhrase(context, table.name, filter)} '${value}', the share with ${targetWords(target)}`,
-            { label: `the share with ${targetWords(target)}`, reading: { kind: 'number', decimals: 4 } },
+            `Among ${among}, the share ${withTarget(target)}`,
+            { label: `the share ${withTarget(target)}`, reading: { kind: 'number', decimals: 4 } },
           );
           if (!done || done.key.type !== 'number' || done.key.value <= 0 || done.key.value >= 1) continue;
           tasks.push(
             program.task({
               family: this.id,
               parameters: { table: table.name, target: target.column.name, value: target.value, filter: filter.name, filterValue: value },
-              question: `Among the ${things(context, table, 'many')} whose ${valuePhrase(context, table.name, filter)} is '${value}', what fraction have ${targetWords(target)}? Answer as a fraction between 0 and 1, rounded to 4 decimals.`,
+              question: `Among ${among}, what fraction ${haveTarget(target)}? Answer as a fraction between 0 and 1, rounded to 4 decimals.`,
               tables: [table.name],
               dependency: 'conditional-rate',
               needs: this.needs,

@@ -47,6 +47,8 @@ import {
   type Grouping,
   type TaskFamily,
   type TimeColumn,
+  flagMark,
+  knownWords,
 } from './kit';
 
 const COMPOSITION = 'sql-python-statistics';
@@ -733,8 +735,10 @@ async function effectSize(context: FamilyContext, table: TableProfile, g: Groupi
   if (!pooledSd) return undefined;
   const effect = await program.python(py([...lines, 'print(round(diff / pooled, 2))']), "Cohen's d: the difference over the pooled standard deviation", { label: `Cohen's d of ${mName} between ${gName} ${high} and ${low}`, reading: { kind: 'printed-number', decimals: 2 }, uses: [1, 2] });
   if (!effect || effect.key.type !== 'number' || Math.abs(effect.key.value) < MIN_EFFECT || Math.abs(effect.key.value - d) > 0.01) return undefined;
-  const values = g.column.type === 'boolean' ? 'true or false' : `${quoted(high)} and ${quoted(low)}`;
-  const question = `Split the ${rows} by ${gName} (${values}), keeping those with a known ${mName}. What is Cohen's d for ${mName}: the higher group's mean minus the lower group's, over the pooled sample standard deviation (n − 1 in each group)? Round to 2 decimals.`;
+  // A flag splits its rows into those it marks and the others, whatever code the file writes for yes.
+  const marked = flagMark(context, g.table.name, g.column, 1);
+  const split = marked ? `into those ${marked} and those not` : `by ${gName} (${g.column.type === 'boolean' ? 'true or false' : `${quoted(high)} and ${quoted(low)}`})`;
+  const question = `Split the ${rows} ${split}, keeping those with ${knownWords(mName)}. What is Cohen's d for ${mName}: the higher group's mean minus the lower group's, over the pooled sample standard deviation (n − 1 in each group)? Round to 2 decimals.`;
   if (!linted(question)) return undefined;
   return program.task({ family: statisticsEffectSizeFamily.id, parameters: { kind: 'effect-size', table: table.name, group: `${g.table.name}.${g.column.name}`, measure: m.name }, question, tables: source.tables, dependency: 'group-contrast', needs: statisticsEffectSizeFamily.needs });
 }
