@@ -61,7 +61,7 @@ describe('task pool: facts read across rows (repeated values, codebooks, twins, 
     assert.deepEqual((periodic.semantics.twinTables ?? []).map((t) => [t.kept, ...t.copies].join('=')), ['periodic_table_csv=periodic_table_json']);
     // Two tables with the same columns and as many rows, but other rows (two World Cups' matches), are no twins.
     const worldcup = (await env('openfootball-worldcup')).context;
-    for (const t of worldcup.semantics.twinTables ?? []) assert.match([t.kept, ...t.copies].join('='), /^worldcup_standings(_2)?=worldcup_standings(_2)?$/, t.why);
+    for (const t of worldcup.semantics.twinTables ?? []) assert.match([t.kept, ...t.copies].join('='), /^worldcup_standings_(2014|2018)=worldcup_standings_(2014|2018)$/, t.why);
   });
 
   it('groups by no seat within a parent, no file part, no kind of record, and no code beside its own name', async () => {
@@ -125,7 +125,13 @@ describe('task pool: facts read across rows (repeated values, codebooks, twins, 
     const quality = await dataQualityFamily.generate({ ...ofsted, maxPerFamily: 6 });
     const inspections = quality.find((t) => /'inspections_in_year_2017_18'/.test(t.question) && /missing values/.test(t.question));
     assert.ok(inspections, quality.map((t) => t.question).join('\n'));
-    assert.match(inspections.question, /among the columns with at least one value/);
+    // The loader leaves the inspections file's 39 unnamed empty columns out: no column is empty, no clause needed.
+    assert.doesNotMatch(inspections.question, /among the columns with at least one value/);
+    // ISU's judged aspects keep a named column ('ref') empty on every row: the question counts only columns with a value.
+    const isu = (await env('isu-figure-skating-scores')).context;
+    const aspects = (await dataQualityFamily.generate({ ...isu, maxPerFamily: 6 })).find((t) => /'judged_aspects'/.test(t.question) && /missing values/.test(t.question));
+    assert.ok(aspects);
+    assert.match(aspects.question, /among the columns with at least one value/);
     assert.equal(tablesNamingPhrase(['view_party']), "In the table 'view_party', ");
     const named = withTablesNamed("What is Spearman's minus Pearson's? Round to 4 decimals.", ['public_response']);
     assert.equal(named, "In the table 'public_response', what is Spearman's minus Pearson's? Round to 4 decimals.");
