@@ -8,6 +8,9 @@ import { answerDependsOnUngrounded, auditGrounding, type GroundingSources, type 
 import { SYSTEM_PROMPT } from '../../src/core/agent/prompt';
 import { renderError, renderTable } from '../../src/core/agent/render';
 import type { AgentStep } from '../../src/core/agent/types';
+import { openAgentSession } from '../../src/core/agent/session';
+import { executeToolCall } from '../../src/core/agent/tools';
+import { materialize, publicFixture } from '../support/publicFixtures';
 
 const RULES = [
   '# Maple & Pine Retail — Business Rules',
@@ -304,4 +307,26 @@ describe('agent: grounding audit on model-style conversations', () => {
     assert.deepEqual(flagged(grounding), [{ step: 0, kind: 'literal', text: '999' }], "'shipped' is in the question");
     assert.deepEqual(answerDependsOnUngrounded(steps, grounding), [], 'the answering query reads only shown values');
   });
+
+  it("names every column of a wide table within the cap (the Vega budget's 59 year columns and the 13 after them), so a query of the last one is grounded", async () => {
+    const budget = await materialize(publicFixture('vega-us-budget'));
+    const session = await openAgentSession(budget.root);
+    try {
+      const observation = await executeToolCall(session.toolContext, { name: 'describe_table', arguments: JSON.stringify({ table: 'budget' }) });
+      assert.ok(observation.ok && !/truncated/.test(observation.text), observation.text);
+      const table = session.env.profile.tables.find((t) => t.name === 'budget')!;
+      assert.equal(table.columns.length, 72);
+      for (const c of table.columns) assert.match(observation.text, new RegExp(`\\b${c.name}\\b`), c.name);
+      assert.match(observation.text, /^t_1962 … t_2020 \| text \| measure · sum \|/m);
+      const described = step('describe_table', { table: 'budget' }, observation.text);
+      const query = 'SELECT source_category_name, SUM(CAST(REPLACE(t_1990, \',\', \'\') AS INTEGER)) FROM budget WHERE source_category_code = 937 GROUP BY 1';
+      const steps = conversation(described, step('run_sql', { query }, renderTable(['source_category_name', 'total'], [['Other', 1]])));
+      const audit = auditGrounding(steps, sources('What was the total in 1990 by source category?'));
+      assert.deepEqual(audit[1].ungrounded.filter((u) => u.kind !== 'literal'), []);
+    } finally {
+      await session.dispose();
+      budget.cleanup();
+    }
+  });
 });
+

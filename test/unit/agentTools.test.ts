@@ -41,7 +41,7 @@ describe('agent tools', function () {
     const described = await call('describe_table', { table: orders });
     assert.equal(described.ok, true);
     assert.match(described.text, /amount \| real/);
-    assert.match(described.text, /^Table .* \(240 rows, from orders\.csv\)/);
+    assert.match(described.text, /^Table .* \(240 rows, \d+ columns, from orders\.csv\)/);
     // Case and quotes are forgiven, as SQLite forgives them.
     assert.equal((await call('describe_table', { table: `"${orders.toUpperCase()}"` })).ok, true);
   });

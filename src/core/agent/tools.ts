@@ -188,22 +188,39 @@ async function dispatch(context: ToolContext, call: Pick<ToolCallRequest, 'name'
       };
       const description = (column: string) => semantics?.columns.find((x) => x.table === found.name && x.column === column)?.description?.value ?? '';
       const described = found.columns.some((c) => description(c.name) !== '');
-      const rows = found.columns.map((c) => [
-        c.name,
-        c.type,
-        ...(semantics ? [meaning(c.name, c.distinctCount)] : []),
-        `${Math.round(c.nullFraction * 100)}%`,
-        c.distinctCount,
-        c.min === undefined ? '' : `${c.min} … ${c.max}`,
-        c.samples.map((s) => formatCell(s, 20)).join(', '),
-        ...(described ? [description(c.name)] : []),
-      ]);
-      const notes = semantics ? tableNotes(found.name, semantics) : [];
-      const header = [`Table ${found.name} (${found.rowCount} rows, from ${found.sourceFile}${found.parent ? `; child of ${found.parent.table} via ${found.parent.column}` : ''})`, ...notes].join('\n');
-      const columnsHeader = ['column', 'type', ...(semantics ? ['meaning'] : []), 'nulls', 'distinct', 'range', 'samples', ...(described ? ['description'] : [])];
-      const body = renderTable(columnsHeader, rows, {
-        limits: { ...limits, maxRows: Math.max(limits.maxRows, 60), maxCellChars: Math.max(limits.maxCellChars, 80) },
+      // A wide table's run of like columns (t_1962 … t_2025, one per year) is one line, its names listed after the
+      // table: every column stays named within the cap, where 72 lines of them cut the last ones off.
+      const runs = columnRuns(found.columns, (c) => `${c.type}\u0000${meaning(c.name, c.distinctCount)}\u0000${description(c.name)}`);
+      const span = (values: number[], unit = '') => {
+        const [lo, hi] = [Math.min(...values), Math.max(...values)];
+        return lo === hi ? `${lo}${unit}` : `${lo}${unit}–${hi}${unit}`;
+      };
+      const rowsOf = (withSamples: boolean) => runs.map((run) => {
+        const c = run[0];
+        return [
+          run.length === 1 ? c.name : `${c.name} … ${run[run.length - 1].name}`,
+          c.type,
+          ...(semantics ? [meaning(c.name, c.distinctCount)] : []),
+          span(run.map((x) => Math.round(x.nullFraction * 100)), '%'),
+          span(run.map((x) => x.distinctCount)),
+          run.length === 1 && c.min !== undefined ? `${c.min} … ${c.max}` : '',
+          ...(withSamples ? [c.samples.map((s) => formatCell(s, 20)).join(', ')] : []),
+          ...(described ? [description(c.name)] : []),
+        ];
       });
+      const runLines = runs.filter((run) => run.length > 1).map((run) => `${run[0].name} … ${run[run.length - 1].name} are ${run.length} columns: ${run.map((c) => c.name).join(', ')}`);
+      const notes = semantics ? tableNotes(found.name, semantics) : [];
+      const header = [`Table ${found.name} (${found.rowCount} rows, ${found.columns.length} columns, from ${found.sourceFile}${found.parent ? `; child of ${found.parent.table} via ${found.parent.column}` : ''})`, ...notes].join('\n');
+      const render = (withSamples: boolean) =>
+        [
+          renderTable(['column', 'type', ...(semantics ? ['meaning'] : []), 'nulls', 'distinct', 'range', ...(withSamples ? ['samples'] : []), ...(described ? ['description'] : [])], rowsOf(withSamples), {
+            limits: { ...limits, maxRows: Math.max(limits.maxRows, 60), maxCellChars: Math.max(limits.maxCellChars, 80) },
+          }),
+          ...runLines,
+        ].join('\n');
+      // Names before samples: when the listing would be cut, the samples column goes first.
+      let body = render(true);
+      if (header.length + 1 + body.length > limits.maxChars) body = render(false);
       return {
         ok: true,
         tool: call.name,
@@ -348,4 +365,25 @@ function snippet(text: string, queryTerms: string[], width = 160): string {
   const start = positions.length ? Math.max(0, Math.min(...positions) - 40) : 0;
   const cut = flat.slice(start, start + width);
   return `${start > 0 ? '…' : ''}${cut}${start + width < flat.length ? '…' : ''}`;
+}
+
+/**
+ * Consecutive columns that differ only in their digits (`t_1962`, `t_1963`, …; `q1_sales`, `q2_sales`, …) and agree on
+ * `key` (type, meaning, description): runs of four or more, every other column a run of one.
+ */
+export function columnRuns<C extends { name: string }>(columns: readonly C[], key: (column: C) => string): C[][] {
+  const shape = (c: C) => `${c.name.replace(/\d+/g, '#')}\u0000${key(c)}`;
+  const runs: C[][] = [];
+  let current: C[] = [];
+  const flush = () => {
+    if (current.length >= 4 && /\d/.test(current[0].name)) runs.push(current);
+    else runs.push(...current.map((c) => [c]));
+    current = [];
+  };
+  for (const c of columns) {
+    if (current.length > 0 && shape(current[0]) !== shape(c)) flush();
+    current.push(c);
+  }
+  flush();
+  return runs;
 }
