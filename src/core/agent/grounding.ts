@@ -366,6 +366,21 @@ function sqlItems(query: string): Item[] {
   return sqlAnalysis(query).items;
 }
 
+/**
+ * The literal values of a statement that the audit checks (numbers by value, strings by their text): not ROUND's
+ * digits, LIMIT's count, strftime formats or the trivial numbers. The simulated agent asks the same question of
+ * its own SQL before it writes it.
+ */
+export function auditedSqlLiterals(query: string): { numbers: Set<number>; strings: Set<string> } {
+  const numbers = new Set<number>();
+  const strings = new Set<string>();
+  for (const item of sqlItems(query)) {
+    if (item.kind === 'number') numbers.add(item.value);
+    else if (item.kind === 'string' && !item.asColumn) strings.add(item.text);
+  }
+  return { numbers, strings };
+}
+
 /** The items of a statement and the names it defines itself (aliases, CTEs). */
 function sqlAnalysis(query: string): { items: Item[]; defined: Set<string> } {
   let parsed: { tableList: string[]; columnList: string[]; ast: unknown } | undefined;

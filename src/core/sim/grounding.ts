@@ -5,6 +5,8 @@
  * formats, '') need no source.
  */
 
+import { auditedSqlLiterals } from '../agent/grounding';
+
 /** Numbers any analyst writes without being told: identities, percent, and rounding digits. */
 const STRUCTURAL_NUMBERS = new Set(['0', '1', '2', '100']);
 
@@ -56,7 +58,12 @@ export class SeenText {
   }
 }
 
-/** The literals of a statement the agent has not been shown. */
+/**
+ * The literals of a statement the agent has not been shown, among those the grounding audit checks (ROUND's
+ * digits, LIMIT's count and a format string are no finding the agent must have seen).
+ */
 export function unseenLiterals(sql: string, seen: SeenText): Literal[] {
-  return literalsOf(sql).filter((l) => !seen.has(l));
+  const audited = auditedSqlLiterals(sql);
+  const checked = (l: Literal) => (l.kind === 'number' ? audited.numbers.has(Number(l.value)) || audited.numbers.has(-Number(l.value)) : audited.strings.has(l.value.trim()));
+  return literalsOf(sql).filter((l) => checked(l) && !seen.has(l));
 }
