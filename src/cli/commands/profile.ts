@@ -70,6 +70,7 @@ export function formatProfile(profile: EnvironmentProfile, semantics?: SemanticP
       ...(semantics.twinColumns ?? []).map((t) => `twin columns ${t.table}.${t.kept} ↔ ${t.copy}: ${t.why}`),
       ...(semantics.repeated ?? []).map((r) => `repeated ${r.table}.${r.column}: ${r.why}`),
       ...(semantics.layout ?? []).map((l) => `layout ${l.table}.${l.column} (${l.kind}): ${l.why}`),
+      ...(semantics.totalRows ?? []).map((t) => `total rows ${t.table}.${t.column} ${t.values.map((v) => `'${v}'`).join(', ')} (${t.rows} rows, ${t.evidence}, confidence ${t.confidence}): ${t.why}`),
     ];
     if (facts.length > 0) out.push('', `Data layout (${facts.length})`, ...facts.map((f) => `  ${f}`));
     const described = new Set(semantics.columns.filter((c) => c.description?.source.kind === 'dictionary').map((c) => `${c.table}.${c.column}`)).size;

@@ -20,6 +20,7 @@ import { tableSemantics } from './tables';
 import { findRepeatedValues } from './repeated';
 import { findTwinColumns, findTwinTables } from './duplicates';
 import { findLayoutColumns } from './layout';
+import { findTotalRows } from './totals';
 import { markMetadataTables } from './metadata';
 import type { ColumnSemantics, DictionaryEntry, Partition, Relationship, SemanticEnvironment, SemanticProfile, TableSemantics } from './types';
 import { fingerprint, MISSING_PLACEHOLDERS } from './values';
@@ -231,8 +232,9 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
   const twinTables = findTwinTables(db, ownTables);
   const twinColumns = findTwinColumns(db, ownTables, listOf);
   const layout = findLayoutColumns(db, ownTables, listOf, partitions);
+  const totalRows = findTotalRows(db, ownTables, listOf);
 
-  const semantic: SemanticProfile = { columns, tables, relationships, partitions, dictionary, repeated, twinTables, twinColumns, layout, diagnostics, elapsedMs: 0 };
+  const semantic: SemanticProfile = { columns, tables, relationships, partitions, dictionary, repeated, twinTables, twinColumns, layout, totalRows, diagnostics, elapsedMs: 0 };
   if (corrections) semantic.corrections = { file: CORRECTIONS_FILE, applied: applyCorrections(semantic, corrections) };
   semantic.elapsedMs = Date.now() - started;
   return semantic;

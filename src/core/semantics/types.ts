@@ -202,6 +202,31 @@ export interface LayoutColumn {
   why: string;
 }
 
+/**
+ * Rows of a table whose dimension value is a total of the other rows ('Total Domestic' beside the airlines, 'World'
+ * beside the countries): summed with their parts they count twice, so aggregates and groupings leave them out.
+ */
+export interface TotalRows {
+  table: string;
+  /** The dimension column holding the labels (`airline`). */
+  column: string;
+  /** The labels of the total rows (`Total Domestic`, `Total International`). */
+  values: string[];
+  /** How many rows carry them. */
+  rows: number;
+  /**
+   * What the data showed: `sum-of-rest` — a label's measures equal the sum of the other rows of its group;
+   * `sum-of-parts` — the labels' rows together equal it (each totals a part); `largest` — at least every other row and
+   * at most their sum (a total of some of them); `word` — no measure to check, the bare word in a short dimension.
+   * The strongest of its labels' evidence; `confidence` is the weakest's.
+   */
+  evidence: 'sum-of-rest' | 'sum-of-parts' | 'largest' | 'word';
+  confidence: number;
+  /** The other keys the total rows total within (`year`, `month`); empty for the whole table. */
+  grouping: string[];
+  why: string;
+}
+
 export interface SemanticProfile {
   columns: ColumnSemantics[];
   tables: TableSemantics[];
@@ -215,6 +240,8 @@ export interface SemanticProfile {
   twinColumns?: TwinColumns[];
   /** Columns whose rows per value the layout fixes (layout.ts). */
   layout?: LayoutColumn[];
+  /** Rows that total the other rows of their table (totals.ts). */
+  totalRows?: TotalRows[];
   /** The user's corrections file, when there is one: how many entries applied. */
   corrections?: { file: string; applied: number };
   /** Problems found while inferring (a bad corrections file, a mixed-layout date column). */

@@ -20,6 +20,7 @@ import { checkEvidence, nearDuplicateOf, trivialReason } from './validate';
 import { phraseTask, type PhrasingModel } from './phrasing';
 import { unnamedLookAlikes, withTablesNamed } from './revise';
 import { nearUniqueColumns, repetitionKey, type UngroupedColumn } from './repetition';
+import { namesTotalRows, statingTotalRows } from './totals';
 
 export { taskPoolFamilies };
 
@@ -224,7 +225,7 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
     }
     if (!note && produced.length === 0) note = `the data has none of what it needs: ${family.needs}`;
     families.push({ id: family.id, candidates: produced.length, valid: 0, selected: 0, note, elapsedMs: Date.now() - familyStarted });
-    for (const task of produced) task.question = namingLookAlikes(task, profile, documents, semantics.twinTables);
+    for (const task of produced) task.question = statingTotalRows({ ...task, question: namingLookAlikes(task, profile, documents, semantics.twinTables) }, semantics.totalRows);
     candidates.push(...produced);
     options.onProgress?.(`${family.id}: ${produced.length} candidates`);
     report({ familiesDone: counts.familiesDone + 1, candidates: candidates.length });
@@ -278,7 +279,9 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
       const contamination = auditContamination([task], profile, options.contamination ?? []).get(task.id);
       // A rewrite that stops naming a table with a look-alike gives the question a second reading again.
       const unnamed = [...unnamedLookAlikes(task, profile, documents, semantics.twinTables).keys()];
-      const problem = contamination ? `the rewrite is contaminated (${contamination})` : unnamed.length > 0 ? `the rewrite does not name ${unnamed.join(', ')}, which has a look-alike table` : undefined;
+      // A rewrite that drops the total rows its answer leaves out asks about other rows.
+      const totalsDropped = !namesTotalRows(task, semantics.totalRows);
+      const problem = contamination ? `the rewrite is contaminated (${contamination})` : unnamed.length > 0 ? `the rewrite does not name ${unnamed.join(', ')}, which has a look-alike table` : totalsDropped ? 'the rewrite does not say which total rows the answer leaves out' : undefined;
       if (problem) {
         const rewrite = task.question;
         task.question = template;

@@ -18,6 +18,7 @@ import { lintQuestion } from '../lint';
 import { legendDescription } from '../glossary';
 import { repetitionKey } from '../repetition';
 import { unnamedLookAlikes, withTablesNamed } from '../revise';
+import { withoutTotalRows } from '../totals';
 import type { AnswerKey, DependencyKind, EvidenceStep, SubAnswer, TaskDifficulty, TaskSpec } from '../types';
 
 export { quoteIdent as q, sqlLiteral } from '../../text/sql';
@@ -312,6 +313,8 @@ const EVIDENCE_PREVIEW_ROWS = 20;
 export async function evidence(context: FamilyContext, tool: EvidenceStep['tool'], code: string, purpose: string): Promise<{ step: EvidenceStep; result: ToolResult }> {
   const runner = tool === 'run_sql' ? context.sql : context.python;
   if (!runner) throw new Error(`no ${tool} sandbox`);
+  // Total rows ('World' beside the countries) are left out of every read of their table (taskpool/totals.ts).
+  if (tool === 'run_sql') code = withoutTotalRows(code, context.semantics.totalRows);
   const result = await runner.run(code, { signal: context.signal });
   const step: EvidenceStep = { tool, code, purpose };
   if (result.ok && tool === 'run_sql') step.result = { columns: result.columns ?? [], rows: (result.rows ?? []).slice(0, EVIDENCE_PREVIEW_ROWS) };
@@ -320,7 +323,7 @@ export async function evidence(context: FamilyContext, tool: EvidenceStep['tool'
 }
 
 export async function query(context: FamilyContext, sql: string): Promise<unknown[][] | undefined> {
-  const result = await context.sql.run(sql, { signal: context.signal });
+  const result = await context.sql.run(withoutTotalRows(sql, context.semantics.totalRows), { signal: context.signal });
   return result.ok ? result.rows ?? [] : undefined;
 }
 

@@ -1,0 +1,215 @@
+/**
+ * Total rows: rows of a table whose dimension value is a total of the other rows — an airline column's 'Total
+ * Domestic' and 'Total International' beside the airlines, a country column's 'World' beside the countries, a tax
+ * column's `all_taxes`. Summed with their parts they count everything twice, and ranked with them the total is the
+ * "leading airline"; the task pool leaves them out and says so.
+ *
+ * Decided by the data, not by the word alone: a label that reads as a total, AND additive measures on its row that
+ * equal (within rounding) the sum of the other rows of its group (the rows that share its other keys, such as the
+ * year; or the whole table), or whose labelled rows together equal that sum (each a total of a part), or that are no
+ * less than any other row and no more than their sum (a total of some of them). A label whose measures can be checked
+ * and that is none of these (a company 'Total Care Matters Limited', a plant 'Djeno Total') is no total row. Where no
+ * measure can be checked, a label that is the word alone ('Total', 'All', `all_taxes`) in a short dimension is one,
+ * with lower confidence.
+ */
+import type { Database } from 'sql.js';
+import type { ColumnProfile, TableProfile } from '../env/types';
+import { quoteIdent as q, sqlLiteral } from '../text/sql';
+import type { ColumnSemantics, TotalRows } from './types';
+
+/** A label that reads as a total: the word alone, 'Total X' / 'X total', 'all_x' / 'All X', 'World', other languages. */
+const TOTAL_LABEL = /^(?:(?:grand|sub)[\s_-]*total|totals?|all|overall|sum|world|gesamt|insgesamt|summe|totale|tous|todos|todas|alle)$|^(?:grand[\s_-]*)?total\b|\btotal$|^all[\s_-]+\S+(?:\s+\S+){0,2}$|^(?:gesamt|insgesamt)\b/i;
+/** The word alone: a label that may be taken without checking measures. */
+const BARE_TOTAL = /^(?:(?:grand)[\s_-]*total|totals?|all|overall|sum|gesamt|insgesamt|summe|totale|alle)$|^all_[a-z]+$/i;
+
+const DIMENSION_ROLES = new Set(['dimension', 'geo', 'ordinal', 'identifier', 'text']);
+const KEY_ROLES = new Set(['dimension', 'geo', 'ordinal', 'identifier', 'time', 'flag']);
+const MAX_DISTINCT = 2000;
+const MAX_LABELS = 12;
+const MAX_MEASURES = 6;
+const MAX_GROUPS = 5000;
+/** Rounding a published total may show against its parts. */
+const RELATIVE_TOLERANCE = 0.005;
+/** Share of the checked groups (× measures) that must agree. */
+const AGREEING_SHARE = 0.9;
+
+type Column = ColumnProfile;
+
+const roleOf = (semantics: readonly ColumnSemantics[], name: string) => semantics.find((s) => s.column === name)?.role.value ?? '';
+const near = (a: number, b: number) => Math.abs(a - b) <= Math.max(RELATIVE_TOLERANCE * Math.abs(b), 1e-9);
+
+function rows(db: Database, sql: string): unknown[][] | undefined {
+  try {
+    return db.exec(sql)[0]?.values ?? [];
+  } catch {
+    return undefined;
+  }
+}
+
+/** The values of a column that read as totals (at most MAX_LABELS). */
+function totalLabels(db: Database, table: TableProfile, column: Column): string[] {
+  const values = rows(db, `SELECT DISTINCT ${q(column.name)} FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL LIMIT ${MAX_DISTINCT + 1}`) ?? [];
+  return values
+    .map((r) => r[0])
+    .filter((v): v is string => typeof v === 'string' && v.trim().length <= 60 && TOTAL_LABEL.test(v.trim()))
+    .slice(0, MAX_LABELS);
+}
+
+/** Whether each value of `by` goes with one value of `column` (a code beside its name): no key of its own. */
+function determinedBy(db: Database, table: TableProfile, by: Column, column: Column): boolean {
+  const row = rows(db, `SELECT COUNT(DISTINCT ${q(by.name)}), COUNT(DISTINCT IFNULL(${q(by.name)}, '') || char(31) || IFNULL(${q(column.name)}, '')) FROM ${q(table.name)} WHERE ${q(by.name)} IS NOT NULL`)?.[0];
+  return row !== undefined && Number(row[1]) <= Number(row[0]);
+}
+
+/** The groupings to try, finest first: all other keys, all but one, each alone, the whole table. */
+function groupingsToTry(keys: Column[]): Column[][] {
+  const tries: Column[][] = [keys];
+  if (keys.length > 1) for (const k of keys) tries.push(keys.filter((x) => x !== k));
+  if (keys.length > 2) for (const k of keys) tries.push([k]);
+  tries.push([]);
+  const seen = new Set<string>();
+  return tries.filter((t) => {
+    const id = t.map((c) => c.name).join('\u0001');
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
+interface Verdict {
+  values: string[];
+  evidence: TotalRows['evidence'];
+  confidence: number;
+  why: string;
+}
+
+/**
+ * Checks labels against the other rows of each group (rows of `excluded` labels, totals found already, are neither):
+ * per group and measure, the sum, largest value and count of the other rows and each label's value. Groups where a
+ * label stands twice say nothing (the grouping is too coarse for them); `checked` names the labels seen beside two
+ * other rows with values.
+ */
+function check(db: Database, table: TableProfile, column: Column, labels: string[], excluded: string[], measures: Column[], grouping: Column[]): { verdict?: Verdict; checked: Set<string> } {
+  const c = q(column.name);
+  const list = (ls: string[]) => ls.map((l) => sqlLiteral(l)).join(', ');
+  // Rows without a label are parts too: a roll-up's detail rows often leave the marker column empty.
+  const other = `(${c} IS NULL OR ${c} NOT IN (${list([...labels, ...excluded])}))`;
+  const parts = [`COUNT(CASE WHEN ${other} THEN 1 END)`, ...labels.map((l) => `COUNT(CASE WHEN ${c} = ${sqlLiteral(l)} THEN 1 END)`)];
+  for (const m of measures) {
+    const x = q(m.name);
+    parts.push(`SUM(CASE WHEN ${other} THEN ${x} END)`, `MAX(CASE WHEN ${other} THEN ${x} END)`, `COUNT(CASE WHEN ${other} THEN ${x} END)`, ...labels.map((l) => `MAX(CASE WHEN ${c} = ${sqlLiteral(l)} THEN ${x} END)`));
+  }
+  const groupBy = grouping.length > 0 ? ` GROUP BY ${grouping.map((g) => q(g.name)).join(', ')}` : '';
+  const checked = new Set<string>();
+  const result = rows(db, `SELECT ${parts.join(', ')} FROM ${q(table.name)}${groupBy} LIMIT ${MAX_GROUPS}`);
+  if (!result) return { checked };
+  const L = labels.length;
+  const per = 3 + L;
+  // Per label: groups × measures where it and two other rows or more have values; how many are the rest's sum, and
+  // how many the largest and within the sum.
+  const stats = labels.map(() => ({ checked: 0, rest: 0, bounded: 0, groups: 0 }));
+  const partsStats = { checked: 0, agree: 0 };
+  for (const r of result) {
+    if (Number(r[0]) < 2 || labels.some((_, i) => Number(r[1 + i]) > 1)) continue;
+    const seen = new Set<number>();
+    measures.forEach((_, j) => {
+      const base = 1 + L + j * per;
+      const [sum, max, count] = [r[base], r[base + 1], Number(r[base + 2])];
+      if (count < 2 || sum === null || max === null) return;
+      const s = Number(sum);
+      const values = labels.map((_, i) => r[base + 3 + i]);
+      values.forEach((v, i) => {
+        if (v === null || v === undefined) return;
+        const t = Number(v);
+        stats[i].checked++;
+        seen.add(i);
+        if (near(t, s)) stats[i].rest++;
+        if (t >= Number(max) && t <= s + Math.max(RELATIVE_TOLERANCE * Math.abs(s), 1e-9)) stats[i].bounded++;
+      });
+      // The labels that are no grand total, together: do they sum to the others (each a total of a part)?
+      const partValues = values.filter((v) => v !== null && v !== undefined && !near(Number(v), s));
+      if (partValues.length >= 2) {
+        partsStats.checked++;
+        if (near(partValues.reduce((a: number, v) => a + Number(v), 0), s)) partsStats.agree++;
+      }
+    });
+    for (const i of seen) stats[i].groups++;
+  }
+  labels.forEach((l, i) => stats[i].checked > 0 && checked.add(l));
+  if (checked.size === 0) return { checked };
+  const where = grouping.length > 0 ? `of its ${grouping.map((g) => g.name).join(' and ')}` : 'of the table';
+  const groupsOf = (i: number) => `${stats[i].groups} group${stats[i].groups === 1 ? '' : 's'}`;
+  const measureWords = measures.map((m) => m.name).join(', ');
+  const rest = labels.filter((_, i) => stats[i].checked > 0 && stats[i].rest >= AGREEING_SHARE * stats[i].checked);
+  const partsAgree = partsStats.checked > 0 && partsStats.agree >= AGREEING_SHARE * partsStats.checked;
+  const partLabels = partsAgree ? labels.filter((l, i) => !rest.includes(l) && stats[i].checked > 0) : [];
+  const bounded = labels.filter((l, i) => !rest.includes(l) && !partLabels.includes(l) && stats[i].checked > 0 && stats[i].bounded >= 0.95 * stats[i].checked && stats[i].groups >= 3);
+  const quoted = (ls: string[]) => ls.map((l) => `'${l}'`).join(', ');
+  const why: string[] = [];
+  if (rest.length > 0) why.push(`${quoted(rest)}: ${measureWords} equal the sum of the other rows ${where} (${rest.map((l) => groupsOf(labels.indexOf(l))).join(', ')}, within ${RELATIVE_TOLERANCE * 100}%)`);
+  if (partLabels.length > 0) why.push(`${quoted(partLabels)} together: ${measureWords} equal the sum of the other rows ${where} (${partsStats.agree} of ${partsStats.checked} checks), each a total of a part of them`);
+  if (bounded.length > 0) why.push(`${quoted(bounded)}: ${measureWords} at least every other row's and at most their sum ${where} (${bounded.map((l) => groupsOf(labels.indexOf(l))).join(', ')}), a total of some of them`);
+  const values = labels.filter((l) => rest.includes(l) || partLabels.includes(l) || bounded.includes(l));
+  if (values.length === 0) return { checked };
+  const evidence: TotalRows['evidence'] = rest.length > 0 ? 'sum-of-rest' : partLabels.length > 0 ? 'sum-of-parts' : 'largest';
+  return { checked, verdict: { values, evidence, confidence: bounded.length > 0 ? 0.6 : 0.9, why: why.join('; ') } };
+}
+
+const EVIDENCE_ORDER: Array<TotalRows['evidence']> = ['sum-of-rest', 'sum-of-parts', 'largest', 'word'];
+
+/**
+ * Total rows of one dimension column, or undefined. Each grouping is tried, finest first, for the labels not yet
+ * borne out: a store's total sums its store's rows, the grand total all detail rows once the store totals are set apart.
+ */
+function totalRowsOf(db: Database, table: TableProfile, column: Column, semantics: readonly ColumnSemantics[]): TotalRows | undefined {
+  const labels = totalLabels(db, table, column);
+  if (labels.length === 0) return undefined;
+  // Amounts that add up across the rows of one group: additive measures, and levels (a population), summed at one time.
+  const summable = (c: Column) => (c.type === 'integer' || c.type === 'real') && c !== column && roleOf(semantics, c.name) === 'measure' && c.nullFraction < 0.9 && ['additive', 'semi-additive'].includes(semantics.find((s) => s.column === c.name)?.additivity?.value ?? '');
+  const measures = table.columns.filter(summable).slice(0, MAX_MEASURES);
+  const keys = table.columns.filter((c) => c !== column && c.type !== 'real' && c.distinctCount >= 2 && c.distinctCount < table.rowCount && KEY_ROLES.has(roleOf(semantics, c.name)) && !determinedBy(db, table, column, c));
+  const verdicts: Verdict[] = [];
+  const found: string[] = [];
+  const checked = new Set<string>();
+  const used: string[] = [];
+  if (measures.length > 0) {
+    for (const grouping of groupingsToTry(keys)) {
+      const remaining = labels.filter((l) => !found.includes(l));
+      if (remaining.length === 0) break;
+      const result = check(db, table, column, remaining, found, measures, grouping);
+      for (const l of result.checked) checked.add(l);
+      if (!result.verdict) continue;
+      verdicts.push(result.verdict);
+      found.push(...result.verdict.values);
+      for (const g of grouping) if (!used.includes(g.name)) used.push(g.name);
+    }
+  }
+  // Labels nothing could be checked against: the word alone, in a short dimension, with less confidence.
+  const short = column.distinctCount <= 50 && ['dimension', 'geo', 'ordinal'].includes(roleOf(semantics, column.name));
+  const bare = short ? labels.filter((l) => !checked.has(l) && !found.includes(l) && BARE_TOTAL.test(l.trim())) : [];
+  if (bare.length > 0) {
+    const reason = measures.length === 0 ? 'no additive measure to check them against' : 'no group where they stand beside two other rows with values';
+    verdicts.push({ values: bare, evidence: 'word', confidence: 0.4, why: `${bare.map((l) => `'${l}'`).join(', ')} read as totals by the word alone (${reason})` });
+    found.push(...bare);
+  }
+  if (verdicts.length === 0) return undefined;
+  const values = labels.filter((l) => found.includes(l));
+  const count = Number(rows(db, `SELECT COUNT(*) FROM ${q(table.name)} WHERE ${q(column.name)} IN (${values.map((v) => sqlLiteral(v)).join(', ')})`)?.[0]?.[0] ?? 0);
+  const evidence = EVIDENCE_ORDER.find((e) => verdicts.some((v) => v.evidence === e))!;
+  return { table: table.name, column: column.name, values, rows: count, evidence, confidence: Math.min(...verdicts.map((v) => v.confidence)), grouping: used, why: `${column.name} ${verdicts.map((v) => v.why).join('; ')}` };
+}
+
+/** The total rows of each table: per text dimension, the labels that read as totals and that the data bears out. */
+export function findTotalRows(db: Database, tables: readonly TableProfile[], semanticsOf: (table: string) => readonly ColumnSemantics[]): TotalRows[] {
+  const found: TotalRows[] = [];
+  for (const table of tables) {
+    if (table.rowCount < 3) continue;
+    const semantics = semanticsOf(table.name);
+    for (const column of table.columns) {
+      if (column.type !== 'text' || column.distinctCount < 2 || column.distinctCount > MAX_DISTINCT || column.nullFraction >= 0.9 || !DIMENSION_ROLES.has(roleOf(semantics, column.name))) continue;
+      const totals = totalRowsOf(db, table, column, semantics);
+      if (totals) found.push(totals);
+    }
+  }
+  return found;
+}

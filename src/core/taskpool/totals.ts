@@ -1,0 +1,75 @@
+/**
+ * Total rows in the task pool: a table whose dimension holds rows that total the others ('Total Domestic' beside the
+ * airlines, semantics/totals.ts) is read without them by every step — aggregates, groupings, counts and the values a
+ * family picks — and the question says so once, so the answer key, the reference SQL and the question agree.
+ *
+ * The reference SQL reads the table through a common table expression of its own name that leaves the rows out
+ * (`WITH "gdp" AS (SELECT * FROM main."gdp" WHERE …) SELECT …`): the family's query stays as it was written, and the
+ * filter is the first thing a reader of the solution sees.
+ */
+import type { TotalRows } from '../semantics/types';
+import { quoteIdent as q, sqlLiteral } from '../text/sql';
+import type { TaskSpec } from './types';
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Whether an SQL text reads a table (after FROM or JOIN, by its quoted name). */
+function reads(sql: string, table: string): boolean {
+  return new RegExp(`\\b(FROM|JOIN)\\s+${escape(q(table))}(?![."\\w])`, 'i').test(sql);
+}
+
+/** The condition that keeps a table's rows other than its total rows. */
+function keeping(totals: readonly TotalRows[]): string {
+  return totals.map((t) => `(${q(t.column)} IS NULL OR ${q(t.column)} NOT IN (${t.values.map((v) => sqlLiteral(v)).join(', ')}))`).join(' AND ');
+}
+
+/** The total rows of each table, grouped. */
+function byTable(totals: readonly TotalRows[] | undefined): Map<string, TotalRows[]> {
+  const map = new Map<string, TotalRows[]>();
+  for (const t of totals ?? []) map.set(t.table, [...(map.get(t.table) ?? []), t]);
+  return map;
+}
+
+/** The SQL with each table that has total rows read without them (unchanged when it reads none, or already does). */
+export function withoutTotalRows(sql: string, totals: readonly TotalRows[] | undefined): string {
+  const ctes: string[] = [];
+  for (const [table, list] of byTable(totals)) {
+    if (!reads(sql, table) || sql.includes(`FROM main.${q(table)}`)) continue;
+    ctes.push(`${q(table)} AS (SELECT * FROM main.${q(table)} WHERE ${keeping(list)})`);
+  }
+  if (ctes.length === 0) return sql;
+  const lead = /^\s*WITH\s+(RECURSIVE\s+)?/i.exec(sql);
+  return lead ? `${lead[0]}${ctes.join(', ')}, ${sql.slice(lead[0].length)}` : `WITH ${ctes.join(', ')} ${sql.trimStart()}`;
+}
+
+/** The total rows a task's reference solution leaves out, by the tables its SQL steps read without them. */
+export function totalRowsLeftOut(task: Pick<TaskSpec, 'evidence'>, totals: readonly TotalRows[] | undefined): TotalRows[] {
+  const code = task.evidence.filter((s) => s.tool === 'run_sql').map((s) => s.code).join('\n');
+  return [...byTable(totals)].filter(([table]) => code.includes(`FROM main.${q(table)}`)).flatMap(([, list]) => list);
+}
+
+/** "'A' and 'B'", "'A', 'B' and 'C'". */
+function listed(values: string[]): string {
+  const quoted = values.map((v) => `'${v}'`);
+  return quoted.length <= 1 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} and ${quoted[quoted.length - 1]}`;
+}
+
+/** The sentence that states the exclusion: "Leave out the 'Total Domestic' and 'Total International' rows, which total other rows." */
+export function exclusionSentence(left: readonly TotalRows[]): string | undefined {
+  const values = [...new Set(left.flatMap((t) => t.values))];
+  if (values.length === 0) return undefined;
+  const one = left.reduce((n, t) => n + t.rows, 0) === 1;
+  return `Leave out the ${listed(values)} row${one ? ', which totals' : 's, which total'} other rows.`;
+}
+
+/** The question with the exclusion stated once (unchanged when the task leaves nothing out or already says it). */
+export function statingTotalRows(task: Pick<TaskSpec, 'evidence' | 'question'>, totals: readonly TotalRows[] | undefined): string {
+  const sentence = exclusionSentence(totalRowsLeftOut(task, totals));
+  if (!sentence || task.question.includes(sentence)) return task.question;
+  return `${task.question.trimEnd()} ${sentence}`;
+}
+
+/** Whether a question (a model's rewrite) still names every total row its task leaves out. */
+export function namesTotalRows(task: Pick<TaskSpec, 'evidence' | 'question'>, totals: readonly TotalRows[] | undefined): boolean {
+  return totalRowsLeftOut(task, totals).every((t) => t.values.every((v) => task.question.includes(v)));
+}
