@@ -328,5 +328,14 @@ describe('agent: grounding audit on model-style conversations', () => {
       budget.cleanup();
     }
   });
+
+  it("reads a printf format and a GLOB pattern of character classes as shapes, and still flags a value inside a pattern", () => {
+    const query = "SELECT COUNT(*) FROM orders WHERE TRIM(CAST(amount AS TEXT)) GLOB '*[^0-9.-]*' AND strftime('%Y', printf('%04d-01-01', 1987)) IS NOT NULL";
+    const clean = auditGrounding(conversation(describeOrders, step('run_sql', { query }, renderTable(['COUNT(*)'], [[3]]))), sources('How many amounts in orders are written with something other than digits?'));
+    assert.deepEqual(clean[1].ungrounded.map((u) => u.text), ['1987'], 'the year is a value; the format and the shape are not');
+    const named = "SELECT COUNT(*) FROM orders WHERE status GLOB '*[Cc]ancel*'";
+    const flaggedSteps = auditGrounding(conversation(describeOrders, step('run_sql', { query: named }, renderTable(['COUNT(*)'], [[3]]))), sources('How many orders are there?'));
+    assert.deepEqual(flaggedSteps[1].ungrounded.map((u) => `${u.kind}:${u.text}`), ['literal:*[Cc]ancel*']);
+  });
 });
 

@@ -257,10 +257,15 @@ function isStrftimeFormat(text: string): boolean {
   return /%[YmdHMSjWwsfJ]/.test(text) && !/[A-Za-z0-9]/.test(text.replace(/%[A-Za-z]/g, ''));
 }
 
+/** A GLOB pattern of wildcards and character classes only (`'*[^0-9.-]*'`: a value with a non-digit): a shape, no value. */
+function isShapePattern(text: string): boolean {
+  return /\[[^\]]*\]/.test(text) && !/[A-Za-z0-9]/.test(text.replace(/\[[^\]]*\]/g, ''));
+}
+
 /** A string literal as the items it stands for (none when trivial). */
 function stringItems(value: string, options: { asColumn?: boolean } = {}): Item[] {
   const text = value.trim();
-  if (!/[A-Za-z0-9]/.test(text) || /^null$/i.test(text) || TRIVIAL_MODIFIER.test(text) || isStrftimeFormat(text)) return [];
+  if (!/[A-Za-z0-9]/.test(text) || /^null$/i.test(text) || TRIVIAL_MODIFIER.test(text) || isStrftimeFormat(text) || isShapePattern(text)) return [];
   const modifier = DATE_MODIFIER.exec(text);
   if (modifier) {
     const item = numberItem(modifier[1].replace(/\s+/g, ''));
@@ -293,8 +298,8 @@ function functionName(node: AstNode): string {
   return '';
 }
 
-/** Argument positions (0-based) that are positions or digits, not data, by function. */
-const POSITIONAL_ARGS: Record<string, number[]> = { round: [1], substr: [1, 2], substring: [1, 2], printf: [], ntile: [0], lag: [1], lead: [1], nth_value: [1] };
+/** Argument positions (0-based) that are positions, digits or a format (`printf('%04d-01-01', year)`), not data, by function. */
+const POSITIONAL_ARGS: Record<string, number[]> = { round: [1], substr: [1, 2], substring: [1, 2], printf: [0], format: [0], ntile: [0], lag: [1], lead: [1], nth_value: [1] };
 
 interface SqlNames {
   tables: Set<string>;
