@@ -240,11 +240,14 @@ describe('PythonSandbox', function () {
     try {
       const bomb = await small.run('hoard = []\nwhile True:\n    hoard.append(bytearray(8 * 10**6))');
       assert.equal(bomb.errorKind, 'timeout');
-      assert.equal(small.recycles, 1, 'recycled after the interrupted bomb');
+      // Stopped by the interrupt with its heap large, the worker is recycled; on a slow machine the interrupt can
+      // miss its 500 ms grace and the worker is killed instead. Either way the next call runs in a new worker.
+      const afterBomb = small.recycles;
+      assert.ok(afterBomb <= 1, `${afterBomb} recycles`);
       const big = await small.run('block = bytearray(150 * 10**6)\nprint(len(block))');
       assert.equal(big.ok, true, big.error);
       assert.match(big.stdout ?? '', /^150000000\n\nnote: Python's memory grew to \d+ MiB, so the runtime was restarted to release it/);
-      assert.equal(small.recycles, 2);
+      assert.equal(small.recycles, afterBomb + 1);
       const after = await small.run('print("fresh")');
       assert.equal(after.stdout, 'fresh\n');
       assert.equal(small.spawnCount, 3);
