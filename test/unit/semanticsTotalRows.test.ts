@@ -58,10 +58,13 @@ describe('total rows: rows that total the other rows of their table', function (
     assert.equal(withoutTotalRows('SELECT "gdp" FROM "other"', totals), 'SELECT "gdp" FROM "other"');
     const once = withoutTotalRows('SELECT * FROM "gdp"', totals);
     assert.equal(withoutTotalRows(once, totals), once);
-    assert.equal(exclusionSentence(totals), "Leave out the 'World' and 'Cote d'Ivoire total' rows, which total other rows.");
+    assert.equal(exclusionSentence(totals), "Leave out the rows whose country name is 'World' or 'Cote d'Ivoire total', which total other rows.");
     const task = { question: 'Which country had the highest GDP in 2010?', evidence: [{ tool: 'run_sql' as const, code: once, purpose: '' }] };
-    assert.equal(statingTotalRows(task, totals), "Which country had the highest GDP in 2010? Leave out the 'World' and 'Cote d'Ivoire total' rows, which total other rows.");
+    assert.equal(statingTotalRows(task, totals), "Which country had the highest GDP in 2010? Leave out the rows whose country name is 'World' or 'Cote d'Ivoire total', which total other rows.");
     assert.equal(statingTotalRows({ ...task, question: statingTotalRows(task, totals) }, totals), statingTotalRows(task, totals), 'said once');
+    // Labels of two columns are two clauses: 'Total' of a fund and 'total' of a kind are no one list.
+    const two: TotalRows[] = [{ ...totals[0], column: 'fund', values: ['Total'] }, { ...totals[0], column: 'kind', values: ['total'] }];
+    assert.equal(exclusionSentence(two), "Leave out the rows whose fund is 'Total' and those whose kind is 'total', which total other rows.");
   });
 
   it("asks every question over the World Bank tables without the 'World' rows, and says so", async () => {
@@ -72,7 +75,7 @@ describe('total rows: rows that total the other rows of their table', function (
     const over = tasks.filter((t) => t.tables.some((name) => totals.some((x) => x.table === name)));
     assert.ok(over.length >= 1, tasks.map((t) => `${t.tables.join(',')}: ${t.question}`).join('\n'));
     for (const task of over) {
-      assert.match(task.question, /Leave out the 'World'( and 'IDA & IBRD total')? rows, which total other rows\./, task.question);
+      assert.match(task.question, /Leave out the rows whose country name is 'World'( or 'IDA & IBRD total')?, which total other rows\./, task.question);
       assert.equal(task.question.split('Leave out').length, 2, `stated once: ${task.question}`);
       for (const step of task.evidence.filter((s) => s.tool === 'run_sql' && /FROM "(gdp|population)"/.test(s.code))) {
         assert.match(step.code, /^WITH "(gdp|population)" AS \(SELECT \* FROM main\."(gdp|population)" WHERE \("country_name" IS NULL OR "country_name" NOT IN \('/, step.code);

@@ -9,6 +9,7 @@
  */
 import type { TotalRows } from '../semantics/types';
 import { quoteIdent as q, sqlLiteral } from '../text/sql';
+import { words } from '../text/words';
 import type { TaskSpec } from './types';
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -48,18 +49,24 @@ export function totalRowsLeftOut(task: Pick<TaskSpec, 'evidence'>, totals: reado
   return [...byTable(totals)].filter(([table]) => code.includes(`FROM main.${q(table)}`)).flatMap(([, list]) => list);
 }
 
-/** "'A' and 'B'", "'A', 'B' and 'C'". */
+/** "'A' or 'B'", "'A', 'B' or 'C'". */
 function listed(values: string[]): string {
   const quoted = values.map((v) => `'${v}'`);
-  return quoted.length <= 1 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} and ${quoted[quoted.length - 1]}`;
+  return quoted.length <= 1 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
 }
 
-/** The sentence that states the exclusion: "Leave out the 'Total Domestic' and 'Total International' rows, which total other rows." */
+/**
+ * The sentence that states the exclusion, by the column that holds the labels: "Leave out the rows whose country
+ * name is 'World' or 'IDA & IBRD total', which total other rows." Labels of two columns (a fund's 'Total', a
+ * kind's 'total') are two clauses, never one list that reads as one column's values.
+ */
 export function exclusionSentence(left: readonly TotalRows[]): string | undefined {
-  const values = [...new Set(left.flatMap((t) => t.values))];
-  if (values.length === 0) return undefined;
+  const byColumn = new Map<string, Set<string>>();
+  for (const t of left) for (const v of t.values) byColumn.set(t.column, (byColumn.get(t.column) ?? new Set()).add(v));
+  if (byColumn.size === 0) return undefined;
+  const clauses = [...byColumn].map(([column, values]) => `whose ${words(column)} is ${listed([...values])}`);
   const one = left.reduce((n, t) => n + t.rows, 0) === 1;
-  return `Leave out the ${listed(values)} row${one ? ', which totals' : 's, which total'} other rows.`;
+  return `Leave out the ${one ? 'row' : 'rows'} ${clauses.join(' and those ')}, which ${one ? 'totals' : 'total'} other rows.`;
 }
 
 /** The question with the exclusion stated once (unchanged when the task leaves nothing out or already says it). */
