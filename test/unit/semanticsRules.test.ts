@@ -465,3 +465,46 @@ describe('semantics rules: names, documents, values and groups (the fifth set)',
     assert.equal(column(budget, 'us_employment', 'mining_and_logging').additivity?.value, 'semi-additive');
   });
 });
+
+describe('semantics rules: levels held from report to report, rates at an instant, years in other words (the sixth set)', function () {
+  this.timeout(300_000);
+  const loaded = new Map<string, Promise<SemanticEnvironment>>();
+  const once = (name: string) => {
+    if (!loaded.has(name)) loaded.set(name, load(name));
+    return loaded.get(name)!;
+  };
+
+  it('reads counts a daily report repeats unchanged (airports in operation, licences to date) as levels, and the day\'s movements beside them as flows', async () => {
+    const env = await once('india-aviation-traffic');
+    for (const name of ['airports_operational', 'drones_dan_issued', 'krishi_udan_total']) {
+      const c = column(env, 'daily', name);
+      assert.equal(c.additivity?.value, 'semi-additive', name);
+      assert.equal(c.additivity?.source.kind === 'rule' && c.additivity.source.rule, 'additivity:held-level', name);
+    }
+    for (const name of ['domestic_departing_pax', 'international_aircraft_movements']) assert.equal(column(env, 'daily', name).additivity?.value, 'additive', name);
+    // A column named `year` of 15–25: years with two digits, not a quantity.
+    const year = column(env, 'city', 'year');
+    assert.equal(year.role.value, 'time');
+    assert.equal(year.time?.grain, 'year');
+  });
+
+  it('reads power in MW and river flow in cusecs as rates at an instant, energy in MU as a flow, and "previous year" as the same quantity a year earlier', async () => {
+    const env = await once('kptcl-load-curve-parquet');
+    assert.equal(column(env, 'kptcl', 'grid_load_mw').additivity?.value, 'semi-additive');
+    assert.equal(column(env, 'kptcl_reservoirs', 'current_inflow_cusecs').additivity?.value, 'semi-additive');
+    assert.equal(column(env, 'kptcl_reservoirs', 'current_inflow_mu').additivity?.value, 'additive');
+    assert.equal(column(env, 'kptcl_reservoirs', 'previous_year_live_capacity_mcft').additivity?.value, 'semi-additive');
+  });
+
+  it('reads German headers of official statistics: `Jahr` is a year, `Gebiet` a place', async () => {
+    const env = await once('zh-decarb-monitoring');
+    const table = memberOf(env, 'a1_data');
+    assert.equal(column(env, table, 'jahr').role.value, 'time');
+    assert.equal(column(env, table, 'gebiet').role.value, 'geo');
+  });
+
+  it('does not read year-month periods as phone numbers', () => {
+    assert.equal(fingerprint(['1977-01', '1977-02', '1977-03']).phone, 0);
+    assert.ok(fingerprint(['(206) 555-0100', '+44 20 7946 0958', '555-0199 123']).phone >= 0.6);
+  });
+});

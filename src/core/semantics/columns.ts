@@ -22,6 +22,7 @@ import {
   NON_ADDITIVE_WORDS,
   ORDINAL_WORDS,
   PERSON_NAME_WORDS,
+  RATE_UNIT_WORDS,
   SEMI_ADDITIVE_WORDS,
   STRUCTURED_WORDS,
   TEMPERATURE_WORDS,
@@ -119,6 +120,9 @@ function describedAsTime(e: ColumnEvidence, n: Names): boolean {
   return said.length === 0 || hasAny(said, TIME_WORDS) !== undefined;
 }
 
+/** Names of a year: English and the languages of the public environments' official statistics (`Jahr`, `jaar`, `anno`). */
+const YEAR_WORDS = new Set(['year', 'yr', 'years', 'fy', 'season', 'period', 'vintage', 'jahr', 'jaar', 'anno', 'anio', 'ano', 'annee']);
+
 const timeRules: Rule[] = [
   (e) => {
     const { column } = e;
@@ -146,10 +150,14 @@ const timeRules: Rule[] = [
   (e, n) => {
     const { column, fingerprint: f } = e;
     // A `period` or `vintage` of four-digit numbers is a year too (the numeric branch checks the values).
-    const yearName = n.tokens.some((t) => t === 'year' || t === 'yr' || t === 'years' || t === 'fy' || t === 'season' || t === 'period' || t === 'vintage');
+    const yearName = n.tokens.some((t) => YEAR_WORDS.has(t));
     if (!yearName || !describedAsTime(e, n)) return undefined;
     if ((column.type === 'integer' || column.type === 'real') && column.min !== undefined && num(column.min) >= 1000 && num(column.max) <= 2999) {
       return { role: 'time', rule: 'time:year-number', confidence: 0.95, why: `named ${column.name}, integers ${column.min}–${column.max}: calendar years, not a quantity`, time: { storage: 'year', grain: 'year', layout: 'YYYY', min: String(column.min), max: String(column.max), isoExpression: "printf('%04d-01-01', {col})" } };
+    }
+    // A column named just `year` (or `fy`) of a few integers under 100 (15–25): years written with two digits.
+    if (column.type === 'integer' && n.tokens.length === 1 && n.tokens[0] !== 'years' && column.min !== undefined && num(column.min) >= 0 && num(column.max) <= 99 && column.distinctCount <= 40) {
+      return { role: 'time', rule: 'time:two-digit-year', confidence: 0.75, why: `named ${column.name}, integers ${column.min}–${column.max}: years written with two digits`, time: { storage: 'text', grain: 'year', layout: 'YY', min: String(column.min), max: String(column.max) } };
     }
     if (column.type === 'text' && f.yearText >= 0.95) return { role: 'time', rule: 'time:year-text', confidence: 0.9, why: `named ${column.name}, four-digit years written as text`, time: { storage: 'year', grain: 'year', layout: 'YYYY', isoExpression: "{col} || '-01-01'" } };
     if (column.type === 'text' && n.tokens.includes('season')) return { role: 'time', rule: 'time:season', confidence: 0.7, why: `named ${column.name}: a season`, time: { storage: 'text', grain: 'other' } };
@@ -682,6 +690,8 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   if (tokens.length > 0 && tokens.every((t) => GENERIC_MEASURE_NAMES.has(t))) tokens = [...tokens, ...nameTokens(evidence.table.originalName.replace(/\.[a-z0-9]+$/i, '')), ...nameTokens(evidence.table.name)];
   const described = evidence.dictionary ? descriptionTokens(evidence.dictionary.description) : [];
   const fromWords = (words: string[], where: 'name' | 'dictionary'): Fact<Additivity> | undefined => {
+    // "previous year's level", "last month's stock": the same quantity at an earlier date, of its own kind.
+    words = words.filter((w, at) => !(/^(previous|prior|last)$/.test(w) && TIME_WORDS.has(words[at + 1] ?? '')));
     const source: Fact<Additivity>['source'] = where === 'name' ? { kind: 'rule', rule: 'additivity:name' } : { kind: 'dictionary', file: evidence.dictionary!.file, line: evidence.dictionary!.line };
     // "average", "per", "rate" qualify whatever they are said of ("average total", "sales per capita").
     // "unit price", "unit cost", "cost per night": a value per unit of something does not add up.
@@ -690,6 +700,8 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     const distinctCount = words.includes('distinct') || words.includes('unique') ? 'distinct count' : undefined;
     const non = perUnit ?? distinctCount ?? hasAny(words, NON_ADDITIVE_WORDS) ?? nonAdditiveMorpheme(words, KNOWN_WORDS);
     if (non) return { value: 'non-additive', confidence: where === 'name' ? 0.85 : 0.75, source, why: `${where === 'name' ? 'named' : 'described'} with "${non}": sums are not meaningful` };
+    const rate = hasAny(words, RATE_UNIT_WORDS);
+    if (rate) return { value: 'semi-additive', confidence: where === 'name' ? 0.75 : 0.65, source, why: `in ${rate}, a rate at an instant: readings add across plants or stations at one moment, not over time` };
     const flow = hasAny(words, FLOW_WORDS);
     if (flow) return { value: 'additive', confidence: where === 'name' ? 0.8 : 0.7, source, why: `"${flow}": a change over a period, which adds up over time` };
     const semi = words.find((w, at) => SEMI_ADDITIVE_WORDS.has(w) && !(w === 'current' && !currentLevel(words, at)));

@@ -21,6 +21,14 @@ const MIN_STEPS = 12;
 const MAX_DECREASES = 1 / 12;
 /** A running total grows: it rises in a third of the steps at least (a constant, or a count of rare events, does not). */
 const MIN_INCREASES = 1 / 3;
+/**
+ * A level reported period after period (airports in operation, licences issued to date, a reservoir's units
+ * installed) keeps its value from one report to the next in most steps, and not because it is zero or a small count: a flow of
+ * events (passengers of a day, deaths of a week) changes nearly every period, and a rare one is zero between.
+ */
+const MIN_HELD = 1 / 2;
+/** Small counts repeat by chance (a best-of-seven series won 4 games to anything, year after year): only values this large count as held. */
+const MIN_HELD_VALUE = 5;
 
 const GRAIN_ORDER: TimeGrain[] = ['year', 'quarter', 'month', 'month-of-year', 'week', 'day', 'day-of-week', 'datetime', 'hour-of-day', 'other'];
 
@@ -29,6 +37,8 @@ export interface SeriesEvidence {
   steps: number;
   increases: number;
   decreases: number;
+  /** Steps where a value of MIN_HELD_VALUE or more stayed the same. */
+  held?: number;
   entities: string[];
   time: string[];
 }
@@ -74,11 +84,12 @@ export function seriesSteps(db: Database, table: TableProfile, columns: readonly
   if (!entities) return found;
   const window = `(${entities.length > 0 ? `PARTITION BY ${entities.map(q).join(', ')} ` : ''}ORDER BY ${time.map(q).join(', ')})`;
   const diffs = measures.map((m, i) => `${q(m)} - LAG(${q(m)}) OVER ${window} AS d${i}`).join(', ');
-  const sums = measures.map((_, i) => `SUM(d${i} IS NOT NULL), SUM(d${i} > 0), SUM(d${i} < 0)`).join(', ');
+  const values = measures.map((m, i) => `${q(m)} AS v${i}`).join(', ');
+  const sums = measures.map((_, i) => `SUM(d${i} IS NOT NULL), SUM(d${i} > 0), SUM(d${i} < 0), SUM(d${i} = 0 AND ABS(v${i}) >= ${MIN_HELD_VALUE})`).join(', ');
   try {
-    const row = db.exec(`SELECT ${sums} FROM (SELECT ${diffs} FROM ${q(table.name)})`)[0]?.values[0];
+    const row = db.exec(`SELECT ${sums} FROM (SELECT ${diffs}, ${values} FROM ${q(table.name)})`)[0]?.values[0];
     if (!row) return found;
-    measures.forEach((m, i) => found.set(m, { steps: Number(row[3 * i] ?? 0), increases: Number(row[3 * i + 1] ?? 0), decreases: Number(row[3 * i + 2] ?? 0), entities, time }));
+    measures.forEach((m, i) => found.set(m, { steps: Number(row[4 * i] ?? 0), increases: Number(row[4 * i + 1] ?? 0), decreases: Number(row[4 * i + 2] ?? 0), held: Number(row[4 * i + 3] ?? 0), entities, time }));
   } catch {
     // A view that fails to run says nothing.
   }
@@ -90,21 +101,35 @@ export function isRunningTotal(s: SeriesEvidence): boolean {
   return s.steps >= MIN_STEPS && s.decreases <= MAX_DECREASES * s.steps && s.increases >= MIN_INCREASES * s.steps;
 }
 
-/** Marks the additive measures of a table that its data shows are running totals as semi-additive. */
+/** A series that keeps its (non-zero) value from one period to the next in most steps: a level, reported again. */
+export function isHeldLevel(s: SeriesEvidence): boolean {
+  return s.steps >= MIN_STEPS && (s.held ?? 0) >= MIN_HELD * s.steps;
+}
+
+/** Marks the additive measures of a table that its data shows are running totals, or levels held from period to period, as semi-additive. */
 export function markRunningTotals(db: Database, table: TableProfile, columns: ColumnSemantics[]): void {
   const measures = columns.filter((c) => c.role.value === 'measure' && c.additivity?.value === 'additive' && c.additivity.source.kind !== 'user' && c.role.source.kind !== 'user');
   if (measures.length === 0) return;
   const steps = seriesSteps(db, table, columns, measures.map((c) => c.column));
   for (const c of measures) {
     const s = steps.get(c.column);
-    if (!s || !isRunningTotal(s)) continue;
+    if (!s) continue;
     const by = s.entities.length > 0 ? `per ${s.entities.join(' and ')} ` : '';
-    c.additivity = {
-      value: 'semi-additive',
-      confidence: 0.8,
-      source: { kind: 'rule', rule: 'additivity:running-total' },
-      why: `${by}over ${s.time.join(' and ')} it never decreases (${s.increases} rises, ${s.decreases} falls in ${s.steps} steps): a running total, not summed over time`,
-    };
+    if (isRunningTotal(s)) {
+      c.additivity = {
+        value: 'semi-additive',
+        confidence: 0.8,
+        source: { kind: 'rule', rule: 'additivity:running-total' },
+        why: `${by}over ${s.time.join(' and ')} it never decreases (${s.increases} rises, ${s.decreases} falls in ${s.steps} steps): a running total, not summed over time`,
+      };
+    } else if (isHeldLevel(s)) {
+      c.additivity = {
+        value: 'semi-additive',
+        confidence: 0.7,
+        source: { kind: 'rule', rule: 'additivity:held-level' },
+        why: `${by}over ${s.time.join(' and ')} it keeps its value in ${s.held} of ${s.steps} steps: a level reported again each period, not a flow to sum over time`,
+      };
+    } else continue;
     c.aggregation = 'sum';
   }
 }

@@ -31,7 +31,7 @@ export const IDENTIFIER_WORDS = set('id ids key pk fk uuid guid sku isbn ean upc
 /** Identifier words that also end code-like names: `country_code` is geo, `account_code` an identifier. */
 export const CODE_WORDS = set('code cd no nr num number ref reference');
 
-export const TIME_WORDS = set('date dates time timestamp datetime dt ts year years yr month months mon week weeks weekday quarter qtr day days hour hours period season created updated modified');
+export const TIME_WORDS = set('date dates time timestamp datetime dt ts year years yr month months mon week weeks weekday quarter qtr day days hour hours period season created updated modified jahr jaar datum monat maand');
 /** Suffixes of event-time names: `ordered_at`, `opened_on`. */
 export const TIME_SUFFIXES = set('at on');
 
@@ -58,6 +58,20 @@ export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 's
   commune: 'city',
   prefecture: 'state',
   canton: 'state',
+  // The same in German, Dutch, French, Italian and Spanish headers of official statistics.
+  gebiet: 'region',
+  kanton: 'state',
+  gemeinde: 'city',
+  bezirk: 'county',
+  bundesland: 'state',
+  land: 'country',
+  gemeente: 'city',
+  provincie: 'state',
+  pays: 'country',
+  provincia: 'state',
+  regione: 'region',
+  comune: 'city',
+  municipio: 'city',
   parish: 'region',
   // Electoral areas.
   constituency: 'region',
@@ -144,6 +158,12 @@ export const SEMI_ADDITIVE_WORDS = set(
  * Words of a change over a period (new cases, daily admissions, the variation from the previous day): a flow,
  * which adds up over time even when it is said of a level ("new current positive cases").
  */
+/**
+ * Units of a rate at an instant (power in MW, a river's flow in cusecs): the readings of several plants or
+ * reservoirs at one moment add up, readings over time are averaged (energy, MWh, is what adds over time).
+ */
+export const RATE_UNIT_WORDS = set('mw kw gw megawatt megawatts kilowatt kilowatts gigawatt gigawatts cusecs cusec cumecs cfs');
+
 export const FLOW_WORDS = set('new news daily change changes variation variations difference delta increase increases decrease decreases admissions admitted inflow inflows outflow outflows additions previous');
 
 /** Quantities that do not add up: average them, or take a ratio of sums. */

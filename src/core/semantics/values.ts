@@ -182,7 +182,7 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
       const symbol = /[$€£¥]/.exec(text)?.[0];
       if (symbol) currencies.set(symbol, (currencies.get(symbol) ?? 0) + 1);
       if (text.endsWith('%')) f.percentSign++;
-    } else if (PHONE.test(text) && /\d{3}/.test(text) && /[\s().-]/.test(text) && !/^\d{4}-\d{1,2}-\d{1,2}/.test(text)) f.phone++;
+    } else if (PHONE.test(text) && /\d{3}/.test(text) && /[\s().-]/.test(text) && !/^\d{4}-\d{1,2}(-\d{1,2})?/.test(text) && (text.match(/\d/g)?.length ?? 0) >= 7) f.phone++;
     if (PATH.test(text) && /[/\\]/.test(text)) f.path++;
     // Lists and packed records by splitting, not by a backtracking pattern (a long JSON text would take forever).
     if (text.length <= 400 && text.includes(',')) {
