@@ -503,6 +503,15 @@ describe('semantics rules: levels held from report to report, rates at an instan
     assert.equal(column(env, table, 'gebiet').role.value, 'geo');
   });
 
+  it('reads a value column whose unit column mixes tonnes with tonnes per person and percent as not summable as stored', async () => {
+    const env = await once('zh-decarb-monitoring');
+    const table = memberOf(env, 'a1_data');
+    const wert = column(env, table, 'wert');
+    assert.equal(wert.additivity?.value, 'non-additive');
+    assert.equal(wert.additivity?.source.kind === 'rule' && wert.additivity.source.rule, 'additivity:mixed-units');
+    assert.match(wert.additivity?.why ?? '', /einheit/);
+  });
+
   it('does not read year-month periods as phone numbers', () => {
     assert.equal(fingerprint(['1977-01', '1977-02', '1977-03']).phone, 0);
     assert.ok(fingerprint(['(206) 555-0100', '+44 20 7946 0958', '555-0199 123']).phone >= 0.6);

@@ -12,7 +12,7 @@ import { columnSemantics, defaultAggregation, type ColumnEvidence } from './colu
 import { checkReferences, CORRECTIONS_FILE, readCorrections, type SemanticCorrections } from './corrections';
 import { normalName, readCodebookTables, readDictionaries, tablesDescribedBy } from './dictionary';
 import { addPartitionViews, findPartitions } from './partitions';
-import { markPositionsInGroups, markRepeatedPerKey, markRunningTotals, spreadLevelsThroughSums } from './levels';
+import { markMixedUnits, markPositionsInGroups, markRepeatedPerKey, markRunningTotals, spreadLevelsThroughSums } from './levels';
 import { dateShape } from './grain';
 import { inferRelationships, viewLineage, type ColumnLineage } from './relationships';
 import { nameTokens } from './lexicon';
@@ -180,6 +180,8 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
   for (const table of ordered) markRunningTotals(db, table, tableColumns.get(table.name) ?? []);
   // Quantities of an entity repeated on each of its rows are told by their data too.
   for (const table of ordered) markRepeatedPerKey(db, table, tableColumns.get(table.name) ?? []);
+  // A value column beside a unit column holding ratios and amounts is not summed as stored.
+  for (const table of ordered) markMixedUnits(db, table, tableColumns.get(table.name) ?? []);
   // And numberings that run 1…n within each group are positions.
   for (const table of ordered) markPositionsInGroups(db, table, tableColumns.get(table.name) ?? []);
   // The files of a partition are one dataset: each file's columns mean what the union of all files says (a column

@@ -8,6 +8,7 @@
 import type { Database } from 'sql.js';
 import type { TableProfile } from '../env/types';
 import { quoteIdent as q } from '../text/sql';
+import { GENERIC_MEASURE_NAMES, nameTokens } from './lexicon';
 import type { ColumnSemantics, TimeGrain } from './types';
 
 /** Larger tables are not scanned: the test sorts every series, and loading must stay fast (also relationships.ts's). */
@@ -316,5 +317,41 @@ export function markPositionsInGroups(db: Database, table: TableProfile, columns
     } catch {
       // A view that fails to run says nothing.
     }
+  }
+}
+
+/** Names of a column that says what unit each row's value is in: `unit`, `Einheit`, `unit_of_measure`, `uom`. */
+const UNIT_COLUMN_WORDS = new Set(['unit', 'units', 'einheit', 'uom', 'unite', 'unidad', 'unita', 'eenheid', 'measurement']);
+/** A generic value column (`value`, `Wert`, `obs_value`) says nothing of its own unit: the unit column does. */
+const VALUE_WORDS = new Set([...GENERIC_MEASURE_NAMES, 'wert', 'waarde', 'valeur', 'valor', 'amount']);
+/** Units of a ratio: a share, a rate, a quantity per person (`Tonnen pro Person`, `MWh/Person`, `%`, `per 1,000`). */
+const RATIO_UNIT = /%|\/|\b(per|pro|je|par|prozent|percent|percentage|share|anteil|rate|ratio|index)\b/i;
+
+/**
+ * A long table whose value column holds several quantities, each row's unit in a unit column (a monitoring file with
+ * tonnes beside tonnes per person and shares in percent): summing the column as stored adds a ratio to an amount, so
+ * it is non-additive when one of its units is a ratio (sum only within one unit). Units that are all amounts (dollars
+ * and counts) leave it as it was.
+ */
+export function markMixedUnits(db: Database, table: TableProfile, columns: ColumnSemantics[]): void {
+  const unitColumn = columns.find((c) => {
+    const tokens = nameTokens(c.column);
+    const p = table.columns.find((x) => x.name === c.column);
+    return tokens.length > 0 && tokens.length <= 3 && UNIT_COLUMN_WORDS.has(tokens[tokens.length - 1]) && p?.type === 'text' && p.distinctCount >= 2 && p.distinctCount <= 50;
+  });
+  if (!unitColumn) return;
+  const values = columns.filter((c) => c.role.value === 'measure' && c.additivity?.value !== 'non-additive' && c.additivity?.source.kind !== 'user' && c.role.source.kind !== 'user' && nameTokens(c.column).every((t) => VALUE_WORDS.has(t)));
+  if (values.length === 0) return;
+  let units: string[];
+  try {
+    units = (db.exec(`SELECT DISTINCT ${q(unitColumn.column)} FROM ${q(table.name)} WHERE ${q(unitColumn.column)} IS NOT NULL LIMIT 51`)[0]?.values ?? []).map((r) => String(r[0]));
+  } catch {
+    return;
+  }
+  const ratio = units.find((u) => RATIO_UNIT.test(u));
+  if (units.length < 2 || !ratio) return;
+  for (const c of values) {
+    c.additivity = { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:mixed-units' }, why: `its unit is in ${unitColumn.column}, which has ${units.length} units, among them '${ratio}': summed as stored, ratios add to amounts (sum only within one unit)` };
+    c.aggregation = 'avg';
   }
 }
