@@ -476,7 +476,7 @@ describe('semantics rules: levels held from report to report, rates at an instan
 
   it('reads counts a daily report repeats unchanged (airports in operation, licences to date) as levels, and the day\'s movements beside them as flows', async () => {
     const env = await once('india-aviation-traffic');
-    for (const name of ['airports_operational', 'drones_dan_issued', 'krishi_udan_total']) {
+    for (const name of ['airports_operational', 'drones_dan_issued', 'krishi_udan_perishable']) {
       const c = column(env, 'daily', name);
       assert.equal(c.additivity?.value, 'semi-additive', name);
       assert.equal(c.additivity?.source.kind === 'rule' && c.additivity.source.rule, 'additivity:held-level', name);

@@ -123,7 +123,9 @@ export function markRunningTotals(db: Database, table: TableProfile, columns: Co
         source: { kind: 'rule', rule: 'additivity:running-total' },
         why: `${by}over ${s.time.join(' and ')} it never decreases (${s.increases} rises, ${s.decreases} falls in ${s.steps} steps): a running total, not summed over time`,
       };
-    } else if (isHeldLevel(s)) {
+    } else if (isHeldLevel(s) && c.additivity?.source.kind === 'rule' && c.additivity.source.rule === 'additivity:default') {
+      // Only a quantity nothing else spoke for: an amount named as one (a subscription's monthly fee, paid again
+      // each month) is a flow even when it repeats.
       c.additivity = {
         value: 'semi-additive',
         confidence: 0.7,

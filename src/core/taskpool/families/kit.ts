@@ -90,12 +90,20 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
   return table.columns
     .filter((c) => {
       const s = semanticsOf(context, table.name, c.name);
-      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || inLocalCurrency(table, c) || runningTotal(context, table.name, c.name) || repeatedValue(context, table.name, c.name)) return false;
+      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || inLocalCurrency(table, c) || runningTotal(context, table.name, c.name) || repeatedValue(context, table.name, c.name) || mixedUnits(s)) return false;
       const unnamed = s.role.source.kind === 'rule' && s.role.source.rule === 'measure:numbers';
       return !(unnamed && c.type === 'integer' && c.distinctCount >= 0.9 * table.rowCount * (1 - c.nullFraction));
     })
     .filter((c) => !options.additiveOnly || confidentlyAdditive(context, table.name, c.name))
     .sort((a, b) => rank(a) - rank(b));
+}
+
+/**
+ * A value column whose rows are in several units, a ratio among them (tonnes beside tonnes per person and percent; the
+ * unit in a column beside it): any statistic over its rows mixes them, so no row-level statistic takes it.
+ */
+export function mixedUnits(s: ColumnSemantics | undefined): boolean {
+  return s?.additivity?.source.kind === 'rule' && s.additivity.source.rule === 'additivity:mixed-units';
 }
 
 /**
