@@ -10,6 +10,7 @@ import { isRunningTotal } from '../../src/core/semantics/levels';
 import { nonAdditiveMorpheme } from '../../src/core/semantics/lexicon';
 import { fingerprint } from '../../src/core/semantics/values';
 import type { SemanticEnvironment } from '../../src/core/semantics/types';
+import { makeFolder } from '../support/envFixtures';
 import { materialize, PUBLIC_FIXTURES, publicFixture } from '../support/publicFixtures';
 
 const column = (env: SemanticEnvironment, table: string, name: string) => {
@@ -515,5 +516,25 @@ describe('semantics rules: levels held from report to report, rates at an instan
   it('does not read year-month periods as phone numbers', () => {
     assert.equal(fingerprint(['1977-01', '1977-02', '1977-03']).phone, 0);
     assert.ok(fingerprint(['(206) 555-0100', '+44 20 7946 0958', '555-0199 123']).phone >= 0.6);
+  });
+});
+
+describe('semantics rules: Unix seconds with a fraction', function () {
+  this.timeout(60_000);
+  it('reads `ts` values of seconds since 1970 written with a fraction (as time.time() gives them) as times, not quantities', async () => {
+    const lines = ['ts,tsEnd,sig'];
+    for (let i = 0; i < 40; i++) lines.push(`${(1509139743.2741 + i * 3791.37).toFixed(4)},${(1509139800.5 + i * 3791.37).toFixed(4)},${(52.1 - i * 0.3).toFixed(1)}`);
+    const folder = makeFolder({ 'hits.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      for (const name of ['ts', 'ts_end']) {
+        const c = env.semantics.columns.find((x) => x.table === 'hits' && x.column === name);
+        assert.equal(c?.role.value, 'time', name);
+        assert.equal(c?.time?.storage, 'epoch-s', name);
+      }
+      assert.equal(env.semantics.columns.find((x) => x.table === 'hits' && x.column === 'sig')?.role.value, 'measure');
+    } finally {
+      folder.cleanup();
+    }
   });
 });

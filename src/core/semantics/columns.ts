@@ -138,12 +138,13 @@ const timeRules: Rule[] = [
   },
   (e, n) => {
     const { column } = e;
-    if (column.type !== 'integer' || column.min === undefined) return undefined;
+    // Unix seconds come as integers, or as reals with the fraction of a second (`1509139743.2741`, Python's time.time()).
+    if ((column.type !== 'integer' && column.type !== 'real') || column.min === undefined) return undefined;
     const min = num(column.min);
     const max = num(column.max);
     const timeName = hasAny(n.tokens, TIME_WORDS) || (n.last && TIME_SUFFIXES.has(n.last) && n.tokens.length > 1) || n.tokens.includes('epoch') || n.tokens.includes('unix');
     if (!timeName || /year|month|day|hour|season|week|quarter/.test(n.tokens.join(' '))) return undefined;
-    if (min >= 1e9 && max <= 2.2e9) return { role: 'time', rule: 'time:epoch-seconds', confidence: 0.9, why: `a time name and integers ${min}–${max}, Unix seconds`, time: { storage: 'epoch-s', grain: 'datetime', layout: 'Unix seconds', isoExpression: "datetime({col}, 'unixepoch')" } };
+    if (min >= 1e9 && max <= 2.2e9) return { role: 'time', rule: 'time:epoch-seconds', confidence: 0.9, why: `a time name and ${column.type === 'integer' ? 'integers' : 'numbers'} ${min}–${max}, Unix seconds`, time: { storage: 'epoch-s', grain: 'datetime', layout: 'Unix seconds', isoExpression: "datetime({col}, 'unixepoch')" } };
     if (min >= 1e12 && max <= 2.2e12) return { role: 'time', rule: 'time:epoch-milliseconds', confidence: 0.9, why: `a time name and integers ${min}–${max}, Unix milliseconds`, time: { storage: 'epoch-ms', grain: 'datetime', layout: 'Unix milliseconds', isoExpression: "datetime({col} / 1000, 'unixepoch')" } };
     return undefined;
   },
