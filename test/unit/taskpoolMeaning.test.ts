@@ -6,9 +6,12 @@
  * periods named or chosen wrongly ("(years by year ID)", a full 2024 against three quarters of 2025).
  */
 import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { openAgentSession } from '../../src/core/agent/session';
 import { columnPhrase, derivedPair, groupingName, groupings, isCrypticName, isNumberedSide, labelColumn, measures, rowName, runningTotal, things } from '../../src/core/taskpool/families/kit';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
 import { columnOf as column, environments, tableOf as table } from '../support/familyContexts';
+import { PUBLIC_FIXTURES } from '../support/publicFixtures';
 
 describe('task pool: nouns, codes, derived pairs and periods an analyst would accept', function () {
   this.timeout(600_000);
@@ -109,6 +112,19 @@ describe('task pool: nouns, codes, derived pairs and periods an analyst would ac
       assert.doesNotMatch(task.question, /big mac adjusted index table with those of the big mac raw index/, `adjusted and raw indexes are two quantities: ${task.question}`);
       assert.doesNotMatch(task.question, /dollar ex values differ|local price values differ/, `amounts in each row's currency: ${task.question}`);
       assert.doesNotMatch(task.question, /complete months/, `surveys twice a year have no complete month: ${task.question}`);
+    }
+  });
+});
+
+describe('task pool: a long table of observations in several quantities', function () {
+  this.timeout(300_000);
+  it('asks nothing over the Zürich monitoring files, whose Wert holds tonnes, MWh, per-person ratios and shares named in Einheit and Indikator (neither their mix nor their row counts)', async () => {
+    const session = await openAgentSession(path.join(PUBLIC_FIXTURES, 'zh-decarb-monitoring', 'data'));
+    try {
+      const { tasks } = await buildTaskPool(session.toolContext, { max: 40 });
+      for (const task of tasks) assert.doesNotMatch(task.question, /\bwert\b|data_all/i, task.question);
+    } finally {
+      await session.dispose();
     }
   });
 });

@@ -324,8 +324,27 @@ export function markPositionsInGroups(db: Database, table: TableProfile, columns
 
 /** Names of a column that says what unit each row's value is in: `unit`, `Einheit`, `unit_of_measure`, `uom`. */
 const UNIT_COLUMN_WORDS = new Set(['unit', 'units', 'einheit', 'uom', 'unite', 'unidad', 'unita', 'eenheid', 'measurement']);
+/** Names of a column that says which quantity each row holds (OECD's `MEASURE`, `INDICATOR`; `Variable`, `series`), or its unit. */
+const QUANTITY_COLUMN_WORDS = new Set([...UNIT_COLUMN_WORDS, 'measure', 'indicator', 'indikator', 'variable', 'series', 'metric']);
 /** A generic value column (`value`, `Wert`, `obs_value`) says nothing of its own unit: the unit column does. */
 const VALUE_WORDS = new Set([...GENERIC_MEASURE_NAMES, 'wert', 'waarde', 'valeur', 'valor', 'amount']);
+
+/** Whether a column's name is only a generic value word (`Value`, `obs_value`, `Wert`). */
+export function isValueColumn(name: string): boolean {
+  const tokens = nameTokens(name);
+  return tokens.length > 0 && tokens.every((t) => VALUE_WORDS.has(t));
+}
+
+/**
+ * The column of a long table that says which quantity (or unit) each row's value is — `MEASURE`, `Indikator`,
+ * `Einheit` — when it has 2–50 values: the table's generic value column then holds as many quantities.
+ */
+export function quantityColumn(table: TableProfile, words: ReadonlySet<string> = QUANTITY_COLUMN_WORDS): TableProfile['columns'][number] | undefined {
+  return table.columns.find((p) => {
+    const tokens = nameTokens(p.originalName || p.name);
+    return tokens.length > 0 && tokens.length <= 3 && words.has(tokens[tokens.length - 1]) && p.type === 'text' && p.distinctCount >= 2 && p.distinctCount <= 50;
+  });
+}
 /** Units of a ratio: a share, a rate, a quantity per person (`Tonnen pro Person`, `MWh/Person`, `%`, `per 1,000`). */
 const RATIO_UNIT = /%|\/|\b(per|pro|je|par|prozent|percent|percentage|share|anteil|rate|ratio|index)\b/i;
 
@@ -336,13 +355,10 @@ const RATIO_UNIT = /%|\/|\b(per|pro|je|par|prozent|percent|percentage|share|ante
  * and counts) leave it as it was.
  */
 export function markMixedUnits(db: Database, table: TableProfile, columns: ColumnSemantics[]): void {
-  const unitColumn = columns.find((c) => {
-    const tokens = nameTokens(c.column);
-    const p = table.columns.find((x) => x.name === c.column);
-    return tokens.length > 0 && tokens.length <= 3 && UNIT_COLUMN_WORDS.has(tokens[tokens.length - 1]) && p?.type === 'text' && p.distinctCount >= 2 && p.distinctCount <= 50;
-  });
+  const unit = quantityColumn(table, UNIT_COLUMN_WORDS);
+  const unitColumn = unit ? columns.find((c) => c.column === unit.name) : undefined;
   if (!unitColumn) return;
-  const values = columns.filter((c) => c.role.value === 'measure' && c.additivity?.value !== 'non-additive' && c.additivity?.source.kind !== 'user' && c.role.source.kind !== 'user' && nameTokens(c.column).every((t) => VALUE_WORDS.has(t)));
+  const values = columns.filter((c) => c.role.value === 'measure' && c.additivity?.value !== 'non-additive' && c.additivity?.source.kind !== 'user' && c.role.source.kind !== 'user' && isValueColumn(c.column));
   if (values.length === 0) return;
   let units: string[];
   try {

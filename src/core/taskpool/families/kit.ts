@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { CodeRunner } from '../../agent/tools';
 import type { ColumnProfile, DataDocument, EnvironmentProfile, TableProfile } from '../../env/types';
+import { isValueColumn, quantityColumn } from '../../semantics/levels';
 import type { ColumnSemantics, Relationship, RepeatedValue, SemanticProfile } from '../../semantics/types';
 import type { ToolResult } from '../../sandbox/types';
 import { quoteIdent } from '../../text/sql';
@@ -75,8 +76,12 @@ export function taskTables(context: FamilyContext, minRows = 10): TableProfile[]
   // A codebook describes the data's columns (its counts are the schema's), and a twin table's copy is the same rows again.
   const metadata = new Set(semantics.tables.filter((t) => t.metadata).map((t) => t.table));
   const copies = new Set((semantics.twinTables ?? []).flatMap((t) => t.copies));
+  // A long table of observations — one generic value per row, its quantity named beside it (OECD's `MEASURE`,
+  // `Indikator`) — answers nothing across its rows: a statistic of its values mixes quantities, and its row counts
+  // are the layout (the periods and series each file happens to hold).
+  const observations = (t: TableProfile) => t.columns.some((c) => isNumeric(c) && mixedQuantities(t, c));
   return context.profile.tables
-    .filter((t) => t.rowCount >= minRows && !members.has(t.name) && !metadata.has(t.name) && !copies.has(t.name) && (partitionViews.has(t.name) || !derived.has(t.name)))
+    .filter((t) => t.rowCount >= minRows && !members.has(t.name) && !metadata.has(t.name) && !copies.has(t.name) && (partitionViews.has(t.name) || !derived.has(t.name)) && !observations(t))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -90,7 +95,7 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
   return table.columns
     .filter((c) => {
       const s = semanticsOf(context, table.name, c.name);
-      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || inLocalCurrency(table, c) || runningTotal(context, table.name, c.name) || repeatedValue(context, table.name, c.name) || mixedUnits(s)) return false;
+      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || inLocalCurrency(table, c) || runningTotal(context, table.name, c.name) || repeatedValue(context, table.name, c.name) || mixedUnits(s) || mixedQuantities(table, c)) return false;
       const unnamed = s.role.source.kind === 'rule' && s.role.source.rule === 'measure:numbers';
       return !(unnamed && c.type === 'integer' && c.distinctCount >= 0.9 * table.rowCount * (1 - c.nullFraction));
     })
@@ -104,6 +109,15 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
  */
 export function mixedUnits(s: ColumnSemantics | undefined): boolean {
   return s?.additivity?.source.kind === 'rule' && s.additivity.source.rule === 'additivity:mixed-units';
+}
+
+/**
+ * A generic value column (`Value`) of a long table whose rows hold several quantities, named in a column beside it
+ * (OECD's `MEASURE` of percentages, dollars and growth rates; an `Indikator` per row): a statistic over its rows
+ * mixes them, so no row-level statistic takes it.
+ */
+export function mixedQuantities(table: TableProfile, column: ColumnProfile): boolean {
+  return isValueColumn(column.originalName || column.name) && quantityColumn(table) !== undefined;
 }
 
 /**
