@@ -12,6 +12,7 @@ import { quoteIdent } from '../text/sql';
 import { profileDocument, profileTable } from './profile';
 import { loadSqlite } from './sqliteLoader';
 import { ImageDatabase } from './sqlJs';
+import type { Database } from 'sql.js';
 import { MAX_TABLE_COLUMNS } from './tableWriter';
 import { encodingNote, inspectTextFile, looksBinaryText } from './textEncoding';
 import { loadXlsx } from './xlsxLoader';
@@ -319,6 +320,8 @@ export async function loadEnvironment(root: string, options: LoadOptions = {}): 
     options.onProgress?.({ file: '', done: files.length, total: files.length });
 
     signal?.throwIfAborted();
+    const shadowed = shadowViews(db, tables);
+    try {
     const profile: EnvironmentProfile = {
       root: absoluteRoot,
       files: records,
@@ -354,8 +357,40 @@ export async function loadEnvironment(root: string, options: LoadOptions = {}): 
         },
       });
     }
-    return { root: absoluteRoot, image: imageDb.takeImage(), documents, profile };
+    return { root: absoluteRoot, image: (dropShadows(db, shadowed), imageDb.takeImage()), documents, profile };
+    } finally {
+      dropShadows(db, shadowed);
+    }
   } finally {
     imageDb.close();
   }
+}
+
+/** Views of a SQLite file read once for profiling, at most this many rows (larger ones are queried as they are). */
+const MAX_SHADOW_ROWS = 200_000;
+
+/**
+ * A SQLite file's views are queried once per statistic while the environment is profiled and its meaning read; a view
+ * that joins eleven tables with correlated subqueries (half a second a query) made that minutes. Each is read once
+ * into a temporary table of the same name, which SQLite resolves before the view (the temp schema comes first), and
+ * dropped before the image is taken: the image keeps the views as they are. Returns the names shadowed.
+ */
+function shadowViews(db: Database, tables: readonly LoadedTable[]): string[] {
+  const shadowed: string[] = [];
+  for (const table of tables) {
+    if (table.kind !== 'view') continue;
+    try {
+      const rows = Number(db.exec(`SELECT COUNT(*) FROM main.${quoteIdent(table.name)}`)[0]?.values[0][0] ?? 0);
+      if (rows > MAX_SHADOW_ROWS) continue;
+      db.run(`CREATE TEMP TABLE ${quoteIdent(table.name)} AS SELECT * FROM main.${quoteIdent(table.name)}`);
+      shadowed.push(table.name);
+    } catch {
+      // A view that fails to run is profiled as it is (and fails there, with its diagnostic).
+    }
+  }
+  return shadowed;
+}
+
+function dropShadows(db: Database, names: string[]): void {
+  for (const name of names.splice(0)) db.run(`DROP TABLE IF EXISTS temp.${quoteIdent(name)}`);
 }

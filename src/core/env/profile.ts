@@ -87,7 +87,7 @@ const AGGREGATES_PER_SCAN = 1000;
  */
 export function profileTable(db: Database, loaded: LoadedTable): TableProfile {
   const table = quoteIdent(loaded.name);
-  const info = db.exec(`PRAGMA table_info(${table})`)[0];
+  const info = db.exec(`PRAGMA main.table_info(${table})`)[0];
   const nameAt = info.columns.indexOf('name');
   const typeAt = info.columns.indexOf('type');
   const pkAt = info.columns.indexOf('pk');
@@ -181,7 +181,7 @@ export function profileTable(db: Database, loaded: LoadedTable): TableProfile {
 
 /** A table's declared primary key columns, in order. */
 function primaryKeyOf(db: Database, table: string): string[] | undefined {
-  const info = db.exec(`PRAGMA table_info(${quoteIdent(table)})`)[0];
+  const info = db.exec(`PRAGMA main.table_info(${quoteIdent(table)})`)[0];
   if (!info) return undefined;
   const keys = info.values.filter((row) => Number(row[info.columns.indexOf('pk')]) > 0).sort((a, b) => Number(a[info.columns.indexOf('pk')]) - Number(b[info.columns.indexOf('pk')]));
   return keys.length > 0 ? keys.map((row) => String(row[info.columns.indexOf('name')])) : undefined;
