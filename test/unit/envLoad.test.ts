@@ -347,6 +347,10 @@ describe('env: SQLite files', () => {
       assert.equal(byOriginal.get('order items')!.name, 'order_items');
       assert.equal(byOriginal.get('orders')!.name, 'orders_2', 'orders.csv sorts first and keeps "orders"');
       assert.equal(byOriginal.get('big_customers')!.kind, 'view');
+      // Profiled from a copy read once (env/index.ts, shadowViews): the image keeps the view itself, and the profile its declared types.
+      assert.deepEqual(await queryImage(env.image, "SELECT type FROM sqlite_master WHERE name = 'big_customers'"), [['view']]);
+      assert.deepEqual(await queryImage(env.image, "SELECT count(*) FROM sqlite_temp_master"), [[0]]);
+      assert.equal(byOriginal.get('big_customers')!.columns.find((c) => c.name === 'id')!.declaredType, 'INTEGER');
       assert.equal(byOriginal.get('item counts')!.kind, 'table', 'reads a renamed table: materialized');
       assert.equal(byOriginal.get('customer_orders')!.kind, 'table', 'reads renamed "orders": materialized');
       const infos = env.profile.diagnostics.filter((d) => d.severity === 'info' && /materialized/.test(d.message));

@@ -321,46 +321,47 @@ export async function loadEnvironment(root: string, options: LoadOptions = {}): 
 
     signal?.throwIfAborted();
     const shadowed = shadowViews(db, tables);
+    let profile: EnvironmentProfile;
     try {
-    const profile: EnvironmentProfile = {
-      root: absoluteRoot,
-      files: records,
-      tables: tables.map((table) => profileTable(db, table)),
-      documents: documents.map(profileDocument),
-      diagnostics,
-    };
-    if (options.beforeImage) {
-      options.beforeImage(db, {
-        profile,
-        documents,
-        addView(name, select, sourceFile, originalName, types) {
-          if (names.has(name)) return `the name ${name} is taken`;
-          try {
-            db.run(`CREATE VIEW ${quoteIdent(name)} AS ${select}`);
-          } catch (e) {
-            return e instanceof Error ? e.message : String(e);
-          }
-          names.allocate(name);
-          const view: LoadedTable = { name, originalName, sourceFile, kind: 'view', viewSql: select };
-          if (types) {
-            const declared = db.exec(`PRAGMA table_info(${quoteIdent(name)})`)[0]?.values.map((row) => String(row[1])) ?? [];
-            view.columns = declared.map((column) => ({ name: column, originalName: column, type: types[column] ?? 'text' }));
-          }
-          const viewProfile = profileTable(db, view);
-          profile.tables.push(viewProfile);
-          return viewProfile;
-        },
-        firstDistinct(table, column, limit) {
-          if (limit > FIRST_DISTINCT_VALUES) return undefined;
-          const stats = tables.find((t) => t.name === table)?.statistics?.columns.find((c) => c.name === column)?.stats;
-          return stats?.first.slice(0, limit);
-        },
-      });
-    }
-    return { root: absoluteRoot, image: (dropShadows(db, shadowed), imageDb.takeImage()), documents, profile };
+      profile = {
+        root: absoluteRoot,
+        files: records,
+        tables: tables.map((table) => profileTable(db, table)),
+        documents: documents.map(profileDocument),
+        diagnostics,
+      };
+      if (options.beforeImage) {
+        options.beforeImage(db, {
+          profile,
+          documents,
+          addView(name, select, sourceFile, originalName, types) {
+            if (names.has(name)) return `the name ${name} is taken`;
+            try {
+              db.run(`CREATE VIEW ${quoteIdent(name)} AS ${select}`);
+            } catch (e) {
+              return e instanceof Error ? e.message : String(e);
+            }
+            names.allocate(name);
+            const view: LoadedTable = { name, originalName, sourceFile, kind: 'view', viewSql: select };
+            if (types) {
+              const declared = db.exec(`PRAGMA table_info(${quoteIdent(name)})`)[0]?.values.map((row) => String(row[1])) ?? [];
+              view.columns = declared.map((column) => ({ name: column, originalName: column, type: types[column] ?? 'text' }));
+            }
+            const viewProfile = profileTable(db, view);
+            profile.tables.push(viewProfile);
+            return viewProfile;
+          },
+          firstDistinct(table, column, limit) {
+            if (limit > FIRST_DISTINCT_VALUES) return undefined;
+            const stats = tables.find((t) => t.name === table)?.statistics?.columns.find((c) => c.name === column)?.stats;
+            return stats?.first.slice(0, limit);
+          },
+        });
+      }
     } finally {
-      dropShadows(db, shadowed);
+      for (const name of shadowed) db.run(`DROP TABLE IF EXISTS temp.${quoteIdent(name)}`);
     }
+    return { root: absoluteRoot, image: imageDb.takeImage(), documents, profile };
   } finally {
     imageDb.close();
   }
@@ -373,7 +374,7 @@ const MAX_SHADOW_ROWS = 200_000;
  * A SQLite file's views are queried once per statistic while the environment is profiled and its meaning read; a view
  * that joins eleven tables with correlated subqueries (half a second a query) made that minutes. Each is read once
  * into a temporary table of the same name, which SQLite resolves before the view (the temp schema comes first), and
- * dropped before the image is taken: the image keeps the views as they are. Returns the names shadowed.
+ * dropped (by the caller) before the image is taken: the image keeps the views as they are. Returns the names shadowed.
  */
 function shadowViews(db: Database, tables: readonly LoadedTable[]): string[] {
   const shadowed: string[] = [];
@@ -391,6 +392,3 @@ function shadowViews(db: Database, tables: readonly LoadedTable[]): string[] {
   return shadowed;
 }
 
-function dropShadows(db: Database, names: string[]): void {
-  for (const name of names.splice(0)) db.run(`DROP TABLE IF EXISTS temp.${quoteIdent(name)}`);
-}

@@ -120,8 +120,10 @@ function describedAsTime(e: ColumnEvidence, n: Names): boolean {
   return said.length === 0 || hasAny(said, TIME_WORDS) !== undefined;
 }
 
-/** Names of a year: English and the languages of the public environments' official statistics (`Jahr`, `jaar`, `anno`). */
-const YEAR_WORDS = new Set(['year', 'yr', 'years', 'fy', 'season', 'period', 'vintage', 'jahr', 'jaar', 'anno', 'anio', 'ano', 'annee']);
+/** The word for a year in English and in the languages of official statistics (`Jahr`, `jaar`, `anno`). */
+const YEAR_WORDS = new Set(['year', 'yr', 'fy', 'jahr', 'jaar', 'anno', 'anio', 'ano', 'annee']);
+/** Names whose four-digit numbers are years too: YEAR_WORDS, and `years`, `season`, `period`, `vintage`. */
+const YEAR_NAMES = new Set([...YEAR_WORDS, 'years', 'season', 'period', 'vintage']);
 
 const timeRules: Rule[] = [
   (e) => {
@@ -151,13 +153,14 @@ const timeRules: Rule[] = [
   (e, n) => {
     const { column, fingerprint: f } = e;
     // A `period` or `vintage` of four-digit numbers is a year too (the numeric branch checks the values).
-    const yearName = n.tokens.some((t) => YEAR_WORDS.has(t));
+    const yearName = n.tokens.some((t) => YEAR_NAMES.has(t));
     if (!yearName || !describedAsTime(e, n)) return undefined;
     if ((column.type === 'integer' || column.type === 'real') && column.min !== undefined && num(column.min) >= 1000 && num(column.max) <= 2999) {
       return { role: 'time', rule: 'time:year-number', confidence: 0.95, why: `named ${column.name}, integers ${column.min}–${column.max}: calendar years, not a quantity`, time: { storage: 'year', grain: 'year', layout: 'YYYY', min: String(column.min), max: String(column.max), isoExpression: "printf('%04d-01-01', {col})" } };
     }
-    // A column named just `year` (or `fy`) of a few integers under 100 (15–25): years written with two digits.
-    if (column.type === 'integer' && n.tokens.length === 1 && n.tokens[0] !== 'years' && column.min !== undefined && num(column.min) >= 0 && num(column.max) <= 99 && column.distinctCount <= 40) {
+    // A column named just `year` (or `fy`, `Jahr`) of a few integers under 100 (15–25): years written with two digits;
+    // a `period` or `season` of small integers is a number within something else (a match's periods).
+    if (column.type === 'integer' && n.tokens.length === 1 && YEAR_WORDS.has(n.tokens[0]) && column.min !== undefined && num(column.min) >= 0 && num(column.max) <= 99 && column.distinctCount <= 40) {
       return { role: 'time', rule: 'time:two-digit-year', confidence: 0.75, why: `named ${column.name}, integers ${column.min}–${column.max}: years written with two digits`, time: { storage: 'text', grain: 'year', layout: 'YY', min: String(column.min), max: String(column.max) } };
     }
     if (column.type === 'text' && f.yearText >= 0.95) return { role: 'time', rule: 'time:year-text', confidence: 0.9, why: `named ${column.name}, four-digit years written as text`, time: { storage: 'year', grain: 'year', layout: 'YYYY', isoExpression: "{col} || '-01-01'" } };

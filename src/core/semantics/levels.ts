@@ -326,8 +326,10 @@ export function markPositionsInGroups(db: Database, table: TableProfile, columns
 const UNIT_COLUMN_WORDS = new Set(['unit', 'units', 'einheit', 'uom', 'unite', 'unidad', 'unita', 'eenheid', 'measurement']);
 /** Names of a column that says which quantity each row holds (OECD's `MEASURE`, `INDICATOR`; `Variable`, `series`), or its unit. */
 const QUANTITY_COLUMN_WORDS = new Set([...UNIT_COLUMN_WORDS, 'measure', 'indicator', 'indikator', 'variable', 'series', 'metric']);
+/** Words that may qualify a quantity column's word (`Indikator_Name`, `unit_code`, `unit_of_measure`). */
+const QUANTITY_QUALIFIERS = new Set(['name', 'code', 'id', 'label', 'of']);
 /** A generic value column (`value`, `Wert`, `obs_value`) says nothing of its own unit: the unit column does. */
-const VALUE_WORDS = new Set([...GENERIC_MEASURE_NAMES, 'wert', 'waarde', 'valeur', 'valor', 'amount']);
+const VALUE_WORDS = new Set([...GENERIC_MEASURE_NAMES, 'wert', 'waarde', 'valeur', 'valor']);
 
 /** Whether a column's name is only a generic value word (`Value`, `obs_value`, `Wert`). */
 export function isValueColumn(name: string): boolean {
@@ -341,10 +343,12 @@ export function isValueColumn(name: string): boolean {
  */
 export function quantityColumn(table: TableProfile, words: ReadonlySet<string> = QUANTITY_COLUMN_WORDS): TableProfile['columns'][number] | undefined {
   return table.columns.find((p) => {
+    // Only the word itself, maybe qualified (`MEASURE`, `Indikator_Name`, `UNIT_MEASURE`): a `product_series` is a category.
     const tokens = nameTokens(p.originalName || p.name);
-    return tokens.length > 0 && tokens.length <= 3 && words.has(tokens[tokens.length - 1]) && p.type === 'text' && p.distinctCount >= 2 && p.distinctCount <= 50;
+    return tokens.length > 0 && tokens.length <= 3 && tokens.some((t) => words.has(t)) && tokens.every((t) => words.has(t) || QUANTITY_QUALIFIERS.has(t)) && p.type === 'text' && p.distinctCount >= 2 && p.distinctCount <= 50;
   });
 }
+
 /** Units of a ratio: a share, a rate, a quantity per person (`Tonnen pro Person`, `MWh/Person`, `%`, `per 1,000`). */
 const RATIO_UNIT = /%|\/|\b(per|pro|je|par|prozent|percent|percentage|share|anteil|rate|ratio|index)\b/i;
 

@@ -64,7 +64,6 @@ export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 's
   gemeinde: 'city',
   bezirk: 'county',
   bundesland: 'state',
-  land: 'country',
   gemeente: 'city',
   provincie: 'state',
   pays: 'country',
@@ -155,15 +154,15 @@ export const SEMI_ADDITIVE_WORDS = set(
 );
 
 /**
- * Words of a change over a period (new cases, daily admissions, the variation from the previous day): a flow,
- * which adds up over time even when it is said of a level ("new current positive cases").
- */
-/**
  * Units of a rate at an instant (power in MW, a river's flow in cusecs): the readings of several plants or
  * reservoirs at one moment add up, readings over time are averaged (energy, MWh, is what adds over time).
  */
 export const RATE_UNIT_WORDS = set('mw kw gw megawatt megawatts kilowatt kilowatts gigawatt gigawatts cusecs cusec cumecs cfs');
 
+/**
+ * Words of a change over a period (new cases, daily admissions, the variation from the previous day): a flow,
+ * which adds up over time even when it is said of a level ("new current positive cases").
+ */
 export const FLOW_WORDS = set('new news daily change changes variation variations difference delta increase increases decrease decreases admissions admitted inflow inflows outflow outflows additions previous');
 
 /** Quantities that do not add up: average them, or take a ratio of sums. */

@@ -95,7 +95,7 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
   return table.columns
     .filter((c) => {
       const s = semanticsOf(context, table.name, c.name);
-      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || inLocalCurrency(table, c) || runningTotal(context, table.name, c.name) || repeatedValue(context, table.name, c.name) || mixedUnits(s) || mixedQuantities(table, c)) return false;
+      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || inLocalCurrency(table, c) || runningTotal(context, table.name, c.name) || repeatedValue(context, table.name, c.name) || mixedQuantities(table, c)) return false;
       const unnamed = s.role.source.kind === 'rule' && s.role.source.rule === 'measure:numbers';
       return !(unnamed && c.type === 'integer' && c.distinctCount >= 0.9 * table.rowCount * (1 - c.nullFraction));
     })
@@ -104,17 +104,9 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
 }
 
 /**
- * A value column whose rows are in several units, a ratio among them (tonnes beside tonnes per person and percent; the
- * unit in a column beside it): any statistic over its rows mixes them, so no row-level statistic takes it.
- */
-export function mixedUnits(s: ColumnSemantics | undefined): boolean {
-  return s?.additivity?.source.kind === 'rule' && s.additivity.source.rule === 'additivity:mixed-units';
-}
-
-/**
- * A generic value column (`Value`) of a long table whose rows hold several quantities, named in a column beside it
- * (OECD's `MEASURE` of percentages, dollars and growth rates; an `Indikator` per row): a statistic over its rows
- * mixes them, so no row-level statistic takes it.
+ * A generic value column (`Value`) of a long table whose rows hold several quantities or units, named in a column
+ * beside it (OECD's `MEASURE` of percentages, dollars and growth rates; an `Indikator` or `Einheit` per row): a
+ * statistic over its rows mixes them, so no row-level statistic takes it.
  */
 export function mixedQuantities(table: TableProfile, column: ColumnProfile): boolean {
   return isValueColumn(column.originalName || column.name) && quantityColumn(table) !== undefined;
