@@ -538,3 +538,84 @@ describe('semantics rules: Unix seconds with a fraction', function () {
     }
   });
 });
+
+describe('semantics rules: rates in one word, indices, stocks, instruments, empty tables (the seventh set)', function () {
+  this.timeout(300_000);
+  const loaded = new Map<string, Promise<SemanticEnvironment>>();
+  const once = (name: string) => {
+    if (!loaded.has(name)) loaded.set(name, load(name));
+    return loaded.get(name)!;
+  };
+  const additivity = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).additivity?.value;
+
+  it('reads macro series as an economist would: rates and indices average, stocks hold, a row number identifies', async () => {
+    const env = await once('statsmodels-macro-investment');
+    // A rate written in one word, inflation, a price index: none adds up.
+    for (const name of ['tbilrate', 'infl', 'cpi', 'unemp']) assert.equal(additivity(env, 'macrodata', name), 'non-additive', name);
+    // The money stock and a firm's capital are levels at a date.
+    assert.equal(additivity(env, 'macrodata', 'm1'), 'semi-additive');
+    assert.equal(additivity(env, 'grunfeld', 'capital'), 'semi-additive');
+    // Unemployment in thousands of people is a level, in percent a rate.
+    assert.equal(additivity(env, 'longley', 'unemp'), 'semi-additive');
+    assert.equal(column(env, 'longley', 'obs').role.value, 'identifier');
+    const quarter = column(env, 'unemp', 'period');
+    assert.equal(quarter.role.value, 'time');
+    assert.equal(quarter.time?.grain, 'quarter');
+  });
+
+  it('keeps `m1` a month of a quarter when it qualifies a flow (`pax_to_india_m1`)', async () => {
+    const env = await load('india-aviation-traffic');
+    const c = env.semantics.columns.find((x) => x.column === 'pax_to_india_m1');
+    assert.ok(c);
+    assert.notEqual(c.additivity?.value, 'semi-additive');
+  });
+
+  it('reads colour channels, founding years and dates written with words in JSON records', async () => {
+    const env = await once('corpora-saints-societies-json');
+    for (const name of ['r', 'g', 'b']) assert.equal(additivity(env, 'dulux', name), 'non-additive', name);
+    const societies = memberOf(env, 'fraternities');
+    assert.equal(column(env, societies, 'founded').role.value, 'time');
+    for (const name of ['birth', 'death']) assert.equal(column(env, 'christian_saints', name).role.value, 'time', name);
+    // Greek letters are a society's initials, not a code.
+    assert.notEqual(column(env, societies, 'symbol').role.value, 'identifier');
+  });
+
+  it('reads an earthquake feed: magnitude averages, the alert colours are ordered, a WKB point is bytes, "City, ST" is a place', async () => {
+    const env = await once('mosaic-usgs-bls-parquet');
+    assert.equal(additivity(env, 'usgs_feed', 'mag'), 'non-additive');
+    assert.equal(column(env, 'usgs_feed', 'alert').role.value, 'ordinal');
+    assert.equal(column(env, 'usgs_feed', 'geom').role.value, 'binary');
+    assert.equal(column(env, 'bls_metro_unemployment', 'division').role.value, 'geo');
+    assert.equal(additivity(env, 'bls_metro_unemployment', 'unemployment'), 'non-additive');
+  });
+
+  it('reads a radio-telemetry database: signal readings, flags by name, a MAC address, numbered keys and the columns of empty tables', async () => {
+    const env = await once('motus-wildlife-sqlite');
+    for (const name of ['sig', 'noise', 'freq']) assert.equal(additivity(env, 'hits', name), 'non-additive', name);
+    assert.equal(column(env, 'runs', 'done').role.value, 'flag');
+    assert.equal(column(env, 'gps', 'lat_mean').role.value, 'geo');
+    assert.equal(column(env, 'recvDeps', 'macAddress').role.value, 'structured');
+    assert.equal(column(env, 'antDeps', 'port').role.value, 'dimension');
+    // `elevation` 1 on its one row is an elevation, not a tick.
+    assert.notEqual(column(env, 'tagDeps', 'elevation').role.value, 'flag');
+    // A composite name with an `@` in it is no e-mail address.
+    assert.notEqual(column(env, 'allruns', 'fullID').role.value, 'structured');
+    // Tables without rows: their columns say only their names.
+    assert.equal(column(env, 'tagAmbig', 'motusTagID1').role.value, 'identifier');
+    assert.equal(column(env, 'nodeDeps', 'tsStart').role.value, 'time');
+    assert.equal(column(env, 'hits', 'validated').role.value, 'flag');
+  });
+
+  it('reads a partition whose later files write periods of another grain (`2018-Q2`) beside years as time', async () => {
+    const env = await once('oecd-household-indicators');
+    for (const c of env.semantics.columns.filter((x) => x.column === 'time')) assert.equal(c.role.value, 'time', c.table);
+  });
+
+  it('tells e-mail addresses, places written "Name, ST" and bytes read as text by their values', () => {
+    assert.equal(fingerprint(['proj#1:6.1@166.38(M.4)', 'proj#2:6.1@166.38(M.5)']).email, 0);
+    assert.equal(fingerprint(['ann@example.org', 'bo.ek@uni.se']).email, 1);
+    assert.equal(fingerprint(['Boston-Cambridge-Newton, MA', 'Kansas City, MO-KS', 'Bethesda-Rockville-Frederick, MD Met Div']).cityState, 1);
+    assert.equal(fingerprint(['a, b, c']).cityState, 0);
+    assert.equal(fingerprint(['\u0001\u0001\u0000\u0000\u0000\u00a0\u0012']).controlChars, 1);
+  });
+});

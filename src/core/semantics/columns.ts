@@ -120,6 +120,12 @@ function describedAsTime(e: ColumnEvidence, n: Names): boolean {
   return said.length === 0 || hasAny(said, TIME_WORDS) !== undefined;
 }
 
+/** Events a column may be named after, whose values say when they happened (`founded`, `birth`, `inaugurated`). */
+const EVENT_WORDS = new Set(['founded', 'founding', 'established', 'birth', 'born', 'death', 'died', 'canonization', 'canonisation', 'canonized', 'canonised', 'beatification', 'beatified', 'incorporated', 'inaugurated', 'inauguration', 'dissolved', 'built', 'constructed', 'commissioned', 'decommissioned', 'opened', 'baptism', 'baptized', 'married', 'ordained', 'consecrated']);
+
+/** Words that say which end of a span a time is (`tsStart`, `date_end`). */
+const SPAN_ENDS = new Set(['start', 'end', 'begin', 'finish', 'stop', 'from', 'to', 'first', 'last']);
+
 /** The word for a year in English and in the languages of official statistics (`Jahr`, `jaar`, `anno`). */
 const YEAR_WORDS = new Set(['year', 'yr', 'fy', 'jahr', 'jaar', 'anno', 'anio', 'ano', 'annee']);
 /** Names whose four-digit numbers are years too: YEAR_WORDS, and `years`, `season`, `period`, `vintage`. */
@@ -153,7 +159,8 @@ const timeRules: Rule[] = [
   (e, n) => {
     const { column, fingerprint: f } = e;
     // A `period` or `vintage` of four-digit numbers is a year too (the numeric branch checks the values).
-    const yearName = n.tokens.some((t) => YEAR_NAMES.has(t));
+    // So is an event named by what happened (`founded`, `born`) in four-digit numbers.
+    const yearName = n.tokens.some((t) => YEAR_NAMES.has(t)) || (n.tokens.length <= 2 && hasAny(n.tokens, EVENT_WORDS) !== undefined);
     if (!yearName || !describedAsTime(e, n)) return undefined;
     if ((column.type === 'integer' || column.type === 'real') && column.min !== undefined && num(column.min) >= 1000 && num(column.max) <= 2999) {
       return { role: 'time', rule: 'time:year-number', confidence: 0.95, why: `named ${column.name}, integers ${column.min}–${column.max}: calendar years, not a quantity`, time: { storage: 'year', grain: 'year', layout: 'YYYY', min: String(column.min), max: String(column.max), isoExpression: "printf('%04d-01-01', {col})" } };
@@ -213,7 +220,19 @@ const timeRules: Rule[] = [
     if (f.week >= 0.9) return { role: 'time', rule: 'time:iso-weeks', confidence: 0.9, why: 'values are ISO weeks (YYYY-Www)', time: { storage: 'text', grain: 'week', layout: 'YYYY-Www' } };
     if (f.period >= 0.9) return { role: 'time', rule: 'time:year-month-periods', confidence: 0.92, why: 'values are YYYY-MM periods', time: { storage: 'period', grain: 'month', layout: 'YYYY-MM', min: stringOf(column.samples[0]), isoExpression: "{col} || '-01'" } };
     if (f.dateLike >= 0.9) return { role: 'time', rule: 'time:mixed-layouts', confidence: 0.85, why: 'every value reads as a date, but in more than one layout (kept as text; convert before comparing)', time: { storage: 'mixed', grain: (e.dateShape && grainOfShape(e.dateShape)) ?? 'day' } };
-    const timeName = hasAny(n.tokens, TIME_WORDS) || (n.last !== undefined && TIME_SUFFIXES.has(n.last) && n.tokens.length > 1);
+    // Quarters of the year (`Q1`, `Q03`), read with a year beside them.
+    if (f.quarter >= 0.95 && e.column.distinctCount <= 4) return { role: 'time', rule: 'time:quarter-values', confidence: 0.8, why: 'values are quarters of a year (Q1–Q4)', time: { storage: 'text', grain: 'quarter', layout: 'Qn' } };
+    const timeName = hasAny(n.tokens, TIME_WORDS) || (n.last !== undefined && TIME_SUFFIXES.has(n.last) && n.tokens.length > 1) || hasAny(n.tokens, EVENT_WORDS) !== undefined;
+    // Periods led by a year, at one grain or several (`1979`, `2018-Q2`, `2019-01` as a series' frequency changes).
+    if (timeName && f.yearPeriod >= 0.9 && f.yearText < 0.8) {
+      const grain = f.period >= 0.9 ? 'month' : f.yearQuarter >= 0.9 ? 'quarter' : 'other';
+      return { role: 'time', rule: 'time:year-periods', confidence: 0.75, why: `named ${column.name}, ${Math.round(f.yearPeriod * 100)}% of values are periods led by a year (YYYY, YYYY-Qn, YYYY-MM)`, time: { storage: 'text', grain, layout: 'YYYY[-Qn|-MM]' } };
+    }
+    // An event named by what happened (`founded`, `birth`, `canonization`), written as dates or years with words
+    // around some (`Nov. 27, 1894`, `c. 1020`, `5th century`): when it happened.
+    if (hasAny(n.tokens, EVENT_WORDS) && f.yearInText >= 0.6 && column.distinctCount >= 5) {
+      return { role: 'time', rule: 'time:event-years', confidence: 0.6, why: `named ${column.name} (an event), ${Math.round(f.yearInText * 100)}% of values hold a year`, time: { storage: 'text', grain: f.dateLike >= 0.5 ? 'day' : 'year' } };
+    }
     // A date written mostly as a year (`1981`, some `1981-1982` or words): years.
     if (timeName && f.yearText >= 0.8) return { role: 'time', rule: 'time:name-and-years', confidence: 0.7, why: `named ${column.name}, ${Math.round(f.yearText * 100)}% of values are four-digit years`, time: { storage: 'text', grain: 'year', layout: 'YYYY' } };
     if (timeName && f.dateLike >= 0.5) return { role: 'time', rule: 'time:name-and-dates', confidence: 0.7, why: `named ${column.name}, most values read as dates`, time: { storage: 'mixed', grain: 'day' } };
@@ -340,6 +359,12 @@ function placeOfTable(table: TableProfile): GeoKind | undefined {
 /** Words after `name` that say which of a thing's names it is (short, official, in English). */
 const NAME_VARIANTS = new Set(['short', 'long', 'full', 'official', 'common', 'local', 'native', 'display', 'ascii', 'en', 'english', 'abbr', 'abbreviated']);
 
+/** Statistics of coordinates after their name (`lat_mean`, `lon_min`). */
+const COORDINATE_STATISTICS = new Set(['mean', 'avg', 'average', 'median', 'min', 'max', 'centroid', 'center', 'centre']);
+
+/** Addresses that are no place: of a machine on a network, of a mailbox, of a wallet. */
+const MACHINE_ADDRESS_WORDS = new Set(['mac', 'ip', 'ipv4', 'ipv6', 'email', 'mail', 'web', 'hardware', 'wallet', 'contract', 'server', 'host', 'memory', 'bluetooth', 'ble', 'wifi']);
+
 /** How coordinates are written, after their name: degrees, decimal degrees, a datum. */
 const COORDINATE_UNITS = new Set(['deg', 'degs', 'degrees', 'dd', 'decimal', 'wgs84', 'wgs', 'rad']);
 
@@ -365,6 +390,7 @@ const RULES: Rule[] = [
     // A declaration says less than the values: Firebird's `BLOB SUB_TYPE TEXT` holds text.
     if (/BLOB|BYTEA|BINARY|IMAGE/.test(declared) && !/TEXT|CHAR|CLOB/.test(declared) && e.fingerprint.sampled === 0) return { role: 'binary', rule: 'binary:declared', confidence: 0.9, why: `declared ${column.declaredType}` };
     if (e.fingerprint.base64 >= 0.8) return { role: 'binary', rule: 'binary:base64', confidence: 0.85, why: 'values are long base64 strings' };
+    if (e.fingerprint.controlChars >= 0.5) return { role: 'binary', rule: 'binary:control-characters', confidence: 0.8, why: `${Math.round(e.fingerprint.controlChars * 100)}% of values hold control characters: bytes (a geometry, a packed record) read as text` };
     if (e.fingerprint.hex >= 0.9) return { role: 'binary', rule: 'binary:hex', confidence: 0.8, why: 'values are long hexadecimal strings (hashes or encoded bytes)' };
     if (column.nullFraction === 1 && n.last && BINARY_WORDS.has(n.last)) return { role: 'binary', rule: 'binary:name', confidence: 0.5, why: `empty, named ${column.name}` };
     return undefined;
@@ -399,7 +425,7 @@ const RULES: Rule[] = [
     if (f.packed >= 0.8) return { role: 'structured', rule: 'structured:packed-values', confidence: 0.8, why: 'cells pack several comma-separated fields, some empty' };
     // Sequences of tokens written with digits (chess moves, element codes, coordinates pairs): a notation for machines.
     if (f.notation >= 0.8 && distinct > 20 && f.dateLike < 0.5 && f.numericText < 0.5) return { role: 'structured', rule: 'structured:notation-values', confidence: 0.7, why: `${Math.round(f.notation * 100)}% of values are sequences of tokens written with digits: a notation` };
-    if (f.list >= 0.8 && e.column.distinctCount > 20 && f.meanLength > 10 && !(n.last && (GEO_WORDS[n.last] || TEXT_WORDS.has(n.last) || PERSON_NAME_WORDS.has(n.last)))) return { role: 'structured', rule: 'structured:list-values', confidence: 0.75, why: 'values are comma-separated lists' };
+    if (f.list >= 0.8 && f.cityState < 0.8 && e.column.distinctCount > 20 && f.meanLength > 10 && !(n.last && (GEO_WORDS[n.last] || TEXT_WORDS.has(n.last) || PERSON_NAME_WORDS.has(n.last)))) return { role: 'structured', rule: 'structured:list-values', confidence: 0.75, why: 'values are comma-separated lists' };
     const named = n.tokens.map((t) => STRUCTURED_WORDS[t]).find(Boolean);
     if (f.phone >= 0.8 && (named === 'phone' || (f.phone >= 0.95 && !hasAny(n.tokens, IDENTIFIER_WORDS)))) return { role: 'structured', rule: 'structured:phone-values', confidence: 0.9, why: 'values are phone numbers', structured: 'phone' };
     // Named a link, but no value is one (a spreadsheet's 'Provider Webpage' whose hyperlink was lost): the link's words.
@@ -425,7 +451,9 @@ const RULES: Rule[] = [
     if (f.yesNo && !(counted && isNumber(column))) return { role: 'flag', rule: 'flag:yes-no-values', confidence: 0.9, why: `two values that answer yes or no (${column.samples.join(', ')})` };
     // One marker value or nothing (`x`, `1`, `active`): a box that is ticked or not.
     const marker = column.distinctCount === 1 && column.nullFraction >= 0.05 && column.nullFraction < 1 && /^(x|y|yes|true|t|1|active|\*|✓|checked|on)$/i.test(String(column.samples[0] ?? ''));
-    if (marker && !counted) return { role: 'flag', rule: 'flag:present-or-empty', confidence: 0.7, why: `one value (${column.samples[0]}) or empty: a mark that is set or not` };
+    // A number named as a quantity (`elevation` 1 on the one row that has it) is that quantity, not a tick.
+    const quantityName = isNumber(column) && (hasAny(n.tokens, NON_ADDITIVE_WORDS) ?? hasAny(n.tokens, SEMI_ADDITIVE_WORDS)) !== undefined;
+    if (marker && !counted && !quantityName) return { role: 'flag', rule: 'flag:present-or-empty', confidence: 0.7, why: `one value (${column.samples[0]}) or empty: a mark that is set or not` };
     const flagName = (n.tokens.length > 1 && FLAG_PREFIXES.has(n.tokens[0])) || hasAny(n.tokens, FLAG_WORDS);
     if (flagName && column.distinctCount <= 2 && column.distinctCount >= 1) return { role: 'flag', rule: 'flag:name', confidence: 0.8, why: `named ${column.name}, ${column.distinctCount} value(s)` };
     return undefined;
@@ -440,6 +468,8 @@ const RULES: Rule[] = [
     // A unit after the place says how it is written (`latitude_deg`, `lon_dd`), not what it is.
     const words = n.tokens.filter((t) => !/^\d+$/.test(t));
     while (words.length > 1 && COORDINATE_UNITS.has(words[words.length - 1])) words.pop();
+    // A coordinate summarised (`lat_mean`, `lon_max`) is still a coordinate: where the fixes were, on average or at most.
+    if (words.length === 2 && (GEO_WORDS[words[0]] === 'latitude' || GEO_WORDS[words[0]] === 'longitude') && COORDINATE_STATISTICS.has(words[1])) words.pop();
     // A qualifier after a name says which name it is (`country_name_short`, `city_name_en`): still the place's name.
     if (words.length > 2 && words[words.length - 2] === 'name' && NAME_VARIANTS.has(words[words.length - 1])) words.pop();
     // A numbered line of an address (`Address 1`, `address2`, `address_line_2`) is a part of one, free text: the
@@ -449,6 +479,12 @@ const RULES: Rule[] = [
     }
     const head = words[words.length - 1];
     const before = words[words.length - 2];
+    if (head === 'address' && before !== undefined && MACHINE_ADDRESS_WORDS.has(before)) {
+      const structured: StructuredKind | undefined = before === 'email' || before === 'mail' ? 'email' : before === 'web' ? 'url' : undefined;
+      return { role: 'structured', rule: 'structured:machine-address', confidence: 0.75, why: `named ${column.name}: the address of a ${before === 'mac' || before === 'ip' ? 'device on a network' : before}, not a place`, ...(structured ? { structured } : {}) };
+    }
+    // Places written "Name, ST" (`Boston-Cambridge-Newton, MA`, a US metro area, city or county with its state).
+    if (column.type === 'text' && e.fingerprint.cityState >= 0.8 && e.fingerprint.sampled >= 5) return { role: 'geo', rule: 'geo:place-state-values', confidence: 0.75, why: `${Math.round(e.fingerprint.cityState * 100)}% of values are places written "Name, ST"`, geo: 'city' };
     let kind = head ? GEO_WORDS[head] : undefined;
     // A local authority (a council's area, as British, Irish and Australian statistics group by them) is a place.
     if (!kind && head === 'authority' && before === 'local' && column.type === 'text') kind = 'region';
@@ -560,18 +596,33 @@ const RULES: Rule[] = [
     return undefined;
   },
   // An empty column says only its name: a time word or a quantity word at its head.
+  // (A table or view with no rows is empty in every column.)
   (e, n) => {
-    if (e.column.nullFraction < 1 || !n.last) return undefined;
-    if (TIME_WORDS.has(n.last) || (TIME_SUFFIXES.has(n.last) && n.tokens.length > 1)) return { role: 'time', rule: 'time:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}`, time: { storage: 'text', grain: 'day' } };
-    const quantity = hasAny([n.last], ADDITIVE_WORDS) ?? hasAny([n.last], NON_ADDITIVE_WORDS) ?? hasAny([n.last], SEMI_ADDITIVE_WORDS);
+    if ((e.column.nullFraction < 1 && e.table.rowCount > 0) || !n.last) return undefined;
+    // A time word, or one qualified as the start or the end of a span (`tsStart`, `date_end`).
+    const spanOfTime = n.tokens.length === 2 && TIME_WORDS.has(n.tokens[0]) && SPAN_ENDS.has(n.last);
+    if (TIME_WORDS.has(n.last) || spanOfTime || (TIME_SUFFIXES.has(n.last) && n.tokens.length > 1)) {
+      const grain = YEAR_WORDS.has(n.last) ? 'year' : n.last === 'month' ? 'month-of-year' : spanOfTime || n.last === 'ts' || n.last === 'timestamp' || n.last === 'datetime' ? 'datetime' : n.last === 'day' ? 'other' : 'day';
+      return { role: 'time', rule: 'time:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}`, time: { storage: 'text', grain } };
+    }
+    if (FLAG_WORDS.has(n.last) || (n.tokens.length > 1 && FLAG_PREFIXES.has(n.tokens[0]))) return { role: 'flag', rule: 'flag:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}` };
+    // A column the database declares as text holds no quantity, whatever its name (an `age` class code).
+    const declaredText = /CHAR|TEXT|STRING|CLOB/i.test(e.column.declaredType ?? '');
+    const quantity = declaredText ? undefined : hasAny([n.last], ADDITIVE_WORDS) ?? hasAny([n.last], NON_ADDITIVE_WORDS) ?? hasAny([n.last], SEMI_ADDITIVE_WORDS);
     if (quantity) return { role: 'measure', rule: 'measure:empty-name', confidence: 0.4, why: `empty, named ${e.column.name} (${quantity})` };
     if (DIMENSION_WORDS.has(n.last) || n.last === 'charset' || n.last === 'encoding') return { role: 'dimension', rule: 'dimension:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}` };
     return undefined;
   },
   // Numbers written as text ($1,200; -566,000; 12 %).
-  (e) => {
+  (e, n) => {
     const f = e.fingerprint;
     if (e.column.type !== 'text' || f.numericText < 0.9) return undefined;
+    // Small whole numbers a database declares as text (an antenna port `1`–`4`), or named as a category: codes.
+    const declaredText = /CHAR|TEXT|STRING|CLOB/i.test(e.column.declaredType ?? '');
+    const { distinct } = present(e);
+    if ((declaredText || (n.last !== undefined && DIMENSION_WORDS.has(n.last))) && f.plainInteger >= 0.99 && distinct <= 50) {
+      return { role: 'dimension', rule: 'dimension:integer-codes-as-text', confidence: 0.6, why: `${distinct} whole numbers kept as text${declaredText ? ` (declared ${e.column.declaredType})` : `, named ${e.column.name}`}: codes` };
+    }
     return { role: 'measure', rule: 'measure:numbers-as-text', confidence: 0.85, why: 'values are numbers written with symbols or thousands separators (stored as text)' };
   },
   // Names, titles and descriptions.
@@ -614,7 +665,7 @@ const RULES: Rule[] = [
     }
     const min = num(column.min);
     const max = num(column.max);
-    const rowNumberName = n.tokens.length === 0 || column.originalName === '' || ['index', 'row', 'rownum', 'unnamed', 'idx', '#'].includes(n.tokens[0]);
+    const rowNumberName = n.tokens.length === 0 || column.originalName === '' || ['index', 'row', 'rownum', 'unnamed', 'idx', '#', 'obs', 'observation'].includes(n.tokens[0]);
     if (column.type === 'integer' && column.candidateKey && (min === 0 || min === 1) && max - min + 1 === e.table.rowCount && rowNumberName) {
       return { role: 'identifier', rule: 'identifier:row-number', confidence: 0.85, why: `integers ${min}–${max}, one per row`, identifier: 'row-index' };
     }
@@ -646,7 +697,7 @@ const RULES: Rule[] = [
       return { role: 'identifier', rule: 'identifier:unique-codes', confidence: 0.65, why: `${distinct} distinct codes over ${Math.round(nonNull)} rows, one per row`, identifier: 'code' };
     }
     if (f.codeLike >= 0.9 && f.meanLength <= 16) return { role: 'identifier', rule: 'identifier:code-values', confidence: 0.7, why: 'short codes of capitals and digits', identifier: 'code' };
-    if (f.meanLength <= 4 && f.multiWord === 0 && column.distinctCount >= 0.8 * e.table.rowCount * (1 - column.nullFraction)) return { role: 'identifier', rule: 'identifier:short-unique-codes', confidence: 0.65, why: `${column.distinctCount} distinct values of ${f.meanLength.toFixed(1)} characters: codes`, identifier: 'code' };
+    if (f.meanLength <= 4 && f.multiWord === 0 && f.nonAscii < 0.5 && column.distinctCount >= 0.8 * e.table.rowCount * (1 - column.nullFraction)) return { role: 'identifier', rule: 'identifier:short-unique-codes', confidence: 0.65, why: `${column.distinctCount} distinct values of ${f.meanLength.toFixed(1)} characters: codes`, identifier: 'code' };
     // A category named as such (`owner`, `source`, `type`) whose values recur is one, however many it has.
     if (n.last && DIMENSION_WORDS.has(n.last) && nonNull >= 3 * column.distinctCount && f.meanLength <= 60) {
       return { role: 'dimension', rule: 'dimension:named-category', confidence: 0.65, why: `named ${column.name}, ${column.distinctCount} values recurring over ${Math.round(nonNull)} rows` };
@@ -720,6 +771,8 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   if (tokens.length > 1 && head !== undefined && COUNT_WORDS.has(head) && !MEASURED_IN.has(head) && evidence.column.type === 'integer' && !tokens.slice(0, -1).some((t) => STATISTIC_WORDS.has(t))) {
     return { value: 'additive', confidence: 0.75, source: { kind: 'rule', rule: 'additivity:counted-head' }, why: `ends in "${head}": a count, which adds up` };
   }
+  const byValues = additivityOfNamedValues(evidence, tokens);
+  if (byValues) return byValues;
   const byName = fromWords(tokens, 'name');
   if (byName) return byName;
   const byDictionary = described.length > 0 ? fromWords(described, 'dictionary') : undefined;
@@ -740,6 +793,48 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   const level = tableLevel(evidence.table);
   if (level) return { value: 'semi-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:table-level' }, why: `in ${evidence.table.originalName.replace(/^.*[\\/]/, '')}, named ${level}: a level at a moment, added across entities, not over time` };
   return { value: 'additive', confidence: 0.55, source: { kind: 'rule', rule: 'additivity:default' }, why: 'a quantity with no sign of a rate, a level or an average' };
+}
+
+/**
+ * A rate written in one word with what it is the rate of (`tbilrate`, `birthrate`, `exchangerate`, `unemprate`).
+ * Only after a word that takes a rate: `separate`, `corporate` and `carbohydrate` end the same way.
+ */
+const RATE_COMPOUND = /^(t?bill?|fed|bank|base|cash|tax|birth|death|growth|exchange|fx|mortgage|unemp|unemployment|infl|inflation|interest|int|discount|repo|prime|policy|lending|deposit|crime|fertility|mortality|survival|error|hit|win|churn|conversion|heart|click|bit|frame|sample|flow|jobless|savings?|participation|vacancy|occupancy|response|success|failure|dropout|completion|literacy)rate$/;
+
+/** Colour channels (`r`, `g`, `b` of a paint, `red`/`green`/`blue`): each 0–255 of one colour, never summed. */
+const COLOUR_CHANNELS: ReadonlyArray<readonly string[]> = [['r', 'g', 'b'], ['red', 'green', 'blue']];
+
+/**
+ * What a name says only together with its values or its table: a rate in one word (`tbilrate`); a colour channel
+ * beside its siblings; unemployment as a percentage (3.4–10.7) or as people (1,870 thousand), a level; a frequency
+ * with a fraction (166.38 MHz, a 1.49 kHz offset) rather than a count of occurrences; the money stock (M1, M2) and
+ * the capital a firm holds.
+ */
+function additivityOfNamedValues(evidence: ColumnEvidence, tokens: readonly string[]): Fact<Additivity> | undefined {
+  const source: Fact<Additivity>['source'] = { kind: 'rule', rule: 'additivity:name-and-values' };
+  const compound = tokens.find((t) => RATE_COMPOUND.test(t));
+  if (compound) return { value: 'non-additive', confidence: 0.8, source, why: `named ${compound}: a rate, which does not add up` };
+  const { column, table } = evidence;
+  const name = tokens.join(' ');
+  const siblings = new Set(table.columns.map((c) => nameTokens(c.originalName || c.name).join(' ')));
+  const channels = COLOUR_CHANNELS.find((set) => set.includes(name) && set.every((c) => siblings.has(c)));
+  // Numbers kept as text (`"245"`) have no min or max in the profile: their sample says.
+  const top = isNumber(column) ? num(column.max) : Math.max(...(column.samples ?? []).map((v) => Number(v)));
+  if (channels && top <= 255) return { value: 'non-additive', confidence: 0.75, source, why: `${name} beside ${channels.filter((c) => c !== name).join(' and ')}: a colour channel (0–255)` };
+  const min = num(column.min);
+  const max = num(column.max);
+  const fractional = column.type === 'real' || (column.samples ?? []).some((v) => typeof v === 'number' && !Number.isInteger(v));
+  const unemployment = tokens.find((t) => t === 'unemp' || t === 'unemployment' || t === 'jobless');
+  if (unemployment && tokens.length <= 2 && !hasAny(tokens, ADDITIVE_WORDS) && !hasAny(tokens, COUNT_WORDS)) {
+    if (fractional && min >= 0 && max <= 40) return { value: 'non-additive', confidence: 0.7, source, why: `named ${column.name}, values ${min}–${max}: an unemployment rate in percent` };
+    if (!fractional && min >= 0 && max > 100) return { value: 'semi-additive', confidence: 0.65, source, why: `named ${column.name}, integers ${min}–${max}: people unemployed, a level at a moment` };
+  }
+  if (tokens.some((t) => t === 'freq' || t === 'frequency') && fractional) return { value: 'non-additive', confidence: 0.7, source, why: `named ${column.name}, numbers with a fraction (${min}–${max}): a frequency, not a count` };
+  // The money stock (`m1`, `m2`), named alone; `pax_m1` is the first month of a quarter.
+  if (tokens.length === 1 && /^m[0-4]$/.test(tokens[0]) && isNumber(column)) return { value: 'semi-additive', confidence: 0.6, source, why: `named ${column.name}: a money stock (M0–M4) at a date` };
+  // `capital` at the head of the name is a stock (of plant and equipment, of a bank); `capital_expenditure` is a flow.
+  if (tokens[tokens.length - 1] === 'capital' && isNumber(column)) return { value: 'semi-additive', confidence: 0.7, source, why: `named ${column.name}: capital held at a date, a stock` };
+  return undefined;
 }
 
 /** The words of a table's name that say it holds levels at a moment: a level word, or "as at/as of" a date. */

@@ -10,6 +10,8 @@ export function nameTokens(name: string): string[] {
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     // A number after a word of four letters or more numbers it (`team1`, `goals2`); `co2`, `iso3` stay whole.
     .replace(/([A-Za-z]{4,})(\d+)(?=$|[^A-Za-z0-9])/g, '$1 $2')
+    // A numbered key (`projectID1`, `tag_id2`): the key word and its number.
+    .replace(/(^|[^A-Za-z])(id|ID|Id)(\d+)(?=$|[^A-Za-z0-9])/g, '$1$2 $3')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .toLowerCase()
     .split(/[^a-z0-9%]+/)
@@ -100,7 +102,8 @@ export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 's
 
 /** A yes/no property: `is_active`, `discontinued`, `loyalty_member`. */
 export const FLAG_PREFIXES = set('is has was can should did does allow allows');
-export const FLAG_WORDS = set('flag active enabled disabled discontinued deleted member verified approved preferred fulltime');
+// Past participles that say whether something happened to a row (a run `done`, a batch `removed`, a hit `validated`).
+export const FLAG_WORDS = set('flag active enabled disabled discontinued deleted member verified approved preferred fulltime done removed validated completed archived hidden published');
 
 /** Ordered categories. */
 export const ORDINAL_WORDS = set('rank ranking grade tier priority severity seed placing position lvl ord');
@@ -134,7 +137,7 @@ export const STRUCTURED_WORDS: Record<string, 'json' | 'url' | 'email' | 'phone'
 export const BINARY_WORDS = set('picture photo image img blob thumbnail logo avatar binary bytes_data');
 
 /** Words that name a category: a number in such a column is a code, not a quantity. */
-export const DIMENSION_WORDS = set('type kind category class group status segment cluster channel genre division direction source sector industry department dept mode method species genus family tribe gender sex team referee result outcome plot site station zone block stake ward quadrat transect lane room floor owner operator vendor brand manufacturer');
+export const DIMENSION_WORDS = set('type kind category class group status segment cluster channel genre division direction source sector industry department dept mode method species genus family tribe gender sex team referee result outcome plot site station zone block stake ward quadrat transect lane room floor owner operator vendor brand manufacturer port');
 
 // ---- measures and their additivity ----------------------------------------------------------------------------
 
@@ -150,7 +153,9 @@ export const ADDITIVE_WORDS = set(
 export const SEMI_ADDITIVE_WORDS = set(
   'balance balances stock stocks inventory onhand hand headcount population pop capacity members subscribers outstanding backlog reserves level levels employees employment beginning ending opening closing owed debt debts cumulative cum ytd running ' +
     // People or things in a state at a moment (current cases, patients in hospital, pupils enrolled, assets held).
-    'current currently hospitalised hospitalized inpatients confinement isolation occupied enrolled enrollment enrolment residents inhabitants households workforce staff holdings assets liabilities remaining pending',
+    'current currently hospitalised hospitalized inpatients confinement isolation occupied enrolled enrollment enrolment residents inhabitants households workforce staff holdings assets liabilities remaining pending ' +
+    // Stocks of an economy at a date: wealth, people employed or unemployed.
+    'wealth employed unemployed',
 );
 
 /**
@@ -172,7 +177,12 @@ export const NON_ADDITIVE_WORDS = set(
     'fertility expectancy expect life bmi height weight percentile quantile std stdev variance proportion normal normals efficiency mpg yield ' +
     'max min maximum minimum peak tmax tmin tavg availability utilization utilisation occupancy wind gust lat lon latitude longitude coordinate coordinates threshold limit depth voltage volt uncertainty error accuracy exchange ex fx factor range bound bounds lower upper ' +
     // Physical properties of a thing (its mass, melting point, frequency, heading, width): never summed across things.
-    'mass molar boil boiling melt melting freezing affinity electronegativity hz khz mhz ghz heading bearing angle azimuth deg width diameter radius thickness wavelength viscosity conductivity magnitude concentration intensity luminosity odds',
+    'mass molar boil boiling melt melting freezing affinity electronegativity hz khz mhz ghz heading bearing angle azimuth deg width diameter radius thickness wavelength viscosity conductivity magnitude concentration intensity luminosity odds ' +
+    // Readings of a signal or an instrument (strength in dB, noise, a standard deviation, a residual, an offset, an
+    // earthquake's magnitude, an altitude, a battery's charge): never summed across readings.
+    'mag signal sig noise snr rssi dbm sd rms offset alt battery ' +
+    // Price indices and inflation: an index against a base period, a rate of change.
+    'cpi ppi hicp rpi deflator defl inflation infl',
 );
 
 /** Unit words: what a number is measured in. */
@@ -234,6 +244,9 @@ export const ORDINAL_SCALES: string[][] = [
   ['junior', 'mid', 'senior', 'lead'],
   ['first', 'second', 'third', 'fourth'],
   ['1st', '2nd', '3rd', '4th'],
+  // Alert levels (an earthquake's PAGER alert, a RAG status): colours in order of severity.
+  ['green', 'yellow', 'orange', 'red'],
+  ['green', 'amber', 'red'],
   ['never', 'rarely', 'sometimes', 'often', 'always'],
   ['g', 'pg', 'pg-13', 'r', 'nc-17'],
   ['strongly disagree', 'disagree', 'neutral', 'agree', 'strongly agree'],

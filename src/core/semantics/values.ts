@@ -56,6 +56,22 @@ export interface ValueFingerprint {
   missingText: number;
   /** Values that are lists packed into one cell with semicolons or pipes (`Ann; Bo`). */
   semicolonList: number;
+  /** Whole numbers written as text without symbols (`1`, `42`). */
+  plainInteger: number;
+  /** Values with letters outside ASCII (Greek initials `ΑΒΧ`; codes are written in ASCII). */
+  nonAscii: number;
+  /** Values holding control characters: bytes read as text (a WKB geometry). */
+  controlChars: number;
+  /** Quarters of a year (`Q1`, `Q03`). */
+  quarter: number;
+  /** Periods led by a year: `1979`, `2018-Q2`, `2019-01`. */
+  yearPeriod: number;
+  /** `YYYY-Qn` quarters. */
+  yearQuarter: number;
+  /** Values holding a year of three or four digits among other words (`Nov. 27, 1894`, `c. 1020`, `1919 - 1939`). */
+  yearInText: number;
+  /** Places written `Name, ST` (a US city, county or metro area with its state's code). */
+  cityState: number;
   /**
    * Sequences of three tokens or more nearly all written with digits (`1. e4 e5 2. Nf3`, `3T+2T 4S 2A`): a machine
    * notation, not words for people.
@@ -63,7 +79,8 @@ export interface ValueFingerprint {
   notation: number;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// The domain ends in letters (`.org`): `proj#123:6.1@166.38(M.4)` is no e-mail address.
+const EMAIL = /^[^\s@()<>,;:"]+@[^\s@()<>,;:"]+\.[A-Za-z]{2,}$/;
 const URL_PATTERN = /^(https?|ftp):\/\/\S+$|^www\.\S+\.\S+$/i;
 const PHONE = /^\+?[\d\s().-]{7,20}$/;
 const PATH = /^(\/|[a-z]:\\|\.{1,2}\/)?([\w.-]+[/\\])+[\w.-]+\.\w{1,5}$/i;
@@ -71,6 +88,9 @@ const NUMERIC_TEXT = /^\(?[-+]?\s?[$€£¥]?\s?\d{1,3}(?:[,\s]\d{3})+(?:\.\d+)?
 const CODE = /^(?=.*[A-Z0-9])[A-Z0-9][A-Z0-9_\-./#]{0,14}$/;
 const PERIOD = /^\d{4}-(0[1-9]|1[0-2])$/;
 const YEAR = /^(1[5-9]\d\d|20\d\d|21\d\d)$/;
+const YEAR_PERIOD = /^(1[5-9]\d\d|20\d\d|21\d\d)(-?Q[1-4]|-(0[1-9]|1[0-2]))?$/i;
+/** `Boston-Cambridge-Newton, MA`, `Cook County, IL`, `Kansas City, MO-KS`, `Bethesda-Rockville-Frederick, MD Met Div`. */
+const CITY_STATE = /^[A-Z][^,]*,\s*[A-Z]{2}(-[A-Z]{2})*(\s+[A-Z][A-Za-z]*)*$/;
 const BASE64 = /^[A-Za-z0-9+/]{60,}={0,2}$/;
 const HEX = /^(0x)?[0-9a-f]{32,}$/i;
 /**
@@ -143,6 +163,14 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     missingText: 0,
     semicolonList: 0,
     notation: 0,
+    plainInteger: 0,
+    nonAscii: 0,
+    controlChars: 0,
+    quarter: 0,
+    yearPeriod: 0,
+    yearQuarter: 0,
+    yearInText: 0,
+    cityState: 0,
   };
   let numbers = 0;
   let totalLength = 0;
@@ -153,6 +181,11 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     if (typeof value === 'number') {
       numbers++;
       if (value >= 0 && value <= 1) f.unitInterval++;
+      // A whole year among text (a union of files, some with years as numbers, some with `2018-Q2`) is a year too.
+      if (Number.isInteger(value) && value >= 1500 && value <= 2199) {
+        f.yearText++;
+        f.yearPeriod++;
+      }
       totalLength += String(value).length;
       continue;
     }
@@ -160,7 +193,9 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     const decoded = value instanceof Uint8Array ? utf8(value) : undefined;
     if (value instanceof Uint8Array && decoded === undefined) continue;
     if (decoded !== undefined) f.textInBlobs++;
-    const text = (decoded ?? String(value)).trim();
+    const raw = decoded ?? String(value);
+    if (/[\u0000-\u0008\u000e-\u001f]/.test(raw)) f.controlChars++;
+    const text = raw.trim();
     if (MISSING_TEXT.test(text)) {
       f.missingText++;
       continue;
@@ -199,6 +234,14 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     if (MONTH_NAMES.includes(lower) || (lower.length === 3 && MONTH_NAMES.some((m) => m.startsWith(lower)))) f.monthName++;
     if (WEEKDAY_NAMES.includes(lower) || (lower.length === 3 && WEEKDAY_NAMES.some((d) => d.startsWith(lower)))) f.weekdayName++;
     if (PERIOD.test(text)) f.period++;
+    if (/^\d+$/.test(text)) f.plainInteger++;
+    if (/[^\x00-\x7f]/.test(text)) f.nonAscii++;
+    if (/^Q0?[1-4]$/i.test(text)) f.quarter++;
+    if (YEAR_PERIOD.test(text)) f.yearPeriod++;
+    if (/^\d{4}-?Q[1-4]$/i.test(text)) f.yearQuarter++;
+    const year = Number(/(?:^|\D)(\d{3,4})(?:\D|$)/.exec(text)?.[1] ?? NaN);
+    if (year >= 100 && year <= 2100) f.yearInText++;
+    if (CITY_STATE.test(text)) f.cityState++;
     if (/^\d{4}-?W\d{2}$/.test(text)) f.week++;
     if (YEAR.test(text) || /^(1[5-9]\d\d|20\d\d)\.0$/.test(text)) f.yearText++;
     if (COUNTRY_NAMES.has(lower)) f.country++;
@@ -211,7 +254,7 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
   const n = Math.max(1, f.sampled - f.missingText);
   f.meanLength = totalLength / n;
   f.missingText = f.missingText / Math.max(1, f.sampled);
-  for (const key of ['notation', 'semicolonList', 'email', 'url', 'json', 'phone', 'path', 'list', 'numericText', 'percentSign', 'codeLike', 'multiWord', 'monthName', 'weekdayName', 'period', 'yearText', 'dateLike', 'base64', 'hex', 'textInBlobs', 'packed', 'country', 'countryCode', 'week'] as const) {
+  for (const key of ['plainInteger', 'nonAscii', 'controlChars', 'quarter', 'yearPeriod', 'yearQuarter', 'yearInText', 'cityState', 'notation', 'semicolonList', 'email', 'url', 'json', 'phone', 'path', 'list', 'numericText', 'percentSign', 'codeLike', 'multiWord', 'monthName', 'weekdayName', 'period', 'yearText', 'dateLike', 'base64', 'hex', 'textInBlobs', 'packed', 'country', 'countryCode', 'week'] as const) {
     f[key] = f[key] / n;
   }
   f.unitInterval = numbers > 0 ? f.unitInterval / numbers : 0;
