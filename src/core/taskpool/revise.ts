@@ -258,8 +258,8 @@ export function namesTable(question: string, table: string, columns: readonly st
 
 /** The words `withTablesNamed` puts before a question: "In the X table, " (or "In the X and Y tables, "). */
 export function tablesNamingPhrase(tables: readonly string[]): string {
-  // A name of several words or with digits (`all_seasons`, `worldcup_14`): quoted as the schema writes it.
-  if (tables.some((t) => /[\d_]/.test(t))) return `In the table${tables.length > 1 ? 's' : ''} ${tables.map((t) => `'${t}'`).join(' and ')}, `;
+  // A name of several words or with digits (`all_seasons`, `worldcup_14`, `recvDeps`): quoted as the schema writes it.
+  if (tables.some((t) => /[\d_]|[a-z][A-Z]/.test(t))) return `In the table${tables.length > 1 ? 's' : ''} ${tables.map((t) => `'${t}'`).join(' and ')}, `;
   return `In the ${tables.map(words).join(' and ')} table${tables.length > 1 ? 's' : ''}, `;
 }
 

@@ -13,6 +13,7 @@ import { isValueColumn, quantityColumn } from '../../semantics/levels';
 import type { ColumnSemantics, Relationship, RepeatedValue, SemanticProfile } from '../../semantics/types';
 import type { ToolResult } from '../../sandbox/types';
 import { quoteIdent } from '../../text/sql';
+import { nameParts } from '../../text/words';
 import { numberTolerance } from '../answer';
 import type { EvidenceGraph } from '../graph';
 import { lintQuestion } from '../lint';
@@ -95,12 +96,20 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
   return table.columns
     .filter((c) => {
       const s = semanticsOf(context, table.name, c.name);
-      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || inLocalCurrency(table, c) || runningTotal(context, table.name, c.name) || repeatedValue(context, table.name, c.name) || mixedQuantities(table, c)) return false;
+      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || isCircular(c) || inLocalCurrency(table, c) || runningTotal(context, table.name, c.name) || repeatedValue(context, table.name, c.name) || mixedQuantities(table, c)) return false;
       const unnamed = s.role.source.kind === 'rule' && s.role.source.rule === 'measure:numbers';
       return !(unnamed && c.type === 'integer' && c.distinctCount >= 0.9 * table.rowCount * (1 - c.nullFraction));
     })
     .filter((c) => !options.additiveOnly || confidentlyAdditive(context, table.name, c.name))
     .sort((a, b) => rank(a) - rank(b));
+}
+
+/** Angles on a circle (a compass bearing, a wind direction, an antenna's polarization): 350° and 10° are 20° apart, so
+ * their mean, percentiles and sums say nothing; circular statistics are no task here. */
+const CIRCULAR_WORDS = /^(bearing|bearings|heading|azimuth|azimuths|direction|dir|angle|angles|polarization|polarisation|orientation|winddir|wdir)$/;
+
+export function isCircular(column: ColumnProfile): boolean {
+  return nameParts(column.originalName || column.name).some((w) => CIRCULAR_WORDS.test(w.replace(/\d+$/, '')));
 }
 
 /**
@@ -126,6 +135,15 @@ export function repeatedValue(context: FamilyContext, table: string, column: str
  */
 export function notAGrouping(context: FamilyContext, table: string, column: string): boolean {
   return (context.semantics.layout ?? []).some((l) => l.table === table && l.column === column) || (context.semantics.twinColumns ?? []).some((t) => t.table === table && t.copy === column);
+}
+
+/**
+ * A partition view's file key (`fraternity` for fraternities.json, sororities.json …): its rows per value are the
+ * files' lengths, so counting rows by it counts the layout ("how many fraternities have fraternity 'sororities'"),
+ * though a measure compared across it (a station's average) is a question.
+ */
+export function isFileKey(context: FamilyContext, table: string, column: string): boolean {
+  return context.semantics.partitions.some((p) => p.view === table && p.key === column);
 }
 
 /**
@@ -508,10 +526,10 @@ export function humanize(name: string): string {
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .split(/[_\-.\s]+/)
     .filter((p) => p !== '');
-  return parts
+  const kept = parts
     .map((p) => (ACRONYM.test(p) && /[A-Z]/.test(p) && !/^[A-Z][a-z]/.test(p) ? p : p.toLowerCase()))
-    .filter((p, i, all) => !(p === 't' && i === 0 && all.length > 1 && /^\d/.test(all[1])))
-    .join(' ');
+    .filter((p, i, all) => !(p === 't' && i === 0 && all.length > 1 && /^\d/.test(all[1])));
+  return writtenOut(kept).join(' ');
 }
 
 /** Nouns without a plural of their own: a table of staff is "staff", not "staffs". */
@@ -538,7 +556,7 @@ export function noun(name: string, count: number | 'one' | 'many'): string {
   const singularOf = Object.entries(IRREGULAR_PLURALS).find(([, one]) => one === last.toLowerCase());
   if (singularOf) return head + (many ? singularOf[0] : last);
   if (many) return head + (/(ss|us|x|ch|sh)$/.test(last) ? `${last}es` : /is$/.test(last) ? `${last.slice(0, -2)}es` : /s$/.test(last) ? last : /[^aeiou]y$/.test(last) ? `${last.slice(0, -1)}ies` : `${last}s`);
-  return head + (/ies$/.test(last) ? `${last.slice(0, -3)}y` : /(ss|us|is)$/.test(last) ? last : /s$/.test(last) ? last.slice(0, -1) : last);
+  return head + (/ies$/.test(last) ? `${last.slice(0, -3)}y` : /(ss|us|is)$/.test(last) ? last : /(ch|sh|x|ss|zz)es$/.test(last) ? last.slice(0, -2) : /s$/.test(last) ? last.slice(0, -1) : last);
 }
 
 /** Words of a name, its last word pluralised: "order total" → "order totals"; "voted by" → "voted by values". */
@@ -688,7 +706,30 @@ const UNIT_NAMES: Record<string, string> = {
 const ABBREVIATED_WORDS: Record<string, string> = {
   qty: 'quantity', qnty: 'quantity', avg: 'average', amt: 'amount', pct: 'percentage', perc: 'percentage', cnt: 'count', yr: 'year', yrs: 'years',
   approx: 'approximate', tot: 'total', freq: 'frequency',
+  // Words of database names cut short (`recvDeps`, `projBatch`, `cust_addr`), written out as a reader would say them.
+  recv: 'receiver', proj: 'project', projs: 'projects', dept: 'department', depts: 'departments', cust: 'customer', custs: 'customers',
+  emp: 'employee', emps: 'employees', txn: 'transaction', txns: 'transactions', mgr: 'manager', acct: 'account', accts: 'accounts',
+  bal: 'balance', pmt: 'payment', pmts: 'payments', prev: 'previous', curr: 'current', seq: 'sequence', dest: 'destination',
+  msg: 'message', msgs: 'messages', loc: 'location', elev: 'elevation', dist: 'distance', dur: 'duration', temp: 'temperature',
+  len: 'length', desc: 'description', addr: 'address', info: 'information', ts: 'timestamp', dt: 'date', pop: 'population', invest: 'investment',
+  unemp: 'unemployment', infl: 'inflation', mag: 'magnitude',
 };
+
+/**
+ * Abbreviations that stand for one word even alone: a column named `pop` is a population, `ts` a timestamp. The
+ * rest (`avg`, `tot`, `qty` alone) are codes a question quotes.
+ */
+const WHOLE_WORD_ABBREVIATIONS = new Set(['pop', 'ts', 'temp', 'unemp', 'infl', 'invest', 'elev', 'recv', 'proj', 'projs', 'len', 'mag']);
+
+/** A name's words with its abbreviations written out (for a table's rows: `recv_deps` → "receiver deps"). */
+export function writtenOut(words: string[]): string[] {
+  // A time cut short and the end of a span it marks (`tsStart`): "start timestamp", as the span's end comes first in English.
+  if (words.length === 2 && /^(ts|dt)$/.test(words[0]) && /^(start|end|begin|stop)$/.test(words[1])) return [words[1], ABBREVIATED_WORDS[words[0]] ?? words[0]];
+  return words.map((w) => {
+    const full = ABBREVIATED_WORDS[w.toLowerCase()];
+    return full && w === w.toLowerCase() && (words.length > 1 || WHOLE_WORD_ABBREVIATIONS.has(w)) ? full : w;
+  });
+}
 
 /**
  * A name's words as a phrase a person writes: an opening count word says what is counted (`num_pushers` → "number of
@@ -698,12 +739,12 @@ function expandedWords(words: string[]): string[] {
   const lower = words.map((w) => w.toLowerCase());
   if (words.length > 1 && /^(num|nbr|nb|count|cnt)$/.test(lower[0]) && !/^(of|id|key)$/.test(lower[1])) return ['number', 'of', ...expandedWords(words.slice(1))];
   if (words.length > 1 && /^(number|no)$/.test(lower[0]) && lower[1] !== 'of' && !/^(id|key)$/.test(lower[lower.length - 1]) && /s$/.test(lower[lower.length - 1])) return ['number', 'of', ...expandedWords(words.slice(1))];
-  return words.map((w, i) => {
-    const full = ABBREVIATED_WORDS[w.toLowerCase()];
-    // Only in a name of two or more words: a column named `avg` alone is a code.
-    return full && words.length > 1 && w === w.toLowerCase() ? full : words[i];
-  });
+  // Only in a name of two or more words, or one of the abbreviations that stands alone: a column named `avg` is a code.
+  return writtenOut(words);
 }
+
+/** Names that say only that a column holds values. */
+const GENERIC_VALUE_WORDS = new Set(['value', 'values', 'val', 'data', 'figure', 'obs_value']);
 
 /** A code of a name (`FTHG`, `HS`, `ppt`): letters only, too short or too cryptic to read as words. */
 function isOpaqueCode(original: string): boolean {
@@ -760,10 +801,15 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     short = short?.replace(/^[a-z]+'s\s+/i, '');
     if (short && short.split(/\s+/).length <= 8 && !/[[\]`]/.test(short) && /^[a-z]/i.test(short) && !/\b(if|when|whether)\b/i.test(short)) return short.toLowerCase().replace(/^the /, '');
     // Nothing says what a short cryptic code is ("prcp", "l", "HS"): the question names the column, quoted.
-    if (isCrypticName(original)) return `'${original}'`;
+    if (isCrypticName(original) && !WHOLE_WORD_ABBREVIATIONS.has(original.toLowerCase())) return `'${original}'`;
   }
   const words = plainCase(humanize(original).split(' '));
   const last = words[words.length - 1]?.toLowerCase();
+  // A generic `value` says what it is only by its table (`unemp.value`: "unemployment value").
+  if (words.length === 1 && GENERIC_VALUE_WORDS.has(last ?? '')) {
+    const owner = writtenOut(humanize(context.profile.tables.find((t) => t.name === table)?.originalName.replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/i, '') ?? table).split(' '));
+    if (owner.length > 0 && owner.length <= 3 && !owner.some((w) => GENERIC_VALUE_WORDS.has(w.toLowerCase()) || /\d/.test(w))) return `${owner.join(' ')} ${last}`;
+  }
   // `Staffed All Beds - SOURCE`: where the value of another column came from, "source of the staffed all beds value".
   if (words.length > 1 && /^(source|sources|provenance)$/.test(last ?? '') && /[-–:]\s*source/i.test(original)) return `source of the ${englishOrder(expandedWords(words.slice(0, -1))).join(' ')} value`;
   if (words.length === 1 && UNIT_NAMES[last]) return UNIT_NAMES[last];
