@@ -1,0 +1,58 @@
+/**
+ * Round-7 review faults on the seventh set (motus, corpora, statsmodels, mosaic), read and mended in round 8: names
+ * cut short pasted as nouns ("recv deps", "ts start", "their batche", "average invest"), "the value of value", rows
+ * counted by the file they came from, compass bearings averaged.
+ */
+import * as assert from 'node:assert/strict';
+import { columnPhrase, humanize, isCircular, isFileKey, measures, noun } from '../../src/core/taskpool/families/kit';
+import { tablesNamingPhrase } from '../../src/core/taskpool/revise';
+import { buildTaskPool } from '../../src/core/taskpool/pool';
+import { columnOf, environments, tableOf } from '../support/familyContexts';
+
+describe('task pool: names cut short written out, and what no question counts or averages (the seventh set)', function () {
+  this.timeout(600_000);
+  const { env, closeAll } = environments();
+  after(closeAll);
+
+  it('writes database abbreviations out as words, the end of a span first, and keeps codes and acronyms', () => {
+    assert.equal(humanize('recvDeps'), 'receiver deps');
+    assert.equal(humanize('projBatch'), 'project batch');
+    assert.equal(humanize('tsStart'), 'start timestamp');
+    assert.equal(humanize('order_dt'), 'order date');
+    assert.equal(humanize('magType'), 'magnitude type');
+    assert.equal(humanize('FOD1P'), 'FOD1P');
+    // A code alone stays a code: `avg` or `tot` alone say nothing a reader can check.
+    assert.equal(humanize('avg'), 'avg');
+    assert.equal(noun('batches', 'one'), 'batch');
+    assert.equal(noun('boxes', 'one'), 'box');
+    assert.equal(noun('recvDeps', 'many'), 'receiver deps');
+    assert.equal(tablesNamingPhrase(['recvDeps']), "In the table 'recvDeps', ");
+    assert.equal(tablesNamingPhrase(['orders']), 'In the orders table, ');
+  });
+
+  it('names a generic value column by its table, and a short name that stands for one word by that word', async () => {
+    const { context } = await env('statsmodels-macro-investment');
+    assert.equal(columnPhrase(context, 'unemp', columnOf(context, 'unemp', 'value')), 'unemployment value');
+    assert.equal(columnPhrase(context, 'macrodata', columnOf(context, 'macrodata', 'pop')), 'population');
+  });
+
+  it('takes no angle on a circle as a measure: a bearing averaged or ranked by percentile says nothing', async () => {
+    const { context } = await env('motus-wildlife-sqlite');
+    const antDeps = tableOf(context, 'antDeps');
+    for (const name of ['bearing', 'polarization1', 'polarization2']) assert.ok(isCircular(columnOf(context, 'antDeps', name)), name);
+    assert.deepEqual(measures(context, antDeps).filter(isCircular).map((c) => c.name), []);
+  });
+
+  it('counts no rows by the file they came from: a partition of lists asks nothing of its file key', async () => {
+    const opened = await env('corpora-saints-societies-json');
+    const partition = opened.context.semantics.partitions.find((p) => p.view !== undefined);
+    assert.ok(partition?.view);
+    assert.ok(isFileKey(opened.context, partition.view, partition.key));
+    const pool = await buildTaskPool(opened.session.toolContext);
+    for (const task of pool.tasks) {
+      if (!task.tables.includes(partition.view)) continue;
+      assert.doesNotMatch(task.question, new RegExp(`(have|highest number of .*) ${partition.key} '`, 'i'), task.question);
+      assert.doesNotMatch(task.question, new RegExp(`take the ${partition.key} with the highest number`, 'i'), task.question);
+    }
+  });
+});
