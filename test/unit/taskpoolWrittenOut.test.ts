@@ -4,7 +4,7 @@
  * counted by the file they came from, compass bearings averaged.
  */
 import * as assert from 'node:assert/strict';
-import { columnPhrase, humanize, isCircular, isFileKey, measures, noun } from '../../src/core/taskpool/families/kit';
+import { columnPhrase, humanize, isCircular, isFileKey, isPictureSize, measures, noun } from '../../src/core/taskpool/families/kit';
 import { tablesNamingPhrase } from '../../src/core/taskpool/revise';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
 import { columnOf, environments, tableOf } from '../support/familyContexts';
@@ -30,10 +30,26 @@ describe('task pool: names cut short written out, and what no question counts or
     assert.equal(tablesNamingPhrase(['orders']), 'In the orders table, ');
   });
 
-  it('names a generic value column by its table, and a short name that stands for one word by that word', async () => {
-    const { context } = await env('statsmodels-macro-investment');
-    assert.equal(columnPhrase(context, 'unemp', columnOf(context, 'unemp', 'value')), 'unemployment value');
+  it('says "the value", never "the value of value", and writes a short name that stands for one word as that word', async () => {
+    const { context, session } = await env('statsmodels-macro-investment');
+    assert.equal(columnPhrase(context, 'unemp', columnOf(context, 'unemp', 'value')), 'value');
     assert.equal(columnPhrase(context, 'macrodata', columnOf(context, 'macrodata', 'pop')), 'population');
+    const pool = await buildTaskPool(session.toolContext);
+    for (const task of pool.tasks) assert.doesNotMatch(task.question, /\bvalue of (value|rate)\b/, task.question);
+  });
+
+  it('reads a scale after a name as the scale (`market_cap_b`: billions), and takes no picture\'s pixel size as a measure', async () => {
+    const sp500 = (await env('datahub-sp500-companies')).context;
+    const scatter = sp500.profile.tables.find((t) => t.columns.some((c) => c.name === 'market_cap_b'));
+    assert.ok(scatter);
+    assert.equal(columnPhrase(sp500, scatter.name, columnOf(sp500, scatter.name, 'market_cap_b')), 'market cap (billions)');
+    const movies = (await env('wikipedia-movies-json')).context;
+    const sized = movies.profile.tables.flatMap((t) => t.columns.filter((c) => /thumbnail/.test(c.name)).map((c) => ({ t, c })));
+    assert.ok(sized.length > 0);
+    for (const { t, c } of sized) {
+      assert.ok(isPictureSize(c), c.name);
+      assert.ok(!measures(movies, t).includes(c), `${t.name}.${c.name}`);
+    }
   });
 
   it('takes no angle on a circle as a measure: a bearing averaged or ranked by percentile says nothing', async () => {

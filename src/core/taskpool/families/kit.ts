@@ -96,7 +96,7 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
   return table.columns
     .filter((c) => {
       const s = semanticsOf(context, table.name, c.name);
-      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || isCircular(c) || inLocalCurrency(table, c) || runningTotal(context, table.name, c.name) || repeatedValue(context, table.name, c.name) || mixedQuantities(table, c)) return false;
+      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || isCircular(c) || isPictureSize(c) || inLocalCurrency(table, c) || runningTotal(context, table.name, c.name) || repeatedValue(context, table.name, c.name) || mixedQuantities(table, c)) return false;
       const unnamed = s.role.source.kind === 'rule' && s.role.source.rule === 'measure:numbers';
       return !(unnamed && c.type === 'integer' && c.distinctCount >= 0.9 * table.rowCount * (1 - c.nullFraction));
     })
@@ -107,6 +107,14 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
 /** Angles on a circle (a compass bearing, a wind direction, an antenna's polarization): 350° and 10° are 20° apart, so
  * their mean, percentiles and sums say nothing; circular statistics are no task here. */
 const CIRCULAR_WORDS = /^(bearing|bearings|heading|azimuth|azimuths|direction|dir|angle|angles|polarization|polarisation|orientation|winddir|wdir)$/;
+
+/** The size of a picture (a thumbnail's width in pixels): how a page renders it, not a property of what the row is about. */
+const PICTURE_WORDS = /^(thumbnail|thumb|image|img|photo|picture|poster|icon|logo|avatar|banner)$/;
+
+export function isPictureSize(column: ColumnProfile): boolean {
+  const words = nameParts(column.originalName || column.name);
+  return words.some((w) => PICTURE_WORDS.test(w));
+}
 
 export function isCircular(column: ColumnProfile): boolean {
   return nameParts(column.originalName || column.name).some((w) => CIRCULAR_WORDS.test(w.replace(/\d+$/, '')));
@@ -743,8 +751,8 @@ function expandedWords(words: string[]): string[] {
   return writtenOut(words);
 }
 
-/** Names that say only that a column holds values. */
-const GENERIC_VALUE_WORDS = new Set(['value', 'values', 'val', 'data', 'figure', 'obs_value']);
+/** The scale a number is written in, after its name: billions (`_b`, `_bn`), millions (`_mn`). `_m` and `_k` are metres and kelvins as often. */
+const SCALE_SUFFIXES: Record<string, string> = { b: 'billions', bn: 'billions', mn: 'millions', bil: 'billions' };
 
 /** A code of a name (`FTHG`, `HS`, `ppt`): letters only, too short or too cryptic to read as words. */
 function isOpaqueCode(original: string): boolean {
@@ -805,11 +813,8 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   }
   const words = plainCase(humanize(original).split(' '));
   const last = words[words.length - 1]?.toLowerCase();
-  // A generic `value` says what it is only by its table (`unemp.value`: "unemployment value").
-  if (words.length === 1 && GENERIC_VALUE_WORDS.has(last ?? '')) {
-    const owner = writtenOut(humanize(context.profile.tables.find((t) => t.name === table)?.originalName.replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/i, '') ?? table).split(' '));
-    if (owner.length > 0 && owner.length <= 3 && !owner.some((w) => GENERIC_VALUE_WORDS.has(w.toLowerCase()) || /\d/.test(w))) return `${owner.join(' ')} ${last}`;
-  }
+  // A number's scale after its name (`market_cap_b`): "market cap (billions)".
+  if (words.length > 1 && last && SCALE_SUFFIXES[last] && isNumeric(column)) return `${expandedWords(words.slice(0, -1)).join(' ')} (${SCALE_SUFFIXES[last]})`;
   // `Staffed All Beds - SOURCE`: where the value of another column came from, "source of the staffed all beds value".
   if (words.length > 1 && /^(source|sources|provenance)$/.test(last ?? '') && /[-–:]\s*source/i.test(original)) return `source of the ${englishOrder(expandedWords(words.slice(0, -1))).join(' ')} value`;
   if (words.length === 1 && UNIT_NAMES[last]) return UNIT_NAMES[last];
