@@ -146,6 +146,31 @@ describe('offline-sim provider', function () {
     assert.deepEqual(diffCode('SELECT a FROM t WHERE x > 5', 'SELECT a FROM t WHERE x >= 5 GROUP BY a'), [{ before: '>', after: '>=' }, { before: '', after: 'GROUP BY a' }]);
   });
 
+  it('says what a table list showed without claiming to have named every table', async () => {
+    const task = byFamily('filtered-aggregate');
+    const names = Array.from({ length: 13 }, (_, i) => `table_${i + 1}`);
+    const text = ['table | rows | columns | source', ...names.map((n) => `${n} | 10 | 3 | ${n}.csv`), '(13 rows)'].join('\n');
+    const history: AgentStep[] = [
+      {
+        index: 0,
+        thought: 'Let me see which tables the environment has.',
+        toolCall: { id: 'c0', name: 'list_tables', arguments: '{}' },
+        observation: { ok: true, tool: 'list_tables', data: { kind: 'rows', columns: ['table', 'rows', 'columns', 'source'], rows: names.map((n) => [n, 10, 3, `${n}.csv`]), truncated: false }, text, elapsedMs: 1 },
+        usage: { prompt: 1, completion: 1 },
+        costUsd: 0,
+        latencyMs: 0,
+        config: { provider: 'offline-sim', model: 'sim-large', contextLength: { mode: 'full' }, simulated: true },
+        promptTokensEstimate: 1,
+        droppedSteps: 0,
+      },
+    ];
+    const messages = buildPrompt({ question: task.question, profile: session.env.profile, history, contextLength: { mode: 'full' } }).messages;
+    const completion = await createSimulatedProvider({ script: simulationScript(task, 1) }).complete({ model: 'sim-large', messages });
+    const thought = completion.message.content ?? '';
+    assert.match(thought, /There are 13 tables: table_1, .*table_8, …\./);
+    assert.doesNotMatch(thought, /table_9/);
+  });
+
   it('answers from the observations it saw, not from the answer key', async () => {
     const task = byFamily('filtered-aggregate');
     // A corrupted key: a model that peeked at it would answer 123456789.
