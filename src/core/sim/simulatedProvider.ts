@@ -214,8 +214,8 @@ function learned(call: SeenCall | undefined): string {
   const table = parseRenderedTable(call.text);
   switch (call.tool) {
     case 'list_tables':
-      // Eight names at most, and "…" where more were listed: the thought never says it named them all when it did not.
-      return table ? `There are ${table.rows.length} tables: ${table.rows.map((r) => r[0]).slice(0, 8).join(', ')}${table.rows.length > 8 ? ', …' : ''}.` : '';
+      // Eight names at most, and how many more where more were listed: the thought never says it named them all when it did not.
+      return table ? `There are ${table.rows.length} tables: ${table.rows.map((r) => r[0]).slice(0, 8).join(', ')}${table.rows.length > 8 ? ` and ${table.rows.length - 8} more` : ''}.` : '';
     case 'describe_table': {
       // The columns are the rows of the table under the `column | type | …` header; the lines above it say what
       // kind of table it is and what it joins.
