@@ -124,6 +124,7 @@ export function describeExport(result: RunExportResult): string {
   const r = result.report;
   const cleaned = [
     r.grounding?.dropped.length ? `${r.grounding.dropped.length} answering from an ungrounded literal left out` : '',
+    r.repeats?.dropped.length ? `${r.repeats.dropped.length} running a call again left out` : '',
     r.nearCopies?.collapseNearCopies && r.nearCopies.collapsed.length ? `${r.nearCopies.collapsed.length} near-copies collapsed` : '',
   ].filter((p) => p !== '');
   return `${r.written} ${r.format} examples written (${r.split.trainExamples} train / ${r.split.validationExamples} validation${r.excluded.length ? `; ${r.excluded.length} left out by the checks` : ''}${cleaned.map((p) => `; ${p}`).join('')}) to ${result.outDir}`;
@@ -158,6 +159,7 @@ async function runExport(context: vscode.ExtensionContext, runDir: string, choic
       selection: { mode: choices.select ?? 'all', perTask: choices.perTask ?? 1, seed: choices.seed ?? 0 },
       dropUngrounded: vscode.workspace.getConfiguration('toffee.export').get<boolean>('dropUngrounded', true),
       collapseNearCopies: vscode.workspace.getConfiguration('toffee.export').get<boolean>('collapseNearCopies', true),
+      dropRepeats: vscode.workspace.getConfiguration('toffee.export').get<boolean>('dropRepeats', true),
       // The stored key must never reach an export line, as the CLI keeps its environment's keys out.
       secrets: apiKey ? [apiKey] : [],
       onWarning: (warning) => log().warn(`export ${runDir}: ${warning}`),

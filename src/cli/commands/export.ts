@@ -29,6 +29,8 @@ Options:
                           counted in the report
   --keep-near-copies      keep every near-copy (same calls and observations, other wording); by default only
                           the best of each task's group is kept and the rest are reported as collapsed
+  --keep-repeats          keep trajectories that run a call again for the same observation; by default they are
+                          left out where their task has a trajectory that does not, and counted in the report
   --data DIR              the data folder, when it moved since the run (default: the run's)
   --json                  print the report as JSON`;
 
@@ -66,6 +68,7 @@ export const exportCommand: CliCommand = {
       data: { type: 'string' },
       'keep-ungrounded': { type: 'boolean', default: false },
       'keep-near-copies': { type: 'boolean', default: false },
+      'keep-repeats': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     }, USAGE);
     const { values, positionals } = parsed;
@@ -97,6 +100,7 @@ export const exportCommand: CliCommand = {
         selection: { mode: selectMode as SelectionMode, perTask, seed },
         dropUngrounded: !values['keep-ungrounded'],
         collapseNearCopies: !values['keep-near-copies'],
+        dropRepeats: !values['keep-repeats'],
         dataFolder: values.data,
         onWarning: (warning) => console.error(`warning: ${warning}`),
       });

@@ -41,6 +41,8 @@ export interface RunExportOptions {
   dropUngrounded?: boolean;
   /** Keep only the best of each task's near-copies (default true). */
   collapseNearCopies?: boolean;
+  /** Leave out trajectories that run a call again for the same observation, where their task has one that does not (default true). */
+  dropRepeats?: boolean;
   /** The data folder, when it moved since the run (default: the run's). */
   dataFolder?: string;
   /** Literal secrets that must not appear in any line. */
@@ -93,6 +95,7 @@ export async function exportRun(runDir: string, options: RunExportOptions): Prom
     selection: options.selection,
     dropUngrounded: options.dropUngrounded,
     collapseNearCopies: options.collapseNearCopies,
+    dropRepeats: options.dropRepeats,
   });
   return { kind: 'sft', outDir, report: writeSftExport(outDir, result) };
 }

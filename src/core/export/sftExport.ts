@@ -21,6 +21,7 @@ import {
 } from './sft';
 import { filterUngrounded, type GroundingReport } from './grounding';
 import { collapseNearCopies, type NearCopyReport } from './nearCopies';
+import { dropRepeats, type RepeatReport } from './repeats';
 import { SelectionOptions, SelectionSummary, selectTrajectories } from './select';
 import type { ExportTrajectory, PromptEnvironment, SftFormat, ValidationIssue } from './types';
 import { validateHfExample, validateOpenAiExample, validateShareGptExample } from './validate';
@@ -43,6 +44,8 @@ export interface SftExportOptions {
   dropUngrounded?: boolean;
   /** Keep only the best of each task's near-copies (nearCopies.ts). Default true. */
   collapseNearCopies?: boolean;
+  /** Leave out trajectories that run a call again for the same observation, where their task has one that does not (repeats.ts). Default true. */
+  dropRepeats?: boolean;
 }
 
 export interface ExcludedExample {
@@ -68,6 +71,8 @@ export interface SftExportReport {
   grounding: GroundingReport;
   /** Near-copies per task, collapsed into the best of each group. */
   nearCopies: NearCopyReport;
+  /** Trajectories that ran a call again for the same observation, and those left out for it. */
+  repeats?: RepeatReport;
   split: { validationFraction: number; trainTasks: number; validationTasks: number; trainExamples: number; validationExamples: number; overlap: string[] };
   written: number;
   excluded: ExcludedExample[];
@@ -104,7 +109,8 @@ export function buildSftExport(trajectories: ExportTrajectory[], environment: Pr
   const notPruned = trajectories.filter((t) => t.curation !== 'pruned');
   const eligible = options.acceptedOnly ? notPruned.filter((t) => t.curation === 'accepted') : notPruned;
   const grounded = filterUngrounded(eligible, environment, options.dropUngrounded ?? true);
-  const distinct = collapseNearCopies(grounded.kept, options.collapseNearCopies ?? true);
+  const lean = dropRepeats(grounded.kept, options.dropRepeats ?? true);
+  const distinct = collapseNearCopies(lean.kept, options.collapseNearCopies ?? true);
   const selected = selectTrajectories(distinct.kept, options.selection ?? { mode: 'all' });
   const chosen = selected.kept;
   const { train: trainTasks, validation: validationTasks } = splitTasks(chosen.map((t) => t.task.id), validationFraction);
@@ -186,6 +192,7 @@ export function buildSftExport(trajectories: ExportTrajectory[], environment: Pr
     },
     grounding: grounded.report,
     nearCopies: distinct.report,
+    repeats: lean.report,
     split: {
       validationFraction,
       trainTasks: trainTasks.size,
@@ -247,6 +254,8 @@ export function formatSftReport(report: SftExportReport): string {
     );
   }
   const nc = report.nearCopies;
+  const r = report.repeats;
+  if (r) lines.push(`repeated calls: ${r.withRepeats} trajectories run a call again for the same observation; ${r.dropRepeats ? `${r.dropped.length} left out where their task has one that does not (--keep-repeats keeps them)` : 'kept (--keep-repeats)'}`);
   if (nc) lines.push(`near-copies: ${nc.collapsed.length} in ${nc.groups} groups ${nc.collapseNearCopies ? 'collapsed into the best of each (--keep-near-copies keeps them)' : 'kept (--keep-near-copies)'}`);
   const rs = report.selection.rubricSelection;
   if (rs.mode !== 'all') lines.push(`selection ${rs.mode}: kept ${rs.kept} of ${rs.candidates} over ${rs.tasks} tasks (≤ ${rs.perTask} per task${rs.seed !== null ? `, seed ${rs.seed}` : ''})`);
