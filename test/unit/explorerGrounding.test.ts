@@ -163,14 +163,18 @@ describe('explorer: grounding in the verifier and the export', function () {
       assert.equal(new Set(signatures).size, signatures.length);
 
       const environment = { profile: env.profile, documents: env.documents };
-      const exported = buildSftExport(trajectories, environment, { format: 'openai', selection: { mode: 'anchored', perTask: 2 } });
+      const exported = buildSftExport(trajectories, environment, { format: 'openai', selection: { mode: 'anchored', perTask: 2 }, dropRepeats: false });
       const rs = exported.report.selection.rubricSelection;
       assert.equal(exported.report.nearCopies.collapsed.length, report.collapsed.filter((c) => !exported.report.grounding.dropped.includes(c.trajectoryId) && !exported.report.grounding.dropped.includes(c.keptTrajectoryId)).length);
       assert.equal(rs.candidates, trajectories.length - exported.report.grounding.dropped.length - exported.report.nearCopies.collapsed.length);
       assert.ok(rs.kept <= 2 * rs.tasks);
       assert.equal(exported.report.written + exported.report.excluded.length, rs.kept);
-      const all = buildSftExport(trajectories, environment, { format: 'openai', dropUngrounded: false, collapseNearCopies: false });
-      assert.equal(all.report.selection.rubricSelection.candidates, trajectories.length, 'both filters can be turned off');
+      const all = buildSftExport(trajectories, environment, { format: 'openai', dropUngrounded: false, collapseNearCopies: false, dropRepeats: false });
+      assert.equal(all.report.selection.rubricSelection.candidates, trajectories.length, 'every filter can be turned off');
+      // With repeated calls left out too (the default), each filter takes its own: none counts a trajectory twice.
+      const lean = buildSftExport(trajectories, environment, { format: 'openai' });
+      const r = lean.report;
+      assert.equal(r.selection.rubricSelection.candidates, trajectories.length - r.grounding.dropped.length - (r.repeats?.dropped.length ?? 0) - r.nearCopies.collapsed.length);
     });
   });
 });
