@@ -33,6 +33,11 @@ describe('export: repeated calls', () => {
     assert.equal(firstRepeat([vip(true), step('run_sql', { query: 'SELECT COUNT(*) AS matching FROM orders' }, 'matching\n58\n(1 row)'), answer]), -1);
     // An error seen twice is a failed attempt, not knowledge redone; answers are never repeats.
     assert.equal(firstRepeat([step('run_sql', { query: 'SELECT x' }, 'Error: no such column: x'), step('run_sql', { query: 'SELECT x' }, 'Error: no such column: x'), answer, answer]), -1);
+    // Two different checks that both find nothing (no rows, a single 0) repeat no work.
+    const none = (query: string) => step('run_sql', { query }, 'n\n0\n(1 row)');
+    assert.equal(firstRepeat([none('SELECT COUNT(*) AS n FROM orders WHERE total < 0'), none('SELECT COUNT(*) AS n FROM returns WHERE qty < 0'), answer]), -1);
+    // The same check run twice does, whatever it found.
+    assert.equal(firstRepeat([none('SELECT COUNT(*) AS n FROM orders WHERE total < 0'), none('select count(*) as n from orders where total < 0'), answer]), 1);
   });
 
   it('leaves a repeating trajectory out only where its task has one that does not, and reports it', () => {
@@ -44,5 +49,10 @@ describe('export: repeated calls', () => {
     assert.equal(report.withRepeats, 2);
     assert.deepEqual(report.dropped, [{ trajectoryId: 'a/1', taskId: 'a', step: 1, tool: 'run_sql' }]);
     assert.equal(dropRepeats([repeating, clean], false).kept.length, 2);
+    // Only for one as good: a better trajectory with a repeat stays, and so does one a curator accepted.
+    const better = { ...trajectory('c/1', 'c', [vip(true), vip(false), answer]), quality: 1 };
+    const worse = { ...trajectory('c/2', 'c', [vip(true), answer]), quality: 0.4, verified: false };
+    const accepted = { ...trajectory('a/3', 'a', [vip(true), vip(false), answer]), curation: 'accepted' as const };
+    assert.deepEqual(dropRepeats([better, worse, accepted, clean], true).kept.map((t) => t.trajectoryId), ['c/1', 'c/2', 'a/3', 'a/2']);
   });
 });

@@ -10,6 +10,7 @@ import { isRunningTotal } from '../../src/core/semantics/levels';
 import { nonAdditiveMorpheme } from '../../src/core/semantics/lexicon';
 import { fingerprint } from '../../src/core/semantics/values';
 import type { SemanticEnvironment } from '../../src/core/semantics/types';
+import { loadSqlJs } from '../../src/core/env/sqlJs';
 import { makeFolder } from '../support/envFixtures';
 import { materialize, PUBLIC_FIXTURES, publicFixture } from '../support/publicFixtures';
 
@@ -608,7 +609,9 @@ describe('semantics rules: rates in one word, indices, stocks, instruments, empt
 
   it('reads a partition whose later files write periods of another grain (`2018-Q2`) beside years as time', async () => {
     const env = await once('oecd-household-indicators');
-    for (const c of env.semantics.columns.filter((x) => x.column === 'time')) assert.equal(c.role.value, 'time', c.table);
+    const times = env.semantics.columns.filter((x) => x.column === 'time');
+    assert.equal(times.length, 7, 'six files and their union view');
+    for (const c of times) assert.equal(c.role.value, 'time', c.table);
   });
 
   it('tells e-mail addresses, places written "Name, ST" and bytes read as text by their values', () => {
@@ -617,5 +620,42 @@ describe('semantics rules: rates in one word, indices, stocks, instruments, empt
     assert.equal(fingerprint(['Boston-Cambridge-Newton, MA', 'Kansas City, MO-KS', 'Bethesda-Rockville-Frederick, MD Met Div']).cityState, 1);
     assert.equal(fingerprint(['a, b, c']).cityState, 0);
     assert.equal(fingerprint(['\u0001\u0001\u0000\u0000\u0000\u00a0\u0012']).controlChars, 1);
+  });
+});
+
+describe('semantics rules: the seventh set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const role = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('reads a quantity or a cause named after an event, a quartile and counts of complaints as what they are', async () => {
+    const lines = ['year_built,birth_weight,cause_of_death,income_quartile,noise_complaints,battery_sales,inflation_adjusted_gross'];
+    const causes = ['C349', 'I219', 'J449', 'E119', 'C509', 'I639'];
+    for (let i = 0; i < 60; i++) lines.push([1900 + i, 2500 + 17 * i, causes[i % causes.length], `Q${(i % 4) + 1}`, 3 + (i % 7), 40 + i, 1_000_000 + 1234 * i].join(','));
+    const folder = makeFolder({ 'homes.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(role(env, 'homes', 'year_built')?.role.value, 'time');
+      assert.equal(role(env, 'homes', 'birth_weight')?.role.value, 'measure');
+      assert.notEqual(role(env, 'homes', 'cause_of_death')?.role.value, 'time');
+      assert.notEqual(role(env, 'homes', 'income_quartile')?.role.value, 'time');
+      for (const name of ['noise_complaints', 'battery_sales', 'inflation_adjusted_gross']) assert.notEqual(role(env, 'homes', name)?.additivity?.value, 'non-additive', name);
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps whole numbers stored as text a measure where the database declares every column TEXT (sqlite3 .import)', async () => {
+    const SQL = await loadSqlJs();
+    const db = new SQL.Database();
+    db.run('CREATE TABLE matches (home_team TEXT, home_goals TEXT, away_goals TEXT)');
+    for (let i = 0; i < 80; i++) db.run('INSERT INTO matches VALUES (?, ?, ?)', [`Team ${i % 9}`, String(i % 6), String((i * 7) % 5)]);
+    const folder = makeFolder({ 'league.sqlite': Buffer.from(db.export()) });
+    db.close();
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(role(env, 'matches', 'home_goals')?.role.value, 'measure');
+    } finally {
+      folder.cleanup();
+    }
   });
 });

@@ -25,6 +25,12 @@ describe('task pool: names cut short written out, and what no question counts or
     assert.equal(humanize('avg'), 'avg');
     assert.equal(noun('batches', 'one'), 'batch');
     assert.equal(noun('boxes', 'one'), 'box');
+    assert.equal(noun('caches', 'one'), 'cache');
+    assert.equal(noun('movies', 'one'), 'movie');
+    assert.equal(humanize('bytes_recv'), 'bytes received');
+    // Abbreviations of two meanings stay as written: `curr` (current, currency), `dist` (distance, district).
+    assert.equal(humanize('curr_code'), 'curr code');
+    assert.equal(humanize('dist_name'), 'dist name');
     assert.equal(noun('recvDeps', 'many'), 'receiver deps');
     assert.equal(tablesNamingPhrase(['recvDeps']), "In the table 'recvDeps', ");
     assert.equal(tablesNamingPhrase(['orders']), 'In the orders table, ');
@@ -44,7 +50,7 @@ describe('task pool: names cut short written out, and what no question counts or
     assert.ok(scatter);
     assert.equal(columnPhrase(sp500, scatter.name, columnOf(sp500, scatter.name, 'market_cap_b')), 'market cap (billions)');
     const movies = (await env('wikipedia-movies-json')).context;
-    const sized = movies.profile.tables.flatMap((t) => t.columns.filter((c) => /thumbnail/.test(c.name)).map((c) => ({ t, c })));
+    const sized = movies.profile.tables.flatMap((t) => t.columns.filter((c) => /thumbnail_(width|height)/.test(c.name)).map((c) => ({ t, c })));
     assert.ok(sized.length > 0);
     for (const { t, c } of sized) {
       assert.ok(isPictureSize(c), c.name);
@@ -55,7 +61,15 @@ describe('task pool: names cut short written out, and what no question counts or
   it('takes no angle on a circle as a measure: a bearing averaged or ranked by percentile says nothing', async () => {
     const { context } = await env('motus-wildlife-sqlite');
     const antDeps = tableOf(context, 'antDeps');
-    for (const name of ['bearing', 'polarization1', 'polarization2']) assert.ok(isCircular(columnOf(context, 'antDeps', name)), name);
+    for (const name of ['bearing', 'polarization1']) assert.ok(isCircular(columnOf(context, 'antDeps', name)), name);
+    // Polarization 0–90° does not go round.
+    assert.ok(!isCircular(columnOf(context, 'antDeps', 'polarization2')));
+    // An angle that does not go round (a launch angle of −20…60°) or a machine's bearing temperature is no circle.
+    const column = (name: string, min: number, max: number) => ({ name, originalName: name, type: 'real', nullFraction: 0, distinctCount: 50, samples: [], candidateKey: false, min, max }) as unknown as Parameters<typeof isCircular>[0];
+    assert.ok(!isCircular(column('launch_angle', -20, 60)));
+    assert.ok(isCircular(column('wind_direction', 0, 359)));
+    assert.ok(!isPictureSize(column('image_count', 0, 40)));
+    assert.ok(isPictureSize(column('thumbnail_width', 50, 320)));
     assert.deepEqual(measures(context, antDeps).filter(isCircular).map((c) => c.name), []);
   });
 

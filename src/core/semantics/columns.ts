@@ -20,6 +20,7 @@ import {
   IDENTIFIER_WORDS,
   MONEY_WORDS,
   NON_ADDITIVE_WORDS,
+  HEAD_NON_ADDITIVE_WORDS,
   ORDINAL_WORDS,
   PERSON_NAME_WORDS,
   RATE_UNIT_WORDS,
@@ -87,7 +88,7 @@ const MEASURED_IN = new Set(['number', 'num', 'units', 'qty', 'quantity', 'quant
 /** Words that make a count something else (an average of votes, a share of cases). */
 const STATISTIC_WORDS = new Set(['avg', 'average', 'mean', 'median', 'per', 'rate', 'pct', 'percent', 'percentage', 'share', 'ratio', 'max', 'min', 'maximum', 'minimum', 'std', 'distinct', 'unique']);
 
-const KNOWN_WORDS = new Set([...ADDITIVE_WORDS, ...SEMI_ADDITIVE_WORDS, ...NON_ADDITIVE_WORDS, ...TIME_WORDS, ...COUNT_WORDS]);
+const KNOWN_WORDS = new Set([...ADDITIVE_WORDS, ...SEMI_ADDITIVE_WORDS, ...NON_ADDITIVE_WORDS, ...HEAD_NON_ADDITIVE_WORDS, ...TIME_WORDS, ...COUNT_WORDS]);
 
 const isNumber = (c: ColumnProfile) => c.type === 'integer' || c.type === 'real';
 const num = (v: unknown) => (typeof v === 'number' ? v : Number(v));
@@ -122,6 +123,15 @@ function describedAsTime(e: ColumnEvidence, n: Names): boolean {
 
 /** Events a column may be named after, whose values say when they happened (`founded`, `birth`, `inaugurated`). */
 const EVENT_WORDS = new Set(['founded', 'founding', 'established', 'birth', 'born', 'death', 'died', 'canonization', 'canonisation', 'canonized', 'canonised', 'beatification', 'beatified', 'incorporated', 'inaugurated', 'inauguration', 'dissolved', 'built', 'constructed', 'commissioned', 'decommissioned', 'opened', 'baptism', 'baptized', 'married', 'ordained', 'consecrated']);
+
+/**
+ * A name that is an event (`founded`, `birth`, `year_built`, `death_date`): the event alone, or with a time word. A
+ * quantity or a cause of it (`birth_weight`, `units_built`, `cause_of_death`) is not when it happened.
+ */
+function namedForEvent(n: Names): boolean {
+  const words = n.tokens.filter((t) => !TIME_WORDS.has(t));
+  return words.length === 1 && EVENT_WORDS.has(words[0]) && n.tokens.length <= 3;
+}
 
 /** Words that say which end of a span a time is (`tsStart`, `date_end`). */
 const SPAN_ENDS = new Set(['start', 'end', 'begin', 'finish', 'stop', 'from', 'to', 'first', 'last']);
@@ -160,7 +170,7 @@ const timeRules: Rule[] = [
     const { column, fingerprint: f } = e;
     // A `period` or `vintage` of four-digit numbers is a year too (the numeric branch checks the values).
     // So is an event named by what happened (`founded`, `born`) in four-digit numbers.
-    const yearName = n.tokens.some((t) => YEAR_NAMES.has(t)) || (n.tokens.length <= 2 && hasAny(n.tokens, EVENT_WORDS) !== undefined);
+    const yearName = n.tokens.some((t) => YEAR_NAMES.has(t)) || namedForEvent(n);
     if (!yearName || !describedAsTime(e, n)) return undefined;
     if ((column.type === 'integer' || column.type === 'real') && column.min !== undefined && num(column.min) >= 1000 && num(column.max) <= 2999) {
       return { role: 'time', rule: 'time:year-number', confidence: 0.95, why: `named ${column.name}, integers ${column.min}–${column.max}: calendar years, not a quantity`, time: { storage: 'year', grain: 'year', layout: 'YYYY', min: String(column.min), max: String(column.max), isoExpression: "printf('%04d-01-01', {col})" } };
@@ -221,8 +231,10 @@ const timeRules: Rule[] = [
     if (f.period >= 0.9) return { role: 'time', rule: 'time:year-month-periods', confidence: 0.92, why: 'values are YYYY-MM periods', time: { storage: 'period', grain: 'month', layout: 'YYYY-MM', min: stringOf(column.samples[0]), isoExpression: "{col} || '-01'" } };
     if (f.dateLike >= 0.9) return { role: 'time', rule: 'time:mixed-layouts', confidence: 0.85, why: 'every value reads as a date, but in more than one layout (kept as text; convert before comparing)', time: { storage: 'mixed', grain: (e.dateShape && grainOfShape(e.dateShape)) ?? 'day' } };
     // Quarters of the year (`Q1`, `Q03`), read with a year beside them.
-    if (f.quarter >= 0.95 && e.column.distinctCount <= 4) return { role: 'time', rule: 'time:quarter-values', confidence: 0.8, why: 'values are quarters of a year (Q1–Q4)', time: { storage: 'text', grain: 'quarter', layout: 'Qn' } };
-    const timeName = hasAny(n.tokens, TIME_WORDS) || (n.last !== undefined && TIME_SUFFIXES.has(n.last) && n.tokens.length > 1) || hasAny(n.tokens, EVENT_WORDS) !== undefined;
+    const besideYear = e.table.columns.some((c) => c !== column && nameTokens(c.originalName || c.name).some((t) => YEAR_WORDS.has(t)));
+    const quartile = n.tokens.some((t) => /^quartiles?$|^quart$/.test(t));
+    if (f.quarter >= 0.95 && e.column.distinctCount <= 4 && !quartile && (hasAny(n.tokens, TIME_WORDS) !== undefined || besideYear)) return { role: 'time', rule: 'time:quarter-values', confidence: 0.8, why: 'values are quarters of a year (Q1–Q4)', time: { storage: 'text', grain: 'quarter', layout: 'Qn' } };
+    const timeName = hasAny(n.tokens, TIME_WORDS) || (n.last !== undefined && TIME_SUFFIXES.has(n.last) && n.tokens.length > 1) || namedForEvent(n);
     // Periods led by a year, at one grain or several (`1979`, `2018-Q2`, `2019-01` as a series' frequency changes).
     if (timeName && f.yearPeriod >= 0.9 && f.yearText < 0.8) {
       const grain = f.period >= 0.9 ? 'month' : f.yearQuarter >= 0.9 ? 'quarter' : 'other';
@@ -230,7 +242,7 @@ const timeRules: Rule[] = [
     }
     // An event named by what happened (`founded`, `birth`, `canonization`), written as dates or years with words
     // around some (`Nov. 27, 1894`, `c. 1020`, `5th century`): when it happened.
-    if (hasAny(n.tokens, EVENT_WORDS) && f.yearInText >= 0.6 && column.distinctCount >= 5) {
+    if (namedForEvent(n) && f.yearInText >= 0.6 && column.distinctCount >= 5) {
       return { role: 'time', rule: 'time:event-years', confidence: 0.6, why: `named ${column.name} (an event), ${Math.round(f.yearInText * 100)}% of values hold a year`, time: { storage: 'text', grain: f.dateLike >= 0.5 ? 'day' : 'year' } };
     }
     // A date written mostly as a year (`1981`, some `1981-1982` or words): years.
@@ -618,7 +630,9 @@ const RULES: Rule[] = [
     const f = e.fingerprint;
     if (e.column.type !== 'text' || f.numericText < 0.9) return undefined;
     // Small whole numbers a database declares as text (an antenna port `1`–`4`), or named as a category: codes.
-    const declaredText = /CHAR|TEXT|STRING|CLOB/i.test(e.column.declaredType ?? '');
+    // Only where the database types its columns on purpose: `sqlite3 .import` declares every column TEXT.
+    const typedTable = e.table.columns.some((c) => /INT|REAL|NUM|DEC|FLOAT|DOUBLE/i.test(c.declaredType ?? ''));
+    const declaredText = typedTable && /CHAR|TEXT|STRING|CLOB/i.test(e.column.declaredType ?? '');
     const { distinct } = present(e);
     if ((declaredText || (n.last !== undefined && DIMENSION_WORDS.has(n.last))) && f.plainInteger >= 0.99 && distinct <= 50) {
       return { role: 'dimension', rule: 'dimension:integer-codes-as-text', confidence: 0.6, why: `${distinct} whole numbers kept as text${declaredText ? ` (declared ${e.column.declaredType})` : `, named ${e.column.name}`}: codes` };
@@ -659,7 +673,7 @@ const RULES: Rule[] = [
     const { column } = e;
     if (!isNumber(column)) return undefined;
     const dimensionWord = hasAny(n.tokens, DIMENSION_WORDS);
-    const measureWord = hasAny(n.tokens, ADDITIVE_WORDS) ?? hasAny(n.tokens, SEMI_ADDITIVE_WORDS) ?? hasAny(n.tokens, NON_ADDITIVE_WORDS);
+    const measureWord = hasAny(n.tokens, ADDITIVE_WORDS) ?? hasAny(n.tokens, SEMI_ADDITIVE_WORDS) ?? hasAny(n.tokens, NON_ADDITIVE_WORDS) ?? (n.last && HEAD_NON_ADDITIVE_WORDS.has(n.last) ? n.last : undefined);
     if (dimensionWord && !measureWord && column.type === 'integer' && column.distinctCount <= 50) {
       return { role: 'dimension', rule: 'dimension:coded-number', confidence: 0.75, why: `named ${column.name} (a ${dimensionWord}), ${column.distinctCount} integer codes` };
     }
@@ -753,7 +767,8 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     const perUnit = (words.includes('unit') || words.includes('per') || words.includes('specific')) && (hasAny(words, MONEY_WORDS) !== undefined || hasAny(words, ADDITIVE_WORDS) !== undefined) ? 'per unit' : undefined;
     // Distinct counts overlap across groups: they do not add up.
     const distinctCount = words.includes('distinct') || words.includes('unique') ? 'distinct count' : undefined;
-    const non = perUnit ?? distinctCount ?? hasAny(words, NON_ADDITIVE_WORDS) ?? nonAdditiveMorpheme(words, KNOWN_WORDS);
+    const head = where === 'name' && HEAD_NON_ADDITIVE_WORDS.has(words[words.length - 1] ?? '') ? words[words.length - 1] : undefined;
+    const non = perUnit ?? distinctCount ?? hasAny(words, NON_ADDITIVE_WORDS) ?? head ?? nonAdditiveMorpheme(words, KNOWN_WORDS);
     if (non) return { value: 'non-additive', confidence: where === 'name' ? 0.85 : 0.75, source, why: `${where === 'name' ? 'named' : 'described'} with "${non}": sums are not meaningful` };
     const rate = hasAny(words, RATE_UNIT_WORDS);
     if (rate) return { value: 'semi-additive', confidence: where === 'name' ? 0.75 : 0.65, source, why: `in ${rate}, a rate at an instant: readings add across plants or stations at one moment, not over time` };

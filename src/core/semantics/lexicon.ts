@@ -177,13 +177,15 @@ export const NON_ADDITIVE_WORDS = set(
     'fertility expectancy expect life bmi height weight percentile quantile std stdev variance proportion normal normals efficiency mpg yield ' +
     'max min maximum minimum peak tmax tmin tavg availability utilization utilisation occupancy wind gust lat lon latitude longitude coordinate coordinates threshold limit depth voltage volt uncertainty error accuracy exchange ex fx factor range bound bounds lower upper ' +
     // Physical properties of a thing (its mass, melting point, frequency, heading, width): never summed across things.
-    'mass molar boil boiling melt melting freezing affinity electronegativity hz khz mhz ghz heading bearing angle azimuth deg width diameter radius thickness wavelength viscosity conductivity magnitude concentration intensity luminosity odds ' +
-    // Readings of a signal or an instrument (strength in dB, noise, a standard deviation, a residual, an offset, an
-    // earthquake's magnitude, an altitude, a battery's charge): never summed across readings.
-    'mag signal sig noise snr rssi dbm sd rms offset alt battery ' +
-    // Price indices and inflation: an index against a base period, a rate of change.
-    'cpi ppi hicp rpi deflator defl inflation infl',
+    'mass molar boil boiling melt melting freezing affinity electronegativity hz khz mhz ghz heading bearing angle azimuth deg width diameter radius thickness wavelength viscosity conductivity magnitude concentration intensity luminosity odds',
 );
+
+/**
+ * Non-additive only at the head of a name: readings of a signal or an instrument (strength in dB, noise, a standard
+ * deviation, a residual, an earthquake's magnitude, an altitude, a battery's charge) and price indices and inflation.
+ * Before another word they qualify it: `noise_complaints` and `battery_sales` add up, `inflation_adjusted_gross` too.
+ */
+export const HEAD_NON_ADDITIVE_WORDS = set('mag signal sig noise snr rssi dbm sd rms alt battery cpi ppi hicp rpi deflator defl inflation infl');
 
 /** Unit words: what a number is measured in. */
 export const UNIT_WORDS: Record<string, { kind: 'currency' | 'percent' | 'count' | 'duration' | 'distance' | 'temperature' | 'weight' | 'area' | 'volume' | 'speed'; label: string }> = {

@@ -14,13 +14,19 @@ const MAX_KEYS = 8;
 const SLIP_SHARE = 0.01;
 const MIN_MULTI_PARENTS = 10;
 /**
- * Rows read: a large table's first rows show whether a key fixes a value well enough (a parent's rows agree or they
- * do not), and loading must stay fast — grouping a million rows by a key took 1.6 s of a 1.9 s semantic profile.
+ * On a large table, the rows read: every n-th row (by rowid) up to ROW_LIMIT rows, spread over the whole table, so a
+ * value that changes late in a table sorted by month still shows; a view (no rowid) gives its first rows. Whether a
+ * key fixes a value shows on such a sample, and loading must stay fast — grouping all of a million rows by a key
+ * took 1.6 s of a 1.9 s semantic profile.
  */
 const ROW_LIMIT = 100_000;
 
-/** The rows a check reads: the table, or its first ROW_LIMIT rows. */
-const rowsOf = (table: TableProfile) => (table.rowCount > ROW_LIMIT ? `(SELECT * FROM ${q(table.name)} LIMIT ${ROW_LIMIT})` : q(table.name));
+/** The rows a check reads: the table, or on a large one an even sample of ROW_LIMIT rows. */
+function rowsOf(table: TableProfile): string {
+  if (table.rowCount <= ROW_LIMIT) return q(table.name);
+  if (table.viewSql) return `(SELECT * FROM ${q(table.name)} LIMIT ${ROW_LIMIT})`;
+  return `(SELECT * FROM ${q(table.name)} WHERE rowid % ${Math.ceil(table.rowCount / ROW_LIMIT)} = 0)`;
+}
 
 const KEY_ROLES = new Set(['identifier', 'dimension', 'geo', 'time', 'ordinal']);
 

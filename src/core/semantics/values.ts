@@ -239,7 +239,8 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     if (/^Q0?[1-4]$/i.test(text)) f.quarter++;
     if (YEAR_PERIOD.test(text)) f.yearPeriod++;
     if (/^\d{4}-?Q[1-4]$/i.test(text)) f.yearQuarter++;
-    const year = Number(/(?:^|\D)(\d{3,4})(?:\D|$)/.exec(text)?.[1] ?? NaN);
+    // A year stands alone among words (`c. 1020`, `Nov. 27, 1894`), not inside a code (`C349`).
+    const year = Number(/(?<![A-Za-z0-9])(\d{3,4})(?![A-Za-z0-9])/.exec(text)?.[1] ?? NaN);
     if (year >= 100 && year <= 2100) f.yearInText++;
     if (CITY_STATE.test(text)) f.cityState++;
     if (/^\d{4}-?W\d{2}$/.test(text)) f.week++;

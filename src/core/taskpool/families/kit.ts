@@ -113,11 +113,13 @@ const PICTURE_WORDS = /^(thumbnail|thumb|image|img|photo|picture|poster|icon|log
 
 export function isPictureSize(column: ColumnProfile): boolean {
   const words = nameParts(column.originalName || column.name);
-  return words.some((w) => PICTURE_WORDS.test(w));
+  return words.some((w) => PICTURE_WORDS.test(w)) && words.some((w) => /^(width|height|size|px|pixels|w|h|bytes|resolution)$/.test(w));
 }
 
 export function isCircular(column: ColumnProfile): boolean {
-  return nameParts(column.originalName || column.name).some((w) => CIRCULAR_WORDS.test(w.replace(/\d+$/, '')));
+  // Only angles that go round: a launch angle of −20…60° averages well, a machine's `bearing_temp` is no angle.
+  const spread = typeof column.min === 'number' && typeof column.max === 'number' ? column.max - column.min : 0;
+  return spread > 180 && nameParts(column.originalName || column.name).some((w) => CIRCULAR_WORDS.test(w.replace(/\d+$/, '')));
 }
 
 /**
@@ -543,6 +545,9 @@ export function humanize(name: string): string {
 /** Nouns without a plural of their own: a table of staff is "staff", not "staffs". */
 const UNCOUNTABLE = new Set(['staff', 'personnel', 'equipment', 'information', 'data', 'inventory', 'stock', 'news', 'series', 'species', 'software', 'feedback', 'weather', 'metadata']);
 
+/** Nouns in -ie, whose plural is no -y word's (`movies`, not "movys"). */
+const IE_NOUNS = new Set(['movie', 'cookie', 'rookie', 'zombie', 'calorie', 'selfie', 'goalie', 'genie', 'prairie', 'sortie', 'pixie', 'hippie', 'auntie', 'brownie', 'smoothie', 'freebie', 'newbie', 'pie', 'tie', 'lie']);
+
 /** Plurals without an s, and their singular. */
 const IRREGULAR_PLURALS: Record<string, string> = { people: 'person', children: 'child', men: 'man', women: 'woman', criteria: 'criterion' };
 
@@ -564,7 +569,9 @@ export function noun(name: string, count: number | 'one' | 'many'): string {
   const singularOf = Object.entries(IRREGULAR_PLURALS).find(([, one]) => one === last.toLowerCase());
   if (singularOf) return head + (many ? singularOf[0] : last);
   if (many) return head + (/(ss|us|x|ch|sh)$/.test(last) ? `${last}es` : /is$/.test(last) ? `${last.slice(0, -2)}es` : /s$/.test(last) ? last : /[^aeiou]y$/.test(last) ? `${last.slice(0, -1)}ies` : `${last}s`);
-  return head + (/ies$/.test(last) ? `${last.slice(0, -3)}y` : /(ss|us|is)$/.test(last) ? last : /(ch|sh|x|ss|zz)es$/.test(last) ? last.slice(0, -2) : /s$/.test(last) ? last.slice(0, -1) : last);
+  if (IE_NOUNS.has(last.replace(/s$/, ''))) return head + last.replace(/s$/, '');
+  // `batches` → batch, `boxes` → box; `caches`, `niches` (one vowel before -ches) keep their e.
+  return head + (/ies$/.test(last) ? `${last.slice(0, -3)}y` : /(ss|us|is)$/.test(last) ? last : /([^aeiou]|[aeiou]{2})ches$|(sh|x|ss|zz)es$/.test(last) ? last.slice(0, -2) : /s$/.test(last) ? last.slice(0, -1) : last);
 }
 
 /** Words of a name, its last word pluralised: "order total" → "order totals"; "voted by" → "voted by values". */
@@ -717,8 +724,8 @@ const ABBREVIATED_WORDS: Record<string, string> = {
   // Words of database names cut short (`recvDeps`, `projBatch`, `cust_addr`), written out as a reader would say them.
   recv: 'receiver', proj: 'project', projs: 'projects', dept: 'department', depts: 'departments', cust: 'customer', custs: 'customers',
   emp: 'employee', emps: 'employees', txn: 'transaction', txns: 'transactions', mgr: 'manager', acct: 'account', accts: 'accounts',
-  bal: 'balance', pmt: 'payment', pmts: 'payments', prev: 'previous', curr: 'current', seq: 'sequence', dest: 'destination',
-  msg: 'message', msgs: 'messages', loc: 'location', elev: 'elevation', dist: 'distance', dur: 'duration', temp: 'temperature',
+  bal: 'balance', pmt: 'payment', pmts: 'payments', prev: 'previous', seq: 'sequence', dest: 'destination',
+  msg: 'message', msgs: 'messages', loc: 'location', elev: 'elevation', dur: 'duration', temp: 'temperature',
   len: 'length', desc: 'description', addr: 'address', info: 'information', ts: 'timestamp', dt: 'date', pop: 'population', invest: 'investment',
   unemp: 'unemployment', infl: 'inflation', mag: 'magnitude',
 };
@@ -733,7 +740,9 @@ const WHOLE_WORD_ABBREVIATIONS = new Set(['pop', 'ts', 'temp', 'unemp', 'infl', 
 export function writtenOut(words: string[]): string[] {
   // A time cut short and the end of a span it marks (`tsStart`): "start timestamp", as the span's end comes first in English.
   if (words.length === 2 && /^(ts|dt)$/.test(words[0]) && /^(start|end|begin|stop)$/.test(words[1])) return [words[1], ABBREVIATED_WORDS[words[0]] ?? words[0]];
-  return words.map((w) => {
+  return words.map((w, i) => {
+    // `recv` opens a name as the receiver (`recvDeps`); after a noun it is what was received (`bytes_recv`).
+    if (w === 'recv' && i > 0) return 'received';
     const full = ABBREVIATED_WORDS[w.toLowerCase()];
     return full && w === w.toLowerCase() && (words.length > 1 || WHOLE_WORD_ABBREVIATIONS.has(w)) ? full : w;
   });
@@ -753,6 +762,8 @@ function expandedWords(words: string[]): string[] {
 
 /** The scale a number is written in, after its name: billions (`_b`, `_bn`), millions (`_mn`). `_m` and `_k` are metres and kelvins as often. */
 const SCALE_SUFFIXES: Record<string, string> = { b: 'billions', bn: 'billions', mn: 'millions', bil: 'billions' };
+/** What is written in billions or millions (`market_cap_b`, `gdp_bn`); before anything else `_b` is a variant (`score_b`) and `_mn` manganese. */
+const SCALED_WORDS = new Set(['cap', 'capitalization', 'capitalisation', 'revenue', 'revenues', 'sales', 'gdp', 'gnp', 'income', 'assets', 'debt', 'value', 'budget', 'spending', 'spend', 'profit', 'profits', 'earnings', 'population', 'pop', 'usd', 'eur', 'dollars', 'exports', 'imports', 'reserves', 'deposits', 'loans']);
 
 /** A code of a name (`FTHG`, `HS`, `ppt`): letters only, too short or too cryptic to read as words. */
 function isOpaqueCode(original: string): boolean {
@@ -814,7 +825,7 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   const words = plainCase(humanize(original).split(' '));
   const last = words[words.length - 1]?.toLowerCase();
   // A number's scale after its name (`market_cap_b`): "market cap (billions)".
-  if (words.length > 1 && last && SCALE_SUFFIXES[last] && isNumeric(column)) return `${expandedWords(words.slice(0, -1)).join(' ')} (${SCALE_SUFFIXES[last]})`;
+  if (words.length > 1 && last && SCALE_SUFFIXES[last] && isNumeric(column) && SCALED_WORDS.has(words[words.length - 2].toLowerCase())) return `${expandedWords(words.slice(0, -1)).join(' ')} (${SCALE_SUFFIXES[last]})`;
   // `Staffed All Beds - SOURCE`: where the value of another column came from, "source of the staffed all beds value".
   if (words.length > 1 && /^(source|sources|provenance)$/.test(last ?? '') && /[-–:]\s*source/i.test(original)) return `source of the ${englishOrder(expandedWords(words.slice(0, -1))).join(' ')} value`;
   if (words.length === 1 && UNIT_NAMES[last]) return UNIT_NAMES[last];
