@@ -619,6 +619,9 @@ describe('semantics rules: rates in one word, indices, stocks, instruments, empt
     assert.equal(fingerprint(['ann@example.org', 'bo.ek@uni.se']).email, 1);
     assert.equal(fingerprint(['Boston-Cambridge-Newton, MA', 'Kansas City, MO-KS', 'Bethesda-Rockville-Frederick, MD Met Div']).cityState, 1);
     assert.equal(fingerprint(['a, b, c']).cityState, 0);
+    // A surname and initials are a person, ANSI colours in a log line are text.
+    assert.equal(fingerprint(['Smith, JA', 'Nguyen, TT', 'Lee, KH']).cityState, 0);
+    assert.equal(fingerprint(['\u001b[31mINFO\u001b[0m started job 3']).controlChars, 0);
     assert.equal(fingerprint(['\u0001\u0001\u0000\u0000\u0000\u00a0\u0012']).controlChars, 1);
   });
 });
@@ -628,9 +631,10 @@ describe('semantics rules: the seventh set\'s rules stay off their look-alikes',
   const role = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
 
   it('reads a quantity or a cause named after an event, a quartile and counts of complaints as what they are', async () => {
-    const lines = ['year_built,birth_weight,cause_of_death,income_quartile,noise_complaints,battery_sales,inflation_adjusted_gross'];
+    const lines = ['year_built,birth_weight,cause_of_death,income_quartile,noise_complaints,battery_sales,inflation_adjusted_gross,hidden_size,colour,m1,jobless_claims'];
     const causes = ['C349', 'I219', 'J449', 'E119', 'C509', 'I639'];
-    for (let i = 0; i < 60; i++) lines.push([1900 + i, 2500 + 17 * i, causes[i % causes.length], `Q${(i % 4) + 1}`, 3 + (i % 7), 40 + i, 1_000_000 + 1234 * i].join(','));
+    const colours = ['red', 'green', 'yellow'];
+    for (let i = 0; i < 60; i++) lines.push([1900 + i, 2500 + 17 * i, causes[i % causes.length], `Q${(i % 4) + 1}`, 3 + (i % 7), 40 + i, 1_000_000 + 1234 * i, i % 2 ? 128 : 256, colours[i % 3], 1 + (i % 9) / 2, 216_558 + 7919 * ((i * 7) % 60)].join(','));
     const folder = makeFolder({ 'homes.csv': lines.join('\n') + '\n' });
     try {
       const env = await loadSemanticEnvironment(folder.root);
@@ -639,6 +643,11 @@ describe('semantics rules: the seventh set\'s rules stay off their look-alikes',
       assert.notEqual(role(env, 'homes', 'cause_of_death')?.role.value, 'time');
       assert.notEqual(role(env, 'homes', 'income_quartile')?.role.value, 'time');
       for (const name of ['noise_complaints', 'battery_sales', 'inflation_adjusted_gross']) assert.notEqual(role(env, 'homes', name)?.additivity?.value, 'non-additive', name);
+      assert.notEqual(role(env, 'homes', 'hidden_size')?.role.value, 'flag');
+      assert.notEqual(role(env, 'homes', 'colour')?.role.value, 'ordinal');
+      // Three measurements m1…m3 are no money stock without an economy beside them; weekly claims are a flow.
+      assert.notEqual(role(env, 'homes', 'm1')?.additivity?.value, 'semi-additive');
+      assert.notEqual(role(env, 'homes', 'jobless_claims')?.additivity?.value, 'semi-additive');
     } finally {
       folder.cleanup();
     }

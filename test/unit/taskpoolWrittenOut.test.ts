@@ -31,6 +31,8 @@ describe('task pool: names cut short written out, and what no question counts or
     // Abbreviations of two meanings stay as written: `curr` (current, currency), `dist` (distance, district).
     assert.equal(humanize('curr_code'), 'curr code');
     assert.equal(humanize('dist_name'), 'dist name');
+    assert.equal(humanize('temp_orders'), 'temp orders');
+    assert.equal(humanize('max_temp'), 'max temperature');
     assert.equal(noun('recvDeps', 'many'), 'receiver deps');
     assert.equal(tablesNamingPhrase(['recvDeps']), "In the table 'recvDeps', ");
     assert.equal(tablesNamingPhrase(['orders']), 'In the orders table, ');
@@ -39,7 +41,9 @@ describe('task pool: names cut short written out, and what no question counts or
   it('says "the value", never "the value of value", and writes a short name that stands for one word as that word', async () => {
     const { context, session } = await env('statsmodels-macro-investment');
     assert.equal(columnPhrase(context, 'unemp', columnOf(context, 'unemp', 'value')), 'value');
-    assert.equal(columnPhrase(context, 'macrodata', columnOf(context, 'macrodata', 'pop')), 'population');
+    assert.equal(columnPhrase(context, 'macrodata', columnOf(context, 'macrodata', 'infl')), 'inflation');
+    // `pop` is a population as often as a popularity: it stays as written.
+    assert.equal(columnPhrase(context, 'macrodata', columnOf(context, 'macrodata', 'pop')), 'pop');
     const pool = await buildTaskPool(session.toolContext);
     for (const task of pool.tasks) assert.doesNotMatch(task.question, /\bvalue of (value|rate)\b/, task.question);
   });

@@ -133,6 +133,9 @@ function namedForEvent(n: Names): boolean {
   return words.length === 1 && EVENT_WORDS.has(words[0]) && n.tokens.length <= 3;
 }
 
+/** Flag words that are participles: a flag only as a name's head (`run_done`), not before another word (`hidden_size`). */
+const PARTICIPLE_FLAGS = new Set(['done', 'removed', 'validated', 'completed', 'archived', 'hidden', 'published']);
+
 /** Words that say which end of a span a time is (`tsStart`, `date_end`). */
 const SPAN_ENDS = new Set(['start', 'end', 'begin', 'finish', 'stop', 'from', 'to', 'first', 'last']);
 
@@ -466,7 +469,8 @@ const RULES: Rule[] = [
     // A number named as a quantity (`elevation` 1 on the one row that has it) is that quantity, not a tick.
     const quantityName = isNumber(column) && (hasAny(n.tokens, NON_ADDITIVE_WORDS) ?? hasAny(n.tokens, SEMI_ADDITIVE_WORDS)) !== undefined;
     if (marker && !counted && !quantityName) return { role: 'flag', rule: 'flag:present-or-empty', confidence: 0.7, why: `one value (${column.samples[0]}) or empty: a mark that is set or not` };
-    const flagName = (n.tokens.length > 1 && FLAG_PREFIXES.has(n.tokens[0])) || hasAny(n.tokens, FLAG_WORDS);
+    // The participles (`done`, `hidden`) say a yes/no only as the name or its head: `hidden_size` is a size.
+    const flagName = (n.tokens.length > 1 && FLAG_PREFIXES.has(n.tokens[0])) || hasAny(n.tokens.filter((t) => !PARTICIPLE_FLAGS.has(t) || t === n.last), FLAG_WORDS);
     if (flagName && column.distinctCount <= 2 && column.distinctCount >= 1) return { role: 'flag', rule: 'flag:name', confidence: 0.8, why: `named ${column.name}, ${column.distinctCount} value(s)` };
     return undefined;
   },
@@ -593,7 +597,9 @@ const RULES: Rule[] = [
   // Ordered categories.
   (e, n) => {
     const { column, fingerprint: f } = e;
-    if (f.ordinalScale) return { role: 'ordinal', rule: 'ordinal:scale-values', confidence: 0.85, why: `values form an ordered scale (${column.samples.join(', ')}…)` };
+    const colours = column.samples.every((v) => typeof v !== 'string' || /^(green|yellow|orange|red|amber)$/i.test(v.trim()));
+    const alertName = n.tokens.some((t) => /^(alert|alerts|status|rag|level|severity|warning|risk)$/.test(t));
+    if (f.ordinalScale && !(colours && !alertName)) return { role: 'ordinal', rule: 'ordinal:scale-values', confidence: 0.85, why: `values form an ordered scale (${column.samples.join(', ')}…)` };
     if (column.type === 'text' && n.tokens.some((t) => t === 'rating' || t === 'grade') && column.distinctCount <= 12) return { role: 'ordinal', rule: 'ordinal:rating-name', confidence: 0.75, why: `named ${column.name}, ${column.distinctCount} rating levels` };
     // A level counted in a few steps (administrative level 1–4, education level): an ordered category, not a quantity.
     if (n.last === 'level' && (column.type === 'integer' || column.type === 'text') && column.distinctCount >= 2 && column.distinctCount <= 10 && column.distinctCount < e.table.rowCount / 2) {
@@ -842,13 +848,15 @@ function additivityOfNamedValues(evidence: ColumnEvidence, tokens: readonly stri
   const unemployment = tokens.find((t) => t === 'unemp' || t === 'unemployment' || t === 'jobless');
   if (unemployment && tokens.length <= 2 && !hasAny(tokens, ADDITIVE_WORDS) && !hasAny(tokens, COUNT_WORDS)) {
     if (fractional && min >= 0 && max <= 40) return { value: 'non-additive', confidence: 0.7, source, why: `named ${column.name}, values ${min}–${max}: an unemployment rate in percent` };
-    if (!fractional && min >= 0 && max > 100) return { value: 'semi-additive', confidence: 0.65, source, why: `named ${column.name}, integers ${min}–${max}: people unemployed, a level at a moment` };
+    const people = tokens.length === 1 || /^(level|persons|people|total|thousands|number|count)$/.test(tokens[1] ?? '');
+    if (!fractional && min >= 0 && max > 100 && people) return { value: 'semi-additive', confidence: 0.65, source, why: `named ${column.name}, integers ${min}–${max}: people unemployed, a level at a moment` };
   }
   if (tokens.some((t) => t === 'freq' || t === 'frequency') && fractional) return { value: 'non-additive', confidence: 0.7, source, why: `named ${column.name}, numbers with a fraction (${min}–${max}): a frequency, not a count` };
   // The money stock (`m1`, `m2`), named alone; `pax_m1` is the first month of a quarter.
-  if (tokens.length === 1 && /^m[0-4]$/.test(tokens[0]) && isNumber(column)) return { value: 'semi-additive', confidence: 0.6, source, why: `named ${column.name}: a money stock (M0–M4) at a date` };
+  const macro = [...siblings].some((name) => /^(cpi|gdp|realgdp|gnp|infl|inflation|tbilrate|unemp|unemployment|interest|rate)$/.test(name));
+  if (tokens.length === 1 && /^m[0-4]$/.test(tokens[0]) && isNumber(column) && macro) return { value: 'semi-additive', confidence: 0.6, source, why: `named ${column.name}: a money stock (M0–M4) at a date` };
   // `capital` at the head of the name is a stock (of plant and equipment, of a bank); `capital_expenditure` is a flow.
-  if (tokens[tokens.length - 1] === 'capital' && isNumber(column)) return { value: 'semi-additive', confidence: 0.7, source, why: `named ${column.name}: capital held at a date, a stock` };
+  if (tokens[tokens.length - 1] === 'capital' && !tokens.includes('venture') && isNumber(column)) return { value: 'semi-additive', confidence: 0.7, source, why: `named ${column.name}: capital held at a date, a stock` };
   return undefined;
 }
 

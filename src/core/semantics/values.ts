@@ -87,10 +87,12 @@ const PATH = /^(\/|[a-z]:\\|\.{1,2}\/)?([\w.-]+[/\\])+[\w.-]+\.\w{1,5}$/i;
 const NUMERIC_TEXT = /^\(?[-+]?\s?[$€£¥]?\s?\d{1,3}(?:[,\s]\d{3})+(?:\.\d+)?\)?\s?%?$|^\(?[-+]?\s?[$€£¥]\s?\d+(?:\.\d+)?\)?$|^[-+]?\d+(?:\.\d+)?\s?%$/;
 const CODE = /^(?=.*[A-Z0-9])[A-Z0-9][A-Z0-9_\-./#]{0,14}$/;
 const PERIOD = /^\d{4}-(0[1-9]|1[0-2])$/;
+/** US state and territory codes (a place written `Name, ST`); `Smith, JA` is a person. */
+const US_STATES = 'AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|PR|GU|VI|AS|MP';
 const YEAR = /^(1[5-9]\d\d|20\d\d|21\d\d)$/;
 const YEAR_PERIOD = /^(1[5-9]\d\d|20\d\d|21\d\d)(-?Q[1-4]|-(0[1-9]|1[0-2]))?$/i;
 /** `Boston-Cambridge-Newton, MA`, `Cook County, IL`, `Kansas City, MO-KS`, `Bethesda-Rockville-Frederick, MD Met Div`. */
-const CITY_STATE = /^[A-Z][^,]*,\s*[A-Z]{2}(-[A-Z]{2})*(\s+[A-Z][A-Za-z]*)*$/;
+const CITY_STATE = new RegExp(`^[A-Z][^,]*,\\s*${'(STATE)(-(STATE))*'.replace(/STATE/g, US_STATES)}(\\s+[A-Z][A-Za-z]*)*$`);
 const BASE64 = /^[A-Za-z0-9+/]{60,}={0,2}$/;
 const HEX = /^(0x)?[0-9a-f]{32,}$/i;
 /**
@@ -194,7 +196,8 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     if (value instanceof Uint8Array && decoded === undefined) continue;
     if (decoded !== undefined) f.textInBlobs++;
     const raw = decoded ?? String(value);
-    if (/[\u0000-\u0008\u000e-\u001f]/.test(raw)) f.controlChars++;
+    // (ANSI colour codes in a log line start with ESC: they are text.)
+    if (/[\u0000-\u0008\u000e-\u001a\u001c-\u001f]/.test(raw)) f.controlChars++;
     const text = raw.trim();
     if (MISSING_TEXT.test(text)) {
       f.missingText++;

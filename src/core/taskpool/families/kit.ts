@@ -723,10 +723,10 @@ const ABBREVIATED_WORDS: Record<string, string> = {
   approx: 'approximate', tot: 'total', freq: 'frequency',
   // Words of database names cut short (`recvDeps`, `projBatch`, `cust_addr`), written out as a reader would say them.
   recv: 'receiver', proj: 'project', projs: 'projects', dept: 'department', depts: 'departments', cust: 'customer', custs: 'customers',
-  emp: 'employee', emps: 'employees', txn: 'transaction', txns: 'transactions', mgr: 'manager', acct: 'account', accts: 'accounts',
+  emps: 'employees', txn: 'transaction', txns: 'transactions', mgr: 'manager', acct: 'account', accts: 'accounts',
   bal: 'balance', pmt: 'payment', pmts: 'payments', prev: 'previous', seq: 'sequence', dest: 'destination',
-  msg: 'message', msgs: 'messages', loc: 'location', elev: 'elevation', dur: 'duration', temp: 'temperature',
-  len: 'length', desc: 'description', addr: 'address', info: 'information', ts: 'timestamp', dt: 'date', pop: 'population', invest: 'investment',
+  msg: 'message', msgs: 'messages', elev: 'elevation', dur: 'duration', temp: 'temperature',
+  len: 'length', addr: 'address', info: 'information', ts: 'timestamp', dt: 'date', pop: 'population', invest: 'investment',
   unemp: 'unemployment', infl: 'inflation', mag: 'magnitude',
 };
 
@@ -734,7 +734,7 @@ const ABBREVIATED_WORDS: Record<string, string> = {
  * Abbreviations that stand for one word even alone: a column named `pop` is a population, `ts` a timestamp. The
  * rest (`avg`, `tot`, `qty` alone) are codes a question quotes.
  */
-const WHOLE_WORD_ABBREVIATIONS = new Set(['pop', 'ts', 'temp', 'unemp', 'infl', 'invest', 'elev', 'recv', 'proj', 'projs', 'len', 'mag']);
+const WHOLE_WORD_ABBREVIATIONS = new Set(['ts', 'temp', 'unemp', 'infl', 'invest', 'elev', 'recv', 'proj', 'projs', 'len', 'mag']);
 
 /** A name's words with its abbreviations written out (for a table's rows: `recv_deps` → "receiver deps"). */
 export function writtenOut(words: string[]): string[] {
@@ -743,6 +743,8 @@ export function writtenOut(words: string[]): string[] {
   return words.map((w, i) => {
     // `recv` opens a name as the receiver (`recvDeps`); after a noun it is what was received (`bytes_recv`).
     if (w === 'recv' && i > 0) return 'received';
+    // `temp` opening a longer name is temporary (`temp_orders`); alone or after a word it is a temperature (`max_temp`).
+    if (w === 'temp' && i === 0 && words.length > 1) return w;
     const full = ABBREVIATED_WORDS[w.toLowerCase()];
     return full && w === w.toLowerCase() && (words.length > 1 || WHOLE_WORD_ABBREVIATIONS.has(w)) ? full : w;
   });
