@@ -812,3 +812,113 @@ describe('semantics rules: the eighth set\'s rules stay off their look-alikes', 
     }
   });
 });
+
+describe('semantics rules: statistics per row, price indexes, projections by vintage, survey answers (the ninth set)', function () {
+  this.timeout(300_000);
+  const loaded = new Map<string, Promise<SemanticEnvironment>>();
+  const once = (name: string) => {
+    if (!loaded.has(name)) loaded.set(name, load(name));
+    return loaded.get(name)!;
+  };
+  const additivity = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).additivity?.value;
+
+  it('reads AirBase station files: a value beside the statistic it is never sums, a station code points at the station list', async () => {
+    const env = await once('airbase-cologne-stations');
+    const station = memberOf(env, 'denw');
+    assert.equal(additivity(env, station, 'statistic_value'), 'non-additive');
+    // The count of valid measurements beside it still adds up.
+    assert.equal(additivity(env, station, 'statistics_number_valid'), 'additive');
+    // Constant in each file, the station code across all files is a key of stations.csv.
+    assert.equal(column(env, station, 'station_european_code').role.value, 'identifier');
+    assert.ok(env.semantics.relationships.some((r) => r.kind === 'foreign-key' && r.child.column === 'station_european_code' && r.parent.table === 'stations'));
+  });
+
+  it('reads the BLS price index by month as an index, not a running total', async () => {
+    const env = await once('bls-rcpi-u-rs-xlsx');
+    const table = env.semantics.columns.find((c) => c.column === 'jan')!.table;
+    for (const month of ['jan', 'june', 'dec']) assert.equal(additivity(env, table, month), 'non-additive', month);
+  });
+
+  it('reads CBO projections: GDP a flow, actuals repeated by vintage no level, errors in the units of their sums, positions in time', async () => {
+    const env = await once('cbo-budget-projections');
+    assert.equal(additivity(env, 'actual_gdp', 'gdp'), 'additive');
+    for (const name of ['value', 'actual_value', 'adjusted_projection', 'projection_error']) assert.equal(additivity(env, 'deficit_projection_errors', name), 'additive', name);
+    // Debt is a stock: its projection error is of its kind.
+    assert.equal(additivity(env, 'debt_projection_errors', 'projection_error'), 'semi-additive');
+    for (const name of ['rmse', 'two_thirds_spread']) assert.equal(additivity(env, 'projection_errors_summary_stats_all', name), 'non-additive', name);
+    assert.equal(column(env, 'outlay_projection_errors', 'projected_year_number').role.value, 'ordinal');
+    assert.equal(column(env, 'projection_errors_summary_stats_all', 'projected_year_number').role.value, 'ordinal');
+    assert.ok(!env.semantics.relationships.some((r) => r.kind === 'foreign-key' && r.child.column === 'projected_year_number'));
+    const range = column(env, 'projection_errors_summary_stats_all', 'projection_year_range');
+    assert.equal(range.role.value, 'time');
+    assert.equal(range.time?.layout, 'YYYY-YYYY');
+  });
+
+  it('reads the SAFI survey: "other, specify" answers are text, years farming like an age, things held at the interview, levels of education', async () => {
+    const env = await once('datacarpentry-safi-json');
+    assert.equal(column(env, 'safi_e_yes_group', 'e08_crops_other').role.value, 'text');
+    assert.equal(column(env, 'safi_members', 'b03_relationship_du_other').role.value, 'text');
+    for (const name of ['a11_years_farm', 'b16_years_liv']) assert.equal(additivity(env, 'safi', name), 'non-additive', name);
+    for (const name of ['c05_buildings_in_compound', 'c06_rooms']) assert.equal(additivity(env, 'safi', name), 'semi-additive', name);
+    assert.equal(additivity(env, 'safi_f_liv', 'f11_no_owned'), 'semi-additive');
+    assert.equal(column(env, 'safi_members', 'b06_memb_education').role.value, 'ordinal');
+    assert.equal(column(env, 'safi', 'a09_village').role.value, 'geo');
+    // A number of plots is no key of the plots table; a cost of seed is money; a list of one item a category.
+    assert.equal(column(env, 'safi', 'd_no_plots').role.value, 'measure');
+    assert.equal(column(env, 'safi_d_plots_d_crops_d_repeat_times', 'd17_cost_seed').role.value, 'measure');
+    assert.equal(column(env, 'safi_d_plots_d_crops_d_repeat_times', 'd15_cost_manu').role.value, 'measure');
+    assert.equal(column(env, 'safi_d_plots_d_crops_d_repeat_times', 'd23_where_sold').role.value, 'dimension');
+  });
+
+  it('reads the DOAJ sample: subjects joined by pipes are lists, a licence and a language in short lists are categories', async () => {
+    const env = await once('librarycarpentry-doaj-sqlite');
+    assert.equal(column(env, 'articles', 'Subjects').role.value, 'structured');
+    assert.equal(column(env, 'licences', 'Licence').role.value, 'dimension');
+    assert.equal(column(env, 'languages', 'Language').role.value, 'dimension');
+    // Publishers' names are names, however short the list.
+    assert.equal(column(env, 'publishers', 'Publisher').role.value, 'text');
+  });
+});
+
+describe('semantics rules: the ninth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps monthly sales additive, a statistic of totals summable, an error of no sum a statistic, age bands no years', async () => {
+    const sales = ['year,jan,feb,mar'];
+    for (let i = 0; i < 20; i++) sales.push([2000 + i, 100 + 7 * i, 120 + 9 * i, 90 + 11 * i].join(','));
+    const totals = ['region,statistic_name,statistic_value'];
+    for (let i = 0; i < 30; i++) totals.push([`R${i % 6}`, i % 2 ? 'total' : 'count', 10 + i].join(','));
+    const fit = ['model,forecast_error,age_band'];
+    for (let i = 0; i < 30; i++) fit.push([`m${i % 5}`, (0.1 * (i % 7) - 0.3).toFixed(2), ['10-20', '20-30', '30-40'][i % 3]].join(','));
+    const folder = makeFolder({ 'monthly_sales.csv': sales.join('\n') + '\n', 'region_totals.csv': totals.join('\n') + '\n', 'fit.csv': fit.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      for (const month of ['jan', 'feb', 'mar']) assert.notEqual(found(env, 'monthly_sales', month)?.additivity?.value, 'non-additive', month);
+      assert.equal(found(env, 'region_totals', 'statistic_value')?.additivity?.value, 'additive');
+      assert.equal(found(env, 'fit', 'forecast_error')?.additivity?.value, 'non-additive');
+      assert.notEqual(found(env, 'fit', 'age_band')?.role.value, 'time');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps an "other" that answers nothing, lists of several items, a years count alone and a numbered member as they were', async () => {
+    const lines = ['household_id,crops,crops_other,other_income,markets,years,memb_no'];
+    for (let i = 0; i < 40; i++) {
+      const markets = JSON.stringify(i % 2 ? ['local', 'urban'] : ['local', 'export', 'urban'].slice(0, 1 + (i % 3)));
+      lines.push([i + 1, ['maize', 'beans', 'other'][i % 3], i % 3 === 2 ? ['cassava', 'yams'][i % 2] : '', i % 2 ? 'yes' : 'no', `"${markets.replace(/"/g, '""')}"`, 1 + (i % 30), 1 + (i % 6)].join(','));
+    }
+    const folder = makeFolder({ 'survey.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'survey', 'crops_other')?.role.value, 'text');
+      assert.notEqual(found(env, 'survey', 'other_income')?.role.value, 'text');
+      assert.notEqual(found(env, 'survey', 'markets')?.role.value, 'dimension');
+      assert.notEqual(found(env, 'survey', 'years')?.additivity?.value, 'non-additive');
+      assert.notEqual(found(env, 'survey', 'memb_no')?.role.value, 'measure');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

@@ -253,6 +253,9 @@ const timeRules: Rule[] = [
     // Clock times (`18:00`, `20:45 CET`): the time of day something happens.
     const clock = sample ? sample.filter((v) => typeof v === 'string' && CLOCK_TIME.test(v.trim())).length : 0;
     if (sample && sample.length >= 3 && clock >= 0.9 * sample.length) return { role: 'time', rule: 'time:clock-times', confidence: 0.85, why: 'values are clock times (HH:MM)', time: { storage: 'text', grain: 'hour-of-day', layout: 'HH:MM' } };
+    // Spans of years (`1984-2025`, `2001–2010`): a period, from one year to a later one.
+    const spans = sample ? sample.filter((v) => typeof v === 'string' && yearSpan(v)).length : 0;
+    if (sample && sample.length >= 3 && spans === sample.length) return { role: 'time', rule: 'time:year-spans', confidence: 0.75, why: 'values are spans of years (YYYY-YYYY)', time: { storage: 'text', grain: 'other', layout: 'YYYY-YYYY' } };
     if (f.week >= 0.9) return { role: 'time', rule: 'time:iso-weeks', confidence: 0.9, why: 'values are ISO weeks (YYYY-Www)', time: { storage: 'text', grain: 'week', layout: 'YYYY-Www' } };
     if (f.period >= 0.9) return { role: 'time', rule: 'time:year-month-periods', confidence: 0.92, why: 'values are YYYY-MM periods', time: { storage: 'period', grain: 'month', layout: 'YYYY-MM', min: stringOf(column.samples[0]), isoExpression: "{col} || '-01'" } };
     if (f.dateLike >= 0.9) return { role: 'time', rule: 'time:mixed-layouts', confidence: 0.85, why: 'every value reads as a date, but in more than one layout (kept as text; convert before comparing)', time: { storage: 'mixed', grain: (e.dateShape && grainOfShape(e.dateShape)) ?? 'day' } };
@@ -457,9 +460,12 @@ const RULES: Rule[] = [
     // A few URLs on many rows (a licence written as its URL) name a category, as a code would.
     const { rows, distinct } = present(e);
     if (share >= 0.8 && kind === 'url' && distinct <= 100 && rows >= 4 * distinct) return { role: 'dimension', rule: 'dimension:recurring-urls', confidence: 0.6, why: `${distinct} URLs recurring over ${Math.round(rows)} rows: a category written as a link` };
+    // A list of one item in every row (`["urban_market"]`, a select-one answer exported as a list): a category.
+    if (share >= 0.8 && kind === 'json' && distinct <= 50 && rows >= 2 * distinct && oneItemLists(e)) return { role: 'dimension', rule: 'dimension:one-item-lists', confidence: 0.6, why: `${distinct} values, each a list of one item: a category written as a list` };
     if (share >= 0.8) return { role: 'structured', rule: `structured:${kind}-values`, confidence: 0.95, why: `${Math.round(share * 100)}% of values are ${kind === 'json' ? 'JSON' : kind === 'url' ? 'URLs' : kind === 'email' ? 'e-mail addresses' : 'file paths'}`, structured: kind };
     // Names packed with semicolons or pipes (`Ann Lee; Bo Ek`) in a good share of cells: lists, though most hold one.
-    if (f.semicolonList >= 0.2 && e.column.distinctCount > 20 && f.meanLength <= 120) return { role: 'structured', rule: 'structured:semicolon-lists', confidence: 0.7, why: `${Math.round(f.semicolonList * 100)}% of values are lists joined by ';' or '|'`, structured: 'list' };
+    // Long cells that are lists in nearly every row (keywords and subject codes joined by pipes) are lists too.
+    if (f.semicolonList >= 0.2 && e.column.distinctCount > 20 && (f.meanLength <= 120 || f.semicolonList >= 0.8)) return { role: 'structured', rule: 'structured:semicolon-lists', confidence: 0.7, why: `${Math.round(f.semicolonList * 100)}% of values are lists joined by ';' or '|'`, structured: 'list' };
     if (f.packed >= 0.8) return { role: 'structured', rule: 'structured:packed-values', confidence: 0.8, why: 'cells pack several comma-separated fields, some empty' };
     // Sequences of tokens written with digits (chess moves, element codes, coordinates pairs): a notation for machines.
     if (f.notation >= 0.8 && distinct > 20 && f.dateLike < 0.5 && f.numericText < 0.5) return { role: 'structured', rule: 'structured:notation-values', confidence: 0.7, why: `${Math.round(f.notation * 100)}% of values are sequences of tokens written with digits: a notation` };
@@ -638,7 +644,10 @@ const RULES: Rule[] = [
     }
     // Seniority in a few named steps (PM, Secretary of State, Minister of State): ordered; in numbers it is years served.
     if (n.last === 'seniority' && column.type === 'text' && column.distinctCount >= 2 && column.distinctCount <= 12) return { role: 'ordinal', rule: 'ordinal:seniority', confidence: 0.7, why: `named ${column.name}, ${column.distinctCount} levels of seniority` };
-    const word = hasAny(n.tokens, ORDINAL_WORDS);
+    // A person's education in named levels (`none`, `pri_1` … `sec_5`, `university`): ordered.
+    if (n.last !== undefined && /^(education|educ|edu|schooling)$/.test(n.last) && column.type === 'text' && column.distinctCount >= 3 && column.distinctCount <= 30) return { role: 'ordinal', rule: 'ordinal:education', confidence: 0.65, why: `named ${column.name}, ${column.distinctCount} levels of education` };
+    // A cost of seed is money, whatever else `seed` names.
+    const word = hasAny(n.tokens, MONEY_WORDS) ? undefined : hasAny(n.tokens, ORDINAL_WORDS);
     if (word && (column.type === 'text' || column.type === 'integer') && !(column.type === 'text' && column.distinctCount > 50)) return { role: 'ordinal', rule: 'ordinal:name', confidence: 0.8, why: `named ${column.name}: a ${word}` };
     return undefined;
   },
@@ -655,7 +664,8 @@ const RULES: Rule[] = [
     if (FLAG_WORDS.has(n.last) || (n.tokens.length > 1 && FLAG_PREFIXES.has(n.tokens[0]))) return { role: 'flag', rule: 'flag:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}` };
     // A column the database declares as text holds no quantity, whatever its name (an `age` class code).
     const declaredText = /CHAR|TEXT|STRING|CLOB/i.test(e.column.declaredType ?? '');
-    const quantity = declaredText ? undefined : hasAny([n.last], ADDITIVE_WORDS) ?? hasAny([n.last], NON_ADDITIVE_WORDS) ?? hasAny([n.last], SEMI_ADDITIVE_WORDS);
+    // Money is a quantity wherever the name says it (`cost_manure`, `d15_cost_manu`: what was spent on manure).
+    const quantity = declaredText ? undefined : hasAny([n.last], ADDITIVE_WORDS) ?? hasAny([n.last], NON_ADDITIVE_WORDS) ?? hasAny([n.last], SEMI_ADDITIVE_WORDS) ?? hasAny(n.tokens, MONEY_WORDS);
     if (quantity) return { role: 'measure', rule: 'measure:empty-name', confidence: 0.4, why: `empty, named ${e.column.name} (${quantity})` };
     if (DIMENSION_WORDS.has(n.last) || n.last === 'charset' || n.last === 'encoding') return { role: 'dimension', rule: 'dimension:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}` };
     return undefined;
@@ -740,6 +750,11 @@ const RULES: Rule[] = [
     if (column.nullFraction === 1) return { role: 'text', rule: 'text:empty', confidence: 0.3, why: 'every value is empty' };
     // Placeholders for missing values (`NA`) are neither values nor categories.
     const { rows: nonNull, distinct } = present(e);
+    // A survey's "other, specify" answer (`crops_other` beside `crops`): what the respondent wrote, for people to read.
+    // The value of a short list other tables point at, named as the list (`licences.Licence`, `languages.Language`).
+    if (e.lookupTable && distinct <= 50 && f.meanLength <= 12 && singularOf(e.table.originalName) === (column.originalName || column.name).toLowerCase()) return { role: 'dimension', rule: 'dimension:lookup-value', confidence: 0.7, why: `the ${column.name} of ${e.table.name}, a short list other tables point at: a category` };
+    const specified = otherOf(e);
+    if (specified) return { role: 'text', rule: 'text:other-specify', confidence: 0.65, why: `named ${column.name} beside ${specified}: the "other, specify" answer to it, written by the respondent` };
     if (nonNull < 1) return { role: 'text', rule: 'text:empty', confidence: 0.3, why: 'every value is a placeholder for a missing one' };
     // Few values that recur (a value per two rows or fewer): a category. Nearly one per row in a small table: names.
     if (distinct <= 50 && f.meanLength <= 60 && nonNull >= 2 * distinct) {
@@ -762,6 +777,33 @@ const RULES: Rule[] = [
     return { role: 'text', rule: 'text:many-values', confidence: 0.6, why: `${column.distinctCount} distinct values, mean length ${f.meanLength.toFixed(0)}` };
   },
 ];
+
+/** A table's name as one of its rows (`licences` → `licence`, `categories` → `category`), lower-cased. */
+const singularOf = (name: string): string => name.toLowerCase().replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/, '').replace(/ies$/, 'y').replace(/([^s])s$/, '$1');
+
+/** Whether every sampled value is a JSON list of exactly one scalar. */
+function oneItemLists(e: ColumnEvidence): boolean {
+  const sample = ((e as EvidenceWithSample).sample ?? e.column.samples).filter((v): v is string => typeof v === 'string' && v.trim() !== '');
+  return sample.length > 0 && sample.every((v) => {
+    try {
+      const parsed: unknown = JSON.parse(v);
+      return Array.isArray(parsed) && parsed.length === 1 && (typeof parsed[0] === 'string' || typeof parsed[0] === 'number');
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * The column a survey's "other, specify" column qualifies: `x_other` (or `x_other_specify`) beside a column `x`
+ * of the same table. Undefined for any other column.
+ */
+function otherOf(e: ColumnEvidence): string | undefined {
+  const name = (e.column.originalName || e.column.name).toLowerCase();
+  const m = /^(.+?)[_ ](other|others|oth)(?:[_ ](specify|spec|text))?$/.exec(name);
+  if (!m) return undefined;
+  return e.table.columns.find((c) => c !== e.column && (c.originalName || c.name).toLowerCase() === m[1])?.name;
+}
 
 /**
  * Nouns of the entities a panel or a study follows, which numbered alone (`firm`, `patient`) name the entity:
@@ -800,8 +842,15 @@ function currentLevel(words: readonly string[], at: number): boolean {
 /** Additivity of a measure: the name's words, then the dictionary's, then the values. */
 export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   let tokens = nameTokens(evidence.column.originalName || evidence.column.name);
-  // `value` in a table called population is a population.
-  if (tokens.length > 0 && tokens.every((t) => GENERIC_MEASURE_NAMES.has(t))) tokens = [...new Set([...tokens, ...nameTokens(evidence.table.originalName.replace(/\.[a-z0-9]+$/i, '')), ...nameTokens(evidence.table.name)])];
+  // `value` in a table called population is a population; a month's column of a wide table (`JAN` … `DEC`) holds
+  // what the table is named for.
+  const tableTokens = [...nameTokens(evidence.table.originalName.replace(/\.[a-z0-9]+$/i, '')), ...nameTokens(evidence.table.name)];
+  const calendarColumn = tokens.length === 1 && MONTH_TOKEN.test(tokens[0]);
+  if (tokens.length > 0 && tokens.every((t) => GENERIC_MEASURE_NAMES.has(t))) tokens = [...new Set([...tokens, ...tableTokens])];
+  const priceIndex = tableTokens.find((t) => PRICE_INDEX_WORDS.has(t));
+  if (priceIndex && (calendarColumn || tokens.every((t) => GENERIC_MEASURE_NAMES.has(t) || tableTokens.includes(t)))) {
+    return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:price-index-table' }, why: `a value of ${evidence.table.name}, named for a price index (${priceIndex}): indexes are averaged, not summed` };
+  }
   // A short word numbered (`pop16`: population above 16, `emp2`) reads as its word.
   tokens = tokens.map((t) => /^[a-z]{3}\d+$/.test(t) ? t.replace(/\d+$/, '') : t);
   const described = evidence.dictionary ? descriptionTokens(evidence.dictionary.description) : [];
@@ -831,6 +880,12 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     if (additive) return { value: 'additive', confidence: where === 'name' ? 0.85 : 0.75, source, why: `"${additive}" adds up` };
     return undefined;
   };
+  // Years spent doing something (`years_farm`, `A11_years_farm`, `yrs_service`): a duration that describes who
+  // answers, like an age, never summed.
+  const yearsAt = tokens.findIndex((t) => t === 'years' || t === 'yrs');
+  if (yearsAt >= 0 && yearsAt < tokens.length - 1 && tokens.slice(0, yearsAt).every((t) => /^[a-z]{0,2}\d+[a-z]?$/.test(t)) && evidence.column.type === 'integer' && num(evidence.column.min) >= 0 && num(evidence.column.max) <= 120) {
+    return { value: 'non-additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:years-of' }, why: `named ${evidence.column.name}, integers ${evidence.column.min}–${evidence.column.max}: years spent at something, like an age` };
+  }
   // The head of a name says what is counted: `score_top_critics_votes` is a number of votes, not a score — unless
   // a statistic qualifies it (`avg_votes`).
   const head = tokens[tokens.length - 1];
@@ -860,6 +915,17 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   if (level) return { value: 'semi-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:table-level' }, why: `in ${evidence.table.originalName.replace(/^.*[\\/]/, '')}, named ${level}: a level at a moment, added across entities, not over time` };
   return { value: 'additive', confidence: 0.55, source: { kind: 'rule', rule: 'additivity:default' }, why: 'a quantity with no sign of a rate, a level or an average' };
 }
+
+/** A span from one year to a later one, `1984-2025` or `2001 – 2010`. */
+function yearSpan(text: string): boolean {
+  const m = /^\s*((?:1[5-9]|20)\d\d)\s*[-–]\s*((?:1[5-9]|20)\d\d)\s*$/.exec(text);
+  return m !== null && Number(m[2]) > Number(m[1]);
+}
+
+/** A month's name or abbreviation as a column of a wide table. */
+const MONTH_TOKEN = /^(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december)$/;
+/** Names of a price index or of inflation in a table's name (`r-cpi-u-rs`, `gdp_deflator`). */
+const PRICE_INDEX_WORDS = new Set(['cpi', 'ppi', 'hicp', 'rpi', 'deflator', 'defl', 'inflation']);
 
 /** What a figure "per …" is per, when it is per person: per capita, per head, per inhabitant, per 100,000. */
 const PER_HEAD_WORDS = new Set(['capita', 'head', 'person', 'persons', 'people', 'inhabitant', 'inhabitants', 'resident', 'residents', 'household', 'households', 'employee', 'employees', 'worker', 'workers', 'pupil', 'pupils', 'student', 'students', 'patient', 'patients', '1000', '100000', '1', 'thousand', 'million', 'adult', 'adults', 'child', 'children']);

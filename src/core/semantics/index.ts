@@ -12,7 +12,7 @@ import { columnSemantics, defaultAggregation, type ColumnEvidence } from './colu
 import { checkReferences, CORRECTIONS_FILE, readCorrections, type SemanticCorrections } from './corrections';
 import { normalName, readCodebookTables, readDictionaries, tablesDescribedBy } from './dictionary';
 import { addPartitionViews, findPartitions } from './partitions';
-import { markMixedUnits, markPositionsInGroups, markRepeatedPerKey, markRunningTotals, spreadLevelsThroughSums } from './levels';
+import { markMixedUnits, markPositionsInGroups, markPositionsInTime, markRepeatedPerKey, markRunningTotals, spreadLevelsThroughSums } from './levels';
 import { dateShape } from './grain';
 import { inferRelationships, viewLineage, type ColumnLineage } from './relationships';
 import { nameTokens } from './lexicon';
@@ -110,7 +110,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
   if (found.diagnostic) diagnostics.push(found.diagnostic);
 
   const partitions: Partition[] = addPartitionViews(draft, correctedPartitions(findPartitions(profile.tables), corrections, profile.tables));
-  const relationships = correctedRelationships(inferRelationships(db, profile), corrections);
+  const relationships = correctedRelationships(inferRelationships(db, profile, partitions), corrections);
 
   // Check the corrections' names against the environment (views included) before using any of them.
   if (corrections && found.text) {
@@ -184,6 +184,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
   for (const table of ordered) markMixedUnits(db, table, tableColumns.get(table.name) ?? []);
   // And numberings that run 1…n within each group are positions.
   for (const table of ordered) markPositionsInGroups(db, table, tableColumns.get(table.name) ?? []);
+  markPositionsInTime(tableColumns, relationships);
   // The files of a partition are one dataset: each file's columns mean what the union of all files says (a column
   // empty in the early files, or 0/1 in a quiet season, reads as it does across all of them).
   for (const partition of partitions) {

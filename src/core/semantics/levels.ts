@@ -8,8 +8,8 @@
 import type { Database } from 'sql.js';
 import type { TableProfile } from '../env/types';
 import { quoteIdent as q } from '../text/sql';
-import { GENERIC_MEASURE_NAMES, NON_ADDITIVE_WORDS, nameTokens } from './lexicon';
-import type { ColumnSemantics, TimeGrain } from './types';
+import { GENERIC_MEASURE_NAMES, NON_ADDITIVE_WORDS, PERIOD_FLOW_WORDS, TIME_WORDS, nameTokens } from './lexicon';
+import type { ColumnSemantics, Relationship, TimeGrain } from './types';
 
 /** Larger tables are not scanned: the test sorts every series, and loading must stay fast (also relationships.ts's). */
 export const MAX_SERIES_ROWS = 200_000;
@@ -116,14 +116,16 @@ export function markRunningTotals(db: Database, table: TableProfile, columns: Co
     const s = steps.get(c.column);
     if (!s) continue;
     const by = s.entities.length > 0 ? `per ${s.entities.join(' and ')} ` : '';
-    if (isRunningTotal(s)) {
+    // GDP, receipts, outlays: a flow of each period that grows year on year, not a total carried forward.
+    const periodFlow = nameTokens(c.column).some((t) => PERIOD_FLOW_WORDS.has(t));
+    if (isRunningTotal(s) && !periodFlow) {
       c.additivity = {
         value: 'semi-additive',
         confidence: 0.8,
         source: { kind: 'rule', rule: 'additivity:running-total' },
         why: `${by}over ${s.time.join(' and ')} it never decreases (${s.increases} rises, ${s.decreases} falls in ${s.steps} steps): a running total, not summed over time`,
       };
-    } else if (isHeldLevel(s) && c.additivity?.source.kind === 'rule' && c.additivity.source.rule === 'additivity:default') {
+    } else if (isHeldLevel(s) && c.additivity?.source.kind === 'rule' && c.additivity.source.rule === 'additivity:default' && !ofCoarsestPeriod(db, table, s, c.column)) {
       // Only a quantity nothing else spoke for: an amount named as one (a subscription's monthly fee, paid again
       // each month) is a flow even when it repeats.
       c.additivity = {
@@ -134,6 +136,22 @@ export function markRunningTotals(db: Database, table: TableProfile, columns: Co
       };
     } else continue;
     c.aggregation = 'sum';
+  }
+}
+
+/**
+ * Whether a measure is one value per entity and coarsest period, written again on rows that differ only in a finer
+ * time (the actual outlays of 2010 on every baseline that projected 2010): the figure of that period, repeated by
+ * vintage, which says nothing of a level held from period to period.
+ */
+function ofCoarsestPeriod(db: Database, table: TableProfile, s: SeriesEvidence, measure: string): boolean {
+  if (s.time.length < 2) return false;
+  const keys = [...s.entities, s.time[0]].map(q).join(', ');
+  try {
+    const row = db.exec(`SELECT SUM(n > 1), SUM(v > 1) FROM (SELECT COUNT(*) AS n, COUNT(DISTINCT ${q(measure)}) AS v FROM ${q(table.name)} GROUP BY ${keys})`)[0]?.values[0];
+    return Number(row?.[0] ?? 0) > 0 && Number(row?.[1] ?? 0) === 0;
+  } catch {
+    return false;
   }
 }
 
@@ -159,6 +177,18 @@ export function spreadLevelsThroughSums(columns: ColumnSemantics[]): number {
       if (!terms) continue;
       const group = [total, ...terms.map((t) => byName.get(t)).filter((c): c is ColumnSemantics => c !== undefined)];
       if (group.some((c) => c.role.value !== 'measure')) continue;
+      // An error in the sum's own units (actual = projection + error) is an amount of the sum's kind: the name's
+      // "error" spoke of a statistic, the exact sum says otherwise.
+      const errors = group.filter((c) => c.additivity?.value === 'non-additive' && c.additivity.source.kind === 'rule' && c.additivity.source.rule === 'additivity:name' && nameTokens(c.column).some((t) => ERROR_WORDS.has(t)) && c.role.source.kind !== 'user');
+      const kinds = new Set(group.filter((c) => !errors.includes(c)).map((c) => c.additivity?.value));
+      const kind = kinds.size === 1 ? [...kinds][0] : undefined;
+      if (errors.length > 0 && (kind === 'additive' || kind === 'semi-additive')) {
+        for (const c of errors) {
+          c.additivity = { value: kind, confidence: 0.7, source: { kind: 'rule', rule: 'additivity:error-of-sum' }, why: `${total.column} = ${total.derivedFrom.relation} row for row: an error in the units of ${kind} terms, of their kind` };
+          c.aggregation = 'sum';
+          more++;
+        }
+      }
       const level = group.find((c) => c.additivity?.value === 'semi-additive');
       if (!level) continue;
       for (const c of group) {
@@ -178,6 +208,9 @@ export function spreadLevelsThroughSums(columns: ColumnSemantics[]): number {
   }
   return changed;
 }
+
+/** Names of the error of a forecast or a fit. */
+const ERROR_WORDS = new Set(['error', 'errors', 'residual', 'residuals', 'deviation', 'discrepancy', 'surprise']);
 
 /** What a group test saw of one measure: how many groups of two rows or more, and in how many it is one value. */
 export interface RepeatEvidence {
@@ -367,12 +400,15 @@ export function markMixedUnits(db: Database, table: TableProfile, columns: Colum
     return;
   }
   // No mixed units, but the quantity named per row (`quant`: rad, sal, temp): mixed when one of them does not add up.
-  const quantities = mixedBy(db, table, columns, QUANTITY_NAME_WORDS, (v) => RATIO_UNIT.test(v) || nameTokens(v).some((t) => NON_ADDITIVE_WORDS.has(t)));
+  const quantities = mixedBy(db, table, columns, QUANTITY_NAME_WORDS, (v) => RATIO_UNIT.test(v) || namesStatistic(v));
   if (quantities) mark(quantities, 'additivity:mixed-quantities', 0.65, `${quantities.by.column} says which of ${quantities.named.length} quantities each row holds, among them '${quantities.mixed}', which does not add up: never summed as stored`);
 }
 
 /** Names of a column that says which quantity a long table's row measured (`quant`: rad, sal, temp; `parameter`). */
-const QUANTITY_NAME_WORDS = new Set(['quant', 'quantity', 'parameter', 'param', 'variable', 'analyte', 'measure', 'indicator', 'metric']);
+const QUANTITY_NAME_WORDS = new Set(['quant', 'quantity', 'parameter', 'param', 'variable', 'analyte', 'measure', 'indicator', 'metric', 'statistic', 'stat']);
+
+/** A statistic named in a row (`Mean`, `P98`, `annual mean`, `50 percentile`, `max`): the value beside it is no amount. */
+const namesStatistic = (value: string): boolean => /^p\d{1,2}(\.\d)?$/i.test(value.trim()) || nameTokens(value).some((t) => NON_ADDITIVE_WORDS.has(t));
 
 /** A long table's generic value columns, the column that says per row what they hold, its values, and one of another kind. */
 interface MixedColumn {
@@ -390,7 +426,11 @@ function mixedBy(db: Database, table: TableProfile, columns: ColumnSemantics[], 
   const profile = quantityColumn(table, words);
   const by = profile ? columns.find((c) => c.column === profile.name) : undefined;
   if (!by) return undefined;
-  const values = columns.filter((c) => c.role.value === 'measure' && c.additivity?.value !== 'non-additive' && c.additivity?.source.kind !== 'user' && c.role.source.kind !== 'user' && isValueColumn(c.column));
+  // A generic value column, or one named by the same word as the column that says what it holds (`statistic_value`
+  // beside `statistic_name`).
+  const own = nameTokens(by.column).filter((t) => words.has(t));
+  const valueOf = (name: string) => isValueColumn(name) || (nameTokens(name).some((t) => VALUE_WORDS.has(t)) && nameTokens(name).every((t) => VALUE_WORDS.has(t) || own.includes(t)));
+  const values = columns.filter((c) => c.role.value === 'measure' && c.additivity?.value !== 'non-additive' && c.additivity?.source.kind !== 'user' && c.role.source.kind !== 'user' && valueOf(c.column));
   if (values.length === 0) return undefined;
   let named: string[];
   try {
@@ -406,5 +446,33 @@ function mark(found: MixedColumn, rule: string, confidence: number, why: string)
   for (const c of found.values) {
     c.additivity = { value: 'non-additive', confidence, source: { kind: 'rule', rule }, why };
     c.aggregation = 'avg';
+  }
+}
+
+/** Words of a name that say it counts places in a sequence (`projected_year_number`, `step`, `horizon`). */
+const POSITION_WORDS = new Set(['number', 'no', 'num', 'index', 'position', 'step', 'horizon', 'order']);
+
+/**
+ * A count of periods that runs with a time column within each group (the 1st to 11th year of each baseline's
+ * projection, linear in the projected year) is an ordinal: a position in time, neither a code nor a key. The column
+ * of that name in the environment's other tables (the summary of errors by year of the projection) is the same.
+ */
+export function markPositionsInTime(tableColumns: Map<string, ColumnSemantics[]>, relationships: readonly Relationship[]): void {
+  const named = new Map<string, string>();
+  for (const r of relationships) {
+    if (r.kind !== 'derived-column' || r.source.kind !== 'rule' || r.source.rule !== 'derived-column:groupwise-linear') continue;
+    const time = r.from.find((f) => nameTokens(f).some((t) => TIME_WORDS.has(t)));
+    const c = tableColumns.get(r.table)?.find((x) => x.column === r.column);
+    if (!time || !c || c.role.source.kind === 'user' || !nameTokens(c.column).some((t) => POSITION_WORDS.has(t))) continue;
+    c.role = { value: 'ordinal', confidence: 0.7, source: { kind: 'rule', rule: 'ordinal:position-in-time' }, why: `${r.relation}: a position in time (the n-th period), not a code` };
+    named.set(c.column, r.table);
+  }
+  for (const list of tableColumns.values()) {
+    for (const c of list) {
+      const from = named.get(c.column);
+      if (!from || c.role.value === 'ordinal' || c.role.source.kind === 'user' || !['dimension', 'identifier'].includes(c.role.value)) continue;
+      c.role = { value: 'ordinal', confidence: 0.6, source: { kind: 'rule', rule: 'ordinal:position-in-time' }, why: `named as ${from}.${c.column}, a position in time` };
+      delete c.identifier;
+    }
   }
 }

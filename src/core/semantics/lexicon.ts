@@ -55,6 +55,7 @@ export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 's
   district: 'county',
   city: 'city',
   town: 'city',
+  village: 'city',
   municipality: 'city',
   borough: 'city',
   commune: 'city',
@@ -146,8 +147,16 @@ export const ADDITIVE_WORDS = set(
   'amount amt revenue sales sale total sum cost costs spend spent budget payment paid fee fees freight tax taxes profit expense expenses income ' +
     'qty quantity quantities count counts cnt units unit_count volume goals shots fouls corners cards points runs wins losses draws ' +
     'distance miles km duration minutes seconds milliseconds ms hours length bytes size generation emissions deaths cases births ' +
-    'visits views clicks orders items refund refunds salary wage wages earnings receipts outlays precipitation precip prcp ppt rainfall snowfall snow',
+    'visits views clicks orders items refund refunds salary wage wages earnings receipts outlays precipitation precip prcp ppt rainfall snowfall snow ' +
+    // An economy's output over a period.
+    'gdp gnp gva exports imports',
 );
+
+/**
+ * Flows of a period that grow year on year (an economy's output, a government's receipts and outlays): a series of
+ * them that never decreases is growth, not a running total.
+ */
+export const PERIOD_FLOW_WORDS = set('gdp gnp gva revenue revenues receipts outlays income exports imports spending expenditure expenditures');
 
 /** Levels measured at a moment: add across entities, not across time. */
 export const SEMI_ADDITIVE_WORDS = set(
@@ -155,7 +164,9 @@ export const SEMI_ADDITIVE_WORDS = set(
     // People or things in a state at a moment (current cases, patients in hospital, pupils enrolled, assets held).
     'current currently hospitalised hospitalized inpatients confinement isolation occupied enrolled enrollment enrolment residents inhabitants households workforce staff holdings assets liabilities remaining pending ' +
     // Stocks of an economy at a date: wealth, people employed or unemployed.
-    'wealth employed unemployed',
+    'wealth employed unemployed ' +
+    // What a household holds at an interview: rooms and buildings, animals owned.
+    'owned rooms bedrooms buildings',
 );
 
 /**
@@ -176,6 +187,8 @@ export const NON_ADDITIVE_WORDS = set(
     'temp temperature temperatures age index margin probability prob density speed elevation altitude humidity pressure per capita gpa discount ' +
     'fertility expectancy expect life bmi height weight percentile quantile std stdev variance proportion normal normals efficiency mpg yield ' +
     'max min maximum minimum peak tmax tmin tavg availability utilization utilisation occupancy wind gust lat lon latitude longitude coordinate coordinates threshold limit depth voltage volt uncertainty error accuracy exchange ex fx factor range bound bounds lower upper ' +
+    // Errors and spreads of a forecast or a fit (root mean square error, the spread of the middle two-thirds).
+    'rmse rmsd mse mae mape spread ' +
     // Physical properties of a thing (its mass, melting point, frequency, heading, width): never summed across things.
     'mass molar boil boiling melt melting freezing affinity electronegativity hz khz mhz ghz heading bearing angle azimuth deg width diameter radius thickness wavelength viscosity conductivity magnitude concentration intensity luminosity odds',
 );

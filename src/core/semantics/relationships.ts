@@ -9,7 +9,7 @@ import { quoteIdent as q } from '../text/sql';
 import type { ColumnProfile, EnvironmentProfile, TableProfile } from '../env/types';
 import { ADDITIVE_WORDS, NON_ADDITIVE_WORDS, SEMI_ADDITIVE_WORDS, TIME_WORDS, nameTokens } from './lexicon';
 import { isRunningTotal, MAX_SERIES_ROWS } from './levels';
-import type { Relationship } from './types';
+import type { Partition, Relationship } from './types';
 
 type ForeignKey = Extract<Relationship, { kind: 'foreign-key' }>;
 
@@ -28,6 +28,11 @@ const isIdLike = (c: ColumnProfile) => /(^id$|_id$|id$|^key$|_key$|code$)/i.test
 const GEO_NAME = /(city|state|country|region|province|county|zip|postal|address|town)$/i;
 const QUANTITY_OR_TIME = new Set([...ADDITIVE_WORDS, ...SEMI_ADDITIVE_WORDS, ...NON_ADDITIVE_WORDS, ...TIME_WORDS]);
 const quantityOrTime = (name: string) => nameTokens(name).some((t) => QUANTITY_OR_TIME.has(t));
+/** A number of things (`no_plots`, `num_rooms`, `n_members`), not the number of one: `memb_no` identifies a member. */
+const countName = (name: string) => {
+  const tokens = nameTokens(name);
+  return tokens.some((t, i) => /^(no|num|nb|nr|n)$/.test(t) && i < tokens.length - 1);
+};
 
 /** Distinct text values a child column needs before full containment in a parent key counts without a name match. */
 const MIN_TEXT_KEY_VALUES = 10;
@@ -57,10 +62,12 @@ function declaredForeignKeys(profile: EnvironmentProfile): ForeignKey[] {
  * tightest parent key wins, so a small `SupportRepId` maps to the 8-row employee table rather than to every table
  * whose ids happen to cover 1..8).
  */
-function inclusionDependencies(db: Database, profile: EnvironmentProfile, declared: ForeignKey[]): ForeignKey[] {
+function inclusionDependencies(db: Database, profile: EnvironmentProfile, declared: ForeignKey[], partitionViews: ReadonlySet<string>): ForeignKey[] {
   const known = new Set(declared.map((d) => `${d.child.table}.${d.child.column}`));
-  // A child of a few rows (8 visits to 3 sites) counts only when its column's name points at the parent.
-  const tables = profile.tables.filter((t) => t.kind === 'table' && t.rowCount >= 2);
+  // A child of a few rows (8 visits to 3 sites) counts only when its column's name points at the parent. A
+  // partition's view is a child too: a station code constant in each station's file points at the station list
+  // across all the files.
+  const tables = profile.tables.filter((t) => (t.kind === 'table' || partitionViews.has(t.name)) && t.rowCount >= 2);
   // Lookup tables (8 categories, 3 shippers) are parents too, however small.
   const parents = profile.tables.filter((t) => t.kind === 'table' && t.rowCount > 0);
   const result: ForeignKey[] = [];
@@ -94,7 +101,7 @@ function inclusionDependencies(db: Database, profile: EnvironmentProfile, declar
           if (!byName && (!(affinity || textCodes || scatteredIds) || childColumn.candidateKey)) continue;
           if (!byName && !affinity && child.rowCount < 10) continue;
           // A quantity or a time that happens to name a table (`rental_duration` in a database with `rental`) is not a key.
-          if (!byName && quantityOrTime(childColumn.name)) continue;
+          if (!byName && (quantityOrTime(childColumn.name) || countName(childColumn.name))) continue;
           if (!byName && childColumn.distinctCount > parentColumn.distinctCount) continue;
           const counted = rows(
             db,
@@ -512,9 +519,10 @@ function pearson(xs: number[], ys: number[]): number {
 }
 
 /** Every relationship of the environment. */
-export function inferRelationships(db: Database, profile: EnvironmentProfile): Relationship[] {
+export function inferRelationships(db: Database, profile: EnvironmentProfile, partitions: readonly Partition[] = []): Relationship[] {
   const declared = declaredForeignKeys(profile);
-  const keys = [...declared, ...inclusionDependencies(db, profile, declared)];
+  const partitionViews = new Set(partitions.map((p) => p.view).filter((v): v is string => Boolean(v)));
+  const keys = [...declared, ...inclusionDependencies(db, profile, declared, partitionViews)];
   const parallel = [...oneToOne(db, profile, keys), ...compositeOneToOne(db, profile)];
   const pairKey = (a: string, b: string) => [a, b].sort().join('\u0000');
   const parallelPairs = new Set(parallel.map((p) => pairKey(p.left.table, p.right.table)));
@@ -522,8 +530,12 @@ export function inferRelationships(db: Database, profile: EnvironmentProfile): R
   const computed = profile.tables.flatMap((t) => (t.viewSql ? viewComputedColumns(t) : computedColumns(db, t)));
   // Found by looser tests, listed before the exact ones: a column's description keeps its exact relation.
   const trends = profile.tables.filter((t) => !t.viewSql).flatMap((t) => [...groupwiseLinearColumns(db, t, computed.filter((r) => r.table === t.name)), ...runningTotals(db, t)]);
-  // A key between parallel tables is not a parent and a child.
-  const foreignKeys = keys.filter((k) => !parallelPairs.has(pairKey(k.child.table, k.parent.table)) || k.source.kind === 'schema');
+  // A key between parallel tables is not a parent and a child, nor one between two files of a partition, which are
+  // one dataset. A number that runs with a time column within each group (the 1st to 11th year of each projection)
+  // is a position in time, which no table is keyed by: nor is the column of that name elsewhere.
+  const samePartition = (a: string, b: string) => partitions.some((p) => p.tables.some((t) => t.table === a) && p.tables.some((t) => t.table === b));
+  const positions = new Set(trends.filter((r) => r.kind === 'derived-column' && r.source.kind === 'rule' && r.source.rule === 'derived-column:groupwise-linear' && r.from.some((f) => nameTokens(f).some((t) => TIME_WORDS.has(t)))).map((r) => (r.kind === 'derived-column' ? r.column : '')));
+  const foreignKeys = keys.filter((k) => k.source.kind === 'schema' || (!parallelPairs.has(pairKey(k.child.table, k.parent.table)) && !samePartition(k.child.table, k.parent.table) && !(positions.has(k.child.column) && k.child.column === k.parent.column)));
   return [...foreignKeys, ...parallel, ...derived, ...trends, ...computed];
 }
 
