@@ -849,6 +849,12 @@ describe('semantics rules: statistics per row, price indexes, projections by vin
     assert.equal(column(env, 'outlay_projection_errors', 'projected_year_number').role.value, 'ordinal');
     assert.equal(column(env, 'projection_errors_summary_stats_all', 'projected_year_number').role.value, 'ordinal');
     assert.ok(!env.semantics.relationships.some((r) => r.kind === 'foreign-key' && r.child.column === 'projected_year_number'));
+    // A percentage of GDP stored to one decimal, from rounded inputs, is still 100 × actual ÷ GDP, in every file; GDP
+    // itself is no ratio of the two.
+    for (const part of ['debt', 'deficit', 'outlay', 'revenue']) {
+      const derived = env.semantics.relationships.filter((r) => r.kind === 'derived-column' && r.table === `${part}_actuals_pct_gdp`);
+      assert.deepEqual(derived.map((r) => (r.kind === 'derived-column' ? `${r.column} = ${r.relation}` : '')), ['actuals_pct_gdp = 100 * actual_value / gdp'], part);
+    }
     const range = column(env, 'projection_errors_summary_stats_all', 'projection_year_range');
     assert.equal(range.role.value, 'time');
     assert.equal(range.time?.layout, 'YYYY-YYYY');

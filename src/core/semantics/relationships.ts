@@ -298,6 +298,18 @@ function computedColumns(db: Database, table: TableProfile): Array<Extract<Relat
   const n = numeric.length;
   const fractions = numeric.map((_, i) => sample.every((r) => r[i] >= 0 && r[i] < 1) && sample.some((r) => r[i] > 0));
   const varies = numeric.map((_, i) => sample.some((r) => r[i] !== sample[0][i]));
+  // A ratio stored rounded to its column's decimals (33.1 for 100 × 1307 ÷ 3949.2 = 33.096), computed from inputs
+  // that are rounded too: within half a unit of its last decimal, plus what the inputs' rounding moves the ratio (for
+  // columns written with decimals; a whole number is no rounded ratio).
+  const decimals = numeric.map((_, i) => Math.min(6, Math.max(...sample.map((r) => (String(r[i]).split('.')[1] ?? '').length))));
+  const half = (i: number) => 0.5 * 10 ** -decimals[i];
+  // Only the coarsest of the three is the rounded ratio: GDP to one decimal is not 100 × debt ÷ its percentage of GDP.
+  const ratioClose = (c: number, stored: number, exact: number, a: number, b: number, ra: number, rb: number) => {
+    if (close(stored, exact)) return true;
+    if (decimals[c] < 1 || ra === 0) return false;
+    const inputs = half(a) / Math.abs(ra) + half(b) / Math.abs(rb);
+    return (stored === 0 || half(c) / Math.abs(stored) >= inputs) && Math.abs(stored - exact) <= half(c) + Math.abs(exact) * inputs + 1e-9;
+  };
   for (let c = 0; c < n; c++) {
     if (!varies[c]) continue;
     for (let a = 0; a < n; a++) {
@@ -309,11 +321,11 @@ function computedColumns(db: Database, table: TableProfile): Array<Extract<Relat
         else if (holds((r) => close(r[c], r[a] + r[b]))) add(c, [a, b], `${numeric[a].name} + ${numeric[b].name}`, `equals ${numeric[a].name} + ${numeric[b].name} on ${sample.length} sampled rows`);
         else if (holds((r) => close(r[c], r[a] - r[b]))) add(c, [a, b], `${numeric[a].name} - ${numeric[b].name}`, `equals ${numeric[a].name} − ${numeric[b].name} on ${sample.length} sampled rows`);
         else if (holds((r) => close(r[c], r[b] - r[a]))) add(c, [a, b], `${numeric[b].name} - ${numeric[a].name}`, `equals ${numeric[b].name} − ${numeric[a].name} on ${sample.length} sampled rows`);
-        else if (holds((r) => r[b] !== 0 && close(r[c], r[a] / r[b]))) add(c, [a, b], `${numeric[a].name} / ${numeric[b].name}`, `equals ${numeric[a].name} ÷ ${numeric[b].name} on ${sample.length} sampled rows`);
-        else if (holds((r) => r[a] !== 0 && close(r[c], r[b] / r[a]))) add(c, [a, b], `${numeric[b].name} / ${numeric[a].name}`, `equals ${numeric[b].name} ÷ ${numeric[a].name} on ${sample.length} sampled rows`);
+        else if (holds((r) => r[b] !== 0 && ratioClose(c, r[c], r[a] / r[b], a, b, r[a], r[b]))) add(c, [a, b], `${numeric[a].name} / ${numeric[b].name}`, `equals ${numeric[a].name} ÷ ${numeric[b].name} on ${sample.length} sampled rows`);
+        else if (holds((r) => r[a] !== 0 && ratioClose(c, r[c], r[b] / r[a], a, b, r[a], r[b]))) add(c, [a, b], `${numeric[b].name} / ${numeric[a].name}`, `equals ${numeric[b].name} ÷ ${numeric[a].name} on ${sample.length} sampled rows`);
         // A percentage of another column (a change in percent of GDP): the ratio times 100.
-        else if (holds((r) => r[b] !== 0 && close(r[c], (100 * r[a]) / r[b]))) add(c, [a, b], `100 * ${numeric[a].name} / ${numeric[b].name}`, `equals 100 × ${numeric[a].name} ÷ ${numeric[b].name} on ${sample.length} sampled rows`);
-        else if (holds((r) => r[a] !== 0 && close(r[c], (100 * r[b]) / r[a]))) add(c, [a, b], `100 * ${numeric[b].name} / ${numeric[a].name}`, `equals 100 × ${numeric[b].name} ÷ ${numeric[a].name} on ${sample.length} sampled rows`);
+        else if (holds((r) => r[b] !== 0 && ratioClose(c, r[c], (100 * r[a]) / r[b], a, b, r[a], r[b]))) add(c, [a, b], `100 * ${numeric[a].name} / ${numeric[b].name}`, `equals 100 × ${numeric[a].name} ÷ ${numeric[b].name} on ${sample.length} sampled rows`);
+        else if (holds((r) => r[a] !== 0 && ratioClose(c, r[c], (100 * r[b]) / r[a], a, b, r[a], r[b]))) add(c, [a, b], `100 * ${numeric[b].name} / ${numeric[a].name}`, `equals 100 × ${numeric[b].name} ÷ ${numeric[a].name} on ${sample.length} sampled rows`);
         else {
           for (let d = 0; d < n; d++) {
             if (!fractions[d] || d === a || d === b || d === c) continue;
