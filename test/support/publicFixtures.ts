@@ -105,6 +105,11 @@ export const PUBLIC_ENVIRONMENTS: PublicFixture[] = [
   { name: 'bls-rcpi-u-rs-xlsx', set: 'dev-9' },
   { name: 'cbo-budget-projections', set: 'dev-9' },
   { name: 'airbase-cologne-stations', set: 'dev-9' },
+  { name: 'uci-bike-sharing-dc', set: 'held-out' },
+  { name: 'vbb-change-positions-ndjson', set: 'held-out' },
+  { name: 'cdc-rsv-forecast-hub-parquet', set: 'held-out' },
+  { name: 'mbie-edgs-assumptions-xlsx', set: 'held-out' },
+  { name: 'ea-distributed-solar-partitions', set: 'held-out' },
 ];
 
 export function publicFixture(name: string): PublicFixture {
