@@ -928,3 +928,69 @@ describe('semantics rules: the ninth set\'s rules stay off their look-alikes', f
     }
   });
 });
+
+describe('semantics rules: coded calendar parts, forecast horizons, weeks and month ends, costs per unit (the tenth set)', function () {
+  this.timeout(300_000);
+  const loaded = new Map<string, Promise<SemanticEnvironment>>();
+  const once = (name: string) => {
+    if (!loaded.has(name)) loaded.set(name, load(name));
+    return loaded.get(name)!;
+  };
+
+  it('reads the UCI bike-sharing codes: the record index identifies, mnth is a month, season a coded category', async () => {
+    const env = await once('uci-bike-sharing-dc');
+    for (const table of ['day', 'hour']) {
+      assert.equal(column(env, table, 'instant').role.value, 'identifier', table);
+      const month = column(env, table, 'mnth');
+      assert.equal(month.role.value, 'time', table);
+      assert.equal(month.time?.grain, 'month-of-year');
+      assert.equal(column(env, table, 'season').role.value, 'dimension', table);
+    }
+  });
+
+  it('reads forecast files: the horizon is ordered, Saturdays ending epidemiological weeks are weeks', async () => {
+    const env = await once('cdc-rsv-forecast-hub-parquet');
+    const file = memberOf(env, 't_2025');
+    assert.equal(column(env, file, 'horizon').role.value, 'ordinal');
+    for (const name of ['reference_date', 'target_end_date']) assert.equal(column(env, file, name).time?.grain, 'week', name);
+    assert.equal(column(env, 'oracle_output', 'target_end_date').time?.grain, 'week');
+  });
+
+  it('reads month ends as months, GDP on its own sheet as a flow, money per kW or per MWh as a unit cost', async () => {
+    const solar = await once('ea-distributed-solar-partitions');
+    assert.equal(column(solar, memberOf(solar, 'solar'), 'month_end').time?.grain, 'month');
+    const env = await once('mbie-edgs-assumptions-xlsx');
+    const sheet = (suffix: string) => env.semantics.tables.find((t) => t.table.endsWith(suffix))!.table;
+    assert.equal(column(env, sheet('_gdp'), 'value').additivity?.value, 'additive');
+    const stack = sheet('_generation_stack');
+    for (const name of ['capital_cost_nzd_k_w', 'variable_operating_costs_nzd_mwh', 'fuel_delivery_costs_nzd_gj']) assert.equal(column(env, stack, name).additivity?.value, 'non-additive', name);
+    for (const name of ['connection_cost_nzd_m', 'total_capital_costs_nzd_m']) assert.equal(column(env, stack, name).additivity?.value, 'additive', name);
+  });
+});
+
+describe('semantics rules: the tenth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps daily dates days, quarter ends days, costs per year amounts, a season of years a time', async () => {
+    const lines = ['date,quarter_end,Cost ($/year),Price (USD/kWh),season,amount'];
+    for (let i = 0; i < 40; i++) {
+      const day = new Date(Date.UTC(2020, 0, 1 + 3 * i)).toISOString().slice(0, 10);
+      const quarter = new Date(Date.UTC(2015 + Math.floor(i / 4), 3 * (i % 4) + 3, 0)).toISOString().slice(0, 10);
+      lines.push([day, quarter, 25_000 + 170 * ((i * 37) % 23), (0.1 + (i % 7) / 100).toFixed(2), `${2000 + i}-${String((i + 1) % 100).padStart(2, '0')}`, 50 + i].join(','));
+    }
+    const folder = makeFolder({ 'ledger.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'ledger', 'date')?.time?.grain, 'day');
+      assert.equal(found(env, 'ledger', 'quarter_end')?.time?.grain, 'day');
+      const cost = env.semantics.columns.find((c) => c.table === 'ledger' && /^cost/.test(c.column));
+      assert.equal(cost?.additivity?.value, 'additive');
+      const price = env.semantics.columns.find((c) => c.table === 'ledger' && /^price/.test(c.column));
+      assert.equal(price?.additivity?.value, 'non-additive');
+      assert.equal(found(env, 'ledger', 'season')?.role.value, 'time');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

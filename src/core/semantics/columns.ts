@@ -219,7 +219,7 @@ const timeRules: Rule[] = [
     const max = num(column.max);
     const only = n.tokens.length <= 2;
     if (!describedAsTime(e, n)) return undefined;
-    if (n.tokens.some((t) => t === 'month' || t === 'mon' || t === 'mo') && only && min >= 1 && max <= 12) return { role: 'time', rule: 'time:month-number', confidence: 0.85, why: `named ${column.name}, integers 1–12`, time: { storage: 'month-number', grain: 'month-of-year' } };
+    if (n.tokens.some((t) => t === 'month' || t === 'mon' || t === 'mo' || t === 'mnth' || t === 'mth') && only && min >= 1 && max <= 12) return { role: 'time', rule: 'time:month-number', confidence: 0.85, why: `named ${column.name}, integers 1–12`, time: { storage: 'month-number', grain: 'month-of-year' } };
     if (n.tokens.some((t) => t === 'quarter' || t === 'qtr') && only && min >= 1 && max <= 4) return { role: 'time', rule: 'time:quarter-number', confidence: 0.85, why: `named ${column.name}, integers 1–4`, time: { storage: 'text', grain: 'quarter' } };
     if (n.tokens.some((t) => t === 'hour' || t === 'hr') && only && min >= 0 && max <= 23) return { role: 'time', rule: 'time:hour-number', confidence: 0.85, why: `named ${column.name}, integers 0–23`, time: { storage: 'hour', grain: 'hour-of-day' } };
     // `minute` (singular) of an event, 0–130: when in the hour or the match it happened (`minutes` is a duration).
@@ -728,6 +728,10 @@ const RULES: Rule[] = [
     if (dimensionWord && !measureWord && column.type === 'integer' && column.distinctCount <= 50) {
       return { role: 'dimension', rule: 'dimension:coded-number', confidence: 0.75, why: `named ${column.name} (a ${dimensionWord}), ${column.distinctCount} integer codes` };
     }
+    // A codebook that calls it the record index or row number ("instant: record index").
+    if (e.dictionary && /\b(record|row|observation|line)\s+(index|number|no|id)\b/i.test(e.dictionary.description) && column.type === 'integer' && min >= 0) {
+      return { role: 'identifier', rule: 'identifier:described-row-number', confidence: 0.75, why: `described as "${e.dictionary.description}"`, identifier: 'row-index' };
+    }
     const rowNumberName = n.tokens.length === 0 || column.originalName === '' || ['index', 'row', 'rownum', 'rownames', 'rowname', 'rowid', 'unnamed', 'idx', '#', 'obs', 'observation'].includes(n.tokens[0]);
     if (column.type === 'integer' && column.candidateKey && (min === 0 || min === 1) && max - min + 1 === e.table.rowCount && rowNumberName) {
       return { role: 'identifier', rule: 'identifier:row-number', confidence: 0.85, why: `integers ${min}–${max}, one per row`, identifier: 'row-index' };
@@ -891,6 +895,13 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   const head = tokens[tokens.length - 1];
   if (tokens.length > 1 && head !== undefined && COUNT_WORDS.has(head) && !MEASURED_IN.has(head) && evidence.column.type === 'integer' && !tokens.slice(0, -1).some((t) => STATISTIC_WORDS.has(t))) {
     return { value: 'additive', confidence: 0.75, source: { kind: 'rule', rule: 'additivity:counted-head' }, why: `ends in "${head}": a count, which adds up` };
+  }
+  // Money per unit of a quantity written with a slash (`Capital cost (NZD/kW)`, `Fuel costs ($/GJ)`): a unit cost.
+  // Per year or per month it is a yearly or monthly amount, which adds up.
+  const original = evidence.column.originalName || evidence.column.name;
+  const perSlash = /\/\s*([A-Za-z][A-Za-z0-9]*)/.exec(original);
+  if (hasAny(tokens, MONEY_WORDS) && perSlash && /(\$|€|£|\b[A-Z]{3}\b)\s*\/\s*[A-Za-z]/.test(original) && !/^(year|yr|annum|month|quarter|qtr)s?$/i.test(perSlash[1])) {
+    return { value: 'non-additive', confidence: 0.75, source: { kind: 'rule', rule: 'additivity:money-per-unit' }, why: `named ${original}: money per ${perSlash[1]}, a unit cost` };
   }
   const byValues = additivityOfNamedValues(evidence, tokens);
   if (byValues) return byValues;

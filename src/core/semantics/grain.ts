@@ -2,7 +2,8 @@
  * The grain of a date column from all its values (up to 100,000 rows), not a sample: a time of day that never changes (a bulletin
  * stamped 17:00 every day, SQL Server's midnight) says nothing, so the values are days; dates that all fall on one
  * day of the month, a month or three or twelve apart, are months, quarters or years. One exception among them (a
- * survey held on the 9th) makes them days again.
+ * survey held on the 9th) makes them days again. Dates that all fall on the last day of their month are months too, and
+ * dates that all fall on one day of the week (Saturdays ending epidemiological weeks) are weeks.
  */
 import type { Database } from 'sql.js';
 import { quoteIdent as q } from '../text/sql';
@@ -16,8 +17,12 @@ export interface DateShape {
   times: number;
   /** Distinct days of the month. */
   days: number;
-  /** Gaps in months between consecutive distinct months, when every value falls on one day of the month. */
+  /** Gaps in months between consecutive distinct months, when every value falls on one day of the month (or on its last). */
   monthGaps: number[];
+  /** Distinct days of the week (0: not read). */
+  weekdays?: number;
+  /** Whether every value is the last day of its month (31/08, 30/09, 28/02). */
+  monthEnds?: boolean;
 }
 
 const ISO_PREFIX = "[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]*";
@@ -31,10 +36,11 @@ export function dateShape(db: Database, table: string, column: string): DateShap
   const c = q(column);
   try {
     const iso = `FROM (SELECT ${c} FROM ${q(table)} LIMIT ${ROW_LIMIT}) WHERE ${c} GLOB '${ISO_PREFIX}'`;
-    const row = db.exec(`SELECT COUNT(DISTINCT substr(${c}, 1, 10)), COUNT(DISTINCT CASE WHEN length(${c}) > 10 THEN substr(${c}, 12) END), COUNT(DISTINCT substr(${c}, 9, 2)) ${iso}`)[0]?.values[0];
+    const day = `substr(${c}, 1, 10)`;
+    const row = db.exec(`SELECT COUNT(DISTINCT ${day}), COUNT(DISTINCT CASE WHEN length(${c}) > 10 THEN substr(${c}, 12) END), COUNT(DISTINCT substr(${c}, 9, 2)), COUNT(DISTINCT strftime('%w', ${day})), COUNT(DISTINCT CASE WHEN strftime('%d', date(${day}, '+1 day')) = '01' THEN ${day} END) ${iso}`)[0]?.values[0];
     if (!row || Number(row[0]) === 0) return undefined;
-    const shape: DateShape = { dates: Number(row[0]), times: Number(row[1]), days: Number(row[2]), monthGaps: [] };
-    if (shape.days === 1) {
+    const shape: DateShape = { dates: Number(row[0]), times: Number(row[1]), days: Number(row[2]), monthGaps: [], weekdays: Number(row[3]), monthEnds: Number(row[4]) === Number(row[0]) };
+    if (shape.days === 1 || shape.monthEnds) {
       const months = (db.exec(`SELECT DISTINCT substr(${c}, 1, 7) ${iso} ORDER BY 1 LIMIT ${MONTH_LIMIT}`)[0]?.values ?? []).map((r) => {
         const [y, m] = String(r[0]).split('-').map(Number);
         return 12 * y + m;
@@ -50,7 +56,11 @@ export function dateShape(db: Database, table: string, column: string): DateShap
 /** The grain a date column's whole shape shows; undefined when the shape says nothing (one value, say). */
 export function grainOfShape(shape: DateShape): TimeGrain | undefined {
   if (shape.times > 1) return 'datetime';
-  if (shape.days > 1) return 'day';
+  // Every value the last day of its month, month after month (31/08, 30/09, 31/10, …): a monthly series. Quarter
+  // ends (31/03, 30/06) are as often the dates of counts taken then, so they stay days.
+  const monthEnds = shape.monthEnds === true && shape.dates >= 3 && shape.monthGaps.every((g) => g === 1);
+  // Every value on one day of the week (Saturdays ending epidemiological weeks): weeks.
+  if (shape.days > 1 && !monthEnds) return shape.weekdays === 1 && shape.dates >= 4 ? 'week' : 'day';
   if (shape.dates < 3) return undefined;
   // Every value on one day of the month: the spacing of the months says the period.
   const gaps = shape.monthGaps;

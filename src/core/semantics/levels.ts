@@ -117,7 +117,10 @@ export function markRunningTotals(db: Database, table: TableProfile, columns: Co
     if (!s) continue;
     const by = s.entities.length > 0 ? `per ${s.entities.join(' and ')} ` : '';
     // GDP, receipts, outlays: a flow of each period that grows year on year, not a total carried forward.
-    const periodFlow = nameTokens(c.column).some((t) => PERIOD_FLOW_WORDS.has(t));
+    // A generic `Value` on a sheet named GDP is GDP.
+    const own = nameTokens(c.column);
+    const words = own.every((t) => GENERIC_MEASURE_NAMES.has(t)) ? [...own, ...nameTokens(table.originalName), ...nameTokens(table.name)] : own;
+    const periodFlow = words.some((t) => PERIOD_FLOW_WORDS.has(t));
     if (isRunningTotal(s) && !periodFlow) {
       c.additivity = {
         value: 'semi-additive',

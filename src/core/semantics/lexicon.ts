@@ -107,7 +107,7 @@ export const FLAG_PREFIXES = set('is has was can should did does allow allows');
 export const FLAG_WORDS = set('flag active enabled disabled discontinued deleted member verified approved preferred fulltime done removed validated completed archived hidden published');
 
 /** Ordered categories. */
-export const ORDINAL_WORDS = set('rank ranking grade tier priority severity seed placing position lvl ord');
+export const ORDINAL_WORDS = set('rank ranking grade tier priority severity seed placing position lvl ord horizon');
 
 /** Names and free text for people. */
 export const TEXT_WORDS = set('name names title description desc comment comments note notes remark remarks summary text body message review caption bio details meaning label');
@@ -138,7 +138,7 @@ export const STRUCTURED_WORDS: Record<string, 'json' | 'url' | 'email' | 'phone'
 export const BINARY_WORDS = set('picture photo image img blob thumbnail logo avatar binary bytes_data');
 
 /** Words that name a category: a number in such a column is a code, not a quantity. */
-export const DIMENSION_WORDS = set('type kind category class group status segment cluster channel genre division direction source sector industry department dept mode method species genus family tribe gender sex team referee result outcome plot site station zone block stake ward quadrat transect lane room floor owner operator vendor brand manufacturer port');
+export const DIMENSION_WORDS = set('type kind category class group status segment cluster channel genre division direction source sector industry department dept mode method species genus family tribe gender sex team referee result outcome plot site station zone block stake ward quadrat transect lane room floor owner operator vendor brand manufacturer port season');
 
 // ---- measures and their additivity ----------------------------------------------------------------------------
 
