@@ -993,4 +993,14 @@ describe('semantics rules: the tenth set\'s rules stay off their look-alikes', f
       folder.cleanup();
     }
   });
+
+  it('keeps four stores opened on Mondays days: dates of events, one per row, are no weeks', async () => {
+    const folder = makeFolder({ 'stores.csv': 'store_id,city,opened_on\n1,Leeds,2015-03-02\n2,York,2017-09-18\n3,Hull,2016-05-09\n4,Bath,2018-01-08\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'stores', 'opened_on')?.time?.grain, 'day');
+    } finally {
+      folder.cleanup();
+    }
+  });
 });

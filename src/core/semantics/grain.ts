@@ -23,6 +23,8 @@ export interface DateShape {
   weekdays?: number;
   /** Whether every value is the last day of its month (31/08, 30/09, 28/02). */
   monthEnds?: boolean;
+  /** Rows holding a date (0: not read). */
+  rows?: number;
 }
 
 const ISO_PREFIX = "[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]*";
@@ -37,9 +39,9 @@ export function dateShape(db: Database, table: string, column: string): DateShap
   try {
     const iso = `FROM (SELECT ${c} FROM ${q(table)} LIMIT ${ROW_LIMIT}) WHERE ${c} GLOB '${ISO_PREFIX}'`;
     const day = `substr(${c}, 1, 10)`;
-    const row = db.exec(`SELECT COUNT(DISTINCT ${day}), COUNT(DISTINCT CASE WHEN length(${c}) > 10 THEN substr(${c}, 12) END), COUNT(DISTINCT substr(${c}, 9, 2)), COUNT(DISTINCT strftime('%w', ${day})), COUNT(DISTINCT CASE WHEN strftime('%d', date(${day}, '+1 day')) = '01' THEN ${day} END) ${iso}`)[0]?.values[0];
+    const row = db.exec(`SELECT COUNT(DISTINCT ${day}), COUNT(DISTINCT CASE WHEN length(${c}) > 10 THEN substr(${c}, 12) END), COUNT(DISTINCT substr(${c}, 9, 2)), COUNT(DISTINCT strftime('%w', ${day})), COUNT(DISTINCT CASE WHEN strftime('%d', date(${day}, '+1 day')) = '01' THEN ${day} END), COUNT(*) ${iso}`)[0]?.values[0];
     if (!row || Number(row[0]) === 0) return undefined;
-    const shape: DateShape = { dates: Number(row[0]), times: Number(row[1]), days: Number(row[2]), monthGaps: [], weekdays: Number(row[3]), monthEnds: Number(row[4]) === Number(row[0]) };
+    const shape: DateShape = { dates: Number(row[0]), times: Number(row[1]), days: Number(row[2]), monthGaps: [], weekdays: Number(row[3]), monthEnds: Number(row[4]) === Number(row[0]), rows: Number(row[5]) };
     if (shape.days === 1 || shape.monthEnds) {
       const months = (db.exec(`SELECT DISTINCT substr(${c}, 1, 7) ${iso} ORDER BY 1 LIMIT ${MONTH_LIMIT}`)[0]?.values ?? []).map((r) => {
         const [y, m] = String(r[0]).split('-').map(Number);
@@ -59,8 +61,10 @@ export function grainOfShape(shape: DateShape): TimeGrain | undefined {
   // Every value the last day of its month, month after month (31/08, 30/09, 31/10, …): a monthly series. Quarter
   // ends (31/03, 30/06) are as often the dates of counts taken then, so they stay days.
   const monthEnds = shape.monthEnds === true && shape.dates >= 3 && shape.monthGaps.every((g) => g === 1);
-  // Every value on one day of the week (Saturdays ending epidemiological weeks): weeks.
-  if (shape.days > 1 && !monthEnds) return shape.weekdays === 1 && shape.dates >= 4 ? 'week' : 'day';
+  // Every value on one day of the week (Saturdays ending epidemiological weeks), each shared by several rows or
+  // many of them: weeks. A few dates of events, one per row (four stores opened on Mondays), stay days.
+  const periods = shape.dates >= 20 || (shape.rows ?? 0) >= 2 * shape.dates;
+  if (shape.days > 1 && !monthEnds) return shape.weekdays === 1 && shape.dates >= 4 && periods ? 'week' : 'day';
   if (shape.dates < 3) return undefined;
   // Every value on one day of the month: the spacing of the months says the period.
   const gaps = shape.monthGaps;

@@ -361,7 +361,8 @@ export function markPositionsInGroups(db: Database, table: TableProfile, columns
 /** Names of a column that says what unit each row's value is in: `unit`, `Einheit`, `unit_of_measure`, `uom`. */
 const UNIT_COLUMN_WORDS = new Set(['unit', 'units', 'einheit', 'uom', 'unite', 'unidad', 'unita', 'eenheid', 'measurement']);
 /** Names of a column that says which quantity each row holds (OECD's `MEASURE`, `INDICATOR`; `Variable`, `series`), or its unit. */
-const QUANTITY_COLUMN_WORDS = new Set([...UNIT_COLUMN_WORDS, 'measure', 'indicator', 'indikator', 'variable', 'series', 'metric']);
+// A forecast hub's `target` (weekly admissions, or the share of visits) is the quantity a row forecasts.
+const QUANTITY_COLUMN_WORDS = new Set([...UNIT_COLUMN_WORDS, 'measure', 'indicator', 'indikator', 'variable', 'series', 'metric', 'target']);
 /** Words that may qualify a quantity column's word (`Indikator_Name`, `unit_code`, `unit_of_measure`). */
 const QUANTITY_QUALIFIERS = new Set(['name', 'code', 'id', 'label', 'of']);
 /** A generic value column (`value`, `Wert`, `obs_value`) says nothing of its own unit: the unit column does. */

@@ -46,12 +46,17 @@ function commonSuffix(names: string[]): string {
  */
 function wholeNumberAffixes(names: string[]): { prefix: string; suffix: string } {
   let prefix = commonPrefix(names);
-  const cutBefore = (n: string) => /^\d/.test(n.slice(prefix.length));
-  while (/\d$/.test(prefix) && names.some(cutBefore)) prefix = prefix.slice(0, -1);
+  // Nor a date written with dashes (`2025-11-29-…`, `2025-12-06-…`): the whole date varies, not its month and day.
+  const cutBefore = (n: string) => /\d[-_.]?$/.test(prefix) && /^[-_.]?\d/.test(n.slice(prefix.length)) && /\d/.test(n.slice(prefix.length));
+  while (prefix !== '' && names.some(cutBefore)) prefix = prefix.slice(0, -1);
+  // Nor a word (`solar_residential`, `solar_commercial`, `solar_industrial` share `ial`, which is no suffix).
+  const cutWord = (n: string, at: number) => /[A-Za-z]/.test(n[at - 1] ?? '') && /[A-Za-z]/.test(n[at] ?? '');
+  while (prefix !== '' && names.some((n) => cutWord(n, prefix.length))) prefix = prefix.slice(0, -1);
   const rests = names.map((n) => n.slice(prefix.length));
   let suffix = commonSuffix(rests);
   const cutAfter = (n: string) => /\d$/.test(n.slice(0, n.length - suffix.length));
   while (/^\d/.test(suffix) && rests.some(cutAfter)) suffix = suffix.slice(1);
+  while (suffix !== '' && rests.some((n) => cutWord(n, n.length - suffix.length))) suffix = suffix.slice(1);
   return { prefix, suffix };
 }
 
@@ -67,7 +72,7 @@ const GENERIC_WORDS = /^(data|file|files|part|parts|table|tables|output|input|ra
 /** What the varying part of the file names is, in one word. */
 function keyName(values: string[], prefix: string, folder: string): string {
   if (values.every((v) => /^(1[6-9]|20|21)\d\d$/.test(v))) return 'year';
-  if (values.every(isCompactDate)) return 'date';
+  if (values.every(isCompactDate) || values.every((v) => /^(19|20)\d\d-[01]\d-[0-3]\d$/.test(v))) return 'date';
   if (values.filter((v) => COUNTRY_NAMES.has(v.toLowerCase().replace(/[_-]+/g, ' '))).length >= 0.8 * values.length) return 'country';
   if (values.every((v) => /^\d{4}$/.test(v) && (Number(v.slice(0, 2)) + 1) % 100 === Number(v.slice(2)))) return 'season';
   if (values.every((v) => /^\d{4}[-_]?\d{2}$/.test(v))) return 'month';
