@@ -5,8 +5,8 @@
  * rows per category" and "the change in rows from 2018 to 2019" on such tables meaningless). The pool measures
  * them once; the families that count rows leave them out and still sum or average their values.
  *
- * A grid: a key of at most four columns, none an identifier or a flag (an id makes rows entities or events), at
- * least one a period (a day, week, month, quarter or year, not a moment) and a series column or a second period,
+ * A grid: a key of at most four columns, none an identifier or a flag (an id makes rows entities or events; a row
+ * number does not), at least one a period (a day, week, month, quarter, year or hour of the day, not a moment) and a series column or a second period,
  * unique over the rows, and dense — the rows fill at least half of the series × periods the key spans (events keyed
  * by a city and a date by chance do not).
  */
@@ -32,7 +32,8 @@ const MIN_DENSITY = 0.5;
 /** Rows a key of two periods alone needs. */
 const MIN_PERIOD_PAIRS = 50;
 
-const PERIOD_GRAINS = new Set(['day', 'week', 'month', 'quarter', 'year']);
+// An hour of the day indexes the cells of a day × hour grid (hourly counts) as a period does.
+const PERIOD_GRAINS = new Set(['day', 'week', 'month', 'quarter', 'year', 'hour-of-day']);
 
 export async function gridTables(profile: EnvironmentProfile, semantics: SemanticProfile, sql: CodeRunner, signal?: AbortSignal): Promise<GridTable[]> {
   const found: GridTable[] = [];
@@ -47,7 +48,8 @@ export async function gridTables(profile: EnvironmentProfile, semantics: Semanti
 async function gridOf(table: TableProfile, semantics: SemanticProfile, sql: CodeRunner, signal?: AbortSignal): Promise<GridTable | undefined> {
   const roleOf = (column: string) => semantics.columns.find((c) => c.table === table.name && c.column === column);
   // An identifier unique per row makes the rows entities or events, which are counted as such.
-  if (table.columns.some((c) => c.candidateKey && roleOf(c.name)?.role.value === 'identifier')) return undefined;
+  // A row number (`instant`, the record index) numbers the cells; it makes them nothing else.
+  if (table.columns.some((c) => c.candidateKey && roleOf(c.name)?.role.value === 'identifier' && roleOf(c.name)?.identifier !== 'row-index')) return undefined;
   if (!table.columns.some((c) => roleOf(c.name)?.role.value === 'measure')) return undefined;
   const isPeriod = (name: string) => {
     const s = roleOf(name);

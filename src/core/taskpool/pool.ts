@@ -177,7 +177,7 @@ async function noDataCheck(task: TaskSpec, model: TaskPoolOptions['noDataModel']
  */
 export function namingLookAlikes(task: TaskSpec, profile: EnvironmentProfile, documents: readonly DataDocument[], twins: readonly TwinTables[] = []): string {
   const unnamed = unnamedLookAlikes(task, profile, documents, twins);
-  return withTablesNamed(task.question, task.tables.filter((t) => unnamed.has(t)));
+  return withTablesNamed(task.question, task.tables.filter((t) => unnamed.has(t)), profile);
 }
 
 /** Builds, validates and selects the task pool for an environment opened as an agent tool context. */

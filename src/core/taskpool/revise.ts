@@ -245,9 +245,11 @@ export function tableNameForms(table: string): string[] {
  * column names ("order" in "order total", given orders.order_total) names that column, which a look-alike table
  * has too, not the table; callers that know the columns pass them.
  */
-export function namesTable(question: string, table: string, columns: readonly string[] = []): boolean {
+export function namesTable(question: string, table: string, columns: readonly string[] = [], label?: string): boolean {
   // Named as the schema writes it, in quotes ("rows in the table 'weather'"), whatever its columns are called.
   if (question.toLowerCase().includes(`'${table.toLowerCase()}'`)) return true;
+  // Named as its user knows it: its file (`day.csv`) or its sheet (`the 'GDP' sheet`).
+  if (label !== undefined && question.toLowerCase().includes(label.toLowerCase())) return true;
   let text = normalizeText(question);
   for (const phrase of columns.map(words).filter((p) => p !== '').sort((a, b) => b.length - a.length)) {
     // A column's words name the column, singular or plural ("order totals"), not its table.
@@ -256,8 +258,30 @@ export function namesTable(question: string, table: string, columns: readonly st
   return tableNameForms(table).some((form) => containsWord(text, form));
 }
 
+/** Data files that hold one table each, named by their file: a question says "in day.csv", as its user would. */
+const ONE_TABLE_FILE = /\.(csv|tsv|txt|json|jsonl|ndjson|parquet)$/i;
+
+/**
+ * How the user who owns the data names a table: a workbook sheet by its name as written (`the 'GDP' sheet`), a table
+ * that is a whole data file by the file (`day.csv`); undefined for a database's tables and views, a nested array's
+ * table or a partition's union view, which the schema's own name names best.
+ */
+export function tableLabel(table: string, profile: EnvironmentProfile): string | undefined {
+  const t = profile.tables.find((x) => x.name === table);
+  if (!t || t.kind !== 'table' || t.parent || t.sourceFile === '') return undefined;
+  if (/\.(xlsx|xlsm|xls|ods)$/i.test(t.sourceFile)) return t.originalName !== '' && !/['\n]/.test(t.originalName) ? `the '${t.originalName}' sheet` : undefined;
+  if (!ONE_TABLE_FILE.test(t.sourceFile) || profile.tables.filter((x) => x.sourceFile === t.sourceFile).length !== 1) return undefined;
+  const file = t.sourceFile.replace(/^.*[\\/]/, '');
+  // Files of one name in two folders (`2019/data.csv`, `2020/data.csv`) are told apart by their paths.
+  const same = profile.tables.filter((x) => x.sourceFile.replace(/^.*[\\/]/, '') === file).length;
+  return same === 1 ? file : t.sourceFile;
+}
+
 /** The words `withTablesNamed` puts before a question: "In the X table, " (or "In the X and Y tables, "). */
-export function tablesNamingPhrase(tables: readonly string[]): string {
+export function tablesNamingPhrase(tables: readonly string[], profile?: EnvironmentProfile): string {
+  const labels = profile ? tables.map((t) => tableLabel(t, profile)) : [];
+  // Files and sheets by the names their user knows: "In day.csv, ", "In the 'GDP' sheet and hour.csv, ".
+  if (profile && labels.every((l) => l !== undefined)) return `In ${labels.join(' and ')}, `;
   // A name of several words or with digits (`all_seasons`, `worldcup_14`, `recvDeps`): quoted as the schema writes it.
   if (tables.some((t) => /[\d_]|[a-z][A-Z]/.test(t))) return `In the table${tables.length > 1 ? 's' : ''} ${tables.map((t) => `'${t}'`).join(' and ')}, `;
   return `In the ${tables.map(words).join(' and ')} table${tables.length > 1 ? 's' : ''}, `;
@@ -269,15 +293,15 @@ export function tablesNamingPhrase(tables: readonly string[]): string {
  * it scopes every sentence, rather than trailing its last clause ("What is Spearman's minus Pearson's, according to
  * the table …?").
  */
-export function withTablesNamed(question: string, tables: readonly string[]): string {
+export function withTablesNamed(question: string, tables: readonly string[], profile?: EnvironmentProfile): string {
   if (tables.length === 0) return question;
   // The first word loses its capital (a question opens on a word of the template: "Which", "Counting", "Fit"), unless
   // it is an acronym or a name with its possessive ("GDP", "Brazil's" stay as written).
   const first = question.split(/\s+/)[0] ?? '';
   const lowered = /^[A-Z][a-z]+,?$/.test(first) ? question.charAt(0).toLowerCase() + question.slice(1) : question;
   // A question that quotes another table already ("the rows in the table 'goals'") uses the named one besides it.
-  const phrase = tablesNamingPhrase(tables);
-  const using = /\bthe (table|view)s? '/.test(question) ? phrase.replace(/^In /, 'Using ') : phrase;
+  const phrase = tablesNamingPhrase(tables, profile);
+  const using = /\bthe (table|view)s? '|\b[\w-]+\.(csv|tsv|txt|json|jsonl|ndjson|parquet)\b|' sheet\b/.test(question) ? phrase.replace(/^In /, 'Using ') : phrase;
   return `${using}${lowered}`;
 }
 
@@ -302,7 +326,7 @@ export function unnamedLookAlikes(task: TaskSpec, profile: EnvironmentProfile, d
 function tableNamed(task: TaskSpec, profile: EnvironmentProfile, documents: readonly DataDocument[]): (table: string) => boolean {
   const cited = citedText(task, documents);
   const columns = (table: string) => profile.tables.find((t) => t.name === table)?.columns.map((c) => c.name) ?? [];
-  return (table) => namesTable(task.question, table, columns(table)) || (cited !== '' && namesTable(cited, table, columns(table)));
+  return (table) => namesTable(task.question, table, columns(table), tableLabel(table, profile)) || (cited !== '' && namesTable(cited, table, columns(table)));
 }
 
 /**
@@ -454,7 +478,7 @@ export async function reviewTaskByRules(input: ReviewInput): Promise<TaskReview>
     for (const table of task.tables) if (!isNamed(table)) toName.add(table);
   }
   for (const detail of otherReadings) findings.push({ check: 'ambiguity', detail: `the question does not name its table: ${detail}` });
-  if (toName.size > 0) patch.question = withTablesNamed(patch.question ?? task.question, task.tables.filter((t) => toName.has(t)));
+  if (toName.size > 0) patch.question = withTablesNamed(patch.question ?? task.question, task.tables.filter((t) => toName.has(t)), profile);
 
   // 5. Verification instructions: an answer check, and a text instruction that names what to look for.
   if (!rubric.some((c) => c.polarity === 'positive' && c.check.kind === 'final_value')) {

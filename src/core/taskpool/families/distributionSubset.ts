@@ -49,6 +49,7 @@ import {
   type TaskFamily,
   columnPhrase,
   measureName,
+  semanticsOf,
 } from './kit';
 
 const MIN_ROWS = 100;
@@ -267,7 +268,9 @@ async function topAgainstRest(context: FamilyContext, table: TableProfile, measu
     if (!stats || stats.length !== 2 || num(stats[0][1]) + num(stats[1][1]) !== threshold.n) continue;
     const [rest, top] = stats.map((r) => ({ n: num(r[1]), mean: num(r[2]), variance: Math.max(0, num(r[3])) }));
     if (top.n < MIN_ABOVE_ROWS || Math.abs(welchT(top, rest)) < 2) continue;
-    const percent = typeof other.min === 'number' && other.min >= 0 && rest.mean > 0;
+    // A temperature in degrees has no true zero: "20% warmer" means nothing, so it is compared in degrees.
+    const interval = semanticsOf(context, table.name, other.name)?.unit?.value.kind === 'temperature';
+    const percent = typeof other.min === 'number' && other.min >= 0 && rest.mean > 0 && !interval;
     if (percent && Math.abs((100 * (top.mean - rest.mean)) / rest.mean) < MIN_DIFFERENCE_PCT) continue;
     const both = `${m} IS NOT NULL AND ${y} IS NOT NULL`;
     const attempt = new TaskProgram(context, 'distribution-subset');

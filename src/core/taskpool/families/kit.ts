@@ -19,7 +19,7 @@ import type { EvidenceGraph } from '../graph';
 import { lintQuestion } from '../lint';
 import { legendDescription } from '../glossary';
 import { repetitionKey } from '../repetition';
-import { unnamedLookAlikes, withTablesNamed } from '../revise';
+import { tableLabel, unnamedLookAlikes, withTablesNamed } from '../revise';
 import { withoutTotalRows } from '../totals';
 import type { AnswerKey, DependencyKind, EvidenceStep, SubAnswer, TaskDifficulty, TaskSpec } from '../types';
 
@@ -140,7 +140,9 @@ export function isCircular(column: ColumnProfile): boolean {
 export function mixedQuantities(table: TableProfile, column: ColumnProfile, context?: FamilyContext): boolean {
   const rule = context ? semanticsOf(context, table.name, column.name)?.additivity?.source : undefined;
   if (rule?.kind === 'rule' && (rule.rule === 'additivity:mixed-units' || rule.rule === 'additivity:mixed-quantities')) return true;
-  if (isValueColumn(column.originalName || column.name) && quantityColumn(table) !== undefined) return true;
+  // `value`, or a value named for where it comes from (`oracle_value`, `observed_value`), beside such a column.
+  const last = humanize(column.originalName || column.name).toLowerCase().split(' ').pop() ?? '';
+  if ((isValueColumn(column.originalName || column.name) || VALUE_HEADS.test(last)) && quantityColumn(table) !== undefined) return true;
   return namedBySibling(table, column) !== undefined;
 }
 
@@ -238,6 +240,10 @@ export function aggregateOf(context: FamilyContext, table: string, column: Colum
 /** A measure's name in words, with a unit the semantic profile knows when the name lacks it. */
 export function measureName(context: FamilyContext, table: string, column: ColumnProfile): string {
   const phrase = columnPhrase(context, table, column);
+  // A one-word name a codebook calls a count ("casual: count of casual users"): "the number of casual users".
+  const described = semanticsOf(context, table, column.name)?.description;
+  const counted = described?.source.kind === 'dictionary' ? /^(?:count|number|total number|no\.?) of ([a-z][a-z -]{2,40}?)\.?$/i.exec(described.value.trim()) : null;
+  if (counted && !phrase.includes(' ') && counted[1].split(' ').length <= 4) return `number of ${counted[1].toLowerCase()}`;
   // A count named by what it counts (`seats`, `places`): "the number of seats", which a verb agrees with ("is").
   if (column.type === 'integer' && /^[a-z]{4,}$/.test(phrase) && !/os$/.test(phrase) && pluralWord(phrase) && !PLURAL_WORDS.has(phrase)) return `number of ${phrase}`;
   // `amount` alone says nothing: the amount of a payment is a "payment amount".
@@ -562,6 +568,20 @@ export function ratesDiffer(groups: ReadonlyArray<{ n: number; rate: number }>):
   return chi2 >= critical;
 }
 
+/**
+ * Whether a grouping on the table itself only cuts its time axis: each period has one value of it (a `Status` of
+ * Historical up to 2023 and Projected after, `before`/`after` a reform). Comparing its groups compares periods, with
+ * every trend of the series in the difference, not two kinds of row.
+ */
+export async function cutOfTime(context: FamilyContext, table: TableProfile, g: Grouping): Promise<boolean> {
+  if (g.table.name !== table.name) return false;
+  for (const t of timeColumns(context, table)) {
+    const rows = await query(context, `SELECT COUNT(*), SUM(n > 1) FROM (SELECT COUNT(DISTINCT ${quoteIdent(g.column.name)}) AS n FROM ${quoteIdent(table.name)} WHERE ${quoteIdent(t.column.name)} IS NOT NULL GROUP BY ${quoteIdent(t.column.name)})`);
+    if (rows && num(rows[0]?.[0]) >= 3 && num(rows[0]?.[1]) === 0) return true;
+  }
+  return false;
+}
+
 /** Values that are all the same say nothing about a comparison. */
 export function varies(rows: unknown[][], valueAt = 1): boolean {
   return new Set(rows.map((r) => String(r[valueAt]))).size > 1;
@@ -607,6 +627,9 @@ const ACRONYM = /^[A-Z0-9]{2,6}$/;
  * codes and acronyms stay as written (`FTHG`, `GDP`, `FOD1P`), digits stay attached (`t_1962` → "1962").
  */
 export function humanize(name: string): string {
+  // A unit in parentheses after the words (`Capital cost (NZD/kW)`, `Total capacity installed (MW)`) stays as written.
+  const unit = /^(.*\S)\s*\(([^()]{1,24})\)\s*$/.exec(name);
+  if (unit && /[A-Za-z]/.test(unit[1])) return `${humanize(unit[1])} (${unit[2].trim()})`;
   const parts = name
     .replace(/([a-z0-9])([A-Z][a-z])/g, '$1 $2')
     .replace(/([a-z])([A-Z])/g, '$1 $2')
@@ -1203,6 +1226,9 @@ export function rowsNoun(context: FamilyContext, table: TableProfile, count: num
 /** Where `rowsNoun` says only "rows", the words naming the table: " in the view 'season_all'", or "" when the noun names it. */
 export function tableMention(context: FamilyContext, table: TableProfile): string {
   if (rowName(context, table)) return '';
+  // A file or a sheet by the name its user knows ("rows in day.csv", "rows in the 'GDP' sheet").
+  const label = tableLabel(table.name, context.profile);
+  if (label) return ` in ${label}`;
   return ` in the ${partitionOfView(context, table) || table.kind === 'view' ? 'view' : 'table'} '${table.name}'`;
 }
 
@@ -1243,7 +1269,7 @@ export function isCoordinate(column: ColumnProfile): boolean {
  */
 export function readsClean(context: FamilyContext, task: TaskSpec): boolean {
   const unnamed = unnamedLookAlikes(task, context.profile, context.documents, context.semantics.twinTables);
-  return lintQuestion(withTablesNamed(task.question, task.tables.filter((t) => unnamed.has(t)))).length === 0;
+  return lintQuestion(withTablesNamed(task.question, task.tables.filter((t) => unnamed.has(t)), context.profile)).length === 0;
 }
 
 // ---- added for the statistics and cohort compositions: a Python step read as text, rows as a noun ---------------

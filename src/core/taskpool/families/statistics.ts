@@ -23,6 +23,7 @@ import type { TaskSpec } from '../types';
 import {
   aggregateOf,
   clearLeader,
+  cutOfTime,
   derivedPair,
   fullPeriods,
   groupingName,
@@ -657,6 +658,8 @@ export const statisticsEffectSizeFamily: TaskFamily = {
       // The largest effect of the table's (flag, measure) pairs, measured in SQL before any Python runs.
       let best: { g: Grouping; m: ColumnProfile; d: number } | undefined;
       for (const g of groupingsOf(context, table, { min: 2, max: 2 })) {
+        // Historical against projected years is a cut of the time axis, not two kinds of row.
+        if (await cutOfTime(context, table, g)) continue;
         for (const m of measures(context, table).slice(0, 6)) {
           if (g.table.name === table.name && derivedPair(context, { table: table.name, column: g.column.name }, { table: table.name, column: m.name })) continue;
           const d = await effectOf(context, table, g, m);
@@ -684,6 +687,8 @@ async function effectOf(context: FamilyContext, table: TableProfile, g: Grouping
   if (!rows || rows.length !== 2 || rows.some((r) => num(r[0]) < MIN_GROUP_ROWS)) return undefined;
   const [n1, n2] = rows.map((r) => num(r[0]));
   const variance = (r: unknown[]) => ((num(r[2]) - num(r[1]) ** 2) * num(r[0])) / (num(r[0]) - 1);
+  // A group whose every value is the same (a ratio fixed at 1 for one fuel) is a constant, not a distribution.
+  if (rows.some((r) => variance(r) <= 1e-12 * Math.max(1, num(r[1]) ** 2))) return undefined;
   const pooled = Math.sqrt(((n1 - 1) * variance(rows[0]) + (n2 - 1) * variance(rows[1])) / (n1 + n2 - 2));
   return pooled > 0 ? (num(rows[0][1]) - num(rows[1][1])) / pooled : undefined;
 }

@@ -1,0 +1,58 @@
+/**
+ * Round-10 blind review faults on the tenth set (bike sharing, forecast hub, scenario workbook, solar partitions),
+ * read and mended in round 10: snake_case table names where a file or a sheet reads better, units mangled, partitions
+ * named by the letters their file names share, forecasts of two quantities averaged together, a split of the years
+ * into historical and projected, a percentage of a temperature, and the rows of a day × hour grid counted.
+ */
+import * as assert from 'node:assert/strict';
+import { humanize, measures } from '../../src/core/taskpool/families/kit';
+import { buildTaskPool } from '../../src/core/taskpool/pool';
+import { environments, tableOf } from '../support/familyContexts';
+
+describe('task pool: files and sheets by their names, units as written, one quantity at a time (the tenth set)', function () {
+  this.timeout(600_000);
+  const { env, closeAll } = environments();
+  after(closeAll);
+
+  it('names a CSV by its file and a sheet by its name, never by a snake_case table name', async () => {
+    for (const [name, label] of [['uci-bike-sharing-dc', /\b(day|hour)\.csv\b/], ['mbie-edgs-assumptions-xlsx', /the '[^']+' sheet/]] as const) {
+      const { session } = await env(name);
+      const pool = await buildTaskPool(session.toolContext);
+      assert.ok(pool.tasks.length > 0, name);
+      assert.ok(pool.tasks.some((t) => label.test(t.question)), name);
+      for (const task of pool.tasks) assert.doesNotMatch(task.question, /the (table|view) '[a-z0-9]+(_[a-z0-9]+){2,}'/, task.question);
+    }
+  });
+
+  it('keeps a unit in parentheses as written, and says a codebook count as "the number of"', async () => {
+    assert.equal(humanize('Fixed operating costs (NZD/kW/year)'), 'fixed operating costs (NZD/kW/year)');
+    assert.equal(humanize('Total capacity installed (MW)'), 'total capacity installed (MW)');
+    const { session } = await env('uci-bike-sharing-dc');
+    const pool = await buildTaskPool(session.toolContext);
+    for (const task of pool.tasks) assert.doesNotMatch(task.question, /\b(the|average|total) (casual|registered)\b/, task.question);
+    // An hourly grid of one row per day and hour: its row counts are coverage.
+    for (const task of pool.tasks) assert.doesNotMatch(task.question, /number of rows in hour\.csv/, task.question);
+  });
+
+  it('names solar partitions by their segment, forecast files by their date, and averages no forecast across its two targets', async () => {
+    const solar = (await env('ea-distributed-solar-partitions')).context;
+    const part = solar.semantics.partitions[0];
+    assert.deepEqual(part.tables.map((t) => t.value).sort(), ['commercial', 'industrial', 'residential']);
+    const hub = (await env('cdc-rsv-forecast-hub-parquet')).context;
+    const forecasts = hub.semantics.partitions.find((p) => p.tables.length === 4)!;
+    assert.equal(forecasts.key, 'date');
+    assert.ok(forecasts.tables.every((t) => /^2025-\d\d-\d\d$/.test(t.value)));
+    for (const table of [tableOf(hub, forecasts.view!), tableOf(hub, 'oracle_output')]) {
+      assert.deepEqual(measures(hub, table).map((c) => c.name).filter((n) => /value/.test(n)), [], table.name);
+    }
+  });
+
+  it('splits no series into historical and projected years, and compares temperatures in degrees', async () => {
+    const { session } = await env('mbie-edgs-assumptions-xlsx');
+    const pool = await buildTaskPool(session.toolContext);
+    for (const task of pool.tasks) assert.doesNotMatch(task.question, /by status \('(Projected|Historical)'/, task.question);
+    const bikes = (await buildTaskPool((await env('uci-bike-sharing-dc')).session.toolContext)).tasks;
+    for (const task of bikes) assert.doesNotMatch(task.question, /percentage is their average temperature/, task.question);
+    assert.ok(bikes.some((t) => /By how much is their average temperature higher/.test(t.question)));
+  });
+});
