@@ -7,7 +7,11 @@
 import * as assert from 'node:assert/strict';
 import { humanize, measures } from '../../src/core/taskpool/families/kit';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
+import { loadSemanticEnvironment } from '../../src/core/semantics/index';
+import { namesTable, tableLabel } from '../../src/core/taskpool/revise';
+import { makeFolder } from '../support/envFixtures';
 import { environments, tableOf } from '../support/familyContexts';
+import { sheetXml, writeZip, xlsxParts } from '../support/zipWriter';
 
 describe('task pool: files and sheets by their names, units as written, one quantity at a time (the tenth set)', function () {
   this.timeout(600_000);
@@ -54,5 +58,24 @@ describe('task pool: files and sheets by their names, units as written, one quan
     const bikes = (await buildTaskPool((await env('uci-bike-sharing-dc')).session.toolContext)).tasks;
     for (const task of bikes) assert.doesNotMatch(task.question, /percentage is their average temperature/, task.question);
     assert.ok(bikes.some((t) => /By how much is their average temperature higher/.test(t.question)));
+  });
+});
+
+describe('task pool: the name a user knows a table by', function () {
+  this.timeout(60_000);
+
+  it('names a file by its name, a sheet by its name, and a sheet name two workbooks share with its workbook', async () => {
+    const book = writeZip(xlsxParts(sheetXml(12)));
+    const folder = makeFolder({ 'gdp.xlsx': book, 'population.xlsx': book, 'rides.csv': 'day,count\n2020-01-01,3\n2020-01-02,5\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      const bySource = (file: string) => env.profile.tables.find((t) => t.sourceFile.endsWith(file))!.name;
+      assert.equal(tableLabel(bySource('gdp.xlsx'), env.profile), "the 'Data' sheet of gdp.xlsx");
+      assert.equal(tableLabel(bySource('population.xlsx'), env.profile), "the 'Data' sheet of population.xlsx");
+      assert.equal(tableLabel(bySource('rides.csv'), env.profile), 'rides.csv');
+      assert.ok(namesTable("How many rows in rides.csv have a count above 4?", bySource('rides.csv'), [], tableLabel(bySource('rides.csv'), env.profile)));
+    } finally {
+      folder.cleanup();
+    }
   });
 });

@@ -269,7 +269,12 @@ const ONE_TABLE_FILE = /\.(csv|tsv|txt|json|jsonl|ndjson|parquet)$/i;
 export function tableLabel(table: string, profile: EnvironmentProfile): string | undefined {
   const t = profile.tables.find((x) => x.name === table);
   if (!t || t.kind !== 'table' || t.parent || t.sourceFile === '') return undefined;
-  if (/\.(xlsx|xlsm|xls|ods)$/i.test(t.sourceFile)) return t.originalName !== '' && !/['\n]/.test(t.originalName) ? `the '${t.originalName}' sheet` : undefined;
+  if (/\.(xlsx|xlsm|xls|ods)$/i.test(t.sourceFile)) {
+    if (t.originalName === '' || /['\n]/.test(t.originalName)) return undefined;
+    // A sheet name several workbooks share (`analysis_data` in nine of them) is that sheet of its workbook.
+    const shared = profile.tables.filter((x) => x.originalName.toLowerCase() === t.originalName.toLowerCase() && /\.(xlsx|xlsm|xls|ods)$/i.test(x.sourceFile)).length > 1;
+    return shared ? `the '${t.originalName}' sheet of ${t.sourceFile.replace(/^.*[\\/]/, '')}` : `the '${t.originalName}' sheet`;
+  }
   if (!ONE_TABLE_FILE.test(t.sourceFile) || profile.tables.filter((x) => x.sourceFile === t.sourceFile).length !== 1) return undefined;
   const file = t.sourceFile.replace(/^.*[\\/]/, '');
   // Files of one name in two folders (`2019/data.csv`, `2020/data.csv`) are told apart by their paths.
