@@ -288,7 +288,9 @@ export function tablesNamingPhrase(tables: readonly string[], profile?: Environm
   // Files and sheets by the names their user knows: "In day.csv, ", "In the 'GDP' sheet and hour.csv, ".
   if (profile && labels.every((l) => l !== undefined)) return `In ${labels.join(' and ')}, `;
   // A name of several words or with digits (`all_seasons`, `worldcup_14`, `recvDeps`): quoted as the schema writes it.
-  if (tables.some((t) => /[\d_]|[a-z][A-Z]/.test(t))) return `In the table${tables.length > 1 ? 's' : ''} ${tables.map((t) => `'${t}'`).join(' and ')}, `;
+  // A view (a partition's union of files) is called one, as the rest of the question calls it.
+  const kind = profile && tables.every((t) => profile.tables.find((x) => x.name === t)?.kind === 'view') ? 'view' : 'table';
+  if (tables.some((t) => /[\d_]|[a-z][A-Z]/.test(t))) return `In the ${kind}${tables.length > 1 ? 's' : ''} ${tables.map((t) => `'${t}'`).join(' and ')}, `;
   return `In the ${tables.map(words).join(' and ')} table${tables.length > 1 ? 's' : ''}, `;
 }
 
