@@ -83,7 +83,7 @@ describe('total rows: rows that total the other rows of their table', function (
     }
     // The reference answers leave the rows out: the rows a count question counts are the table's less its total rows
     // (an outlier count; gdp's rows are a country × year grid, whose own number no question counts).
-    const counting = over.find((t) => /(number of|how many) rows in the table 'gdp'/i.test(t.question) && t.evidence.length === 1);
+    const counting = over.find((t) => /(number of|how many) rows in gdp\.csv/i.test(t.question) && t.evidence.length === 1);
     assert.ok(counting, over.map((t) => t.question).join('\n'));
     {
       const all = await session.toolContext.sql.run(counting.evidence[0].code.replace(/ WHERE \("country_name" IS NULL OR "country_name" NOT IN \([^)]*\)\)/, ''), {});

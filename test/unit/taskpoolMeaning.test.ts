@@ -47,7 +47,8 @@ describe('task pool: nouns, codes, derived pairs and periods an analyst would ac
     const github = (await env('github-innovation-graph')).context;
     // developers.csv holds a developers count per economy and quarter; licenses.csv one spdx_license per row.
     for (const name of ['developers', 'organizations', 'git_pushes', 'licenses']) assert.equal(rowName(github, table(github, name)), undefined, name);
-    assert.equal(things(github, table(github, 'licenses'), 'many'), "rows in the table 'licenses'");
+    // A whole file is named by its name, as its user knows it.
+    assert.equal(things(github, table(github, 'licenses'), 'many'), 'rows in licenses.csv');
     const lahman = (await env('lahman-baseball')).context;
     // TeamsFranchises keyed by franchID: franchises, not "franches"; AwardsPlayers: two plurals, no noun.
     assert.equal(things(lahman, table(lahman, 'teams_franchises'), 'many'), 'franchises');

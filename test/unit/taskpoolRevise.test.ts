@@ -21,7 +21,7 @@ import { RunStore } from '../../src/core/store/RunStore';
 import type { EvidenceGraph } from '../../src/core/taskpool/graph';
 import { buildTaskPool, namingLookAlikes, taskPoolFamilies } from '../../src/core/taskpool/pool';
 import { buildRubric, fileRoles, taskAnchors } from '../../src/core/taskpool/rubric';
-import { applyTaskPatch, citedText, namesTable, parseReview, questionHash, reviewTask, reviewTaskByRules, tablesNamingPhrase, unnamedLookAlikes } from '../../src/core/taskpool/revise';
+import { applyTaskPatch, citedText, namesTable, parseReview, questionHash, reviewTask, reviewTaskByRules, tableLabel, tablesNamingPhrase, unnamedLookAlikes } from '../../src/core/taskpool/revise';
 import type { TaskSpec } from '../../src/core/taskpool/types';
 import { buildTaskNodes } from '../../src/host/taskNodes';
 import { taskDetailMarkdown } from '../../src/core/taskpool/detail';
@@ -145,7 +145,8 @@ describe('task revision after the first exploration', function () {
     const r = await review(task);
     assert.equal(r.decision, 'revise', JSON.stringify(r));
     assert.ok(r.findings.some((f) => f.check === 'ambiguity' && /orders→orders_archive gives the same answer today/.test(f.detail)), JSON.stringify(r.findings));
-    assert.equal(r.patch.question, 'In the orders table, which channel has the most records?');
+    // orders is a whole CSV file: named by its file, as its user knows it.
+    assert.equal(r.patch.question, 'In orders.csv, which channel has the most records?');
     // The pool phrases the same question the same way up front, and the named question is sound.
     assert.equal(namingLookAlikes(task, session.env.profile, session.toolContext.documents), r.patch.question);
     assert.equal((await review(applyTaskPatch(task, r.patch).task)).decision, 'keep');
@@ -160,8 +161,8 @@ describe('task revision after the first exploration', function () {
     assert.ok(onOrders.length > 0);
     const columns = session.env.profile.tables.find((t) => t.name === 'orders')!.columns.map((c) => c.name);
     // Every question on orders names the table, in its own words ("the number of orders") or with the naming phrase.
-    for (const t of onOrders) assert.ok(namesTable(t.question, 'orders', columns), t.question);
-    assert.ok(onOrders.some((t) => t.question.includes(tablesNamingPhrase(['orders']))), 'a question that reads orders only through its columns gets the phrase');
+    for (const t of onOrders) assert.ok(namesTable(t.question, 'orders', columns, tableLabel('orders', session.env.profile)), t.question);
+    assert.ok(onOrders.some((t) => t.question.includes(tablesNamingPhrase(['orders'], session.env.profile))), 'a question that reads orders only through its columns gets the phrase');
     // A model that rewrites each question without the table's name: the template stays, with the reason.
     const dropsName: LlmProvider = {
       id: 'fake',

@@ -34,9 +34,9 @@ describe('task pool: what a row is called, and pairs never compared', function (
     const gapminder = (await env('vega-gapminder')).context;
     const g = table(gapminder, 'gapminder');
     assert.equal(rowName(gapminder, g), undefined);
-    assert.equal(things(gapminder, g, 'many'), "rows in the table 'gapminder'");
+    assert.equal(things(gapminder, g, 'many'), 'rows in gapminder.json');
     assert.equal(rowsNoun(gapminder, g), 'rows');
-    assert.equal(tableMention(gapminder, g), " in the table 'gapminder'");
+    assert.equal(tableMention(gapminder, g), ' in gapminder.json');
     const bigMac = (await env('economist-big-mac')).context;
     for (const t of bigMac.profile.tables) assert.equal(rowName(bigMac, t), undefined, `${t.name}: a file of data or an index, no noun for its rows`);
     const pool = await buildTaskPool((await env('vega-gapminder')).session.toolContext, { max: 40 });

@@ -10,7 +10,7 @@ import { buildTaskPool } from '../../src/core/taskpool/pool';
 import { loadSemanticEnvironment } from '../../src/core/semantics/index';
 import { namesTable, tableLabel } from '../../src/core/taskpool/revise';
 import { makeFolder } from '../support/envFixtures';
-import { environments, tableOf } from '../support/familyContexts';
+import { environments, openFiles, tableOf } from '../support/familyContexts';
 import { sheetXml, writeZip, xlsxParts } from '../support/zipWriter';
 
 describe('task pool: files and sheets by their names, units as written, one quantity at a time (the tenth set)', function () {
@@ -76,6 +76,36 @@ describe('task pool: the name a user knows a table by', function () {
       assert.ok(namesTable("How many rows in rides.csv have a count above 4?", bySource('rides.csv'), [], tableLabel(bySource('rides.csv'), env.profile)));
     } finally {
       folder.cleanup();
+    }
+  });
+});
+
+describe('task pool: values written several ways, and a table named by one of its columns', function () {
+  this.timeout(120_000);
+
+  it('groups by no column whose values differ only in case or spaces (a no-break space included), and calls no row by a column\'s name', async () => {
+    const sources = ['Onshore', 'Offshore', 'offshore', 'Onshore\u00a0'];
+    const funds = ['State', 'Treasury', 'Tribes', 'Reclamation'];
+    const disbursed = ['year,fund,source,amount'];
+    for (let i = 0; i < 160; i++) disbursed.push([2003 + (i % 16), funds[(i * 7) % 4], sources[(i * 3) % 4], 1000 + ((i * 7919) % 5000)].join(','));
+    const files: Record<string, string> = { 'disbursements.csv': disbursed.join('\n') + '\n' };
+    for (const country of ['albania', 'chile', 'peru']) {
+      const rows = ['country,month,total_deaths,excess_deaths'];
+      for (let m = 1; m <= 24; m++) rows.push([country, m, 900 + ((m * 37 + country.length * 11) % 300), (m * 13) % 90 - 20].join(','));
+      files[`${country}_excess_deaths.csv`] = rows.join('\n') + '\n';
+    }
+    const opened = await openFiles(files);
+    try {
+      const pool = await buildTaskPool(opened.session.toolContext);
+      assert.ok(pool.tasks.some((t) => t.tables.includes('disbursements')), pool.tasks.map((t) => t.question).join('\n'));
+      for (const task of pool.tasks) {
+        // `source` may appear only where its spellings are merged first.
+        if (/\bsources?\b(?! country)/i.test(task.question)) assert.match(task.question, /letter case or surrounding spaces/, task.question);
+        assert.doesNotMatch(task.question, /\b(how many|for how many|the) excess deaths (whose|is|are)\b/i, task.question);
+      }
+    } finally {
+      await opened.session.dispose();
+      opened.cleanup();
     }
   });
 });

@@ -20,7 +20,7 @@ import { checkEvidence, nearDuplicateOf, trivialReason } from './validate';
 import { phraseTask, type PhrasingModel } from './phrasing';
 import { unnamedLookAlikes, withTablesNamed } from './revise';
 import { gridTables } from './grids';
-import { nearUniqueColumns, repetitionKey, type UngroupedColumn } from './repetition';
+import { nearUniqueColumns, repetitionKey, spelledSeveralWays, type UngroupedColumn } from './repetition';
 import { namesTotalRows, statingTotalRows } from './totals';
 
 export { taskPoolFamilies };
@@ -192,7 +192,8 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
     else if (r.kind === 'derived-column') for (const input of r.from) addEdge(graph, { from: columnNode(r.table, input), to: columnNode(r.table, r.column), kind: 'derivation', note: r.why });
   }
   // Columns no family groups by (near-unique per-row ids), measured once, each with its reason for the report.
-  const ungrouped = await nearUniqueColumns(profile, context.sql, options.signal);
+  // And columns whose values are written several ways ('Offshore', 'offshore'): only the cleaning family groups by them.
+  const ungrouped = [...(await nearUniqueColumns(profile, context.sql, options.signal)), ...(await spelledSeveralWays(profile, context.sql, options.signal))];
   // Tables whose rows are the cells of a series × period grid: their row counts are coverage, asked by no family.
   const grids = await gridTables(profile, semantics, context.sql, options.signal);
   const familyContext: FamilyContext = {

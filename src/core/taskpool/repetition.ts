@@ -52,3 +52,25 @@ export async function nearUniqueColumns(profile: EnvironmentProfile, sql: CodeRu
   }
   return found;
 }
+
+/**
+ * The text columns of 2–50 distinct values whose values are written several ways — differing only in letter case or
+ * in surrounding spaces, the no-break space a spreadsheet leaves included (`Offshore` and `offshore`, `'A'` and
+ * `'A\u00a0'`): grouped or filtered as written, an answer depends on a cleaning the question does not state, so no
+ * family but the cleaning one groups by them.
+ */
+export async function spelledSeveralWays(profile: EnvironmentProfile, sql: CodeRunner, signal?: AbortSignal): Promise<UngroupedColumn[]> {
+  const found: UngroupedColumn[] = [];
+  for (const table of profile.tables) {
+    for (const column of table.columns) {
+      if (column.type !== 'text' || column.distinctCount < 2 || column.distinctCount > 50 || column.nullFraction >= 0.5) continue;
+      const c = q(column.name);
+      const result = await sql.run(`SELECT COUNT(DISTINCT ${c}), COUNT(DISTINCT lower(trim(replace(${c}, char(160), ' ')))) FROM ${q(table.name)} WHERE ${c} IS NOT NULL`, { signal });
+      const row = result.ok ? result.rows?.[0] : undefined;
+      if (!row) continue;
+      const [written, meant] = row.map((v) => Number(v));
+      if (meant < written) found.push({ table: table.name, column: column.name, why: `no grouping as written: its ${written} values are ${meant} written several ways (letter case or surrounding spaces), which a question would have to say how to merge` });
+    }
+  }
+  return found;
+}

@@ -1079,8 +1079,11 @@ function keyWord(column: ColumnProfile): string | undefined {
 export function rowName(context: FamilyContext, table: TableProfile): string | undefined {
   // A partition's union view: the files' name when it is a plural noun ("matches"); it may say only which file
   // a row came from ("worldcup", "season").
+  // A name that is one of the table's own columns (files called `…_excess_deaths` holding an `excess_deaths` column
+  // beside covid and total deaths) names a quantity of each row, not what a row is.
+  const ownColumn = (name: string) => table.columns.some((c) => nameWords(c.originalName || c.name).toLowerCase() === nameWords(name).toLowerCase());
   const partition = partitionOfView(context, table);
-  if (partition) return partition.name !== partition.key && pluralWord((nameWords(partition.name).split(' ').pop() ?? '').toLowerCase()) ? partition.name : undefined;
+  if (partition) return partition.name !== partition.key && pluralWord((nameWords(partition.name).split(' ').pop() ?? '').toLowerCase()) && !ownColumn(partition.name) ? partition.name : undefined;
   // A JSON child table (`stores_staff`, made from each store's staff array): its rows are the array's items.
   if (table.parent) {
     const segment = table.originalName.split(/[./>\[\]]+/).filter((s) => s !== '').pop() ?? '';
@@ -1144,7 +1147,7 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   // A key named after what the rows are (People's `playerID`): "players", more telling than the table's name.
   const word = keyed.map(keyWord).find((w) => w !== undefined && !w.includes(' ') && !/^(row|record|line|entry|item|seq)$/.test(w));
   if (word) return word;
-  if (pluralWord(last.toLowerCase())) return words.replace(/ /g, '_');
+  if (pluralWord(last.toLowerCase()) && !ownColumn(tableNounName(table))) return words.replace(/ /g, '_');
   // A key of one plain word naming what each row is (`country` in a table of one row per country): "countries".
   // Its values must be names of things: a `source` column of URLs (one per element of a periodic table) says where a
   // row came from, not what it is ("sources").
