@@ -30,6 +30,8 @@ export interface DateShape {
 const ISO_PREFIX = "[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]*";
 /** Enough distinct months to read a spacing; more would only cost time. */
 const MONTH_LIMIT = 600;
+/** Distinct dates read for the days of the week and the month ends: a daily series shows every weekday in its first weeks. */
+const DISTINCT_DATES = 2000;
 /** Rows read: a large table's first rows show its shape well enough, and loading must stay fast. */
 const ROW_LIMIT = 100_000;
 
@@ -39,9 +41,17 @@ export function dateShape(db: Database, table: string, column: string): DateShap
   try {
     const iso = `FROM (SELECT ${c} FROM ${q(table)} LIMIT ${ROW_LIMIT}) WHERE ${c} GLOB '${ISO_PREFIX}'`;
     const day = `substr(${c}, 1, 10)`;
-    const row = db.exec(`SELECT COUNT(DISTINCT ${day}), COUNT(DISTINCT CASE WHEN length(${c}) > 10 THEN substr(${c}, 12) END), COUNT(DISTINCT substr(${c}, 9, 2)), COUNT(DISTINCT strftime('%w', ${day})), COUNT(DISTINCT CASE WHEN strftime('%d', date(${day}, '+1 day')) = '01' THEN ${day} END), COUNT(*) ${iso}`)[0]?.values[0];
+    const row = db.exec(`SELECT COUNT(DISTINCT ${day}), COUNT(DISTINCT CASE WHEN length(${c}) > 10 THEN substr(${c}, 12) END), COUNT(DISTINCT substr(${c}, 9, 2)), COUNT(*) ${iso}`)[0]?.values[0];
     if (!row || Number(row[0]) === 0) return undefined;
-    const shape: DateShape = { dates: Number(row[0]), times: Number(row[1]), days: Number(row[2]), monthGaps: [], weekdays: Number(row[3]), monthEnds: Number(row[4]) === Number(row[0]), rows: Number(row[5]) };
+    const shape: DateShape = { dates: Number(row[0]), times: Number(row[1]), days: Number(row[2]), monthGaps: [], rows: Number(row[3]) };
+    // The days of the week and the month ends, read from the distinct dates (a few hundred), not from every row.
+    if (shape.days > 1 && shape.dates >= 3) {
+      const spread = db.exec(`SELECT COUNT(DISTINCT strftime('%w', d)), SUM(strftime('%d', date(d, '+1 day')) = '01'), COUNT(*) FROM (SELECT DISTINCT ${day} AS d ${iso} LIMIT ${DISTINCT_DATES})`)[0]?.values[0];
+      if (spread) {
+        shape.weekdays = Number(spread[0]);
+        shape.monthEnds = Number(spread[1]) === Number(spread[2]);
+      }
+    }
     if (shape.days === 1 || shape.monthEnds) {
       const months = (db.exec(`SELECT DISTINCT substr(${c}, 1, 7) ${iso} ORDER BY 1 LIMIT ${MONTH_LIMIT}`)[0]?.values ?? []).map((r) => {
         const [y, m] = String(r[0]).split('-').map(Number);
