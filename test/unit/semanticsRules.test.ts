@@ -22,6 +22,15 @@ const column = (env: SemanticEnvironment, table: string, name: string) => {
 
 const load = (name: string) => loadSemanticEnvironment(path.join(PUBLIC_FIXTURES, name, 'data'));
 
+/** A loader that opens each public environment once per describe block. */
+const onceEach = () => {
+  const loaded = new Map<string, Promise<SemanticEnvironment>>();
+  return (name: string) => {
+    if (!loaded.has(name)) loaded.set(name, load(name));
+    return loaded.get(name)!;
+  };
+};
+
 /** The first file of the partition whose view is named `view`. */
 const memberOf = (env: SemanticEnvironment, prefix: string) => {
   const partition = env.semantics.partitions.find((p) => p.tables.some((t) => t.table.startsWith(prefix)));
@@ -327,11 +336,7 @@ describe('value fingerprints: placeholders for missing values', () => {
 
 describe('semantics rules: names, documents, values and groups (the fifth set)', function () {
   this.timeout(300_000);
-  const loaded = new Map<string, Promise<SemanticEnvironment>>();
-  const once = (name: string) => {
-    if (!loaded.has(name)) loaded.set(name, load(name));
-    return loaded.get(name)!;
-  };
+  const once = onceEach();
   const ruleOf = (c: { role: { source: { kind: string; rule?: string } } }) => (c.role.source.kind === 'rule' ? c.role.source.rule : c.role.source.kind);
 
   it('reads a numbered address line as text, the whole address as a place', async () => {
@@ -470,11 +475,7 @@ describe('semantics rules: names, documents, values and groups (the fifth set)',
 
 describe('semantics rules: levels held from report to report, rates at an instant, years in other words (the sixth set)', function () {
   this.timeout(300_000);
-  const loaded = new Map<string, Promise<SemanticEnvironment>>();
-  const once = (name: string) => {
-    if (!loaded.has(name)) loaded.set(name, load(name));
-    return loaded.get(name)!;
-  };
+  const once = onceEach();
 
   it('reads counts a daily report repeats unchanged (airports in operation, licences to date) as levels, and the day\'s movements beside them as flows', async () => {
     const env = await once('india-aviation-traffic');
@@ -542,11 +543,7 @@ describe('semantics rules: Unix seconds with a fraction', function () {
 
 describe('semantics rules: rates in one word, indices, stocks, instruments, empty tables (the seventh set)', function () {
   this.timeout(300_000);
-  const loaded = new Map<string, Promise<SemanticEnvironment>>();
-  const once = (name: string) => {
-    if (!loaded.has(name)) loaded.set(name, load(name));
-    return loaded.get(name)!;
-  };
+  const once = onceEach();
   const additivity = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).additivity?.value;
 
   it('reads macro series as an economist would: rates and indices average, stocks hold, a row number identifies', async () => {
@@ -671,11 +668,7 @@ describe('semantics rules: the seventh set\'s rules stay off their look-alikes',
 
 describe('semantics rules: R help pages, keys matched by value, capital stocks, pay per person, clock times (the eighth set)', function () {
   this.timeout(300_000);
-  const loaded = new Map<string, Promise<SemanticEnvironment>>();
-  const once = (name: string) => {
-    if (!loaded.has(name)) loaded.set(name, load(name));
-    return loaded.get(name)!;
-  };
+  const once = onceEach();
   const additivity = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).additivity?.value;
 
   it('reads plm\'s panels with their help pages: row names and firm numbers identify, stocks and employment hold, figures per head average', async () => {
@@ -815,11 +808,7 @@ describe('semantics rules: the eighth set\'s rules stay off their look-alikes', 
 
 describe('semantics rules: statistics per row, price indexes, projections by vintage, survey answers (the ninth set)', function () {
   this.timeout(300_000);
-  const loaded = new Map<string, Promise<SemanticEnvironment>>();
-  const once = (name: string) => {
-    if (!loaded.has(name)) loaded.set(name, load(name));
-    return loaded.get(name)!;
-  };
+  const once = onceEach();
   const additivity = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).additivity?.value;
 
   it('reads AirBase station files: a value beside the statistic it is never sums, a station code points at the station list', async () => {
@@ -931,11 +920,7 @@ describe('semantics rules: the ninth set\'s rules stay off their look-alikes', f
 
 describe('semantics rules: coded calendar parts, forecast horizons, weeks and month ends, costs per unit (the tenth set)', function () {
   this.timeout(300_000);
-  const loaded = new Map<string, Promise<SemanticEnvironment>>();
-  const once = (name: string) => {
-    if (!loaded.has(name)) loaded.set(name, load(name));
-    return loaded.get(name)!;
-  };
+  const once = onceEach();
 
   it('reads the UCI bike-sharing codes: the record index identifies, mnth is a month, season a coded category', async () => {
     const env = await once('uci-bike-sharing-dc');
