@@ -48,7 +48,9 @@ export function labelledColumns(env: SemanticEnvironment, labels: ColumnLabel[])
     });
     let found = 0;
     for (const table of tables) {
-      const column = table.columns.find((c) => c.originalName === label.column) ?? (label.column === '' ? undefined : table.columns.find((c) => c.name === label.column));
+      // A header written with padding (` AK `) is named by its trimmed text: the loader trims headers.
+      const column = table.columns.find((c) => c.originalName === label.column)
+        ?? (label.column.trim() === '' ? undefined : table.columns.find((c) => c.originalName === label.column.trim() || c.name === label.column));
       if (!column) continue;
       const semantics = env.semantics.columns.find((c) => c.table === table.name && c.column === column.name);
       if (!semantics) continue;
