@@ -989,3 +989,71 @@ describe('semantics rules: the tenth set\'s rules stay off their look-alikes', f
     }
   });
 });
+
+describe('semantics rules: pivots by state, mid-year years, components of change, key/value sheets (the eleventh set)', function () {
+  this.timeout(300_000);
+  const once = onceEach();
+
+  it('reads a pivot with one column per state as amounts, whatever the state code spells (ID, SD, IN)', async () => {
+    const env = await once('onrr-disbursements-tsv');
+    for (const name of ['ak', 'id', 'sd', 'in_', 'wy']) {
+      const state = column(env, 'historic_preservation', name);
+      assert.equal(state.role.value, 'measure', name);
+      assert.equal(state.additivity?.value, 'additive', name);
+    }
+    assert.equal(column(env, 'land_acquisition', 'inholding_y_n').role.value, 'flag');
+    for (const name of ['states', 'congress_dist']) assert.equal(column(env, 'land_acquisition', name).role.value, 'geo', name);
+  });
+
+  it('reads the Brunel workbooks: 2011-12 is a year, population split into births and deaths is a flow, % is no sum', async () => {
+    const env = await once('brunel-datahub-gdp-population-xlsx');
+    const sheet = (start: string, suffix = '_analysis_data') => {
+      const found = env.semantics.tables.find((t) => t.table.startsWith(start) && t.table.endsWith(suffix));
+      assert.ok(found, start);
+      return found.table;
+    };
+    const births = sheet('births_and_deaths');
+    const year = column(env, births, 'year');
+    assert.equal(year.role.value, 'time');
+    assert.equal(year.time?.grain, 'year');
+    assert.equal(column(env, births, 'population').additivity?.value, 'additive');
+    const byArea = sheet('population_change_by_component');
+    assert.equal(column(env, byArea, 'population').additivity?.value, 'additive');
+    assert.equal(column(env, byArea, 'area').role.value, 'geo');
+    assert.equal(column(env, sheet('gross_domestic_product_by_local_authority'), 'la_name').role.value, 'geo');
+    assert.equal(column(env, sheet('annual_gdp_growth'), 'annual_change_real_gdp').additivity?.value, 'non-additive');
+    assert.equal(column(env, sheet('greater_west_of_england_share'), 'gwe_gdp_of_total').additivity?.value, 'non-additive');
+    assert.equal(column(env, sheet('net_internal_migration'), 'age_band').role.value, 'ordinal');
+    assert.equal(column(env, sheet('births_and_deaths', '_metadata'), 'publisher').role.value, 'dimension');
+  });
+});
+
+describe('semantics rules: the eleventh set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('tells bands from scores and spans of years', () => {
+    const bands = (values: string[]) => fingerprint(values, values).ordinalScale;
+    assert.equal(bands(['Age 0–14', 'Age 15–24', 'Age 25–34', 'Age 65+']), true);
+    assert.equal(bands(['1-4', '5-9', '10-19', '20 and over']), true);
+    assert.equal(bands(['2-1', '0-2', '1-1', '3-0']), false, 'match scores');
+    assert.equal(bands(['1984-1990', '1991-2000', '2001-2010']), false, 'spans of years');
+    assert.equal(bands(['0-10', '5-15', '10-20']), false, 'overlapping');
+  });
+
+  it('keeps months written YYYY-MM months, a population beside sex a level, an ID beside two state codes a key', async () => {
+    const months = Array.from({ length: 24 }, (_, i) => `${2011 + Math.floor((i + 11) / 12)}-${String(((i + 11) % 12) + 1).padStart(2, '0')}`);
+    const lines = ['period,sex,population,area,ID,AK,AL'];
+    months.forEach((m, i) => lines.push([m, i % 2 ? 'Male' : 'Female', 50_000 + 37 * i, i % 3 ? 'North' : 'South', 1000 + i, 3 * i, 7 * i].join(',')));
+    const folder = makeFolder({ 'survey.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'survey', 'period')?.time?.grain, 'month');
+      assert.equal(found(env, 'survey', 'population')?.additivity?.value, 'semi-additive');
+      assert.notEqual(found(env, 'survey', 'area')?.role.value, 'geo', 'a bare area in a table that lists no places');
+      assert.equal(found(env, 'survey', 'id')?.role.value, 'identifier');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

@@ -10,6 +10,7 @@ import {
   ADDITIVE_WORDS,
   BINARY_WORDS,
   CODE_WORDS,
+  COUNTRY_CODES,
   COUNT_WORDS,
   DIMENSION_WORDS,
   DURATION_WORDS,
@@ -31,6 +32,7 @@ import {
   TIME_SUFFIXES,
   TIME_WORDS,
   UNIT_WORDS,
+  US_STATE_CODES,
   GENERIC_MEASURE_NAMES,
   hasAny,
   nameTokens,
@@ -256,6 +258,9 @@ const timeRules: Rule[] = [
     // Spans of years (`1984-2025`, `2001–2010`): a period, from one year to a later one.
     const spans = sample ? sample.filter((v) => typeof v === 'string' && yearSpan(v)).length : 0;
     if (sample && sample.length >= 3 && spans === sample.length) return { role: 'time', rule: 'time:year-spans', confidence: 0.75, why: 'values are spans of years (YYYY-YYYY)', time: { storage: 'text', grain: 'other', layout: 'YYYY-YYYY' } };
+    // Years that run from one calendar year into the next (`2011-12`, `2019/20`): financial, school or mid-year years.
+    const fiscal = sample ? new Set(sample.filter((v) => typeof v === 'string' && fiscalYear(v)).map((v) => String(v).trim())).size : 0;
+    if (sample && fiscal >= 3 && sample.every((v) => typeof v === 'string' && fiscalYear(v))) return { role: 'time', rule: 'time:fiscal-years', confidence: 0.8, why: 'values are years that run into the next (YYYY-YY)', time: { storage: 'text', grain: 'year', layout: 'YYYY-YY' } };
     if (f.week >= 0.9) return { role: 'time', rule: 'time:iso-weeks', confidence: 0.9, why: 'values are ISO weeks (YYYY-Www)', time: { storage: 'text', grain: 'week', layout: 'YYYY-Www' } };
     if (f.period >= 0.9) return { role: 'time', rule: 'time:year-month-periods', confidence: 0.92, why: 'values are YYYY-MM periods', time: { storage: 'period', grain: 'month', layout: 'YYYY-MM', min: stringOf(column.samples[0]), isoExpression: "{col} || '-01'" } };
     if (f.dateLike >= 0.9) return { role: 'time', rule: 'time:mixed-layouts', confidence: 0.85, why: 'every value reads as a date, but in more than one layout (kept as text; convert before comparing)', time: { storage: 'mixed', grain: (e.dateShape && grainOfShape(e.dateShape)) ?? 'day' } };
@@ -397,6 +402,17 @@ function placeOfTable(table: TableProfile): GeoKind | undefined {
   return kind && kind !== 'latitude' && kind !== 'longitude' && kind !== 'address' && kind !== 'postal-code' ? kind : undefined;
 }
 
+/** A table whose name says its rows are places: `… by local authority`, `… across council areas`, `regional_…`. */
+function tableOfPlaces(table: TableProfile): boolean {
+  // A sheet is named by its workbook too.
+  const tokens = [table.originalName, table.sourceFile].flatMap((name) => nameTokens(name.replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/i, '')));
+  return tokens.some((t, at) => {
+    if (t === 'authority') return tokens[at - 1] === 'local';
+    const kind = GEO_WORDS[t.endsWith('ies') ? `${t.slice(0, -3)}y` : t.replace(/s$/, '')];
+    return kind === 'country' || kind === 'state' || kind === 'county' || kind === 'city' || (kind === 'region' && !/^(area|location)s?$/.test(t));
+  });
+}
+
 /** Words after `name` that say which of a thing's names it is (short, official, in English). */
 const NAME_VARIANTS = new Set(['short', 'long', 'full', 'official', 'common', 'local', 'native', 'display', 'ascii', 'en', 'english', 'abbr', 'abbreviated']);
 
@@ -505,6 +521,9 @@ const RULES: Rule[] = [
     // The participles (`done`, `hidden`) say a yes/no only as the name or its head: `hidden_size` is a size.
     const flagName = (n.tokens.length > 1 && FLAG_PREFIXES.has(n.tokens[0])) || hasAny(n.tokens.filter((t) => !PARTICIPLE_FLAGS.has(t) || t === n.last), FLAG_WORDS);
     if (flagName && column.distinctCount <= 2 && column.distinctCount >= 1) return { role: 'flag', rule: 'flag:name', confidence: 0.8, why: `named ${column.name}, ${column.distinctCount} value(s)` };
+    // Named for its answers (`inholding_y_n`, `member_yn`): yes, no, and perhaps not known.
+    const yn = n.last === 'yn' || (n.tokens.length > 2 && n.tokens[n.tokens.length - 2] === 'y' && n.last === 'n');
+    if (yn && column.distinctCount >= 1 && column.distinctCount <= 4) return { role: 'flag', rule: 'flag:y-n-name', confidence: 0.75, why: `named ${column.name}: a yes/no answer` };
     return undefined;
   },
   // Places.
@@ -537,6 +556,9 @@ const RULES: Rule[] = [
     let kind = head ? GEO_WORDS[head] : undefined;
     // A local authority (a council's area, as British, Irish and Australian statistics group by them) is a place.
     if (!kind && head === 'authority' && before === 'local' && column.type === 'text') kind = 'region';
+    // …and so is one named by its abbreviation (`LA name`, `LA code`, `LAD`) or a congressional district (`congress_dist`).
+    if (!kind && column.type === 'text' && ((before === 'la' && ['name', 'code', 'cd', 'nm'].includes(head)) || head === 'lad')) kind = 'region';
+    if (!kind && (before === 'congress' || before === 'congressional') && ['dist', 'district', 'districts', 'cd'].includes(head)) kind = 'region';
     if (!kind && before && GEO_WORDS[before] && ['name', 'code', 'no', 'num', 'number', 'cd', 'abbr', 'abbreviation', 'iso'].includes(head)) {
       kind = GEO_WORDS[before];
       // A code of an area that groups rows (a region code) is the area. A code beside the name of the place it
@@ -564,7 +586,8 @@ const RULES: Rule[] = [
     // NUTS areas are coded in letters and digits (`ITC4`); a number so named is something else (grams of nuts).
     if (isNumber(column) && words.includes('nuts')) return undefined;
     // An area in numbers is a surface (km²); a named area (`grid_balancing_area` of `ERCOT`) is a place.
-    if (head === 'area' && (column.type !== 'text' || n.tokens.length === 1)) return undefined;
+    // A bare `area` in text is a place where the table says it lists places ("… across local authority areas").
+    if (head === 'area' && (column.type !== 'text' || (n.tokens.length === 1 && !tableOfPlaces(e.table)))) return undefined;
     // An area code that is one per row is the key of a table of areas: it identifies them.
     if ((head === 'fips' || head === 'nuts') && e.table.rowCount >= 20 && column.distinctCount >= 0.95 * e.table.rowCount * (1 - column.nullFraction)) return undefined;
     // Numbers name places only as codes of areas (a district number, a state FIPS code).
@@ -683,6 +706,16 @@ const RULES: Rule[] = [
       return { role: 'dimension', rule: 'dimension:integer-codes-as-text', confidence: 0.6, why: `${distinct} whole numbers kept as text${declaredText ? ` (declared ${e.column.declaredType})` : `, named ${e.column.name}`}: codes` };
     }
     return { role: 'measure', rule: 'measure:numbers-as-text', confidence: 0.85, why: 'values are numbers written with symbols or thousands separators (stored as text)' };
+  },
+  // The keys of a sheet of facts about a dataset (`Metadata`: `Publisher`, `Dataset`, `Publication date`, `Link`, each
+  // once, beside its value): field names, a category of the facts, not text to read.
+  (e) => {
+    const { table, column, fingerprint: f } = e;
+    if (table.columns.length !== 2 || table.columns[0] !== column || column.type !== 'text') return undefined;
+    if (!/\b(meta ?data|about|information|info|readme|notes|details)\b/i.test(`${table.originalName.replace(/[_-]/g, ' ')}`)) return undefined;
+    const { rows, distinct } = present(e);
+    if (rows < 3 || rows > 60 || distinct < rows || f.meanLength > 30 || f.numericText > 0) return undefined;
+    return { role: 'dimension', rule: 'dimension:metadata-keys', confidence: 0.6, why: `${distinct} field names, each once, beside their values in ${table.originalName}` };
   },
   // Names, titles and descriptions.
   (e, n) => {
@@ -815,11 +848,33 @@ function otherOf(e: ColumnEvidence): string | undefined {
  */
 const ENTITY_NOUNS = new Set(['firm', 'company', 'individual', 'person', 'subject', 'patient', 'household', 'respondent', 'participant', 'plant', 'establishment', 'hospital', 'school', 'store', 'shop', 'farm', 'student', 'pupil', 'worker', 'employee', 'customer', 'user', 'animal', 'tree']);
 
+const PLACE_CODE_HEADER = new RegExp(`^(${US_STATE_CODES.join('|')})$`);
+const placeHeaderCache = new WeakMap<TableProfile, Set<string>>();
+
+/**
+ * Columns of a wide table headed by places' codes: eight or more headers written as US state or ISO country codes
+ * in capitals (` AK `, ` AL `, … `WY`; `DEU`, `FRA`), one column per place.
+ */
+function placeHeaders(table: TableProfile): Set<string> {
+  let found = placeHeaderCache.get(table);
+  if (found) return found;
+  const headed = table.columns.filter((c) => {
+    const header = (c.originalName || c.name).trim();
+    return PLACE_CODE_HEADER.test(header) || (/^[A-Z]{3}$/.test(header) && COUNTRY_CODES.has(header));
+  });
+  found = new Set(headed.length >= 8 ? headed.map((c) => c.name) : []);
+  placeHeaderCache.set(table, found);
+  return found;
+}
+
 /** The role of one column and what it rests on. */
 export function decideRole(evidence: ColumnEvidence & { sample?: unknown[] }): RoleDecision {
-  const names: Names = { tokens: nameTokens(evidence.column.originalName || evidence.column.name), described: evidence.dictionary ? descriptionTokens(evidence.dictionary.description) : [], last: undefined };
+  // A column of a wide table headed by a place's code (` AK `, ` ID `, ` SD `) holds what the table is about for that
+  // place: its header names where, not what (not an `id`, not a standard deviation).
+  const placeHeader = placeHeaders(evidence.table).has(evidence.column.name);
+  const names: Names = { tokens: placeHeader ? [] : nameTokens(evidence.column.originalName || evidence.column.name), described: evidence.dictionary ? descriptionTokens(evidence.dictionary.description) : [], last: undefined };
   // A loader's renamed column (`as_` for `AS`) still reads by its original name.
-  if (names.tokens.length === 0) names.tokens = nameTokens(evidence.column.name);
+  if (names.tokens.length === 0 && !placeHeader) names.tokens = nameTokens(evidence.column.name);
   names.last = names.tokens[names.tokens.length - 1];
   for (const rule of RULES) {
     const decision = rule(evidence, names);
@@ -845,7 +900,7 @@ function currentLevel(words: readonly string[], at: number): boolean {
 
 /** Additivity of a measure: the name's words, then the dictionary's, then the values. */
 export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
-  let tokens = nameTokens(evidence.column.originalName || evidence.column.name);
+  let tokens = placeHeaders(evidence.table).has(evidence.column.name) ? [] : nameTokens(evidence.column.originalName || evidence.column.name);
   // `value` in a table called population is a population; a month's column of a wide table (`JAN` … `DEC`) holds
   // what the table is named for.
   const tableTokens = [...nameTokens(evidence.table.originalName.replace(/\.[a-z0-9]+$/i, '')), ...nameTokens(evidence.table.name)];
@@ -905,6 +960,8 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   }
   const byValues = additivityOfNamedValues(evidence, tokens);
   if (byValues) return byValues;
+  const component = componentOfChange(evidence, tokens);
+  if (component) return component;
   const byName = fromWords(tokens, 'name');
   if (byName) return byName;
   const byDictionary = described.length > 0 ? fromWords(described, 'dictionary') : undefined;
@@ -925,6 +982,29 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   const level = tableLevel(evidence.table);
   if (level) return { value: 'semi-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:table-level' }, why: `in ${evidence.table.originalName.replace(/^.*[\\/]/, '')}, named ${level}: a level at a moment, added across entities, not over time` };
   return { value: 'additive', confidence: 0.55, source: { kind: 'rule', rule: 'additivity:default' }, why: 'a quantity with no sign of a rate, a level or an average' };
+}
+
+/** A year that runs into the next, written with the next's last two digits: `2011-12`, `1999/00`. */
+function fiscalYear(text: string): boolean {
+  const m = /^\s*((?:1[5-9]|20)\d\d)\s*[-–/]\s*(\d\d)\s*$/.exec(text);
+  return m !== null && (Number(m[1]) + 1) % 100 === Number(m[2]);
+}
+
+/** What changes a population or a stock: births, deaths, migration in and out, natural and other change. */
+const CHANGE_COMPONENT = /\b(births?|deaths?|(in|out|im|e)?-?migrations?|migrants?|inflows?|outflows?|arrivals?|departures?|(natural|other|net) changes?)\b/i;
+
+/**
+ * A level's name (`Population`) on rows that a category splits into what changes it (`births`, `deaths`, `Net
+ * internal migration`): people added or lost in a period, which add up. So is a level whose values go below zero.
+ */
+function componentOfChange(evidence: ColumnEvidence, tokens: readonly string[]): Fact<Additivity> | undefined {
+  const level = tokens.find((t) => SEMI_ADDITIVE_WORDS.has(t));
+  if (!level || tokens.length > 2 || !isNumber(evidence.column)) return undefined;
+  const source: Fact<Additivity>['source'] = { kind: 'rule', rule: 'additivity:component-of-change' };
+  const split = evidence.table.columns.find((c) => c !== evidence.column && c.type === 'text' && c.distinctCount >= 2 && c.distinctCount <= 12 && c.samples.length >= 2 && c.samples.every((v) => typeof v === 'string' && CHANGE_COMPONENT.test(v)));
+  if (split) return { value: 'additive', confidence: 0.65, source, why: `named ${evidence.column.name}, on rows split by ${split.name} (${split.samples.map((v) => String(v).trim()).join(', ')}): what changed the ${level} in a period` };
+  if (num(evidence.column.min) < 0 && /^(population|pop|people|residents|inhabitants)$/.test(level)) return { value: 'additive', confidence: 0.6, source, why: `named ${evidence.column.name}, values below zero (${evidence.column.min}): a change of the ${level}, not the ${level}` };
+  return undefined;
 }
 
 /** A span from one year to a later one, `1984-2025` or `2001 – 2010`. */

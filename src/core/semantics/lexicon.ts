@@ -50,6 +50,12 @@ export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 's
   iso3: 'country',
   iso2: 'country',
   state: 'state',
+  // Plurals: a cell that names several (`ND; SD`) or says `Multi`.
+  states: 'state',
+  counties: 'county',
+  cities: 'city',
+  regions: 'region',
+  provinces: 'state',
   province: 'state',
   county: 'county',
   district: 'county',
@@ -189,6 +195,8 @@ export const NON_ADDITIVE_WORDS = set(
     'max min maximum minimum peak tmax tmin tavg availability utilization utilisation occupancy wind gust lat lon latitude longitude coordinate coordinates threshold limit depth voltage volt uncertainty error accuracy exchange ex fx factor range bound bounds lower upper ' +
     // Errors and spreads of a forecast or a fit (root mean square error, the spread of the middle two-thirds).
     'rmse rmsd mse mae mape spread ' +
+    // A percent sign in a header (`Annual % change`, `GDP (% of total)`).
+    '% ' +
     // Physical properties of a thing (its mass, melting point, frequency, heading, width): never summed across things.
     'mass molar boil boiling melt melting freezing affinity electronegativity hz khz mhz ghz heading bearing angle azimuth deg width diameter radius thickness wavelength viscosity conductivity magnitude concentration intensity luminosity odds',
 );
@@ -311,6 +319,9 @@ export function hasAny(tokens: readonly string[], words: ReadonlySet<string>): s
 export const COUNTRY_NAMES = new Set<string>(
   ["afghanistan", "albania", "algeria", "andorra", "angola", "antigua and barbuda", "argentina", "armenia", "australia", "austria", "azerbaijan", "bahamas", "bahrain", "bangladesh", "barbados", "belarus", "belgium", "belize", "benin", "bhutan", "bolivia", "bosnia and herzegovina", "botswana", "brazil", "brunei", "bulgaria", "burkina faso", "burundi", "cabo verde", "cape verde", "cambodia", "cameroon", "canada", "central african republic", "chad", "chile", "china", "colombia", "comoros", "congo", "democratic republic of the congo", "costa rica", "croatia", "cuba", "cyprus", "czechia", "czech republic", "denmark", "djibouti", "dominica", "dominican republic", "ecuador", "egypt", "el salvador", "equatorial guinea", "eritrea", "estonia", "eswatini", "swaziland", "ethiopia", "fiji", "finland", "france", "gabon", "gambia", "georgia", "germany", "ghana", "greece", "grenada", "guatemala", "guinea", "guinea-bissau", "guyana", "haiti", "honduras", "hong kong", "hungary", "iceland", "india", "indonesia", "iran", "iraq", "ireland", "israel", "italy", "ivory coast", "côte d'ivoire", "cote d'ivoire", "jamaica", "japan", "jordan", "kazakhstan", "kenya", "kiribati", "kosovo", "kuwait", "kyrgyzstan", "laos", "latvia", "lebanon", "lesotho", "liberia", "libya", "liechtenstein", "lithuania", "luxembourg", "macao", "macau", "madagascar", "malawi", "malaysia", "maldives", "mali", "malta", "marshall islands", "mauritania", "mauritius", "mexico", "micronesia", "moldova", "monaco", "mongolia", "montenegro", "morocco", "mozambique", "myanmar", "burma", "namibia", "nauru", "nepal", "netherlands", "new zealand", "nicaragua", "niger", "nigeria", "north korea", "north macedonia", "macedonia", "norway", "oman", "pakistan", "palau", "palestine", "panama", "papua new guinea", "paraguay", "peru", "philippines", "poland", "portugal", "puerto rico", "qatar", "romania", "russia", "russian federation", "rwanda", "saint lucia", "samoa", "san marino", "saudi arabia", "senegal", "serbia", "seychelles", "sierra leone", "singapore", "slovakia", "slovenia", "solomon islands", "somalia", "south africa", "south korea", "korea", "south sudan", "spain", "sri lanka", "sudan", "suriname", "sweden", "switzerland", "syria", "taiwan", "tajikistan", "tanzania", "thailand", "timor-leste", "east timor", "togo", "tonga", "trinidad and tobago", "tunisia", "turkey", "türkiye", "turkmenistan", "tuvalu", "uganda", "ukraine", "united arab emirates", "uae", "united kingdom", "uk", "britain", "great britain", "united states", "usa", "united states of america", "uruguay", "uzbekistan", "vanuatu", "venezuela", "vietnam", "viet nam", "yemen", "zambia", "zimbabwe", "euro area", "world", "greenland", "england", "scotland", "wales"],
 );
+
+/** US states', the District of Columbia's and the territories' postal codes. */
+export const US_STATE_CODES: readonly string[] = 'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR GU VI AS MP'.split(' ');
 
 /**
  * ISO 3166-1 country codes, alpha-2 and alpha-3 (with Kosovo's user-assigned XK / XKX), for telling a column of

@@ -3,7 +3,7 @@
  * URLs, JSON, numbers written as text, month names, codes… computed from a sample, for the column rules to read.
  */
 import { candidateTypesOf } from '../env/typeInference';
-import { COUNTRY_CODES, COUNTRY_NAMES, MONTH_NAMES, ORDINAL_SCALES, WEEKDAY_NAMES, YES_NO_PAIRS } from './lexicon';
+import { COUNTRY_CODES, COUNTRY_NAMES, MONTH_NAMES, ORDINAL_SCALES, US_STATE_CODES, WEEKDAY_NAMES, YES_NO_PAIRS } from './lexicon';
 
 export interface ValueFingerprint {
   /** Non-null values sampled. */
@@ -84,11 +84,11 @@ const EMAIL = /^[^\s@()<>,;:"]+@[^\s@()<>,;:"]+\.[A-Za-z]{2,}$/;
 const URL_PATTERN = /^(https?|ftp):\/\/\S+$|^www\.\S+\.\S+$/i;
 const PHONE = /^\+?[\d\s().-]{7,20}$/;
 const PATH = /^(\/|[a-z]:\\|\.{1,2}\/)?([\w.-]+[/\\])+[\w.-]+\.\w{1,5}$/i;
-const NUMERIC_TEXT = /^\(?[-+]?\s?[$€£¥]?\s?\d{1,3}(?:[,\s]\d{3})+(?:\.\d+)?\)?\s?%?$|^\(?[-+]?\s?[$€£¥]\s?\d+(?:\.\d+)?\)?$|^[-+]?\d+(?:\.\d+)?\s?%$/;
+const NUMERIC_TEXT = /^\(?[-+]?\s?[$€£¥]?\s?\d{1,3}(?:[,\s]\d{3})+(?:\.\d+)?\)?\s?%?$|^\(?[-+]?\s?[$€£¥]\s?\d+(?:\.\d+)?\)?$|^[-+]?\d+(?:\.\d+)?\s?%$|^[$€£¥]\s?-$/;
 const CODE = /^(?=.*[A-Z0-9])[A-Z0-9][A-Z0-9_\-./#]{0,14}$/;
 const PERIOD = /^\d{4}-(0[1-9]|1[0-2])$/;
 /** US state and territory codes (a place written `Name, ST`); `Smith, JA` is a person. */
-const US_STATES = 'AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|PR|GU|VI|AS|MP';
+const US_STATES = US_STATE_CODES.join('|');
 const YEAR = /^(1[5-9]\d\d|20\d\d|21\d\d)$/;
 const YEAR_PERIOD = /^(1[5-9]\d\d|20\d\d|21\d\d)(-?Q[1-4]|-(0[1-9]|1[0-2]))?$/i;
 /** `Boston-Cambridge-Newton, MA`, `Cook County, IL`, `Kansas City, MO-KS`, `Bethesda-Rockville-Frederick, MD Met Div`. */
@@ -266,13 +266,46 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
   if (topCurrency) f.currencySymbol = topCurrency[0];
   if (distinct && distinct.length > 0) {
     const lowered = new Set(distinct.filter((v) => v !== null && v !== undefined).map((v) => String(v).trim().toLowerCase()).filter((v) => !MISSING_TEXT.test(v)));
-    f.yesNo = lowered.size === 2 && YES_NO_PAIRS.some(([a, b]) => lowered.has(a) && lowered.has(b));
+    // An answer of "unknown" (`U`, `DK`) beside Y and N leaves a yes/no question one.
+    const answered = [...lowered].filter((v) => !UNKNOWN_ANSWERS.has(v));
+    f.yesNo = answered.length === 2 && YES_NO_PAIRS.some(([a, b]) => answered.includes(a) && answered.includes(b));
     f.ordinalScale = lowered.size >= 2 && ORDINAL_SCALES.some((scale) => [...lowered].every((v) => scale.includes(v)));
     // Graded judgements (`Good`, `Requires improvement to be good`, `Inadequate`), beside `Not judged`.
     const graded = [...lowered].filter((v) => !NOT_GRADED.test(v));
     if (!f.ordinalScale && graded.length >= 2 && graded.every((v) => JUDGEMENTS.test(v))) f.ordinalScale = true;
     // Letter grades (`A+`, `A`, `A-`): a plain `A`/`B` is as often a section or a group, so a `+` or `-` must be there.
     if (!f.ordinalScale && lowered.size >= 2 && [...lowered].every((v) => LETTER_GRADES.includes(v)) && [...lowered].some((v) => /[+-]$/.test(v))) f.ordinalScale = true;
+    // Bands of a number (`Age 0–14`, `15-24`, `65+`, `under 5`): ordered by their bounds.
+    if (!f.ordinalScale && numberBands([...lowered])) f.ordinalScale = true;
   }
   return f;
 }
+
+/** Answers that say the yes/no is not known. */
+const UNKNOWN_ANSWERS = new Set(['u', 'unk', 'dk', 'not known', "don't know", 'dont know', 'not stated']);
+
+const BAND = /^([a-z][a-z ]*?\s)?(\d+(?:\.\d+)?)\s*(?:-|–|to)\s*(\d+(?:\.\d+)?)(\s[a-z ]+)?$/;
+const OPEN_BAND = /^([a-z][a-z ]*?\s)?(?:(\d+(?:\.\d+)?)\s*\+|(?:under|over|below|above|less than|more than|<|>|≥|≤|<=|>=)\s*(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*(?:and|or)\s*(?:over|older|above|more|under|younger|below|less))(\s[a-z ]+)?$/;
+
+/**
+ * Values that are bands of one number (`age 0–14` … `age 65+`, `1-4 employees`): at least two closed bands, each
+ * with its lower bound below its upper one, none overlapping another. Spans of years (`2011-12`, `1984-2025`) and
+ * scores (`2-1`, `0-2`) are not bands.
+ */
+export function numberBands(values: readonly string[]): boolean {
+  if (values.length < 3) return false;
+  const closed: Array<[number, number]> = [];
+  for (const value of values) {
+    const band = BAND.exec(value);
+    if (band) {
+      const low = Number(band[2]);
+      const high = Number(band[3]);
+      if (!(low < high) || (/^\d{4}$/.test(band[2]) && low >= 1500 && low <= 2100)) return false;
+      closed.push([low, high]);
+    } else if (!OPEN_BAND.test(value)) return false;
+  }
+  if (closed.length < 2) return false;
+  closed.sort((a, b) => a[0] - b[0]);
+  return closed.every(([low], at) => at === 0 || low >= closed[at - 1][1]);
+}
+
