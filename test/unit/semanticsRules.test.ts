@@ -1057,3 +1057,59 @@ describe('semantics rules: the eleventh set\'s rules stay off their look-alikes'
     }
   });
 });
+
+describe('semantics rules: nests and eggs, match results, tree bands (the twelfth set)', function () {
+  this.timeout(300_000);
+  const once = onceEach();
+
+  it('reads the shorebird database: an egg numbered within its nest is part of a key, its length is a size', async () => {
+    const env = await once('asdn-shorebirds-sqlite');
+    assert.equal(column(env, 'Bird_eggs', 'Egg_num').role.value, 'identifier');
+    assert.equal(column(env, 'Bird_eggs', 'Length').additivity?.value, 'non-additive');
+  });
+
+  it('reads football results: goals on each side add up, tournaments and winners are categories, not places', async () => {
+    const env = await once('international-football-results');
+    for (const name of ['home_score', 'away_score']) assert.equal(column(env, 'results', name).additivity?.value, 'additive', name);
+    assert.equal(column(env, 'results', 'tournament').role.value, 'dimension');
+    assert.equal(column(env, 'shootouts', 'winner').role.value, 'dimension');
+    assert.notEqual(column(env, 'shootouts', 'first_shooter').role.value, 'geo');
+  });
+
+  it('reads tree-band readings: tags identify, sizes are no sums, an NA-only year leaves the numbers numbers', async () => {
+    const env = await once('scbi-dendrobands-partitions');
+    const file = memberOf(env, 'scbi_dendro_all_20');
+    for (const name of ['tag', 'stemtag']) assert.equal(column(env, file, name).role.value, 'identifier', name);
+    for (const name of ['dend_diam', 'dbh', 'dend_ht']) {
+      const size = column(env, file, name);
+      assert.equal(size.role.value, 'measure', name);
+      assert.equal(size.additivity?.value, 'non-additive', name);
+    }
+    for (const name of ['crown_condition', 'crown_illum']) assert.equal(column(env, file, name).role.value, 'ordinal', name);
+    assert.equal(column(env, file, 'dir').role.value, 'dimension');
+  });
+});
+
+describe('semantics rules: the twelfth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps a count of tags a count, test scores scores, a trip length a distance, a weather condition a category', async () => {
+    const lines = ['station,num_tags,math_score,reading_score,home_score,away_score,length,condition,country'];
+    const weather = ['Clear', 'Rain', 'Fog', 'Snow'];
+    const countries = ['France', 'Germany', 'Spain', 'Italy', 'Portugal'];
+    for (let i = 0; i < 40; i++) lines.push([`S${i % 4}`, i % 7, 40 + ((i * 13) % 60), 35 + ((i * 17) % 60), (6 + (i % 5) / 2).toFixed(1), (5 + (i % 4) / 2).toFixed(1), 12 + ((i * 7) % 30), weather[i % 4], countries[i % 5]].join(','));
+    const folder = makeFolder({ 'log.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'log', 'num_tags')?.role.value, 'measure');
+      for (const name of ['math_score', 'reading_score']) assert.equal(found(env, 'log', name)?.additivity?.value, 'non-additive', name);
+      assert.equal(found(env, 'log', 'home_score')?.additivity?.value, 'non-additive', 'a rating of 6.5 is no goal count');
+      assert.equal(found(env, 'log', 'length')?.additivity?.value, 'additive');
+      assert.equal(found(env, 'log', 'condition')?.role.value, 'dimension');
+      assert.equal(found(env, 'log', 'country')?.role.value, 'geo');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

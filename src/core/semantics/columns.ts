@@ -320,6 +320,16 @@ function presentTexts(e: ColumnEvidence): string[] {
   return ((e as EvidenceWithSample).sample ?? e.column.samples).filter((v): v is string => typeof v === 'string' && v.trim() !== '' && !isMissingText(v));
 }
 
+/** The range of a column of whole numbers, stored as integers or as text beside placeholders (`NA`). */
+function wholeSteps(e: ColumnEvidence): { min: number; max: number } | undefined {
+  if (e.column.type === 'integer') return { min: num(e.column.min), max: num(e.column.max) };
+  if (e.column.type !== 'text') return undefined;
+  const values = ((e as EvidenceWithSample).sample ?? e.column.samples).filter((v) => v !== null && !(typeof v === 'string' && (v.trim() === '' || isMissingText(v))));
+  const numbers = values.map((v) => (typeof v === 'number' ? v : /^\s*\d+\s*$/.test(String(v)) ? Number(v) : NaN));
+  if (numbers.length === 0 || numbers.some((v) => !Number.isInteger(v))) return undefined;
+  return { min: Math.min(...numbers), max: Math.max(...numbers) };
+}
+
 /** Text values that are names for people to read (`Toy Story 2`, `Monsters, Inc.`): words, not codes. */
 function humanNames(e: ColumnEvidence): boolean {
   const f = e.fingerprint;
@@ -401,6 +411,9 @@ function placeOfTable(table: TableProfile): GeoKind | undefined {
   const kind = GEO_WORDS[last] ?? GEO_WORDS[singular];
   return kind && kind !== 'latitude' && kind !== 'longitude' && kind !== 'address' && kind !== 'postal-code' ? kind : undefined;
 }
+
+/** Who takes part in a contest: a country's name there is its team (`winner`, `first_shooter`, `opponent`). */
+const PARTICIPANT_WORDS = new Set(['winner', 'winners', 'loser', 'losers', 'opponent', 'opponents', 'shooter', 'champion', 'champions', 'runner', 'finalist', 'side', 'squad', 'player', 'players', 'competitor', 'entrant']);
 
 /** A table whose name says its rows are places: `… by local authority`, `… across council areas`, `regional_…`. */
 function tableOfPlaces(table: TableProfile): boolean {
@@ -500,9 +513,12 @@ const RULES: Rule[] = [
     return undefined;
   },
   // Keys the database declares.
-  (e) => {
+  (e, n) => {
     if (e.declaredKey && (e.table.primaryKey?.length ?? 0) === 1) return { role: 'identifier', rule: 'identifier:declared-primary-key', confidence: 0.99, why: 'the primary key the database declares', identifier: 'primary-key' };
     if (e.foreignKey && e.table.foreignKeys?.some((k) => k.columns.includes(e.column.name))) return { role: 'identifier', rule: 'identifier:declared-foreign-key', confidence: 0.99, why: 'a foreign key the database declares', identifier: 'foreign-key' };
+    // A number within a parent that the database makes part of the key (`Egg_num` of a nest, a line number of an order).
+    const numbering = n.last !== undefined && /^(num|no|nr|number|seq|sequence|line|index|idx)$/.test(n.last);
+    if (e.declaredKey && (e.table.primaryKey?.length ?? 0) > 1 && numbering && e.column.type === 'integer') return { role: 'identifier', rule: 'identifier:key-numbering', confidence: 0.8, why: `named ${e.column.name}, part of the key the database declares: the number of a row within its parent`, identifier: 'primary-key' };
     return undefined;
   },
   ...timeRules,
@@ -530,7 +546,7 @@ const RULES: Rule[] = [
   (e, n) => {
     const { column } = e;
     if (hasAny(n.tokens, IDENTIFIER_WORDS)) return undefined;
-    if (column.type === 'text' && e.fingerprint.country >= 0.6 && e.fingerprint.sampled >= 5 && !hasAny(n.tokens, DIMENSION_WORDS)) return { role: 'geo', rule: 'geo:country-values', confidence: 0.85, why: `${Math.round(e.fingerprint.country * 100)}% of values are country names`, geo: 'country' };
+    if (column.type === 'text' && e.fingerprint.country >= 0.6 && e.fingerprint.sampled >= 5 && !hasAny(n.tokens, DIMENSION_WORDS) && !hasAny(n.tokens, PARTICIPANT_WORDS)) return { role: 'geo', rule: 'geo:country-values', confidence: 0.85, why: `${Math.round(e.fingerprint.country * 100)}% of values are country names`, geo: 'country' };
     // The place must be what the name is about: its head word (`store_city`, `country_name`), not a qualifier
     // (`location_uncertainty` is a measure). A code of a place refers to it (`country_code`): an identifier.
     // A unit after the place says how it is written (`latitude_deg`, `lon_dd`), not what it is.
@@ -669,6 +685,11 @@ const RULES: Rule[] = [
     if (n.last === 'seniority' && column.type === 'text' && column.distinctCount >= 2 && column.distinctCount <= 12) return { role: 'ordinal', rule: 'ordinal:seniority', confidence: 0.7, why: `named ${column.name}, ${column.distinctCount} levels of seniority` };
     // A person's education in named levels (`none`, `pri_1` … `sec_5`, `university`): ordered.
     if (n.last !== undefined && /^(education|educ|edu|schooling)$/.test(n.last) && column.type === 'text' && column.distinctCount >= 3 && column.distinctCount <= 30) return { role: 'ordinal', rule: 'ordinal:education', confidence: 0.65, why: `named ${column.name}, ${column.distinctCount} levels of education` };
+    // A condition or a light scored in a few whole steps (a crown's condition 1–4, its illumination 1–5): a scale.
+    const steps = wholeSteps(e);
+    if (n.last !== undefined && /^(condition|illum|illumination|vigou?r|decay)$/.test(n.last) && steps && steps.min >= 0 && steps.max <= 10 && steps.max > steps.min) {
+      return { role: 'ordinal', rule: 'ordinal:scored-condition', confidence: 0.65, why: `named ${column.name}, whole steps ${steps.min}–${steps.max}: a scale` };
+    }
     // A cost of seed is money, whatever else `seed` names.
     const word = hasAny(n.tokens, MONEY_WORDS) ? undefined : hasAny(n.tokens, ORDINAL_WORDS);
     if (word && (column.type === 'text' || column.type === 'integer') && !(column.type === 'text' && column.distinctCount > 50)) return { role: 'ordinal', rule: 'ordinal:name', confidence: 0.8, why: `named ${column.name}: a ${word}` };
@@ -677,7 +698,9 @@ const RULES: Rule[] = [
   // An empty column says only its name: a time word or a quantity word at its head.
   // (A table or view with no rows is empty in every column.)
   (e, n) => {
-    if ((e.column.nullFraction < 1 && e.table.rowCount > 0) || !n.last) return undefined;
+    // (Placeholders in every row, `NA` all the way down, are empty too.)
+    const placeholdersOnly = e.column.type === 'text' && e.fingerprint.missingText === 1 && present(e).rows < 1;
+    if ((e.column.nullFraction < 1 && e.table.rowCount > 0 && !placeholdersOnly) || !n.last) return undefined;
     // A time word, or one qualified as the start or the end of a span (`tsStart`, `date_end`).
     const spanOfTime = n.tokens.length === 2 && TIME_WORDS.has(n.tokens[0]) && SPAN_ENDS.has(n.last);
     if (TIME_WORDS.has(n.last) || spanOfTime || (TIME_SUFFIXES.has(n.last) && n.tokens.length > 1)) {
@@ -690,7 +713,7 @@ const RULES: Rule[] = [
     // Money is a quantity wherever the name says it (`cost_manure`, `d15_cost_manu`: what was spent on manure).
     const quantity = declaredText ? undefined : hasAny([n.last], ADDITIVE_WORDS) ?? hasAny([n.last], NON_ADDITIVE_WORDS) ?? hasAny([n.last], SEMI_ADDITIVE_WORDS) ?? hasAny(n.tokens, MONEY_WORDS);
     if (quantity) return { role: 'measure', rule: 'measure:empty-name', confidence: 0.4, why: `empty, named ${e.column.name} (${quantity})` };
-    if (DIMENSION_WORDS.has(n.last) || n.last === 'charset' || n.last === 'encoding') return { role: 'dimension', rule: 'dimension:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}` };
+    if (DIMENSION_WORDS.has(n.last) || n.last === 'charset' || n.last === 'encoding' || n.last === 'dir') return { role: 'dimension', rule: 'dimension:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}` };
     return undefined;
   },
   // Numbers written as text ($1,200; -566,000; 12 %).
@@ -705,7 +728,7 @@ const RULES: Rule[] = [
     if ((declaredText || (n.last !== undefined && DIMENSION_WORDS.has(n.last))) && f.plainInteger >= 0.99 && distinct <= 50) {
       return { role: 'dimension', rule: 'dimension:integer-codes-as-text', confidence: 0.6, why: `${distinct} whole numbers kept as text${declaredText ? ` (declared ${e.column.declaredType})` : `, named ${e.column.name}`}: codes` };
     }
-    return { role: 'measure', rule: 'measure:numbers-as-text', confidence: 0.85, why: 'values are numbers written with symbols or thousands separators (stored as text)' };
+    return { role: 'measure', rule: 'measure:numbers-as-text', confidence: 0.85, why: 'values are numbers stored as text (written with symbols or separators, or beside placeholders such as NA)' };
   },
   // The keys of a sheet of facts about a dataset (`Metadata`: `Publisher`, `Dataset`, `Publication date`, `Link`, each
   // once, beside its value): field names, a category of the facts, not text to read.
@@ -756,6 +779,10 @@ const RULES: Rule[] = [
     if (column.type === 'integer' && n.tokens.length === 1 && ENTITY_NOUNS.has(n.tokens[0]) && min >= 0) {
       return { role: 'identifier', rule: 'identifier:entity-number', confidence: 0.7, why: `named ${column.name}, integers ${column.min}–${column.max}: the number of the ${n.tokens[0]} a row is about`, identifier: column.candidateKey ? 'primary-key' : 'code' };
     }
+    // The number on a tag fixed to a tree, an animal or a stem (`tag`, `stemtag`, `tag_no`): what it identifies.
+    if (column.type === 'integer' && /^(stem|ear|leg|band)?tag$/.test(n.tokens[0] ?? '') && (n.tokens.length === 1 || (n.tokens.length === 2 && /^(no|num|number|id)$/.test(n.tokens[1]))) && min >= 0) {
+      return { role: 'identifier', rule: 'identifier:tag-number', confidence: 0.7, why: `named ${column.name}: the number on a tag, which identifies what carries it`, identifier: 'code' };
+    }
     const dimensionWord = hasAny(n.tokens, DIMENSION_WORDS);
     const measureWord = hasAny(n.tokens, ADDITIVE_WORDS) ?? hasAny(n.tokens, SEMI_ADDITIVE_WORDS) ?? hasAny(n.tokens, NON_ADDITIVE_WORDS) ?? (n.last && HEAD_NON_ADDITIVE_WORDS.has(n.last) ? n.last : undefined);
     if (dimensionWord && !measureWord && column.type === 'integer' && column.distinctCount <= 50) {
@@ -804,7 +831,7 @@ const RULES: Rule[] = [
     if (f.codeLike >= 0.9 && f.meanLength <= 16) return { role: 'identifier', rule: 'identifier:code-values', confidence: 0.7, why: 'short codes of capitals and digits', identifier: 'code' };
     if (f.meanLength <= 4 && f.multiWord === 0 && f.nonAscii < 0.5 && column.distinctCount >= 0.8 * e.table.rowCount * (1 - column.nullFraction)) return { role: 'identifier', rule: 'identifier:short-unique-codes', confidence: 0.65, why: `${column.distinctCount} distinct values of ${f.meanLength.toFixed(1)} characters: codes`, identifier: 'code' };
     // A category named as such (`owner`, `source`, `type`) whose values recur is one, however many it has.
-    if (n.last && DIMENSION_WORDS.has(n.last) && nonNull >= 3 * column.distinctCount && f.meanLength <= 60) {
+    if (n.last && (DIMENSION_WORDS.has(n.last) || PARTICIPANT_WORDS.has(n.last)) && nonNull >= 3 * column.distinctCount && f.meanLength <= 60) {
       return { role: 'dimension', rule: 'dimension:named-category', confidence: 0.65, why: `named ${column.name}, ${column.distinctCount} values recurring over ${Math.round(nonNull)} rows` };
     }
     // Values that recur (a referee, a team, an observer: 4 rows or more each on average) are what rows are grouped by.
@@ -962,6 +989,10 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   if (byValues) return byValues;
   const component = componentOfChange(evidence, tokens);
   if (component) return component;
+  const played = matchScore(evidence, tokens);
+  if (played) return played;
+  const size = sizeOfAThing(evidence, tokens);
+  if (size) return size;
   const byName = fromWords(tokens, 'name');
   if (byName) return byName;
   const byDictionary = described.length > 0 ? fromWords(described, 'dictionary') : undefined;
@@ -988,6 +1019,30 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
 function fiscalYear(text: string): boolean {
   const m = /^\s*((?:1[5-9]|20)\d\d)\s*[-–/]\s*(\d\d)\s*$/.exec(text);
   return m !== null && (Number(m[1]) + 1) % 100 === Number(m[2]);
+}
+
+/** The sides of a match: `home_score` beside `away_score`, `team1_score` beside `team2_score`. */
+const SIDES: ReadonlyArray<readonly [string, string]> = [['home', 'away'], ['team1', 'team2'], ['winner', 'loser'], ['own', 'opp'], ['own', 'opponent'], ['for', 'against'], ['h', 'a']];
+
+/**
+ * One side's score in a match beside the other side's (`home_score`, `away_score`): goals or points scored, counted in
+ * whole numbers, which add up over matches (a team's goals in a season). A test score or a rating stays a score.
+ */
+function matchScore(evidence: ColumnEvidence, tokens: readonly string[]): Fact<Additivity> | undefined {
+  const head = tokens[tokens.length - 1];
+  if (tokens.length !== 2 || !/^(score|scores|goals|points|pts|runs)$/.test(head ?? '') || evidence.column.type !== 'integer' || num(evidence.column.min) < 0) return undefined;
+  const siblings = new Set(evidence.table.columns.map((c) => nameTokens(c.originalName || c.name).join(' ')));
+  const pair = SIDES.find(([a, b]) => (tokens[0] === a && siblings.has(`${b} ${head}`)) || (tokens[0] === b && siblings.has(`${a} ${head}`)));
+  if (!pair) return undefined;
+  return { value: 'additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:match-score' }, why: `named ${evidence.column.name} beside the ${tokens[0] === pair[0] ? pair[1] : pair[0]} side's: goals or points scored in a match, which add up over matches` };
+}
+
+/** A thing's length beside its width, height or diameter (an egg's, a leaf's): a size of each thing, never summed. */
+function sizeOfAThing(evidence: ColumnEvidence, tokens: readonly string[]): Fact<Additivity> | undefined {
+  if (tokens.length !== 1 || !/^(length|len)$/.test(tokens[0])) return undefined;
+  const other = evidence.table.columns.find((c) => c !== evidence.column && /^(width|breadth|height|diameter|depth|thickness)$/i.test((c.originalName || c.name).trim()));
+  if (!other) return undefined;
+  return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:size-of-a-thing' }, why: `named ${evidence.column.name} beside ${other.name}: the size of each thing` };
 }
 
 /** What changes a population or a stock: births, deaths, migration in and out, natural and other change. */

@@ -23,7 +23,7 @@ import { findLayoutColumns } from './layout';
 import { findTotalRows } from './totals';
 import { markMetadataTables } from './metadata';
 import type { ColumnSemantics, DictionaryEntry, Partition, Relationship, SemanticEnvironment, SemanticProfile, TableSemantics } from './types';
-import { fingerprint, MISSING_PLACEHOLDERS } from './values';
+import { fingerprint, isMissingText, MISSING_PLACEHOLDERS } from './values';
 
 export * from './types';
 export { CORRECTIONS_FILE } from './corrections';
@@ -40,12 +40,17 @@ function sampleValues(db: Database, table: TableProfile): Map<string, SqlValue[]
         if (values) for (const row of result.values) if (row[at] !== null) values.push(row[at]);
       });
     }
-    // A sparse column: read its own non-null values.
+    // A sparse column: read its own non-null values. One whose first rows are placeholders (`NA` in every row of the
+    // partition's first files) reads its own values too, beside the placeholders it showed.
     for (const column of table.columns) {
       const values = samples.get(column.name)!;
-      if (values.length < 20 && column.nullFraction < 1 && values.length < table.rowCount * (1 - column.nullFraction)) {
-        const own = db.exec(`SELECT ${q(column.name)} FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL LIMIT ${SAMPLE_ROWS}`)[0];
-        samples.set(column.name, (own?.values ?? []).map((r) => r[0]));
+      const placeholders = values.filter((v) => typeof v === 'string' && isMissingText(v));
+      const present = values.length - placeholders.length;
+      if (present < 20 && column.nullFraction < 1 && present < table.rowCount * (1 - column.nullFraction)) {
+        const c = q(column.name);
+        const notPlaceholder = placeholders.length > 0 ? ` AND lower(trim(CAST(${c} AS TEXT))) NOT IN (${MISSING_PLACEHOLDERS.map((p) => `'${p.replace(/'/g, "''")}'`).join(', ')})` : '';
+        const own = db.exec(`SELECT ${c} FROM ${q(table.name)} WHERE ${c} IS NOT NULL${notPlaceholder} LIMIT ${SAMPLE_ROWS}`)[0];
+        samples.set(column.name, [...placeholders, ...(own?.values ?? []).map((r) => r[0])]);
       }
     }
   } catch {

@@ -144,7 +144,7 @@ export const STRUCTURED_WORDS: Record<string, 'json' | 'url' | 'email' | 'phone'
 export const BINARY_WORDS = set('picture photo image img blob thumbnail logo avatar binary bytes_data');
 
 /** Words that name a category: a number in such a column is a code, not a quantity. */
-export const DIMENSION_WORDS = set('type kind category class group status segment cluster channel genre division direction source sector industry department dept mode method species genus family tribe gender sex team referee result outcome plot site station zone block stake ward quadrat transect lane room floor owner operator vendor brand manufacturer port season');
+export const DIMENSION_WORDS = set('type kind category class group status segment cluster channel genre division direction source sector industry department dept mode method species genus family tribe gender sex team referee result outcome plot site station zone block stake ward quadrat transect lane room floor owner operator vendor brand manufacturer port season tournament competition league');
 
 // ---- measures and their additivity ----------------------------------------------------------------------------
 
@@ -198,15 +198,18 @@ export const NON_ADDITIVE_WORDS = set(
     // A percent sign in a header (`Annual % change`, `GDP (% of total)`).
     '% ' +
     // Physical properties of a thing (its mass, melting point, frequency, heading, width): never summed across things.
+    // A tree's diameter at breast height (`dbh`), a diameter cut short (`dend_diam`).
+    'dbh diam ' +
     'mass molar boil boiling melt melting freezing affinity electronegativity hz khz mhz ghz heading bearing angle azimuth deg width diameter radius thickness wavelength viscosity conductivity magnitude concentration intensity luminosity odds',
 );
 
 /**
- * Non-additive only at the head of a name: readings of a signal or an instrument (strength in dB, noise, a standard
- * deviation, a residual, an earthquake's magnitude, an altitude, a battery's charge) and price indices and inflation.
- * Before another word they qualify it: `noise_complaints` and `battery_sales` add up, `inflation_adjusted_gross` too.
+ * Non-additive only at the head of a name: a height cut short (`dend_ht`), readings of a signal or an instrument
+ * (strength in dB, noise, a standard deviation, a residual, an earthquake's magnitude, an altitude, a battery's charge)
+ * and price indices and inflation. Before another word they qualify it: `noise_complaints` and `battery_sales` add up,
+ * `inflation_adjusted_gross` too.
  */
-export const HEAD_NON_ADDITIVE_WORDS = set('mag signal sig noise snr rssi dbm sd rms alt battery cpi ppi hicp rpi deflator defl inflation infl');
+export const HEAD_NON_ADDITIVE_WORDS = set('ht mag signal sig noise snr rssi dbm sd rms alt battery cpi ppi hicp rpi deflator defl inflation infl');
 
 /** Unit words: what a number is measured in. */
 export const UNIT_WORDS: Record<string, { kind: 'currency' | 'percent' | 'count' | 'duration' | 'distance' | 'temperature' | 'weight' | 'area' | 'volume' | 'speed'; label: string }> = {

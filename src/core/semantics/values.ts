@@ -254,6 +254,9 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     if (BASE64.test(text)) f.base64++;
     if (HEX.test(text)) f.hex++;
   }
+  // Numbers stored as numbers in a text column, beside placeholders or alone in the sample (a union of files, some
+  // typed, some holding only `NA`): numbers written down, with gaps.
+  if (f.missingText > 0 || (numbers > 0 && numbers === f.sampled)) f.numericText += numbers;
   // Shapes are shares of the values present: a placeholder for a missing value is none of them.
   const n = Math.max(1, f.sampled - f.missingText);
   f.meanLength = totalLength / n;
