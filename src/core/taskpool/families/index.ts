@@ -19,6 +19,7 @@ import { statisticsFamilies } from './statistics';
 import { cohortFamilies } from './cohort';
 import { distributionSubsetFamily } from './distributionSubset';
 import { partitionsFamily } from './partitions';
+import { seriesFamily } from './series';
 import { parentGrainFamily } from './parentGrain';
 import { joinCountTopKFamily, joinGroupContrastFamily, joinKeyFamily, joinTopKFamily } from './joins';
 import type { FamilyContext, TaskFamily } from './kit';
@@ -32,6 +33,7 @@ export { drillDownFamily } from './drillDown';
 export { listItemsFamily } from './listItems';
 export { attributionFamily } from './attribution';
 export { partitionsFamily } from './partitions';
+export { seriesFamily } from './series';
 export { parentGrainFamily } from './parentGrain';
 export { distributionSubsetFamily } from './distributionSubset';
 export * from './statistics';
@@ -48,7 +50,7 @@ export { crossSourceFamily } from './crossSource';
 export { cleanAggregateFamily } from './cleanAggregate';
 
 /** Multi-step task programs (2–6 executed steps, a sub-answer each). */
-export const compositionFamilies: TaskFamily[] = [drillDownFamily, listItemsFamily, attributionFamily, partitionsFamily, parentGrainFamily, distributionSubsetFamily, documentMetricFamily, crossSourceFamily, cleanAggregateFamily, ...statisticsFamilies, ...cohortFamilies];
+export const compositionFamilies: TaskFamily[] = [drillDownFamily, listItemsFamily, attributionFamily, partitionsFamily, seriesFamily, parentGrainFamily, distributionSubsetFamily, documentMetricFamily, crossSourceFamily, cleanAggregateFamily, ...statisticsFamilies, ...cohortFamilies];
 
 /** Single-step families: lookups, joins, rates, time, correlation, quality, document rules. */
 export const singleStepFamilies: TaskFamily[] = [

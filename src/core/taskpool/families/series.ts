@@ -1,0 +1,147 @@
+/**
+ * One series of a long table: a table whose generic value column holds several quantities, each row's quantity named
+ * beside it (OECD's `MEASURE` and `SUBJECT`, a forecast hub's `target`), answers nothing across all its rows — but
+ * each series alone is a panel of entities over years. The question names the series (the values of the columns
+ * that say which quantity a row holds); the steps then read it as an analyst would:
+ *
+ *   1. per year, how many of the series' entities have a value   → the latest year most of them (≥ 80%) have
+ *   2. the entities' values in that year, highest first            → the entity highest then (a clear leader)
+ *   3. that entity's value then less its value ten years before    → the answer, in the series' own units
+ *
+ * Only yearly series (the time written as a year), with at least 5 entities and a value ten years before the latest
+ * well-covered year for the leader; otherwise no task.
+ */
+import type { ColumnProfile, TableProfile } from '../../env/types';
+import { COUNTRY_CODES } from '../../semantics/lexicon';
+import type { TaskSpec } from '../types';
+import { clearLeader, humanize, mixedQuantities, num, q, query, quotable, readsClean, semanticsOf, sqlLiteral, tableMention, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
+
+/** Entities a series needs: fewer make "the highest" a choice among a handful. */
+const MIN_ENTITIES = 5;
+/** The share of the series' entities a year needs to count as covered. */
+const COVERED = 0.8;
+/** How far back the change is read. */
+const YEARS_BACK = 10;
+/** A year written alone (`1995`), as long tables of annual series write their time. */
+const YEAR_GLOB = "GLOB '[12][0-9][0-9][0-9]'";
+
+interface Series {
+  table: TableProfile;
+  value: ColumnProfile;
+  time: ColumnProfile;
+  entity: ColumnProfile;
+  /** The columns that say which series a row belongs to, with the chosen series' value of each. */
+  keys: Array<{ column: ColumnProfile; value: string }>;
+  /** Entities left out: aggregates among countries (`EU28`, `OECD`, `G-7` beside ISO codes), which total other rows. */
+  aggregates: string[];
+}
+
+export const seriesFamily: TaskFamily = {
+  id: 'one-series',
+  description: "One series of a long table that holds several: its latest well-covered year, the entity highest that year, and that entity's change over ten years.",
+  needs: 'a long table whose value column holds several quantities named per row, with an entity column and a year column',
+  async generate(context: FamilyContext): Promise<TaskSpec[]> {
+    const tasks: TaskSpec[] = [];
+    const members = new Set(context.semantics.partitions.flatMap((p) => (p.view ? p.tables.map((t) => t.table) : [])));
+    for (const table of context.profile.tables) {
+      if (tasks.length >= context.maxPerFamily) break;
+      if (members.has(table.name) || table.rowCount < 50) continue;
+      const series = await seriesOf(context, table);
+      if (!series) continue;
+      const task = await ask(context, series);
+      if (task && readsClean(context, task)) tasks.push(task);
+    }
+    return tasks;
+  },
+};
+
+/** The largest yearly series of a long table, with its entity and time columns; undefined where there is none. */
+async function seriesOf(context: FamilyContext, table: TableProfile): Promise<Series | undefined> {
+  const value = table.columns.find((c) => (c.type === 'integer' || c.type === 'real') && mixedQuantities(table, c, context));
+  if (!value) return undefined;
+  const role = (c: ColumnProfile) => semanticsOf(context, table.name, c.name)?.role.value;
+  const time = table.columns.find((c) => role(c) === 'time');
+  if (!time) return undefined;
+  // The entity: the category with the most values (countries, locations, states), not a column naming the series.
+  const categories = table.columns.filter((c) => c !== value && c !== time && c.nullFraction < 0.5 && (c.type === 'text' || c.type === 'integer') && ['geo', 'dimension', 'identifier'].includes(role(c) ?? ''));
+  const entity = categories.filter((c) => c.distinctCount >= MIN_ENTITIES && c.distinctCount <= 300).sort((a, b) => b.distinctCount - a.distinctCount)[0];
+  if (!entity) return undefined;
+  const keyColumns = categories.filter((c) => c !== entity && c.type === 'text' && c.distinctCount >= 2 && c.distinctCount <= 50);
+  if (keyColumns.length === 0) return undefined;
+  const t = q(table.name);
+  const grouped = keyColumns.map((c) => q(c.name)).join(', ');
+  const rows = await query(context, `SELECT ${grouped}, COUNT(DISTINCT ${q(entity.name)}) AS entities FROM ${t} WHERE ${q(value.name)} IS NOT NULL AND CAST(${q(time.name)} AS TEXT) ${YEAR_GLOB} GROUP BY ${grouped} ORDER BY entities DESC, COUNT(*) DESC LIMIT 1`);
+  const best = rows?.[0];
+  if (!best || num(best[keyColumns.length]) < MIN_ENTITIES || best.slice(0, keyColumns.length).some((v) => !quotable(v) || v === null)) return undefined;
+  // Countries written as ISO codes beside a few groups of them (OECD's `EU28`, `OECDE`, `G-7`): the groups sum or
+  // average the countries, so "the highest" compares parts with wholes; they are left out, and the question says so.
+  const values = (await query(context, `SELECT DISTINCT ${q(entity.name)} FROM ${t} WHERE ${q(entity.name)} IS NOT NULL`))?.map((r) => String(r[0])) ?? [];
+  const codes = values.filter((v) => /^[A-Z]{3}$/.test(v) && COUNTRY_CODES.has(v));
+  const aggregates = codes.length >= 0.7 * values.length && codes.length < values.length ? values.filter((v) => !codes.includes(v)) : [];
+  // A column the others already decide within the series (a file's `part` beside its `INDICATOR`) is not stated.
+  const keys = keyColumns.map((column, at) => ({ column, value: String(best[at]) }));
+  const rowsOf = async (chosen: typeof keys) => num((await query(context, `SELECT COUNT(*) FROM ${t} WHERE ${chosen.map((k) => `${q(k.column.name)} = ${sqlLiteral(k.value)}`).join(' AND ') || '1'}`))?.[0]?.[0]);
+  const all = await rowsOf(keys);
+  for (const k of [...keys]) {
+    const without = keys.filter((o) => o !== k);
+    if (without.length > 0 && (await rowsOf(without)) === all) keys.splice(keys.indexOf(k), 1);
+  }
+  return { table, value, time, entity, keys, aggregates };
+}
+
+async function ask(context: FamilyContext, s: Series): Promise<TaskSpec | undefined> {
+  const t = q(s.table.name);
+  const v = q(s.value.name);
+  const year = `CAST(${q(s.time.name)} AS TEXT)`;
+  const e = q(s.entity.name);
+  const countriesOnly = s.aggregates.length > 0 ? [`${e} NOT IN (${s.aggregates.map(sqlLiteral).join(', ')})`] : [];
+  const inSeries = [...s.keys.map((k) => `${q(k.column.name)} = ${sqlLiteral(k.value)}`), `${v} IS NOT NULL`, `${year} ${YEAR_GLOB}`, ...countriesOnly].join(' AND ');
+  const header = (c: ColumnProfile) => (c.originalName || c.name).trim();
+  const entityName = humanize(header(s.entity)).toLowerCase();
+  const program = new TaskProgram(context, 'one-series');
+
+  const first = await program.sql(
+    `SELECT ${year} AS year, COUNT(DISTINCT ${e}) AS entities FROM ${t} WHERE ${inSeries} GROUP BY 1 HAVING COUNT(DISTINCT ${e}) >= ${COVERED} * (SELECT COUNT(DISTINCT ${e}) FROM ${t} WHERE ${inSeries}) ORDER BY 1 DESC`,
+    `years of the series with a value for at least ${COVERED * 100}% of its ${entityName} values, latest first`,
+    { label: `the latest year in which at least ${COVERED * 100}% of the series' ${entityName} values have a value`, reading: { kind: 'string' } },
+  );
+  if (!first || first.rows.length === 0) return undefined;
+  const latest = String(first.rows[0][0]);
+  const earlier = String(Number(latest) - YEARS_BACK);
+
+  const second = await program.sql(
+    `SELECT ${e} AS ${q(s.entity.name)}, ${v} AS value FROM ${t} WHERE ${inSeries} AND ${year} = ${sqlLiteral(latest)} ORDER BY ${v} DESC`,
+    `the series' values in ${latest}, highest first`,
+    { label: `the ${entityName} with the highest value in ${latest}`, reading: { kind: 'string' }, uses: [0], carries: [latest] },
+  );
+  // One value per entity and year: two rows of one entity in a year would make "its value" a choice.
+  if (!second || !clearLeader(second.rows) || new Set(second.rows.map((r) => String(r[0]))).size !== second.rows.length) return undefined;
+  const leader = second.rows[0][0];
+  if (!quotable(leader)) return undefined;
+
+  const at = (y: string) => `(SELECT ${v} FROM ${t} WHERE ${inSeries} AND ${e} = ${sqlLiteral(leader)} AND ${year} = ${sqlLiteral(y)})`;
+  const third = await program.sql(
+    `SELECT ROUND(${at(latest)} - ${at(earlier)}, 2) AS change`,
+    `the value of ${leader} in ${latest} less its value in ${earlier}`,
+    { label: `the change of ${leader}'s value from ${earlier} to ${latest}`, reading: { kind: 'number', decimals: 2 }, uses: [0, 1], carries: [latest, String(leader)] },
+  );
+  if (!third || third.key.type !== 'number' || third.key.value === 0) return undefined;
+
+  const keyList = s.keys.map((k) => `${header(k.column)} '${k.value}'`);
+  const keysText = keyList.length > 1 ? `${keyList.slice(0, -1).join(', ')} and ${keyList[keyList.length - 1]}` : keyList[0];
+  const entity = header(s.entity);
+  const valueName = header(s.value);
+  const dropped = s.aggregates.length > 0 ? ` and drop the ${s.aggregates.length} ${entity} values that group countries (${s.aggregates.slice(0, 2).map((a) => `'${a}'`).join(', ')}, …)` : '';
+  const question =
+    `In${tableMention(context, s.table).replace(/^ in/, '') || ` the ${s.table.name} rows`}, keep the series with ${keysText}${dropped}. ` +
+    `Take the latest ${header(s.time)} at which at least ${COVERED * 100}% of its ${entity} values have a ${valueName}. ` +
+    `By how much did the ${valueName} of the ${entity} highest then change over the previous ${YEARS_BACK} years? Round to 2 decimals.`;
+  return program.task({
+    family: 'one-series',
+    parameters: { table: s.table.name, value: s.value.name, entity: s.entity.name, series: Object.fromEntries(s.keys.map((k) => [k.column.name, k.value])) },
+    question,
+    tables: [s.table.name],
+    dependency: 'change-over-time',
+    needs: seriesFamily.needs,
+  });
+}
