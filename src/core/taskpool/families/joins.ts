@@ -134,7 +134,10 @@ async function topParents(context: FamilyContext, family: TaskFamily, count: boo
     if (!parentRows) continue;
     const done = await program.sql(`${ranked} LIMIT ${k}`, `${what} per ${things(context, key.parent, 'one')}${through}, highest first`, { label: `the ${k} ${things(context, key.parent, 'many')} with the highest ${what}`, reading: { kind: 'list', ordered: true } });
     if (!done || done.rows.length !== k) continue;
-    const by = !parentNoun(context, key.parent) || label === key.parentColumn || columnPhrase(context, key.parent.name, label) === things(context, key.parent, 'one') ? '' : ` (by ${columnPhrase(context, key.parent.name, label)})`;
+    // Parents named by nothing but their key (their names repeat: six documents called "Response to … Request") are
+    // listed by the key, and the question says so.
+    const byKey = label === key.parentColumn && parentNoun(context, key.parent) !== undefined;
+    const by = byKey ? ` (by ${columnPhrase(context, key.parent.name, key.parentColumn)})` : !parentNoun(context, key.parent) || label === key.parentColumn || columnPhrase(context, key.parent.name, label) === things(context, key.parent, 'one') ? '' : ` (by ${columnPhrase(context, key.parent.name, label)})`;
     tasks.push(
       program.task({
         family: family.id,

@@ -354,6 +354,10 @@ function variantNames(context: FamilyContext, a: { table: string; column: string
   const reading = (ws: string[]) => ws.length > 0 && /^(high|low|open|close|closing|opening|peak|trough)$/.test(ws[ws.length - 1]);
   const price = (ws: string[]) => ws.length > 0 && /^(price|close|last|value)$/.test(ws[ws.length - 1]);
   if ((reading(wa) && (price(wb) || reading(wb))) || (reading(wb) && price(wa))) return true;
+  // A rank or a band of the rows by a quantity (`pcon-imd-pop-decile` beside the deprivation score it bins): a
+  // quantity beside its own ordering, which correlates by construction.
+  const band = (ws: string[]) => ws.length > 0 && /^(rank|ranking|decile|deciles|quintile|quintiles|quartile|quartiles|tercile|terciles|percentile|centile)$/.test(ws[ws.length - 1]);
+  if (band(wa) !== band(wb)) return true;
   const [short, long] = wa.length <= wb.length ? [wa, wb] : [wb, wa];
   if (short.length < long.length && short.every((w) => long.includes(w))) return true;
   // Prefixed variants of one name: `n_life_expect` and `p_life_expect`.
@@ -630,6 +634,10 @@ export function humanize(name: string): string {
   // A unit in parentheses after the words (`Capital cost (NZD/kW)`, `Total capacity installed (MW)`) stays as written.
   const unit = /^(.*\S)\s*\(([^()]{1,24})\)\s*$/.exec(name);
   if (unit && /[A-Za-z]/.test(unit[1])) return `${humanize(unit[1])} (${unit[2].trim()})`;
+  // …and so does a unit written with a slash among the words (`Carbon Intensity gCO₂eq/kWh`, `Flow m3/s`).
+  const words = name.trim().split(/\s+/);
+  const slashed = words.findIndex((w) => /^[^/]*[A-Za-z][^/]*\/[^/]*[A-Za-z0-9][^/]*$/.test(w) && w.length <= 16);
+  if (words.length > 1 && slashed >= 0) return [humanize(words.slice(0, slashed).join(' ')), words[slashed], humanize(words.slice(slashed + 1).join(' '))].filter((w) => w !== '').join(' ');
   const parts = name
     .replace(/([a-z0-9])([A-Z][a-z])/g, '$1 $2')
     .replace(/([a-z])([A-Z])/g, '$1 $2')
@@ -945,7 +953,23 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     const head = expandedWords(words.slice(0, square ? -2 : -1)).join(' ');
     return square ? `${head} (${UNIT_SUFFIXES[last]}²)` : `${head} (${UNIT_SUFFIXES[last]})`;
   }
-  return englishOrder(directionWords(expandedWords(words))).join(' ');
+  return englishOrder(directionWords(expandedWords(withoutNamespace(context, table, original, words)))).join(' ');
+}
+
+/**
+ * Words after a prefix the table's columns share as a namespace (`pcon-deprivation-score`, `pcon-imd-pop-decile` in a
+ * table of constituencies; `la-…` in a table of councils): the prefix is cryptic or the table's own first word, and
+ * says nothing the table does not ("deprivation score", not "pcon deprivation score").
+ */
+function withoutNamespace(context: FamilyContext, table: string, original: string, words: string[]): string[] {
+  if (words.length < 3) return words;
+  const prefix = words[0].toLowerCase();
+  const profile = context.profile.tables.find((t) => t.name === table);
+  if (!profile) return words;
+  const tableFirst = humanize(profile.originalName.replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/i, '')).split(' ')[0]?.toLowerCase();
+  if (!isCrypticName(prefix) && prefix !== tableFirst) return words;
+  const sharing = profile.columns.filter((c) => (c.originalName || c.name) !== original && humanize(c.originalName || c.name).toLowerCase().split(' ')[0] === prefix);
+  return sharing.length >= 2 ? words.slice(1) : words;
 }
 
 /**
@@ -1145,7 +1169,8 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   });
   if (ownKey) return words.replace(/ /g, '_');
   // A key named after what the rows are (People's `playerID`): "players", more telling than the table's name.
-  const word = keyed.map(keyWord).find((w) => w !== undefined && !w.includes(' ') && !/^(row|record|line|entry|item|seq)$/.test(w));
+  // Not a code's letters (`gss_code`, `lsoa`): "gsses" is no noun.
+  const word = keyed.map(keyWord).find((w) => w !== undefined && !w.includes(' ') && !/^(row|record|line|entry|item|seq)$/.test(w) && !isCrypticName(w));
   if (word) return word;
   if (pluralWord(last.toLowerCase()) && !ownColumn(tableNounName(table))) return words.replace(/ /g, '_');
   // A key of one plain word naming what each row is (`country` in a table of one row per country): "countries".
@@ -1154,7 +1179,7 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   // Nor a sentence: a `summary` of each element describes it, it does not name it ("summaries").
   const namesThings = (c: ColumnProfile) =>
     !semanticsOf(context, table.name, c.name)?.structured && !c.samples.some((v) => typeof v === 'string' && (/:\/\/|^www\.|[\\/]/.test(v) || v.split(/\s+/).length > 6));
-  const plain = keyed.find((c) => c.type === 'text' && /^[a-z]{4,}$/.test(humanize(c.originalName || c.name)) && !/^(name|title|label|code|symbol|abbreviation|abbr|slug|identifier|date|year|time|month|text|value|path|file|url|link|hash|uuid|guid)$/.test(humanize(c.originalName || c.name)) && namesThings(c));
+  const plain = keyed.find((c) => c.type === 'text' && /^[a-z]{4,}$/.test(humanize(c.originalName || c.name)) && !isCrypticName(humanize(c.originalName || c.name)) && !/^(name|title|label|code|symbol|abbreviation|abbr|slug|identifier|date|year|time|month|text|value|path|file|url|link|hash|uuid|guid)$/.test(humanize(c.originalName || c.name)) && namesThings(c));
   if (plain) return humanize(plain.originalName || plain.name);
   // A file's singular name is its dataset's (`worldcup.json` holds matches); a database table's is its entity's.
   if (!/\.(sqlite3?|db|duckdb|sql)$/i.test(table.sourceFile)) return undefined;

@@ -1,0 +1,73 @@
+/**
+ * Faults the thirteenth set's blind question review found (round 11), mended: a unit written with a slash mangled
+ * ("g co₂eq/k wh") and replaced by a README sentence, a prefix every column of a table shares ("pcon deprivation
+ * score"), a key's letters taken for the rows' noun ("gsses", "lsoas"), the rows of an hourly file counted per month
+ * (the calendar's hours), a score correlated with its own decile, and parents listed by a key the question never named.
+ */
+import * as assert from 'node:assert/strict';
+import { derivedPair, humanize } from '../../src/core/taskpool/families/kit';
+import { gridTables } from '../../src/core/taskpool/grids';
+import { buildTaskPool } from '../../src/core/taskpool/pool';
+import { environments, openFiles, tableOf } from '../support/familyContexts';
+
+describe('task pool: units as written, namespaces and codes unsaid, the calendar not counted (the thirteenth set)', function () {
+  this.timeout(600_000);
+  const { env, closeAll } = environments();
+  after(closeAll);
+
+  it('keeps a unit written with a slash as written', () => {
+    assert.equal(humanize('Carbon Intensity gCO₂eq/kWh (direct)'), 'carbon intensity gCO₂eq/kWh (direct)');
+    assert.equal(humanize('Flow m3/s'), 'flow m3/s');
+    assert.equal(humanize('price_per_kg'), 'price per kg');
+  });
+
+  it('names the deprivation tables without their shared prefix or their code letters, and correlates no score with its decile', async () => {
+    const { session, context } = await env('mysociety-uk-imd-csv');
+    const pool = await buildTaskPool(session.toolContext);
+    assert.ok(pool.tasks.length > 0);
+    for (const task of pool.tasks) {
+      assert.doesNotMatch(task.question, /\b(pcon|la|parl25) (deprivation|imd)\b/, task.question);
+      assert.doesNotMatch(task.question, /\b(gsses|gss|lsoas|lsoa)\b/, task.question);
+    }
+    const councils = tableOf(context, 'la_imd');
+    assert.ok(derivedPair(context, { table: councils.name, column: 'la_deprivation_score' }, { table: councils.name, column: 'la_imd_pop_decile' }));
+    assert.ok(!derivedPair(context, { table: councils.name, column: 'la_deprivation_score' }, { table: councils.name, column: 'density' }));
+  });
+
+  it('reads an hourly file as the calendar: no task counts its rows per period, its carbon intensity keeps its unit', async () => {
+    const { session } = await env('electricitymaps-singapore-carbon-partitions');
+    const { profile, sql } = session.toolContext;
+    const grids = await gridTables(profile, session.env.semantics, sql);
+    assert.ok(grids.some((g) => /hour/.test(g.why)), JSON.stringify(grids));
+    const pool = await buildTaskPool(session.toolContext);
+    for (const task of pool.tasks) {
+      assert.doesNotMatch(task.question, /number of rows/, task.question);
+      assert.doesNotMatch(task.question, /without lifecycle emissions|g co₂eq/, task.question);
+    }
+  });
+
+  it('keeps events counted: orders at irregular times are no calendar', async () => {
+    const lines = ['ordered_at,amount'];
+    for (let i = 0; i < 200; i++) lines.push([new Date(Date.UTC(2024, 0, 1) + (i * i * 97 + i * 3_600_000)).toISOString().replace('T', ' ').slice(0, 19), 10 + (i % 13)].join(','));
+    const hourly = ['hour,reading'];
+    for (let i = 0; i < 200; i++) hourly.push([new Date(Date.UTC(2024, 0, 1) + i * 3_600_000).toISOString().replace('T', ' ').slice(0, 19), 50 + ((i * 7) % 31)].join(','));
+    const opened = await openFiles({ 'orders.csv': lines.join('\n') + '\n', 'meter.csv': hourly.join('\n') + '\n' });
+    try {
+      const { profile, sql } = opened.session.toolContext;
+      const grids = await gridTables(profile, opened.session.env.semantics, sql);
+      assert.deepEqual(grids.map((g) => g.table), ['meter'], JSON.stringify(grids));
+    } finally {
+      await opened.session.dispose();
+      opened.cleanup();
+    }
+  });
+
+  it('lists documents whose names repeat by their key, and says so', async () => {
+    const { session } = await env('wv-gov-flights-sqlite');
+    const pool = await buildTaskPool(session.toolContext);
+    for (const task of pool.tasks.filter((t) => t.family === 'join-count-top-k' || t.family === 'join-top-k')) {
+      if (!task.tables.includes('datasources')) continue;
+      assert.match(task.question, /\(by [^)]+\)/, task.question);
+    }
+  });
+});
