@@ -240,7 +240,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
   const twinTables = findTwinTables(db, ownTables);
   const twinColumns = findTwinColumns(db, ownTables, listOf);
   const layout = findLayoutColumns(db, ownTables, listOf, partitions);
-  const totalRows = findTotalRows(db, ownTables, listOf);
+  const totalRows = findTotalRows(db, ownTables, listOf, draft.firstDistinct?.bind(draft));
 
   const semantic: SemanticProfile = { columns, tables, relationships, partitions, dictionary, repeated, twinTables, twinColumns, layout, totalRows, diagnostics, elapsedMs: 0 };
   if (corrections) semantic.corrections = { file: CORRECTIONS_FILE, applied: applyCorrections(semantic, corrections) };

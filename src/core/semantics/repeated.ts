@@ -14,18 +14,31 @@ const MAX_KEYS = 8;
 const SLIP_SHARE = 0.01;
 const MIN_MULTI_PARENTS = 10;
 /**
- * On a large table, the rows read: every n-th row (by rowid) up to ROW_LIMIT rows, spread over the whole table, so a
+ * On a large table, the rows read: about ROW_LIMIT rows in SAMPLE_BLOCKS runs spread over the whole table, so a
  * value that changes late in a table sorted by month still shows; a view (no rowid) gives its first rows. Whether a
  * key fixes a value shows on such a sample, and loading must stay fast — grouping all of a million rows by a key
  * took 1.6 s of a 1.9 s semantic profile.
  */
 const ROW_LIMIT = 100_000;
+const SAMPLE_BLOCKS = 20;
 
 /** The rows a check reads: the table, or on a large one an even sample of ROW_LIMIT rows. */
-function rowsOf(table: TableProfile): string {
+function rowsOf(db: Database, table: TableProfile): string {
   if (table.rowCount <= ROW_LIMIT) return q(table.name);
   if (table.viewSql) return `(SELECT * FROM ${q(table.name)} LIMIT ${ROW_LIMIT})`;
-  return `(SELECT * FROM ${q(table.name)} WHERE rowid % ${Math.ceil(table.rowCount / ROW_LIMIT)} = 0)`;
+  // Blocks of consecutive rows spread over the table's rowids, read by ranges: a `rowid % n` filter reads every row.
+  let first = 1;
+  let last = table.rowCount;
+  try {
+    const ends = db.exec(`SELECT MIN(rowid), MAX(rowid) FROM ${q(table.name)}`)[0]?.values[0];
+    if (ends && ends[0] !== null) [first, last] = [Number(ends[0]), Number(ends[1])];
+  } catch {
+    return `(SELECT * FROM ${q(table.name)} LIMIT ${ROW_LIMIT})`;
+  }
+  const stride = Math.floor((last - first + 1) / SAMPLE_BLOCKS);
+  const size = Math.max(1, Math.floor((ROW_LIMIT / table.rowCount) * stride));
+  const ranges = Array.from({ length: SAMPLE_BLOCKS }, (_, i) => `rowid BETWEEN ${first + i * stride} AND ${first + i * stride + size - 1}`);
+  return `(SELECT * FROM ${q(table.name)} WHERE ${ranges.join(' OR ')})`;
 }
 
 const KEY_ROLES = new Set(['identifier', 'dimension', 'geo', 'time', 'ordinal']);
@@ -45,7 +58,7 @@ function rowsDiffer(db: Database, table: TableProfile, key: TableProfile['column
   if (others.length === 0) return false;
   const signature = others.map((c) => `IFNULL(${q(c.name)}, '')`).join(` || char(31) || `);
   try {
-    const row = db.exec(`SELECT SUM(n > 1), SUM(n > 1 AND w > 1) FROM (SELECT COUNT(*) AS n, COUNT(DISTINCT ${signature}) AS w FROM ${rowsOf(table)} WHERE ${q(key.name)} IS NOT NULL GROUP BY ${q(key.name)})`)[0]?.values[0];
+    const row = db.exec(`SELECT SUM(n > 1), SUM(n > 1 AND w > 1) FROM (SELECT COUNT(*) AS n, COUNT(DISTINCT ${signature}) AS w FROM ${rowsOf(db, table)} WHERE ${q(key.name)} IS NOT NULL GROUP BY ${q(key.name)})`)[0]?.values[0];
     return row !== undefined && Number(row[0]) > 0 && Number(row[1]) >= 0.9 * Number(row[0]);
   } catch {
     return false;
@@ -74,7 +87,7 @@ export function findRepeatedValues(db: Database, tables: readonly TableProfile[]
       const outer = measures.flatMap((_, i) => [`SUM(c${i} > 0)`, `SUM(c${i} > 1)`, `SUM(c${i} > 1 AND d${i} > 1)`]);
       let row: unknown[] | undefined;
       try {
-        row = db.exec(`SELECT ${outer.join(', ')} FROM (SELECT ${inner.join(', ')} FROM ${rowsOf(table)} WHERE ${q(key.name)} IS NOT NULL GROUP BY ${q(key.name)})`)[0]?.values[0];
+        row = db.exec(`SELECT ${outer.join(', ')} FROM (SELECT ${inner.join(', ')} FROM ${rowsOf(db, table)} WHERE ${q(key.name)} IS NOT NULL GROUP BY ${q(key.name)})`)[0]?.values[0];
       } catch {
         continue;
       }

@@ -25,6 +25,9 @@ const BARE_TOTAL = /^(?:(?:grand)[\s_-]*total|totals?|all|overall|sum|gesamt|ins
 const DIMENSION_ROLES = new Set(['dimension', 'geo', 'ordinal', 'identifier', 'text']);
 const KEY_ROLES = new Set(['dimension', 'geo', 'ordinal', 'identifier', 'time', 'flag']);
 const MAX_DISTINCT = 2000;
+/** Values the loader keeps per column as it inserts the rows (EnvironmentDraft.firstDistinct). */
+const FEW_VALUES = 13;
+type FirstDistinct = (table: string, column: string, limit: number) => Array<string | number> | undefined;
 const MAX_LABELS = 12;
 const MAX_MEASURES = 6;
 const MAX_GROUPS = 5000;
@@ -47,10 +50,11 @@ function rows(db: Database, sql: string): unknown[][] | undefined {
 }
 
 /** The values of a column that read as totals (at most MAX_LABELS). */
-function totalLabels(db: Database, table: TableProfile, column: Column): string[] {
-  const values = rows(db, `SELECT DISTINCT ${q(column.name)} FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL LIMIT ${MAX_DISTINCT + 1}`) ?? [];
+function totalLabels(db: Database, table: TableProfile, column: Column, firstDistinct?: FirstDistinct): string[] {
+  // A column of a few values: the loader kept them all as it inserted the rows (no scan of a million rows).
+  const kept = column.distinctCount <= FEW_VALUES ? firstDistinct?.(table.name, column.name, FEW_VALUES) : undefined;
+  const values = kept && kept.length === column.distinctCount ? kept : (rows(db, `SELECT DISTINCT ${q(column.name)} FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL LIMIT ${MAX_DISTINCT + 1}`) ?? []).map((r) => r[0]);
   return values
-    .map((r) => r[0])
     .filter((v): v is string => typeof v === 'string' && v.trim().length <= 60 && TOTAL_LABEL.test(v.trim()))
     .slice(0, MAX_LABELS);
 }
@@ -161,8 +165,8 @@ const EVIDENCE_ORDER: Array<TotalRows['evidence']> = ['sum-of-rest', 'sum-of-par
  * Total rows of one dimension column, or undefined. Each grouping is tried, finest first, for the labels not yet
  * borne out: a store's total sums its store's rows, the grand total all detail rows once the store totals are set apart.
  */
-function totalRowsOf(db: Database, table: TableProfile, column: Column, semantics: readonly ColumnSemantics[]): TotalRows | undefined {
-  const labels = totalLabels(db, table, column);
+function totalRowsOf(db: Database, table: TableProfile, column: Column, semantics: readonly ColumnSemantics[], firstDistinct?: FirstDistinct): TotalRows | undefined {
+  const labels = totalLabels(db, table, column, firstDistinct);
   if (labels.length === 0) return undefined;
   // Amounts that add up across the rows of one group: additive measures, and levels (a population), summed at one time.
   const summable = (c: Column) => (c.type === 'integer' || c.type === 'real') && c !== column && roleOf(semantics, c.name) === 'measure' && c.nullFraction < 0.9 && ['additive', 'semi-additive'].includes(semantics.find((s) => s.column === c.name)?.additivity?.value ?? '');
@@ -200,14 +204,14 @@ function totalRowsOf(db: Database, table: TableProfile, column: Column, semantic
 }
 
 /** The total rows of each table: per text dimension, the labels that read as totals and that the data bears out. */
-export function findTotalRows(db: Database, tables: readonly TableProfile[], semanticsOf: (table: string) => readonly ColumnSemantics[]): TotalRows[] {
+export function findTotalRows(db: Database, tables: readonly TableProfile[], semanticsOf: (table: string) => readonly ColumnSemantics[], firstDistinct?: FirstDistinct): TotalRows[] {
   const found: TotalRows[] = [];
   for (const table of tables) {
     if (table.rowCount < 3) continue;
     const semantics = semanticsOf(table.name);
     for (const column of table.columns) {
       if (column.type !== 'text' || column.distinctCount < 2 || column.distinctCount > MAX_DISTINCT || column.nullFraction >= 0.9 || !DIMENSION_ROLES.has(roleOf(semantics, column.name))) continue;
-      const totals = totalRowsOf(db, table, column, semantics);
+      const totals = totalRowsOf(db, table, column, semantics, firstDistinct);
       if (totals) found.push(totals);
     }
   }
