@@ -22,6 +22,8 @@ const MIN_ENTITIES = 5;
 const COVERED = 0.8;
 /** How far back the change is read. */
 const YEARS_BACK = 10;
+/** Series tried in one table, the best covered first (those without a clear leader give no task). */
+const SERIES_PER_TABLE = 8;
 /** A year written alone (`1995`), as long tables of annual series write their time. */
 const YEAR_GLOB = "GLOB '[12][0-9][0-9][0-9]'";
 
@@ -46,47 +48,51 @@ export const seriesFamily: TaskFamily = {
     for (const table of context.profile.tables) {
       if (tasks.length >= context.maxPerFamily) break;
       if (members.has(table.name) || table.rowCount < 50) continue;
-      const series = await seriesOf(context, table);
-      if (!series) continue;
-      const task = await ask(context, series);
-      if (task && readsClean(context, task)) tasks.push(task);
+      for (const series of await seriesOf(context, table)) {
+        if (tasks.length >= context.maxPerFamily) break;
+        const task = await ask(context, series);
+        if (task && readsClean(context, task)) tasks.push(task);
+      }
     }
     return tasks;
   },
 };
 
-/** The largest yearly series of a long table, with its entity and time columns; undefined where there is none. */
-async function seriesOf(context: FamilyContext, table: TableProfile): Promise<Series | undefined> {
+/** The largest yearly series of a long table (up to SERIES_PER_TABLE), with its entity and time columns. */
+async function seriesOf(context: FamilyContext, table: TableProfile): Promise<Series[]> {
   const value = table.columns.find((c) => (c.type === 'integer' || c.type === 'real') && mixedQuantities(table, c, context));
-  if (!value) return undefined;
+  if (!value) return [];
   const role = (c: ColumnProfile) => semanticsOf(context, table.name, c.name)?.role.value;
   const time = table.columns.find((c) => role(c) === 'time');
-  if (!time) return undefined;
+  if (!time) return [];
   // The entity: the category with the most values (countries, locations, states), not a column naming the series.
   const categories = table.columns.filter((c) => c !== value && c !== time && c.nullFraction < 0.5 && (c.type === 'text' || c.type === 'integer') && ['geo', 'dimension', 'identifier'].includes(role(c) ?? ''));
   const entity = categories.filter((c) => c.distinctCount >= MIN_ENTITIES && c.distinctCount <= 300).sort((a, b) => b.distinctCount - a.distinctCount)[0];
-  if (!entity) return undefined;
+  if (!entity) return [];
   const keyColumns = categories.filter((c) => c !== entity && c.type === 'text' && c.distinctCount >= 2 && c.distinctCount <= 50);
-  if (keyColumns.length === 0) return undefined;
+  if (keyColumns.length === 0) return [];
   const t = q(table.name);
   const grouped = keyColumns.map((c) => q(c.name)).join(', ');
-  const rows = await query(context, `SELECT ${grouped}, COUNT(DISTINCT ${q(entity.name)}) AS entities FROM ${t} WHERE ${q(value.name)} IS NOT NULL AND CAST(${q(time.name)} AS TEXT) ${YEAR_GLOB} GROUP BY ${grouped} ORDER BY entities DESC, COUNT(*) DESC LIMIT 1`);
-  const best = rows?.[0];
-  if (!best || num(best[keyColumns.length]) < MIN_ENTITIES || best.slice(0, keyColumns.length).some((v) => !quotable(v) || v === null)) return undefined;
+  const rows = await query(context, `SELECT ${grouped}, COUNT(DISTINCT ${q(entity.name)}) AS entities FROM ${t} WHERE ${q(value.name)} IS NOT NULL AND CAST(${q(time.name)} AS TEXT) ${YEAR_GLOB} GROUP BY ${grouped} ORDER BY entities DESC, COUNT(*) DESC LIMIT ${SERIES_PER_TABLE}`);
+  const found: Series[] = [];
   // Countries written as ISO codes beside a few groups of them (OECD's `EU28`, `OECDE`, `G-7`): the groups sum or
   // average the countries, so "the highest" compares parts with wholes; they are left out, and the question says so.
   const values = (await query(context, `SELECT DISTINCT ${q(entity.name)} FROM ${t} WHERE ${q(entity.name)} IS NOT NULL`))?.map((r) => String(r[0])) ?? [];
   const codes = values.filter((v) => /^[A-Z]{3}$/.test(v) && COUNTRY_CODES.has(v));
   const aggregates = codes.length >= 0.7 * values.length && codes.length < values.length ? values.filter((v) => !codes.includes(v)) : [];
-  // A column the others already decide within the series (a file's `part` beside its `INDICATOR`) is not stated.
-  const keys = keyColumns.map((column, at) => ({ column, value: String(best[at]) }));
-  const rowsOf = async (chosen: typeof keys) => num((await query(context, `SELECT COUNT(*) FROM ${t} WHERE ${chosen.map((k) => `${q(k.column.name)} = ${sqlLiteral(k.value)}`).join(' AND ') || '1'}`))?.[0]?.[0]);
-  const all = await rowsOf(keys);
-  for (const k of [...keys]) {
-    const without = keys.filter((o) => o !== k);
-    if (without.length > 0 && (await rowsOf(without)) === all) keys.splice(keys.indexOf(k), 1);
+  const rowsOf = async (chosen: Series['keys']) => num((await query(context, `SELECT COUNT(*) FROM ${t} WHERE ${chosen.map((k) => `${q(k.column.name)} = ${sqlLiteral(k.value)}`).join(' AND ') || '1'}`))?.[0]?.[0]);
+  for (const best of rows ?? []) {
+    if (num(best[keyColumns.length]) < MIN_ENTITIES || best.slice(0, keyColumns.length).some((v) => !quotable(v) || v === null)) continue;
+    // A column the others already decide within the series (a file's `part` beside its `INDICATOR`) is not stated.
+    const keys = keyColumns.map((column, at) => ({ column, value: String(best[at]) }));
+    const all = await rowsOf(keys);
+    for (const k of [...keys]) {
+      const without = keys.filter((o) => o !== k);
+      if (without.length > 0 && (await rowsOf(without)) === all) keys.splice(keys.indexOf(k), 1);
+    }
+    found.push({ table, value, time, entity, keys, aggregates });
   }
-  return { table, value, time, entity, keys, aggregates };
+  return found;
 }
 
 async function ask(context: FamilyContext, s: Series): Promise<TaskSpec | undefined> {
@@ -131,11 +137,11 @@ async function ask(context: FamilyContext, s: Series): Promise<TaskSpec | undefi
   const keysText = keyList.length > 1 ? `${keyList.slice(0, -1).join(', ')} and ${keyList[keyList.length - 1]}` : keyList[0];
   const entity = header(s.entity);
   const valueName = header(s.value);
-  const dropped = s.aggregates.length > 0 ? ` and drop the ${s.aggregates.length} ${entity} values that group countries (${s.aggregates.slice(0, 2).map((a) => `'${a}'`).join(', ')}, …)` : '';
+  const dropped = s.aggregates.length > 0 ? `, without the ${s.aggregates.length} ${entity} values that group countries ('${s.aggregates[0]}', …)` : '';
   const question =
     `In${tableMention(context, s.table).replace(/^ in/, '') || ` the ${s.table.name} rows`}, keep the series with ${keysText}${dropped}. ` +
-    `Take the latest ${header(s.time)} at which at least ${COVERED * 100}% of its ${entity} values have a ${valueName}. ` +
-    `By how much did the ${valueName} of the ${entity} highest then change over the previous ${YEARS_BACK} years? Round to 2 decimals.`;
+    `For the ${entity} with the highest ${valueName} at the latest ${header(s.time)} that ${COVERED * 100}% of its ${entity} values have one, ` +
+    `by how much did that ${valueName} change over the previous ${YEARS_BACK} years? Round to 2 decimals.`;
   return program.task({
     family: 'one-series',
     parameters: { table: s.table.name, value: s.value.name, entity: s.entity.name, series: Object.fromEntries(s.keys.map((k) => [k.column.name, k.value])) },
