@@ -2,13 +2,14 @@
  * Faults the thirteenth set's blind question review found (round 11), mended: a unit written with a slash mangled
  * ("g co₂eq/k wh") and replaced by a README sentence, a prefix every column of a table shares ("pcon deprivation
  * score"), a key's letters taken for the rows' noun ("gsses", "lsoas"), the rows of an hourly file counted per month
- * (the calendar's hours), a score correlated with its own decile, and parents listed by a key the question never named.
+ * (the calendar's hours), a score correlated with its own decile, parents listed by a key the question never named,
+ * a column called `label` named so, and rows grouped by the quintiles of a score (an answer the binning decides).
  */
 import * as assert from 'node:assert/strict';
-import { derivedPair, humanize } from '../../src/core/taskpool/families/kit';
+import { columnPhrase, derivedPair, humanize, quantileBins } from '../../src/core/taskpool/families/kit';
 import { gridTables } from '../../src/core/taskpool/grids';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
-import { environments, openFiles, tableOf } from '../support/familyContexts';
+import { columnOf, environments, openFiles, tableOf } from '../support/familyContexts';
 
 describe('task pool: units as written, namespaces and codes unsaid, the calendar not counted (the thirteenth set)', function () {
   this.timeout(600_000);
@@ -29,6 +30,12 @@ describe('task pool: units as written, namespaces and codes unsaid, the calendar
       assert.doesNotMatch(task.question, /\b(pcon|la|parl25) (deprivation|imd)\b/, task.question);
       assert.doesNotMatch(task.question, /\b(gsses|gss|lsoas|lsoa)\b/, task.question);
     }
+    // A column named `label` whose values end alike ("1st IMD quintile"): "IMD quintile"; and bins of a score's
+    // quintiles are grouped by no question (their counts and their leader are the binning's).
+    const label = columnOf(context, 'constituency_imd', 'label');
+    assert.equal(columnPhrase(context, 'constituency_imd', label), 'IMD quintile');
+    assert.ok(quantileBins(label));
+    for (const task of pool.tasks) assert.doesNotMatch(task.question, /\b(which|each|per) (IMD quintile|label)\b/i, task.question);
     const councils = tableOf(context, 'la_imd');
     assert.ok(derivedPair(context, { table: councils.name, column: 'la_deprivation_score' }, { table: councils.name, column: 'la_imd_pop_decile' }));
     assert.ok(!derivedPair(context, { table: councils.name, column: 'la_deprivation_score' }, { table: councils.name, column: 'density' }));

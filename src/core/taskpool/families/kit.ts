@@ -284,8 +284,22 @@ export function groupings(context: FamilyContext, table: TableProfile, options: 
     // A grouping must repeat: a column of per-row ids is no category, however few its values. A parent's column
     // (each department's name) repeats over the child's rows the key joins to it.
     if (!options.parentOf && context.ungrouped?.has(repetitionKey(table.name, c.name))) return false;
+    if (quantileBins(c)) return false;
     return c.distinctCount >= min && c.distinctCount <= max && c.nullFraction < 0.5;
   });
+}
+
+const QUANTILE_WORDS = /\b(quintiles?|deciles?|quartiles?|terciles?|tertiles?|percentiles?|centiles?)\b/i;
+
+/**
+ * Bins of the rows by a quantity's quantiles (an IMD quintile, an income decile): each holds about as many rows as the
+ * next by construction, and the quantity binned — often another column of the table — decides which bin leads, so
+ * neither their counts nor "which quintile has the highest …" tell anything the binning did not put there.
+ */
+export function quantileBins(column: ColumnProfile): boolean {
+  if (QUANTILE_WORDS.test(humanize(column.originalName || column.name))) return true;
+  const texts = column.samples.filter((v): v is string => typeof v === 'string');
+  return texts.length > 0 && texts.every((v) => QUANTILE_WORDS.test(v));
 }
 
 export interface TimeColumn {
@@ -922,6 +936,10 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     }
   }
   const original = column.originalName || column.name;
+  // A column named only `label` (or `category`, `group`) whose values share their last words ("1st IMD quintile",
+  // "2nd IMD quintile"): those words say what the column holds ("IMD quintile"); "which label" says nothing.
+  const shared = sharedHead(original, column);
+  if (shared) return shared;
   // A word of the name without a vowel (`plyr_mgr`, `lg_id`) is an abbreviation a legend may spell out.
   const abbreviated = humanize(original).split(' ').some((w) => /^[a-z]{2,}$/.test(w) && !/[aeiouy]/.test(w) && !UNIT_SUFFIXES[w]);
   // A short word numbered (`pop16`, `gdp2`): the number qualifies it in a way only a legend says.
@@ -970,6 +988,19 @@ function withoutNamespace(context: FamilyContext, table: string, original: strin
   if (!isCrypticName(prefix) && prefix !== tableFirst) return words;
   const sharing = profile.columns.filter((c) => (c.originalName || c.name) !== original && humanize(c.originalName || c.name).toLowerCase().split(' ')[0] === prefix);
   return sharing.length >= 2 ? words.slice(1) : words;
+}
+
+/** What a generic `label` column's values all end with ("IMD quintile"), when they share one or two words. */
+function sharedHead(original: string, column: ColumnProfile): string | undefined {
+  if (!/^(label|labels|category|group|class)$/i.test(original.trim()) || column.type !== 'text' || column.distinctCount < 2 || column.distinctCount > 50) return undefined;
+  const values = column.samples.filter((v): v is string => typeof v === 'string').map((v) => v.trim().split(/\s+/));
+  if (values.length < 2 || new Set(values.map((v) => v.join(' '))).size < 2) return undefined;
+  const shortest = Math.min(...values.map((v) => v.length));
+  let common = 0;
+  while (common < Math.min(2, shortest - 1) && values.every((v) => v[v.length - 1 - common] === values[0][values[0].length - 1 - common])) common++;
+  if (common === 0) return undefined;
+  const words = values[0].slice(values[0].length - common);
+  return words.every((w) => /^[A-Za-z][A-Za-z-]*$/.test(w)) ? words.map((w) => (/^[A-Z]{2,}$/.test(w) ? w : w.toLowerCase())).join(' ') : undefined;
 }
 
 /**

@@ -140,7 +140,7 @@ async function ask(context: FamilyContext, s: Series): Promise<TaskSpec | undefi
   const dropped = s.aggregates.length > 0 ? `, without the ${s.aggregates.length} ${entity} values that group countries ('${s.aggregates[0]}', …)` : '';
   const question =
     `In${tableMention(context, s.table).replace(/^ in/, '') || ` the ${s.table.name} rows`}, keep the series with ${keysText}${dropped}. ` +
-    `For the ${entity} with the highest ${valueName} at the latest ${header(s.time)} that ${COVERED * 100}% of its ${entity} values have one, ` +
+    `For the ${entity} with the highest ${valueName} in the latest year (${header(s.time)}) for which ${COVERED * 100}% of its ${entity} values have one, ` +
     `by how much did that ${valueName} change over the previous ${YEARS_BACK} years? Round to 2 decimals.`;
   return program.task({
     family: 'one-series',
