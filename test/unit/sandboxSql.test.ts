@@ -240,6 +240,18 @@ describe('SqlSandbox', function () {
     }
   });
 
+  it('answers a query sent while the worker starts with an error when disposed before it is ready', async () => {
+    const starting = new SqlSandbox(image);
+    const pending = starting.run('SELECT 1');
+    // The call is waiting for the worker to start (a loaded machine takes longer than the 300 ms below).
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(starting.spawnCount, 1);
+    await starting.dispose();
+    const result = await pending;
+    assert.equal(result.ok, false);
+    assert.match(result.error ?? '', /disposed/);
+  });
+
   it('answers after dispose with an error instead of hanging', async () => {
     const short = new SqlSandbox(image);
     const pending = short.run(INFINITE_QUERY);

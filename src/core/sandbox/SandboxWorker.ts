@@ -90,7 +90,11 @@ export class SandboxWorker<T> {
       });
       worker.on('exit', (code) => {
         clearTimeout(timer);
-        if (this.worker !== worker) return;
+        // Stopped while starting (disposed before it was ready): the call waiting for it ends, it does not hang.
+        if (this.worker !== worker) {
+          reject(new Error('the sandbox was disposed'));
+          return;
+        }
         const message = `the sandbox worker stopped unexpectedly (exit code ${code})${this.describeStderr()}`;
         reject(new Error(message));
         this.forget();
