@@ -30,8 +30,6 @@ export interface DateShape {
 const ISO_PREFIX = "[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]*";
 /** Enough distinct months to read a spacing; more would only cost time. */
 const MONTH_LIMIT = 600;
-/** Distinct dates read for the days of the week and the month ends: a daily series shows every weekday in its first weeks. */
-const DISTINCT_DATES = 2000;
 /** Rows read: a large table's first rows show its shape well enough, and loading must stay fast. */
 const ROW_LIMIT = 100_000;
 
@@ -40,19 +38,18 @@ export function dateShape(db: Database, table: string, column: string): DateShap
   const c = q(column);
   try {
     const iso = `FROM (SELECT ${c} FROM ${q(table)} LIMIT ${ROW_LIMIT}) WHERE ${c} GLOB '${ISO_PREFIX}'`;
-    const day = `substr(${c}, 1, 10)`;
-    // Times of day: whether there is none, one, or more than one is all the grain needs (no distinct count of 100,000).
+    // One pass over the rows, grouped by date: a date's times of day (whether any, whether several) and its rows; the
+    // rest — days of the month, of the week, month ends — read from the distinct dates (a few thousand at most).
     const time = `CASE WHEN length(${c}) > 10 THEN substr(${c}, 12) END`;
-    const row = db.exec(`SELECT COUNT(DISTINCT ${day}), CASE WHEN MIN(${time}) < MAX(${time}) THEN 2 WHEN COUNT(${time}) > 0 THEN 1 ELSE 0 END, COUNT(DISTINCT substr(${c}, 9, 2)), COUNT(*) ${iso}`)[0]?.values[0];
+    const days = `SELECT substr(${c}, 1, 10) AS d, MIN(${time}) AS t0, MAX(${time}) AS t1, COUNT(${time}) AS tn, COUNT(*) AS n ${iso} GROUP BY 1`;
+    const row = db.exec(
+      `SELECT COUNT(*), CASE WHEN MIN(t0) < MAX(t1) THEN 2 WHEN SUM(tn) > 0 THEN 1 ELSE 0 END, COUNT(DISTINCT substr(d, 9, 2)), SUM(n), COUNT(DISTINCT strftime('%w', d)), SUM(strftime('%d', date(d, '+1 day')) = '01') FROM (${days})`,
+    )[0]?.values[0];
     if (!row || Number(row[0]) === 0) return undefined;
     const shape: DateShape = { dates: Number(row[0]), times: Number(row[1]), days: Number(row[2]), monthGaps: [], rows: Number(row[3]) };
-    // The days of the week and the month ends, read from the distinct dates (a few hundred), not from every row.
     if (shape.days > 1 && shape.dates >= 3) {
-      const spread = db.exec(`SELECT COUNT(DISTINCT strftime('%w', d)), SUM(strftime('%d', date(d, '+1 day')) = '01'), COUNT(*) FROM (SELECT DISTINCT ${day} AS d ${iso} LIMIT ${DISTINCT_DATES})`)[0]?.values[0];
-      if (spread) {
-        shape.weekdays = Number(spread[0]);
-        shape.monthEnds = Number(spread[1]) === Number(spread[2]);
-      }
+      shape.weekdays = Number(row[4]);
+      shape.monthEnds = Number(row[5]) === shape.dates;
     }
     if (shape.days === 1 || shape.monthEnds) {
       const months = (db.exec(`SELECT DISTINCT substr(${c}, 1, 7) ${iso} ORDER BY 1 LIMIT ${MONTH_LIMIT}`)[0]?.values ?? []).map((r) => {

@@ -30,7 +30,8 @@ function rowsOf(db: Database, table: TableProfile): string {
   let first = 1;
   let last = table.rowCount;
   try {
-    const ends = db.exec(`SELECT MIN(rowid), MAX(rowid) FROM ${q(table.name)}`)[0]?.values[0];
+    // Two lookups at the ends of the rowid tree (MIN and MAX together in one SELECT would read every row).
+    const ends = db.exec(`SELECT (SELECT rowid FROM ${q(table.name)} ORDER BY rowid LIMIT 1), (SELECT rowid FROM ${q(table.name)} ORDER BY rowid DESC LIMIT 1)`)[0]?.values[0];
     if (ends && ends[0] !== null) [first, last] = [Number(ends[0]), Number(ends[1])];
   } catch {
     return `(SELECT * FROM ${q(table.name)} LIMIT ${ROW_LIMIT})`;
