@@ -72,9 +72,8 @@ describe('task pool: units as written, namespaces and codes unsaid, the calendar
   it('lists documents whose names repeat by their key, and says so', async () => {
     const { session } = await env('wv-gov-flights-sqlite');
     const pool = await buildTaskPool(session.toolContext);
-    for (const task of pool.tasks.filter((t) => t.family === 'join-count-top-k' || t.family === 'join-top-k')) {
-      if (!task.tables.includes('datasources')) continue;
-      assert.match(task.question, /\(by [^)]+\)/, task.question);
-    }
+    const ranked = pool.tasks.filter((t) => (t.family === 'join-count-top-k' || t.family === 'join-top-k') && t.tables.includes('datasources'));
+    assert.ok(ranked.length > 0, pool.tasks.map((t) => t.question).join('\n'));
+    for (const task of ranked) assert.match(task.question, /\(by [^)]+\)/, task.question);
   });
 });

@@ -421,7 +421,7 @@ function tableOfPlaces(table: TableProfile): boolean {
   const tokens = [table.originalName, table.sourceFile].flatMap((name) => nameTokens(name.replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/i, '')));
   return tokens.some((t, at) => {
     if (t === 'authority') return tokens[at - 1] === 'local';
-    const kind = GEO_WORDS[t.endsWith('ies') ? `${t.slice(0, -3)}y` : t.replace(/s$/, '')];
+    const kind = GEO_WORDS[singularOf(t)];
     return kind === 'country' || kind === 'state' || kind === 'county' || kind === 'city' || (kind === 'region' && !/^(area|location)s?$/.test(t));
   });
 }
