@@ -14,7 +14,7 @@ const USAGE = `Usage: toffee tasks <folder> [--max N] [--out tasks.jsonl] [--gra
 
 Builds the task pool for the folder from what its data means (the semantic profile): multi-step task programs
 (drill-down, lists kept in a cell, attribution of change, document metrics, cross-source reconciliation, clean-then-aggregate,
-partitions, distribution-then-subset, SQL-then-Python statistics, cohorts and funnels) and single-step families
+partitions, one series of a long table, distribution-then-subset, SQL-then-Python statistics, cohorts and funnels) and single-step families
 (lookups, joins, rates, change over time, correlation, outliers, reconciliation, document rules, data quality).
 Every candidate is validated (each step re-run and its sub-answer checked, replay through the agent's tools,
 triviality, near-duplicates, contamination against --benchmark), and up to N diverse tasks are selected. Writes
