@@ -29,7 +29,8 @@ export interface LabelledColumn {
 export function labelledColumns(env: SemanticEnvironment, labels: ColumnLabel[]): { matched: LabelledColumn[]; unmatched: ColumnLabel[]; dropped: ColumnLabel[] } {
   const matched: LabelledColumn[] = [];
   const unmatched: ColumnLabel[] = [];
-  // Label rows for columns the loader leaves out as empty and unnamed (no header, no value): said apart, not counted.
+  // Label rows for columns the loader leaves out as empty and unnamed (no header, no value), and for tables it leaves
+  // out on purpose (a full-text index and its module's internal tables): said apart, not counted.
   const dropped: ColumnLabel[] = [];
   // A nested JSON table's path: its parents' array keys and its own (`matches.goals1`); a wrapper's key (`file.json#matches`).
   const byName = new Map(env.profile.tables.map((t) => [t.name, t]));
@@ -59,7 +60,9 @@ export function labelledColumns(env: SemanticEnvironment, labels: ColumnLabel[])
       matched.push({ label, table: table.name, column: column.name, role: semantics.role.value, additivity: semantics.additivity?.value, grain: semantics.time?.grain, rule, why: semantics.role.why });
     }
     if (found > 0) continue;
-    const left = env.profile.tables.some((t) => pattern.test(t.sourceFile) && (label.table === '' || t.originalName === label.table) && t.droppedColumns?.includes(label.column));
+    const left =
+      env.profile.tables.some((t) => pattern.test(t.sourceFile) && (label.table === '' || t.originalName === label.table) && t.droppedColumns?.includes(label.column)) ||
+      env.profile.files.some((f) => pattern.test(f.file) && f.leftOut?.some((l) => l.table === label.table));
     (left ? dropped : unmatched).push(label);
   }
   return { matched, unmatched, dropped };
@@ -134,7 +137,7 @@ async function main(): Promise<void> {
       `${r.environment.padEnd(27)} ${r.set.padEnd(9)} ${String(r.roleTotal).padStart(7)}  ${pct(r.roleAgree, r.roleTotal)} (${r.roleAgree}/${r.roleTotal})`.padEnd(72) +
         `${pct(r.additivityAgree, r.additivityTotal)} (${r.additivityAgree}/${r.additivityTotal})`.padEnd(24) +
         `${pct(r.grainAgree, r.grainTotal)} (${r.grainAgree}/${r.grainTotal})${r.unmatched > 0 ? `   ${r.unmatched} label row(s) match no column` : ''}` +
-        `${r.dropped > 0 ? `   ${r.dropped} label row(s) name empty unnamed columns the loader leaves out (not counted)` : ''}`,
+        `${r.dropped > 0 ? `   ${r.dropped} label row(s) name columns or tables the loader leaves out on purpose (not counted)` : ''}`,
     );
     const t = (totals[r.set] ??= { ...r, environment: r.set, labelled: 0, unmatched: 0, dropped: 0, roleAgree: 0, roleTotal: 0, additivityAgree: 0, additivityTotal: 0, grainAgree: 0, grainTotal: 0, disagreements: [] });
     for (const key of ['roleAgree', 'roleTotal', 'additivityAgree', 'additivityTotal', 'grainAgree', 'grainTotal', 'unmatched', 'dropped'] as const) t[key] += r[key];

@@ -365,6 +365,41 @@ describe('env: SQLite files', () => {
     }
   });
 
+  it('loads a full-text index as the text it holds, leaves out one over another table, and never loads shadow tables', async () => {
+    const folder = makeFolder({});
+    try {
+      const database = path.join(folder.root, 'notes.sqlite');
+      sqlite3(
+        database,
+        `CREATE TABLE trips (id INTEGER PRIMARY KEY, route TEXT, passengers TEXT);
+         INSERT INTO trips VALUES (1, 'CRW-MGW', 'Ann, Bob'), (2, 'CRW-HTS-CRW', 'Cy');
+         CREATE VIRTUAL TABLE trips_fts USING fts5(route, passengers, content='trips', content_rowid='id');
+         INSERT INTO trips_fts(trips_fts) VALUES ('rebuild');
+         CREATE VIRTUAL TABLE "memo index" USING fts5(title, "body text" UNINDEXED, tokenize = 'porter');
+         INSERT INTO "memo index" VALUES ('Fuel', 'Prices rose'), ('Crew', 'Two pilots'), ('Fleet', NULL);
+         CREATE VIRTUAL TABLE legacy USING fts4(heading, summary);
+         INSERT INTO legacy VALUES ('a', 'first'), ('b', 'second');`,
+      );
+      const env = await loadEnvironment(folder.root);
+      assert.deepEqual(env.profile.diagnostics.filter((d) => d.severity !== 'info'), [], 'no error for a module this SQLite lacks');
+      const names = env.profile.tables.map((t) => t.originalName).sort();
+      assert.deepEqual(names, ['legacy', 'memo index', 'trips']);
+      const memo = tableOf(env, 'memo_index');
+      assert.deepEqual(memo.columns.map((c) => c.originalName), ['title', 'body text']);
+      assert.deepEqual(await queryImage(env.image, 'SELECT title, "body text" FROM memo_index'), [['Fuel', 'Prices rose'], ['Crew', 'Two pilots'], ['Fleet', null]]);
+      assert.deepEqual(await queryImage(env.image, 'SELECT heading, summary FROM legacy'), [['a', 'first'], ['b', 'second']]);
+      const record = env.profile.files.find((f) => f.file === 'notes.sqlite')!;
+      const leftOut = new Map((record.leftOut ?? []).map((l) => [l.table, l.why]));
+      assert.match(leftOut.get('trips_fts') ?? '', /text that table 'trips' holds/);
+      for (const shadow of ['trips_fts_data', 'trips_fts_idx', 'trips_fts_config', 'trips_fts_docsize', 'memo index_content', 'legacy_segdir', 'legacy_stat']) {
+        assert.match(leftOut.get(shadow) ?? '', /internal table of the fts[45] virtual table/, shadow);
+      }
+      assert.ok(env.profile.diagnostics.some((d) => d.severity === 'info' && /'trips_fts' \(fts5\) left out/.test(d.message)));
+    } finally {
+      folder.cleanup();
+    }
+  });
+
   it('reports a corrupt database and a .db file that is not SQLite', async () => {
     const folder = makeFolder({});
     try {

@@ -316,6 +316,7 @@ export async function loadEnvironment(root: string, options: LoadOptions = {}): 
         report(context, 'error', `Could not load: ${message}${hint}`);
       }
       record.produced = [...tables.slice(tablesBefore).map((t) => t.name), ...documents.slice(documentsBefore).map((d) => d.name)];
+      if (context.leftOut && context.leftOut.length > 0) record.leftOut = context.leftOut;
     }
     // The last progress event: every file is committed to the image; profiling follows.
     options.onProgress?.({ file: '', done: files.length, total: files.length });

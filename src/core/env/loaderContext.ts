@@ -3,7 +3,7 @@ import { tableBaseNameFromFile, type NameAllocator } from './naming';
 import type { TableStatistics } from './columnStats';
 import type { ColumnSpec } from './tableWriter';
 import type { TextEncoding } from './textEncoding';
-import type { DataDocument, FileDiagnostic, Severity, TableProfile } from './types';
+import type { DataDocument, FileDiagnostic, LeftOutTable, Severity, TableProfile } from './types';
 
 /** A table or view a loader put in the image, with what the loader knows about it beyond the schema. */
 export interface LoadedTable {
@@ -40,6 +40,8 @@ export interface LoaderContext {
   tables: LoadedTable[];
   documents: DataDocument[];
   diagnostics: FileDiagnostic[];
+  /** Tables of the file the loader leaves out on purpose (the file's record lists them). */
+  leftOut?: LeftOutTable[];
 }
 
 export function report(context: LoaderContext, severity: Severity, message: string, line?: number): void {

@@ -4,6 +4,7 @@ import { isSafeIdentifier, toSnakeIdentifier } from './naming';
 import { quoteIdent } from '../text/sql';
 import { loadSqlJs, memfsFileName } from './sqlJs';
 import type { DeclaredForeignKey } from './types';
+import { fullTextContent, isFullTextIndex, virtualTables } from './sqliteVirtualTables';
 
 const SQLITE_HEADER = 'SQLite format 3\u0000';
 
@@ -63,6 +64,28 @@ export async function loadSqlite(context: LoaderContext, bytes: Buffer): Promise
     context.db.run(`ATTACH DATABASE ? AS ${alias}`, [memfsFileName(source)]);
     attached = true;
 
+    // A full-text index is loaded as the text it holds, or left out when another table holds that text; the
+    // shadow tables of any virtual table are its module's storage, never data.
+    const fullText = new Map<string, { shadow: string; columns: string[] }>();
+    const leftOut = new Set<string>();
+    for (const virtual of virtualTables(objects)) {
+      for (const shadow of virtual.shadows) leftOut.add(shadow);
+      const internal = virtual.shadows.length > 0 ? ` Its ${virtual.shadows.length} internal table${virtual.shadows.length === 1 ? '' : 's'} (${virtual.shadows.join(', ')}) ${virtual.shadows.length === 1 ? 'is' : 'are'} the module's storage, not data.` : '';
+      for (const shadow of virtual.shadows) (context.leftOut ??= []).push({ table: shadow, why: `internal table of the ${virtual.module} virtual table '${virtual.name}'` });
+      if (!isFullTextIndex(virtual)) continue; // read through its module, where this SQLite has it
+      const content = fullTextContent(virtual);
+      if (content.kind === 'own') {
+        fullText.set(virtual.name, { shadow: content.shadow, columns: virtual.columns });
+        report(context, 'info', `Full-text index '${virtual.name}' (${virtual.module}) is loaded as the text it holds: ${virtual.columns.join(', ')}.${internal}`);
+        continue;
+      }
+      leftOut.add(virtual.name);
+      const why = content.kind === 'table' ? `a full-text index of text that table '${content.table}' holds` : 'a full-text index that keeps no text (contentless)';
+      (context.leftOut ??= []).push({ table: virtual.name, why });
+      report(context, 'info', `Full-text index '${virtual.name}' (${virtual.module}) left out: ${why}.${internal}`);
+    }
+    objects = objects.filter((o) => !leftOut.has(o.name));
+
     const renamed: string[] = [];
     const newNames = new Map<string, string>();
     for (const object of objects) {
@@ -76,7 +99,9 @@ export async function loadSqlite(context: LoaderContext, bytes: Buffer): Promise
       const name = newNames.get(object.name)!;
       try {
         context.db.run('SAVEPOINT toffee_table');
-        copyTable(context.db, alias, object.name, name);
+        const text = fullText.get(object.name);
+        if (text) copyFullText(context.db, alias, text.shadow, text.columns, name);
+        else copyTable(context.db, alias, object.name, name);
         context.db.run('RELEASE toffee_table');
         const foreignKeys = declaredForeignKeys(context.db, alias, object.name, newNames);
         context.tables.push({ name, originalName: object.name, sourceFile: context.file, kind: 'table', ...(foreignKeys.length > 0 ? { foreignKeys } : {}) });
@@ -168,6 +193,18 @@ function copyTable(db: Database, alias: string, sourceName: string, name: string
   const columnList = columns.map((c) => quoteIdent(c.name)).join(', ');
   db.run(`CREATE TABLE ${quoteIdent(name)} (${definitions.join(', ')})`);
   db.run(`INSERT INTO ${quoteIdent(name)} (${columnList}) SELECT ${columnList} FROM ${alias}.${quoteIdent(sourceName)}`);
+}
+
+/**
+ * A full-text index's own text, from its `_content` shadow table: the rowid first (`id` in fts5, `docid` in fts3/4),
+ * then one column per declared column, in order (`c0`, `c1`, … or `c0title`, `c1body`, …), named as declared.
+ */
+function copyFullText(db: Database, alias: string, shadow: string, declared: string[], name: string): void {
+  const info = db.exec(`PRAGMA ${alias}.table_info(${quoteIdent(shadow)})`)[0];
+  const stored = (info?.values ?? []).map((row) => String(row[info!.columns.indexOf('name')]));
+  if (stored.length !== declared.length + 1) throw new Error(`its text table '${shadow}' has ${stored.length} columns for ${declared.length} declared`);
+  const select = declared.map((column, i) => `${quoteIdent(stored[i + 1])} AS ${quoteIdent(column)}`).join(', ');
+  db.run(`CREATE TABLE ${quoteIdent(name)} AS SELECT ${select} FROM ${alias}.${quoteIdent(shadow)} ORDER BY ${quoteIdent(stored[0])}`);
 }
 
 /** Creates a view and checks that it runs here; leaves nothing behind when it does not. */

@@ -136,6 +136,14 @@ export interface FileRecord {
   encoding?: string;
   /** The file holds the same bytes as this earlier one, which was loaded instead (a copy is not loaded twice). */
   duplicateOf?: string;
+  /** Tables of the file left out on purpose, with why (a full-text index and the internal tables of its module). */
+  leftOut?: LeftOutTable[];
+}
+
+export interface LeftOutTable {
+  /** The name in the file. */
+  table: string;
+  why: string;
 }
 
 export interface EnvironmentProfile {
