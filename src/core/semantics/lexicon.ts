@@ -115,6 +115,9 @@ export const FLAG_WORDS = set('flag active enabled disabled discontinued deleted
 /** Ordered categories. */
 export const ORDINAL_WORDS = set('rank ranking grade tier priority severity seed placing position lvl ord horizon');
 
+/** The bins of a ranking (`income_decile` 1–10, `imd_quintile`): a position among equal parts, not a quantity. */
+export const QUANTILE_BIN_WORDS = set('decile deciles quintile quintiles quartile quartiles tercile terciles tertile ventile ventiles');
+
 /** Names and free text for people. */
 export const TEXT_WORDS = set('name names title description desc comment comments note notes remark remarks summary text body message review caption bio details meaning label');
 export const PERSON_NAME_WORDS = set('first last middle full given family surname firstname lastname fullname contact');
@@ -144,6 +147,9 @@ export const STRUCTURED_WORDS: Record<string, 'json' | 'url' | 'email' | 'phone'
 export const BINARY_WORDS = set('picture photo image img blob thumbnail logo avatar binary bytes_data');
 
 /** Words that name a category: a number in such a column is a code, not a quantity. */
+/** Categories that are areas (a grid `zone`, a `ward`, a study `site`): named by a country, they are that place. */
+export const SPATIAL_DIMENSION_WORDS = set('zone zones ward wards site sites station stations plot plots block blocks quadrat transect port ports');
+
 export const DIMENSION_WORDS = set('type kind category class group status segment cluster channel genre division direction source sector industry department dept mode method species genus family tribe gender sex team referee result outcome plot site station zone block stake ward quadrat transect lane room floor owner operator vendor brand manufacturer port season tournament competition league');
 
 // ---- measures and their additivity ----------------------------------------------------------------------------
@@ -171,6 +177,8 @@ export const SEMI_ADDITIVE_WORDS = set(
     'current currently hospitalised hospitalized inpatients confinement isolation occupied enrolled enrollment enrolment residents inhabitants households workforce staff holdings assets liabilities remaining pending ' +
     // Stocks of an economy at a date: wealth, people employed or unemployed.
     'wealth employed unemployed ' +
+    // Places to sit or sleep: a capacity (an aircraft's seats, a ship's berths), summed across things, not over time.
+    'seats berths ' +
     // What a household holds at an interview: rooms and buildings, animals owned.
     'owned rooms bedrooms buildings',
 );
@@ -286,6 +294,13 @@ export const YES_NO_PAIRS: Array<[string, string]> = [
   ['y', 'n'],
   ['yes', 'no'],
 ];
+
+/** Two values that are a word and its negation (`active` / `inactive`, `smoker` / `non-smoker`): a yes/no. */
+export function negationPair(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  if (!/^[a-z][a-z -]*[a-z]$/.test(short) || short.length < 3) return false;
+  return ['in', 'un', 'non', 'non-', 'non ', 'not ', 'not-', 'dis', 'im', 'ir', 'il'].some((prefix) => long === `${prefix}${short}`);
+}
 
 /** Ordinary words that begin or end with a statistic's letters. */
 const ORDINARY_WORDS = new Set(['admin', 'vitamin', 'vitamins', 'minister', 'ministers', 'ministry', 'mineral', 'minerals', 'climax', 'comedian', 'comedians', 'meantime', 'meanwhile']);

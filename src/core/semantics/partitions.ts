@@ -1,6 +1,7 @@
 /**
  * Partitions: several files of one folder with the same columns and names that differ in one part (`season-9596.csv`,
- * `Permit_data_2017.csv`, `KMDW.csv` beside `KLAX.csv`) are one logical dataset, split by that part. They are
+ * `Permit_data_2017.csv`, `KMDW.csv` beside `KLAX.csv`), or one such file in each of several sibling folders
+ * (`2021/SG_2021_hourly.csv`, `2022/…`), are one logical dataset, split by that part. They are
  * offered to the agent as one view (`SELECT '<part>' AS <key>, * FROM …` for every file, NULL where a file lacks a
  * column), and every member table knows its partition value, so the task pool asks across files, not once per file.
  */
@@ -88,9 +89,17 @@ function keyName(values: string[], prefix: string, folder: string): string {
 /** Groups of same-schema tables from files of one folder whose names vary in one part. */
 export function findPartitions(tables: readonly TableProfile[]): Array<Omit<Partition, 'view'>> {
   const candidates = tables.filter((t) => t.kind === 'table' && !t.parent && !/\.(sqlite3?|db|xlsx|xlsm)$/i.test(t.sourceFile) && t.columns.length >= 2);
+  // A file alone in its folder (`2021/SG_2021_hourly.csv`, `2022/SG_2022_hourly.csv`) is grouped with the lone
+  // files of its sibling folders: one folder per part.
+  const inFolder = new Map<string, number>();
+  for (const t of candidates) inFolder.set(`${folderOf(t.sourceFile)}\u0000${extensionOf(t.sourceFile)}`, (inFolder.get(`${folderOf(t.sourceFile)}\u0000${extensionOf(t.sourceFile)}`) ?? 0) + 1);
+  const groupFolder = (t: TableProfile) => {
+    const folder = folderOf(t.sourceFile);
+    return folder !== '' && inFolder.get(`${folder}\u0000${extensionOf(t.sourceFile)}`) === 1 ? `${folderOf(folder)}/*` : folder;
+  };
   const byFolder = new Map<string, TableProfile[]>();
   for (const t of candidates) {
-    const key = `${folderOf(t.sourceFile)}\u0000${extensionOf(t.sourceFile)}`;
+    const key = `${groupFolder(t)}\u0000${extensionOf(t.sourceFile)}`;
     byFolder.set(key, [...(byFolder.get(key) ?? []), t]);
   }
   const partitions: Array<Omit<Partition, 'view'>> = [];
@@ -102,7 +111,10 @@ export function findPartitions(tables: readonly TableProfile[]): Array<Omit<Part
       const members = [seed, ...remaining.filter((t) => jaccard(seedColumns, new Set(t.columns.map((c) => c.name.toLowerCase()))) >= MIN_SHARED_COLUMNS)];
       if (members.length < MIN_PARTS) continue;
       for (const m of members.slice(1)) remaining.splice(remaining.indexOf(m), 1);
-      const names = members.map((m) => baseName(m.sourceFile));
+      // Files named alike in folders per part (`2021/hourly.csv`, `2022/hourly.csv`) are named by their folders.
+      const fileNames = members.map((m) => baseName(m.sourceFile));
+      const byFolders = new Set(fileNames).size === 1 && groupFolder(seed).endsWith('/*');
+      const names = byFolders ? members.map((m) => folderOf(m.sourceFile).split('/').pop() ?? '') : fileNames;
       const { prefix, suffix } = wholeNumberAffixes(names);
       const parts = names.map((n) => n.slice(prefix.length, n.length - suffix.length));
       // A file renamed along the way (`apc_mah_2024`, then `apc_mau_2025`) still varies by its year: each part holds
@@ -116,7 +128,7 @@ export function findPartitions(tables: readonly TableProfile[]): Array<Omit<Part
       const valueLike = values.every((v) => /^\d+([-_]\d+)?$/.test(v)) || values.every((v) => COUNTRY_NAMES.has(v.toLowerCase().replace(/[_-]+/g, ' ')));
       if (members.length < 3 && !valueLike) continue;
       const stem = (prefix + suffix).replace(/[-_. ]+$/, '').replace(/^[-_. ]+/, '');
-      const folder = folderOf(seed.sourceFile);
+      const folder = groupFolder(seed).replace(/\/\*$/, '');
       if (stem === '' && members.length < 3) continue;
       const key = keyName(values, prefix, folder);
       const name = toSnakeIdentifier(stem || folder.split('/').pop() || key, 'partitioned');
@@ -128,7 +140,7 @@ export function findPartitions(tables: readonly TableProfile[]): Array<Omit<Part
         key,
         columns,
         tables: members.map((m, i) => ({ table: m.name, value: values[i], file: m.sourceFile })),
-        why: `${members.length} files of ${folder || 'the folder'} named ${prefix}…${suffix} with ${drift ? 'nearly ' : ''}the same columns (${columns.length}${drift ? ', some missing from some files' : ''}); the part that varies is the ${key}`,
+        why: `${members.length} files ${groupFolder(seed).endsWith('/*') ? `, one in each folder of ${folder || 'the data folder'},` : `of ${folder || 'the folder'}`} named ${prefix}…${suffix} with ${drift ? 'nearly ' : ''}the same columns (${columns.length}${drift ? ', some missing from some files' : ''}); the part that varies is the ${key}`,
       });
     }
   }
@@ -147,7 +159,9 @@ export function addPartitionViews(draft: EnvironmentDraft, partitions: Array<Omi
       return `SELECT '${value.replace(/'/g, "''")}' AS ${q(keyColumn)}, ${list} FROM ${q(table)}`;
     });
     const viewName = partition.name === partition.key ? `all_${partition.key === 'country' ? 'countries' : `${partition.key}s`}` : `${partition.name}_all`;
-    const folder = folderOf(partition.tables[0].file);
+    // The folder of the files, or the one above theirs when each part has a folder of its own.
+    const folders = [...new Set(partition.tables.map((t) => folderOf(t.file)))];
+    const folder = folders.length === 1 ? folders[0] : folderOf(folders[0]);
     // Each file typed its columns alone (an empty column is text); the union has the type of the files that hold values.
     const types: Record<string, ColumnType> = { [keyColumn]: 'text' };
     // By rows: a type held by 80% or more of the non-empty rows is the column's (the rest are a few files' dirt).

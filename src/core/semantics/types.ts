@@ -38,7 +38,8 @@ export interface Fact<T> {
 export type IdentifierKind = 'primary-key' | 'foreign-key' | 'row-index' | 'code';
 
 /** A kind of place. */
-export type GeoKind = 'latitude' | 'longitude' | 'country' | 'state' | 'county' | 'city' | 'postal-code' | 'address' | 'region';
+/** `geometry`: a shape written for machines (WKT `LINESTRING(…)`, GeoJSON), a point, a track or an area. */
+export type GeoKind = 'latitude' | 'longitude' | 'country' | 'state' | 'county' | 'city' | 'postal-code' | 'address' | 'region' | 'geometry';
 
 /** A machine format. */
 export type StructuredKind = 'json' | 'url' | 'email' | 'phone' | 'path' | 'list' | 'version';

@@ -3,7 +3,7 @@
  * URLs, JSON, numbers written as text, month names, codes… computed from a sample, for the column rules to read.
  */
 import { candidateTypesOf } from '../env/typeInference';
-import { COUNTRY_CODES, COUNTRY_NAMES, MONTH_NAMES, ORDINAL_SCALES, US_STATE_CODES, WEEKDAY_NAMES, YES_NO_PAIRS } from './lexicon';
+import { COUNTRY_CODES, COUNTRY_NAMES, MONTH_NAMES, ORDINAL_SCALES, US_STATE_CODES, WEEKDAY_NAMES, YES_NO_PAIRS, negationPair } from './lexicon';
 
 export interface ValueFingerprint {
   /** Non-null values sampled. */
@@ -271,7 +271,7 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     const lowered = new Set(distinct.filter((v) => v !== null && v !== undefined).map((v) => String(v).trim().toLowerCase()).filter((v) => !MISSING_TEXT.test(v)));
     // An answer of "unknown" (`U`, `DK`) beside Y and N leaves a yes/no question one.
     const answered = [...lowered].filter((v) => !UNKNOWN_ANSWERS.has(v));
-    f.yesNo = answered.length === 2 && YES_NO_PAIRS.some(([a, b]) => answered.includes(a) && answered.includes(b));
+    f.yesNo = answered.length === 2 && (YES_NO_PAIRS.some(([a, b]) => answered.includes(a) && answered.includes(b)) || negationPair(answered[0], answered[1]));
     f.ordinalScale = lowered.size >= 2 && ORDINAL_SCALES.some((scale) => [...lowered].every((v) => scale.includes(v)));
     // Graded judgements (`Good`, `Requires improvement to be good`, `Inadequate`), beside `Not judged`.
     const graded = [...lowered].filter((v) => !NOT_GRADED.test(v));
