@@ -1197,3 +1197,86 @@ describe('semantics rules: the thirteenth set\'s rules stay off their look-alike
     }
   });
 });
+
+describe('semantics rules: dates as day numbers, coordinates as text, colour-ring codes, numbered dictionaries, host names (the fourteenth set)', function () {
+  this.timeout(300_000);
+  const once = onceEach();
+
+  it('reads the plover database: R dates, eastings in text, a UTM zone, ring codes, nest numbers, counts written "2+", egg sizes, observers', async () => {
+    const env = await once('ceuta-plovers-sqlite');
+    const found = column(env, 'Nests', 'found_date');
+    assert.equal(found.role.value, 'time');
+    assert.equal(found.time?.storage, 'epoch-days');
+    assert.equal(found.time?.min, '2006-05-02', 'day 13270 after 1970-01-01');
+    for (const name of ['easting', 'northing', 'utm']) assert.equal(column(env, 'Nests', name).role.value, 'geo', name);
+    for (const name of ['male', 'female', 'nest']) assert.equal(column(env, 'Nests', name).role.value, 'identifier', name);
+    assert.equal(column(env, 'Captures', 'code').role.value, 'identifier');
+    assert.equal(column(env, 'Nests', 'clutch_size').role.value, 'measure');
+    assert.equal(column(env, 'Nests', 'length1').additivity?.value, 'non-additive');
+    for (const name of ['left_tarsus', 'right_wing']) assert.equal(column(env, 'Captures', name).additivity?.value, 'non-additive', name);
+    assert.equal(column(env, 'Broods', 'degree').additivity?.value, 'non-additive');
+    assert.notEqual(column(env, 'Resights', 'observer').role.value, 'geo', 'initials are no country codes');
+    // A numbered list in the README ("29. `photo`: indication if a photo … was taken (1) or not (0)") describes the columns.
+    assert.equal(column(env, 'Nests', 'photo').role.value, 'flag');
+    assert.equal(column(env, 'Resights', 'census').role.value, 'flag');
+  });
+
+  it('reads the orthoptera survey: a unique specimen label identifies, id_confidence is a category, coordinates of a transect\'s ends, bands, cover in eighths, a distance from the start', async () => {
+    const env = await once('jenthomas-orthoptera-pyrenees-csv');
+    assert.equal(column(env, 'observations', 'specimen_label').role.value, 'identifier');
+    assert.equal(column(env, 'observations', 'id_confidence').role.value, 'dimension');
+    for (const name of ['latitude_start_n', 'longitude_end_e']) assert.equal(column(env, 'sites', name).role.value, 'geo', name);
+    assert.equal(column(env, 'sites', 'area').role.value, 'geo');
+    assert.equal(column(env, 'sites', 'elevational_band_m').role.value, 'ordinal');
+    assert.equal(column(env, 'surveys', 'cloud_coverage_start').additivity?.value, 'non-additive');
+    assert.equal(column(env, 'vegetation_plots', 'plot_distance_from_start_m').additivity?.value, 'non-additive');
+  });
+
+  it('reads years under a date\'s name with 0 for unknown as years, and a register\'s host names as its key', async () => {
+    const moma = await once('moma-artists-json');
+    const begin = moma.semantics.columns.find((c) => c.column === 'begin_date');
+    assert.equal(begin?.time?.grain, 'year');
+    const gov = await once('gsa-dotgov-domains-partitions');
+    const domain = gov.semantics.columns.find((c) => c.column === 'domain_name');
+    assert.equal(domain?.role.value, 'identifier');
+  });
+});
+
+describe('semantics rules: the fourteenth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps a day of the month a day, amounts in text amounts, a bill an amount, a distance travelled additive, scores as fractions numbers', async () => {
+    const lines = ['date,order_date_key,amount,tags,bill,distance,ratio,sku_pair,observer_count'];
+    const tags = ['red;blue', 'blue', 'green;red;blue', 'red', 'blue;green', 'green;yellow;red;blue'];
+    for (let i = 0; i < 40; i++) lines.push([(i % 28) + 1, 20200101 + i, `"$${(1200 + i * 37).toLocaleString('en-US')}.00"`, tags[i % 6], (20 + i * 3.5).toFixed(2), 10 + i * 2, `${i % 5}/${(i % 3) + 4}`, `A${i}|B${i * 3}|C`, i % 9].join(','));
+    const folder = makeFolder({ 'trips.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'trips', 'date')?.time?.storage, 'epoch-days', 'a date of 1–28 is a day of the month');
+      assert.equal(found(env, 'trips', 'amount')?.role.value, 'measure');
+      assert.equal(found(env, 'trips', 'bill')?.role.value, 'measure');
+      assert.equal(found(env, 'trips', 'distance')?.additivity?.value, 'additive');
+      assert.notEqual(found(env, 'trips', 'ratio')?.role.value, 'identifier', '3/4 is a number, not a compound code');
+      assert.equal(found(env, 'trips', 'observer_count')?.role.value, 'measure');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps names with dots (St.Louis) text, a description with "developer" additive, a band name a category', async () => {
+    const lines = ['city,band,plays'];
+    const cities = ['St.Louis', 'Ft.Worth', 'Mt.Vernon', 'Pt.Reyes', 'Boston', 'Denver'];
+    const bands = ['The Cure', 'Blur', 'Pulp', 'Oasis'];
+    for (let i = 0; i < 30; i++) lines.push([cities[i % 6], bands[i % 4], 100 + i * 13].join(','));
+    const folder = makeFolder({ 'gigs.csv': lines.join('\n') + '\n', 'README.md': '# gigs\n\n1. `plays`: the number of times a developer played the song\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'gigs', 'city')?.role.value, 'identifier');
+      assert.equal(found(env, 'gigs', 'plays')?.additivity?.value, 'additive');
+      assert.equal(found(env, 'gigs', 'band')?.role.value, 'dimension');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

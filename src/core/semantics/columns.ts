@@ -23,6 +23,7 @@ import {
   NON_ADDITIVE_WORDS,
   HEAD_NON_ADDITIVE_WORDS,
   ORDINAL_WORDS,
+  PERSON_ROLE_WORDS,
   SPATIAL_DIMENSION_WORDS,
   QUANTILE_BIN_WORDS,
   PERSON_NAME_WORDS,
@@ -118,6 +119,12 @@ function isoGrain(column: ColumnProfile, samples: readonly unknown[], shape?: Da
   return 'day';
 }
 
+/** A description of a yes/no: what 1 and 0 (or yes and no) mean, or "whether …". */
+const YES_NO_DESCRIPTION = /\(1\)\s*or\s*not\s*\(0\)|\b1\s*=\s*yes\b|\byes\s*\/\s*no\b|\b(1|0)\s*\/\s*(0|1)\b|\btrue\s*\/\s*false\b|^\s*(whether|indicat(es|ion|ing) (if|whether))\b/i;
+
+/** The ISO date a number of days since 1970-01-01 falls on. */
+const isoDay = (days: number) => new Date(days * 86_400_000).toISOString().slice(0, 10);
+
 /** A name-based time guess (`hr` is an hour, `day` a day of the month) yields to a dictionary that says otherwise. */
 function describedAsTime(e: ColumnEvidence, n: Names): boolean {
   if (!e.dictionary) return true;
@@ -193,8 +200,22 @@ const timeRules: Rule[] = [
     const timeName = hasAny(n.tokens, TIME_WORDS) || (n.last && TIME_SUFFIXES.has(n.last) && n.tokens.length > 1) || n.tokens.includes('epoch') || n.tokens.includes('unix');
     if (!timeName || /year|month|day|hour|season|week|quarter/.test(n.tokens.join(' '))) return undefined;
     if (min >= 1e9 && max <= 2.2e9) return { role: 'time', rule: 'time:epoch-seconds', confidence: 0.9, why: `a time name and ${column.type === 'integer' ? 'integers' : 'numbers'} ${min}–${max}, Unix seconds`, time: { storage: 'epoch-s', grain: 'datetime', layout: 'Unix seconds', isoExpression: "datetime({col}, 'unixepoch')" } };
+    // Days since 1970-01-01 (R's and Arrow's dates written as numbers, `13270` = 2006-05-01) under a date's name:
+    // whole numbers from 1870 to 2040, reaching past 1980 (a `date` of 1–31 is a day of the month).
+    if (n.tokens.some((t) => t === 'date' || t === 'dt') && min >= -36525 && max <= 25568 && max >= 3653 && column.distinctCount >= 3 && halfSteps(e) && wholeSteps(e)) {
+      return { role: 'time', rule: 'time:epoch-days', confidence: 0.75, why: `named ${column.name}, whole numbers ${min}–${max}: days since 1970-01-01 (${isoDay(min)} to ${isoDay(max)})`, time: { storage: 'epoch-days', grain: 'day', layout: 'days since 1970-01-01', isoExpression: "date({col} * 86400, 'unixepoch')", min: isoDay(min), max: isoDay(max) } };
+    }
     if (min >= 1e12 && max <= 2.2e12) return { role: 'time', rule: 'time:epoch-milliseconds', confidence: 0.9, why: `a time name and integers ${min}–${max}, Unix milliseconds`, time: { storage: 'epoch-ms', grain: 'datetime', layout: 'Unix milliseconds', isoExpression: "datetime({col} / 1000, 'unixepoch')" } };
     return undefined;
+  },
+  // Years under a date's name (`BeginDate` 1930, `EndDate` 1992), with 0 for a year not known: years.
+  (e, n) => {
+    const { column } = e;
+    if (column.type !== 'integer' || !n.tokens.includes('date') || num(column.max) > 2999 || num(column.min) < 0) return undefined;
+    const values = ((e as EvidenceWithSample).sample ?? column.samples).filter((v): v is number => typeof v === 'number' && v !== 0);
+    if (values.length < 3 || values.some((v) => v < 1000)) return undefined;
+    const zeros = num(column.min) === 0 ? ', 0 where not known' : '';
+    return { role: 'time', rule: 'time:year-number', confidence: 0.75, why: `named ${column.name}, integers up to ${column.max}${zeros}: calendar years`, time: { storage: 'year', grain: 'year', layout: 'YYYY', min: String(Math.min(...values)), max: String(column.max), isoExpression: "CASE WHEN {col} > 0 THEN printf('%04d-01-01', {col}) END" } };
   },
   (e, n) => {
     const { column, fingerprint: f } = e;
@@ -328,6 +349,12 @@ function halfSteps(e: ColumnEvidence): boolean {
   return values.length > 0 && values.every((v) => Number.isInteger(2 * v));
 }
 
+/** Every present value is a whole number, written as a number or as text (beside placeholders such as `NA`). */
+function wholeNumbersWritten(e: ColumnEvidence): boolean {
+  const values = ((e as EvidenceWithSample).sample ?? e.column.samples).filter((v) => v !== null && !(typeof v === 'string' && (v.trim() === '' || isMissingText(v))));
+  return values.length > 0 && values.every((v) => (typeof v === 'number' ? Number.isInteger(v) : /^\s*-?\d+\s*$/.test(String(v))));
+}
+
 /** The range of a column of whole numbers, stored as integers or as text beside placeholders (`NA`). */
 function wholeSteps(e: ColumnEvidence): { min: number; max: number } | undefined {
   if (e.column.type === 'integer') return { min: num(e.column.min), max: num(e.column.max) };
@@ -450,6 +477,8 @@ function tableOfPlaces(table: TableProfile): boolean {
   const tokens = [table.originalName, table.sourceFile].flatMap((name) => nameTokens(name.replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/i, '')));
   return tokens.some((t, at) => {
     if (t === 'authority') return tokens[at - 1] === 'local';
+    // A table of sites or stations lists places where things were observed.
+    if (at === tokens.length - 1 && /^(sites|stations|localities|locations)$/.test(t)) return true;
     const kind = GEO_WORDS[singularOf(t)];
     return kind === 'country' || kind === 'state' || kind === 'county' || kind === 'city' || (kind === 'region' && !/^(area|location)s?$/.test(t));
   });
@@ -472,6 +501,24 @@ function placeKeyBeside(e: ColumnEvidence): GeoKind | undefined {
     if (stem.join(' ') === 'local authority' || stem.join(' ') === 'la') return 'region';
     const kind = GEO_WORDS[singularOf(stem[stem.length - 1])];
     if (kind === 'country' || kind === 'state' || kind === 'county' || kind === 'city' || kind === 'region') return kind;
+  }
+  return undefined;
+}
+
+/**
+ * Values that are all the same number (2 or 3) of short codes (no spaces, at most 8 characters, a letter in each
+ * value) joined by one of `|`, `;`, `/`: a compound code, not a list (lists vary in length; `3/4` is a number).
+ * The number of parts, when so.
+ */
+function compoundCode(e: ColumnEvidence): number | undefined {
+  if (e.column.type !== 'text') return undefined;
+  const values = presentTexts(e).map((v) => v.trim());
+  if (values.length < 10) return undefined;
+  for (const separator of ['|', ';', '/']) {
+    const parts = values.map((v) => v.split(separator));
+    const count = parts[0].length;
+    if (count < 2 || count > 3 || !parts.every((p) => p.length === count && p.every((x) => x !== '' && x.length <= 8 && !/\s/.test(x)) && p.some((x) => /\p{L}/u.test(x)))) continue;
+    return count;
   }
   return undefined;
 }
@@ -513,6 +560,9 @@ function recurringItems(e: ColumnEvidence): { separator: string; share: number; 
 /** Words after `name` that say which of a thing's names it is (short, official, in English). */
 const NAME_VARIANTS = new Set(['short', 'long', 'full', 'official', 'common', 'local', 'native', 'display', 'ascii', 'en', 'english', 'abbr', 'abbreviated']);
 
+/** Words after a coordinate that say which end of a line or which hemisphere (`latitude_start_n`). */
+const COORDINATE_ENDS = new Set(['start', 'end', 'begin', 'stop', 'from', 'to', 'origin', 'dest', 'n', 's', 'e', 'w', 'north', 'south', 'east', 'west']);
+
 /** Statistics of coordinates after their name (`lat_mean`, `lon_min`). */
 const COORDINATE_STATISTICS = new Set(['mean', 'avg', 'average', 'median', 'min', 'max', 'centroid', 'center', 'centre']);
 
@@ -549,7 +599,7 @@ const RULES: Rule[] = [
     if (e.fingerprint.base64 >= 0.8) return { role: 'binary', rule: 'binary:base64', confidence: 0.85, why: 'values are long base64 strings' };
     if (e.fingerprint.controlChars >= 0.5) return { role: 'binary', rule: 'binary:control-characters', confidence: 0.8, why: `${Math.round(e.fingerprint.controlChars * 100)}% of values hold control characters: bytes (a geometry, a packed record) read as text` };
     if (e.fingerprint.hex >= 0.9) return { role: 'binary', rule: 'binary:hex', confidence: 0.8, why: 'values are long hexadecimal strings (hashes or encoded bytes)' };
-    if (column.nullFraction === 1 && n.last && BINARY_WORDS.has(n.last)) return { role: 'binary', rule: 'binary:name', confidence: 0.5, why: `empty, named ${column.name}` };
+    if (column.nullFraction === 1 && n.last && BINARY_WORDS.has(n.last) && !(e.dictionary && YES_NO_DESCRIPTION.test(e.dictionary.description))) return { role: 'binary', rule: 'binary:name', confidence: 0.5, why: `empty, named ${column.name}` };
     return undefined;
   },
   // Generated keys of nested JSON: the loader made them to link child rows to their parent.
@@ -583,6 +633,11 @@ const RULES: Rule[] = [
       ['path', f.path],
     ];
     const [kind, share] = kinds.sort((a, b) => b[1] - a[1])[0];
+    // Host names (`SANFRANCISCO.GOV`): the key of a register when one per row, else addresses for machines.
+    if (f.hostname >= 0.9 && f.multiWord < 0.1) {
+      if (e.column.candidateKey) return { role: 'identifier', rule: 'identifier:host-names', confidence: 0.7, why: `${Math.round(f.hostname * 100)}% of values are host names, one per row: the key of a register of them`, identifier: 'primary-key' };
+      return { role: 'structured', rule: 'structured:host-names', confidence: 0.75, why: `${Math.round(f.hostname * 100)}% of values are host names`, structured: 'url' };
+    }
     // A few URLs on many rows (a licence written as its URL) name a category, as a code would.
     const { rows, distinct } = present(e);
     if (share >= 0.8 && kind === 'url' && distinct <= 100 && rows >= 4 * distinct) return { role: 'dimension', rule: 'dimension:recurring-urls', confidence: 0.6, why: `${distinct} URLs recurring over ${Math.round(rows)} rows: a category written as a link` };
@@ -591,9 +646,18 @@ const RULES: Rule[] = [
     if (share >= 0.8) return { role: 'structured', rule: `structured:${kind}-values`, confidence: 0.95, why: `${Math.round(share * 100)}% of values are ${kind === 'json' ? 'JSON' : kind === 'url' ? 'URLs' : kind === 'email' ? 'e-mail addresses' : 'file paths'}`, structured: kind };
     // Names packed with semicolons or pipes (`Ann Lee; Bo Ek`) in a good share of cells: lists, though most hold one.
     // Long cells that are lists in nearly every row (keywords and subject codes joined by pipes) are lists too.
-    if (f.semicolonList >= 0.2 && e.column.distinctCount > 20 && (f.meanLength <= 120 || f.semicolonList >= 0.8)) return { role: 'structured', rule: 'structured:semicolon-lists', confidence: 0.7, why: `${Math.round(f.semicolonList * 100)}% of values are lists joined by ';' or '|'`, structured: 'list' };
+    // Short codes joined in a fixed number of parts (a bird's colour rings, left leg `RX.MX` | right leg `WX.WX`): one code.
+    const compound = compoundCode(e);
+    if (compound && (hasAny(n.tokens, IDENTIFIER_WORDS) || hasAny(n.tokens, CODE_WORDS) || e.column.distinctCount > 50)) {
+      return { role: 'identifier', rule: 'identifier:compound-code', confidence: 0.6, why: `values are ${compound} short codes joined by one separator, in every row: a code of what the row refers to`, identifier: 'code' };
+    }
+    if (!compound && f.semicolonList >= 0.2 && e.column.distinctCount > 20 && (f.meanLength <= 120 || f.semicolonList >= 0.8)) return { role: 'structured', rule: 'structured:semicolon-lists', confidence: 0.7, why: `${Math.round(f.semicolonList * 100)}% of values are lists joined by ';' or '|'`, structured: 'list' };
     if (f.packed >= 0.8) return { role: 'structured', rule: 'structured:packed-values', confidence: 0.8, why: 'cells pack several comma-separated fields, some empty' };
     // Sequences of tokens written with digits (chess moves, element codes, coordinates pairs): a notation for machines.
+    // A label one per row made of tokens with digits (`TAV06 20211006 H1 C001`, a specimen's label): it identifies.
+    if (f.notation >= 0.8 && distinct >= 0.95 * present(e).rows && e.table.rowCount >= 20 && n.last !== undefined && /^(label|code|tag|ref|reference|no|number|id)$/.test(n.last)) {
+      return { role: 'identifier', rule: 'identifier:unique-label', confidence: 0.65, why: `named ${e.column.name}, one per row, tokens written with digits: a label that identifies`, identifier: 'code' };
+    }
     if (f.notation >= 0.8 && distinct > 20 && f.dateLike < 0.5 && f.numericText < 0.5) return { role: 'structured', rule: 'structured:notation-values', confidence: 0.7, why: `${Math.round(f.notation * 100)}% of values are sequences of tokens written with digits: a notation` };
     if (f.list >= 0.8 && f.cityState < 0.8 && e.column.distinctCount > 20 && f.meanLength > 10 && !(n.last && (GEO_WORDS[n.last] || TEXT_WORDS.has(n.last) || PERSON_NAME_WORDS.has(n.last)))) return { role: 'structured', rule: 'structured:list-values', confidence: 0.75, why: 'values are comma-separated lists' };
     // Lists whose items recur from row to row (the stops of a route `CRW-Lewisburg-CRW`, the names of the passengers
@@ -660,6 +724,8 @@ const RULES: Rule[] = [
     while (words.length > 1 && COORDINATE_UNITS.has(words[words.length - 1])) words.pop();
     // A coordinate summarised (`lat_mean`, `lon_max`) is still a coordinate: where the fixes were, on average or at most.
     if (words.length === 2 && (GEO_WORDS[words[0]] === 'latitude' || GEO_WORDS[words[0]] === 'longitude') && COORDINATE_STATISTICS.has(words[1])) words.pop();
+    // …and so is one of the ends of a line, or one said with its hemisphere (`latitude_start_n`, `longitude_end_e`).
+    while (words.length > 1 && (GEO_WORDS[words[0]] === 'latitude' || GEO_WORDS[words[0]] === 'longitude') && COORDINATE_ENDS.has(words[words.length - 1])) words.pop();
     // A qualifier after a name says which name it is (`country_name_short`, `city_name_en`): still the place's name.
     if (words.length > 2 && words[words.length - 2] === 'name' && NAME_VARIANTS.has(words[words.length - 1])) words.pop();
     // A numbered line of an address (`Address 1`, `address2`, `address_line_2`) is a part of one, free text: the
@@ -692,18 +758,21 @@ const RULES: Rule[] = [
     if (!kind && e.dictionary) kind = describedPlace(n.described);
     // Country codes by their values (`US`, `DEU`) that place rows: not one per row (the key of a table of countries)
     // and with nothing beside them that names the countries they code.
-    if (!kind && column.type === 'text' && e.fingerprint.countryCode >= 0.9 && column.distinctCount >= 10 && !column.candidateKey && !hasAny(n.tokens, DIMENSION_WORDS) && !placeNamedBeside(e, 'country')) {
+    // (The initials of the people who observed, `CK` and `LE`, look like codes of countries.)
+    if (!kind && column.type === 'text' && e.fingerprint.countryCode >= 0.9 && column.distinctCount >= 10 && !column.candidateKey && !hasAny(n.tokens, DIMENSION_WORDS) && !hasAny(n.tokens, PERSON_ROLE_WORDS) && !placeNamedBeside(e, 'country')) {
       return { role: 'geo', rule: 'geo:country-code-values', confidence: 0.8, why: `${Math.round(e.fingerprint.countryCode * 100)}% of values are ISO 3166 country codes`, geo: 'country' };
     }
     if (!kind) return undefined;
     if (kind === 'latitude' || kind === 'longitude') {
-      if (!isNumber(column)) return undefined;
+      // (Numbers written as text beside `NA` are numbers.)
+      if (!isNumber(column) && !(column.type === 'text' && e.fingerprint.numericText >= 0.9)) return undefined;
       const limit = kind === 'latitude' ? 90 : 180;
       const projected = n.tokens.includes('easting') || n.tokens.includes('northing');
       // A short name (`lat`) needs coordinate values; the full word (`latitude`) stands even with some stray values.
       const spelled = n.tokens.includes('latitude') || n.tokens.includes('longitude');
+      if (!isNumber(column) && !projected && !spelled) return undefined;
       if (!projected && !spelled && (Math.abs(num(column.min)) > limit || Math.abs(num(column.max)) > limit)) return undefined;
-      return { role: 'geo', rule: `geo:${kind}`, confidence: 0.95, why: `named ${column.name}, values ${column.min}–${column.max}`, geo: kind };
+      return { role: 'geo', rule: `geo:${kind}`, confidence: 0.95, why: `named ${column.name}, ${isNumber(column) ? `values ${column.min}–${column.max}` : 'numbers written as text'}`, geo: kind };
     }
     // NUTS areas are coded in letters and digits (`ITC4`); a number so named is something else (grams of nuts).
     if (isNumber(column) && words.includes('nuts')) return undefined;
@@ -752,7 +821,9 @@ const RULES: Rule[] = [
     // `number_of_orders`, `num_items`: a count, not a key.
     if ((first === 'number' || first === 'num' || first === 'no') && n.tokens.length > 1 && n.tokens[1] === 'of') return undefined;
     if ((first === 'num' || first === 'n') && n.tokens.length > 1 && isNumber(column) && !column.candidateKey) return undefined;
-    const idWord = hasAny(n.tokens, IDENTIFIER_WORDS);
+    // `id` before another word may abbreviate identification (`id_confidence`, `id_method`): what the head says it is.
+    const idQualifier = n.tokens.length === 2 && n.tokens[0] === 'id' && (DIMENSION_WORDS.has(n.tokens[1]) || /^(confidence|certainty|quality|accuracy|status|level|notes?|comments?)$/.test(n.tokens[1]));
+    const idWord = idQualifier ? undefined : hasAny(n.tokens, IDENTIFIER_WORDS);
     const codeWord = n.last && CODE_WORDS.has(n.last) ? n.last : undefined;
     if (!idWord && !codeWord) {
       const said = describedIdentifier(n.described);
@@ -796,6 +867,10 @@ const RULES: Rule[] = [
     if (n.last !== undefined && /^(condition|illum|illumination|vigou?r|decay)$/.test(n.last) && steps && steps.min >= 0 && steps.max <= 10 && steps.max > steps.min) {
       return { role: 'ordinal', rule: 'ordinal:scored-condition', confidence: 0.65, why: `named ${column.name}, whole steps ${steps.min}–${steps.max}: a scale` };
     }
+    // A band of a number written as its bound (`elevational_band_m` 1100, 1200, … 2500): ordered bands.
+    if (isNumber(column) && (n.tokens.includes('band') || n.tokens.includes('bands')) && steps && column.distinctCount >= 3 && column.distinctCount <= 50) {
+      return { role: 'ordinal', rule: 'ordinal:number-band', confidence: 0.65, why: `named ${column.name}, ${column.distinctCount} values ${steps.min}–${steps.max}: bands of a number` };
+    }
     // The bin of a ranking in whole steps (`income_decile` 1–10, `imd_pop_quintile` 1–5): a position among equal parts.
     if (n.last !== undefined && QUANTILE_BIN_WORDS.has(n.last) && steps && steps.min >= 0 && steps.max <= 20 && steps.max > steps.min) {
       return { role: 'ordinal', rule: 'ordinal:quantile-bin', confidence: 0.8, why: `named ${column.name}, whole steps ${steps.min}–${steps.max}: a ${singularOf(n.last)}` };
@@ -826,6 +901,8 @@ const RULES: Rule[] = [
       return { role: 'time', rule: 'time:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}`, time: { storage: 'text', grain } };
     }
     if (FLAG_WORDS.has(n.last) || (n.tokens.length > 1 && FLAG_PREFIXES.has(n.tokens[0]))) return { role: 'flag', rule: 'flag:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}` };
+    // A dictionary that says what its 1 and 0 mean ("indication if a photo was taken (1) or not (0)").
+    if (e.dictionary && YES_NO_DESCRIPTION.test(e.dictionary.description)) return { role: 'flag', rule: 'flag:described-yes-no', confidence: 0.5, why: `empty, described as "${e.dictionary.description}"` };
     // A column the database declares as text holds no quantity, whatever its name (an `age` class code).
     const declaredText = /CHAR|TEXT|STRING|CLOB/i.test(e.column.declaredType ?? '');
     // Money is a quantity wherever the name says it (`cost_manure`, `d15_cost_manu`: what was spent on manure).
@@ -838,6 +915,19 @@ const RULES: Rule[] = [
   (e, n) => {
     const f = e.fingerprint;
     if (e.column.type !== 'text' || f.numericText < 0.9) return undefined;
+    // An entity numbered by its noun alone, written as text beside `NA` (a `nest` number, a `brood`): who the row is about.
+    if (n.tokens.length === 1 && ENTITY_NOUNS.has(n.tokens[0]) && wholeNumbersWritten(e)) {
+      return { role: 'identifier', rule: 'identifier:entity-number', confidence: 0.65, why: `named ${e.column.name}, whole numbers written as text: the number of the ${n.tokens[0]} a row is about`, identifier: 'code' };
+    }
+    // Long strings of digits of one length (`500012345`, a register's number): codes, not quantities.
+    const digits = presentTexts(e).map((v) => v.trim());
+    if (digits.length >= 5 && digits.every((v) => /^\d{6,}$/.test(v)) && new Set(digits.map((v) => v.length)).size === 1 && !hasAny(n.tokens, ADDITIVE_WORDS) && !hasAny(n.tokens, MONEY_WORDS)) {
+      return { role: 'identifier', rule: 'identifier:digit-codes', confidence: 0.6, why: `values are strings of ${digits[0].length} digits, written as text: codes` };
+    }
+    // A count written with a `+` for "at least" (`2+` eggs) is still a count.
+    if ((hasAny(n.tokens, ADDITIVE_WORDS) || hasAny(n.tokens, COUNT_WORDS)) && presentTexts(e).some((v) => /^\s*\d+\+\s*$/.test(v))) {
+      return { role: 'measure', rule: 'measure:counts-at-least', confidence: 0.6, why: `named ${e.column.name}, whole numbers, some written "n+" (at least n): a count` };
+    }
     // Small whole numbers a database declares as text (an antenna port `1`–`4`), or named as a category: codes.
     // Only where the database types its columns on purpose: `sqlite3 .import` declares every column TEXT.
     const typedTable = e.table.columns.some((c) => /INT|REAL|NUM|DEC|FLOAT|DOUBLE/i.test(c.declaredType ?? ''));
@@ -996,7 +1086,7 @@ function otherOf(e: ColumnEvidence): string | undefined {
  * Nouns of the entities a panel or a study follows, which numbered alone (`firm`, `patient`) name the entity:
  * `firm` 1–10 of Grunfeld's panel, `patient` 1–200 of a trial. Places (`state`, `country`) are codes of their own kind.
  */
-const ENTITY_NOUNS = new Set(['firm', 'company', 'individual', 'person', 'subject', 'patient', 'household', 'respondent', 'participant', 'plant', 'establishment', 'hospital', 'school', 'store', 'shop', 'farm', 'student', 'pupil', 'worker', 'employee', 'customer', 'user', 'animal', 'tree']);
+const ENTITY_NOUNS = new Set(['nest', 'brood', 'litter', 'colony', 'firm', 'company', 'individual', 'person', 'subject', 'patient', 'household', 'respondent', 'participant', 'plant', 'establishment', 'hospital', 'school', 'store', 'shop', 'farm', 'student', 'pupil', 'worker', 'employee', 'customer', 'user', 'animal', 'tree']);
 
 const PLACE_CODE_HEADER = new RegExp(`^(${US_STATE_CODES.join('|')})$`);
 const placeHeaderCache = new WeakMap<TableProfile, Set<string>>();
@@ -1077,7 +1167,8 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     // Distinct counts overlap across groups: they do not add up.
     const distinctCount = words.includes('distinct') || words.includes('unique') ? 'distinct count' : undefined;
     const head = where === 'name' && HEAD_NON_ADDITIVE_WORDS.has(words[words.length - 1] ?? '') ? words[words.length - 1] : undefined;
-    const non = perUnit ?? distinctCount ?? hasAny(words, NON_ADDITIVE_WORDS) ?? head ?? nonAdditiveMorpheme(words, KNOWN_WORDS);
+    // (Statistics run into a token, `tmax`, are a name's abbreviations; a description's words are whole: a `developer` is no `per`.)
+    const non = perUnit ?? distinctCount ?? hasAny(words, NON_ADDITIVE_WORDS) ?? head ?? (where === 'name' ? nonAdditiveMorpheme(words, KNOWN_WORDS) : undefined);
     if (non) return { value: 'non-additive', confidence: where === 'name' ? 0.85 : 0.75, source, why: `${where === 'name' ? 'named' : 'described'} with "${non}": sums are not meaningful` };
     const rate = hasAny(words, RATE_UNIT_WORDS);
     if (rate) return { value: 'semi-additive', confidence: where === 'name' ? 0.75 : 0.65, source, why: `in ${rate}, a rate at an instant: readings add across plants or stations at one moment, not over time` };
@@ -1116,6 +1207,9 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   if (played) return played;
   const size = sizeOfAThing(evidence, tokens);
   if (size) return size;
+  // A distance from or to a point (`plot_distance_from_start_m`, `dist_to_coast`): where a thing is, not a way travelled.
+  const from = tokens.findIndex((t, i) => (t === 'distance' || t === 'dist') && (tokens[i + 1] === 'from' || tokens[i + 1] === 'to'));
+  if (from >= 0) return { value: 'non-additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:distance-from' }, why: `named ${evidence.column.name}: a distance ${tokens[from + 1]} a point, where each thing is, not a way travelled` };
   const byName = fromWords(tokens, 'name');
   if (byName) return byName;
   const byDictionary = described.length > 0 ? fromWords(described, 'dictionary') : undefined;
@@ -1162,8 +1256,10 @@ function matchScore(evidence: ColumnEvidence, tokens: readonly string[]): Fact<A
 
 /** A thing's length beside its width, height or diameter (an egg's, a leaf's): a size of each thing, never summed. */
 function sizeOfAThing(evidence: ColumnEvidence, tokens: readonly string[]): Fact<Additivity> | undefined {
-  if (tokens.length !== 1 || !/^(length|len)$/.test(tokens[0])) return undefined;
-  const other = evidence.table.columns.find((c) => c !== evidence.column && /^(width|breadth|height|diameter|depth|thickness)$/i.test((c.originalName || c.name).trim()));
+  // (Numbered, for each of several things on a row: `length1` beside `width1`.)
+  const numbered = tokens.length === 2 && /^\d+$/.test(tokens[1]) ? tokens[1] : '';
+  if (tokens.length !== (numbered ? 2 : 1) || !/^(length|len)$/.test(tokens[0])) return undefined;
+  const other = evidence.table.columns.find((c) => c !== evidence.column && new RegExp(`^(width|breadth|height|diameter|depth|thickness)[ _]?${numbered}$`, 'i').test((c.originalName || c.name).trim()));
   if (!other) return undefined;
   return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:size-of-a-thing' }, why: `named ${evidence.column.name} beside ${other.name}: the size of each thing` };
 }

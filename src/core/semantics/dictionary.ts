@@ -25,7 +25,15 @@ const TYPE_HEADER = /^(class|type|data type|datatype|format|storage type)$/i;
 export const normalName = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /** `**name**`, `` `name` ``, `*name*` → name; underscores inside names (`totale_positivi`) are not markup. */
-const stripMarkup = (cell: string) => cell.replace(/(\*\*|`|\*)(.+?)\1/g, '$2').replace(/\\\|/g, '|').trim();
+/** A cell or an item as text: emphasis and code marks dropped, a link kept as its words, a bare URL left out. */
+const stripMarkup = (cell: string) =>
+  cell
+    .replace(/!?\[([^\]]*)\]\([^)]*\)?/g, '$1')
+    .replace(/\bhttps?:\/\/\S+/g, '')
+    .replace(/(\*\*|`|\*)(.+?)\1/g, '$2')
+    .replace(/\\\|/g, '|')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
 
 function cells(line: string): string[] {
   const trimmed = line.trim().replace(/^\|/, '').replace(/\|$/, '');
@@ -105,8 +113,9 @@ function entriesIn(text: string, scope: string | undefined, known: ReadonlySet<s
       i = j - 1;
       continue;
     }
-    // A bullet: "- `name` (type, unit): description", "* **name** – description", "- name: description".
-    const bullet = /^\s*[-*+]\s+(?:`([^`]+)`|\*\*([^*]+)\*\*|([A-Za-z_][\w.]*))\s*(?:\(([^)]*)\))?\s*(?::|\s[-–—=]\s|\s-\s?)\s*(.+)$/.exec(line);
+    // A bullet: "- `name` (type, unit): description", "* **name** – description", "- name: description"; or a
+    // numbered item: "29. `photo`: indication if a photo was taken (1) or not (0)".
+    const bullet = /^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:`([^`]+)`|\*\*([^*]+)\*\*|([A-Za-z_][\w.]*))\s*(?:\(([^)]*)\))?\s*(?::|\s[-–—=]\s|\s-\s?)\s*(.+)$/.exec(line);
     if (bullet) {
       const column = (bullet[1] ?? bullet[2] ?? bullet[3]).trim();
       const entry: RawEntry = { column, description: stripMarkup(bullet[5]), source: line };

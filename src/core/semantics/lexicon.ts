@@ -39,6 +39,8 @@ export const TIME_SUFFIXES = set('at on');
 
 export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 'state' | 'county' | 'city' | 'postal-code' | 'address' | 'region'> = {
   lat: 'latitude',
+  // A UTM grid zone (`13Q`): the area a projected coordinate is in.
+  utm: 'region',
   latitude: 'latitude',
   lon: 'longitude',
   lng: 'longitude',
@@ -147,6 +149,9 @@ export const STRUCTURED_WORDS: Record<string, 'json' | 'url' | 'email' | 'phone'
 export const BINARY_WORDS = set('picture photo image img blob thumbnail logo avatar binary bytes_data');
 
 /** Words that name a category: a number in such a column is a code, not a quantity. */
+/** People by what they do with the data (an `observer`, a `recorder`): whose initials look like codes of countries. */
+export const PERSON_ROLE_WORDS = set('observer observers recorder recorders collector collectors surveyor surveyors technician analyst author authors editor editors reviewer reviewers enumerator interviewer initials staff');
+
 /** Categories that are areas (a grid `zone`, a `ward`, a study `site`): named by a country, they are that place. */
 export const SPATIAL_DIMENSION_WORDS = set('zone zones ward wards site sites station stations plot plots block blocks quadrat transect port ports');
 
@@ -197,7 +202,7 @@ export const FLOW_WORDS = set('new news daily change changes variation variation
 
 /** Quantities that do not add up: average them, or take a ratio of sums. */
 export const NON_ADDITIVE_WORDS = set(
-  'price prices rate rates ratio ratios pct percent percentage percentages share shares avg average mean median mode score scores rating ratings ' +
+  'price prices rate rates ratio ratios pct percent percentage percentages share shares avg average mean median score scores rating ratings ' +
     'temp temperature temperatures age index margin probability prob density speed elevation altitude humidity pressure per capita gpa discount ' +
     'fertility expectancy expect life bmi height weight percentile quantile std stdev variance proportion normal normals efficiency mpg yield ' +
     'max min maximum minimum peak tmax tmin tavg availability utilization utilisation occupancy wind gust lat lon latitude longitude coordinate coordinates threshold limit depth voltage volt uncertainty error accuracy exchange ex fx factor range bound bounds lower upper ' +
@@ -208,7 +213,11 @@ export const NON_ADDITIVE_WORDS = set(
     // Physical properties of a thing (its mass, melting point, frequency, heading, width): never summed across things.
     // A tree's diameter at breast height (`dbh`), a diameter cut short (`dend_diam`).
     'dbh diam ' +
-    'mass molar boil boiling melt melting freezing affinity electronegativity hz khz mhz ghz heading bearing angle azimuth deg width diameter radius thickness wavelength viscosity conductivity magnitude concentration intensity luminosity odds',
+    'mass molar boil boiling melt melting freezing affinity electronegativity hz khz mhz ghz heading bearing angle azimuth deg degree degrees width diameter radius thickness wavelength viscosity conductivity magnitude concentration intensity luminosity odds ' +
+    // How much of something is covered (cloud cover in eighths, a tree canopy's cover): a share.
+    'coverage cover ' +
+    // Parts of an animal's body, measured on each one caught (a bird's tarsus and wing, a bat's forearm).
+    'tarsus culmen wing wingspan forearm hindfoot',
 );
 
 /**

@@ -62,7 +62,7 @@ export interface TimeInfo {
    * such as 1978; `epoch-s` / `epoch-ms`: Unix time; `period`: `YYYY-MM` text; `month-name` / `weekday-name`: names;
    * `month-number`: 1–12; `mixed`: dates in several layouts, kept as the file writes them (needs cleaning).
    */
-  storage: 'iso-date' | 'iso-datetime' | 'year' | 'epoch-s' | 'epoch-ms' | 'period' | 'month-name' | 'month-number' | 'weekday-name' | 'hour' | 'mixed' | 'text';
+  storage: 'iso-date' | 'iso-datetime' | 'year' | 'epoch-s' | 'epoch-ms' | 'epoch-days' | 'period' | 'month-name' | 'month-number' | 'weekday-name' | 'hour' | 'mixed' | 'text';
   grain: TimeGrain;
   /** The layout in the file, e.g. `M/D/YYYY`, `YYYY`, `Unix seconds`. */
   layout?: string;

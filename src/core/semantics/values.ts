@@ -10,6 +10,8 @@ export interface ValueFingerprint {
   sampled: number;
   email: number;
   url: number;
+  /** Host names (`sanfrancisco.gov`, `www.example.co.uk` without a scheme). */
+  hostname: number;
   json: number;
   phone: number;
   path: number;
@@ -82,6 +84,8 @@ export interface ValueFingerprint {
 // The domain ends in letters (`.org`): `proj#123:6.1@166.38(M.4)` is no e-mail address.
 const EMAIL = /^[^\s@()<>,;:"]+@[^\s@()<>,;:"]+\.[A-Za-z]{2,}$/;
 const URL_PATTERN = /^(https?|ftp):\/\/\S+$|^www\.\S+\.\S+$/i;
+/** A host name: labels of letters, digits and hyphens, ending in a common top-level domain or a country's two letters. */
+const HOSTNAME = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|org|net|gov|edu|mil|int|info|biz|io|app|dev|ai|[a-z]{2})$/i;
 const PHONE = /^\+?[\d\s().-]{7,20}$/;
 const PATH = /^(\/|[a-z]:\\|\.{1,2}\/)?([\w.-]+[/\\])+[\w.-]+\.\w{1,5}$/i;
 const NUMERIC_TEXT = /^\(?[-+]?\s?[$€£¥]?\s?\d{1,3}(?:[,\s]\d{3})+(?:\.\d+)?\)?\s?%?$|^\(?[-+]?\s?[$€£¥]\s?\d+(?:\.\d+)?\)?$|^[-+]?\d+(?:\.\d+)?\s?%$|^[$€£¥]\s?-$/;
@@ -138,6 +142,7 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     sampled: 0,
     email: 0,
     url: 0,
+    hostname: 0,
     json: 0,
     phone: 0,
     path: 0,
@@ -213,6 +218,7 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     }
     if (EMAIL.test(text)) f.email++;
     else if (URL_PATTERN.test(text)) f.url++;
+    else if (HOSTNAME.test(text)) f.hostname++;
     else if (isJson(text)) f.json++;
     if (PLAIN_NUMBER.test(text)) f.numericText++;
     else if (NUMERIC_TEXT.test(text)) {
@@ -261,7 +267,7 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
   const n = Math.max(1, f.sampled - f.missingText);
   f.meanLength = totalLength / n;
   f.missingText = f.missingText / Math.max(1, f.sampled);
-  for (const key of ['plainInteger', 'nonAscii', 'controlChars', 'quarter', 'yearPeriod', 'yearQuarter', 'yearInText', 'cityState', 'notation', 'semicolonList', 'email', 'url', 'json', 'phone', 'path', 'list', 'numericText', 'percentSign', 'codeLike', 'multiWord', 'monthName', 'weekdayName', 'period', 'yearText', 'dateLike', 'base64', 'hex', 'textInBlobs', 'packed', 'country', 'countryCode', 'week'] as const) {
+  for (const key of ['plainInteger', 'nonAscii', 'controlChars', 'quarter', 'yearPeriod', 'yearQuarter', 'yearInText', 'cityState', 'notation', 'semicolonList', 'email', 'url', 'hostname', 'json', 'phone', 'path', 'list', 'numericText', 'percentSign', 'codeLike', 'multiWord', 'monthName', 'weekdayName', 'period', 'yearText', 'dateLike', 'base64', 'hex', 'textInBlobs', 'packed', 'country', 'countryCode', 'week'] as const) {
     f[key] = f[key] / n;
   }
   f.unitInterval = numbers > 0 ? f.unitInterval / numbers : 0;
