@@ -213,14 +213,40 @@ export function readDictionaries(documents: readonly DataDocument[], profile: En
       const named = one(filesNamed(section.heading)) ?? (section.level > 0 ? one(filesNamed(section.text)) : undefined);
       if (named && section.level > 0) scopes.push({ level: section.level, file: named });
       const scope = scopes[scopes.length - 1]?.file ?? sameStem;
-      for (const entry of entriesIn(section.text, scope, known)) {
-        const { source, ...rest } = entry;
-        const line = descriptor ? lineOf(raw, `"${entry.column}"`) : lineOf(raw, source);
-        entries.push({ ...rest, file: document.sourceFile, ...(line ? { line } : {}) });
+      for (const chunk of byTableLines(section.text, profile.tables)) {
+        for (const entry of entriesIn(chunk.text, chunk.table ?? scope, known)) {
+          const { source, ...rest } = entry;
+          const line = descriptor ? lineOf(raw, `"${entry.column}"`) : lineOf(raw, source);
+          entries.push({ ...rest, file: document.sourceFile, ...(line ? { line } : {}) });
+        }
       }
     }
   }
   return entries.filter((entry) => tablesDescribedBy(entry, profile).length > 0);
+}
+
+/**
+ * A section's text cut where a line that is no entry names one table in code or bold (`<summary>A. <b><code>Nests</code></b>
+ * – a table of all nests…`, "**`Broods`**:"): the entries after it describe that table (a database's tables, each
+ * with a list of its columns), up to the next such line.
+ */
+function byTableLines(text: string, tables: readonly TableProfile[]): Array<{ text: string; table?: string }> {
+  const chunks: Array<{ text: string; table?: string }> = [{ text: '' }];
+  const byKey = new Map<string, TableProfile>();
+  for (const table of tables) for (const key of tableKeys(table)) if (!byKey.has(key)) byKey.set(key, table);
+  for (const line of text.split(/\r?\n/)) {
+    const isEntry = /^\s*(?:[-*+]|\d{1,3}[.)])\s+/.test(line) || /^\s*\|/.test(line);
+    if (!isEntry) {
+      const marked = [...line.matchAll(/<code>([^<]+)<\/code>|`([^`]+)`|\*\*([^*]+)\*\*|<b>([^<]+)<\/b>/g)].map((m) => normalName(m[1] ?? m[2] ?? m[3] ?? m[4] ?? ''));
+      const named = [...new Set(marked.map((k) => byKey.get(k)).filter((t): t is TableProfile => t !== undefined))];
+      if (named.length === 1) {
+        chunks.push({ text: '', table: named[0].name });
+        continue;
+      }
+    }
+    chunks[chunks.length - 1].text += `${line}\n`;
+  }
+  return chunks.filter((c) => c.text.trim() !== '');
 }
 
 /** The tables an entry may describe: its scope table, or those of its scope file (or of the document's folder), holding its column. */

@@ -86,6 +86,21 @@ function keyName(values: string[], prefix: string, folder: string): string {
   return 'part';
 }
 
+/** The name of a column that holds, in every member file, one value: that file's part (or the part cut short). */
+function columnHoldingPart(members: readonly TableProfile[], values: readonly string[]): string | undefined {
+  for (const column of members[0].columns) {
+    const holds = members.every((m, i) => {
+      const c = m.columns.find((x) => x.name === column.name);
+      // (A file name may cut the value short: `HHWEA.csv` holds `HHWEALTH`.)
+      const held = String(c?.samples[0] ?? '').trim().toLowerCase();
+      const part = values[i].toLowerCase();
+      return c !== undefined && c.distinctCount === 1 && c.nullFraction === 0 && held !== '' && (held === part || held.startsWith(part) || part.startsWith(held));
+    });
+    if (holds) return toSnakeIdentifier(column.name, 'part');
+  }
+  return undefined;
+}
+
 /** Groups of same-schema tables from files of one folder whose names vary in one part. */
 export function findPartitions(tables: readonly TableProfile[]): Array<Omit<Partition, 'view'>> {
   const candidates = tables.filter((t) => t.kind === 'table' && !t.parent && !/\.(sqlite3?|db|xlsx|xlsm)$/i.test(t.sourceFile) && t.columns.length >= 2);
@@ -130,7 +145,10 @@ export function findPartitions(tables: readonly TableProfile[]): Array<Omit<Part
       const stem = (prefix + suffix).replace(/[-_. ]+$/, '').replace(/^[-_. ]+/, '');
       const folder = groupFolder(seed).replace(/\/\*$/, '');
       if (stem === '' && members.length < 3) continue;
-      const key = keyName(values, prefix, folder);
+      // Files named by nothing the names say (`HHDI.csv`, `HHSAV.csv`) may say it themselves: a column that holds
+      // the file's part on every row (`INDICATOR` = `HHDI`) names what the files vary by.
+      const named = keyName(values, prefix, folder);
+      const key = named === 'part' ? (columnHoldingPart(members, values) ?? named) : named;
       const name = toSnakeIdentifier(stem || folder.split('/').pop() || key, 'partitioned');
       const columns: string[] = [];
       for (const m of members) for (const c of m.columns) if (!columns.includes(c.name)) columns.push(c.name);

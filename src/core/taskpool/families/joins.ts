@@ -6,6 +6,7 @@ import type { TableProfile } from '../../env/types';
 import type { TaskSpec } from '../types';
 import { things, columnPhrase,
   aggregateOf,
+  article,
   clearLeader,
   foreignKeys,
   groupings,
@@ -75,7 +76,7 @@ export const joinKeyFamily: TaskFamily = {
           { label: `the number of orphaned ${things(context, key.child, 'many')}`, reading: { kind: 'number' } },
         );
         if (!done || done.key.type !== 'number' || done.key.value === 0) continue;
-        tasks.push(program.task({ family: this.id, parameters: { kind: 'orphans', child: key.child.name, column: key.childColumn.name, parent: key.parent.name }, question: `How many ${things(context, key.child, 'many')} refer to a ${columnPhrase(context, key.child.name, key.childColumn)} that does not exist among the ${things(context, key.parent, 'many')}?`, tables, dependency: 'join-key', needs: this.needs }));
+        tasks.push(program.task({ family: this.id, parameters: { kind: 'orphans', child: key.child.name, column: key.childColumn.name, parent: key.parent.name }, question: `How many ${things(context, key.child, 'many')} refer to ${withArticle(columnPhrase(context, key.child.name, key.childColumn))} that does not exist among the ${things(context, key.parent, 'many')}?`, tables, dependency: 'join-key', needs: this.needs }));
         continue;
       }
       const label = labelColumn(context, key.parent, key.parentColumn);
@@ -137,14 +138,16 @@ async function topParents(context: FamilyContext, family: TaskFamily, count: boo
     // Parents named by nothing but their key (their names repeat: six documents called "Response to … Request") are
     // listed by the key, and the question says so.
     const byKey = label === key.parentColumn && parentNoun(context, key.parent) !== undefined;
-    const by = byKey ? ` (by ${columnPhrase(context, key.parent.name, key.parentColumn)})` : !parentNoun(context, key.parent) || label === key.parentColumn || columnPhrase(context, key.parent.name, label) === things(context, key.parent, 'one') ? '' : ` (by ${columnPhrase(context, key.parent.name, label)})`;
+    // …by their key, asked for in words: "Give their ids, from most to fewest."
+    const keyWords = pluralWords(humanize(key.parentColumn.originalName || key.parentColumn.name));
+    const by = byKey ? '' : !parentNoun(context, key.parent) || label === key.parentColumn || columnPhrase(context, key.parent.name, label) === things(context, key.parent, 'one') ? '' : ` (by ${columnPhrase(context, key.parent.name, label)})`;
     tasks.push(
       program.task({
         family: family.id,
         parameters: { child: key.child.name, column: key.childColumn.name, parent: key.parent.name, label: label.name, measure: measure?.name ?? null, k },
         question: count
-          ? `Which ${k} ${parentRows}${by} have the most ${counted}${through}? List them from most to fewest.`
-          : `Which ${k} ${parentRows}${by} have the highest ${what}${through}? List them from highest to lowest.`,
+          ? `Which ${k} ${parentRows}${by} have the most ${counted}${through}? ${byKey ? `Give their ${keyWords}, from most to fewest.` : 'List them from most to fewest.'}`
+          : `Which ${k} ${parentRows}${by} have the highest ${what}${through}? ${byKey ? `Give their ${keyWords}, from highest to lowest.` : 'List them from highest to lowest.'}`,
         tables: [key.child.name, key.parent.name],
         dependency: 'top-k',
         needs: family.needs,
@@ -228,3 +231,11 @@ export const joinGroupContrastFamily: TaskFamily = {
     return tasks;
   },
 };
+
+/** "a site", "an 'ID'", "an hour": the article a phrase takes, read past a quote mark. */
+function withArticle(phrase: string): string {
+  const spoken = phrase.replace(/^'/, '');
+  // Letters said one by one (`ID`, `FK`, `MSA`) take "an" when the first letter's name opens on a vowel.
+  const letters = /^[A-Z]{2,}\b/.test(spoken) ? (/^[AEFHILMNORSX]/.test(spoken) ? 'an' : 'a') : article(spoken);
+  return `${letters} ${phrase}`;
+}

@@ -49,9 +49,12 @@ export interface FamilyContext {
   grids?: ReadonlyMap<string, string>;
 }
 
-/** Whether a table's rows may be counted as things of the world: not the cells of a series × period grid. */
+/** Whether a table's rows may be counted as things of the world: not the cells of a series × period grid, nor the pairs of a link table. */
 export function rowsCount(context: FamilyContext, table: TableProfile | string): boolean {
-  return !context.grids?.has(typeof table === 'string' ? table : table.name);
+  const name = typeof table === 'string' ? table : table.name;
+  // A link table's rows are pairs (a trip listed once per source that records it): counted, they count a trip twice.
+  if (context.semantics.tables.some((t) => t.table === name && t.kind.value === 'bridge')) return false;
+  return !context.grids?.has(name);
 }
 
 export interface TaskFamily {
@@ -344,6 +347,11 @@ export function derivedPair(context: FamilyContext, a: { table: string; column: 
   return [...ia].some((x) => ib.has(x)) || variantNames(context, a, b);
 }
 
+/** The first word of a whole's name: `all workers`, `total deaths`, `overall score`. */
+const WHOLE_WORDS = /^(all|total|overall|every|any|combined)$/;
+/** Levels of one scale that split a whole: `low`, `medium`, `high` deprivation. */
+const LEVEL_WORDS = /^(low|lower|medium|mid|middle|moderate|high|higher|upper|very)$/;
+
 /**
  * Two names of one quantity, one the other's words plus a qualifier (`EUR` and `EUR_raw`, `fertility` and
  * `n_fertility`, `deaths` and `deaths_total`): a quantity beside its own variant, not two quantities.
@@ -374,6 +382,14 @@ function variantNames(context: FamilyContext, a: { table: string; column: string
   if (band(wa) !== band(wb)) return true;
   const [short, long] = wa.length <= wb.length ? [wa, wb] : [wb, wa];
   if (short.length < long.length && short.every((w) => long.includes(w))) return true;
+  // A whole and one of its parts (`all_workers` and `hourly_workers`), or parts of one whole by level (`low_deprivation`
+  // and `high_deprivation`, shares of one population): one head, qualified by `all` or by levels of one scale.
+  const sameHead = wa.length >= 2 && wb.length >= 2 && wa[wa.length - 1] === wb[wb.length - 1];
+  if (sameHead && (WHOLE_WORDS.test(wa[0]) || WHOLE_WORDS.test(wb[0]))) return true;
+  // `all_workers` beside a breakdown of the same workers by education or industry (`some_college`, `finance`): the
+  // whole of every breakdown in the table.
+  if ((/^(all|overall)$/.test(wa[0]) && wa.length >= 2) || (/^(all|overall)$/.test(wb[0]) && wb.length >= 2)) return true;
+  if (sameHead && wa.length === 2 && wb.length === 2 && LEVEL_WORDS.test(wa[0]) && LEVEL_WORDS.test(wb[0])) return true;
   // Prefixed variants of one name: `n_life_expect` and `p_life_expect`.
   const stem = (ws: string[]) => ws.filter((w) => w.length > 2).join(' ');
   return stem(wa) !== '' && stem(wa) === stem(wb) && wa.join(' ') !== wb.join(' ');
@@ -673,6 +689,9 @@ const UNCOUNTABLE = new Set(['staff', 'personnel', 'equipment', 'information', '
 /** Nouns in -ie, whose plural is no -y word's (`movies`, not "movys"). */
 const IE_NOUNS = new Set(['movie', 'cookie', 'rookie', 'zombie', 'calorie', 'selfie', 'goalie', 'genie', 'prairie', 'sortie', 'pixie', 'hippie', 'auntie', 'brownie', 'smoothie', 'freebie', 'newbie', 'pie', 'tie', 'lie']);
 
+/** Nouns whose plural is the singular (`aircraft`, `sheep`). */
+const SAME_PLURALS = new Set(['aircraft', 'spacecraft', 'hovercraft', 'watercraft', 'sheep', 'deer', 'fish', 'moose', 'bison', 'swine', 'salmon', 'trout', 'offspring']);
+
 /** Plurals without an s, and their singular. */
 const IRREGULAR_PLURALS: Record<string, string> = { people: 'person', children: 'child', men: 'man', women: 'woman', criteria: 'criterion' };
 
@@ -691,6 +710,8 @@ export function noun(name: string, count: number | 'one' | 'many'): string {
   if (/\d/.test(last)) return words;
   const irregular = IRREGULAR_PLURALS[last.toLowerCase()];
   if (irregular) return head + (many ? last : irregular);
+  // One form for one and many: an aircraft, 3 aircraft.
+  if (SAME_PLURALS.has(last.toLowerCase())) return words;
   const singularOf = Object.entries(IRREGULAR_PLURALS).find(([, one]) => one === last.toLowerCase());
   if (singularOf) return head + (many ? singularOf[0] : last);
   if (many) return head + (/(ss|us|x|ch|sh)$/.test(last) ? `${last}es` : /is$/.test(last) ? `${last.slice(0, -2)}es` : /s$/.test(last) ? last : /[^aeiou]y$/.test(last) ? `${last.slice(0, -1)}ies` : `${last}s`);
@@ -897,8 +918,17 @@ const SCALED_WORDS = new Set(['cap', 'capitalization', 'capitalisation', 'revenu
 
 /** A code of a name (`FTHG`, `HS`, `ppt`): letters only, too short or too cryptic to read as words. */
 function isOpaqueCode(original: string): boolean {
-  return /^[A-Z]{1,6}$/.test(original) || /^[a-z]{1,4}$/.test(original);
+  return /^[A-Z]{1,6}$/.test(original) || (/^[a-z]{1,4}$/.test(original) && !SHORT_WORDS.has(original));
 }
+
+/** Short English words columns are named with: a reader knows what `site`, `sex` or `date` hold without a legend. */
+const SHORT_WORDS = new Set(
+  ('age sex site date year time name type kind size area city town fate rank role team code cost days hour week zone port mode tier plot ' +
+    'note text flag rate mass unit page room race wage sale fare tips make body seat ring bill fat lice wind rain snow cloud fall ' +
+    'gender blood moult nest egg eggs chick day month state price tax fee dose diet food crop herd farm tree leaf root stem seed ' +
+    'goal game club cup home away draw win wins loss lost score set sets lap laps run runs ball over test exam mark grade class form ' +
+    'host user file path link tag tags list item sku qty pos lat lon alt dept job pay paid sold risk step line shop sex kids').split(' '),
+);
 
 /** Two consonants English words begin with; another pair (`ws`, `gh`, `tm`) starts an abbreviation (`wswin`, `ghome`, `tmax`). */
 const WORD_ONSETS = new Set(['bl', 'br', 'ch', 'cl', 'cr', 'dr', 'dw', 'fl', 'fr', 'gl', 'gn', 'gr', 'kl', 'kn', 'kr', 'ph', 'pl', 'pr', 'ps', 'rh', 'sc', 'sh', 'sk', 'sl', 'sm', 'sn', 'sp', 'st', 'sw', 'th', 'tr', 'ts', 'tw', 'wh', 'wr', 'zh']);
@@ -943,13 +973,15 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   // A word of the name without a vowel (`plyr_mgr`, `lg_id`) is an abbreviation a legend may spell out.
   const abbreviated = humanize(original).split(' ').some((w) => /^[a-z]{2,}$/.test(w) && !/[aeiouy]/.test(w) && !UNIT_SUFFIXES[w]);
   // A short word numbered (`pop16`, `gdp2`): the number qualifies it in a way only a legend says.
-  const numbered = /^[a-z]{2,4}\d+$/i.test(original);
+  const numbered = /^[a-z]{2,8}\d+$/i.test(original);
   const opaque = isOpaqueCode(original) || isCrypticName(original) || abbreviated || numbered;
   if (opaque) {
     const profile = context.profile.tables.find((t) => t.name === table);
     const described = semanticsOf(context, table, column.name)?.description?.value ?? (profile ? legendDescription(context.documents, profile, original) : undefined);
     let short = described
       ?.replace(/\s*\([^)]*\)\s*/g, ' ')
+      // An aside left open, or closed after a nested quote (`(stored … ‘Unix epoch’. Converted …)`): cut at its start.
+      .replace(/\s*\(.*$/, '')
       .replace(/[.:;,]+$/, '')
       .trim();
     // "Player's batting hand" in the People table: the row's noun is said elsewhere, "batting hand".
@@ -1090,7 +1122,7 @@ const COLLECTION_WORDS = new Set(['data', 'all', 'index', 'indexes', 'indices', 
 const PLURAL_MODIFIERS = new Set(['sales', 'goods', 'news', 'arms', 'savings', 'earnings', 'sports', 'customs', 'means', 'series', 'species', 'physics', 'economics', 'statistics', 'analytics', 'logistics', 'electronics', 'athletics']);
 
 /** Irregular plurals a table of rows may be named with. */
-const PLURAL_WORDS = new Set(['people', 'staff', 'personnel', 'children', 'men', 'women', 'media', 'criteria']);
+const PLURAL_WORDS = new Set(['people', 'staff', 'personnel', 'children', 'men', 'women', 'media', 'criteria', 'aircraft', 'sheep', 'deer', 'fish', 'offspring']);
 
 /** A name's words without a trailing size or version (`flights_5k` → "flights", `data_v2` → "data"). */
 function nameWords(name: string): string {
@@ -1172,7 +1204,9 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   const repeats = (c: ColumnProfile) => c.distinctCount >= 2 && c.distinctCount <= table.rowCount / 3 && c.nullFraction < 0.1;
   // An identifier unique but for a few duplicates (`customer_id`) still says a row is one thing.
   const nearlyKeyed = table.columns.some((c) => role(c) === 'identifier' && c.distinctCount >= 0.9 * table.rowCount);
-  const panel = !keyed.some((c) => c.type !== 'real') && !nearlyKeyed && table.columns.some((c) => role(c) === 'time' && semanticsOf(context, table.name, c.name)?.time?.grain === 'year' && repeats(c)) && table.columns.some((c) => (role(c) === 'identifier' || role(c) === 'geo') && c.type === 'text' && c.distinctCount >= 2 && c.distinctCount <= table.rowCount / 3 && c.nullFraction < 0.1);
+  // Rows dated to the day (captures, sightings, flights) are events, whatever year column they also carry.
+  const dated = table.columns.some((c) => role(c) === 'time' && /^(day|datetime)$/.test(semanticsOf(context, table.name, c.name)?.time?.grain ?? '') && c.distinctCount >= 3);
+  const panel = !dated && !keyed.some((c) => c.type !== 'real') && !nearlyKeyed && table.columns.some((c) => role(c) === 'time' && semanticsOf(context, table.name, c.name)?.time?.grain === 'year' && repeats(c)) && table.columns.some((c) => (role(c) === 'identifier' || role(c) === 'geo') && c.type === 'text' && c.distinctCount >= 2 && c.distinctCount <= table.rowCount / 3 && c.nullFraction < 0.1);
   if (panel && !table.parent) return undefined;
   // "awards players", "teams franchises": a plural before the last word is two nouns side by side, not one noun.
   const allWords = words.toLowerCase().split(' ');
@@ -1199,6 +1233,9 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
     return word !== undefined && (one.startsWith(word) || one.endsWith(word) || word.startsWith(one));
   });
   if (ownKey) return words.replace(/ /g, '_');
+  // A database table named by one plain word (`aircraft`, keyed by `tail_no`): the entity its rows are, whatever
+  // its key is called ("the aircraft whose name is …", not "the tail whose name is …").
+  if (allWords.length === 1 && /^[a-z]{4,}$/.test(last.toLowerCase()) && !isCrypticName(last.toLowerCase()) && !/^(people|persons|individuals|entities|objects|records|items|entries|master|main)$/i.test(last) && /\.(sqlite3?|db|duckdb)$/i.test(table.sourceFile)) return words.replace(/ /g, '_');
   // A key named after what the rows are (People's `playerID`): "players", more telling than the table's name.
   // Not a code's letters (`gss_code`, `lsoa`): "gsses" is no noun.
   const word = keyed.map(keyWord).find((w) => w !== undefined && !w.includes(' ') && !/^(row|record|line|entry|item|seq)$/.test(w) && !isCrypticName(w));
@@ -1288,7 +1325,17 @@ export function tableMention(context: FamilyContext, table: TableProfile): strin
   // A file or a sheet by the name its user knows ("rows in day.csv", "rows in the 'GDP' sheet").
   const label = tableLabel(table.name, context.profile);
   if (label) return ` in ${label}`;
-  return ` in the ${partitionOfView(context, table) || table.kind === 'view' ? 'view' : 'table'} '${table.name}'`;
+  // A partition's union view by its files: "in all 4 yearly files (the view 'sg_hourly_all')".
+  const partition = partitionOfView(context, table);
+  if (partition) return ` in all ${partition.tables.length} ${partitionFiles(partition.key)} (the view '${table.name}')`;
+  return ` in the ${table.kind === 'view' ? 'view' : 'table'} '${table.name}'`;
+}
+
+/** The files of a partition by what they vary by: "yearly files", "files by station", "files" (an unnamed part). */
+export function partitionFiles(key: string): string {
+  const adverb: Record<string, string> = { year: 'yearly', month: 'monthly', date: 'daily', day: 'daily', week: 'weekly', quarter: 'quarterly' };
+  if (adverb[key]) return `${adverb[key]} files`;
+  return key === 'part' ? 'files' : `files by ${humanize(key)}`;
 }
 
 /**

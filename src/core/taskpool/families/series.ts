@@ -14,7 +14,7 @@
 import type { ColumnProfile, TableProfile } from '../../env/types';
 import { COUNTRY_CODES } from '../../semantics/lexicon';
 import type { TaskSpec } from '../types';
-import { clearLeader, humanize, mixedQuantities, num, q, query, quotable, readsClean, semanticsOf, sqlLiteral, tableMention, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
+import { clearLeader, humanize, partitionOfView, pluralWords, mixedQuantities, num, q, query, quotable, readsClean, semanticsOf, sqlLiteral, tableMention, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
 
 /** Entities a series needs: fewer make "the highest" a choice among a handful. */
 const MIN_ENTITIES = 5;
@@ -86,7 +86,10 @@ async function seriesOf(context: FamilyContext, table: TableProfile): Promise<Se
     // A column the others already decide within the series (a file's `part` beside its `INDICATOR`) is not stated.
     const keys = keyColumns.map((column, at) => ({ column, value: String(best[at]) }));
     const all = await rowsOf(keys);
+    // The files' own column naming what they hold (`indicator` = `UNEMP`) is kept: `subject 'MEN'` alone says less.
+    const partitionKey = context.semantics.partitions.find((p) => p.view === table.name)?.key;
     for (const k of [...keys]) {
+      if (k.column.name === partitionKey) continue;
       const without = keys.filter((o) => o !== k);
       if (without.length > 0 && (await rowsOf(without)) === all) keys.splice(keys.indexOf(k), 1);
     }
@@ -137,11 +140,13 @@ async function ask(context: FamilyContext, s: Series): Promise<TaskSpec | undefi
   const keysText = keyList.length > 1 ? `${keyList.slice(0, -1).join(', ')} and ${keyList[keyList.length - 1]}` : keyList[0];
   const entity = header(s.entity);
   const valueName = header(s.value);
-  const dropped = s.aggregates.length > 0 ? `, without the ${s.aggregates.length} ${entity} values that group countries ('${s.aggregates[0]}', …)` : '';
+  const dropped = s.aggregates.length > 0 ? `, leaving out the ${s.aggregates.length} groups of countries ('${s.aggregates[0]}', …)` : '';
+  const entities = pluralWords(entity);
   const question =
-    `In${tableMention(context, s.table).replace(/^ in/, '') || ` the ${s.table.name} rows`}, keep the series with ${keysText}${dropped}. ` +
-    `For the ${entity} with the highest ${valueName} in the latest year (${header(s.time)}) for which ${COVERED * 100}% of its ${entity} values have one, ` +
-    `by how much did that ${valueName} change over the previous ${YEARS_BACK} years? Round to 2 decimals.`;
+    // (A partition's view by its name alone: the series' keys already fill the sentence.)
+    `In${partitionOfView(context, s.table) ? ` the view '${s.table.name}'` : tableMention(context, s.table).replace(/^ in/, '') || ` the ${s.table.name} rows`}, keep the series with ${keysText}${dropped}. ` +
+    `Find the latest year (${header(s.time)}) in which ${COVERED * 100}% of the ${entities} have a ${valueName}; for the ${entity} with the highest ${valueName} that year, ` +
+    `by how much did it change over the previous ${YEARS_BACK} years? Round to 2 decimals.`;
   return program.task({
     family: 'one-series',
     parameters: { table: s.table.name, value: s.value.name, entity: s.entity.name, series: Object.fromEntries(s.keys.map((k) => [k.column.name, k.value])) },
