@@ -35,7 +35,7 @@ describe('task pool: one series of a long table of several (OECD household indic
       for (const task of tasks) {
         assert.match(task.question, /keep the series with [A-Za-z ]+ '[^']+'/, task.question);
         // OECD-Europe, the euro area and the EU beside the countries: parts and wholes are not ranked together.
-        assert.match(task.question, /without the \d+ location values that group countries/, task.question);
+        assert.match(task.question, /leaving out the \d+ groups of countries/, task.question);
         assert.deepEqual(lintQuestion(task.question), [], task.question);
         assert.equal(task.evidence.length, 3);
         const leader = task.evidence[1];

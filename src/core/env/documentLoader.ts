@@ -1,3 +1,5 @@
+import { parse as parseYaml } from 'yaml';
+import { descriptorDocument } from './descriptorDocument';
 import { readTextFile } from './textEncoding';
 import { report, type LoaderContext } from './loaderContext';
 import type { DocumentSection } from './types';
@@ -77,6 +79,24 @@ export async function loadDocument(context: LoaderContext, isMarkdown: boolean):
     return;
   }
   const sections = isMarkdown ? markdownSections(text) : [{ heading: '', level: 0, text: text.trim() }];
+  // A data package in the YAML front matter (a dataset's page, `resources:` with a `schema:` of `fields:`): its
+  // files and columns as sections, one line per field, which the semantic layer reads as a data dictionary.
+  if (isMarkdown) sections.push(...frontMatterSections(context, text));
   const title = sections.find((s) => s.level === 1)?.heading || fileTitle(context.file);
   context.documents.push({ name: context.file, sourceFile: context.file, title, sizeBytes: context.sizeBytes, sections });
+}
+
+/** The sections a Frictionless descriptor in a Markdown file's YAML front matter gives; none for other front matter. */
+function frontMatterSections(context: LoaderContext, text: string): DocumentSection[] {
+  const match = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/.exec(text);
+  if (!match) return [];
+  let data: unknown;
+  try {
+    data = parseYaml(match[1], { maxAliasCount: 100 });
+  } catch (e) {
+    report(context, 'info', `The YAML front matter could not be read (${(e as Error).message.split('\n')[0]}); the document is loaded without it.`);
+    return [];
+  }
+  const described = descriptorDocument(context.file, context.sizeBytes, data);
+  return (described?.sections ?? []).map((section) => ({ ...section, heading: section.level === 1 ? `${section.heading} (front matter)` : section.heading }));
 }

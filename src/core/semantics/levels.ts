@@ -109,7 +109,8 @@ export function isHeldLevel(s: SeriesEvidence): boolean {
 
 /** Marks the additive measures of a table that its data shows are running totals, or levels held from period to period, as semi-additive. */
 export function markRunningTotals(db: Database, table: TableProfile, columns: ColumnSemantics[]): void {
-  const measures = columns.filter((c) => c.role.value === 'measure' && c.additivity?.value === 'additive' && c.additivity.source.kind !== 'user' && c.role.source.kind !== 'user');
+  // (A level a dictionary's words call so, "the number of members", is read from its series all the same.)
+  const measures = columns.filter((c) => c.role.value === 'measure' && (c.additivity?.value === 'additive' || (c.additivity?.value === 'semi-additive' && c.additivity.source.kind === 'dictionary')) && c.additivity.source.kind !== 'user' && c.role.source.kind !== 'user');
   if (measures.length === 0) return;
   const steps = seriesSteps(db, table, columns, measures.map((c) => c.column));
   for (const c of measures) {

@@ -29,7 +29,8 @@ export function tableKind(table: TableProfile, columns: ColumnSemantics[], relat
   const semi = measures.filter((c) => c.additivity?.value === 'semi-additive');
   const descriptive = columns.filter((c) => !['identifier', 'time'].includes(c.role.value));
   const when = eventTime(table, columns);
-  if (keysOut.length >= 2 && descriptive.length <= 1 && measures.length === 0) return rule('bridge', 'bridge', `links ${keysOut.map((k) => (k.kind === 'foreign-key' ? k.parent.table : '')).join(' and ')}`, 0.8);
+  // (Rows other tables refer to, or dated rows, are things or events of their own: an order, not a link.)
+  if (keysOut.length >= 2 && descriptive.length <= 1 && measures.length === 0 && keysIn.length === 0 && !when) return rule('bridge', 'bridge', `links ${keysOut.map((k) => (k.kind === 'foreign-key' ? k.parent.table : '')).join(' and ')}`, 0.8);
   if (semi.length > 0 && semi.length >= measures.length / 2 && keysOut.length > 0) return rule('snapshot', 'snapshot', `levels (${semi.map((c) => c.column).join(', ')}) by ${keysOut.length > 0 ? 'entity' : 'date'}`);
   if (when && keysOut.length > 0 && measures.filter((c) => c.additivity?.value === 'additive').length > 0) return rule('fact', 'fact', `additive measures by ${keysOut.length} foreign key(s) and ${when.column}`);
   if (when && keysOut.length > 0) return rule('event', 'event', `who (${keysOut.map((k) => (k.kind === 'foreign-key' ? k.child.column : '')).join(', ')}) and when (${when.column})`);

@@ -203,7 +203,9 @@ async function attribute(context: FamilyContext, table: TableProfile, periods: P
     ? `Take the two latest calendar years (by ${by}) with ${rowsNoun(context, table, 'many')}${tableMention(context, table)} in all 12 months.`
     : `Compare ${periods.grain === 'year' ? 'the years' : 'the months'} ${first} and ${second}${periodQualifier(context, table, periods.time, periods.grain)}${tableMention(context, table)}.`;
   const ask = shared ? 'and what percentage of the total change is its own change?' : `and by how much did its own ${what} change?`;
-  const question = `${between} Which ${groupName} contributed most to the change in the ${what} between them (its own change largest in the direction of the total change), ${ask} Round to 2 decimals.`;
+  // A change of a count is a whole number: nothing to round.
+  const round = !shared && !measure ? '' : ' Round to 2 decimals.';
+  const question = `${between} Which ${groupName} contributed most to the change in the ${what} between them (its own change largest in the direction of the total change), ${ask}${round}`;
   const task = program.task({
     family: 'attribution',
     parameters: { table: table.name, time: periods.time.column.name, first, second, group: `${group.table.name}.${group.column.name}`, measure: measure?.name ?? null },

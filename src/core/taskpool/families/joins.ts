@@ -11,6 +11,7 @@ import { things, columnPhrase,
   foreignKeys,
   groupings,
   humanize,
+  isNumberedSide,
   labelColumn,
   measureName,
   measures,
@@ -67,6 +68,8 @@ export const joinKeyFamily: TaskFamily = {
     const keys = foreignKeys(context);
     for (const key of keys) {
       if (tasks.length >= context.maxPerFamily) break;
+      // Which side a team is listed on (`team1`, `team2`) is arbitrary: no count goes through one side.
+      if (isNumberedSide(key.child, key.childColumn)) continue;
       const tables = [key.child.name, key.parent.name];
       const program = new TaskProgram(context, 'lookup');
       if (key.containment < 1) {
@@ -113,6 +116,7 @@ async function topParents(context: FamilyContext, family: TaskFamily, count: boo
   const keys = foreignKeys(context);
   for (const key of keys) {
     if (tasks.length >= context.maxPerFamily) break;
+    if (isNumberedSide(key.child, key.childColumn)) continue;
     const label = labelColumn(context, key.parent, key.parentColumn);
     if (key.parent.rowCount <= k + 1) continue;
     const through = throughColumn(keys, key, context);

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import type { CodeRunner } from '../../agent/tools';
 import type { ColumnProfile, DataDocument, EnvironmentProfile, TableProfile } from '../../env/types';
 import { isValueColumn, quantityColumn } from '../../semantics/levels';
+import { ADDITIVE_WORDS, COUNT_WORDS, NON_ADDITIVE_WORDS, SEMI_ADDITIVE_WORDS } from '../../semantics/lexicon';
 import type { ColumnSemantics, Relationship, RepeatedValue, SemanticProfile } from '../../semantics/types';
 import type { ToolResult } from '../../sandbox/types';
 import { quoteIdent } from '../../text/sql';
@@ -990,6 +991,10 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     // Nothing says what a short cryptic code is ("prcp", "l", "HS"): the question names the column, quoted.
     if (isCrypticName(original) && !WHOLE_WORD_ABBREVIATIONS.has(original.toLowerCase())) return `'${original}'`;
   }
+  // A quantity named for the group it is of (`hourly_workers`, `low-deprivation`), which its dictionary says
+  // ("wage rates for hourly workers", "proportion of LA population living in a low deprivation lsoa"): those words.
+  const ofGroup = groupNamedQuantity(context, table, column);
+  if (ofGroup) return ofGroup;
   const words = plainCase(humanize(original).split(' '));
   const last = words[words.length - 1]?.toLowerCase();
   // A number's scale after its name (`market_cap_b`): "market cap (billions)".
@@ -1004,6 +1009,31 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     return square ? `${head} (${UNIT_SUFFIXES[last]}²)` : `${head} (${UNIT_SUFFIXES[last]})`;
   }
   return englishOrder(directionWords(expandedWords(withoutNamespace(context, table, original, words)))).join(' ');
+}
+
+/** Words that make a name a quantity's (`amount`, `rate`, `population`, `count`). */
+const MEASURE_NAME_WORDS = new Set([...ADDITIVE_WORDS, ...SEMI_ADDITIVE_WORDS, ...NON_ADDITIVE_WORDS, ...COUNT_WORDS]);
+
+/** Head words of a description that says what quantity a column holds. */
+const QUANTITY_HEADS = /^(wage|wages|rate|rates|proportion|proportions|share|shares|percentage|percent|number|count|amount|total|average|mean|index|score|price|prices|value|level|ratio)$/i;
+
+/**
+ * A measure whose name has no word of a quantity, only of a group (`hourly_workers`, `some_college`,
+ * `low-deprivation`), described by its dictionary as a quantity of that group in at most 10 words: the description.
+ */
+function groupNamedQuantity(context: FamilyContext, table: string, column: ColumnProfile): string | undefined {
+  const semantics = semanticsOf(context, table, column.name);
+  const description = semantics?.description?.value;
+  if (semantics?.role.value !== 'measure' || !description) return undefined;
+  const nameWords = humanize(column.originalName || column.name).toLowerCase().split(' ');
+  if (nameWords.some((w) => MEASURE_NAME_WORDS.has(w) || UNIT_SUFFIXES[w] || UNIT_NAMES[w])) return undefined;
+  const text = description.replace(/\s*\(.*$/, '').replace(/[.:;,]+\s*$/, '').trim();
+  const said = text.split(/\s+/);
+  if (said.length < 3 || said.length > 10 || /[[\]`#]/.test(text) || !said.slice(0, 2).some((w) => QUANTITY_HEADS.test(w))) return undefined;
+  // Two columns a document describes alike (a copied line) would read as one: their names tell them apart.
+  const cut = (d: string) => d.replace(/\s*\(.*$/, '').replace(/[.:;,]+\s*$/, '').trim().toLowerCase();
+  const alike = context.semantics.columns.some((c) => c.table === table && c.column !== column.name && c.description !== undefined && cut(c.description.value) === text.toLowerCase());
+  return alike ? undefined : text.charAt(0).toLowerCase() + text.slice(1);
 }
 
 /**
@@ -1198,6 +1228,16 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
     return w === many || ((c.type === 'integer' || c.type === 'real') && w === lastMany) || (c.type === 'text' && c.distinctCount < table.rowCount && w.split(' ').length > 1 && w.endsWith(` ${one}`));
   });
   if (named) return undefined;
+  // Rows that observe one of the table's things again and again (Broods: a `brood` column repeating on 3,424 rows of
+  // 415 broods): "brood observations", not "broods".
+  const singular = noun(words.replace(/ /g, '_'), 'one').toLowerCase();
+  const observed = table.columns.find((c) => {
+    const n = humanize(c.originalName || c.name).toLowerCase();
+    return (n === singular || n === `${singular} id`) && c.distinctCount >= 2 && c.distinctCount <= table.rowCount / 2 && semanticsOf(context, table.name, c.name)?.role.value === 'identifier';
+  });
+  // (A table with a key of its own, one per row, holds the things: a nest number repeating across years is part of it.)
+  const ownKeyColumn = table.columns.some((c) => (c.candidateKey || (table.rowCount > 0 && c.distinctCount === table.rowCount && c.nullFraction === 0)) && semanticsOf(context, table.name, c.name)?.role.value === 'identifier');
+  if (observed && !ownKeyColumn && pluralWord(last.toLowerCase())) return `${singular.replace(/ /g, '_')}_observations`;
   // A panel: no key, an entity that repeats and a year that repeats (a team per season, a country per year): a row
   // is an entity-year, which the table's name ("teams", "top economies") does not say. Dated events (flights) are no panel.
   const role = (c: ColumnProfile) => semanticsOf(context, table.name, c.name)?.role.value;
