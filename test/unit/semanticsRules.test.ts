@@ -1153,6 +1153,22 @@ describe('semantics rules: deciles and ranks, quintile labels, names beside plac
     assert.deepEqual(partition.tables.map((t) => t.value), ['2021', '2022', '2023', '2024']);
     assert.ok(partition.view);
     assert.equal(column(env, partition.tables[0].table, 'zone_name').role.value, 'geo');
+    // The sources of each hour, one set of sites written in two orders (`emcsg.com;  ema.gov.sg`, ` ema.gov.sg; emcsg.com`).
+    assert.equal(column(env, partition.tables[0].table, 'data_source').structured, 'list');
+  });
+
+  it('keeps pairs of different items a category', async () => {
+    const lines = ['shift,crew'];
+    for (let i = 0; i < 40; i++) lines.push([i, ['day;early', 'night;late', 'day;late'][i % 3]].join(','));
+    const folder = makeFolder({ 'shifts.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      const crew = env.semantics.columns.find((c) => c.column === 'crew');
+      assert.ok(crew);
+      assert.equal(crew.role.value, 'dimension', crew.role.why);
+    } finally {
+      folder.cleanup();
+    }
   });
 });
 

@@ -523,6 +523,19 @@ function compoundCode(e: ColumnEvidence): number | undefined {
   return undefined;
 }
 
+/** The separator of lists two of whose distinct values hold the same items in another order or spacing; undefined if none. */
+function reorderedLists(e: ColumnEvidence): string | undefined {
+  if (e.column.type !== 'text' || e.column.distinctCount > 200) return undefined;
+  if (e.fingerprint.reorderedList) return e.fingerprint.reorderedList;
+  const values = [...new Set(presentTexts(e))];
+  for (const separator of [';', '|']) {
+    const lists = values.filter((v) => v.includes(separator)).map((v) => v.split(separator).map((p) => p.trim().toLowerCase()).filter((p) => p !== ''));
+    const sets = lists.filter((l) => l.length >= 2).map((l) => [...new Set(l)].sort().join('\u0000'));
+    if (new Set(sets).size < sets.length) return separator;
+  }
+  return undefined;
+}
+
 /** Separators of lists in one cell, and how many items most lists so joined hold (hyphens join words too: three). */
 const LIST_SEPARATORS: Array<{ separator: string; split: RegExp; items: number }> = [
   { separator: ';', split: /\s*;\s*/, items: 2 },
@@ -651,6 +664,10 @@ const RULES: Rule[] = [
     if (compound && (hasAny(n.tokens, IDENTIFIER_WORDS) || hasAny(n.tokens, CODE_WORDS) || e.column.distinctCount > 50)) {
       return { role: 'identifier', rule: 'identifier:compound-code', confidence: 0.6, why: `values are ${compound} short codes joined by one separator, in every row: a code of what the row refers to`, identifier: 'code' };
     }
+    // A few lists written in more than one order or spacing (`emcsg.com;  ema.gov.sg` and ` ema.gov.sg; emcsg.com`):
+    // one set of items spelled two ways, so a list, not a category of its own.
+    const reordered = reorderedLists(e);
+    if (!compound && reordered) return { role: 'structured', rule: 'structured:reordered-lists', confidence: 0.65, why: `values are lists joined by '${reordered}', one set of items written in more than one order or spacing`, structured: 'list' };
     if (!compound && f.semicolonList >= 0.2 && e.column.distinctCount > 20 && (f.meanLength <= 120 || f.semicolonList >= 0.8)) return { role: 'structured', rule: 'structured:semicolon-lists', confidence: 0.7, why: `${Math.round(f.semicolonList * 100)}% of values are lists joined by ';' or '|'`, structured: 'list' };
     if (f.packed >= 0.8) return { role: 'structured', rule: 'structured:packed-values', confidence: 0.8, why: 'cells pack several comma-separated fields, some empty' };
     // Sequences of tokens written with digits (chess moves, element codes, coordinates pairs): a notation for machines.
@@ -809,7 +826,7 @@ const RULES: Rule[] = [
     if (POSITION_HEADS.has(head) && column.type === 'integer' && num(column.min) >= 0 && column.distinctCount <= 200) return { role: 'ordinal', rule: 'ordinal:described-position', confidence: 0.75, why: `${said}: a position` };
     // A classification or a type whose values recur ("ECO classification"): a category, however code-like its values.
     const { rows, distinct } = present(e);
-    if ((CATEGORY_HEADS.has(head) || DIMENSION_WORDS.has(head)) && column.type === 'text' && distinct >= 2 && rows >= 2 * distinct) return { role: 'dimension', rule: 'dimension:described-category', confidence: 0.7, why: `${said}: a category, ${distinct} values over ${Math.round(rows)} rows` };
+    if ((CATEGORY_HEADS.has(head) || DIMENSION_WORDS.has(head)) && column.type === 'text' && distinct >= 2 && rows >= 2 * distinct && !reorderedLists(e)) return { role: 'dimension', rule: 'dimension:described-category', confidence: 0.7, why: `${said}: a category, ${distinct} values over ${Math.round(rows)} rows` };
     if (FILE_HEADS.has(head) && column.type === 'text') return { role: 'structured', rule: 'structured:described-file', confidence: 0.7, why: `${said}: a file name`, structured: 'path' };
     return undefined;
   },

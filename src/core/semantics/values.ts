@@ -48,6 +48,8 @@ export interface ValueFingerprint {
   textInBlobs: number;
   /** Cells of several comma-separated fields, some empty (`,,N,0700`): packed records. */
   packed: number;
+  /** Among the distinct values, two lists of the same items in another order or spacing: their separator. */
+  reorderedList?: string;
   /** The distinct values (lower-cased) form a yes/no pair. */
   yesNo: boolean;
   /** The distinct values (lower-cased) all belong to one known ordered scale. */
@@ -277,6 +279,12 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     const lowered = new Set(distinct.filter((v) => v !== null && v !== undefined).map((v) => String(v).trim().toLowerCase()).filter((v) => !MISSING_TEXT.test(v)));
     // An answer of "unknown" (`U`, `DK`) beside Y and N leaves a yes/no question one.
     const answered = [...lowered].filter((v) => !UNKNOWN_ANSWERS.has(v));
+    for (const separator of [';', '|']) {
+      const sets = [...new Set(distinct.filter((v): v is string => typeof v === 'string' && v.includes(separator)))]
+        .map((v) => [...new Set(v.split(separator).map((p) => p.trim().toLowerCase()).filter((p) => p !== ''))].sort().join('\u0000'))
+        .filter((key) => key.includes('\u0000'));
+      if (new Set(sets).size < sets.length) f.reorderedList = separator;
+    }
     f.yesNo = answered.length === 2 && (YES_NO_PAIRS.some(([a, b]) => answered.includes(a) && answered.includes(b)) || negationPair(answered[0], answered[1]));
     f.ordinalScale = lowered.size >= 2 && ORDINAL_SCALES.some((scale) => [...lowered].every((v) => scale.includes(v)));
     // Graded judgements (`Good`, `Requires improvement to be good`, `Inadequate`), beside `Not judged`.
