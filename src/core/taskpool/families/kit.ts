@@ -1228,16 +1228,6 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
     return w === many || ((c.type === 'integer' || c.type === 'real') && w === lastMany) || (c.type === 'text' && c.distinctCount < table.rowCount && w.split(' ').length > 1 && w.endsWith(` ${one}`));
   });
   if (named) return undefined;
-  // Rows that observe one of the table's things again and again (Broods: a `brood` column repeating on 3,424 rows of
-  // 415 broods): "brood observations", not "broods".
-  const singular = noun(words.replace(/ /g, '_'), 'one').toLowerCase();
-  const observed = table.columns.find((c) => {
-    const n = humanize(c.originalName || c.name).toLowerCase();
-    return (n === singular || n === `${singular} id`) && c.distinctCount >= 2 && c.distinctCount <= table.rowCount / 2 && semanticsOf(context, table.name, c.name)?.role.value === 'identifier';
-  });
-  // (A table with a key of its own, one per row, holds the things: a nest number repeating across years is part of it.)
-  const ownKeyColumn = table.columns.some((c) => (c.candidateKey || (table.rowCount > 0 && c.distinctCount === table.rowCount && c.nullFraction === 0)) && semanticsOf(context, table.name, c.name)?.role.value === 'identifier');
-  if (observed && !ownKeyColumn && pluralWord(last.toLowerCase())) return `${singular.replace(/ /g, '_')}_observations`;
   // A panel: no key, an entity that repeats and a year that repeats (a team per season, a country per year): a row
   // is an entity-year, which the table's name ("teams", "top economies") does not say. Dated events (flights) are no panel.
   const role = (c: ColumnProfile) => semanticsOf(context, table.name, c.name)?.role.value;
@@ -1248,6 +1238,16 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   const dated = table.columns.some((c) => role(c) === 'time' && /^(day|datetime)$/.test(semanticsOf(context, table.name, c.name)?.time?.grain ?? '') && c.distinctCount >= 3);
   const panel = !dated && !keyed.some((c) => c.type !== 'real') && !nearlyKeyed && table.columns.some((c) => role(c) === 'time' && semanticsOf(context, table.name, c.name)?.time?.grain === 'year' && repeats(c)) && table.columns.some((c) => (role(c) === 'identifier' || role(c) === 'geo') && c.type === 'text' && c.distinctCount >= 2 && c.distinctCount <= table.rowCount / 3 && c.nullFraction < 0.1);
   if (panel && !table.parent) return undefined;
+  // Rows that observe one of the table's things again and again (Broods: a `brood` column repeating on 3,424 rows of
+  // 415 broods): "brood observations", not "broods".
+  const singular = noun(words.replace(/ /g, '_'), 'one').toLowerCase();
+  const observed = table.columns.find((c) => {
+    const n = humanize(c.originalName || c.name).toLowerCase();
+    return (n === singular || n === `${singular} id`) && c.distinctCount >= 2 && c.distinctCount <= table.rowCount / 2 && semanticsOf(context, table.name, c.name)?.role.value === 'identifier';
+  });
+  // (A table with a key of its own, one per row, holds the things: a nest number repeating across years is part of it.)
+  const ownKeyColumn = table.columns.some((c) => (c.candidateKey || (table.rowCount > 0 && c.distinctCount === table.rowCount && c.nullFraction === 0)) && semanticsOf(context, table.name, c.name)?.role.value === 'identifier');
+  if (observed && !ownKeyColumn && pluralWord(last.toLowerCase())) return `${singular.replace(/ /g, '_')}_observations`;
   // "awards players", "teams franchises": a plural before the last word is two nouns side by side, not one noun.
   const allWords = words.toLowerCase().split(' ');
   if (allWords.length > 1 && allWords.slice(0, -1).some((w) => pluralWord(w) && !/(ies|ss)$/.test(w) && !PLURAL_MODIFIERS.has(w))) {
