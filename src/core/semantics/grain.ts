@@ -1,5 +1,5 @@
 /**
- * The grain of a date column from all its values (up to 100,000 rows), not a sample: a time of day that never changes (a bulletin
+ * The grain of a date column from all its values (the first 50,000 rows), not a sample: a time of day that never changes (a bulletin
  * stamped 17:00 every day, SQL Server's midnight) says nothing, so the values are days; dates that all fall on one
  * day of the month, a month or three or twelve apart, are months, quarters or years. One exception among them (a
  * survey held on the 9th) makes them days again. Dates that all fall on the last day of their month are months too, and
@@ -34,7 +34,7 @@ const ISO_PREFIX = "[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]*";
 /** Enough distinct months to read a spacing; more would only cost time. */
 const MONTH_LIMIT = 600;
 /** Rows read: a large table's first rows show its shape well enough, and loading must stay fast. */
-const ROW_LIMIT = 100_000;
+const ROW_LIMIT = 50_000;
 
 /** The shape of a column's ISO date values (text written `YYYY-MM-DD…`); undefined when none is written so. */
 export function dateShape(db: Database, table: string, column: string): DateShape | undefined {
