@@ -43,7 +43,7 @@ import {
   textTokens,
 } from './lexicon';
 import type { Additivity, Aggregation, CardinalityBand, ColumnRole, ColumnSemantics, DictionaryEntry, Fact, GeoKind, IdentifierKind, StructuredKind, TimeInfo, Unit } from './types';
-import { isMissingText, type ValueFingerprint } from './values';
+import { isMissingText, reorderedListSeparator, type ValueFingerprint } from './values';
 import { grainOfShape, type DateShape } from './grain';
 
 /** Everything the rules may read about one column. */
@@ -202,7 +202,7 @@ const timeRules: Rule[] = [
     if (min >= 1e9 && max <= 2.2e9) return { role: 'time', rule: 'time:epoch-seconds', confidence: 0.9, why: `a time name and ${column.type === 'integer' ? 'integers' : 'numbers'} ${min}–${max}, Unix seconds`, time: { storage: 'epoch-s', grain: 'datetime', layout: 'Unix seconds', isoExpression: "datetime({col}, 'unixepoch')" } };
     // Days since 1970-01-01 (R's and Arrow's dates written as numbers, `13270` = 2006-05-01) under a date's name:
     // whole numbers from 1870 to 2040, reaching past 1980 (a `date` of 1–31 is a day of the month).
-    if (n.tokens.some((t) => t === 'date' || t === 'dt') && min >= -36525 && max <= 25568 && max >= 3653 && column.distinctCount >= 3 && halfSteps(e) && wholeSteps(e)) {
+    if (n.tokens.some((t) => t === 'date' || t === 'dt') && min >= -36525 && max <= 25568 && max >= 3653 && column.distinctCount >= 3 && wholeSteps(e)) {
       return { role: 'time', rule: 'time:epoch-days', confidence: 0.75, why: `named ${column.name}, whole numbers ${min}–${max}: days since 1970-01-01 (${isoDay(min)} to ${isoDay(max)})`, time: { storage: 'epoch-days', grain: 'day', layout: 'days since 1970-01-01', isoExpression: "date({col} * 86400, 'unixepoch')", min: isoDay(min), max: isoDay(max) } };
     }
     if (min >= 1e12 && max <= 2.2e12) return { role: 'time', rule: 'time:epoch-milliseconds', confidence: 0.9, why: `a time name and integers ${min}–${max}, Unix milliseconds`, time: { storage: 'epoch-ms', grain: 'datetime', layout: 'Unix milliseconds', isoExpression: "datetime({col} / 1000, 'unixepoch')" } };
@@ -523,17 +523,10 @@ function compoundCode(e: ColumnEvidence): number | undefined {
   return undefined;
 }
 
-/** The separator of lists two of whose distinct values hold the same items in another order or spacing; undefined if none. */
+/** The separator of lists written in two orders, among the distinct values (few) or the sample (more); undefined if none. */
 function reorderedLists(e: ColumnEvidence): string | undefined {
   if (e.column.type !== 'text' || e.column.distinctCount > 200) return undefined;
-  if (e.fingerprint.reorderedList) return e.fingerprint.reorderedList;
-  const values = [...new Set(presentTexts(e))];
-  for (const separator of [';', '|']) {
-    const lists = values.filter((v) => v.includes(separator)).map((v) => v.split(separator).map((p) => p.trim().toLowerCase()).filter((p) => p !== ''));
-    const sets = lists.filter((l) => l.length >= 2).map((l) => [...new Set(l)].sort().join('\u0000'));
-    if (new Set(sets).size < sets.length) return separator;
-  }
-  return undefined;
+  return e.fingerprint.reorderedList ?? reorderedListSeparator(presentTexts(e));
 }
 
 /** Separators of lists in one cell, and how many items most lists so joined hold (hyphens join words too: three). */

@@ -279,12 +279,8 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     const lowered = new Set(distinct.filter((v) => v !== null && v !== undefined).map((v) => String(v).trim().toLowerCase()).filter((v) => !MISSING_TEXT.test(v)));
     // An answer of "unknown" (`U`, `DK`) beside Y and N leaves a yes/no question one.
     const answered = [...lowered].filter((v) => !UNKNOWN_ANSWERS.has(v));
-    for (const separator of [';', '|']) {
-      const sets = [...new Set(distinct.filter((v): v is string => typeof v === 'string' && v.includes(separator)))]
-        .map((v) => [...new Set(v.split(separator).map((p) => p.trim().toLowerCase()).filter((p) => p !== ''))].sort().join('\u0000'))
-        .filter((key) => key.includes('\u0000'));
-      if (new Set(sets).size < sets.length) f.reorderedList = separator;
-    }
+    const reordered = reorderedListSeparator(distinct.filter((v): v is string => typeof v === 'string'));
+    if (reordered) f.reorderedList = reordered;
     f.yesNo = answered.length === 2 && (YES_NO_PAIRS.some(([a, b]) => answered.includes(a) && answered.includes(b)) || negationPair(answered[0], answered[1]));
     f.ordinalScale = lowered.size >= 2 && ORDINAL_SCALES.some((scale) => [...lowered].every((v) => scale.includes(v)));
     // Graded judgements (`Good`, `Requires improvement to be good`, `Inadequate`), beside `Not judged`.
@@ -296,6 +292,20 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     if (!f.ordinalScale && numberBands([...lowered])) f.ordinalScale = true;
   }
   return f;
+}
+
+/**
+ * The separator (`;` or `|`) of lists two of whose distinct values hold the same items in another order or spacing
+ * (`emcsg.com;  ema.gov.sg` and ` ema.gov.sg; emcsg.com`); undefined if none do.
+ */
+export function reorderedListSeparator(values: readonly string[]): string | undefined {
+  for (const separator of [';', '|']) {
+    const sets = [...new Set(values.filter((v) => v.includes(separator)))]
+      .map((v) => [...new Set(v.split(separator).map((p) => p.trim().toLowerCase()).filter((p) => p !== ''))].sort().join('\u0000'))
+      .filter((key) => key.includes('\u0000'));
+    if (new Set(sets).size < sets.length) return separator;
+  }
+  return undefined;
 }
 
 /** Answers that say the yes/no is not known. */

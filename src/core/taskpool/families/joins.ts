@@ -79,7 +79,8 @@ export const joinKeyFamily: TaskFamily = {
           { label: `the number of orphaned ${things(context, key.child, 'many')}`, reading: { kind: 'number' } },
         );
         if (!done || done.key.type !== 'number' || done.key.value === 0) continue;
-        tasks.push(program.task({ family: this.id, parameters: { kind: 'orphans', child: key.child.name, column: key.childColumn.name, parent: key.parent.name }, question: `How many ${things(context, key.child, 'many')} refer to ${withArticle(columnPhrase(context, key.child.name, key.childColumn))} that does not exist among the ${things(context, key.parent, 'many')}?`, tables, dependency: 'join-key', needs: this.needs }));
+        const keyPhrase = columnPhrase(context, key.child.name, key.childColumn);
+        tasks.push(program.task({ family: this.id, parameters: { kind: 'orphans', child: key.child.name, column: key.childColumn.name, parent: key.parent.name }, question: `How many ${things(context, key.child, 'many')} refer to ${article(keyPhrase)} ${keyPhrase} that does not exist among the ${things(context, key.parent, 'many')}?`, tables, dependency: 'join-key', needs: this.needs }));
         continue;
       }
       const label = labelColumn(context, key.parent, key.parentColumn);
@@ -236,10 +237,3 @@ export const joinGroupContrastFamily: TaskFamily = {
   },
 };
 
-/** "a site", "an 'ID'", "an hour": the article a phrase takes, read past a quote mark. */
-function withArticle(phrase: string): string {
-  const spoken = phrase.replace(/^'/, '');
-  // Letters said one by one (`ID`, `FK`, `MSA`) take "an" when the first letter's name opens on a vowel.
-  const letters = /^[A-Z]{2,}\b/.test(spoken) ? (/^[AEFHILMNORSX]/.test(spoken) ? 'an' : 'a') : article(spoken);
-  return `${letters} ${phrase}`;
-}

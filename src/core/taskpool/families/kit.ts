@@ -729,7 +729,11 @@ export function pluralWords(words: string): string {
 
 /** "a" or "an" before a word. */
 export function article(word: string): string {
-  return /^[aeiou]/i.test(word) && !/^(uni|use|eu|one)/i.test(word) ? 'an' : 'a';
+  // Read past a quote mark ("an 'ID'"); letters said one by one (`ID`, `FK`, `MSA`) take "an" when the first
+  // letter's name opens on a vowel sound.
+  const spoken = word.replace(/^['"]/, '');
+  if (/^[A-Z]{2,}\b/.test(spoken)) return /^[AEFHILMNORSX]/.test(spoken) ? 'an' : 'a';
+  return /^[aeiou]/i.test(spoken) && !/^(uni|use|eu|one)/i.test(spoken) ? 'an' : 'a';
 }
 
 // ---- sources: a table, or a table joined to a parent -----------------------------------------------------------
