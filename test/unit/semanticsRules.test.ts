@@ -147,9 +147,9 @@ describe('semantics rules: places told by documents, codes and values', function
     assert.equal(destination.role.source.kind === 'rule' && destination.role.source.rule, 'geo:country-code-values');
   });
 
-  it('keeps a country code beside the country\'s name, or one per row of a table of countries, an identifier', async () => {
+  it('reads a country code beside the country\'s name as the place (most reviewers do), one per row of a table of countries as its key', async () => {
     const env = await load('datahub-country-indicators');
-    assert.equal(column(env, 'gdp', 'country_code').role.value, 'identifier');
+    assert.equal(column(env, 'gdp', 'country_code').role.value, 'geo');
     for (const name of ['iso3166_1_alpha_2', 'iso3166_1_alpha_3', 'fips']) assert.equal(column(env, 'country_codes', name).role.value, 'identifier', name);
   });
 });
@@ -1291,6 +1291,61 @@ describe('semantics rules: the fourteenth set\'s rules stay off their look-alike
       assert.notEqual(found(env, 'gigs', 'city')?.role.value, 'identifier');
       assert.equal(found(env, 'gigs', 'plays')?.additivity?.value, 'additive');
       assert.equal(found(env, 'gigs', 'band')?.role.value, 'dimension');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});
+
+describe('semantics rules: marks set or empty, counts beside notes, place codes, administrative levels, prices run together (the fifteenth set)', function () {
+  this.timeout(300_000);
+  const once = onceEach();
+  const T = 'federalelections2016_t_2016';
+
+  it('reads the FEC workbook: W and (I) marks and an X with a stray slip are flags, votes beside "Unopposed" a count, a row number with a footnote row, states and parties', async () => {
+    const env = await once('fec-federal-elections-2016-xlsx');
+    assert.equal(column(env, `${T}_pres_general_results`, 'winner_indicator').role.value, 'flag');
+    assert.equal(column(env, `${T}_us_house_results_by_state`, 'i').role.value, 'flag');
+    assert.equal(column(env, `${T}_us_house_results_by_state`, 'ge_winner_indicator').role.value, 'flag');
+    assert.equal(column(env, `${T}_primary_dates`, 'same_as_presidential').role.value, 'flag');
+    const votes = column(env, `${T}_us_house_results_by_state`, 'primary_votes');
+    assert.equal(votes.role.value, 'measure');
+    assert.equal(votes.additivity?.value, 'additive');
+    assert.equal(column(env, `${T}_us_senate_results_by_state`, 'runoff_votes').role.value, 'measure', 'empty, named as votes');
+    assert.equal(column(env, `${T}_us_house_results_by_state`, 't_1').role.value, 'identifier');
+    assert.equal(column(env, `${T}_us_house_results_by_state`, 'state_abbreviation').role.value, 'geo');
+    assert.equal(column(env, `${T}_us_house_results_by_state`, 'party').role.value, 'dimension');
+  });
+
+  it('reads WFP prices and NASA falls: admin1/admin2 are places, countryiso3 a country, usdprice a price, a country code beside the country a place', async () => {
+    const wfp = await once('wfp-food-prices-csv');
+    for (const table of ['wfp_food_prices_nic', 'wfp_markets_nic']) for (const name of ['admin1', 'admin2']) assert.equal(column(wfp, table, name).role.value, 'geo', `${table}.${name}`);
+    assert.equal(column(wfp, 'wfp_markets_nic', 'countryiso3').role.value, 'geo');
+    assert.equal(column(wfp, 'wfp_food_prices_nic', 'usdprice').additivity?.value, 'non-additive');
+    const falls = await once('ipyaggrid-meteorite-falls-json');
+    assert.equal(column(falls, 'meteorites', 'country_code').role.value, 'geo');
+  });
+});
+
+describe('semantics rules: the fifteenth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps a unit written on some rows, a constant letter, votes among many remarks, a quantity with a gap, an admin user and a party size what they are', async () => {
+    const lines = ['unit,grade,votes,ventilators_2010,admin,party_size,weight'];
+    const remarks = ['recount', 'late', 'disputed', 'partial', 'void', 'mail', 'absent', 'spoiled'];
+    for (let i = 0; i < 40; i++) {
+      lines.push([i % 3 === 0 ? 'kg' : '', 'A', i % 4 === 0 ? remarks[i % 8] + ` ${i}` : String(1000 + i * 17), i === 7 ? '' : String(22 + i * i * 3), ['alice', 'bob', 'carol'][i % 3], (i % 6) + 1, (50 + i).toFixed(1)].join(','));
+    }
+    const folder = makeFolder({ 'tally.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'tally', 'unit')?.role.value, 'flag', 'a unit on some rows is no mark');
+      assert.notEqual(found(env, 'tally', 'grade')?.role.value, 'flag', 'a letter on every row is no mark');
+      assert.notEqual(found(env, 'tally', 'votes')?.role.value, 'measure', 'numbers beside many different remarks are not a clean count');
+      assert.notEqual(found(env, 'tally', 'ventilators_2010')?.role.value, 'identifier', 'unique numbers that do not run one by one are no row number');
+      assert.notEqual(found(env, 'tally', 'admin')?.role.value, 'geo', 'an admin without a level is no area');
+      assert.equal(found(env, 'tally', 'party_size')?.role.value, 'measure');
     } finally {
       folder.cleanup();
     }

@@ -43,7 +43,7 @@ import {
   textTokens,
 } from './lexicon';
 import type { Additivity, Aggregation, CardinalityBand, ColumnRole, ColumnSemantics, DictionaryEntry, Fact, GeoKind, IdentifierKind, StructuredKind, TimeInfo, Unit } from './types';
-import { isMissingText, reorderedListSeparator, type ValueFingerprint } from './values';
+import { isMissingText, isNumericText, reorderedListSeparator, type ValueFingerprint } from './values';
 import { grainOfShape, type DateShape } from './grain';
 
 /** Everything the rules may read about one column. */
@@ -325,6 +325,30 @@ function placeNamedBeside(e: ColumnEvidence, place: string): boolean {
     const tokens = nameTokens(c.originalName || c.name);
     return (tokens.length === 1 && tokens[0] === 'name') || (tokens.includes(place) && !tokens.some((t) => CODE_WORDS.has(t) || IDENTIFIER_WORDS.has(t) || t === 'iso' || /\d/.test(t)));
   });
+}
+
+/** The one mark a column holds where it holds anything (`x`, `yes`, `W`, `(I)`), allowing one or two stray slips. */
+function markerValue(e: ColumnEvidence): string | undefined {
+  const { column } = e;
+  const mark = (v: string): boolean => /^(x|y|yes|true|t|1|active|\*|✓|checked|on)$/i.test(v) || /^\(?[A-Za-z]\)?$/.test(v);
+  if (column.distinctCount === 1) return mark(String(column.samples[0] ?? '').trim()) ? String(column.samples[0]).trim() : undefined;
+  if (column.distinctCount !== 2) return undefined;
+  const values = ((e as EvidenceWithSample).sample ?? column.samples).filter((v) => v !== null && String(v).trim() !== '').map((v) => String(v).trim());
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  const [top, n] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+  return values.length >= 10 && values.length - n <= 2 && mark(top) ? top : undefined;
+}
+
+/**
+ * A count named as one (`primary_votes`) whose other cells are a few notes that recur (`Unopposed`, `*`, `#`): the
+ * numbers are the count, the notes say why a row has none.
+ */
+function countWithNotes(e: ColumnEvidence, n: Names): boolean {
+  if (!(hasAny(n.tokens, COUNT_WORDS) ?? hasAny(n.tokens, ADDITIVE_WORDS))) return false;
+  const notes = presentTexts(e).filter((v) => !isNumericText(v));
+  const distinct = new Set(notes.map((v) => v.trim().toLowerCase()));
+  return notes.length > 0 && distinct.size <= 3 && notes.length >= 2 * distinct.size && [...distinct].every((v) => v.length <= 12 && !/\d/.test(v));
 }
 
 const ARTICLES = new Set(['the', 'a', 'an']);
@@ -707,10 +731,13 @@ const RULES: Rule[] = [
     const counted = hasAny(n.tokens, COUNT_WORDS) ?? hasAny(n.described, COUNT_WORDS) ?? hasAny(n.tokens, ADDITIVE_WORDS) ?? hasAny(n.described, ADDITIVE_WORDS);
     if (f.yesNo && !(counted && isNumber(column))) return { role: 'flag', rule: 'flag:yes-no-values', confidence: 0.9, why: `two values that answer yes or no (${column.samples.join(', ')})` };
     // One marker value or nothing (`x`, `1`, `active`): a box that is ticked or not.
-    const marker = column.distinctCount === 1 && column.nullFraction >= 0.05 && column.nullFraction < 1 && /^(x|y|yes|true|t|1|active|\*|✓|checked|on)$/i.test(String(column.samples[0] ?? ''));
+    // A letter alone, or in brackets (`W` for the winner, `(I)` for the incumbent), marks a row the same way; so does a
+    // mark with a stray slip beside it (`X` on 19 rows, `19` on one): the slip is a typing error, not a second value.
+    const mark = markerValue(e);
+    const marker = mark !== undefined && column.nullFraction >= 0.05 && column.nullFraction < 1;
     // A number named as a quantity (`elevation` 1 on the one row that has it) is that quantity, not a tick.
     const quantityName = isNumber(column) && (hasAny(n.tokens, NON_ADDITIVE_WORDS) ?? hasAny(n.tokens, SEMI_ADDITIVE_WORDS)) !== undefined;
-    if (marker && !counted && !quantityName) return { role: 'flag', rule: 'flag:present-or-empty', confidence: 0.7, why: `one value (${column.samples[0]}) or empty: a mark that is set or not` };
+    if (marker && !counted && !quantityName) return { role: 'flag', rule: 'flag:present-or-empty', confidence: 0.7, why: `one value (${mark}) or empty: a mark that is set or not` };
     // The participles (`done`, `hidden`) say a yes/no only as the name or its head: `hidden_size` is a size.
     const flagName = (n.tokens.length > 1 && FLAG_PREFIXES.has(n.tokens[0])) || hasAny(n.tokens.filter((t) => !PARTICIPLE_FLAGS.has(t) || t === n.last), FLAG_WORDS);
     if (flagName && column.distinctCount <= 2 && column.distinctCount >= 1) return { role: 'flag', rule: 'flag:name', confidence: 0.8, why: `named ${column.name}, ${column.distinctCount} value(s)` };
@@ -743,6 +770,9 @@ const RULES: Rule[] = [
     if (column.type === 'text' && n.tokens.includes('address') && n.tokens.some((t) => /^\d$/.test(t) || t === 'line')) {
       return { role: 'text', rule: 'text:address-line', confidence: 0.6, why: `named ${column.name}: one line of an address, free text` };
     }
+    // A place word run together with what is said of it (`countryiso3`, `statecode`): the place, then its code or name.
+    const joined = words.length === 1 ? /^([a-z]{4,})(iso|code|name|cd|abbr)$/.exec(words[0]) : null;
+    if (joined && GEO_WORDS[joined[1]]) words.splice(0, 1, joined[1], joined[2]);
     const head = words[words.length - 1];
     const before = words[words.length - 2];
     if (head === 'address' && before !== undefined && MACHINE_ADDRESS_WORDS.has(before)) {
@@ -756,12 +786,14 @@ const RULES: Rule[] = [
     if (!kind && head === 'authority' && before === 'local' && column.type === 'text') kind = 'region';
     // …and so is one named by its abbreviation (`LA name`, `LA code`, `LAD`) or a congressional district (`congress_dist`).
     if (!kind && column.type === 'text' && ((before === 'la' && ['name', 'code', 'cd', 'nm'].includes(head)) || head === 'lad')) kind = 'region';
+    // Administrative areas by their level (`admin1`, `adm2_name`, `admin1pcode`): provinces, districts.
+    if (!kind && /^adm(in)?[ _]?[0-5]([ _]?(name|p?code))?$/i.test(column.originalName || column.name)) kind = 'region';
     if (!kind && (before === 'congress' || before === 'congressional') && ['dist', 'district', 'districts', 'cd'].includes(head)) kind = 'region';
     if (!kind && before && GEO_WORDS[before] && ['name', 'code', 'no', 'num', 'number', 'cd', 'abbr', 'abbreviation', 'iso'].includes(head)) {
       kind = GEO_WORDS[before];
-      // A code of an area that groups rows (a region code) is the area. A code beside the name of the place it
-      // codes (`Country Code` beside `Country Name`), or one per row, refers to the place: an identifier.
-      if (head !== 'name' && kind !== 'postal-code' && column.distinctCount > 50 && (column.candidateKey || placeNamedBeside(e, before))) return undefined;
+      // A code of an area that groups rows (a region code, `Country Code` beside `Country Name`) is the area, as most
+      // reviewers label it; one per row is the key of a table of places: an identifier.
+      if (head !== 'name' && kind !== 'postal-code' && column.distinctCount > 50 && column.candidateKey) return undefined;
     }
     if (!kind && n.tokens.length === 1) kind = n.tokens.map((t) => GEO_WORDS[t]).find(Boolean);
     // A documented column described as a place, or as the name or code of one ("Country of reference", "Name of the Region").
@@ -916,7 +948,9 @@ const RULES: Rule[] = [
     // A column the database declares as text holds no quantity, whatever its name (an `age` class code).
     const declaredText = /CHAR|TEXT|STRING|CLOB/i.test(e.column.declaredType ?? '');
     // Money is a quantity wherever the name says it (`cost_manure`, `d15_cost_manu`: what was spent on manure).
-    const quantity = declaredText ? undefined : hasAny([n.last], ADDITIVE_WORDS) ?? hasAny([n.last], NON_ADDITIVE_WORDS) ?? hasAny([n.last], SEMI_ADDITIVE_WORDS) ?? hasAny(n.tokens, MONEY_WORDS);
+    // …and so is a count named by what it counts (`runoff_votes`), though not a `number`, which may be a phone's.
+    const counted = n.last !== 'number' && n.last !== 'num' ? hasAny([n.last], COUNT_WORDS) : undefined;
+    const quantity = declaredText ? undefined : hasAny([n.last], ADDITIVE_WORDS) ?? hasAny([n.last], NON_ADDITIVE_WORDS) ?? hasAny([n.last], SEMI_ADDITIVE_WORDS) ?? hasAny(n.tokens, MONEY_WORDS) ?? counted;
     if (quantity) return { role: 'measure', rule: 'measure:empty-name', confidence: 0.4, why: `empty, named ${e.column.name} (${quantity})` };
     if (DIMENSION_WORDS.has(n.last) || n.last === 'charset' || n.last === 'encoding' || n.last === 'dir') return { role: 'dimension', rule: 'dimension:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}` };
     return undefined;
@@ -924,7 +958,7 @@ const RULES: Rule[] = [
   // Numbers written as text ($1,200; -566,000; 12 %).
   (e, n) => {
     const f = e.fingerprint;
-    if (e.column.type !== 'text' || f.numericText < 0.9) return undefined;
+    if (e.column.type !== 'text' || (f.numericText < 0.9 && !(f.numericText >= 0.75 && countWithNotes(e, n)))) return undefined;
     // An entity numbered by its noun alone, written as text beside `NA` (a `nest` number, a `brood`): who the row is about.
     if (n.tokens.length === 1 && ENTITY_NOUNS.has(n.tokens[0]) && wholeNumbersWritten(e)) {
       return { role: 'identifier', rule: 'identifier:entity-number', confidence: 0.65, why: `named ${e.column.name}, whole numbers written as text: the number of the ${n.tokens[0]} a row is about`, identifier: 'code' };
@@ -1024,7 +1058,9 @@ const RULES: Rule[] = [
     // A unique integer named like a code (`m49`, `gaul`, `iso3166_1_numeric`) identifies; an unnamed unique number in a
     // short table is as likely a measure of each row.
     const codeName = n.tokens.length === 1 ? n.tokens[0].length <= 4 || /\d/.test(n.tokens[0]) : n.tokens.some((t) => /\d/.test(t) || t === 'numeric');
-    if (!measureWord && !described && codeName && column.type === 'integer' && column.candidateKey && e.table.rowCount >= 20 && !nonAdditiveMorpheme(n.tokens, KNOWN_WORDS)) {
+    // (A stray empty row, a spreadsheet's footnote, leaves them unique where they are set.)
+    const uniqueWhereSet = column.candidateKey || (column.nullFraction * e.table.rowCount <= 1 && column.distinctCount >= e.table.rowCount - 1 && num(column.max) - num(column.min) + 1 === column.distinctCount);
+    if (!measureWord && !described && codeName && column.type === 'integer' && uniqueWhereSet && e.table.rowCount >= 20 && !nonAdditiveMorpheme(n.tokens, KNOWN_WORDS)) {
       return { role: 'identifier', rule: 'identifier:unique-integers', confidence: 0.55, why: `integers ${column.min}–${column.max}, unique per row, with no name of a quantity`, identifier: 'code' };
     }
     const evidence = measureWord ? `named ${column.name} (${measureWord})` : described ? `described as "${e.dictionary!.description}"` : `${column.type === 'integer' ? 'integers' : 'numbers'} ${column.min}–${column.max}`;
@@ -1050,6 +1086,10 @@ const RULES: Rule[] = [
     // Codes without spaces that are one per row (a DOI, `PMC9765298`, `ut:000123`): they identify the rows.
     if (nonNull >= 20 && distinct >= 0.95 * nonNull && f.multiWord === 0 && f.meanLength <= 40 && f.numericText < 0.5 && f.sampled > 0 && codeShaped(e)) {
       return { role: 'identifier', rule: 'identifier:unique-codes', confidence: 0.65, why: `${distinct} distinct codes over ${Math.round(nonNull)} rows, one per row`, identifier: 'code' };
+    }
+    // Short codes of a category named as such (a `party` of `D`, `REP`, `W(D)`), each on many rows: the category.
+    if (n.last && (DIMENSION_WORDS.has(n.last) || n.last === 'party') && f.meanLength <= 8 && nonNull >= 10 * distinct && !e.foreignKey && !e.referenced) {
+      return { role: 'dimension', rule: 'dimension:named-category', confidence: 0.65, why: `named ${column.name}, ${distinct} short codes recurring over ${Math.round(nonNull)} rows` };
     }
     if (f.codeLike >= 0.9 && f.meanLength <= 16) return { role: 'identifier', rule: 'identifier:code-values', confidence: 0.7, why: 'short codes of capitals and digits', identifier: 'code' };
     if (f.meanLength <= 4 && f.multiWord === 0 && f.nonAscii < 0.5 && column.distinctCount >= 0.8 * e.table.rowCount * (1 - column.nullFraction)) return { role: 'identifier', rule: 'identifier:short-unique-codes', confidence: 0.65, why: `${column.distinctCount} distinct values of ${f.meanLength.toFixed(1)} characters: codes`, identifier: 'code' };

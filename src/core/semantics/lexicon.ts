@@ -327,6 +327,8 @@ export function nonAdditiveMorpheme(tokens: readonly string[], known: ReadonlySe
     if (/(defl|deflator)$/.test(t)) return 'deflator';
     if (t.includes('temp')) return 'temp';
     if (t.includes('range')) return 'range';
+    // A price run together with its currency or kind (`usdprice`, `unitprice`, `listprice`).
+    if (t.length >= 7 && t.endsWith('price')) return 'price';
     if (t.length >= 7 && /(per|pct)$/.test(t)) return 'per';
     // A word that merely begins or ends with the letters (`mining`, `meaning`, `admin`, `vitamin`) is no statistic.
     if (ORDINARY_WORDS.has(t) || /ings?$/.test(t)) continue;

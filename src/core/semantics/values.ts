@@ -118,6 +118,9 @@ export const isMissingText = (text: string): boolean => MISSING_TEXT.test(text.t
 /** A plain number written as text (`"0"`, `"-12.5"`); no leading zeros, which codes have (`"007"`). */
 const PLAIN_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
 
+/** A number written as text, plainly (`-12.5`) or with separators and symbols (`$1,200`, `12 %`). */
+export const isNumericText = (text: string): boolean => PLAIN_NUMBER.test(text.trim()) || NUMERIC_TEXT.test(text.trim());
+
 function utf8(bytes: Uint8Array): string | undefined {
   try {
     const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
