@@ -94,7 +94,8 @@ function isoShapeOf(value: string): number {
   if (length === 10) return ISO_DATE;
   const t = value.charCodeAt(10);
   if ((t !== 84 && t !== 32) || value.charCodeAt(13) !== 58 || value.charCodeAt(16) !== 58) return NOT_ISO;
-  for (const at of [11, 14, 17]) if (!isDigit(value.charCodeAt(at)) || !isDigit(value.charCodeAt(at + 1))) return NOT_ISO;
+  // (Unrolled: an array of the three offsets, made per value, cost a tenth of the load of a 1M-row file.)
+  if (!isDigit(value.charCodeAt(11)) || !isDigit(value.charCodeAt(12)) || !isDigit(value.charCodeAt(14)) || !isDigit(value.charCodeAt(15)) || !isDigit(value.charCodeAt(17)) || !isDigit(value.charCodeAt(18))) return NOT_ISO;
   return twoDigits(value, 11) <= 23 && twoDigits(value, 14) <= 59 && twoDigits(value, 17) <= 59 ? ISO_DATETIME : NOT_ISO;
 }
 
