@@ -361,7 +361,7 @@ export function markPositionsInGroups(db: Database, table: TableProfile, columns
 }
 
 /** Names of a column that says what unit each row's value is in: `unit`, `Einheit`, `unit_of_measure`, `uom`. */
-const UNIT_COLUMN_WORDS = new Set(['unit', 'units', 'einheit', 'uom', 'unite', 'unidad', 'unita', 'eenheid', 'measurement']);
+export const UNIT_COLUMN_WORDS = new Set(['unit', 'units', 'einheit', 'uom', 'unite', 'unidad', 'unita', 'eenheid', 'measurement']);
 /** Names of a column that says which quantity each row holds (OECD's `MEASURE`, `INDICATOR`; `Variable`, `series`), or its unit. */
 // A forecast hub's `target` (weekly admissions, or the share of visits) is the quantity a row forecasts.
 const QUANTITY_COLUMN_WORDS = new Set([...UNIT_COLUMN_WORDS, 'measure', 'indicator', 'indikator', 'variable', 'series', 'metric', 'target']);

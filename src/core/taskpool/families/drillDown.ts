@@ -1,10 +1,13 @@
 /**
  * Drill-down: find the top segment by an additive measure, then the top sub-segment inside it, then what share of
- * the segment's total that sub-segment holds. Three executed steps; each step's result is the next step's filter.
+ * the segment's total that sub-segment holds, and whether that is more than its share everywhere. Each step's result
+ * is the next step's filter or operand.
  *
  *   1. total <measure> per <A>                 → the top A (a clear leader: ≥ 5% ahead of the next)
  *   2. total <measure> per <B> within that A   → the top B inside it (a clear leader again)
- *   3. B's share of A's total                  → the answer, in percent
+ *   3. B's share of A's total                  → a sub-answer, in percent
+ *   4. B's share of the whole total            → the baseline, in percent
+ *   5. the share in A minus the baseline       → the answer, in percentage points (at least 1 point either way)
  */
 import type { ColumnProfile, TableProfile } from '../../env/types';
 import type { TaskSpec } from '../types';
@@ -88,8 +91,26 @@ async function drill(context: FamilyContext, table: TableProfile, a: Grouping, b
   );
   if (!third || !(third.key.type === 'number' && third.key.value > 0 && third.key.value < 100)) return undefined;
 
+  // Is the leader more concentrated in the top segment than everywhere? Its share of the whole is the baseline.
+  const whole = `ROUND(100.0 * ${agg ? agg.of(`CASE WHEN ${b.ref} = ${sqlLiteral(topB)} THEN ${value} ELSE 0 END`) : `SUM(CASE WHEN ${b.ref} = ${sqlLiteral(topB)} THEN 1 ELSE 0 END)`} / ${total}, 2)`;
+  const fourth = await program.sql(
+    `SELECT ${whole} AS share_pct FROM ${source.from} WHERE ${a.ref} IS NOT NULL`,
+    `the ${bName} ${topB}'s share of the ${what} across every ${aName}, in percent`,
+    { label: `the ${bName} ${topB}'s share of the ${what} across every ${aName}`, reading: { kind: 'number', decimals: 2 }, uses: [1], carries: [String(topB)] },
+  );
+  if (!fourth || fourth.key.type !== 'number' || third.key.type !== 'number') return undefined;
+  const gap = Math.round((third.key.value - fourth.key.value) * 100) / 100;
+  // A gap of a fraction of a point says the segment is like the rest: no finding.
+  if (Math.abs(gap) < 1) return undefined;
+  const difference = await program.python(
+    `share_in_top = ${third.key.value}\nshare_overall = ${fourth.key.value}\nprint(round(share_in_top - share_overall, 2))`,
+    `how many points the ${bName} ${topB}'s share within the ${aName} ${top} is above its share across every ${aName}`,
+    { label: `how many percentage points the ${bName} ${topB}'s share within the ${aName} ${top} exceeds its share across every ${aName}`, reading: { kind: 'printed-number', decimals: 2 }, uses: [2, 3], carries: [String(top), String(topB)] },
+  );
+  if (!difference || difference.key.type !== 'number' || Math.abs(difference.key.value - gap) > 0.011) return undefined;
+
   const again = agg ? agg.phrase : `number of ${rowsNoun(context, table, 'many')}`;
-  const question = `Take the ${aName} with the highest ${what}. Within it, what percentage of the ${again} comes from its leading ${bName}? Round to 2 decimals.`;
+  const question = `Take the ${aName} with the highest ${what}. Within it, what percentage of the ${again} comes from its leading ${bName}, and by how many percentage points does that exceed the same ${bName}${/s$/.test(bName) ? "'" : "'s"} share across every ${aName} (negative if below)? Give the difference, rounded to 2 decimals.`;
   return program.task({
     family: 'drill-down',
     parameters: { table: table.name, a: `${a.table.name}.${a.column.name}`, b: `${b.table.name}.${b.column.name}`, measure: measure?.name ?? null },

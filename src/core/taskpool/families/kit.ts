@@ -9,8 +9,8 @@
 import { createHash } from 'node:crypto';
 import type { CodeRunner } from '../../agent/tools';
 import type { ColumnProfile, DataDocument, EnvironmentProfile, TableProfile } from '../../env/types';
-import { isValueColumn, quantityColumn } from '../../semantics/levels';
-import { ADDITIVE_WORDS, COUNT_WORDS, NON_ADDITIVE_WORDS, SEMI_ADDITIVE_WORDS } from '../../semantics/lexicon';
+import { isValueColumn, quantityColumn, UNIT_COLUMN_WORDS } from '../../semantics/levels';
+import { ADDITIVE_WORDS, COUNT_WORDS, DIMENSION_WORDS, FLAG_WORDS, GEO_WORDS, MONEY_WORDS, NON_ADDITIVE_WORDS, ORDINAL_WORDS, SEMI_ADDITIVE_WORDS, TEXT_WORDS, TIME_WORDS } from '../../semantics/lexicon';
 import type { ColumnSemantics, Relationship, RepeatedValue, SemanticProfile } from '../../semantics/types';
 import type { ToolResult } from '../../sandbox/types';
 import { quoteIdent } from '../../text/sql';
@@ -147,7 +147,22 @@ export function mixedQuantities(table: TableProfile, column: ColumnProfile, cont
   // `value`, or a value named for where it comes from (`oracle_value`, `observed_value`), beside such a column.
   const last = humanize(column.originalName || column.name).toLowerCase().split(' ').pop() ?? '';
   if ((isValueColumn(column.originalName || column.name) || VALUE_HEADS.test(last)) && quantityColumn(table) !== undefined) return true;
-  return namedBySibling(table, column) !== undefined;
+  return namedBySibling(table, column) !== undefined || unitsPerRow(table, column) !== undefined;
+}
+
+/** A unit as a row writes it: `KG`, `46 KG`, `Pound`, `L`, `Dozen`, `MT`, `100 lb`, `%`, `USD/t`. */
+const UNIT_VALUE = /^(\d+(\.\d+)?\s*)?(kg|kgs|g|gr|gram|grams|mg|lb|lbs|pound|pounds|oz|ounce|ounces|l|lt|ltr|litre|liter|litres|liters|ml|gallon|gallons|gal|dozen|unit|units|each|piece|pieces|pc|pcs|mt|t|ton|tons|tonne|tonnes|bag|bags|sack|sacks|head|heads|bunch|bunches|box|boxes|crate|crates|cup|cups|packet|packets|pack|loaf|loaves|bottle|bottles|can|cans|tin|tins|km|m|cm|mm|m2|m3|ha|acre|acres|kwh|mwh|gwh|%|percent|usd|eur|hour|hours|day|days|month|months|year|years)(\s*\/\s*\S+)?$/i;
+
+/**
+ * A column beside `column` that gives each row's unit (a food price per `Pound`, per `46 KG`, per `L`): two or more
+ * units, so the column's rows are not in one unit and no statistic over them may mix them (a price per pound beside
+ * one per 46 kg). Returns that column.
+ */
+export function unitsPerRow(table: TableProfile, column: ColumnProfile): ColumnProfile | undefined {
+  const unit = quantityColumn(table, UNIT_COLUMN_WORDS);
+  if (!unit || unit === column) return undefined;
+  const shown = unit.samples.filter((v): v is string => typeof v === 'string' && v.trim() !== '');
+  return shown.length >= 2 && shown.filter((v) => UNIT_VALUE.test(v.trim())).length >= 0.6 * shown.length ? unit : undefined;
 }
 
 /** Last words of a value column's name (`statistic_value`, `harvest_amount`): the rest says what the value is of. */
@@ -658,6 +673,17 @@ export async function fullPeriods(context: FamilyContext, table: TableProfile, t
 const ACRONYM = /^[A-Z0-9]{2,6}$/;
 
 /**
+ * Words a header may write in capitals (`STATE`, `PARTY`, `TOTAL`) that are words, not acronyms: the vocabulary the
+ * semantic rules already read names by, and a few words of results and rosters. Written in capitals they are still
+ * "state" and "party" to an analyst; an acronym (`GDP`, `FTHG`) is no word of it and stays.
+ */
+const CAPITALISED_WORDS = new Set(
+  [...ADDITIVE_WORDS, ...COUNT_WORDS, ...DIMENSION_WORDS, ...FLAG_WORDS, ...Object.keys(GEO_WORDS), ...MONEY_WORDS, ...NON_ADDITIVE_WORDS, ...ORDINAL_WORDS, ...SEMI_ADDITIVE_WORDS, ...TEXT_WORDS, ...TIME_WORDS,
+    'party', 'general', 'primary', 'candidate', 'winner', 'total', 'totals', 'votes', 'notes', 'district', 'office', 'market', 'place', 'result', 'results']
+    .filter((w) => w.length >= 4 && /[aeiouy]/.test(w)),
+);
+
+/**
  * A column or table name as an analyst writes it: `unit_price` → "unit price", `OrderDate` → "order date";
  * codes and acronyms stay as written (`FTHG`, `GDP`, `FOD1P`), digits stay attached (`t_1962` → "1962").
  */
@@ -679,7 +705,7 @@ export function humanize(name: string): string {
   // percentile (`Q1_sales`, `H2_revenue`, `P98_value`), nor a coordinate or a count (`X_coord`, `N_cases`).
   while (parts.length > 1 && /^([A-GI-MO-OR-W]\d{2}[a-z]?|[A-GI-MO-OR-W])$/.test(parts[0]) && /^[a-z]{2,}/.test(parts[1])) parts.shift();
   const kept = parts
-    .map((p) => (ACRONYM.test(p) && /[A-Z]/.test(p) && !/^[A-Z][a-z]/.test(p) ? p : p.toLowerCase()))
+    .map((p) => (ACRONYM.test(p) && /[A-Z]/.test(p) && !/^[A-Z][a-z]/.test(p) && !CAPITALISED_WORDS.has(p.toLowerCase()) ? p : p.toLowerCase()))
     .filter((p, i, all) => !(p === 't' && i === 0 && all.length > 1 && /^\d/.test(all[1])));
   return writtenOut(kept).join(' ');
 }

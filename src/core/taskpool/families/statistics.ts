@@ -636,7 +636,7 @@ async function spearman(context: FamilyContext, table: TableProfile, a: ColumnPr
   if (!rho || rho.key.type !== 'number' || Math.abs(rho.key.value - sqlSide.rho) > 0.001 || !rankCorrelationIsSignal(rho.key.value, n) || Math.abs(rho.key.value - pearson.key.value) < MIN_RANK_GAP) return undefined;
   const gap = await program.python(py([...lines, rhoLine, 'r = pearson(xs, ys, ks)', 'print(round(rho - r, 4))']), 'Spearman minus Pearson', { label: `how much the Spearman correlation exceeds the Pearson correlation`, reading: { kind: 'printed-number', decimals: 4 }, uses: [1, 2] });
   if (!gap) return undefined;
-  const question = `Across the ${rows} where both ${aName} and ${bName} are known, compute their Pearson correlation and their Spearman rank correlation (the Pearson correlation of the ranks, tied values given their average rank). What is Spearman's minus Pearson's? Round to 4 decimals.`;
+  const question = `Is the link between ${aName} and ${bName} stronger by rank than in a straight line (a curved or outlier-driven relation)? Across the ${rows} where both are known, compute Spearman's rank correlation (ties given their average rank) and Pearson's correlation, and give Spearman's minus Pearson's, rounded to 4 decimals.`;
   if (!linted(question)) return undefined;
   return program.task({ family: statisticsSpearmanFamily.id, parameters: { kind: 'spearman', table: table.name, a: a.name, b: b.name }, question, tables: [table.name], dependency: 'correlation', needs: statisticsSpearmanFamily.needs });
 }

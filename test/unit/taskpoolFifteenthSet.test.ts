@@ -1,0 +1,71 @@
+/**
+ * The task pool on the fifteenth set's lessons: a price whose unit is given per row (per pound, per 46 kg, per litre)
+ * takes no statistic across units; a drill-down ends by comparing the leader's share in the top segment with its
+ * share everywhere; headers written in capitals read as words.
+ */
+import * as assert from 'node:assert/strict';
+import { humanize, measures, unitsPerRow } from '../../src/core/taskpool/families/kit';
+import { drillDownFamily } from '../../src/core/taskpool/families/drillDown';
+import { columnOf, environments, openFiles, tableOf } from '../support/familyContexts';
+
+describe('task pool: units per row, drill-downs against the whole, words in capitals (the fifteenth set)', function () {
+  this.timeout(600_000);
+  const { env, closeAll } = environments();
+  after(closeAll);
+
+  it('takes no statistic of WFP food prices across their units (pound, 46 kg, litre…)', async () => {
+    const { context } = await env('wfp-food-prices-csv');
+    const prices = tableOf(context, 'wfp_food_prices_nic');
+    assert.equal(unitsPerRow(prices, columnOf(context, 'wfp_food_prices_nic', 'price'))?.name, 'unit');
+    assert.deepEqual(measures(context, prices).map((c) => c.name), []);
+  });
+
+  it('keeps the measures of a table whose `unit` column names no units (an army unit), and those of a table in one unit', async () => {
+    const lines = ['unit,budget'];
+    const units = ['1st Battalion', '2nd Battalion', 'Signals Company', 'Field Hospital'];
+    for (let i = 0; i < 40; i++) lines.push([units[i % 4], (2000 + ((i * 53) % 700)).toFixed(2)].join(','));
+    const market = ['commodity,unit,price'];
+    for (let i = 0; i < 40; i++) market.push([['Rice', 'Beans', 'Maize'][i % 3], 'KG', (1 + ((i * 7) % 13) / 10).toFixed(2)].join(','));
+    const opened = await openFiles({ 'units.csv': lines.join('\n') + '\n', 'market.csv': market.join('\n') + '\n' });
+    try {
+      const { context } = opened;
+      assert.equal(unitsPerRow(tableOf(context, 'units'), columnOf(context, 'units', 'budget')), undefined);
+      assert.ok(measures(context, tableOf(context, 'units')).some((c) => c.name === 'budget'));
+      assert.deepEqual(measures(context, tableOf(context, 'market')).map((c) => c.name), ['price'], 'one unit throughout: nothing mixed');
+    } finally {
+      await opened.session.dispose();
+      opened.cleanup();
+    }
+  });
+
+  it('drills down to the leader of the top segment, then compares its share there with its share everywhere', async () => {
+    const lines = ['region,channel,sales'];
+    // The North sells most; within it, Online leads with far more than its share elsewhere.
+    for (let i = 0; i < 60; i++) lines.push(['North', i % 4 === 0 ? 'Store' : 'Online', 100 + (i % 7)].join(','));
+    for (let i = 0; i < 40; i++) lines.push(['South', i % 3 === 0 ? 'Online' : 'Store', 90 + (i % 5)].join(','));
+    for (let i = 0; i < 30; i++) lines.push(['West', i % 2 === 0 ? 'Online' : 'Phone', 80 + (i % 3)].join(','));
+    const opened = await openFiles({ 'sales.csv': lines.join('\n') + '\n' });
+    try {
+      const tasks = await drillDownFamily.generate(opened.context);
+      const task = tasks.find((t) => t.evidence.length === 5);
+      assert.ok(task, tasks.map((t) => t.question).join('\n'));
+      assert.match(task.question, /share across every region/);
+      const [, , within, overall, gap] = task.evidence.map((s) => s.subAnswer?.key);
+      assert.ok(within?.type === 'number' && overall?.type === 'number' && gap?.type === 'number');
+      assert.ok(Math.abs(gap.value - (within.value - overall.value)) < 0.011, `${gap.value} = ${within.value} − ${overall.value}`);
+      assert.equal(task.answer.type === 'number' && task.answer.value, gap.value);
+    } finally {
+      await opened.session.dispose();
+      opened.cleanup();
+    }
+  });
+
+  it('reads headers written in capitals as the words they are, and keeps acronyms', () => {
+    assert.equal(humanize('STATE'), 'state');
+    assert.equal(humanize('PARTY'), 'party');
+    assert.equal(humanize('TOTAL VOTES'), 'total votes');
+    assert.equal(humanize('GDP'), 'GDP');
+    assert.equal(humanize('FTHG'), 'FTHG');
+    assert.equal(humanize('NASA'), 'NASA');
+  });
+});
