@@ -60,12 +60,16 @@ describe('task pool: units per row, drill-downs against the whole, words in capi
     }
   });
 
-  it('reads headers written in capitals as the words they are, and keeps acronyms', () => {
+  it('reads headers written in capitals as the words they are, keeps acronyms, and says a JSON key under name or id as a kind of name or id', () => {
     assert.equal(humanize('STATE'), 'state');
     assert.equal(humanize('PARTY'), 'party');
     assert.equal(humanize('TOTAL VOTES'), 'total votes');
     assert.equal(humanize('GDP'), 'GDP');
     assert.equal(humanize('FTHG'), 'FTHG');
     assert.equal(humanize('NASA'), 'NASA');
+    // Flattened JSON keys under a record's name or id object.
+    assert.equal(humanize('name.last'), 'last name');
+    assert.equal(humanize('id.bioguide'), 'bioguide ID');
+    assert.equal(humanize('address.city'), 'address city');
   });
 });

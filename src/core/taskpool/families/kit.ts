@@ -688,6 +688,10 @@ const CAPITALISED_WORDS = new Set(
  * codes and acronyms stay as written (`FTHG`, `GDP`, `FOD1P`), digits stay attached (`t_1962` → "1962").
  */
 export function humanize(name: string): string {
+  // A flattened JSON key under a record's `name` or `id` object (`name.last`, `id.bioguide`) is that kind of name or
+  // id: "last name", "bioguide ID"; under any other object (`address.city`) the object qualifies what follows.
+  const dotted = /^(name|names|id|ids)\.([A-Za-z][\w]*)$/i.exec(name.trim());
+  if (dotted) return `${humanize(dotted[2])} ${/^ids?$/i.test(dotted[1]) ? 'ID' : 'name'}`;
   // A unit in parentheses after the words (`Capital cost (NZD/kW)`, `Total capacity installed (MW)`) stays as written.
   const unit = /^(.*\S)\s*\(([^()]{1,24})\)\s*$/.exec(name);
   if (unit && /[A-Za-z]/.test(unit[1])) return `${humanize(unit[1])} (${unit[2].trim()})`;
