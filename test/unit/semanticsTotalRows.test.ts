@@ -10,6 +10,8 @@ import { buildTaskPool } from '../../src/core/taskpool/pool';
 import { exclusionSentence, statingTotalRows, withoutTotalRows } from '../../src/core/taskpool/totals';
 import type { TotalRows } from '../../src/core/semantics/types';
 import { environments } from '../support/familyContexts';
+import { makeFolder } from '../support/envFixtures';
+import { loadSemanticEnvironment } from '../../src/core/semantics/index';
 
 describe('total rows: rows that total the other rows of their table', function () {
   this.timeout(900_000);
@@ -29,13 +31,16 @@ describe('total rows: rows that total the other rows of their table', function (
     assert.equal(found.rows, 27);
   });
 
-  it("finds the World Bank's 'World' beside the countries of each year, and not 'IDA total', whose sums do not hold", async () => {
+  it("finds the World Bank's 'World' beside the countries of each year, and its regions and income groups by name, and not 'IDA total', whose sums do not hold", async () => {
     const { context } = await env('datahub-country-indicators');
     const gdp = (context.semantics.totalRows ?? []).find((t) => t.table === 'gdp');
     assert.ok(gdp, JSON.stringify(context.semantics.totalRows));
     assert.equal(gdp.column, 'country_name');
-    assert.deepEqual(gdp.values, ['World']);
+    assert.equal(gdp.values[0], 'World');
+    for (const group of ['East Asia & Pacific', 'European Union', 'High income', 'Sub-Saharan Africa', 'OECD members']) assert.ok(gdp.values.includes(group), group);
+    assert.ok(!gdp.values.some((v) => ['France', 'Kenya', 'Japan'].includes(v)), gdp.values.join(', '));
     assert.equal(gdp.evidence, 'largest');
+    assert.match(gdp.why, /name groups of countries, among the countries of country_name/);
     assert.deepEqual(gdp.grouping, ['year']);
     assert.match(gdp.why, /'World': value at least every other row's and at most their sum of its year \(\d+ groups\)/);
     for (const t of context.semantics.totalRows ?? []) assert.ok(!t.values.includes('IDA total'), t.why);
@@ -75,7 +80,7 @@ describe('total rows: rows that total the other rows of their table', function (
     const over = tasks.filter((t) => t.tables.some((name) => totals.some((x) => x.table === name)));
     assert.ok(over.length >= 1, tasks.map((t) => `${t.tables.join(',')}: ${t.question}`).join('\n'));
     for (const task of over) {
-      assert.match(task.question, /Leave out the rows whose country name is 'World'( or 'IDA & IBRD total')?, which total other rows\./, task.question);
+      assert.match(task.question, /Leave out the rows whose country name is 'World'(, '[^']+')*( or '[^']+')?, which total other rows\./, task.question);
       assert.equal(task.question.split('Leave out').length, 2, `stated once: ${task.question}`);
       for (const step of task.evidence.filter((s) => s.tool === 'run_sql' && /FROM "(gdp|population)"/.test(s.code))) {
         assert.match(step.code, /^WITH "(gdp|population)" AS \(SELECT \* FROM main\."(gdp|population)" WHERE \("country_name" IS NULL OR "country_name" NOT IN \('/, step.code);
@@ -94,6 +99,30 @@ describe('total rows: rows that total the other rows of their table', function (
       const answer = task.answer;
       const named = answer.type === 'string' ? [answer.value] : answer.type === 'list' ? answer.values : [];
       assert.ok(!named.some((v) => totals.some((t) => t.values.includes(v))), task.question);
+    }
+  });
+});
+
+describe('total rows: groups of countries among countries', function () {
+  this.timeout(60_000);
+
+  it('sets apart the world, continents, unions and regions less some countries from a column of countries, and nothing from a column of other things', async () => {
+    const countries = ['France', 'Germany', 'Italy', 'Spain', 'Kenya', 'Nigeria', 'Japan', 'India', 'Brazil', 'Chile', 'Canada', 'Mexico'];
+    const groups = ['World', 'Africa', 'Europe', 'EU-27', 'Asia (excl. China & India)', 'High-income countries', 'OECD'];
+    const lines = ['country,year,emissions'];
+    for (const year of [2018, 2019]) for (const place of [...countries, ...groups]) lines.push([`"${place}"`, year, (10 + place.length * 3.7 + year - 2018).toFixed(1)].join(','));
+    const teams = ['country_club,region,members'];
+    for (let i = 0; i < 30; i++) teams.push([`Club ${i}`, ['Europe', 'Africa', 'Asia'][i % 3], 20 + i].join(','));
+    const folder = makeFolder({ 'emissions.csv': lines.join('\n') + '\n', 'clubs.csv': teams.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      const found = (env.semantics.totalRows ?? []).find((t) => t.table === 'emissions' && t.column === 'country');
+      assert.ok(found, JSON.stringify(env.semantics.totalRows));
+      assert.deepEqual([...found.values].sort(), [...groups].sort());
+      assert.equal(found.rows, groups.length * 2);
+      assert.ok(!(env.semantics.totalRows ?? []).some((t) => t.table === 'clubs'), 'regions of clubs are no groups among countries');
+    } finally {
+      folder.cleanup();
     }
   });
 });

@@ -15,6 +15,7 @@
 import type { Database } from 'sql.js';
 import type { ColumnProfile, TableProfile } from '../env/types';
 import { quoteIdent as q, sqlLiteral } from '../text/sql';
+import { COUNTRY_NAMES } from './lexicon';
 import type { ColumnSemantics, TotalRows } from './types';
 
 /** A label that reads as a total: the word alone, 'Total X' / 'X total', 'all_x' / 'All X', 'World', other languages. */
@@ -159,7 +160,7 @@ function check(db: Database, table: TableProfile, column: Column, labels: string
   return { checked, verdict: { values, evidence, confidence: bounded.length > 0 ? 0.6 : 0.9, why: why.join('; ') } };
 }
 
-const EVIDENCE_ORDER: Array<TotalRows['evidence']> = ['sum-of-rest', 'sum-of-parts', 'largest', 'word'];
+const EVIDENCE_ORDER: Array<TotalRows['evidence']> = ['sum-of-rest', 'sum-of-parts', 'largest', 'group-of-places', 'word'];
 
 /**
  * Total rows of one dimension column, or undefined. Each grouping is tried, finest first, for the labels not yet
@@ -167,7 +168,10 @@ const EVIDENCE_ORDER: Array<TotalRows['evidence']> = ['sum-of-rest', 'sum-of-par
  */
 function totalRowsOf(db: Database, table: TableProfile, column: Column, semantics: readonly ColumnSemantics[], firstDistinct?: FirstDistinct): TotalRows | undefined {
   const labels = totalLabels(db, table, column, firstDistinct);
-  if (labels.length === 0) return undefined;
+  // Groups of countries among countries (OWID's `Africa`, `EU-27`, `High-income countries` beside `France`): summed
+  // or ranked with the countries they hold, they count them twice.
+  const groups = groupsOfPlaces(db, table, column, semantics);
+  if (labels.length === 0 && groups.length === 0) return undefined;
   // Amounts that add up across the rows of one group: additive measures, and levels (a population), summed at one time.
   const summable = (c: Column) => (c.type === 'integer' || c.type === 'real') && c !== column && roleOf(semantics, c.name) === 'measure' && c.nullFraction < 0.9 && ['additive', 'semi-additive'].includes(semantics.find((s) => s.column === c.name)?.additivity?.value ?? '');
   const measures = table.columns.filter(summable).slice(0, MAX_MEASURES);
@@ -196,11 +200,33 @@ function totalRowsOf(db: Database, table: TableProfile, column: Column, semantic
     verdicts.push({ values: bare, evidence: 'word', confidence: 0.4, why: `${bare.map((l) => `'${l}'`).join(', ')} read as totals by the word alone (${reason})` });
     found.push(...bare);
   }
+  const groupsLeft = groups.filter((l) => !found.includes(l));
+  if (groupsLeft.length > 0) {
+    verdicts.push({ values: groupsLeft, evidence: 'group-of-places', confidence: 0.7, why: `${groupsLeft.slice(0, 6).map((l) => `'${l}'`).join(', ')}${groupsLeft.length > 6 ? ` and ${groupsLeft.length - 6} more` : ''} name groups of countries, among the countries of ${column.name}` });
+    found.push(...groupsLeft);
+    labels.push(...groupsLeft.filter((l) => !labels.includes(l)));
+  }
   if (verdicts.length === 0) return undefined;
   const values = labels.filter((l) => found.includes(l));
   const count = Number(rows(db, `SELECT COUNT(*) FROM ${q(table.name)} WHERE ${q(column.name)} IN (${values.map((v) => sqlLiteral(v)).join(', ')})`)?.[0]?.[0] ?? 0);
   const evidence = EVIDENCE_ORDER.find((e) => verdicts.some((v) => v.evidence === e))!;
   return { table: table.name, column: column.name, values, rows: count, evidence, confidence: Math.min(...verdicts.map((v) => v.confidence)), grouping: used, why: `${column.name} ${verdicts.map((v) => v.why).join('; ')}` };
+}
+
+/** The name of a group of countries: a continent or the world, a union or club of states, an income group, a region less some countries. */
+const GROUP_OF_PLACES = /^(world|africa|asia|europe|oceania|north america|south america|latin america( (and|&) the caribbean)?|middle east( (and|&) north africa)?|sub-saharan africa|central asia|east asia( (and|&) pacific)?|south asia|european union( \(\d+\))?|eu-?\d{2}|euro area|oecd( members)?|non-oecd|g7|g20|opec|(high|low|lower-middle|upper-middle|middle)[- ]income( countries)?|least developed countries|international transport|.+ \(excl\.? [^)]+\))$/i;
+
+/**
+ * Values of a place column that mostly holds country names (at least half of its distinct values) that name groups
+ * of countries rather than one.
+ */
+function groupsOfPlaces(db: Database, table: TableProfile, column: Column, semantics: readonly ColumnSemantics[]): string[] {
+  if (roleOf(semantics, column.name) !== 'geo' || column.distinctCount > MAX_DISTINCT) return [];
+  const values = (rows(db, `SELECT DISTINCT ${q(column.name)} FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL LIMIT ${MAX_DISTINCT + 1}`) ?? []).map((r) => r[0]).filter((v): v is string => typeof v === 'string');
+  const countries = values.filter((v) => COUNTRY_NAMES.has(v.trim().toLowerCase())).length;
+  if (values.length < 10 || countries < 0.5 * values.length) return [];
+  // (The lexicon's country names count `World` among them, as files of countries list it.)
+  return values.filter((v) => GROUP_OF_PLACES.test(v.trim()) && (!COUNTRY_NAMES.has(v.trim().toLowerCase()) || /^world$/i.test(v.trim())));
 }
 
 /** The total rows of each table: per text dimension, the labels that read as totals and that the data bears out. */

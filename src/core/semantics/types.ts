@@ -218,10 +218,11 @@ export interface TotalRows {
   /**
    * What the data showed: `sum-of-rest` — a label's measures equal the sum of the other rows of its group;
    * `sum-of-parts` — the labels' rows together equal it (each totals a part); `largest` — at least every other row and
-   * at most their sum (a total of some of them); `word` — no measure to check, the bare word in a short dimension.
-   * The strongest of its labels' evidence; `confidence` is the weakest's.
+   * at most their sum (a total of some of them); `word` — no measure to check, the bare word in a short dimension;
+   * `group-of-places` — among country names, the name of a group of countries (a continent, `World`, `EU-27`,
+   * `OECD`, an income group, `Asia (excl. China & India)`). The strongest of its labels' evidence; `confidence` is the weakest's.
    */
-  evidence: 'sum-of-rest' | 'sum-of-parts' | 'largest' | 'word';
+  evidence: 'sum-of-rest' | 'sum-of-parts' | 'largest' | 'word' | 'group-of-places';
   confidence: number;
   /** The other keys the total rows total within (`year`, `month`); empty for the whole table. */
   grouping: string[];
