@@ -5,6 +5,8 @@
  */
 import * as assert from 'node:assert/strict';
 import { humanize, measures, unitsPerRow } from '../../src/core/taskpool/families/kit';
+import { partScales } from '../../src/core/taskpool/partScales';
+import { repetitionKey } from '../../src/core/taskpool/repetition';
 import { drillDownFamily } from '../../src/core/taskpool/families/drillDown';
 import { columnOf, environments, openFiles, tableOf } from '../support/familyContexts';
 
@@ -54,6 +56,32 @@ describe('task pool: units per row, drill-downs against the whole, words in capi
       assert.ok(within?.type === 'number' && overall?.type === 'number' && gap?.type === 'number');
       assert.ok(Math.abs(gap.value - (within.value - overall.value)) < 0.011, `${gap.value} = ${within.value} − ${overall.value}`);
       assert.equal(task.answer.type === 'number' && task.answer.value, gap.value);
+    } finally {
+      await opened.session.dispose();
+      opened.cleanup();
+    }
+  });
+
+  it('pools no measure over a partition view whose files differ by an order of magnitude, and keeps one of like scale', async () => {
+    const files: Record<string, string> = {};
+    const sizes: Record<string, number> = { small: 50, mid: 900, large: 2000 };
+    for (const [name, size] of Object.entries(sizes)) {
+      const lines = ['date,storage,outflow'];
+      for (let d = 1; d <= 28; d++) lines.push([`2020-02-${String(d).padStart(2, '0')}`, (size * (1 + (d % 5) / 20)).toFixed(1), (10 + ((d * 7) % 9) + size / 500).toFixed(2)].join(','));
+      files[`reservoir_${name}.csv`] = lines.join('\n') + '\n';
+    }
+    const opened = await openFiles(files);
+    try {
+      const { context, session } = opened;
+      const partition = context.semantics.partitions.find((p) => p.view);
+      assert.ok(partition?.view, JSON.stringify(context.semantics.partitions));
+      const scales = await partScales(context.profile, context.semantics, session.toolContext.sql);
+      assert.deepEqual(scales.map((s) => s.column), ['storage']);
+      assert.match(scales[0].why, /from 50\.\d* \(small\) to 2,\d+ \(large\)|pooled, its rows mix scales/);
+      const withScales = { ...context, partScales: new Map(scales.map((s) => [repetitionKey(s.view, s.column), s.why])) };
+      const view = tableOf(context, partition.view);
+      assert.deepEqual(measures(withScales, view).map((c) => c.name), ['outflow']);
+      assert.ok(measures(withScales, view, { perPart: true }).some((c) => c.name === 'storage'), 'compared file by file');
     } finally {
       await opened.session.dispose();
       opened.cleanup();

@@ -20,6 +20,7 @@ import { checkEvidence, nearDuplicateOf, trivialReason } from './validate';
 import { phraseTask, type PhrasingModel } from './phrasing';
 import { unnamedLookAlikes, withTablesNamed } from './revise';
 import { gridTables } from './grids';
+import { partScales } from './partScales';
 import { nearUniqueColumns, repetitionKey, spelledSeveralWays, type UngroupedColumn } from './repetition';
 import { namesTotalRows, statingTotalRows } from './totals';
 
@@ -196,7 +197,10 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
   const ungrouped = [...(await nearUniqueColumns(profile, context.sql, options.signal)), ...(await spelledSeveralWays(profile, context.sql, options.signal))];
   // Tables whose rows are the cells of a series × period grid: their row counts are coverage, asked by no family.
   const grids = await gridTables(profile, semantics, context.sql, options.signal);
+  // Measures of a partition view whose files are on different scales: compared file by file, never pooled.
+  const scales = await partScales(profile, semantics, context.sql, options.signal);
   const familyContext: FamilyContext = {
+    partScales: new Map(scales.map((s) => [repetitionKey(s.view, s.column), s.why])),
     ungrouped: new Map(ungrouped.map((u) => [repetitionKey(u.table, u.column), u.why])),
     grids: new Map(grids.map((g) => [g.table, g.why])),
     profile,

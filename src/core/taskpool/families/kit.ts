@@ -48,6 +48,11 @@ export interface FamilyContext {
    * counts are coverage, so no family counts their rows. The pool measures them before the families run.
    */
   grids?: ReadonlyMap<string, string>;
+  /**
+   * Measures of a partition view whose files are on different scales (partScales.ts), by `repetitionKey(view,
+   * column)`, with why: compared file by file, never pooled over the view's rows. The pool measures them first.
+   */
+  partScales?: ReadonlyMap<string, string>;
 }
 
 /** Whether a table's rows may be counted as things of the world: not the cells of a series × period grid, nor the pairs of a link table. */
@@ -105,7 +110,7 @@ export function taskTables(context: FamilyContext, minRows = 10): TableProfile[]
  * a quantity that is nearly unique per row (an area code, a numbering) is left out: asking its average would ask
  * about a code if it is one.
  */
-export function measures(context: FamilyContext, table: TableProfile, options: { additiveOnly?: boolean } = {}): ColumnProfile[] {
+export function measures(context: FamilyContext, table: TableProfile, options: { additiveOnly?: boolean; perPart?: boolean } = {}): ColumnProfile[] {
   const rank = (c: ColumnProfile) => (confidentlyAdditive(context, table.name, c.name) ? 0 : additivityOf(context, table.name, c.name) === 'semi-additive' ? 2 : 1);
   return table.columns
     .filter((c) => {
@@ -115,6 +120,8 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
       return !(unnamed && c.type === 'integer' && c.distinctCount >= 0.9 * table.rowCount * (1 - c.nullFraction));
     })
     .filter((c) => !options.additiveOnly || confidentlyAdditive(context, table.name, c.name))
+    // A partition view's measure on different scales per file is compared file by file (`perPart`), never pooled.
+    .filter((c) => options.perPart || !context.partScales?.has(repetitionKey(table.name, c.name)))
     .sort((a, b) => rank(a) - rank(b));
 }
 
@@ -881,6 +888,8 @@ const UNIT_SUFFIXES: Record<string, string> = {
   mw: 'MW', kw: 'kW', gw: 'GW', mwh: 'MWh', kwh: 'kWh', gwh: 'GWh', twh: 'TWh', km: 'km', kg: 'kg', mm: 'mm', cm: 'cm', usd: 'USD', eur: 'EUR', gbp: 'GBP',
   pct: '%', ms: 'ms', sec: 's', hrs: 'hours', lb: 'lb', lbs: 'lb', mi: 'miles', mph: 'mph', kph: 'km/h', degc: '°C', degf: '°F',
   deg: 'degrees', ft: 'ft', khz: 'kHz', mhz: 'MHz', ghz: 'GHz', hz: 'Hz', kw_h: 'kWh',
+  // Volumes and flows (a reservoir's `Storage_m3`, `Q_in_m3d`; a river's `flow_m3s`, `cfs`).
+  m3: 'm³', m3d: 'm³/day', m3s: 'm³/s', cfs: 'ft³/s', ml: 'ml', gal: 'gallons',
 };
 
 /**
@@ -1021,6 +1030,9 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
       .trim();
     // "Player's batting hand" in the People table: the row's noun is said elsewhere, "batting hand".
     short = short?.replace(/^[a-z]+'s\s+/i, '');
+    // A description that goes on after a comma ("Total real gross domestic product, inflation-adjusted"): the words
+    // before it name the thing; the rest, in a question, reads as a second item of a list.
+    if (short && short.includes(',') && short.split(',')[0].trim().split(/\s+/).length >= 2) short = short.split(',')[0].trim();
     if (short && short.split(/\s+/).length <= 8 && !/[[\]`]/.test(short) && /^[a-z]/i.test(short) && !/\b(if|when|whether)\b/i.test(short)) return short.toLowerCase().replace(/^the /, '');
     // Nothing says what a short cryptic code is ("prcp", "l", "HS"): the question names the column, quoted.
     if (isCrypticName(original) && !WHOLE_WORD_ABBREVIATIONS.has(original.toLowerCase())) return `'${original}'`;

@@ -55,7 +55,7 @@ export const partitionsFamily: TaskFamily = {
   async generate(context: FamilyContext): Promise<TaskSpec[]> {
     const tasks: TaskSpec[] = [];
     for (const parts of partsOf(context)) {
-      const ms = measures(context, parts.view).filter((m) => m.name !== parts.key.name && !isCoordinate(m));
+      const ms = measures(context, parts.view, { perPart: true }).filter((m) => m.name !== parts.key.name && !isCoordinate(m));
       let whole = 0;
       let normal = 0;
       for (const measure of ms) {

@@ -5,6 +5,9 @@
 import type { TaskSpec } from '../types';
 import { things, aggregateOf, fullPeriods, humanize, measures, noun, periodQualifier, q, query, taskTables, timeColumns, TaskProgram, type TaskFamily, rowsCount } from './kit';
 
+/** The fewest rows a year must hold for a change in their number to be asked about. */
+const MIN_YEAR_COUNT = 20;
+
 export const changeOverTimeFamily: TaskFamily = {
   id: 'change-over-time',
   description: 'The month with the largest month-over-month increase in a total (or count), or the change between the last two complete years.',
@@ -66,6 +69,15 @@ export const changeOverTimeFamily: TaskFamily = {
         const years = await fullPeriods(context, table, yearly, 'year');
         if (years.length < 2) continue;
         const [y1, y2] = years.slice(-2);
+        // A measure that is itself a change (`co2_growth_abs`, `population_change`): its change is a change of a change.
+        if (measure && /\b(growth|change|changes|delta|diff|difference|increase|decrease)\b/i.test(humanize(measure.originalName || measure.name))) continue;
+        // A change between years with others missing between them (2003 to 2007) compares two arbitrary years.
+        if (Number(y2) !== Number(y1) + 1) continue;
+        // A count of a handful of rows a year (5 falls, then 6) changes by chance: no trend to ask about.
+        if (!measure) {
+          const counts = await query(context, `SELECT strftime('%Y', ${yearly.date}) AS y, COUNT(*) FROM ${q(table.name)} WHERE strftime('%Y', ${yearly.date}) IN ('${y1}', '${y2}') GROUP BY 1`);
+          if (!counts || counts.length < 2 || counts.some((r) => Number(r[1]) < MIN_YEAR_COUNT)) continue;
+        }
         const sum = (y: string) => `${agg?.fn ?? 'SUM'}(CASE WHEN strftime('%Y', ${yearly.date}) = '${y}' THEN ${measure ? q(measure.name) : 1} END)`;
         const program = new TaskProgram(context, 'lookup');
         const done = await program.sql(

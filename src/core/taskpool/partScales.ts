@@ -1,0 +1,45 @@
+/**
+ * Measures of a partition's union view whose files are on different scales: five reservoirs of 62 to 2,145 million
+ * m³ in one view of daily storage. Pooled over the view's rows, a percentile picks the largest reservoirs' days and a
+ * correlation is the reservoirs' sizes (a blind review of round 13 found both meaningless); compared file by file
+ * (the partition families) they are fine. The pool measures them once; the families that take a statistic over a
+ * table's rows leave them out of a view.
+ *
+ * Different scales: every file's average is above zero and the largest is at least SCALE_RATIO (an order of magnitude) times the smallest.
+ */
+import type { CodeRunner } from '../agent/tools';
+import type { EnvironmentProfile } from '../env/types';
+import type { SemanticProfile } from '../semantics/types';
+import { quoteIdent as q } from '../text/sql';
+
+export interface PartScale {
+  view: string;
+  column: string;
+  why: string;
+}
+
+const SCALE_RATIO = 10;
+
+export async function partScales(profile: EnvironmentProfile, semantics: SemanticProfile, sql: CodeRunner, signal?: AbortSignal): Promise<PartScale[]> {
+  const found: PartScale[] = [];
+  for (const partition of semantics.partitions) {
+    if (!partition.view || partition.tables.length < 2) continue;
+    const view = profile.tables.find((t) => t.name === partition.view);
+    if (!view) continue;
+    for (const column of view.columns) {
+      if (column.name === partition.key || (column.type !== 'integer' && column.type !== 'real')) continue;
+      const role = semantics.columns.find((c) => c.table === view.name && c.column === column.name)?.role.value;
+      if (role !== 'measure') continue;
+      const result = await sql.run(`SELECT ${q(partition.key)}, AVG(${q(column.name)}) FROM ${q(view.name)} WHERE ${q(column.name)} IS NOT NULL GROUP BY 1`, { signal });
+      const means = (result.ok ? (result.rows ?? []) : []).map((r) => ({ part: String(r[0]), mean: Number(r[1]) })).filter((m) => Number.isFinite(m.mean));
+      if (means.length < 2 || means.some((m) => m.mean <= 0)) continue;
+      const low = means.reduce((a, b) => (b.mean < a.mean ? b : a));
+      const high = means.reduce((a, b) => (b.mean > a.mean ? b : a));
+      if (high.mean < SCALE_RATIO * low.mean) continue;
+      found.push({ view: view.name, column: column.name, why: `its files' averages run from ${round(low.mean)} (${low.part}) to ${round(high.mean)} (${high.part}): pooled, its rows mix scales` });
+    }
+  }
+  return found;
+}
+
+const round = (x: number) => (Math.abs(x) >= 100 ? Math.round(x).toLocaleString('en-US') : String(Math.round(x * 100) / 100));
