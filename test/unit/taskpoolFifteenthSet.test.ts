@@ -9,6 +9,8 @@ import { partScales } from '../../src/core/taskpool/partScales';
 import { repetitionKey } from '../../src/core/taskpool/repetition';
 import { drillDownFamily } from '../../src/core/taskpool/families/drillDown';
 import { columnOf, environments, openFiles, tableOf } from '../support/familyContexts';
+import { buildTaskPool } from '../../src/core/taskpool/pool';
+import { tableLabel } from '../../src/core/taskpool/revise';
 
 describe('task pool: units per row, drill-downs against the whole, words in capitals (the fifteenth set)', function () {
   this.timeout(600_000);
@@ -86,6 +88,15 @@ describe('task pool: units per row, drill-downs against the whole, words in capi
       await opened.session.dispose();
       opened.cleanup();
     }
+  });
+
+  it('never names the keys the loader made for nested JSON arrays, and calls a nested array by the name the file gives it', async () => {
+    const { context, session } = await env('datacarpentry-safi-json');
+    const pool = await buildTaskPool(session.toolContext);
+    for (const task of [...pool.tasks, ...pool.unselected]) assert.doesNotMatch(task.question, /\brow ids?\b|parent row|_row_id/i, task.question);
+    const nested = context.profile.tables.find((t) => t.parent && t.originalName === 'F_items');
+    assert.ok(nested);
+    assert.equal(tableLabel(nested.name, context.profile), "the 'F_items' entries in SAFI.json");
   });
 
   it('reads headers written in capitals as the words they are, keeps acronyms, and says a JSON key under name or id as a kind of name or id', () => {

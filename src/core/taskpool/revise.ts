@@ -268,7 +268,14 @@ const ONE_TABLE_FILE = /\.(csv|tsv|txt|json|jsonl|ndjson|parquet)$/i;
  */
 export function tableLabel(table: string, profile: EnvironmentProfile): string | undefined {
   const t = profile.tables.find((x) => x.name === table);
-  if (!t || t.kind !== 'table' || t.parent || t.sourceFile === '') return undefined;
+  if (!t || t.kind !== 'table' || t.sourceFile === '') return undefined;
+  // The items of a nested array in a JSON file (`executive_terms`, from each record's `terms`): "the 'terms' entries
+  // in executive.json", as the file writes them, when no other array of the file has that name.
+  if (t.parent) {
+    const file = t.sourceFile.replace(/^.*[\\/]/, '');
+    const alike = profile.tables.filter((x) => x.parent && x.sourceFile === t.sourceFile && x.originalName === t.originalName).length;
+    return /\.(json|jsonl|ndjson)$/i.test(file) && alike === 1 && /^[\w -]{1,40}$/.test(t.originalName) ? `the '${t.originalName}' entries in ${file}` : undefined;
+  }
   if (/\.(xlsx|xlsm|xls|ods)$/i.test(t.sourceFile)) {
     if (t.originalName === '' || /['\n]/.test(t.originalName)) return undefined;
     // A sheet name several workbooks share (`analysis_data` in nine of them) is that sheet of its workbook.

@@ -4,7 +4,7 @@
  */
 import type { TableProfile } from '../../env/types';
 import type { TaskSpec } from '../types';
-import { things, columnPhrase,
+import { things, columnPhrase, isGeneratedKey,
   aggregateOf,
   article,
   clearLeader,
@@ -40,7 +40,10 @@ import { things, columnPhrase,
  */
 export function throughColumn(keys: ForeignKey[], key: ForeignKey, context?: FamilyContext): string {
   const siblings = keys.filter((k) => k.child.name === key.child.name && k.parent.name === key.parent.name);
-  return siblings.length > 1 ? ` as ${context ? columnPhrase(context, key.child.name, key.childColumn) : humanize(key.childColumn.name)}` : '';
+  if (siblings.length <= 1) return '';
+  // The link the loader made from a nested array's items to their record (`_parent_row_id`): those nested in it.
+  if (isGeneratedKey(key.childColumn.name) || isGeneratedKey(key.parentColumn.name)) return ' (those nested in its record)';
+  return ` as ${context ? columnPhrase(context, key.child.name, key.childColumn) : humanize(key.childColumn.name)}`;
 }
 
 /**
@@ -143,6 +146,8 @@ async function topParents(context: FamilyContext, family: TaskFamily, count: boo
     // Parents named by nothing but their key (their names repeat: six documents called "Response to … Request") are
     // listed by the key, and the question says so.
     const byKey = label === key.parentColumn && parentNoun(context, key.parent) !== undefined;
+    // A key the loader made (a JSON record's `_row_id`) names nothing the user can see: no list of them.
+    if (byKey && isGeneratedKey(key.parentColumn.name)) continue;
     // …by their key, asked for in words: "Give their ids, from most to fewest."
     const keyWords = pluralWords(humanize(key.parentColumn.originalName || key.parentColumn.name));
     const by = byKey ? '' : !parentNoun(context, key.parent) || label === key.parentColumn || columnPhrase(context, key.parent.name, label) === things(context, key.parent, 'one') ? '' : ` (by ${columnPhrase(context, key.parent.name, label)})`;

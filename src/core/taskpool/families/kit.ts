@@ -452,6 +452,9 @@ export function foreignKeys(context: FamilyContext): ForeignKey[] {
  * A readable label for a parent's rows: a text column that names them (unique or nearly), not the key itself;
  * the key when nothing names the rows better (a code such as `iata` is a fine label too).
  */
+/** A key the loader made to link a JSON record's nested arrays to it (`_row_id`, `_parent_row_id`): in no file. */
+export const isGeneratedKey = (name: string): boolean => /^_(parent_)?row_id$/.test(name);
+
 export function labelColumn(context: FamilyContext, table: TableProfile, key: ColumnProfile): ColumnProfile {
   const texts = table.columns.filter((c) => {
     // One side of a match (`team1`) does not name it.

@@ -6,7 +6,7 @@ import type { ColumnProfile, TableProfile } from '../../env/types';
 import { singular } from '../../text/words';
 import { addEdge, columnNode } from '../graph';
 import type { TaskSpec } from '../types';
-import { things, article, foreignKeys, humanize, measureName, measures, noun, num, q, query, semanticsOf, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
+import { things, article, isGeneratedKey, foreignKeys, humanize, measureName, measures, noun, num, q, query, semanticsOf, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
 
 export const outlierFamily: TaskFamily = {
   id: 'outlier',
@@ -49,7 +49,7 @@ export const dataQualityFamily: TaskFamily = {
     for (const table of taskTables(context)) {
       if (tasks.length >= context.maxPerFamily) break;
       // Duplicate keys: the table's own identifier (named after the table, or its first column) that is not unique.
-      const own = table.columns.find((c) => semanticsOf(context, table.name, c.name)?.role.value === 'identifier' && !c.candidateKey && (c.name.toLowerCase().replace(/_/g, '').startsWith(singular(table.name).replace(/_/g, '')) || c === table.columns[0]) && c.distinctCount >= 0.8 * table.rowCount);
+      const own = table.columns.find((c) => semanticsOf(context, table.name, c.name)?.role.value === 'identifier' && !c.candidateKey && !isGeneratedKey(c.name) && (c.name.toLowerCase().replace(/_/g, '').startsWith(singular(table.name).replace(/_/g, '')) || c === table.columns[0]) && c.distinctCount >= 0.8 * table.rowCount);
       if (own) {
         const program = new TaskProgram(context, 'lookup');
         const done = await program.sql(`SELECT COUNT(*) AS duplicated_ids FROM (SELECT ${q(own.name)} FROM ${q(table.name)} WHERE ${q(own.name)} IS NOT NULL GROUP BY 1 HAVING COUNT(*) > 1)`, `${humanize(own.name)} values that occur more than once in ${things(context, table, 'many')}`, { label: `the number of repeated ${humanize(own.name)} values`, reading: { kind: 'number' } });
