@@ -214,7 +214,7 @@ function totalRowsOf(db: Database, table: TableProfile, column: Column, semantic
 }
 
 /** The name of a group of countries: a continent or the world, a union or club of states, an income group, a region less some countries. */
-const GROUP_OF_PLACES = /^(world|africa|asia|europe|oceania|north america|south america|latin america( (and|&) the caribbean)?|middle east( (and|&) north africa)?|sub-saharan africa|central asia|east asia( (and|&) pacific)?|south asia|european union( \(\d+\))?|eu-?\d{2}|euro area|oecd( members)?|non-oecd|g7|g20|opec|(high|low|lower-middle|upper-middle|middle)[- ]income( countries)?|least developed countries|international transport|.+ \(excl\.? [^)]+\))$/i;
+export const GROUP_OF_PLACES = /^(world|africa|asia|europe|oceania|north america|south america|latin america( (and|&) the caribbean)?|middle east( (and|&) north africa)?|sub-saharan africa|central asia|east asia( (and|&) pacific)?|south asia|european union( \(\d+\))?|eu-?\d{2}|euro area|oecd( members)?|non-oecd|g7|g20|opec|(high|low|lower-middle|upper-middle|middle)[- ]income( countries)?|least developed countries|international transport|.+ \(excl\.? [^)]+\))$/i;
 
 /**
  * Values of a place column that mostly holds country names (at least half of its distinct values) that name groups

@@ -7,6 +7,7 @@
  * (`WITH "gdp" AS (SELECT * FROM main."gdp" WHERE …) SELECT …`): the family's query stays as it was written, and the
  * filter is the first thing a reader of the solution sees.
  */
+import { GROUP_OF_PLACES } from '../semantics/totals';
 import type { TotalRows } from '../semantics/types';
 import { quoteIdent as q, sqlLiteral } from '../text/sql';
 import { words } from '../text/words';
@@ -49,6 +50,9 @@ export function totalRowsLeftOut(task: Pick<TaskSpec, 'evidence'>, totals: reado
   return [...byTable(totals)].filter(([table]) => code.includes(`FROM main.${q(table)}`)).flatMap(([, list]) => list);
 }
 
+/** Labels listed one by one in an exclusion, at most; more groups of countries are said by what they are. */
+const MAX_LISTED = 5;
+
 /** "'A' or 'B'", "'A', 'B' or 'C'". */
 function listed(values: string[]): string {
   const quoted = values.map((v) => `'${v}'`);
@@ -64,7 +68,14 @@ export function exclusionSentence(left: readonly TotalRows[]): string | undefine
   const byColumn = new Map<string, Set<string>>();
   for (const t of left) for (const v of t.values) byColumn.set(t.column, (byColumn.get(t.column) ?? new Set()).add(v));
   if (byColumn.size === 0) return undefined;
-  const clauses = [...byColumn].map(([column, values]) => `whose ${words(column)} is ${listed([...values])}`);
+  const clauses = [...byColumn].map(([column, values]) => {
+    const all = [...values];
+    // Many groups of countries (the World Bank's regions and income groups, OWID's continents): named by what they
+    // are, with the first few, not one by one — a list of sixteen names would be most of the question.
+    const groups = all.filter((v) => GROUP_OF_PLACES.test(v.trim()));
+    if (all.length > MAX_LISTED && groups.length >= all.length - 1) return `whose ${words(column)} is a group of countries (${all.length}, such as ${listed(all.slice(0, 3)).replace(/ or /, ' and ')})`;
+    return `whose ${words(column)} is ${listed(all)}`;
+  });
   const one = left.reduce((n, t) => n + t.rows, 0) === 1;
   return `Leave out the ${one ? 'row' : 'rows'} ${clauses.join(' and those ')}, which ${one ? 'totals' : 'total'} other rows.`;
 }

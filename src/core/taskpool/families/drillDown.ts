@@ -110,7 +110,8 @@ async function drill(context: FamilyContext, table: TableProfile, a: Grouping, b
   if (!difference || difference.key.type !== 'number' || Math.abs(difference.key.value - gap) > 0.011) return undefined;
 
   const again = agg ? agg.phrase : `number of ${rowsNoun(context, table, 'many')}`;
-  const question = `Take the ${aName} with the highest ${what}. Within it, what percentage of the ${again} comes from its leading ${bName}, and by how many percentage points does that exceed the same ${bName}${/s$/.test(bName) ? "'" : "'s"} share across every ${aName} (negative if below)? Give the difference, rounded to 2 decimals.`;
+  const possessive = (w: string) => `${w}${/s$/.test(w) ? "'" : "'s"}`;
+  const question = `Take the ${aName} with the highest ${what}. Within it, by how many percentage points does its leading ${possessive(bName)} share of the ${again} exceed that ${possessive(bName)} share across every ${aName} (negative if below)? Round to 2 decimals.`;
   return program.task({
     family: 'drill-down',
     parameters: { table: table.name, a: `${a.table.name}.${a.column.name}`, b: `${b.table.name}.${b.column.name}`, measure: measure?.name ?? null },
