@@ -218,7 +218,10 @@ const screenshots = (async () => {
           await page.screenshot({ path: target }).then(() => { if (!name) shotTaken = true; log(`screenshot ${target}`); }, (e) => log(`screenshot failed: ${e}`));
         }
       }
-      fs.writeFileSync(`${screenshotRequest}.done`, JSON.stringify(result));
+      // Written whole, then renamed: the suite polls for the file and must never read it half-written (an empty
+      // answer read as `{}` failed an assertion once in a full run).
+      fs.writeFileSync(`${screenshotRequest}.done.tmp`, JSON.stringify(result));
+      fs.renameSync(`${screenshotRequest}.done.tmp`, `${screenshotRequest}.done`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -40,11 +40,19 @@ export async function askRunner(request: RunnerRequest): Promise<RunnerAnswer> {
   // The answer to the previous request goes only once this one is in place: the runner never re-reads the old one.
   fs.rmSync(`${file}.done`, { force: true });
   const deadline = Date.now() + 60_000 + (request.timeoutMs ?? 15_000);
-  while (!fs.existsSync(`${file}.done`)) {
+  // (A runner that writes its answer in place could be read half-written: wait for a whole answer.)
+  for (;;) {
+    const text = fs.existsSync(`${file}.done`) ? fs.readFileSync(`${file}.done`, 'utf8') : '';
+    if (text.trim() !== '') {
+      try {
+        return JSON.parse(text) as RunnerAnswer;
+      } catch {
+        // half-written: read it again
+      }
+    }
     if (Date.now() > deadline) throw new Error(`the runner did not answer ${request.name}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  return JSON.parse(fs.readFileSync(`${file}.done`, 'utf8') || '{}') as RunnerAnswer;
 }
 
 /** Asks the runner whether `selector` shows inside a webview (within `timeoutMs`). */
