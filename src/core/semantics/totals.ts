@@ -50,11 +50,15 @@ function rows(db: Database, sql: string): unknown[][] | undefined {
   }
 }
 
-/** The values of a column that read as totals (at most MAX_LABELS). */
-function totalLabels(db: Database, table: TableProfile, column: Column, firstDistinct?: FirstDistinct): string[] {
+/** The distinct values of a column (at most MAX_DISTINCT + 1), read once for both kinds of total label. */
+function distinctOf(db: Database, table: TableProfile, column: Column, firstDistinct?: FirstDistinct): unknown[] {
   // A column of a few values: the loader kept them all as it inserted the rows (no scan of a million rows).
   const kept = column.distinctCount <= FEW_VALUES ? firstDistinct?.(table.name, column.name, FEW_VALUES) : undefined;
-  const values = kept && kept.length === column.distinctCount ? kept : (rows(db, `SELECT DISTINCT ${q(column.name)} FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL LIMIT ${MAX_DISTINCT + 1}`) ?? []).map((r) => r[0]);
+  return kept && kept.length === column.distinctCount ? kept : (rows(db, `SELECT DISTINCT ${q(column.name)} FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL LIMIT ${MAX_DISTINCT + 1}`) ?? []).map((r) => r[0]);
+}
+
+/** The values of a column that read as totals (at most MAX_LABELS). */
+function totalLabels(values: readonly unknown[]): string[] {
   return values
     .filter((v): v is string => typeof v === 'string' && v.trim().length <= 60 && TOTAL_LABEL.test(v.trim()))
     .slice(0, MAX_LABELS);
@@ -167,10 +171,11 @@ const EVIDENCE_ORDER: Array<TotalRows['evidence']> = ['sum-of-rest', 'sum-of-par
  * borne out: a store's total sums its store's rows, the grand total all detail rows once the store totals are set apart.
  */
 function totalRowsOf(db: Database, table: TableProfile, column: Column, semantics: readonly ColumnSemantics[], firstDistinct?: FirstDistinct): TotalRows | undefined {
-  const labels = totalLabels(db, table, column, firstDistinct);
+  const distinct = distinctOf(db, table, column, firstDistinct);
+  const labels = totalLabels(distinct);
   // Groups of countries among countries (OWID's `Africa`, `EU-27`, `High-income countries` beside `France`): summed
   // or ranked with the countries they hold, they count them twice.
-  const groups = groupsOfPlaces(db, table, column, semantics);
+  const groups = roleOf(semantics, column.name) === 'geo' ? groupsOfPlaces(distinct) : [];
   if (labels.length === 0 && groups.length === 0) return undefined;
   // Amounts that add up across the rows of one group: additive measures, and levels (a population), summed at one time.
   const summable = (c: Column) => (c.type === 'integer' || c.type === 'real') && c !== column && roleOf(semantics, c.name) === 'measure' && c.nullFraction < 0.9 && ['additive', 'semi-additive'].includes(semantics.find((s) => s.column === c.name)?.additivity?.value ?? '');
@@ -218,11 +223,10 @@ export const GROUP_OF_PLACES = /^(world|africa|asia|europe|oceania|north america
 
 /**
  * Values of a place column that mostly holds country names (at least half of its distinct values) that name groups
- * of countries rather than one.
+ * of countries rather than one. (findTotalRows reads only columns of at most MAX_DISTINCT values.)
  */
-function groupsOfPlaces(db: Database, table: TableProfile, column: Column, semantics: readonly ColumnSemantics[]): string[] {
-  if (roleOf(semantics, column.name) !== 'geo' || column.distinctCount > MAX_DISTINCT) return [];
-  const values = (rows(db, `SELECT DISTINCT ${q(column.name)} FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL LIMIT ${MAX_DISTINCT + 1}`) ?? []).map((r) => r[0]).filter((v): v is string => typeof v === 'string');
+function groupsOfPlaces(distinct: readonly unknown[]): string[] {
+  const values = distinct.filter((v): v is string => typeof v === 'string');
   const countries = values.filter((v) => COUNTRY_NAMES.has(v.trim().toLowerCase())).length;
   if (values.length < 10 || countries < 0.5 * values.length) return [];
   // (The lexicon's country names count `World` among them, as files of countries list it.)
