@@ -1351,3 +1351,82 @@ describe('semantics rules: the fifteenth set\'s rules stay off their look-alikes
     }
   });
 });
+
+describe('semantics rules: storage, flows per year, switches, grid and ISO places, handles, codebooks, times achieved (the sixteenth set)', function () {
+  this.timeout(300_000);
+  const once = onceEach();
+
+  it('reads the Upper Snake reservoirs: storage a level, 0/1 switches set the same everywhere flags, grid cells places, a unit a category, a codebook\'s field its key', async () => {
+    const env = await once('uppersnake-reservoirs-partitions');
+    const member = memberOf(env, 'id');
+    assert.equal(column(env, member, 'storage_m3').additivity?.value, 'semi-additive');
+    assert.equal(column(env, 'gages', 'reservoir_storage').additivity?.value, 'semi-additive');
+    for (const name of ['resolved', 'read', 'record_available']) assert.equal(column(env, 'gages', name).role.value, 'flag', name);
+    for (const name of ['gage', 'reservoir']) assert.equal(column(env, 'fields_morris', name).role.value, 'flag', name);
+    for (const name of ['xcoord', 'ycoord']) assert.equal(column(env, 'gages', name).role.value, 'geo', name);
+    assert.equal(column(env, 'fields_morris', 'unit').role.value, 'dimension');
+  });
+
+  it('reads the London Marathon: a winner\'s time a result averaged, not a clock; money raised each year a flow; annual race dates days, not weeks', async () => {
+    const env = await once('nrennie-london-marathon-csv');
+    const time = column(env, 'winners', 'time');
+    assert.equal(time.role.value, 'measure', time.role.why);
+    assert.equal(time.additivity?.value, 'non-additive');
+    assert.equal(column(env, 'london_marathon', 'raised').additivity?.value, 'additive');
+    assert.equal(column(env, 'london_marathon', 'date').time?.grain, 'day');
+  });
+
+  it('reads the congress files: FEC id lists and social handles identify, an office address is a place, parties and kin in short lists are categories, a name suffix is the name, posts recur', async () => {
+    const env = await once('unitedstates-congress-legislators-json');
+    assert.equal(column(env, 'legislators_current', 'id.fec').role.value, 'identifier');
+    assert.equal(column(env, 'legislators_current_terms', 'address').role.value, 'geo');
+    assert.equal(column(env, 'legislators_current_terms_party_affiliations', 'party').role.value, 'dimension');
+    assert.equal(column(env, 'legislators_current_family', 'relation').role.value, 'dimension');
+    assert.equal(column(env, 'legislators_current_leadership_roles', 'title').role.value, 'dimension');
+    assert.equal(column(env, 'executive', 'name.suffix').role.value, 'text');
+    for (const name of ['social.twitter', 'social.facebook', 'social.instagram', 'social.mastodon']) assert.equal(column(env, 'legislators_social_media', name).role.value, 'identifier', name);
+  });
+
+  it('reads OWID\'s CO2 data: an ISO code beside the country is the country, tonnes per year add up, the codebook\'s column names its rows', async () => {
+    const env = await once('owid-co2-emissions-csv');
+    assert.equal(column(env, 'owid_co2_data', 'iso_code').role.value, 'geo');
+    for (const name of ['co2', 'consumption_co2', 'primary_energy_consumption']) assert.equal(column(env, 'owid_co2_data', name).additivity?.value, 'additive', name);
+    assert.equal(column(env, 'owid_co2_data', 'co2_per_capita').additivity?.value, 'non-additive');
+    const key = column(env, 'owid_co2_codebook', 'column_');
+    assert.equal(key.role.value, 'identifier');
+    assert.equal(key.role.source.kind === 'rule' && key.role.source.rule, 'identifier:column-names');
+  });
+});
+
+describe('semantics rules: the sixteenth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps departures at night clock times, a constant count a count, unique ISO codes keys, tag lists lists, links to profiles links, unique titles titles', async () => {
+    const lines = ['flight,departure_time,call_length,visits,iso_code,country,tags,twitter,title,nothing'];
+    for (let i = 0; i < 40; i++) {
+      const clock = `0${i % 5}:${String((i * 7) % 60).padStart(2, '0')}:${String((i * 13) % 60).padStart(2, '0')}`;
+      lines.push([`F${100 + i}`, clock, clock, 1, ['AUT', 'BEL', 'CHE', 'DEU', 'DNK', 'ESP', 'FIN', 'FRA', 'GBR', 'GRC', 'IRL', 'ITA', 'LUX', 'NLD', 'NOR', 'POL', 'PRT', 'SWE', 'CZE', 'HUN', 'SVK', 'SVN', 'HRV', 'BGR', 'ROU', 'EST', 'LVA', 'LTU', 'CYP', 'MLT', 'ISL', 'TUR', 'USA', 'CAN', 'MEX', 'BRA', 'ARG', 'CHL', 'PER', 'COL'][i], 'somewhere', `"[""tag${i % 4}"",""topic""]"`, `https://twitter.com/user${i}`, `A book numbered ${i}`, 'word' + i].join(','));
+    }
+    const folder = makeFolder({ 'log.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'log', 'departure_time')?.role.value, 'time', 'a departure is a moment, however early');
+      assert.equal(found(env, 'log', 'call_length')?.role.value, 'measure', 'hours, minutes and seconds under six hours are a length of time');
+      assert.notEqual(found(env, 'log', 'call_length')?.additivity?.value, 'non-additive', 'a length of calls adds up; only a time achieved does not');
+      assert.equal(found(env, 'log', 'visits')?.role.value, 'measure', 'a count of 1 on every row stays a count');
+      assert.notEqual(found(env, 'log', 'iso_code')?.role.value, 'geo', 'an ISO code one per row keys the rows');
+      assert.notEqual(found(env, 'log', 'tags')?.role.value, 'identifier', 'a list of tags is no list of keys');
+      assert.notEqual(found(env, 'log', 'twitter')?.role.value, 'identifier', 'links to profiles are links');
+      assert.equal(found(env, 'log', 'title')?.role.value, 'text', 'titles that never recur are titles');
+      assert.notEqual(found(env, 'log', 'nothing')?.role.value, 'identifier', 'words that name no column are no codebook key');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps a weekly series weekly: one weekday, week after week', () => {
+    assert.equal(grainOfShape({ dates: 52, times: 0, days: 28, monthGaps: [], rows: 520, weekdays: 1, spanDays: 357 }), 'week');
+    assert.equal(grainOfShape({ dates: 45, times: 0, days: 20, monthGaps: [], rows: 45, weekdays: 1, spanDays: 44 * 365 }), 'day');
+  });
+});

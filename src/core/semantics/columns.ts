@@ -64,6 +64,8 @@ export interface ColumnEvidence {
   dateShape?: DateShape;
   /** Text columns whose sample holds placeholders for missing values (`NA`): how many rows and distinct placeholders the whole column has. */
   missingRows?: { rows: number; distinct: number };
+  /** The names of the columns of the environment's other tables, in lower case (as written and as normalised). */
+  otherColumns?: ReadonlySet<string>;
 }
 
 interface RoleDecision {
@@ -277,6 +279,11 @@ const timeRules: Rule[] = [
     }
     // Clock times (`18:00`, `20:45 CET`): the time of day something happens.
     const clock = sample ? sample.filter((v) => typeof v === 'string' && CLOCK_TIME.test(v.trim())).length : 0;
+    // Hours, minutes and seconds that never pass 6 a.m. (`02:11:48`, `04:29:03`) under a name that says no moment (no
+    // `start`, `departure`, `kickoff`): how long something took, a race's result or a call's length, not a time of day.
+    if (sample && sample.length >= 10 && clock >= 0.9 * sample.length && elapsedTimes(sample) && !n.tokens.some((t) => MOMENT_WORDS.has(t))) {
+      return { role: 'measure', rule: 'measure:elapsed-times', confidence: 0.55, why: 'values are hours, minutes and seconds under 6 hours: how long something took' };
+    }
     if (sample && sample.length >= 3 && clock >= 0.9 * sample.length) return { role: 'time', rule: 'time:clock-times', confidence: 0.85, why: 'values are clock times (HH:MM)', time: { storage: 'text', grain: 'hour-of-day', layout: 'HH:MM' } };
     // Spans of years (`1984-2025`, `2001–2010`): a period, from one year to a later one.
     const spans = sample ? sample.filter((v) => typeof v === 'string' && yearSpan(v)).length : 0;
@@ -360,6 +367,39 @@ function present(e: ColumnEvidence): { rows: number; distinct: number } {
   const missing = e.fingerprint.missingText;
   if (missing === 0) return { rows, distinct: e.column.distinctCount };
   return { rows: rows * (1 - missing), distinct: Math.max(0, e.column.distinctCount - 1) };
+}
+
+/** Words of a moment in the day (`start_time`, `departure`): a clock time, however early. */
+const MOMENT_WORDS = new Set(['start', 'started', 'end', 'ended', 'begin', 'departure', 'depart', 'arrival', 'arrive', 'kickoff', 'open', 'opening', 'close', 'closing', 'sunrise', 'sunset', 'at', 'when', 'clock', 'scheduled', 'local', 'utc']);
+
+/** Every sampled value is written H:MM:SS with the hour under 6 (before dawn, were it a clock), and the minutes vary: lengths of time, not moments. */
+function elapsedTimes(sample: readonly unknown[]): boolean {
+  const parts = sample.filter((v): v is string => typeof v === 'string').map((v) => /^(\d{1,2}):([0-5]\d):([0-5]\d)(\.\d+)?$/.exec(v.trim()));
+  if (parts.length === 0 || parts.some((m) => m === null)) return false;
+  return parts.every((m) => Number(m![1]) < 6) && new Set(parts.map((m) => m![2])).size >= 3;
+}
+
+/** Every sampled value is a JSON list of short codes without spaces (`["H8CA05035"]`). */
+function codeLists(e: ColumnEvidence): boolean {
+  const values = presentTexts(e);
+  if (values.length === 0) return false;
+  return values.every((v) => {
+    try {
+      const items: unknown = JSON.parse(v);
+      return Array.isArray(items) && items.length > 0 && items.every((i) => (typeof i === 'string' && /^[A-Za-z0-9_.:-]{2,24}$/.test(i)) || (typeof i === 'number' && Number.isInteger(i)));
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** How many of a column's sampled values name columns of the other tables ("31 of 31"), when nearly all do; else undefined. */
+function columnNamesListed(e: ColumnEvidence): string | undefined {
+  if (!e.otherColumns || e.otherColumns.size === 0) return undefined;
+  const values = presentTexts(e);
+  if (values.length < 5 || values.length > 2000) return undefined;
+  const listed = values.filter((v) => e.otherColumns!.has(v.trim().toLowerCase())).length;
+  return listed >= 0.8 * values.length && e.column.distinctCount >= 0.9 * values.length ? `${listed} of ${values.length}` : undefined;
 }
 
 /** The sampled text values, less empty ones and placeholders for missing values. */
@@ -480,6 +520,12 @@ function descriptionHead(described: readonly string[]): string | undefined {
 
 /** Person-name words that only qualify a name. */
 const NAME_QUALIFIERS = new Set(['first', 'last', 'middle', 'full', 'given', 'family']);
+/** Parts of a person's name that are not the name itself: `Jr.`, `Dr.`, `Bernie`. */
+const NAME_PARTS = new Set(['suffix', 'prefix', 'nickname', 'maiden', 'honorific']);
+/** What a person belongs to or is to another: a party, a caucus, a kinship. */
+const AFFILIATION_WORDS = new Set(['party', 'caucus', 'relation', 'relationship', 'kinship']);
+/** Networks whose accounts a column names by handle. */
+const SOCIAL_ACCOUNT_WORDS = new Set(['twitter', 'facebook', 'instagram', 'youtube', 'mastodon', 'tiktok', 'linkedin', 'github', 'bluesky', 'threads', 'handle', 'screenname']);
 
 /** The place a table lists, from its name (`regions`, `countries.csv`, `us_states`). */
 function placeOfTable(table: TableProfile): GeoKind | undefined {
@@ -673,6 +719,9 @@ const RULES: Rule[] = [
     if (share >= 0.8 && kind === 'url' && distinct <= 100 && rows >= 4 * distinct) return { role: 'dimension', rule: 'dimension:recurring-urls', confidence: 0.6, why: `${distinct} URLs recurring over ${Math.round(rows)} rows: a category written as a link` };
     // A list of one item in every row (`["urban_market"]`, a select-one answer exported as a list): a category.
     if (share >= 0.8 && kind === 'json' && distinct <= 50 && rows >= 2 * distinct && oneItemLists(e)) return { role: 'dimension', rule: 'dimension:one-item-lists', confidence: 0.6, why: `${distinct} values, each a list of one item: a category written as a list` };
+    // A list of codes named as identifiers (`id.fec`: `["H8CA05035", "S2CA00955"]`): the keys of the records the row
+    // refers to, one person's several registrations.
+    if (share >= 0.8 && kind === 'json' && hasAny(n.tokens, IDENTIFIER_WORDS) && codeLists(e)) return { role: 'identifier', rule: 'identifier:lists-of-codes', confidence: 0.6, why: `named ${e.column.name}, lists of short codes: the keys of what the row refers to`, identifier: 'foreign-key' };
     if (share >= 0.8) return { role: 'structured', rule: `structured:${kind}-values`, confidence: 0.95, why: `${Math.round(share * 100)}% of values are ${kind === 'json' ? 'JSON' : kind === 'url' ? 'URLs' : kind === 'email' ? 'e-mail addresses' : 'file paths'}`, structured: kind };
     // Names packed with semicolons or pipes (`Ann Lee; Bo Ek`) in a good share of cells: lists, though most hold one.
     // Long cells that are lists in nearly every row (keywords and subject codes joined by pipes) are lists too.
@@ -685,7 +734,9 @@ const RULES: Rule[] = [
     // one set of items spelled two ways, so a list, not a category of its own.
     const reordered = reorderedLists(e);
     if (!compound && reordered) return { role: 'structured', rule: 'structured:reordered-lists', confidence: 0.65, why: `values are lists joined by '${reordered}', one set of items written in more than one order or spacing`, structured: 'list' };
-    if (!compound && f.semicolonList >= 0.2 && e.column.distinctCount > 20 && (f.meanLength <= 120 || f.semicolonList >= 0.8)) return { role: 'structured', rule: 'structured:semicolon-lists', confidence: 0.7, why: `${Math.round(f.semicolonList * 100)}% of values are lists joined by ';' or '|'`, structured: 'list' };
+    // (An address writes its lines with semicolons: `311 Hart Senate Office Building; Washington DC 20510`.)
+    const address = n.last !== undefined && GEO_WORDS[n.last] === 'address';
+    if (!compound && !address && f.semicolonList >= 0.2 && e.column.distinctCount > 20 && (f.meanLength <= 120 || f.semicolonList >= 0.8)) return { role: 'structured', rule: 'structured:semicolon-lists', confidence: 0.7, why: `${Math.round(f.semicolonList * 100)}% of values are lists joined by ';' or '|'`, structured: 'list' };
     if (f.packed >= 0.8) return { role: 'structured', rule: 'structured:packed-values', confidence: 0.8, why: 'cells pack several comma-separated fields, some empty' };
     // Sequences of tokens written with digits (chess moves, element codes, coordinates pairs): a notation for machines.
     // A label one per row made of tokens with digits (`TAV06 20211006 H1 C001`, a specimen's label): it identifies.
@@ -744,6 +795,11 @@ const RULES: Rule[] = [
     // Named for its answers (`inholding_y_n`, `member_yn`): yes, no, and perhaps not known.
     const yn = n.last === 'yn' || (n.tokens.length > 2 && n.tokens[n.tokens.length - 2] === 'y' && n.last === 'n');
     if (yn && column.distinctCount >= 1 && column.distinctCount <= 4) return { role: 'flag', rule: 'flag:y-n-name', confidence: 0.75, why: `named ${column.name}: a yes/no answer` };
+    // A switch set the same on every row (`resolved` 1, `plot_now` 1, `area` 0 in a model's settings): 0 or 1 and
+    // nothing else, under a name that neither counts nor measures, is a yes/no that happens not to vary here.
+    const switchValue = column.type === 'integer' && column.distinctCount === 1 && column.nullFraction === 0 && (num(column.min) === 0 || num(column.min) === 1) && num(column.max) === num(column.min);
+    const measured = hasAny(n.tokens, NON_ADDITIVE_WORDS) ?? hasAny(n.tokens, SEMI_ADDITIVE_WORDS) ?? hasAny(n.tokens, IDENTIFIER_WORDS) ?? hasAny(n.tokens, DIMENSION_WORDS);
+    if (switchValue && !counted && !measured && !(n.last !== undefined && HEAD_NON_ADDITIVE_WORDS.has(n.last))) return { role: 'flag', rule: 'flag:constant-switch', confidence: 0.5, why: `${column.min} on every row, named ${column.name}: a yes/no set the same everywhere` };
     return undefined;
   },
   // Places.
@@ -796,6 +852,11 @@ const RULES: Rule[] = [
       if (head !== 'name' && kind !== 'postal-code' && column.distinctCount > 50 && column.candidateKey) return undefined;
     }
     if (!kind && n.tokens.length === 1) kind = n.tokens.map((t) => GEO_WORDS[t]).find(Boolean);
+    // An ISO code of what the rows are about (`iso_code` beside `country`: `AFG`, `OWID_WRL`): the country, written as a code.
+    if (!kind && before === 'iso' && (head === 'code' || head === 'cd') && column.type === 'text' && e.fingerprint.countryCode >= 0.5 && !column.candidateKey) kind = 'country';
+    // A position on a grid or a projected map (`xcoord`, `y_coord`): where the thing is, as a pair of coordinates.
+    const gridAxis = /^([xy])_?coord(inate)?s?$/.exec(words.join('_'));
+    if (!kind && gridAxis && isNumber(column)) return { role: 'geo', rule: 'geo:grid-coordinate', confidence: 0.6, why: `named ${column.name}: the ${gridAxis[1]} coordinate of a position`, geo: gridAxis[1] === 'x' ? 'longitude' : 'latitude' };
     // A documented column described as a place, or as the name or code of one ("Country of reference", "Name of the Region").
     if (!kind && e.dictionary) kind = describedPlace(n.described);
     // Country codes by their values (`US`, `DEU`) that place rows: not one per row (the key of a table of countries)
@@ -1008,6 +1069,11 @@ const RULES: Rule[] = [
     if (place) return { role: 'geo', rule: `geo:${place}-name`, confidence: 0.7, why: `the name in a table of ${e.table.originalName.replace(/\.[a-z0-9]+$/i, '')}: a ${place}`, geo: place };
     const keyed = nameOnly ? placeKeyBeside(e) : undefined;
     if (keyed) return { role: 'geo', rule: 'geo:name-beside-place-key', confidence: 0.65, why: `named ${column.name}, one per row beside the code of the ${keyed} that keys the table: the ${keyed}'s name`, geo: keyed };
+    // A part of a person's name (`name.suffix`: `Jr.`, `III`; a nickname): part of the name, not a grouping, however few.
+    if (textWord === 'name' && n.tokens.some((t) => NAME_PARTS.has(t))) return { role: 'text', rule: 'text:person-name', confidence: 0.7, why: `named ${column.name}: a part of a person's name` };
+    // Titles of things hardly repeat; a title held by several people in turn (`Senate Majority Whip`) is a post.
+    const { rows: titledRows, distinct: titles } = present(e);
+    if (textWord === 'title' && n.last === 'title' && titles >= 2 && titles <= 200 && titledRows >= 3 * titles && f.meanLength <= 60) return { role: 'dimension', rule: 'dimension:recurring-title', confidence: 0.6, why: `${titles} titles over ${Math.round(titledRows)} rows: posts or honours, a grouping` };
     const personName = personWord !== undefined || (textWord === 'name' && n.tokens.length === 1 && f.multiWord > 0.5 && column.distinctCount > 50);
     // People's names hardly repeat: a `family_name` of a dozen values over a thousand rows is a family of things
     // (a party family, a product family), a category the rows are grouped by.
@@ -1079,6 +1145,15 @@ const RULES: Rule[] = [
     const specified = otherOf(e);
     if (specified) return { role: 'text', rule: 'text:other-specify', confidence: 0.65, why: `named ${column.name} beside ${specified}: the "other, specify" answer to it, written by the respondent` };
     if (nonNull < 1) return { role: 'text', rule: 'text:empty', confidence: 0.3, why: 'every value is a placeholder for a missing one' };
+    // The unit each row's figure is given in (`unit`: `$m^3/s$`, `Millions $m^3$`): a category, however few the rows.
+    if ((n.last === 'unit' || n.last === 'units' || n.last === 'uom') && distinct <= 50 && f.meanLength <= 30) return { role: 'dimension', rule: 'dimension:unit-name', confidence: 0.65, why: `named ${column.name}: the unit of a figure, a category` };
+    // An account on a network named for it (`twitter`, `social.instagram`: `SenSchumer`), written without spaces: the
+    // handle that identifies the account.
+    if (n.last !== undefined && SOCIAL_ACCOUNT_WORDS.has(n.last) && f.multiWord < 0.05 && f.url < 0.5 && f.meanLength <= 40) return { role: 'identifier', rule: 'identifier:account-handle', confidence: 0.6, why: `named ${column.name}, values without spaces: the handles of accounts`, identifier: 'code' };
+    // A codebook's column that names the columns of the other files (`column`: `co2`, `gdp`, `iso_code`): the key
+    // each row of the codebook describes.
+    const namesColumns = columnNamesListed(e);
+    if (namesColumns) return { role: 'identifier', rule: 'identifier:column-names', confidence: 0.6, why: `${namesColumns} of its values are names of columns of the other tables: the key of a codebook's rows`, identifier: 'primary-key' };
     // Few values that recur (a value per two rows or fewer): a category. Nearly one per row in a small table: names.
     if (distinct <= 50 && f.meanLength <= 60 && nonNull >= 2 * distinct) {
       return { role: 'dimension', rule: 'dimension:few-values', confidence: distinct <= 12 ? 0.8 : 0.7, why: `${distinct} distinct values` };
@@ -1086,6 +1161,12 @@ const RULES: Rule[] = [
     // Codes without spaces that are one per row (a DOI, `PMC9765298`, `ut:000123`): they identify the rows.
     if (nonNull >= 20 && distinct >= 0.95 * nonNull && f.multiWord === 0 && f.meanLength <= 40 && f.numericText < 0.5 && f.sampled > 0 && codeShaped(e)) {
       return { role: 'identifier', rule: 'identifier:unique-codes', confidence: 0.65, why: `${distinct} distinct codes over ${Math.round(nonNull)} rows, one per row`, identifier: 'code' };
+    }
+    // In a table of a few rows (a person's party affiliations, their relatives), a party or a kinship holding a word
+    // or two is a category: the rows are too few for its values to recur. (Other category words are weaker in so few
+    // rows: a `family` of five people is their family names, a money `type` of twelve remitters their trades.)
+    if (nonNull < 20 && n.last !== undefined && AFFILIATION_WORDS.has(n.last) && f.meanLength <= 24 && f.multiWord <= 0.5) {
+      return { role: 'dimension', rule: 'dimension:named-category', confidence: 0.55, why: `named ${column.name}, ${distinct} short values in ${Math.round(nonNull)} rows: a category` };
     }
     // Short codes of a category named as such (a `party` of `D`, `REP`, `W(D)`), each on many rows: the category.
     if (n.last && (DIMENSION_WORDS.has(n.last) || n.last === 'party') && f.meanLength <= 8 && nonNull >= 10 * distinct && !e.foreignKey && !e.referenced) {
@@ -1210,6 +1291,9 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   const fromWords = (words: string[], where: 'name' | 'dictionary'): Fact<Additivity> | undefined => {
     // "previous year's level", "last month's stock": the same quantity at an earlier date, of its own kind.
     words = words.filter((w, at) => !(/^(previous|prior|last)$/.test(w) && TIME_WORDS.has(words[at + 1] ?? '')));
+    // A description's unit "per year" ("million tonnes per year", "terawatt-hours per year") says the amount of a
+    // year, which adds up like any flow; a figure per head was decided above, an average keeps its own word.
+    if (where === 'dictionary') words = words.filter((w, at) => !(w === 'per' && /^(year|years|annum|yr)$/.test(words[at + 1] ?? '')));
     const source: Fact<Additivity>['source'] = where === 'name' ? { kind: 'rule', rule: 'additivity:name' } : { kind: 'dictionary', file: evidence.dictionary!.file, line: evidence.dictionary!.line };
     // "average", "per", "rate" qualify whatever they are said of ("average total", "sales per capita").
     // "unit price", "unit cost", "cost per night": a value per unit of something does not add up.
@@ -1248,6 +1332,11 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   const perSlash = /\/\s*([A-Za-z][A-Za-z0-9]*)/.exec(original);
   if (hasAny(tokens, MONEY_WORDS) && perSlash && /(\$|€|£|\b[A-Z]{3}\b)\s*\/\s*[A-Za-z]/.test(original) && !/^(year|yr|annum|month|quarter|qtr)s?$/i.test(perSlash[1])) {
     return { value: 'non-additive', confidence: 0.75, source: { kind: 'rule', rule: 'additivity:money-per-unit' }, why: `named ${original}: money per ${perSlash[1]}, a unit cost` };
+  }
+  // A time achieved, written H:MM:SS (a winner's `Time` of `02:11:48`): a result compared or averaged, not summed;
+  // a `duration` of calls or trips adds up.
+  if (evidence.column.type === 'text' && tokens.length > 0 && tokens.every((t) => t === 'time' || t === 'times' || t === 'finish' || t === 'winning' || t === 'lap' || t === 'race' || t === 'best' || t === 'chip' || t === 'net' || t === 'gun') && elapsedTimes((evidence as EvidenceWithSample).sample ?? evidence.column.samples)) {
+    return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:time-achieved' }, why: `named ${evidence.column.name}, hours, minutes and seconds: a time achieved, compared or averaged, not summed` };
   }
   const byValues = additivityOfNamedValues(evidence, tokens);
   if (byValues) return byValues;

@@ -28,6 +28,8 @@ export interface DateShape {
   rows?: number;
   /** Minutes from the earliest time of day to the latest, among values that carry one. */
   timeSpread?: number;
+  /** Days from the first date to the last (undefined: not read). */
+  spanDays?: number;
 }
 
 const ISO_PREFIX = "[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]*";
@@ -47,11 +49,12 @@ export function dateShape(db: Database, table: string, column: string): DateShap
     const days = `SELECT substr(${c}, 1, 10) AS d, MIN(${time}) AS t0, MAX(${time}) AS t1, COUNT(${time}) AS tn, COUNT(*) AS n ${iso} GROUP BY 1`;
     const row = db.exec(
       `SELECT COUNT(*), CASE WHEN MIN(t0) < MAX(t1) THEN 2 WHEN SUM(tn) > 0 THEN 1 ELSE 0 END, COUNT(DISTINCT substr(d, 9, 2)), SUM(n), COUNT(DISTINCT strftime('%w', d)), SUM(strftime('%d', date(d, '+1 day')) = '01'), ` +
-        `(strftime('%s', '2000-01-01 ' || substr(MAX(t1), 1, 8)) - strftime('%s', '2000-01-01 ' || substr(MIN(t0), 1, 8))) / 60 FROM (${days})`,
+        `(strftime('%s', '2000-01-01 ' || substr(MAX(t1), 1, 8)) - strftime('%s', '2000-01-01 ' || substr(MIN(t0), 1, 8))) / 60, julianday(MAX(d)) - julianday(MIN(d)) FROM (${days})`,
     )[0]?.values[0];
     if (!row || Number(row[0]) === 0) return undefined;
     const shape: DateShape = { dates: Number(row[0]), times: Number(row[1]), days: Number(row[2]), monthGaps: [], rows: Number(row[3]) };
     if (row[6] !== null && row[6] !== undefined) shape.timeSpread = Number(row[6]);
+    if (row[7] !== null && row[7] !== undefined) shape.spanDays = Number(row[7]);
     if (shape.days > 1 && shape.dates >= 3) {
       shape.weekdays = Number(row[4]);
       shape.monthEnds = Number(row[5]) === shape.dates;
@@ -79,9 +82,12 @@ export function grainOfShape(shape: DateShape): TimeGrain | undefined {
   // ends (31/03, 30/06) are as often the dates of counts taken then, so they stay days.
   const monthEnds = shape.monthEnds === true && shape.dates >= 3 && shape.monthGaps.every((g) => g === 1);
   // Every value on one day of the week (Saturdays ending epidemiological weeks), each shared by several rows or
-  // many of them: weeks. A few dates of events, one per row (four stores opened on Mondays), stay days.
+  // many of them: weeks. A few dates of events, one per row (four stores opened on Mondays), stay days, and so do
+  // dates that fall on one weekday but lie far apart (a race run on a Sunday each April): weeks follow one another,
+  // so a weekly series has a week for at least one in three of the weeks it spans.
   const periods = shape.dates >= 20 || (shape.rows ?? 0) >= 2 * shape.dates;
-  if (shape.days > 1 && !monthEnds) return shape.weekdays === 1 && shape.dates >= 4 && periods ? 'week' : 'day';
+  const dense = shape.spanDays === undefined || shape.spanDays / 7 <= 3 * shape.dates;
+  if (shape.days > 1 && !monthEnds) return shape.weekdays === 1 && shape.dates >= 4 && periods && dense ? 'week' : 'day';
   if (shape.dates < 3) return undefined;
   // Every value on one day of the month: the spacing of the months says the period.
   const gaps = shape.monthGaps;

@@ -142,8 +142,12 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
   const tableColumns = new Map<string, ColumnSemantics[]>();
   // View columns that copy a base column, with it: they mean what it finally means.
   const copies: Array<[ColumnSemantics, ColumnSemantics]> = [];
+  // The names of every table's columns, for the codebooks that list them (an `owid-co2-codebook.csv` naming `co2`).
+  const columnNamesOf = new Map(profile.tables.map((t) => [t.name, t.columns.flatMap((c) => [c.name.toLowerCase(), (c.originalName || c.name).toLowerCase()])]));
+  const otherColumnsOf = (table: TableProfile): ReadonlySet<string> => new Set(profile.tables.filter((t) => t !== table && !t.viewSql).flatMap((t) => columnNamesOf.get(t.name) ?? []));
   for (const table of ordered) {
     const samples = sampleValues(db, table);
+    const otherColumns = otherColumnsOf(table);
     const lineage = table.viewSql && !partitionViews.has(table.name) ? viewLineage(table, profile) : new Map();
     const list: ColumnSemantics[] = [];
     for (const column of table.columns) {
@@ -168,6 +172,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
           referenced: keyParents.has(`${table.name}.${column.name}`),
           lookupTable: isLookup(table, referencedTables),
           dictionary: entryFor(dictionary, table, column.name, profile),
+          otherColumns,
           sample,
         };
         if (mayHoldDates(column, evidence.fingerprint)) evidence.dateShape = dateShape(db, table.name, column.name);

@@ -173,7 +173,7 @@ export const ADDITIVE_WORDS = set(
  * Flows of a period that grow year on year (an economy's output, a government's receipts and outlays): a series of
  * them that never decreases is growth, not a running total.
  */
-export const PERIOD_FLOW_WORDS = set('gdp gnp gva revenue revenues receipts outlays income exports imports spending expenditure expenditures');
+export const PERIOD_FLOW_WORDS = set('gdp gnp gva revenue revenues receipts outlays income exports imports spending expenditure expenditures raised donations donated fundraising');
 
 /** Levels measured at a moment: add across entities, not across time. */
 export const SEMI_ADDITIVE_WORDS = set(
@@ -185,7 +185,9 @@ export const SEMI_ADDITIVE_WORDS = set(
     // Places to sit or sleep: a capacity (an aircraft's seats, a ship's berths), summed across things, not over time.
     'seats berths ' +
     // What a household holds at an interview: rooms and buildings, animals owned.
-    'owned rooms bedrooms buildings',
+    'owned rooms bedrooms buildings ' +
+    // Water held in a reservoir or a tank at the end of a day.
+    'storage',
 );
 
 /**
