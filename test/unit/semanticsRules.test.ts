@@ -1430,3 +1430,86 @@ describe('semantics rules: the sixteenth set\'s rules stay off their look-alikes
     assert.equal(grainOfShape({ dates: 45, times: 0, days: 20, monthGaps: [], rows: 45, weekdays: 1, spanDays: 44 * 365 }), 'day');
   });
 });
+
+describe('semantics rules: flights\' parts of times, split years, figures beside statistical symbols, event years, readability, zip codes as reals (the seventeenth set)', function () {
+  this.timeout(300_000);
+  const once = onceEach();
+
+  it('reads nycflights: the hour and minute stored as reals are times, time_hour in Unix seconds a datetime, air time minutes, a flight number, a time zone, dew point, humidity and visibility averaged', async () => {
+    const env = await once('dittodb-nycflights-sqlite');
+    assert.equal(column(env, 'flights', 'hour').time?.grain, 'hour-of-day');
+    assert.equal(column(env, 'flights', 'minute').role.value, 'time');
+    for (const table of ['flights', 'weather']) assert.equal(column(env, table, 'time_hour').time?.grain, 'datetime', table);
+    assert.equal(column(env, 'flights', 'air_time').role.value, 'measure', 'minutes in the air, not a clock');
+    assert.equal(column(env, 'flights', 'flight').role.value, 'identifier');
+    assert.equal(column(env, 'airports', 'tz').role.value, 'dimension');
+    for (const name of ['dewp', 'humid', 'visib']) assert.equal(column(env, 'weather', name).additivity?.value, 'non-additive', name);
+  });
+
+  it('reads the UK education release: 201516 is 2015-16, figures beside z and x are measures, levels of government are kinds, pupils and teachers a census count, a share of GDP a share', async () => {
+    const env = await once('dfe-uk-education-training-csv');
+    for (const table of ['uk_expenditure', 'uk_schools', 'uk_pupils', 'uk_teachers']) assert.equal(column(env, table, 'time_period').time?.grain, 'year', table);
+    assert.equal(column(env, 'uk_expenditure', 't_expenditure_real_terms_millions').role.value, 'measure');
+    assert.equal(column(env, 'uk_expenditure', 'pt_expenditure_of_gdp').additivity?.value, 'non-additive');
+    assert.equal(column(env, 'uk_expenditure', 'expenditure_level').role.value, 'dimension');
+    assert.equal(column(env, 'uk_pupils', 'geographic_level').role.value, 'dimension');
+    for (const [table, name] of [['uk_schools', 't_schools'], ['uk_pupils', 't_pupils'], ['uk_teachers', 't_fte_teachers']]) assert.equal(column(env, table, name).additivity?.value, 'semi-additive', name);
+  });
+
+  it('reads CORGIS classics: birth and death years with 0 and BC, day and month of a nested date, classification codes a category, readability scores averaged', async () => {
+    const env = await once('corgis-classics-json');
+    for (const name of ['bibliography.author.birth', 'bibliography.author.death']) assert.equal(column(env, 'classics', name).time?.grain, 'year', name);
+    assert.equal(column(env, 'classics', 'bibliography.publication.month').time?.grain, 'month-of-year');
+    assert.equal(column(env, 'classics', 'bibliography.publication.day').role.value, 'time');
+    assert.equal(column(env, 'classics', 'bibliography.congress_classifications').role.value, 'dimension');
+    for (const name of ['metrics.difficulty.flesch_reading_ease', 'metrics.difficulty.gunning_fog', 'metrics.difficulty.linsear_write_formula']) assert.equal(column(env, 'classics', name).additivity?.value, 'non-additive', name);
+    assert.equal(column(env, 'classics', 'metrics.difficulty.difficult_words').additivity?.value, 'additive', 'a count of words under "difficulty" is a count');
+  });
+
+  it('reads Chicago circulation: a zip code written 60625.0 is a place, the year-to-date beside twelve months the year\'s total; the toxEval vignette (R Markdown) documents a concentration', async () => {
+    const env = await once('librarycarpentry-chicago-circulation-partitions');
+    const member = memberOf(env, 't_2011');
+    assert.equal(column(env, member, 'zip_code').role.value, 'geo');
+    assert.equal(column(env, member, 'ytd').additivity?.value, 'additive');
+    const tox = await once('usgs-toxeval-owc-xlsx');
+    const value = column(tox, 'owc_data_from_sup_data', 'value');
+    assert.equal(value.additivity?.value, 'non-additive');
+    assert.equal(value.additivity?.source.kind, 'dictionary');
+  });
+});
+
+describe('semantics rules: the seventeenth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps six-digit codes, a year-to-date without its months, letters among words, government levels with an order, a UTC offset and a counted entity what they are', async () => {
+    const lines = ['store,code,ytd,status,support_level,utc_offset,flight_count,visits'];
+    const levels = ['low', 'medium', 'high'];
+    for (let i = 0; i < 40; i++) lines.push([`S${i}`, 100000 + i * 7919, 1000 + i * 13, ['x', 'open', 'closed', 'c'][i % 4], levels[i % 3], -5 + (i % 3), i % 9, 20 + i].join(','));
+    const folder = makeFolder({ 'stores.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'stores', 'code')?.role.value, 'time', 'six digits that are not a year and its successor are no split year');
+      assert.equal(found(env, 'stores', 'ytd')?.additivity?.value, 'semi-additive', 'a year-to-date without the twelve months is a running level');
+      assert.notEqual(found(env, 'stores', 'status')?.role.value, 'measure', 'x and c among words are no statistical symbols');
+      assert.equal(found(env, 'stores', 'support_level')?.role.value, 'ordinal', 'low, medium, high is an order');
+      assert.notEqual(found(env, 'stores', 'utc_offset')?.role.value, 'dimension', 'an offset in hours is a quantity');
+      assert.equal(found(env, 'stores', 'flight_count')?.role.value, 'measure');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps a birth weight a measure and a departure time a clock', async () => {
+    const lines = ['baby,birth_weight,dep_time'];
+    for (let i = 0; i < 40; i++) lines.push([`B${i}`, 2500 + i * 37, 500 + ((i * 7) % 19) * 100 + ((i * 13) % 60)].join(','));
+    const folder = makeFolder({ 'births.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'births', 'birth_weight')?.role.value, 'measure');
+      assert.equal(found(env, 'births', 'dep_time')?.role.value, 'time');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

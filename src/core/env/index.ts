@@ -43,6 +43,9 @@ const KIND_BY_EXTENSION: Record<string, FileRecord['kind']> = {
   '.pq': 'parquet',
   '.md': 'markdown',
   '.markdown': 'markdown',
+  // R Markdown and Quarto: Markdown with code chunks, how R packages and reports document their data.
+  '.rmd': 'markdown',
+  '.qmd': 'markdown',
   '.txt': 'text',
   '.rst': 'text',
 };

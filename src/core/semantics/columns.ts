@@ -141,9 +141,15 @@ const EVENT_WORDS = new Set(['founded', 'founding', 'established', 'birth', 'bor
  * A name that is an event (`founded`, `birth`, `year_built`, `death_date`): the event alone, or with a time word. A
  * quantity or a cause of it (`birth_weight`, `units_built`, `cause_of_death`) is not when it happened.
  */
-function namedForEvent(n: Names): boolean {
-  const words = n.tokens.filter((t) => !TIME_WORDS.has(t));
-  return words.length === 1 && EVENT_WORDS.has(words[0]) && n.tokens.length <= 3;
+function namedForEvent(n: Names, leaf?: readonly string[]): boolean {
+  const words = (leaf ?? n.tokens).filter((t) => !TIME_WORDS.has(t));
+  return words.length === 1 && EVENT_WORDS.has(words[0]) && (leaf ?? n.tokens).length <= 3;
+}
+
+/** The words of the last part of a nested record's path (`bibliography.author.birth` → `birth`); else every word. */
+function leafTokens(e: ColumnEvidence): string[] {
+  const name = e.column.originalName || e.column.name;
+  return name.includes('.') ? nameTokens(name.slice(name.lastIndexOf('.') + 1)) : nameTokens(name);
 }
 
 /** Flag words that are participles: a flag only as a name's head (`run_done`), not before another word (`hidden_size`). */
@@ -164,7 +170,7 @@ const YEAR_NAMES = new Set([...YEAR_WORDS, 'years', 'season', 'period', 'vintage
  * values; years (1935–1954) have no morning.
  */
 function hhmmClock(e: ColumnEvidence, n: Names): boolean {
-  if (!(n.tokens.includes('time') || n.tokens.includes('hhmm')) || hasAny(n.tokens, DURATION_WORDS) || n.tokens.some((t) => /^(elapsed|run|race|lap|response|travel|wait|waiting|total|avg|mean)$/.test(t))) return false;
+  if (!(n.tokens.includes('time') || n.tokens.includes('hhmm')) || hasAny(n.tokens, DURATION_WORDS) || n.tokens.some((t) => /^(elapsed|run|race|lap|response|travel|wait|waiting|total|avg|mean|air|flight|flying|taxi|transit|journey|trip|cook|cooking|prep|lead|cycle|down|hold|queue|service|turnaround)$/.test(t))) return false;
   if (e.column.distinctCount < 20) return false;
   const sample = ((e as EvidenceWithSample).sample ?? e.column.samples).filter((v) => v !== null && v !== undefined && v !== '');
   if (sample.length < 20) return false;
@@ -200,7 +206,9 @@ const timeRules: Rule[] = [
     const min = num(column.min);
     const max = num(column.max);
     const timeName = hasAny(n.tokens, TIME_WORDS) || (n.last && TIME_SUFFIXES.has(n.last) && n.tokens.length > 1) || n.tokens.includes('epoch') || n.tokens.includes('unix');
-    if (!timeName || /year|month|day|hour|season|week|quarter/.test(n.tokens.join(' '))) return undefined;
+    // (`time_hour` of Unix seconds, the hour a flight was due, is a time: a `time` word outweighs the `hour`.)
+    const explicit = n.tokens.some((t) => t === 'time' || t === 'timestamp' || t === 'ts' || t === 'datetime' || t === 'epoch' || t === 'unix');
+    if (!timeName || (!explicit && /year|month|day|hour|season|week|quarter/.test(n.tokens.join(' ')))) return undefined;
     if (min >= 1e9 && max <= 2.2e9) return { role: 'time', rule: 'time:epoch-seconds', confidence: 0.9, why: `a time name and ${column.type === 'integer' ? 'integers' : 'numbers'} ${min}–${max}, Unix seconds`, time: { storage: 'epoch-s', grain: 'datetime', layout: 'Unix seconds', isoExpression: "datetime({col}, 'unixepoch')" } };
     // Days since 1970-01-01 (R's and Arrow's dates written as numbers, `13270` = 2006-05-01) under a date's name:
     // whole numbers from 1870 to 2040, reaching past 1980 (a `date` of 1–31 is a day of the month).
@@ -209,6 +217,15 @@ const timeRules: Rule[] = [
     }
     if (min >= 1e12 && max <= 2.2e12) return { role: 'time', rule: 'time:epoch-milliseconds', confidence: 0.9, why: `a time name and integers ${min}–${max}, Unix milliseconds`, time: { storage: 'epoch-ms', grain: 'datetime', layout: 'Unix milliseconds', isoExpression: "datetime({col} / 1000, 'unixepoch')" } };
     return undefined;
+  },
+  // A year that runs into the next written as six digits (`201516` for 2015-16, as the UK's official statistics write
+  // a financial or academic year): every value's last two digits follow its first four.
+  (e) => {
+    const { column } = e;
+    if (column.type !== 'integer' || num(column.min) < 150000 || num(column.max) > 210099) return undefined;
+    const values = ((e as EvidenceWithSample).sample ?? column.samples).filter((v): v is number => typeof v === 'number');
+    if (values.length < 3 || !values.every((v) => (Math.floor(v / 100) + 1) % 100 === v % 100)) return undefined;
+    return { role: 'time', rule: 'time:split-year-number', confidence: 0.8, why: `integers ${column.min}–${column.max}, each a year and the next's last two digits (${values[0]} is ${Math.floor(values[0] / 100)}-${String(values[0] % 100).padStart(2, '0')}): financial or academic years`, time: { storage: 'text', grain: 'year', layout: 'YYYYYY', min: String(column.min), max: String(column.max) } };
   },
   // Years under a date's name (`BeginDate` 1930, `EndDate` 1992), with 0 for a year not known: years.
   (e, n) => {
@@ -223,8 +240,15 @@ const timeRules: Rule[] = [
     const { column, fingerprint: f } = e;
     // A `period` or `vintage` of four-digit numbers is a year too (the numeric branch checks the values).
     // So is an event named by what happened (`founded`, `born`) in four-digit numbers.
-    const yearName = n.tokens.some((t) => YEAR_NAMES.has(t)) || namedForEvent(n);
+    const yearName = n.tokens.some((t) => YEAR_NAMES.has(t)) || namedForEvent(n) || namedForEvent(n, leafTokens(e));
     if (!yearName || !describedAsTime(e, n)) return undefined;
+    // An event's year with 0 where it is not known and a few before the common era (an author `birth` of -750 or 0).
+    if (column.type === 'integer' && !n.tokens.some((t) => YEAR_NAMES.has(t)) && num(column.min) >= -3000 && num(column.max) <= 2999 && num(column.min) < 1000) {
+      const values = ((e as EvidenceWithSample).sample ?? column.samples).filter((v): v is number => typeof v === 'number' && v !== 0);
+      if (values.length >= 5 && values.filter((v) => v >= 1000).length >= 0.9 * values.length) {
+        return { role: 'time', rule: 'time:year-number', confidence: 0.7, why: `named ${column.name}, integers ${column.min}–${column.max}, nearly all four-digit years (0 where not known, a few before the common era): calendar years`, time: { storage: 'year', grain: 'year', layout: 'YYYY', min: String(column.min), max: String(column.max), isoExpression: "CASE WHEN {col} >= 1000 THEN printf('%04d-01-01', {col}) END" } };
+      }
+    }
     if ((column.type === 'integer' || column.type === 'real') && column.min !== undefined && num(column.min) >= 1000 && num(column.max) <= 2999) {
       return { role: 'time', rule: 'time:year-number', confidence: 0.95, why: `named ${column.name}, integers ${column.min}–${column.max}: calendar years, not a quantity`, time: { storage: 'year', grain: 'year', layout: 'YYYY', min: String(column.min), max: String(column.max), isoExpression: "printf('%04d-01-01', {col})" } };
     }
@@ -241,10 +265,12 @@ const timeRules: Rule[] = [
     const { column, fingerprint: f } = e;
     if (f.monthName >= 0.9 && column.type === 'text') return { role: 'time', rule: 'time:month-names', confidence: 0.92, why: 'values are month names', time: { storage: 'month-name', grain: 'month-of-year' } };
     if (f.weekdayName >= 0.9 && column.type === 'text') return { role: 'time', rule: 'time:weekday-names', confidence: 0.92, why: 'values are weekday names', time: { storage: 'weekday-name', grain: 'day-of-week' } };
-    if (column.type !== 'integer' || column.min === undefined) return undefined;
+    // (Whole numbers stored as reals, as R writes them, count as integers; in a nested record, `publication.month`,
+    // the last part of the path is the name.)
+    if ((column.type !== 'integer' && !(column.type === 'real' && wholeSteps(e))) || column.min === undefined) return undefined;
     const min = num(column.min);
     const max = num(column.max);
-    const only = n.tokens.length <= 2;
+    const only = n.tokens.length <= 2 || leafTokens(e).length === 1;
     if (!describedAsTime(e, n)) return undefined;
     if (n.tokens.some((t) => t === 'month' || t === 'mon' || t === 'mo' || t === 'mnth' || t === 'mth') && only && min >= 1 && max <= 12) return { role: 'time', rule: 'time:month-number', confidence: 0.85, why: `named ${column.name}, integers 1–12`, time: { storage: 'month-number', grain: 'month-of-year' } };
     if (n.tokens.some((t) => t === 'quarter' || t === 'qtr') && only && min >= 1 && max <= 4) return { role: 'time', rule: 'time:quarter-number', confidence: 0.85, why: `named ${column.name}, integers 1–4`, time: { storage: 'text', grain: 'quarter' } };
@@ -253,7 +279,7 @@ const timeRules: Rule[] = [
     if (n.last === 'minute' && only && min >= 0 && max <= 130) return { role: 'time', rule: 'time:minute-number', confidence: 0.7, why: `named ${column.name}, integers ${min}–${max}: the minute something happened`, time: { storage: 'text', grain: 'other' } };
     if (n.tokens.some((t) => t === 'weekday' || t === 'dow') && min >= 0 && max <= 7) return { role: 'time', rule: 'time:weekday-number', confidence: 0.8, why: `named ${column.name}, integers ${min}–${max}`, time: { storage: 'text', grain: 'day-of-week' } };
     // `day`, or a date's day part beside its year and month (`birth_day`, `death_day`): most days of a month occur.
-    const dayPart = n.tokens.length === 1 ? n.tokens[0] === 'day' : only && n.tokens[n.tokens.length - 1] === 'day' && column.distinctCount >= 20;
+    const dayPart = n.tokens.length === 1 || leafTokens(e).length === 1 ? n.last === 'day' : only && n.tokens[n.tokens.length - 1] === 'day' && column.distinctCount >= 20;
     if (dayPart && Number.isInteger(min) && min >= 1 && max <= 31) return { role: 'time', rule: 'time:day-of-month', confidence: 0.8, why: `named ${column.name}, integers 1–31`, time: { storage: 'text', grain: 'other' } };
     return undefined;
   },
@@ -524,6 +550,10 @@ const NAME_QUALIFIERS = new Set(['first', 'last', 'middle', 'full', 'given', 'fa
 const NAME_PARTS = new Set(['suffix', 'prefix', 'nickname', 'maiden', 'honorific']);
 /** What a person belongs to or is to another: a party, a caucus, a kinship. */
 const AFFILIATION_WORDS = new Set(['party', 'caucus', 'relation', 'relationship', 'kinship']);
+/** Names of a scheme of classes (`congress_classifications`, `category_code` aside): what codes of classes are named. */
+const CLASSIFICATION_WORDS = new Set(['classification', 'classifications', 'classes', 'categories']);
+/** Levels of government or of geography: kinds of area or authority, not steps of an order. */
+const ADMINISTRATIVE_TIERS = /^(national|regional|local|central|federal|state|provincial|municipal|county|district|ward|devolved|total|all|international|global|country|region|city|parish|constituency|local authority|other)$/i;
 /** Networks whose accounts a column names by handle. */
 const SOCIAL_ACCOUNT_WORDS = new Set(['twitter', 'facebook', 'instagram', 'youtube', 'mastodon', 'tiktok', 'linkedin', 'github', 'bluesky', 'threads', 'handle', 'screenname']);
 
@@ -802,6 +832,12 @@ const RULES: Rule[] = [
     if (switchValue && !counted && !measured && !(n.last !== undefined && HEAD_NON_ADDITIVE_WORDS.has(n.last))) return { role: 'flag', rule: 'flag:constant-switch', confidence: 0.5, why: `${column.min} on every row, named ${column.name}: a yes/no set the same everywhere` };
     return undefined;
   },
+  // Time zones (`tz` -5, `timezone` `America/Chicago`): a category of places' clocks, not a quantity.
+  (e, n) => {
+    // (An offset in hours, `utcOffset` -5, is a measure: a clock's difference from UTC, used to correct its times.)
+    const zone = n.tokens.length === 1 ? /^(tz|tzone|timezone|timezones)$/.test(n.tokens[0]) : n.tokens.join(' ') === 'time zone';
+    return zone && e.column.distinctCount <= 50 ? { role: 'dimension', rule: 'dimension:time-zone', confidence: 0.7, why: `named ${e.column.name}: a time zone` } : undefined;
+  },
   // Places.
   (e, n) => {
     const { column } = e;
@@ -886,7 +922,8 @@ const RULES: Rule[] = [
     if ((head === 'fips' || head === 'nuts') && e.table.rowCount >= 20 && column.distinctCount >= 0.95 * e.table.rowCount * (1 - column.nullFraction)) return undefined;
     // Numbers name places only as codes of areas (a district number, a state FIPS code).
     if (isNumber(column) && !['postal-code', 'county', 'region', 'state'].includes(kind)) return undefined;
-    if (isNumber(column) && column.type !== 'integer') return undefined;
+    // (A zip code written as a real, `60625.0`, by a tool that read the column as numbers, is still the zip code.)
+    if (isNumber(column) && column.type !== 'integer' && !(kind === 'postal-code' && wholeSteps(e))) return undefined;
     return { role: 'geo', rule: `geo:${kind}`, confidence: 0.85, why: `named ${column.name}: a ${kind.replace('-', ' ')}`, geo: kind };
   },
   // A currency (its ISO 4217 code, name or symbol) is a category prices are grouped by, not an entity referred to.
@@ -940,7 +977,10 @@ const RULES: Rule[] = [
     // A code that recurs across many rows names a category (a currency code); one that is nearly unique identifies (an order number).
     const rows = e.table.rowCount * (1 - column.nullFraction);
     if (!idWord && column.type === 'text' && !column.candidateKey && column.distinctCount < 0.5 * rows && (column.distinctCount <= 50 || (rows >= 10 * column.distinctCount && column.distinctCount <= 200))) return undefined;
-    if (!idWord && isNumber(column) && !column.candidateKey && column.distinctCount <= 50 && !e.referenced) {
+    // (A zip or postal code in numbers, `60625.0`, is a place: the places' rule reads it.)
+    const postal = n.tokens.slice(0, -1).some((t) => GEO_WORDS[t] === 'postal-code');
+    if (postal && !idWord) return undefined;
+    if (!idWord && !postal && isNumber(column) && !column.candidateKey && column.distinctCount <= 50 && !e.referenced) {
       return { role: 'dimension', rule: 'dimension:numeric-code', confidence: 0.7, why: `named ${column.name}, ${column.distinctCount} integer codes` };
     }
     const kind: IdentifierKind = column.candidateKey && (e.referenced || table.columns[0] === column || n.tokens.length === 1) ? 'primary-key' : column.candidateKey ? 'code' : 'code';
@@ -954,7 +994,9 @@ const RULES: Rule[] = [
     if (f.ordinalScale && !(colours && !alertName)) return { role: 'ordinal', rule: 'ordinal:scale-values', confidence: 0.85, why: `values form an ordered scale (${column.samples.join(', ')}…)` };
     if (column.type === 'text' && n.tokens.some((t) => t === 'rating' || t === 'grade') && column.distinctCount <= 12) return { role: 'ordinal', rule: 'ordinal:rating-name', confidence: 0.75, why: `named ${column.name}, ${column.distinctCount} rating levels` };
     // A level counted in a few steps (administrative level 1–4, education level): an ordered category, not a quantity.
-    if (n.last === 'level' && (column.type === 'integer' || column.type === 'text') && column.distinctCount >= 2 && column.distinctCount <= 10 && column.distinctCount < e.table.rowCount / 2) {
+    // (Levels of government or of geography, `Local` / `Central`, `National` / `Regional`, are kinds, not an order.)
+    const tiers = column.type === 'text' && presentTexts(e).length > 0 && presentTexts(e).every((v) => ADMINISTRATIVE_TIERS.test(v.trim()));
+    if (n.last === 'level' && !tiers && (column.type === 'integer' || column.type === 'text') && column.distinctCount >= 2 && column.distinctCount <= 10 && column.distinctCount < e.table.rowCount / 2) {
       return { role: 'ordinal', rule: 'ordinal:level', confidence: 0.7, why: `named ${column.name}, ${column.distinctCount} levels` };
     }
     // A place or an order in integers at the head of the name (`final_place`, `running_order`): a position.
@@ -1019,7 +1061,7 @@ const RULES: Rule[] = [
   // Numbers written as text ($1,200; -566,000; 12 %).
   (e, n) => {
     const f = e.fingerprint;
-    if (e.column.type !== 'text' || (f.numericText < 0.9 && !(f.numericText >= 0.75 && countWithNotes(e, n)))) return undefined;
+    if (e.column.type !== 'text' || (f.numericText < 0.9 && !(f.numericText >= 0.75 && countWithNotes(e, n)) && !f.figuresWithSymbols)) return undefined;
     // An entity numbered by its noun alone, written as text beside `NA` (a `nest` number, a `brood`): who the row is about.
     if (n.tokens.length === 1 && ENTITY_NOUNS.has(n.tokens[0]) && wholeNumbersWritten(e)) {
       return { role: 'identifier', rule: 'identifier:entity-number', confidence: 0.65, why: `named ${e.column.name}, whole numbers written as text: the number of the ${n.tokens[0]} a row is about`, identifier: 'code' };
@@ -1129,6 +1171,11 @@ const RULES: Rule[] = [
     if (!measureWord && !described && codeName && column.type === 'integer' && uniqueWhereSet && e.table.rowCount >= 20 && !nonAdditiveMorpheme(n.tokens, KNOWN_WORDS)) {
       return { role: 'identifier', rule: 'identifier:unique-integers', confidence: 0.55, why: `integers ${column.min}–${column.max}, unique per row, with no name of a quantity`, identifier: 'code' };
     }
+    // A number named as what each row of its table is (`flights.flight` 52–4215): the number of that thing, a flight
+    // number, not a quantity.
+    if (!measureWord && !described && column.type === 'integer' && n.tokens.length === 1 && column.distinctCount >= 20 && singularOf(nameTokens(e.table.originalName.replace(/\.[a-z0-9]+$/i, '')).pop() ?? '') === n.tokens[0] && singularOf(n.tokens[0]) === n.tokens[0]) {
+      return { role: 'identifier', rule: 'identifier:entity-number', confidence: 0.6, why: `named ${column.name} in ${e.table.originalName}: the number of each ${column.name}`, identifier: 'code' };
+    }
     const evidence = measureWord ? `named ${column.name} (${measureWord})` : described ? `described as "${e.dictionary!.description}"` : `${column.type === 'integer' ? 'integers' : 'numbers'} ${column.min}–${column.max}`;
     return { role: 'measure', rule: measureWord ? 'measure:name' : described ? 'measure:dictionary' : 'measure:numbers', confidence: measureWord || described ? 0.85 : 0.6, why: evidence };
   },
@@ -1172,6 +1219,9 @@ const RULES: Rule[] = [
     if (n.last && (DIMENSION_WORDS.has(n.last) || n.last === 'party') && f.meanLength <= 8 && nonNull >= 10 * distinct && !e.foreignKey && !e.referenced) {
       return { role: 'dimension', rule: 'dimension:named-category', confidence: 0.65, why: `named ${column.name}, ${distinct} short codes recurring over ${Math.round(nonNull)} rows` };
     }
+    // Codes named as a classification whose values recur (Library of Congress classes `PR`, `PS` on eight books each): a category.
+    const classifying = n.last !== undefined && (DIMENSION_WORDS.has(n.last) || CLASSIFICATION_WORDS.has(n.last));
+    if (f.codeLike >= 0.9 && f.meanLength <= 16 && classifying && nonNull >= 3 * distinct) return { role: 'dimension', rule: 'dimension:classification-codes', confidence: 0.6, why: `named ${column.name}, ${distinct} codes recurring over ${Math.round(nonNull)} rows: classes` };
     if (f.codeLike >= 0.9 && f.meanLength <= 16) return { role: 'identifier', rule: 'identifier:code-values', confidence: 0.7, why: 'short codes of capitals and digits', identifier: 'code' };
     if (f.meanLength <= 4 && f.multiWord === 0 && f.nonAscii < 0.5 && column.distinctCount >= 0.8 * e.table.rowCount * (1 - column.nullFraction)) return { role: 'identifier', rule: 'identifier:short-unique-codes', confidence: 0.65, why: `${column.distinctCount} distinct values of ${f.meanLength.toFixed(1)} characters: codes`, identifier: 'code' };
     // A category named as such (`owner`, `source`, `type`) whose values recur is one, however many it has.
@@ -1295,6 +1345,9 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     // year, which adds up like any flow; a figure per head was decided above, an average keeps its own word.
     if (where === 'dictionary') words = words.filter((w, at) => !(w === 'per' && /^(year|years|annum|yr)$/.test(words[at + 1] ?? '')));
     const source: Fact<Additivity>['source'] = where === 'name' ? { kind: 'rule', rule: 'additivity:name' } : { kind: 'dictionary', file: evidence.dictionary!.file, line: evidence.dictionary!.line };
+    // A figure "of GDP" or "of the total" (`pt_expenditure_of_gdp`): a share of it, in per cent.
+    const shareOf = words.findIndex((w, at) => w === 'of' && /^(gdp|gnp|gva|total|income|population)$/.test(words[at + 1] ?? '') && at > 0);
+    if (shareOf > 0) return { value: 'non-additive', confidence: where === 'name' ? 0.7 : 0.6, source, why: `${where === 'name' ? 'named' : 'described'} as a figure "of ${words[shareOf + 1]}": a share of it, not summed` };
     // "average", "per", "rate" qualify whatever they are said of ("average total", "sales per capita").
     // "unit price", "unit cost", "cost per night": a value per unit of something does not add up.
     const perUnit = (words.includes('unit') || words.includes('per') || words.includes('specific')) && (hasAny(words, MONEY_WORDS) !== undefined || hasAny(words, ADDITIVE_WORDS) !== undefined) ? 'per unit' : undefined;
@@ -1337,6 +1390,11 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   // a `duration` of calls or trips adds up.
   if (evidence.column.type === 'text' && tokens.length > 0 && tokens.every((t) => t === 'time' || t === 'times' || t === 'finish' || t === 'winning' || t === 'lap' || t === 'race' || t === 'best' || t === 'chip' || t === 'net' || t === 'gun') && elapsedTimes((evidence as EvidenceWithSample).sample ?? evidence.column.samples)) {
     return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:time-achieved' }, why: `named ${evidence.column.name}, hours, minutes and seconds: a time achieved, compared or averaged, not summed` };
+  }
+  // A year-to-date figure beside all twelve months of the year (`ytd` after `january` … `december`) is the year's
+  // total, which adds up over the years like its months.
+  if (tokens.includes('ytd') && evidence.table.columns.filter((c) => { const t = nameTokens(c.originalName || c.name); return t.length === 1 && MONTH_TOKEN.test(t[0]); }).length >= 12) {
+    return { value: 'additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:year-total' }, why: `named ${evidence.column.name} beside the twelve months: the year's total, which adds up over years` };
   }
   const byValues = additivityOfNamedValues(evidence, tokens);
   if (byValues) return byValues;

@@ -186,6 +186,8 @@ export const SEMI_ADDITIVE_WORDS = set(
     'seats berths ' +
     // What a household holds at an interview: rooms and buildings, animals owned.
     'owned rooms bedrooms buildings ' +
+    // Who is on a school's roll or staff at the census date, and the schools open then (official education counts).
+    'pupils teachers fte schools ' +
     // Water held in a reservoir or a tank at the end of a day.
     'storage',
 );
@@ -206,6 +208,8 @@ export const FLOW_WORDS = set('new news daily change changes variation variation
 export const NON_ADDITIVE_WORDS = set(
   'price prices rate rates ratio ratios pct percent percentage percentages share shares avg average mean median score scores rating ratings ' +
     'temp temperature temperatures age index margin probability prob density speed elevation altitude humidity pressure per capita gpa discount ' +
+    // Weather readings written short (`humid`, `dewp`, `visib`), concentrations, readability scores.
+    'humid dew dewp visib visibility concentration conc readability flesch kincaid gunning linsear smog coleman liau ' +
     'fertility expectancy expect life bmi height weight percentile quantile std stdev variance proportion normal normals efficiency mpg yield ' +
     'max min maximum minimum peak tmax tmin tavg availability utilization utilisation occupancy wind gust lat lon latitude longitude coordinate coordinates threshold limit depth voltage volt uncertainty error accuracy exchange ex fx factor range bound bounds lower upper ' +
     // Errors and spreads of a forecast or a fit (root mean square error, the spread of the middle two-thirds).

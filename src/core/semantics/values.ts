@@ -58,6 +58,8 @@ export interface ValueFingerprint {
   unitInterval: number;
   /** Text that stands for a missing value (`NA`, `N/A`, `null`, `-`), kept as text by the loader (`NA` is also Namibia). */
   missingText: number;
+  /** The values are figures beside the symbols official statistics write for one not given (`z`, `x`, `c`, `low`, `:`). */
+  figuresWithSymbols?: boolean;
   /** Values that are lists packed into one cell with semicolons or pipes (`Ann; Bo`). */
   semicolonList: number;
   /** Whole numbers written as text without symbols (`1`, `42`). */
@@ -294,8 +296,17 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     // Bands of a number (`Age 0–14`, `15-24`, `65+`, `under 5`): ordered by their bounds.
     if (!f.ordinalScale && numberBands([...lowered])) f.ordinalScale = true;
   }
+  // Figures beside `z` (not applicable), `x` (not available), `c` (confidential), `low` (rounds to 0), `:` or `..`:
+  // how official statistics leave a cell without its figure. The distinct values when few, else the sample.
+  const pool = (distinct && distinct.length > 0 ? distinct : values).filter((v) => v !== null && v !== undefined).map((v) => String(v).trim()).filter((v) => v !== '');
+  const symbols = pool.filter((v) => STATISTICAL_SYMBOLS.test(v)).length;
+  const figures = new Set(pool.filter((v) => PLAIN_NUMBER.test(v.replace(/,(?=\d{3}\b)/g, ''))));
+  if (symbols > 0 && figures.size >= 2 && symbols + pool.filter((v) => figures.has(v)).length === pool.length) f.figuresWithSymbols = true;
   return f;
 }
+
+/** What official statistics write where a figure is not given: `z`, `x`, `c`, `u`, `low`, `[c]`, `:`, `..`. */
+const STATISTICAL_SYMBOLS = /^(\[?(z|x|c|u|low|k)\]?|:|\.\.)$/i;
 
 /**
  * The separator (`;` or `|`) of lists two of whose distinct values hold the same items in another order or spacing
