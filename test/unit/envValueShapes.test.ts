@@ -119,6 +119,23 @@ describe('env: leading zeros, percentages, statistical periods and missing-value
     ]);
   });
 
+  it("reads the UK official statistics' symbols (z, x, c, low, [c]) as missing in the DfE's counts, and leaves an X mark and a word alone", async () => {
+    const env = await loadFiles({ 'pupils.csv': vendored('dfe-uk-education-training-csv/data/uk_expenditure.csv') });
+    const table = tableOf(env, 'pupils');
+    // Before: the real-terms total and the share of GDP, given only on the grand-total rows, were text beside `z`.
+    assert.deepEqual(['t_expenditure_real_terms_millions', 'pt_expenditure_of_gdp'].map((c) => columnOf(table, c).type), ['real', 'real']);
+    assert.match(messages(env), /write a missing value out \(z\)/);
+    const marks = await loadFiles({ 'm.csv': 'n,mark,word,bracketed\n1,X,c,[c]\n2,,a,3\nx,X,b,[low]\n4,19,z,5\n' });
+    const m = tableOf(marks, 'm');
+    assert.deepEqual(m.columns.map((c) => [c.name, c.type]), [['n', 'integer'], ['mark', 'text'], ['word', 'text'], ['bracketed', 'integer']]);
+    assert.deepEqual(await queryImage(marks.image, 'SELECT n, mark, word, bracketed FROM m ORDER BY rowid'), [
+      [1, 'X', 'c', null],
+      [2, null, 'a', 3],
+      [null, 'X', 'b', null],
+      [4, '19', 'z', 5],
+    ]);
+  });
+
   it('keeps a column of percentages mixed with bare numbers as text', async () => {
     const env = await loadFiles({ 'p.csv': 'a,b\n5%,1\n7,2\n' });
     assert.deepEqual(tableOf(env, 'p').columns.map((c) => [c.name, c.type, c.unit]), [

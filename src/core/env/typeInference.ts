@@ -212,14 +212,23 @@ export function isoDateText(value: string, layout: DateLayout = 'ymd'): string {
 }
 
 const MISSING_MARKERS = new Set(['na', 'n/a', '#n/a', 'null', 'nan', 'none', '<na>', 'nil', ':', '.', '..']);
+/**
+ * The symbols the UK's official statistics write for a figure not given (the GSS standard): `z` not applicable, `x` not
+ * available, `c` confidential, `u` low reliability, `low` rounds to zero, bracketed in newer releases (`[c]`). Lower
+ * case only: an `X` is as often a mark set on a row.
+ */
+const STATISTICAL_SYMBOLS = new Set(['z', 'x', 'c', 'u', 'low', '[z]', '[x]', '[c]', '[u]', '[low]', '[w]']);
 
 /**
  * A cell that writes a missing value out: `NA`, `N/A`, `#N/A`, `NULL`, `NaN`, `None`, `<NA>` (pandas' and R's
- * markers), and the statistical offices' `:` (Eurostat), `.` (CBS, SAS, Stata) and `..` (OECD, the World Bank, ABS).
+ * markers), the statistical offices' `:` (Eurostat), `.` (CBS, SAS, Stata) and `..` (OECD, the World Bank, ABS), and
+ * the GSS symbols (`z`, `x`, `c`, `[c]`).
  */
 export function isMissingMarker(value: string): boolean {
-  // Every marker starts with n, #, <, : or .: most cells are settled by their first character, without lower-casing.
-  const first = value.charCodeAt(0) | 0x20;
+  // Every marker starts with n, #, <, :, ., [ or a symbol's letter: most cells are settled by their first character.
+  const code = value.charCodeAt(0);
+  if (code === 91 /* [ */ || ((code === 122 /* z */ || code === 120 /* x */ || code === 99 /* c */ || code === 117 /* u */ || code === 108 /* l */) && value.length <= 3)) return STATISTICAL_SYMBOLS.has(value);
+  const first = code | 0x20;
   if (first !== 110 /* n */ && first !== 35 /* # */ && first !== 60 /* < */ && first !== 58 /* : */ && first !== 46 /* . */) return false;
   return MISSING_MARKERS.has(value.toLowerCase());
 }

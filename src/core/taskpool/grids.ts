@@ -5,7 +5,7 @@
  * rows per category" and "the change in rows from 2018 to 2019" on such tables meaningless). The pool measures
  * them once; the families that count rows leave them out and still sum or average their values.
  *
- * A grid: a key of at most four columns, none an identifier or a flag (an id makes rows entities or events; a row
+ * A grid: a key of at most six columns, none an identifier or a flag (an id makes rows entities or events; a row
  * number does not), at least one a period (a day, week, month, quarter, year or hour of the day, not a moment) and a series column or a second period,
  * unique over the rows, and dense — the rows fill at least half of the series × periods the key spans (events keyed
  * by a city and a date by chance do not).
@@ -26,7 +26,7 @@ export interface GridTable {
 const MAX_ROWS = 200_000;
 /** Candidate key columns tried, at most (the fewest distinct values first). */
 const MAX_CANDIDATES = 7;
-const MAX_KEY = 4;
+const MAX_KEY = 6;
 /** Share of series × periods the rows must fill. */
 const MIN_DENSITY = 0.5;
 /** Rows a key of two periods alone needs. */
@@ -58,16 +58,31 @@ async function gridOf(table: TableProfile, semantics: SemanticProfile, sql: Code
     return s?.role.value === 'time' && s.time !== undefined && PERIOD_GRAINS.has(s.time.grain);
   };
   const candidates = table.columns
-    .filter((c) => c.distinctCount >= 2 && c.distinctCount < table.rowCount && c.nullFraction < 0.05)
+    // (A region empty on the national rows of an official table still indexes its regional rows: NULL is one of its values.)
+    .filter((c) => c.distinctCount >= 2 && c.distinctCount < table.rowCount && c.nullFraction < 0.5)
     // Flags mark cells (a spring baseline), they do not index them.
     .filter((c) => ['dimension', 'geo', 'ordinal'].includes(roleOf(c.name)?.role.value ?? '') || isPeriod(c.name))
-    .sort((a, b) => a.distinctCount - b.distinctCount)
-    .slice(0, MAX_CANDIDATES);
-  if (!candidates.some((c) => isPeriod(c.name))) return undefined;
+    .sort((a, b) => a.distinctCount - b.distinctCount);
   const count = async (columns: string[]): Promise<number | undefined> => {
     const result = await sql.run(`SELECT COUNT(*) FROM (SELECT DISTINCT ${columns.map(q).join(', ')} FROM ${q(table.name)})`, { signal });
     return result.ok ? Number(result.rows?.[0]?.[0]) : undefined;
   };
+  // A name beside its code (`country_name` beside `country_code`, as many values, one for one) indexes nothing more:
+  // it is left out, so the few candidates tried are different ones.
+  const kept: typeof candidates = [];
+  for (const c of candidates) {
+    if (kept.length >= MAX_CANDIDATES) break;
+    let twin = false;
+    for (const k of kept) {
+      if (k.distinctCount === c.distinctCount && (await count([k.name, c.name])) === c.distinctCount) {
+        twin = true;
+        break;
+      }
+    }
+    if (!twin) kept.push(c);
+  }
+  candidates.splice(0, candidates.length, ...kept);
+  if (!candidates.some((c) => isPeriod(c.name))) return undefined;
   for (let size = 2; size <= MAX_KEY; size++) {
     for (const key of combinations(candidates.map((c) => c.name), size)) {
       const periods = key.filter(isPeriod);

@@ -1021,7 +1021,10 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   const abbreviated = humanize(original).split(' ').some((w) => /^[a-z]{2,}$/.test(w) && !/[aeiouy]/.test(w) && !UNIT_SUFFIXES[w]);
   // A short word numbered (`pop16`, `gdp2`): the number qualifies it in a way only a legend says.
   const numbered = /^[a-z]{2,8}\d+$/i.test(original);
-  const opaque = isOpaqueCode(original) || isCrypticName(original) || abbreviated || numbered;
+  // A name after a letter or two of a publisher's scheme (`t_schools`, `pt_expenditure_of_gdp`: total, percentage):
+  // "t schools" says less than the guidance's "Number of schools".
+  const prefixed = /^[a-z]{1,2}_[a-z]/i.test(original) && !/^(an?|is|of|in|on|to|by|at|no|nr|id)_/i.test(original);
+  const opaque = isOpaqueCode(original) || isCrypticName(original) || abbreviated || numbered || prefixed;
   if (opaque) {
     const profile = context.profile.tables.find((t) => t.name === table);
     const described = semanticsOf(context, table, column.name)?.description?.value ?? (profile ? legendDescription(context.documents, profile, original) : undefined);
