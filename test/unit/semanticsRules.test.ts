@@ -1513,3 +1513,58 @@ describe('semantics rules: the seventeenth set\'s rules stay off their look-alik
     }
   });
 });
+
+describe('semantics rules: marks among numbers in workbooks, places in results, changes of shares, populations counted, ids kept as text (the eighteenth set)', function () {
+  this.timeout(300_000);
+  const once = onceEach();
+
+  it('reads the EIA-923 workbook: a `.` among numbers in a sheet is a missing value, so its tons, dollars and rates are measures', async () => {
+    const env = await once('eia923-environmental-info-xlsx');
+    const sheet = (part: string) => env.semantics.tables.find((t) => t.table.endsWith(part))!.table;
+    for (const [part, name] of [['t_8_a_annual_byproduct_disposition', 'disposal_landfill'], ['t_8_b_financial_information', 'total_revenues'], ['t_8_c_air_emissions_control_info', 'nox_emission_rate_entire_year_lbs_mmbtu']]) {
+      assert.equal(column(env, sheet(part), name).role.value, 'measure', name);
+    }
+    assert.equal(column(env, sheet('t_8_a_annual_byproduct_disposition'), 'by_product_description').role.value, 'dimension', 'ten byproducts, each on many rows');
+  });
+
+  it('reads the Commons Library results: a finishing position, a change of vote share, electors counted, a majority, an id written as digits, a lookup of area types', async () => {
+    const env = await once('ukparliament-psephology-sqlite');
+    assert.equal(column(env, 'candidacies', 'result_position').role.value, 'ordinal');
+    assert.equal(column(env, 'candidacies', 'vote_change').additivity?.value, 'non-additive');
+    assert.equal(column(env, 'candidacies', 'democracy_club_person_identifier').role.value, 'identifier');
+    assert.equal(column(env, 'electorates', 'population_count').additivity?.value, 'semi-additive');
+    assert.equal(column(env, 'elections', 'majority').additivity?.value, 'non-additive');
+    assert.equal(column(env, 'constituency_area_overlaps', 'from_constituency_population').additivity?.value, 'non-additive');
+    assert.equal(column(env, 'constituency_area_types', 'area_type').role.value, 'dimension');
+    assert.equal(column(env, 'general_election_in_boundary_sets', 'ordinality').role.value, 'ordinal');
+    // The sum of a party's votes over the seats it fought is counted, not a running total.
+    assert.equal(column(env, 'general_election_party_performances', 'cumulative_vote_count').additivity?.value, 'additive');
+  });
+
+  it('reads the chargemaster list: a hospital id written as hyphenated words is its key', async () => {
+    const env = await once('vsoch-hospital-chargemaster-partitions');
+    assert.equal(column(env, 'hospitals', 'hospital_id').role.value, 'identifier');
+  });
+});
+
+describe('semantics rules: the eighteenth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps a change in sales an amount, a population in people a level, a time identifier a kind, route stops a list, free descriptions text', async () => {
+    const lines = ['sales_change,population,time_identifier,stops,description'];
+    const towns = ['Leeds', 'York', 'Hull', 'Bath', 'Ely', 'Wells', 'Ripon'];
+    for (let i = 0; i < 60; i++) lines.push([(((i * 37) % 41) - 20) * 1.5, 1000 + i * 97, 'Calendar year', `${towns[i % 7]}-${towns[(i * 3 + 1) % 7]}-${towns[(i * 5 + 2) % 7]}-${towns[Math.floor(i / 7) % 7]}`, `Repair number ${i} of the north wing`].join(','));
+    const folder = makeFolder({ 'towns.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'towns', 'sales_change')?.additivity?.value, 'additive', 'a change beyond ±1 is an amount');
+      assert.equal(found(env, 'towns', 'population')?.additivity?.value, 'semi-additive');
+      assert.notEqual(found(env, 'towns', 'time_identifier')?.role.value, 'identifier', 'the kind of a period is no key');
+      assert.equal(found(env, 'towns', 'stops')?.role.value, 'structured', 'towns joined by hyphens are a list');
+      assert.equal(found(env, 'towns', 'description')?.role.value, 'text');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

@@ -364,6 +364,13 @@ export class ColumnTypeTracker {
     if (typeof value === 'string') {
       const trimmed = value.trim();
       if (trimmed === '') return;
+      // A string cell that writes a missing value out among numbers (EIA's `.`, `NA` in a workbook or a JSON file)
+      // does not decide the type, as in a CSV file.
+      if (trimmed.length <= 5 && isMissingMarker(trimmed)) {
+        this.missingMarkers++;
+        if (this.markersSeen.size < 4) this.markersSeen.add(trimmed);
+        return;
+      }
       this.nonEmptyCount++;
       if (this.candidates === 0) return;
       this.candidates &= candidateTypesAmong(trimmed, this.candidates & (DATE | DATETIME));
@@ -497,6 +504,7 @@ export function jsonCellToSql(value: unknown, type: ColumnType, layout?: DateLay
   if (typeof value === 'string') {
     const trimmed = value.trim();
     if (trimmed === '') return null;
+    if (type !== 'text' && trimmed.length <= 5 && isMissingMarker(trimmed)) return null;
     return type === 'date' || type === 'datetime' ? isoDateText(trimmed, layout) : value;
   }
   if (typeof value === 'boolean') return type === 'boolean' ? (value ? 1 : 0) : String(value);

@@ -778,7 +778,8 @@ const RULES: Rule[] = [
     // Lists whose items recur from row to row (the stops of a route `CRW-Lewisburg-CRW`, the names of the passengers
     // on a flight): a list in one cell, not one value.
     const list = recurringItems(e);
-    if (list && f.dateLike < 0.5 && f.numericText < 0.5 && f.cityState < 0.5 && !(n.last && GEO_WORDS[n.last])) {
+    // (A key made of a name's words joined by hyphens, `hospital_id` `cedars-sinai-medical-center`, is a key.)
+    if (list && f.dateLike < 0.5 && f.numericText < 0.5 && f.cityState < 0.5 && !(n.last && GEO_WORDS[n.last]) && !hasAny(n.tokens, IDENTIFIER_WORDS)) {
       return { role: 'structured', rule: 'structured:recurring-items', confidence: 0.65, why: `${Math.round(list.share * 100)}% of values are lists joined by '${list.separator}', whose ${list.items} items recur across rows`, structured: 'list' };
     }
     const named = n.tokens.map((t) => STRUCTURED_WORDS[t]).find(Boolean);
@@ -932,9 +933,11 @@ const RULES: Rule[] = [
     if (!['currency', 'code', 'name', 'symbol', 'iso', 'abbr', 'alphabetic', 'cd'].includes(n.last)) return undefined;
     return { role: 'dimension', rule: 'dimension:currency', confidence: 0.75, why: `named ${e.column.name}: a currency` };
   },
-  (e) => {
+  (e, n) => {
     // A join by a name meant for people (a film title, a team's name) makes it no code: it is read as text or a category.
     if ((e.referenced || e.foreignKey) && humanNames(e)) return undefined;
+    // A place in a result (`result_position` 1–13) matches the small ids of some table by chance: it is a position.
+    if (e.foreignKey && !e.declaredKey && n.last !== undefined && ORDINAL_WORDS.has(n.last) && !hasAny(n.tokens, IDENTIFIER_WORDS)) return undefined;
     if (e.referenced && e.column.candidateKey) return { role: 'identifier', rule: 'identifier:referenced-key', confidence: 0.9, why: 'a unique column other tables refer to: the key of its table', identifier: 'primary-key' };
     return e.foreignKey ? { role: 'identifier', rule: 'identifier:foreign-key', confidence: 0.9, why: 'its values are keys of another table', identifier: 'foreign-key' } : undefined;
   },
@@ -1030,7 +1033,7 @@ const RULES: Rule[] = [
     if (positions) return { role: 'ordinal', rule: 'ordinal:position-labels', confidence: 0.7, why: `${positions} values, each naming a position (${column.samples.slice(0, 2).join(', ')}…)` };
     // A cost of seed is money, whatever else `seed` names.
     const word = hasAny(n.tokens, MONEY_WORDS) ? undefined : hasAny(n.tokens, ORDINAL_WORDS);
-    if (word && (column.type === 'text' || column.type === 'integer') && !(column.type === 'text' && column.distinctCount > 50)) return { role: 'ordinal', rule: 'ordinal:name', confidence: 0.8, why: `named ${column.name}: a ${word}` };
+    if (word && (column.type === 'text' || column.type === 'integer') && !(column.type === 'text' && column.distinctCount > 50)) return { role: 'ordinal', rule: 'ordinal:name', confidence: 0.8, why: `named ${column.name}: ${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}` };
     return undefined;
   },
   // An empty column says only its name: a time word or a quantity word at its head.
@@ -1062,6 +1065,8 @@ const RULES: Rule[] = [
   (e, n) => {
     const f = e.fingerprint;
     if (e.column.type !== 'text' || (f.numericText < 0.9 && !(f.numericText >= 0.75 && countWithNotes(e, n)) && !f.figuresWithSymbols)) return undefined;
+    // Digits under a name that says they identify (`democracy_club_person_identifier`): a key kept as text.
+    if ((hasAny(n.tokens, IDENTIFIER_WORDS) || n.last === 'identifier') && wholeNumbersWritten(e)) return { role: 'identifier', rule: 'identifier:id-name', confidence: 0.8, why: `named ${e.column.name}, whole numbers written as text`, identifier: 'code' };
     // An entity numbered by its noun alone, written as text beside `NA` (a `nest` number, a `brood`): who the row is about.
     if (n.tokens.length === 1 && ENTITY_NOUNS.has(n.tokens[0]) && wholeNumbersWritten(e)) {
       return { role: 'identifier', rule: 'identifier:entity-number', confidence: 0.65, why: `named ${e.column.name}, whole numbers written as text: the number of the ${n.tokens[0]} a row is about`, identifier: 'code' };
@@ -1125,7 +1130,10 @@ const RULES: Rule[] = [
     }
     // Names that recur across the rows of a table (an agency name on every budget line) are what the rows are grouped by.
     const nonNullRows = e.table.rowCount * (1 - column.nullFraction);
-    if (!personName && textWord !== 'description' && textWord !== 'desc' && textWord !== 'comment' && textWord !== 'comments' && textWord !== 'note' && textWord !== 'notes' && column.distinctCount <= 200 && nonNullRows >= 4 * column.distinctCount && f.meanLength <= 60) {
+    // A description of a handful of kinds, each on many rows (`by_product_description`: ten byproducts, every plant a
+    // row of each), names a category too.
+    const describedKinds = (textWord === 'description' || textWord === 'desc') && column.distinctCount <= 50 && nonNullRows >= 20 * column.distinctCount;
+    if (!personName && (describedKinds || (textWord !== 'description' && textWord !== 'desc')) && textWord !== 'comment' && textWord !== 'comments' && textWord !== 'note' && textWord !== 'notes' && column.distinctCount <= 200 && nonNullRows >= 4 * column.distinctCount && f.meanLength <= 60) {
       return { role: 'dimension', rule: 'dimension:recurring-name', confidence: 0.65, why: `${column.distinctCount} names over ${Math.round(nonNullRows)} rows: a grouping` };
     }
     // The name of an entry in a short list other tables point at (a category, a department) is what you group by.
@@ -1188,7 +1196,9 @@ const RULES: Rule[] = [
     const { rows: nonNull, distinct } = present(e);
     // A survey's "other, specify" answer (`crops_other` beside `crops`): what the respondent wrote, for people to read.
     // The value of a short list other tables point at, named as the list (`licences.Licence`, `languages.Language`).
-    if (e.lookupTable && distinct <= 50 && f.meanLength <= 12 && singularOf(e.table.originalName) === (column.originalName || column.name).toLowerCase()) return { role: 'dimension', rule: 'dimension:lookup-value', confidence: 0.7, why: `the ${column.name} of ${e.table.name}, a short list other tables point at: a category` };
+    const own = (column.originalName || column.name).toLowerCase();
+    const listed = singularOf(e.table.originalName);
+    if (e.lookupTable && distinct <= 50 && f.meanLength <= 12 && (listed === own || listed.endsWith(`_${own}`))) return { role: 'dimension', rule: 'dimension:lookup-value', confidence: 0.7, why: `the ${column.name} of ${e.table.name}, a short list other tables point at: a category` };
     const specified = otherOf(e);
     if (specified) return { role: 'text', rule: 'text:other-specify', confidence: 0.65, why: `named ${column.name} beside ${specified}: the "other, specify" answer to it, written by the respondent` };
     if (nonNull < 1) return { role: 'text', rule: 'text:empty', confidence: 0.3, why: 'every value is a placeholder for a missing one' };
@@ -1376,7 +1386,8 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   // The head of a name says what is counted: `score_top_critics_votes` is a number of votes, not a score — unless
   // a statistic qualifies it (`avg_votes`).
   const head = tokens[tokens.length - 1];
-  if (tokens.length > 1 && head !== undefined && COUNT_WORDS.has(head) && !MEASURED_IN.has(head) && evidence.column.type === 'integer' && !tokens.slice(0, -1).some((t) => STATISTIC_WORDS.has(t))) {
+  // (A count of a population, `population_count`, `electorate_population_count`, is that level: the words decide below.)
+  if (tokens.length > 1 && head !== undefined && COUNT_WORDS.has(head) && !MEASURED_IN.has(head) && evidence.column.type === 'integer' && !tokens.slice(0, -1).some((t) => STATISTIC_WORDS.has(t) || t === 'population' || t === 'pop' || t === 'headcount')) {
     return { value: 'additive', confidence: 0.75, source: { kind: 'rule', rule: 'additivity:counted-head' }, why: `ends in "${head}": a count, which adds up` };
   }
   // Money per unit of a quantity written with a slash (`Capital cost (NZD/kW)`, `Fuel costs ($/GJ)`): a unit cost.
@@ -1395,6 +1406,12 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   // total, which adds up over the years like its months.
   if (tokens.includes('ytd') && evidence.table.columns.filter((c) => { const t = nameTokens(c.originalName || c.name); return t.length === 1 && MONTH_TOKEN.test(t[0]); }).length >= 12) {
     return { value: 'additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:year-total' }, why: `named ${evidence.column.name} beside the twelve months: the year's total, which adds up over years` };
+  }
+  // A change, or a quantity's name, over reals within ±1 (`vote_change` -0.45…0.44, `from_constituency_population`
+  // 0…1): a change of a share, or a share of the quantity, not an amount.
+  const fraction = evidence.column.type === 'real' && Math.abs(num(evidence.column.min)) <= 1 && Math.abs(num(evidence.column.max)) <= 1 && evidence.fingerprint.unitInterval >= 0 && num(evidence.column.max) > num(evidence.column.min);
+  if (fraction && (tokens.includes('change') || tokens.includes('swing') || ((num(evidence.column.min) >= 0 && hasAny(tokens, SEMI_ADDITIVE_WORDS) !== undefined) && !hasAny(tokens, MONEY_WORDS)))) {
+    return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:fraction' }, why: `named ${evidence.column.name}, reals ${evidence.column.min}–${evidence.column.max}: a share or a change of one, not an amount` };
   }
   const byValues = additivityOfNamedValues(evidence, tokens);
   if (byValues) return byValues;

@@ -115,7 +115,7 @@ export const FLAG_PREFIXES = set('is has was can should did does allow allows');
 export const FLAG_WORDS = set('flag active enabled disabled discontinued deleted member verified approved preferred fulltime done removed validated completed archived hidden published');
 
 /** Ordered categories. */
-export const ORDINAL_WORDS = set('rank ranking grade tier priority severity seed placing position lvl ord horizon');
+export const ORDINAL_WORDS = set('rank ranking grade tier priority severity seed placing position lvl ord horizon ordinality');
 
 /** The bins of a ranking (`income_decile` 1–10, `imd_quintile`): a position among equal parts, not a quantity. */
 export const QUANTILE_BIN_WORDS = set('decile deciles quintile quintiles quartile quartiles tercile terciles tertile ventile ventiles');
@@ -210,6 +210,8 @@ export const NON_ADDITIVE_WORDS = set(
     'temp temperature temperatures age index margin probability prob density speed elevation altitude humidity pressure per capita gpa discount ' +
     // Weather readings written short (`humid`, `dewp`, `visib`), concentrations, readability scores.
     'humid dew dewp visib visibility concentration conc readability flesch kincaid gunning linsear smog coleman liau ' +
+    // An election's majority: the winner's votes less the runner-up's, a margin.
+    'majority ' +
     'fertility expectancy expect life bmi height weight percentile quantile std stdev variance proportion normal normals efficiency mpg yield ' +
     'max min maximum minimum peak tmax tmin tavg availability utilization utilisation occupancy wind gust lat lon latitude longitude coordinate coordinates threshold limit depth voltage volt uncertainty error accuracy exchange ex fx factor range bound bounds lower upper ' +
     // Errors and spreads of a forecast or a fit (root mean square error, the spread of the middle two-thirds).
