@@ -331,7 +331,11 @@ export async function sourcePairs(context: FamilyContext): Promise<{ disagreeing
       const shared = a.columns
         .filter((ca) => KEY_ROLES.has(semanticsOf(context, a.name, ca.name)?.role.value ?? '') && ca.nullFraction === 0 && !ca.name.startsWith('_'))
         .flatMap((ca) => b.columns.filter((cb) => cb.name.toLowerCase() === ca.name.toLowerCase() && cb.nullFraction === 0).map((cb) => ({ a: ca, b: cb })));
-      const keys = await sharedKey(context, a, b, shared);
+      // Each table's own declared primary key (`id` in two tables of one database) numbers its own rows: equal numbers
+      // are not the same entity unless a foreign key says so.
+      const own = (t: TableProfile, c: ColumnProfile) => t.primaryKey?.length === 1 && t.primaryKey[0] === c.name;
+      const linked = (x: { a: ColumnProfile; b: ColumnProfile }) => context.semantics.relationships.some((r) => r.kind === 'foreign-key' && ((r.child.table === a.name && r.child.column === x.a.name && r.parent.table === b.name) || (r.child.table === b.name && r.child.column === x.b.name && r.parent.table === a.name)));
+      const keys = await sharedKey(context, a, b, shared.filter((x) => !(own(a, x.a) && own(b, x.b)) || linked(x)));
       // Two children of the same parents (order items and returns, both keyed by order and product) are two kinds of rows, not one twice.
       if (!keys || keys.keys.every((k) => referencing(context, a.name, k.a.name) || referencing(context, b.name, k.b.name))) continue;
       const measurePairs = a.columns.flatMap((ma) =>

@@ -832,7 +832,7 @@ export function valuePhrase(context: FamilyContext, table: string, column: Colum
  * noun goes before a word that says nothing alone ("store name", "product category").
  */
 export function groupingName(g: Grouping, context?: FamilyContext): string {
-  const name = groupWords(context ? valuePhrase(context, g.table.name, g.column) : humanize(g.column.originalName || g.column.name));
+  const name = singleValued(g.column, groupWords(context ? valuePhrase(context, g.table.name, g.column) : humanize(g.column.originalName || g.column.name)));
   if (!g.via) return name;
   const parent = parentNoun(context, g.via.parent);
   return !parent || name.includes(parent) || !ownerless(name) ? name : `${parent} ${name}`;
@@ -877,6 +877,19 @@ export function groupWords(phrase: string): string {
   const words = phrase.split(' ');
   if (words.length !== 2 || words[1] !== 'name' || /^(first|last|middle|full|given|nick|sur|display|short|long|common|official|native|local|original|english|legal|user|file|brand|family|team|domain|host|code|scientific|vernacular|latin|binomial|taxonomic|trade|generic)$/i.test(words[0])) return phrase;
   return words[0];
+}
+
+/**
+ * A grouping named in the plural (`languages`, `genres`) whose cells each hold one value: "which language", singular,
+ * as the question asks of one value.
+ */
+function singleValued(column: ColumnProfile, phrase: string): string {
+  const words = phrase.split(' ');
+  const last = words[words.length - 1];
+  if (!/^[a-z]{4,}s$/.test(last) || /(ss|us|is|ics|news|series|species)$/.test(last)) return phrase;
+  if (column.samples.some((v) => typeof v === 'string' && /[,;|]/.test(v))) return phrase;
+  words[words.length - 1] = noun(last, 'one');
+  return words.join(' ');
 }
 
 /** A column's words that need their owner's noun ("name", "type", "status"): one generic word. */
@@ -1047,7 +1060,7 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   // ("wage rates for hourly workers", "proportion of LA population living in a low deprivation lsoa"): those words.
   const ofGroup = groupNamedQuantity(context, table, column);
   if (ofGroup) return ofGroup;
-  const words = plainCase(humanize(original).split(' '));
+  const words = plainCase(humanize(leafOf(context, table, original)).split(' '));
   const last = words[words.length - 1]?.toLowerCase();
   // A number's scale after its name (`market_cap_b`): "market cap (billions)".
   if (words.length > 1 && last && SCALE_SUFFIXES[last] && isNumeric(column) && SCALED_WORDS.has(words[words.length - 2].toLowerCase())) return `${expandedWords(words.slice(0, -1)).join(' ')} (${SCALE_SUFFIXES[last]})`;
@@ -1093,6 +1106,30 @@ function groupNamedQuantity(context: FamilyContext, table: string, column: Colum
  * table of constituencies; `la-…` in a table of councils): the prefix is cryptic or the table's own first word, and
  * says nothing the table does not ("deprivation score", not "pcon deprivation score").
  */
+/** Last parts of a path too generic to stand alone (`formats.total`, `author.name`): the part before says of what. */
+const GENERIC_LEAVES = /^(total|count|id|name|type|year|month|day|full|value|code|number|text|date|title|min|max|mean|average|rate|share|status|unit|units)_?$/i;
+
+/**
+ * A nested record's column by its last part (`metadata.downloads` → `downloads`, `metrics.difficulty.gunning_fog` →
+ * `gunning_fog`), or its last two where the last alone is generic (`formats.total`, `author.birth`… kept as
+ * `author.birth`); the whole path where another column of the table would read the same.
+ */
+function leafOf(context: FamilyContext, table: string, original: string): string {
+  if (!original.includes('.')) return original;
+  const profile = context.profile.tables.find((t) => t.name === table);
+  const shortened = (name: string) => {
+    const parts = name.split('.');
+    const last = parts[parts.length - 1];
+    return parts.length >= 2 && (GENERIC_LEAVES.test(last) || !/[a-z]{3,}/i.test(last) || NAME_OF_ENTITY.test(last)) ? parts.slice(-2).join(' ') : last;
+  };
+  const leaf = shortened(original);
+  const clash = profile?.columns.some((c) => (c.originalName || c.name) !== original && shortened(c.originalName || c.name).toLowerCase() === leaf.toLowerCase());
+  return clash ? original : leaf;
+}
+
+/** Last parts that say of what as much as what (`birth`, `death` of an author): kept with the part before. */
+const NAME_OF_ENTITY = /^(birth|death|first|last|middle|suffix|nickname|start|end)$/i;
+
 function withoutNamespace(context: FamilyContext, table: string, original: string, words: string[]): string[] {
   if (words.length < 3) return words;
   const prefix = words[0].toLowerCase();
@@ -1234,6 +1271,8 @@ function pluralWord(word: string): boolean {
 
 /** A key column's noun: `playerID` → "player", `emp_id` → "emp", `order_no` → "order"; undefined for `id` alone. */
 function keyWord(column: ColumnProfile): string | undefined {
+  // (A nested record's `metadata.id` is the id kept under `metadata`: a group of fields, not what a row is.)
+  if ((column.originalName || column.name).includes('.')) return undefined;
   const words = humanize(column.originalName || column.name).toLowerCase().split(' ');
   if (words.length < 2 || !/^(id|key|code|no|num|number)$/.test(words[words.length - 1])) return undefined;
   const word = words.slice(0, -1).join(' ');
