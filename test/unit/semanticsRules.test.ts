@@ -1568,3 +1568,57 @@ describe('semantics rules: the eighteenth set\'s rules stay off their look-alike
     }
   });
 });
+
+describe('semantics rules: codebook keys, hex colours, charges, numbered answers, waters and fractions, dictionaries by heading (the nineteenth set)', function () {
+  this.timeout(300_000);
+  const once = onceEach();
+
+  it('reads mendeleev: hex colours are a format, an oxidation state is no place, a specific heat is averaged', async () => {
+    const env = await once('mendeleev-elements-sqlite');
+    for (const name of ['jmol_color', 'cpk_color']) assert.equal(column(env, 'elements', name).role.value, 'structured', name);
+    assert.notEqual(column(env, 'oxidationstates', 'oxidation_state').role.value, 'geo');
+    assert.equal(column(env, 'elements', 'specific_heat_capacity').additivity?.value, 'non-additive');
+    // "Ground state electronic configuration" describes no place.
+    assert.notEqual(column(env, 'elements', 'electronic_configuration').role.value, 'geo');
+  });
+
+  it('reads the HEDCO appraisals: the codebook\'s variable names are its key, numbered answer options an order', async () => {
+    const env = await once('hedco-depression-reviews-xlsx');
+    assert.equal(column(env, 'depression_overview_review_data_metadata', 'variable_name').role.value, 'identifier');
+    assert.equal(column(env, 'depression_overview_review_data_robis', 'robis_overall_a').role.value, 'ordinal');
+  });
+
+  it('reads the salmon files: a stream is a place, a fraction run into its word is averaged, a display order in outline numbers a position', async () => {
+    const env = await once('nwfsc-salmon-spawners-partitions');
+    const member = memberOf(env, 'hcchum');
+    assert.equal(column(env, member, 'stream_name').role.value, 'geo');
+    assert.equal(column(env, member, 'fracwild').additivity?.value, 'non-additive');
+    assert.equal(column(env, member, 'display_order').role.value, 'ordinal');
+  });
+
+  it('reads GeoNuclearData: the README\'s `name` under `### countries` describes the countries, not the power plants', async () => {
+    const env = await once('geonucleardata-power-plants-json');
+    assert.notEqual(column(env, 't_4_nuclear_power_plants', 'name').role.value, 'geo');
+    assert.match(column(env, 't_4_nuclear_power_plants', 'name').description?.value ?? '', /power plant name/);
+  });
+});
+
+describe('semantics rules: the nineteenth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps colour names a category, a state code a place, plain labels without numbers a category', async () => {
+    const lines = ['colour,state_code,step'];
+    const colours = ['red', 'green', 'blue', 'black'];
+    for (let i = 0; i < 40; i++) lines.push([colours[i % 4], 1 + (i % 9), ['Survey', 'Review', 'Audit'][i % 3]].join(','));
+    const folder = makeFolder({ 'items.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'items', 'colour')?.role.value, 'dimension');
+      assert.equal(found(env, 'items', 'state_code')?.role.value, 'geo');
+      assert.equal(found(env, 'items', 'step')?.role.value, 'dimension');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

@@ -682,8 +682,11 @@ const COORDINATE_UNITS = new Set(['deg', 'degs', 'degrees', 'dd', 'decimal', 'wg
 function describedPlace(described: readonly string[]): (typeof GEO_WORDS)[string] | undefined {
   const words = described.filter((w) => !ARTICLES.has(w));
   if (words.length === 0 || words.length > 8) return undefined;
+  // The place must be what is described ("Country of reference", "State where …", "County name"), not a word of
+  // something else ("Ground state electronic configuration").
   const first = GEO_WORDS[words[0]];
-  if (first) return first;
+  const after = words[1];
+  if (first && (after === undefined || /^(of|in|where|which|that|name|names|code|codes|or|and|id|abbreviation|abbr|iso|for|at|fips|number|level|the)$/.test(after))) return first;
   if (['name', 'code', 'abbreviation', 'abbr', 'iso'].includes(words[0]) && words[1] === 'of') return GEO_WORDS[words[2]];
   return undefined;
 }
@@ -921,8 +924,10 @@ const RULES: Rule[] = [
     if (head === 'area' && (column.type !== 'text' || (n.tokens.length === 1 && !tableOfPlaces(e.table)))) return undefined;
     // An area code that is one per row is the key of a table of areas: it identifies them.
     if ((head === 'fips' || head === 'nuts') && e.table.rowCount >= 20 && column.distinctCount >= 0.95 * e.table.rowCount * (1 - column.nullFraction)) return undefined;
-    // Numbers name places only as codes of areas (a district number, a state FIPS code).
+    // Numbers name places only as codes of areas (a district number, a state FIPS code), never below zero (an
+    // `oxidation_state` of -5…9 is a charge).
     if (isNumber(column) && !['postal-code', 'county', 'region', 'state'].includes(kind)) return undefined;
+    if (isNumber(column) && num(column.min) < 0) return undefined;
     // (A zip code written as a real, `60625.0`, by a tool that read the column as numbers, is still the zip code.)
     if (isNumber(column) && column.type !== 'integer' && !(kind === 'postal-code' && wholeSteps(e))) return undefined;
     return { role: 'geo', rule: `geo:${kind}`, confidence: 0.85, why: `named ${column.name}: a ${kind.replace('-', ' ')}`, geo: kind };
@@ -1002,9 +1007,11 @@ const RULES: Rule[] = [
     if (n.last === 'level' && !tiers && (column.type === 'integer' || column.type === 'text') && column.distinctCount >= 2 && column.distinctCount <= 10 && column.distinctCount < e.table.rowCount / 2) {
       return { role: 'ordinal', rule: 'ordinal:level', confidence: 0.7, why: `named ${column.name}, ${column.distinctCount} levels` };
     }
-    // A place or an order in integers at the head of the name (`final_place`, `running_order`): a position.
-    if (column.type === 'integer' && (n.last === 'place' || n.last === 'order') && n.tokens.length > 1 && num(column.min) >= 0 && column.distinctCount <= 200) {
-      return { role: 'ordinal', rule: 'ordinal:position-name', confidence: 0.75, why: `named ${column.name}, integers ${column.min}–${column.max}: a position` };
+    // A place or an order in integers at the head of the name (`final_place`, `running_order`): a position; so is an
+    // order written as an outline's numbers (`display_order` 1, 2.1, 3.1.3).
+    const outline = (column.type === 'text' || column.type === 'real') && ((e as EvidenceWithSample).sample ?? column.samples).every((v) => v === null || /^\d+(\.\d+)*$/.test(String(v).trim()));
+    if ((column.type === 'integer' || (outline && n.last === 'order')) && (n.last === 'place' || n.last === 'order') && n.tokens.length > 1 && num(column.min) >= 0 && column.distinctCount <= 200) {
+      return { role: 'ordinal', rule: 'ordinal:position-name', confidence: 0.75, why: `named ${column.name}, ${column.type === 'integer' ? 'integers' : 'outline numbers'} ${column.min}–${column.max}: a position` };
     }
     // Seniority in a few named steps (PM, Secretary of State, Minister of State): ordered; in numbers it is years served.
     if (n.last === 'seniority' && column.type === 'text' && column.distinctCount >= 2 && column.distinctCount <= 12) return { role: 'ordinal', rule: 'ordinal:seniority', confidence: 0.7, why: `named ${column.name}, ${column.distinctCount} levels of seniority` };
@@ -1099,6 +1106,20 @@ const RULES: Rule[] = [
     const { rows, distinct } = present(e);
     if (rows < 3 || rows > 60 || distinct < rows || f.meanLength > 30 || f.numericText > 0) return undefined;
     return { role: 'dimension', rule: 'dimension:metadata-keys', confidence: 0.6, why: `${distinct} field names, each once, beside their values in ${table.originalName}` };
+  },
+  // A codebook's column that names the columns of the other files (`column`: `co2`, `gdp`, `iso_code`; a
+  // `column_name` or `variable_name`): the key each row of the codebook describes.
+  (e, n) => {
+    // (Long headers a sheet repeats in its index, `data_item_description`, are descriptions that happen to be headers.)
+    if (e.column.type !== 'text' || (n.last !== undefined && TEXT_WORDS.has(n.last) && n.last !== 'name' && n.last !== 'names')) return undefined;
+    const namesColumns = columnNamesListed(e);
+    return namesColumns ? { role: 'identifier', rule: 'identifier:column-names', confidence: 0.6, why: `${namesColumns} of its values are names of columns of the other tables: the key of a codebook's rows`, identifier: 'primary-key' } : undefined;
+  },
+  // Colours written as hex codes (`#FF0D0D`, `ff0d0d`): a machine format for a colour.
+  (e, n) => {
+    if (e.column.type !== 'text' || !n.tokens.some((t) => /^colou?rs?$/.test(t))) return undefined;
+    const values = presentTexts(e);
+    return values.length >= 3 && values.every((v) => /^#?[0-9a-f]{6}([0-9a-f]{2})?$/i.test(v.trim())) ? { role: 'structured', rule: 'structured:hex-colours', confidence: 0.75, why: `named ${e.column.name}, values are hex colour codes` } : undefined;
   },
   // Names, titles and descriptions.
   (e, n) => {
@@ -1207,10 +1228,6 @@ const RULES: Rule[] = [
     // An account on a network named for it (`twitter`, `social.instagram`: `SenSchumer`), written without spaces: the
     // handle that identifies the account.
     if (n.last !== undefined && SOCIAL_ACCOUNT_WORDS.has(n.last) && f.multiWord < 0.05 && f.url < 0.5 && f.meanLength <= 40) return { role: 'identifier', rule: 'identifier:account-handle', confidence: 0.6, why: `named ${column.name}, values without spaces: the handles of accounts`, identifier: 'code' };
-    // A codebook's column that names the columns of the other files (`column`: `co2`, `gdp`, `iso_code`): the key
-    // each row of the codebook describes.
-    const namesColumns = columnNamesListed(e);
-    if (namesColumns) return { role: 'identifier', rule: 'identifier:column-names', confidence: 0.6, why: `${namesColumns} of its values are names of columns of the other tables: the key of a codebook's rows`, identifier: 'primary-key' };
     // Few values that recur (a value per two rows or fewer): a category. Nearly one per row in a small table: names.
     if (distinct <= 50 && f.meanLength <= 60 && nonNull >= 2 * distinct) {
       return { role: 'dimension', rule: 'dimension:few-values', confidence: distinct <= 12 ? 0.8 : 0.7, why: `${distinct} distinct values` };

@@ -217,7 +217,7 @@ export function readDictionaries(documents: readonly DataDocument[], profile: En
         for (const entry of entriesIn(chunk.text, chunk.table ?? scope, known)) {
           const { source, ...rest } = entry;
           const line = descriptor ? lineOf(raw, `"${entry.column}"`) : lineOf(raw, source);
-          entries.push({ ...rest, file: document.sourceFile, ...(line ? { line } : {}) });
+          entries.push({ ...rest, file: document.sourceFile, ...(line ? { line } : {}), ...(section.heading.trim() !== '' ? { heading: section.heading.trim() } : {}) });
         }
       }
     }

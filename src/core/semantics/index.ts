@@ -100,8 +100,15 @@ function entryFor(entries: readonly DictionaryEntry[], table: TableProfile, colu
   const wanted = normalName(column);
   const original = normalName(table.columns.find((c) => c.name === column)?.originalName ?? column);
   const matching = entries.filter((e) => (normalName(e.column) === wanted || normalName(e.column) === original) && tablesDescribedBy(e, profile).includes(table));
-  const own = (e: DictionaryEntry) => e.scope !== undefined && (e.scope === table.name || table.sourceFile.toLowerCase().endsWith(`/${e.scope.split('/').pop()!.toLowerCase()}`) || table.sourceFile.toLowerCase() === e.scope.toLowerCase());
-  return matching.find(own) ?? matching.find((e) => e.scope) ?? matching[0];
+  // (A section headed `nuclear_power_plants` describes `raw/4-nuclear_power_plants.json`: the file's name less its
+  // number and extension.)
+  const bare = (name: string) => name.replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/i, '').replace(/^\d+[-_ .]+/, '').toLowerCase().replace(/[^a-z0-9]+/g, '_');
+  const own = (e: DictionaryEntry) => e.scope !== undefined && (e.scope === table.name || table.sourceFile.toLowerCase().endsWith(`/${e.scope.split('/').pop()!.toLowerCase()}`) || table.sourceFile.toLowerCase() === e.scope.toLowerCase() || bare(e.scope) === bare(table.sourceFile) || (table.originalName !== '' && bare(e.scope) === bare(table.originalName)));
+  // Under a heading that is the table's bare name (`### countries` above `- \`name\` - country name`): that table's.
+  const heads = (e: DictionaryEntry, t: TableProfile) => e.heading !== undefined && (bare(e.heading) === bare(t.sourceFile) || (t.originalName !== '' && bare(e.heading) === bare(t.originalName)));
+  // …and not another table's: the `name` under `### countries` is no power plant's name.
+  const headsAnother = (e: DictionaryEntry) => !heads(e, table) && profile.tables.some((t) => t !== table && heads(e, t));
+  return matching.find(own) ?? matching.find((e) => e.scope) ?? matching.find((e) => heads(e, table)) ?? matching.find((e) => !headsAnother(e));
 }
 
 /** Infers the semantic profile from the image database of an environment being loaded. */

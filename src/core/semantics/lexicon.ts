@@ -83,6 +83,11 @@ export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 's
   comune: 'city',
   municipio: 'city',
   parish: 'region',
+  // Waters: where fish are counted, samples taken.
+  stream: 'region',
+  river: 'region',
+  creek: 'region',
+  watershed: 'region',
   // Electoral areas.
   constituency: 'region',
   precinct: 'region',
@@ -212,6 +217,8 @@ export const NON_ADDITIVE_WORDS = set(
     'humid dew dewp visib visibility concentration conc readability flesch kincaid gunning linsear smog coleman liau ' +
     // An election's majority: the winner's votes less the runner-up's, a margin.
     'majority ' +
+    // Properties said per unit of mass (specific heat), fractions.
+    'specific frac fraction fractions ' +
     'fertility expectancy expect life bmi height weight percentile quantile std stdev variance proportion normal normals efficiency mpg yield ' +
     'max min maximum minimum peak tmax tmin tavg availability utilization utilisation occupancy wind gust lat lon latitude longitude coordinate coordinates threshold limit depth voltage volt uncertainty error accuracy exchange ex fx factor range bound bounds lower upper ' +
     // Errors and spreads of a forecast or a fit (root mean square error, the spread of the middle two-thirds).
@@ -338,6 +345,8 @@ export function nonAdditiveMorpheme(tokens: readonly string[], known: ReadonlySe
     // A price run together with its currency or kind (`usdprice`, `unitprice`, `listprice`).
     if (t.length >= 7 && t.endsWith('price')) return 'price';
     if (t.length >= 7 && /(per|pct)$/.test(t)) return 'per';
+    // A fraction or a percentage run into what it is of (`fracwild`, `pctwhite`).
+    if (t.length >= 7 && /^(frac|pct)/.test(t)) return t.startsWith('frac') ? 'fraction' : 'pct';
     // A word that merely begins or ends with the letters (`mining`, `meaning`, `admin`, `vitamin`) is no statistic.
     if (ORDINARY_WORDS.has(t) || /ings?$/.test(t)) continue;
     for (const m of ['max', 'min', 'mean', 'avg', 'median']) if (t.startsWith(m) || t.endsWith(m)) return m;

@@ -152,6 +152,8 @@ export interface DictionaryEntry {
   declaredType?: string;
   /** Set when the entry is a row of a codebook table of the environment (`view_variable`): that table's name. */
   codebook?: string;
+  /** The heading of the section the entry is under (`countries`), which may name its table without naming a file. */
+  heading?: string;
 }
 
 /**

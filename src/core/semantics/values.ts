@@ -295,6 +295,10 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     if (!f.ordinalScale && lowered.size >= 2 && [...lowered].every((v) => LETTER_GRADES.includes(v)) && [...lowered].some((v) => /[+-]$/.test(v))) f.ordinalScale = true;
     // Bands of a number (`Age 0–14`, `15-24`, `65+`, `under 5`): ordered by their bounds.
     if (!f.ordinalScale && numberBands([...lowered])) f.ordinalScale = true;
+    // Answer options numbered in their order (`1. Yes`, `2. Probably yes`, … `5. No information`), as survey and
+    // appraisal tools export them: each a different number.
+    const numbered = [...lowered].map((v) => /^(\d{1,2})[.)]\s+\S/.exec(v)?.[1]);
+    if (!f.ordinalScale && lowered.size >= 2 && numbered.every((d) => d !== undefined) && new Set(numbered).size === numbered.length) f.ordinalScale = true;
   }
   // Figures beside `z` (not applicable), `x` (not available), `c` (confidential), `low` (rounds to 0), `:` or `..`:
   // how official statistics leave a cell without its figure. The distinct values when few, else the sample.
