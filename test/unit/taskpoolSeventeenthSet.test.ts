@@ -46,3 +46,27 @@ describe('task pool: official statistics tables with symbols, grids with empty r
     }
   });
 });
+
+describe('task pool: the blind reviews of round 14 (seventeenth and eighteenth sets)', function () {
+  this.timeout(900_000);
+  const { env, closeAll } = environments();
+  after(closeAll);
+
+  it('pools no concentration over sixty chemicals, drills into no model nested in its maker, and reads nested JSON by its last part', async () => {
+    const tox = await env('usgs-toxeval-owc-xlsx');
+    const data = tableOf(tox.context, 'owc_data_from_sup_data');
+    assert.deepEqual(measures(tox.context, data).map((c) => c.name), [], 'a value per chemical: sixty quantities');
+    const flights = await env('dittodb-nycflights-sqlite');
+    const pool = await buildTaskPool(flights.session.toolContext);
+    for (const task of pool.tasks.filter((t) => t.family === 'drill-down')) assert.doesNotMatch(task.question, /manufacturer .* leading model/, task.question);
+    const classics = await env('corgis-classics-json');
+    assert.equal(columnPhrase(classics.context, 'classics', columnOf(classics.context, 'classics', 'metadata.downloads')), 'downloads');
+    assert.equal(columnPhrase(classics.context, 'classics', columnOf(classics.context, 'classics', 'metrics.difficulty.gunning_fog')), 'gunning fog');
+  });
+
+  it('matches no two tables of the Commons Library database on their own ids', async () => {
+    const { session } = await env('ukparliament-psephology-sqlite');
+    const pool = await buildTaskPool(session.toolContext);
+    for (const task of pool.tasks.filter((t) => t.family === 'reconciliation')) assert.doesNotMatch(task.question, / on id\b/, task.question);
+  });
+});

@@ -362,9 +362,14 @@ export function markPositionsInGroups(db: Database, table: TableProfile, columns
 
 /** Names of a column that says what unit each row's value is in: `unit`, `Einheit`, `unit_of_measure`, `uom`. */
 export const UNIT_COLUMN_WORDS = new Set(['unit', 'units', 'einheit', 'uom', 'unite', 'unidad', 'unita', 'eenheid', 'measurement']);
+/**
+ * Names of a column that says which substance or parameter a sample's value is of (a chemical by its CAS number, a
+ * water-quality `parameter`, an `analyte`): concentrations of sixty chemicals are sixty quantities.
+ */
+const SUBSTANCE_WORDS = new Set(['parameter', 'analyte', 'pollutant', 'determinand', 'substance', 'compound', 'chemical', 'cas', 'constituent', 'characteristic']);
 /** Names of a column that says which quantity each row holds (OECD's `MEASURE`, `INDICATOR`; `Variable`, `series`), or its unit. */
 // A forecast hub's `target` (weekly admissions, or the share of visits) is the quantity a row forecasts.
-const QUANTITY_COLUMN_WORDS = new Set([...UNIT_COLUMN_WORDS, 'measure', 'indicator', 'indikator', 'variable', 'series', 'metric', 'target']);
+const QUANTITY_COLUMN_WORDS = new Set([...UNIT_COLUMN_WORDS, 'measure', 'indicator', 'indikator', 'variable', 'series', 'metric', 'target', ...SUBSTANCE_WORDS]);
 /** Words that may qualify a quantity column's word (`Indikator_Name`, `unit_code`, `unit_of_measure`). */
 const QUANTITY_QUALIFIERS = new Set(['name', 'code', 'id', 'label', 'of']);
 /** A generic value column (`value`, `Wert`, `obs_value`) says nothing of its own unit: the unit column does. */
@@ -384,7 +389,9 @@ export function quantityColumn(table: TableProfile, words: ReadonlySet<string> =
   return table.columns.find((p) => {
     // Only the word itself, maybe qualified (`MEASURE`, `Indikator_Name`, `UNIT_MEASURE`): a `product_series` is a category.
     const tokens = nameTokens(p.originalName || p.name);
-    return tokens.length > 0 && tokens.length <= 3 && tokens.some((t) => words.has(t)) && tokens.every((t) => words.has(t) || QUANTITY_QUALIFIERS.has(t)) && p.type === 'text' && p.distinctCount >= 2 && p.distinctCount <= 50;
+    // (Substances run to a few hundred: a lab's panel of chemicals.)
+    const most = tokens.some((t) => SUBSTANCE_WORDS.has(t)) ? 300 : 50;
+    return tokens.length > 0 && tokens.length <= 3 && tokens.some((t) => words.has(t)) && tokens.every((t) => words.has(t) || QUANTITY_QUALIFIERS.has(t)) && p.type === 'text' && p.distinctCount >= 2 && p.distinctCount <= most;
   });
 }
 

@@ -257,6 +257,12 @@ async function topAgainstRest(context: FamilyContext, table: TableProfile, measu
   const P = String(probe);
   const threshold = await sliceAbove(context, table, measure, probe);
   if (!threshold) return undefined;
+  // An interpolated quantile a rounding away from a stored value (0.00999… beside 0.01 on 58 rows of precipitation,
+  // nine in ten of them 0): which rows lie "above" it turns on the last bit of a float, not on the data.
+  if (python) {
+    const near = await query(context, `SELECT COUNT(*) FROM ${t} WHERE ${m} IS NOT NULL AND ${m} <> ${P} AND ABS(${m} - ${P}) <= 1e-9 * MAX(1, ABS(${P}))`);
+    if (num(near?.[0]?.[0]) > 0) return undefined;
+  }
   for (const other of others) {
     const y = q(other.name);
     const yName = measureName(context, table.name, other);
