@@ -164,7 +164,7 @@ describe('env: type inference edge cases', () => {
       [
         'ints_reals,int_text,zip,dates_times,bad_date,bools,neg,sci,big,blank,spaces',
         '1,1,02134,2024-01-01,2024-13-01,TRUE,-5,1e3,123456789012345678, , 42 ',
-        '2.5,x,12345,2024-01-02T03:04:05,2024-01-02,no,-0.5,2.5E-2,1, ,7',
+        '2.5,abc,12345,2024-01-02T03:04:05,2024-01-02,no,-0.5,2.5E-2,1, ,7',
       ].join('\n'),
     );
     assert.deepEqual(types, {

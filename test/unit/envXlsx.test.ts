@@ -173,7 +173,7 @@ describe('env: XLSX', () => {
     sheet.addRow(['name', '', 'name', 'score']);
     sheet.addRow(['a', 'x', 'b', 1]);
     sheet.addRow([]);
-    sheet.addRow(['c', 'y', 'd', 'n/a']);
+    sheet.addRow(['c', 'y', 'd', 'pending']);
     const env = await load({ 'scores.xlsx': Buffer.from(await workbook.xlsx.writeBuffer()) });
     const scores = tableOf(env, 'scores');
     assert.deepEqual(
@@ -187,9 +187,29 @@ describe('env: XLSX', () => {
     );
     assert.deepEqual(await queryImage(env.image, 'SELECT name, column_2, score FROM scores'), [
       ['a', 'x', '1'],
-      ['c', 'y', 'n/a'],
+      ['c', 'y', 'pending'],
     ]);
     assert.equal(scores.columns[3].origin?.headerCells, 'D2');
+  });
+
+  it("reads a missing-value mark written as a string among numbers (EIA's `.`, `n/a`) as missing, as a CSV file's", async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Tons');
+    sheet.addRow(['plant', 'landfill', 'note']);
+    sheet.addRow(['A', 12.5, '.']);
+    sheet.addRow(['B', '.', 'kept']);
+    sheet.addRow(['C', 'n/a', 'n/a']);
+    sheet.addRow(['D', 3, 'x']);
+    const env = await load({ 'tons.xlsx': Buffer.from(await workbook.xlsx.writeBuffer()) });
+    const tons = tableOf(env, 'tons');
+    assert.deepEqual(tons.columns.map((c) => [c.name, c.type]), [['plant', 'text'], ['landfill', 'real'], ['note', 'text']]);
+    // In a text column the marks stay as written.
+    assert.deepEqual(await queryImage(env.image, 'SELECT plant, landfill, note FROM tons ORDER BY plant'), [
+      ['A', 12.5, '.'],
+      ['B', null, 'kept'],
+      ['C', null, 'n/a'],
+      ['D', 3, 'x'],
+    ]);
   });
 
   it('gives a diagnostic, not a crash, for a truncated workbook, an encrypted one and a non-zip file', async () => {
