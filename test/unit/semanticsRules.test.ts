@@ -1596,6 +1596,15 @@ describe('semantics rules: codebook keys, hex colours, charges, numbered answers
     assert.equal(column(env, member, 'display_order').role.value, 'ordinal');
   });
 
+  it('reads the salmon files\' R help pages (`\\item{NUMBER_OF_SPAWNERS}{…}`) as their data dictionaries, each page for the file it is named after', async () => {
+    const env = await once('nwfsc-salmon-spawners-partitions');
+    const spawners = column(env, 'pschinook2020', 'number_of_spawners');
+    assert.match(spawners.description?.value ?? '', /^Total spawners or escapement count/);
+    assert.equal(spawners.description?.source.kind === 'dictionary' && spawners.description.source.file, 'Puget-Sound-PSchinook2020.Rd');
+    const fraction = column(env, 'hcchum2020', 'fracwild').description?.source;
+    assert.equal(fraction?.kind === 'dictionary' && fraction.file, 'Hood-Canal-HCchum2020.Rd');
+  });
+
   it('reads GeoNuclearData: the README\'s `name` under `### countries` describes the countries, not the power plants', async () => {
     const env = await once('geonucleardata-power-plants-json');
     assert.notEqual(column(env, 't_4_nuclear_power_plants', 'name').role.value, 'geo');

@@ -48,6 +48,8 @@ const KIND_BY_EXTENSION: Record<string, FileRecord['kind']> = {
   '.qmd': 'markdown',
   '.txt': 'text',
   '.rst': 'text',
+  // R's help pages (`data.Rd`): an R package documents its data sets' columns in them.
+  '.rd': 'text',
 };
 
 /** Binary formats: their bytes are not checked for text. */

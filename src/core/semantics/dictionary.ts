@@ -113,6 +113,15 @@ function entriesIn(text: string, scope: string | undefined, known: ReadonlySet<s
       i = j - 1;
       continue;
     }
+    // An R help page's item (`\item{NUMBER_OF_SPAWNERS}{Total spawners or escapement count.}`, the name perhaps in
+    // `\code{}`), for a column of the data.
+    const rd = /^\s*\\item\{(?:\\code\{)?([^{}]+?)\}?\}\s*\{(.*)\}\s*$/.exec(line);
+    if (rd && known.has(normalName(rd[1]))) {
+      const entry: RawEntry = { column: rd[1].trim(), description: stripMarkup(rd[2].replace(/\\(code|emph|bold|strong|samp|var)\{([^{}]*)\}/g, '$2').replace(/\\%/g, '%')), source: line };
+      if (scope) entry.scope = scope;
+      found.push(entry);
+      continue;
+    }
     // A bullet: "- `name` (type, unit): description", "* **name** – description", "- name: description"; or a
     // numbered item: "29. `photo`: indication if a photo was taken (1) or not (0)".
     const bullet = /^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:`([^`]+)`|\*\*([^*]+)\*\*|([A-Za-z_][\w.]*))\s*(?:\(([^)]*)\))?\s*(?::|\s[-–—=]\s|\s-\s?)\s*(.+)$/.exec(line);
@@ -202,7 +211,9 @@ export function readDictionaries(documents: readonly DataDocument[], profile: En
     const descriptor = document.sourceFile.toLowerCase().endsWith('.json');
     // A document named as a data file is (`Cigar.rst` beside, or in a folder of documents above, `Cigar.csv`) describes that file.
     const stem = stemOf(document.sourceFile);
-    const sameStem = profile.tables.some((t) => stemOf(t.sourceFile) === stem) ? `${document.sourceFile.split('/').pop()!.replace(/\.[^.]+$/, '')}.*` : undefined;
+    // (An R help page may prefix the file's name with its group: `Puget-Sound-PSchinook2020.Rd` for `PSchinook2020.csv`.)
+    const described = profile.tables.find((t) => stemOf(t.sourceFile) === stem) ?? (/\.rd$/i.test(document.sourceFile) ? profile.tables.find((t) => stemOf(t.sourceFile).length >= 4 && stem.endsWith(`-${stemOf(t.sourceFile)}`)) : undefined);
+    const sameStem = described ? `${described.sourceFile.split('/').pop()!.replace(/\.[^.]+$/, '')}.*` : undefined;
     // A heading that names a file scopes the sections under it, down to the next heading of its level or above.
     const scopes: Array<{ level: number; file: string }> = [];
     for (const section of document.sections) {

@@ -152,6 +152,17 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
   // The names of every table's columns, for the codebooks that list them (an `owid-co2-codebook.csv` naming `co2`).
   const columnNamesOf = new Map(profile.tables.map((t) => [t.name, t.columns.flatMap((c) => [c.name.toLowerCase(), (c.originalName || c.name).toLowerCase()])]));
   const otherColumnsOf = (table: TableProfile): ReadonlySet<string> => new Set(profile.tables.filter((t) => t !== table && !t.viewSql).flatMap((t) => columnNamesOf.get(t.name) ?? []));
+  // A partition's union view reads its columns' descriptions from its files' (an R help page per file).
+  const memberEntry = (view: TableProfile, column: string): DictionaryEntry | undefined => {
+    const partition = partitions.find((p) => p.view === view.name);
+    if (!partition) return undefined;
+    for (const member of partition.tables) {
+      const table = profile.tables.find((t) => t.name === member.table);
+      const entry = table ? entryFor(dictionary, table, column, profile) : undefined;
+      if (entry) return entry;
+    }
+    return undefined;
+  };
   for (const table of ordered) {
     const samples = sampleValues(db, table);
     const otherColumns = otherColumnsOf(table);
@@ -178,7 +189,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
           foreignKey: keyChildren.has(`${table.name}.${column.name}`),
           referenced: keyParents.has(`${table.name}.${column.name}`),
           lookupTable: isLookup(table, referencedTables),
-          dictionary: entryFor(dictionary, table, column.name, profile),
+          dictionary: entryFor(dictionary, table, column.name, profile) ?? memberEntry(table, column.name),
           otherColumns,
           sample,
         };
@@ -210,7 +221,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
       const list = tableColumns.get(member.table) ?? [];
       list.forEach((semantics, i) => {
         const whole = byKey.get(`${partition.view}.${semantics.column}`);
-        if (whole) list[i] = { ...whole, table: member.table, column: semantics.column, role: { ...whole.role, why: `${whole.role.why} (over all ${partition.tables.length} files of the partition)` }, ...(semantics.derivedFrom ? { derivedFrom: semantics.derivedFrom } : {}) };
+        if (whole) list[i] = { ...whole, table: member.table, column: semantics.column, role: { ...whole.role, why: `${whole.role.why} (over all ${partition.tables.length} files of the partition)` }, ...(semantics.derivedFrom ? { derivedFrom: semantics.derivedFrom } : {}), ...(semantics.description ? { description: semantics.description } : {}) };
       });
     }
   }
