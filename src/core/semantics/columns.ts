@@ -64,8 +64,8 @@ export interface ColumnEvidence {
   dateShape?: DateShape;
   /** Text columns whose sample holds placeholders for missing values (`NA`): how many rows and distinct placeholders the whole column has. */
   missingRows?: { rows: number; distinct: number };
-  /** The names of the columns of the environment's other tables, in lower case (as written and as normalised). */
-  otherColumns?: ReadonlySet<string>;
+  /** Whether a name (in lower case) names a column of another of the environment's tables. */
+  otherColumn?: (name: string) => boolean;
 }
 
 interface RoleDecision {
@@ -421,10 +421,11 @@ function codeLists(e: ColumnEvidence): boolean {
 
 /** How many of a column's sampled values name columns of the other tables ("31 of 31"), when nearly all do; else undefined. */
 function columnNamesListed(e: ColumnEvidence): string | undefined {
-  if (!e.otherColumns || e.otherColumns.size === 0) return undefined;
+  const other = e.otherColumn;
+  if (!other) return undefined;
   const values = presentTexts(e);
   if (values.length < 5 || values.length > 2000) return undefined;
-  const listed = values.filter((v) => e.otherColumns!.has(v.trim().toLowerCase())).length;
+  const listed = values.filter((v) => other(v.trim().toLowerCase())).length;
   return listed >= 0.8 * values.length && e.column.distinctCount >= 0.9 * values.length ? `${listed} of ${values.length}` : undefined;
 }
 

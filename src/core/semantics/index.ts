@@ -150,8 +150,14 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
   // View columns that copy a base column, with it: they mean what it finally means.
   const copies: Array<[ColumnSemantics, ColumnSemantics]> = [];
   // The names of every table's columns, for the codebooks that list them (an `owid-co2-codebook.csv` naming `co2`).
-  const columnNamesOf = new Map(profile.tables.map((t) => [t.name, t.columns.flatMap((c) => [c.name.toLowerCase(), (c.originalName || c.name).toLowerCase()])]));
-  const otherColumnsOf = (table: TableProfile): ReadonlySet<string> => new Set(profile.tables.filter((t) => t !== table && !t.viewSql).flatMap((t) => columnNamesOf.get(t.name) ?? []));
+  // Each name counted once per base table that has it: a name is another table's when more tables have it than this one.
+  const namesOf = (t: TableProfile) => new Set(t.columns.flatMap((c) => [c.name.toLowerCase(), (c.originalName || c.name).toLowerCase()]));
+  const tablesNaming = new Map<string, number>();
+  for (const t of profile.tables) if (!t.viewSql) for (const name of namesOf(t)) tablesNaming.set(name, (tablesNaming.get(name) ?? 0) + 1);
+  const otherColumnOf = (table: TableProfile): ((name: string) => boolean) => {
+    const own = table.viewSql ? new Set<string>() : namesOf(table);
+    return (name) => (tablesNaming.get(name) ?? 0) > (own.has(name) ? 1 : 0);
+  };
   // A partition's union view reads its columns' descriptions from its files' (an R help page per file).
   const memberEntry = (view: TableProfile, column: string): DictionaryEntry | undefined => {
     const partition = partitions.find((p) => p.view === view.name);
@@ -165,7 +171,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
   };
   for (const table of ordered) {
     const samples = sampleValues(db, table);
-    const otherColumns = otherColumnsOf(table);
+    const otherColumn = otherColumnOf(table);
     const lineage = table.viewSql && !partitionViews.has(table.name) ? viewLineage(table, profile) : new Map();
     const list: ColumnSemantics[] = [];
     for (const column of table.columns) {
@@ -190,7 +196,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
           referenced: keyParents.has(`${table.name}.${column.name}`),
           lookupTable: isLookup(table, referencedTables),
           dictionary: entryFor(dictionary, table, column.name, profile) ?? memberEntry(table, column.name),
-          otherColumns,
+          otherColumn,
           sample,
         };
         if (mayHoldDates(column, evidence.fingerprint)) evidence.dateShape = dateShape(db, table.name, column.name);

@@ -2,7 +2,7 @@
  * Fingerprints of a column's values (Metabase calls them fingerprints): shares of values that look like e-mails,
  * URLs, JSON, numbers written as text, month names, codes… computed from a sample, for the column rules to read.
  */
-import { candidateTypesOf } from '../env/typeInference';
+import { candidateTypesOf, isMissingMarker } from '../env/typeInference';
 import { COUNTRY_CODES, COUNTRY_NAMES, MONTH_NAMES, ORDINAL_SCALES, US_STATE_CODES, WEEKDAY_NAMES, YES_NO_PAIRS, negationPair } from './lexicon';
 
 export interface ValueFingerprint {
@@ -300,17 +300,16 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     const numbered = [...lowered].map((v) => /^(\d{1,2})[.)]\s+\S/.exec(v)?.[1]);
     if (!f.ordinalScale && lowered.size >= 2 && numbered.every((d) => d !== undefined) && new Set(numbered).size === numbered.length) f.ordinalScale = true;
   }
-  // Figures beside `z` (not applicable), `x` (not available), `c` (confidential), `low` (rounds to 0), `:` or `..`:
-  // how official statistics leave a cell without its figure. The distinct values when few, else the sample.
+  // Figures beside the marks official statistics write for a figure not given (`z`, `x`, `c`, `low`, `:`, `..`: the
+  // loader's missing-value marks), kept as text by a database that stored them so. The distinct values when few, else
+  // the sample.
   const pool = (distinct && distinct.length > 0 ? distinct : values).filter((v) => v !== null && v !== undefined).map((v) => String(v).trim()).filter((v) => v !== '');
-  const symbols = pool.filter((v) => STATISTICAL_SYMBOLS.test(v)).length;
+  const symbols = pool.filter((v) => v.length <= 5 && isMissingMarker(v)).length;
   const figures = new Set(pool.filter((v) => PLAIN_NUMBER.test(v.replace(/,(?=\d{3}\b)/g, ''))));
   if (symbols > 0 && figures.size >= 2 && symbols + pool.filter((v) => figures.has(v)).length === pool.length) f.figuresWithSymbols = true;
   return f;
 }
 
-/** What official statistics write where a figure is not given: `z`, `x`, `c`, `u`, `low`, `[c]`, `:`, `..`. */
-const STATISTICAL_SYMBOLS = /^(\[?(z|x|c|u|low|k)\]?|:|\.\.)$/i;
 
 /**
  * The separator (`;` or `|`) of lists two of whose distinct values hold the same items in another order or spacing
