@@ -1605,6 +1605,12 @@ describe('semantics rules: codebook keys, hex colours, charges, numbered answers
     assert.equal(fraction?.kind === 'dictionary' && fraction.file, 'Hood-Canal-HCchum2020.Rd');
   });
 
+  it('reads the COVID tests\' pseudonyms: a last name drawn from 27 surnames is still a name, not a grouping', async () => {
+    const env = await once('medicaldata-covid-testing-csv');
+    assert.equal(column(env, 'covid_testing_deid', 'fake_last_name').role.value, 'text');
+    assert.equal(column(env, 'covid_testing_deid', 'fake_first_name').role.value, 'text');
+  });
+
   it('reads GeoNuclearData: the README\'s `name` under `### countries` describes the countries, not the power plants', async () => {
     const env = await once('geonucleardata-power-plants-json');
     assert.notEqual(column(env, 't_4_nuclear_power_plants', 'name').role.value, 'geo');

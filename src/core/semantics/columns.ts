@@ -1147,7 +1147,9 @@ const RULES: Rule[] = [
     // People's names hardly repeat: a `family_name` of a dozen values over a thousand rows is a family of things
     // (a party family, a product family), a category the rows are grouped by.
     const { rows: presentRows, distinct: presentDistinct } = present(e);
-    if (personWord !== undefined && presentDistinct >= 2 && presentDistinct <= 50 && presentRows >= 10 * presentDistinct && f.meanLength <= 60 && !shapedLikePeoplesNames(e)) {
+    // (A `last_name`, `first_name` or `surname` is a person's, however few: pseudonyms drawn from 27 surnames are still names.)
+    const ownName = personWord !== undefined && /^(first|last|given|surname|firstname|lastname|middle)$/.test(personWord);
+    if (personWord !== undefined && !ownName && presentDistinct >= 2 && presentDistinct <= 50 && presentRows >= 10 * presentDistinct && f.meanLength <= 60 && !shapedLikePeoplesNames(e)) {
       return { role: 'dimension', rule: 'dimension:recurring-person-word', confidence: 0.6, why: `named ${column.name}, but ${presentDistinct} values over ${Math.round(presentRows)} rows: a grouping, not people's names` };
     }
     // Names that recur across the rows of a table (an agency name on every budget line) are what the rows are grouped by.
