@@ -1637,3 +1637,95 @@ describe('semantics rules: the nineteenth set\'s rules stay off their look-alike
     }
   });
 });
+
+describe('semantics rules: acronyms spelled out by their document, numbers that name, R\'s row names, replicate weights, zeros that repeat (the twentieth set)', function () {
+  this.timeout(300_000);
+  const once = onceEach();
+
+  it('reads the California school scores: the help page spells out API as an index, so scores and their change are averaged', async () => {
+    const env = await once('survey-ca-schools-api-sqlite');
+    for (const name of ['api00', 'api99', 'growth', 'target']) {
+      const c = column(env, 'apistrat', name);
+      assert.equal(c.additivity?.value, 'non-additive', `${name}: ${c.additivity?.why}`);
+    }
+    // The description itself stays as written; the spelled-out words are what the additivity read.
+    assert.equal(column(env, 'apistrat', 'api00').description?.value, 'API in 2000');
+  });
+
+  it('reads a help page\'s item that runs over two lines, and the entry of `full` for the column written `full__1`', async () => {
+    const env = await once('survey-ca-schools-api-sqlite');
+    assert.match(column(env, 'apistrat', 'mobility').description?.value ?? '', /first year at the school$/);
+    assert.equal(column(env, 'apistrat', 'mobility').additivity?.value, 'non-additive');
+    assert.equal(column(env, 'apistrat', 'full__1').description?.value, 'percent fully qualified teachers');
+  });
+
+  it('reads "School number" as the school\'s identifier, R\'s row names as row numbers, and jackknife weights of 0 or 15/14 as factors', async () => {
+    const env = await once('survey-ca-schools-api-sqlite');
+    assert.equal(column(env, 'apistrat', 'snum').role.value, 'identifier');
+    assert.equal(column(env, 'apistrat', 'row_names').role.value, 'identifier');
+    assert.equal(column(env, 'clusweights', 'wt1').additivity?.value, 'non-additive');
+    // The school counts stay counts.
+    assert.equal(column(env, 'apistrat', 'enroll').role.value, 'measure');
+  });
+
+  it('reads the Casco Bay sheets: a year\'s column holds what its sheet counts (outfalls in place, a level; events, a flow)', async () => {
+    const env = await once('cbep-maine-cso-xlsx');
+    assert.equal(column(env, 't_2019_report_data_outfalls_2019', 't_2010').additivity?.value, 'semi-additive');
+    assert.equal(column(env, 't_2019_report_data_events_2019', 't_2010').additivity?.value, 'additive');
+  });
+
+  it('reads REST Countries: a Gini index is averaged, a subregion is a place, a [lat, lng] pair is a point', async () => {
+    const env = await once('restcountries-countries-json');
+    assert.equal(column(env, 'countries_v2', 'gini').additivity?.value, 'non-additive');
+    assert.equal(column(env, 'countries_v2', 'subregion').role.value, 'geo');
+    assert.equal(column(env, 'countries_v2', 'latlng').role.value, 'geo');
+  });
+
+  it('reads the RMP accidents: deaths that are zero at most facilities are no repeated total, a duration in digits is a measure, stability classes A–F an order', async () => {
+    const env = await once('dataliberation-rmp-accidents-csv');
+    assert.equal(column(env, 'output_accidents', 'deaths_public_responders').additivity?.value, 'additive');
+    assert.equal(column(env, 'output_accidents', 'accident_release_duration').role.value, 'measure');
+    assert.equal(column(env, 'output_accidents', 'stability_class').role.value, 'ordinal');
+  });
+});
+
+describe('semantics rules: the twentieth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps "number of …" a count, a quantum number no key, an acronym the document never spells out as written, lettered sections a category', async () => {
+    const lines = ['pupils,shell,score,section,weight'];
+    for (let i = 0; i < 40; i++) lines.push([100 + i * 7, 1 + (i % 6), 40 + ((i * 13) % 50), ['A', 'B', 'D', 'F'][i % 4], (0.5 + (i % 9) * 0.37).toFixed(2)].join(','));
+    const readme = [
+      '# Schools', '', 'Scores from the KPI programme.', '',
+      '| column | description |', '|---|---|',
+      '| pupils | Number of pupils |', '| shell | Principal quantum number |', '| score | KPI in 2000 |', '| section | Section of the report |', '| weight | weight in kg |', '',
+    ].join('\n');
+    const folder = makeFolder({ 'items.csv': lines.join('\n') + '\n', 'README.md': readme });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'items', 'pupils')?.role.value, 'measure');
+      assert.notEqual(found(env, 'items', 'shell')?.role.value, 'identifier');
+      // "KPI" is not spelled out ("KPI programme" has no words for its letters): the description is what decides.
+      assert.equal(found(env, 'items', 'score')?.description?.value, 'KPI in 2000');
+      assert.notEqual(found(env, 'items', 'section')?.role.value, 'ordinal');
+      // A weight in kilograms of many values is a mass, not a factor.
+      const weight = found(env, 'items', 'weight')?.additivity?.source;
+      assert.notEqual(weight?.kind === 'rule' ? weight.rule : undefined, 'additivity:weight-factor');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps a repeated value that is not zero a repeated value', async () => {
+    const lines = ['site_id,visit,site_area'];
+    for (let i = 0; i < 60; i++) lines.push([`S${i % 10}`, i, 10 + (i % 10) * 3].join(','));
+    const folder = makeFolder({ 'visits.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'visits', 'site_area')?.additivity?.value, 'additive');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

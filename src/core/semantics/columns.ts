@@ -513,6 +513,10 @@ const DESCRIBED_KEY_WORDS = new Set(['id', 'ids', 'identifier', 'identifiers', '
  */
 function describedIdentifier(described: readonly string[]): string | undefined {
   const head = described.slice(0, 10);
+  // "School number", "County number", "Flight number": the number a thing is known by, where "number of schools" counts them.
+  const numbered = described.length === 2 && described[1] === 'number' && !/^(atomic|mass|quantum|oxidation|coordination|mach|reynolds|wave)$/.test(described[0]) &&
+    !described.slice(0, -1).some((w) => COUNT_WORDS.has(w) || ADDITIVE_WORDS.has(w) || NON_ADDITIVE_WORDS.has(w) || STATISTIC_WORDS.has(w) || /^(estimated|approximate|approx|total|overall|net|gross|mean)$/.test(w));
+  if (numbered) return `${described[described.length - 2]} number`;
   const at = head.findIndex((w) => DESCRIBED_KEY_WORDS.has(w));
   if (at < 0) return undefined;
   const before = head.slice(0, at);
@@ -726,6 +730,10 @@ const RULES: Rule[] = [
     if (values.length === 0) return undefined;
     const wkt = values.filter((v) => WKT.test(v)).length;
     const geojson = values.filter((v) => GEOJSON.test(v)).length;
+    // A point as a pair of numbers in an array (`latlng` `[28.0, 84.0]`, `[]` where it is not known): a place, named so.
+    if (/^(lat_?lng|lat_?lon|lat_?long|lon_?lat|lng_?lat|coordinates|coords|latlong|location|point)$/i.test(e.column.name.replace(/^.*[.]/, '')) && values.some((v) => v.trim() !== '[]') && values.every((v) => /^\s*\[\s*(-?\d+(\.\d+)?\s*,\s*-?\d+(\.\d+)?\s*)?\]\s*$/.test(v))) {
+      return { role: 'geo', rule: 'geo:coordinate-pair', confidence: 0.8, why: `named ${e.column.name}, pairs of numbers (${values[0].trim()}): a point's coordinates`, geo: 'geometry' };
+    }
     if (Math.max(wkt, geojson) < 0.9 * values.length) return undefined;
     return { role: 'geo', rule: wkt >= geojson ? 'geo:wkt-values' : 'geo:geojson-values', confidence: 0.9, why: `values are ${wkt >= geojson ? 'WKT' : 'GeoJSON'} geometries (${values[0].slice(0, 24)}…)`, geo: 'geometry' };
   },
@@ -1002,6 +1010,13 @@ const RULES: Rule[] = [
     const alertName = n.tokens.some((t) => /^(alert|alerts|status|rag|level|severity|warning|risk)$/.test(t));
     if (f.ordinalScale && !(colours && !alertName)) return { role: 'ordinal', rule: 'ordinal:scale-values', confidence: 0.85, why: `values form an ordered scale (${column.samples.join(', ')}…)` };
     if (column.type === 'text' && n.tokens.some((t) => t === 'rating' || t === 'grade') && column.distinctCount <= 12) return { role: 'ordinal', rule: 'ordinal:rating-name', confidence: 0.75, why: `named ${column.name}, ${column.distinctCount} rating levels` };
+    // Classes lettered in a run from A (a Pasquill stability `class` A–F, an energy `band` A–G): grades, in their order.
+    if (column.type === 'text' && n.last !== undefined && /^(class|band|tier)$/.test(n.last) && column.distinctCount >= 3 && column.distinctCount <= 12) {
+      const letters = [...new Set(presentTexts(e).map((v) => v.trim()))].sort();
+      if (letters.every((v) => /^[A-Z]$/.test(v)) && letters[0] === 'A' && letters.every((v, at) => v.charCodeAt(0) === 65 + at)) {
+        return { role: 'ordinal', rule: 'ordinal:lettered-classes', confidence: 0.65, why: `named ${column.name}, classes lettered A–${letters[letters.length - 1]}` };
+      }
+    }
     // A level counted in a few steps (administrative level 1–4, education level): an ordered category, not a quantity.
     // (Levels of government or of geography, `Local` / `Central`, `National` / `Regional`, are kinds, not an order.)
     const tiers = column.type === 'text' && presentTexts(e).length > 0 && presentTexts(e).every((v) => ADMINISTRATIVE_TIERS.test(v.trim()));
@@ -1073,6 +1088,10 @@ const RULES: Rule[] = [
   (e, n) => {
     const f = e.fingerprint;
     if (e.column.type !== 'text' || (f.numericText < 0.9 && !(f.numericText >= 0.75 && countWithNotes(e, n)) && !f.figuresWithSymbols)) return undefined;
+    // R's row names, written out with the data frame (`row_names` `"1"`, `"2"`…): which row it was, kept as text.
+    if (/^row_?names?$/.test(n.tokens.join('_')) && e.column.candidateKey && wholeNumbersWritten(e)) {
+      return { role: 'identifier', rule: 'identifier:row-names', confidence: 0.8, why: `named ${e.column.name}, whole numbers written as text, one per row: R's row names`, identifier: 'row-index' };
+    }
     // Digits under a name that says they identify (`democracy_club_person_identifier`): a key kept as text.
     if ((hasAny(n.tokens, IDENTIFIER_WORDS) || n.last === 'identifier') && wholeNumbersWritten(e)) return { role: 'identifier', rule: 'identifier:id-name', confidence: 0.8, why: `named ${e.column.name}, whole numbers written as text`, identifier: 'code' };
     // An entity numbered by its noun alone, written as text beside `NA` (a `nest` number, a `brood`): who the row is about.
@@ -1252,6 +1271,10 @@ const RULES: Rule[] = [
     // Codes named as a classification whose values recur (Library of Congress classes `PR`, `PS` on eight books each): a category.
     const classifying = n.last !== undefined && (DIMENSION_WORDS.has(n.last) || CLASSIFICATION_WORDS.has(n.last));
     if (f.codeLike >= 0.9 && f.meanLength <= 16 && classifying && nonNull >= 3 * distinct) return { role: 'dimension', rule: 'dimension:classification-codes', confidence: 0.6, why: `named ${column.name}, ${distinct} codes recurring over ${Math.round(nonNull)} rows: classes` };
+    // A duration written as digits (`release_duration` `04000`: 40 hours 00 minutes): how long, not a code.
+    if (n.last === 'duration' && presentTexts(e).length > 0 && presentTexts(e).every((v) => /^\d{1,8}$/.test(v.trim()))) {
+      return { role: 'measure', rule: 'measure:duration-digits', confidence: 0.6, why: `named ${column.name}, written in digits: a duration` };
+    }
     if (f.codeLike >= 0.9 && f.meanLength <= 16) return { role: 'identifier', rule: 'identifier:code-values', confidence: 0.7, why: 'short codes of capitals and digits', identifier: 'code' };
     if (f.meanLength <= 4 && f.multiWord === 0 && f.nonAscii < 0.5 && column.distinctCount >= 0.8 * e.table.rowCount * (1 - column.nullFraction)) return { role: 'identifier', rule: 'identifier:short-unique-codes', confidence: 0.65, why: `${column.distinctCount} distinct values of ${f.meanLength.toFixed(1)} characters: codes`, identifier: 'code' };
     // A category named as such (`owner`, `source`, `type`) whose values recur is one, however many it has.
@@ -1357,13 +1380,15 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   const tableTokens = [...nameTokens(evidence.table.originalName.replace(/\.[a-z0-9]+$/i, '')), ...nameTokens(evidence.table.name)];
   const calendarColumn = tokens.length === 1 && MONTH_TOKEN.test(tokens[0]);
   if (tokens.length > 0 && tokens.every((t) => GENERIC_MEASURE_NAMES.has(t))) tokens = [...new Set([...tokens, ...tableTokens])];
+  // …and so does a year's column (`1987` … `2019` of a sheet named Outfalls 2019: outfalls in each year).
+  else if (tokens.length === 1 && /^(1[89]|20)\d\d$/.test(tokens[0])) tokens = [...new Set(tableTokens.filter((t) => !/^\d+$/.test(t)))];
   const priceIndex = tableTokens.find((t) => PRICE_INDEX_WORDS.has(t));
   if (priceIndex && (calendarColumn || tokens.every((t) => GENERIC_MEASURE_NAMES.has(t) || tableTokens.includes(t)))) {
     return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:price-index-table' }, why: `a value of ${evidence.table.name}, named for a price index (${priceIndex}): indexes are averaged, not summed` };
   }
   // A short word numbered (`pop16`: population above 16, `emp2`) reads as its word.
   tokens = tokens.map((t) => /^[a-z]{3}\d+$/.test(t) ? t.replace(/\d+$/, '') : t);
-  const described = evidence.dictionary ? descriptionTokens(evidence.dictionary.description) : [];
+  const described = evidence.dictionary ? descriptionTokens(evidence.dictionary.spelledOut ?? evidence.dictionary.description) : [];
   // A description that puts the quantity per person ("cigarette sales in packs per capita", "per capita disposable
   // income") says more than the name: whatever is counted, a figure per head does not add up.
   const perHead = described.findIndex((w, at) => w === 'per' && PER_HEAD_WORDS.has(described[at + 1] ?? ''));
@@ -1397,6 +1422,12 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     if (additive) return { value: 'additive', confidence: where === 'name' ? 0.85 : 0.75, source, why: `"${additive}" adds up` };
     return undefined;
   };
+  // A replicate weight (`wt1` … `wt15` of a jackknife: 0 where the unit's cluster is left out, n/(n-1) elsewhere): a
+  // factor that multiplies a value, which means nothing summed on its own.
+  const original0 = evidence.column.originalName || evidence.column.name;
+  if (/^(wt|wgt|weight|repwt|rwt|rep_?wt|rep_?weight)_?\d*$/i.test(original0) && evidence.column.distinctCount === 2 && num(evidence.column.min) === 0 && !Number.isInteger(num(evidence.column.max))) {
+    return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:weight-factor' }, why: `named ${original0}, two values, 0 and ${evidence.column.max}: a weight factor that multiplies what it weighs` };
+  }
   // Years spent doing something (`years_farm`, `A11_years_farm`, `yrs_service`): a duration that describes who
   // answers, like an age, never summed.
   const yearsAt = tokens.findIndex((t) => t === 'years' || t === 'yrs');

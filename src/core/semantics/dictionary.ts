@@ -115,8 +115,17 @@ function entriesIn(text: string, scope: string | undefined, known: ReadonlySet<s
     }
     // An R help page's item (`\item{NUMBER_OF_SPAWNERS}{Total spawners or escapement count.}`, the name perhaps in
     // `\code{}`), for a column of the data.
-    const rd = /^\s*\\item\{(?:\\code\{)?([^{}]+?)\}?\}\s*\{(.*)\}\s*$/.exec(line);
+    // An item's description may run on over the next lines (`\item{mobility}{percentage of students for whom this is
+    // the first` / `year at the school}`): its lines up to the brace that closes it.
+    let itemText = line;
+    let itemEnd = i;
+    if (/^\s*\\item\{/.test(line)) {
+      const open = (t: string) => (t.match(/(?<!\\)\{/g) ?? []).length - (t.match(/(?<!\\)\}/g) ?? []).length;
+      while (open(itemText) > 0 && itemEnd + 1 < lines.length && itemEnd - i < 8) itemText += ` ${lines[++itemEnd].trim()}`;
+    }
+    const rd = /^\s*\\item\{(?:\\code\{)?([^{}]+?)\}?\}\s*\{(.*)\}\s*$/.exec(itemText);
     if (rd && known.has(normalName(rd[1]))) {
+      i = itemEnd;
       const entry: RawEntry = { column: rd[1].trim(), description: stripMarkup(rd[2].replace(/\\(code|emph|bold|strong|samp|var)\{([^{}]*)\}/g, '$2').replace(/\\%/g, '%')), source: line };
       if (scope) entry.scope = scope;
       found.push(entry);
@@ -200,7 +209,7 @@ const stemOf = (file: string) => file.split('/').pop()!.replace(/\.[^.]+$/, '').
 /** Every dictionary entry of the environment's documents whose column exists in a table the entry may describe. */
 export function readDictionaries(documents: readonly DataDocument[], profile: EnvironmentProfile): DictionaryEntry[] {
   const entries: DictionaryEntry[] = [];
-  const known = new Set(profile.tables.flatMap((t) => t.columns.flatMap((c) => [normalName(c.originalName), normalName(c.name)])));
+  const known = new Set(profile.tables.flatMap((t) => t.columns.flatMap((c) => [normalName(c.originalName), normalName(c.name), normalName(c.name.replace(/(__|\.)\d+$/, ''))])));
   for (const document of documents) {
     let raw: string | undefined;
     try {
@@ -228,12 +237,56 @@ export function readDictionaries(documents: readonly DataDocument[], profile: En
         for (const entry of entriesIn(chunk.text, chunk.table ?? scope, known)) {
           const { source, ...rest } = entry;
           const line = descriptor ? lineOf(raw, `"${entry.column}"`) : lineOf(raw, source);
+          const spelled = raw !== undefined ? withAcronymsSpelledOut(rest.description, raw) : rest.description;
+          if (spelled !== rest.description) rest.spelledOut = spelled;
           entries.push({ ...rest, file: document.sourceFile, ...(line ? { line } : {}), ...(section.heading.trim() !== '' ? { heading: section.heading.trim() } : {}) });
         }
       }
     }
   }
   return entries.filter((entry) => tablesDescribedBy(entry, profile).length > 0);
+}
+
+/** Words left out of an acronym's letters ("Department of Education" is DOE or DE). */
+const ACRONYM_GLUE = /^(of|and|for|the|in|on|to|&)$/;
+
+/**
+ * What a document spells an acronym out as: a run of capitalised words whose initials are its letters ("The Academic
+ * Performance Index is computed…" spells out API), small words between them left out; undefined when the document
+ * does not, or spells it two ways.
+ */
+export function spelledOut(acronym: string, text: string): string | undefined {
+  const letters = acronym.toLowerCase();
+  const words = text.split(/[^A-Za-z&'-]+/).filter(Boolean);
+  const found = new Set<string>();
+  for (let at = 0; at < words.length; at++) {
+    if (!/^[A-Z][a-z]/.test(words[at]) || words[at][0].toLowerCase() !== letters[0]) continue;
+    const run = [words[at]];
+    let matched = 1;
+    for (let next = at + 1; next < words.length && matched < letters.length; next++) {
+      const w = words[next];
+      if (ACRONYM_GLUE.test(w) && run.length > 0) {
+        run.push(w);
+        continue;
+      }
+      if (!/^[A-Z][a-z]/.test(w) || w[0].toLowerCase() !== letters[matched]) break;
+      run.push(w);
+      matched++;
+    }
+    if (matched === letters.length) found.add(run.join(' '));
+  }
+  return found.size === 1 ? [...found][0] : undefined;
+}
+
+/**
+ * A description with each acronym the document spells out followed by its words ("API in 2000" → "API (Academic
+ * Performance Index) in 2000"), so what it is said to be — an index, a rate — reads in its words.
+ */
+export function withAcronymsSpelledOut(description: string, document: string): string {
+  return description.replace(/\b[A-Z]{2,6}\b(?!\s*\()/g, (acronym) => {
+    const words = spelledOut(acronym, document);
+    return words && !description.toLowerCase().includes(words.toLowerCase()) ? `${acronym} (${words})` : acronym;
+  });
 }
 
 /**
@@ -266,7 +319,8 @@ export function tablesDescribedBy(entry: DictionaryEntry, profile: EnvironmentPr
   let folder = entry.file.includes('/') ? entry.file.slice(0, entry.file.lastIndexOf('/') + 1) : '';
   while (folder !== '' && !profile.tables.some((t) => t.sourceFile.startsWith(folder))) folder = folder.slice(0, folder.slice(0, -1).lastIndexOf('/') + 1);
   const wanted = normalName(entry.column);
-  const holds = (table: TableProfile) => table.columns.some((c) => normalName(c.originalName) === wanted || normalName(c.name) === wanted);
+  const namedSo = (c: TableProfile['columns'][number]) => normalName(c.originalName) === wanted || normalName(c.name) === wanted || normalName(c.name.replace(/(__|\.)\d+$/, '')) === wanted;
+  const holds = (table: TableProfile) => table.columns.some(namedSo);
   // A scope that is a table's name (a codebook's row for a table, which may be a workbook sheet) is that table.
   const named = entry.scope ? profile.tables.find((t) => t.name === entry.scope) : undefined;
   if (named) return holds(named) ? [named] : [];
@@ -277,7 +331,7 @@ export function tablesDescribedBy(entry: DictionaryEntry, profile: EnvironmentPr
   return profile.tables.filter((table) => {
     if (!table.sourceFile.startsWith(folder)) return false;
     if (scoped && !scoped.test(table.sourceFile)) return false;
-    return table.columns.some((c) => normalName(c.originalName) === wanted || normalName(c.name) === wanted);
+    return table.columns.some(namedSo);
   });
 }
 

@@ -99,7 +99,9 @@ function isLookup(table: TableProfile, referenced: ReadonlySet<string>): boolean
 function entryFor(entries: readonly DictionaryEntry[], table: TableProfile, column: string, profile: EnvironmentDraft['profile']): DictionaryEntry | undefined {
   const wanted = normalName(column);
   const original = normalName(table.columns.find((c) => c.name === column)?.originalName ?? column);
-  const matching = entries.filter((e) => (normalName(e.column) === wanted || normalName(e.column) === original) && tablesDescribedBy(e, profile).includes(table));
+  // A name the writer made unique with a number (`full__1`, pandas' `full.1`) where the table has no `full`: that column's entry.
+  const base = /(__|\.)\d+$/.test(column) && !table.columns.some((c) => c.name === column.replace(/(__|\.)\d+$/, '')) ? normalName(column.replace(/(__|\.)\d+$/, '')) : undefined;
+  const matching = entries.filter((e) => (normalName(e.column) === wanted || normalName(e.column) === original || normalName(e.column) === base) && tablesDescribedBy(e, profile).includes(table));
   // (A section headed `nuclear_power_plants` describes `raw/4-nuclear_power_plants.json`: the file's name less its
   // number and extension.)
   const bare = (name: string) => name.replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/i, '').replace(/^\d+[-_ .]+/, '').toLowerCase().replace(/[^a-z0-9]+/g, '_');

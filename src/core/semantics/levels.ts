@@ -243,8 +243,9 @@ export function repeatedPerKey(db: Database, table: TableProfile, columns: reado
     .filter((p): p is TableProfile['columns'][number] => p !== undefined && !p.candidateKey && p.distinctCount >= MIN_REPEATED_GROUPS && p.distinctCount <= table.rowCount / 1.2 && p.nullFraction < 0.05)
     .slice(0, 4);
   for (const key of keys) {
-    const inner = measures.map((m, i) => `COUNT(${q(m)}) AS n${i}, COUNT(DISTINCT ${q(m)}) AS d${i}`).join(', ');
-    const outer = measures.map((_, i) => `SUM(n${i} >= 2), SUM(n${i} >= 2 AND d${i} = 1)`).join(', ');
+    // (Only groups with a value other than zero count: a column of zeros is the same on every row of anything.)
+    const inner = measures.map((m, i) => `COUNT(${q(m)}) AS n${i}, COUNT(DISTINCT ${q(m)}) AS d${i}, MAX(ABS(${q(m)})) AS a${i}`).join(', ');
+    const outer = measures.map((_, i) => `SUM(n${i} >= 2 AND a${i} > 0), SUM(n${i} >= 2 AND a${i} > 0 AND d${i} = 1)`).join(', ');
     try {
       const row = db.exec(`SELECT ${outer} FROM (SELECT ${inner} FROM ${q(table.name)} WHERE ${q(key.name)} IS NOT NULL GROUP BY ${q(key.name)})`)[0]?.values[0];
       if (!row) continue;
@@ -259,11 +260,12 @@ export function repeatedPerKey(db: Database, table: TableProfile, columns: reado
     }
   }
   // A repeated value that is the sum of another measure over its group: the group's total, on each of its rows.
+  // (Groups whose total is zero say nothing: zero deaths is the sum of zero deaths of every kind.)
   for (const [total, evidence] of found) {
     for (const part of [...measures, ...others]) {
       if (part === total || found.has(part)) continue;
       try {
-        const row = db.exec(`SELECT COUNT(*), SUM(ABS(s - t) <= 0.5 + 0.001 * ABS(t)) FROM (SELECT SUM(${q(part)}) AS s, MAX(${q(total)}) AS t, COUNT(*) AS n FROM ${q(table.name)} WHERE ${q(evidence.key)} IS NOT NULL GROUP BY ${q(evidence.key)}) WHERE n >= 2 AND t IS NOT NULL AND s IS NOT NULL`)[0]?.values[0];
+        const row = db.exec(`SELECT COUNT(*), SUM(ABS(s - t) <= 0.5 + 0.001 * ABS(t)) FROM (SELECT SUM(${q(part)}) AS s, MAX(${q(total)}) AS t, COUNT(*) AS n FROM ${q(table.name)} WHERE ${q(evidence.key)} IS NOT NULL GROUP BY ${q(evidence.key)}) WHERE n >= 2 AND t IS NOT NULL AND s IS NOT NULL AND t <> 0`)[0]?.values[0];
         const groups = Number(row?.[0] ?? 0);
         const equal = Number(row?.[1] ?? 0);
         if (groups >= MIN_REPEATED_GROUPS && equal >= 0.9 * groups) {

@@ -98,6 +98,7 @@ export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 's
   address: 'address',
   street: 'address',
   region: 'region',
+  subregion: 'region',
   continent: 'region',
   territory: 'region',
   location: 'region',
@@ -193,6 +194,8 @@ export const SEMI_ADDITIVE_WORDS = set(
     'owned rooms bedrooms buildings ' +
     // Who is on a school's roll or staff at the census date, and the schools open then (official education counts).
     'pupils teachers fte schools ' +
+    // Works in place at a date (a town's sewer outfalls, a company's branches): counted at a moment, like schools.
+    'outfalls facilities branches ' +
     // Water held in a reservoir or a tank at the end of a day.
     'storage',
 );
@@ -212,7 +215,7 @@ export const FLOW_WORDS = set('new news daily change changes variation variation
 /** Quantities that do not add up: average them, or take a ratio of sums. */
 export const NON_ADDITIVE_WORDS = set(
   'price prices rate rates ratio ratios pct percent percentage percentages share shares avg average mean median score scores rating ratings ' +
-    'temp temperature temperatures age index margin probability prob density speed elevation altitude humidity pressure per capita gpa discount ' +
+    'temp temperature temperatures age index gini margin probability prob density speed elevation altitude humidity pressure per capita gpa discount ' +
     // Weather readings written short (`humid`, `dewp`, `visib`), concentrations, readability scores.
     'humid dew dewp visib visibility concentration conc readability flesch kincaid gunning linsear smog coleman liau ' +
     // An election's majority: the winner's votes less the runner-up's, a margin.

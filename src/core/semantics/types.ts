@@ -147,6 +147,8 @@ export interface DictionaryEntry {
   scope?: string;
   column: string;
   description: string;
+  /** The description with the acronyms its document spells out written out ("API (Academic Performance Index) in 2000"). */
+  spelledOut?: string;
   unit?: string;
   /** A type the dictionary states (`integer`, `date`, `character`). */
   declaredType?: string;
