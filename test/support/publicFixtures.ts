@@ -34,10 +34,11 @@ export const PUBLIC_FIXTURES = path.join(REPO, 'test', 'fixtures', 'public');
  * `dev-17` (seventeenth, LABELS-17.md): 85.1% role and 84.2% additivity blind; read and used in round 14 too.
  * `dev-18` (eighteenth, LABELS-18.md): 76.4% role and 88.5% additivity blind; read and used in round 14 too.
  * `dev-19` (nineteenth, LABELS-19.md): 78.1% role and 78.8% additivity blind; read and used in round 14 too.
- * A set added later and not yet looked at is `held-out`: the twentieth set (LABELS-20.md), whose disagreements
+ * `dev-20` (twentieth, LABELS-20.md): 88.9% role and 34.7% additivity blind; read and used in round 15.
+ * A set added later and not yet looked at is `held-out`: the twenty-first set (LABELS-21.md), whose disagreements
  * nobody has read; `npm run bench:semantics` reports every set.
  */
-export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'held-out';
+export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'held-out';
 
 export interface PublicFixture {
   name: string;
@@ -155,10 +156,15 @@ export const PUBLIC_ENVIRONMENTS: PublicFixture[] = [
   { name: 'geonucleardata-power-plants-json', set: 'dev-19' },
   { name: 'nwfsc-salmon-spawners-partitions', set: 'dev-19' },
   { name: 'medicaldata-covid-testing-csv', set: 'dev-19' },
-  { name: 'survey-ca-schools-api-sqlite', set: 'held-out' },
-  { name: 'cbep-maine-cso-xlsx', set: 'held-out' },
-  { name: 'restcountries-countries-json', set: 'held-out' },
-  { name: 'dataliberation-rmp-accidents-csv', set: 'held-out' },
+  { name: 'survey-ca-schools-api-sqlite', set: 'dev-20' },
+  { name: 'cbep-maine-cso-xlsx', set: 'dev-20' },
+  { name: 'restcountries-countries-json', set: 'dev-20' },
+  { name: 'dataliberation-rmp-accidents-csv', set: 'dev-20' },
+  { name: 'bioc-hg19-knowngene-txdb-sqlite', set: 'held-out' },
+  { name: 'nzpsc-oia-statistics-xlsx', set: 'held-out' },
+  { name: 'hipo-university-domains-json', set: 'held-out' },
+  { name: 'swcarpentry-gapminder-gdp-partitions', set: 'held-out' },
+  { name: 'fjelstul-worldcup-csv', set: 'held-out' },
 ];
 
 export function publicFixture(name: string): PublicFixture {
