@@ -1729,3 +1729,72 @@ describe('semantics rules: the twentieth set\'s rules stay off their look-alikes
     }
   });
 });
+
+describe('semantics rules: figures per head run together, interval bounds, both sides\' scores, names joined on, tournament stages (the twenty-first set)', function () {
+  this.timeout(300_000);
+  const once = onceEach();
+
+  it('reads Gapminder\'s `gdpPercap_1952`: GDP per capita is averaged, whatever the year', async () => {
+    const env = await once('swcarpentry-gapminder-gdp-partitions');
+    const member = memberOf(env, 'gapminder_gdp_');
+    assert.equal(column(env, member, 'gdp_percap_1952').additivity?.value, 'non-additive');
+  });
+
+  it('reads the gene models: start and end beside each other are positions on a chromosome, a transcript\'s coded name identifies it', async () => {
+    const env = await once('bioc-hg19-knowngene-txdb-sqlite');
+    for (const name of ['tx_start', 'tx_end']) assert.equal(column(env, 'transcript', name).additivity?.value, 'non-additive', name);
+    assert.equal(column(env, 'transcript', 'tx_name').role.value, 'identifier');
+  });
+
+  it('reads the World Cup tables: each side\'s goals add up, a "4–1" cell packs both, a minute of the match is a time, stages reached are an order, a team\'s name joined on is a grouping', async () => {
+    const env = await once('fjelstul-worldcup-csv');
+    for (const name of ['home_team_score', 'away_team_score_penalties', 'home_team_score_margin']) assert.equal(column(env, 'matches', name).additivity?.value, 'additive', name);
+    assert.equal(column(env, 'matches', 'score').role.value, 'structured');
+    assert.equal(column(env, 'goals', 'minute_regulation').role.value, 'time');
+    assert.equal(column(env, 'qualified_teams', 'performance').role.value, 'ordinal');
+    assert.equal(column(env, 'host_countries', 'performance').role.value, 'ordinal');
+    assert.equal(column(env, 'goals', 'team_name').role.value, 'dimension');
+    // The codebook lists each table's columns: its `variable` is the key of its rows, though names recur across tables.
+    assert.equal(column(env, 'variables', 'variable').role.value, 'identifier');
+  });
+
+  it('reads the universities: an ISO alpha-2 code beside the country\'s name is the country', async () => {
+    const env = await once('hipo-university-domains-json');
+    assert.equal(column(env, 'world_universities_and_domains', 'alpha_two_code').role.value, 'geo');
+  });
+});
+
+describe('semantics rules: the twenty-first set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps a balance at the start a level, a start without its end a quantity, a test score averaged, names of people text', async () => {
+    const lines = ['start_balance,end_balance,start_count,test_score,home_visits,customer_name'];
+    const people = ['Ann Lee', 'Bo Chen', 'Cy Diaz', 'Di Park', 'Ed Wu', 'Flo Ng', 'Gus Roy', 'Hal Poe'];
+    for (let i = 0; i < 40; i++) lines.push([1000 + i * 13, 1100 + i * 11, 3 + (i % 7), 55 + ((i * 7) % 40), i % 5, `${people[i % 8]} ${i}`].join(','));
+    const folder = makeFolder({ 'accounts.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'accounts', 'start_balance')?.additivity?.value, 'semi-additive');
+      assert.equal(found(env, 'accounts', 'start_count')?.additivity?.value, 'additive');
+      assert.equal(found(env, 'accounts', 'test_score')?.additivity?.value, 'non-additive');
+      assert.notEqual(found(env, 'accounts', 'customer_name')?.role.value, 'identifier');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps a score of one number a measure and stage-like words among others a category', async () => {
+    const lines = ['score,round'];
+    const rounds = ['group stage', 'final', 'training', 'friendly'];
+    for (let i = 0; i < 40; i++) lines.push([`${i % 9}`, rounds[i % 4]].join(','));
+    const folder = makeFolder({ 'games.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'games', 'score')?.role.value, 'structured');
+      assert.notEqual(found(env, 'games', 'round')?.role.value, 'ordinal');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

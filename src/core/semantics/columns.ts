@@ -275,8 +275,9 @@ const timeRules: Rule[] = [
     if (n.tokens.some((t) => t === 'month' || t === 'mon' || t === 'mo' || t === 'mnth' || t === 'mth') && only && min >= 1 && max <= 12) return { role: 'time', rule: 'time:month-number', confidence: 0.85, why: `named ${column.name}, integers 1–12`, time: { storage: 'month-number', grain: 'month-of-year' } };
     if (n.tokens.some((t) => t === 'quarter' || t === 'qtr') && only && min >= 1 && max <= 4) return { role: 'time', rule: 'time:quarter-number', confidence: 0.85, why: `named ${column.name}, integers 1–4`, time: { storage: 'text', grain: 'quarter' } };
     if (n.tokens.some((t) => t === 'hour' || t === 'hr') && only && min >= 0 && max <= 23) return { role: 'time', rule: 'time:hour-number', confidence: 0.85, why: `named ${column.name}, integers 0–23`, time: { storage: 'hour', grain: 'hour-of-day' } };
-    // `minute` (singular) of an event, 0–130: when in the hour or the match it happened (`minutes` is a duration).
-    if (n.last === 'minute' && only && min >= 0 && max <= 130) return { role: 'time', rule: 'time:minute-number', confidence: 0.7, why: `named ${column.name}, integers ${min}–${max}: the minute something happened`, time: { storage: 'text', grain: 'other' } };
+    // `minute` (singular) of an event, 0–130: when in the hour or the match it happened (`minutes` is a duration);
+    // so is the minute counted in a part of the match (`minute_regulation`, `minute_stoppage`).
+    if ((n.last === 'minute' || (n.tokens[0] === 'minute' && n.tokens.length === 2)) && only && min >= 0 && max <= 130) return { role: 'time', rule: 'time:minute-number', confidence: 0.7, why: `named ${column.name}, integers ${min}–${max}: the minute something happened`, time: { storage: 'text', grain: 'other' } };
     if (n.tokens.some((t) => t === 'weekday' || t === 'dow') && min >= 0 && max <= 7) return { role: 'time', rule: 'time:weekday-number', confidence: 0.8, why: `named ${column.name}, integers ${min}–${max}`, time: { storage: 'text', grain: 'day-of-week' } };
     // `day`, or a date's day part beside its year and month (`birth_day`, `death_day`): most days of a month occur.
     const dayPart = n.tokens.length === 1 || leafTokens(e).length === 1 ? n.last === 'day' : only && n.tokens[n.tokens.length - 1] === 'day' && column.distinctCount >= 20;
@@ -426,7 +427,9 @@ function columnNamesListed(e: ColumnEvidence): string | undefined {
   const values = presentTexts(e);
   if (values.length < 5 || values.length > 2000) return undefined;
   const listed = values.filter((v) => other(v.trim().toLowerCase())).length;
-  return listed >= 0.8 * values.length && e.column.distinctCount >= 0.9 * values.length ? `${listed} of ${values.length}` : undefined;
+  // (A codebook of several tables names a column once per table that has it: its rows are keyed by table and column.)
+  const perTable = e.table.columns.some((c) => c !== e.column && /^(dataset|table|file|sheet|dataset_name|table_name|file_name)$/.test(nameTokens(c.originalName || c.name).join('_')));
+  return listed >= (perTable ? 0.6 : 0.8) * values.length && (perTable ? e.column.distinctCount >= Math.max(10, 0.2 * values.length) : e.column.distinctCount >= 0.9 * values.length) ? `${listed} of ${values.length}` : undefined;
 }
 
 /** The sampled text values, less empty ones and placeholders for missing values. */
@@ -780,6 +783,11 @@ const RULES: Rule[] = [
     const address = n.last !== undefined && GEO_WORDS[n.last] === 'address';
     if (!compound && !address && f.semicolonList >= 0.2 && e.column.distinctCount > 20 && (f.meanLength <= 120 || f.semicolonList >= 0.8)) return { role: 'structured', rule: 'structured:semicolon-lists', confidence: 0.7, why: `${Math.round(f.semicolonList * 100)}% of values are lists joined by ';' or '|'`, structured: 'list' };
     if (f.packed >= 0.8) return { role: 'structured', rule: 'structured:packed-values', confidence: 0.8, why: 'cells pack several comma-separated fields, some empty' };
+    // Two sides' scores in one cell (`score` `4–1`, `0-0`): a pair packed as text, each side's number a measure elsewhere.
+    const scores = presentTexts(e);
+    if (n.tokens.some((t) => /^(score|scores|result|results)$/.test(t)) && scores.length >= 5 && scores.every((v) => /^\s*\d{1,3}\s*[-–:]\s*\d{1,3}\s*$/.test(v))) {
+      return { role: 'structured', rule: 'structured:score-pairs', confidence: 0.65, why: `named ${e.column.name}, values pair two numbers (${scores[0].trim()}): both sides' scores in one cell`, structured: 'list' };
+    }
     // Sequences of tokens written with digits (chess moves, element codes, coordinates pairs): a notation for machines.
     // A label one per row made of tokens with digits (`TAV06 20211006 H1 C001`, a specimen's label): it identifies.
     if (f.notation >= 0.8 && distinct >= 0.95 * present(e).rows && e.table.rowCount >= 20 && n.last !== undefined && /^(label|code|tag|ref|reference|no|number|id)$/.test(n.last)) {
@@ -902,7 +910,8 @@ const RULES: Rule[] = [
     }
     if (!kind && n.tokens.length === 1) kind = n.tokens.map((t) => GEO_WORDS[t]).find(Boolean);
     // An ISO code of what the rows are about (`iso_code` beside `country`: `AFG`, `OWID_WRL`): the country, written as a code.
-    if (!kind && before === 'iso' && (head === 'code' || head === 'cd') && column.type === 'text' && e.fingerprint.countryCode >= 0.5 && !column.candidateKey) kind = 'country';
+    // (…or by its ISO 3166 name, `alpha_two_code`, `alpha2`.)
+    if (!kind && (before === 'iso' || n.tokens.some((t) => /^alpha(2|3|_?two|_?three)?$/.test(t))) && (head === 'code' || head === 'cd' || /^alpha(2|3)$/.test(head ?? '')) && column.type === 'text' && e.fingerprint.countryCode >= 0.5 && !column.candidateKey) kind = 'country';
     // A position on a grid or a projected map (`xcoord`, `y_coord`): where the thing is, as a pair of coordinates.
     const gridAxis = /^([xy])_?coord(inate)?s?$/.exec(words.join('_'));
     if (!kind && gridAxis && isNumber(column)) return { role: 'geo', rule: 'geo:grid-coordinate', confidence: 0.6, why: `named ${column.name}: the ${gridAxis[1]} coordinate of a position`, geo: gridAxis[1] === 'x' ? 'longitude' : 'latitude' };
@@ -950,6 +959,8 @@ const RULES: Rule[] = [
   (e, n) => {
     // A join by a name meant for people (a film title, a team's name) makes it no code: it is read as text or a category.
     if ((e.referenced || e.foreignKey) && humanNames(e)) return undefined;
+    // …and so does a join by a column named as a name whose values are words (`team_name` `Brazil`, beside `team_id`).
+    if ((e.referenced || e.foreignKey) && (n.last === 'name' || n.last === 'title') && e.column.type === 'text' && e.fingerprint.codeLike < 0.3 && presentTexts(e).length > 0 && presentTexts(e).every((v) => /^[A-Z][A-Za-z'’.-]*(\s+[A-Za-z'’.&-]+)*$/.test(v.trim()))) return undefined;
     // A place in a result (`result_position` 1–13) matches the small ids of some table by chance: it is a position.
     if (e.foreignKey && !e.declaredKey && n.last !== undefined && ORDINAL_WORDS.has(n.last) && !hasAny(n.tokens, IDENTIFIER_WORDS)) return undefined;
     if (e.referenced && e.column.candidateKey) return { role: 'identifier', rule: 'identifier:referenced-key', confidence: 0.9, why: 'a unique column other tables refer to: the key of its table', identifier: 'primary-key' };
@@ -1182,6 +1193,10 @@ const RULES: Rule[] = [
     // The name of an entry in a short list other tables point at (a category, a department) is what you group by.
     if (!personName && (textWord === 'name' || textWord === 'title' || textWord === 'label') && column.distinctCount <= 50 && e.lookupTable) {
       return { role: 'dimension', rule: 'dimension:lookup-name', confidence: 0.75, why: `the ${column.name} of a short list (${e.table.rowCount} rows) that names categories` };
+    }
+    // A name that is a code, one per row (`tx_name` `uc001bum.2`, an accession): it identifies, it is not read.
+    if (!personName && textWord === 'name' && codeShaped(e) && f.multiWord === 0 && column.distinctCount >= 0.95 * nonNullRows) {
+      return { role: 'identifier', rule: 'identifier:coded-name', confidence: 0.65, why: `named ${column.name}, one code-like value per row (${column.samples[0]}…)`, identifier: column.candidateKey ? 'primary-key' : 'code' };
     }
     return { role: 'text', rule: personName ? 'text:person-name' : 'text:name', confidence: 0.85, why: `named ${column.name}: text for people` };
   },
@@ -1490,6 +1505,16 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   if (evidence.column.type === 'real' && min < 0 && max > 0 && Math.max(-min, max) <= 10) {
     return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:signed-fraction' }, why: `real numbers ${min}–${max} on both sides of zero: a relative change or an index` };
   }
+  // Where an interval starts and where it ends (`tx_start` beside `tx_end` on a chromosome, `start_km` beside `end_km`
+  // along a road): positions, which mean nothing summed; their difference is the length.
+  const bound = BOUND_PAIRS.find(([a, b]) => {
+    const other = (t: string) => (t === a ? b : t === b ? a : undefined);
+    const at = other(tokens[0]) !== undefined ? 0 : other(tokens[tokens.length - 1] ?? '') !== undefined ? tokens.length - 1 : -1;
+    if (at < 0 || tokens.length < 2) return false;
+    const sibling = tokens.map((t, i) => (i === at ? other(t)! : t)).join(' ');
+    return evidence.table.columns.some((c) => c !== evidence.column && (c.type === 'integer' || c.type === 'real') && nameTokens(c.originalName || c.name).join(' ') === sibling);
+  });
+  if (bound) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:interval-bound' }, why: `named ${evidence.column.name} beside its ${bound.join('/')} pair: a position where an interval ${tokens.includes(bound[0]) ? 'starts' : 'ends'}, not an amount` };
   // A table named for what it holds at a moment (`…_capacity_…`, `stock_levels`, `providers_as_at_2018_03_31`): its
   // quantities are levels, unless their own words said otherwise above.
   const level = tableLevel(evidence.table);
@@ -1510,11 +1535,17 @@ const SIDES: ReadonlyArray<readonly [string, string]> = [['home', 'away'], ['tea
  * One side's score in a match beside the other side's (`home_score`, `away_score`): goals or points scored, counted in
  * whole numbers, which add up over matches (a team's goals in a season). A test score or a rating stays a score.
  */
+/** The words of an interval's two ends. */
+const BOUND_PAIRS: ReadonlyArray<readonly [string, string]> = [['start', 'end'], ['begin', 'end'], ['from', 'to'], ['first', 'last'], ['lower', 'upper']];
+
 function matchScore(evidence: ColumnEvidence, tokens: readonly string[]): Fact<Additivity> | undefined {
-  const head = tokens[tokens.length - 1];
-  if (tokens.length !== 2 || !/^(score|scores|goals|points|pts|runs)$/.test(head ?? '') || evidence.column.type !== 'integer' || num(evidence.column.min) < 0) return undefined;
+  // The side first, then what was scored and how (`home_score`, `home_team_score_penalties`, `away_team_score_margin`).
+  const rest = tokens.slice(1);
+  const head = rest.find((t) => /^(score|scores|goals|points|pts|runs)$/.test(t));
+  const margin = rest.some((t) => /^(margin|difference|diff)$/.test(t));
+  if (tokens.length < 2 || tokens.length > 4 || head === undefined || evidence.column.type !== 'integer' || (num(evidence.column.min) < 0 && !margin)) return undefined;
   const siblings = new Set(evidence.table.columns.map((c) => nameTokens(c.originalName || c.name).join(' ')));
-  const pair = SIDES.find(([a, b]) => (tokens[0] === a && siblings.has(`${b} ${head}`)) || (tokens[0] === b && siblings.has(`${a} ${head}`)));
+  const pair = SIDES.find(([a, b]) => (tokens[0] === a && siblings.has([b, ...rest].join(' '))) || (tokens[0] === b && siblings.has([a, ...rest].join(' '))));
   if (!pair) return undefined;
   return { value: 'additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:match-score' }, why: `named ${evidence.column.name} beside the ${tokens[0] === pair[0] ? pair[1] : pair[0]} side's: goals or points scored in a match, which add up over matches` };
 }

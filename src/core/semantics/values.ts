@@ -5,6 +5,9 @@
 import { candidateTypesOf, isMissingMarker } from '../env/typeInference';
 import { COUNTRY_CODES, COUNTRY_NAMES, MONTH_NAMES, ORDINAL_SCALES, US_STATE_CODES, WEEKDAY_NAMES, YES_NO_PAIRS, negationPair } from './lexicon';
 
+/** A stage of a knockout tournament, as results tables write it. */
+const TOURNAMENT_STAGE = /^((first|second|third|final) )?(group stage|group phase|round of \d+|(quarter|quater|semi)[- ]?finals?|finals?|final round|(third|fourth)[- ]place( match| play-?off)?|champions?|runners?[- ]up|winners?|preliminary round|play-?offs?)$/;
+
 export interface ValueFingerprint {
   /** Non-null values sampled. */
   sampled: number;
@@ -291,6 +294,8 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     // Graded judgements (`Good`, `Requires improvement to be good`, `Inadequate`), beside `Not judged`.
     const graded = [...lowered].filter((v) => !NOT_GRADED.test(v));
     if (!f.ordinalScale && graded.length >= 2 && graded.every((v) => JUDGEMENTS.test(v))) f.ordinalScale = true;
+    // How far a team went in a tournament (`group stage`, `round of 16`, `quarter-finals`, `final`): stages in order.
+    if (!f.ordinalScale && lowered.size >= 3 && [...lowered].every((v) => TOURNAMENT_STAGE.test(v))) f.ordinalScale = true;
     // Letter grades (`A+`, `A`, `A-`): a plain `A`/`B` is as often a section or a group, so a `+` or `-` must be there.
     if (!f.ordinalScale && lowered.size >= 2 && [...lowered].every((v) => LETTER_GRADES.includes(v)) && [...lowered].some((v) => /[+-]$/.test(v))) f.ordinalScale = true;
     // Bands of a number (`Age 0–14`, `15-24`, `65+`, `under 5`): ordered by their bounds.
