@@ -35,10 +35,11 @@ export const PUBLIC_FIXTURES = path.join(REPO, 'test', 'fixtures', 'public');
  * `dev-18` (eighteenth, LABELS-18.md): 76.4% role and 88.5% additivity blind; read and used in round 14 too.
  * `dev-19` (nineteenth, LABELS-19.md): 78.1% role and 78.8% additivity blind; read and used in round 14 too.
  * `dev-20` (twentieth, LABELS-20.md): 88.9% role and 34.7% additivity blind; read and used in round 15.
- * A set added later and not yet looked at is `held-out`: the twenty-first set (LABELS-21.md), whose disagreements
+ * `dev-21` (twenty-first, LABELS-21.md): 87.0% role and 39.6% additivity blind; read and used in round 15 too.
+ * A set added later and not yet looked at is `held-out`: the twenty-second set (LABELS-22.md), whose disagreements
  * nobody has read; `npm run bench:semantics` reports every set.
  */
-export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'held-out';
+export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'dev-21' | 'held-out';
 
 export interface PublicFixture {
   name: string;
@@ -160,11 +161,15 @@ export const PUBLIC_ENVIRONMENTS: PublicFixture[] = [
   { name: 'cbep-maine-cso-xlsx', set: 'dev-20' },
   { name: 'restcountries-countries-json', set: 'dev-20' },
   { name: 'dataliberation-rmp-accidents-csv', set: 'dev-20' },
-  { name: 'bioc-hg19-knowngene-txdb-sqlite', set: 'held-out' },
-  { name: 'nzpsc-oia-statistics-xlsx', set: 'held-out' },
-  { name: 'hipo-university-domains-json', set: 'held-out' },
-  { name: 'swcarpentry-gapminder-gdp-partitions', set: 'held-out' },
-  { name: 'fjelstul-worldcup-csv', set: 'held-out' },
+  { name: 'bioc-hg19-knowngene-txdb-sqlite', set: 'dev-21' },
+  { name: 'nzpsc-oia-statistics-xlsx', set: 'dev-21' },
+  { name: 'hipo-university-domains-json', set: 'dev-21' },
+  { name: 'swcarpentry-gapminder-gdp-partitions', set: 'dev-21' },
+  { name: 'fjelstul-worldcup-csv', set: 'dev-21' },
+  { name: 'xraydb-xray-reference-sqlite', set: 'held-out' },
+  { name: 'yale-bright-star-catalog-json', set: 'held-out' },
+  { name: 'noaa-gsom-cities-partitions', set: 'held-out' },
+  { name: 'openwashdata-fecal-sludge-csv', set: 'held-out' },
 ];
 
 export function publicFixture(name: string): PublicFixture {
