@@ -1798,3 +1798,72 @@ describe('semantics rules: the twenty-first set\'s rules stay off their look-ali
     }
   });
 });
+
+describe('semantics rules: paragraphs that open with a column\'s name, running totals and counts said so, concentrations, signed numbers, catalogue numbers, sky positions (the twenty-second set)', function () {
+  this.timeout(300_000);
+  const once = onceEach();
+
+  it('reads NOAA\'s README ("EMNT: Extreme minimum temperature for the month.") as the files\' dictionary: extremes are averaged, degree days to date are levels, days counted add up', async () => {
+    const env = await once('noaa-gsom-cities-partitions');
+    const member = memberOf(env, 'nyc');
+    assert.match(column(env, member, 'emnt').description?.value ?? '', /^Extreme minimum temperature for the month/);
+    assert.equal(column(env, member, 'emnt').additivity?.value, 'non-additive');
+    assert.equal(column(env, member, 'hdsd').additivity?.value, 'semi-additive');
+    assert.equal(column(env, member, 'dsnd').additivity?.value, 'additive');
+    assert.equal(column(env, member, 'station').role.value, 'identifier');
+  });
+
+  it('reads the sludge analyses: a figure in mg/L or g/L is a concentration, pH and millivolts readings, all averaged', async () => {
+    const env = await once('openwashdata-fecal-sludge-csv');
+    for (const name of ['cod', 'total_nitrogen', 'tss', 'p_h', 'orp']) assert.equal(column(env, 'phys_chem_parameter', name).additivity?.value, 'non-additive', name);
+  });
+
+  it('reads the Bright Star Catalogue: signed numbers (`+0.07`, `-006`) are numbers, catalogue numbers identify, sky positions in degrees and hours are positions', async () => {
+    const env = await once('yale-bright-star-catalog-json');
+    for (const name of ['hr', 'hd', 'sao', 'fk5', 'ads']) assert.equal(column(env, 'bsc5', name).role.value, 'identifier', name);
+    for (const name of ['ra', 'dec', 'glon', 'glat']) assert.equal(column(env, 'bsc5', name).role.value, 'geo', name);
+    assert.equal(column(env, 'bsc5', 'rad_vel').role.value, 'measure');
+    assert.equal(column(env, 'bsc5', 'rad_vel').additivity?.value, 'non-additive');
+  });
+});
+
+describe('semantics rules: the twenty-second set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps a lone "Note:" no dictionary, a number of beds licensed a level, zero-padded unsigned codes codes, "ADS number components" no key', async () => {
+    const lines = ['beds,code,parts,visits'];
+    for (let i = 0; i < 40; i++) lines.push([100 + i, String(i % 7).padStart(5, '0'), ['A', 'B', 'AB'][i % 3], 3 + (i % 5)].join(','));
+    const readme = [
+      '# Hospitals', '',
+      '| column | description |', '|---|---|',
+      '| beds | Number of hospital beds of all types licensed for potential use |', '| parts | ADS number components |', '',
+      'visits: how often the site was visited.', '', 'Note: figures are provisional.', '',
+    ].join('\n');
+    const folder = makeFolder({ 'sites.csv': lines.join('\n') + '\n', 'README.md': readme });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'sites', 'beds')?.additivity?.value, 'non-additive');
+      assert.notEqual(found(env, 'sites', 'code')?.role.value, 'measure');
+      assert.notEqual(found(env, 'sites', 'parts')?.role.value, 'identifier');
+      // One labelled paragraph is no dictionary.
+      assert.equal(found(env, 'sites', 'visits')?.description, undefined);
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps precipitation named ppt a total, and a principal quantum number no key', async () => {
+    const lines = ['month,ppt,n'];
+    for (let i = 0; i < 24; i++) lines.push([1 + (i % 12), (20 + i * 3.1).toFixed(1), 1 + (i % 6)].join(','));
+    const readme = ['| column | description |', '|---|---|', '| n | Principal quantum number |', ''].join('\n');
+    const folder = makeFolder({ 'normals.csv': lines.join('\n') + '\n', 'README.md': readme });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'normals', 'ppt')?.additivity?.value, 'non-additive');
+      assert.notEqual(found(env, 'normals', 'n')?.role.value, 'identifier');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

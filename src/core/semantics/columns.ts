@@ -514,12 +514,24 @@ const DESCRIBED_KEY_WORDS = new Set(['id', 'ids', 'identifier', 'identifiers', '
  * A dictionary that calls the column an identifier ("Comparative Manifestos Project party ID", "unique identifier for
  * each country"), early in its description and before any word of a quantity ("number of ids" counts them).
  */
-function describedIdentifier(described: readonly string[]): string | undefined {
+/** Words before "number" that make it a quantity of physics, chemistry or counting, not a name. */
+const NUMBERS_OF_SCIENCE = /^(atomic|mass|quantum|oxidation|coordination|mach|reynolds|wave|prandtl|nusselt|froude|weber|peclet|grashof|rossby|richardson|abbe|octane|cetane|iodine|acid|saponification|sunspot|wolf|reproduction|reproductive|condition|estimated|approximate|approx|total|overall|net|gross|mean|expected|effective|basic|magic)$/;
+
+function describedIdentifier(described: readonly string[], description?: string): string | undefined {
   const head = described.slice(0, 10);
-  // "School number", "County number", "Flight number": the number a thing is known by, where "number of schools" counts them.
-  const numbered = described.length === 2 && described[1] === 'number' && !/^(atomic|mass|quantum|oxidation|coordination|mach|reynolds|wave)$/.test(described[0]) &&
-    !described.slice(0, -1).some((w) => COUNT_WORDS.has(w) || ADDITIVE_WORDS.has(w) || NON_ADDITIVE_WORDS.has(w) || STATISTIC_WORDS.has(w) || /^(estimated|approximate|approx|total|overall|net|gross|mean)$/.test(w));
-  if (numbered) return `${described[described.length - 2]} number`;
+  // "School number", "County number", "Henry Draper Catalog Number": the number a thing is known by, where "number of
+  // schools" counts them and "ADS number components" are the components. A phrase of the description (up to `=`, a
+  // comma or a bracket) must end in it. Numbers of physics and chemistry (atomic, quantum, Reynolds, octane) and counts
+  // (total, estimated, average) are quantities.
+  // "Aitken's Double Star Catalog (ADS) designation": a catalogue's name for the row's thing.
+  if (described.some((w) => w === 'catalog' || w === 'catalogue') && described.some((w) => w === 'designation' || w === 'identification' || w === 'entry')) return 'catalogue designation';
+  for (const phrase of (description ?? '').split(/\s*[=,;:(]\s*|\.\s/)) {
+    const words = descriptionTokens(phrase);
+    const ahead = words.slice(0, -1);
+    if (words[words.length - 1] !== 'number' || ahead.length < 1 || ahead.length > 3) continue;
+    if (ahead.some((w) => COUNT_WORDS.has(w) || ADDITIVE_WORDS.has(w) || NON_ADDITIVE_WORDS.has(w) || STATISTIC_WORDS.has(w) || NUMBERS_OF_SCIENCE.test(w))) continue;
+    return `${ahead[ahead.length - 1]} number`;
+  }
   const at = head.findIndex((w) => DESCRIBED_KEY_WORDS.has(w));
   if (at < 0) return undefined;
   const before = head.slice(0, at);
@@ -696,6 +708,8 @@ function describedPlace(described: readonly string[]): (typeof GEO_WORDS)[string
   const after = words[1];
   if (first && (after === undefined || /^(of|in|where|which|that|name|names|code|codes|or|and|id|abbreviation|abbr|iso|for|at|fips|number|level|the)$/.test(after))) return first;
   if (['name', 'code', 'abbreviation', 'abbr', 'iso'].includes(words[0]) && words[1] === 'of') return GEO_WORDS[words[2]];
+  // "Galactic longitude", "Geodetic latitude": a coordinate in another frame is still a coordinate.
+  if (/^(galactic|ecliptic|celestial|geographic|geographical|geodetic|geocentric|supergalactic)$/.test(words[0]) && (words[1] === 'latitude' || words[1] === 'longitude')) return words[1];
   return undefined;
 }
 
@@ -733,6 +747,15 @@ const RULES: Rule[] = [
     if (values.length === 0) return undefined;
     const wkt = values.filter((v) => WKT.test(v)).length;
     const geojson = values.filter((v) => GEOJSON.test(v)).length;
+    // A coordinate in degrees, minutes and seconds (`+44° 40′ 22″`, `40°26'46"N`), or a right ascension in hours,
+    // minutes and seconds (`00h 05m 09.9s`) where the name or the dictionary says so: a position.
+    const dms = values.filter((v) => /^\s*[-+]?\d{1,3}\s*°\s*\d{1,2}\s*[′']\s*(\d{1,2}(\.\d+)?\s*[″"])?\s*[NSEW]?\s*$/.test(v)).length;
+    const said = `${e.column.name} ${e.dictionary?.description ?? ''}`.toLowerCase();
+    const hms = /ascension|\bra\b/.test(said) ? values.filter((v) => /^\s*\d{1,2}h\s*\d{1,2}m\s*\d{1,2}(\.\d+)?s\s*$/.test(v)).length : 0;
+    if (Math.max(dms, hms) >= 0.9 * values.length) {
+      const latitude = hms === 0 && /lat|declination|\bdec\b|[NS]\s*$/.test(said + ' ' + values[0]);
+      return { role: 'geo', rule: 'geo:sexagesimal', confidence: 0.7, why: `values are ${hms > 0 ? 'hours, minutes and seconds of right ascension' : 'degrees, minutes and seconds'} (${values[0].trim()}): a position`, geo: latitude ? 'latitude' : 'longitude' };
+    }
     // A point as a pair of numbers in an array (`latlng` `[28.0, 84.0]`, `[]` where it is not known): a place, named so.
     if (/^(lat_?lng|lat_?lon|lat_?long|lon_?lat|lng_?lat|coordinates|coords|latlong|location|point)$/i.test(e.column.name.replace(/^.*[.]/, '')) && values.some((v) => v.trim() !== '[]') && values.every((v) => /^\s*\[\s*(-?\d+(\.\d+)?\s*,\s*-?\d+(\.\d+)?\s*)?\]\s*$/.test(v))) {
       return { role: 'geo', rule: 'geo:coordinate-pair', confidence: 0.8, why: `named ${e.column.name}, pairs of numbers (${values[0].trim()}): a point's coordinates`, geo: 'geometry' };
@@ -930,7 +953,7 @@ const RULES: Rule[] = [
       const limit = kind === 'latitude' ? 90 : 180;
       const projected = n.tokens.includes('easting') || n.tokens.includes('northing');
       // A short name (`lat`) needs coordinate values; the full word (`latitude`) stands even with some stray values.
-      const spelled = n.tokens.includes('latitude') || n.tokens.includes('longitude');
+      const spelled = n.tokens.includes('latitude') || n.tokens.includes('longitude') || (e.dictionary !== undefined && (n.described.includes('latitude') || n.described.includes('longitude')));
       if (!isNumber(column) && !projected && !spelled) return undefined;
       if (!projected && !spelled && (Math.abs(num(column.min)) > limit || Math.abs(num(column.max)) > limit)) return undefined;
       return { role: 'geo', rule: `geo:${kind}`, confidence: 0.95, why: `named ${column.name}, ${isNumber(column) ? `values ${column.min}–${column.max}` : 'numbers written as text'}`, geo: kind };
@@ -994,7 +1017,7 @@ const RULES: Rule[] = [
     const idWord = idQualifier ? undefined : hasAny(n.tokens, IDENTIFIER_WORDS);
     const codeWord = n.last && CODE_WORDS.has(n.last) ? n.last : undefined;
     if (!idWord && !codeWord) {
-      const said = describedIdentifier(n.described);
+      const said = describedIdentifier(n.described, e.dictionary?.description);
       return said ? { role: 'identifier', rule: 'identifier:described', confidence: 0.8, why: `described as "${e.dictionary!.description}" (${said})`, identifier: column.candidateKey ? 'primary-key' : 'code' } : undefined;
     }
     // `agency_code` beside `agency_name`: the code of an entity the table names, not a category.
@@ -1408,6 +1431,13 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   // income") says more than the name: whatever is counted, a figure per head does not add up.
   const perHead = described.findIndex((w, at) => w === 'per' && PER_HEAD_WORDS.has(described[at + 1] ?? ''));
   if (perHead >= 0) return { value: 'non-additive', confidence: 0.8, source: { kind: 'dictionary', file: evidence.dictionary!.file, line: evidence.dictionary!.line }, why: `described "per ${described[perHead + 1]}": a figure per head, which does not add up` };
+  // A concentration (`mg/L`, `g/L`, `µg/m3`, ppm) or a reading of a probe (pH, mV, µS/cm), in the description, the
+  // unit or the header: a property of each sample, averaged, never summed ("Total nitrogen, mg/L" included).
+  const stated = `${evidence.column.originalName || evidence.column.name} ${evidence.dictionary?.description ?? ''} ${evidence.dictionary?.unit ?? ''}`;
+  const concentration = CONCENTRATION_UNIT.exec(stated);
+  if (concentration) {
+    return { value: 'non-additive', confidence: 0.75, source: evidence.dictionary && !CONCENTRATION_UNIT.test(evidence.column.originalName || evidence.column.name) ? { kind: 'dictionary', file: evidence.dictionary.file, line: evidence.dictionary.line } : { kind: 'rule', rule: 'additivity:concentration' }, why: `in ${concentration[0].trim()}: a concentration or a reading per sample, averaged, not summed` };
+  }
   const fromWords = (words: string[], where: 'name' | 'dictionary'): Fact<Additivity> | undefined => {
     // "previous year's level", "last month's stock": the same quantity at an earlier date, of its own kind.
     words = words.filter((w, at) => !(/^(previous|prior|last)$/.test(w) && TIME_WORDS.has(words[at + 1] ?? '')));
@@ -1415,6 +1445,17 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     // year, which adds up like any flow; a figure per head was decided above, an average keeps its own word.
     if (where === 'dictionary') words = words.filter((w, at) => !(w === 'per' && /^(year|years|annum|yr)$/.test(words[at + 1] ?? '')));
     const source: Fact<Additivity>['source'] = where === 'name' ? { kind: 'rule', rule: 'additivity:name' } : { kind: 'dictionary', file: evidence.dictionary!.file, line: evidence.dictionary!.line };
+    if (where === 'dictionary') {
+      // "Running total of monthly cooling degree days", "season to date": a cumulative level, whatever it counts.
+      const running = words.findIndex((w, at) => (w === 'running' && /^(total|sum|count)$/.test(words[at + 1] ?? '')) || (w === 'to' && words[at + 1] === 'date' && at > 0 && /^(season|year|month|quarter|week)$/.test(words[at - 1])));
+      if (running >= 0) return { value: 'semi-additive', confidence: 0.7, source, why: `described as "${words.slice(running, running + 2).join(' ')}": a cumulative level, which is not summed over time` };
+      // "Number days with snow depth >= 25 mm", "Number of visits": a count, whatever it counts days of.
+      const opening = words.filter((w) => !ARTICLES.has(w));
+      // (A number of people in a state at a moment, "number of students enrolled", is that level: decided below.)
+      if ((opening[0] === 'number' || opening[0] === 'count') && !words.some((w) => w === 'per' || STATISTIC_WORDS.has(w) || SEMI_ADDITIVE_WORDS.has(w)) && evidence.column.type === 'integer') {
+        return { value: 'additive', confidence: 0.7, source, why: `described as "${opening.slice(0, 3).join(' ')} …": a count, which adds up` };
+      }
+    }
     // A figure "of GDP" or "of the total" (`pt_expenditure_of_gdp`): a share of it, in per cent.
     const shareOf = words.findIndex((w, at) => w === 'of' && /^(gdp|gnp|gva|total|income|population)$/.test(words[at + 1] ?? '') && at > 0);
     if (shareOf > 0) return { value: 'non-additive', confidence: where === 'name' ? 0.7 : 0.6, source, why: `${where === 'name' ? 'named' : 'described'} as a figure "of ${words[shareOf + 1]}": a share of it, not summed` };
@@ -1535,6 +1576,9 @@ const SIDES: ReadonlyArray<readonly [string, string]> = [['home', 'away'], ['tea
  * One side's score in a match beside the other side's (`home_score`, `away_score`): goals or points scored, counted in
  * whole numbers, which add up over matches (a team's goals in a season). A test score or a rating stays a score.
  */
+/** Units of a concentration or of a probe's reading. */
+const CONCENTRATION_UNIT = /(^|[\s(,\[])((m|µ|u|n|k)?g|mmol|µmol|umol|mol|meq|cfu|mpn)\s*\/\s*(l|dl|ml|100\s?ml|m3|m\^3|m³|kg|g)(?![a-z])|\b(ppm|ppb|ppmv|µs\/cm|us\/cm|ms\/cm|mv)\b/i;
+
 /** The words of an interval's two ends. */
 const BOUND_PAIRS: ReadonlyArray<readonly [string, string]> = [['start', 'end'], ['begin', 'end'], ['from', 'to'], ['first', 'last'], ['lower', 'upper']];
 

@@ -60,6 +60,7 @@ interface RawEntry extends Omit<DictionaryEntry, 'file'> {
 /** Entries in one section's text. `scope` is the file the section's heading names, if any. */
 function entriesIn(text: string, scope: string | undefined, known: ReadonlySet<string> = new Set()): RawEntry[] {
   const found: RawEntry[] = [];
+  const labelledParagraphs: RawEntry[] = [];
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
@@ -142,8 +143,23 @@ function entriesIn(text: string, scope: string | undefined, known: ReadonlySet<s
       if (qualifiers[1]) entry.unit = qualifiers[1];
       if (scope) entry.scope = scope;
       found.push(entry);
+      continue;
+    }
+    // A paragraph that opens with a column's name and a colon ("EMNT: Extreme minimum temperature for the month.
+    // Given in Celsius degrees."), its description running on to the blank line. Kept only where a section has three
+    // or more, so a lone "Note: …" or a front matter's `title:` is no entry.
+    const labelled = /^([A-Za-z_][\w.-]*)\s*:\s+(\S.*)$/.exec(line);
+    if (labelled && known.has(normalName(labelled[1])) && (i === 0 || lines[i - 1].trim() === '')) {
+      const body = [labelled[2].trim()];
+      let j = i + 1;
+      for (; j < lines.length && lines[j].trim() !== '' && j - i <= 6 && !/^([A-Za-z_][\w.-]*)\s*:\s/.test(lines[j]); j++) body.push(lines[j].trim());
+      const entry: RawEntry = { column: labelled[1], description: stripMarkup(body.join(' ')), source: line };
+      if (scope) entry.scope = scope;
+      labelledParagraphs.push(entry);
+      i = j - 1;
     }
   }
+  if (labelledParagraphs.length >= 3) found.push(...labelledParagraphs);
   return found;
 }
 

@@ -122,6 +122,8 @@ const MISSING_TEXT = new RegExp(`^(${MISSING_PLACEHOLDERS.map((p) => p.replace(/
 export const isMissingText = (text: string): boolean => MISSING_TEXT.test(text.trim());
 /** A plain number written as text (`"0"`, `"-12.5"`); no leading zeros, which codes have (`"007"`). */
 const PLAIN_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
+/** A number written with its sign, however padded (`+0.07`, `-006`, `+.014`): the sign says it is no code. */
+const SIGNED_NUMBER = /^[-+](?:\d+(?:\.\d*)?|\.\d+)$/;
 
 /** A number written as text, plainly (`-12.5`) or with separators and symbols (`$1,200`, `12 %`). */
 export const isNumericText = (text: string): boolean => PLAIN_NUMBER.test(text.trim()) || NUMERIC_TEXT.test(text.trim());
@@ -230,7 +232,7 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     else if (URL_PATTERN.test(text)) f.url++;
     else if (HOSTNAME.test(text)) f.hostname++;
     else if (isJson(text)) f.json++;
-    if (PLAIN_NUMBER.test(text)) f.numericText++;
+    if (PLAIN_NUMBER.test(text) || SIGNED_NUMBER.test(text)) f.numericText++;
     else if (NUMERIC_TEXT.test(text)) {
       f.numericText++;
       const symbol = /[$€£¥]/.exec(text)?.[0];
