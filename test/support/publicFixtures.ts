@@ -36,10 +36,11 @@ export const PUBLIC_FIXTURES = path.join(REPO, 'test', 'fixtures', 'public');
  * `dev-19` (nineteenth, LABELS-19.md): 78.1% role and 78.8% additivity blind; read and used in round 14 too.
  * `dev-20` (twentieth, LABELS-20.md): 88.9% role and 34.7% additivity blind; read and used in round 15.
  * `dev-21` (twenty-first, LABELS-21.md): 87.0% role and 39.6% additivity blind; read and used in round 15 too.
- * A set added later and not yet looked at is `held-out`: the twenty-second set (LABELS-22.md), whose disagreements
+ * `dev-22` (twenty-second, LABELS-22.md): 85.9% role and 53.1% additivity blind; read and used in round 15 too.
+ * A set added later and not yet looked at is `held-out`: the twenty-third set (LABELS-23.md), whose disagreements
  * nobody has read; `npm run bench:semantics` reports every set.
  */
-export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'dev-21' | 'held-out';
+export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'dev-21' | 'dev-22' | 'held-out';
 
 export interface PublicFixture {
   name: string;
@@ -166,10 +167,14 @@ export const PUBLIC_ENVIRONMENTS: PublicFixture[] = [
   { name: 'hipo-university-domains-json', set: 'dev-21' },
   { name: 'swcarpentry-gapminder-gdp-partitions', set: 'dev-21' },
   { name: 'fjelstul-worldcup-csv', set: 'dev-21' },
-  { name: 'xraydb-xray-reference-sqlite', set: 'held-out' },
-  { name: 'yale-bright-star-catalog-json', set: 'held-out' },
-  { name: 'noaa-gsom-cities-partitions', set: 'held-out' },
-  { name: 'openwashdata-fecal-sludge-csv', set: 'held-out' },
+  { name: 'xraydb-xray-reference-sqlite', set: 'dev-22' },
+  { name: 'yale-bright-star-catalog-json', set: 'dev-22' },
+  { name: 'noaa-gsom-cities-partitions', set: 'dev-22' },
+  { name: 'openwashdata-fecal-sludge-csv', set: 'dev-22' },
+  { name: 'chicks-github-reviews-sqlite', set: 'held-out' },
+  { name: 'peconic-estuary-water-quality-xlsx', set: 'held-out' },
+  { name: 'electron-releases-json', set: 'held-out' },
+  { name: 'hakai-juvenile-salmon-csv', set: 'held-out' },
 ];
 
 export function publicFixture(name: string): PublicFixture {
