@@ -1867,3 +1867,62 @@ describe('semantics rules: the twenty-second set\'s rules stay off their look-al
     }
   });
 });
+
+describe('semantics rules: states that are conditions, units in headers, censored figures, present or absent, log classes, versions, clock times beside NA (the twenty-third set)', function () {
+  this.timeout(300_000);
+  const once = onceEach();
+
+  it('reads the review database: a pull request\'s `state` (closed, COMMENTED) is no place, counts of events that do not vary are still counts', async () => {
+    const env = await once('chicks-github-reviews-sqlite');
+    assert.notEqual(column(env, 'pull_requests', 'state').role.value, 'geo');
+    assert.notEqual(column(env, 'bot_reviews', 'state').role.value, 'geo');
+    assert.equal(column(env, 'pull_requests', 'opened_events').role.value, 'measure');
+  });
+
+  it('reads the Peconic samples: units in the header (`no3_mg_l`, `mpn_100_ml`), censored figures (`< 0.05`), pH and salinity are concentrations and readings', async () => {
+    const env = await once('peconic-estuary-water-quality-xlsx');
+    const table = env.semantics.columns.find((c) => c.column === 'no3_mg_l')!.table;
+    for (const name of ['no3_mg_l', 'nox_mg_l', 't_coliform_mpn_100_ml', 'p_h', 'sal_psu']) {
+      const c = column(env, table, name);
+      assert.equal(c.role.value, 'measure', name);
+      assert.equal(c.additivity?.value, 'non-additive', name);
+    }
+  });
+
+  it('reads the salmon program: present/absent and a tag or none are flags, 0/1/10/100 classes an order, fork lengths averaged, HH:MM beside NA a time, the dictionary\'s column names its key', async () => {
+    const env = await once('hakai-juvenile-salmon-csv');
+    assert.equal(column(env, 'fish_field_data', 'lice_presence_absence').role.value, 'flag');
+    assert.equal(column(env, 'fish_lab_data', 'cwt').role.value, 'flag');
+    assert.equal(column(env, 'seine_data', 'set_sliders').role.value, 'ordinal');
+    assert.equal(column(env, 'fish_lab_data', 'fork_length').additivity?.value, 'non-additive');
+    assert.equal(column(env, 'fish_field_data', 'fish_time_out').role.value, 'time');
+    assert.equal(column(env, 'data_dictionary', 'column_').role.value, 'identifier');
+  });
+
+  it('reads Electron\'s releases: the versions of bundled libraries are version numbers', async () => {
+    const env = await once('electron-releases-json');
+    const c = env.semantics.columns.find((x) => x.column === 'deps.node');
+    assert.equal(c?.role.value, 'structured');
+  });
+});
+
+describe('semantics rules: the twenty-third set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps states written as names a place, decimal numbers no versions, counts of ten a count, a length alone additive', async () => {
+    const lines = ['state,ratio,visitors,length'];
+    const states = ['Ohio', 'Texas', 'Iowa', 'Utah', 'Maine', 'Idaho'];
+    for (let i = 0; i < 40; i++) lines.push([states[i % 6], `${1 + (i % 5)}.${i % 10}`, [0, 10, 20, 30, 5][i % 5], 100 + i * 7].join(','));
+    const folder = makeFolder({ 'trips.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'trips', 'state')?.role.value, 'geo');
+      assert.notEqual(found(env, 'trips', 'ratio')?.role.value, 'structured');
+      assert.notEqual(found(env, 'trips', 'visitors')?.role.value, 'ordinal');
+      assert.notEqual(found(env, 'trips', 'length')?.additivity?.source.kind === 'rule' && (found(env, 'trips', 'length')?.additivity?.source as { rule: string }).rule, 'additivity:size-of-a-thing');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

@@ -305,13 +305,15 @@ const timeRules: Rule[] = [
       }
     }
     // Clock times (`18:00`, `20:45 CET`): the time of day something happens.
-    const clock = sample ? sample.filter((v) => typeof v === 'string' && CLOCK_TIME.test(v.trim())).length : 0;
+    // (`NA` where no time was taken is no value.)
+    const told = sample?.filter((v) => !(typeof v === 'string' && (v.trim() === '' || isMissingText(v))));
+    const clock = told ? told.filter((v) => typeof v === 'string' && CLOCK_TIME.test(v.trim())).length : 0;
     // Hours, minutes and seconds that never pass 6 a.m. (`02:11:48`, `04:29:03`) under a name that says no moment (no
     // `start`, `departure`, `kickoff`): how long something took, a race's result or a call's length, not a time of day.
-    if (sample && sample.length >= 10 && clock >= 0.9 * sample.length && elapsedTimes(sample) && !n.tokens.some((t) => MOMENT_WORDS.has(t))) {
+    if (told && told.length >= 10 && clock >= 0.9 * told.length && elapsedTimes(told) && !n.tokens.some((t) => MOMENT_WORDS.has(t))) {
       return { role: 'measure', rule: 'measure:elapsed-times', confidence: 0.55, why: 'values are hours, minutes and seconds under 6 hours: how long something took' };
     }
-    if (sample && sample.length >= 3 && clock >= 0.9 * sample.length) return { role: 'time', rule: 'time:clock-times', confidence: 0.85, why: 'values are clock times (HH:MM)', time: { storage: 'text', grain: 'hour-of-day', layout: 'HH:MM' } };
+    if (told && told.length >= 3 && clock >= 0.9 * told.length) return { role: 'time', rule: 'time:clock-times', confidence: 0.85, why: 'values are clock times (HH:MM)', time: { storage: 'text', grain: 'hour-of-day', layout: 'HH:MM' } };
     // Spans of years (`1984-2025`, `2001–2010`): a period, from one year to a later one.
     const spans = sample ? sample.filter((v) => typeof v === 'string' && yearSpan(v)).length : 0;
     if (sample && sample.length >= 3 && spans === sample.length) return { role: 'time', rule: 'time:year-spans', confidence: 0.75, why: 'values are spans of years (YYYY-YYYY)', time: { storage: 'text', grain: 'other', layout: 'YYYY-YYYY' } };
@@ -429,7 +431,8 @@ function columnNamesListed(e: ColumnEvidence): string | undefined {
   const listed = values.filter((v) => other(v.trim().toLowerCase())).length;
   // (A codebook of several tables names a column once per table that has it: its rows are keyed by table and column.)
   const perTable = e.table.columns.some((c) => c !== e.column && /^(dataset|table|file|sheet|dataset_name|table_name|file_name)$/.test(nameTokens(c.originalName || c.name).join('_')));
-  return listed >= (perTable ? 0.6 : 0.8) * values.length && (perTable ? e.column.distinctCount >= Math.max(10, 0.2 * values.length) : e.column.distinctCount >= 0.9 * values.length) ? `${listed} of ${values.length}` : undefined;
+  // (A codebook of a larger database than the folder holds lists the columns of tables not here too.)
+  return (perTable ? listed >= 0.3 * values.length && listed >= 20 : listed >= 0.8 * values.length) && (perTable ? e.column.distinctCount >= Math.max(10, 0.2 * values.length) : e.column.distinctCount >= 0.9 * values.length) ? `${listed} of ${values.length}` : undefined;
 }
 
 /** The sampled text values, less empty ones and placeholders for missing values. */
@@ -699,6 +702,9 @@ const MACHINE_ADDRESS_WORDS = new Set(['mac', 'ip', 'ipv4', 'ipv6', 'email', 'ma
 const COORDINATE_UNITS = new Set(['deg', 'degs', 'degrees', 'dd', 'decimal', 'wgs84', 'wgs', 'rad']);
 
 /** The place a description is about: its head word ("Region", "Country of reference") or what it names or codes ("Name of the region"). */
+/** What a `state` holds when it is the condition of a thing, not a place. */
+const CONDITION_WORDS = /^(open|opened|closed|merged|draft|pending|active|inactive|commented|approved|dismissed|changes[_ ]requested|rejected|accepted|resolved|new|done|failed|failure|success|succeeded|error|running|stopped|queued|cancell?ed|complete|completed|in[_ ]progress|rising|falling|ebb|flood|slack|high|low|calm|rough|on|off|enabled|disabled|locked|unlocked|solid|liquid|gas)$/i;
+
 function describedPlace(described: readonly string[]): (typeof GEO_WORDS)[string] | undefined {
   const words = described.filter((w) => !ARTICLES.has(w));
   if (words.length === 0 || words.length > 8) return undefined;
@@ -777,6 +783,11 @@ const RULES: Rule[] = [
       ['path', f.path],
     ];
     const [kind, share] = kinds.sort((a, b) => b[1] - a[1])[0];
+    // Version numbers (`18.12.1`, `v1.2.13`, `10.2.154.26-electron.0`): three parts or more, for machines to compare.
+    const versions = presentTexts(e).filter((v) => /^v?\d+\.\d+\.\d+([.+-][\w.+-]*)?$/.test(v.trim())).length;
+    if (presentTexts(e).length >= 5 && versions >= 0.9 * presentTexts(e).length && f.hostname < 0.5) {
+      return { role: 'structured', rule: 'structured:version-values', confidence: 0.7, why: `values are version numbers (${presentTexts(e)[0].trim()}…)`, structured: 'version' };
+    }
     // Host names (`SANFRANCISCO.GOV`): the key of a register when one per row, else addresses for machines.
     if (f.hostname >= 0.9 && f.multiWord < 0.1) {
       if (e.column.candidateKey) return { role: 'identifier', rule: 'identifier:host-names', confidence: 0.7, why: `${Math.round(f.hostname * 100)}% of values are host names, one per row: the key of a register of them`, identifier: 'primary-key' };
@@ -947,6 +958,13 @@ const RULES: Rule[] = [
       return { role: 'geo', rule: 'geo:country-code-values', confidence: 0.8, why: `${Math.round(e.fingerprint.countryCode * 100)}% of values are ISO 3166 country codes`, geo: 'country' };
     }
     if (!kind) return undefined;
+    // A `state` whose values are conditions (`open`, `closed`, `COMMENTED`, a tide's `rising`), or a `sea_state` with
+    // none to show, is a state of things, not a place: places are written as names (`Ohio`, `New South Wales`) or codes (`OH`).
+    if (kind === 'state' && column.type === 'text') {
+      const values = presentTexts(e).map((v) => v.trim());
+      const conditions = values.filter((v) => CONDITION_WORDS.test(v)).length;
+      if (values.length === 0 ? n.tokens.length > 1 && !GEO_WORDS[n.tokens[0]] : conditions >= 0.5 * values.length) return undefined;
+    }
     if (kind === 'latitude' || kind === 'longitude') {
       // (Numbers written as text beside `NA` are numbers.)
       if (!isNumber(column) && !(column.type === 'text' && e.fingerprint.numericText >= 0.9)) return undefined;
@@ -1044,6 +1062,13 @@ const RULES: Rule[] = [
     const alertName = n.tokens.some((t) => /^(alert|alerts|status|rag|level|severity|warning|risk)$/.test(t));
     if (f.ordinalScale && !(colours && !alertName)) return { role: 'ordinal', rule: 'ordinal:scale-values', confidence: 0.85, why: `values form an ordered scale (${column.samples.join(', ')}…)` };
     if (column.type === 'text' && n.tokens.some((t) => t === 'rating' || t === 'grade') && column.distinctCount <= 12) return { role: 'ordinal', rule: 'ordinal:rating-name', confidence: 0.75, why: `named ${column.name}, ${column.distinctCount} rating levels` };
+    // Abundance classes on a log scale (0, 1, 10, 100, 1000: none, one, tens, hundreds…): an order of magnitude, not a count.
+    if (column.type === 'integer' && column.distinctCount >= 3 && column.distinctCount <= 7 && num(column.min) >= 0) {
+      const classes = ((e as EvidenceWithSample).sample ?? column.samples).filter((v): v is number => typeof v === 'number');
+      if (classes.length >= 5 && new Set(classes).size >= 3 && classes.every((v) => v === 0 || /^10*$/.test(String(v)))) {
+        return { role: 'ordinal', rule: 'ordinal:log-classes', confidence: 0.6, why: `named ${column.name}, values ${[...new Set(classes)].sort((a, b) => a - b).join(', ')}: classes on a log scale` };
+      }
+    }
     // Classes lettered in a run from A (a Pasquill stability `class` A–F, an energy `band` A–G): grades, in their order.
     if (column.type === 'text' && n.last !== undefined && /^(class|band|tier)$/.test(n.last) && column.distinctCount >= 3 && column.distinctCount <= 12) {
       const letters = [...new Set(presentTexts(e).map((v) => v.trim()))].sort();
@@ -1433,8 +1458,10 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   if (perHead >= 0) return { value: 'non-additive', confidence: 0.8, source: { kind: 'dictionary', file: evidence.dictionary!.file, line: evidence.dictionary!.line }, why: `described "per ${described[perHead + 1]}": a figure per head, which does not add up` };
   // A concentration (`mg/L`, `g/L`, `µg/m3`, ppm) or a reading of a probe (pH, mV, µS/cm), in the description, the
   // unit or the header: a property of each sample, averaged, never summed ("Total nitrogen, mg/L" included).
-  const stated = `${evidence.column.originalName || evidence.column.name} ${evidence.dictionary?.description ?? ''} ${evidence.dictionary?.unit ?? ''}`;
-  const concentration = CONCENTRATION_UNIT.exec(stated);
+  // (A header writes the unit with underscores: `no3_mg_l`, `t_coliform_mpn_100_ml`, `aureo_cells_ml`.)
+  const header = (evidence.column.originalName || evidence.column.name).replace(/_(mg|ug|µg|ng|g|mpn|cfu|cells|mmol|umol)_(100_)?(l|ml|dl|kg|m3)$/i, (_, a: string, h: string | undefined, b: string) => ` ${a}/${h ? '100 ' : ''}${b}`);
+  const stated = `${header} ${evidence.dictionary?.description ?? ''} ${evidence.dictionary?.unit ?? ''}`;
+  const concentration = CONCENTRATION_UNIT.exec(stated) ?? (/^p_?h$/i.test(evidence.column.originalName || evidence.column.name) ? ['pH'] : null);
   if (concentration) {
     return { value: 'non-additive', confidence: 0.75, source: evidence.dictionary && !CONCENTRATION_UNIT.test(evidence.column.originalName || evidence.column.name) ? { kind: 'dictionary', file: evidence.dictionary.file, line: evidence.dictionary.line } : { kind: 'rule', rule: 'additivity:concentration' }, why: `in ${concentration[0].trim()}: a concentration or a reading per sample, averaged, not summed` };
   }
@@ -1577,7 +1604,7 @@ const SIDES: ReadonlyArray<readonly [string, string]> = [['home', 'away'], ['tea
  * whole numbers, which add up over matches (a team's goals in a season). A test score or a rating stays a score.
  */
 /** Units of a concentration or of a probe's reading. */
-const CONCENTRATION_UNIT = /(^|[\s(,\[])((m|µ|u|n|k)?g|mmol|µmol|umol|mol|meq|cfu|mpn)\s*\/\s*(l|dl|ml|100\s?ml|m3|m\^3|m³|kg|g)(?![a-z])|\b(ppm|ppb|ppmv|µs\/cm|us\/cm|ms\/cm|mv)\b/i;
+const CONCENTRATION_UNIT = /(^|[\s(,\[])((m|µ|u|n|k)?g|mmol|µmol|umol|mol|meq|cfu|mpn|cells)\s*\/\s*(l|dl|ml|100\s?ml|m3|m\^3|m³|kg|g)(?![a-z])|\b(ppm|ppb|ppmv|µs\/cm|us\/cm|ms\/cm|mv)\b/i;
 
 /** The words of an interval's two ends. */
 const BOUND_PAIRS: ReadonlyArray<readonly [string, string]> = [['start', 'end'], ['begin', 'end'], ['from', 'to'], ['first', 'last'], ['lower', 'upper']];
@@ -1596,6 +1623,11 @@ function matchScore(evidence: ColumnEvidence, tokens: readonly string[]): Fact<A
 
 /** A thing's length beside its width, height or diameter (an egg's, a leaf's): a size of each thing, never summed. */
 function sizeOfAThing(evidence: ColumnEvidence, tokens: readonly string[]): Fact<Additivity> | undefined {
+  // A length measured on a body (`fork_length`, `standard_length_mm`, `wing_length`, `bill_length`): the size of each one.
+  const bodyAt = tokens.findIndex((t) => /^(length|len)$/.test(t));
+  if (bodyAt > 0 && /^(fork|standard|total|body|snout|wing|tail|bill|tarsus|culmen|carapace|head|forearm|mantle|shell|fin|hind|ear|leaf|petal|sepal)$/.test(tokens[bodyAt - 1])) {
+    return { value: 'non-additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:size-of-a-thing' }, why: `named ${evidence.column.name}: a ${tokens[bodyAt - 1]} length, the size of each one measured` };
+  }
   // (Numbered, for each of several things on a row: `length1` beside `width1`.)
   const numbered = tokens.length === 2 && /^\d+$/.test(tokens[1]) ? tokens[1] : '';
   if (tokens.length !== (numbered ? 2 : 1) || !/^(length|len)$/.test(tokens[0])) return undefined;

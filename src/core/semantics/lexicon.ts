@@ -215,7 +215,7 @@ export const FLOW_WORDS = set('new news daily change changes variation variation
 /** Quantities that do not add up: average them, or take a ratio of sums. */
 export const NON_ADDITIVE_WORDS = set(
   'price prices rate rates ratio ratios pct percent percentage percentages share shares avg average mean median score scores rating ratings ' +
-    'temp temperature temperatures age index gini percap percapita ph millivolts velocity velocities parallax color colour margin probability prob density speed elevation altitude humidity pressure per capita gpa discount ' +
+    'temp temperature temperatures age index gini percap percapita ph millivolts velocity velocities parallax color colour salinity psu secchi flux fluxes margin probability prob density speed elevation altitude humidity pressure per capita gpa discount ' +
     // Weather readings written short (`humid`, `dewp`, `visib`), concentrations, readability scores.
     'humid dew dewp visib visibility concentration conc readability flesch kincaid gunning linsear smog coleman liau ' +
     // An election's majority: the winner's votes less the runner-up's, a margin.
@@ -283,7 +283,7 @@ export const UNIT_WORDS: Record<string, { kind: 'currency' | 'percent' | 'count'
 
 /** Money words: an amount in one of these is in a currency, even when the name does not say which. */
 export const MONEY_WORDS = set('amount amt revenue sales price cost costs spend spent budget payment paid fee fees freight tax profit expense income salary wage wages earnings refund receipts outlays gdp');
-export const COUNT_WORDS = set('count counts cnt qty quantity quantities number num units goals shots fouls corners cards visits views clicks orders items deaths cases births votes');
+export const COUNT_WORDS = set('count counts cnt qty quantity quantities number num units goals shots fouls corners cards visits views clicks orders items deaths cases births votes events');
 export const DURATION_WORDS = set('duration length minutes seconds milliseconds hours days');
 export const TEMPERATURE_WORDS = set('temp temperature temperatures tmax tmin tavg');
 
@@ -301,6 +301,7 @@ export const ORDINAL_SCALES: string[][] = [
   ['poor', 'fair', 'good', 'very good', 'excellent'],
   ['bronze', 'silver', 'gold', 'platinum'],
   ['none', 'mild', 'moderate', 'severe'],
+  ['none', 'trace', 'light', 'moderate', 'heavy'],
   ['beginner', 'intermediate', 'advanced', 'expert'],
   ['junior', 'mid', 'senior', 'lead'],
   ['first', 'second', 'third', 'fourth'],
@@ -320,6 +321,9 @@ export const YES_NO_PAIRS: Array<[string, string]> = [
   ['t', 'f'],
   ['y', 'n'],
   ['yes', 'no'],
+  // Present or absent (a louse, a fin): `P` / `A` as field sheets write them.
+  ['present', 'absent'],
+  ['p', 'a'],
 ];
 
 /** Two values that are a word and its negation (`active` / `inactive`, `smoker` / `non-smoker`): a yes/no. */

@@ -122,6 +122,8 @@ const MISSING_TEXT = new RegExp(`^(${MISSING_PLACEHOLDERS.map((p) => p.replace(/
 export const isMissingText = (text: string): boolean => MISSING_TEXT.test(text.trim());
 /** A plain number written as text (`"0"`, `"-12.5"`); no leading zeros, which codes have (`"007"`). */
 const PLAIN_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
+/** A figure below or above a detection limit (`< 0.05`, `>20`, `<=3`): a number, censored. */
+const CENSORED_NUMBER = /^[<>≤≥]=?\s?(?:\d+(?:\.\d+)?|\.\d+)$/;
 /** A number written with its sign, however padded (`+0.07`, `-006`, `+.014`): the sign says it is no code. */
 const SIGNED_NUMBER = /^[-+](?:\d+(?:\.\d*)?|\.\d+)$/;
 
@@ -232,7 +234,7 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     else if (URL_PATTERN.test(text)) f.url++;
     else if (HOSTNAME.test(text)) f.hostname++;
     else if (isJson(text)) f.json++;
-    if (PLAIN_NUMBER.test(text) || SIGNED_NUMBER.test(text)) f.numericText++;
+    if (PLAIN_NUMBER.test(text) || SIGNED_NUMBER.test(text) || CENSORED_NUMBER.test(text)) f.numericText++;
     else if (NUMERIC_TEXT.test(text)) {
       f.numericText++;
       const symbol = /[$€£¥]/.exec(text)?.[0];
@@ -291,7 +293,8 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     const answered = [...lowered].filter((v) => !UNKNOWN_ANSWERS.has(v));
     const reordered = reorderedListSeparator(distinct.filter((v): v is string => typeof v === 'string'));
     if (reordered) f.reorderedList = reordered;
-    f.yesNo = answered.length === 2 && (YES_NO_PAIRS.some(([a, b]) => answered.includes(a) && answered.includes(b)) || negationPair(answered[0], answered[1]));
+    // (A thing or `none`, written in either case: a coded-wire tag `CWT` / `None`, is whether it is there.)
+    f.yesNo = answered.length === 2 && (YES_NO_PAIRS.some(([a, b]) => answered.includes(a) && answered.includes(b)) || negationPair(answered[0], answered[1]) || (answered.includes('none') && distinct.length >= 2 && !/^\d/.test(answered.find((v) => v !== 'none') ?? '')));
     f.ordinalScale = lowered.size >= 2 && ORDINAL_SCALES.some((scale) => [...lowered].every((v) => scale.includes(v)));
     // Graded judgements (`Good`, `Requires improvement to be good`, `Inadequate`), beside `Not judged`.
     const graded = [...lowered].filter((v) => !NOT_GRADED.test(v));
