@@ -37,10 +37,11 @@ export const PUBLIC_FIXTURES = path.join(REPO, 'test', 'fixtures', 'public');
  * `dev-20` (twentieth, LABELS-20.md): 88.9% role and 34.7% additivity blind; read and used in round 15.
  * `dev-21` (twenty-first, LABELS-21.md): 87.0% role and 39.6% additivity blind; read and used in round 15 too.
  * `dev-22` (twenty-second, LABELS-22.md): 85.9% role and 53.1% additivity blind; read and used in round 15 too.
- * A set added later and not yet looked at is `held-out`: the twenty-third set (LABELS-23.md), whose disagreements
+ * `dev-23` (twenty-third, LABELS-23.md): 75.8% role and 80.0% additivity blind; read and used in round 15 too.
+ * A set added later and not yet looked at is `held-out`: the twenty-fourth set (LABELS-24.md), whose disagreements
  * nobody has read; `npm run bench:semantics` reports every set.
  */
-export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'dev-21' | 'dev-22' | 'held-out';
+export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'dev-21' | 'dev-22' | 'dev-23' | 'held-out';
 
 export interface PublicFixture {
   name: string;
@@ -171,10 +172,15 @@ export const PUBLIC_ENVIRONMENTS: PublicFixture[] = [
   { name: 'yale-bright-star-catalog-json', set: 'dev-22' },
   { name: 'noaa-gsom-cities-partitions', set: 'dev-22' },
   { name: 'openwashdata-fecal-sludge-csv', set: 'dev-22' },
-  { name: 'chicks-github-reviews-sqlite', set: 'held-out' },
-  { name: 'peconic-estuary-water-quality-xlsx', set: 'held-out' },
-  { name: 'electron-releases-json', set: 'held-out' },
-  { name: 'hakai-juvenile-salmon-csv', set: 'held-out' },
+  { name: 'chicks-github-reviews-sqlite', set: 'dev-23' },
+  { name: 'peconic-estuary-water-quality-xlsx', set: 'dev-23' },
+  { name: 'electron-releases-json', set: 'dev-23' },
+  { name: 'hakai-juvenile-salmon-csv', set: 'dev-23' },
+  { name: 'sf-nc-sids-sqlite', set: 'held-out' },
+  { name: 'matvaretabellen-2024-xlsx', set: 'held-out' },
+  { name: 'sunpy-noaa-swpc-json', set: 'held-out' },
+  { name: 'cbdq-football-data-partitions', set: 'held-out' },
+  { name: 'burningglass-uk-jobs-csv', set: 'held-out' },
 ];
 
 export function publicFixture(name: string): PublicFixture {
