@@ -547,7 +547,15 @@ export function inferRelationships(db: Database, profile: EnvironmentProfile, pa
   // is a position in time, which no table is keyed by: nor is the column of that name elsewhere.
   const samePartition = (a: string, b: string) => partitions.some((p) => p.tables.some((t) => t.table === a) && p.tables.some((t) => t.table === b));
   const positions = new Set(trends.filter((r) => r.kind === 'derived-column' && r.source.kind === 'rule' && r.source.rule === 'derived-column:groupwise-linear' && r.from.some((f) => nameTokens(f).some((t) => TIME_WORDS.has(t)))).map((r) => (r.kind === 'derived-column' ? r.column : '')));
-  const foreignKeys = keys.filter((k) => k.source.kind === 'schema' || (!parallelPairs.has(pairKey(k.child.table, k.parent.table)) && !samePartition(k.child.table, k.parent.table) && !(positions.has(k.child.column) && k.child.column === k.parent.column)));
+  // Two tables that number their rows (`key_id` 1…40 in one, 1…900 in another) hold one sequence inside the other by
+  // counting, not by reference: row numbers of tables of different lengths join nothing.
+  const rowSequence = (table: string, column: string) => {
+    const t = profile.tables.find((x) => x.name === table);
+    const c = t?.columns.find((x) => x.name === column);
+    return t !== undefined && c !== undefined && c.candidateKey && c.type === 'integer' && (Number(c.min) === 0 || Number(c.min) === 1) && Number(c.max) - Number(c.min) + 1 === t.rowCount;
+  };
+  const rowNumbers = (k: (typeof keys)[number]) => rowSequence(k.child.table, k.child.column) && rowSequence(k.parent.table, k.parent.column) && profile.tables.find((t) => t.name === k.child.table)?.rowCount !== profile.tables.find((t) => t.name === k.parent.table)?.rowCount;
+  const foreignKeys = keys.filter((k) => k.source.kind === 'schema' || (!parallelPairs.has(pairKey(k.child.table, k.parent.table)) && !samePartition(k.child.table, k.parent.table) && !(positions.has(k.child.column) && k.child.column === k.parent.column) && !rowNumbers(k)));
   return [...foreignKeys, ...parallel, ...derived, ...trends, ...computed];
 }
 
