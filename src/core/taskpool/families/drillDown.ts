@@ -62,6 +62,10 @@ async function drill(context: FamilyContext, table: TableProfile, a: Grouping, b
   // (Four in five of them under one segment: a few models are filed under two spellings of a maker.)
   const nesting = await query(context, `SELECT COUNT(*), SUM(CASE WHEN k = 1 THEN 1 ELSE 0 END) FROM (SELECT ${b.ref} AS v, COUNT(DISTINCT ${a.ref}) AS k FROM ${source.from} WHERE ${b.ref} IS NOT NULL AND ${a.ref} IS NOT NULL GROUP BY 1)`);
   if (nesting && num(nesting[0]?.[0]) > 0 && num(nesting[0]?.[1]) >= 0.8 * num(nesting[0]?.[0])) return undefined;
+  // …and the other way round: a segment inside one sub-segment (a match inside one tournament) has a single "leading"
+  // sub-segment, all of its rows.
+  const within = await query(context, `SELECT COUNT(*), SUM(CASE WHEN k = 1 THEN 1 ELSE 0 END) FROM (SELECT ${a.ref} AS v, COUNT(DISTINCT ${b.ref}) AS k FROM ${source.from} WHERE ${b.ref} IS NOT NULL AND ${a.ref} IS NOT NULL GROUP BY 1)`);
+  if (within && num(within[0]?.[0]) > 0 && num(within[0]?.[1]) >= 0.8 * num(within[0]?.[0])) return undefined;
   const value = measure ? `c.${q(measure.name)}` : '1';
   const total = agg ? agg.of(value) : 'COUNT(*)';
   const what = agg ? agg.phrase : `number of ${things(context, table, 'many')}`;

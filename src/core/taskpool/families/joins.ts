@@ -35,15 +35,20 @@ import { things, columnPhrase, isGeneratedKey,
 } from './kit';
 
 /**
- * When a child table points at one parent through two columns (a flight's origin and destination airports), names
+ * When a child table points at one parent's key through two columns (a flight's origin and destination airports), names
  * the column a task goes through (" as origin"), so the two tasks ask different questions; otherwise "".
  */
 export function throughColumn(keys: ForeignKey[], key: ForeignKey, context?: FamilyContext): string {
-  const siblings = keys.filter((k) => k.child.name === key.child.name && k.parent.name === key.parent.name);
+  // (Keys to different columns of the parent — `team_id` to its id, `team_name` to its name — are one link written
+  // twice, as a denormalised file keeps it; two roles point at the same column: an origin and a destination airport.)
+  const siblings = keys.filter((k) => k.child.name === key.child.name && k.parent.name === key.parent.name && k.parentColumn.name === key.parentColumn.name);
   if (siblings.length <= 1) return '';
   // The link the loader made from a nested array's items to their record (`_parent_row_id`): those nested in it.
   if (isGeneratedKey(key.childColumn.name) || isGeneratedKey(key.parentColumn.name)) return ' (those nested in its record)';
-  return ` as ${context ? columnPhrase(context, key.child.name, key.childColumn) : humanize(key.childColumn.name)}`;
+  // The role, not the key's name: "as the away team", not "as away team id".
+  const phrase = context ? columnPhrase(context, key.child.name, key.childColumn) : humanize(key.childColumn.name);
+  const role = phrase.replace(/\s+(id|ids|code|key|fk|no|number)$/i, '');
+  return role !== phrase && role.includes(' ') ? ` as the ${role}` : ` as ${phrase}`;
 }
 
 /**

@@ -875,7 +875,7 @@ export function knownWords(phrase: string): string {
  */
 export function groupWords(phrase: string): string {
   const words = phrase.split(' ');
-  if (words.length !== 2 || words[1] !== 'name' || /^(first|last|middle|full|given|nick|sur|display|short|long|common|official|native|local|original|english|legal|user|file|brand|family|team|domain|host|code|scientific|vernacular|latin|binomial|taxonomic|trade|generic)$/i.test(words[0])) return phrase;
+  if (words.length !== 2 || words[1] !== 'name' || /^(first|last|middle|full|given|nick|sur|display|short|long|common|official|native|local|original|english|legal|user|file|brand|family|domain|host|code|scientific|vernacular|latin|binomial|taxonomic|trade|generic)$/i.test(words[0])) return phrase;
   return words[0];
 }
 
