@@ -206,7 +206,18 @@ export function repeatedValue(context: FamilyContext, table: string, column: str
  * code spelt beside its own name (`country_name_short` beside `country_name`): no task groups by it.
  */
 export function notAGrouping(context: FamilyContext, table: string, column: string): boolean {
-  return (context.semantics.layout ?? []).some((l) => l.table === table && l.column === column) || (context.semantics.twinColumns ?? []).some((t) => t.table === table && t.copy === column);
+  return (context.semantics.layout ?? []).some((l) => l.table === table && l.column === column) || (context.semantics.twinColumns ?? []).some((t) => t.table === table && t.copy === column) || unitColumn(context, table, column);
+}
+
+/**
+ * The unit another column is written in (`wind_speed_unit_code`: mph or knots; `uom`): it says how a figure was
+ * measured, not a kind of row, so "which wind speed unit code has the most deaths" asks nothing.
+ */
+function unitColumn(context: FamilyContext, table: string, column: string): boolean {
+  const s = semanticsOf(context, table, column);
+  if (s?.role.source.kind === 'rule' && s.role.source.rule === 'dimension:unit-name') return true;
+  const words = humanize(context.profile.tables.find((t) => t.name === table)?.columns.find((c) => c.name === column)?.originalName || column).toLowerCase().split(' ');
+  return words.some((w) => /^(unit|units|uom)$/.test(w)) && words.length <= 5;
 }
 
 /**
@@ -1060,6 +1071,13 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   // ("wage rates for hourly workers", "proportion of LA population living in a low deprivation lsoa"): those words.
   const ofGroup = groupNamedQuantity(context, table, column);
   if (ofGroup) return ofGroup;
+  // A year's column of a wide sheet (`1988` of 'Events 2019'): what the sheet holds, in that year ("events in 1988").
+  const year = /^(1[89]|20)\d\d$/.exec(original.trim());
+  const tableProfile = context.profile.tables.find((t) => t.name === table);
+  if (year && tableProfile) {
+    const held = nameWords(tableNounName(tableProfile)).split(' ').filter((w) => w !== '' && !/\d/.test(w) && !/^(data|report|table|sheet)$/i.test(w)).join(' ').toLowerCase();
+    if (held !== '') return `${pluralWord(held.split(' ').pop() ?? '') ? 'number of ' : ''}${held} in ${year[0]}`;
+  }
   const words = plainCase(humanize(leafOf(context, table, original)).split(' '));
   const last = words[words.length - 1]?.toLowerCase();
   // A number's scale after its name (`market_cap_b`): "market cap (billions)".
@@ -1073,7 +1091,19 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     const head = expandedWords(words.slice(0, square ? -2 : -1)).join(' ');
     return square ? `${head} (${UNIT_SUFFIXES[last]}²)` : `${head} (${UNIT_SUFFIXES[last]})`;
   }
-  return englishOrder(directionWords(expandedWords(withoutNamespace(context, table, original, words)))).join(' ');
+  return headFirstCounts(englishOrder(directionWords(expandedWords(withoutNamespace(context, table, original, words))))).join(' ');
+}
+
+/** Plural counts of people affected, which a name may put before whom they befell (`DeathsWorkers`, `InjuriesPublic`). */
+const AFFLICTION_COUNTS = /^(deaths|injuries|fatalities|casualties|hospitalizations|hospitalisations|admissions|infections|cases|arrests|evacuations)$/i;
+
+/**
+ * "deaths workers", "injuries public responders": a count written before whom it is of reads "deaths of workers",
+ * "injuries of public responders" — as an analyst writes it.
+ */
+function headFirstCounts(words: string[]): string[] {
+  if (words.length < 2 || words.length > 4 || !AFFLICTION_COUNTS.test(words[0]) || /^(of|in|per|by|to|at|among|from|with|and|or|rate|ratio|share|pct|percent|total|count|number)$/i.test(words[1])) return words;
+  return [words[0], 'of', ...words.slice(1)];
 }
 
 /** Words that make a name a quantity's (`amount`, `rate`, `population`, `count`). */
@@ -1259,7 +1289,11 @@ const SCHEMA_PREFIXES = /^(view|vw|tbl|dim|fact|fct)_(?=[a-z])/i;
  */
 export function tableNounName(table: TableProfile): string {
   const sheet = /\.(xlsx|xlsm|xls|ods)$/i.test(table.sourceFile) && table.originalName !== '' && !/[./>]/.test(table.originalName) ? toSnake(table.originalName) : table.name;
-  return sheet.replace(SCHEMA_PREFIXES, '');
+  // A file's table named with its folder (`output_accidents` from `output/accidents.csv`): the folder says where the
+  // file is kept, the file's name what its rows are.
+  const stem = toSnake(table.sourceFile.replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/i, '')).toLowerCase();
+  const folderPrefixed = !table.parent && /[\\/]/.test(table.sourceFile) && stem.length >= 3 && sheet.toLowerCase() !== stem && sheet.toLowerCase().endsWith(`_${stem}`);
+  return (folderPrefixed ? stem : sheet).replace(SCHEMA_PREFIXES, '');
 }
 
 const toSnake = (name: string) => humanize(name).replace(/ /g, '_');
@@ -1300,6 +1334,18 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   }
   const words = nameWords(tableNounName(table));
   const last = words.split(' ').pop() ?? '';
+  // A key the dictionary calls the number or the id of a thing (`snum`: "School number", one per row of `apiclus2`):
+  // the rows are those things, "schools", which a cryptic table name does not say.
+  const unique = table.columns.filter((c) => c.candidateKey || (table.rowCount > 0 && c.distinctCount === table.rowCount && c.nullFraction === 0));
+  const described = describedEntity(context, table, unique);
+  if (described && (isCrypticName(last.toLowerCase()) || /\d/.test(words) || !pluralWord(last.toLowerCase()))) return described;
+  // A wide table of one column per year (`1987` … `2019` of the sheet 'Events 2019'): its cells count what the sheet is
+  // named for; its rows are what its one-per-row text column names (`community`).
+  const yearColumns = table.columns.filter((c) => /^(1[89]|20)\d\d$/.test((c.originalName || c.name).trim())).length;
+  if (yearColumns >= 5) {
+    const label = unique.find((c) => c.type === 'text' && /^[a-z]{4,}$/.test(humanize(c.originalName || c.name).trim()) && !isCrypticName(humanize(c.originalName || c.name).trim()));
+    return label ? humanize(label.originalName || label.name).trim() : undefined;
+  }
   // "unemployment across industries", "emissions by nation": a dataset's title, not a noun for its rows.
   if (/\d/.test(words) || COLLECTION_WORDS.has(last) || /\s(across|by|per|over|vs|versus)\s/i.test(` ${words} `)) return undefined;
   // Four words or more ("seattle weather hourly normals") are a dataset's title, not what one row is.
@@ -1385,6 +1431,20 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   // Other tables' keys point at it, or it has a key of its own: a table of things (sakila's `film`, world's `city`).
   const referenced = context.semantics.relationships.some((r) => r.kind === 'foreign-key' && r.parent.table === table.name);
   if (referenced || keyed.some((c) => /^(id|key|code)$/i.test(c.originalName || c.name))) return words.replace(/ /g, '_');
+  return undefined;
+}
+
+/**
+ * The thing a table's rows are, as its dictionary names their key: "School number", "Unique identifier of each
+ * station", "Customer ID" on a column one per row → "school", "station", "customer"; undefined when no key is so described.
+ */
+function describedEntity(context: FamilyContext, table: TableProfile, keyed: readonly ColumnProfile[]): string | undefined {
+  for (const column of keyed) {
+    const said = semanticsOf(context, table.name, column.name)?.description?.value?.trim().replace(/\.$/, '');
+    if (!said) continue;
+    const m = /^(?:the |a |unique )?([a-z]{3,})[ -](?:number|no|id|identifier|code|key)$/i.exec(said) ?? /\b(?:identifier|id|number|key) (?:of|for) (?:each|every|the|a) ([a-z]{3,})$/i.exec(said);
+    if (m && !/^(row|record|line|entry|item|serial|sequence|unique|catalog|catalogue|reference|registration|identification)$/i.test(m[1])) return m[1].toLowerCase();
+  }
   return undefined;
 }
 
