@@ -885,6 +885,9 @@ export function knownWords(phrase: string): string {
  * before says which name ("last name", "short country name").
  */
 export function groupWords(phrase: string): string {
+  // "name of location", a dictionary's words for a NAME column: the location.
+  const namedOf = /^name of (?:the |a )?([a-z]+(?: [a-z]+)?)$/i.exec(phrase);
+  if (namedOf) return namedOf[1];
   const words = phrase.split(' ');
   if (words.length !== 2 || words[1] !== 'name' || /^(first|last|middle|full|given|nick|sur|display|short|long|common|official|native|local|original|english|legal|user|file|brand|family|domain|host|code|scientific|vernacular|latin|binomial|taxonomic|trade|generic)$/i.test(words[0])) return phrase;
   return words[0];
@@ -1053,7 +1056,9 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     const profile = context.profile.tables.find((t) => t.name === table);
     const described = semanticsOf(context, table, column.name)?.description?.value ?? (profile ? legendDescription(context.documents, profile, original) : undefined);
     let short = described
-      ?.replace(/\s*\([^)]*\)\s*/g, ' ')
+      // The first sentence names the thing; the next ones say how it is measured ("Total Monthly Precipitation. Given in millimeters.").
+      ?.replace(/^(.{8,}?[a-z)])\.\s+[A-Z].*$/s, '$1')
+      .replace(/\s*\([^)]*\)\s*/g, ' ')
       // An aside left open, or closed after a nested quote (`(stored … ‘Unix epoch’. Converted …)`): cut at its start.
       .replace(/\s*\(.*$/, '')
       .replace(/[.:;,]+$/, '')
@@ -1063,7 +1068,7 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     // A description that goes on after a comma ("Total real gross domestic product, inflation-adjusted"): the words
     // before it name the thing; the rest, in a question, reads as a second item of a list.
     if (short && short.includes(',') && short.split(',')[0].trim().split(/\s+/).length >= 2) short = short.split(',')[0].trim();
-    if (short && short.split(/\s+/).length <= 8 && !/[[\]`]/.test(short) && /^[a-z]/i.test(short) && !/\b(if|when|whether)\b/i.test(short)) return short.toLowerCase().replace(/^the /, '');
+    if (short && short.split(/\s+/).length <= 10 && !/[[\]`]/.test(short) && /^[a-z]/i.test(short) && !/\b(if|when|whether)\b/i.test(short)) return short.toLowerCase().replace(/^the /, '');
     // Nothing says what a short cryptic code is ("prcp", "l", "HS"): the question names the column, quoted.
     if (isCrypticName(original) && !WHOLE_WORD_ABBREVIATIONS.has(original.toLowerCase())) return `'${original}'`;
   }
@@ -1325,7 +1330,14 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   // beside covid and total deaths) names a quantity of each row, not what a row is.
   const ownColumn = (name: string) => table.columns.some((c) => nameWords(c.originalName || c.name).toLowerCase() === nameWords(name).toLowerCase());
   const partition = partitionOfView(context, table);
-  if (partition) return partition.name !== partition.key && pluralWord((nameWords(partition.name).split(' ').pop() ?? '').toLowerCase()) && !ownColumn(partition.name) ? partition.name : undefined;
+  if (partition) {
+    if (partition.name !== partition.key && pluralWord((nameWords(partition.name).split(' ').pop() ?? '').toLowerCase()) && !ownColumn(partition.name)) return partition.name;
+    // Files named for what they cover (`NYC.csv`, `Seattle.csv`), each a series over a time column: its rows are
+    // records of that series at its grain, "monthly records".
+    const grain = table.columns.map((c) => semanticsOf(context, table.name, c.name)).find((s) => s?.role.value === 'time' && s.time && /^(day|month|year|quarter|week)$/.test(s.time.grain))?.time?.grain;
+    const adverb: Record<string, string> = { day: 'daily', month: 'monthly', year: 'yearly', quarter: 'quarterly', week: 'weekly' };
+    return grain ? `${adverb[grain]}_records` : undefined;
+  }
   // A JSON child table (`stores_staff`, made from each store's staff array): its rows are the array's items.
   if (table.parent) {
     const segment = table.originalName.split(/[./>\[\]]+/).filter((s) => s !== '').pop() ?? '';
