@@ -184,7 +184,7 @@ async function mostOverRepresented(context: FamilyContext, table: TableProfile, 
       { label: `the share of the ${rowsWord} above the 90th percentile of ${name} whose ${groupName} is ${top}`, reading: { kind: 'number', decimals: 2 }, uses: [0, 2], carries: [P, String(top)] },
     );
     if (!fourth || fourth.key.type !== 'number' || !(fourth.key.value > 0 && fourth.key.value < 100)) continue;
-    const question = `Take the ${rowsWord}${tableMention(context, table)} whose ${name} is above its 90th percentile (${NEAREST_RANK}). Which ${groupName} is most over-represented among them (its share of them over its share of all ${rowsWord}; ${pluralWords(groupName)} with at least ${MIN_CATEGORY_ABOVE} of them), and what percentage of them is it? Round to 2 decimals.`;
+    const question = `Take the ${rowsWord}${tableMention(context, table)} whose ${name} is above its 90th percentile (${NEAREST_RANK}). Which ${groupName} is most over-represented among them (its share of them over its share of all ${rowsWord}${measure.nullFraction > 0 ? ` with a known ${name}` : ''}; ${pluralWords(groupName)} with at least ${MIN_CATEGORY_ABOVE} of them), and what percentage of them is it? Round to 2 decimals.`;
     const task = program.task({
       family: 'distribution-subset',
       parameters: { kind: 'over-represented', table: table.name, measure: measure.name, group: `${group.table.name}.${group.column.name}` },

@@ -115,7 +115,7 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
   return table.columns
     .filter((c) => {
       const s = semanticsOf(context, table.name, c.name);
-      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || isCircular(c) || isPictureSize(c) || inLocalCurrency(table, c) || runningTotal(context, table.name, c.name) || repeatedValue(context, table.name, c.name) || mixedQuantities(table, c, context)) return false;
+      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || isCircular(c) || isPictureSize(c) || inLocalCurrency(table, c) || inRowUnits(table, c) || runningTotal(context, table.name, c.name) || repeatedValue(context, table.name, c.name) || mixedQuantities(table, c, context)) return false;
       const unnamed = s.role.source.kind === 'rule' && s.role.source.rule === 'measure:numbers';
       return !(unnamed && c.type === 'integer' && c.distinctCount >= 0.9 * table.rowCount * (1 - c.nullFraction));
     })
@@ -1065,6 +1065,8 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
       .trim();
     // "Player's batting hand" in the People table: the row's noun is said elsewhere, "batting hand".
     short = short?.replace(/^[a-z]+'s\s+/i, '');
+    // A description that quotes its term as TeX does (`` `English Language Learners' ``): the words, unquoted.
+    short = short?.replace(/`([^`']+)'/g, '$1').replace(/[‘’](?=\s|$)|(?<=\s|^)[‘’]/g, '');
     // A description that goes on after a comma ("Total real gross domestic product, inflation-adjusted"): the words
     // before it name the thing; the rest, in a question, reads as a second item of a list.
     if (short && short.includes(',') && short.split(',')[0].trim().split(/\s+/).length >= 2) short = short.split(',')[0].trim();
@@ -1559,6 +1561,15 @@ export function distinctGroupingName(g: Grouping, all: readonly Grouping[], cont
  * An amount in each row's own currency (`local_price` beside a `currency_code`), or an exchange rate to one
  * (`dollar_ex`): rows of different currencies do not compare, so no total, mean or percentile across them.
  */
+/**
+ * A figure whose unit its own column gives per row (`wind_speed` beside `wind_speed_unit_code` of three codes): rows in
+ * mph and in knots do not pool into one average, percentile or total.
+ */
+export function inRowUnits(table: TableProfile, column: ColumnProfile): boolean {
+  const stem = column.name.toLowerCase();
+  return table.columns.some((c) => c !== column && c.distinctCount >= 2 && new RegExp(`^${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}_(unit|units|uom)(_code|_cd)?$`, 'i').test(c.name));
+}
+
 export function inLocalCurrency(table: TableProfile, column: ColumnProfile): boolean {
   if (!table.columns.some((c) => /currency/i.test(c.name) && c.type === 'text')) return false;
   return /(^|_)(local|lcu)(_|$)|(^|_)(ex|fx|xrate|exchange(_rate)?)$/i.test(column.name);
