@@ -75,6 +75,8 @@ function keyName(values: string[], prefix: string, folder: string): string {
   if (values.every((v) => /^(1[6-9]|20|21)\d\d$/.test(v))) return 'year';
   if (values.every(isCompactDate) || values.every((v) => /^(19|20)\d\d-[01]\d-[0-3]\d$/.test(v))) return 'date';
   if (values.filter((v) => COUNTRY_NAMES.has(v.toLowerCase().replace(/[_-]+/g, ' '))).length >= 0.8 * values.length) return 'country';
+  // (`gapminder_gdp_africa`, `…_asia`: the files vary by continent, whatever the name before says they hold.)
+  if (values.every((v) => /^(africa|asia|europe|oceania|americas?|north[_ -]?america|south[_ -]?america|latin[_ -]?america|antarctica|australia)$/i.test(v))) return 'continent';
   if (values.every((v) => /^\d{4}$/.test(v) && (Number(v.slice(0, 2)) + 1) % 100 === Number(v.slice(2)))) return 'season';
   if (values.every((v) => /^\d{4}[-_]?\d{2}$/.test(v))) return 'month';
   const prefixWord = prefix.split(/[^A-Za-z]+/).filter((w) => w.length > 2).pop();

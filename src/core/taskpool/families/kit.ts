@@ -115,6 +115,8 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
   return table.columns
     .filter((c) => {
       const s = semanticsOf(context, table.name, c.name);
+      // (Where an interval starts or ends, `tx_start` on a chromosome, is a position: its mean or correlation says little.)
+      if (s?.additivity?.source.kind === 'rule' && s.additivity.source.rule === 'additivity:interval-bound') return false;
       if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || isCircular(c) || isPictureSize(c) || inLocalCurrency(table, c) || inRowUnits(table, c) || runningTotal(context, table.name, c.name) || repeatedValue(context, table.name, c.name) || mixedQuantities(table, c, context)) return false;
       const unnamed = s.role.source.kind === 'rule' && s.role.source.rule === 'measure:numbers';
       return !(unnamed && c.type === 'integer' && c.distinctCount >= 0.9 * table.rowCount * (1 - c.nullFraction));
@@ -378,7 +380,16 @@ export function derivedPair(context: FamilyContext, a: { table: string; column: 
   }
   const ia = inputs(a);
   const ib = inputs(b);
-  return [...ia].some((x) => ib.has(x)) || variantNames(context, a, b);
+  return [...ia].some((x) => ib.has(x)) || variantNames(context, a, b) || sameSeriesOtherYear(a.column, b.column);
+}
+
+/**
+ * One quantity in two years of a wide table (`gdp_percap_1967` and `gdp_percap_1972`, `1987` and `1988`): a series
+ * against itself a step later, which correlates by construction.
+ */
+function sameSeriesOtherYear(a: string, b: string): boolean {
+  const year = /(^|_)(1[89]|20)\d\d$/;
+  return year.test(a) && year.test(b) && a.replace(year, '') === b.replace(year, '');
 }
 
 /** The first word of a whole's name: `all workers`, `total deaths`, `overall score`. */
@@ -947,7 +958,7 @@ const ABBREVIATED_WORDS: Record<string, string> = {
   bal: 'balance', pmt: 'payment', pmts: 'payments', prev: 'previous', seq: 'sequence', dest: 'destination',
   msg: 'message', msgs: 'messages', elev: 'elevation', dur: 'duration', temp: 'temperature',
   len: 'length', addr: 'address', info: 'information', ts: 'timestamp', dt: 'date', pop: 'population', invest: 'investment',
-  unemp: 'unemployment', infl: 'inflation', mag: 'magnitude',
+  unemp: 'unemployment', infl: 'inflation', mag: 'magnitude', percap: 'per capita', pc: 'per capita',
   // Words a questionnaire's keys cut short (`memb_age`, `harvst_amount`, `amnt_sold`, `mnth_harvest`).
   memb: 'member', membs: 'members', membrs: 'members', harvst: 'harvest', harvsted: 'harvested', amnt: 'amount', mnth: 'month', mnths: 'months',
   typ: 'type', ownshp: 'ownership', imprv: 'improved', pestcd: 'pesticide', fert: 'fertiliser', meth: 'method', irr: 'irrigation', hh: 'household',
@@ -1078,6 +1089,14 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   // ("wage rates for hourly workers", "proportion of LA population living in a low deprivation lsoa"): those words.
   const ofGroup = groupNamedQuantity(context, table, column);
   if (ofGroup) return ofGroup;
+  // A quantity's column for one year of a wide table (`gdpPercap_1952`): the quantity, "in 1952".
+  const ofYear = /^(.*[A-Za-z].*?)[_ ]((?:1[89]|20)\d\d)$/.exec(original.trim());
+  if (ofYear && isNumeric(column)) {
+    let stem = columnPhrase(context, table, { ...column, name: ofYear[1], originalName: ofYear[1] });
+    // (A quoted code of words run together, `gdpPercap`: its words written out, an acronym in capitals: "GDP per capita".)
+    if (/^'.*'$/.test(stem)) stem = writtenOut(humanize(ofYear[1]).split(' ')).map((w) => (/^[b-df-hj-np-tv-z]{2,4}$/i.test(w) ? w.toUpperCase() : w)).join(' ');
+    return `${stem} in ${ofYear[2]}`;
+  }
   // A year's column of a wide sheet (`1988` of 'Events 2019'): what the sheet holds, in that year ("events in 1988").
   const year = /^(1[89]|20)\d\d$/.exec(original.trim());
   const tableProfile = context.profile.tables.find((t) => t.name === table);
@@ -1331,6 +1350,14 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   // A name that is one of the table's own columns (files called `…_excess_deaths` holding an `excess_deaths` column
   // beside covid and total deaths) names a quantity of each row, not what a row is.
   const ownColumn = (name: string) => table.columns.some((c) => nameWords(c.originalName || c.name).toLowerCase() === nameWords(name).toLowerCase());
+  // A wide table of one column per year (`1987` … `2019` of the sheet 'Events 2019', `gdpPercap_1952` …): its cells
+  // hold what the table is named for; its rows are what its one-per-row text column names (`community`, `country`).
+  const yearColumns = table.columns.filter((c) => /(^|_)(1[89]|20)\d\d$/.test((c.originalName || c.name).trim())).length;
+  if (yearColumns >= 5) {
+    const unique = table.columns.filter((c) => c.candidateKey || (table.rowCount > 0 && c.distinctCount === table.rowCount && c.nullFraction === 0));
+    const label = unique.find((c) => c.type === 'text' && /^[a-z]{4,}$/.test(humanize(c.originalName || c.name).trim()) && !isCrypticName(humanize(c.originalName || c.name).trim()));
+    if (label) return humanize(label.originalName || label.name).trim();
+  }
   const partition = partitionOfView(context, table);
   if (partition) {
     if (partition.name !== partition.key && pluralWord((nameWords(partition.name).split(' ').pop() ?? '').toLowerCase()) && !ownColumn(partition.name)) return partition.name;
@@ -1353,13 +1380,7 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   const unique = table.columns.filter((c) => c.candidateKey || (table.rowCount > 0 && c.distinctCount === table.rowCount && c.nullFraction === 0));
   const described = describedEntity(context, table, unique);
   if (described && (isCrypticName(last.toLowerCase()) || /\d/.test(words) || !pluralWord(last.toLowerCase()))) return described;
-  // A wide table of one column per year (`1987` … `2019` of the sheet 'Events 2019'): its cells count what the sheet is
-  // named for; its rows are what its one-per-row text column names (`community`).
-  const yearColumns = table.columns.filter((c) => /^(1[89]|20)\d\d$/.test((c.originalName || c.name).trim())).length;
-  if (yearColumns >= 5) {
-    const label = unique.find((c) => c.type === 'text' && /^[a-z]{4,}$/.test(humanize(c.originalName || c.name).trim()) && !isCrypticName(humanize(c.originalName || c.name).trim()));
-    return label ? humanize(label.originalName || label.name).trim() : undefined;
-  }
+  if (yearColumns >= 5 && table.columns.filter((c) => /^(1[89]|20)\d\d$/.test((c.originalName || c.name).trim())).length >= 5) return undefined;
   // "unemployment across industries", "emissions by nation": a dataset's title, not a noun for its rows.
   if (/\d/.test(words) || COLLECTION_WORDS.has(last) || /\s(across|by|per|over|vs|versus)\s/i.test(` ${words} `)) return undefined;
   // Four words or more ("seattle weather hourly normals") are a dataset's title, not what one row is.
