@@ -741,7 +741,8 @@ export function humanize(name: string): string {
   // percentile (`Q1_sales`, `H2_revenue`, `P98_value`), nor a coordinate or a count (`X_coord`, `N_cases`).
   while (parts.length > 1 && /^([A-GI-MO-OR-W]\d{2}[a-z]?|[A-GI-MO-OR-W])$/.test(parts[0]) && /^[a-z]{2,}/.test(parts[1])) parts.shift();
   const kept = parts
-    .map((p) => (ACRONYM.test(p) && /[A-Z]/.test(p) && !/^[A-Z][a-z]/.test(p) && !CAPITALISED_WORDS.has(p.toLowerCase()) ? p : p.toLowerCase()))
+    // (An acronym in the plural, `OIAs`, stays an acronym.)
+    .map((p) => ((ACRONYM.test(p) && /[A-Z]/.test(p) && !/^[A-Z][a-z]/.test(p) && !CAPITALISED_WORDS.has(p.toLowerCase())) || /^[A-Z]{2,5}s$/.test(p) ? p : p.toLowerCase()))
     .filter((p, i, all) => !(p === 't' && i === 0 && all.length > 1 && /^\d/.test(all[1])));
   return writtenOut(kept).join(' ');
 }
