@@ -57,7 +57,8 @@ describe('task pool: files and sheets by their names, units as written, one quan
     for (const task of pool.tasks) assert.doesNotMatch(task.question, /by status \('(Projected|Historical)'/, task.question);
     const bikes = (await buildTaskPool((await env('uci-bike-sharing-dc')).session.toolContext)).tasks;
     for (const task of bikes) assert.doesNotMatch(task.question, /percentage is their average temperature/, task.question);
-    assert.ok(bikes.some((t) => /By how much is their average temperature higher/.test(t.question)));
+    // (The codebook's first sentence names it: "Normalized temperature in Celsius".)
+    assert.ok(bikes.some((t) => /By how much is their average (normalized )?temperature( in celsius)? higher/.test(t.question)));
   });
 });
 

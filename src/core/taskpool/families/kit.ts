@@ -1362,9 +1362,12 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   const partition = partitionOfView(context, table);
   if (partition) {
     if (partition.name !== partition.key && pluralWord((nameWords(partition.name).split(' ').pop() ?? '').toLowerCase()) && !ownColumn(partition.name)) return partition.name;
-    // Files named for what they cover (`NYC.csv`, `Seattle.csv`), each a series over a time column: its rows are
-    // records of that series at its grain, "monthly records".
-    const grain = table.columns.map((c) => semanticsOf(context, table.name, c.name)).find((s) => s?.role.value === 'time' && s.time && /^(day|month|year|quarter|week)$/.test(s.time.grain))?.time?.grain;
+    // Files named for what they cover (`NYC.csv`, `Seattle.csv`, not years or seasons), each one series over a single
+    // time column of one grain: its rows are records of that series at its grain, "monthly records". (Files by year
+    // or season hold matches or readings whose noun the dates do not give.)
+    if (/^(year|season|month|date|day|week|quarter)$/.test(partition.key)) return undefined;
+    const times = table.columns.map((c) => semanticsOf(context, table.name, c.name)).filter((s) => s?.role.value === 'time');
+    const grain = times.length === 1 && times[0]?.time && /^(day|month|year|quarter|week)$/.test(times[0].time.grain) ? times[0].time.grain : undefined;
     const adverb: Record<string, string> = { day: 'daily', month: 'monthly', year: 'yearly', quarter: 'quarterly', week: 'weekly' };
     return grain ? `${adverb[grain]}_records` : undefined;
   }
