@@ -24,6 +24,9 @@ const TYPE_HEADER = /^(class|type|data type|datatype|format|storage type)$/i;
 /** `Major_code` → `majorcode`: names compared without case, spaces and punctuation. */
 export const normalName = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 
+/** A name without the number a writer added to make it unique (`full__1`, pandas' `full.1`): `full`. */
+export const withoutCopyNumber = (name: string) => name.replace(/(__|\.)\d+$/, '');
+
 /** `**name**`, `` `name` ``, `*name*` → name; underscores inside names (`totale_positivi`) are not markup. */
 /** A cell or an item as text: emphasis and code marks dropped, a link kept as its words, a bare URL left out. */
 const stripMarkup = (cell: string) =>
@@ -225,7 +228,7 @@ const stemOf = (file: string) => file.split('/').pop()!.replace(/\.[^.]+$/, '').
 /** Every dictionary entry of the environment's documents whose column exists in a table the entry may describe. */
 export function readDictionaries(documents: readonly DataDocument[], profile: EnvironmentProfile): DictionaryEntry[] {
   const entries: DictionaryEntry[] = [];
-  const known = new Set(profile.tables.flatMap((t) => t.columns.flatMap((c) => [normalName(c.originalName), normalName(c.name), normalName(c.name.replace(/(__|\.)\d+$/, ''))])));
+  const known = new Set(profile.tables.flatMap((t) => t.columns.flatMap((c) => [normalName(c.originalName), normalName(c.name), normalName(withoutCopyNumber(c.name))])));
   for (const document of documents) {
     let raw: string | undefined;
     try {
@@ -234,6 +237,8 @@ export function readDictionaries(documents: readonly DataDocument[], profile: En
       raw = undefined;
     }
     const descriptor = document.sourceFile.toLowerCase().endsWith('.json');
+    // Acronyms are looked up in the whole document, once each (its entries repeat them: "API in 2000", "API in 1999").
+    const spell = raw !== undefined ? acronymSpeller(raw) : undefined;
     // A document named as a data file is (`Cigar.rst` beside, or in a folder of documents above, `Cigar.csv`) describes that file.
     const stem = stemOf(document.sourceFile);
     // (An R help page may prefix the file's name with its group: `Puget-Sound-PSchinook2020.Rd` for `PSchinook2020.csv`.)
@@ -253,7 +258,7 @@ export function readDictionaries(documents: readonly DataDocument[], profile: En
         for (const entry of entriesIn(chunk.text, chunk.table ?? scope, known)) {
           const { source, ...rest } = entry;
           const line = descriptor ? lineOf(raw, `"${entry.column}"`) : lineOf(raw, source);
-          const spelled = raw !== undefined ? withAcronymsSpelledOut(rest.description, raw) : rest.description;
+          const spelled = spell ? spell(rest.description) : rest.description;
           if (spelled !== rest.description) rest.spelledOut = spelled;
           entries.push({ ...rest, file: document.sourceFile, ...(line ? { line } : {}), ...(section.heading.trim() !== '' ? { heading: section.heading.trim() } : {}) });
         }
@@ -272,8 +277,11 @@ const ACRONYM_GLUE = /^(of|and|for|the|in|on|to|&)$/;
  * does not, or spells it two ways.
  */
 export function spelledOut(acronym: string, text: string): string | undefined {
+  return spelledOutIn(acronym, text.split(/[^A-Za-z&'-]+/).filter(Boolean));
+}
+
+function spelledOutIn(acronym: string, words: readonly string[]): string | undefined {
   const letters = acronym.toLowerCase();
-  const words = text.split(/[^A-Za-z&'-]+/).filter(Boolean);
   const found = new Set<string>();
   for (let at = 0; at < words.length; at++) {
     if (!/^[A-Z][a-z]/.test(words[at]) || words[at][0].toLowerCase() !== letters[0]) continue;
@@ -299,10 +307,19 @@ export function spelledOut(acronym: string, text: string): string | undefined {
  * Performance Index) in 2000"), so what it is said to be — an index, a rate — reads in its words.
  */
 export function withAcronymsSpelledOut(description: string, document: string): string {
-  return description.replace(/\b[A-Z]{2,6}\b(?!\s*\()/g, (acronym) => {
-    const words = spelledOut(acronym, document);
-    return words && !description.toLowerCase().includes(words.toLowerCase()) ? `${acronym} (${words})` : acronym;
-  });
+  return acronymSpeller(document)(description);
+}
+
+/** `withAcronymsSpelledOut` for one document's many descriptions: its words split once, each acronym looked up once. */
+function acronymSpeller(document: string): (description: string) => string {
+  let words: string[] | undefined;
+  const known = new Map<string, string | undefined>();
+  return (description) =>
+    description.replace(/\b[A-Z]{2,6}\b(?!\s*\()/g, (acronym) => {
+      if (!known.has(acronym)) known.set(acronym, spelledOutIn(acronym, (words ??= document.split(/[^A-Za-z&'-]+/).filter(Boolean))));
+      const spelled = known.get(acronym);
+      return spelled && !description.toLowerCase().includes(spelled.toLowerCase()) ? `${acronym} (${spelled})` : acronym;
+    });
 }
 
 /**
@@ -335,7 +352,7 @@ export function tablesDescribedBy(entry: DictionaryEntry, profile: EnvironmentPr
   let folder = entry.file.includes('/') ? entry.file.slice(0, entry.file.lastIndexOf('/') + 1) : '';
   while (folder !== '' && !profile.tables.some((t) => t.sourceFile.startsWith(folder))) folder = folder.slice(0, folder.slice(0, -1).lastIndexOf('/') + 1);
   const wanted = normalName(entry.column);
-  const namedSo = (c: TableProfile['columns'][number]) => normalName(c.originalName) === wanted || normalName(c.name) === wanted || normalName(c.name.replace(/(__|\.)\d+$/, '')) === wanted;
+  const namedSo = (c: TableProfile['columns'][number]) => normalName(c.originalName) === wanted || normalName(c.name) === wanted || normalName(withoutCopyNumber(c.name)) === wanted;
   const holds = (table: TableProfile) => table.columns.some(namedSo);
   // A scope that is a table's name (a codebook's row for a table, which may be a workbook sheet) is that table.
   const named = entry.scope ? profile.tables.find((t) => t.name === entry.scope) : undefined;

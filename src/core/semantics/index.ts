@@ -10,7 +10,7 @@ import { quoteIdent as q } from '../text/sql';
 import type { EnvironmentDraft, FileDiagnostic, LoadOptions, TableProfile } from '../env/types';
 import { columnSemantics, defaultAggregation, type ColumnEvidence } from './columns';
 import { checkReferences, CORRECTIONS_FILE, readCorrections, type SemanticCorrections } from './corrections';
-import { normalName, readCodebookTables, readDictionaries, tablesDescribedBy } from './dictionary';
+import { normalName, readCodebookTables, readDictionaries, tablesDescribedBy, withoutCopyNumber } from './dictionary';
 import { addPartitionViews, findPartitions } from './partitions';
 import { markMixedUnits, markPositionsInGroups, markPositionsInTime, markRepeatedPerKey, markRunningTotals, spreadLevelsThroughSums } from './levels';
 import { dateShape } from './grain';
@@ -100,7 +100,7 @@ function entryFor(entries: readonly DictionaryEntry[], table: TableProfile, colu
   const wanted = normalName(column);
   const original = normalName(table.columns.find((c) => c.name === column)?.originalName ?? column);
   // A name the writer made unique with a number (`full__1`, pandas' `full.1`) where the table has no `full`: that column's entry.
-  const base = /(__|\.)\d+$/.test(column) && !table.columns.some((c) => c.name === column.replace(/(__|\.)\d+$/, '')) ? normalName(column.replace(/(__|\.)\d+$/, '')) : undefined;
+  const base = withoutCopyNumber(column) !== column && !table.columns.some((c) => c.name === withoutCopyNumber(column)) ? normalName(withoutCopyNumber(column)) : undefined;
   const matching = entries.filter((e) => (normalName(e.column) === wanted || normalName(e.column) === original || normalName(e.column) === base) && tablesDescribedBy(e, profile).includes(table));
   // (A section headed `nuclear_power_plants` describes `raw/4-nuclear_power_plants.json`: the file's name less its
   // number and extension.)
