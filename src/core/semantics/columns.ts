@@ -784,9 +784,10 @@ const RULES: Rule[] = [
     ];
     const [kind, share] = kinds.sort((a, b) => b[1] - a[1])[0];
     // Version numbers (`18.12.1`, `v1.2.13`, `10.2.154.26-electron.0`): three parts or more, for machines to compare.
-    const versions = presentTexts(e).filter((v) => /^v?\d+\.\d+\.\d+([.+-][\w.+-]*)?$/.test(v.trim())).length;
-    if (presentTexts(e).length >= 5 && versions >= 0.9 * presentTexts(e).length && f.hostname < 0.5) {
-      return { role: 'structured', rule: 'structured:version-values', confidence: 0.7, why: `values are version numbers (${presentTexts(e)[0].trim()}…)`, structured: 'version' };
+    const texts = presentTexts(e);
+    const versions = texts.filter((v) => /^v?\d+\.\d+\.\d+([.+-][\w.+-]*)?$/.test(v.trim())).length;
+    if (texts.length >= 5 && versions >= 0.9 * texts.length && f.hostname < 0.5) {
+      return { role: 'structured', rule: 'structured:version-values', confidence: 0.7, why: `values are version numbers (${texts[0].trim()}…)`, structured: 'version' };
     }
     // Host names (`SANFRANCISCO.GOV`): the key of a register when one per row, else addresses for machines.
     if (f.hostname >= 0.9 && f.multiWord < 0.1) {
@@ -1460,10 +1461,12 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   // unit or the header: a property of each sample, averaged, never summed ("Total nitrogen, mg/L" included).
   // (A header writes the unit with underscores: `no3_mg_l`, `t_coliform_mpn_100_ml`, `aureo_cells_ml`.)
   const header = (evidence.column.originalName || evidence.column.name).replace(/_(mg|ug|µg|ng|g|mpn|cfu|cells|mmol|umol)_(100_)?(l|ml|dl|kg|m3)$/i, (_, a: string, h: string | undefined, b: string) => ` ${a}/${h ? '100 ' : ''}${b}`);
-  const stated = `${header} ${evidence.dictionary?.description ?? ''} ${evidence.dictionary?.unit ?? ''}`;
-  const concentration = CONCENTRATION_UNIT.exec(stated) ?? (/^p_?h$/i.test(evidence.column.originalName || evidence.column.name) ? ['pH'] : null);
+  const byHeader = CONCENTRATION_UNIT.exec(header)?.[0] ?? (/^p_?h$/i.test(evidence.column.originalName || evidence.column.name) ? 'pH' : undefined);
+  const inDictionary = byHeader || !evidence.dictionary ? undefined : CONCENTRATION_UNIT.exec(`${evidence.dictionary.description} ${evidence.dictionary.unit ?? ''}`)?.[0];
+  const concentration = byHeader ?? inDictionary;
   if (concentration) {
-    return { value: 'non-additive', confidence: 0.75, source: evidence.dictionary && !CONCENTRATION_UNIT.test(evidence.column.originalName || evidence.column.name) ? { kind: 'dictionary', file: evidence.dictionary.file, line: evidence.dictionary.line } : { kind: 'rule', rule: 'additivity:concentration' }, why: `in ${concentration[0].trim()}: a concentration or a reading per sample, averaged, not summed` };
+    const source: Fact<Additivity>['source'] = inDictionary && evidence.dictionary ? { kind: 'dictionary', file: evidence.dictionary.file, line: evidence.dictionary.line } : { kind: 'rule', rule: 'additivity:concentration' };
+    return { value: 'non-additive', confidence: 0.75, source, why: `in ${concentration.trim()}: a concentration or a reading per sample, averaged, not summed` };
   }
   const fromWords = (words: string[], where: 'name' | 'dictionary'): Fact<Additivity> | undefined => {
     // "previous year's level", "last month's stock": the same quantity at an earlier date, of its own kind.
@@ -1625,7 +1628,7 @@ function matchScore(evidence: ColumnEvidence, tokens: readonly string[]): Fact<A
 function sizeOfAThing(evidence: ColumnEvidence, tokens: readonly string[]): Fact<Additivity> | undefined {
   // A length measured on a body (`fork_length`, `standard_length_mm`, `wing_length`, `bill_length`): the size of each one.
   const bodyAt = tokens.findIndex((t) => /^(length|len)$/.test(t));
-  if (bodyAt > 0 && /^(fork|standard|total|body|snout|wing|tail|bill|tarsus|culmen|carapace|head|forearm|mantle|shell|fin|hind|ear|leaf|petal|sepal)$/.test(tokens[bodyAt - 1])) {
+  if (bodyAt > 0 && /^(fork|standard|body|snout|wing|tail|bill|tarsus|culmen|carapace|forearm|mantle|shell|fin|hind|ear|leaf|petal|sepal)$/.test(tokens[bodyAt - 1])) {
     return { value: 'non-additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:size-of-a-thing' }, why: `named ${evidence.column.name}: a ${tokens[bodyAt - 1]} length, the size of each one measured` };
   }
   // (Numbered, for each of several things on a row: `length1` beside `width1`.)
