@@ -388,9 +388,12 @@ export function derivedPair(context: FamilyContext, a: { table: string; column: 
  * against itself a step later, which correlates by construction.
  */
 function sameSeriesOtherYear(a: string, b: string): boolean {
-  const year = /(^|_)(1[89]|20)\d\d$/;
-  return year.test(a) && year.test(b) && a.replace(year, '') === b.replace(year, '');
+  return YEAR_SUFFIX.test(a) && YEAR_SUFFIX.test(b) && a.replace(YEAR_SUFFIX, '') === b.replace(YEAR_SUFFIX, '');
 }
+
+/** A header that is a year (`1987`), or ends in one after an underscore (`gdpPercap_1952`): a wide table's column of that year. */
+const YEAR_SUFFIX = /(^|_)(1[89]|20)\d\d$/;
+const BARE_YEAR = /^(1[89]|20)\d\d$/;
 
 /** The first word of a whole's name: `all workers`, `total deaths`, `overall score`. */
 const WHOLE_WORDS = /^(all|total|overall|every|any|combined)$/;
@@ -1099,7 +1102,7 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     return `${stem} in ${ofYear[2]}`;
   }
   // A year's column of a wide sheet (`1988` of 'Events 2019'): what the sheet holds, in that year ("events in 1988").
-  const year = /^(1[89]|20)\d\d$/.exec(original.trim());
+  const year = BARE_YEAR.exec(original.trim());
   const tableProfile = context.profile.tables.find((t) => t.name === table);
   if (year && tableProfile) {
     const held = nameWords(tableNounName(tableProfile)).split(' ').filter((w) => w !== '' && !/\d/.test(w) && !/^(data|report|table|sheet)$/i.test(w)).join(' ').toLowerCase();
@@ -1353,11 +1356,13 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   const ownColumn = (name: string) => table.columns.some((c) => nameWords(c.originalName || c.name).toLowerCase() === nameWords(name).toLowerCase());
   // A wide table of one column per year (`1987` … `2019` of the sheet 'Events 2019', `gdpPercap_1952` …): its cells
   // hold what the table is named for; its rows are what its one-per-row text column names (`community`, `country`).
-  const yearColumns = table.columns.filter((c) => /(^|_)(1[89]|20)\d\d$/.test((c.originalName || c.name).trim())).length;
-  if (yearColumns >= 5) {
-    const unique = table.columns.filter((c) => c.candidateKey || (table.rowCount > 0 && c.distinctCount === table.rowCount && c.nullFraction === 0));
-    const label = unique.find((c) => c.type === 'text' && /^[a-z]{4,}$/.test(humanize(c.originalName || c.name).trim()) && !isCrypticName(humanize(c.originalName || c.name).trim()));
+  // (A sheet of bare years whose rows have no such label: its name still names its cells, not its rows.)
+  const keyed = table.columns.filter((c) => c.candidateKey || (table.rowCount > 0 && c.distinctCount === table.rowCount && c.nullFraction === 0));
+  const headers = table.columns.map((c) => (c.originalName || c.name).trim());
+  if (headers.filter((h) => YEAR_SUFFIX.test(h)).length >= 5) {
+    const label = keyed.find((c) => c.type === 'text' && /^[a-z]{4,}$/.test(humanize(c.originalName || c.name).trim()) && !isCrypticName(humanize(c.originalName || c.name).trim()));
     if (label) return humanize(label.originalName || label.name).trim();
+    if (headers.filter((h) => BARE_YEAR.test(h)).length >= 5) return undefined;
   }
   const partition = partitionOfView(context, table);
   if (partition) {
@@ -1381,16 +1386,13 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   const last = words.split(' ').pop() ?? '';
   // A key the dictionary calls the number or the id of a thing (`snum`: "School number", one per row of `apiclus2`):
   // the rows are those things, "schools", which a cryptic table name does not say.
-  const unique = table.columns.filter((c) => c.candidateKey || (table.rowCount > 0 && c.distinctCount === table.rowCount && c.nullFraction === 0));
-  const described = describedEntity(context, table, unique);
+  const described = describedEntity(context, table, keyed);
   if (described && (isCrypticName(last.toLowerCase()) || /\d/.test(words) || !pluralWord(last.toLowerCase()))) return described;
-  if (yearColumns >= 5 && table.columns.filter((c) => /^(1[89]|20)\d\d$/.test((c.originalName || c.name).trim())).length >= 5) return undefined;
   // "unemployment across industries", "emissions by nation": a dataset's title, not a noun for its rows.
   if (/\d/.test(words) || COLLECTION_WORDS.has(last) || /\s(across|by|per|over|vs|versus)\s/i.test(` ${words} `)) return undefined;
   // Four words or more ("seattle weather hourly normals") are a dataset's title, not what one row is.
   if (words.split(' ').length >= 4) return undefined;
   const one = noun(words.replace(/ /g, '_'), 'one').toLowerCase();
-  const keyed = table.columns.filter((c) => c.candidateKey || (table.rowCount > 0 && c.distinctCount === table.rowCount && c.nullFraction === 0));
   // A list of codes or names of things (`country_codes`): its rows are the things, "countries".
   const list = /^(.+) (codes|names)$/i.exec(words);
   if (list && keyed.length > 0 && !/\s/.test(list[1])) return list[1];
@@ -1591,8 +1593,8 @@ export function distinctGroupingName(g: Grouping, all: readonly Grouping[], cont
  * mph and in knots do not pool into one average, percentile or total.
  */
 export function inRowUnits(table: TableProfile, column: ColumnProfile): boolean {
-  const stem = column.name.toLowerCase();
-  return table.columns.some((c) => c !== column && c.distinctCount >= 2 && new RegExp(`^${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}_(unit|units|uom)(_code|_cd)?$`, 'i').test(c.name));
+  const stem = `${column.name.toLowerCase()}_`;
+  return table.columns.some((c) => c !== column && c.distinctCount >= 2 && c.name.toLowerCase().startsWith(stem) && /^(unit|units|uom)(_code|_cd)?$/.test(c.name.toLowerCase().slice(stem.length)));
 }
 
 export function inLocalCurrency(table: TableProfile, column: ColumnProfile): boolean {
