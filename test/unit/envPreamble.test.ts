@@ -114,3 +114,31 @@ describe('env: CSV title lines, notes and key–value lines before the header', 
     assert.match(messages(env).join('\n'), /Lines 1–2 come before the table \(a title or notes\): "Sales by region"; "Source: Statistics office"\. Skipped; the column names are read from line 4\./);
   });
 });
+
+describe('env: CSV lines that end in \\r\\r\\n', function () {
+  const BURNING_GLASS = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'public', 'burningglass-uk-jobs-csv', 'data');
+
+  it("reads Burning Glass's occupation groups (every line ends \\r\\r\\n): quoted commas stay in their field, 348 rows, numbers in the number columns", async () => {
+    const bytes = fs.readFileSync(path.join(BURNING_GLASS, 'occupation_group_data.csv'));
+    assert.ok(bytes.includes(Buffer.from('\r\r\n')));
+    const env = await loadFiles({ 'groups.csv': bytes });
+    const table = tableOf(env, 'groups');
+    assert.equal(table.rowCount, 348);
+    assert.deepEqual(table.columns.map((c) => [c.name, c.type]), [
+      ['occupation_group', 'text'],
+      ['geography_name', 'text'],
+      ['demand_entry_sl', 'real'],
+      ['demand_entry_fe', 'real'],
+      ['demand_entry_he', 'real'],
+    ]);
+    assert.deepEqual(await queryImage(env.image, 'SELECT occupation_group, geography_name, demand_entry_sl FROM groups LIMIT 1'), [['Caring, Leisure And Other Service Occupations', 'CORNWALL AND THE ISLES OF SCILLY', 1275]]);
+    assert.ok(env.profile.diagnostics.some((d) => d.severity === 'info' && /carriage returns/.test(d.message)), messages(env).join('\n'));
+    assert.ok(!env.profile.diagnostics.some((d) => d.severity === 'warning'), messages(env).join('\n'));
+  });
+
+  it('leaves a quoted field\'s own \\r\\n and a file of plain \\r\\n lines as they were', async () => {
+    const env = await loadFiles({ 'notes.csv': 'id,note\r\n1,"two\r\nlines"\r\n2,plain\r\n' });
+    assert.deepEqual(await queryImage(env.image, 'SELECT id, note FROM notes ORDER BY id'), [[1, 'two\r\nlines'], [2, 'plain']]);
+    assert.ok(!env.profile.diagnostics.some((d) => /carriage returns/.test(d.message)));
+  });
+});

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { Transform } from 'node:stream';
 import Papa from 'papaparse';
 import { listLines, positions, report, tableBaseName, type LoaderContext } from './loaderContext';
 import { columnNamesFromHeaders } from './naming';
@@ -16,7 +17,10 @@ const BOM = '\uFEFF';
  * with line numbers, and inserts typed values in batches.
  */
 export async function loadDelimited(context: LoaderContext, isTsv: boolean): Promise<void> {
-  const sample = stripBom(decodeHead(context.head, context.encoding ?? 'utf-8'));
+  const head = stripBom(decodeHead(context.head, context.encoding ?? 'utf-8'));
+  const crRuns = carriageReturnRuns(head);
+  if (crRuns) report(context, 'info', 'Lines end in two or more carriage returns before the line feed (\\r\\r\\n, a Windows line end written twice): each run is read as one line end.');
+  const sample = crRuns ? head.replace(CR_RUN, '\n') : head;
   if (sample.trim() === '') {
     report(context, 'warning', 'Empty file: nothing to load.');
     return;
@@ -365,6 +369,39 @@ function reportProblems(context: LoaderContext, inference: Inference): void {
   }
 }
 
+/** A run of carriage returns before a line feed: `\r\r\n` is what a Windows text-mode write of `\r\n` leaves. */
+const CR_RUN = /\r+\n/g;
+
+/**
+ * Whether most line ends of the head are `\r\r\n` (two or more carriage returns, then a line feed). Papaparse knows
+ * `\n`, `\r` and `\r\n` only: it would read the `\r` as the line end and start every row with a stray `\n`, so
+ * a quoted first field (`"Caring, Leisure…"`) would be split on its comma and every column after it shifted.
+ */
+function carriageReturnRuns(head: string): boolean {
+  const doubled = head.match(/\r\r+\n/g)?.length ?? 0;
+  if (doubled === 0) return false;
+  const lineFeeds = head.match(/\n/g)?.length ?? 0;
+  return doubled * 2 >= lineFeeds;
+}
+
+/** Rewrites each run of carriage returns before a line feed as one `\n`; a run cut at a chunk's end waits for the next chunk. */
+function lineEndNormalizer(): Transform {
+  let held = '';
+  return new Transform({
+    readableObjectMode: false,
+    transform(chunk: Buffer | string, _encoding, done) {
+      let text = held + chunk.toString();
+      const tail = /\r+$/.exec(text);
+      held = tail ? tail[0] : '';
+      if (tail) text = text.slice(0, tail.index);
+      done(null, text.replace(CR_RUN, '\n'));
+    },
+    flush(done) {
+      done(null, held);
+    },
+  });
+}
+
 function stripBom(text: string): string {
   return text.startsWith(BOM) ? text.slice(1) : text;
 }
@@ -427,7 +464,14 @@ function streamRows(
     // 64 KiB chunks: each chunk's rows (arrays and field strings) die young, in V8's young generation. With 1 MiB
     // chunks about 14k rows were alive at once, outlived the young generation and made the old one churn; on a
     // 1M-row CSV that cost about 40% of the load's CPU time (16 KiB and 256 KiB were slower too).
-    const stream = createTextReadStream(context.absolutePath, context.encoding ?? 'utf-8', STREAM_CHUNK_BYTES) as fs.ReadStream;
+    const text = createTextReadStream(context.absolutePath, context.encoding ?? 'utf-8', STREAM_CHUNK_BYTES);
+    let stream = text as fs.ReadStream;
+    if (carriageReturnRuns(stripBom(decodeHead(context.head, context.encoding ?? 'utf-8')))) {
+      const normalized = text.pipe(lineEndNormalizer());
+      normalized.setEncoding('utf8');
+      normalized.on('close', () => (text as fs.ReadStream).destroy());
+      stream = normalized as unknown as fs.ReadStream;
+    }
     let line = 1;
     let failure: unknown;
     Papa.parse<string[]>(stream as unknown as File, {
