@@ -1926,3 +1926,44 @@ describe('semantics rules: the twenty-third set\'s rules stay off their look-ali
     }
   });
 });
+
+describe('semantics rules: line ends written twice, compound adjectives, outlooks and levels against the average (the twenty-fourth set)', function () {
+  this.timeout(300_000);
+  const once = onceEach();
+
+  it('reads the Burning Glass jobs: `\\r\\r\\n` line ends keep quoted commas in their field, "entry-level" and "Geography-specific" postings add up, Very Low … Very High and rise/steady/fall outlooks are orders', async () => {
+    const env = await once('burningglass-uk-jobs-csv');
+    // The file ends its lines in \r\r\n: read with \r as the line end, "Caring, Leisure …" was split and every column shifted.
+    assert.equal(column(env, 'occupation_group_data', 'geography_name').role.value === 'measure', false);
+    for (const table of ['occupation_data', 'occupation_group_data']) {
+      for (const name of ['demand_entry_sl', 'demand_entry_fe', 'demand_entry_he']) {
+        const c = column(env, table, name);
+        assert.equal(c.role.value, 'measure', `${table}.${name}`);
+        assert.equal(c.additivity?.value, 'additive', `${table}.${name}`);
+      }
+    }
+    assert.equal(column(env, 'occupation_data', 'lq_label').role.value, 'ordinal');
+    assert.equal(column(env, 'projection_employment', 'working_futures_projection').role.value, 'ordinal');
+  });
+});
+
+describe('semantics rules: the twenty-fourth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps a water level a level, sentences that name no direction text, and plain \\r\\n files as they were', async () => {
+    const lines = ['site,water_level,remark'];
+    const remarks = ['The gauge was read at dawn by the keeper', 'Readings were taken after the storm passed', 'The station was visited by the hydrology team'];
+    for (let i = 0; i < 30; i++) lines.push([`S${i % 3}`, 100 + i, remarks[i % 3]].join(','));
+    const dictionary = 'column,description\nwater_level,"Water-level of the lake at the gauge, in cm"\n';
+    const folder = makeFolder({ 'gauges.csv': lines.join('\r\n') + '\r\n', 'dictionary.csv': dictionary });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'gauges', 'remark')?.role.value, 'ordinal');
+      assert.equal(found(env, 'gauges', 'water_level')?.additivity?.value, 'semi-additive');
+      assert.equal(found(env, 'gauges', 'site')?.role.value === 'measure', false);
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

@@ -543,8 +543,18 @@ function describedIdentifier(described: readonly string[], description?: string)
 }
 
 /** The words of a description as a reader reads it: a Markdown link by its text, not its address. */
+const STOCK_LEVELS = /^(water|sea|river|lake|groundwater|tide|noise|sound|stock|inventory|energy|battery|fuel|tank|reservoir|snow)$/i;
+
 function descriptionTokens(description: string): string[] {
-  return textTokens(description.replace(/\]\([^)\s]*\)/g, ']').replace(/<?\b(https?|ftp):\/\/\S+/gi, ' '));
+  // "Geography-specific job postings": particular to each geography, no property per unit (specific heat); "entry-level
+  // postings": a kind of posting, no level at a moment (a water level or a stock level is one).
+  return textTokens(
+    description
+      .replace(/\]\([^)\s]*\)/g, ']')
+      .replace(/<?\b(https?|ftp):\/\/\S+/gi, ' ')
+      .replace(/\b([a-z]+)-specific\b/gi, '$1')
+      .replace(/\b([a-z0-9]+)-levels?\b/gi, (compound: string, first: string) => (STOCK_LEVELS.test(first) ? compound : first)),
+  );
 }
 
 /** Words that end the first phrase of a description ("The order in which…", "ECO classification"). */
@@ -1436,6 +1446,9 @@ function currentLevel(words: readonly string[], at: number): boolean {
   return !(MONEY_WORDS.has(next) || UNIT_WORDS[next]?.kind === 'currency' || /^(prices?|dollars?|us|terms|values?|account|year|month)$/.test(next));
 }
 
+/** A level that is a rank on a ladder, not a level at a moment ("School Leaver education levels", "skill level"). */
+const RANKED_LEVELS = new Set(['education', 'educational', 'skill', 'skills', 'experience', 'grade', 'difficulty', 'security', 'service', 'confidence', 'significance', 'priority', 'risk', 'alert', 'language', 'entry', 'management', 'seniority', 'qualification', 'qualifications', 'study', 'school', 'government', 'geographic', 'geography', 'aggregation', 'threat', 'access', 'care', 'evidence']);
+
 /** Additivity of a measure: the name's words, then the dictionary's, then the values. */
 export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   let tokens = placeHeaders(evidence.table).has(evidence.column.name) ? [] : nameTokens(evidence.column.originalName || evidence.column.name);
@@ -1502,7 +1515,7 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     if (rate) return { value: 'semi-additive', confidence: where === 'name' ? 0.75 : 0.65, source, why: `in ${rate}, a rate at an instant: readings add across plants or stations at one moment, not over time` };
     const flow = hasAny(words, FLOW_WORDS);
     if (flow) return { value: 'additive', confidence: where === 'name' ? 0.8 : 0.7, source, why: `"${flow}": a change over a period, which adds up over time` };
-    const semi = words.find((w, at) => SEMI_ADDITIVE_WORDS.has(w) && !(w === 'current' && !currentLevel(words, at)));
+    const semi = words.find((w, at) => SEMI_ADDITIVE_WORDS.has(w) && !(w === 'current' && !currentLevel(words, at)) && !(/^levels?$/.test(w) && RANKED_LEVELS.has(words[at - 1] ?? '')));
     if (semi) return { value: 'semi-additive', confidence: where === 'name' ? 0.8 : 0.7, source, why: `"${semi}" is a level at a moment: it adds across entities, not across time` };
     const additive = hasAny(words, ADDITIVE_WORDS);
     if (additive) return { value: 'additive', confidence: where === 'name' ? 0.85 : 0.75, source, why: `"${additive}" adds up` };

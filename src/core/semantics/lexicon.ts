@@ -296,6 +296,9 @@ export const ORDINAL_SCALES: string[][] = [
   ['low', 'medium', 'high'],
   ['low', 'mid', 'high'],
   ['very low', 'low', 'medium', 'high', 'very high'],
+  // A figure's level against the rest (a location quotient's label): `average` in the middle.
+  ['very low', 'low', 'average', 'high', 'very high'],
+  ['below average', 'average', 'above average'],
   ['xs', 's', 'm', 'l', 'xl', 'xxl'],
   ['small', 'medium', 'large'],
   ['poor', 'fair', 'good', 'very good', 'excellent'],
@@ -312,6 +315,16 @@ export const ORDINAL_SCALES: string[][] = [
   ['never', 'rarely', 'sometimes', 'often', 'always'],
   ['g', 'pg', 'pg-13', 'r', 'nc-17'],
   ['strongly disagree', 'disagree', 'neutral', 'agree', 'strongly agree'],
+];
+
+/**
+ * Words of a direction of change, in order (fall, hold, rise): sentences that differ by one of them ("Employment is
+ * projected to rise by 2020", "… to fall by 2020", "… to remain steady until 2020") are an ordered outlook.
+ */
+export const DIRECTION_LEVELS: ReadonlyArray<readonly string[]> = [
+  ['fall', 'falls', 'falling', 'decrease', 'decreases', 'decreasing', 'decline', 'declines', 'declining', 'shrink', 'shrinking', 'worsen', 'worsening'],
+  ['steady', 'stable', 'unchanged', 'flat'],
+  ['rise', 'rises', 'rising', 'increase', 'increases', 'increasing', 'grow', 'grows', 'growing', 'improve', 'improving'],
 ];
 
 /** Two-valued answers to a yes/no question. */

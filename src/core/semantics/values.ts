@@ -3,7 +3,7 @@
  * URLs, JSON, numbers written as text, month names, codes… computed from a sample, for the column rules to read.
  */
 import { candidateTypesOf, isMissingMarker } from '../env/typeInference';
-import { COUNTRY_CODES, COUNTRY_NAMES, MONTH_NAMES, ORDINAL_SCALES, US_STATE_CODES, WEEKDAY_NAMES, YES_NO_PAIRS, negationPair } from './lexicon';
+import { COUNTRY_CODES, COUNTRY_NAMES, DIRECTION_LEVELS, MONTH_NAMES, ORDINAL_SCALES, US_STATE_CODES, WEEKDAY_NAMES, YES_NO_PAIRS, negationPair } from './lexicon';
 
 /** A stage of a knockout tournament, as results tables write it. */
 const TOURNAMENT_STAGE = /^((first|second|third|final) )?(group stage|group phase|round of \d+|(quarter|quater|semi)[- ]?finals?|finals?|final round|(third|fourth)[- ]place( match| play-?off)?|champions?|runners?[- ]up|winners?|preliminary round|play-?offs?)$/;
@@ -151,6 +151,21 @@ function isJson(text: string): boolean {
 }
 
 /** Fingerprints sampled values (numbers as stored; text as stored). `distinct` are the column's distinct values when few. */
+/**
+ * Sentences of three or more words, each naming one direction of change (fall, hold, rise) and each a different one:
+ * an outlook written out ("projected to rise by 2020" / "to fall" / "to remain steady"), ordered by its direction.
+ */
+function directionSentences(values: readonly string[]): boolean {
+  if (values.length < 2 || values.length > 3) return false;
+  const levels = values.map((v) => {
+    const words = v.split(/[^a-z]+/).filter(Boolean);
+    if (words.length < 3) return undefined;
+    const found = new Set(DIRECTION_LEVELS.flatMap((level, at) => (words.some((w) => level.includes(w)) ? [at] : [])));
+    return found.size === 1 ? [...found][0] : undefined;
+  });
+  return levels.every((l) => l !== undefined) && new Set(levels).size === levels.length;
+}
+
 export function fingerprint(values: readonly unknown[], distinct?: readonly unknown[]): ValueFingerprint {
   const f: ValueFingerprint = {
     sampled: 0,
@@ -309,6 +324,7 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     // appraisal tools export them: each a different number.
     const numbered = [...lowered].map((v) => /^(\d{1,2})[.)]\s+\S/.exec(v)?.[1]);
     if (!f.ordinalScale && lowered.size >= 2 && numbered.every((d) => d !== undefined) && new Set(numbered).size === numbered.length) f.ordinalScale = true;
+    if (!f.ordinalScale && directionSentences([...lowered])) f.ordinalScale = true;
   }
   // Figures beside the marks official statistics write for a figure not given (`z`, `x`, `c`, `low`, `:`, `..`: the
   // loader's missing-value marks), kept as text by a database that stored them so. The distinct values when few, else
