@@ -38,10 +38,11 @@ export const PUBLIC_FIXTURES = path.join(REPO, 'test', 'fixtures', 'public');
  * `dev-21` (twenty-first, LABELS-21.md): 87.0% role and 39.6% additivity blind; read and used in round 15 too.
  * `dev-22` (twenty-second, LABELS-22.md): 85.9% role and 53.1% additivity blind; read and used in round 15 too.
  * `dev-23` (twenty-third, LABELS-23.md): 75.8% role and 80.0% additivity blind; read and used in round 15 too.
- * A set added later and not yet looked at is `held-out`: the twenty-fourth set (LABELS-24.md), whose disagreements
+ * `dev-24` (twenty-fourth, LABELS-24.md): 59.0% role and 20.2% additivity blind; read and used in round 16.
+ * A set added later and not yet looked at is `held-out`: the twenty-fifth set (LABELS-25.md), whose disagreements
  * nobody has read; `npm run bench:semantics` reports every set.
  */
-export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'dev-21' | 'dev-22' | 'dev-23' | 'held-out';
+export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'dev-21' | 'dev-22' | 'dev-23' | 'dev-24' | 'held-out';
 
 export interface PublicFixture {
   name: string;
@@ -176,11 +177,16 @@ export const PUBLIC_ENVIRONMENTS: PublicFixture[] = [
   { name: 'peconic-estuary-water-quality-xlsx', set: 'dev-23' },
   { name: 'electron-releases-json', set: 'dev-23' },
   { name: 'hakai-juvenile-salmon-csv', set: 'dev-23' },
-  { name: 'sf-nc-sids-sqlite', set: 'held-out' },
-  { name: 'matvaretabellen-2024-xlsx', set: 'held-out' },
-  { name: 'sunpy-noaa-swpc-json', set: 'held-out' },
-  { name: 'cbdq-football-data-partitions', set: 'held-out' },
-  { name: 'burningglass-uk-jobs-csv', set: 'held-out' },
+  { name: 'sf-nc-sids-sqlite', set: 'dev-24' },
+  { name: 'matvaretabellen-2024-xlsx', set: 'dev-24' },
+  { name: 'sunpy-noaa-swpc-json', set: 'dev-24' },
+  { name: 'cbdq-football-data-partitions', set: 'dev-24' },
+  { name: 'burningglass-uk-jobs-csv', set: 'dev-24' },
+  { name: 'kaggledbqa-student-math-score-sqlite', set: 'held-out' },
+  { name: 'bls-oews-national-wages-xlsx', set: 'held-out' },
+  { name: 'destatis-gemeindeverzeichnis-ndjson', set: 'held-out' },
+  { name: 'ustreasury-par-yield-curve-partitions', set: 'held-out' },
+  { name: 'cjeujudges-cjeu-judges-csv', set: 'held-out' },
 ];
 
 export function publicFixture(name: string): PublicFixture {
