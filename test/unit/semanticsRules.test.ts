@@ -1944,6 +1944,55 @@ describe('semantics rules: line ends written twice, compound adjectives, outlook
     }
     assert.equal(column(env, 'occupation_data', 'lq_label').role.value, 'ordinal');
     assert.equal(column(env, 'projection_employment', 'working_futures_projection').role.value, 'ordinal');
+    // SOC codes identify occupations; their names, repeated on every region's row, group them; a geography is a place.
+    assert.equal(column(env, 'full_time_percent', 'soc3').role.value, 'identifier');
+    assert.equal(column(env, 'occ_skills', 'soc_3').role.value, 'identifier');
+    assert.equal(column(env, 'full_time_percent', 'soc_description').role.value, 'dimension');
+    assert.equal(column(env, 'historical_employment', 'soc_name').role.value, 'dimension');
+    assert.equal(column(env, 'occupation_data', 'geography_name').role.value, 'geo');
+  });
+
+  it('reads the Norwegian food table: a lookup sheet without a header keeps its first code, the sources sheet\'s codes are keys into it, nutrients in g, mg and µg per food are averaged, "Brie, hvitmuggost" is a name', async () => {
+    const env = await once('matvaretabellen-2024-xlsx');
+    const lookup = env.profile.tables.find((t) => t.originalName === 'Kildeoppslag')!;
+    assert.deepEqual(lookup.columns.map((c) => c.name), ['column_1', 'column_2']);
+    assert.ok(env.profile.diagnostics.some((d) => /Kildeoppslag' has no header row/.test(d.message)));
+    const values = env.profile.tables.find((t) => t.originalName === 'Matvarer')!.name;
+    const sources = env.profile.tables.find((t) => t.originalName === 'Kilder')!.name;
+    for (const name of ['vann_g', 'fett_g', 'c18_1_sum_oljesyre_g', 'vitamin_d_g', 'jod_i_g']) {
+      assert.equal(column(env, sources, name).role.value, 'identifier', `Kilder ${name}`);
+      assert.equal(column(env, values, name).additivity?.value, 'non-additive', `Matvarer ${name}`);
+    }
+    assert.equal(column(env, values, 'kilokalorier_kcal').additivity?.value, 'non-additive');
+    assert.equal(column(env, values, 'vitamin_a_rae_g_re').additivity?.value, 'non-additive');
+    assert.equal(column(env, values, 'matvare').role.value, 'text');
+  });
+
+  it('reads the solar indices: smoothed sunspot numbers are averaged and no social security numbers, a satellite\'s number identifies it', async () => {
+    const env = await once('sunpy-noaa-swpc-json');
+    const observed = env.semantics.columns.find((c) => c.column === 'smoothed_ssn')!.table;
+    assert.equal(column(env, observed, 'smoothed_ssn').role.value, 'measure');
+    assert.equal(column(env, observed, 'smoothed_ssn').additivity?.value, 'non-additive');
+    assert.equal(column(env, observed, 'ssn').role.value, 'measure');
+    const predicted = env.semantics.columns.find((c) => c.column === 'low_ssn')!.table;
+    assert.equal(column(env, predicted, 'low_ssn').role.value, 'measure');
+    const xrays = env.semantics.columns.find((c) => c.column === 'satellite')!.table;
+    assert.equal(column(env, xrays, 'satellite').role.value, 'identifier');
+  });
+
+  it('reads the football fixtures: teams written as three-letter codes are the teams\' codes', async () => {
+    const env = await once('cbdq-football-data-partitions');
+    for (const name of ['home_team', 'away_team']) assert.equal(column(env, 'pl', name).role.value, 'identifier', name);
+  });
+
+  it('reads the North Carolina counties (GDAL\'s SQLite layout): a CRS in WKT is structured, areas add up and perimeters do not, CNTY_ beside CNTY_ID numbers the counties, the name beside FIPS is the county, f_table_name names a table', async () => {
+    const env = await once('sf-nc-sids-sqlite');
+    assert.equal(column(env, 'spatial_ref_sys', 'srtext').role.value, 'structured');
+    assert.equal(column(env, 'nc_sqlite', 'area').additivity?.value, 'additive');
+    assert.equal(column(env, 'nc_sqlite', 'perimeter').additivity?.value, 'non-additive');
+    assert.equal(column(env, 'nc_sqlite', 'cnty_').role.value, 'identifier');
+    assert.equal(column(env, 'nc_sqlite', 'name').role.value, 'geo');
+    assert.equal(column(env, 'geometry_columns', 'f_table_name').role.value, 'identifier');
   });
 });
 
@@ -1962,6 +2011,31 @@ describe('semantics rules: the twenty-fourth set\'s rules stay off their look-al
       assert.notEqual(found(env, 'gauges', 'remark')?.role.value, 'ordinal');
       assert.equal(found(env, 'gauges', 'water_level')?.additivity?.value, 'semi-additive');
       assert.equal(found(env, 'gauges', 'site')?.role.value === 'measure', false);
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps a dated catch in grams additive, genres in any order a list, teams by name a grouping, a catalogue\'s table names a grouping, whole-number keys keys', async () => {
+    const species = ['cod', 'haddock', 'plaice', 'sole', 'hake', 'ling'];
+    const catches = [['date', 'haul', ...species.map((s) => `${s} (g)`), 'bycatch (mg)'].join(',')];
+    for (let i = 0; i < 30; i++) catches.push([`2024-03-${String(1 + (i % 28)).padStart(2, '0')}`, i + 1, ...species.map((_, k) => 100 + i * k), 5 + i].join(','));
+    const genres = ['Action', 'Comedy', 'Drama', 'Horror', 'Romance', 'Western', 'Musical', 'Thriller'];
+    const films = ['film,genres'];
+    for (let a = 0; a < 8; a++) for (let b = 0; b < 8; b++) if (a !== b) films.push(`F${a}${b},"${genres[a]}, ${genres[b]}"`);
+    const teams = ['Liverpool', 'Arsenal', 'Chelsea', 'Everton', 'Fulham', 'Brentford', 'Burnley', 'Wolves', 'Leeds', 'Spurs', 'Villa', 'Forest'];
+    const matches = ['match_id,home_team,away_team,ticket_key'];
+    for (let i = 0; i < 60; i++) matches.push([i + 1, teams[i % 12], teams[(i + 5) % 12], 1000 + i].join(','));
+    const catalogue = ['table_name,column_name,description'];
+    for (const t of ['orders', 'customers', 'items']) for (let k = 0; k < 8; k++) catalogue.push(`${t},col_${t}_${k},"The ${k}th column of ${t}"`);
+    const folder = makeFolder({ 'catch.csv': catches.join('\n') + '\n', 'films.csv': films.join('\n') + '\n', 'matches.csv': matches.join('\n') + '\n', 'catalogue.csv': catalogue.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'catch', 'cod_g')?.additivity?.value, 'additive');
+      assert.equal(found(env, 'films', 'genres')?.role.value, 'structured');
+      assert.equal(found(env, 'matches', 'home_team')?.role.value, 'dimension');
+      assert.equal(found(env, 'matches', 'ticket_key')?.role.value, 'identifier');
+      assert.notEqual(found(env, 'catalogue', 'table_name')?.role.value, 'identifier');
     } finally {
       folder.cleanup();
     }

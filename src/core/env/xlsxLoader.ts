@@ -166,8 +166,10 @@ function nextNonBlankRow(rows: CellRead[][], from: number): number {
 }
 
 interface HeaderBlock {
-  /** Grid row indexes of the header rows (one, or more when merged group cells sit above the column names). */
+  /** Grid row indexes of the header rows (one, or more when merged group cells sit above the column names; none when the sheet has no header row). */
   rows: number[];
+  /** The sheet has no header: its first row is data (`headerless`), the body starts there. */
+  headerless?: number;
   /** Caption rows skipped above the header (a title like "Sales 2024"). */
   captions: string[];
 }
@@ -231,6 +233,7 @@ function findHeader(grid: SheetGrid, width: number): HeaderBlock | undefined {
     break;
   }
   if (r === -1) return undefined;
+  if (dataRowFirst(grid.rows, r)) return { rows: [], captions, headerless: r };
   const rows = [r];
   for (;;) {
     const last = rows[rows.length - 1];
@@ -243,6 +246,40 @@ function findHeader(grid: SheetGrid, width: number): HeaderBlock | undefined {
     if (rows.length >= 4) break; // deeper than that is a layout, not a header
   }
   return { rows, captions };
+}
+
+/** A code (`10`, `60a`) or a number: what a lookup's key column holds, and no column's name. */
+const CODE_CELL = /^\d{1,6}[a-z]?$/i;
+/** A sentence of three or more words that ends in a full stop: a description, and no column's name. */
+const SENTENCE_CELL = /^\S+(\s+\S+){2,}\.$/s;
+/** Prose: two or more words. */
+const PROSE_CELL = /^\S+(\s+\S+)+/;
+
+const isYear = (n: number) => Number.isInteger(n) && n >= 1800 && n <= 2100;
+
+/**
+ * Whether the first row of a sheet is data, not a header (a lookup sheet saved without one: `10 | Manglende verdi,
+ * ukjent innhold.` over `20 | Vurdert verdi.`): every filled cell of it is a code or number (not a year, which heads
+ * many columns) or a sentence ending in a full stop, at least one a code, and in each column most cells below are of
+ * the same kind (codes or numbers; prose). Read as a header, that row's code would be lost from the data and become a
+ * column's name.
+ */
+function dataRowFirst(rows: CellRead[][], first: number): boolean {
+  const code = (value: Scalar) => (typeof value === 'number' ? !isYear(value) : typeof value === 'string' && CODE_CELL.test(value.trim()) && !isYear(Number(value.trim())));
+  const prose = (value: Scalar) => typeof value === 'string' && PROSE_CELL.test(value.trim());
+  const body = rows.slice(first + 1, first + 51).filter((row) => nonBlankCount(row) > 0);
+  if (body.length < 3) return false;
+  const cells = rows[first].map((cell, c) => ({ c, value: cell.value })).filter(({ value }) => !isBlank(value));
+  if (cells.length < 2) return false;
+  let codes = 0;
+  for (const { c, value } of cells) {
+    const isCode = code(value);
+    if (!isCode && !(typeof value === 'string' && SENTENCE_CELL.test(value.trim()))) return false;
+    if (isCode) codes++;
+    const below = body.map((row) => row[c]?.value ?? null).filter((v) => !isBlank(v));
+    if (below.length < 3 || below.filter((v) => (isCode ? code(v) : prose(v))).length < 0.8 * below.length) return false;
+  }
+  return codes > 0;
 }
 
 /** Header text per column: the header rows' values joined top to bottom, repeats (from vertical merges) once. */
@@ -338,7 +375,7 @@ function loadSheet(context: LoaderContext, grid: SheetGrid, workbookName: string
     report(context, 'info', `Sheet '${grid.name}' is empty; skipped.`);
     return;
   }
-  const headerEnd = header.rows[header.rows.length - 1];
+  const headerEnd = header.headerless !== undefined ? header.headerless - 1 : header.rows[header.rows.length - 1];
   // A statistics agency's series sheet puts notes on each column under its header (ABS: Unit, Series Type, Data
   // Type, Frequency, … Series ID), a label in the first cell and text in the others, above the numbers.
   const notes = columnNoteRows(grid.rows, headerEnd + 1);
@@ -384,7 +421,7 @@ function loadSheet(context: LoaderContext, grid: SheetGrid, workbookName: string
       origin: {
         file: context.file,
         sheet: grid.name,
-        headerCells: headerTop === headerBottom ? `${letters}${headerTop}` : `${letters}${headerTop}:${letters}${headerBottom}`,
+        ...(header.headerless !== undefined ? {} : { headerCells: headerTop === headerBottom ? `${letters}${headerTop}` : `${letters}${headerTop}:${letters}${headerBottom}` }),
         range: dataBottom >= dataTop ? `${letters}${dataTop}:${letters}${dataBottom}` : undefined,
         label: `${workbookName} › ${grid.name} › ${originalName}`,
       },
@@ -412,6 +449,7 @@ function loadSheet(context: LoaderContext, grid: SheetGrid, workbookName: string
   if (dropped.length > 0) report(context, 'info', `${where}: ${dropped.length} column(s) with neither a name nor a value left out (${positions(dropped)}).`);
   if (notes.length > 0) report(context, 'info', `${where}: ${notes.length} row(s) of column notes under the header read as notes, not data: ${notes.map((r) => JSON.stringify(textOf(grid.rows[r][0]?.value ?? null))).join(', ')}.`);
   if (header.captions.length > 0) report(context, 'info', `${where}: title row(s) above the header skipped: ${header.captions.map((c) => JSON.stringify(c)).join(', ')}.`);
+  if (header.headerless !== undefined) report(context, 'info', `${where} has no header row: its first row (${dataTop}) is read as data, its columns named by position (column_1 …).`);
   if (header.rows.length > 1) report(context, 'info', `${where}: merged header cells read as a ${header.rows.length}-row header (rows ${headerTop}–${headerBottom}).`);
   if (hidden) report(context, 'info', `${where} is hidden in the workbook; loaded anyway.`);
   if (uncachedFormulas > 0) {

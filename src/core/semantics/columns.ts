@@ -8,6 +8,7 @@ import type { ColumnProfile, TableProfile } from '../env/types';
 import { ColumnTypeTracker, isoDateText } from '../env/typeInference';
 import {
   ADDITIVE_WORDS,
+  CLASSIFICATION_CODE,
   BINARY_WORDS,
   CODE_WORDS,
   COUNTRY_CODES,
@@ -93,6 +94,8 @@ interface Names {
 const MEASURED_IN = new Set(['number', 'num', 'units', 'qty', 'quantity', 'quantities']);
 
 /** Words that make a count something else (an average of votes, a share of cases). */
+/** Words that make a figure of what follows (its smoothed, predicted, observed, upper or lower value): never said of a key. */
+const ESTIMATE_WORDS = new Set(['smoothed', 'predicted', 'forecast', 'forecasted', 'observed', 'estimated', 'projected', 'high', 'low', 'upper', 'lower']);
 const STATISTIC_WORDS = new Set(['avg', 'average', 'mean', 'median', 'per', 'rate', 'pct', 'percent', 'percentage', 'share', 'ratio', 'max', 'min', 'maximum', 'minimum', 'std', 'distinct', 'unique']);
 
 const KNOWN_WORDS = new Set([...ADDITIVE_WORDS, ...SEMI_ADDITIVE_WORDS, ...NON_ADDITIVE_WORDS, ...HEAD_NON_ADDITIVE_WORDS, ...TIME_WORDS, ...COUNT_WORDS]);
@@ -629,6 +632,8 @@ function placeKeyBeside(e: ColumnEvidence): GeoKind | undefined {
     if (other === column || !other.candidateKey) continue;
     const tokens = nameTokens(other.originalName || other.name);
     const last = tokens[tokens.length - 1];
+    // A code of a census area alone (`fips`, `fipsno`, `geoid`, one per county): the rows are areas.
+    if (tokens.length === 1 && /^(fips|fipsno|fips_code|geoid|nuts|gss)$/.test(last)) return 'region';
     if (tokens.length < 2 || !['code', 'id', 'cd', 'gss', 'key', 'iso'].includes(last)) continue;
     const stem = tokens.slice(0, -1);
     if (stem.join(' ') === 'local authority' || stem.join(' ') === 'la') return 'region';
@@ -691,9 +696,27 @@ function recurringItems(e: ColumnEvidence): { separator: string; share: number; 
     const distinctValues = new Set(values.map((v) => v.trim().toLowerCase())).size;
     // Items recur more than whole values do.
     if (distinctItems > 0.5 * all.length || all.length / distinctItems <= 1.5 * (values.length / distinctValues)) continue;
+    if (qualifiedNames(multi)) continue;
     return { separator, share: multi.length / values.length, items: distinctItems };
   }
   return undefined;
+}
+
+/**
+ * Names qualified after a comma (`Brie, hvitmuggost`, `Kylling, filet, rå`): the words that open a value (what the
+ * thing is, twenty or more of them) are hardly ever the words that follow (how it is made or kept), where the items of
+ * a list take any place (`Action, Comedy`, `Comedy, Drama`). Under 15% of the smaller side shared; three parts or
+ * fewer in most values.
+ */
+function qualifiedNames(lists: readonly string[][]): boolean {
+  // (Lists of a few categories in one fixed order, `Benzin,Diesel,Elektrisch,…`, open with few words and run long.)
+  if (lists.filter((l) => l.length <= 3).length < 0.7 * lists.length) return false;
+  const first = new Set(lists.map((l) => l[0].toLowerCase()));
+  if (first.size < 20) return false;
+  const later = new Set(lists.flatMap((l) => l.slice(1).map((p) => p.toLowerCase())));
+  let shared = 0;
+  for (const item of first) if (later.has(item)) shared++;
+  return shared < 0.15 * Math.min(first.size, later.size);
 }
 
 /** Words after `name` that say which of a thing's names it is (short, official, in English). */
@@ -730,6 +753,7 @@ function describedPlace(described: readonly string[]): (typeof GEO_WORDS)[string
 }
 
 const WKT = /^\s*(SRID=\d+;\s*)?(POINT|LINESTRING|POLYGON|MULTIPOINT|MULTILINESTRING|MULTIPOLYGON|GEOMETRYCOLLECTION|CIRCULARSTRING|TRIANGLE|TIN)\s*(Z|M|ZM)?\s*(\(|EMPTY\b)/i;
+const CRS_WKT = /^\s*(GEOGCS|PROJCS|GEOCCS|COMPD_CS|VERT_CS|LOCAL_CS|GEOGCRS|PROJCRS|GEODCRS|BOUNDCRS|COMPOUNDCRS|VERTCRS)\s*\[/;
 const GEOJSON = /^\s*\{\s*"type"\s*:\s*"(Point|LineString|Polygon|MultiPoint|MultiLineString|MultiPolygon|GeometryCollection|Feature)"/;
 
 // ---- the rules, in order ----------------------------------------------------------------------------------------
@@ -776,6 +800,8 @@ const RULES: Rule[] = [
     if (/^(lat_?lng|lat_?lon|lat_?long|lon_?lat|lng_?lat|coordinates|coords|latlong|location|point)$/i.test(e.column.name.replace(/^.*[.]/, '')) && values.some((v) => v.trim() !== '[]') && values.every((v) => /^\s*\[\s*(-?\d+(\.\d+)?\s*,\s*-?\d+(\.\d+)?\s*)?\]\s*$/.test(v))) {
       return { role: 'geo', rule: 'geo:coordinate-pair', confidence: 0.8, why: `named ${e.column.name}, pairs of numbers (${values[0].trim()}): a point's coordinates`, geo: 'geometry' };
     }
+    // A coordinate reference system in well-known text (`GEOGCS["NAD27", DATUM[…]]`, `PROJCS[…]`): a definition, not a shape.
+    if (values.every((v) => CRS_WKT.test(v))) return { role: 'structured', rule: 'structured:crs-wkt', confidence: 0.85, why: `values are coordinate reference systems in well-known text (${values[0].slice(0, 24)}…)`, structured: 'crs' };
     if (Math.max(wkt, geojson) < 0.9 * values.length) return undefined;
     return { role: 'geo', rule: wkt >= geojson ? 'geo:wkt-values' : 'geo:geojson-values', confidence: 0.9, why: `values are ${wkt >= geojson ? 'WKT' : 'GeoJSON'} geometries (${values[0].slice(0, 24)}…)`, geo: 'geometry' };
   },
@@ -1038,13 +1064,27 @@ const RULES: Rule[] = [
     const { column, table } = e;
     if (n.tokens.length === 0) return undefined;
     const first = n.tokens[0];
+    // ArcInfo's pair of internal numbers for a coverage (`CNTY_` beside `CNTY_ID`): both number the features.
+    const original = (column.originalName || column.name).toLowerCase();
+    if (/^[a-z]+_$/.test(original) && table.columns.some((c) => (c.originalName || c.name).toLowerCase() === `${original}id`)) {
+      return { role: 'identifier', rule: 'identifier:coverage-number', confidence: 0.6, why: `named ${column.name} beside ${original}id: the internal number of each feature of the coverage`, identifier: 'code' };
+    }
+    // The number of the instrument that made a reading (`satellite` 16 for GOES-16, a `sensor` 3): which one, not how much.
+    if (n.tokens.length === 1 && /^(satellite|sensor|instrument|detector|spacecraft|buoy|probe)$/.test(n.tokens[0]) && column.type === 'integer' && column.distinctCount <= 50) {
+      return { role: 'identifier', rule: 'identifier:instrument-number', confidence: 0.55, why: `named ${column.name}, ${column.distinctCount} whole number(s): the instrument that made each reading`, identifier: 'code' };
+    }
     // `number_of_orders`, `num_items`: a count, not a key.
     if ((first === 'number' || first === 'num' || first === 'no') && n.tokens.length > 1 && n.tokens[1] === 'of') return undefined;
     if ((first === 'num' || first === 'n') && n.tokens.length > 1 && isNumber(column) && !column.candidateKey) return undefined;
     // `id` before another word may abbreviate identification (`id_confidence`, `id_method`): what the head says it is.
     const idQualifier = n.tokens.length === 2 && n.tokens[0] === 'id' && (DIMENSION_WORDS.has(n.tokens[1]) || /^(confidence|certainty|quality|accuracy|status|level|notes?|comments?)$/.test(n.tokens[1]));
-    const idWord = idQualifier ? undefined : hasAny(n.tokens, IDENTIFIER_WORDS);
+    const idWord = idQualifier ? undefined : hasAny(n.tokens, IDENTIFIER_WORDS) ?? classificationCode(n.tokens);
     const codeWord = n.last && CODE_WORDS.has(n.last) ? n.last : undefined;
+    // A key is never smoothed, predicted or bounded (`smoothed_ssn`, `low_ssn`: sunspot numbers, not social security ones).
+    if (idWord && n.tokens.some((t) => ESTIMATE_WORDS.has(t))) return undefined;
+    // Numbers with a fraction (`ssn` 118.3, a sunspot number; `key` 0.25) are no keys or codes, whatever the name.
+    // (A key named as such, `survey_id` 2016.01, may be written as a decimal.)
+    if (idWord && !/^(id|ids|identifier|key|pk|fk)$/.test(idWord) && column.type === 'real' && column.samples.some((v) => typeof v === 'number' && !Number.isInteger(v))) return undefined;
     if (!idWord && !codeWord) {
       const said = describedIdentifier(n.described, e.dictionary?.description);
       return said ? { role: 'identifier', rule: 'identifier:described', confidence: 0.8, why: `described as "${e.dictionary!.description}" (${said})`, identifier: column.candidateKey ? 'primary-key' : 'code' } : undefined;
@@ -1219,6 +1259,13 @@ const RULES: Rule[] = [
     // `first`, `last`, `full` qualify a person's name (`first_name`), not a title (`journal_full_title`).
     const personWord = n.tokens.find((t) => PERSON_NAME_WORDS.has(t) && (!NAME_QUALIFIERS.has(t) || n.tokens.includes('name') || n.tokens.includes('names')));
     if (!textWord && !personWord) return undefined;
+    // The name of a table or a column (`f_table_name`, `column_name` of a catalogue): it refers to that table by name.
+    const before = n.tokens[n.tokens.length - 2];
+    // (A catalogue of columns names each table on many rows: there the table's name is a grouping.)
+    const { rows: namedRows, distinct: objectNames } = present(e);
+    if (n.last === 'name' && (before === 'table' || before === 'column' || before === 'schema' || before === 'field') && f.multiWord < 0.1 && objectNames >= 0.5 * namedRows) {
+      return { role: 'identifier', rule: 'identifier:object-name', confidence: 0.6, why: `named ${column.name}: the name of a ${before} it refers to`, identifier: 'code' };
+    }
     // The name in a table of places (`regions.name`, `cities.name`): the place.
     // So is a name, or an official one, one per row beside the code of a place that keys the table (`official_name`
     // beside `local_authority_code`).
@@ -1245,7 +1292,11 @@ const RULES: Rule[] = [
     const nonNullRows = e.table.rowCount * (1 - column.nullFraction);
     // A description of a handful of kinds, each on many rows (`by_product_description`: ten byproducts, every plant a
     // row of each), names a category too.
-    const describedKinds = (textWord === 'description' || textWord === 'desc') && column.distinctCount <= 50 && nonNullRows >= 20 * column.distinctCount;
+    // So does the description of a code beside it, as many values as the code has (`soc_description` beside `soc3`:
+    // each occupation's name on every region's row).
+    const describing = textWord === 'description' || textWord === 'desc';
+    const codeBeside = describing && e.table.columns.some((c) => c !== column && c.type === 'integer' && c.distinctCount >= 2 && Math.abs(c.distinctCount - column.distinctCount) <= 1);
+    const describedKinds = describing && ((column.distinctCount <= 50 && nonNullRows >= 20 * column.distinctCount) || (codeBeside && column.distinctCount <= 200 && nonNullRows >= 4 * column.distinctCount));
     if (!personName && (describedKinds || (textWord !== 'description' && textWord !== 'desc')) && textWord !== 'comment' && textWord !== 'comments' && textWord !== 'note' && textWord !== 'notes' && column.distinctCount <= 200 && nonNullRows >= 4 * column.distinctCount && f.meanLength <= 60) {
       return { role: 'dimension', rule: 'dimension:recurring-name', confidence: 0.65, why: `${column.distinctCount} names over ${Math.round(nonNullRows)} rows: a grouping` };
     }
@@ -1337,6 +1388,11 @@ const RULES: Rule[] = [
     // rows: a `family` of five people is their family names, a money `type` of twelve remitters their trades.)
     if (nonNull < 20 && n.last !== undefined && AFFILIATION_WORDS.has(n.last) && f.meanLength <= 24 && f.multiWord <= 0.5) {
       return { role: 'dimension', rule: 'dimension:named-category', confidence: 0.55, why: `named ${column.name}, ${distinct} short values in ${Math.round(nonNull)} rows: a category` };
+    }
+    // A team or club written as its three-letter code (`LIV`, `AVL`, `FCB`): the code that refers to the team, where a
+    // team's name (`Liverpool`) is a grouping.
+    if (n.last !== undefined && /^(team|teams|club|clubs|side)$/.test(n.last) && f.sampled > 0 && presentTexts(e).every((v) => /^[A-Z][A-Z0-9]{1,3}$/.test(v.trim())) && distinct >= 10) {
+      return { role: 'identifier', rule: 'identifier:team-code', confidence: 0.6, why: `named ${column.name}, ${distinct} codes of two to four capitals: the codes of the teams`, identifier: 'code' };
     }
     // Short codes of a category named as such (a `party` of `D`, `REP`, `W(D)`), each on many rows: the category.
     if (n.last && (DIMENSION_WORDS.has(n.last) || n.last === 'party') && f.meanLength <= 8 && nonNull >= 10 * distinct && !e.foreignKey && !e.referenced) {
@@ -1446,6 +1502,44 @@ function currentLevel(words: readonly string[], at: number): boolean {
   return !(MONEY_WORDS.has(next) || UNIT_WORDS[next]?.kind === 'currency' || /^(prices?|dollars?|us|terms|values?|account|year|month)$/.test(next));
 }
 
+/** A header's unit in brackets at its end: `Fett (g)`, `Vitamin C (mg)`, `Jod (I) (µg)`, `Energy [kJ]`. */
+const HEADER_MASS_UNIT = /[([]\s*(g|mg|µg|μg|ug|mcg|kj|kcal)([-\s][^)\]]*)?\s*[)\]]\s*$/i;
+const MASS_OF = (unit: string) => unit.toLowerCase().replace('μ', 'µ').replace(/^(ug|mcg)$/, 'µg');
+
+/** The mass units (and energy, kJ/kcal) the table's headers end in, with how many headers end in each. */
+function compositionUnits(table: TableProfile): string[] {
+  const units = new Set<string>();
+  for (const c of table.columns) {
+    const m = HEADER_MASS_UNIT.exec(c.originalName || '');
+    if (m) units.add(MASS_OF(m[1]));
+  }
+  return [...units];
+}
+
+/**
+ * A food composition table (or any table of items with their contents): six or more headers that end in a mass unit,
+ * in two or more of g, mg and µg, and no date or time column. Each row's figures are contents per a reference amount
+ * (per 100 g of the food), so they are averaged across items, never summed; a catch or a shipment in kg per row is
+ * one unit and dated.
+ */
+function compositionUnit(evidence: ColumnEvidence): string | undefined {
+  const own = HEADER_MASS_UNIT.exec(evidence.column.originalName || '');
+  if (!own) return undefined;
+  const table = evidence.table;
+  if (table.columns.some((c) => c.type === 'date' || c.type === 'datetime')) return undefined;
+  const headed = table.columns.filter((c) => HEADER_MASS_UNIT.test(c.originalName || ''));
+  if (headed.length < 6) return undefined;
+  const masses = compositionUnits(table).filter((u) => /g$/.test(u));
+  return masses.length >= 2 ? MASS_OF(own[1]) : undefined;
+}
+
+/** The classification code a name ends in (`soc3`, `soc_3`, `naics`), not one it qualifies (`soc_name`, `soc_description`). */
+function classificationCode(tokens: readonly string[]): string | undefined {
+  let end = tokens.length;
+  while (end > 1 && /^\d+$/.test(tokens[end - 1])) end--;
+  return CLASSIFICATION_CODE.test(tokens[end - 1] ?? '') ? tokens[end - 1] : undefined;
+}
+
 /** A level that is a rank on a ladder, not a level at a moment ("School Leaver education levels", "skill level"). */
 const RANKED_LEVELS = new Set(['education', 'educational', 'skill', 'skills', 'experience', 'grade', 'difficulty', 'security', 'service', 'confidence', 'significance', 'priority', 'risk', 'alert', 'language', 'entry', 'management', 'seniority', 'qualification', 'qualifications', 'study', 'school', 'government', 'geographic', 'geography', 'aggregation', 'threat', 'access', 'care', 'evidence']);
 
@@ -1481,6 +1575,8 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     const source: Fact<Additivity>['source'] = inDictionary && evidence.dictionary ? { kind: 'dictionary', file: evidence.dictionary.file, line: evidence.dictionary.line } : { kind: 'rule', rule: 'additivity:concentration' };
     return { value: 'non-additive', confidence: 0.75, source, why: `in ${concentration.trim()}: a concentration or a reading per sample, averaged, not summed` };
   }
+  const composition = compositionUnit(evidence);
+  if (composition) return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:composition' }, why: `in ${composition}, beside contents in ${compositionUnits(evidence.table).join(', ')} per row and no date: a composition per reference amount (per 100 g), averaged, not summed` };
   const fromWords = (words: string[], where: 'name' | 'dictionary'): Fact<Additivity> | undefined => {
     // "previous year's level", "last month's stock": the same quantity at an earlier date, of its own kind.
     words = words.filter((w, at) => !(/^(previous|prior|last)$/.test(w) && TIME_WORDS.has(words[at + 1] ?? '')));
@@ -1580,7 +1676,8 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   if (byDictionary) return byDictionary;
   const f = evidence.fingerprint;
   if (f.percentSign >= 0.5) return { value: 'non-additive', confidence: 0.8, source: { kind: 'rule', rule: 'additivity:percent-values' }, why: 'values are percentages' };
-  if (evidence.column.type === 'real' && f.unitInterval >= 0.98 && num(evidence.column.max) <= 1) {
+  // (An area in small units, a county's 0.04–0.24 square degrees, is a surface that adds up over regions that do not overlap.)
+  if (evidence.column.type === 'real' && f.unitInterval >= 0.98 && num(evidence.column.max) <= 1 && !(tokens.length === 1 && /^(area|surface)$/.test(tokens[0]))) {
     return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:unit-interval' }, why: 'values lie in [0, 1]: a share or a rate' };
   }
   // Small real numbers on both sides of zero (-0.84 … 1.53): a relative change or an index against a base, not an amount.

@@ -32,6 +32,12 @@ const set = (words: string) => new Set(words.split(/\s+/).filter(Boolean));
 export const IDENTIFIER_WORDS = set('id ids key pk fk uuid guid sku isbn ean upc iata icao ssn nid gtin hash username login userid doi pmid pmcid issn eissn orcid arxiv urn');
 /** Identifier words that also end code-like names: `country_code` is geo, `account_code` an identifier. */
 export const CODE_WORDS = set('code cd no nr num number ref reference');
+/**
+ * Codes of a standard classification (occupations: SOC, ISCO, O*NET; industries: NAICS, SIC, NACE, ISIC, ANZSIC;
+ * programmes of study: CIP; coordinate reference systems: SRID, EPSG), with a level's digits (`soc3`, `naics_2`):
+ * each value identifies a class of the classification.
+ */
+export const CLASSIFICATION_CODE = /^(soc|isco|onet|naics|sic|nace|isic|anzsic|anzsco|cip|srid|epsg)\d?$/;
 
 export const TIME_WORDS = set('date dates time timestamp datetime dt ts year years yr month months mon week weeks weekday quarter qtr day days hour hours period season created updated modified jahr jaar datum monat maand');
 /** Suffixes of event-time names: `ordered_at`, `opened_on`. */
@@ -69,6 +75,8 @@ export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 's
   commune: 'city',
   prefecture: 'state',
   canton: 'state',
+  // An area of a statistical geography (`geography_name`, `geography_code`).
+  geography: 'region',
   // The same in German, Dutch, French, Italian and Spanish headers of official statistics.
   gebiet: 'region',
   kanton: 'state',
@@ -222,6 +230,8 @@ export const NON_ADDITIVE_WORDS = set(
     'majority ' +
     // Properties said per unit of mass (specific heat), fractions.
     'specific frac fraction fractions ' +
+    // A moving average (a 13-month smoothed sunspot number); a boundary's length (neighbours share their borders).
+    'smoothed perimeter ' +
     'fertility expectancy expect life bmi height weight percentile quantile std stdev variance proportion normal normals efficiency mpg yield ' +
     'max min maximum minimum peak tmax tmin tavg availability utilization utilisation occupancy wind gust lat lon latitude longitude coordinate coordinates threshold limit depth voltage volt uncertainty error accuracy exchange ex fx factor range bound bounds lower upper ' +
     // Errors and spreads of a forecast or a fit (root mean square error, the spread of the middle two-thirds).

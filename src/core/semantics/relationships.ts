@@ -130,6 +130,45 @@ function inclusionDependencies(db: Database, profile: EnvironmentProfile, declar
   return result;
 }
 
+/** Columns of one table that point, by their values alone, at one parent column: enough to read their siblings alike. */
+const MIN_SIBLING_KEYS = 3;
+
+/**
+ * Columns beside three or more found keys into one parent column (a workbook's sheet of sources, one reference code
+ * per cell of the values sheet, each a key of the lookup sheet): a sibling text column whose every value is a key of
+ * that parent points at it too, however few values it has (`MI0114` alone) and whatever its name says (`… sum …`).
+ */
+function siblingKeys(db: Database, profile: EnvironmentProfile, found: readonly ForeignKey[]): ForeignKey[] {
+  const result: ForeignKey[] = [];
+  const byTable = new Map<string, ForeignKey[]>();
+  for (const key of found) if (!key.byName) byTable.set(key.child.table, [...(byTable.get(key.child.table) ?? []), key]);
+  for (const [tableName, keys] of byTable) {
+    const parents = new Map<string, ForeignKey[]>();
+    for (const key of keys) parents.set(`${key.parent.table}\u0000${key.parent.column}`, [...(parents.get(`${key.parent.table}\u0000${key.parent.column}`) ?? []), key]);
+    const table = profile.tables.find((t) => t.name === tableName);
+    if (!table) continue;
+    const taken = new Set(keys.map((k) => k.child.column));
+    for (const [, group] of parents) {
+      if (group.length < MIN_SIBLING_KEYS) continue;
+      const parent = group[0].parent;
+      for (const column of table.columns) {
+        if (taken.has(column.name) || column.type !== 'text' || column.candidateKey || column.distinctCount < 1) continue;
+        const counted = rows(
+          db,
+          `SELECT COUNT(*), COUNT(p.${q(parent.column)}) FROM (SELECT DISTINCT ${q(column.name)} AS v FROM ${q(tableName)} WHERE ${q(column.name)} IS NOT NULL AND TRIM(${q(column.name)}) <> '') AS c LEFT JOIN ${q(parent.table)} AS p ON c.v = p.${q(parent.column)}`,
+        );
+        const total = Number(counted[0]?.[0] ?? 0);
+        const matched = Number(counted[0]?.[1] ?? 0);
+        if (total === 0 || matched < total) continue;
+        taken.add(column.name);
+        const share = `all ${total} distinct value(s) of ${tableName}.${column.name} occur in ${parent.table}.${parent.column}, as those of ${group.length} other columns of its table do`;
+        result.push({ kind: 'foreign-key', child: { table: tableName, column: column.name }, parent, containment: 1, byName: false, source: { kind: 'rule', rule: 'foreign-key:siblings' }, why: share });
+      }
+    }
+  }
+  return result;
+}
+
 /**
  * Parallel tables: two tables, each with a unique column over the same set of values (by name, or one a foreign
  * key of the other) and about as many rows — one row per key in both, so neither is the other's parent. Such a
@@ -534,7 +573,8 @@ function pearson(xs: number[], ys: number[]): number {
 export function inferRelationships(db: Database, profile: EnvironmentProfile, partitions: readonly Partition[] = []): Relationship[] {
   const declared = declaredForeignKeys(profile);
   const partitionViews = new Set(partitions.map((p) => p.view).filter((v): v is string => Boolean(v)));
-  const keys = [...declared, ...inclusionDependencies(db, profile, declared, partitionViews)];
+  const found = inclusionDependencies(db, profile, declared, partitionViews);
+  const keys = [...declared, ...found, ...siblingKeys(db, profile, found)];
   const parallel = [...oneToOne(db, profile, keys), ...compositeOneToOne(db, profile)];
   const pairKey = (a: string, b: string) => [a, b].sort().join('\u0000');
   const parallelPairs = new Set(parallel.map((p) => pairKey(p.left.table, p.right.table)));
