@@ -308,6 +308,8 @@ export class ColumnTypeTracker {
   missingMarkers = 0;
   /** The markers those cells write (`NA`, `:`), the first few. */
   readonly markersSeen = new Set<string>();
+  /** Sheet cells that hold a number as text (`'68'`, `'10.8'`: Excel's "number stored as text"). */
+  numbersAsText = 0;
 
   /** Feeds one raw text cell; empty and whitespace-only cells are NULL and do not count. */
   addText(raw: string): void {
@@ -381,6 +383,23 @@ export class ColumnTypeTracker {
     if (typeof value === 'number') this.candidates &= Number.isInteger(value) && Number.isSafeInteger(value) ? INTEGER | REAL : REAL;
     else if (typeof value === 'boolean') this.candidates &= BOOLEAN;
     else this.candidates = 0;
+  }
+
+  /**
+   * Feeds one spreadsheet cell. A text cell that writes a plain number (`68`, `10.8`, `-3`; no leading zero, so a
+   * code such as `01.063` or a zip `02134` stays text) counts as that number: workbooks exported from other systems
+   * often store every figure as text, and a food table of 60 nutrients would otherwise have nothing to add or compare.
+   */
+  addSheetCell(value: unknown): void {
+    if (typeof value === 'string') {
+      const trimmed = value.trim();
+      if (PLAIN_NUMBER.test(trimmed)) {
+        this.numbersAsText++;
+        this.addJson(Number(trimmed));
+        return;
+      }
+    }
+    this.addJson(value);
   }
 
   /** Feeds a value that may be a date, with what `dateFormatsOf` said of it (when already asked). */
@@ -499,11 +518,15 @@ export function textCellToSql(raw: string | undefined, type: ColumnType, layout?
 }
 
 /** Converts a JSON value to the value stored for a column of `type`. */
+/** A number written plainly: an optional minus, no leading zero (but `0.5`), digits, an optional fraction. */
+const PLAIN_NUMBER = /^-?(0|[1-9]\d{0,14})(\.\d+)?$/;
+
 export function jsonCellToSql(value: unknown, type: ColumnType, layout?: DateLayout): string | number | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') {
     const trimmed = value.trim();
     if (trimmed === '') return null;
+    if ((type === 'integer' || type === 'real') && PLAIN_NUMBER.test(trimmed)) return Number(trimmed);
     if (type !== 'text' && trimmed.length <= 5 && isMissingMarker(trimmed)) return null;
     return type === 'date' || type === 'datetime' ? isoDateText(trimmed, layout) : value;
   }

@@ -405,7 +405,7 @@ function loadSheet(context: LoaderContext, grid: SheetGrid, workbookName: string
         errorCells++;
         errorKinds.add(cell.error);
       }
-      trackers[k].addJson(typeof cell.value === 'string' && cell.value.trim() === '' ? null : cell.value);
+      trackers[k].addSheetCell(typeof cell.value === 'string' && cell.value.trim() === '' ? null : cell.value);
     }
   }
   const headerTop = grid.firstRow + header.rows[0];
@@ -449,6 +449,8 @@ function loadSheet(context: LoaderContext, grid: SheetGrid, workbookName: string
   if (dropped.length > 0) report(context, 'info', `${where}: ${dropped.length} column(s) with neither a name nor a value left out (${positions(dropped)}).`);
   if (notes.length > 0) report(context, 'info', `${where}: ${notes.length} row(s) of column notes under the header read as notes, not data: ${notes.map((r) => JSON.stringify(textOf(grid.rows[r][0]?.value ?? null))).join(', ')}.`);
   if (header.captions.length > 0) report(context, 'info', `${where}: title row(s) above the header skipped: ${header.captions.map((c) => JSON.stringify(c)).join(', ')}.`);
+  const textNumbers = columns.filter((c, k) => trackers[k].numbersAsText > 0 && (c.type === 'integer' || c.type === 'real'));
+  if (textNumbers.length > 0) report(context, 'info', `${where}: ${textNumbers.length} column(s) store their numbers as text (${textNumbers.slice(0, 5).map((c) => c.originalName || c.name).join(', ')}${textNumbers.length > 5 ? ', …' : ''}); read as numbers.`);
   if (header.headerless !== undefined) report(context, 'info', `${where} has no header row: its first row (${dataTop}) is read as data, its columns named by position (column_1 …).`);
   if (header.rows.length > 1) report(context, 'info', `${where}: merged header cells read as a ${header.rows.length}-row header (rows ${headerTop}–${headerBottom}).`);
   if (hidden) report(context, 'info', `${where} is hidden in the workbook; loaded anyway.`);

@@ -1502,6 +1502,23 @@ function currentLevel(words: readonly string[], at: number): boolean {
   return !(MONEY_WORDS.has(next) || UNIT_WORDS[next]?.kind === 'currency' || /^(prices?|dollars?|us|terms|values?|account|year|month)$/.test(next));
 }
 
+const PAY_WORDS = new Set(['salary', 'salaries', 'wage', 'wages', 'pay', 'earnings']);
+const PAY_TOTAL_WORDS = new Set(['total', 'sum', 'bill', 'payroll', 'cost', 'costs', 'spend', 'spending', 'expenditure', 'expenditures', 'paid', 'outlays']);
+const PERSON_KEY_WORDS = new Set(['id', 'ids', 'key', 'ssn', 'no', 'nr', 'number', 'uuid', 'guid']);
+
+/**
+ * A salary or a wage on rows that name no person or job (`reg_salary` of occupation × region rows, a firm's `wage`
+ * per year): the pay typical of the group, averaged, never summed. With a key of whom it is paid to beside it (an
+ * employee's, a player's `salary`), it is an amount paid, which adds up; so is a wage bill or a total.
+ */
+function typicalPay(evidence: ColumnEvidence, tokens: readonly string[]): Fact<Additivity> | undefined {
+  const word = tokens.find((t) => PAY_WORDS.has(t));
+  if (!word || tokens.some((t) => PAY_TOTAL_WORDS.has(t))) return undefined;
+  const keyed = evidence.table.columns.some((c) => c !== evidence.column && (c.candidateKey && c.type !== 'real' ? true : nameTokens(c.originalName || c.name).some((t) => PERSON_KEY_WORDS.has(t) || /[a-z]id$/.test(t))));
+  if (keyed) return undefined;
+  return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:typical-pay' }, why: `named ${evidence.column.name} ("${word}") on rows that name no person or job: the pay typical of each group, averaged, not summed` };
+}
+
 /** A header's unit in brackets at its end: `Fett (g)`, `Vitamin C (mg)`, `Jod (I) (µg)`, `Energy [kJ]`. */
 const HEADER_MASS_UNIT = /[([]\s*(g|mg|µg|μg|ug|mcg|kj|kcal)([-\s][^)\]]*)?\s*[)\]]\s*$/i;
 const MASS_OF = (unit: string) => unit.toLowerCase().replace('μ', 'µ').replace(/^(ug|mcg)$/, 'µg');
@@ -1575,6 +1592,8 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     const source: Fact<Additivity>['source'] = inDictionary && evidence.dictionary ? { kind: 'dictionary', file: evidence.dictionary.file, line: evidence.dictionary.line } : { kind: 'rule', rule: 'additivity:concentration' };
     return { value: 'non-additive', confidence: 0.75, source, why: `in ${concentration.trim()}: a concentration or a reading per sample, averaged, not summed` };
   }
+  const pay = typicalPay(evidence, tokens);
+  if (pay) return pay;
   const composition = compositionUnit(evidence);
   if (composition) return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:composition' }, why: `in ${composition}, beside contents in ${compositionUnits(evidence.table).join(', ')} per row and no date: a composition per reference amount (per 100 g), averaged, not summed` };
   const fromWords = (words: string[], where: 'name' | 'dictionary'): Fact<Additivity> | undefined => {

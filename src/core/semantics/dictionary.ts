@@ -419,11 +419,14 @@ export function readCodebookTables(db: Database, profile: EnvironmentProfile): D
     for (const candidate of columns) {
       const named = new Set(candidate.values.filter(Boolean).map(normalName));
       const filled = candidate.values.filter(Boolean);
-      if (named.size < 3 || filled.filter((v) => knownColumns.has(normalName(v))).length < 0.5 * filled.length) continue;
+      const known = filled.filter((v) => knownColumns.has(normalName(v))).length / filled.length;
+      // (A codebook of the whole project may describe more tables than the folder holds, the salmon program's of 20
+      // tables beside 8 files: then it must name nearly all the columns of a table that is here.)
+      if (named.size < 3 || known < 0.2) continue;
       for (const [other, names] of columnsOf) {
         if (other === codebook || names.size === 0 || other.columns.length < 3) continue;
         const coverage = other.columns.filter((c) => named.has(normalName(c.originalName)) || named.has(normalName(c.name))).length / other.columns.length;
-        if (coverage >= 0.6 && coverage > bestCoverage) {
+        if (coverage >= (known >= 0.5 ? 0.6 : 0.8) && coverage > bestCoverage) {
           bestCoverage = coverage;
           name = candidate;
         }
@@ -441,7 +444,8 @@ export function readCodebookTables(db: Database, profile: EnvironmentProfile): D
     const scopeColumn = rest.find((c) => {
       if (c === description) return false;
       const distinct = [...new Set(c.values.filter(Boolean).map(normalName))];
-      return distinct.length > 0 && distinct.filter((v) => byKey.has(v)).length >= 0.5 * distinct.length;
+      const present = distinct.filter((v) => byKey.has(v)).length;
+      return distinct.length > 0 && (present >= 0.5 * distinct.length || present >= 3);
     });
     const unit = rest.find((c) => c !== description && UNIT_HEADER.test(header(c)));
     const declared = rest.find((c) => c !== description && c !== scopeColumn && TYPE_HEADER.test(header(c)));

@@ -380,7 +380,20 @@ export function derivedPair(context: FamilyContext, a: { table: string; column: 
   }
   const ia = inputs(a);
   const ib = inputs(b);
-  return [...ia].some((x) => ib.has(x)) || variantNames(context, a, b) || sameSeriesOtherYear(a.column, b.column);
+  return [...ia].some((x) => ib.has(x)) || variantNames(context, a, b) || sameSeriesOtherYear(a.column, b.column) || oneSizeTwoWays(a.column, b.column);
+}
+
+/** Words of a thing's size, measured more than one way on the same thing. */
+const SIZE_WORDS = /^(length|lengths|weight|weights|mass|height|width|diameter|girth|span|wingspan)$/;
+
+/**
+ * One size of a thing measured two ways (`standard_length` and `fork_length` of a fish, `wet_weight` and
+ * `dry_weight`): they rise together by construction, a correlation that tells nothing.
+ */
+function oneSizeTwoWays(a: string, b: string): boolean {
+  const head = (name: string) => humanize(name).toLowerCase().split(' ').filter(Boolean).pop() ?? '';
+  const ha = head(a);
+  return SIZE_WORDS.test(ha) && ha === head(b);
 }
 
 /**
@@ -966,13 +979,15 @@ const ABBREVIATED_WORDS: Record<string, string> = {
   // Words a questionnaire's keys cut short (`memb_age`, `harvst_amount`, `amnt_sold`, `mnth_harvest`).
   memb: 'member', membs: 'members', membrs: 'members', harvst: 'harvest', harvsted: 'harvested', amnt: 'amount', mnth: 'month', mnths: 'months',
   typ: 'type', ownshp: 'ownership', imprv: 'improved', pestcd: 'pesticide', fert: 'fertiliser', meth: 'method', irr: 'irrigation', hh: 'household',
+  // Weather words of a field sheet (`precip`, `precip_type`): precipitation.
+  precip: 'precipitation',
 };
 
 /**
  * Abbreviations that stand for one word even alone: a column named `pop` is a population, `ts` a timestamp. The
  * rest (`avg`, `tot`, `qty` alone) are codes a question quotes.
  */
-const WHOLE_WORD_ABBREVIATIONS = new Set(['ts', 'temp', 'unemp', 'infl', 'invest', 'elev', 'recv', 'proj', 'projs', 'len', 'mag']);
+const WHOLE_WORD_ABBREVIATIONS = new Set(['ts', 'temp', 'precip', 'unemp', 'infl', 'invest', 'elev', 'recv', 'proj', 'projs', 'len', 'mag']);
 
 /** A name's words with its abbreviations written out (for a table's rows: `recv_deps` → "receiver deps"). */
 export function writtenOut(words: string[]): string[] {
@@ -1072,7 +1087,7 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     const described = semanticsOf(context, table, column.name)?.description?.value ?? (profile ? legendDescription(context.documents, profile, original) : undefined);
     let short = described
       // The first sentence names the thing; the next ones say how it is measured ("Total Monthly Precipitation. Given in millimeters.").
-      ?.replace(/^(.{8,}?[a-z)])\.\s+[A-Z].*$/s, '$1')
+      ?.replace(/^(.{8,}?[a-z)])\.\s+["'“‘(]?[A-Z].*$/s, '$1')
       .replace(/\s*\([^)]*\)\s*/g, ' ')
       // An aside left open, or closed after a nested quote (`(stored … ‘Unix epoch’. Converted …)`): cut at its start.
       .replace(/\s*\(.*$/, '')
@@ -1095,14 +1110,16 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   if (ofGroup) return ofGroup;
   // A quantity's column for one year of a wide table (`gdpPercap_1952`): the quantity, "in 1952".
   const ofYear = /^(.*[A-Za-z].*?)[_ ]((?:1[89]|20)\d\d)$/.exec(original.trim());
-  if (ofYear && isNumeric(column)) {
+  // (`year_2012` of a wide table of employment names the year alone: what the table holds, "in 2012", below.)
+  const yearAlone = ofYear && /^(year|yr|fy|y|jahr|anno)$/i.test(ofYear[1].trim()) ? ofYear[2] : undefined;
+  if (ofYear && !yearAlone && isNumeric(column)) {
     let stem = columnPhrase(context, table, { ...column, name: ofYear[1], originalName: ofYear[1] });
     // (A quoted code of words run together, `gdpPercap`: its words written out, an acronym in capitals: "GDP per capita".)
     if (/^'.*'$/.test(stem)) stem = writtenOut(humanize(ofYear[1]).split(' ')).map((w) => (/^[b-df-hj-np-tv-z]{2,4}$/i.test(w) ? w.toUpperCase() : w)).join(' ');
     return `${stem} in ${ofYear[2]}`;
   }
   // A year's column of a wide sheet (`1988` of 'Events 2019'): what the sheet holds, in that year ("events in 1988").
-  const year = BARE_YEAR.exec(original.trim());
+  const year = yearAlone ? [yearAlone] : BARE_YEAR.exec(original.trim());
   const tableProfile = context.profile.tables.find((t) => t.name === table);
   if (year && tableProfile) {
     const held = nameWords(tableNounName(tableProfile)).split(' ').filter((w) => w !== '' && !/\d/.test(w) && !/^(data|report|table|sheet)$/i.test(w)).join(' ').toLowerCase();
@@ -1490,9 +1507,12 @@ function describedEntity(context: FamilyContext, table: TableProfile, keyed: rea
 }
 
 /** A value fit to quote in a question: no padding, not empty, not a paragraph. */
+/** A cell that says the value is not known (`NA`, `N/A`, `NULL`): no category a question can filter or group by. */
+const NOT_KNOWN = /^(na|n\/a|#n\/a|null|nan|<na>|nil)$/i;
+
 export function quotable(value: unknown): value is string | number {
   if (typeof value === 'number') return Number.isFinite(value);
-  return typeof value === 'string' && value.trim() === value && value !== '' && value.length <= 60 && !/[\n\r\t]/.test(value);
+  return typeof value === 'string' && value.trim() === value && value !== '' && value.length <= 60 && !/[\n\r\t]/.test(value) && !NOT_KNOWN.test(value);
 }
 
 // ---- groups named by a key: a parent's rows as the groups (added for the document-metric and cross-source
