@@ -1507,8 +1507,8 @@ function describedEntity(context: FamilyContext, table: TableProfile, keyed: rea
 }
 
 /** A value fit to quote in a question: no padding, not empty, not a paragraph. */
-/** A cell that says the value is not known (`NA`, `N/A`, `NULL`): no category a question can filter or group by. */
-const NOT_KNOWN = /^(na|n\/a|#n\/a|null|nan|<na>|nil)$/i;
+/** A cell that says the value is not known (`NA`, `N/A`, `NULL`): no category a question can filter or group by. (`Na` is sodium.) */
+const NOT_KNOWN = /^(NA|na|N\/A|n\/a|#N\/A|NULL|Null|null|NaN|nan|<NA>|NIL|nil)$/;
 
 export function quotable(value: unknown): value is string | number {
   if (typeof value === 'number') return Number.isFinite(value);

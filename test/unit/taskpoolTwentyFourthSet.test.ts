@@ -1,0 +1,52 @@
+/**
+ * The task pool on the twenty-fourth set, read in round 16: a workbook that stores its figures as text still gets
+ * tasks, a project-wide codebook is no task table, a salary on rows of occupations and regions is never summed, a
+ * wide table's `year_2012` is what the table holds in 2012, `NA` is no value to filter by, and two measures of one
+ * fish's length are no correlation.
+ */
+import * as assert from 'node:assert/strict';
+import { columnPhrase, derivedPair, quotable, taskTables } from '../../src/core/taskpool/families/kit';
+import { buildTaskPool } from '../../src/core/taskpool/pool';
+import { columnOf, environments, tableOf } from '../support/familyContexts';
+
+describe('task pool: the twenty-fourth set (round 16)', function () {
+  this.timeout(900_000);
+  const { env, closeAll } = environments();
+  after(closeAll);
+
+  it('asks the Norwegian food table about its nutrients, which the workbook stores as text', async () => {
+    const { context, session } = await env('matvaretabellen-2024-xlsx');
+    const foods = context.profile.tables.find((t) => t.originalName === 'Matvarer')!;
+    assert.equal(foods.columns.find((c) => c.name === 'fett_g')?.type, 'real');
+    // A code with a leading zero stays text.
+    assert.equal(foods.columns.find((c) => c.name === 'matvare_id')?.type, 'text');
+    const pool = await buildTaskPool(session.toolContext);
+    assert.ok(pool.tasks.length >= 3, `${pool.tasks.length} tasks`);
+    assert.ok(pool.tasks.some((t) => /fett \(g\)|vann \(g\)/i.test(t.question)), pool.tasks.map((t) => t.question).join('\n'));
+  });
+
+  it('asks nothing of the salmon program\'s data dictionary, and does not correlate a fish\'s standard length with its fork length', async () => {
+    const { context, session } = await env('hakai-juvenile-salmon-csv');
+    assert.ok(!taskTables(context).some((t) => t.name === 'data_dictionary'));
+    assert.ok(derivedPair(context, { table: 'fish_lab_data', column: 'standard_length' }, { table: 'fish_lab_data', column: 'fork_length' }));
+    assert.ok(!derivedPair(context, { table: 'ysi', column: 'temperature_1m' }, { table: 'ysi', column: 'salinity_1m' }));
+    const pool = await buildTaskPool(session.toolContext);
+    for (const task of pool.tasks) {
+      assert.doesNotMatch(task.question, /data_dictionary|is 'NA'|\bprecip\b/, task.question);
+      assert.doesNotMatch(task.question, /"y" = young/i, task.question);
+    }
+  });
+
+  it('never sums the advertised salaries of occupations by region, and reads `year_2012` as the employment the table holds', async () => {
+    const { context, session } = await env('burningglass-uk-jobs-csv');
+    assert.equal(columnPhrase(context, 'historical_employment', columnOf(context, 'historical_employment', 'year_2012')), 'historical employment in 2012');
+    assert.equal(tableOf(context, 'occupation_data').name, 'occupation_data');
+    const pool = await buildTaskPool(session.toolContext);
+    for (const task of pool.tasks) assert.doesNotMatch(task.question, /total reg salary|average year in/i, task.question);
+  });
+
+  it('quotes no "not known" mark as a value', () => {
+    for (const mark of ['NA', 'N/A', 'null', 'NaN']) assert.equal(quotable(mark), false, mark);
+    for (const value of ['None', 'Na', 'Y', 'Okisollo Channel']) assert.equal(quotable(value), true, value);
+  });
+});
