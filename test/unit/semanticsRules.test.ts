@@ -2016,6 +2016,20 @@ describe('semantics rules: the twenty-fourth set\'s rules stay off their look-al
     }
   });
 
+  it('finds no stacked levels in a store type, and no subtotals in rows that merely lack a category', async () => {
+    const lines = ['store_name,store_type,category,sales'];
+    const types = ['Mall', 'Street', 'Outlet'];
+    const categories = ['Food', 'Toys', 'Books', 'NA'];
+    for (let i = 0; i < 60; i++) lines.push([`Store ${i % 15}`, types[i % 3], categories[i % 4], 100 + ((i * 37) % 91)].join(','));
+    const folder = makeFolder({ 'sales.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.deepEqual(env.semantics.totalRows ?? [], []);
+    } finally {
+      folder.cleanup();
+    }
+  });
+
   it('keeps a dated catch in grams additive, genres in any order a list, teams by name a grouping, a catalogue\'s table names a grouping, whole-number keys keys', async () => {
     const species = ['cod', 'haddock', 'plaice', 'sole', 'hake', 'ling'];
     const catches = [['date', 'haul', ...species.map((s) => `${s} (g)`), 'bycatch (mg)'].join(',')];

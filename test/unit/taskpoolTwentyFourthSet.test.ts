@@ -5,7 +5,7 @@
  * fish's length are no correlation.
  */
 import * as assert from 'node:assert/strict';
-import { columnPhrase, derivedPair, quotable, taskTables } from '../../src/core/taskpool/families/kit';
+import { columnPhrase, derivedPair, quotable, rowsNoun, taskTables } from '../../src/core/taskpool/families/kit';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
 import { columnOf, environments, tableOf } from '../support/familyContexts';
 
@@ -43,6 +43,41 @@ describe('task pool: the twenty-fourth set (round 16)', function () {
     assert.equal(tableOf(context, 'occupation_data').name, 'occupation_data');
     const pool = await buildTaskPool(session.toolContext);
     for (const task of pool.tasks) assert.doesNotMatch(task.question, /total reg salary|average year in/i, task.question);
+  });
+
+  it('keeps the Burning Glass occupations at one level of geography (LEPplus), as the levels overlap, and says so', async () => {
+    const { context, session } = await env('burningglass-uk-jobs-csv');
+    const levels = context.semantics.totalRows?.find((t) => t.table === 'occupation_data' && t.evidence === 'other-levels');
+    assert.ok(levels, JSON.stringify(context.semantics.totalRows));
+    assert.equal(levels.column, 'geography_type');
+    assert.equal(levels.keep, 'LEPplus');
+    assert.deepEqual([...levels.values].sort(), ['Country', 'Nation', 'Region']);
+    const pool = await buildTaskPool(session.toolContext);
+    const onOccupations = pool.tasks.filter((t) => t.tables.includes('occupation_data'));
+    assert.ok(onOccupations.length > 0);
+    for (const task of onOccupations) assert.match(task.question, /Keep only the rows whose geography type is 'LEPplus'/, task.question);
+  });
+
+  it('leaves out the OIA statistics\' sector subtotals (agency type NA, each the sum of its sector\'s agencies at the period end)', async () => {
+    const { context, session } = await env('nzpsc-oia-statistics-xlsx');
+    const subtotals = context.semantics.totalRows?.find((t) => t.column === 'agency_type');
+    assert.ok(subtotals, JSON.stringify(context.semantics.totalRows));
+    assert.deepEqual(subtotals.values, ['NA']);
+    assert.equal(subtotals.rows, 96);
+    const pool = await buildTaskPool(session.toolContext);
+    assert.ok(pool.tasks.length > 0);
+    for (const task of pool.tasks) assert.match(task.question, /Leave out the rows whose agency type is 'NA', which total other rows\./, task.question);
+  });
+
+  it('names the rows as the data does: counties (a name beside a five-digit FIPS), surveys (the dictionary\'s "ID assigned to each survey"), no "cresses", no "matvarers"', async () => {
+    const nc = (await env('sf-nc-sids-sqlite')).context;
+    assert.equal(rowsNoun(nc, nc.profile.tables.find((t) => t.name === 'nc_sqlite')!, 'many'), 'counties');
+    const salmon = (await env('hakai-juvenile-salmon-csv')).context;
+    assert.equal(rowsNoun(salmon, salmon.profile.tables.find((t) => t.name === 'survey_data')!, 'many'), 'surveys');
+    // A fish's number keys both its field and its lab record: neither is "fish" alone.
+    assert.equal(rowsNoun(salmon, salmon.profile.tables.find((t) => t.name === 'fish_lab_data')!, 'many'), 'rows');
+    const food = (await env('matvaretabellen-2024-xlsx')).context;
+    for (const t of food.profile.tables) assert.doesNotMatch(rowsNoun(food, t, 'many'), /matvare/, t.name);
   });
 
   it('quotes no "not known" mark as a value', () => {

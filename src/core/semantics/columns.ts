@@ -633,7 +633,8 @@ function placeKeyBeside(e: ColumnEvidence): GeoKind | undefined {
     const tokens = nameTokens(other.originalName || other.name);
     const last = tokens[tokens.length - 1];
     // A code of a census area alone (`fips`, `fipsno`, `geoid`, one per county): the rows are areas.
-    if (tokens.length === 1 && /^(fips|fipsno|fips_code|geoid|nuts|gss)$/.test(last)) return 'region';
+    // (Five digits of FIPS, 37001, are a county's; two, 37, a state's.)
+    if (tokens.length === 1 && /^(fips|fipsno|fips_code|geoid|nuts|gss)$/.test(last)) return /^fips/.test(last) ? (Number(other.max) >= 1000 || String(other.samples[0] ?? '').length >= 5 ? 'county' : 'state') : 'region';
     if (tokens.length < 2 || !['code', 'id', 'cd', 'gss', 'key', 'iso'].includes(last)) continue;
     const stem = tokens.slice(0, -1);
     if (stem.join(' ') === 'local authority' || stem.join(' ') === 'la') return 'region';

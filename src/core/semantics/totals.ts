@@ -233,15 +233,126 @@ function groupsOfPlaces(distinct: readonly unknown[]): string[] {
   return values.filter((v) => GROUP_OF_PLACES.test(v.trim()) && (!COUNTRY_NAMES.has(v.trim().toLowerCase()) || /^world$/i.test(v.trim())));
 }
 
+/**
+ * Share of a category's empty rows whose measures must each equal one category's sum at their time. Lower than for
+ * labelled totals: the condition (an exact, non-zero sum of one class) hardly holds by chance, and a release that
+ * repeats some periods' rows (OIA's 12-month rows beside the 6-month ones) leaves a few sums doubled.
+ */
+const SUBTOTAL_SHARE = 0.6;
+
+/** Cells that say a category is not known: the class a subtotal row leaves empty. */
+const UNCLASSED = ['NA', 'N/A', 'n/a', 'na', '-', ''];
+
+/**
+ * Subtotal rows by another category (New Zealand's OIA statistics: a row per sector, `agency` 'Public Service', its
+ * `agency_type` 'NA' and `org_id` 0, beside the agencies of each sector): rows whose category column is empty or 'NA'
+ * while the rest have one, each of whose measures equals the sum of one category's rows at its time — with no word of
+ * 'total' in their labels. Summed or ranked with the agencies, they count each sector twice. Their labels are the
+ * label column's values on those rows that no classed row carries.
+ */
+function subtotalRowsOf(db: Database, table: TableProfile, label: Column, semantics: readonly ColumnSemantics[]): TotalRows | undefined {
+  const unclassed = `(${UNCLASSED.map((v) => sqlLiteral(v)).join(', ')})`;
+  const summable = (c: Column) => (c.type === 'integer' || c.type === 'real') && roleOf(semantics, c.name) === 'measure' && c.nullFraction < 0.5 && ['additive', 'semi-additive'].includes(semantics.find((s) => s.column === c.name)?.additivity?.value ?? '');
+  const measures = table.columns.filter(summable).slice(0, 2);
+  if (measures.length === 0) return undefined;
+  const times = table.columns.filter((c) => roleOf(semantics, c.name) === 'time' && c.distinctCount >= 2).slice(0, 1);
+  for (const category of table.columns) {
+    if (category === label || category.type !== 'text' || category.distinctCount < 3 || category.distinctCount > 50 || !['dimension', 'ordinal'].includes(roleOf(semantics, category.name))) continue;
+    const cat = q(category.name);
+    const counted = rows(db, `SELECT COUNT(*) FROM ${q(table.name)} WHERE ${cat} IS NULL OR TRIM(${cat}) IN ${unclassed}`);
+    const candidates = Number(counted?.[0]?.[0] ?? 0);
+    if (candidates < 2 || candidates > 0.25 * table.rowCount) continue;
+    const on = times.map((t) => `s.${q(t.name)} IS u.${q(t.name)}`).join(' AND ');
+    let agreeing = true;
+    for (const measure of measures) {
+      const m = q(measure.name);
+      const groupBy = [cat, ...times.map((t) => q(t.name))].join(', ');
+      const result = rows(
+        db,
+        `WITH u AS (SELECT ${[m, ...times.map((t) => q(t.name))].join(', ')} FROM ${q(table.name)} WHERE (${cat} IS NULL OR TRIM(${cat}) IN ${unclassed}) AND ${m} IS NOT NULL AND ${m} <> 0),
+              s AS (SELECT ${groupBy}, SUM(${m}) AS total FROM ${q(table.name)} WHERE ${cat} IS NOT NULL AND TRIM(${cat}) NOT IN ${unclassed} GROUP BY ${groupBy})
+         SELECT COUNT(*), SUM(EXISTS (SELECT 1 FROM s WHERE ${on ? `${on} AND ` : ''}ABS(s.total - u.${m}) <= ${RELATIVE_TOLERANCE} * ABS(u.${m}))) FROM u`,
+      );
+      const total = Number(result?.[0]?.[0] ?? 0);
+      const matched = Number(result?.[0]?.[1] ?? 0);
+      if (total < 3 || matched < SUBTOTAL_SHARE * total) {
+        agreeing = false;
+        break;
+      }
+    }
+    if (!agreeing) continue;
+    // Rows whose category says 'NA' (not left empty) are named by that mark: "leave out the rows whose agency type is 'NA'".
+    const marks = rows(db, `SELECT ${cat}, COUNT(*) FROM ${q(table.name)} WHERE TRIM(${cat}) IN ${unclassed} AND TRIM(${cat}) <> '' GROUP BY 1 ORDER BY 2 DESC`) ?? [];
+    const marked = marks.length === 1 && typeof marks[0][0] === 'string' && Number(marks[0][1]) >= 0.9 * candidates ? { value: marks[0][0], rows: Number(marks[0][1]) } : undefined;
+    const mark = marked?.value;
+    const why = (named: string) => `${named} leave${named.includes(',') || named.includes(' and ') ? '' : 's'} ${category.name} empty or 'NA', and each of their ${measures.map((c) => c.name).join(' and ')} equals the sum of one ${category.name}'s rows${times.length > 0 ? ` at its ${times[0].name}` : ''}: subtotals by ${category.name}`;
+    if (mark) return { table: table.name, column: category.name, values: [mark], rows: marked!.rows, evidence: 'sum-of-parts', confidence: 0.7, grouping: times.map((t) => t.name), why: why(`the rows of ${category.name} '${mark}'`) };
+    const labelled = rows(db, `SELECT DISTINCT ${q(label.name)} FROM ${q(table.name)} WHERE (${cat} IS NULL OR TRIM(${cat}) IN ${unclassed}) AND ${q(label.name)} IS NOT NULL AND ${q(label.name)} NOT IN (SELECT ${q(label.name)} FROM ${q(table.name)} WHERE ${cat} IS NOT NULL AND TRIM(${cat}) NOT IN ${unclassed} AND ${q(label.name)} IS NOT NULL) LIMIT ${MAX_LABELS + 1}`);
+    const values = (labelled ?? []).map((r) => String(r[0]));
+    if (values.length === 0 || values.length > MAX_LABELS) continue;
+    const count = Number(rows(db, `SELECT COUNT(*) FROM ${q(table.name)} WHERE ${q(label.name)} IN (${values.map((v) => sqlLiteral(v)).join(', ')})`)?.[0]?.[0] ?? 0);
+    return {
+      table: table.name,
+      column: label.name,
+      values,
+      rows: count,
+      evidence: 'sum-of-parts',
+      confidence: 0.7,
+      grouping: times.map((t) => t.name),
+      why: why(`${label.name} ${values.slice(0, 4).map((v) => `'${v}'`).join(', ')}${values.length > 4 ? ` and ${values.length - 4} more` : ''}`),
+    };
+  }
+  return undefined;
+}
+
+/** Levels of a geography (a `geography_type`'s `Country`, `Nation`, `Region`, `LEPplus`). */
+const GEOGRAPHY_LEVEL = /^(country|countries|nation|nations|national|region|regions|regional|state|states|province|provinces|county|counties|district|districts|city|cities|municipality|municipalities|local authority|local authorities|lad|la|lep|lepplus|lep plus|ward|wards|msoa|lsoa|combined authority|metro|msa|cbsa|nuts ?[0-3]|uk|total|all)$/i;
+/** A column that says which level a row's area is at: `geography_type`, `geo_level`, `area_type`, `level`. */
+const LEVEL_COLUMN = /(^|_)(type|level|tier|kind)$/i;
+
+/**
+ * Areas of several levels stacked in one table (Burning Glass's occupations by `geography_type` Country, Nation,
+ * Region and LEPplus, each level's areas covering the same ground): summed, averaged or ranked together, each place
+ * counts once per level. The rows are kept at the level most rows are at; the others are left out.
+ */
+function stackedLevels(db: Database, table: TableProfile, semantics: readonly ColumnSemantics[]): TotalRows | undefined {
+  for (const column of table.columns) {
+    if (column.type !== 'text' || !LEVEL_COLUMN.test(column.name) || column.distinctCount < 2 || column.distinctCount > 8 || !['dimension', 'ordinal', 'geo'].includes(roleOf(semantics, column.name))) continue;
+    const levels = (rows(db, `SELECT ${q(column.name)}, COUNT(*) FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1`) ?? []).map((r) => ({ value: String(r[0]), rows: Number(r[1]) }));
+    if (levels.length < 2 || !levels.every((l) => GEOGRAPHY_LEVEL.test(l.value.trim()))) continue;
+    // The areas themselves: a place column beside, whose values differ from level to level.
+    const place = table.columns.find((c) => c !== column && c.type === 'text' && c.distinctCount > levels.length && ['geo', 'dimension'].includes(roleOf(semantics, c.name)) && /(^|_)(name|area|geography|region|place|location)(_|$)/i.test(c.name));
+    if (!place) continue;
+    const [kept, ...others] = levels;
+    const values = others.map((l) => l.value);
+    return {
+      table: table.name,
+      column: column.name,
+      values,
+      rows: others.reduce((n, l) => n + l.rows, 0),
+      evidence: 'other-levels',
+      keep: kept.value,
+      confidence: 0.6,
+      grouping: [],
+      why: `${column.name} stacks areas of ${levels.length} levels (${levels.map((l) => `'${l.value}' ${l.rows}`).join(', ')}) in ${place.name}: they overlap, so the rows are kept at '${kept.value}', the level most rows are at`,
+    };
+  }
+  return undefined;
+}
+
 /** The total rows of each table: per text dimension, the labels that read as totals and that the data bears out. */
 export function findTotalRows(db: Database, tables: readonly TableProfile[], semanticsOf: (table: string) => readonly ColumnSemantics[], firstDistinct?: FirstDistinct): TotalRows[] {
   const found: TotalRows[] = [];
   for (const table of tables) {
     if (table.rowCount < 3) continue;
     const semantics = semanticsOf(table.name);
+    const levels = stackedLevels(db, table, semantics);
+    if (levels) found.push(levels);
     for (const column of table.columns) {
       if (column.type !== 'text' || column.distinctCount < 2 || column.distinctCount > MAX_DISTINCT || column.nullFraction >= 0.9 || !DIMENSION_ROLES.has(roleOf(semantics, column.name))) continue;
-      const totals = totalRowsOf(db, table, column, semantics, firstDistinct);
+      // (One column of labels per table for its subtotals: the first that names them, not a second column's 'NA'.)
+      const subtotalsFound = found.some((f) => f.table === table.name && f.why.includes(': subtotals by '));
+      const totals = totalRowsOf(db, table, column, semantics, firstDistinct) ?? (column.distinctCount >= 10 && !subtotalsFound ? subtotalRowsOf(db, table, column, semantics) : undefined);
       if (totals) found.push(totals);
     }
   }

@@ -226,7 +226,12 @@ export interface TotalRows {
    * `group-of-places` — among country names, the name of a group of countries (a continent, `World`, `EU-27`,
    * `OECD`, an income group, `Asia (excl. China & India)`). The strongest of its labels' evidence; `confidence` is the weakest's.
    */
-  evidence: 'sum-of-rest' | 'sum-of-parts' | 'largest' | 'word' | 'group-of-places';
+  evidence: 'sum-of-rest' | 'sum-of-parts' | 'largest' | 'word' | 'group-of-places' | 'other-levels';
+  /**
+   * `other-levels`: the one level of a stacked geography the rows are kept at (`LEPplus` of `geography_type`), the
+   * others (`Country`, `Nation`, `Region`) being the excluded `values`: areas of different levels overlap.
+   */
+  keep?: string;
   confidence: number;
   /** The other keys the total rows total within (`year`, `month`); empty for the whole table. */
   grouping: string[];

@@ -65,9 +65,13 @@ function listed(values: string[]): string {
  * kind's 'total') are two clauses, never one list that reads as one column's values.
  */
 export function exclusionSentence(left: readonly TotalRows[]): string | undefined {
+  // Areas of several levels: "Keep only the rows whose geography type is 'LEPplus' (areas of the other levels overlap them)."
+  const kept = left.filter((t) => t.keep !== undefined);
+  const keepSentence = kept.map((t) => `Keep only the rows whose ${words(t.column)} is '${t.keep}' (areas of the other levels overlap them).`).join(' ');
+  left = left.filter((t) => t.keep === undefined);
   const byColumn = new Map<string, Set<string>>();
   for (const t of left) for (const v of t.values) byColumn.set(t.column, (byColumn.get(t.column) ?? new Set()).add(v));
-  if (byColumn.size === 0) return undefined;
+  if (byColumn.size === 0) return keepSentence || undefined;
   const clauses = [...byColumn].map(([column, values]) => {
     const all = [...values];
     // Many groups of countries (the World Bank's regions and income groups, OWID's continents): named by what they
@@ -77,7 +81,8 @@ export function exclusionSentence(left: readonly TotalRows[]): string | undefine
     return `whose ${words(column)} is ${listed(all)}`;
   });
   const one = left.reduce((n, t) => n + t.rows, 0) === 1;
-  return `Leave out the ${one ? 'row' : 'rows'} ${clauses.join(' and those ')}, which ${one ? 'totals' : 'total'} other rows.`;
+  const sentence = `Leave out the ${one ? 'row' : 'rows'} ${clauses.join(' and those ')}, which ${one ? 'totals' : 'total'} other rows.`;
+  return keepSentence ? `${sentence} ${keepSentence}` : sentence;
 }
 
 /** The question with the exclusion stated once (unchanged when the task leaves nothing out or already says it). */
@@ -89,5 +94,5 @@ export function statingTotalRows(task: Pick<TaskSpec, 'evidence' | 'question'>, 
 
 /** Whether a question (a model's rewrite) still names every total row its task leaves out. */
 export function namesTotalRows(task: Pick<TaskSpec, 'evidence' | 'question'>, totals: readonly TotalRows[] | undefined): boolean {
-  return totalRowsLeftOut(task, totals).every((t) => t.values.every((v) => task.question.includes(v)));
+  return totalRowsLeftOut(task, totals).every((t) => (t.keep !== undefined ? task.question.includes(t.keep) : t.values.every((v) => task.question.includes(v))));
 }

@@ -1467,13 +1467,26 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
     const word = keyWord(c);
     return word !== undefined && (one.startsWith(word) || one.endsWith(word) || word.startsWith(one));
   });
+  // A table named in another language's plural (`Matvarer` keyed by `Matvare ID`): "matvarers" is no word.
+  const foreignPlural = keyed.some((c) => {
+    const word = keyWord(c);
+    return word !== undefined && one !== word && one.startsWith(word) && /^(r|er|en|ar|n|e)$/.test(one.slice(word.length));
+  });
+  if (foreignPlural) return undefined;
   if (ownKey) return words.replace(/ /g, '_');
   // A database table named by one plain word (`aircraft`, keyed by `tail_no`): the entity its rows are, whatever
   // its key is called ("the aircraft whose name is …", not "the tail whose name is …").
   if (allWords.length === 1 && /^[a-z]{4,}$/.test(last.toLowerCase()) && !isCrypticName(last.toLowerCase()) && !/^(people|persons|individuals|entities|objects|records|items|entries|master|main)$/i.test(last) && /\.(sqlite3?|db|duckdb)$/i.test(table.sourceFile)) return words.replace(/ /g, '_');
   // A key named after what the rows are (People's `playerID`): "players", more telling than the table's name.
   // Not a code's letters (`gss_code`, `lsoa`): "gsses" is no noun.
-  const word = keyed.map(keyWord).find((w) => w !== undefined && !w.includes(' ') && !/^(row|record|line|entry|item|seq)$/.test(w) && !isCrypticName(w));
+  // The rows of a table of places (a county's name one per row beside its FIPS code): "counties".
+  const place = keyed.map((c) => semanticsOf(context, table.name, c.name)).find((s) => s?.role.value === 'geo' && s.geo && /^(country|state|county|city)$/.test(s.geo));
+  if (place?.geo) return place.geo;
+  // (Keys named for two different things, `cnty_id` and `cress_id` of one county, say nothing sure: no noun from them.)
+  const keyWords = new Set(keyed.map(keyWord).filter((w): w is string => w !== undefined && !/^(row|record|line|entry|item|seq|ogc|object|feature)$/.test(w)));
+  // (Nor a word the data puts in another language's plural elsewhere: `Matvare ID` beside a sheet 'Matvarer'.)
+  const otherLanguage = (w: string) => context.profile.tables.some((t) => new RegExp(`(^|[^a-z])${w}(r|er|en|ar)$`, 'i').test(t.originalName.replace(/\.[a-z0-9]+$/i, '')));
+  const word = keyWords.size === 1 ? [...keyWords].find((w) => !w.includes(' ') && !isCrypticName(w) && !otherLanguage(w)) : undefined;
   if (word) return word;
   if (pluralWord(last.toLowerCase()) && !ownColumn(tableNounName(table))) return words.replace(/ /g, '_');
   // A key of one plain word naming what each row is (`country` in a table of one row per country): "countries".
@@ -1500,8 +1513,15 @@ function describedEntity(context: FamilyContext, table: TableProfile, keyed: rea
   for (const column of keyed) {
     const said = semanticsOf(context, table.name, column.name)?.description?.value?.trim().replace(/\.$/, '');
     if (!said) continue;
-    const m = /^(?:the |a |unique )?([a-z]{3,})[ -](?:number|no|id|identifier|code|key)$/i.exec(said) ?? /\b(?:identifier|id|number|key) (?:of|for) (?:each|every|the|a) ([a-z]{3,})$/i.exec(said);
-    if (m && !/^(row|record|line|entry|item|serial|sequence|unique|catalog|catalogue|reference|registration|identification)$/i.test(m[1])) return m[1].toLowerCase();
+    const m =
+      /^(?:the |a |unique )?([a-z]{3,})[ -](?:number|no|id|identifier|code|key)$/i.exec(said) ??
+      /\b(?:identifier|id|number|key) (?:of|for) (?:each|every|the|a) ([a-z]{3,})$/i.exec(said) ??
+      // "Unique alphanumeric ID assigned to each survey": the rows are surveys.
+      /\b(?:identifier|id|number|key|code)\b[^.,;]*?\b(?:to|of|for) (?:each|every) ([a-z]{3,})\b/i.exec(said);
+    if (!m || /^(row|record|line|entry|item|serial|sequence|unique|catalog|catalogue|reference|registration|identification)$/i.test(m[1])) continue;
+    // (A key that keys another table too, a fish's number on its field and its lab records, would name both alike.)
+    if (context.profile.tables.some((t) => t !== table && t.columns.some((c) => c.name === column.name && c.candidateKey))) continue;
+    return m[1].toLowerCase();
   }
   return undefined;
 }
