@@ -1985,6 +1985,20 @@ describe('semantics rules: line ends written twice, compound adjectives, outlook
     for (const name of ['home_team', 'away_team']) assert.equal(column(env, 'pl', name).role.value, 'identifier', name);
   });
 
+  it('reads derived columns the question reviews found: NOAA\'s TAVG the mean of TMAX and TMIN as rounded, XrayDB\'s sigma_mu the reciprocal of mue_f2 in other units', async () => {
+    const noaa = await once('noaa-gsom-cities-partitions');
+    assert.ok(noaa.semantics.relationships.some((r) => r.kind === 'derived-column' && r.column === 'tavg' && r.from.includes('tmax') && r.from.includes('tmin')));
+    const xray = await once('xraydb-xray-reference-sqlite');
+    assert.ok(xray.semantics.relationships.some((r) => r.kind === 'derived-column' && r.table === 'Chantler' && r.column === 'sigma_mu' && r.from.includes('mue_f2')));
+  });
+
+  it('reads a station\'s number as the station (Peconic\'s BayStation), a sampling bout 1–8 as an order', async () => {
+    const peconic = await once('peconic-estuary-water-quality-xlsx');
+    assert.equal(peconic.semantics.columns.find((c) => c.column === 'bay_station')?.role.value, 'identifier');
+    const salmon = await once('hakai-juvenile-salmon-csv');
+    assert.equal(column(salmon, 'ysi', 'sampling_bout').role.value, 'ordinal');
+  });
+
   it('reads the North Carolina counties (GDAL\'s SQLite layout): a CRS in WKT is structured, areas add up and perimeters do not, CNTY_ beside CNTY_ID numbers the counties, the name beside FIPS is the county, f_table_name names a table', async () => {
     const env = await once('sf-nc-sids-sqlite');
     assert.equal(column(env, 'spatial_ref_sys', 'srtext').role.value, 'structured');
@@ -2011,6 +2025,20 @@ describe('semantics rules: the twenty-fourth set\'s rules stay off their look-al
       assert.notEqual(found(env, 'gauges', 'remark')?.role.value, 'ordinal');
       assert.equal(found(env, 'gauges', 'water_level')?.additivity?.value, 'semi-additive');
       assert.equal(found(env, 'gauges', 'site')?.role.value === 'measure', false);
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('finds no constant ratio between two near-constant columns, no mean of two unrelated ones, and keeps a count of sites a count', async () => {
+    const lines = ['lat,lon,low,high,level,num_site,plot'];
+    for (let i = 0; i < 40; i++) lines.push([(40.01 + (i % 7) * 0.001).toFixed(3), (75.02 + ((i * 3) % 5) * 0.0019).toFixed(4), 10 + (i % 9), 20 + ((i * 7) % 13), 3 + ((i * 5) % 11), 1 + (i % 6), 1 + (i % 12)].join(','));
+    const folder = makeFolder({ 'points.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.deepEqual(env.semantics.relationships.filter((r) => r.kind === 'derived-column').map((r) => (r as { column: string }).column), []);
+      assert.notEqual(found(env, 'points', 'num_site')?.role.value, 'identifier');
+      assert.notEqual(found(env, 'points', 'plot')?.role.value, 'identifier');
     } finally {
       folder.cleanup();
     }

@@ -94,6 +94,11 @@ interface Names {
 const MEASURED_IN = new Set(['number', 'num', 'units', 'qty', 'quantity', 'quantities']);
 
 /** Words that make a count something else (an average of votes, a share of cases). */
+/** Places and units a sampling is done at, numbered: a station, a site, a plot, a well, a trap. */
+const SAMPLING_UNITS = new Set(['station', 'site', 'well', 'trap', 'transect', 'quadrat', 'gauge', 'tank', 'pond', 'cage', 'pen', 'hive', 'beehive', 'borehole']);
+/** Occasions numbered in order: the first bout, the second visit, the third replicate. */
+const OCCASION_WORDS = new Set(['bout', 'visit', 'wave', 'replicate', 'rep', 'trial', 'attempt', 'lap', 'occasion', 'iteration', 'session', 'sweep', 'haul']);
+
 /** Words that make a figure of what follows (its smoothed, predicted, observed, upper or lower value): never said of a key. */
 const ESTIMATE_WORDS = new Set(['smoothed', 'predicted', 'forecast', 'forecasted', 'observed', 'estimated', 'projected', 'high', 'low', 'upper', 'lower']);
 const STATISTIC_WORDS = new Set(['avg', 'average', 'mean', 'median', 'per', 'rate', 'pct', 'percent', 'percentage', 'share', 'ratio', 'max', 'min', 'maximum', 'minimum', 'std', 'distinct', 'unique']);
@@ -1073,6 +1078,15 @@ const RULES: Rule[] = [
     // The number of the instrument that made a reading (`satellite` 16 for GOES-16, a `sensor` 3): which one, not how much.
     if (n.tokens.length === 1 && /^(satellite|sensor|instrument|detector|spacecraft|buoy|probe)$/.test(n.tokens[0]) && column.type === 'integer' && column.distinctCount <= 50) {
       return { role: 'identifier', rule: 'identifier:instrument-number', confidence: 0.55, why: `named ${column.name}, ${column.distinctCount} whole number(s): the instrument that made each reading`, identifier: 'code' };
+    }
+    // A place or unit of sampling named in the singular, in whole numbers (`BayStation` 60069–60385, `site` 12): its
+    // number, which says where, not how much.
+    if (n.tokens.length <= 3 && n.last !== undefined && SAMPLING_UNITS.has(n.last) && column.type === 'integer' && num(column.min) >= 0 && !/^(num|number|no|n|count|total)$/.test(n.tokens[0])) {
+      return { role: 'identifier', rule: 'identifier:unit-number', confidence: 0.6, why: `named ${column.name}, whole numbers (${column.min}–${column.max}): the number of the ${n.last} each row is of`, identifier: 'code' };
+    }
+    // The how-manieth time a sampling happened (`sampling_bout` 1–8, `visit` 1–3, `replicate` 1–4): an order.
+    if (n.last !== undefined && OCCASION_WORDS.has(n.last) && column.type === 'integer' && num(column.min) >= 0 && num(column.max) <= 50 && !/^(num|number|no|n|count|total)$/.test(n.tokens[0])) {
+      return { role: 'ordinal', rule: 'ordinal:occasion-number', confidence: 0.6, why: `named ${column.name}, whole numbers ${column.min}–${column.max}: which ${n.last} it was, in order` };
     }
     // `number_of_orders`, `num_items`: a count, not a key.
     if ((first === 'number' || first === 'num' || first === 'no') && n.tokens.length > 1 && n.tokens[1] === 'of') return undefined;

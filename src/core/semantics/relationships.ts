@@ -392,6 +392,49 @@ function computedColumns(db: Database, table: TableProfile): Array<Extract<Relat
       }
     }
   }
+  // A mean of two as its column rounds it (NOAA's TAVG, (TMAX + TMIN) / 2 to a tenth), on nearly every row: a few
+  // months' averages come from daily values the extremes do not give.
+  const share = (f: (r: number[]) => boolean) => sample.filter(f).length / sample.length;
+  for (let c = 0; c < n; c++) {
+    if (!varies[c] || seen.has(numeric[c].name)) continue;
+    meanOfTwo: for (let a = 0; a < n; a++) {
+      for (let b = a + 1; b < n; b++) {
+        if (a === c || b === c || !varies[a] || !varies[b]) continue;
+        if (share((r) => Math.abs(r[c] - (r[a] + r[b]) / 2) <= half(c) + 1e-9) >= 0.98) {
+          add(c, [a, b], `(${numeric[a].name} + ${numeric[b].name}) / 2`, `equals the mean of ${numeric[a].name} and ${numeric[b].name}, as rounded, on ${Math.round(100 * share((r) => Math.abs(r[c] - (r[a] + r[b]) / 2) <= half(c) + 1e-9))}% of ${sample.length} sampled rows`);
+          break meanOfTwo;
+        }
+      }
+    }
+  }
+  // One column a constant multiple of another, or its reciprocal (XrayDB's `sigma_mu` = molar mass ÷ 0.6022, `mue_f2`
+  // ∝ 1 ÷ molar mass): the same quantity in other units. Both must vary (by 5% or more): two near-constant columns
+  // (latitudes of one town) have a near-constant ratio by accident.
+  const spread = (xs: number[]) => {
+    const mean = xs.reduce((t, x) => t + x, 0) / xs.length;
+    return mean === 0 ? Infinity : (Math.max(...xs) - Math.min(...xs)) / Math.abs(mean);
+  };
+  const wide = numeric.map((_, i) => spread(sample.map((r) => r[i])) >= 0.05);
+  for (let c = 0; c < n; c++) {
+    if (!wide[c] || seen.has(numeric[c].name)) continue;
+    for (let a = 0; a < n; a++) {
+      if (a === c || !wide[a]) continue;
+      const pairs = sample.filter((r) => r[a] !== 0 && r[c] !== 0);
+      if (pairs.length < 10) continue;
+      const ratio = pairs.map((r) => r[c] / r[a]);
+      const product = pairs.map((r) => r[c] * r[a]);
+      const k = ratio.reduce((t, x) => t + x, 0) / ratio.length;
+      const p = product.reduce((t, x) => t + x, 0) / product.length;
+      if (spread(ratio) <= 0.002 && Math.abs(k - 1) > 1e-9) {
+        add(c, [a], `${Number(k.toPrecision(6))} * ${numeric[a].name}`, `equals ${Number(k.toPrecision(6))} × ${numeric[a].name} on ${pairs.length} sampled rows: the same quantity in other units`);
+        break;
+      }
+      if (spread(product) <= 0.002) {
+        add(c, [a], `${Number(p.toPrecision(6))} / ${numeric[a].name}`, `equals ${Number(p.toPrecision(6))} ÷ ${numeric[a].name} on ${pairs.length} sampled rows: its reciprocal, in other units`);
+        break;
+      }
+    }
+  }
   // Counts: whole numbers on every sampled row, however the column is typed.
   const integral = numeric.map((_, i) => sample.every((r) => Number.isInteger(r[i])));
   // Weighted sums of counts: points = 3 × won + drawn.

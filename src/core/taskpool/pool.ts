@@ -21,7 +21,7 @@ import { phraseTask, type PhrasingModel } from './phrasing';
 import { unnamedLookAlikes, withTablesNamed } from './revise';
 import { gridTables } from './grids';
 import { partScales } from './partScales';
-import { nearUniqueColumns, repetitionKey, spelledSeveralWays, type UngroupedColumn } from './repetition';
+import { mostlyNotKnown, nearUniqueColumns, repetitionKey, spelledSeveralWays, type UngroupedColumn } from './repetition';
 import { namesTotalRows, statingTotalRows } from './totals';
 
 export { taskPoolFamilies };
@@ -194,7 +194,7 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
   }
   // Columns no family groups by (near-unique per-row ids), measured once, each with its reason for the report.
   // And columns whose values are written several ways ('Offshore', 'offshore'): only the cleaning family groups by them.
-  const ungrouped = [...(await nearUniqueColumns(profile, context.sql, options.signal)), ...(await spelledSeveralWays(profile, context.sql, options.signal))];
+  const ungrouped = [...(await nearUniqueColumns(profile, context.sql, options.signal)), ...(await spelledSeveralWays(profile, context.sql, options.signal)), ...(await mostlyNotKnown(profile, context.sql, options.signal))];
   // Tables whose rows are the cells of a series × period grid: their row counts are coverage, asked by no family.
   const grids = await gridTables(profile, semantics, context.sql, options.signal);
   // Measures of a partition view whose files are on different scales: compared file by file, never pooled.

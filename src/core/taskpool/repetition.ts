@@ -74,3 +74,30 @@ export async function spelledSeveralWays(profile: EnvironmentProfile, sql: CodeR
   }
   return found;
 }
+
+/** Cells that say a value is not known (`NA`, `N/A`, `NULL` written out, as R and spreadsheets export them). */
+const NOT_KNOWN_SQL = "('NA', 'na', 'N/A', 'n/a', '#N/A', 'NULL', 'null', 'NaN', '<NA>')";
+/** Share of the rows holding such a mark above which a column is no grouping. */
+export const MAX_NOT_KNOWN_SHARE = 0.05;
+
+/**
+ * Text columns of 2–50 values where 5% or more of the rows write the value as not known (`NA`): a tide state blank on
+ * 58% of the surveys makes every known state look over-represented, and whether the `NA` rows count in a share's base
+ * decides the answer. No family groups or filters by them.
+ */
+export async function mostlyNotKnown(profile: EnvironmentProfile, sql: CodeRunner, signal?: AbortSignal): Promise<UngroupedColumn[]> {
+  const found: UngroupedColumn[] = [];
+  for (const table of profile.tables) {
+    for (const column of table.columns) {
+      if (column.type !== 'text' || column.distinctCount < 2 || column.distinctCount > 50 || column.nullFraction >= 0.5) continue;
+      const c = q(column.name);
+      const result = await sql.run(`SELECT COUNT(*), SUM(CASE WHEN TRIM(${c}) IN ${NOT_KNOWN_SQL} THEN 1 ELSE 0 END) FROM ${q(table.name)} WHERE ${c} IS NOT NULL`, { signal });
+      const row = result.ok ? result.rows?.[0] : undefined;
+      if (!row) continue;
+      const [rows, marked] = row.map((v) => Number(v));
+      if (rows > 0 && marked >= MAX_NOT_KNOWN_SHARE * rows) found.push({ table: table.name, column: column.name, why: `no grouping: ${marked} of its ${rows} rows write it as not known ('NA'), and whether they count in a share's base decides the answer` });
+    }
+  }
+  return found;
+}
+
