@@ -82,6 +82,22 @@ describe('task pool: the twenty-fourth set (round 16)', function () {
     for (const t of food.profile.tables) assert.doesNotMatch(rowsNoun(food, t, 'many'), /matvare/, t.name);
   });
 
+  it('asks NOAA\'s six stations no pooled trend, growth or z-score over months and years they do not all report, and no "25 days" of monthly records', async () => {
+    const { session } = await env('noaa-gsom-cities-partitions');
+    const pool = await buildTaskPool(session.toolContext);
+    assert.ok(pool.tasks.length > 0);
+    for (const task of pool.tasks) {
+      assert.ok(!['stats-trend', 'stats-growth', 'stats-zscore', 'stats-moving-average'].includes(task.family), `${task.family}: ${task.question}`);
+      assert.doesNotMatch(task.question, /at least 25 days/, task.question);
+    }
+  });
+
+  it('asks no z-score of the rows per region of a complete region × occupation grid (13 regions of 52 rows, one of 51)', async () => {
+    const { session } = await env('burningglass-uk-jobs-csv');
+    const pool = await buildTaskPool(session.toolContext);
+    for (const task of pool.tasks) assert.doesNotMatch(task.question, /number of rows in full_time_percent\.csv for each nation region/, task.question);
+  });
+
   it('quotes no "not known" mark as a value', () => {
     for (const mark of ['NA', 'N/A', 'null', 'NaN']) assert.equal(quotable(mark), false, mark);
     for (const value of ['None', 'Na', 'Y', 'Okisollo Channel']) assert.equal(quotable(value), true, value);

@@ -224,6 +224,15 @@ async function seriesOf(context: FamilyContext, table: TableProfile, time: TimeC
   // "the next period" and "year over year" say something else.
   for (let i = 1; i < full.length; i++) if (nextPeriod(full[i - 1], grain) !== full[i]) return undefined;
   const partial = present.filter((p) => !fullSet.has(p));
+  // A partition's union view pools its files: where the files reporting change from period to period (a station
+  // joining in 1920, another leaving in 2020), a pooled total follows the coverage, not the quantity.
+  const partition = context.semantics.partitions.find((p) => p.view === table.name);
+  if (partition && table.columns.some((c) => c.name === partition.key)) {
+    const reporting = total.measure ? `${q(total.measure.name)} IS NOT NULL AND ` : '';
+    const coverage = await query(context, `SELECT ${period} AS period, COUNT(DISTINCT ${q(partition.key)}) FROM ${t} WHERE ${reporting}${time.date} IS NOT NULL GROUP BY 1`);
+    const counts = (coverage ?? []).filter((r) => fullSet.has(String(r[0]))).map((r) => num(r[1]));
+    if (counts.length === 0 || Math.min(...counts) !== Math.max(...counts)) return undefined;
+  }
   const values = rows.filter((r) => fullSet.has(String(r[0]))).map((r) => num(r[1]));
   if (values.length !== full.length || values.some((v) => !Number.isFinite(v))) return undefined;
   return { table, time, grain, value: total.value(''), what: total.what, measure: total.measure, periods: full, partial, totals: values, period };
@@ -467,6 +476,8 @@ const MIN_Z_GROUPS = 5;
 const MIN_Z = 1.5;
 /** Rows per group on average, at least. */
 const MIN_ROWS_PER_GROUP = 5;
+/** The groups' totals must spread by at least this share of their mean (population SD ÷ mean). */
+const MIN_RELATIVE_SPREAD = 0.05;
 
 export const statisticsZScoreFamily: TaskFamily = {
   id: 'stats-zscore',
@@ -502,6 +513,15 @@ async function zScore(context: FamilyContext, table: TableProfile, g: Grouping, 
     return undefined;
   }
   const gName = groupingName(g, context);
+  // The files of a partition totalled over periods of unequal length (one station's 1,191 months beside another's
+  // 768): their totals follow how long each reported, not the quantity.
+  // (A column one value per file, `location` beside the view's `part`, is the same grouping.)
+  const partition = context.semantics.partitions.find((p) => p.view === table.name && (p.key === g.column.name || g.column.distinctCount <= p.tables.length));
+  if (partition && total.measure) {
+    const spans = await query(context, `SELECT COUNT(${q(total.measure.name)}) FROM ${q(table.name)} GROUP BY ${q(g.column.name)}`);
+    const counts = (spans ?? []).map((r) => num(r[0])).filter((n) => n > 0);
+    if (counts.length === 0 || Math.max(...counts) > 1.1 * Math.min(...counts)) return undefined;
+  }
   // A flag's name ("is independent") does not read as a group to rank.
   if (/^(is|has|was|can) /.test(gName)) return undefined;
   const value = total.value('c.');
@@ -521,6 +541,9 @@ async function zScore(context: FamilyContext, table: TableProfile, g: Grouping, 
   const mean = values.reduce((s, v) => s + v, 0) / values.length;
   const sd = Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / values.length);
   if (!(sd > 0) || Math.abs((num(first.rows[0][1]) - mean) / sd) < MIN_Z) return undefined;
+  // Totals that all but agree (13 regions of 52 rows and one of 51, a complete grid short of one row): the z-score of
+  // the odd one out is large and says only how the table is laid out.
+  if (sd < MIN_RELATIVE_SPREAD * Math.abs(mean)) return undefined;
 
   const lines = [
     'import statistics',

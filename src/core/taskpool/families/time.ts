@@ -41,7 +41,18 @@ export const changeOverTimeFamily: TaskFamily = {
           // Partial months (a month the data starts or ends in) are left out, and the question says so.
           const allMonths = await query(context, `SELECT COUNT(DISTINCT strftime('%Y-%m', ${time.date})) FROM ${q(table.name)} WHERE ${time.date} IS NOT NULL`);
           const partial = Number(allMonths?.[0]?.[0] ?? 0) > months.length;
-          if (months.length >= 3) {
+          // A partition's files that report in some months and not others: a pooled monthly total follows the coverage.
+          const partition = context.semantics.partitions.find((p) => p.view === table.name);
+          let coverageChanges = false;
+          if (partition && table.columns.some((c) => c.name === partition.key)) {
+            const coverage = await query(context, `SELECT strftime('%Y-%m', ${time.date}), COUNT(DISTINCT ${q(partition.key)}) FROM ${q(table.name)} WHERE ${measure ? `${q(measure.name)} IS NOT NULL AND ` : ''}${time.date} IS NOT NULL GROUP BY 1`);
+            const monthSet = new Set(months);
+            const counts = (coverage ?? []).filter((r) => monthSet.has(String(r[0]))).map((r) => Number(r[1]));
+            coverageChanges = counts.length === 0 || Math.min(...counts) !== Math.max(...counts);
+          }
+          // Monthly records (one date a month) are complete by their share of rows, not by days.
+          const completeness = time.grain === 'month' ? 'months with at least half as many records as the fullest month' : 'complete months (with data on at least 25 days)';
+          if (months.length >= 3 && !coverageChanges) {
             // Every month complete: no list of months to keep (a list the question never shows).
             const kept = partial ? ` AND strftime('%Y-%m', ${time.date}) IN (${months.map((m) => `'${m}'`).join(', ')})` : '';
             const monthly = `SELECT strftime('%Y-%m', ${time.date}) AS month, ${value} AS total FROM ${q(table.name)} WHERE ${time.date} IS NOT NULL${kept} GROUP BY 1`;
@@ -56,7 +67,7 @@ export const changeOverTimeFamily: TaskFamily = {
                 program.task({
                   family: this.id,
                   parameters: { kind: 'mom', table: table.name, date: time.column.name, measure: measure?.name ?? null },
-                  question: `${partial ? 'Counting only complete months (with data on at least 25 days), which' : 'Which'} month (YYYY-MM, by ${by}) had the largest increase in the ${what} over the month before?`,
+                  question: `${partial ? `Counting only ${completeness}, which` : 'Which'} month (YYYY-MM, by ${by}) had the largest increase in the ${what} over the month before?`,
                   tables: [table.name],
                   dependency: 'change-over-time',
                   needs: this.needs,
