@@ -53,7 +53,7 @@ describe('task pool: units per row, drill-downs against the whole, words in capi
       const tasks = await drillDownFamily.generate(opened.context);
       const task = tasks.find((t) => t.evidence.length === 5);
       assert.ok(task, tasks.map((t) => t.question).join('\n'));
-      assert.match(task.question, /share across every region/);
+      assert.match(task.question, /share across all regions/);
       const [, , within, overall, gap] = task.evidence.map((s) => s.subAnswer?.key);
       assert.ok(within?.type === 'number' && overall?.type === 'number' && gap?.type === 'number');
       assert.ok(Math.abs(gap.value - (within.value - overall.value)) < 0.011, `${gap.value} = ${within.value} − ${overall.value}`);

@@ -36,6 +36,8 @@ describe('task pool: the twenty-fourth set (round 16)', function () {
     for (const task of pool.tasks) {
       assert.doesNotMatch(task.question, /data_dictionary|is 'NA'|\bprecip\b|tide state/, task.question);
       assert.doesNotMatch(task.question, /"y" = young/i, task.question);
+      // No precipitation leads within a zone when 'none' is 701 of 782 surveys: it leads everywhere.
+      assert.doesNotMatch(task.question, /the precipitation that has the most/, task.question);
     }
   });
 

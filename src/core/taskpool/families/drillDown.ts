@@ -11,9 +11,11 @@
  */
 import type { ColumnProfile, TableProfile } from '../../env/types';
 import type { TaskSpec } from '../types';
-import { isFileKey, quotable, things, aggregateOf, clearLeader, groupingName, groupingsOf, measures, noun, q, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type Grouping, type TaskFamily, rowsNoun, rowsCount, query, num } from './kit';
+import { isFileKey, quotable, things, aggregateOf, clearLeader, groupingName, groupingsOf, measures, noun, q, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type Grouping, type TaskFamily, rowsNoun, rowsCount, query, num, pluralWords } from './kit';
 
 /** The smallest top segment worth drilling into: fewer rows make a "segment" of a handful of records. */
+/** A segment or sub-segment holding more than this share of the whole is compared with (nearly) itself. */
+const MAX_SEGMENT_SHARE = 0.6;
 const MIN_SEGMENT_ROWS = 10;
 
 export const drillDownFamily: TaskFamily = {
@@ -81,6 +83,9 @@ async function drill(context: FamilyContext, table: TableProfile, a: Grouping, b
   if (!first || !clearLeader(first.rows) || first.rows.length < 3 || Number(first.rows[0][2]) < MIN_SEGMENT_ROWS) return undefined;
   const top = first.rows[0][0];
   if (!quotable(top)) return undefined;
+  // A segment that is most of the whole (LEPplus areas, 77% of the rows) is compared with itself.
+  const segmentsTotal = first.rows.reduce((t, r) => t + num(r[1]), 0);
+  if (segmentsTotal > 0 && num(first.rows[0][1]) > MAX_SEGMENT_SHARE * segmentsTotal) return undefined;
   const inTop = `${a.ref} = ${sqlLiteral(top)}`;
 
   const second = await program.sql(
@@ -108,6 +113,8 @@ async function drill(context: FamilyContext, table: TableProfile, a: Grouping, b
     { label: `the ${bName} ${topB}'s share of the ${what} across every ${aName}`, reading: { kind: 'number', decimals: 2 }, uses: [1], carries: [String(topB)] },
   );
   if (!fourth || fourth.key.type !== 'number' || third.key.type !== 'number') return undefined;
+  // A sub-segment that is nearly everything (no precipitation on 701 of 782 surveys) leads everywhere: no finding.
+  if (fourth.key.value > 100 * MAX_SEGMENT_SHARE) return undefined;
   const gap = Math.round((third.key.value - fourth.key.value) * 100) / 100;
   // A gap of a fraction of a point says the segment is like the rest: no finding.
   if (Math.abs(gap) < 1) return undefined;
@@ -120,7 +127,9 @@ async function drill(context: FamilyContext, table: TableProfile, a: Grouping, b
 
   const again = agg ? agg.phrase : `number of ${rowsNoun(context, table, 'many')}`;
   const possessive = (w: string) => `${w}${/s$/.test(w) ? "'" : "'s"}`;
-  const question = `Take the ${aName} with the highest ${what}. Within it, by how many percentage points does its leading ${possessive(bName)} share of the ${again} exceed that ${possessive(bName)} share across every ${aName} (negative if below)? Round to 2 decimals.`;
+  // In plain words, as the reviews asked: which B leads within the top A, then its share there against its share overall.
+  const leads = agg ? `has the largest ${again}` : `has the most ${rowsNoun(context, table, 'many')}`;
+  const question = `Take the ${aName} with the highest ${what}, and the ${bName} that ${leads} within it. By how many percentage points is that ${possessive(bName)} share of the ${again} within this ${aName} above its share across all ${pluralWords(aName)} (negative if below)? Round to 2 decimals.`;
   return program.task({
     family: 'drill-down',
     parameters: { table: table.name, a: `${a.table.name}.${a.column.name}`, b: `${b.table.name}.${b.column.name}`, measure: measure?.name ?? null },
