@@ -1966,6 +1966,8 @@ describe('semantics rules: line ends written twice, compound adjectives, outlook
     assert.equal(column(env, values, 'kilokalorier_kcal').additivity?.value, 'non-additive');
     assert.equal(column(env, values, 'vitamin_a_rae_g_re').additivity?.value, 'non-additive');
     assert.equal(column(env, values, 'matvare').role.value, 'text');
+    // Saturated fatty acids are part of fat: never (but for rounding) above it, and named from it.
+    assert.ok(env.semantics.relationships.some((r) => r.kind === 'derived-column' && r.column === 'mettede_fettsyrer_g' && r.from.includes('fett_g')));
   });
 
   it('reads the solar indices: smoothed sunspot numbers are averaged and no social security numbers, a satellite\'s number identifies it', async () => {
@@ -2036,6 +2038,7 @@ describe('semantics rules: the twenty-fourth set\'s rules stay off their look-al
     const folder = makeFolder({ 'points.csv': lines.join('\n') + '\n' });
     try {
       const env = await loadSemanticEnvironment(folder.root);
+      // (`level` is never above `high` here, but nothing in its name makes it a part of it.)
       assert.deepEqual(env.semantics.relationships.filter((r) => r.kind === 'derived-column').map((r) => (r as { column: string }).column), []);
       assert.notEqual(found(env, 'points', 'num_site')?.role.value, 'identifier');
       assert.notEqual(found(env, 'points', 'plot')?.role.value, 'identifier');

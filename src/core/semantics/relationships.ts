@@ -435,6 +435,25 @@ function computedColumns(db: Database, table: TableProfile): Array<Extract<Relat
       }
     }
   }
+  // A part beside its whole, named so (`mettede_fettsyrer_g`, saturated fatty acids, beside `fett_g`, fat;
+  // `saturated_fat` beside `total_fat`): hardly ever above it, below it somewhere, and a word of the part begins with the
+  // whole's name. Related by construction, they correlate whatever the foods.
+  const UNIT_WORDS = /^(g|mg|ug|µg|mcg|kg|kj|kcal|ml|l|pct|percent|total|sum|all)$/;
+  const nameWordsOf = (i: number) => (numeric[i].originalName || numeric[i].name).toLowerCase().split(/[^a-z0-9µ]+/).filter((w) => w !== '' && !UNIT_WORDS.test(w));
+  for (let c = 0; c < n; c++) {
+    if (!varies[c] || seen.has(numeric[c].name)) continue;
+    const partWords = nameWordsOf(c);
+    for (let a = 0; a < n; a++) {
+      if (a === c || !varies[a]) continue;
+      const whole = nameWordsOf(a);
+      if (whole.length !== 1 || whole[0].length < 3 || partWords.length < 2 || !partWords.some((w) => w !== whole[0] && w.startsWith(whole[0])) && !(partWords.includes(whole[0]) && partWords.length > 1)) continue;
+      // (A few rows where the part rounds above a whole written as 0: 0.1 g of saturated fat in 0 g of fat.)
+      if (share((r) => r[c] <= r[a] + 1e-9) >= 0.99 && sample.some((r) => r[c] < r[a])) {
+        add(c, [a], `part of ${numeric[a].name}`, `not above ${numeric[a].name} on ${Math.round(100 * share((r) => r[c] <= r[a] + 1e-9))}% of ${sample.length} sampled rows, and named as a part of it`);
+        break;
+      }
+    }
+  }
   // Counts: whole numbers on every sampled row, however the column is typed.
   const integral = numeric.map((_, i) => sample.every((r) => Number.isInteger(r[i])));
   // Weighted sums of counts: points = 3 × won + drawn.
