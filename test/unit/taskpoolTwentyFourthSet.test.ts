@@ -91,6 +91,8 @@ describe('task pool: the twenty-fourth set (round 16)', function () {
     for (const task of pool.tasks) {
       assert.ok(!['stats-trend', 'stats-growth', 'stats-zscore', 'stats-moving-average'].includes(task.family), `${task.family}: ${task.question}`);
       assert.doesNotMatch(task.question, /at least 25 days/, task.question);
+      // The README writes DSND's and DSNW's line alike ("Number days with snow depth >= 25 millimeters"): named by their codes, they stay two.
+      assert.doesNotMatch(task.question, /number days with snow depth/i, task.question);
     }
   });
 

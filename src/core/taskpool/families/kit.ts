@@ -1100,7 +1100,11 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     // A description that goes on after a comma ("Total real gross domestic product, inflation-adjusted"): the words
     // before it name the thing; the rest, in a question, reads as a second item of a list.
     if (short && short.includes(',') && short.split(',')[0].trim().split(/\s+/).length >= 2) short = short.split(',')[0].trim();
-    if (short && short.split(/\s+/).length <= 10 && !/[[\]`]/.test(short) && /^[a-z]/i.test(short) && !/\b(if|when|whether)\b/i.test(short)) return short.toLowerCase().replace(/^the /, '');
+    // (A description another column of the table shares word for word, a README line copied for DSND and DSNW, tells
+    // neither apart: the names do.)
+    const head = (d: string) => d.replace(/\s*\(.*$/s, '').replace(/[.:;,]+\s*$/, '').trim().toLowerCase();
+    const sharedDescription = described !== undefined && context.semantics.columns.some((c) => c.table === table && c.column !== column.name && c.description !== undefined && head(c.description.value) === head(described));
+    if (short && !sharedDescription && short.split(/\s+/).length <= 10 && !/[[\]`]/.test(short) && /^[a-z]/i.test(short) && !/\b(if|when|whether)\b/i.test(short)) return short.toLowerCase().replace(/^the /, '');
     // Nothing says what a short cryptic code is ("prcp", "l", "HS"): the question names the column, quoted.
     if (isCrypticName(original) && !WHOLE_WORD_ABBREVIATIONS.has(original.toLowerCase())) return `'${original}'`;
   }
