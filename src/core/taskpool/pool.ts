@@ -194,7 +194,8 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
   }
   // Columns no family groups by (near-unique per-row ids), measured once, each with its reason for the report.
   // And columns whose values are written several ways ('Offshore', 'offshore'): only the cleaning family groups by them.
-  const ungrouped = [...(await nearUniqueColumns(profile, context.sql, options.signal)), ...(await spelledSeveralWays(profile, context.sql, options.signal)), ...(await mostlyNotKnown(profile, context.sql, options.signal))];
+  const notKnown = await mostlyNotKnown(profile, context.sql, options.signal);
+  const ungrouped = [...(await nearUniqueColumns(profile, context.sql, options.signal)), ...(await spelledSeveralWays(profile, context.sql, options.signal)), ...notKnown];
   // Tables whose rows are the cells of a series × period grid: their row counts are coverage, asked by no family.
   const grids = await gridTables(profile, semantics, context.sql, options.signal);
   // Measures of a partition view whose files are on different scales: compared file by file, never pooled.
@@ -202,6 +203,7 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
   const familyContext: FamilyContext = {
     partScales: new Map(scales.map((s) => [repetitionKey(s.view, s.column), s.why])),
     ungrouped: new Map(ungrouped.map((u) => [repetitionKey(u.table, u.column), u.why])),
+    notKnown: new Set(notKnown.map((u) => repetitionKey(u.table, u.column))),
     grids: new Map(grids.map((g) => [g.table, g.why])),
     profile,
     semantics,

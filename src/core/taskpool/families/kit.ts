@@ -44,6 +44,11 @@ export interface FamilyContext {
    */
   ungrouped?: ReadonlyMap<string, string>;
   /**
+   * Of those, the columns written 'NA' on many rows (repetition.ts, `mostlyNotKnown`): no grouping reached through a
+   * key either, where a parent's per-row ids are.
+   */
+  notKnown?: ReadonlySet<string>;
+  /**
    * Tables whose rows are the cells of a grid (one per series and period, grids.ts), by name, with why: their row
    * counts are coverage, so no family counts their rows. The pool measures them before the families run.
    */
@@ -323,6 +328,7 @@ export function groupings(context: FamilyContext, table: TableProfile, options: 
     // A grouping must repeat: a column of per-row ids is no category, however few its values. A parent's column
     // (each department's name) repeats over the child's rows the key joins to it.
     if (!options.parentOf && context.ungrouped?.has(repetitionKey(table.name, c.name))) return false;
+    if (context.notKnown?.has(repetitionKey(table.name, c.name))) return false;
     if (quantileBins(c)) return false;
     return c.distinctCount >= min && c.distinctCount <= max && c.nullFraction < 0.5;
   });
