@@ -74,6 +74,10 @@ export const groupRateFamily: TaskFamily = {
           if (group.column.name.toLowerCase() === target.column.name.toLowerCase() && !group.via) continue;
           const source = sourceOf(table, group);
           const name = groupingName(group, context);
+          // The outcome's rows must mostly have a group: where most have none (350 of 357 'irregular' dissections
+          // with no protocol), the contrast among the known groups rests on a handful of rows.
+          const known = await query(context, `SELECT COUNT(*), SUM(CASE WHEN ${group.ref} IS NOT NULL THEN 1 ELSE 0 END) FROM ${source.from} WHERE ${targetSql(target, 'c.')}`);
+          if (!known || num(known[0]?.[1]) < 0.5 * num(known[0]?.[0])) continue;
           const program = new TaskProgram(context, 'lookup');
           const done = await program.sql(
             `SELECT ${group.ref} AS ${q(group.column.name)}, ROUND(AVG(CASE WHEN ${targetSql(target, 'c.')} THEN 1.0 ELSE 0.0 END), 4) AS rate, COUNT(*) AS n FROM ${source.from} WHERE ${group.ref} IS NOT NULL GROUP BY ${group.ref} HAVING COUNT(*) >= 10 ORDER BY rate DESC, n DESC`,
