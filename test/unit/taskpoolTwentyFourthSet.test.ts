@@ -5,7 +5,7 @@
  * fish's length are no correlation.
  */
 import * as assert from 'node:assert/strict';
-import { columnPhrase, derivedPair, quotable, rowsNoun, taskTables } from '../../src/core/taskpool/families/kit';
+import { columnPhrase, derivedPair, quotable, rowsNoun, spelledFrom, taskTables } from '../../src/core/taskpool/families/kit';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
 import { columnOf, environments, tableOf } from '../support/familyContexts';
 
@@ -109,6 +109,16 @@ describe('task pool: the twenty-fourth set (round 16)', function () {
     const pool = await buildTaskPool(session.toolContext);
     assert.ok(pool.tasks.length > 0);
     for (const task of pool.tasks) assert.doesNotMatch(task.question, /chemicals/, task.question);
+  });
+
+  it('spells a name\'s short words as its own description does (Burning Glass\'s dictionary), and leaves words alone', async () => {
+    assert.deepEqual(spelledFrom('Location Quotient - Measure of Job Posting Density relative to employment', ['lq']), ['location', 'quotient']);
+    assert.deepEqual(spelledFrom('Geography-specific  Job Postings asking for entry-level (2 years of experience or fewer) and Higher education levels in 2015', ['demand', 'entry', 'he']), ['demand', 'entry', 'higher', 'education']);
+    assert.deepEqual(spelledFrom('Regional Advertised Salaries for Job Postings in 2015', ['reg', 'salary']), ['regional', 'salary']);
+    assert.deepEqual(spelledFrom('Name of the site, as named on nautical charts', ['site', 'name']), ['site', 'name']);
+    assert.deepEqual(spelledFrom(undefined, ['lq']), ['lq']);
+    const { context } = await env('burningglass-uk-jobs-csv');
+    assert.equal(columnPhrase(context, 'occupation_data', columnOf(context, 'occupation_data', 'lq')), 'location quotient');
   });
 
   it('quotes no "not known" mark as a value', () => {

@@ -1112,6 +1112,10 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     const sharedDescription = described !== undefined && context.semantics.columns.some((c) => c.table === table && c.column !== column.name && c.description !== undefined && head(c.description.value) === head(described));
     if (short && !sharedDescription && short.split(/\s+/).length <= 10 && !/[[\]`]/.test(short) && /^[a-z]/i.test(short) && !/\b(if|when|whether)\b/i.test(short)) return short.toLowerCase().replace(/^the /, '');
     // Nothing says what a short cryptic code is ("prcp", "l", "HS"): the question names the column, quoted.
+    // …unless its description spells it (`LQ`: "Location Quotient - Measure of…"): those words.
+    const plain = humanize(original).toLowerCase().split(' ');
+    const spelled = spelledFrom(described, plain);
+    if (spelled.join(' ') !== plain.join(' ')) return spelled.join(' ');
     if (isCrypticName(original) && !WHOLE_WORD_ABBREVIATIONS.has(original.toLowerCase())) return `'${original}'`;
   }
   // A quantity named for the group it is of (`hourly_workers`, `low-deprivation`), which its dictionary says
@@ -1135,7 +1139,8 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     const held = nameWords(tableNounName(tableProfile)).split(' ').filter((w) => w !== '' && !/\d/.test(w) && !/^(data|report|table|sheet)$/i.test(w)).join(' ').toLowerCase();
     if (held !== '') return `${pluralWord(held.split(' ').pop() ?? '') ? 'number of ' : ''}${held} in ${year[0]}`;
   }
-  const words = plainCase(humanize(leafOf(context, table, original)).split(' '));
+  const described = semanticsOf(context, table, column.name)?.description?.value;
+  const words = spelledFrom(described, plainCase(humanize(leafOf(context, table, original)).split(' ')));
   const last = words[words.length - 1]?.toLowerCase();
   // A number's scale after its name (`market_cap_b`): "market cap (billions)".
   if (words.length > 1 && last && SCALE_SUFFIXES[last] && isNumeric(column) && SCALED_WORDS.has(words[words.length - 2].toLowerCase())) return `${expandedWords(words.slice(0, -1)).join(' ')} (${SCALE_SUFFIXES[last]})`;
@@ -1149,6 +1154,30 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     return square ? `${head} (${UNIT_SUFFIXES[last]}²)` : `${head} (${UNIT_SUFFIXES[last]})`;
   }
   return headFirstCounts(englishOrder(directionWords(expandedWords(withoutNamespace(context, table, original, words))))).join(' ');
+}
+
+/**
+ * A name's short words written out as its own description writes them: initials of words it holds in a row (`lq`:
+ * "Location Quotient"; `he`: "Higher education") or the start of a longer word (`reg`: "Regional"). Words of five
+ * letters or more, and names with no description, are left as they are.
+ */
+/** Short words that are words, not abbreviations: never respelled from a description. */
+const PLAIN_SHORT_WORDS = new Set(['id', 'no', 'of', 'in', 'on', 'to', 'at', 'by', 'and', 'or', 'the', 'per', 'a', 'an', 'is', 'name', 'type', 'date', 'year', 'code', 'rate', 'area', 'size', 'age', 'sex', 'day', 'days', 'time', 'cost', 'fee', 'fees', 'week', 'hour', 'unit', 'kind', 'mass', 'depth', 'zone', 'site', 'plot', 'team', 'game', 'home', 'away', 'city', 'town', 'road', 'line', 'flag', 'note', 'text', 'file', 'user', 'role', 'rank', 'sale', 'item', 'loan', 'land', 'tax', 'pay', 'fund', 'wage', 'bout', 'tide', 'wind', 'snow', 'rain', 'fish', 'farm', 'crop', 'herd', 'nest', 'egg', 'eggs', 'tree', 'leaf', 'seed', 'gas', 'oil', 'coal', 'iron', 'gold', 'lead', 'tin', 'zinc', 'salt', 'fat', 'low', 'high', 'max', 'min', 'mean', 'net', 'gross', 'total', 'sum', 'new', 'old', 'end', 'start', 'open', 'top', 'left', 'right', 'east', 'west', 'north', 'south', 'blue', 'red', 'long', 'lat', 'lon', 'lng']);
+
+export function spelledFrom(description: string | undefined, words: string[]): string[] {
+  if (!description) return words;
+  const said = description.replace(/\([^)]*\)/g, ' ').split(/[^A-Za-z]+/).filter(Boolean);
+  const lower = said.map((w) => w.toLowerCase());
+  return words.flatMap((word) => {
+    const w = word.toLowerCase();
+    if (!/^[a-z]{2,4}$/.test(w) || word !== w || PLAIN_SHORT_WORDS.has(w)) return [word];
+    for (let i = 0; i + w.length <= said.length; i++) {
+      const run = lower.slice(i, i + w.length);
+      if (run.every((x, k) => x.length >= 3 && x[0] === w[k]) && run.join('').length > w.length + 3) return run;
+    }
+    const longer = lower.find((x) => x.length >= w.length + 3 && x.startsWith(w));
+    return [longer ?? word];
+  });
 }
 
 /** Plural counts of people affected, which a name may put before whom they befell (`DeathsWorkers`, `InjuriesPublic`). */
