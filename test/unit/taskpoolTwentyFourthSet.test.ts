@@ -121,6 +121,15 @@ describe('task pool: the twenty-fourth set (round 16)', function () {
     assert.equal(columnPhrase(context, 'occupation_data', columnOf(context, 'occupation_data', 'lq')), 'location quotient');
   });
 
+  it('calls no XrayDB rows after the sources its documents cite (Chantler, Waasmaier, Keski-Rahkonen and Krause)', async () => {
+    const { context } = await env('xraydb-xray-reference-sqlite');
+    for (const name of ['Chantler', 'Waasmaier', 'KeskiRahkonen_Krause']) {
+      const table = context.profile.tables.find((t) => t.originalName === name)!;
+      assert.equal(rowsNoun(context, table, 'many'), 'rows', name);
+    }
+    assert.equal(rowsNoun(context, tableOf(context, 'elements'), 'many'), 'elements');
+  });
+
   it('quotes no "not known" mark as a value', () => {
     for (const mark of ['NA', 'N/A', 'null', 'NaN']) assert.equal(quotable(mark), false, mark);
     for (const value of ['None', 'Na', 'Y', 'Okisollo Channel']) assert.equal(quotable(value), true, value);

@@ -1438,6 +1438,9 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
     const words = nameWords(segment);
     if (words !== '' && !/\d/.test(words) && !COLLECTION_WORDS.has(words.split(' ').pop() ?? '')) return words.replace(/ /g, '_');
   }
+  // A table named for the source its rows come from (XrayDB's `Chantler`, `Waasmaier`, `KeskiRahkonen_Krause`, which
+  // its documents cite: "(Chantler)", ":cite:`Waasmaier_Kirfel`"): its rows are that source's records, not chantlers.
+  if (citedSource(context, table)) return undefined;
   const words = nameWords(tableNounName(table));
   const last = words.split(' ').pop() ?? '';
   // A key the dictionary calls the number or the id of a thing (`snum`: "School number", one per row of `apiclus2`):
@@ -1542,6 +1545,17 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   const referenced = context.semantics.relationships.some((r) => r.kind === 'foreign-key' && r.parent.table === table.name);
   if (referenced || keyed.some((c) => /^(id|key|code)$/i.test(c.originalName || c.name))) return words.replace(/ /g, '_');
   return undefined;
+}
+
+/** Whether the documents cite the table's name as a source: "(Chantler)", "(Keski-Rahkonen and Krause)", ":cite:`Chantler`", "Chantler et al.". */
+function citedSource(context: FamilyContext, table: TableProfile): boolean {
+  const name = table.originalName.replace(/\.[a-z0-9]+$/i, '');
+  // The first part of a name of authors (`KeskiRahkonen_Krause`: Keski-Rahkonen), capitalised, letters only.
+  const first = name.split(/[_\s]+/)[0].replace(/([a-z])([A-Z])/g, '$1-$2');
+  if (!/^[A-Z][a-z]+(-[A-Z][a-z]+)?$/.test(first)) return false;
+  const escaped = first.replace(/-/g, '[- ]?');
+  const cited = new RegExp(`\\(${escaped}(\\)| and | et al| \\d{4})|:cite:[a-z]*:\`${escaped}|\\b${escaped} et al\\.`);
+  return context.documents.some((d) => d.sections.some((s) => cited.test(s.text)));
 }
 
 /**
