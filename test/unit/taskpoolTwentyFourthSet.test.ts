@@ -130,6 +130,12 @@ describe('task pool: the twenty-fourth set (round 16)', function () {
     assert.equal(rowsNoun(context, tableOf(context, 'elements'), 'many'), 'elements');
   });
 
+  it('names Electron\'s npm package by its name, not by a description that opens with "for"', async () => {
+    const { session } = await env('electron-releases-json');
+    const pool = await buildTaskPool(session.toolContext);
+    for (const task of pool.tasks) assert.doesNotMatch(task.question, /for packages published to npm/, task.question);
+  });
+
   it('quotes no "not known" mark as a value', () => {
     for (const mark of ['NA', 'N/A', 'null', 'NaN']) assert.equal(quotable(mark), false, mark);
     for (const value of ['None', 'Na', 'Y', 'Okisollo Channel']) assert.equal(quotable(value), true, value);

@@ -1110,7 +1110,8 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     // neither apart: the names do.)
     const head = (d: string) => d.replace(/\s*\(.*$/s, '').replace(/[.:;,]+\s*$/, '').trim().toLowerCase();
     const sharedDescription = described !== undefined && context.semantics.columns.some((c) => c.table === table && c.column !== column.name && c.description !== undefined && head(c.description.value) === head(described));
-    if (short && !sharedDescription && short.split(/\s+/).length <= 10 && !/[[\]`]/.test(short) && /^[a-z]/i.test(short) && !/\b(if|when|whether)\b/i.test(short)) return short.toLowerCase().replace(/^the /, '');
+    // (A description that opens with a preposition, "for packages published to npm", is no name for a column.)
+    if (short && !sharedDescription && !/^(for|of|in|on|to|with|from|by|at|as|used|see)\b/i.test(short) && short.split(/\s+/).length <= 10 && !/[[\]`]/.test(short) && /^[a-z]/i.test(short) && !/\b(if|when|whether)\b/i.test(short)) return short.toLowerCase().replace(/^the /, '');
     // Nothing says what a short cryptic code is ("prcp", "l", "HS"): the question names the column, quoted.
     // …unless its description spells it (`LQ`: "Location Quotient - Measure of…"): those words.
     const plain = humanize(original).toLowerCase().split(' ');
