@@ -722,6 +722,21 @@ export async function fullPeriods(context: FamilyContext, table: TableProfile, t
   return kept.map((r) => String(r[0]));
 }
 
+/**
+ * Whether the files of a partition's union view that report change from period to period (a station joining in 1920,
+ * another leaving in 2020) over the given periods: a total pooled over them then follows the coverage, not the
+ * quantity. False for a table that is no partition view.
+ */
+export async function coverageChanges(context: FamilyContext, table: TableProfile, period: string, periods: readonly string[], reporting?: ColumnProfile): Promise<boolean> {
+  const partition = context.semantics.partitions.find((p) => p.view === table.name);
+  if (!partition || !table.columns.some((c) => c.name === partition.key)) return false;
+  const known = reporting ? `${quoteIdent(reporting.name)} IS NOT NULL AND ` : '';
+  const rows = await query(context, `SELECT ${period} AS period, COUNT(DISTINCT ${quoteIdent(partition.key)}) FROM ${quoteIdent(table.name)} WHERE ${known}${period} IS NOT NULL GROUP BY 1`);
+  const wanted = new Set(periods);
+  const counts = (rows ?? []).filter((r) => wanted.has(String(r[0]))).map((r) => num(r[1]));
+  return counts.length === 0 || Math.min(...counts) !== Math.max(...counts);
+}
+
 // ---- words -----------------------------------------------------------------------------------------------------
 
 const ACRONYM = /^[A-Z0-9]{2,6}$/;

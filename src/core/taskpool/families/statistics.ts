@@ -23,6 +23,7 @@ import type { TaskSpec } from '../types';
 import {
   aggregateOf,
   clearLeader,
+  coverageChanges,
   cutOfTime,
   derivedPair,
   fullPeriods,
@@ -224,15 +225,9 @@ async function seriesOf(context: FamilyContext, table: TableProfile, time: TimeC
   // "the next period" and "year over year" say something else.
   for (let i = 1; i < full.length; i++) if (nextPeriod(full[i - 1], grain) !== full[i]) return undefined;
   const partial = present.filter((p) => !fullSet.has(p));
-  // A partition's union view pools its files: where the files reporting change from period to period (a station
-  // joining in 1920, another leaving in 2020), a pooled total follows the coverage, not the quantity.
-  const partition = context.semantics.partitions.find((p) => p.view === table.name);
-  if (partition && table.columns.some((c) => c.name === partition.key)) {
-    const reporting = total.measure ? `${q(total.measure.name)} IS NOT NULL AND ` : '';
-    const coverage = await query(context, `SELECT ${period} AS period, COUNT(DISTINCT ${q(partition.key)}) FROM ${t} WHERE ${reporting}${time.date} IS NOT NULL GROUP BY 1`);
-    const counts = (coverage ?? []).filter((r) => fullSet.has(String(r[0]))).map((r) => num(r[1]));
-    if (counts.length === 0 || Math.min(...counts) !== Math.max(...counts)) return undefined;
-  }
+  // A partition's union view pools its files: where the files reporting change from period to period, a pooled total
+  // follows the coverage, not the quantity.
+  if (await coverageChanges(context, table, period, full, total.measure)) return undefined;
   const values = rows.filter((r) => fullSet.has(String(r[0]))).map((r) => num(r[1]));
   if (values.length !== full.length || values.some((v) => !Number.isFinite(v))) return undefined;
   return { table, time, grain, value: total.value(''), what: total.what, measure: total.measure, periods: full, partial, totals: values, period };

@@ -3,7 +3,7 @@
  * (or count), and the change between the last two complete years.
  */
 import type { TaskSpec } from '../types';
-import { things, aggregateOf, fullPeriods, humanize, measures, noun, periodQualifier, q, query, taskTables, timeColumns, TaskProgram, type TaskFamily, rowsCount } from './kit';
+import { things, aggregateOf, coverageChanges, fullPeriods, humanize, measures, noun, periodQualifier, q, query, taskTables, timeColumns, TaskProgram, type TaskFamily, rowsCount } from './kit';
 
 /** The fewest rows a year must hold for a change in their number to be asked about. */
 const MIN_YEAR_COUNT = 20;
@@ -42,17 +42,10 @@ export const changeOverTimeFamily: TaskFamily = {
           const allMonths = await query(context, `SELECT COUNT(DISTINCT strftime('%Y-%m', ${time.date})) FROM ${q(table.name)} WHERE ${time.date} IS NOT NULL`);
           const partial = Number(allMonths?.[0]?.[0] ?? 0) > months.length;
           // A partition's files that report in some months and not others: a pooled monthly total follows the coverage.
-          const partition = context.semantics.partitions.find((p) => p.view === table.name);
-          let coverageChanges = false;
-          if (partition && table.columns.some((c) => c.name === partition.key)) {
-            const coverage = await query(context, `SELECT strftime('%Y-%m', ${time.date}), COUNT(DISTINCT ${q(partition.key)}) FROM ${q(table.name)} WHERE ${measure ? `${q(measure.name)} IS NOT NULL AND ` : ''}${time.date} IS NOT NULL GROUP BY 1`);
-            const monthSet = new Set(months);
-            const counts = (coverage ?? []).filter((r) => monthSet.has(String(r[0]))).map((r) => Number(r[1]));
-            coverageChanges = counts.length === 0 || Math.min(...counts) !== Math.max(...counts);
-          }
+          const changes = await coverageChanges(context, table, `strftime('%Y-%m', ${time.date})`, months, measure);
           // Monthly records (one date a month) are complete by their share of rows, not by days.
           const completeness = time.grain === 'month' ? 'months with at least half as many records as the fullest month' : 'complete months (with data on at least 25 days)';
-          if (months.length >= 3 && !coverageChanges) {
+          if (months.length >= 3 && !changes) {
             // Every month complete: no list of months to keep (a list the question never shows).
             const kept = partial ? ` AND strftime('%Y-%m', ${time.date}) IN (${months.map((m) => `'${m}'`).join(', ')})` : '';
             const monthly = `SELECT strftime('%Y-%m', ${time.date}) AS month, ${value} AS total FROM ${q(table.name)} WHERE ${time.date} IS NOT NULL${kept} GROUP BY 1`;
