@@ -61,7 +61,11 @@ describe('task pool: the twenty-fourth set (round 16)', function () {
     const pool = await buildTaskPool(session.toolContext);
     const onOccupations = pool.tasks.filter((t) => t.tables.includes('occupation_data'));
     assert.ok(onOccupations.length > 0);
-    for (const task of onOccupations) assert.match(task.question, /Keep only the rows whose geography type is 'LEPplus'/, task.question);
+    for (const task of onOccupations) {
+      assert.match(task.question, /Keep only the rows whose geography type is 'LEPplus'/, task.question);
+      // 'UK Total' is at the Country level, left out with it: no second sentence for it.
+      assert.doesNotMatch(task.question, /UK Total/, task.question);
+    }
   });
 
   it('leaves out the OIA statistics\' sector subtotals (agency type NA, each the sum of its sector\'s agencies at the period end)', async () => {

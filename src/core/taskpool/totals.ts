@@ -68,7 +68,10 @@ export function exclusionSentence(left: readonly TotalRows[]): string | undefine
   // Areas of several levels: "Keep only the rows whose geography type is 'LEPplus' (areas of the other levels overlap them)."
   const kept = left.filter((t) => t.keep !== undefined);
   const keepSentence = kept.map((t) => `Keep only the rows whose ${words(t.column)} is '${t.keep}' (areas of the other levels overlap them).`).join(' ');
-  left = left.filter((t) => t.keep === undefined);
+  // (Rows kept at one level: a total row of the table, 'UK Total' at the 'Country' level, is left out with the other
+  // levels, and a second sentence saying so would be redundant.)
+  const keptTables = new Set(kept.map((t) => t.table));
+  left = left.filter((t) => t.keep === undefined && !keptTables.has(t.table));
   const byColumn = new Map<string, Set<string>>();
   for (const t of left) for (const v of t.values) byColumn.set(t.column, (byColumn.get(t.column) ?? new Set()).add(v));
   if (byColumn.size === 0) return keepSentence || undefined;
@@ -94,5 +97,7 @@ export function statingTotalRows(task: Pick<TaskSpec, 'evidence' | 'question'>, 
 
 /** Whether a question (a model's rewrite) still names every total row its task leaves out. */
 export function namesTotalRows(task: Pick<TaskSpec, 'evidence' | 'question'>, totals: readonly TotalRows[] | undefined): boolean {
-  return totalRowsLeftOut(task, totals).every((t) => (t.keep !== undefined ? task.question.includes(t.keep) : t.values.every((v) => task.question.includes(v))));
+  const left = totalRowsLeftOut(task, totals);
+  const keptTables = new Set(left.filter((t) => t.keep !== undefined).map((t) => t.table));
+  return left.every((t) => (t.keep !== undefined ? task.question.includes(t.keep) : keptTables.has(t.table) || t.values.every((v) => task.question.includes(v))));
 }
