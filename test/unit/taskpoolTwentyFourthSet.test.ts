@@ -79,12 +79,13 @@ describe('task pool: the twenty-fourth set (round 16)', function () {
     for (const task of pool.tasks) assert.match(task.question, /Leave out the rows whose agency type is 'NA', which total other rows\./, task.question);
   });
 
-  it('names the rows as the data does: counties (a name beside a five-digit FIPS), surveys (the dictionary\'s "ID assigned to each survey"), no "cresses", no "matvarers"', async () => {
+  it('names the rows as the data does: counties (a name beside a five-digit FIPS), surveys and fish (the dictionary\'s "ID assigned to each survey"), no "cresses", no "matvarers"', async () => {
     const nc = (await env('sf-nc-sids-sqlite')).context;
     assert.equal(rowsNoun(nc, nc.profile.tables.find((t) => t.name === 'nc_sqlite')!, 'many'), 'counties');
     const salmon = (await env('hakai-juvenile-salmon-csv')).context;
     assert.equal(rowsNoun(salmon, salmon.profile.tables.find((t) => t.name === 'survey_data')!, 'many'), 'surveys');
-    // A fish's number keys both its field and its lab record: neither is "fish" alone.
+    // The field records are the fish ("ID assigned to each fish"); the lab records' key is described as no one's ID.
+    assert.equal(rowsNoun(salmon, salmon.profile.tables.find((t) => t.name === 'fish_field_data')!, 'many'), 'fish');
     assert.equal(rowsNoun(salmon, salmon.profile.tables.find((t) => t.name === 'fish_lab_data')!, 'many'), 'rows');
     const food = (await env('matvaretabellen-2024-xlsx')).context;
     for (const t of food.profile.tables) assert.doesNotMatch(rowsNoun(food, t, 'many'), /matvare/, t.name);

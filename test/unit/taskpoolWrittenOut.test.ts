@@ -66,7 +66,8 @@ describe('task pool: names cut short written out, and what no question counts or
     const sp500 = (await env('datahub-sp500-companies')).context;
     const scatter = sp500.profile.tables.find((t) => t.columns.some((c) => c.name === 'market_cap_b'));
     assert.ok(scatter);
-    assert.equal(columnPhrase(sp500, scatter.name, columnOf(sp500, scatter.name, 'market_cap_b')), 'market cap (billions)');
+    // (Its descriptor says "Market capitalisation in USD billions": `cap` is spelled as it does.)
+    assert.equal(columnPhrase(sp500, scatter.name, columnOf(sp500, scatter.name, 'market_cap_b')), 'market capitalisation (billions)');
     const movies = (await env('wikipedia-movies-json')).context;
     const sized = movies.profile.tables.flatMap((t) => t.columns.filter((c) => /thumbnail_(width|height)/.test(c.name)).map((c) => ({ t, c })));
     assert.ok(sized.length > 0);

@@ -1588,8 +1588,6 @@ function describedEntity(context: FamilyContext, table: TableProfile, keyed: rea
       // "Unique alphanumeric ID assigned to each survey": the rows are surveys.
       /\b(?:identifier|id|number|key|code)\b[^.,;]*?\b(?:to|of|for) (?:each|every) ([a-z]{3,})\b/i.exec(said);
     if (!m || /^(row|record|line|entry|item|serial|sequence|unique|catalog|catalogue|reference|registration|identification)$/i.test(m[1])) continue;
-    // (A key that keys another table too, a fish's number on its field and its lab records, would name both alike.)
-    if (context.profile.tables.some((t) => t !== table && t.columns.some((c) => c.name === column.name && c.candidateKey))) continue;
     return m[1].toLowerCase();
   }
   return undefined;
