@@ -1526,11 +1526,7 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
     return word !== undefined && (one.startsWith(word) || one.endsWith(word) || word.startsWith(one));
   });
   // A table named in another language's plural (`Matvarer` keyed by `Matvare ID`): "matvarers" is no word.
-  const foreignPlural = keyed.some((c) => {
-    const word = keyWord(c);
-    return word !== undefined && one !== word && one.startsWith(word) && /^(r|er|en|ar|n|e)$/.test(one.slice(word.length));
-  });
-  if (foreignPlural) return undefined;
+  if (keyed.some((c) => inAnotherLanguage(context, keyWord(c)))) return undefined;
   if (ownKey) return words.replace(/ /g, '_');
   // A database table named by one plain word (`aircraft`, keyed by `tail_no`): the entity its rows are, whatever
   // its key is called ("the aircraft whose name is …", not "the tail whose name is …").
@@ -1543,8 +1539,7 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   // (Keys named for two different things, `cnty_id` and `cress_id` of one county, say nothing sure: no noun from them.)
   const keyWords = new Set(keyed.map(keyWord).filter((w): w is string => w !== undefined && !/^(row|record|line|entry|item|seq|ogc|object|feature)$/.test(w)));
   // (Nor a word the data puts in another language's plural elsewhere: `Matvare ID` beside a sheet 'Matvarer'.)
-  const otherLanguage = (w: string) => context.profile.tables.some((t) => new RegExp(`(^|[^a-z])${w}(r|er|en|ar)$`, 'i').test(t.originalName.replace(/\.[a-z0-9]+$/i, '')));
-  const word = keyWords.size === 1 ? [...keyWords].find((w) => !w.includes(' ') && !isCrypticName(w) && !otherLanguage(w)) : undefined;
+  const word = keyWords.size === 1 ? [...keyWords].find((w) => !w.includes(' ') && !isCrypticName(w) && !inAnotherLanguage(context, w)) : undefined;
   if (word) return word;
   if (pluralWord(last.toLowerCase()) && !ownColumn(tableNounName(table))) return words.replace(/ /g, '_');
   // A key of one plain word naming what each row is (`country` in a table of one row per country): "countries".
@@ -1561,6 +1556,19 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   const referenced = context.semantics.relationships.some((r) => r.kind === 'foreign-key' && r.parent.table === table.name);
   if (referenced || keyed.some((c) => /^(id|key|code)$/i.test(c.originalName || c.name))) return words.replace(/ /g, '_');
   return undefined;
+}
+
+/**
+ * Whether a key's word (`matvare` of `Matvare ID`) names a table of the environment in another language's plural
+ * (`Matvarer`: -r, -er, -en, -ar, not English -s): the word is no English noun to pluralise.
+ */
+function inAnotherLanguage(context: FamilyContext, word: string | undefined): boolean {
+  if (word === undefined) return false;
+  return context.profile.tables.some((t) => {
+    const name = t.originalName.replace(/\.[a-z0-9]+$/i, '').toLowerCase();
+    const last = name.split(/[^a-z]+/).filter(Boolean).pop() ?? '';
+    return last !== word && last.startsWith(word) && /^(r|er|en|ar)$/.test(last.slice(word.length));
+  });
 }
 
 /** Whether the documents cite the table's name as a source: "(Chantler)", "(Keski-Rahkonen and Krause)", ":cite:`Chantler`", "Chantler et al.". */
