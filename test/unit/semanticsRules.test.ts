@@ -2086,3 +2086,89 @@ describe('semantics rules: the twenty-fourth set\'s rules stay off their look-al
     }
   });
 });
+
+describe('semantics rules: yields by maturity, wages marked `*` and `#`, ticks of TRUE, SAS timestamps, codes in quotes (the twenty-fifth set)', function () {
+  this.timeout(300_000);
+  const once = onceEach();
+
+  it('reads the Treasury par yield curves: a column named by a maturity alone (`1 Mo`, `10 Yr`) holds the table\'s rates, averaged', async () => {
+    const env = await once('ustreasury-par-yield-curve-partitions');
+    const table = env.semantics.columns.find((c) => c.column === 't_10_yr')!.table;
+    for (const name of ['t_1_mo', 't_6_mo', 't_1_yr', 't_10_yr', 't_30_yr']) {
+      const c = column(env, table, name);
+      assert.equal(c.role.value, 'measure', name);
+      assert.equal(c.additivity?.value, 'non-additive', name);
+    }
+  });
+
+  it('reads the BLS national wages: `*` and `#` mark wages withheld, `TRUE` or blank is a tick, `AREA` is the code `AREA_TITLE` names, a SAS timestamp is a datetime, empty columns keep their names\' meaning', async () => {
+    const env = await once('bls-oews-national-wages-xlsx');
+    const table = env.semantics.columns.find((c) => c.column === 'h_mean')!.table;
+    for (const name of ['h_mean', 'h_pct10', 'h_median', 'a_pct90']) {
+      assert.equal(column(env, table, name).role.value, 'measure', name);
+      assert.equal(column(env, table, name).additivity?.value, 'non-additive', name);
+    }
+    assert.equal(column(env, table, 'annual').role.value, 'flag');
+    assert.equal(column(env, table, 'hourly').role.value, 'flag');
+    assert.equal(column(env, table, 'area').role.value, 'identifier');
+    for (const name of ['loc_quotient', 'pct_rpt', 'jobs_1000']) assert.equal(column(env, table, name).role.value, 'measure', name);
+    const updated = env.semantics.columns.find((c) => c.column === 'alldataupdate')!;
+    assert.equal(updated.role.value, 'time');
+  });
+
+  it('reads the school finance survey and the CJEU judges: a unique 14-digit number identifies, `gender_id` 1/2 with no table of genders is a category', async () => {
+    const finance = await once('kaggledbqa-student-math-score-sqlite');
+    assert.equal(column(finance, 'FINREV_FED_17', 'idcensus').role.value, 'identifier');
+    const judges = await once('cjeujudges-cjeu-judges-csv');
+    assert.equal(column(judges, 'judges', 'gender_id').role.value, 'dimension');
+    assert.equal(column(judges, 'judges', 'member_state_id').role.value, 'identifier');
+  });
+
+  it('reads the German municipal register: a register\'s key parts in quotes are codes, a county\'s name in a table of `kreise` is a place', async () => {
+    const env = await once('destatis-gemeindeverzeichnis-ndjson');
+    assert.equal(column(env, 'kreise', 'schlussel.kreis').role.value, 'identifier');
+    assert.equal(column(env, 'kreise', 'schlussel.regierungsbezirk').role.value, 'identifier');
+    assert.equal(column(env, 'kreise', 'name').role.value, 'geo');
+    assert.equal(column(env, 'gemeindeverbaende', 'name').role.value, 'geo');
+  });
+});
+
+describe('semantics rules: the twenty-fifth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps sales by span of time in a table of sales additive, star ratings ratings, a count named annual a count, and amounts of many lengths amounts', async () => {
+    const sales = ['store,1 Mo,3 Mo,12 Mo'];
+    for (let i = 0; i < 30; i++) sales.push([`S${i}`, 100 + (i % 7), 300 + 2 * (i % 9), 1200 + 5 * (i % 11)].join(','));
+    const reviews = ['review_id,stars,annual,revenue'];
+    const stars = ['*', '**', '***', '****', '*****'];
+    for (let i = 0; i < 40; i++) reviews.push([i + 1, stars[i % 5], i % 3, Math.round(1e6 * (1 + ((i * 7919) % 97) ** 2))].join(','));
+    const folder = makeFolder({ 'store_sales.csv': sales.join('\n') + '\n', 'reviews.csv': reviews.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'store_sales', 't_1_mo')?.additivity?.value, 'additive');
+      assert.equal(found(env, 'store_sales', 't_12_mo')?.additivity?.value, 'additive');
+      assert.notEqual(found(env, 'reviews', 'stars')?.role.value, 'text');
+      assert.notEqual(found(env, 'reviews', 'annual')?.role.value, 'flag');
+      assert.equal(found(env, 'reviews', 'revenue')?.role.value, 'measure');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps a `county` with no name beside it, a `type_id` that a table of types lists, and quoted digits in a JSON file of text a measure or a key as before', async () => {
+    const homes = ['county,population,type_id'];
+    for (let i = 0; i < 30; i++) homes.push([`C${i}`, 1000 + 37 * i, 1 + (i % 3)].join(','));
+    const types = ['type_id,type_name', '1,Flat', '2,House', '3,Bungalow'];
+    const records = Array.from({ length: 20 }, (_, i) => JSON.stringify({ product: `P${i}`, price: String(10 + i) }));
+    const folder = makeFolder({ 'homes.csv': homes.join('\n') + '\n', 'types.csv': types.join('\n') + '\n', 'products.jsonl': records.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'homes', 'type_id')?.role.value, 'identifier');
+      assert.equal(found(env, 'homes', 'population')?.role.value, 'measure');
+      assert.equal(found(env, 'products', 'price')?.role.value, 'measure');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

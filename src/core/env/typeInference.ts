@@ -43,6 +43,10 @@ const TIME = String.raw`(?:[T ]|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?\s
 const YMD_PATTERN = new RegExp(String.raw`^(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?:${TIME})?$`);
 const XY_PATTERN = new RegExp(String.raw`^(\d{1,2})([-/.])(\d{1,2})\2(\d{4})(?:${TIME})?$`);
 const D_MON_Y_PATTERN = new RegExp(String.raw`^(\d{1,2})(?:st|nd|rd|th)?[ -]([A-Za-z]{3,9})\.?[ -](\d{4})(?:${TIME})?$`);
+// SAS's DATE9 and DATETIME: the day, the month and the year run together, a colon before the time (`09MAR2021:10:42:00`).
+const SAS_D_MON_Y_PATTERN = new RegExp(String.raw`^(\d{2})([A-Za-z]{3})(\d{4})(?:${TIME.replace(String.raw`(?:[T ]|\s+)`, ':')})?$`);
+/** A day-month-year match (day, month name, year, then the time's groups), written with separators or SAS's way. */
+const dMonY = (value: string): RegExpExecArray | null => D_MON_Y_PATTERN.exec(value) ?? SAS_D_MON_Y_PATTERN.exec(value);
 const MON_D_Y_PATTERN = new RegExp(String.raw`^([A-Za-z]{3,9})\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})(?:${TIME})?$`);
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
@@ -123,7 +127,7 @@ function dateFormatsOf(value: string): { formats: number; time: boolean } | unde
       const formats = (validDay(a, b) ? MDY : 0) | (validDay(b, a) ? DMY : 0);
       return formats === 0 ? undefined : { formats, time: m[5] !== undefined };
     }
-    m = D_MON_Y_PATTERN.exec(value);
+    m = dMonY(value);
     if (m && validDay(monthNumber(m[2]), Number(m[1])) && validTime(m, 4)) return { formats: D_MON_Y, time: m[4] !== undefined };
     return periodFormatOf(value);
   }
@@ -204,7 +208,7 @@ export function isoDateText(value: string, layout: DateLayout = 'ymd'): string {
     return m ? `${m[1]}-${layout === 'ym' ? m[2] : pad2(3 * Number(m[2]) - 2)}-01` : value;
   }
   if (layout === 'd-mon-y') {
-    const m = D_MON_Y_PATTERN.exec(value);
+    const m = dMonY(value);
     return m ? `${m[3]}-${pad2(monthNumber(m[2]))}-${pad2(Number(m[1]))}${isoTime(m, 4, ' ')}` : value;
   }
   const m = MON_D_Y_PATTERN.exec(value);

@@ -375,7 +375,9 @@ function placeNamedBeside(e: ColumnEvidence, place: string): boolean {
 function markerValue(e: ColumnEvidence): string | undefined {
   const { column } = e;
   const mark = (v: string): boolean => /^(x|y|yes|true|t|1|active|\*|✓|checked|on)$/i.test(v) || /^\(?[A-Za-z]\)?$/.test(v);
-  if (column.distinctCount === 1) return mark(String(column.samples[0] ?? '').trim()) ? String(column.samples[0]).trim() : undefined;
+  // (Blanks written as empty strings are no value.)
+  const shown = column.samples.map((v) => String(v ?? '').trim()).filter((v) => v !== '');
+  if (column.distinctCount === 1 || (column.distinctCount === 2 && column.samples.some((v) => v === '') && new Set(shown).size === 1)) return shown.length > 0 && mark(shown[0]) ? shown[0] : undefined;
   if (column.distinctCount !== 2) return undefined;
   const values = ((e as EvidenceWithSample).sample ?? column.samples).filter((v) => v !== null && String(v).trim() !== '').map((v) => String(v).trim());
   const counts = new Map<string, number>();
@@ -598,6 +600,17 @@ const ADMINISTRATIVE_TIERS = /^(national|regional|local|central|federal|state|pr
 /** Networks whose accounts a column names by handle. */
 const SOCIAL_ACCOUNT_WORDS = new Set(['twitter', 'facebook', 'instagram', 'youtube', 'mastodon', 'tiktok', 'linkedin', 'github', 'bluesky', 'threads', 'handle', 'screenname']);
 
+/**
+ * Tables of places as other languages name them (German `laender`, `kreise`; French `communes`, `departements`;
+ * Spanish `provincias`, `municipios`): a table's name only, where a column's `land` would be land.
+ */
+const PLACE_TABLES_ABROAD: Record<string, GeoKind> = {
+  laender: 'state', lander: 'state', bundeslaender: 'state', bundeslander: 'state', regierungsbezirke: 'region', regionen: 'region', kreise: 'county', landkreise: 'county',
+  gemeinden: 'city', gemeindeverbaende: 'county', gemeindeverbande: 'county', staedte: 'city', stadte: 'city',
+  communes: 'city', departements: 'county', provincias: 'state', municipios: 'city', comunas: 'city', regiones: 'region', comuni: 'city', provincie: 'state', regioni: 'region',
+  gemeenten: 'city', provincies: 'state', kommuner: 'city', fylker: 'state', lan: 'state', voivodeships: 'state',
+};
+
 /** The place a table lists, from its name (`regions`, `countries.csv`, `us_states`). */
 function placeOfTable(table: TableProfile): GeoKind | undefined {
   if (table.viewSql) return undefined;
@@ -605,7 +618,7 @@ function placeOfTable(table: TableProfile): GeoKind | undefined {
   const last = tokens[tokens.length - 1];
   if (!last) return undefined;
   const singular = last.endsWith('ies') ? `${last.slice(0, -3)}y` : last.endsWith('s') ? last.slice(0, -1) : last;
-  const kind = GEO_WORDS[last] ?? GEO_WORDS[singular];
+  const kind = GEO_WORDS[last] ?? GEO_WORDS[singular] ?? PLACE_TABLES_ABROAD[last];
   return kind && kind !== 'latitude' && kind !== 'longitude' && kind !== 'address' && kind !== 'postal-code' ? kind : undefined;
 }
 
@@ -913,10 +926,15 @@ const RULES: Rule[] = [
     // A letter alone, or in brackets (`W` for the winner, `(I)` for the incumbent), marks a row the same way; so does a
     // mark with a stray slip beside it (`X` on 19 rows, `19` on one): the slip is a typing error, not a second value.
     const mark = markerValue(e);
-    const marker = mark !== undefined && column.nullFraction >= 0.05 && column.nullFraction < 1;
+    // (A workbook may write its blanks as empty strings: they are as empty as NULL.)
+    const sampled = (e as EvidenceWithSample).sample ?? column.samples;
+    const blank = sampled.length > 0 ? sampled.filter((v) => v !== null && String(v).trim() === '').length / sampled.length : 0;
+    const empty = column.nullFraction + (1 - column.nullFraction) * blank;
+    const marker = mark !== undefined && empty >= 0.05 && empty < 1;
     // A number named as a quantity (`elevation` 1 on the one row that has it) is that quantity, not a tick.
     const quantityName = isNumber(column) && (hasAny(n.tokens, NON_ADDITIVE_WORDS) ?? hasAny(n.tokens, SEMI_ADDITIVE_WORDS)) !== undefined;
-    if (marker && !counted && !quantityName) return { role: 'flag', rule: 'flag:present-or-empty', confidence: 0.7, why: `one value (${mark}) or empty: a mark that is set or not` };
+    // (A count holds numbers: a `TRUE` in a column named `annual` is a tick, whatever the word counts elsewhere.)
+    if (marker && !(counted && isNumber(column)) && !quantityName) return { role: 'flag', rule: 'flag:present-or-empty', confidence: 0.7, why: `one value (${mark}) or empty: a mark that is set or not` };
     // The participles (`done`, `hidden`) say a yes/no only as the name or its head: `hidden_size` is a size.
     const flagName = (n.tokens.length > 1 && FLAG_PREFIXES.has(n.tokens[0])) || hasAny(n.tokens.filter((t) => !PARTICIPLE_FLAGS.has(t) || t === n.last), FLAG_WORDS);
     if (flagName && column.distinctCount <= 2 && column.distinctCount >= 1) return { role: 'flag', rule: 'flag:name', confidence: 0.8, why: `named ${column.name}, ${column.distinctCount} value(s)` };
@@ -1088,6 +1106,13 @@ const RULES: Rule[] = [
     if (n.last !== undefined && OCCASION_WORDS.has(n.last) && column.type === 'integer' && num(column.min) >= 0 && num(column.max) <= 50 && !/^(num|number|no|n|count|total)$/.test(n.tokens[0])) {
       return { role: 'ordinal', rule: 'ordinal:occasion-number', confidence: 0.6, why: `named ${column.name}, whole numbers ${column.min}–${column.max}: which ${n.last} it was, in order` };
     }
+    // A bare word in whole numbers beside the same word's title or name (`area` 99 beside `area_title` "U.S.",
+    // `county` beside `county_name`): the code of what that column names, one name per code.
+    const titled = n.tokens.length <= 2 && column.type === 'integer' && num(column.min) >= 0 && !hasAny(n.tokens, COUNT_WORDS) && !hasAny(n.tokens, ADDITIVE_WORDS) && !hasAny(n.tokens, NON_ADDITIVE_WORDS)
+      ? table.columns.find((c) => c !== column && c.type === 'text' && nameTokens(c.originalName || c.name).join(' ') === `${n.tokens.join(' ')} ${nameTokens(c.originalName || c.name).at(-1)}` && /^(name|title|label|desc|description)$/.test(nameTokens(c.originalName || c.name).at(-1) ?? '') && column.distinctCount <= c.distinctCount)
+      : undefined;
+    if (titled && hasAny(n.tokens, DIMENSION_WORDS)) return { role: 'dimension', rule: 'dimension:category-code', confidence: 0.65, why: `named ${column.name}, whole numbers, beside ${titled.name}: the code of a ${hasAny(n.tokens, DIMENSION_WORDS)} it names` };
+    if (titled) return { role: 'identifier', rule: 'identifier:code-beside-name', confidence: 0.65, why: `named ${column.name}, whole numbers, beside ${titled.name}: the code of what that column names`, identifier: 'code' };
     // `number_of_orders`, `num_items`: a count, not a key.
     if ((first === 'number' || first === 'num' || first === 'no') && n.tokens.length > 1 && n.tokens[1] === 'of') return undefined;
     if ((first === 'num' || first === 'n') && n.tokens.length > 1 && isNumber(column) && !column.candidateKey) return undefined;
@@ -1117,6 +1142,10 @@ const RULES: Rule[] = [
     if (postal && !idWord) return undefined;
     if (!idWord && !postal && isNumber(column) && !column.candidateKey && column.distinctCount <= 50 && !e.referenced) {
       return { role: 'dimension', rule: 'dimension:numeric-code', confidence: 0.7, why: `named ${column.name}, ${column.distinctCount} integer codes` };
+    }
+    // The number of a category no table lists (`gender_id` 1 = female, 2 = male; `status_id`): a coded category.
+    if (idWord && n.tokens.length === 2 && n.tokens[1] === idWord && /^(gender|sex|type|kind|status|category|class|colour|color)$/.test(n.tokens[0]) && !e.referenced && !e.foreignKey && !column.candidateKey && column.distinctCount <= 12) {
+      return { role: 'dimension', rule: 'dimension:category-number', confidence: 0.6, why: `named ${column.name}, ${column.distinctCount} values, and no table lists ${n.tokens[0]}s: the code of a category` };
     }
     const kind: IdentifierKind = column.candidateKey && (e.referenced || table.columns[0] === column || n.tokens.length === 1) ? 'primary-key' : column.candidateKey ? 'code' : 'code';
     return { role: 'identifier', rule: idWord ? 'identifier:id-name' : 'identifier:code-name', confidence: idWord ? 0.9 : 0.75, why: `named ${column.name}`, identifier: kind };
@@ -1204,7 +1233,10 @@ const RULES: Rule[] = [
     // Money is a quantity wherever the name says it (`cost_manure`, `d15_cost_manu`: what was spent on manure).
     // …and so is a count named by what it counts (`runoff_votes`), though not a `number`, which may be a phone's.
     const counted = n.last !== 'number' && n.last !== 'num' ? hasAny([n.last], COUNT_WORDS) : undefined;
-    const quantity = declaredText ? undefined : hasAny([n.last], ADDITIVE_WORDS) ?? hasAny([n.last], NON_ADDITIVE_WORDS) ?? hasAny([n.last], SEMI_ADDITIVE_WORDS) ?? hasAny(n.tokens, MONEY_WORDS) ?? counted;
+    // …and a statistic that opens the name (`pct_rpt`, percent of establishments reporting; `avg_wait`), or a figure
+    // per thousand (`jobs_1000`, jobs per 1,000 jobs).
+    const opened = n.tokens.length > 1 && STATISTIC_OPENERS.has(n.tokens[0]) ? n.tokens[0] : undefined;
+    const quantity = declaredText ? undefined : hasAny([n.last], ADDITIVE_WORDS) ?? hasAny([n.last], NON_ADDITIVE_WORDS) ?? hasAny([n.last], SEMI_ADDITIVE_WORDS) ?? hasAny(n.tokens, MONEY_WORDS) ?? counted ?? opened ?? perThousand(n.tokens);
     if (quantity) return { role: 'measure', rule: 'measure:empty-name', confidence: 0.4, why: `empty, named ${e.column.name} (${quantity})` };
     if (DIMENSION_WORDS.has(n.last) || n.last === 'charset' || n.last === 'encoding' || n.last === 'dir') return { role: 'dimension', rule: 'dimension:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}` };
     return undefined;
@@ -1227,6 +1259,12 @@ const RULES: Rule[] = [
     const digits = presentTexts(e).map((v) => v.trim());
     if (digits.length >= 5 && digits.every((v) => /^\d{6,}$/.test(v)) && new Set(digits.map((v) => v.length)).size === 1 && !hasAny(n.tokens, ADDITIVE_WORDS) && !hasAny(n.tokens, MONEY_WORDS)) {
       return { role: 'identifier', rule: 'identifier:digit-codes', confidence: 0.6, why: `values are strings of ${digits[0].length} digits, written as text: codes` };
+    }
+    // Digits a JSON file puts in quotes where it writes its other numbers bare (`"kreis": "01"` beside `"nummer": 41`):
+    // the writer kept them as text on purpose, codes (or parts of a key), not quantities.
+    const json = /\.(json|jsonl|ndjson)$/i.test(e.table.sourceFile ?? '');
+    if (json && digits.length >= 5 && digits.every((v) => /^\d{1,12}$/.test(v)) && digits.some((v) => /^0\d/.test(v) || v.length === 1) && e.table.columns.some((c) => c !== e.column && (c.type === 'integer' || c.type === 'real')) && !hasAny(n.tokens, ADDITIVE_WORDS) && !hasAny(n.tokens, COUNT_WORDS) && !hasAny(n.tokens, MONEY_WORDS)) {
+      return { role: 'identifier', rule: 'identifier:quoted-digits', confidence: 0.55, why: `digits in quotes (${digits[0]}) in a JSON file that writes its other numbers bare: codes`, identifier: 'code' };
     }
     // A count written with a `+` for "at least" (`2+` eggs) is still a count.
     if ((hasAny(n.tokens, ADDITIVE_WORDS) || hasAny(n.tokens, COUNT_WORDS)) && presentTexts(e).some((v) => /^\s*\d+\+\s*$/.test(v))) {
@@ -1356,7 +1394,10 @@ const RULES: Rule[] = [
     // A unique integer that nothing names as a quantity, in a table of many rows, is a number that identifies (an ISO numeric code).
     // A unique integer named like a code (`m49`, `gaul`, `iso3166_1_numeric`) identifies; an unnamed unique number in a
     // short table is as likely a measure of each row.
-    const codeName = n.tokens.length === 1 ? n.tokens[0].length <= 4 || /\d/.test(n.tokens[0]) : n.tokens.some((t) => /\d/.test(t) || t === 'numeric');
+    // So does one of ten digits or more, all of about one length (`idcensus` 1500100100000–51502300200000): a code
+    // built of parts, where amounts of a thousand million would spread over many lengths.
+    const longCode = num(column.min) >= 1e9 && num(column.max) < 100 * num(column.min);
+    const codeName = longCode || (n.tokens.length === 1 ? n.tokens[0].length <= 4 || /\d/.test(n.tokens[0]) : n.tokens.some((t) => /\d/.test(t) || t === 'numeric'));
     // (A stray empty row, a spreadsheet's footnote, leaves them unique where they are set.)
     const uniqueWhereSet = column.candidateKey || (column.nullFraction * e.table.rowCount <= 1 && column.distinctCount >= e.table.rowCount - 1 && num(column.max) - num(column.min) + 1 === column.distinctCount);
     if (!measureWord && !described && codeName && column.type === 'integer' && uniqueWhereSet && e.table.rowCount >= 20 && !nonAdditiveMorpheme(n.tokens, KNOWN_WORDS)) {
@@ -1575,20 +1616,45 @@ function classificationCode(tokens: readonly string[]): string | undefined {
 /** A level that is a rank on a ladder, not a level at a moment ("School Leaver education levels", "skill level"). */
 const RANKED_LEVELS = new Set(['education', 'educational', 'skill', 'skills', 'experience', 'grade', 'difficulty', 'security', 'service', 'confidence', 'significance', 'priority', 'risk', 'alert', 'language', 'entry', 'management', 'seniority', 'qualification', 'qualifications', 'study', 'school', 'government', 'geographic', 'geography', 'aggregation', 'threat', 'access', 'care', 'evidence']);
 
+/** Statistics that open a name and qualify the rest (`pct_rpt`, `avg_wait`, `share_female`). */
+const STATISTIC_OPENERS = new Set(['pct', 'percent', 'perc', 'avg', 'average', 'mean', 'median', 'share', 'ratio', 'rate', 'prop', 'proportion', 'frac', 'fraction']);
+
+/** A count per thousand (`jobs_1000`, `births_per_1000`, `deaths_100k`): the base it is per, or nothing. */
+function perThousand(tokens: readonly string[]): string | undefined {
+  const last = tokens[tokens.length - 1];
+  if (tokens.length < 2 || !/^(1000|10000|100000|1k|10k|100k)$/.test(last ?? '')) return undefined;
+  return `per ${last}`;
+}
+
+/** Units of a span of time as a column's header writes them after a number (`1 Mo`, `30 Yr`, `13 weeks`). */
+const SPAN_UNITS = new Set(['d', 'day', 'days', 'wk', 'wks', 'week', 'weeks', 'm', 'mo', 'mos', 'mth', 'mths', 'month', 'months', 'y', 'yr', 'yrs', 'year', 'years']);
+
+/** A name that is a span of time and nothing else: a number, then a unit of time (`1 Mo`, `1.5 Mo`, `10 Yr`). */
+function isSpanName(tokens: readonly string[]): boolean {
+  const words = tokens.filter((t) => t !== 't');
+  if (words.length < 2 || words.length > 3 || !SPAN_UNITS.has(words[words.length - 1])) return false;
+  return words.slice(0, -1).every((t) => /^\d+$/.test(t));
+}
+
 /** Additivity of a measure: the name's words, then the dictionary's, then the values. */
 export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   let tokens = placeHeaders(evidence.table).has(evidence.column.name) ? [] : nameTokens(evidence.column.originalName || evidence.column.name);
   // `value` in a table called population is a population; a month's column of a wide table (`JAN` … `DEC`) holds
   // what the table is named for.
-  const tableTokens = [...nameTokens(evidence.table.originalName.replace(/\.[a-z0-9]+$/i, '')), ...nameTokens(evidence.table.name)];
+  // (A view's original name may be a sentence about it, "5 files, one per year": its name is what it is called.)
+  const tableTokens = [...(evidence.table.kind === 'view' ? [] : nameTokens(evidence.table.originalName.replace(/\.[a-z0-9]+$/i, ''))), ...nameTokens(evidence.table.name)];
   const calendarColumn = tokens.length === 1 && MONTH_TOKEN.test(tokens[0]);
   if (tokens.length > 0 && tokens.every((t) => GENERIC_MEASURE_NAMES.has(t))) tokens = [...new Set([...tokens, ...tableTokens])];
-  // …and so does a year's column (`1987` … `2019` of a sheet named Outfalls 2019: outfalls in each year).
-  else if (tokens.length === 1 && /^(1[89]|20)\d\d$/.test(tokens[0])) tokens = [...new Set(tableTokens.filter((t) => !/^\d+$/.test(t)))];
+  // …and so does a year's column (`1987` … `2019` of a sheet named Outfalls 2019: outfalls in each year), and a column
+  // named by a span of time alone (`1 Mo` … `30 Yr` of daily Treasury rates: the rate at each maturity).
+  else if ((tokens.length === 1 && /^(1[89]|20)\d\d$/.test(tokens[0])) || isSpanName(tokens)) tokens = [...new Set(tableTokens.filter((t) => !/^\d+$/.test(t)))];
   const priceIndex = tableTokens.find((t) => PRICE_INDEX_WORDS.has(t));
   if (priceIndex && (calendarColumn || tokens.every((t) => GENERIC_MEASURE_NAMES.has(t) || tableTokens.includes(t)))) {
     return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:price-index-table' }, why: `a value of ${evidence.table.name}, named for a price index (${priceIndex}): indexes are averaged, not summed` };
   }
+  // (Only where the name says "per": `pop_1000` is as often a population in thousands.)
+  const per = tokens.includes('per') ? perThousand(tokens) : undefined;
+  if (per) return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:per-thousand' }, why: `named ${evidence.column.name}: a figure ${per.replace(/k$/, ',000')}, a rate` };
   // A short word numbered (`pop16`: population above 16, `emp2`) reads as its word.
   tokens = tokens.map((t) => /^[a-z]{3}\d+$/.test(t) ? t.replace(/\d+$/, '') : t);
   const described = evidence.dictionary ? descriptionTokens(evidence.dictionary.spelledOut ?? evidence.dictionary.description) : [];

@@ -222,7 +222,7 @@ export const FLOW_WORDS = set('new news daily change changes variation variation
 
 /** Quantities that do not add up: average them, or take a ratio of sums. */
 export const NON_ADDITIVE_WORDS = set(
-  'price prices rate rates ratio ratios pct percent percentage percentages share shares avg average mean median score scores rating ratings ' +
+  'price prices rate rates ratio ratios quotient quotients pct percent percentage percentages share shares avg average mean median score scores rating ratings ' +
     'temp temperature temperatures age index gini percap percapita ph millivolts velocity velocities parallax color colour salinity psu secchi flux fluxes margin probability prob density speed elevation altitude humidity pressure per capita gpa discount ' +
     // Weather readings written short (`humid`, `dewp`, `visib`), concentrations, readability scores.
     'humid dew dewp visib visibility concentration conc readability flesch kincaid gunning linsear smog coleman liau ' +

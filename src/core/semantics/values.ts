@@ -116,8 +116,10 @@ const NOT_GRADED = /^not\b/;
 const LETTER_GRADES = ['a+', 'a', 'a-', 'b+', 'b', 'b-', 'c+', 'c', 'c-', 'd+', 'd', 'd-', 'e', 'f'];
 
 /** Placeholders for a missing value, lower-case. */
-export const MISSING_PLACEHOLDERS = ['na', 'n/a', 'nan', 'null', 'nil', '-', '--', '?', '#n/a', 'missing', 'unknown'];
-const MISSING_TEXT = new RegExp(`^(${MISSING_PLACEHOLDERS.map((p) => p.replace(/[/?#-]/g, (c) => `\\${c}`)).join('|')})$`, 'i');
+// (Statistics offices mark a figure withheld or not available with `*`, `#`, `..`, `:` or a letter in brackets:
+// BLS's wage tables write `*` for "not available" and `#` for a wage above the top code; Eurostat `:`; Census `(D)`, `(X)`.)
+export const MISSING_PLACEHOLDERS = ['na', 'n/a', 'nan', 'null', 'nil', '-', '--', '?', '#n/a', 'missing', 'unknown', '*', '#', '..', ':', '(x)', '(d)', '(na)', '(s)', '(z)'];
+const MISSING_TEXT = new RegExp(`^(${MISSING_PLACEHOLDERS.map((p) => p.replace(/[/?#*.:()-]/g, (c) => `\\${c}`)).join('|')})$`, 'i');
 /** A text is a placeholder for a missing value. */
 export const isMissingText = (text: string): boolean => MISSING_TEXT.test(text.trim());
 /** A plain number written as text (`"0"`, `"-12.5"`); no leading zeros, which codes have (`"007"`). */
