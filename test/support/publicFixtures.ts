@@ -39,10 +39,11 @@ export const PUBLIC_FIXTURES = path.join(REPO, 'test', 'fixtures', 'public');
  * `dev-22` (twenty-second, LABELS-22.md): 85.9% role and 53.1% additivity blind; read and used in round 15 too.
  * `dev-23` (twenty-third, LABELS-23.md): 75.8% role and 80.0% additivity blind; read and used in round 15 too.
  * `dev-24` (twenty-fourth, LABELS-24.md): 59.0% role and 20.2% additivity blind; read and used in round 16.
- * A set added later and not yet looked at is `held-out`: the twenty-fifth set (LABELS-25.md), whose disagreements
+ * `dev-25` (twenty-fifth, LABELS-25.md): 76.6% role and 19.8% additivity blind; read and used in round 17.
+ * A set added later and not yet looked at is `held-out`: the twenty-sixth set (LABELS-26.md), whose disagreements
  * nobody has read; `npm run bench:semantics` reports every set.
  */
-export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'dev-21' | 'dev-22' | 'dev-23' | 'dev-24' | 'held-out';
+export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'dev-21' | 'dev-22' | 'dev-23' | 'dev-24' | 'dev-25' | 'held-out';
 
 export interface PublicFixture {
   name: string;
@@ -182,11 +183,16 @@ export const PUBLIC_ENVIRONMENTS: PublicFixture[] = [
   { name: 'sunpy-noaa-swpc-json', set: 'dev-24' },
   { name: 'cbdq-football-data-partitions', set: 'dev-24' },
   { name: 'burningglass-uk-jobs-csv', set: 'dev-24' },
-  { name: 'kaggledbqa-student-math-score-sqlite', set: 'held-out' },
-  { name: 'bls-oews-national-wages-xlsx', set: 'held-out' },
-  { name: 'destatis-gemeindeverzeichnis-ndjson', set: 'held-out' },
-  { name: 'ustreasury-par-yield-curve-partitions', set: 'held-out' },
-  { name: 'cjeujudges-cjeu-judges-csv', set: 'held-out' },
+  { name: 'kaggledbqa-student-math-score-sqlite', set: 'dev-25' },
+  { name: 'bls-oews-national-wages-xlsx', set: 'dev-25' },
+  { name: 'destatis-gemeindeverzeichnis-ndjson', set: 'dev-25' },
+  { name: 'ustreasury-par-yield-curve-partitions', set: 'dev-25' },
+  { name: 'cjeujudges-cjeu-judges-csv', set: 'dev-25' },
+  { name: 'neon-ordway-mammals-sqlite', set: 'held-out' },
+  { name: 'trafford-voluntary-sector-grants-xlsx', set: 'held-out' },
+  { name: 'ubbochum-hoe-bibliography-json', set: 'held-out' },
+  { name: 'openinnovations-cycle-counts-partitions', set: 'held-out' },
+  { name: 'openwashdata-malawi-kap-survey-csv', set: 'held-out' },
 ];
 
 export function publicFixture(name: string): PublicFixture {
