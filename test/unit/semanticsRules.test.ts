@@ -2124,6 +2124,12 @@ describe('semantics rules: yields by maturity, wages marked `*` and `#`, ticks o
     assert.equal(column(judges, 'judges', 'member_state_id').role.value, 'identifier');
   });
 
+  it('reads the OECD household indicators: a generic `Value` beside a MEASURE of several kinds is added only within one', async () => {
+    const oecd = await once('oecd-household-indicators');
+    assert.equal(column(oecd, 'hhdebt', 'value').additivity?.value, 'non-additive');
+    assert.equal(column(oecd, 'hhdebt', 'value').additivity?.source.kind === 'rule' && (column(oecd, 'hhdebt', 'value').additivity!.source as { rule: string }).rule, 'additivity:mixed-measures');
+  });
+
   it('reads the German municipal register: a register\'s key parts in quotes are codes, a county\'s name in a table of `kreise` is a place', async () => {
     const env = await once('destatis-gemeindeverzeichnis-ndjson');
     assert.equal(column(env, 'kreise', 'schlussel.kreis').role.value, 'identifier');
@@ -2153,6 +2159,28 @@ describe('semantics rules: the twenty-fifth set\'s rules stay off their look-ali
       assert.equal(found(env, 'reviews', 'revenue')?.role.value, 'measure');
     } finally {
       folder.cleanup();
+    }
+  });
+
+  it('keeps a generic value beside a unit column of one unit, and a named amount beside a measure column, additive', async () => {
+    const lines = ['region,unit,measure,value,sales_amount'];
+    for (let i = 0; i < 30; i++) lines.push([`R${i % 6}`, 'tonnes', ['gross', 'net'][i % 2], 100 + (i % 13), 50 + (i % 7)].join(','));
+    const folder = makeFolder({ 'harvest.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'harvest', 'sales_amount')?.additivity?.value, 'non-additive');
+      assert.equal(found(env, 'harvest', 'value')?.additivity?.value, 'non-additive', 'a measure column of two kinds (gross, net): summed only within one');
+    } finally {
+      folder.cleanup();
+    }
+    const single = ['region,unit,value'];
+    for (let i = 0; i < 30; i++) single.push([`R${i % 6}`, i % 2 ? 'tonnes' : 'tonnes', 100 + (i % 13)].join(','));
+    const one = makeFolder({ 'harvest.csv': single.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(one.root);
+      assert.equal(found(env, 'harvest', 'value')?.additivity?.value, 'additive');
+    } finally {
+      one.cleanup();
     }
   });
 

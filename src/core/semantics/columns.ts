@@ -1263,7 +1263,7 @@ const RULES: Rule[] = [
     // Digits a JSON file puts in quotes where it writes its other numbers bare (`"kreis": "01"` beside `"nummer": 41`):
     // the writer kept them as text on purpose, codes (or parts of a key), not quantities.
     const json = /\.(json|jsonl|ndjson)$/i.test(e.table.sourceFile ?? '');
-    if (json && digits.length >= 5 && digits.every((v) => /^\d{1,12}$/.test(v)) && digits.some((v) => /^0\d/.test(v) || v.length === 1) && e.table.columns.some((c) => c !== e.column && (c.type === 'integer' || c.type === 'real')) && !hasAny(n.tokens, ADDITIVE_WORDS) && !hasAny(n.tokens, COUNT_WORDS) && !hasAny(n.tokens, MONEY_WORDS)) {
+    if (json && digits.length >= 5 && digits.every((v) => /^\d{1,12}$/.test(v)) && new Set(digits).size >= 2 && digits.some((v) => /^0\d/.test(v) || v.length === 1) && e.table.columns.some((c) => c !== e.column && (c.type === 'integer' || c.type === 'real')) && !hasAny(n.tokens, ADDITIVE_WORDS) && !hasAny(n.tokens, COUNT_WORDS) && !hasAny(n.tokens, MONEY_WORDS)) {
       return { role: 'identifier', rule: 'identifier:quoted-digits', confidence: 0.55, why: `digits in quotes (${digits[0]}) in a JSON file that writes its other numbers bare: codes`, identifier: 'code' };
     }
     // A count written with a `+` for "at least" (`2+` eggs) is still a count.
@@ -1655,6 +1655,11 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   // (Only where the name says "per": `pop_1000` is as often a population in thousands.)
   const per = tokens.includes('per') ? perThousand(tokens) : undefined;
   if (per) return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:per-thousand' }, why: `named ${evidence.column.name}: a figure ${per.replace(/k$/, ',000')}, a rate` };
+  // A generic `value` in a long table whose MEASURE, UNIT or INDICATOR column names several (`PC_NDI`, `AGRWTH`,
+  // `MLN_USD`; `quantile` beside `sample`): percentages, growth rates and amounts in one column, added only within one.
+  const generic = nameTokens(evidence.column.originalName || evidence.column.name).every((t) => GENERIC_MEASURE_NAMES.has(t) || t === 'obs');
+  const kinds = generic ? evidence.table.columns.find((c) => c !== evidence.column && c.type === 'text' && c.distinctCount >= 2 && c.distinctCount <= 50 && /^(measure|measures|unit|units|unit measure|unit of measure|unit mult|indicator|statistic|stat|metric|output type|value type|target)$/.test(nameTokens(c.originalName || c.name).join(' '))) : undefined;
+  if (kinds) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:mixed-measures' }, why: `a generic ${evidence.column.name} beside ${kinds.name}, which names ${kinds.distinctCount} kinds of figure (${kinds.samples.slice(0, 3).join(', ')}): added only within one` };
   // A short word numbered (`pop16`: population above 16, `emp2`) reads as its word.
   tokens = tokens.map((t) => /^[a-z]{3}\d+$/.test(t) ? t.replace(/\d+$/, '') : t);
   const described = evidence.dictionary ? descriptionTokens(evidence.dictionary.spelledOut ?? evidence.dictionary.description) : [];
