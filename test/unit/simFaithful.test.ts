@@ -99,6 +99,32 @@ describe('offline-sim: an agent that earns its answers', function () {
     assert.ok(checked > 0, 'string literals were checked');
   });
 
+  it('writes into its Python only the numbers its own observations printed, and looks again at a result of only NULL', () => {
+    let assigned = 0;
+    let nulls = 0;
+    for (const run of runs) {
+      run.steps.forEach((step, i) => {
+        if (step.toolCall?.name === 'run_sql' && step.observation.ok && /\n(NULL\n)+\(\d+ rows?\)/.test(`\n${step.observation.text}`.replace(/^[^\n]*\n/, '\n')) && i + 1 < run.steps.length) {
+          // A result of NULLs only (a join on the wrong key) is looked at again: the next call reruns the query, mended.
+          nulls++;
+          assert.equal(run.steps[i + 1].toolCall?.name, 'run_sql', `${run.task.id} step ${i + 1} after only NULL`);
+          assert.match(run.steps[i + 1].thought ?? '', /only NULL/);
+        }
+        if (step.toolCall?.name !== 'run_python') return;
+        const shown = shownBefore(run.session, run.task, run.steps, i).replace(/(\d),(?=\d{3}\b)/g, '$1');
+        // (Only numbers the reference's own results hold: `page = 1000` is a page size, no finding.)
+        const found = new Set(run.task.evidence.flatMap((e) => (e.result?.rows ?? []).flat()).filter((v) => typeof v === 'number').map(String));
+        for (const m of (stepCode(step) ?? '').matchAll(/^\s*\w+\s*=\s*(-?\d+(?:\.\d+)?)\s*$/gm)) {
+          if (!found.has(String(Number(m[1])))) continue;
+          assigned++;
+          assert.ok(new RegExp(`(?<![\\d.])${m[1].replace('.', '\\.').replace('-', '-?')}(?![\\d])`).test(shown), `${run.task.id} step ${i}: ${m[1]} written before any observation showed it`);
+        }
+      });
+    }
+    assert.ok(assigned > 0, 'Python steps assign earlier results');
+    void nulls;
+  });
+
   it('takes a multi-step task\'s carried value from its own earlier observation', () => {
     let carried = 0;
     for (const run of runs) {

@@ -76,6 +76,7 @@ function explainError(error: string): string {
   if (/TypeError/.test(message)) return 'The error is a TypeError: a string went where a number was expected.';
   if (/no table named/i.test(message)) return 'The error says the table I asked about does not exist under that name.';
   if (/^no rows$/.test(message)) return 'The query returned no rows, which cannot be right for this question; one of its conditions is wrong.';
+  if (/^only NULL$/.test(message)) return 'The query returned only NULL, which cannot be right for this question: a join or a condition matched nothing.';
   if (/timeout|timed out/i.test(message)) return 'The call timed out.';
   return `The call failed (${message}).`;
 }

@@ -256,6 +256,9 @@ function cellOf(rows: unknown[][] | undefined, value: string): [number, number] 
   return undefined;
 }
 
+/** A number as code writes it, not as part of a longer one (`45.68`, not within `145.68` or `45.681`). */
+const numberPattern = (value: string) => new RegExp(`(?<![\\w.])${value.replace(/[.\-]/g, (c) => `\\${c}`)}(?![\\w]|\\.\\d)`);
+
 const sqlLiteralOf = (value: string) => (/^-?\d+(?:\.\d+)?$/.test(value) ? value : `'${value.replace(/'/g, "''")}'`);
 
 /**
@@ -276,15 +279,27 @@ function intendedCode(task: TaskSpec, index: number, history: ReadHistory): { co
     const own = [...history.calls].reverse().find((c) => c.ok && c.visible && c.text !== undefined && matchEvidence(task, c) === used);
     return own ? parseRenderedTable(own.text!)?.rows[cell[0]]?.[cell[1]] : undefined;
   };
-  for (const value of step.subAnswer?.carries ?? []) {
+  const values = [...(step.subAnswer?.carries ?? [])];
+  // A Python step writes the numbers earlier steps printed (`share_overall = 45.68`): the model writes the ones it saw,
+  // never the reference's.
+  if (step.tool === 'run_python') {
+    for (const used of step.uses ?? []) {
+      for (const row of task.evidence[used]?.result?.rows ?? []) {
+        for (const cell of row) if (typeof cell === 'number' && !values.includes(String(cell)) && numberPattern(String(cell)).test(code)) values.push(String(cell));
+      }
+    }
+  }
+  for (const value of values) {
     for (const used of step.uses ?? []) {
       if (!cellOf(task.evidence[used]?.result?.rows, value)) continue;
       const seen = seenFor(used, value);
       if (seen === undefined || seen === value) break;
+      const numeric = /^-?\d+(?:\.\d+)?$/.test(value);
       const from = sqlLiteralOf(value);
-      const to = /^-?\d+(?:\.\d+)?$/.test(value) && /^-?\d+(?:\.\d+)?$/.test(seen) ? seen : `'${seen.replace(/'/g, "''")}'`;
-      if (code.includes(from)) {
-        code = code.split(from).join(to);
+      const to = numeric && /^-?\d+(?:\.\d+)?$/.test(seen) ? seen : `'${seen.replace(/'/g, "''")}'`;
+      const at = numeric ? numberPattern(value) : undefined;
+      if (at ? at.test(code) : code.includes(from)) {
+        code = at ? code.replace(new RegExp(at.source, 'g'), to) : code.split(from).join(to);
         carried.push({ from, to });
         purpose = purpose.split(value).join(seen);
       }
@@ -341,7 +356,12 @@ function decide(sim: SimulationScript, profile: SimModelProfile, messages: Compl
   const make = (tool: string, args: Record<string, unknown>, thought: string, rec: SimDecision): Decision => ({ tool, args, thought, callId, record: rec, random });
 
   // Progress: which evidence steps succeeded with a result, and which step comes next.
-  const emptyResult = (c: SeenCall) => c.tool === 'run_sql' && c.visible && c.text !== undefined && parseRenderedTable(c.text)?.rows.length === 0;
+  // (A result of NULLs only, a join on the wrong key, is as empty: an analyst who reads `share_pct NULL` looks again.)
+  const emptyResult = (c: SeenCall) => {
+    if (c.tool !== 'run_sql' || !c.visible || c.text === undefined) return false;
+    const rows = parseRenderedTable(c.text)?.rows;
+    return rows !== undefined && (rows.length === 0 || rows.every((row) => row.every((cell) => cell === 'NULL' || cell === '')));
+  };
   const done = new Set<number>();
   for (const call of history.calls) {
     const index = matchEvidence(task, call);
@@ -361,9 +381,9 @@ function decide(sim: SimulationScript, profile: SimModelProfile, messages: Compl
     if (index !== undefined && failed !== undefined) {
       const step = task.evidence[index];
       const { code, purpose } = intendedCode(task, index, history);
-      const error = last.ok ? 'no rows' : last.text ?? '';
+      const error = last.ok ? (parseRenderedTable(last.text ?? '')?.rows.length ? 'only NULL' : 'no rows') : last.text ?? '';
       const args = step.tool === 'run_sql' ? { query: code } : { code };
-      return make(step.tool, args, `${diagnoseFromDiff(error, failed, code)} ${purpose}.`, record('repair', { evidenceIndex: index }));
+      return make(step.tool, args, `${diagnoseFromDiff(error, failed, code)} Then: ${inSentence(purpose)}.`, record('repair', { evidenceIndex: index }));
     }
     if (last.tool === 'describe_table' && !last.ok && typeof last.args.table === 'string') {
       const next = nextIndex >= 0 ? task.evidence[nextIndex] : task.evidence[0];
