@@ -14,7 +14,7 @@ import { ADDITIVE_WORDS, COUNT_WORDS, DIMENSION_WORDS, FLAG_WORDS, GEO_WORDS, MO
 import type { ColumnSemantics, Relationship, RepeatedValue, SemanticProfile } from '../../semantics/types';
 import type { ToolResult } from '../../sandbox/types';
 import { quoteIdent } from '../../text/sql';
-import { nameParts } from '../../text/words';
+import { nameParts, singular } from '../../text/words';
 import { numberTolerance } from '../answer';
 import type { EvidenceGraph } from '../graph';
 import { lintQuestion } from '../lint';
@@ -413,6 +413,9 @@ function sameSeriesOtherYear(a: string, b: string): boolean {
 /** A header that is a year (`1987`), or ends in one after an underscore (`gdpPercap_1952`): a wide table's column of that year. */
 const YEAR_SUFFIX = /(^|_)(1[89]|20)\d\d$/;
 const BARE_YEAR = /^(1[89]|20)\d\d$/;
+/** A header that is a span of time alone (`1 Mo`, `1.5 Mo`, `10 Yr`, `13 weeks`), and its unit's word. */
+const SPAN_NAME = /^(\d+(?:\.\d+)?)[ _-]?(mo|mos|mth|mths|months?|yr|yrs|years?|wk|wks|weeks?|days?)$/i;
+const SPAN_UNIT_WORDS: Record<string, string> = { mo: 'month', mos: 'month', mth: 'month', mths: 'month', month: 'month', months: 'month', yr: 'year', yrs: 'year', year: 'year', years: 'year', wk: 'week', wks: 'week', week: 'week', weeks: 'week', day: 'day', days: 'day' };
 
 /** The first word of a whole's name: `all workers`, `total deaths`, `overall score`. */
 const WHOLE_WORDS = /^(all|total|overall|every|any|combined)$/;
@@ -1151,6 +1154,13 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   // A year's column of a wide sheet (`1988` of 'Events 2019'): what the sheet holds, in that year ("events in 1988").
   const year = yearAlone ? [yearAlone] : BARE_YEAR.exec(original.trim());
   const tableProfile = context.profile.tables.find((t) => t.name === table);
+  // A column named by a span of time alone (`10 Yr` of daily Treasury rates): what the table holds, for that span
+  // ("10-year rate"); "the average 10 year" says nothing.
+  const span = SPAN_NAME.exec(original.trim());
+  if (span && tableProfile && isNumeric(column)) {
+    const held = nameWords(tableNounName(tableProfile)).split(' ').filter((w) => w !== '' && !/\d/.test(w) && !/^(data|report|table|sheet|daily|weekly|monthly|annual|yearly|all)$/i.test(w)).pop()?.toLowerCase();
+    if (held) return `${span[1]}-${SPAN_UNIT_WORDS[span[2].toLowerCase()]} ${singular(held)}`;
+  }
   if (year && tableProfile) {
     const held = nameWords(tableNounName(tableProfile)).split(' ').filter((w) => w !== '' && !/\d/.test(w) && !/^(data|report|table|sheet)$/i.test(w)).join(' ').toLowerCase();
     if (held !== '') return `${pluralWord(held.split(' ').pop() ?? '') ? 'number of ' : ''}${held} in ${year[0]}`;
@@ -1420,6 +1430,16 @@ function keyWord(column: ColumnProfile): string | undefined {
  * table named after its dataset or file (`gapminder`, `big_mac_source_data`, `worldcup_14`), whose rows the
  * question then calls "rows of the table '…'".
  */
+/** The grain of a table's one time column when it has one row per value ("day" for one row per date), or nothing. */
+function datedRows(context: FamilyContext, table: TableProfile): string | undefined {
+  // (A partition's view adds the files' key, `year`: a time, but of the file, not of the row.)
+  const key = partitionOfView(context, table)?.key;
+  const times = table.columns.filter((c) => c.name !== key && semanticsOf(context, table.name, c.name)?.role.value === 'time');
+  if (times.length !== 1 || table.rowCount < 2 || times[0].distinctCount !== table.rowCount || times[0].nullFraction > 0) return undefined;
+  const grain = semanticsOf(context, table.name, times[0].name)?.time?.grain;
+  return grain && /^(day|week|month|quarter|year)$/.test(grain) ? grain : undefined;
+}
+
 export function rowName(context: FamilyContext, table: TableProfile): string | undefined {
   // A partition's union view: the files' name when it is a plural noun ("matches"); it may say only which file
   // a row came from ("worldcup", "season").
@@ -1437,6 +1457,13 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
     if (headers.filter((h) => BARE_YEAR.test(h)).length >= 5) return undefined;
   }
   const partition = partitionOfView(context, table);
+  // A table named for the figures it holds (`daily_treasury_rates`, `prices`), one row per date: its rows are days
+  // (or months, years), "the days whose 4-month rate …", not "the daily treasury rates whose …".
+  const figures = (nameWords(partition ? partition.name : tableNounName(table)).split(' ').pop() ?? '').toLowerCase();
+  if (NON_ADDITIVE_WORDS.has(figures)) {
+    const dated = datedRows(context, table);
+    if (dated) return `${dated}s`;
+  }
   if (partition) {
     if (partition.name !== partition.key && pluralWord((nameWords(partition.name).split(' ').pop() ?? '').toLowerCase()) && !ownColumn(partition.name)) return partition.name;
     // Files named for what they cover (`NYC.csv`, `Seattle.csv`, not years or seasons), each one series over a single
