@@ -2162,14 +2162,15 @@ describe('semantics rules: the twenty-fifth set\'s rules stay off their look-ali
     }
   });
 
-  it('keeps a generic value beside a unit column of one unit, and a named amount beside a measure column, additive', async () => {
+  it('keeps a generic value beside a unit column of one unit, or of two amounts, and a named amount beside a measure column, additive', async () => {
     const lines = ['region,unit,measure,value,sales_amount'];
     for (let i = 0; i < 30; i++) lines.push([`R${i % 6}`, 'tonnes', ['gross', 'net'][i % 2], 100 + (i % 13), 50 + (i % 7)].join(','));
     const folder = makeFolder({ 'harvest.csv': lines.join('\n') + '\n' });
     try {
       const env = await loadSemanticEnvironment(folder.root);
       assert.notEqual(found(env, 'harvest', 'sales_amount')?.additivity?.value, 'non-additive');
-      assert.equal(found(env, 'harvest', 'value')?.additivity?.value, 'non-additive', 'a measure column of two kinds (gross, net): summed only within one');
+      // Gross and net are two amounts, each adding up: only a mix with shares or rates is averaged.
+      assert.equal(found(env, 'harvest', 'value')?.additivity?.value, 'additive');
     } finally {
       folder.cleanup();
     }

@@ -1658,8 +1658,10 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   // A generic `value` in a long table whose MEASURE, UNIT or INDICATOR column names several (`PC_NDI`, `AGRWTH`,
   // `MLN_USD`; `quantile` beside `sample`): percentages, growth rates and amounts in one column, added only within one.
   const generic = nameTokens(evidence.column.originalName || evidence.column.name).every((t) => GENERIC_MEASURE_NAMES.has(t) || t === 'obs');
-  const kinds = generic ? evidence.table.columns.find((c) => c !== evidence.column && c.type === 'text' && c.distinctCount >= 2 && c.distinctCount <= 50 && /^(measure|measures|unit|units|unit measure|unit of measure|unit mult|indicator|statistic|stat|metric|output type|value type|target)$/.test(nameTokens(c.originalName || c.name).join(' '))) : undefined;
-  if (kinds) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:mixed-measures' }, why: `a generic ${evidence.column.name} beside ${kinds.name}, which names ${kinds.distinctCount} kinds of figure (${kinds.samples.slice(0, 3).join(', ')}): added only within one` };
+  const kindColumns = generic ? evidence.table.columns.filter((c) => c !== evidence.column && c.type === 'text' && c.distinctCount >= 2 && c.distinctCount <= 50 && /^(measure|measures|unit|units|unit measure|unit of measure|unit mult|indicator|statistic|stat|metric|output type|value type|target)$/.test(nameTokens(c.originalName || c.name).join(' '))) : [];
+  // (Only where a kind is a share, a rate, a growth or a figure per head: units beside revenue are two amounts, each adding up.)
+  const kinds = kindColumns.find((k) => k.samples.some((v) => typeof v === 'string' && nameTokens(v).some((t) => NON_ADDITIVE_WORDS.has(t) || /^(pc|pct|prop|proportion|grwth|agrwth|growth|idx|cap|quantile|percentile)$/.test(t))));
+  if (kinds) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:mixed-measures' }, why: `a generic ${evidence.column.name} beside ${kinds.name}, which names ${kinds.distinctCount} kinds of figure (${kinds.samples.slice(0, 3).join(', ')}), shares or rates among them: added only within one` };
   // A short word numbered (`pop16`: population above 16, `emp2`) reads as its word.
   tokens = tokens.map((t) => /^[a-z]{3}\d+$/.test(t) ? t.replace(/\d+$/, '') : t);
   const described = evidence.dictionary ? descriptionTokens(evidence.dictionary.spelledOut ?? evidence.dictionary.description) : [];

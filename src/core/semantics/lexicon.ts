@@ -31,7 +31,7 @@ const set = (words: string) => new Set(words.split(/\s+/).filter(Boolean));
 // for a school, a charity, a provider) or a uniform resource name.
 export const IDENTIFIER_WORDS = set('id ids key pk fk uuid guid sku isbn ean upc iata icao ssn nid gtin hash username login userid doi pmid pmcid issn eissn orcid arxiv urn');
 /** Identifier words that also end code-like names: `country_code` is geo, `account_code` an identifier. */
-export const CODE_WORDS = set('code cd no nr num number ref reference');
+export const CODE_WORDS = set('code cd no nr num number ref reference nummer numero');
 /**
  * Codes of a standard classification (occupations: SOC, ISCO, O*NET; industries: NAICS, SIC, NACE, ISIC, ANZSIC;
  * programmes of study: CIP; coordinate reference systems: SRID, EPSG), with a level's digits (`soc3`, `naics_2`):
@@ -169,7 +169,7 @@ export const PERSON_ROLE_WORDS = set('observer observers recorder recorders coll
 /** Categories that are areas (a grid `zone`, a `ward`, a study `site`): named by a country, they are that place. */
 export const SPATIAL_DIMENSION_WORDS = set('zone zones ward wards site sites station stations plot plots block blocks quadrat transect port ports');
 
-export const DIMENSION_WORDS = set('type kind category class group status segment cluster channel genre division direction source sector industry department dept mode method species genus family tribe gender sex team referee result outcome plot site station zone block stake ward quadrat transect lane room floor owner operator vendor brand manufacturer port season tournament competition league');
+export const DIMENSION_WORDS = set('type typ kind category class group status segment cluster channel genre division direction source sector industry department dept mode method species genus family tribe gender sex team referee result outcome plot site station zone block stake ward quadrat transect lane room floor owner operator vendor brand manufacturer port season tournament competition league');
 
 // ---- measures and their additivity ----------------------------------------------------------------------------
 

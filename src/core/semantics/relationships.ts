@@ -7,7 +7,7 @@
 import type { Database, SqlValue } from 'sql.js';
 import { quoteIdent as q } from '../text/sql';
 import type { ColumnProfile, EnvironmentProfile, TableProfile } from '../env/types';
-import { ADDITIVE_WORDS, NON_ADDITIVE_WORDS, SEMI_ADDITIVE_WORDS, TIME_WORDS, nameTokens } from './lexicon';
+import { ADDITIVE_WORDS, CODE_WORDS, IDENTIFIER_WORDS, NON_ADDITIVE_WORDS, SEMI_ADDITIVE_WORDS, TIME_WORDS, nameTokens } from './lexicon';
 import { isRunningTotal, MAX_SERIES_ROWS } from './levels';
 import type { Partition, Relationship } from './types';
 
@@ -657,7 +657,11 @@ export function inferRelationships(db: Database, profile: EnvironmentProfile, pa
     return t !== undefined && c !== undefined && c.candidateKey && c.type === 'integer' && (Number(c.min) === 0 || Number(c.min) === 1) && Number(c.max) - Number(c.min) + 1 === t.rowCount;
   };
   const rowNumbers = (k: (typeof keys)[number]) => rowSequence(k.child.table, k.child.column) && rowSequence(k.parent.table, k.parent.column) && profile.tables.find((t) => t.name === k.child.table)?.rowCount !== profile.tables.find((t) => t.name === k.parent.table)?.rowCount;
-  const foreignKeys = keys.filter((k) => k.source.kind === 'schema' || (!parallelPairs.has(pairKey(k.child.table, k.parent.table)) && !samePartition(k.child.table, k.parent.table) && !(positions.has(k.child.column) && k.child.column === k.parent.column) && !rowNumbers(k)));
+  // A label the child repeats from its parent (`last_name_label` of each judge, beside the judge's `iuropa_judge_id`)
+  // holds the parent's values but is no key: where a key named as one links the same two tables, it is the link.
+  const keyNamed = (column: string) => nameTokens(column).some((t) => IDENTIFIER_WORDS.has(t) || CODE_WORDS.has(t));
+  const copiedLabel = (k: (typeof keys)[number]) => k.source.kind !== 'schema' && !keyNamed(k.child.column) && profile.tables.find((t) => t.name === k.child.table)?.columns.find((c) => c.name === k.child.column)?.type === 'text' && keys.some((o) => o !== k && o.child.table === k.child.table && o.parent.table === k.parent.table && keyNamed(o.child.column));
+  const foreignKeys = keys.filter((k) => k.source.kind === 'schema' || (!parallelPairs.has(pairKey(k.child.table, k.parent.table)) && !samePartition(k.child.table, k.parent.table) && !(positions.has(k.child.column) && k.child.column === k.parent.column) && !rowNumbers(k) && !copiedLabel(k)));
   return [...foreignKeys, ...parallel, ...derived, ...trends, ...computed];
 }
 

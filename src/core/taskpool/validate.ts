@@ -97,8 +97,11 @@ export function nearDuplicateOf(task: TaskSpec, kept: TaskSpec[]): string | unde
   const tokens = questionTokens(task.question);
   const tables = [...task.tables].sort().join(',');
   const columns = (t: TaskSpec) => (t.anchors ?? []).filter((a) => a.startsWith('column:')).sort().join(',');
+  const asked = task.question.trim().toLowerCase();
   for (const other of kept) {
     if (other.id === task.id) return other.id;
+    // The same words are the same question to whoever reads it, whatever columns the two evidence paths join on.
+    if (other.question.trim().toLowerCase() === asked) return other.id;
     const sameColumns = !task.anchors || !other.anchors || columns(task) === columns(other);
     const sameSource = sameColumns && [...other.tables].sort().join(',') === tables && JSON.stringify(other.answer) === JSON.stringify(task.answer) && (other.dependency ?? other.family) === (task.dependency ?? task.family);
     // Near-identical wording is a duplicate unless the two read different columns (the same hubs by origin and by destination).

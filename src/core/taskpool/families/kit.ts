@@ -124,7 +124,10 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
       if (s?.additivity?.source.kind === 'rule' && s.additivity.source.rule === 'additivity:interval-bound') return false;
       if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || isCircular(c) || isPictureSize(c) || inLocalCurrency(table, c) || inRowUnits(table, c) || runningTotal(context, table.name, c.name) || repeatedValue(context, table.name, c.name) || mixedQuantities(table, c, context)) return false;
       const unnamed = s.role.source.kind === 'rule' && s.role.source.rule === 'measure:numbers';
-      return !(unnamed && c.type === 'integer' && c.distinctCount >= 0.9 * table.rowCount * (1 - c.nullFraction));
+      if (unnamed && c.type === 'integer' && c.distinctCount >= 0.9 * table.rowCount * (1 - c.nullFraction)) return false;
+      // A numbered code no document spells out (`c14`, `c25` of a Census finance table): a reader cannot tell what it
+      // measures, so nothing is asked of it.
+      return !(/^[A-Za-z]{1,3}\d{1,4}$/.test(c.originalName || c.name) && !s.description && !legendDescription(context.documents, table, c.originalName || c.name));
     })
     .filter((c) => !options.additiveOnly || confidentlyAdditive(context, table.name, c.name))
     // A partition view's measure on different scales per file is compared file by file (`perPart`), never pooled.
@@ -1490,6 +1493,16 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   // the rows are those things, "schools", which a cryptic table name does not say.
   const described = describedEntity(context, table, keyed);
   if (described && (isCrypticName(last.toLowerCase()) || /\d/.test(words) || !pluralWord(last.toLowerCase()))) return described;
+  // A coded table name (`FINREV_FED_17`) keyed by an identifier, with a column that names a thing and is all but unique
+  // (`school_district`, 14,074 names over 14,306 rows): its rows are those things, "school districts".
+  if (isCrypticName(last.toLowerCase()) || /\d/.test(words) || /\d/.test(table.originalName) || /^[A-Z][A-Z ]+$/.test(words)) {
+    const entity = keyed.length > 0 ? table.columns.find((c) => {
+      const w = humanize(c.originalName || c.name).toLowerCase().split(' ');
+      const role = semanticsOf(context, table.name, c.name)?.role.value;
+      return c.type === 'text' && (role === 'geo' || role === 'text') && w.length <= 2 && /^[a-z]{3,}$/.test(w[w.length - 1]) && !/^(name|names|title|label|desc|description|code|id|number|text|note|notes|comment|comments|address|url)$/.test(w[w.length - 1]) && !pluralWord(w[w.length - 1]) && c.distinctCount >= 0.9 * table.rowCount && c.nullFraction < 0.05;
+    }) : undefined;
+    if (entity) return humanize(entity.originalName || entity.name).toLowerCase().replace(/ /g, '_');
+  }
   // "unemployment across industries", "emissions by nation": a dataset's title, not a noun for its rows.
   if (/\d/.test(words) || COLLECTION_WORDS.has(last) || /\s(across|by|per|over|vs|versus)\s/i.test(` ${words} `)) return undefined;
   // Four words or more ("seattle weather hourly normals") are a dataset's title, not what one row is.
