@@ -28,6 +28,25 @@ describe('task pool: the twenty-fifth set (round 17)', function () {
     }
   });
 
+  it('calls the school finance rows school districts and asks nothing of the undocumented codes c14 and c25', async () => {
+    const { context, session } = await env('kaggledbqa-student-math-score-sqlite');
+    assert.equal(rowsNoun(context, tableOf(context, 'FINREV_FED_17')), 'school districts');
+    const pool = await buildTaskPool(session.toolContext);
+    assert.ok(pool.tasks.length >= 2, `${pool.tasks.length} tasks`);
+    for (const task of pool.tasks) assert.doesNotMatch(task.question, /\bc\d\d\b|rows in the table 'FINREV_FED_17'/, task.question);
+  });
+
+  it('joins the CJEU judges\' biographies by the judge\'s id, never by a name label, asks no question twice, and averages no German register code', async () => {
+    const judges = await env('cjeujudges-cjeu-judges-csv');
+    const pool = await buildTaskPool(judges.session.toolContext);
+    const questions = pool.tasks.map((t) => t.question);
+    assert.equal(new Set(questions).size, questions.length, questions.join('\n'));
+    for (const task of pool.tasks) for (const step of task.evidence) assert.doesNotMatch(step.code, /ON [^=]*_label" = /, step.code);
+    const register = await env('destatis-gemeindeverzeichnis-ndjson');
+    const regions = await buildTaskPool(register.session.toolContext);
+    for (const task of regions.tasks) assert.doesNotMatch(task.question, /average (ebene|type|typ) nummer/i, task.question);
+  });
+
   it('keeps the noun of a table of rates with several rows per date (one per currency)', async () => {
     const lines = ['date,currency,rate'];
     const currencies = ['EUR', 'GBP', 'JPY'];
