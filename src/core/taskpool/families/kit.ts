@@ -212,10 +212,14 @@ export function repeatedValue(context: FamilyContext, table: string, column: str
 }
 
 /**
- * A column whose rows per value the layout fixes (a judge's seat on every panel, a partition's file `part`), or a
- * code spelt beside its own name (`country_name_short` beside `country_name`): no task groups by it.
+ * A column whose rows per value the layout fixes (a judge's seat on every panel, a partition's file `part`), a code
+ * spelt beside its own name (`country_name_short` beside `country_name`), or a category's code beside the category's
+ * name: no task groups by it.
  */
 export function notAGrouping(context: FamilyContext, table: string, column: string): boolean {
+  // (A category's code beside its name, `typ.nummer` 41 beside `typ.name` 'kreisfreie-stadt': the name groups.)
+  const rule = semanticsOf(context, table, column)?.role.source;
+  if (rule?.kind === 'rule' && rule.rule === 'dimension:category-code') return true;
   return (context.semantics.layout ?? []).some((l) => l.table === table && l.column === column) || (context.semantics.twinColumns ?? []).some((t) => t.table === table && t.copy === column) || unitColumn(context, table, column);
 }
 
