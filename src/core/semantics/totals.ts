@@ -332,10 +332,47 @@ function stackedLevels(db: Database, table: TableProfile, semantics: readonly Co
       rows: others.reduce((n, l) => n + l.rows, 0),
       evidence: 'other-levels',
       keep: kept.value,
+      levels: 'areas',
       confidence: 0.6,
       grouping: [],
       why: `${column.name} stacks areas of ${levels.length} levels (${levels.map((l) => `'${l.value}' ${l.rows}`).join(', ')}) in ${place.name}: they overlap, so the rows are kept at '${kept.value}', the level most rows are at`,
     };
+  }
+  return undefined;
+}
+
+/**
+ * Levels of a classification stacked in one table (BLS's occupations by `O_GROUP`: the total, 22 major groups, 94
+ * minor, 455 broad and 831 detailed occupations), found by what they add up to: an additive measure (or a level, added across
+ * entities) whose sum is the same at every level (151.85 million jobs at each, within rounding). Each job counts once per level, so the rows
+ * are kept at the level with the most rows (the finest); the others are left out.
+ */
+function hierarchyLevels(db: Database, table: TableProfile, semantics: readonly ColumnSemantics[]): TotalRows | undefined {
+  const additive = table.columns.filter((c) => (c.type === 'integer' || c.type === 'real' || semantics.find((s) => s.column === c.name)?.role.value === 'measure') && ['additive', 'semi-additive'].includes(semantics.find((s) => s.column === c.name)?.additivity?.value ?? ''));
+  if (additive.length === 0) return undefined;
+  for (const column of table.columns) {
+    if (column.type !== 'text' || column.distinctCount < 3 || column.distinctCount > 8 || column.nullFraction > 0 || !['dimension', 'ordinal'].includes(roleOf(semantics, column.name))) continue;
+    for (const measure of additive) {
+      const m = `CAST(${q(measure.name)} AS REAL)`;
+      const sums = (rows(db, `SELECT ${q(column.name)}, COUNT(*), SUM(${m}) FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1`) ?? []).map((r) => ({ value: String(r[0]), rows: Number(r[1]), sum: Number(r[2]) }));
+      if (sums.length < 3 || sums.some((x) => !Number.isFinite(x.sum) || x.sum <= 0)) continue;
+      const top = Math.max(...sums.map((x) => x.sum));
+      // Every level sums to the same, within rounding (0.1%), and the levels are unequal in rows: a hierarchy.
+      if (!sums.every((x) => Math.abs(x.sum - top) <= 0.001 * top) || new Set(sums.map((x) => x.rows)).size < 3) continue;
+      const [kept, ...others] = sums;
+      return {
+        table: table.name,
+        column: column.name,
+        values: others.map((l) => l.value),
+        rows: others.reduce((n, l) => n + l.rows, 0),
+        evidence: 'other-levels',
+        keep: kept.value,
+        levels: 'classes',
+        confidence: 0.7,
+        grouping: [],
+        why: `${column.name} stacks ${sums.length} levels of one classification (${sums.map((l) => `'${l.value}' ${l.rows}`).join(', ')}): ${measure.name} sums to ${Math.round(top)} at each, so the rows are kept at '${kept.value}', the level most rows are at`,
+      };
+    }
   }
   return undefined;
 }
@@ -346,7 +383,7 @@ export function findTotalRows(db: Database, tables: readonly TableProfile[], sem
   for (const table of tables) {
     if (table.rowCount < 3) continue;
     const semantics = semanticsOf(table.name);
-    const levels = stackedLevels(db, table, semantics);
+    const levels = stackedLevels(db, table, semantics) ?? hierarchyLevels(db, table, semantics);
     if (levels) found.push(levels);
     for (const column of table.columns) {
       if (column.type !== 'text' || column.distinctCount < 2 || column.distinctCount > MAX_DISTINCT || column.nullFraction >= 0.9 || !DIMENSION_ROLES.has(roleOf(semantics, column.name))) continue;

@@ -232,6 +232,8 @@ export interface TotalRows {
    * others (`Country`, `Nation`, `Region`) being the excluded `values`: areas of different levels overlap.
    */
   keep?: string;
+  /** `other-levels`: what the levels are of — areas of a geography (which overlap) or classes of a classification (which nest). */
+  levels?: 'areas' | 'classes';
   confidence: number;
   /** The other keys the total rows total within (`year`, `month`); empty for the whole table. */
   grouping: string[];

@@ -64,10 +64,11 @@ function listed(values: string[]): string {
  * name is 'World' or 'IDA & IBRD total', which total other rows." Labels of two columns (a fund's 'Total', a
  * kind's 'total') are two clauses, never one list that reads as one column's values.
  */
-export function exclusionSentence(left: readonly TotalRows[]): string | undefined {
+export function exclusionSentence(left: readonly TotalRows[], nameOf: (table: string, column: string) => string = (_, column) => words(column)): string | undefined {
   // Areas of several levels: "Keep only the rows whose geography type is 'LEPplus' (areas of the other levels overlap them)."
   const kept = left.filter((t) => t.keep !== undefined);
-  const keepSentence = kept.map((t) => `Keep only the rows whose ${words(t.column)} is '${t.keep}' (areas of the other levels overlap them).`).join(' ');
+  // Classes of a classification: "Keep only the rows whose o group is 'detailed' (the other levels' rows add them up)."
+  const keepSentence = kept.map((t) => `Keep only the rows whose ${nameOf(t.table, t.column)} is '${t.keep}' (${t.levels === 'classes' ? "the other levels' rows add them up" : 'areas of the other levels overlap them'}).`).join(' ');
   // (Rows kept at one level: a total row of the table, 'UK Total' at the 'Country' level, is left out with the other
   // levels, and a second sentence saying so would be redundant.)
   const keptTables = new Set(kept.map((t) => t.table));
@@ -89,8 +90,8 @@ export function exclusionSentence(left: readonly TotalRows[]): string | undefine
 }
 
 /** The question with the exclusion stated once (unchanged when the task leaves nothing out or already says it). */
-export function statingTotalRows(task: Pick<TaskSpec, 'evidence' | 'question'>, totals: readonly TotalRows[] | undefined): string {
-  const sentence = exclusionSentence(totalRowsLeftOut(task, totals));
+export function statingTotalRows(task: Pick<TaskSpec, 'evidence' | 'question'>, totals: readonly TotalRows[] | undefined, nameOf?: (table: string, column: string) => string): string {
+  const sentence = exclusionSentence(totalRowsLeftOut(task, totals), nameOf);
   if (!sentence || task.question.includes(sentence)) return task.question;
   return `${task.question.trimEnd()} ${sentence}`;
 }

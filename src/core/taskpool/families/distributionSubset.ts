@@ -63,8 +63,11 @@ const MIN_LIFT = 1.2;
 const MIN_DIFFERENCE_PCT = 5;
 const PER_TABLE = 2;
 
-const NEAREST_RANK = 'nearest-rank: k-th smallest value, k = ⌈9n/10⌉';
-const PYTHON_QUANTILE = "`statistics.quantiles(values, n=10, method='inclusive')[-1]` in Python";
+// The method named in words an analyst writes, precisely enough to reproduce the cut: the nearest rank (the smallest value
+// with nine tenths of the values at or below it), or the inclusive interpolation (Python's statistics.quantiles with
+// method='inclusive', numpy's default), which the agent's code may use.
+const NEAREST_RANK = 'by nearest rank: the smallest value with nine tenths of the values at or below it';
+const PYTHON_QUANTILE = 'interpolated linearly between the two nearest values, the smallest and the largest value being its ends';
 
 export const distributionSubsetFamily: TaskFamily = {
   id: 'distribution-subset',

@@ -220,6 +220,8 @@ export function notAGrouping(context: FamilyContext, table: string, column: stri
   // (A category's code beside its name, `typ.nummer` 41 beside `typ.name` 'kreisfreie-stadt': the name groups.)
   const rule = semanticsOf(context, table, column)?.role.source;
   if (rule?.kind === 'rule' && rule.rule === 'dimension:category-code') return true;
+  // (The column a table's stacked levels are told by, `O_GROUP`: the rows are kept at one level, nothing to group.)
+  if ((context.semantics.totalRows ?? []).some((t) => t.table === table && t.column === column && t.keep !== undefined)) return true;
   return (context.semantics.layout ?? []).some((l) => l.table === table && l.column === column) || (context.semantics.twinColumns ?? []).some((t) => t.table === table && t.copy === column) || unitColumn(context, table, column);
 }
 
@@ -1112,7 +1114,10 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   // A name after a letter or two of a publisher's scheme (`t_schools`, `pt_expenditure_of_gdp`: total, percentage):
   // "t schools" says less than the guidance's "Number of schools".
   const prefixed = /^[a-z]{1,2}_[a-z]/i.test(original) && !/^(an?|is|of|in|on|to|by|at|no|nr|id)_/i.test(original);
-  const opaque = isOpaqueCode(original) || isCrypticName(original) || abbreviated || numbered || prefixed;
+  // Words in capitals joined by underscores (`EMP_PRSE`, `TOT_EMP` of BLS's tables): a publisher's field codes, which
+  // its field descriptions spell out ("percent relative standard error for the employment estimate").
+  const fieldCode = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/.test(original);
+  const opaque = isOpaqueCode(original) || isCrypticName(original) || abbreviated || numbered || prefixed || fieldCode;
   if (opaque) {
     const profile = context.profile.tables.find((t) => t.name === table);
     const described = semanticsOf(context, table, column.name)?.description?.value ?? (profile ? legendDescription(context.documents, profile, original) : undefined);
@@ -1123,6 +1128,8 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
       // An aside left open, or closed after a nested quote (`(stored … ‘Unix epoch’. Converted …)`): cut at its start.
       .replace(/\s*\(.*$/, '')
       .replace(/[.:;,]+$/, '')
+      // How the figure is rounded or what it leaves out is no part of its name ("… rounded to the nearest 10").
+      .replace(/\s+(rounded to|excluding|excludes|expressed as|given in)\b.*$/i, '')
       .trim();
     // "Player's batting hand" in the People table: the row's noun is said elsewhere, "batting hand".
     short = short?.replace(/^[a-z]+'s\s+/i, '');
@@ -1136,7 +1143,7 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     const head = (d: string) => d.replace(/\s*\(.*$/s, '').replace(/[.:;,]+\s*$/, '').trim().toLowerCase();
     const sharedDescription = described !== undefined && context.semantics.columns.some((c) => c.table === table && c.column !== column.name && c.description !== undefined && head(c.description.value) === head(described));
     // (A description that opens with a preposition, "for packages published to npm", is no name for a column.)
-    if (short && !sharedDescription && !/^(for|of|in|on|to|with|from|by|at|as|used|see)\b/i.test(short) && short.split(/\s+/).length <= 10 && !/[[\]`]/.test(short) && /^[a-z]/i.test(short) && !/\b(if|when|whether)\b/i.test(short)) return short.toLowerCase().replace(/^the /, '');
+    if (short && !sharedDescription && !/^(for|of|in|on|to|with|from|by|at|as|used|see)\b/i.test(short) && short.split(/\s+/).length <= 10 && !/[[\]`]/.test(short) && /^[a-z]/i.test(short) && !/\b(if|when|whether)\b/i.test(short)) return short.split(' ').map((w) => (/^[A-Z]{2,}s?$/.test(w) ? w : w.toLowerCase())).join(' ').replace(/^the /, '');
     // Nothing says what a short cryptic code is ("prcp", "l", "HS"): the question names the column, quoted.
     // …unless its description spells it (`LQ`: "Location Quotient - Measure of…"): those words.
     const plain = humanize(original).toLowerCase().split(' ');
@@ -1186,7 +1193,12 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     const head = expandedWords(words.slice(0, square ? -2 : -1)).join(' ');
     return square ? `${head} (${UNIT_SUFFIXES[last]}²)` : `${head} (${UNIT_SUFFIXES[last]})`;
   }
-  return headFirstCounts(englishOrder(directionWords(expandedWords(withoutNamespace(context, table, original, words))))).join(' ');
+  const phrase = headFirstCounts(englishOrder(directionWords(expandedWords(withoutNamespace(context, table, original, words))))).join(' ');
+  // A category's name (`typ.name`, `status_name`) is the category as a reader says it: "type 'landkreis'", not
+  // "type name 'landkreis'" (unless another column is called the category alone).
+  const parts = phrase.split(' ');
+  if (parts.length === 2 && parts[1] === 'name' && DIMENSION_WORDS.has(parts[0]) && !column.type.match(/integer|real/) && !context.profile.tables.find((t) => t.name === table)?.columns.some((c) => c !== column && humanize(c.originalName || c.name).toLowerCase() === parts[0])) return parts[0];
+  return phrase;
 }
 
 /**
