@@ -145,3 +145,27 @@ function* combinations<T>(items: readonly T[], size: number, start = 0, chosen: 
     chosen.pop();
   }
 }
+
+/** Share of a nested array's items that are empty for its row count to be left alone. */
+const MAX_EMPTY_SHARE = 0.1;
+
+/**
+ * Items of a nested JSON array that a form saved empty (a bibliography's `person` entries `{"name": "", "role": ""}`,
+ * one per record whether it has an author or not): where a tenth of the items or more hold nothing but their keys,
+ * counting items counts the form's defaults, so no family counts them (a blind review of round 17 found such counts
+ * meaningless). Their filled items' values are still asked about.
+ */
+export async function emptyEntryTables(profile: EnvironmentProfile, sql: CodeRunner, signal?: AbortSignal): Promise<GridTable[]> {
+  const found: GridTable[] = [];
+  for (const table of profile.tables) {
+    if (!table.parent || table.rowCount === 0 || table.rowCount > MAX_ROWS) continue;
+    const values = table.columns.filter((c) => !c.name.startsWith('_'));
+    if (values.length === 0) continue;
+    // (An empty list or an empty string in one, `[]`, `[""]`, is as empty.)
+    const empty = values.map((c) => `(${q(c.name)} IS NULL OR TRIM(CAST(${q(c.name)} AS TEXT)) IN ('', '[]', '[""]', '{}', 'null'))`).join(' AND ');
+    const result = await sql.run(`SELECT COUNT(*) FROM ${q(table.name)} WHERE ${empty}`, { signal });
+    const n = result.ok ? Number(result.rows?.[0]?.[0] ?? 0) : 0;
+    if (n >= MAX_EMPTY_SHARE * table.rowCount) found.push({ table: table.name, key: [], why: `${n} of its ${table.rowCount} items hold nothing but their keys: counted, they count a form's empty defaults` });
+  }
+  return found;
+}

@@ -5,7 +5,8 @@
  * (the partition families) they are fine. The pool measures them once; the families that take a statistic over a
  * table's rows leave them out of a view.
  *
- * Different scales: every file's average is above zero and the largest is at least SCALE_RATIO (an order of magnitude) times the smallest.
+ * Different scales: every file's average is above zero and the largest is at least SCALE_RATIO (an order of magnitude)
+ * times the smallest; files of different places or things (counters, stations), not of different times, always.
  */
 import type { CodeRunner } from '../agent/tools';
 import type { EnvironmentProfile } from '../env/types';
@@ -19,6 +20,9 @@ export interface PartScale {
 }
 
 const SCALE_RATIO = 10;
+/** Files of different places or things (not of different times): never pooled, whatever their scales. */
+const PLACE_SCALE_RATIO = 1;
+const TIME_KEYS = /^(year|years|season|month|date|day|week|quarter|period|edition|release|vintage)$/;
 
 export async function partScales(profile: EnvironmentProfile, semantics: SemanticProfile, sql: CodeRunner, signal?: AbortSignal): Promise<PartScale[]> {
   const found: PartScale[] = [];
@@ -35,7 +39,14 @@ export async function partScales(profile: EnvironmentProfile, semantics: Semanti
       if (means.length < 2 || means.some((m) => m.mean <= 0)) continue;
       const low = means.reduce((a, b) => (b.mean < a.mean ? b : a));
       const high = means.reduce((a, b) => (b.mean > a.mean ? b : a));
-      if (high.mean < SCALE_RATIO * low.mean) continue;
+      // Files of different places or things (counters, stations, `cycle-38-38c1`) are different series: pooled, a
+      // correlation or an outlier is between them as much as within. Files of different years hold one thing over time.
+      const byTime = TIME_KEYS.test(partition.key);
+      if (high.mean < (byTime ? SCALE_RATIO : PLACE_SCALE_RATIO) * low.mean) continue;
+      if (!byTime) {
+        found.push({ view: view.name, column: column.name, why: `its files are ${partition.tables.length} different ${partition.key}s (averages ${round(low.mean)} at ${low.part} to ${round(high.mean)} at ${high.part}): pooled, its rows mix them` });
+        continue;
+      }
       found.push({ view: view.name, column: column.name, why: `its files' averages run from ${round(low.mean)} (${low.part}) to ${round(high.mean)} (${high.part}): pooled, its rows mix scales` });
     }
   }

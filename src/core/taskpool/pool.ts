@@ -19,7 +19,7 @@ import type { TwinTables } from '../semantics/types';
 import { checkEvidence, nearDuplicateOf, trivialReason } from './validate';
 import { phraseTask, type PhrasingModel } from './phrasing';
 import { unnamedLookAlikes, withTablesNamed } from './revise';
-import { gridTables } from './grids';
+import { emptyEntryTables, gridTables } from './grids';
 import { partScales } from './partScales';
 import { mostlyNotKnown, nearUniqueColumns, repetitionKey, spelledSeveralWays, type UngroupedColumn } from './repetition';
 import { namesTotalRows, statingTotalRows } from './totals';
@@ -196,8 +196,9 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
   // And columns whose values are written several ways ('Offshore', 'offshore'): only the cleaning family groups by them.
   const notKnown = await mostlyNotKnown(profile, context.sql, options.signal);
   const ungrouped = [...(await nearUniqueColumns(profile, context.sql, options.signal)), ...(await spelledSeveralWays(profile, context.sql, options.signal)), ...notKnown];
-  // Tables whose rows are the cells of a series × period grid: their row counts are coverage, asked by no family.
-  const grids = await gridTables(profile, semantics, context.sql, options.signal);
+  // Tables whose rows are the cells of a series × period grid: their row counts are coverage, asked by no family;
+  // …and nested arrays a form saved with empty items: their counts are the form's defaults.
+  const grids = [...(await gridTables(profile, semantics, context.sql, options.signal)), ...(await emptyEntryTables(profile, context.sql, options.signal))];
   // Measures of a partition view whose files are on different scales: compared file by file, never pooled.
   const scales = await partScales(profile, semantics, context.sql, options.signal);
   const familyContext: FamilyContext = {

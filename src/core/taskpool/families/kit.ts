@@ -1168,6 +1168,10 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   // A year's column of a wide sheet (`1988` of 'Events 2019'): what the sheet holds, in that year ("events in 1988").
   const year = yearAlone ? [yearAlone] : BARE_YEAR.exec(original.trim());
   const tableProfile = context.profile.tables.find((t) => t.name === table);
+  // A column named by a clock time alone (`07:00` … `23:00` of a cycle counter's days): the figure at that hour,
+  // "count at 07:00", not "07 00".
+  const clock = /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(original.trim());
+  if (clock && isNumeric(column)) return `${additivityOf(context, table, column.name) === 'additive' ? 'count' : 'value'} at ${clock[1].padStart(2, '0')}:${clock[2]}`;
   // A column named by a span of time alone (`10 Yr` of daily Treasury rates): what the table holds, for that span
   // ("10-year rate"); "the average 10 year" says nothing.
   const span = SPAN_NAME.exec(original.trim());
@@ -1479,7 +1483,8 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   // A table named for the figures it holds (`daily_treasury_rates`, `prices`), one row per date: its rows are days
   // (or months, years), "the days whose 4-month rate …", not "the daily treasury rates whose …".
   const figures = (nameWords(partition ? partition.name : tableNounName(table)).split(' ').pop() ?? '').toLowerCase();
-  if (NON_ADDITIVE_WORDS.has(figures)) {
+  // (So are a file named by a code, `cycle-38-38c1.csv` of one counter, one row a day: its rows are days.)
+  if (NON_ADDITIVE_WORDS.has(figures) || (!partition && /\d/.test(table.originalName.replace(/\.[a-z0-9]+$/i, '')))) {
     const dated = datedRows(context, table);
     if (dated) return `${dated}s`;
   }
@@ -1498,8 +1503,14 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   if (table.parent) {
     const segment = table.originalName.split(/[./>\[\]]+/).filter((s) => s !== '').pop() ?? '';
     const words = nameWords(segment);
-    if (words !== '' && !/\d/.test(words) && !COLLECTION_WORDS.has(words.split(' ').pop() ?? '')) return words.replace(/ /g, '_');
+    // (A key that is no noun, `is_part_of`, `title_translated`, `geographic`, names no rows: "is part ofs".)
+    const head = words.split(' ').pop() ?? '';
+    const noNoun = /^(of|to|in|on|for|by|with|from|at|as)$/.test(head) || /(ed|ic|al|ive|ous|ing)$/.test(head) || words.split(' ')[0] === 'is' || words.split(' ')[0] === 'has';
+    if (words !== '' && !/\d/.test(words) && !COLLECTION_WORDS.has(head) && !noNoun) return words.replace(/ /g, '_');
+    return undefined;
   }
+  // A JSON file's top-level records under a name that says only "data" (`data.json`, `export.json`): records.
+  if (/\.(json|jsonl|ndjson)$/i.test(table.sourceFile) && table.kind === 'table' && COLLECTION_WORDS.has(nameWords(tableNounName(table)).toLowerCase())) return 'records';
   // A table named for the source its rows come from (XrayDB's `Chantler`, `Waasmaier`, `KeskiRahkonen_Krause`, which
   // its documents cite: "(Chantler)", ":cite:`Waasmaier_Kirfel`"): its rows are that source's records, not chantlers.
   if (citedSource(context, table)) return undefined;
@@ -1718,6 +1729,8 @@ export function partitionOfView(context: FamilyContext, table: TableProfile): Se
  */
 export function rowsNoun(context: FamilyContext, table: TableProfile, count: number | 'one' | 'many' = 'many'): string {
   const named = rowName(context, table);
+  // The items of a nested array whose key names no thing (`is_part_of`): its entries.
+  if (!named && table.parent) return count === 'one' || count === 1 ? 'entry' : 'entries';
   if (!named) return count === 'one' || count === 1 ? 'row' : 'rows';
   return noun(countable(named), count);
 }

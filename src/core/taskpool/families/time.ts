@@ -3,7 +3,7 @@
  * (or count), and the change between the last two complete years.
  */
 import type { TaskSpec } from '../types';
-import { things, aggregateOf, coverageChanges, fullPeriods, humanize, measures, noun, periodQualifier, q, query, taskTables, timeColumns, TaskProgram, type TaskFamily, rowsCount } from './kit';
+import { things, aggregateOf, coverageChanges, fullPeriods, humanize, measures, noun, periodQualifier, q, query, taskTables, timeColumns, TaskProgram, type TaskFamily, rowsCount, partitionOfView } from './kit';
 
 /** The fewest rows a year must hold for a change in their number to be asked about. */
 const MIN_YEAR_COUNT = 20;
@@ -23,7 +23,9 @@ export const changeOverTimeFamily: TaskFamily = {
       const first = measures(context, table, { additiveOnly: true })[0];
       // Rows a calendar fixes (one a day, or one per entity a day): their count per period measures the calendar.
       const perDate = await query(context, `SELECT MIN(n), MAX(n) FROM (SELECT COUNT(*) AS n FROM ${q(table.name)} WHERE ${yearly.date} IS NOT NULL GROUP BY ${yearly.date})`);
-      const calendar = perDate !== undefined && perDate.length > 0 && Number(perDate[0][0]) === Number(perDate[0][1]);
+      // (So are a partition's rows of a date, one per file at most: their count is how many files report that day.)
+      const files = partitionOfView(context, table)?.tables.length;
+      const calendar = perDate !== undefined && perDate.length > 0 && (Number(perDate[0][0]) === Number(perDate[0][1]) || (files !== undefined && Number(perDate[0][1]) <= files));
       // Month over month asks for dense data: most months with rows on 25 days or more (twice-yearly surveys have none).
       const dense = time && time.grain !== 'year' ? await query(context, `SELECT AVG(CASE WHEN days >= 25 THEN 1.0 ELSE 0 END) FROM (SELECT COUNT(DISTINCT strftime('%Y-%m-%d', ${time.date})) AS days FROM ${q(table.name)} WHERE ${time.date} IS NOT NULL GROUP BY strftime('%Y-%m', ${time.date}))`) : undefined;
       // Monthly periods must follow one another: "the month before" of a twice-yearly series is six months back.
