@@ -10,7 +10,7 @@ import type { DataDocument, EnvironmentProfile } from '../env/types';
 import { matchesAnswer } from './answer';
 import { auditContamination } from './contamination';
 import { taskPoolFamilies } from './families/index';
-import { columnPhrase, type FamilyContext, type TaskFamily } from './families/kit';
+import { columnPhrase, rowsNoun, semanticsOf, type FamilyContext, type TaskFamily } from './families/kit';
 import { addEdge, buildStructuralGraph, columnNode } from './graph';
 import type { EvidenceGraph } from './graph';
 import { buildRubric, fileRoles, taskAnchors } from './rubric';
@@ -242,7 +242,10 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
       const profiled = profile.tables.find((t) => t.name === table)?.columns.find((c) => c.name === column);
       return profiled ? columnPhrase(familyContext, table, profiled) : column;
     };
-    for (const task of produced) task.question = statingTotalRows({ ...task, question: namingLookAlikes(task, profile, documents, semantics.twinTables) }, semantics.totalRows, nameOf);
+    for (const task of produced) {
+      task.question = statingTotalRows({ ...task, question: namingLookAlikes(task, profile, documents, semantics.twinTables) }, semantics.totalRows, nameOf);
+      task.question = statingUnknownGroups(task, familyContext, nameOf);
+    }
     candidates.push(...produced);
     options.onProgress?.(`${family.id}: ${produced.length} candidates`);
     report({ familiesDone: counts.familiesDone + 1, candidates: candidates.length });
@@ -324,6 +327,32 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
     ungrouped,
     elapsedMs: Date.now() - started,
   };
+}
+
+const GROUP_ROLES = new Set(['dimension', 'ordinal', 'flag', 'geo']);
+
+/**
+ * A grouping a reference solution reads without its unknown values (`WHERE "sex" IS NOT NULL` over captures, 7 of
+ * them with no sex): whether those rows form a group of their own or are dropped changes the answer, so the question
+ * says they are left out (a blind review of round 17 found the two readings giving different answers).
+ */
+export function statingUnknownGroups(task: Pick<TaskSpec, 'evidence' | 'question' | 'tables'>, context: FamilyContext, nameOf: (table: string, column: string) => string): string {
+  const code = task.evidence.filter((s) => s.tool === 'run_sql').map((s) => s.code).join('\n');
+  const said = new Set<string>();
+  const sentences: string[] = [];
+  for (const m of code.matchAll(/"([^"]+)" IS NOT NULL/g)) {
+    for (const table of task.tables) {
+      const column = context.profile.tables.find((t) => t.name === table)?.columns.find((c) => c.name === m[1]);
+      const role = semanticsOf(context, table, m[1])?.role.value;
+      if (!column || column.nullFraction === 0 || !role || !GROUP_ROLES.has(role)) continue;
+      const phrase = nameOf(table, column.name);
+      if (said.has(phrase) || task.question.includes(`no ${phrase}`)) continue;
+      said.add(phrase);
+      const rows = rowsNoun(context, context.profile.tables.find((t) => t.name === table)!);
+      sentences.push(`${rows.charAt(0).toUpperCase()}${rows.slice(1)} with no ${phrase} are left out.`);
+    }
+  }
+  return sentences.length > 0 ? `${task.question.trimEnd()} ${sentences.join(' ')}` : task.question;
 }
 
 /** Rejections counted by reason kind (the text before the first colon). */

@@ -422,6 +422,14 @@ function sameSeriesOtherYear(a: string, b: string): boolean {
 /** A header that is a year (`1987`), or ends in one after an underscore (`gdpPercap_1952`): a wide table's column of that year. */
 const YEAR_SUFFIX = /(^|_)(1[89]|20)\d\d$/;
 const BARE_YEAR = /^(1[89]|20)\d\d$/;
+/** The one who did a deed a column is named by (`recordedBy`: "recorder"), for the deeds whose doer has a plain name. */
+const DOERS: Record<string, string> = {
+  recorded: 'recorder', created: 'creator', collected: 'collector', observed: 'observer', reviewed: 'reviewer', reported: 'reporter', submitted: 'submitter',
+  approved: 'approver', checked: 'checker', verified: 'verifier', written: 'writer', sampled: 'sampler', surveyed: 'surveyor', photographed: 'photographer',
+  owned: 'owner', managed: 'manager', operated: 'operator', edited: 'editor', authored: 'author', published: 'publisher', funded: 'funder', sponsored: 'sponsor',
+  determined: 'determiner', measured: 'measurer', processed: 'processor', inspected: 'inspector',
+};
+
 /** A header that is a span of time alone (`1 Mo`, `1.5 Mo`, `10 Yr`, `13 weeks`), and its unit's word. */
 const SPAN_NAME = /^(\d+(?:\.\d+)?)[ _-]?(mo|mos|mth|mths|months?|yr|yrs|years?|wk|wks|weeks?|days?)$/i;
 const SPAN_UNIT_WORDS: Record<string, string> = { mo: 'month', mos: 'month', mth: 'month', mths: 'month', month: 'month', months: 'month', yr: 'year', yrs: 'year', year: 'year', years: 'year', wk: 'week', wks: 'week', week: 'week', weeks: 'week', day: 'day', days: 'day' };
@@ -1200,6 +1208,9 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   const phrase = headFirstCounts(englishOrder(directionWords(expandedWords(withoutNamespace(context, table, original, words))))).join(' ');
   // A category's name (`typ.name`, `status_name`) is the category as a reader says it: "type 'landkreis'", not
   // "type name 'landkreis'" (unless another column is called the category alone).
+  // Who did it, named by the deed (`recordedBy`, `created_by`): the doer, "recorder", "creator".
+  const doer = /^(\w+) by$/.exec(phrase);
+  if (doer && column.type === 'text' && DOERS[doer[1]]) return DOERS[doer[1]];
   const parts = phrase.split(' ');
   if (parts.length === 2 && parts[1] === 'name' && DIMENSION_WORDS.has(parts[0]) && !column.type.match(/integer|real/) && !context.profile.tables.find((t) => t.name === table)?.columns.some((c) => c !== column && humanize(c.originalName || c.name).toLowerCase() === parts[0])) return parts[0];
   return phrase;
