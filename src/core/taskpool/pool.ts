@@ -22,6 +22,7 @@ import { unnamedLookAlikes, withTablesNamed } from './revise';
 import { emptyEntryTables, gridTables } from './grids';
 import { partScales } from './partScales';
 import { mostlyNotKnown, nearUniqueColumns, repetitionKey, spelledSeveralWays, type UngroupedColumn } from './repetition';
+import { MAX_QUESTION_WORDS } from './lint';
 import { namesTotalRows, statingTotalRows } from './totals';
 
 export { taskPoolFamilies };
@@ -352,7 +353,10 @@ export function statingUnknownGroups(task: Pick<TaskSpec, 'evidence' | 'question
       sentences.push(`${rows.charAt(0).toUpperCase()}${rows.slice(1)} with no ${phrase} are left out.`);
     }
   }
-  return sentences.length > 0 ? `${task.question.trimEnd()} ${sentences.join(' ')}` : task.question;
+  if (sentences.length === 0) return task.question;
+  // (Within the length a question may have: a question already at it keeps its words, and the lint its limit.)
+  const stated = `${task.question.trimEnd()} ${sentences.join(' ')}`;
+  return stated.trim().split(/\s+/).length <= MAX_QUESTION_WORDS ? stated : task.question;
 }
 
 /** Rejections counted by reason kind (the text before the first colon). */

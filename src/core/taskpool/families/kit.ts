@@ -1531,13 +1531,14 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   // the rows are those things, "schools", which a cryptic table name does not say.
   const described = describedEntity(context, table, keyed);
   if (described && (isCrypticName(last.toLowerCase()) || /\d/.test(words) || !pluralWord(last.toLowerCase()))) return described;
-  // A coded table name (`FINREV_FED_17`) keyed by an identifier, with a column that names a thing and is all but unique
-  // (`school_district`, 14,074 names over 14,306 rows): its rows are those things, "school districts".
+  // A coded table name (`FINREV_FED_17`) keyed by an identifier, with a column that names a place and is all but unique
+  // (`school_district`, 14,074 names over 14,306 rows): its rows are those places, "school districts".
   if (isCrypticName(last.toLowerCase()) || /\d/.test(words) || /\d/.test(table.originalName) || /^[A-Z][A-Z ]+$/.test(words)) {
     const entity = keyed.length > 0 ? table.columns.find((c) => {
       const w = humanize(c.originalName || c.name).toLowerCase().split(' ');
       const role = semanticsOf(context, table.name, c.name)?.role.value;
-      return c.type === 'text' && (role === 'geo' || role === 'text') && w.length <= 2 && /^[a-z]{3,}$/.test(w[w.length - 1]) && !/^(name|names|title|label|desc|description|code|id|number|text|note|notes|comment|comments|address|url)$/.test(w[w.length - 1]) && !pluralWord(w[w.length - 1]) && c.distinctCount >= 0.9 * table.rowCount && c.nullFraction < 0.05;
+      // (A place, one per row: a text column says less, a summary or an attribution being one per row too.)
+      return c.type === 'text' && role === 'geo' && w.length <= 2 && /^[a-z]{3,}$/.test(w[w.length - 1]) && !/^(name|names|title|label|desc|description|code|id|number|text|note|notes|comment|comments|address|url|summary|abstract|content|body|details|remarks|source|link)$/.test(w[w.length - 1]) && !pluralWord(w[w.length - 1]) && c.distinctCount >= 0.9 * table.rowCount && c.nullFraction < 0.05;
     }) : undefined;
     if (entity) return humanize(entity.originalName || entity.name).toLowerCase().replace(/ /g, '_');
   }
