@@ -6,7 +6,8 @@
  * table's rows leave them out of a view.
  *
  * Different scales: every file's average is above zero and the largest is at least SCALE_RATIO (an order of magnitude)
- * times the smallest; files of different places or things (counters, stations), not of different times, always.
+ * times the smallest; files of different places or things (counters, stations, reservoirs), not of different times,
+ * always.
  */
 import type { CodeRunner } from '../agent/tools';
 import type { EnvironmentProfile } from '../env/types';
@@ -22,7 +23,8 @@ export interface PartScale {
 const SCALE_RATIO = 10;
 /** Files of different places or things (not of different times): never pooled, whatever their scales. */
 const PLACE_SCALE_RATIO = 1;
-const TIME_KEYS = /^(year|years|season|month|date|day|week|quarter|period|edition|release|vintage)$/;
+/** Keys of files that split one series: by time, or into parts nothing names (`part` of a.tsv … e.tsv, chunks, pages). */
+const ONE_SERIES_KEYS = /^(year|years|season|month|date|day|week|quarter|period|edition|release|vintage|part|chunk|batch|page)$/;
 
 export async function partScales(profile: EnvironmentProfile, semantics: SemanticProfile, sql: CodeRunner, signal?: AbortSignal): Promise<PartScale[]> {
   const found: PartScale[] = [];
@@ -40,8 +42,10 @@ export async function partScales(profile: EnvironmentProfile, semantics: Semanti
       const low = means.reduce((a, b) => (b.mean < a.mean ? b : a));
       const high = means.reduce((a, b) => (b.mean > a.mean ? b : a));
       // Files of different places or things (counters, stations, `cycle-38-38c1`) are different series: pooled, a
-      // correlation or an outlier is between them as much as within. Files of different years hold one thing over time.
-      const byTime = TIME_KEYS.test(partition.key);
+      // correlation or an outlier is between them as much as within (the round-17 review: six counters pooled gave
+      // r = 0.50 where each alone gave 0.06 to 0.71). Files of different years hold one thing over time, and change in
+      // scale by an order of magnitude before they mix.
+      const byTime = ONE_SERIES_KEYS.test(partition.key);
       if (high.mean < (byTime ? SCALE_RATIO : PLACE_SCALE_RATIO) * low.mean) continue;
       if (!byTime) {
         found.push({ view: view.name, column: column.name, why: `its files are ${partition.tables.length} different ${partition.key}s (averages ${round(low.mean)} at ${low.part} to ${round(high.mean)} at ${high.part}): pooled, its rows mix them` });
