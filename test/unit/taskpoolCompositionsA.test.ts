@@ -157,8 +157,8 @@ describe('compositions: attribution, partitions, distribution then subset', func
         const table = /FROM ("[^"]+")/.exec(text)![1];
         const values = sqlite3Rows(env.db, `SELECT ${measure} FROM ${table} WHERE ${measure} IS NOT NULL`).map((r) => Number(r[0]));
         const threshold = first.tool === 'run_python' ? inclusiveP90(values) : nearestRankP90(values);
-        if (first.tool === 'run_python') assert.match(task.question, /interpolated linearly between the two nearest values/);
-        else assert.match(task.question, /by nearest rank: the smallest value with nine tenths of the values at or below it/);
+        if (first.tool === 'run_python') assert.match(task.question, /by linear interpolation between the closest ranks, as Excel's PERCENTILE\.INC/);
+        else assert.match(task.question, /by the nearest-rank method/);
         assert.ok(matchesAnswer(first.subAnswer!.key, String(threshold)), `${task.id}: threshold ${threshold} vs ${JSON.stringify(first.subAnswer!.key)}`);
         const above = values.filter((v) => v > threshold);
         assert.ok(above.length >= 0.05 * values.length && above.length <= 0.11 * values.length, `${task.id}: ${above.length} of ${values.length} above`);

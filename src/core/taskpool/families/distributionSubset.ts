@@ -63,11 +63,11 @@ const MIN_LIFT = 1.2;
 const MIN_DIFFERENCE_PCT = 5;
 const PER_TABLE = 2;
 
-// The method named in words an analyst writes, precisely enough to reproduce the cut: the nearest rank (the smallest value
-// with nine tenths of the values at or below it), or the inclusive interpolation (Python's statistics.quantiles with
-// method='inclusive', numpy's default), which the agent's code may use.
-const NEAREST_RANK = 'by nearest rank: the smallest value with nine tenths of the values at or below it';
-const PYTHON_QUANTILE = 'interpolated linearly between the two nearest values, the smallest and the largest value being its ends';
+// The method by the name an analyst knows, precise enough to reproduce the cut: the nearest-rank method (the smallest
+// value with nine tenths of the values at or below it), or linear interpolation between the closest ranks (Excel's
+// PERCENTILE.INC, numpy's default, Python's statistics.quantiles with method='inclusive'), which the agent's code may use.
+const NEAREST_RANK = 'by the nearest-rank method';
+const PYTHON_QUANTILE = "by linear interpolation between the closest ranks, as Excel's PERCENTILE.INC";
 
 export const distributionSubsetFamily: TaskFamily = {
   id: 'distribution-subset',
