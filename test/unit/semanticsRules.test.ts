@@ -2185,6 +2185,22 @@ describe('semantics rules: the twenty-fifth set\'s rules stay off their look-ali
     }
   });
 
+  it('reads a multi-select answer written in several orders as a list, but no names "Last, First" nor amounts with thousands separators', async () => {
+    const answers = ['Promote good health', 'Promote good health, Reduce risk of disease', 'Reduce risk of disease , Promote good health', 'Promote good health, To gain weight', 'To gain weight, Promote good health', 'Reduce risk of disease'];
+    const names = ['Smith, John', 'Jones, Mary', 'Brown, Ann', 'Taylor, Tom', 'Wilson, Kate', 'Evans, Rob'];
+    const lines = ['household,why_diet,resident,receipts'];
+    for (let i = 0; i < 48; i++) lines.push([i + 1, `"${answers[i % answers.length]}"`, `"${names[i % names.length]}"`, `"${(1000 + 37 * i).toLocaleString('en-US')},${String(100 + i).padStart(3, '0')}"`].join(','));
+    const folder = makeFolder({ 'survey.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'survey', 'why_diet')?.role.value, 'structured');
+      assert.notEqual(found(env, 'survey', 'resident')?.role.value, 'structured');
+      assert.notEqual(found(env, 'survey', 'receipts')?.role.value, 'structured');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
   it('keeps a `county` with no name beside it, a `type_id` that a table of types lists, and quoted digits in a JSON file of text a measure or a key as before', async () => {
     const homes = ['county,population,type_id'];
     for (let i = 0; i < 30; i++) homes.push([`C${i}`, 1000 + 37 * i, 1 + (i % 3)].join(','));

@@ -344,11 +344,17 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
  * (`emcsg.com;  ema.gov.sg` and ` ema.gov.sg; emcsg.com`); undefined if none do.
  */
 export function reorderedListSeparator(values: readonly string[]): string | undefined {
-  for (const separator of [';', '|']) {
-    const sets = [...new Set(values.filter((v) => v.includes(separator)))]
+  for (const separator of [';', '|', ',']) {
+    // (A comma between digits is a thousands separator: a list's items are words.)
+    const sets = [...new Set(values.filter((v) => v.includes(separator) && (separator !== ',' || /[A-Za-z]/.test(v))))]
       .map((v) => [...new Set(v.split(separator).map((p) => p.trim().toLowerCase()).filter((p) => p !== ''))].sort().join('\u0000'))
       .filter((key) => key.includes('\u0000'));
-    if (new Set(sets).size < sets.length) return separator;
+    const counts = new Map<string, number>();
+    for (const key of sets) counts.set(key, (counts.get(key) ?? 0) + 1);
+    const reordered = [...counts.values()].filter((n) => n > 1).length;
+    // (Commas also sit inside names and sentences: two answer sets written in more than one order, at least, make
+    // them a list of a multi-select question's answers, `Promote good health, Reduce risk of disease` and back.)
+    if (reordered >= (separator === ',' ? 2 : 1)) return separator;
   }
   return undefined;
 }
