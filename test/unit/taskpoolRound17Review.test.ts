@@ -30,6 +30,12 @@ describe('task pool: after the round-17 question reviews', function () {
     }
   });
 
+  it('still pools files that each hold many things (a continent\'s countries): one population split by continent', async () => {
+    const { session } = await env('swcarpentry-gapminder-gdp-partitions');
+    const pool = await buildTaskPool(session.toolContext);
+    assert.ok(pool.tasks.length >= 2, `${pool.tasks.length} tasks`);
+  });
+
   it('keeps BLS occupations at the detailed level and says so, and never writes Python into a question', async () => {
     const { context, session } = await env('bls-oews-national-wages-xlsx');
     const levels = context.semantics.totalRows?.find((t) => t.column === 'o_group');

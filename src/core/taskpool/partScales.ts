@@ -6,8 +6,8 @@
  * table's rows leave them out of a view.
  *
  * Different scales: every file's average is above zero and the largest is at least SCALE_RATIO (an order of magnitude)
- * times the smallest; files of different places or things (counters, stations, reservoirs), not of different times,
- * always.
+ * times the smallest; files of different places or things that are each one series over time (counters, stations,
+ * reservoirs: a date on every row, once), always.
  */
 import type { CodeRunner } from '../agent/tools';
 import type { EnvironmentProfile } from '../env/types';
@@ -32,6 +32,11 @@ export async function partScales(profile: EnvironmentProfile, semantics: Semanti
     if (!partition.view || partition.tables.length < 2) continue;
     const view = profile.tables.find((t) => t.name === partition.view);
     if (!view) continue;
+    // Each file one series over time (a counter's or a station's days: a date on every row, once): the files are
+    // different things observed. Files of many rows each (a continent's countries) split one population.
+    // (A file of one row says nothing either way.)
+    const members = partition.tables.map((member) => profile.tables.find((t) => t.name === member.table)).filter((t): t is NonNullable<typeof t> => t !== undefined && t.rowCount >= 2);
+    const seriesFiles = members.length >= 2 && members.every((table) => table.columns.some((c) => c.distinctCount === table.rowCount && c.nullFraction === 0 && semantics.columns.find((s) => s.table === table.name && s.column === c.name)?.role.value === 'time'));
     for (const column of view.columns) {
       if (column.name === partition.key || (column.type !== 'integer' && column.type !== 'real')) continue;
       const role = semantics.columns.find((c) => c.table === view.name && c.column === column.name)?.role.value;
@@ -41,11 +46,12 @@ export async function partScales(profile: EnvironmentProfile, semantics: Semanti
       if (means.length < 2 || means.some((m) => m.mean <= 0)) continue;
       const low = means.reduce((a, b) => (b.mean < a.mean ? b : a));
       const high = means.reduce((a, b) => (b.mean > a.mean ? b : a));
-      // Files of different places or things (counters, stations, `cycle-38-38c1`) are different series: pooled, a
-      // correlation or an outlier is between them as much as within (the round-17 review: six counters pooled gave
-      // r = 0.50 where each alone gave 0.06 to 0.71). Files of different years hold one thing over time, and change in
-      // scale by an order of magnitude before they mix.
-      const byTime = ONE_SERIES_KEYS.test(partition.key);
+      // Files of different places or things, each one series (counters, stations, `cycle-38-38c1`), are different
+      // series: pooled, a correlation or an outlier is between them as much as within (the round-17 review: six
+      // counters pooled gave r = 0.50 where each alone gave 0.06 to 0.71). Files of different years hold one thing
+      // over time, and files of many things each (a continent's countries) one population: an order of magnitude
+      // apart in scale before they mix.
+      const byTime = ONE_SERIES_KEYS.test(partition.key) || !seriesFiles;
       if (high.mean < (byTime ? SCALE_RATIO : PLACE_SCALE_RATIO) * low.mean) continue;
       if (!byTime) {
         found.push({ view: view.name, column: column.name, why: `its files are ${partition.tables.length} different ${partition.key}s (averages ${round(low.mean)} at ${low.part} to ${round(high.mean)} at ${high.part}): pooled, its rows mix them` });
