@@ -605,10 +605,10 @@ const SOCIAL_ACCOUNT_WORDS = new Set(['twitter', 'facebook', 'instagram', 'youtu
  * Spanish `provincias`, `municipios`): a table's name only, where a column's `land` would be land.
  */
 const PLACE_TABLES_ABROAD: Record<string, GeoKind> = {
-  laender: 'state', lander: 'state', bundeslaender: 'state', bundeslander: 'state', regierungsbezirke: 'region', regionen: 'region', kreise: 'county', landkreise: 'county',
+  laender: 'state', bundeslaender: 'state', bundeslander: 'state', regierungsbezirke: 'region', regionen: 'region', kreise: 'county', landkreise: 'county',
   gemeinden: 'city', gemeindeverbaende: 'county', gemeindeverbande: 'county', staedte: 'city', stadte: 'city',
   communes: 'city', departements: 'county', provincias: 'state', municipios: 'city', comunas: 'city', regiones: 'region', comuni: 'city', provincie: 'state', regioni: 'region',
-  gemeenten: 'city', provincies: 'state', kommuner: 'city', fylker: 'state', lan: 'state', voivodeships: 'state',
+  gemeenten: 'city', provincies: 'state', kommuner: 'city', fylker: 'state', voivodeships: 'state',
 };
 
 /** The place a table lists, from its name (`regions`, `countries.csv`, `us_states`). */
