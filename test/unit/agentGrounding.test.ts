@@ -236,7 +236,7 @@ describe('agent: grounding audit on model-style conversations', () => {
     assertNothingShownIsFlagged(steps, src, grounding);
   });
 
-  it('reads a Python string as Python does (escaped quotes around names) and lets a page size be; flags a column no schema showed', () => {
+  it('reads a Python string as Python does (escaped quotes around names) and lets a page size and a quantile count be; flags a column no schema showed', () => {
     const src = sources('Which customer spent the most?');
     const code = [
       'def read_all(query):',
@@ -250,11 +250,13 @@ describe('agent: grounding audit on model-style conversations', () => {
       'rows = read_all("SELECT c.\\"customer_id\\", SUM(c.\\"amount\\") AS spend FROM \\"orders\\" AS c GROUP BY 1")',
       'other = read_all("SELECT \\"loyalty_tier\\" FROM \\"orders\\"")',
       'spread = (sum((r[1] - 50) ** 2 for r in rows) / len(rows)) ** 0.5',
+      "cut = statistics.quantiles([r[1] for r in rows], n=10, method='inclusive')[-1]",
+      'top = [r for r in rows if r[1] > 13]',
       'print(max(rows, key=lambda r: r[1]))',
     ].join('\n');
     const steps = conversation(describeOrders, step('run_python', { code }, "('C07', 4120.5)"));
     const grounding = auditGrounding(steps, src);
-    assert.deepEqual(flagged(grounding).map((f) => [f.kind, f.text]).sort(), [['column', 'loyalty_tier'], ['literal', '50']], 'customer_id, amount and orders were shown (no trailing backslash); the page size and the exponents are how the code computes, 50 is invented');
+    assert.deepEqual(flagged(grounding).map((f) => [f.kind, f.text]).sort(), [['column', 'loyalty_tier'], ['literal', '13'], ['literal', '50']], 'customer_id, amount and orders were shown (no trailing backslash); the page size, the exponents and the deciles and method of quantiles are how the code computes; 50 and 13 are invented');
     assertNothingShownIsFlagged(steps, src, grounding);
   });
 

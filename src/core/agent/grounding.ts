@@ -23,7 +23,8 @@
  * Tolerance (decided here, asserted by the tests):
  * - Trivial numbers are never flagged: 0, 1, 2, 100 (and 1.0, 100.0), the values of LIMIT / OFFSET, ORDER BY and
  *   GROUP BY ordinals, ROUND's digits, SUBSTR's positions, Python subscripts (`row[3]`) and `round(x, n)` digits, and
- *   a Python page size (`page = 1000`, a name with page / batch / chunk / limit) and exponent (`** 0.5`).
+ *   a Python page size (`page = 1000`, a name with page / batch / chunk / limit), exponent (`** 0.5`), and the groups
+ *   and the method of `statistics.quantiles` (`n=10`, `method='inclusive'`).
  * - Trivial strings are never flagged: strings without a letter or digit (separators), 'NULL', strftime formats
  *   ('%Y-%m'), SQLite date modifiers without a number ('start of month', 'now', 'localtime'); a modifier with a
  *   number ('-30 days') is audited as that number.
@@ -506,6 +507,9 @@ function pythonItems(code: string): Item[] {
     }
     if (token.kind === 'number') {
       if (top?.callee === '[' || (top?.callee === 'round' && top.commas >= 1) || top?.callee === 'range') return;
+      // The number of groups a quantile function cuts at (`statistics.quantiles(values, n=10)` for the 90th percentile)
+      // is how a percentile the question names is computed, like ROUND's digits.
+      if (top?.callee === 'quantiles' && prev?.text === '=' && tokens[i - 2]?.text === 'n') return;
       // An exponent (`** 0.5`, `** 2`) is arithmetic, a square root or a square, not a value of the data.
       if (prev?.text === '*' && tokens[i - 2]?.text === '*') return;
       // A page size (`page = 1000`, `batch_size = 500`) is how the code reads rows, not a value of the data.
@@ -523,6 +527,8 @@ function pythonItems(code: string): Item[] {
       return;
     }
     if (token.fstring || (top && top.callee !== undefined && PRESENTATION_CALLS.has(top.callee))) return;
+    // (The method a quantile function interpolates by, `method='inclusive'`, is how, not what.)
+    if (top?.callee === 'quantiles' && prev?.text === '=') return;
     if (next?.kind === 'op' && next.text === '.' && tokens[i + 2]?.kind === 'name' && PRESENTATION_CALLS.has(tokens[i + 2].text)) return; // ', '.join, '{}'.format
     const asColumn = top?.callee === '[' || (top?.callee === 'get' && top.commas === 0);
     (asColumn ? keys : items).push(...stringItems(value, { asColumn }));

@@ -114,8 +114,9 @@ interface Threshold {
 const nearestRankSql = (table: TableProfile, measure: ColumnProfile) => {
   const t = q(table.name);
   const m = q(measure.name);
-  // The k-th smallest with k = ceil(0.9n), in integers (0.9 · n in floating point can land just above an integer).
-  return `SELECT p90 FROM (SELECT ${m} AS p90, ROW_NUMBER() OVER (ORDER BY ${m}) AS k, COUNT(*) OVER () AS n FROM ${t} WHERE ${m} IS NOT NULL) WHERE 10 * k >= 9 * n ORDER BY k LIMIT 1`;
+  // The k-th smallest with k = ceil(0.9n), in integers (0.9 · n in floating point can land just above an integer),
+  // written with the question's own 90 (and 100), so an agent that copies it writes nothing the question does not show.
+  return `SELECT p90 FROM (SELECT ${m} AS p90, ROW_NUMBER() OVER (ORDER BY ${m}) AS k, COUNT(*) OVER () AS n FROM ${t} WHERE ${m} IS NOT NULL) WHERE 100 * k >= 90 * n ORDER BY k LIMIT 1`;
 };
 
 /** The nearest-rank 90th percentile, when the rows above it are a real top slice (no pile of ties at the cut-off). */
