@@ -41,6 +41,7 @@ import {
   hasAny,
   nameTokens,
   nonAdditiveMorpheme,
+  spanOfTime,
   textTokens,
 } from './lexicon';
 import type { Additivity, Aggregation, CardinalityBand, ColumnRole, ColumnSemantics, DictionaryEntry, Fact, GeoKind, IdentifierKind, StructuredKind, TimeInfo, Unit } from './types';
@@ -1626,16 +1627,6 @@ function perThousand(tokens: readonly string[]): string | undefined {
   return `per ${last}`;
 }
 
-/** Units of a span of time as a column's header writes them after a number (`1 Mo`, `30 Yr`, `13 weeks`). */
-const SPAN_UNITS = new Set(['d', 'day', 'days', 'wk', 'wks', 'week', 'weeks', 'm', 'mo', 'mos', 'mth', 'mths', 'month', 'months', 'y', 'yr', 'yrs', 'year', 'years']);
-
-/** A name that is a span of time and nothing else: a number, then a unit of time (`1 Mo`, `1.5 Mo`, `10 Yr`). */
-function isSpanName(tokens: readonly string[]): boolean {
-  const words = tokens.filter((t) => t !== 't');
-  if (words.length < 2 || words.length > 3 || !SPAN_UNITS.has(words[words.length - 1])) return false;
-  return words.slice(0, -1).every((t) => /^\d+$/.test(t));
-}
-
 /** Additivity of a measure: the name's words, then the dictionary's, then the values. */
 export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   let tokens = placeHeaders(evidence.table).has(evidence.column.name) ? [] : nameTokens(evidence.column.originalName || evidence.column.name);
@@ -1647,7 +1638,7 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   if (tokens.length > 0 && tokens.every((t) => GENERIC_MEASURE_NAMES.has(t))) tokens = [...new Set([...tokens, ...tableTokens])];
   // …and so does a year's column (`1987` … `2019` of a sheet named Outfalls 2019: outfalls in each year), and a column
   // named by a span of time alone (`1 Mo` … `30 Yr` of daily Treasury rates: the rate at each maturity).
-  else if ((tokens.length === 1 && /^(1[89]|20)\d\d$/.test(tokens[0])) || isSpanName(tokens)) tokens = [...new Set(tableTokens.filter((t) => !/^\d+$/.test(t)))];
+  else if ((tokens.length === 1 && /^(1[89]|20)\d\d$/.test(tokens[0])) || spanOfTime(evidence.column.originalName || evidence.column.name)) tokens = [...new Set(tableTokens.filter((t) => !/^\d+$/.test(t)))];
   const priceIndex = tableTokens.find((t) => PRICE_INDEX_WORDS.has(t));
   if (priceIndex && (calendarColumn || tokens.every((t) => GENERIC_MEASURE_NAMES.has(t) || tableTokens.includes(t)))) {
     return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:price-index-table' }, why: `a value of ${evidence.table.name}, named for a price index (${priceIndex}): indexes are averaged, not summed` };

@@ -5,6 +5,16 @@
  */
 
 /** `order_total` → [order, total]; `UnitPrice` → [unit, price]; `FTHG` → [fthg]; `life_expect` → [life, expect]. */
+/** Units of a span of time as a header writes them after a number (`1 Mo`, `30 Yr`, `13 weeks`); `m`, `d` and `y` alone are as often metres or a day and a year. */
+const SPAN_UNIT_WORDS: Record<string, string> = { mo: 'month', mos: 'month', mth: 'month', mths: 'month', month: 'month', months: 'month', yr: 'year', yrs: 'year', year: 'year', years: 'year', wk: 'week', wks: 'week', week: 'week', weeks: 'week', day: 'day', days: 'day' };
+
+/** A header that is a span of time and nothing else (`1 Mo`, `1.5 Mo`, `10 Yr`; sanitized `t_1_5_mo`): its amount and unit. */
+export function spanOfTime(header: string): { amount: string; unit: string } | undefined {
+  const m = /^t?[ _]?(\d+)(?:[._ ](\d+))?[ _-]?([a-z]+)$/i.exec(header.trim());
+  const unit = m ? SPAN_UNIT_WORDS[m[3].toLowerCase()] : undefined;
+  return m && unit ? { amount: m[2] ? `${m[1]}.${m[2]}` : m[1], unit } : undefined;
+}
+
 export function nameTokens(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')

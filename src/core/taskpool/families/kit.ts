@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { CodeRunner } from '../../agent/tools';
 import type { ColumnProfile, DataDocument, EnvironmentProfile, TableProfile } from '../../env/types';
 import { isValueColumn, quantityColumn, UNIT_COLUMN_WORDS } from '../../semantics/levels';
-import { ADDITIVE_WORDS, COUNT_WORDS, DIMENSION_WORDS, FLAG_WORDS, GEO_WORDS, MONEY_WORDS, NON_ADDITIVE_WORDS, ORDINAL_WORDS, SEMI_ADDITIVE_WORDS, TEXT_WORDS, TIME_WORDS } from '../../semantics/lexicon';
+import { ADDITIVE_WORDS, COUNT_WORDS, DIMENSION_WORDS, FLAG_WORDS, GEO_WORDS, MONEY_WORDS, NON_ADDITIVE_WORDS, ORDINAL_WORDS, SEMI_ADDITIVE_WORDS, TEXT_WORDS, TIME_WORDS, spanOfTime } from '../../semantics/lexicon';
 import type { ColumnSemantics, Relationship, RepeatedValue, SemanticProfile } from '../../semantics/types';
 import type { ToolResult } from '../../sandbox/types';
 import { quoteIdent } from '../../text/sql';
@@ -49,8 +49,9 @@ export interface FamilyContext {
    */
   notKnown?: ReadonlySet<string>;
   /**
-   * Tables whose rows are the cells of a grid (one per series and period, grids.ts), by name, with why: their row
-   * counts are coverage, so no family counts their rows. The pool measures them before the families run.
+   * Tables whose row counts mean nothing, by name, with why: the cells of a grid (one per series and period), whose
+   * counts are coverage, and nested arrays a form saved with empty items, whose counts are its defaults (grids.ts).
+   * No family counts their rows. The pool measures them before the families run.
    */
   grids?: ReadonlyMap<string, string>;
   /**
@@ -430,9 +431,6 @@ const DOERS: Record<string, string> = {
   determined: 'determiner', measured: 'measurer', processed: 'processor', inspected: 'inspector',
 };
 
-/** A header that is a span of time alone (`1 Mo`, `1.5 Mo`, `10 Yr`, `13 weeks`), and its unit's word. */
-const SPAN_NAME = /^(\d+(?:\.\d+)?)[ _-]?(mo|mos|mth|mths|months?|yr|yrs|years?|wk|wks|weeks?|days?)$/i;
-const SPAN_UNIT_WORDS: Record<string, string> = { mo: 'month', mos: 'month', mth: 'month', mths: 'month', month: 'month', months: 'month', yr: 'year', yrs: 'year', year: 'year', years: 'year', wk: 'week', wks: 'week', week: 'week', weeks: 'week', day: 'day', days: 'day' };
 
 /** The first word of a whole's name: `all workers`, `total deaths`, `overall score`. */
 const WHOLE_WORDS = /^(all|total|overall|every|any|combined)$/;
@@ -1182,10 +1180,10 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   if (clock && isNumeric(column)) return `${additivityOf(context, table, column.name) === 'additive' ? 'count' : 'value'} at ${clock[1].padStart(2, '0')}:${clock[2]}`;
   // A column named by a span of time alone (`10 Yr` of daily Treasury rates): what the table holds, for that span
   // ("10-year rate"); "the average 10 year" says nothing.
-  const span = SPAN_NAME.exec(original.trim());
+  const span = spanOfTime(original);
   if (span && tableProfile && isNumeric(column)) {
     const held = nameWords(tableNounName(tableProfile)).split(' ').filter((w) => w !== '' && !/\d/.test(w) && !/^(data|report|table|sheet|daily|weekly|monthly|annual|yearly|all)$/i.test(w)).pop()?.toLowerCase();
-    if (held) return `${span[1]}-${SPAN_UNIT_WORDS[span[2].toLowerCase()]} ${singular(held)}`;
+    if (held) return `${span.amount}-${span.unit} ${singular(held)}`;
   }
   if (year && tableProfile) {
     const held = nameWords(tableNounName(tableProfile)).split(' ').filter((w) => w !== '' && !/\d/.test(w) && !/^(data|report|table|sheet)$/i.test(w)).join(' ').toLowerCase();
@@ -1206,13 +1204,13 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     return square ? `${head} (${UNIT_SUFFIXES[last]}²)` : `${head} (${UNIT_SUFFIXES[last]})`;
   }
   const phrase = headFirstCounts(englishOrder(directionWords(expandedWords(withoutNamespace(context, table, original, words))))).join(' ');
-  // A category's name (`typ.name`, `status_name`) is the category as a reader says it: "type 'landkreis'", not
-  // "type name 'landkreis'" (unless another column is called the category alone).
   // Who did it, named by the deed (`recordedBy`, `created_by`): the doer, "recorder", "creator".
   const doer = /^(\w+) by$/.exec(phrase);
   if (doer && column.type === 'text' && DOERS[doer[1]]) return DOERS[doer[1]];
+  // A category's name (`typ.name`, `status_name`) is the category as a reader says it: "type 'landkreis'", not
+  // "type name 'landkreis'" (unless another column is called the category alone).
   const parts = phrase.split(' ');
-  if (parts.length === 2 && parts[1] === 'name' && DIMENSION_WORDS.has(parts[0]) && !column.type.match(/integer|real/) && !context.profile.tables.find((t) => t.name === table)?.columns.some((c) => c !== column && humanize(c.originalName || c.name).toLowerCase() === parts[0])) return parts[0];
+  if (parts.length === 2 && parts[1] === 'name' && DIMENSION_WORDS.has(parts[0]) && !isNumeric(column) && !context.profile.tables.find((t) => t.name === table)?.columns.some((c) => c !== column && humanize(c.originalName || c.name).toLowerCase() === parts[0])) return parts[0];
   return phrase;
 }
 
