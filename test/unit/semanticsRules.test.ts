@@ -2217,3 +2217,88 @@ describe('semantics rules: the twenty-fifth set\'s rules stay off their look-ali
     }
   });
 });
+
+describe('semantics rules: GUIDs, hashed ids and quality flags, registered numbers, lists of record ids, yes or no with a reason (the twenty-sixth set)', function () {
+  this.timeout(300_000);
+  const once = onceEach();
+
+  it('reads the NEON small mammals: hexadecimal GUIDs and hashed technicians identify, `…QF` columns are quality flags', async () => {
+    const env = await once('neon-ordway-mammals-sqlite');
+    for (const table of ['plots', 'traps', 'capture']) assert.equal(column(env, table, 'uid').role.value, 'identifier', `${table}.uid`);
+    assert.equal(column(env, 'capture', 'measuredBy').role.value, 'identifier');
+    assert.equal(column(env, 'capture', 'recordedBy').role.value, 'identifier');
+    for (const name of ['consistencyTagIDSexQF', 'consistencyTagIDTaxonIDQF', 'orderTagIDLifeStageQF', 'idqQF']) assert.equal(column(env, 'capture', name).role.value, 'flag', name);
+    assert.equal(column(env, 'traps', 'duplicateTrapCoordinateQF').role.value, 'flag');
+  });
+
+  it('reads the Trafford grants: an organisation identifier and a charity number identify, empty coordinates are places, `Yes` on every row is a flag', async () => {
+    const env = await once('trafford-voluntary-sector-grants-xlsx');
+    const table = env.semantics.columns.find((c) => c.column === 'recipient_org_identifier')!.table;
+    assert.equal(column(env, table, 'recipient_org_identifier').role.value, 'identifier');
+    assert.equal(column(env, table, 'recipient_org_charity_number').role.value, 'identifier');
+    assert.equal(column(env, table, 'beneficiary_location_latitude').role.value, 'geo');
+    assert.equal(column(env, table, 'beneficiary_location_longitude').role.value, 'geo');
+    assert.equal(column(env, table, 'from_an_open_call').role.value, 'flag');
+    assert.equal(column(env, table, 'recipient_org_description').role.value, 'text');
+  });
+
+  it('reads the HOE bibliography: lists of UUIDs and of ISBNs identify, empty lists are empty, `issued` years are years, a publisher\'s place is a town, ORCID iDs identify', async () => {
+    const env = await once('ubbochum-hoe-bibliography-json');
+    assert.equal(column(env, 'data', 'relation').role.value, 'identifier');
+    assert.equal(column(env, 'data', 'other_version').role.value, 'identifier');
+    assert.equal(column(env, 'data', 'isbn').role.value, 'identifier');
+    assert.equal(column(env, 'data', 'transliterated_title').role.value, 'text');
+    assert.equal(column(env, 'data', 'uri').role.value, 'structured');
+    const issued = column(env, 'data', 'issued');
+    assert.equal(issued.role.value, 'time');
+    assert.equal(issued.time?.grain, 'year');
+    assert.equal(column(env, 'data', 'publisher_place').role.value, 'geo');
+    assert.equal(column(env, 'data', 'owner').role.value, 'identifier');
+    assert.equal(column(env, 'data_person', 'viaf').role.value, 'identifier');
+  });
+
+  it('reads the Malawi KAP survey: yes and no beside "Couldn\'t observe" or "Not sure", or followed by their reason, answer yes or no; "Much worse" … "Much better" is a scale', async () => {
+    const env = await once('openwashdata-malawi-kap-survey-csv');
+    for (const name of ['drinking_water_separate_container', 'willingness_invest_improved_latrine', 'latrine_usage', 'sanitation_cleanliness', 'handwashing_important']) assert.equal(column(env, 'chckapmalawi', name).role.value, 'flag', name);
+    assert.equal(column(env, 'chckapmalawi', 'sanitation_change_3years').role.value, 'ordinal');
+    assert.equal(column(env, 'chckapmalawi', 'drinking_water_situation_change_3yrs').role.value, 'ordinal');
+  });
+});
+
+describe('semantics rules: the twenty-sixth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps a hashed password and hex of many lengths bytes, a finishing place a position, a total number a count, and a kind of period a category', async () => {
+    const hex = (i: number, n: number) => Array.from({ length: n }, (_, k) => '0123456789abcdef'[(i * 7 + k * 13 + ((i * k) % 5)) % 16]).join('');
+    const lines = ['user_id,password,geometry,place,total_number,time_identifier,runner'];
+    for (let i = 0; i < 40; i++) lines.push([i + 1, hex(i, 40), hex(i, 60 + 8 * (i % 9)), (i % 12) + 1, 10 + ((i * 37) % 90), 'Financial year', `R${i}`].join(','));
+    const folder = makeFolder({ 'race.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'race', 'password')?.role.value, 'binary');
+      assert.equal(found(env, 'race', 'geometry')?.role.value, 'binary');
+      assert.notEqual(found(env, 'race', 'place')?.role.value, 'geo');
+      assert.equal(found(env, 'race', 'total_number')?.role.value, 'measure');
+      assert.notEqual(found(env, 'race', 'time_identifier')?.role.value, 'identifier');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps words in lists, codes of a step that is no check, and answers other than yes or no off the new rules', async () => {
+    const lines = ['household,crops,step,answer,status_code'];
+    const crops = ['["maize"]', '["beans","maize"]', '["cassava"]', '["maize","sorghum"]'];
+    const answers = ['Yes', 'No', 'Maybe', 'Sometimes'];
+    for (let i = 0; i < 40; i++) lines.push([i + 1, `"${crops[i % 4].replace(/"/g, '""')}"`, (i % 4) - 1, answers[i % 4], ['OK', 'FAIL'][i % 2]].join(','));
+    const folder = makeFolder({ 'farm.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'farm', 'crops')?.role.value, 'structured');
+      assert.notEqual(found(env, 'farm', 'step')?.role.value, 'flag');
+      assert.notEqual(found(env, 'farm', 'answer')?.role.value, 'flag');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

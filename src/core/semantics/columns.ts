@@ -144,7 +144,7 @@ function describedAsTime(e: ColumnEvidence, n: Names): boolean {
 }
 
 /** Events a column may be named after, whose values say when they happened (`founded`, `birth`, `inaugurated`). */
-const EVENT_WORDS = new Set(['founded', 'founding', 'established', 'birth', 'born', 'death', 'died', 'canonization', 'canonisation', 'canonized', 'canonised', 'beatification', 'beatified', 'incorporated', 'inaugurated', 'inauguration', 'dissolved', 'built', 'constructed', 'commissioned', 'decommissioned', 'opened', 'baptism', 'baptized', 'married', 'ordained', 'consecrated']);
+const EVENT_WORDS = new Set(['issued', 'released', 'founded', 'founding', 'established', 'birth', 'born', 'death', 'died', 'canonization', 'canonisation', 'canonized', 'canonised', 'beatification', 'beatified', 'incorporated', 'inaugurated', 'inauguration', 'dissolved', 'built', 'constructed', 'commissioned', 'decommissioned', 'opened', 'baptism', 'baptized', 'married', 'ordained', 'consecrated']);
 
 /**
  * A name that is an event (`founded`, `birth`, `year_built`, `death_date`): the event alone, or with a time word. A
@@ -420,6 +420,49 @@ function elapsedTimes(sample: readonly unknown[]): boolean {
 }
 
 /** Every sampled value is a JSON list of short codes without spaces (`["H8CA05035"]`). */
+/** Words that name a place when a column of them is empty (`origin` of a codex, `publisher_place`). */
+const EMPTY_PLACE_WORDS = new Set(['place', 'origin', 'location', 'birthplace']);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The items of a column whose every value is a JSON list of strings or numbers, blanks left out: how many there are,
+ * how many differ, and the share of lists with one item at most. Undefined where a value is anything else.
+ */
+function jsonLists(e: ColumnEvidence): { items: string[]; distinct: number; single: number } | undefined {
+  const values = presentTexts(e);
+  if (values.length === 0) return undefined;
+  const items: string[] = [];
+  let single = 0;
+  for (const v of values) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(v);
+    } catch {
+      return undefined;
+    }
+    if (!Array.isArray(parsed) || !parsed.every((i) => typeof i === 'string' || typeof i === 'number')) return undefined;
+    const shown = parsed.map((i) => String(i).trim()).filter((i) => i !== '');
+    if (shown.length <= 1) single++;
+    items.push(...shown);
+  }
+  return { items, distinct: new Set(items).size, single: single / values.length };
+}
+
+/** Hexadecimal values of one length, 32, 40 or 64 digits (a GUID without its hyphens, an SHA-1 or SHA-256): that length; else undefined. */
+function hexKeys(e: ColumnEvidence): number | undefined {
+  const values = presentTexts(e).map((v) => v.trim().replace(/^0x/i, ''));
+  const lengths = new Set(values.map((v) => v.length));
+  const [length] = [...lengths];
+  return lengths.size === 1 && (length === 32 || length === 40 || length === 64) ? length : undefined;
+}
+
+/** A few small whole numbers (-1 … 9), written as numbers or as text: codes of a check's outcome. */
+function smallCodes(e: ColumnEvidence): boolean {
+  const values = ((e as EvidenceWithSample).sample ?? e.column.samples).filter((v) => v !== null && v !== undefined && String(v).trim() !== '').map((v) => String(v).trim());
+  return values.length > 0 && e.column.distinctCount <= 5 && values.every((v) => /^-?\d$/.test(v));
+}
+
 function codeLists(e: ColumnEvidence): boolean {
   const values = presentTexts(e);
   if (values.length === 0) return false;
@@ -789,6 +832,17 @@ const RULES: Rule[] = [
     if (/BLOB|BYTEA|BINARY|IMAGE/.test(declared) && !/TEXT|CHAR|CLOB/.test(declared) && e.fingerprint.sampled === 0) return { role: 'binary', rule: 'binary:declared', confidence: 0.9, why: `declared ${column.declaredType}` };
     if (e.fingerprint.base64 >= 0.8) return { role: 'binary', rule: 'binary:base64', confidence: 0.85, why: 'values are long base64 strings' };
     if (e.fingerprint.controlChars >= 0.5) return { role: 'binary', rule: 'binary:control-characters', confidence: 0.8, why: `${Math.round(e.fingerprint.controlChars * 100)}% of values hold control characters: bytes (a geometry, a packed record) read as text` };
+    // Hexadecimal strings of one length, 32, 40 or 64 digits (`2BE29FA780804D849B3A6D847665B018`, a GUID or a hash
+    // written out): a record's key, not bytes; longer ones, or of many lengths, are encoded bytes (a geometry).
+    if (e.fingerprint.hex >= 0.9 && hexKeys(e) && !/^(password|passwd|pwd|secret|salt|signature)$/.test(n.last ?? '')) return { role: 'identifier', rule: 'identifier:hex-keys', confidence: 0.75, why: `values are hexadecimal strings of ${hexKeys(e)} digits: GUIDs or hashes that name records`, identifier: column.candidateKey ? 'primary-key' : 'code' };
+    // Random tokens of one length in letters of both cases and digits (`F/6MQogm4SruoS1iHbVwBrp7bVAGMrci`, a person's
+    // id hashed to hide it), or ORCID iDs (`0000-0002-1825-0097`): they name who, not what.
+    const tokens = presentTexts(e).map((v) => v.trim());
+    const mixed = tokens.filter((v) => /[a-z]/.test(v) && /[A-Z]/.test(v) && /\d/.test(v)).length;
+    if (tokens.length >= 3 && new Set(tokens.map((v) => v.length)).size <= 3 && tokens.every((v) => /^[A-Za-z0-9+/=_-]{16,64}$/.test(v)) && mixed >= 0.9 * tokens.length) {
+      return { role: 'identifier', rule: 'identifier:opaque-tokens', confidence: 0.65, why: `values are random tokens of letters of both cases and digits (${tokens[0].length} long): ids, hashed or generated`, identifier: column.candidateKey ? 'primary-key' : 'code' };
+    }
+    if (tokens.length >= 1 && tokens.every((v) => /^(https?:\/\/orcid\.org\/)?\d{4}-\d{4}-\d{4}-\d{3}[\dX]$/.test(v))) return { role: 'identifier', rule: 'identifier:orcid-values', confidence: 0.8, why: `values are ORCID iDs (${tokens[0]}): who the row is by`, identifier: 'code' };
     if (e.fingerprint.hex >= 0.9) return { role: 'binary', rule: 'binary:hex', confidence: 0.8, why: 'values are long hexadecimal strings (hashes or encoded bytes)' };
     if (column.nullFraction === 1 && n.last && BINARY_WORDS.has(n.last) && !(e.dictionary && YES_NO_DESCRIPTION.test(e.dictionary.description))) return { role: 'binary', rule: 'binary:name', confidence: 0.5, why: `empty, named ${column.name}` };
     return undefined;
@@ -853,11 +907,19 @@ const RULES: Rule[] = [
     // A few URLs on many rows (a licence written as its URL) name a category, as a code would.
     const { rows, distinct } = present(e);
     if (share >= 0.8 && kind === 'url' && distinct <= 100 && rows >= 4 * distinct) return { role: 'dimension', rule: 'dimension:recurring-urls', confidence: 0.6, why: `${distinct} URLs recurring over ${Math.round(rows)} rows: a category written as a link` };
+    // Lists that hold nothing (`[""]` in every row, a form's field never filled in): empty, whatever the brackets say.
+    const lists = share >= 0.8 && kind === 'json' ? jsonLists(e) : undefined;
+    if (lists && lists.items.length === 0) {
+      if (hasAny(n.tokens, IDENTIFIER_WORDS)) return { role: 'identifier', rule: 'identifier:empty-lists', confidence: 0.4, why: `named ${e.column.name}, every list empty`, identifier: 'code' };
+      return { role: 'text', rule: 'text:empty-lists', confidence: 0.4, why: 'every list is empty' };
+    }
+    // Lists of UUIDs (`["229e8c8b-0f91-…"]`, a record's related records or other versions): keys of other records.
+    if (lists && lists.items.filter((i) => UUID.test(i)).length >= 0.9 * lists.items.length) return { role: 'identifier', rule: 'identifier:lists-of-uuids', confidence: 0.65, why: 'lists of UUIDs: the keys of the records the row refers to', identifier: 'foreign-key' };
     // A list of one item in every row (`["urban_market"]`, a select-one answer exported as a list): a category.
-    if (share >= 0.8 && kind === 'json' && distinct <= 50 && rows >= 2 * distinct && oneItemLists(e)) return { role: 'dimension', rule: 'dimension:one-item-lists', confidence: 0.6, why: `${distinct} values, each a list of one item: a category written as a list` };
+    if (share >= 0.8 && kind === 'json' && distinct <= 50 && rows >= 2 * distinct && oneItemLists(e) && !(lists && lists.items.some((i) => /^https?:\/\//.test(i)))) return { role: 'dimension', rule: 'dimension:one-item-lists', confidence: 0.6, why: `${distinct} values, each a list of one item: a category written as a list` };
     // A list of codes named as identifiers (`id.fec`: `["H8CA05035", "S2CA00955"]`): the keys of the records the row
     // refers to, one person's several registrations.
-    if (share >= 0.8 && kind === 'json' && hasAny(n.tokens, IDENTIFIER_WORDS) && codeLists(e)) return { role: 'identifier', rule: 'identifier:lists-of-codes', confidence: 0.6, why: `named ${e.column.name}, lists of short codes: the keys of what the row refers to`, identifier: 'foreign-key' };
+    if (share >= 0.8 && kind === 'json' && hasAny(n.tokens, IDENTIFIER_WORDS) && (codeLists(e) || (lists && lists.items.every((i) => /^[A-Za-z0-9_.:-]{2,24}$/.test(i))))) return { role: 'identifier', rule: 'identifier:lists-of-codes', confidence: 0.6, why: `named ${e.column.name}, lists of short codes: the keys of what the row refers to`, identifier: 'foreign-key' };
     if (share >= 0.8) return { role: 'structured', rule: `structured:${kind}-values`, confidence: 0.95, why: `${Math.round(share * 100)}% of values are ${kind === 'json' ? 'JSON' : kind === 'url' ? 'URLs' : kind === 'email' ? 'e-mail addresses' : 'file paths'}`, structured: kind };
     // Names packed with semicolons or pipes (`Ann Lee; Bo Ek`) in a good share of cells: lists, though most hold one.
     // Long cells that are lists in nearly every row (keywords and subject codes joined by pipes) are lists too.
@@ -923,6 +985,13 @@ const RULES: Rule[] = [
     // 0 and 1 are also what a count of rare events holds (red cards): a name or description that counts wins.
     const counted = hasAny(n.tokens, COUNT_WORDS) ?? hasAny(n.described, COUNT_WORDS) ?? hasAny(n.tokens, ADDITIVE_WORDS) ?? hasAny(n.described, ADDITIVE_WORDS);
     if (f.yesNo && !(counted && isNumber(column))) return { role: 'flag', rule: 'flag:yes-no-values', confidence: 0.9, why: `two values that answer yes or no (${column.samples.join(', ')})` };
+    // A quality flag (`duplicateTrapCoordinateQF` 0/1/2, `consistencyTagIDSexQF` -1/0/1, as NEON writes them): whether
+    // a check passed, failed or was not made, in a few small whole numbers.
+    const qualityFlag = /^[a-z]{0,3}qf$/.test(n.last ?? '') || (n.tokens.length >= 2 && n.tokens.at(-2) === 'quality' && n.last === 'flag');
+    if (qualityFlag && (column.nullFraction === 1 || smallCodes(e))) return { role: 'flag', rule: 'flag:quality-flag', confidence: 0.7, why: `named ${column.name}: a quality flag, ${column.nullFraction === 1 ? 'empty here' : 'a few small whole numbers'}` };
+    // One answer on every row (`Yes` 500 times: "Is handwashing important?"): a yes/no question all answered alike.
+    const shownOnce = column.samples.map((v) => String(v ?? '').trim()).filter((v) => v !== '');
+    if (column.type === 'text' && column.distinctCount === 1 && shownOnce.length > 0 && /^(yes|no|true|false)$/i.test(shownOnce[0]) && present(e).rows >= 5) return { role: 'flag', rule: 'flag:one-answer', confidence: 0.6, why: `'${shownOnce[0]}' on every row: a yes/no question all answered alike` };
     // One marker value or nothing (`x`, `1`, `active`): a box that is ticked or not.
     // A letter alone, or in brackets (`W` for the winner, `(I)` for the incumbent), marks a row the same way; so does a
     // mark with a stray slip beside it (`X` on 19 rows, `19` on one): the slip is a typing error, not a second value.
@@ -959,6 +1028,12 @@ const RULES: Rule[] = [
   (e, n) => {
     const { column } = e;
     if (hasAny(n.tokens, IDENTIFIER_WORDS)) return undefined;
+    // A `place` in words (`publisher_place` Leipzig, a conference's `place` "Binghamton, N.Y."): a town; a `place` in
+    // numbers is a finishing position.
+    const placeNames = presentTexts(e);
+    if (column.type === 'text' && n.last === 'place' && placeNames.length >= 2 && placeNames.filter((v) => /^[^\d]+$/.test(v)).length >= 0.9 * placeNames.length && e.fingerprint.multiWord < 0.8) {
+      return { role: 'geo', rule: 'geo:place-names', confidence: 0.6, why: `named ${column.name}, names of places in words`, geo: 'city' };
+    }
     // Country names are a place unless the name makes them a kind of something (a `type`, a `team`); an area's
     // name (a grid `zone_name` of `Singapore`) is that place.
     const kindWord = hasAny(n.tokens.filter((t) => !SPATIAL_DIMENSION_WORDS.has(t)), DIMENSION_WORDS);
@@ -1119,8 +1194,11 @@ const RULES: Rule[] = [
     if ((first === 'num' || first === 'n') && n.tokens.length > 1 && isNumber(column) && !column.candidateKey) return undefined;
     // `id` before another word may abbreviate identification (`id_confidence`, `id_method`): what the head says it is.
     const idQualifier = n.tokens.length === 2 && n.tokens[0] === 'id' && (DIMENSION_WORDS.has(n.tokens[1]) || /^(confidence|certainty|quality|accuracy|status|level|notes?|comments?)$/.test(n.tokens[1]));
-    const idWord = idQualifier ? undefined : hasAny(n.tokens, IDENTIFIER_WORDS) ?? classificationCode(n.tokens);
-    const codeWord = n.last && CODE_WORDS.has(n.last) ? n.last : undefined;
+    // (`recipient_org_identifier` `GB-CHC-1096643` identifies; a `time_identifier` of `Academic year` says what kind of period.)
+    const identifierHead = n.last === 'identifier' && e.fingerprint.multiWord < 0.5 ? 'identifier' : undefined;
+    const idWord = idQualifier ? undefined : hasAny(n.tokens, IDENTIFIER_WORDS) ?? classificationCode(n.tokens) ?? identifierHead;
+    // (`total_number`, `average_number`: a statistic of a count, not the number a thing is known by.)
+    const codeWord = n.last && CODE_WORDS.has(n.last) && !/^(total|average|avg|mean|median|estimated|max|min)$/.test(n.tokens.at(-2) ?? '') ? n.last : undefined;
     // A key is never smoothed, predicted or bounded (`smoothed_ssn`, `low_ssn`: sunspot numbers, not social security ones).
     if (idWord && n.tokens.some((t) => ESTIMATE_WORDS.has(t))) return undefined;
     // Numbers with a fraction (`ssn` 118.3, a sunspot number; `key` 0.25) are no keys or codes, whatever the name.
@@ -1227,6 +1305,12 @@ const RULES: Rule[] = [
       return { role: 'time', rule: 'time:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}`, time: { storage: 'text', grain } };
     }
     if (FLAG_WORDS.has(n.last) || (n.tokens.length > 1 && FLAG_PREFIXES.has(n.tokens[0]))) return { role: 'flag', rule: 'flag:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}` };
+    // A coordinate or a place (`beneficiary_location_latitude`, `origin`, `publisher_place`), a key (`viaf`, `isni`).
+    const place = GEO_WORDS[n.last] ?? (EMPTY_PLACE_WORDS.has(n.last) ? 'city' : undefined);
+    if (place && !hasAny(n.tokens, IDENTIFIER_WORDS) && !(n.last !== undefined && CODE_WORDS.has(n.last))) return { role: 'geo', rule: 'geo:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}`, geo: place };
+    if (hasAny([n.last], IDENTIFIER_WORDS) || n.last === 'identifier') return { role: 'identifier', rule: 'identifier:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}`, identifier: 'code' };
+    // "Number of volumes", "number of lines": a count.
+    if (n.tokens.length >= 3 && /^(number|num|no)$/.test(n.tokens[0]) && n.tokens[1] === 'of') return { role: 'measure', rule: 'measure:empty-name', confidence: 0.4, why: `empty, named ${e.column.name} (a count)` };
     // A dictionary that says what its 1 and 0 mean ("indication if a photo was taken (1) or not (0)").
     if (e.dictionary && YES_NO_DESCRIPTION.test(e.dictionary.description)) return { role: 'flag', rule: 'flag:described-yes-no', confidence: 0.5, why: `empty, described as "${e.dictionary.description}"` };
     // A column the database declares as text holds no quantity, whatever its name (an `age` class code).
@@ -1239,7 +1323,7 @@ const RULES: Rule[] = [
     const opened = n.tokens.length > 1 && STATISTIC_OPENERS.has(n.tokens[0]) ? n.tokens[0] : undefined;
     const quantity = declaredText ? undefined : hasAny([n.last], ADDITIVE_WORDS) ?? hasAny([n.last], NON_ADDITIVE_WORDS) ?? hasAny([n.last], SEMI_ADDITIVE_WORDS) ?? hasAny(n.tokens, MONEY_WORDS) ?? counted ?? opened ?? perThousand(n.tokens);
     if (quantity) return { role: 'measure', rule: 'measure:empty-name', confidence: 0.4, why: `empty, named ${e.column.name} (${quantity})` };
-    if (DIMENSION_WORDS.has(n.last) || n.last === 'charset' || n.last === 'encoding' || n.last === 'dir') return { role: 'dimension', rule: 'dimension:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}` };
+    if (DIMENSION_WORDS.has(n.last) || /^(charset|encoding|dir|license|licence)$/.test(n.last)) return { role: 'dimension', rule: 'dimension:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}` };
     return undefined;
   },
   // Numbers written as text ($1,200; -566,000; 12 %).
@@ -1252,6 +1336,10 @@ const RULES: Rule[] = [
     }
     // Digits under a name that says they identify (`democracy_club_person_identifier`): a key kept as text.
     if ((hasAny(n.tokens, IDENTIFIER_WORDS) || n.last === 'identifier') && wholeNumbersWritten(e)) return { role: 'identifier', rule: 'identifier:id-name', confidence: 0.8, why: `named ${e.column.name}, whole numbers written as text`, identifier: 'code' };
+    // The number a thing is registered under (`recipient_org_charity_number` `0512710`, `company_no`): a code, however often it recurs.
+    if (n.tokens.length >= 2 && /^(number|no|nr|num)$/.test(n.last ?? '') && !/^(total|average|avg|mean|median|estimated|max|min|the)$/.test(n.tokens.at(-2) ?? '') && !hasAny(n.tokens.slice(0, -1), COUNT_WORDS) && wholeNumbersWritten(e)) {
+      return { role: 'identifier', rule: 'identifier:code-name', confidence: 0.7, why: `named ${e.column.name}, whole numbers written as text: the number it is registered under`, identifier: 'code' };
+    }
     // An entity numbered by its noun alone, written as text beside `NA` (a `nest` number, a `brood`): who the row is about.
     if (n.tokens.length === 1 && ENTITY_NOUNS.has(n.tokens[0]) && wholeNumbersWritten(e)) {
       return { role: 'identifier', rule: 'identifier:entity-number', confidence: 0.65, why: `named ${e.column.name}, whole numbers written as text: the number of the ${n.tokens[0]} a row is about`, identifier: 'code' };
@@ -1351,7 +1439,7 @@ const RULES: Rule[] = [
     const describing = textWord === 'description' || textWord === 'desc';
     const codeBeside = describing && e.table.columns.some((c) => c !== column && c.type === 'integer' && c.distinctCount >= 2 && Math.abs(c.distinctCount - column.distinctCount) <= 1);
     const describedKinds = describing && ((column.distinctCount <= 50 && nonNullRows >= 20 * column.distinctCount) || (codeBeside && column.distinctCount <= 200 && nonNullRows >= 4 * column.distinctCount));
-    if (!personName && (describedKinds || (textWord !== 'description' && textWord !== 'desc')) && textWord !== 'comment' && textWord !== 'comments' && textWord !== 'note' && textWord !== 'notes' && column.distinctCount <= 200 && nonNullRows >= 4 * column.distinctCount && f.meanLength <= 60) {
+    if (!personName && column.distinctCount >= 1 && (describedKinds || (textWord !== 'description' && textWord !== 'desc')) && textWord !== 'comment' && textWord !== 'comments' && textWord !== 'note' && textWord !== 'notes' && column.distinctCount <= 200 && nonNullRows >= 4 * column.distinctCount && f.meanLength <= 60) {
       return { role: 'dimension', rule: 'dimension:recurring-name', confidence: 0.65, why: `${column.distinctCount} names over ${Math.round(nonNullRows)} rows: a grouping` };
     }
     // The name of an entry in a short list other tables point at (a category, a department) is what you group by.

@@ -39,7 +39,7 @@ const set = (words: string) => new Set(words.split(/\s+/).filter(Boolean));
 // Catalogue numbers of publications and researchers (DOI, PubMed and PubMed Central ids, ISSN, ORCID, arXiv) identify
 // an article, a journal or a person, however they are stored. A URN is a unique reference number (a register's key
 // for a school, a charity, a provider) or a uniform resource name.
-export const IDENTIFIER_WORDS = set('id ids key pk fk uuid guid sku isbn ean upc iata icao ssn nid gtin hash username login userid doi pmid pmcid issn eissn orcid arxiv urn');
+export const IDENTIFIER_WORDS = set('id ids key pk fk uuid guid sku isbn ean upc iata icao ssn nid gtin hash username login userid doi pmid pmcid issn eissn orcid arxiv urn viaf isni');
 /** Identifier words that also end code-like names: `country_code` is geo, `account_code` an identifier. */
 export const CODE_WORDS = set('code cd no nr num number ref reference nummer numero');
 /**
@@ -335,6 +335,8 @@ export const ORDINAL_SCALES: string[][] = [
   ['never', 'rarely', 'sometimes', 'often', 'always'],
   ['g', 'pg', 'pg-13', 'r', 'nc-17'],
   ['strongly disagree', 'disagree', 'neutral', 'agree', 'strongly agree'],
+  // A change judged over a span of years ("Much worse" … "The same" … "Much better").
+  ['much worse', 'a bit worse', 'slightly worse', 'worse', 'the same', 'same', 'no change', 'better', 'slightly better', 'a bit better', 'much better'],
 ];
 
 /**

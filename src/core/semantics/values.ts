@@ -307,12 +307,15 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
   if (distinct && distinct.length > 0) {
     const lowered = new Set(distinct.filter((v) => v !== null && v !== undefined).map((v) => String(v).trim().toLowerCase()).filter((v) => !MISSING_TEXT.test(v)));
     // An answer of "unknown" (`U`, `DK`) beside Y and N leaves a yes/no question one.
-    const answered = [...lowered].filter((v) => !UNKNOWN_ANSWERS.has(v));
+    // A yes or a no followed by what it was judged on (`Yes (faeces in the pit, a worn path …)`, `No, (pit empty …)`) answers yes or no.
+    const answered = [...new Set([...lowered].filter((v) => !UNKNOWN_ANSWERS.has(v)).map((v) => /^(yes|no)\s*[,(:;–-]\s*\S/.exec(v)?.[1] ?? v))];
     const reordered = reorderedListSeparator(distinct.filter((v): v is string => typeof v === 'string'));
     if (reordered) f.reorderedList = reordered;
     // (A thing or `none`, written in either case: a coded-wire tag `CWT` / `None`, is whether it is there.)
     f.yesNo = answered.length === 2 && (YES_NO_PAIRS.some(([a, b]) => answered.includes(a) && answered.includes(b)) || negationPair(answered[0], answered[1]) || (answered.includes('none') && distinct.length >= 2 && !/^\d/.test(answered.find((v) => v !== 'none') ?? '')));
-    f.ordinalScale = lowered.size >= 2 && ORDINAL_SCALES.some((scale) => [...lowered].every((v) => scale.includes(v)));
+    // (A survey's "Other (please specify)" beside the scale's answers is no step of it.)
+    const scaled = [...lowered].filter((v) => !/^other\b/.test(v));
+    f.ordinalScale = scaled.length >= 2 && ORDINAL_SCALES.some((scale) => scaled.every((v) => scale.includes(v)));
     // Graded judgements (`Good`, `Requires improvement to be good`, `Inadequate`), beside `Not judged`.
     const graded = [...lowered].filter((v) => !NOT_GRADED.test(v));
     if (!f.ordinalScale && graded.length >= 2 && graded.every((v) => JUDGEMENTS.test(v))) f.ordinalScale = true;
@@ -360,7 +363,8 @@ export function reorderedListSeparator(values: readonly string[]): string | unde
 }
 
 /** Answers that say the yes/no is not known. */
-const UNKNOWN_ANSWERS = new Set(['u', 'unk', 'dk', 'not known', "don't know", 'dont know', 'not stated']);
+// (…and so do the survey's "Not sure" and an enumerator's "Couldn't observe".)
+const UNKNOWN_ANSWERS = new Set(['u', 'unk', 'dk', 'not known', "don't know", 'dont know', 'not stated', 'not sure', 'unsure', "couldn't observe", 'could not observe', 'not observed', "can't say", 'cannot say']);
 
 const BAND = /^([a-z][a-z ]*?\s)?(\d+(?:\.\d+)?)\s*(?:-|–|to)\s*(\d+(?:\.\d+)?)(\s[a-z ]+)?$/;
 const OPEN_BAND = /^([a-z][a-z ]*?\s)?(?:(\d+(?:\.\d+)?)\s*\+|(?:under|over|below|above|less than|more than|<|>|≥|≤|<=|>=)\s*(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*(?:and|or)\s*(?:over|older|above|more|under|younger|below|less))(\s[a-z ]+)?$/;
