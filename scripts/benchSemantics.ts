@@ -45,7 +45,8 @@ export function labelledColumns(env: SemanticEnvironment, labels: ColumnLabel[])
     const tables = env.profile.tables.filter((t) => {
       if (!pattern.test(t.sourceFile)) return false;
       if (label.table === '') return !t.parent;
-      return t.originalName === label.table || pathOf(t) === label.table || t.originalName.endsWith(`#${label.table}`);
+      // (A sheet that stacks several tables loads as one table per block, named `Sheet › Block title`.)
+      return t.originalName === label.table || pathOf(t) === label.table || t.originalName.endsWith(`#${label.table}`) || t.originalName.startsWith(`${label.table} › `);
     });
     let found = 0;
     for (const table of tables) {

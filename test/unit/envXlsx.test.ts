@@ -112,6 +112,36 @@ describe('env: XLSX', () => {
     assert.equal(table.rowCount, 12);
   });
 
+  it('splits sub-tables stacked in one sheet, each under a row that repeats the header, and drops a page header printed again', async () => {
+    // As HMRC's Tobacco Bulletin: receipts by financial year, then "Table 1b: … by calendar year" over the same columns.
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Table_1_receipts');
+    sheet.addRow(['Table 1: Tobacco receipts']);
+    sheet.addRow(['Table 1a: Tobacco receipts by financial year', 'Cigarettes', 'Cigars', 'Overall total']);
+    for (let y = 2010; y < 2015; y++) sheet.addRow([`${y} to ${y + 1}`, 7000 + y, 100 + (y % 7), 7100 + y + (y % 7)]);
+    sheet.addRow(['Table 1b: Tobacco receipts by calendar year', 'Cigarettes', 'Cigars', 'Overall total']);
+    sheet.addRow([2009, '[x]', '[x]', '[x]']);
+    for (let y = 2010; y < 2016; y++) sheet.addRow([y, 6900 + y, 90 + (y % 5), 6990 + y + (y % 5)]);
+    sheet.addRow(['End of worksheet']);
+    // A report printed over pages, its header repeated on each: one table.
+    const pages = workbook.addWorksheet('Pages');
+    pages.addRow(['Store', 'Sales', 'Returns']);
+    for (let i = 0; i < 4; i++) pages.addRow([`S${i}`, 10 * i, i]);
+    pages.addRow(['Store', 'Sales', 'Returns']);
+    for (let i = 4; i < 8; i++) pages.addRow([`S${i}`, 10 * i, i]);
+    const env = await load({ 'bulletin.xlsx': Buffer.from(await workbook.xlsx.writeBuffer()) });
+    const financial = tableOf(env, 'bulletin_table_1_receipts_tobacco_receipts_by_financial_year');
+    const calendar = tableOf(env, 'bulletin_table_1_receipts_tobacco_receipts_by_calendar_year');
+    assert.equal(financial.rowCount, 5);
+    assert.equal(calendar.rowCount, 7);
+    assert.equal(calendar.columns.find((c) => c.originalName === 'Cigarettes')?.type, 'integer');
+    assert.equal(calendar.columns[0].originalName, 'Table 1b: Tobacco receipts by calendar year');
+    assert.ok(env.profile.diagnostics.some((d) => /stacks 2 tables/.test(d.message)));
+    const paged = tableOf(env, 'bulletin_pages');
+    assert.equal(paged.rowCount, 8);
+    assert.equal(paged.columns.find((c) => c.originalName === 'Sales')?.type, 'integer');
+  });
+
   it('reads the column notes under a statistics agency\'s header (Unit, Series Type, … Series ID) as notes, and the series below as data', async () => {
     // As the ABS's time-series sheets: descriptions as the header, nine labelled rows of notes, then a date per row.
     const workbook = new ExcelJS.Workbook();

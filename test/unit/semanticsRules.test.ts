@@ -2302,3 +2302,45 @@ describe('semantics rules: the twenty-sixth set\'s rules stay off their look-ali
     }
   });
 });
+
+describe('semantics rules: HMRC\'s Tobacco Bulletin, three sub-tables stacked in each sheet (the twenty-seventh set\'s task pool)', function () {
+  this.timeout(120_000);
+
+  it('loads each sub-table on its own, its figures as numbers, and reads `1991 to 1992` as a financial year', async () => {
+    const env = await load('hmrc-tobacco-bulletin-xlsx');
+    const financial = env.semantics.columns.find((c) => c.table.endsWith('receipts_by_financial_year') && c.column.startsWith('table_1a'));
+    assert.ok(financial, 'the receipts by financial year are a table of their own');
+    assert.equal(financial.role.value, 'time');
+    assert.equal(financial.time?.grain, 'year');
+    const cigarettes = env.semantics.columns.find((c) => c.table.endsWith('receipts_by_month') && c.column === 'cigarettes');
+    assert.equal(cigarettes?.role.value, 'measure');
+    assert.equal(cigarettes?.additivity?.value, 'additive');
+  });
+});
+
+describe('semantics rules: map-grid coordinates described as such, a year with 0 where it is not known (the twenty-seventh set\'s task pool)', function () {
+  this.timeout(120_000);
+
+  it('reads `x` and `y` described as the coordinates of a centre as a place, and a release `year` of 0 … 2019 as years', async () => {
+    const councils = await load('mysociety-uk-local-authorities-csv');
+    assert.equal(column(councils, 'uk_local_authorities_current', 'x').role.value, 'geo');
+    assert.equal(column(councils, 'uk_local_authorities_current', 'y').role.value, 'geo');
+    const records = await load('repurrrsive-discogs-collection-json');
+    const year = column(records, 'discog', 'basic_information.year');
+    assert.equal(year.role.value, 'time');
+    assert.equal(year.time?.grain, 'year');
+  });
+
+  it('keeps an undocumented `x` a measure, and a `year_count` of 0 … 2019 a count', async () => {
+    const lines = ['id,x,years_count'];
+    for (let i = 0; i < 40; i++) lines.push([i + 1, 1000 + 250 * (i % 9), i === 0 ? 0 : 1000 + i * 25].join(','));
+    const folder = makeFolder({ 'points.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(env.semantics.columns.find((c) => c.column === 'x')?.role.value, 'measure');
+      assert.notEqual(env.semantics.columns.find((c) => c.column === 'years_count')?.role.value, 'time');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

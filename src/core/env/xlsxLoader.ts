@@ -380,8 +380,70 @@ function loadSheet(context: LoaderContext, grid: SheetGrid, workbookName: string
   // Type, Frequency, … Series ID), a label in the first cell and text in the others, above the numbers.
   const notes = columnNoteRows(grid.rows, headerEnd + 1);
   const bodyStart = notes.length > 0 ? notes[notes.length - 1] + 1 : headerEnd + 1;
-  const bodyRows = grid.rows.slice(bodyStart).filter((row) => nonBlankCount(row) > 0);
   const headerTexts = headerNames(grid, header, fullWidth);
+  // Sub-tables stacked in one sheet (HMRC's receipts by financial year, then "Table 1b: … by calendar year", then
+  // "Table 1c: … by month"), each under a row that repeats the header's other cells: one table each. A repeat whose
+  // first cell is the header's own is a page's header printed again: dropped.
+  const blocks: Block[] = [{ title: headerTexts[0], first: bodyStart, rows: [] }];
+  for (let r = bodyStart; r < grid.rows.length; r++) {
+    const row = grid.rows[r];
+    if (nonBlankCount(row) === 0) continue;
+    if (repeatsHeader(row, headerTexts)) {
+      const title = textOf(row[0]?.value ?? null);
+      if (title.toLowerCase() !== headerTexts[0].toLowerCase()) blocks.push({ title, first: r + 1, rows: [] });
+      continue;
+    }
+    blocks[blocks.length - 1].rows.push(r);
+  }
+  // ("End of worksheet", the accessible workbook's last line, is no row of data.)
+  const lastBlock = blocks[blocks.length - 1];
+  const lastRow = lastBlock.rows.at(-1);
+  if (lastRow !== undefined && nonBlankCount(grid.rows[lastRow]) === 1 && /^end of (the )?(work)?sheet\.?$/i.test(textOf(grid.rows[lastRow][0]?.value ?? null))) lastBlock.rows.pop();
+  if (blocks.length > 1 && blocks.every((b) => b.rows.length > 0)) {
+    blocks.forEach((block, k) => loadRows(context, grid, header, headerEnd, bodyStart, [block.title, ...headerTexts.slice(1)], block.rows, workbookName, sheetCount, hidden, block.title, notes, k === 0));
+    report(context, 'info', `Sheet '${grid.name}' stacks ${blocks.length} tables, each under a row that repeats the header: ${blocks.map((b) => JSON.stringify(b.title)).join(', ')}; loaded as ${blocks.length} tables.`);
+    return;
+  }
+  loadRows(context, grid, header, headerEnd, bodyStart, headerTexts, blocks.flatMap((b) => b.rows), workbookName, sheetCount, hidden, undefined, notes, true);
+}
+
+/** One of the tables a sheet stacks: the first cell of the row it starts under, and its rows' indices in the grid. */
+interface Block {
+  title: string;
+  first: number;
+  rows: number[];
+}
+
+/** A row whose cells after the first repeat the header's (at least two of them, and no other cell filled). */
+function repeatsHeader(row: CellRead[], headerTexts: readonly string[]): boolean {
+  let same = 0;
+  for (let c = 1; c < headerTexts.length; c++) {
+    const text = textOf(row[c]?.value ?? null);
+    if (text === '') continue;
+    if (text.toLowerCase() !== headerTexts[c].toLowerCase()) return false;
+    same++;
+  }
+  return same >= 2;
+}
+
+function loadRows(
+  context: LoaderContext,
+  grid: SheetGrid,
+  header: HeaderBlock,
+  headerEnd: number,
+  bodyStart: number,
+  headerTexts: string[],
+  rowIndices: readonly number[],
+  workbookName: string,
+  sheetCount: number,
+  hidden: boolean,
+  blockTitle: string | undefined,
+  notes: number[],
+  /** Whether to report what holds for the whole sheet (its title rows, notes, header): once, with its first table. */
+  sheetFacts: boolean,
+): void {
+  const fullWidth = grid.rows[0]?.length ?? 0;
+  const bodyRows = rowIndices.map((r) => grid.rows[r]);
   // Columns with neither a header nor any value are layout, not data.
   const kept: number[] = [];
   for (let c = 0; c < fullWidth; c++) {
@@ -410,8 +472,8 @@ function loadSheet(context: LoaderContext, grid: SheetGrid, workbookName: string
   }
   const headerTop = grid.firstRow + header.rows[0];
   const headerBottom = grid.firstRow + headerEnd;
-  const dataTop = grid.firstRow + bodyStart;
-  const dataBottom = grid.firstRow + grid.rows.length - 1;
+  const dataTop = grid.firstRow + (blockTitle === undefined ? bodyStart : rowIndices[0]);
+  const dataBottom = grid.firstRow + (blockTitle === undefined ? grid.rows.length - 1 : rowIndices[rowIndices.length - 1]);
   const columns: ColumnSpec[] = kept.map((c, k) => {
     const letters = columnLetters(grid.firstColumn + c);
     const originalName = names[k].originalName || names[k].name;
@@ -430,7 +492,7 @@ function loadSheet(context: LoaderContext, grid: SheetGrid, workbookName: string
   for (const column of columns) if (column.origin && column.origin.range === undefined) delete column.origin.range;
   reportDateLayouts(context, columns, trackers, ` in sheet '${grid.name}'`);
 
-  const tableName = context.names.allocate(sheetTableName(context, grid.name, sheetCount));
+  const tableName = context.names.allocate(blockTitle === undefined ? sheetTableName(context, grid.name, sheetCount) : `${sheetTableName(context, grid.name, 2)}_${toSnakeIdentifier(blockTitle.replace(/^table\s+\w+\s*:\s*/i, ''), 'table')}`);
   const inserter = createTable(context.db, tableName, columns);
   try {
     const values: Array<string | number | null> = new Array(columns.length);
@@ -443,17 +505,17 @@ function loadSheet(context: LoaderContext, grid: SheetGrid, workbookName: string
     inserter.dispose();
     throw e;
   }
-  context.tables.push({ name: tableName, originalName: grid.name, sourceFile: context.file, kind: 'table', columns, statistics: inserter.statistics(), ...(dropped.length > 0 ? { droppedColumns: dropped.map((c) => `column_${c + 1}`) } : {}) });
+  context.tables.push({ name: tableName, originalName: blockTitle === undefined ? grid.name : `${grid.name} › ${blockTitle}`, sourceFile: context.file, kind: 'table', columns, statistics: inserter.statistics(), ...(dropped.length > 0 ? { droppedColumns: dropped.map((c) => `column_${c + 1}`) } : {}) });
 
   const where = `Sheet '${grid.name}'`;
   if (dropped.length > 0) report(context, 'info', `${where}: ${dropped.length} column(s) with neither a name nor a value left out (${positions(dropped)}).`);
-  if (notes.length > 0) report(context, 'info', `${where}: ${notes.length} row(s) of column notes under the header read as notes, not data: ${notes.map((r) => JSON.stringify(textOf(grid.rows[r][0]?.value ?? null))).join(', ')}.`);
-  if (header.captions.length > 0) report(context, 'info', `${where}: title row(s) above the header skipped: ${header.captions.map((c) => JSON.stringify(c)).join(', ')}.`);
+  if (sheetFacts && notes.length > 0) report(context, 'info', `${where}: ${notes.length} row(s) of column notes under the header read as notes, not data: ${notes.map((r) => JSON.stringify(textOf(grid.rows[r][0]?.value ?? null))).join(', ')}.`);
+  if (sheetFacts && header.captions.length > 0) report(context, 'info', `${where}: title row(s) above the header skipped: ${header.captions.map((c) => JSON.stringify(c)).join(', ')}.`);
   const textNumbers = columns.filter((c, k) => trackers[k].numbersAsText > 0 && (c.type === 'integer' || c.type === 'real'));
   if (textNumbers.length > 0) report(context, 'info', `${where}: ${textNumbers.length} column(s) store their numbers as text (${textNumbers.slice(0, 5).map((c) => c.originalName || c.name).join(', ')}${textNumbers.length > 5 ? ', …' : ''}); read as numbers.`);
-  if (header.headerless !== undefined) report(context, 'info', `${where} has no header row: its first row (${dataTop}) is read as data, its columns named by position (column_1 …).`);
-  if (header.rows.length > 1) report(context, 'info', `${where}: merged header cells read as a ${header.rows.length}-row header (rows ${headerTop}–${headerBottom}).`);
-  if (hidden) report(context, 'info', `${where} is hidden in the workbook; loaded anyway.`);
+  if (sheetFacts && header.headerless !== undefined) report(context, 'info', `${where} has no header row: its first row (${dataTop}) is read as data, its columns named by position (column_1 …).`);
+  if (sheetFacts && header.rows.length > 1) report(context, 'info', `${where}: merged header cells read as a ${header.rows.length}-row header (rows ${headerTop}–${headerBottom}).`);
+  if (sheetFacts && hidden) report(context, 'info', `${where} is hidden in the workbook; loaded anyway.`);
   if (uncachedFormulas > 0) {
     report(
       context,

@@ -252,7 +252,9 @@ const timeRules: Rule[] = [
     const yearName = n.tokens.some((t) => YEAR_NAMES.has(t)) || namedForEvent(n) || namedForEvent(n, leafTokens(e));
     if (!yearName || !describedAsTime(e, n)) return undefined;
     // An event's year with 0 where it is not known and a few before the common era (an author `birth` of -750 or 0).
-    if (column.type === 'integer' && !n.tokens.some((t) => YEAR_NAMES.has(t)) && num(column.min) >= -3000 && num(column.max) <= 2999 && num(column.min) < 1000) {
+    // (…and a `year` with 0 where it is not known, as Discogs writes a release's year: years, 0 a missing one.)
+    const zeroForUnknown = n.last !== undefined && YEAR_WORDS.has(n.last) && num(column.min) === 0;
+    if (column.type === 'integer' && (zeroForUnknown || !n.tokens.some((t) => YEAR_NAMES.has(t))) && num(column.min) >= -3000 && num(column.max) <= 2999 && num(column.min) < 1000) {
       const values = ((e as EvidenceWithSample).sample ?? column.samples).filter((v): v is number => typeof v === 'number' && v !== 0);
       if (values.length >= 5 && values.filter((v) => v >= 1000).length >= 0.9 * values.length) {
         return { role: 'time', rule: 'time:year-number', confidence: 0.7, why: `named ${column.name}, integers ${column.min}–${column.max}, nearly all four-digit years (0 where not known, a few before the common era): calendar years`, time: { storage: 'year', grain: 'year', layout: 'YYYY', min: String(column.min), max: String(column.max), isoExpression: "CASE WHEN {col} >= 1000 THEN printf('%04d-01-01', {col}) END" } };
@@ -328,7 +330,7 @@ const timeRules: Rule[] = [
     if (sample && sample.length >= 3 && spans === sample.length) return { role: 'time', rule: 'time:year-spans', confidence: 0.75, why: 'values are spans of years (YYYY-YYYY)', time: { storage: 'text', grain: 'other', layout: 'YYYY-YYYY' } };
     // Years that run from one calendar year into the next (`2011-12`, `2019/20`): financial, school or mid-year years.
     const fiscal = sample ? new Set(sample.filter((v) => typeof v === 'string' && fiscalYear(v)).map((v) => String(v).trim())).size : 0;
-    if (sample && fiscal >= 3 && sample.every((v) => typeof v === 'string' && fiscalYear(v))) return { role: 'time', rule: 'time:fiscal-years', confidence: 0.8, why: 'values are years that run into the next (YYYY-YY)', time: { storage: 'text', grain: 'year', layout: 'YYYY-YY' } };
+    if (sample && fiscal >= 3 && sample.every((v) => typeof v === 'string' && fiscalYear(v))) return { role: 'time', rule: 'time:fiscal-years', confidence: 0.8, why: `values are years that run into the next (${String(sample.find((v) => typeof v === 'string')).trim()})`, time: { storage: 'text', grain: 'year', layout: 'YYYY-YY' } };
     if (f.week >= 0.9) return { role: 'time', rule: 'time:iso-weeks', confidence: 0.9, why: 'values are ISO weeks (YYYY-Www)', time: { storage: 'text', grain: 'week', layout: 'YYYY-Www' } };
     if (f.period >= 0.9) return { role: 'time', rule: 'time:year-month-periods', confidence: 0.92, why: 'values are YYYY-MM periods', time: { storage: 'period', grain: 'month', layout: 'YYYY-MM', min: stringOf(column.samples[0]), isoExpression: "{col} || '-01'" } };
     if (f.dateLike >= 0.9) return { role: 'time', rule: 'time:mixed-layouts', confidence: 0.85, why: 'every value reads as a date, but in more than one layout (kept as text; convert before comparing)', time: { storage: 'mixed', grain: (e.dateShape && grainOfShape(e.dateShape)) ?? 'day' } };
@@ -812,6 +814,9 @@ function describedPlace(described: readonly string[]): (typeof GEO_WORDS)[string
   if (['name', 'code', 'abbreviation', 'abbr', 'iso'].includes(words[0]) && words[1] === 'of') return GEO_WORDS[words[2]];
   // "Galactic longitude", "Geodetic latitude": a coordinate in another frame is still a coordinate.
   if (/^(galactic|ecliptic|celestial|geographic|geographical|geodetic|geocentric|supergalactic)$/.test(words[0]) && (words[1] === 'latitude' || words[1] === 'longitude')) return words[1];
+  // "X coordinate for the center of the local authority", "Y coordinate of the centroid": a point on a map grid
+  // (eastings and northings), where a thing is.
+  if ((words[0] === 'x' || words[0] === 'y') && /^coordinates?$/.test(words[1] ?? '') && words.slice(2).some((w) => /^(cent(er|re)|centroid|location|point|site|place|authority|area|boundary|station)s?$/.test(w))) return words[0] === 'x' ? 'longitude' : 'latitude';
   return undefined;
 }
 
@@ -1106,7 +1111,7 @@ const RULES: Rule[] = [
       // (Numbers written as text beside `NA` are numbers.)
       if (!isNumber(column) && !(column.type === 'text' && e.fingerprint.numericText >= 0.9)) return undefined;
       const limit = kind === 'latitude' ? 90 : 180;
-      const projected = n.tokens.includes('easting') || n.tokens.includes('northing');
+      const projected = n.tokens.includes('easting') || n.tokens.includes('northing') || (e.dictionary !== undefined && (n.described[0] === 'x' || n.described[0] === 'y') && /^coordinates?$/.test(n.described[1] ?? ''));
       // A short name (`lat`) needs coordinate values; the full word (`latitude`) stands even with some stray values.
       const spelled = n.tokens.includes('latitude') || n.tokens.includes('longitude') || (e.dictionary !== undefined && (n.described.includes('latitude') || n.described.includes('longitude')));
       if (!isNumber(column) && !projected && !spelled) return undefined;
@@ -1891,8 +1896,10 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
 
 /** A year that runs into the next, written with the next's last two digits: `2011-12`, `1999/00`. */
 function fiscalYear(text: string): boolean {
-  const m = /^\s*((?:1[5-9]|20)\d\d)\s*[-–/]\s*(\d\d)\s*$/.exec(text);
-  return m !== null && (Number(m[1]) + 1) % 100 === Number(m[2]);
+  // (`1991 to 1992`, as HMRC writes a financial year, and `2020 to 2021 [provisional]` with its note.)
+  const m = /^\s*((?:1[5-9]|20)\d\d)\s*(?:[-–/]|\bto\b)\s*(\d\d|(?:1[5-9]|20)\d\d)\s*(?:\[[^\]]*\])?\s*$/i.exec(text);
+  if (m === null) return false;
+  return m[2].length === 2 ? (Number(m[1]) + 1) % 100 === Number(m[2]) : Number(m[1]) + 1 === Number(m[2]) && /\bto\b/i.test(text);
 }
 
 /** The sides of a match: `home_score` beside `away_score`, `team1_score` beside `team2_score`. */
