@@ -392,6 +392,15 @@ function computedColumns(db: Database, table: TableProfile): Array<Extract<Relat
       }
     }
   }
+  // Sums of four parts or more, each no larger than the total: EPA's days with an AQI = good + moderate + unhealthy
+  // for sensitive groups + unhealthy + very unhealthy + hazardous days (and = the days each pollutant led).
+  for (let c = 0; c < n; c++) {
+    if (!varies[c] || seen.has(numeric[c].name) || !sample.every((r) => r[c] >= 0)) continue;
+    const parts = numeric.map((_, i) => i).filter((i) => i !== c && sample.every((r) => r[i] >= 0 && r[i] <= r[c]) && sample.some((r) => r[i] > 0));
+    if (parts.length < 4 || parts.length > MAX_SUM_PARTS) continue;
+    const subset = smallestSum(parts, (chosen) => holds((r) => close(r[c], chosen.reduce((t, i) => t + r[i], 0))));
+    if (subset) add(c, subset, subset.map((i) => numeric[i].name).join(' + '), `equals the sum of ${subset.length} columns (${subset.map((i) => numeric[i].name).join(', ')}) on ${sample.length} sampled rows`);
+  }
   // A mean of two as its column rounds it (NOAA's TAVG, (TMAX + TMIN) / 2 to a tenth), on nearly every row: a few
   // months' averages come from daily values the extremes do not give.
   const share = (f: (r: number[]) => boolean) => sample.filter(f).length / sample.length;
@@ -606,6 +615,20 @@ const TOTAL_NAME = /(^|[^a-z])(total[e]?|gesamt|overall|sum)([^a-z]|$)/i;
  * A part's name and its whole's: the whole's name is the part's and more (`todesfaelle`, `todesfaelle_gesamt`), or
  * codes of one length that differ only in their first letter (`HTHG`, `FTHG`: half- and full-time home goals).
  */
+/** The most columns a sum of parts is searched among (2^16 subsets, each tried on the sample's first row first). */
+const MAX_SUM_PARTS = 16;
+
+/** The first subset of 4 or more of `parts`, fewest first, for which `sums` holds; undefined if none does. */
+function smallestSum(parts: readonly number[], sums: (chosen: number[]) => boolean): number[] | undefined {
+  const subsets: number[][] = [];
+  for (let mask = 1; mask < 1 << parts.length; mask++) {
+    const chosen = parts.filter((_, k) => mask & (1 << k));
+    if (chosen.length >= 4) subsets.push(chosen);
+  }
+  subsets.sort((a, b) => a.length - b.length);
+  return subsets.find(sums);
+}
+
 function namedAlike(part: string, whole: string): boolean {
   const code = /^[A-Za-z]{3,6}$/;
   if (code.test(part) && code.test(whole) && part.length === whole.length && part.slice(1).toLowerCase() === whole.slice(1).toLowerCase() && part[0].toLowerCase() !== whole[0].toLowerCase()) return true;

@@ -31,6 +31,12 @@ export function tableKind(table: TableProfile, columns: ColumnSemantics[], relat
   const when = eventTime(table, columns);
   // (Rows other tables refer to, or dated rows, are things or events of their own: an order, not a link.)
   if (keysOut.length >= 2 && descriptive.length <= 1 && measures.length === 0 && keysIn.length === 0 && !when) return rule('bridge', 'bridge', `links ${keysOut.map((k) => (k.kind === 'foreign-key' ? k.parent.table : '')).join(' and ')}`, 0.8);
+  // Other names or codes of another table's rows (mySociety's `lookup_name_to_registry`: 1,774 spellings of 470
+  // councils' names, each beside its council's code): a crosswalk, whose rows are names, not things to count.
+  const names = columns.filter((c) => !(keysOut.length === 1 && keysOut[0].kind === 'foreign-key' && keysOut[0].child.column === c.column));
+  if (keysOut.length === 1 && keysIn.length === 0 && measures.length === 0 && !when && table.columns.length <= 3 && names.length >= 1 && names.every((c) => ['identifier', 'geo', 'text'].includes(c.role.value))) {
+    return rule('bridge', 'crosswalk', `other names or codes of ${keysOut[0].kind === 'foreign-key' ? keysOut[0].parent.table : ''} rows, beside their key`, 0.7);
+  }
   if (semi.length > 0 && semi.length >= measures.length / 2 && keysOut.length > 0) return rule('snapshot', 'snapshot', `levels (${semi.map((c) => c.column).join(', ')}) by ${keysOut.length > 0 ? 'entity' : 'date'}`);
   if (when && keysOut.length > 0 && measures.filter((c) => c.additivity?.value === 'additive').length > 0) return rule('fact', 'fact', `additive measures by ${keysOut.length} foreign key(s) and ${when.column}`);
   if (when && keysOut.length > 0) return rule('event', 'event', `who (${keysOut.map((k) => (k.kind === 'foreign-key' ? k.child.column : '')).join(', ')}) and when (${when.column})`);

@@ -278,6 +278,9 @@ export function tableLabel(table: string, profile: EnvironmentProfile): string |
   }
   if (/\.(xlsx|xlsm|xls|ods)$/i.test(t.sourceFile)) {
     if (t.originalName === '' || /['\n]/.test(t.originalName)) return undefined;
+    // One of the tables a sheet stacks (`Table_1_receipts › Table 1b: Tobacco receipts by calendar year`): by its title.
+    const stacked = /^(.*) › (.*)$/.exec(t.originalName);
+    if (stacked) return `the table '${stacked[2]}' of the '${stacked[1]}' sheet`;
     // A sheet name several workbooks share (`analysis_data` in nine of them) is that sheet of its workbook.
     const shared = profile.tables.filter((x) => x.originalName.toLowerCase() === t.originalName.toLowerCase() && /\.(xlsx|xlsm|xls|ods)$/i.test(x.sourceFile)).length > 1;
     return shared ? `the '${t.originalName}' sheet of ${t.sourceFile.replace(/^.*[\\/]/, '')}` : `the '${t.originalName}' sheet`;

@@ -123,7 +123,7 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
       const s = semanticsOf(context, table.name, c.name);
       // (Where an interval starts or ends, `tx_start` on a chromosome, is a position: its mean or correlation says little.)
       if (s?.additivity?.source.kind === 'rule' && s.additivity.source.rule === 'additivity:interval-bound') return false;
-      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || isCircular(c) || isPictureSize(c) || inLocalCurrency(table, c) || inRowUnits(table, c) || runningTotal(context, table.name, c.name) || repeatedValue(context, table.name, c.name) || mixedQuantities(table, c, context)) return false;
+      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || isCircular(c) || isPictureSize(c) || inLocalCurrency(table, c) || inRowUnits(table, c) || runningTotal(context, table.name, c.name) || repeatedValue(context, table.name, c.name) || mixedQuantities(table, c, context) || unevenCoverage(context, table).has(c.name)) return false;
       const unnamed = s.role.source.kind === 'rule' && s.role.source.rule === 'measure:numbers';
       if (unnamed && c.type === 'integer' && c.distinctCount >= 0.9 * table.rowCount * (1 - c.nullFraction)) return false;
       // A numbered code no document spells out (`c14`, `c25` of a Census finance table): a reader cannot tell what it
@@ -135,6 +135,39 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
     .filter((c) => options.perPart || !context.partScales?.has(repetitionKey(table.name, c.name)))
     .sort((a, b) => rank(a) - rank(b));
 }
+
+/** Units of time that days, nights or hours of observation are counted in. */
+const TIME_COUNT_UNITS = /^(days|nights|hours|weeks|months)$/;
+
+/**
+ * Counts of days of each kind that add up to the days a row was observed (EPA's good + moderate + … + hazardous days =
+ * days with an AQI, 2 to 366 of them), where some rows were observed for far fewer days than others: a raw count then
+ * measures how long a row was observed as much as how its days were, so none of them is compared, averaged or ranked
+ * across rows. The total and its parts, by column name; empty where the days observed are about the same on every row.
+ */
+export function unevenCoverage(context: FamilyContext, table: TableProfile): Set<string> {
+  const cached = coverageCache.get(context)?.get(table.name);
+  if (cached) return cached;
+  const members = new Set([table.name, ...(partitionOfView(context, table)?.tables.map((t) => t.table) ?? [])]);
+  const found = new Set<string>();
+  for (const r of context.semantics.relationships) {
+    if (r.kind !== 'derived-column' || !members.has(r.table) || r.from.length < 4 || r.relation !== r.from.join(' + ')) continue;
+    const total = table.columns.find((c) => c.name === r.column);
+    const words = nameParts(total?.originalName || r.column);
+    if (!total || !words.some((w) => TIME_COUNT_UNITS.test(w)) || typeof total.min !== 'number' || typeof total.max !== 'number') continue;
+    if (total.min >= 0.8 * total.max) continue;
+    found.add(r.column);
+    for (const part of r.from) found.add(part);
+    // (…and so are the other counts of the same days: the days each pollutant led, another split of the same total.)
+    const unit = words.find((w) => TIME_COUNT_UNITS.test(w))!;
+    for (const c of table.columns) if (isNumeric(c) && nameParts(c.originalName || c.name).includes(unit) && typeof c.max === 'number' && c.max <= total.max) found.add(c.name);
+  }
+  if (!coverageCache.has(context)) coverageCache.set(context, new Map());
+  coverageCache.get(context)!.set(table.name, found);
+  return found;
+}
+
+const coverageCache = new WeakMap<FamilyContext, Map<string, Set<string>>>();
 
 /** Angles on a circle (a compass bearing, a wind direction, an antenna's polarization): 350° and 10° are 20° apart, so
  * their mean, percentiles and sums say nothing; circular statistics are no task here. */
