@@ -5,7 +5,7 @@
  * sheet gives tasks. (The tests read the data of the held-out set; none reads its column labels.)
  */
 import * as assert from 'node:assert/strict';
-import { unevenCoverage } from '../../src/core/taskpool/families/kit';
+import { rowsNoun, unevenCoverage } from '../../src/core/taskpool/families/kit';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
 import { loadSemanticEnvironment } from '../../src/core/semantics/index';
 import { makeFolder } from '../support/envFixtures';
@@ -26,15 +26,24 @@ describe('task pool: after the round-18 question review', function () {
     assert.ok(!uneven.has('median_aqi'));
     const pool = await buildTaskPool(session.toolContext);
     assert.ok(pool.tasks.length >= 3, `${pool.tasks.length} tasks`);
-    for (const task of pool.tasks) assert.doesNotMatch(task.question, /\bdays\b/, task.question);
+    // Counts of days only as a share of the days observed, pooled per year.
+    for (const task of pool.tasks) if (!/pooling each year's days with AQI/.test(task.question)) assert.doesNotMatch(task.question, /\bdays\b/, task.question);
+    const share = pool.tasks.find((t) => /highest share of them that were moderate days/.test(t.question));
+    assert.ok(share, 'a year compared by its share of moderate days');
+    assert.equal(share.answer.type === 'number' ? share.answer.value : undefined, 2.46);
   });
 
-  it('reads mySociety\'s lookups of names and codes as crosswalks, and counts no spellings as councils', async () => {
+  it('reads mySociety\'s lookups of names and codes as crosswalks and its councils as local authorities at several levels: no spellings counted, no area summed', async () => {
     const { context, session } = await env('mysociety-uk-local-authorities-csv');
     for (const name of ['lookup_name_to_registry', 'lookup_gss_to_registry']) assert.equal(context.semantics.tables.find((t) => t.table === name)?.kind.value, 'bridge', name);
-    assert.equal(tableOf(context, 'uk_local_authorities_current').rowCount, 470);
+    const councils = tableOf(context, 'uk_local_authorities_current');
+    assert.equal(councils.rowCount, 470);
+    // Districts name their county, and members their combined authority, by the table's own key: rows at several levels.
+    assert.deepEqual(context.semantics.tables.find((t) => t.table === councils.name)?.nested?.columns, ['county_la', 'combined_authority']);
+    assert.equal(rowsNoun(context, councils), 'local authorities');
     const pool = await buildTaskPool(session.toolContext);
     for (const task of pool.tasks) {
+      assert.doesNotMatch(task.question, /total area|uk_local_authorities_current/, task.question);
       if (task.family === 'join-key') continue;
       assert.doesNotMatch(task.question, /number of rows in lookup|rows in lookup_(name|gss)/, task.question);
       assert.doesNotMatch(task.question, /coordinate/, task.question);
@@ -64,6 +73,8 @@ describe('task pool: after the round-18 question review', function () {
       assert.ok(sum && sum.kind === 'derived-column' && sum.from.length === 4, 'population is the sum of its four bands');
       assert.notEqual(env.semantics.tables.find((t) => t.table === 'payments')?.kind.value, 'bridge');
       assert.equal(env.semantics.tables.find((t) => t.table === 'region_names')?.kind.value, 'bridge');
+      // Codes of another table's rows are no levels of this one.
+      assert.deepEqual(env.semantics.tables.filter((t) => t.nested).map((t) => t.table), []);
     } finally {
       folder.cleanup();
     }

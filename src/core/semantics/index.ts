@@ -262,6 +262,11 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
     }
   }
 
+  for (const t of tables) {
+    const table = profile.tables.find((x) => x.name === t.table);
+    const nested = table ? nestedLevels(db, table) : undefined;
+    if (nested) t.nested = nested;
+  }
   markMetadataTables(tables, dictionary);
   // Facts read from the data across rows: parents' values repeated on children, the same data twice, counts the layout fixes.
   const partitionMembers = new Set(partitions.flatMap((p) => (p.view ? p.tables.map((t) => t.table) : [])));
@@ -417,4 +422,27 @@ export async function loadSemanticEnvironment(root: string, options: LoadOptions
 /** The semantics of one column, if the profile has it. */
 export function columnOf(semantics: SemanticProfile | undefined, table: string, column: string): ColumnSemantics | undefined {
   return semantics?.columns.find((c) => c.table === table && c.column === column);
+}
+
+/**
+ * Columns of a table whose values are nearly all the table's own key, pointing at other rows (a district's county,
+ * a council's successor): at least two distinct values, 95% of them keys of the table, and not the key itself.
+ * Only text codes (`E10000002`, `ABC`): small numbers fit any integer key by chance.
+ */
+function nestedLevels(db: Database, table: TableProfile): TableSemantics['nested'] {
+  if (table.kind !== 'table' || table.rowCount < 10) return undefined;
+  const key = table.columns.find((c) => c.candidateKey && c.type === 'text' && c.nullFraction === 0 && c.samples.every((v) => typeof v === 'string' && v.length <= 12 && !/\s/.test(v)));
+  if (!key) return undefined;
+  const found: string[] = [];
+  for (const c of table.columns) {
+    if (c === key || c.type !== 'text' || c.distinctCount < 2 || c.distinctCount > table.rowCount / 2) continue;
+    try {
+      const [row] = db.exec(`SELECT COUNT(DISTINCT ${q(c.name)}), COUNT(DISTINCT CASE WHEN ${q(c.name)} IN (SELECT ${q(key.name)} FROM ${q(table.name)}) THEN ${q(c.name)} END) FROM ${q(table.name)} WHERE ${q(c.name)} IS NOT NULL AND TRIM(${q(c.name)}) <> ''`)[0]?.values ?? [];
+      const [all, inKey] = (row ?? []).map(Number);
+      if (all >= 2 && inKey >= 0.95 * all) found.push(c.name);
+    } catch {
+      // A column the query cannot read is no evidence either way.
+    }
+  }
+  return found.length > 0 ? { columns: found, key: key.name, why: `${found.join(', ')} name${found.length === 1 ? 's' : ''} other rows of this table by ${key.name}: its rows are at several levels` } : undefined;
 }

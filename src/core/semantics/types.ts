@@ -109,6 +109,12 @@ export interface TableSemantics {
    * description): its counts are fixed by the schema, so no task asks about it as data.
    */
   metadata?: { describes: string[]; why: string };
+  /**
+   * Columns that name other rows of the same table by its key (a district's `county_la`, a council's `replaced_by`):
+   * the table holds things at several levels, or before and after, so its amounts summed over all rows count some
+   * of them twice.
+   */
+  nested?: { columns: string[]; key: string; why: string };
 }
 
 export interface ColumnRef {

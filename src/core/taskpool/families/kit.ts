@@ -146,8 +146,18 @@ const TIME_COUNT_UNITS = /^(days|nights|hours|weeks|months)$/;
  * across rows. The total and its parts, by column name; empty where the days observed are about the same on every row.
  */
 export function unevenCoverage(context: FamilyContext, table: TableProfile): Set<string> {
+  return coverageOf(context, table).columns;
+}
+
+/** The totals of days observed that `unevenCoverage` finds, each with its parts (in the table's own columns). */
+export function coverageTotals(context: FamilyContext, table: TableProfile): Array<{ total: ColumnProfile; parts: ColumnProfile[] }> {
+  return coverageOf(context, table).totals;
+}
+
+function coverageOf(context: FamilyContext, table: TableProfile): { columns: Set<string>; totals: Array<{ total: ColumnProfile; parts: ColumnProfile[] }> } {
   const cached = coverageCache.get(context)?.get(table.name);
   if (cached) return cached;
+  const totals: Array<{ total: ColumnProfile; parts: ColumnProfile[] }> = [];
   const members = new Set([table.name, ...(partitionOfView(context, table)?.tables.map((t) => t.table) ?? [])]);
   const found = new Set<string>();
   for (const r of context.semantics.relationships) {
@@ -158,16 +168,19 @@ export function unevenCoverage(context: FamilyContext, table: TableProfile): Set
     if (total.min >= 0.8 * total.max) continue;
     found.add(r.column);
     for (const part of r.from) found.add(part);
+    const parts = r.from.map((name) => table.columns.find((c) => c.name === name)).filter((c): c is ColumnProfile => c !== undefined);
+    if (parts.length === r.from.length && !totals.some((t) => t.total.name === total.name)) totals.push({ total, parts });
     // (…and so are the other counts of the same days: the days each pollutant led, another split of the same total.)
     const unit = words.find((w) => TIME_COUNT_UNITS.test(w))!;
     for (const c of table.columns) if (isNumeric(c) && nameParts(c.originalName || c.name).includes(unit) && typeof c.max === 'number' && c.max <= total.max) found.add(c.name);
   }
   if (!coverageCache.has(context)) coverageCache.set(context, new Map());
-  coverageCache.get(context)!.set(table.name, found);
-  return found;
+  const result = { columns: found, totals };
+  coverageCache.get(context)!.set(table.name, result);
+  return result;
 }
 
-const coverageCache = new WeakMap<FamilyContext, Map<string, Set<string>>>();
+const coverageCache = new WeakMap<FamilyContext, Map<string, { columns: Set<string>; totals: Array<{ total: ColumnProfile; parts: ColumnProfile[] }> }>>();
 
 /** Angles on a circle (a compass bearing, a wind direction, an antenna's polarization): 350° and 10° are 20° apart, so
  * their mean, percentiles and sums say nothing; circular statistics are no task here. */
@@ -298,6 +311,8 @@ export function additivityOf(context: FamilyContext, table: string, column: stri
  * a sum of a rate does not.
  */
 export function confidentlyAdditive(context: FamilyContext, table: string, column: string): boolean {
+  // (A table of things at several levels, districts beside their counties: its amounts summed count some twice.)
+  if (context.semantics.tables.some((t) => t.table === table && t.nested)) return false;
   const additivity = semanticsOf(context, table, column)?.additivity;
   return additivity?.value === 'additive' && !(additivity.source.kind === 'rule' && additivity.source.rule === 'additivity:default');
 }
@@ -1475,6 +1490,17 @@ export function tableNounName(table: TableProfile): string {
 
 const toSnake = (name: string) => humanize(name).replace(/ /g, '_');
 
+/** Words that say where or which version a file is (`uk_`, `_current`, `_latest`), not what its rows are. */
+const FILE_QUALIFIERS = /^(uk|us|usa|eu|gb|current|latest|final|clean|cleaned|raw|new|old|full|master|main|all)$/i;
+
+/** A name without the qualifiers that open or close it ("uk local authorities current" → "local authorities"), where words remain. */
+function withoutQualifiers(words: string): string {
+  const parts = words.split(' ');
+  while (parts.length > 1 && FILE_QUALIFIERS.test(parts[0])) parts.shift();
+  while (parts.length > 1 && FILE_QUALIFIERS.test(parts[parts.length - 1])) parts.pop();
+  return parts.join(' ');
+}
+
 /** Whether a word reads as a plural noun: "orders", "countries", "people" — not "bus", "analysis", "status". */
 function pluralWord(word: string): boolean {
   return PLURAL_WORDS.has(word) || (/[a-z]{2}s$/.test(word) && !/(ss|us|is|ics)$/.test(word));
@@ -1556,7 +1582,8 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   // A table named for the source its rows come from (XrayDB's `Chantler`, `Waasmaier`, `KeskiRahkonen_Krause`, which
   // its documents cite: "(Chantler)", ":cite:`Waasmaier_Kirfel`"): its rows are that source's records, not chantlers.
   if (citedSource(context, table)) return undefined;
-  const words = nameWords(tableNounName(table));
+  // (A country's code or a state of the file around the noun, `uk_local_authorities_current`: "local authorities".)
+  const words = withoutQualifiers(nameWords(tableNounName(table)));
   const last = words.split(' ').pop() ?? '';
   // A key the dictionary calls the number or the id of a thing (`snum`: "School number", one per row of `apiclus2`):
   // the rows are those things, "schools", which a cryptic table name does not say.

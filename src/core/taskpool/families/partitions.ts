@@ -19,7 +19,7 @@
 import type { ColumnProfile, TableProfile } from '../../env/types';
 import type { Partition } from '../../semantics/types';
 import type { TaskSpec } from '../types';
-import { clearLeader, groupings, humanize, isCoordinate, measures, noun, num, q, query, readsClean, sqlLiteral, TaskProgram, type FamilyContext, type TaskFamily, columnPhrase, valuePhrase, flagMark } from './kit';
+import { clearLeader, groupings, humanize, isCoordinate, measures, noun, num, q, query, readsClean, sqlLiteral, TaskProgram, type FamilyContext, type TaskFamily, columnPhrase, valuePhrase, flagMark, coverageTotals } from './kit';
 
 /** Rows a file needs with a value (or in the month) to be compared: fewer make an average of a handful. */
 const MIN_ROWS = 10;
@@ -58,6 +58,17 @@ export const partitionsFamily: TaskFamily = {
       const ms = measures(context, parts.view, { perPart: true }).filter((m) => m.name !== parts.key.name && !isCoordinate(m));
       let whole = 0;
       let normal = 0;
+      // Days of a kind over the days observed (EPA's moderate days of its days with an AQI): compared as shares.
+      for (const { total, parts: kinds } of coverageTotals(context, parts.view)) {
+        for (const part of kinds) {
+          if (tasks.length >= context.maxPerFamily || whole >= 2) break;
+          const task = await shareAgainstWhole(context, parts, part, total);
+          if (task) {
+            tasks.push(task);
+            whole++;
+          }
+        }
+      }
       for (const measure of ms) {
         if (tasks.length >= context.maxPerFamily || (whole >= 2 && normal >= 1)) break;
         if (whole < 2) {
@@ -140,6 +151,54 @@ async function againstWhole(context: FamilyContext, parts: Parts, measure: Colum
   const task = program.task({
     family: 'partition-compare',
     parameters: { kind: 'whole', view: parts.view.name, measure: measure.name },
+    question,
+    tables: [parts.view.name],
+    dependency: 'group-contrast',
+    needs: partitionsFamily.needs,
+  });
+  return readsClean(context, task) ? task : undefined;
+}
+
+/**
+ * The file with the highest share of the days observed that were of one kind (the sum of `part` over the sum of
+ * `total`), and by how many percentage points it exceeds that share over all files: a count of days compared where
+ * files (and rows) were observed for different numbers of days.
+ */
+async function shareAgainstWhole(context: FamilyContext, parts: Parts, part: ColumnProfile, total: ColumnProfile): Promise<TaskSpec | undefined> {
+  const v = q(parts.view.name);
+  const k = q(parts.key.name);
+  const p = q(part.name);
+  const t = q(total.name);
+  const known = `${p} IS NOT NULL AND ${t} IS NOT NULL`;
+  const counted = await counts(context, parts, known);
+  if (!counted || counted.kept < MIN_FILES || counted.short) return undefined;
+  const partName = columnPhrase(context, parts.view.name, part);
+  const totalName = columnPhrase(context, parts.view.name, total);
+  const what = `share of ${totalName} that were ${partName}`;
+  const program = new TaskProgram(context, 'partition-compare');
+  const first = await program.sql(
+    `SELECT ${k}, ROUND(100.0 * SUM(${p}) / SUM(${t}), 4) AS share_pct, SUM(${t}) AS observed FROM ${v} WHERE ${known} GROUP BY ${k} HAVING SUM(${t}) > 0 ORDER BY SUM(${p}) * 1.0 / SUM(${t}) DESC, 1`,
+    `the ${what} in each ${parts.word}, in percent, highest first`,
+    { label: `the ${parts.word} with the highest ${what}`, reading: { kind: 'string' } },
+  );
+  if (!first || first.rows.length < MIN_FILES || !clearLeader(first.rows)) return undefined;
+  const top = String(first.rows[0][0]);
+  const overall = await program.sql(`SELECT ROUND(100.0 * SUM(${p}) / SUM(${t}), 4) AS share_pct FROM ${v} WHERE ${known}`, `the ${what} over all files, in percent`, {
+    label: `the ${what} over all files`,
+    reading: { kind: 'number', decimals: 4 },
+  });
+  if (!overall || overall.key.type !== 'number' || !(overall.key.value > 0)) return undefined;
+  const topShare = `100.0 * SUM(CASE WHEN ${k} = ${sqlLiteral(top)} THEN ${p} END) / SUM(CASE WHEN ${k} = ${sqlLiteral(top)} THEN ${t} END)`;
+  const third = await program.sql(
+    `SELECT ROUND(${topShare} - 100.0 * SUM(${p}) / SUM(${t}), 2) AS above_points FROM ${v} WHERE ${known}`,
+    `how many percentage points the ${what} in the ${parts.word} ${top} lies above the share over all files`,
+    { label: `how far the ${parts.word} ${top}'s ${what} lies above the share over all files, in percentage points`, reading: { kind: 'number', decimals: 2 }, uses: [0, 1], carries: [top] },
+  );
+  if (!third || third.key.type !== 'number' || !(third.key.value > 0)) return undefined;
+  const question = `In the view '${parts.view.name}' (${filesWords(parts)}), pooling each ${parts.word}'s ${totalName}, which ${parts.word} has the highest share of them that were ${partName}, and by how many percentage points does it exceed that share over all ${noun(parts.word, 'many')}? ${giveAs(parts)}; round to 2 decimals.`;
+  const task = program.task({
+    family: 'partition-compare',
+    parameters: { kind: 'share-whole', view: parts.view.name, measure: part.name, total: total.name },
     question,
     tables: [parts.view.name],
     dependency: 'group-contrast',
