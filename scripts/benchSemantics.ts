@@ -8,6 +8,7 @@
  *
  *   node out/scripts/benchSemantics.js [--env NAME[,NAME]] [--disagreements] [--json]
  */
+import { stackedTableOf } from '../src/core/env/naming';
 import { loadSemanticEnvironment } from '../src/core/semantics/index';
 import type { SemanticEnvironment } from '../src/core/semantics/types';
 import { columnLabels, filePattern, materialize, PUBLIC_ENVIRONMENTS, type ColumnLabel, type PublicFixture } from '../test/support/publicFixtures';
@@ -46,7 +47,7 @@ export function labelledColumns(env: SemanticEnvironment, labels: ColumnLabel[])
       if (!pattern.test(t.sourceFile)) return false;
       if (label.table === '') return !t.parent;
       // (A sheet that stacks several tables loads as one table per block, named `Sheet › Block title`.)
-      return t.originalName === label.table || pathOf(t) === label.table || t.originalName.endsWith(`#${label.table}`) || t.originalName.startsWith(`${label.table} › `);
+      return t.originalName === label.table || pathOf(t) === label.table || t.originalName.endsWith(`#${label.table}`) || stackedTableOf(t.originalName)?.sheet === label.table;
     });
     let found = 0;
     for (const table of tables) {

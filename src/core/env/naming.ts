@@ -111,3 +111,18 @@ export function folderQualifiedBaseNames(files: readonly string[]): Map<string, 
   }
   return names;
 }
+
+/**
+ * The original name of one of the tables a sheet stacks, each under a row that repeats the header (HMRC's
+ * `Table_1_receipts` holds `Table 1a: … by financial year`, then `Table 1b: … by calendar year`): the sheet, then the
+ * block's title. `stackedTableOf` reads it back.
+ */
+export function stackedTableName(sheet: string, title: string): string {
+  return `${sheet} › ${title}`;
+}
+
+/** The sheet and the title of a stacked table's original name; undefined for any other name. */
+export function stackedTableOf(originalName: string): { sheet: string; title: string } | undefined {
+  const m = /^(.*) › (.*)$/.exec(originalName);
+  return m ? { sheet: m[1], title: m[2] } : undefined;
+}

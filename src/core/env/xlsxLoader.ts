@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { positions, report, tableBaseName, type LoaderContext } from './loaderContext';
-import { columnNamesFromHeaders, toSnakeIdentifier } from './naming';
+import { columnNamesFromHeaders, stackedTableName, toSnakeIdentifier } from './naming';
 import { createTable, type ColumnSpec } from './tableWriter';
 import { ColumnTypeTracker, jsonCellToSql } from './typeInference';
 import { reportDateLayouts, specOf } from './dateDiagnostics';
@@ -384,13 +384,13 @@ function loadSheet(context: LoaderContext, grid: SheetGrid, workbookName: string
   // Sub-tables stacked in one sheet (HMRC's receipts by financial year, then "Table 1b: … by calendar year", then
   // "Table 1c: … by month"), each under a row that repeats the header's other cells: one table each. A repeat whose
   // first cell is the header's own is a page's header printed again: dropped.
-  const blocks: Block[] = [{ title: headerTexts[0], first: bodyStart, rows: [] }];
+  const blocks: Block[] = [{ title: headerTexts[0], rows: [] }];
   for (let r = bodyStart; r < grid.rows.length; r++) {
     const row = grid.rows[r];
     if (nonBlankCount(row) === 0) continue;
     if (repeatsHeader(row, headerTexts)) {
       const title = textOf(row[0]?.value ?? null);
-      if (title.toLowerCase() !== headerTexts[0].toLowerCase()) blocks.push({ title, first: r + 1, rows: [] });
+      if (title.toLowerCase() !== headerTexts[0].toLowerCase()) blocks.push({ title, rows: [] });
       continue;
     }
     blocks[blocks.length - 1].rows.push(r);
@@ -410,7 +410,6 @@ function loadSheet(context: LoaderContext, grid: SheetGrid, workbookName: string
 /** One of the tables a sheet stacks: the first cell of the row it starts under, and its rows' indices in the grid. */
 interface Block {
   title: string;
-  first: number;
   rows: number[];
 }
 
@@ -505,7 +504,7 @@ function loadRows(
     inserter.dispose();
     throw e;
   }
-  context.tables.push({ name: tableName, originalName: blockTitle === undefined ? grid.name : `${grid.name} › ${blockTitle}`, sourceFile: context.file, kind: 'table', columns, statistics: inserter.statistics(), ...(dropped.length > 0 ? { droppedColumns: dropped.map((c) => `column_${c + 1}`) } : {}) });
+  context.tables.push({ name: tableName, originalName: blockTitle === undefined ? grid.name : stackedTableName(grid.name, blockTitle), sourceFile: context.file, kind: 'table', columns, statistics: inserter.statistics(), ...(dropped.length > 0 ? { droppedColumns: dropped.map((c) => `column_${c + 1}`) } : {}) });
 
   const where = `Sheet '${grid.name}'`;
   if (dropped.length > 0) report(context, 'info', `${where}: ${dropped.length} column(s) with neither a name nor a value left out (${positions(dropped)}).`);

@@ -15,6 +15,7 @@ import type { ToolContext } from '../agent/tools';
 import { stepCode } from '../agent/steps';
 import type { AgentStep } from '../agent/types';
 import type { DataDocument, EnvironmentProfile } from '../env/types';
+import { stackedTableOf } from '../env/naming';
 import type { LlmProvider } from '../llm/types';
 import type { TwinTables } from '../semantics/types';
 import { containsWord, escapeRegExp } from '../text/regex';
@@ -279,8 +280,8 @@ export function tableLabel(table: string, profile: EnvironmentProfile): string |
   if (/\.(xlsx|xlsm|xls|ods)$/i.test(t.sourceFile)) {
     if (t.originalName === '' || /['\n]/.test(t.originalName)) return undefined;
     // One of the tables a sheet stacks (`Table_1_receipts › Table 1b: Tobacco receipts by calendar year`): by its title.
-    const stacked = /^(.*) › (.*)$/.exec(t.originalName);
-    if (stacked) return `the table '${stacked[2]}' of the '${stacked[1]}' sheet`;
+    const stacked = stackedTableOf(t.originalName);
+    if (stacked) return `the table '${stacked.title}' of the '${stacked.sheet}' sheet`;
     // A sheet name several workbooks share (`analysis_data` in nine of them) is that sheet of its workbook.
     const shared = profile.tables.filter((x) => x.originalName.toLowerCase() === t.originalName.toLowerCase() && /\.(xlsx|xlsm|xls|ods)$/i.test(x.sourceFile)).length > 1;
     return shared ? `the '${t.originalName}' sheet of ${t.sourceFile.replace(/^.*[\\/]/, '')}` : `the '${t.originalName}' sheet`;
