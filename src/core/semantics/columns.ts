@@ -421,7 +421,9 @@ function elapsedTimes(sample: readonly unknown[]): boolean {
   return parts.every((m) => Number(m![1]) < 6) && new Set(parts.map((m) => m![2])).size >= 3;
 }
 
-/** Every sampled value is a JSON list of short codes without spaces (`["H8CA05035"]`). */
+/** A statistic before a count's `number` (`total_number`, `average_number`): the count, not the number a thing is known by. */
+const COUNT_STATISTICS = /^(total|average|avg|mean|median|estimated|max|min)$/;
+
 /** Words that name a place when a column of them is empty (`origin` of a codex, `publisher_place`). */
 const EMPTY_PLACE_WORDS = new Set(['place', 'origin', 'location', 'birthplace']);
 
@@ -465,17 +467,9 @@ function smallCodes(e: ColumnEvidence): boolean {
   return values.length > 0 && e.column.distinctCount <= 5 && values.every((v) => /^-?\d$/.test(v));
 }
 
-function codeLists(e: ColumnEvidence): boolean {
-  const values = presentTexts(e);
-  if (values.length === 0) return false;
-  return values.every((v) => {
-    try {
-      const items: unknown = JSON.parse(v);
-      return Array.isArray(items) && items.length > 0 && items.every((i) => (typeof i === 'string' && /^[A-Za-z0-9_.:-]{2,24}$/.test(i)) || (typeof i === 'number' && Number.isInteger(i)));
-    } catch {
-      return false;
-    }
-  });
+/** Lists whose items, blanks left out, are all short codes without spaces or whole numbers (`["H8CA05035"]`, `["978-88-12-00032-6"]`). */
+function codeLists(lists: { items: string[] } | undefined): boolean {
+  return lists !== undefined && lists.items.length > 0 && lists.items.every((i) => /^[A-Za-z0-9_.:-]{2,24}$/.test(i) || /^-?\d+$/.test(i));
 }
 
 /** How many of a column's sampled values name columns of the other tables ("31 of 31"), when nearly all do; else undefined. */
@@ -839,7 +833,8 @@ const RULES: Rule[] = [
     if (e.fingerprint.controlChars >= 0.5) return { role: 'binary', rule: 'binary:control-characters', confidence: 0.8, why: `${Math.round(e.fingerprint.controlChars * 100)}% of values hold control characters: bytes (a geometry, a packed record) read as text` };
     // Hexadecimal strings of one length, 32, 40 or 64 digits (`2BE29FA780804D849B3A6D847665B018`, a GUID or a hash
     // written out): a record's key, not bytes; longer ones, or of many lengths, are encoded bytes (a geometry).
-    if (e.fingerprint.hex >= 0.9 && hexKeys(e) && !/^(password|passwd|pwd|secret|salt|signature)$/.test(n.last ?? '')) return { role: 'identifier', rule: 'identifier:hex-keys', confidence: 0.75, why: `values are hexadecimal strings of ${hexKeys(e)} digits: GUIDs or hashes that name records`, identifier: column.candidateKey ? 'primary-key' : 'code' };
+    const hexLength = e.fingerprint.hex >= 0.9 ? hexKeys(e) : undefined;
+    if (hexLength && !/^(password|passwd|pwd|secret|salt|signature)$/.test(n.last ?? '')) return { role: 'identifier', rule: 'identifier:hex-keys', confidence: 0.75, why: `values are hexadecimal strings of ${hexLength} digits: GUIDs or hashes that name records`, identifier: column.candidateKey ? 'primary-key' : 'code' };
     // Random tokens of one length in letters of both cases and digits (`F/6MQogm4SruoS1iHbVwBrp7bVAGMrci`, a person's
     // id hashed to hide it), or ORCID iDs (`0000-0002-1825-0097`): they name who, not what.
     const tokens = presentTexts(e).map((v) => v.trim());
@@ -924,7 +919,7 @@ const RULES: Rule[] = [
     if (share >= 0.8 && kind === 'json' && distinct <= 50 && rows >= 2 * distinct && oneItemLists(e) && !(lists && lists.items.some((i) => /^https?:\/\//.test(i)))) return { role: 'dimension', rule: 'dimension:one-item-lists', confidence: 0.6, why: `${distinct} values, each a list of one item: a category written as a list` };
     // A list of codes named as identifiers (`id.fec`: `["H8CA05035", "S2CA00955"]`): the keys of the records the row
     // refers to, one person's several registrations.
-    if (share >= 0.8 && kind === 'json' && hasAny(n.tokens, IDENTIFIER_WORDS) && (codeLists(e) || (lists && lists.items.every((i) => /^[A-Za-z0-9_.:-]{2,24}$/.test(i))))) return { role: 'identifier', rule: 'identifier:lists-of-codes', confidence: 0.6, why: `named ${e.column.name}, lists of short codes: the keys of what the row refers to`, identifier: 'foreign-key' };
+    if (hasAny(n.tokens, IDENTIFIER_WORDS) && codeLists(lists)) return { role: 'identifier', rule: 'identifier:lists-of-codes', confidence: 0.6, why: `named ${e.column.name}, lists of short codes: the keys of what the row refers to`, identifier: 'foreign-key' };
     if (share >= 0.8) return { role: 'structured', rule: `structured:${kind}-values`, confidence: 0.95, why: `${Math.round(share * 100)}% of values are ${kind === 'json' ? 'JSON' : kind === 'url' ? 'URLs' : kind === 'email' ? 'e-mail addresses' : 'file paths'}`, structured: kind };
     // Names packed with semicolons or pipes (`Ann Lee; Bo Ek`) in a good share of cells: lists, though most hold one.
     // Long cells that are lists in nearly every row (keywords and subject codes joined by pipes) are lists too.
@@ -1203,7 +1198,7 @@ const RULES: Rule[] = [
     const identifierHead = n.last === 'identifier' && e.fingerprint.multiWord < 0.5 ? 'identifier' : undefined;
     const idWord = idQualifier ? undefined : hasAny(n.tokens, IDENTIFIER_WORDS) ?? classificationCode(n.tokens) ?? identifierHead;
     // (`total_number`, `average_number`: a statistic of a count, not the number a thing is known by.)
-    const codeWord = n.last && CODE_WORDS.has(n.last) && !/^(total|average|avg|mean|median|estimated|max|min)$/.test(n.tokens.at(-2) ?? '') ? n.last : undefined;
+    const codeWord = n.last && CODE_WORDS.has(n.last) && !COUNT_STATISTICS.test(n.tokens.at(-2) ?? '') ? n.last : undefined;
     // A key is never smoothed, predicted or bounded (`smoothed_ssn`, `low_ssn`: sunspot numbers, not social security ones).
     if (idWord && n.tokens.some((t) => ESTIMATE_WORDS.has(t))) return undefined;
     // Numbers with a fraction (`ssn` 118.3, a sunspot number; `key` 0.25) are no keys or codes, whatever the name.
@@ -1342,7 +1337,7 @@ const RULES: Rule[] = [
     // Digits under a name that says they identify (`democracy_club_person_identifier`): a key kept as text.
     if ((hasAny(n.tokens, IDENTIFIER_WORDS) || n.last === 'identifier') && wholeNumbersWritten(e)) return { role: 'identifier', rule: 'identifier:id-name', confidence: 0.8, why: `named ${e.column.name}, whole numbers written as text`, identifier: 'code' };
     // The number a thing is registered under (`recipient_org_charity_number` `0512710`, `company_no`): a code, however often it recurs.
-    if (n.tokens.length >= 2 && /^(number|no|nr|num)$/.test(n.last ?? '') && !/^(total|average|avg|mean|median|estimated|max|min|the)$/.test(n.tokens.at(-2) ?? '') && !hasAny(n.tokens.slice(0, -1), COUNT_WORDS) && wholeNumbersWritten(e)) {
+    if (n.tokens.length >= 2 && /^(number|no|nr|num)$/.test(n.last ?? '') && !COUNT_STATISTICS.test(n.tokens.at(-2) ?? '') && !hasAny(n.tokens.slice(0, -1), COUNT_WORDS) && wholeNumbersWritten(e)) {
       return { role: 'identifier', rule: 'identifier:code-name', confidence: 0.7, why: `named ${e.column.name}, whole numbers written as text: the number it is registered under`, identifier: 'code' };
     }
     // An entity numbered by its noun alone, written as text beside `NA` (a `nest` number, a `brood`): who the row is about.

@@ -4,7 +4,6 @@
  * from the rules set of public environments; a word list, not a model, so every decision can name its word.
  */
 
-/** `order_total` → [order, total]; `UnitPrice` → [unit, price]; `FTHG` → [fthg]; `life_expect` → [life, expect]. */
 /** Units of a span of time as a header writes them after a number (`1 Mo`, `30 Yr`, `13 weeks`); `m`, `d` and `y` alone are as often metres or a day and a year. */
 const SPAN_UNIT_WORDS: Record<string, string> = { mo: 'month', mos: 'month', mth: 'month', mths: 'month', month: 'month', months: 'month', yr: 'year', yrs: 'year', year: 'year', years: 'year', wk: 'week', wks: 'week', week: 'week', weeks: 'week', day: 'day', days: 'day' };
 
@@ -15,6 +14,7 @@ export function spanOfTime(header: string): { amount: string; unit: string } | u
   return m && unit ? { amount: m[2] ? `${m[1]}.${m[2]}` : m[1], unit } : undefined;
 }
 
+/** `order_total` → [order, total]; `UnitPrice` → [unit, price]; `FTHG` → [fthg]; `life_expect` → [life, expect]. */
 export function nameTokens(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')

@@ -611,24 +611,30 @@ function runningTotals(db: Database, table: TableProfile): DerivedColumn[] {
 /** A name that says it is a total (`Total`, `totale_ospedalizzati`, `todesfaelle_gesamt`, `total_receipts`). */
 const TOTAL_NAME = /(^|[^a-z])(total[e]?|gesamt|overall|sum)([^a-z]|$)/i;
 
-/**
- * A part's name and its whole's: the whole's name is the part's and more (`todesfaelle`, `todesfaelle_gesamt`), or
- * codes of one length that differ only in their first letter (`HTHG`, `FTHG`: half- and full-time home goals).
- */
-/** The most columns a sum of parts is searched among (2^16 subsets, each tried on the sample's first row first). */
+/** The most columns a sum of parts is searched among: 2^16 subsets, each dropped at the first sampled row it misses. */
 const MAX_SUM_PARTS = 16;
 
 /** The first subset of 4 or more of `parts`, fewest first, for which `sums` holds; undefined if none does. */
 function smallestSum(parts: readonly number[], sums: (chosen: number[]) => boolean): number[] | undefined {
-  const subsets: number[][] = [];
-  for (let mask = 1; mask < 1 << parts.length; mask++) {
-    const chosen = parts.filter((_, k) => mask & (1 << k));
-    if (chosen.length >= 4) subsets.push(chosen);
+  const ones = (mask: number) => {
+    let n = 0;
+    for (let m = mask; m > 0; m &= m - 1) n++;
+    return n;
+  };
+  for (let size = 4; size <= parts.length; size++) {
+    for (let mask = 1; mask < 1 << parts.length; mask++) {
+      if (ones(mask) !== size) continue;
+      const chosen = parts.filter((_, k) => mask & (1 << k));
+      if (sums(chosen)) return chosen;
+    }
   }
-  subsets.sort((a, b) => a.length - b.length);
-  return subsets.find(sums);
+  return undefined;
 }
 
+/**
+ * A part's name and its whole's: the whole's name is the part's and more (`todesfaelle`, `todesfaelle_gesamt`), or
+ * codes of one length that differ only in their first letter (`HTHG`, `FTHG`: half- and full-time home goals).
+ */
 function namedAlike(part: string, whole: string): boolean {
   const code = /^[A-Za-z]{3,6}$/;
   if (code.test(part) && code.test(whole) && part.length === whole.length && part.slice(1).toLowerCase() === whole.slice(1).toLowerCase() && part[0].toLowerCase() !== whole[0].toLowerCase()) return true;
