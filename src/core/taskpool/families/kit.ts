@@ -1807,14 +1807,18 @@ export function rowsNoun(context: FamilyContext, table: TableProfile, count: num
 
 /** Where `rowsNoun` says only "rows", the words naming the table: " in the view 'season_all'", or "" when the noun names it. */
 export function tableMention(context: FamilyContext, table: TableProfile): string {
-  if (rowName(context, table)) return '';
+  return rowName(context, table) ? '' : ` in ${tablePlace(context, table)}`;
+}
+
+/** Where a table's rows are, in words: "day.csv", "the 'GDP' sheet", "all 4 yearly files (the view 'sg_hourly_all')". */
+export function tablePlace(context: FamilyContext, table: TableProfile): string {
   // A file or a sheet by the name its user knows ("rows in day.csv", "rows in the 'GDP' sheet").
   const label = tableLabel(table.name, context.profile);
-  if (label) return ` in ${label}`;
+  if (label) return label;
   // A partition's union view by its files: "in all 4 yearly files (the view 'sg_hourly_all')".
   const partition = partitionOfView(context, table);
-  if (partition) return ` in all ${partition.tables.length} ${partitionFiles(partition.key)} (the view '${table.name}')`;
-  return ` in the ${table.kind === 'view' ? 'view' : 'table'} '${table.name}'`;
+  if (partition) return `all ${partition.tables.length} ${partitionFiles(partition.key)} (the view '${table.name}')`;
+  return `the ${table.kind === 'view' ? 'view' : 'table'} '${table.name}'`;
 }
 
 /** The files of a partition by what they vary by: "yearly files", "files by station", "files" (an unnamed part). */

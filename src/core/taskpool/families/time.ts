@@ -3,9 +3,8 @@
  * (or count), and the change between the last two complete years.
  */
 import type { TaskSpec } from '../types';
-import { things, aggregateOf, coverageChanges, fullPeriods, humanize, measures, noun, periodQualifier, q, query, taskTables, timeColumns, TaskProgram, type TaskFamily, type FamilyContext, rowsCount, partitionOfView } from './kit';
+import { things, aggregateOf, coverageChanges, fullPeriods, humanize, measures, noun, periodQualifier, q, query, taskTables, timeColumns, TaskProgram, type TaskFamily, type FamilyContext, rowsCount, partitionOfView, tablePlace } from './kit';
 import type { TableProfile } from '../../env/types';
-import { tableLabel } from '../revise';
 
 /** The fewest rows a year must hold for a change in their number to be asked about. */
 const MIN_YEAR_COUNT = 20;
@@ -98,7 +97,7 @@ export const changeOverTimeFamily: TaskFamily = {
           program.task({
             family: this.id,
             parameters: { kind: 'yoy', table: table.name, date: yearly.column.name, measure: measure?.name ?? null, y1, y2 },
-            question: `By what percentage did the ${what}${measure && sharedMeasure(context, table, measure.name) ? ` in ${tableLabel(table.name, context.profile) ?? `the table '${table.name}'`}` : ''} change from ${y1} to ${y2}${periodQualifier(context, table, yearly, 'year')}? Round to 2 decimals.`,
+            question: `By what percentage did the ${what}${measure && sharedMeasure(context, table, measure.name) ? ` in ${tablePlace(context, table)}` : ''} change from ${y1} to ${y2}${periodQualifier(context, table, yearly, 'year')}? Round to 2 decimals.`,
             tables: [table.name],
             dependency: 'change-over-time',
             needs: this.needs,
