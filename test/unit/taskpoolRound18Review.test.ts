@@ -5,7 +5,7 @@
  * sheet gives tasks. (The tests read the data of the held-out set; none reads its column labels.)
  */
 import * as assert from 'node:assert/strict';
-import { rowsNoun, unevenCoverage } from '../../src/core/taskpool/families/kit';
+import { flagMark, rowsNoun, unevenCoverage } from '../../src/core/taskpool/families/kit';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
 import { loadSemanticEnvironment } from '../../src/core/semantics/index';
 import { makeFolder } from '../support/envFixtures';
@@ -48,6 +48,16 @@ describe('task pool: after the round-18 question review', function () {
       assert.doesNotMatch(task.question, /number of rows in lookup|rows in lookup_(name|gss)/, task.question);
       assert.doesNotMatch(task.question, /coordinate/, task.question);
     }
+  });
+
+  it('says no trap is "marked" or "not marked" by NEON\'s quality flag of three values (0, 1, 2)', async () => {
+    const { context, session } = await env('neon-ordway-mammals-sqlite');
+    const traps = tableOf(context, 'traps');
+    const qf = traps.columns.find((c) => c.name === 'duplicateTrapCoordinateQF')!;
+    assert.equal(context.semantics.columns.find((c) => c.table === 'traps' && c.column === qf.name)?.role.value, 'flag');
+    assert.equal(flagMark(context, traps.name, qf, 0), undefined);
+    const pool = await buildTaskPool(session.toolContext);
+    for (const task of pool.tasks) assert.doesNotMatch(task.question, /marked 'duplicate trap coordinate/i, task.question);
   });
 
   it('finds tasks in HMRC\'s workbook, whose sheets stack three tables each', async () => {

@@ -973,7 +973,9 @@ const UNSET_VALUES = new Set(['0', 'false', 'no', 'n', 'f']);
  * is neither yes nor no.
  */
 export function flagMark(context: FamilyContext, table: string, column: ColumnProfile, value: unknown): string | undefined {
-  if (!isFlag(context, table, column)) return undefined;
+  // (A flag of more than two values, a quality flag's -1/0/1/2 or yes/no/not sure, is not marked or unmarked: its
+  // other values are neither.)
+  if (!isFlag(context, table, column) || column.distinctCount > 2) return undefined;
   const text = String(value).trim().toLowerCase();
   const set = SET_VALUES.has(text) ? true : UNSET_VALUES.has(text) ? false : undefined;
   if (set === undefined) return undefined;
