@@ -2344,3 +2344,87 @@ describe('semantics rules: map-grid coordinates described as such, a year with 0
     }
   });
 });
+
+describe('semantics rules: dates as eight digits, colours, directions, empty strings, keys of other rows, register codes and slugs (the twenty-seventh set)', function () {
+  this.timeout(300_000);
+
+  it('reads the Translink timetable: YYYYMMDD dates are days, route colours are hex, a direction 0/1 is a category, a route\'s short name of digits is its code, empty strings are empty', async () => {
+    const env = await load('busstop-translink-gtfs-sqlite');
+    for (const [table, name] of [['service_dates', 'date'], ['services', 'start_date'], ['services', 'end_date']]) {
+      const day = column(env, table, name);
+      assert.equal(day.role.value, 'time', `${table}.${name}`);
+      assert.equal(day.time?.grain, 'day');
+      assert.equal(day.time?.layout, 'YYYYMMDD');
+    }
+    assert.equal(column(env, 'services', 'start_date').time?.min, '2025-09-04');
+    assert.equal(column(env, 'routes', 'route_color').role.value, 'structured');
+    assert.equal(column(env, 'routes', 'route_text_color').structured, 'colour');
+    assert.equal(column(env, 'trips', 'direction_id').role.value, 'dimension');
+    assert.equal(column(env, 'routes', 'route_short_name').role.value, 'identifier');
+    assert.equal(column(env, 'stops', 'stop_desc').role.value, 'text');
+  });
+
+  it('reads the UK local authorities: codes of other rows (one cell naming two) are keys, register-qualified codes and gov.uk slugs identify', async () => {
+    const env = await load('mysociety-uk-local-authorities-csv');
+    for (const name of ['replaced_by', 'county_la', 'combined_authority']) {
+      const c = column(env, 'uk_local_authorities_current', name);
+      assert.equal(c.role.value, 'identifier', name);
+      assert.equal(c.role.source.kind === 'rule' && c.role.source.rule, 'identifier:self-reference', name);
+    }
+    assert.equal(column(env, 'uk_local_authorities_current', 'old_register_and_code').role.value, 'identifier');
+    assert.equal(column(env, 'uk_local_authorities_current', 'gov_uk_slug').role.value, 'identifier');
+  });
+
+  it('reads a Discogs catalogue number (`catno`) as a code', async () => {
+    const env = await load('repurrrsive-discogs-collection-json');
+    assert.equal(column(env, 'discog_basic_information_labels', 'catno').role.value, 'identifier');
+  });
+});
+
+describe('semantics rules: the twenty-seventh set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps eight digits that are no day off time, a colour by name a category, a yes/no 0/1 a flag and a name of words text', async () => {
+    const lines = ['hr,batch_date,colour,active,product_name'];
+    const colours = ['red', 'green', 'blue'];
+    for (let i = 0; i < 40; i++) lines.push([String(i + 1), `2025${String(13 + (i % 5)).padStart(2, '0')}${String(10 + i).slice(-2)}`, colours[i % 3], i % 2, `Widget ${String.fromCharCode(65 + (i % 26))}${i}`].join(','));
+    const folder = makeFolder({ 'stars.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'stars', 'batch_date')?.role.value, 'time', 'month 13–17 is no calendar day');
+      assert.equal(found(env, 'stars', 'colour')?.role.value, 'dimension');
+      assert.equal(found(env, 'stars', 'active')?.role.value, 'flag');
+      assert.equal(found(env, 'stars', 'product_name')?.role.value, 'text');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps numbers written as text, which meet a key of digits by chance, off the keys of other rows', async () => {
+    // (As the Yale catalogue writes them: `hr` "1"…"60", `rot_vel` "17", "<", "SB2".)
+    const stars = Array.from({ length: 60 }, (_, i) => ({ hr: String(i + 1), name: `Star ${i}`, rot_vel: i % 7 === 0 ? '<' : String(((i * 7) % 25) + 1) }));
+    const folder = makeFolder({ 'bsc.json': JSON.stringify(stars) });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      const table = env.semantics.columns.find((c) => c.column === 'rot_vel')!.table;
+      assert.equal(env.profile.tables.find((t) => t.name === table)?.columns.find((c) => c.name === 'hr')?.type, 'text');
+      assert.notEqual(found(env, table, 'rot_vel')?.role.value, 'identifier', 'numbers that happen to be keys of other rows are not references');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps times of day and key:value tags that recur off the register-code rule', async () => {
+    const lines = ['id,opened,tag'];
+    for (let i = 0; i < 30; i++) lines.push([`S${i}`, `${String(8 + (i % 10)).padStart(2, '0')}:${String((i * 7) % 60).padStart(2, '0')}`, ['color:red', 'color:blue', 'size:large'][i % 3]].join(','));
+    const folder = makeFolder({ 'shops.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'shops', 'opened')?.role.value, 'identifier');
+      assert.notEqual(found(env, 'shops', 'tag')?.role.value, 'identifier');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

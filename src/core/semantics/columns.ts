@@ -68,6 +68,8 @@ export interface ColumnEvidence {
   missingRows?: { rows: number; distinct: number };
   /** Whether a name (in lower case) names a column of another of the environment's tables. */
   otherColumn?: (name: string) => boolean;
+  /** The key column of this column's own table whose values it holds (`county_la` naming other rows' `local_authority_code`). */
+  selfReference?: string;
 }
 
 interface RoleDecision {
@@ -194,6 +196,16 @@ function hhmmClock(e: ColumnEvidence, n: Names): boolean {
   return clock >= 0.95 * sample.length && morning >= 0.05 * sample.length;
 }
 
+/** Eight digits that make a real calendar day, `YYYYMMDD`, from 1800 to 2199 (`20250901`, never `20250231`). */
+function isCompactDay(v: string): boolean {
+  const m = /^(1[89]|2[01])(\d\d)(\d\d)(\d\d)$/.exec(v);
+  if (!m) return false;
+  const year = Number(m[1] + m[2]);
+  const month = Number(m[3]);
+  const day = Number(m[4]);
+  return month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
 const timeRules: Rule[] = [
   (e, n) => (hhmmClock(e, n) ? { role: 'time', rule: 'time:hhmm-clock', confidence: 0.75, why: `named ${e.column.name}, values read as HHMM (hours 0–23, minutes 0–59): a time of day`, time: { storage: 'text', grain: 'hour-of-day', layout: 'HHMM' } } : undefined),
   (e) => {
@@ -206,6 +218,23 @@ const timeRules: Rule[] = [
       confidence: 0.98,
       why: `every value is a ${column.type}${column.dateLayout ? ` (the file writes ${column.dateLayout})` : ''}`,
       time: { storage: column.type === 'date' ? 'iso-date' : 'iso-datetime', grain, layout: column.dateLayout, min: stringOf(column.min), max: stringOf(column.max) },
+    };
+  },
+  // A day written as eight digits, `YYYYMMDD` (GTFS's `start_date` `20250901`, as text or as a number), under a date's
+  // name: every value a real calendar day, so a date, not a code.
+  (e, n) => {
+    const { column } = e;
+    if ((column.type !== 'text' && column.type !== 'integer') || !n.tokens.some((t) => t === 'date' || t === 'dates' || t === 'day' || t === 'dt')) return undefined;
+    const days = ((e as EvidenceWithSample).sample ?? column.samples).filter((v) => v !== null && v !== undefined && v !== '').map((v) => String(v).trim());
+    if (days.length < 2 || !days.every(isCompactDay)) return undefined;
+    const sorted = [...days].sort();
+    const iso = (v: string) => `${v.slice(0, 4)}-${v.slice(4, 6)}-${v.slice(6)}`;
+    return {
+      role: 'time',
+      rule: 'time:compact-dates',
+      confidence: 0.85,
+      why: `named ${column.name}, every value a calendar day written YYYYMMDD (${days[0]})`,
+      time: { storage: 'text', grain: 'day', layout: 'YYYYMMDD', min: iso(sorted[0]), max: iso(sorted.at(-1)!), isoExpression: "substr({col}, 1, 4) || '-' || substr({col}, 5, 2) || '-' || substr({col}, 7, 2)" },
     };
   },
   (e, n) => {
@@ -486,6 +515,13 @@ function columnNamesListed(e: ColumnEvidence): string | undefined {
 }
 
 /** The sampled text values, less empty ones and placeholders for missing values. */
+/** Every value an empty string or NULL (a database that writes `''` where nothing was given, GTFS's `stop_desc`): empty. */
+function blankOnly(e: ColumnEvidence): boolean {
+  if (e.column.type !== 'text' || e.column.distinctCount > 1 || e.table.rowCount === 0) return false;
+  const sampled = (e as EvidenceWithSample).sample ?? e.column.samples;
+  return sampled.every((v) => v === null || v === undefined || String(v).trim() === '');
+}
+
 function presentTexts(e: ColumnEvidence): string[] {
   return ((e as EvidenceWithSample).sample ?? e.column.samples).filter((v): v is string => typeof v === 'string' && v.trim() !== '' && !isMissingText(v));
 }
@@ -950,17 +986,28 @@ const RULES: Rule[] = [
     if (f.list >= 0.8 && f.cityState < 0.8 && e.column.distinctCount > 20 && f.meanLength > 10 && !(n.last && (GEO_WORDS[n.last] || TEXT_WORDS.has(n.last) || PERSON_NAME_WORDS.has(n.last)))) return { role: 'structured', rule: 'structured:list-values', confidence: 0.75, why: 'values are comma-separated lists' };
     // Lists whose items recur from row to row (the stops of a route `CRW-Lewisburg-CRW`, the names of the passengers
     // on a flight): a list in one cell, not one value.
+    // A code qualified by the register that issued it (`local-authority-eng:ADU`, `GO:0008150`): a key, one per thing.
+    const qualified = presentTexts(e);
+    if (qualified.length >= 5 && qualified.every((v) => /^[A-Za-z][A-Za-z0-9._-]*:[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v.trim())) && new Set(qualified).size >= 0.8 * qualified.length) {
+      return { role: 'identifier', rule: 'identifier:prefixed-codes', confidence: 0.65, why: `values are codes behind the name of their register (${qualified[0]})`, identifier: 'code' };
+    }
     const list = recurringItems(e);
     // (A key made of a name's words joined by hyphens, `hospital_id` `cedars-sinai-medical-center`, is a key.)
     if (list && f.dateLike < 0.5 && f.numericText < 0.5 && f.cityState < 0.5 && !(n.last && GEO_WORDS[n.last]) && !hasAny(n.tokens, IDENTIFIER_WORDS)) {
       return { role: 'structured', rule: 'structured:recurring-items', confidence: 0.65, why: `${Math.round(list.share * 100)}% of values are lists joined by '${list.separator}', whose ${list.items} items recur across rows`, structured: 'list' };
+    }
+    // A colour written as hex digits (GTFS's `route_color` `7A0046`, a chart's `#1f77b4`): a value in a notation.
+    const hexColours = presentTexts(e);
+    if (n.tokens.some((t) => t === 'color' || t === 'colour') && hexColours.length >= 1 && hexColours.every((v) => /^#?([0-9a-f]{6}|[0-9a-f]{3})$/i.test(v.trim()))) {
+      return { role: 'structured', rule: 'structured:hex-colours', confidence: 0.8, why: `named ${e.column.name}, values are colours in hex digits (${hexColours[0]})`, structured: 'colour' };
     }
     const named = n.tokens.map((t) => STRUCTURED_WORDS[t]).find(Boolean);
     if (f.phone >= 0.8 && (named === 'phone' || (f.phone >= 0.95 && !hasAny(n.tokens, IDENTIFIER_WORDS)))) return { role: 'structured', rule: 'structured:phone-values', confidence: 0.9, why: 'values are phone numbers', structured: 'phone' };
     // Named a link, but no value is one (a spreadsheet's 'Provider Webpage' whose hyperlink was lost): the link's words.
     const shown = presentTexts(e);
     // Named a link whose values are page names without spaces (`The_Grudge_(2020_film)`, `la-la-land`): a slug, the key of a page.
-    if (named === 'url' && shown.length >= 5 && shown.every((v) => !/[/\\\s]/.test(v)) && shown.filter((v) => /[_-]/.test(v)).length >= 0.5 * shown.length) {
+    const slugName = n.tokens.includes('slug');
+    if ((named === 'url' || slugName) && shown.length >= 5 && shown.every((v) => !/[/\\\s]/.test(v)) && (slugName || shown.filter((v) => /[_-]/.test(v)).length >= 0.5 * shown.length)) {
       return { role: 'identifier', rule: 'identifier:slug', confidence: 0.6, why: `named ${e.column.name}, values are page names without spaces (${shown[0]}): a slug that identifies a page`, identifier: 'code' };
     }
     if (named === 'url' && shown.length >= 5 && shown.every((v) => !/[/\\]|\.[a-z]{2,}/i.test(v))) return { role: 'text', rule: 'text:link-text', confidence: 0.55, why: `named ${e.column.name}, but no value is an address: the text a link showed` };
@@ -978,12 +1025,17 @@ const RULES: Rule[] = [
     return undefined;
   },
   ...timeRules,
+  // Keys of other rows of the same table (the county council of a district, the authority that replaced it): a key,
+  // however few of them there are.
+  (e) => (e.selfReference && e.column.type === 'text' ? { role: 'identifier', rule: 'identifier:self-reference', confidence: 0.75, why: `its values are ${e.selfReference} of other rows of ${e.table.name}`, identifier: 'foreign-key' } : undefined),
   // Yes/no properties.
   (e, n) => {
     const { column, fingerprint: f } = e;
     if (column.type === 'boolean') return { role: 'flag', rule: 'flag:boolean-values', confidence: 0.97, why: 'true/false values' };
     // 0 and 1 are also what a count of rare events holds (red cards): a name or description that counts wins.
     const counted = hasAny(n.tokens, COUNT_WORDS) ?? hasAny(n.described, COUNT_WORDS) ?? hasAny(n.tokens, ADDITIVE_WORDS) ?? hasAny(n.described, ADDITIVE_WORDS);
+    // A direction coded 0 and 1 (GTFS's `direction_id`: outbound or inbound): two categories, neither of them 'yes'.
+    if (f.yesNo && isNumber(column) && n.tokens.some((t) => t === 'direction' || t === 'dir')) return { role: 'dimension', rule: 'dimension:two-directions', confidence: 0.65, why: `named ${column.name}, 0 and 1: two directions, neither a yes` };
     if (f.yesNo && !(counted && isNumber(column))) return { role: 'flag', rule: 'flag:yes-no-values', confidence: 0.9, why: `two values that answer yes or no (${column.samples.join(', ')})` };
     // A quality flag (`duplicateTrapCoordinateQF` 0/1/2, `consistencyTagIDSexQF` -1/0/1, as NEON writes them): whether
     // a check passed, failed or was not made, in a few small whole numbers.
@@ -1296,7 +1348,7 @@ const RULES: Rule[] = [
   // (A table or view with no rows is empty in every column.)
   (e, n) => {
     // (Placeholders in every row, `NA` all the way down, are empty too.)
-    const placeholdersOnly = e.column.type === 'text' && e.fingerprint.missingText === 1 && present(e).rows < 1;
+    const placeholdersOnly = e.column.type === 'text' && ((e.fingerprint.missingText === 1 && present(e).rows < 1) || blankOnly(e));
     if ((e.column.nullFraction < 1 && e.table.rowCount > 0 && !placeholdersOnly) || !n.last) return undefined;
     // A time word, or one qualified as the start or the end of a span (`tsStart`, `date_end`).
     const spanOfTime = n.tokens.length === 2 && TIME_WORDS.has(n.tokens[0]) && SPAN_ENDS.has(n.last);
@@ -1326,6 +1378,8 @@ const RULES: Rule[] = [
     if (DIMENSION_WORDS.has(n.last) || /^(charset|encoding|dir|license|licence)$/.test(n.last)) return { role: 'dimension', rule: 'dimension:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}` };
     return undefined;
   },
+  // Empty strings on every row, where the name says nothing more: empty text, not one category.
+  (e) => (blankOnly(e) ? { role: 'text', rule: 'text:empty', confidence: 0.3, why: 'every value is an empty string' } : undefined),
   // Numbers written as text ($1,200; -566,000; 12 %).
   (e, n) => {
     const f = e.fingerprint;
@@ -1336,6 +1390,8 @@ const RULES: Rule[] = [
     }
     // Digits under a name that says they identify (`democracy_club_person_identifier`): a key kept as text.
     if ((hasAny(n.tokens, IDENTIFIER_WORDS) || n.last === 'identifier') && wholeNumbersWritten(e)) return { role: 'identifier', rule: 'identifier:id-name', confidence: 0.8, why: `named ${e.column.name}, whole numbers written as text`, identifier: 'code' };
+    // A name written in digits (GTFS's `route_short_name` `61`, a flight's number): the code people know it by.
+    if (n.last === 'name' && n.tokens.length >= 2 && wholeNumbersWritten(e)) return { role: 'identifier', rule: 'identifier:number-name', confidence: 0.65, why: `named ${e.column.name}, whole numbers written as text: the number it is known by`, identifier: 'code' };
     // The number a thing is registered under (`recipient_org_charity_number` `0512710`, `company_no`): a code, however often it recurs.
     if (n.tokens.length >= 2 && /^(number|no|nr|num)$/.test(n.last ?? '') && !COUNT_STATISTICS.test(n.tokens.at(-2) ?? '') && !hasAny(n.tokens.slice(0, -1), COUNT_WORDS) && wholeNumbersWritten(e)) {
       return { role: 'identifier', rule: 'identifier:code-name', confidence: 0.7, why: `named ${e.column.name}, whole numbers written as text: the number it is registered under`, identifier: 'code' };

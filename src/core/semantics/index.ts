@@ -171,6 +171,8 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
     }
     return undefined;
   };
+  // Columns that name other rows of their own table (by its text key): read before the columns, which they key.
+  const nestedByTable = new Map(profile.tables.map((t) => [t.name, nestedLevels(db, t)]));
   for (const table of ordered) {
     const samples = sampleValues(db, table);
     const otherColumn = otherColumnOf(table);
@@ -199,6 +201,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
           lookupTable: isLookup(table, referencedTables),
           dictionary: entryFor(dictionary, table, column.name, profile) ?? memberEntry(table, column.name),
           otherColumn,
+          selfReference: nestedByTable.get(table.name)?.columns.includes(column.name) ? nestedByTable.get(table.name)?.key : undefined,
           sample,
         };
         if (mayHoldDates(column, evidence.fingerprint)) evidence.dateShape = dateShape(db, table.name, column.name);
@@ -263,8 +266,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
   }
 
   for (const t of tables) {
-    const table = profile.tables.find((x) => x.name === t.table);
-    const nested = table ? nestedLevels(db, table) : undefined;
+    const nested = nestedByTable.get(t.table);
     if (nested) t.nested = nested;
   }
   markMetadataTables(tables, dictionary);
@@ -434,12 +436,17 @@ function nestedLevels(db: Database, table: TableProfile): TableSemantics['nested
   const key = table.columns.find((c) => c.candidateKey && c.type === 'text' && c.nullFraction === 0 && c.samples.every((v) => typeof v === 'string' && v.length <= 12 && !/\s/.test(v)));
   if (!key) return undefined;
   const found: string[] = [];
+  let keys: Set<string> | undefined;
   for (const c of table.columns) {
     if (c === key || c.type !== 'text' || c.distinctCount < 2 || c.distinctCount > table.rowCount / 2) continue;
     try {
-      const [row] = db.exec(`SELECT COUNT(DISTINCT ${q(c.name)}), COUNT(DISTINCT CASE WHEN ${q(c.name)} IN (SELECT ${q(key.name)} FROM ${q(table.name)}) THEN ${q(c.name)} END) FROM ${q(table.name)} WHERE ${q(c.name)} IS NOT NULL AND TRIM(${q(c.name)}) <> ''`)[0]?.values ?? [];
-      const [all, inKey] = (row ?? []).map(Number);
-      if (all >= 2 && inKey >= 0.95 * all) found.push(c.name);
+      keys ??= new Set((db.exec(`SELECT ${q(key.name)} FROM ${q(table.name)}`)[0]?.values ?? []).map(([v]) => String(v)));
+      const values = (db.exec(`SELECT DISTINCT ${q(c.name)} FROM ${q(table.name)} WHERE ${q(c.name)} IS NOT NULL AND TRIM(${q(c.name)}) <> ''`)[0]?.values ?? []).map(([v]) => String(v));
+      // (A cell may name two rows, `CBD,WAF`: each of its items is a key.)
+      // (Numbers written as text, `rot_vel` 123 beside a key `hr` of 1–9110, meet the key by chance, whatever else a few cells hold.)
+      if (values.filter((v) => /^[-+]?\d+(\.\d+)?$/.test(v.trim())).length >= 0.8 * values.length) continue;
+      const inKey = values.filter((v) => v.split(/\s*[,;]\s*/).every((item) => keys!.has(item))).length;
+      if (values.length >= 2 && inKey >= 0.95 * values.length) found.push(c.name);
     } catch {
       // A column the query cannot read is no evidence either way.
     }

@@ -42,7 +42,7 @@ export type IdentifierKind = 'primary-key' | 'foreign-key' | 'row-index' | 'code
 export type GeoKind = 'latitude' | 'longitude' | 'country' | 'state' | 'county' | 'city' | 'postal-code' | 'address' | 'region' | 'geometry';
 
 /** A machine format. */
-export type StructuredKind = 'json' | 'url' | 'email' | 'phone' | 'path' | 'list' | 'version' | 'crs';
+export type StructuredKind = 'json' | 'url' | 'email' | 'phone' | 'path' | 'list' | 'version' | 'crs' | 'colour';
 
 /** How a dimension's number of distinct values suits grouping: ≤ 12 ideal, ≤ 50 usable, more is too many. */
 export type CardinalityBand = 'ideal' | 'usable' | 'high';

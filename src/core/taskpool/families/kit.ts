@@ -420,7 +420,7 @@ export function timeColumns(context: FamilyContext, table: TableProfile, alias =
     if (s?.role.value !== 'time' || !s.time || c.nullFraction >= 0.5 || c.distinctCount < 3) continue;
     const ref = `${alias}${quoteIdent(c.name)}`;
     if (s.time.storage === 'iso-date' || s.time.storage === 'iso-datetime') found.push({ column: c, date: ref, grain: s.time.grain });
-    else if (s.time.isoExpression && (s.time.storage === 'year' || s.time.storage === 'period' || s.time.storage === 'epoch-s' || s.time.storage === 'epoch-ms')) {
+    else if (s.time.isoExpression && (s.time.storage === 'year' || s.time.storage === 'period' || s.time.storage === 'epoch-s' || s.time.storage === 'epoch-ms' || s.time.layout === 'YYYYMMDD')) {
       found.push({ column: c, date: s.time.isoExpression.replace(/\{col\}/g, ref), grain: s.time.grain });
     }
   }
