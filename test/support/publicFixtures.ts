@@ -41,10 +41,11 @@ export const PUBLIC_FIXTURES = path.join(REPO, 'test', 'fixtures', 'public');
  * `dev-24` (twenty-fourth, LABELS-24.md): 59.0% role and 20.2% additivity blind; read and used in round 16.
  * `dev-25` (twenty-fifth, LABELS-25.md): 76.6% role and 19.8% additivity blind; read and used in round 17.
  * `dev-26` (twenty-sixth, LABELS-26.md): 73.5% role and 91.1% additivity blind; read and used in round 18.
- * A set added later and not yet looked at is `held-out`: the twenty-seventh set (LABELS-27.md), whose disagreements
+ * `dev-27` (twenty-seventh, LABELS-27.md): 87.2% role and 99.1% additivity blind; read and used in round 19.
+ * A set added later and not yet looked at is `held-out`: the twenty-eighth set (LABELS-28.md), whose disagreements
  * nobody has read; `npm run bench:semantics` reports every set.
  */
-export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'dev-21' | 'dev-22' | 'dev-23' | 'dev-24' | 'dev-25' | 'dev-26' | 'held-out';
+export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'dev-21' | 'dev-22' | 'dev-23' | 'dev-24' | 'dev-25' | 'dev-26' | 'dev-27' | 'held-out';
 
 export interface PublicFixture {
   name: string;
@@ -194,11 +195,16 @@ export const PUBLIC_ENVIRONMENTS: PublicFixture[] = [
   { name: 'ubbochum-hoe-bibliography-json', set: 'dev-26' },
   { name: 'openinnovations-cycle-counts-partitions', set: 'dev-26' },
   { name: 'openwashdata-malawi-kap-survey-csv', set: 'dev-26' },
-  { name: 'busstop-translink-gtfs-sqlite', set: 'held-out' },
-  { name: 'hmrc-tobacco-bulletin-xlsx', set: 'held-out' },
-  { name: 'repurrrsive-discogs-collection-json', set: 'held-out' },
-  { name: 'epa-aqi-by-county-partitions', set: 'held-out' },
-  { name: 'mysociety-uk-local-authorities-csv', set: 'held-out' },
+  { name: 'busstop-translink-gtfs-sqlite', set: 'dev-27' },
+  { name: 'hmrc-tobacco-bulletin-xlsx', set: 'dev-27' },
+  { name: 'repurrrsive-discogs-collection-json', set: 'dev-27' },
+  { name: 'epa-aqi-by-county-partitions', set: 'dev-27' },
+  { name: 'mysociety-uk-local-authorities-csv', set: 'dev-27' },
+  { name: 'hoehn-nominal-person-sqlite', set: 'held-out' },
+  { name: 'hse-lfs-workplace-injuries-region-xlsx', set: 'held-out' },
+  { name: 'edgartools-sec-submissions-json', set: 'held-out' },
+  { name: 'policeuk-cityoflondon-stop-search-partitions', set: 'held-out' },
+  { name: 'hakai-seagrass-surveys-csv', set: 'held-out' },
 ];
 
 export function publicFixture(name: string): PublicFixture {
