@@ -66,6 +66,30 @@ describe('env: column-oriented JSON and JSON Schemas', function () {
     assert.deepEqual(records.columns.map((c) => c.name), ['id', 'tags']);
   });
 
+  it('loads the many values beside a column-oriented file\'s arrays (an EDGAR filer\'s codes and addresses) as a record of one row', async () => {
+    const filer = {
+      cik: '0000012345',
+      name: 'Example Corp',
+      sic: '3711',
+      category: 'Large accelerated filer',
+      fiscalYearEnd: '1231',
+      stateOfIncorporation: 'DE',
+      addresses: { mailing: { street1: '1 Main St', city: 'Springfield', zipCode: '01101' } },
+      formerNames: [{ name: 'Example Motors', from: '2005-02-17', to: '2017-01-27' }],
+      filings: { recent: { accessionNumber: Array.from({ length: 12 }, (_, i) => `0001-22-${i}`), form: Array.from({ length: 12 }, (_, i) => ['10-K', '8-K', '4'][i % 3]), size: Array.from({ length: 12 }, (_, i) => 80 + 100 * i) }, files: [] },
+    };
+    const env = await loadFiles({ 'submission.json': JSON.stringify(filer) });
+    const filings = tableOf(env, 'submission');
+    assert.equal(filings.rowCount, 12);
+    assert.deepEqual(filings.columns.map((c) => c.name), ['filings.recent.accession_number', 'filings.recent.form', 'filings.recent.size']);
+    const record = tableOf(env, 'submission_record');
+    assert.equal(record.rowCount, 1);
+    assert.ok(['cik', 'name', 'sic', 'addresses.mailing.city'].every((n) => record.columns.some((c) => c.name === n)), record.columns.map((c) => c.name).join(', '));
+    assert.ok(!record.columns.some((c) => c.name.startsWith('filings.recent')), 'the arrays loaded as columns are not in the record');
+    assert.equal(tableOf(env, 'submission_record_former_names').rowCount, 1);
+    assert.match(messages(env), /The 13 other values of the file \(cik, name, sic, category, fiscalYearEnd, stateOfIncorporation, …\) are a record of their own, loaded as one row in submission_record/);
+  });
+
   it("reads the TCPD JSON Schema as a document whose property lines describe the series' columns", async () => {
     const folder = makeFolder({ 'schema.json': vendored('schema.json'), 'datasets/brent_spot/brent_spot.json': vendored('datasets/brent_spot/brent_spot.json') });
     try {

@@ -142,6 +142,37 @@ describe('env: XLSX', () => {
     assert.equal(paged.columns.find((c) => c.originalName === 'Sales')?.type, 'integer');
   });
 
+  it('reads an Excel table by its own range and column names, the header shown above it as each column\'s description', async () => {
+    // As HSE's injury tables: a title, a header of several rows written for people, then the Excel table (`cil` …).
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Table-1');
+    sheet.getCell('B1').value = 'Back to contents';
+    sheet.getCell('B3').value = 'Table 1: Estimated injuries';
+    sheet.getRow(6).values = [null, 'Area', 'Year', 'Averaged incidence (thousands)', 'Averaged incidence (thousands)'];
+    sheet.getRow(7).values = [null, 'Area', 'Year', 'central', '95% C.I. lower'];
+    sheet.addTable({
+      name: 'Table1',
+      ref: 'B8',
+      headerRow: true,
+      columns: [{ name: 'label2' }, { name: 'year' }, { name: 'central' }, { name: 'cil' }],
+      rows: Array.from({ length: 6 }, (_, i) => [['Wales', 'Scotland'][i % 2], `20${10 + i}/${11 + i}`, 100 + i, 90 + i]),
+    });
+    // A second sheet with two Excel tables side by side: one table each.
+    const two = workbook.addWorksheet('Two');
+    two.addTable({ name: 'Prices', ref: 'A1', headerRow: true, columns: [{ name: 'item' }, { name: 'price' }], rows: [['a', 1.5], ['b', 2.5], ['c', 3]] });
+    two.addTable({ name: 'Stock', ref: 'E1', headerRow: true, columns: [{ name: 'item' }, { name: 'units' }], rows: [['a', 10], ['b', 20]] });
+    const env = await load({ 'injuries.xlsx': Buffer.from(await workbook.xlsx.writeBuffer()) });
+    const table = tableOf(env, 'injuries_table_1');
+    assert.deepEqual(table.columns.map((c) => c.originalName), ['label2', 'year', 'central', 'cil']);
+    assert.equal(table.rowCount, 6);
+    assert.equal(table.columns.find((c) => c.originalName === 'cil')?.type, 'integer');
+    assert.equal(table.columns.find((c) => c.originalName === 'cil')?.origin?.shownHeader, 'Averaged incidence (thousands) 95% C.I. lower');
+    assert.equal(table.columns.find((c) => c.originalName === 'label2')?.origin?.shownHeader, 'Area');
+    assert.ok(env.profile.diagnostics.some((d) => /Excel table 'Table1' \(B8:E14\) read by its own range and column names; the 7 row\(s\) above it/.test(d.message)));
+    assert.equal(tableOf(env, 'injuries_two_prices').rowCount, 3);
+    assert.deepEqual(tableOf(env, 'injuries_two_stock').columns.map((c) => c.originalName), ['item', 'units']);
+  });
+
   it('reads the column notes under a statistics agency\'s header (Unit, Series Type, … Series ID) as notes, and the series below as data', async () => {
     // As the ABS's time-series sheets: descriptions as the header, nine labelled rows of notes, then a date per row.
     const workbook = new ExcelJS.Workbook();

@@ -166,7 +166,7 @@ const MAX_COLUMNAR_DEPTH = 8;
  * element has a distinct one (`series[0].raw` with `"label": "Dollars/Barrel"` → `dollars_barrel`). An array that
  * only counts the positions (`time.index`: 0, 1, 2…) is no column: the rows keep the file's order.
  */
-export function parallelColumns(document: JsonObject): { length: number; columns: ParallelColumn[]; metadata: Array<{ path: string; text: string }> } | undefined {
+export function parallelColumns(document: JsonObject): { length: number; columns: ParallelColumn[]; positions: unknown[][]; metadata: Array<{ path: string; text: string }>; about: number } | undefined {
   const arrays: Array<{ path: string; snake: string[]; values: unknown[]; owner?: { array: unknown[]; element: JsonObject; index: number } }> = [];
   const scalars: Array<{ path: string; value: unknown }> = [];
   const others: Array<{ path: string; value: unknown }> = [];
@@ -239,7 +239,33 @@ export function parallelColumns(document: JsonObject): { length: number; columns
     ...arrays.filter((a) => !taken.has(a.path)).map((a) => ({ path: a.path, text: `${a.values.length} values` })),
     ...others.map((o) => ({ path: o.path, text: text(o.value) })),
   ];
-  return { length, columns, metadata };
+  // Values beside the arrays in the objects that hold them (`time.type`, `series[0].label`) are about those arrays;
+  // the others are about the file, or about what the file is a record of.
+  const holders = [...new Set(chosen.map((a) => a.path.replace(/(\.[^.[\]]+|\[\d+\])$/, '')))].filter((p) => p !== '');
+  const about = metadata.filter((m) => !m.text.startsWith('the positions') && !holders.some((p) => m.path.startsWith(`${p}.`) || m.path.startsWith(`${p}[`))).length;
+  return { length, columns, positions: kept.length > 0 ? counters.map((a) => a.values) : [], metadata, about };
+}
+
+/** Values outside the objects holding a column-oriented file's arrays that still only describe the file (its name, its count of rows). */
+const MAX_FILE_DESCRIPTION_VALUES = 8;
+
+/**
+ * The document without the arrays loaded as columns (found by identity), and without the objects left empty; undefined
+ * when nothing else is left.
+ */
+function withoutArrays(document: JsonObject, taken: ReadonlySet<unknown>): JsonObject | undefined {
+  const strip = (value: unknown): unknown => {
+    if (taken.has(value)) return undefined;
+    if (Array.isArray(value)) {
+      const items = value.map(strip);
+      return items.some((item) => item !== undefined) ? items.map((item) => item ?? null) : value.length === 0 ? value : undefined;
+    }
+    if (!isObject(value)) return value;
+    const kept = Object.entries(value).map(([key, child]) => [key, strip(child)] as const).filter(([, child]) => child !== undefined);
+    return kept.length > 0 ? Object.fromEntries(kept) : undefined;
+  };
+  const rest = strip(document);
+  return isObject(rest) ? rest : undefined;
 }
 
 /** 1-based line of a character offset. */
@@ -286,6 +312,10 @@ export async function loadJson(context: LoaderContext): Promise<void> {
       for (const column of columnar.columns) row.set(draft.columnFor(column.name, column.originalName), column.values[i]);
       draft.rows.push(row);
     }
+    // A few other values describe the file (a name, a unit, a count). Many are a record of their own (a filer's name,
+    // codes and addresses beside its filings' arrays): a table of one row, where a question about the whole file finds it.
+    const rest = columnar.about > MAX_FILE_DESCRIPTION_VALUES ? withoutArrays(document as JsonObject, new Set([...columnar.columns.map((c) => c.values), ...columnar.positions])) : undefined;
+    const restName = `${tableBaseName(context)}_record`;
     const shown = columnar.metadata.slice(0, 12).map((m) => `${m.path} = ${m.text}`).join(', ');
     const more = columnar.metadata.length > 12 ? `, and ${columnar.metadata.length - 12} more` : '';
     report(
@@ -293,8 +323,17 @@ export async function loadJson(context: LoaderContext): Promise<void> {
       'info',
       `Column-oriented JSON: ${columnar.columns.length} arrays of ${columnar.length} values side by side (${columnar.columns.map((c) => c.originalName).join(', ')}) ` +
         `loaded as ${columnar.length} rows, one per position.` +
-        (columnar.metadata.length > 0 ? ` The other values describe the file and are not in the table: ${shown}${more}.` : ''),
+        (rest
+          ? ` The ${columnar.metadata.length} other values of the file (${columnar.metadata.slice(0, 6).map((m) => m.path).join(', ')}, …) are a record of their own, loaded as one row in ${restName}.`
+          : columnar.metadata.length > 0
+            ? ` The other values describe the file and are not in the table: ${shown}${more}.`
+            : ''),
     );
+    if (rest) {
+      const record = new TableDraft(`${fileName}#record`);
+      addRecord(record, rest, state);
+      writeDraft(context, record, restName);
+    }
   } else if (Array.isArray(document)) {
     let scalars = 0;
     for (const item of document) {

@@ -43,6 +43,8 @@ export interface ColumnOrigin {
   sourceType?: string;
   /** "workbook › sheet › column" (spreadsheets) or "file › column" (Parquet). */
   label: string;
+  /** The header a workbook shows people above an Excel table's own header row ("Averaged estimated incidence (thousands) 95% C.I. lower" over `cil`). */
+  shownHeader?: string;
 }
 
 export interface ColumnProfile {

@@ -364,8 +364,108 @@ export async function loadXlsx(context: LoaderContext): Promise<void> {
       report(context, 'info', `Sheet '${worksheet.name}' is empty; skipped.`);
       continue;
     }
-    loadSheet(context, grid, workbookName, sheets.length, worksheet.state === 'hidden' || worksheet.state === 'veryHidden');
+    const hidden = worksheet.state === 'hidden' || worksheet.state === 'veryHidden';
+    const tables = excelTables(worksheet);
+    if (tables.length > 0) {
+      tables.forEach((table, k) => loadExcelTable(context, grid, table, workbookName, sheets.length, hidden, tables.filter((other) => other !== table), k === 0));
+      continue;
+    }
+    loadSheet(context, grid, workbookName, sheets.length, hidden);
   }
+}
+
+/** An Excel table (a ListObject: Insert › Table) as the workbook defines it: its name, its range and its columns' names. */
+interface ExcelTable {
+  name: string;
+  range: MergeRange;
+  columns: string[];
+  totalsRow: boolean;
+}
+
+/** The Excel tables a sheet defines, whose ranges can be read (one column name per column of the range). */
+function excelTables(worksheet: ExcelJS.Worksheet): ExcelTable[] {
+  const found: ExcelTable[] = [];
+  let defined: ReturnType<ExcelJS.Worksheet['getTables']> = [];
+  try {
+    defined = worksheet.getTables();
+  } catch {
+    return [];
+  }
+  for (const entry of defined) {
+    const table = (entry as unknown as { table?: { name?: string; displayName?: string; tableRef?: string; ref?: string; totalsRow?: boolean; columns?: Array<{ name?: string }> } }).table;
+    const range = parseRange(table?.tableRef ?? table?.ref ?? '');
+    // (A name keeps its line breaks and other control characters escaped as OOXML writes them: `Cigarettes _x000A_(million sticks)`.)
+    const columns = (table?.columns ?? []).map((c) => String(c.name ?? '').replace(/_x([0-9a-f]{4})_/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))).trim());
+    if (!table || !range || columns.length !== range.right - range.left + 1 || range.bottom <= range.top) continue;
+    found.push({ name: table.displayName ?? table.name ?? `Table${found.length + 1}`, range, columns, totalsRow: table.totalsRow === true });
+  }
+  return found;
+}
+
+/** Rows of a header written for people above an Excel table, at most. */
+const MAX_SHOWN_HEADER_ROWS = 4;
+
+/**
+ * Per column of an Excel table, the text of the rows right above it that are filled across most of it, top to bottom,
+ * repeats (merged or copied cells) once: the header a reader of the sheet sees.
+ */
+function shownHeaders(grid: SheetGrid, table: ExcelTable, floor: number): string[] {
+  const { top, left, right } = table.range;
+  const width = right - left + 1;
+  const cellsOf = (r: number) => Array.from({ length: width }, (_, c) => textOf(grid.rows[r - grid.firstRow]?.[left + c - grid.firstColumn]?.value ?? null).trim());
+  const above: string[][] = [];
+  for (let r = top - 1; r >= floor && above.length < MAX_SHOWN_HEADER_ROWS; r--) {
+    const cells = cellsOf(r);
+    if (cells.filter((t) => t !== '').length < 0.5 * width) break;
+    above.unshift(cells);
+  }
+  return Array.from({ length: width }, (_, c) => {
+    const parts: string[] = [];
+    for (const cells of above) if (cells[c] && parts[parts.length - 1] !== cells[c]) parts.push(cells[c]);
+    return parts.join(' ').replace(/\s+/g, ' ');
+  });
+}
+
+/**
+ * Loads an Excel table by the range and column names the workbook gives it. A published workbook often puts titles,
+ * notes and a header of several rows written for people above the table (HSE's injury tables: "Averaged estimated
+ * incidence (thousands)" over "95% C.I." over "lower"); the table's own header row (`cil`) is the column's name.
+ */
+function loadExcelTable(context: LoaderContext, grid: SheetGrid, table: ExcelTable, workbookName: string, sheetCount: number, hidden: boolean, others: readonly ExcelTable[], first: boolean): void {
+  const { top, left, bottom, right } = table.range;
+  const several = others.length > 0;
+  // What is above the table reaches up to the table above it in the same columns (HMRC stacks three), else the sheet's top.
+  const floor = Math.max(grid.firstRow, ...others.filter((o) => o.range.bottom < top && o.range.left <= right && o.range.right >= left).map((o) => o.range.bottom + 1));
+  const rows: CellRead[][] = [];
+  for (let r = top; r <= bottom; r++) {
+    const row = grid.rows[r - grid.firstRow] ?? [];
+    const cells: CellRead[] = [];
+    for (let c = left; c <= right; c++) cells.push(row[c - grid.firstColumn] ?? { value: null });
+    rows.push(cells);
+  }
+  // The header row holds the columns' names (ExcelJS cannot tell an absent `headerRowCount`, 1 by default, from 0).
+  const plain = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
+  const headerCells = rows[0].map((cell) => plain(textOf(cell.value)));
+  const withHeader = table.columns.filter((name, c) => plain(name) === headerCells[c]).length >= 0.5 * table.columns.length;
+  const bodyEnd = rows.length - (table.totalsRow ? 1 : 0);
+  const body: number[] = [];
+  for (let r = withHeader ? 1 : 0; r < bodyEnd; r++) if (nonBlankCount(rows[r]) > 0) body.push(r);
+  const sub: SheetGrid = { name: grid.name, rows, firstRow: top, firstColumn: left, merges: [] };
+  const header: HeaderBlock = { rows: [0], captions: [] };
+  const loaded = context.tables.length;
+  loadRows(context, sub, header, withHeader ? 0 : -1, withHeader ? 1 : 0, table.columns, body, workbookName, sheetCount, hidden, several ? table.name : undefined, [], first);
+  // The header written for people right above the table (rows filled across it, down to the table's own header).
+  const shown = shownHeaders(grid, table, floor);
+  const columns = (context.tables.length > loaded ? context.tables[context.tables.length - 1].columns : undefined) ?? [];
+  // (Every column of an Excel table has a name, so none is left out: the loaded columns are the table's, in order.)
+  if (columns.length === table.columns.length) {
+    columns.forEach((column, c) => {
+      const text = shown[c];
+      if (column.origin && text && text.toLowerCase() !== table.columns[c].toLowerCase()) column.origin.shownHeader = text;
+    });
+  }
+  const above = top - floor;
+  report(context, 'info', `Sheet '${grid.name}': Excel table '${table.name}' (${columnLetters(left)}${top}:${columnLetters(right)}${bottom}) read by its own range and column names${above > 0 ? `; the ${above} row(s) above it (titles, a header written for people) left out` : ''}${table.totalsRow ? '; its totals row left out' : ''}.`);
 }
 
 function loadSheet(context: LoaderContext, grid: SheetGrid, workbookName: string, sheetCount: number, hidden: boolean): void {

@@ -7,7 +7,7 @@
 import type { Database, SqlValue } from 'sql.js';
 import { loadEnvironment } from '../env/index';
 import { quoteIdent as q } from '../text/sql';
-import type { EnvironmentDraft, FileDiagnostic, LoadOptions, TableProfile } from '../env/types';
+import type { ColumnProfile, EnvironmentDraft, FileDiagnostic, LoadOptions, TableProfile } from '../env/types';
 import { columnSemantics, defaultAggregation, type ColumnEvidence } from './columns';
 import { checkReferences, CORRECTIONS_FILE, readCorrections, type SemanticCorrections } from './corrections';
 import { normalName, readCodebookTables, readDictionaries, tablesDescribedBy, withoutCopyNumber } from './dictionary';
@@ -199,7 +199,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
           foreignKey: keyChildren.has(`${table.name}.${column.name}`),
           referenced: keyParents.has(`${table.name}.${column.name}`),
           lookupTable: isLookup(table, referencedTables),
-          dictionary: entryFor(dictionary, table, column.name, profile) ?? memberEntry(table, column.name),
+          dictionary: entryFor(dictionary, table, column.name, profile) ?? memberEntry(table, column.name) ?? shownHeaderEntry(table, column),
           otherColumn,
           selfReference: nestedByTable.get(table.name)?.columns.includes(column.name) ? nestedByTable.get(table.name)?.key : undefined,
           sample,
@@ -431,6 +431,12 @@ export function columnOf(semantics: SemanticProfile | undefined, table: string, 
  * a council's successor): at least two distinct values, 95% of them keys of the table, and not the key itself.
  * Only text codes (`E10000002`, `ABC`): small numbers fit any integer key by chance.
  */
+/** The header a workbook shows above an Excel table, read as the column's description (`cil`: "… 95% C.I. lower"). */
+function shownHeaderEntry(table: TableProfile, column: ColumnProfile): DictionaryEntry | undefined {
+  const shown = column.origin?.shownHeader;
+  return shown ? { file: column.origin!.file, scope: table.name, column: column.name, description: shown } : undefined;
+}
+
 function nestedLevels(db: Database, table: TableProfile): TableSemantics['nested'] {
   if (table.kind !== 'table' || table.rowCount < 10) return undefined;
   const key = table.columns.find((c) => c.candidateKey && c.type === 'text' && c.nullFraction === 0 && c.samples.every((v) => typeof v === 'string' && v.length <= 12 && !/\s/.test(v)));
