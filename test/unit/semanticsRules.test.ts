@@ -2428,3 +2428,75 @@ describe('semantics rules: the twenty-seventh set\'s rules stay off their look-a
     }
   });
 });
+
+describe('semantics rules: y/n with comments, macro-areas, sort keys, spans of financial years, registers\' numbers, file names (the twenty-eighth set)', function () {
+  this.timeout(300_000);
+
+  it('reads the nominal-person database: y/n answers with comments are flags, macro-areas are places, ISO 639-3 codes identify', async () => {
+    const env = await load('hoehn-nominal-person-sqlite');
+    for (const [table, name] of [['core_properties', 'definite_article'], ['core_properties', 'person_third_available'], ['core_properties', 'ppdc'], ['article_properties', 'demonstrative_w_article']]) {
+      assert.equal(column(env, table, name).role.value, 'flag', `${table}.${name}`);
+    }
+    assert.equal(column(env, 'languages', 'area_wals').role.value, 'geo');
+    assert.equal(column(env, 'languages', 'iso639_3').role.value, 'identifier');
+  });
+
+  it('reads HSE\'s injury tables: a sort key is an order, three-year spans of financial years are periods', async () => {
+    const env = await load('hse-lfs-workplace-injuries-region-xlsx');
+    assert.equal(column(env, 'lfsinjreg_table_1', 'sort').role.value, 'ordinal');
+    const year = column(env, 'lfsinjreg_table_4', 'year');
+    assert.equal(year.role.value, 'time', 'the last span carries a note: "2018/19-2019/20, 2021/22 (Note C)"');
+    assert.equal(column(env, 'lfsinjreg_table_1', 'cil').description?.value, 'Averaged estimated incidence (thousands) 95% C.I. lower');
+  });
+
+  it('reads the EDGAR submissions: CIK, EIN and accession numbers identify, a file number is no phone, primary documents are file names', async () => {
+    const env = await load('edgartools-sec-submissions-json');
+    assert.equal(column(env, 'company_submission_record', 'cik').role.value, 'identifier');
+    assert.equal(column(env, 'company_submission_record', 'ein').role.value, 'identifier');
+    assert.equal(column(env, 'company_submission', 'filings.recent.accession_number').role.value, 'identifier');
+    assert.equal(column(env, 'company_submission', 'filings.recent.file_number').role.value, 'identifier');
+    assert.equal(column(env, 'company_submission', 'filings.recent.primary_document').structured, 'path');
+    assert.equal(column(env, 'company_submission_record', 'phone').structured, 'phone');
+  });
+});
+
+describe('semantics rules: the twenty-eighth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps compass points, a sort code, plain year ranges of other things, a contact number and host names off the new rules', async () => {
+    const lines = ['station,wind_from,sort_code,age_band,contact_number,site,answer'];
+    const points = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'];
+    const answers = ['Yes', 'No', 'Maybe', 'Sometimes'];
+    for (let i = 0; i < 40; i++) lines.push([`S${i}`, points[i % 8], `20-${String(10 + (i % 30)).padStart(2, '0')}-${String(40 + i).padStart(2, '0')}`, ['0-14', '15-24', '25-64', '65+'][i % 4], `0161 496 ${String(1000 + i * 37).slice(0, 4)}`, `www.site${i % 7}.org`, answers[i % 4]].join(','));
+    const folder = makeFolder({ 'weather.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'weather', 'wind_from')?.role.value, 'flag', 'N and S are directions, not answers');
+      assert.notEqual(found(env, 'weather', 'sort_code')?.role.value, 'ordinal', 'a bank sort code is no sort key');
+      assert.notEqual(found(env, 'weather', 'age_band')?.role.value, 'time');
+      assert.equal(found(env, 'weather', 'contact_number')?.structured, 'phone');
+      assert.notEqual(found(env, 'weather', 'site')?.structured, 'path', 'host names are no file names');
+      assert.notEqual(found(env, 'weather', 'answer')?.role.value, 'flag');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps countries off the macro-areas, and a y/n column with many other answers a category', async () => {
+    const lines = ['country,answer'];
+    const countries = ['France', 'Kenya', 'Peru', 'Japan', 'Chile'];
+    const answers = ['y', 'n', 'partly', 'in the north', 'only 3', 'unclear', 'sometimes'];
+    for (let i = 0; i < 35; i++) lines.push([countries[i % 5], answers[i % 7]].join(','));
+    const folder = makeFolder({ 'survey.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      const country = found(env, 'survey', 'country')!;
+      assert.equal(country.role.value, 'geo');
+      assert.equal(country.geo, 'country');
+      assert.notEqual(found(env, 'survey', 'answer')?.role.value, 'flag');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

@@ -45,7 +45,7 @@ import {
   textTokens,
 } from './lexicon';
 import type { Additivity, Aggregation, CardinalityBand, ColumnRole, ColumnSemantics, DictionaryEntry, Fact, GeoKind, IdentifierKind, StructuredKind, TimeInfo, Unit } from './types';
-import { isMissingText, isNumericText, reorderedListSeparator, type ValueFingerprint } from './values';
+import { isMissingText, isNumericText, reorderedListSeparator, UNKNOWN_ANSWERS, type ValueFingerprint } from './values';
 import { grainOfShape, type DateShape } from './grain';
 
 /** Everything the rules may read about one column. */
@@ -356,7 +356,8 @@ const timeRules: Rule[] = [
     if (told && told.length >= 3 && clock >= 0.9 * told.length) return { role: 'time', rule: 'time:clock-times', confidence: 0.85, why: 'values are clock times (HH:MM)', time: { storage: 'text', grain: 'hour-of-day', layout: 'HH:MM' } };
     // Spans of years (`1984-2025`, `2001–2010`): a period, from one year to a later one.
     const spans = sample ? sample.filter((v) => typeof v === 'string' && yearSpan(v)).length : 0;
-    if (sample && sample.length >= 3 && spans === sample.length) return { role: 'time', rule: 'time:year-spans', confidence: 0.75, why: 'values are spans of years (YYYY-YYYY)', time: { storage: 'text', grain: 'other', layout: 'YYYY-YYYY' } };
+    const yearNamed = n.tokens.some((t) => t === 'year' || t === 'years' || t === 'period');
+    if (sample && sample.length >= 3 && (spans === sample.length || (yearNamed && spans >= 0.8 * sample.length))) return { role: 'time', rule: 'time:year-spans', confidence: 0.75, why: 'values are spans of years (YYYY-YYYY)', time: { storage: 'text', grain: 'other', layout: 'YYYY-YYYY' } };
     // Years that run from one calendar year into the next (`2011-12`, `2019/20`): financial, school or mid-year years.
     const fiscal = sample ? new Set(sample.filter((v) => typeof v === 'string' && fiscalYear(v)).map((v) => String(v).trim())).size : 0;
     if (sample && fiscal >= 3 && sample.every((v) => typeof v === 'string' && fiscalYear(v))) return { role: 'time', rule: 'time:fiscal-years', confidence: 0.8, why: `values are years that run into the next (${String(sample.find((v) => typeof v === 'string')).trim()})`, time: { storage: 'text', grain: 'year', layout: 'YYYY-YY' } };
@@ -515,6 +516,28 @@ function columnNamesListed(e: ColumnEvidence): string | undefined {
 }
 
 /** The sampled text values, less empty ones and placeholders for missing values. */
+/** Continents and macro-areas of the world (Glottolog's and WALS's `Papunesia`, the UN's `Latin America and the Caribbean`). */
+const WORLD_REGIONS = /^(africa|sub-saharan africa|north(ern)? africa|asia|east asia|south asia|southeast asia|central asia|western asia|europe|eurasia|oceania|australia|australasia|papunesia|americas?|north america|south america|central america|latin america( (and|&) (the )?caribbean)?|caribbean|antarctica|middle east|pacific)$/i;
+
+/** A y or an n (or a yes or a no) that opens a value, alone or before a doubt or a comment: `y`, `n?`, `(n)`, `y (suffix)`. */
+const YES_NO_OPENING = /^\(?(y|n|yes|no)\)?\??(\s*[,(:;–-]|\s|$)/i;
+
+/** At least 85% of the sampled values open with y or n (both there), the rest doubts or comments. */
+function yesNoWithComments(e: ColumnEvidence): boolean {
+  const values = presentTexts(e).map((v) => v.trim());
+  if (values.length < 10) return false;
+  const answers = values.map((v) => YES_NO_OPENING.exec(v)?.[1]?.toLowerCase()[0]);
+  if (answers.filter(Boolean).length < 0.85 * values.length || !answers.includes('y') || !answers.includes('n') || !values.some((v) => v.length > 3)) return false;
+  // (A third answer that recurs, a member's `I used to be`, makes a category of three, and a graded one, AMSTAR's
+  // `Partial yes`, a scale; a doubt, `unclear` or `?`, is neither.)
+  const others = new Map<string, number>();
+  values.forEach((v, i) => {
+    const text = v.toLowerCase().replace(/[?.!]+$/, '').trim();
+    if (answers[i] === undefined && text !== '' && !UNKNOWN_ANSWERS.has(text) && !/^(unclear|no info|no information|uncertain)$/.test(text)) others.set(text, (others.get(text) ?? 0) + 1);
+  });
+  return [...others.entries()].every(([text, count]) => count < 0.05 * values.length && !/\b(yes|no)\b/.test(text));
+}
+
 /** Every value an empty string or NULL (a database that writes `''` where nothing was given, GTFS's `stop_desc`): empty. */
 function blankOnly(e: ColumnEvidence): boolean {
   if (e.column.type !== 'text' || e.column.distinctCount > 1 || e.table.rowCount === 0) return false;
@@ -1002,7 +1025,10 @@ const RULES: Rule[] = [
       return { role: 'structured', rule: 'structured:hex-colours', confidence: 0.8, why: `named ${e.column.name}, values are colours in hex digits (${hexColours[0]})`, structured: 'colour' };
     }
     const named = n.tokens.map((t) => STRUCTURED_WORDS[t]).find(Boolean);
-    if (f.phone >= 0.8 && (named === 'phone' || (f.phone >= 0.95 && !hasAny(n.tokens, IDENTIFIER_WORDS)))) return { role: 'structured', rule: 'structured:phone-values', confidence: 0.9, why: 'values are phone numbers', structured: 'phone' };
+    // (A number a register files things under, `file_number` `001-34756`, is written as phones are, and is no phone.)
+    const registered = /^(number|no|nr|num)$/.test(n.last ?? '') && !n.tokens.some((t) => t === 'contact' || t === 'call' || t === 'dial');
+    if (f.phone >= 0.8 && registered && named !== 'phone') return { role: 'identifier', rule: 'identifier:code-name', confidence: 0.65, why: `named ${e.column.name}, digits in groups: the number it is filed under`, identifier: 'code' };
+    if (f.phone >= 0.8 && (named === 'phone' || (f.phone >= 0.95 && !hasAny(n.tokens, IDENTIFIER_WORDS) && !registered))) return { role: 'structured', rule: 'structured:phone-values', confidence: 0.9, why: 'values are phone numbers', structured: 'phone' };
     // Named a link, but no value is one (a spreadsheet's 'Provider Webpage' whose hyperlink was lost): the link's words.
     const shown = presentTexts(e);
     // Named a link whose values are page names without spaces (`The_Grudge_(2020_film)`, `la-la-land`): a slug, the key of a page.
@@ -1034,6 +1060,9 @@ const RULES: Rule[] = [
     if (column.type === 'boolean') return { role: 'flag', rule: 'flag:boolean-values', confidence: 0.97, why: 'true/false values' };
     // 0 and 1 are also what a count of rare events holds (red cards): a name or description that counts wins.
     const counted = hasAny(n.tokens, COUNT_WORDS) ?? hasAny(n.described, COUNT_WORDS) ?? hasAny(n.tokens, ADDITIVE_WORDS) ?? hasAny(n.described, ADDITIVE_WORDS);
+    // Answers of y or n, some with a doubt or a comment after them (`y (suffix)`, `n?`, `y, optional`), as a linguist's
+    // or a surveyor's coding sheet writes them, beside a few `unclear`: a yes/no, most rows answered plainly.
+    if (column.type === 'text' && yesNoWithComments(e)) return { role: 'flag', rule: 'flag:yes-no-with-comments', confidence: 0.7, why: 'nearly every value is y or n, some followed by a doubt or a comment' };
     // A direction coded 0 and 1 (GTFS's `direction_id`: outbound or inbound): two categories, neither of them 'yes'.
     if (f.yesNo && isNumber(column) && n.tokens.some((t) => t === 'direction' || t === 'dir')) return { role: 'dimension', rule: 'dimension:two-directions', confidence: 0.65, why: `named ${column.name}, 0 and 1: two directions, neither a yes` };
     if (f.yesNo && !(counted && isNumber(column))) return { role: 'flag', rule: 'flag:yes-no-values', confidence: 0.9, why: `two values that answer yes or no (${column.samples.join(', ')})` };
@@ -1090,6 +1119,12 @@ const RULES: Rule[] = [
     // name (a grid `zone_name` of `Singapore`) is that place.
     const kindWord = hasAny(n.tokens.filter((t) => !SPATIAL_DIMENSION_WORDS.has(t)), DIMENSION_WORDS);
     if (column.type === 'text' && e.fingerprint.country >= 0.6 && e.fingerprint.sampled >= 5 && !kindWord && !hasAny(n.tokens, PARTICIPANT_WORDS)) return { role: 'geo', rule: 'geo:country-values', confidence: 0.85, why: `${Math.round(e.fingerprint.country * 100)}% of values are country names`, geo: 'country' };
+    // Continents and the macro-areas linguists and geographers divide the world into (`Eurasia`, `Papunesia`,
+    // `North America`): regions of the world, whatever the column is called.
+    const regions = presentTexts(e);
+    if (column.type === 'text' && regions.length >= 5 && !kindWord && regions.filter((v) => WORLD_REGIONS.test(v.trim())).length >= 0.9 * regions.length) {
+      return { role: 'geo', rule: 'geo:world-regions', confidence: 0.75, why: `values are continents or macro-areas (${regions[0].trim()})`, geo: 'region' };
+    }
     // The place must be what the name is about: its head word (`store_city`, `country_name`), not a qualifier
     // (`location_uncertainty` is a measure). A code of a place refers to it (`country_code`): an identifier.
     // A unit after the place says how it is written (`latitude_deg`, `lon_dd`), not what it is.
@@ -1339,6 +1374,9 @@ const RULES: Rule[] = [
     // its place in an order.
     const positions = positionLabels(e);
     if (positions) return { role: 'ordinal', rule: 'ordinal:position-labels', confidence: 0.7, why: `${positions} values, each naming a position (${column.samples.slice(0, 2).join(', ')}…)` };
+    // A sort key (`sort` 0, 1, 1.1 … 3, `sort_order`, `display_order`): the order rows are shown in.
+    const sortKey = (n.tokens.length === 1 && n.last === 'sort') || /^(sort_(order|key|index|no)|display_order|sortorder|sortkey)$/.test(n.tokens.join('_'));
+    if (sortKey && isNumber(column)) return { role: 'ordinal', rule: 'ordinal:sort-key', confidence: 0.7, why: `named ${column.name}: the order rows are shown in` };
     // A cost of seed is money, whatever else `seed` names.
     const word = hasAny(n.tokens, MONEY_WORDS) ? undefined : hasAny(n.tokens, ORDINAL_WORDS);
     if (word && (column.type === 'text' || column.type === 'integer') && !(column.type === 'text' && column.distinctCount > 50)) return { role: 'ordinal', rule: 'ordinal:name', confidence: 0.8, why: `named ${column.name}: ${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}` };
@@ -2012,8 +2050,9 @@ function componentOfChange(evidence: ColumnEvidence, tokens: readonly string[]):
 
 /** A span from one year to a later one, `1984-2025` or `2001 – 2010`. */
 function yearSpan(text: string): boolean {
-  const m = /^\s*((?:1[5-9]|20)\d\d)\s*[-–]\s*((?:1[5-9]|20)\d\d)\s*$/.exec(text);
-  return m !== null && Number(m[2]) > Number(m[1]);
+  // (Or of financial years, `2001/02-2003/04`, as the UK's statistics average three of them; a note may follow.)
+  const m = /^\s*((?:1[5-9]|20)\d\d)(\/\d\d)?\s*[-–]\s*((?:1[5-9]|20)\d\d)(\/\d\d)?\s*(\s[,(\[].*|,.*)?$/.exec(text);
+  return m !== null && Number(m[3]) > Number(m[1]) && (m[2] === undefined) === (m[4] === undefined);
 }
 
 /** A month's name or abbreviation as a column of a wide table. */

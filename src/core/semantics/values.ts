@@ -95,6 +95,8 @@ const URL_PATTERN = /^(https?|ftp):\/\/\S+$|^www\.\S+\.\S+$/i;
 const HOSTNAME = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|org|net|gov|edu|mil|int|info|biz|io|app|dev|ai|[a-z]{2})$/i;
 const PHONE = /^\+?[\d\s().-]{7,20}$/;
 const PATH = /^(\/|[a-z]:\\|\.{1,2}\/)?([\w.-]+[/\\])+[\w.-]+\.\w{1,5}$/i;
+/** A file's name alone, with the extension of a document or data file (`tsla-20221027.htm`, `photo_12.jpg`). */
+const FILE_NAME = /^[\w.-]+\.(xml|html?|pdf|txt|csv|tsv|json|xlsx?|docx?|pptx?|png|jpe?g|gif|svg|tiff?|zip|gz|parquet|md)$/i;
 const NUMERIC_TEXT = /^\(?[-+]?\s?[$€£¥]?\s?\d{1,3}(?:[,\s]\d{3})+(?:\.\d+)?\)?\s?%?$|^\(?[-+]?\s?[$€£¥]\s?\d+(?:\.\d+)?\)?$|^[-+]?\d+(?:\.\d+)?\s?%$|^[$€£¥]\s?-$/;
 const CODE = /^(?=.*[A-Z0-9])[A-Z0-9][A-Z0-9_\-./#]{0,14}$/;
 const PERIOD = /^\d{4}-(0[1-9]|1[0-2])$/;
@@ -257,8 +259,8 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
       const symbol = /[$€£¥]/.exec(text)?.[0];
       if (symbol) currencies.set(symbol, (currencies.get(symbol) ?? 0) + 1);
       if (text.endsWith('%')) f.percentSign++;
-    } else if (PHONE.test(text) && /\d{3}/.test(text) && /[\s().-]/.test(text) && !/^\d{4}-\d{1,2}(-\d{1,2})?/.test(text) && (text.match(/\d/g)?.length ?? 0) >= 7) f.phone++;
-    if (PATH.test(text) && /[/\\]/.test(text)) f.path++;
+    } else if (PHONE.test(text) && /\d{3}/.test(text) && /[\s().-]/.test(text) && !/^\d{4}-\d{1,2}(-\d{1,2})?/.test(text) && (text.match(/\d/g)?.length ?? 0) >= 7 && (text.match(/\d/g)?.length ?? 0) <= 15) f.phone++;
+    if ((PATH.test(text) && /[/\\]/.test(text)) || FILE_NAME.test(text)) f.path++;
     // Lists and packed records by splitting, not by a backtracking pattern (a long JSON text would take forever).
     if (text.length <= 400 && text.includes(',')) {
       const parts = text.split(',');
@@ -364,7 +366,7 @@ export function reorderedListSeparator(values: readonly string[]): string | unde
 
 /** Answers that say the yes/no is not known. */
 // (…and so do the survey's "Not sure" and an enumerator's "Couldn't observe".)
-const UNKNOWN_ANSWERS = new Set(['u', 'unk', 'dk', 'not known', "don't know", 'dont know', 'not stated', 'not sure', 'unsure', "couldn't observe", 'could not observe', 'not observed', "can't say", 'cannot say']);
+export const UNKNOWN_ANSWERS = new Set(['u', 'unk', 'dk', 'not known', "don't know", 'dont know', 'not stated', 'not sure', 'unsure', "couldn't observe", 'could not observe', 'not observed', "can't say", 'cannot say']);
 
 const BAND = /^([a-z][a-z ]*?\s)?(\d+(?:\.\d+)?)\s*(?:-|–|to)\s*(\d+(?:\.\d+)?)(\s[a-z ]+)?$/;
 const OPEN_BAND = /^([a-z][a-z ]*?\s)?(?:(\d+(?:\.\d+)?)\s*\+|(?:under|over|below|above|less than|more than|<|>|≥|≤|<=|>=)\s*(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*(?:and|or)\s*(?:over|older|above|more|under|younger|below|less))(\s[a-z ]+)?$/;
