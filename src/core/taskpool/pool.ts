@@ -196,7 +196,12 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
   // Columns no family groups by (near-unique per-row ids), measured once, each with its reason for the report.
   // And columns whose values are written several ways ('Offshore', 'offshore'): only the cleaning family groups by them.
   const notKnown = await mostlyNotKnown(profile, context.sql, options.signal);
-  const ungrouped = [...(await nearUniqueColumns(profile, context.sql, options.signal)), ...(await spelledSeveralWays(profile, context.sql, options.signal)), ...notKnown];
+  // …and yes/no answers written with comments (`y (suffix)`, `n?`): grouped or filtered as written, `y (def agr)` would
+  // be an answer of its own and `= 'y'` would miss it.
+  const commented = semantics.columns
+    .filter((c) => c.role.source.kind === 'rule' && c.role.source.rule === 'flag:yes-no-with-comments')
+    .map((c) => ({ table: c.table, column: c.column, why: 'yes/no answers written with comments, each written its own way' }));
+  const ungrouped = [...(await nearUniqueColumns(profile, context.sql, options.signal)), ...(await spelledSeveralWays(profile, context.sql, options.signal)), ...notKnown, ...commented];
   // Tables whose rows are the cells of a series × period grid: their row counts are coverage, asked by no family;
   // …and nested arrays a form saved with empty items: their counts are the form's defaults.
   const grids = [...(await gridTables(profile, semantics, context.sql, options.signal)), ...(await emptyEntryTables(profile, context.sql, options.signal))];

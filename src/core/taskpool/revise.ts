@@ -251,6 +251,9 @@ export function namesTable(question: string, table: string, columns: readonly st
   if (question.toLowerCase().includes(`'${table.toLowerCase()}'`)) return true;
   // Named as its user knows it: its file (`day.csv`) or its sheet (`the 'GDP' sheet`).
   if (label !== undefined && question.toLowerCase().includes(label.toLowerCase())) return true;
+  // …or its file by the file's words ("the seagrass density survey" for seagrass_density_survey.csv).
+  const fileWords = label !== undefined && /^[\w-]+\.(csv|tsv|txt|json|jsonl|ndjson|parquet)$/i.test(label) ? words(label.replace(/\.[a-z]+$/i, '')) : '';
+  if (fileWords.includes(' ') && new RegExp(`(^|[^a-z0-9_])the ${escapeRegExp(fileWords)}(?=$|[^a-z0-9_])`).test(normalizeText(question))) return true;
   let text = normalizeText(question);
   for (const phrase of columns.map(words).filter((p) => p !== '').sort((a, b) => b.length - a.length)) {
     // A column's words name the column, singular or plural ("order totals"), not its table.
@@ -344,7 +347,9 @@ export function unnamedLookAlikes(task: TaskSpec, profile: EnvironmentProfile, d
 function tableNamed(task: TaskSpec, profile: EnvironmentProfile, documents: readonly DataDocument[]): (table: string) => boolean {
   const cited = citedText(task, documents);
   const columns = (table: string) => profile.tables.find((t) => t.name === table)?.columns.map((c) => c.name) ?? [];
-  return (table) => namesTable(task.question, table, columns(table), tableLabel(table, profile)) || (cited !== '' && namesTable(cited, table, columns(table)));
+  // A union view of a partition's files is named by its files, "in all 12 monthly files" (a file alone is one month).
+  const unionNamed = (table: string) => profile.tables.find((t) => t.name === table)?.kind === 'view' && /\ball \d+ ([a-z]+ )?files\b/i.test(task.question);
+  return (table) => namesTable(task.question, table, columns(table), tableLabel(table, profile)) || unionNamed(table) || (cited !== '' && namesTable(cited, table, columns(table)));
 }
 
 /**

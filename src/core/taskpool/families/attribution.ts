@@ -41,6 +41,7 @@ import {
   type TaskFamily,
   type TimeColumn,
   rowsCount,
+  columnPhrase,
 } from './kit';
 
 /** The top contributor must beat the next by this share of its own change. */
@@ -128,7 +129,7 @@ async function attribute(context: FamilyContext, table: TableProfile, periods: P
   const agg = measure ? aggregateOf(context, table.name, measure) : undefined;
   const what = agg ? agg.phrase : `number of ${rowsNoun(context, table, 'many')}`;
   const groupName = distinctGroupingName(group, all, context);
-  const by = humanize(periods.time.column.originalName || periods.time.column.name);
+  const by = columnPhrase(context, table.name, periods.time.column);
   const { first, second } = periods;
   const program = new TaskProgram(context, 'attribution');
 

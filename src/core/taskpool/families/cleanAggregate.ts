@@ -18,7 +18,7 @@
  */
 import type { ColumnProfile, TableProfile } from '../../env/types';
 import { words } from '../../text/words';
-import { aggregateOf, clearLeader, groupings, humanize, measures, noun, num, q, query, rowsNoun, semanticsOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
+import { aggregateOf, clearLeader, groupings, humanize, measures, noun, num, q, query, rowsNoun, semanticsOf, sqlLiteral, tablePlace, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
 import { MAX_QUESTION_WORDS } from '../lint';
 import type { TaskSpec } from '../types';
 import { tableLabel } from '../revise';
@@ -187,9 +187,9 @@ function measureWords(column: ColumnProfile): string {
 
 /** The table as a question names it: in words, or quoted where its words carry a number or it is a union of files. */
 function tableRef(context: FamilyContext, table: TableProfile): string {
-  // A file or a sheet by the name its user knows (grants.tsv, the 'GDP' sheet).
+  // A file or a sheet by the name its user knows (grants.tsv, the 'GDP' sheet, the seagrass density survey).
   const label = tableLabel(table.name, context.profile);
-  if (label) return label;
+  if (label) return tablePlace(context, table);
   const partitionView = context.semantics.partitions.some((p) => p.view === table.name);
   return partitionView || /\d/.test(words(table.name)) ? `the "${table.name}" table` : `the ${words(table.name)} table`;
 }

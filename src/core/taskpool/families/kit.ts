@@ -123,6 +123,8 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
       const s = semanticsOf(context, table.name, c.name);
       // (Where an interval starts or ends, `tx_start` on a chromosome, is a position: its mean or correlation says little.)
       if (s?.additivity?.source.kind === 'rule' && s.additivity.source.rule === 'additivity:interval-bound') return false;
+      // (Nor a bound of a confidence interval, `cil` "… 95% C.I. lower": it moves with its estimate by construction.)
+      if (confidenceBound(c, s?.description?.value)) return false;
       if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || isCircular(c) || isPictureSize(c) || inLocalCurrency(table, c) || inRowUnits(table, c) || runningTotal(context, table.name, c.name) || repeatedValue(context, table.name, c.name) || mixedQuantities(table, c, context) || unevenCoverage(context, table).has(c.name)) return false;
       const unnamed = s.role.source.kind === 'rule' && s.role.source.rule === 'measure:numbers';
       if (unnamed && c.type === 'integer' && c.distinctCount >= 0.9 * table.rowCount * (1 - c.nullFraction)) return false;
@@ -134,6 +136,13 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
     // A partition view's measure on different scales per file is compared file by file (`perPart`), never pooled.
     .filter((c) => options.perPart || !context.partScales?.has(repetitionKey(table.name, c.name)))
     .sort((a, b) => rank(a) - rank(b));
+}
+
+/** A bound of a confidence interval, by its description (`95% C.I. lower`, "upper confidence limit") or its name (`ci_lower`, `lcl`). */
+export function confidenceBound(column: ColumnProfile, description: string | undefined): boolean {
+  if (description && /\b(c\.?\s?i\.?|confidence (interval|limit|bound))\b.*\b(lower|upper|low|high|min|max)\b|\b(lower|upper) (\d+% )?(confidence|c\.?i\.?)\b|\b(lower|upper) (bound|limit)\b/i.test(description)) return true;
+  const words = (column.originalName || column.name).toLowerCase().split(/[^a-z0-9]+/);
+  return words.some((w) => /^(lcl|ucl|lci|uci)$/.test(w)) || (words.includes('ci') && words.some((w) => /^(lower|upper|low|high|lo|hi|l|u|lb|ub)$/.test(w)));
 }
 
 /** Units of time that days, nights or hours of observation are counted in. */
@@ -336,7 +345,7 @@ export function aggregateOf(context: FamilyContext, table: string, column: Colum
   // "total order total" says it twice: a name that already says total is summed as "the sum of order totals".
   if (additive) return { fn: 'SUM', of: (e) => `SUM(${e})`, phrase: /\b(total|sum)s?\b/.test(name) ? `sum of ${pluralWords(name)}` : `total ${name}` };
   // "average average temperature" says it twice: the mean of a name that is already an average.
-  return { fn: 'AVG', of: (e) => `AVG(${e})`, phrase: /^(average|mean)\b/.test(name) ? `mean of the ${pluralWords(name)}` : `average ${name}` };
+  return { fn: 'AVG', of: (e) => `AVG(${e})`, phrase: /^(average|averaged|mean)\b/.test(name) ? `mean of the ${pluralWords(name)}` : `average ${name}` };
 }
 
 /** A measure's name in words, with a unit the semantic profile knows when the name lacks it. */
@@ -388,6 +397,8 @@ export function groupings(context: FamilyContext, table: TableProfile, options: 
     if (!options.parentOf && context.ungrouped?.has(repetitionKey(table.name, c.name))) return false;
     if (context.notKnown?.has(repetitionKey(table.name, c.name))) return false;
     if (quantileBins(c)) return false;
+    // (A sort key, `sort` 0, 1, 1.1 …, orders the rows for display: no group anyone compares.)
+    if (s.role.source.kind === 'rule' && s.role.source.rule === 'ordinal:sort-key') return false;
     return c.distinctCount >= min && c.distinctCount <= max && c.nullFraction < 0.5;
   });
 }
@@ -1159,6 +1170,10 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     }
   }
   const original = column.originalName || column.name;
+  // The header a workbook shows people above its Excel table ("Averaged estimated incidence (thousands) central" over
+  // `central`, "Area code" over `Column1`): the publisher's own name for the column, when it is short.
+  const shown = shownHeaderPhrase(column.origin?.shownHeader);
+  if (shown) return shown;
   // A column named only `label` (or `category`, `group`) whose values share their last words ("1st IMD quintile",
   // "2nd IMD quintile"): those words say what the column holds ("IMD quintile"); "which label" says nothing.
   const shared = sharedHead(original, column);
@@ -1262,6 +1277,15 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   const parts = phrase.split(' ');
   if (parts.length === 2 && parts[1] === 'name' && DIMENSION_WORDS.has(parts[0]) && !isNumeric(column) && !context.profile.tables.find((t) => t.name === table)?.columns.some((c) => c !== column && humanize(c.originalName || c.name).toLowerCase() === parts[0])) return parts[0];
   return phrase;
+}
+
+/** A shown header as a question's words: acronyms kept, other words in lower case; a trailing `central` (the estimate itself) dropped; none over eight words. */
+function shownHeaderPhrase(shown: string | undefined): string | undefined {
+  if (!shown) return undefined;
+  const text = shown.replace(/\s+(central|central estimate|estimate|value)$/i, '').replace(/\s+/g, ' ').trim();
+  const words = text.split(' ');
+  if (words.length > 8 || /[:;]/.test(text) || !/[a-z]{3}/i.test(text)) return undefined;
+  return words.map((w) => (/^[A-Z][A-Z0-9.]+s?$/.test(w) || /\d/.test(w) ? w : w.toLowerCase())).join(' ');
 }
 
 /**
@@ -1533,6 +1557,24 @@ function datedRows(context: FamilyContext, table: TableProfile): string | undefi
   return grain && /^(day|week|month|quarter|year)$/.test(grain) ? grain : undefined;
 }
 
+/** Words for what a table tells about things, not for the things: `properties`, `details`, `stats`. */
+const ATTRIBUTE_WORDS = new Set(['properties', 'attributes', 'details', 'features', 'characteristics', 'info', 'information', 'profile', 'profiles', 'stats', 'statistics', 'traits', 'extras']);
+
+/** The noun for the rows of the table whose key this table's unique key refers to (one row per thing of that table). */
+function ownerOfRows(context: FamilyContext, table: TableProfile, keyed: readonly ColumnProfile[]): string | undefined {
+  const unique = new Set(keyed.map((c) => c.name));
+  for (const r of context.semantics.relationships) {
+    const parent = r.kind === 'foreign-key' && r.child.table === table.name && unique.has(r.child.column) ? r.parent.table
+      : r.kind === 'one-to-one' && r.left.table === table.name && unique.has(r.left.column) ? r.right.table
+      : r.kind === 'one-to-one' && r.right.table === table.name && unique.has(r.right.column) ? r.left.table
+      : undefined;
+    const owner = parent && parent !== table.name ? context.profile.tables.find((t) => t.name === parent) : undefined;
+    const words = owner ? withoutQualifiers(nameWords(tableNounName(owner))) : '';
+    if (owner && words !== '' && !ATTRIBUTE_WORDS.has((words.split(' ').pop() ?? '').toLowerCase())) return rowName(context, owner);
+  }
+  return undefined;
+}
+
 export function rowName(context: FamilyContext, table: TableProfile): string | undefined {
   // A partition's union view: the files' name when it is a plural noun ("matches"); it may say only which file
   // a row came from ("worldcup", "season").
@@ -1579,6 +1621,15 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
     if (words !== '' && !/\d/.test(words) && !COLLECTION_WORDS.has(head) && !noNoun) return words.replace(/ /g, '_');
     return undefined;
   }
+  // Columns all under one path of a JSON file (`filings.recent.form`, `filings.recent.size`, …, the arrays of a filer's
+  // filings): its rows are what the path names, "filings", not the file's name.
+  const paths = table.columns.filter((c) => !c.name.startsWith('_')).map((c) => (c.originalName || c.name).split('.'));
+  if (paths.length >= 2 && paths.every((p) => p.length >= 2)) {
+    const common: string[] = [];
+    for (let i = 0; i < Math.min(...paths.map((p) => p.length - 1)) && paths.every((p) => p[i] === paths[0][i]); i++) common.push(paths[0][i]);
+    const plural = common.map((segment) => withoutQualifiers(nameWords(segment)).toLowerCase()).find((w) => w !== '' && !/\d/.test(w) && pluralWord(w.split(' ').pop() ?? '') && !COLLECTION_WORDS.has(w.split(' ').pop() ?? ''));
+    if (plural) return plural.replace(/ /g, '_');
+  }
   // A JSON file's top-level records under a name that says only "data" (`data.json`, `export.json`): records.
   if (/\.(json|jsonl|ndjson)$/i.test(table.sourceFile) && table.kind === 'table' && COLLECTION_WORDS.has(nameWords(tableNounName(table)).toLowerCase())) return 'records';
   // A table named for the source its rows come from (XrayDB's `Chantler`, `Waasmaier`, `KeskiRahkonen_Krause`, which
@@ -1587,6 +1638,12 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   // (A country's code or a state of the file around the noun, `uk_local_authorities_current`: "local authorities".)
   const words = withoutQualifiers(nameWords(tableNounName(table)));
   const last = words.split(' ').pop() ?? '';
+  // A table of the properties of another table's things, one row each (`core_properties` keyed by `language_id`,
+  // `player_stats` by `player_id`): its rows are those things, "languages", not "core properties".
+  if (ATTRIBUTE_WORDS.has(last.toLowerCase())) {
+    const owner = ownerOfRows(context, table, keyed);
+    if (owner) return owner;
+  }
   // A key the dictionary calls the number or the id of a thing (`snum`: "School number", one per row of `apiclus2`):
   // the rows are those things, "schools", which a cryptic table name does not say.
   const described = describedEntity(context, table, keyed);
@@ -1678,7 +1735,9 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   // (Keys named for two different things, `cnty_id` and `cress_id` of one county, say nothing sure: no noun from them.)
   const keyWords = new Set(keyed.map(keyWord).filter((w): w is string => w !== undefined && !/^(row|record|line|entry|item|seq|ogc|object|feature)$/.test(w)));
   // (Nor a word the data puts in another language's plural elsewhere: `Matvare ID` beside a sheet 'Matvarer'.)
-  const word = keyWords.size === 1 ? [...keyWords].find((w) => !w.includes(' ') && !isCrypticName(w) && !inAnotherLanguage(context, w)) : undefined;
+  // (Nor the name of who keeps the records, `hakai_id` beside an `organization` of `HAKAI`: "hakais" is no noun.)
+  const aValue = (w: string) => table.columns.some((c) => c.type === 'text' && c.samples.some((v) => typeof v === 'string' && v.trim().toLowerCase() === w));
+  const word = keyWords.size === 1 ? [...keyWords].find((w) => !w.includes(' ') && !isCrypticName(w) && !inAnotherLanguage(context, w) && !aValue(w)) : undefined;
   if (word) return word;
   if (pluralWord(last.toLowerCase()) && !ownColumn(tableNounName(table))) return words.replace(/ /g, '_');
   // A key of one plain word naming what each row is (`country` in a table of one row per country): "countries".
@@ -1814,12 +1873,15 @@ export function tableMention(context: FamilyContext, table: TableProfile): strin
 
 /** Where a table's rows are, in words: "day.csv", "the 'GDP' sheet", "all 4 yearly files (the view 'sg_hourly_all')". */
 export function tablePlace(context: FamilyContext, table: TableProfile): string {
-  // A file or a sheet by the name its user knows ("rows in day.csv", "rows in the 'GDP' sheet").
+  // A file or a sheet by the name its user knows ("rows in day.csv", "rows in the 'GDP' sheet"); a file named in
+  // words by its words ("rows of the seagrass density survey", not "rows in seagrass_density_survey.csv").
   const label = tableLabel(table.name, context.profile);
+  const words = label && /^[\w-]+\.(csv|tsv|txt|json|jsonl|ndjson|parquet)$/i.test(label) ? humanize(label.replace(/\.[a-z]+$/i, '')).toLowerCase() : undefined;
+  if (words && /^[a-z]{3,}( [a-z]{2,}){1,5}$/.test(words) && !words.split(' ').some((w) => isCrypticName(w))) return `the ${words}`;
   if (label) return label;
-  // A partition's union view by its files: "in all 4 yearly files (the view 'sg_hourly_all')".
+  // A partition's union view by its files: "in all 4 yearly files".
   const partition = partitionOfView(context, table);
-  if (partition) return `all ${partition.tables.length} ${partitionFiles(partition.key)} (the view '${table.name}')`;
+  if (partition) return `all ${partition.tables.length} ${partitionFiles(partition.key)}`;
   return `the ${table.kind === 'view' ? 'view' : 'table'} '${table.name}'`;
 }
 

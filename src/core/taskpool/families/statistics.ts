@@ -52,6 +52,7 @@ import {
   flagMark,
   knownWords,
   rowsCount,
+  columnPhrase,
 } from './kit';
 
 const COMPOSITION = 'sql-python-statistics';
@@ -181,6 +182,8 @@ interface Series {
   periods: string[];
   /** Periods in the data left out as partial. */
   partial: string[];
+  /** The time column as a question names it ("filing date"). */
+  timePhrase: string;
   totals: number[];
   /** `strftime('%Y', <date>)`. */
   period: string;
@@ -230,7 +233,7 @@ async function seriesOf(context: FamilyContext, table: TableProfile, time: TimeC
   if (await coverageChanges(context, table, period, full, total.measure)) return undefined;
   const values = rows.filter((r) => fullSet.has(String(r[0]))).map((r) => num(r[1]));
   if (values.length !== full.length || values.some((v) => !Number.isFinite(v))) return undefined;
-  return { table, time, grain, value: total.value(''), what: total.what, measure: total.measure, periods: full, partial, totals: values, period };
+  return { table, time, grain, value: total.value(''), what: total.what, measure: total.measure, periods: full, partial, totals: values, period, timePhrase: columnPhrase(context, table.name, time.column) };
 }
 
 /** Candidate series of the task tables: each table's first time column that yields one, per total. */
@@ -279,7 +282,7 @@ async function peakStep(program: TaskProgram, s: Series) {
   return first;
 }
 
-const humanTime = (s: Series) => humanize(timeName(s));
+const humanTime = (s: Series) => s.timePhrase;
 
 /** " (by ordered at)" where the table has several time columns, so the question says which one dates the rows. */
 const byTime = (context: FamilyContext, s: Series) => (timeColumns(context, s.table).length > 1 && humanTime(s) !== s.grain ? ` (by ${humanTime(s)})` : '');
