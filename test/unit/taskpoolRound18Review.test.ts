@@ -38,8 +38,9 @@ describe('task pool: after the round-18 question review', function () {
     for (const name of ['lookup_name_to_registry', 'lookup_gss_to_registry']) assert.equal(context.semantics.tables.find((t) => t.table === name)?.kind.value, 'bridge', name);
     const councils = tableOf(context, 'uk_local_authorities_current');
     assert.equal(councils.rowCount, 470);
-    // Districts name their county, and members their combined authority, by the table's own key: rows at several levels.
-    assert.deepEqual(context.semantics.tables.find((t) => t.table === councils.name)?.nested?.columns, ['county_la', 'combined_authority']);
+    // Districts name their county, members their combined authority and old councils their successors (one cell may
+    // name two, `CBD,WAF`), by the table's own key: rows at several levels.
+    assert.deepEqual(context.semantics.tables.find((t) => t.table === councils.name)?.nested?.columns, ['replaced_by', 'county_la', 'combined_authority']);
     assert.equal(rowsNoun(context, councils), 'local authorities');
     const pool = await buildTaskPool(session.toolContext);
     for (const task of pool.tasks) {
