@@ -52,8 +52,11 @@ describe('task pool: after the round-19 question review', function () {
     const table1 = tableOf(hse.context, 'lfsinjreg_table_1');
     const cil = table1.columns.find((c) => c.name === 'cil')!;
     assert.ok(confidenceBound(cil, hse.context.semantics.columns.find((c) => c.table === table1.name && c.column === 'cil')?.description?.value));
+    // Great Britain, its three countries and England's nine regions overlap: the rows are kept at the regions.
+    assert.equal((hse.context.semantics.totalRows ?? []).find((r) => r.table === table1.name)?.keep, 'Region');
     const injuries = await buildTaskPool(hse.session.toolContext);
     for (const task of injuries.tasks) {
+      assert.match(task.question, /Keep only the rows whose level is 'Region'/, task.question);
       assert.doesNotMatch(task.question, /\b(cil|ciu|central)\b|C\.I\./, task.question);
       assert.doesNotMatch(task.question, /\bwhich sort\b|for each sort\b/, task.question);
     }

@@ -324,7 +324,9 @@ function stackedLevels(db: Database, table: TableProfile, semantics: readonly Co
     const levels = (rows(db, `SELECT ${q(column.name)}, COUNT(*) FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1`) ?? []).map((r) => ({ value: String(r[0]), rows: Number(r[1]) }));
     if (levels.length < 2 || !levels.every((l) => GEOGRAPHY_LEVEL.test(l.value.trim()))) continue;
     // The areas themselves: a place column beside, whose values differ from level to level.
-    const place = table.columns.find((c) => c !== column && c.type === 'text' && c.distinctCount > levels.length && ['geo', 'dimension'].includes(roleOf(semantics, c.name)) && /(^|_)(name|area|geography|region|place|location)(_|$)/i.test(c.name));
+    // (Named so, or shown or described so: HSE's `label2` under "Usual country and region of residence".)
+    const described = (c: Column) => semantics.find((s) => s.column === c.name)?.description?.value ?? '';
+    const place = table.columns.find((c) => c !== column && c.type === 'text' && c.distinctCount > levels.length && ['geo', 'dimension'].includes(roleOf(semantics, c.name)) && (/(^|_)(name|area|geography|region|place|location)(_|$)/i.test(c.name) || /\b(area|country|region|place|location|geography)\b/i.test(described(c))));
     if (!place) continue;
     const [kept, ...others] = levels;
     const values = others.map((l) => l.value);
