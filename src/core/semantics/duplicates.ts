@@ -83,15 +83,18 @@ export function findTwinColumns(db: Database, tables: readonly TableProfile[], s
         if (a.distinctCount !== b.distinctCount || copies.has(a.name) || copies.has(b.name)) continue;
         let row: unknown[] | undefined;
         try {
-          row = db.exec(`SELECT COUNT(DISTINCT ${q(a.name)} || char(31) || ${q(b.name)}), AVG(LENGTH(${q(a.name)})), AVG(LENGTH(${q(b.name)})), SUM(${q(a.name)} LIKE '% %'), SUM(${q(b.name)} LIKE '% %') FROM ${q(table.name)} WHERE ${q(a.name)} IS NOT NULL AND ${q(b.name)} IS NOT NULL`)[0]?.values[0];
+          row = db.exec(`SELECT COUNT(DISTINCT ${q(a.name)} || char(31) || ${q(b.name)}), AVG(LENGTH(${q(a.name)})), AVG(LENGTH(${q(b.name)})), SUM(${q(a.name)} LIKE '% %'), SUM(${q(b.name)} LIKE '% %'), SUM(${q(a.name)} GLOB '*[0-9]*'), SUM(${q(b.name)} GLOB '*[0-9]*'), COUNT(*) FROM ${q(table.name)} WHERE ${q(a.name)} IS NOT NULL AND ${q(b.name)} IS NOT NULL`)[0]?.values[0];
         } catch {
           continue;
         }
         if (!row || Number(row[0]) !== a.distinctCount) continue;
         const [lengthA, lengthB] = [Number(row[1]), Number(row[2])];
         // The code is the shorter spelling, without spaces, at most about half as long as the name.
-        const [name, code, codeLength, nameLength, codeSpaces] = lengthA >= lengthB ? [a, b, lengthB, lengthA, Number(row[4])] : [b, a, lengthA, lengthB, Number(row[3])];
-        if (codeSpaces > 0 || codeLength > 6 || codeLength > 0.6 * nameLength) continue;
+        const [name, code, codeLength, nameLength, codeSpaces, codeDigits, nameDigits] = lengthA >= lengthB ? [a, b, lengthB, lengthA, Number(row[4]), Number(row[6]), Number(row[5])] : [b, a, lengthA, lengthB, Number(row[3]), Number(row[5]), Number(row[6])];
+        // (…or a code of letters and digits beside names written without any, a statistics office's area code
+        // `E12000001` beside `North East`.)
+        const alphanumeric = codeDigits === Number(row[7]) && nameDigits === 0 && codeLength <= 12;
+        if (codeSpaces > 0 || (!alphanumeric && (codeLength > 6 || codeLength > 0.6 * nameLength))) continue;
         copies.add(code.name);
         found.push({ table: table.name, kept: name.name, copy: code.name, why: `each ${code.name} value goes with one ${name.name} value and back (${a.distinctCount} of each): ${code.name} is ${name.name} as a code` });
       }

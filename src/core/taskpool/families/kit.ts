@@ -900,7 +900,8 @@ export function noun(name: string, count: number | 'one' | 'many'): string {
 
 /** Words of a name, its last word pluralised: "order total" → "order totals"; "voted by" → "voted by values". */
 export function pluralWords(words: string): string {
-  if (/\b(by|of|to|in|on|at|for|from|per)$/i.test(words) || /[)']$/.test(words)) return `${words} values`;
+  // (…and a figure per something, "average days lost per worker": its last word is no noun to put in the plural.)
+  if (/\b(by|of|to|in|on|at|for|from|per)$/i.test(words) || /\bper \S+$/i.test(words) || /[)']$/.test(words)) return `${words} values`;
   return noun(words.replace(/ /g, '_'), 'many');
 }
 
