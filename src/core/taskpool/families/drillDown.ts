@@ -11,7 +11,7 @@
  */
 import type { ColumnProfile, TableProfile } from '../../env/types';
 import type { TaskSpec } from '../types';
-import { isFileKey, quotable, things, aggregateOf, clearLeader, groupingName, groupingsOf, measures, noun, q, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type Grouping, type TaskFamily, rowsNoun, rowsCount, query, num, pluralWords } from './kit';
+import { codingsOfOne, isFileKey, quotable, things, aggregateOf, clearLeader, groupingName, groupingsOf, measures, noun, q, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type Grouping, type TaskFamily, rowsNoun, rowsCount, query, num, pluralWords } from './kit';
 
 /** The smallest top segment worth drilling into: fewer rows make a "segment" of a handful of records. */
 /** A segment or sub-segment holding more than this share of the whole is compared with (nearly) itself. */
@@ -33,7 +33,7 @@ export const drillDownFamily: TaskFamily = {
       for (const a of groups) {
         if (made) break;
         for (const b of groups) {
-          if (b === a || b.column.name === a.column.name || (a.via && b.via && a.via !== b.via)) continue;
+          if (b === a || b.column.name === a.column.name || (a.via && b.via && a.via !== b.via) || codingsOfOne(a.column, b.column)) continue;
           const task = await drill(context, table, a, b, additive);
           if (task) {
             tasks.push(task);

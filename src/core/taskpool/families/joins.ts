@@ -4,7 +4,7 @@
  */
 import type { TableProfile } from '../../env/types';
 import type { TaskSpec } from '../types';
-import { things, columnPhrase, isGeneratedKey,
+import { averagePhrase, things, columnPhrase, isGeneratedKey,
   aggregateOf,
   article,
   clearLeader,
@@ -227,14 +227,14 @@ export const joinGroupContrastFamily: TaskFamily = {
         const done = await program.sql(
           `SELECT p.${q(group.name)} AS ${q(group.name)}, ROUND(AVG(${m}), 4) AS ${q(`avg_${measure.name}`)}, COUNT(*) AS n FROM ${q(key.child.name)} AS c JOIN ${q(key.parent.name)} AS p ON ${on(key)} WHERE ${m} IS NOT NULL GROUP BY p.${q(group.name)} HAVING COUNT(*) >= 5 ORDER BY AVG(${m}) DESC`,
           `Average ${name} of ${things(context, key.child, 'many')} per ${things(context, key.parent, 'one')} ${columnPhrase(context, key.parent.name, group)}${through}, highest first`,
-          { label: `the ${things(context, key.parent, 'one')} ${columnPhrase(context, key.parent.name, group)} with the highest average ${name}`, reading: { kind: 'string' } },
+          { label: `the ${things(context, key.parent, 'one')} ${columnPhrase(context, key.parent.name, group)} with the highest ${averagePhrase(name)}`, reading: { kind: 'string' } },
         );
         if (!done || done.rows.length < 3 || !clearLeader(done.rows, 1, 0.02)) continue;
         tasks.push(
           program.task({
             family: this.id,
             parameters: { child: key.child.name, column: key.childColumn.name, parent: key.parent.name, group: group.name, measure: measure.name },
-            question: `Which ${parentGroupName(context, key, group)} has the highest average ${name} across its ${things(context, key.child, 'many')}${through}, counting only ${pluralWords(groupWords(columnPhrase(context, key.parent.name, group)))} with at least 5 ${rowsNoun(context, key.child, 'many')}?`,
+            question: `Which ${parentGroupName(context, key, group)} has the highest ${averagePhrase(name)} across its ${things(context, key.child, 'many')}${through}, counting only ${pluralWords(groupWords(columnPhrase(context, key.parent.name, group)))} with at least 5 ${rowsNoun(context, key.child, 'many')}?`,
             tables: [key.child.name, key.parent.name],
             dependency: 'group-contrast',
             needs: this.needs,

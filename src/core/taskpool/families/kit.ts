@@ -345,7 +345,12 @@ export function aggregateOf(context: FamilyContext, table: string, column: Colum
   // "total order total" says it twice: a name that already says total is summed as "the sum of order totals".
   if (additive) return { fn: 'SUM', of: (e) => `SUM(${e})`, phrase: /\b(total|sum)s?\b/.test(name) ? `sum of ${pluralWords(name)}` : `total ${name}` };
   // "average average temperature" says it twice: the mean of a name that is already an average.
-  return { fn: 'AVG', of: (e) => `AVG(${e})`, phrase: /^(average|averaged|mean)\b/.test(name) ? `mean of the ${pluralWords(name)}` : `average ${name}` };
+  return { fn: 'AVG', of: (e) => `AVG(${e})`, phrase: averagePhrase(name) };
+}
+
+/** "average unit price"; the mean of a name that is already an average, "mean of the averaged incidence values", not "average averaged incidence". */
+export function averagePhrase(name: string): string {
+  return /^(average|averaged|mean)\b/.test(name) ? `mean of the ${pluralWords(name)}` : `average ${name}`;
 }
 
 /** A measure's name in words, with a unit the semantic profile knows when the name lacks it. */
@@ -385,6 +390,21 @@ export function isNumberedSide(table: TableProfile, column: ColumnProfile): bool
   return table.columns.some((c) => c !== column && c.name.toLowerCase() === other && c.type === column.type);
 }
 
+/** Last words that make a column another figure of the same thing (`price_min`, `sales_total`), not another coding of it. */
+const FIGURE_SUFFIXES = /^(min|max|mean|avg|average|median|total|sum|count|pct|percent|share|rate|ratio|change|diff|delta|new|old|prev|previous|next|code|name|id|desc|description|label|text|flag|group|type|class|category)$/i;
+
+/**
+ * Two codings of one property: one column is the other with the name of a source after it (the author's
+ * `constituent_order` beside `constituent_order_wals`, adapted from WALS): relating them measures how the codings
+ * agree, not the data.
+ */
+export function codingsOfOne(a: ColumnProfile, b: ColumnProfile): boolean {
+  const [x, y] = [a.name.toLowerCase(), b.name.toLowerCase()];
+  const [short, long] = x.length <= y.length ? [x, y] : [y, x];
+  const extra = long.startsWith(`${short}_`) ? long.slice(short.length + 1) : undefined;
+  return extra !== undefined && /^[a-z]{3,}$/.test(extra) && !FIGURE_SUFFIXES.test(extra);
+}
+
 /** Columns to group a table by: dimensions, ordinals, flags and areas with `min`–`max` distinct values (default 2–50). */
 export function groupings(context: FamilyContext, table: TableProfile, options: { min?: number; max?: number; parentOf?: boolean } = {}): ColumnProfile[] {
   const min = options.min ?? 2;
@@ -397,6 +417,9 @@ export function groupings(context: FamilyContext, table: TableProfile, options: 
     if (!options.parentOf && context.ungrouped?.has(repetitionKey(table.name, c.name))) return false;
     if (context.notKnown?.has(repetitionKey(table.name, c.name))) return false;
     if (quantileBins(c)) return false;
+    // (Nor the result of a significance test, HSE's `sig_avg` Higher / Lower / No / No#: a verdict on a figure, which
+    // counting or ranking rows by says nothing about the data.)
+    if (/(^|_)(sig|signif|significance|significant|significantly)(_|$)/i.test(c.name) || /\bstatistically significan/i.test(s.description?.value ?? '')) return false;
     // (A sort key, `sort` 0, 1, 1.1 …, orders the rows for display: no group anyone compares.)
     if (s.role.source.kind === 'rule' && s.role.source.rule === 'ordinal:sort-key') return false;
     return c.distinctCount >= min && c.distinctCount <= max && c.nullFraction < 0.5;

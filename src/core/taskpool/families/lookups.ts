@@ -3,7 +3,7 @@
  * Single-step on purpose: the easy end of the pool, which a curriculum needs too.
  */
 import type { TaskSpec } from '../types';
-import { groupWords, isFileKey, quotable, things, columnPhrase, aggregateOf, clearLeader, groupings, humanize, measureName, measures, noun, q, query, sqlLiteral, taskTables, TaskProgram, type TaskFamily, pluralWords, rowsNoun, rowsCount } from './kit';
+import { averagePhrase, groupWords, isFileKey, quotable, things, columnPhrase, aggregateOf, clearLeader, groupings, humanize, measureName, measures, noun, q, query, sqlLiteral, taskTables, TaskProgram, type TaskFamily, pluralWords, rowsNoun, rowsCount } from './kit';
 
 export const filteredAggregateFamily: TaskFamily = {
   id: 'filtered-aggregate',
@@ -86,14 +86,14 @@ export const groupContrastFamily: TaskFamily = {
       const done = await program.sql(
         `SELECT ${c}, ROUND(AVG(${m}), 4) AS ${q(`avg_${best.measure.name}`)}, COUNT(*) AS n FROM ${t} WHERE ${c} IS NOT NULL GROUP BY ${c} HAVING COUNT(*) >= 5 ORDER BY AVG(${m}) DESC`,
         `Average ${name} per ${groupWords(columnPhrase(context, table.name, best.category))}, highest first (groups of 5 rows or more)`,
-        { label: `the ${groupWords(columnPhrase(context, table.name, best.category))} with the highest average ${name}`, reading: { kind: 'string' } },
+        { label: `the ${groupWords(columnPhrase(context, table.name, best.category))} with the highest ${averagePhrase(name)}`, reading: { kind: 'string' } },
       );
       if (!done || !clearLeader(done.rows, 1, 0.02)) continue;
       tasks.push(
         program.task({
           family: this.id,
           parameters: { table: table.name, category: best.category.name, measure: best.measure.name },
-          question: `Among ${things(context, table, 'many')}, which ${groupWords(columnPhrase(context, table.name, best.category))} has the highest average ${name} (counting only ${pluralWords(groupWords(columnPhrase(context, table.name, best.category)))} with at least 5 ${rowsNoun(context, table, 'many')})?`,
+          question: `Among ${things(context, table, 'many')}, which ${groupWords(columnPhrase(context, table.name, best.category))} has the highest ${averagePhrase(name)} (counting only ${pluralWords(groupWords(columnPhrase(context, table.name, best.category)))} with at least 5 ${rowsNoun(context, table, 'many')})?`,
           tables: [table.name],
           dependency: 'group-contrast',
           needs: this.needs,

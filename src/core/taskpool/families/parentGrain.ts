@@ -8,7 +8,7 @@
 import type { ColumnProfile, TableProfile } from '../../env/types';
 import type { RepeatedValue } from '../../semantics/types';
 import type { TaskSpec } from '../types';
-import { clearLeader, groupings, groupWords, columnPhrase, humanize, isCoordinate, noun, num, q, query, readsClean, runningTotal, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
+import { averagePhrase, clearLeader, groupings, groupWords, columnPhrase, humanize, isCoordinate, noun, num, q, query, readsClean, runningTotal, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
 
 const MIN_PARENTS = 5;
 const COMPOSITION = 'parent-grain';
@@ -57,7 +57,7 @@ async function parentGrainTask(context: FamilyContext, table: TableProfile, repe
     const ranking = await program.sql(
       `SELECT grp AS ${g}, ROUND(AVG(value), 4) AS average, COUNT(*) AS ${q(`${one.replace(/ /g, '_')}_count`)} FROM ${parents} WHERE grp IS NOT NULL GROUP BY grp HAVING COUNT(*) >= ${MIN_PARENTS} ORDER BY AVG(value) DESC, 1`,
       `the average ${name} of each ${groupName}'s ${many}, highest first`,
-      { label: `the ${groupName} whose ${many} have the highest average ${name}`, reading: { kind: 'string' } },
+      { label: `the ${groupName} whose ${many} have the highest ${averagePhrase(name)}`, reading: { kind: 'string' } },
     );
     if (!ranking || ranking.rows.length < 3 || !clearLeader(ranking.rows, 1, 0.05)) continue;
     const top = String(ranking.rows[0][0]);
@@ -67,7 +67,7 @@ async function parentGrainTask(context: FamilyContext, table: TableProfile, repe
       { label: `how far ${top}'s average ${name} lies above the average over all ${many}, in percent`, reading: { kind: 'number', decimals: 2 }, uses: [0, 1], carries: [top] },
     );
     if (!gap || gap.key.type !== 'number' || !(gap.key.value > 0)) continue;
-    const question = `In the table '${table.name}', every row of one ${one} repeats its ${name}. Counting each ${one} once, which ${groupName} has the highest average ${name} (only ${noun(groupName.replace(/ /g, '_'), 'many')} with at least ${MIN_PARENTS} ${many}), and by what percentage does it exceed the average over all ${many}? Round to 2 decimals.`;
+    const question = `In the table '${table.name}', every row of one ${one} repeats its ${name}. Counting each ${one} once, which ${groupName} has the highest ${averagePhrase(name)} (only ${noun(groupName.replace(/ /g, '_'), 'many')} with at least ${MIN_PARENTS} ${many}), and by what percentage does it exceed the average over all ${many}? Round to 2 decimals.`;
     const task = program.task({
       family: parentGrainFamily.id,
       parameters: { table: table.name, measure: measure.name, parent: parent.name, group: group.name },

@@ -19,7 +19,7 @@
 import type { ColumnProfile, TableProfile } from '../../env/types';
 import type { Partition } from '../../semantics/types';
 import type { TaskSpec } from '../types';
-import { clearLeader, groupings, humanize, isCoordinate, measures, noun, num, q, query, readsClean, sqlLiteral, TaskProgram, type FamilyContext, type TaskFamily, columnPhrase, valuePhrase, flagMark, coverageTotals } from './kit';
+import { averagePhrase, clearLeader, groupings, humanize, isCoordinate, measures, noun, num, q, query, readsClean, sqlLiteral, TaskProgram, type FamilyContext, type TaskFamily, columnPhrase, valuePhrase, flagMark, coverageTotals } from './kit';
 
 /** Rows a file needs with a value (or in the month) to be compared: fewer make an average of a handful. */
 const MIN_ROWS = 10;
@@ -118,7 +118,7 @@ async function againstWhole(context: FamilyContext, parts: Parts, measure: Colum
   if (!counted || counted.kept < MIN_FILES) return undefined;
   const having = counted.short ? ` HAVING COUNT(${m}) >= ${MIN_ROWS}` : '';
   const name = columnPhrase(context, parts.view.name, measure);
-  const what = `average ${name}`;
+  const what = averagePhrase(name);
   const program = new TaskProgram(context, 'partition-compare');
 
   const first = await program.sql(
@@ -247,7 +247,7 @@ async function againstNormal(context: FamilyContext, parts: Parts, measure: Colu
   const m = q(measure.name);
   const known = `${m} IS NOT NULL`;
   const name = columnPhrase(context, parts.view.name, measure);
-  const what = `average ${name}`;
+  const what = averagePhrase(name);
   for (const focus of await focusesOf(context, parts)) {
     const counted = await counts(context, parts, `${known} AND ${focus.where}`);
     if (!counted || counted.kept < MIN_FILES) continue;

@@ -4,7 +4,7 @@
  */
 import type { ColumnProfile, TableProfile } from '../../env/types';
 import type { TaskSpec } from '../types';
-import { flagMark, article, quotable, things, columnPhrase, valuePhrase, clearLeader, groupingName, groupings, groupingsOf, humanize, measures, noun, num, q, query, semanticsOf, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type TaskFamily, pluralWords, rowsNoun, rowsCount, ratesDiffer } from './kit';
+import { codingsOfOne, flagMark, article, quotable, things, columnPhrase, valuePhrase, clearLeader, groupingName, groupings, groupingsOf, humanize, measures, noun, num, q, query, semanticsOf, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type TaskFamily, pluralWords, rowsNoun, rowsCount, ratesDiffer } from './kit';
 
 /** An outcome a rate is taken of: a category value (`status = 'cancelled'`) or a signed measure above zero (`delay > 0`). */
 export interface RateTarget {
@@ -71,7 +71,7 @@ export const groupRateFamily: TaskFamily = {
       for (const target of targets) {
         if (added) break;
         for (const group of groups) {
-          if (group.column.name.toLowerCase() === target.column.name.toLowerCase() && !group.via) continue;
+          if ((group.column.name.toLowerCase() === target.column.name.toLowerCase() || codingsOfOne(group.column, target.column)) && !group.via) continue;
           const source = sourceOf(table, group);
           const name = groupingName(group, context);
           // The outcome's rows must mostly have a group: where most have none (350 of 357 'irregular' dissections
@@ -120,7 +120,7 @@ export const conditionalRateFamily: TaskFamily = {
       let added = false;
       for (const target of targets) {
         for (const filter of groupings(context, table, { min: 2, max: 50 })) {
-          if (added || filter.name === target.column.name) continue;
+          if (added || filter.name === target.column.name || codingsOfOne(filter, target.column)) continue;
           const top = await query(context, `SELECT ${q(filter.name)}, COUNT(*) AS n FROM ${q(table.name)} WHERE ${q(filter.name)} IS NOT NULL GROUP BY 1 ORDER BY n DESC, 1 LIMIT 1`);
           const value = top?.[0]?.[0];
           if (!quotable(value)) continue;
