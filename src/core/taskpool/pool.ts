@@ -224,6 +224,8 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
   const families: TaskPoolResult['families'] = [];
   const rejected: RejectedTask[] = [];
   const candidates: TaskSpec[] = [];
+  // Tasks whose question cannot say which rows a grouping's blanks leave out (rejected below, with the reason).
+  const unstated = new Set<TaskSpec>();
   const familyList = options.families ?? taskPoolFamilies;
   const counts: PoolProgress = { phase: 'families', familiesDone: 0, familiesTotal: familyList.length, candidates: 0, checked: 0, valid: 0, rejected: 0 };
   const report = (change: Partial<PoolProgress>) => {
@@ -250,7 +252,9 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
     };
     for (const task of produced) {
       task.question = statingTotalRows({ ...task, question: namingLookAlikes(task, profile, documents, semantics.twinTables) }, semantics.totalRows, nameOf);
-      task.question = statingUnknownGroups(task, familyContext, nameOf);
+      const stated = statingUnknownGroups(task, familyContext, nameOf);
+      if (stated === undefined) unstated.add(task);
+      else task.question = stated;
     }
     candidates.push(...produced);
     options.onProgress?.(`${family.id}: ${produced.length} candidates`);
@@ -269,6 +273,7 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
     task.anchors = taskAnchors(task, profile);
     task.roles = fileRoles(task, profile, graph, documents);
     task.rubric = buildRubric(task, profile, task.roles);
+    if (unstated.has(task)) reasons.push(`the rows its groupings' blanks leave out cannot be stated within ${MAX_QUESTION_WORDS} words: two readings`);
     const duplicate = nearDuplicateOf(task, kept);
     if (duplicate) reasons.push(`near-duplicate of ${duplicate}`);
     const trivial = trivialReason(task, profile);
@@ -342,7 +347,7 @@ const GROUP_ROLES = new Set(['dimension', 'ordinal', 'flag', 'geo']);
  * them with no sex): whether those rows form a group of their own or are dropped changes the answer, so the question
  * says they are left out (a blind review of round 17 found the two readings giving different answers).
  */
-export function statingUnknownGroups(task: Pick<TaskSpec, 'evidence' | 'question' | 'tables'>, context: FamilyContext, nameOf: (table: string, column: string) => string): string {
+export function statingUnknownGroups(task: Pick<TaskSpec, 'evidence' | 'question' | 'tables'>, context: FamilyContext, nameOf: (table: string, column: string) => string): string | undefined {
   const code = task.evidence.filter((s) => s.tool === 'run_sql').map((s) => s.code).join('\n');
   const said = new Set<string>();
   const sentences: string[] = [];
@@ -359,9 +364,9 @@ export function statingUnknownGroups(task: Pick<TaskSpec, 'evidence' | 'question
     }
   }
   if (sentences.length === 0) return task.question;
-  // (Within the length a question may have: a question already at it keeps its words, and the lint its limit.)
+  // (Within the length a question may have: a question that cannot say it has two readings, and is left out.)
   const stated = `${task.question.trimEnd()} ${sentences.join(' ')}`;
-  return stated.trim().split(/\s+/).length <= MAX_QUESTION_WORDS ? stated : task.question;
+  return stated.trim().split(/\s+/).length <= MAX_QUESTION_WORDS ? stated : undefined;
 }
 
 /** Rejections counted by reason kind (the text before the first colon). */

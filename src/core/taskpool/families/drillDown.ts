@@ -99,7 +99,8 @@ async function drill(context: FamilyContext, table: TableProfile, a: Grouping, b
 
   const share = `ROUND(100.0 * ${agg ? agg.of(`CASE WHEN ${b.ref} = ${sqlLiteral(topB)} THEN ${value} ELSE 0 END`) : `SUM(CASE WHEN ${b.ref} = ${sqlLiteral(topB)} THEN 1 ELSE 0 END)`} / ${total}, 2)`;
   const third = await program.sql(
-    `SELECT ${share} AS share_pct FROM ${source.from} WHERE ${inTop}`,
+    // (Rows with no B are out of both shares, as out of the ranking: one reading, which the question states.)
+    `SELECT ${share} AS share_pct FROM ${source.from} WHERE ${inTop} AND ${b.ref} IS NOT NULL`,
     `the ${bName} ${topB}'s share of the ${what} of the ${aName} ${top}, in percent`,
     { label: `the share of the ${aName} ${top}'s ${what} that comes from the ${bName} ${topB}`, reading: { kind: 'number', decimals: 2 }, uses: [0, 1], carries: [String(top), String(topB)] },
   );
@@ -108,7 +109,7 @@ async function drill(context: FamilyContext, table: TableProfile, a: Grouping, b
   // Is the leader more concentrated in the top segment than everywhere? Its share of the whole is the baseline.
   const whole = `ROUND(100.0 * ${agg ? agg.of(`CASE WHEN ${b.ref} = ${sqlLiteral(topB)} THEN ${value} ELSE 0 END`) : `SUM(CASE WHEN ${b.ref} = ${sqlLiteral(topB)} THEN 1 ELSE 0 END)`} / ${total}, 2)`;
   const fourth = await program.sql(
-    `SELECT ${whole} AS share_pct FROM ${source.from} WHERE ${a.ref} IS NOT NULL`,
+    `SELECT ${whole} AS share_pct FROM ${source.from} WHERE ${a.ref} IS NOT NULL AND ${b.ref} IS NOT NULL`,
     `the ${bName} ${topB}'s share of the ${what} across every ${aName}, in percent`,
     { label: `the ${bName} ${topB}'s share of the ${what} across every ${aName}`, reading: { kind: 'number', decimals: 2 }, uses: [1], carries: [String(topB)] },
   );
@@ -128,8 +129,9 @@ async function drill(context: FamilyContext, table: TableProfile, a: Grouping, b
   const again = agg ? agg.phrase : `number of ${rowsNoun(context, table, 'many')}`;
   const possessive = (w: string) => `${w}${/s$/.test(w) ? "'" : "'s"}`;
   // In plain words, as the reviews asked: which B leads within the top A, then its share there against its share overall.
-  const leads = agg ? `has the largest ${again}` : `has the most ${rowsNoun(context, table, 'many')}`;
-  const question = `Take the ${aName} with the highest ${what}, and the ${bName} that ${leads} within it. By how many percentage points is that ${possessive(bName)} share of the ${again} within this ${aName} above its share across all ${pluralWords(aName)} (negative if below)? Round to 2 decimals.`;
+  // (Short enough to leave room for the rows a grouping's blanks leave out, which the pool states after it.)
+  const leads = agg ? `the largest ${again}` : `the most ${rowsNoun(context, table, 'many')}`;
+  const question = `Take the ${aName} with the highest ${what}, and the ${bName} with ${leads} within it. By how many percentage points is that ${possessive(bName)} share of the ${again} there above its share across all ${pluralWords(aName)} (negative if below)? Round to 2 decimals.`;
   return program.task({
     family: 'drill-down',
     parameters: { table: table.name, a: `${a.table.name}.${a.column.name}`, b: `${b.table.name}.${b.column.name}`, measure: measure?.name ?? null },
