@@ -292,7 +292,8 @@ describe('semantics rules: physical properties, catalogue numbers, positions and
     assert.ok(view, `the partition view of ${table}`);
     const ut = column(env, view, 'ut');
     assert.equal(ut.role.value, 'identifier', ut.role.why);
-    assert.equal(ut.role.source.kind === 'rule' && ut.role.source.rule, 'identifier:unique-codes');
+    // (`ut:000…` is a code behind the name of its register, read so before its uniqueness is.)
+    assert.equal(ut.role.source.kind === 'rule' && ut.role.source.rule, 'identifier:prefixed-codes');
     const licence = column(env, table, 'license_ref');
     assert.equal(licence.role.value, 'dimension', licence.role.why);
     // `full` qualifies a title here, not a person's name.
@@ -382,7 +383,8 @@ describe('semantics rules: names, documents, values and groups (the fifth set)',
       const c = column(skating, table, name);
       assert.equal(ruleOf(c), 'ordinal:described-position', `${name}: ${c.role.why}`);
     }
-    assert.equal(ruleOf(column(skating, 'programs', 'pdf')), 'structured:described-file');
+    // (File names with a document's extension, `…_data.pdf`, are paths by their values before their description.)
+    assert.equal(column(skating, 'programs', 'pdf').structured, 'path');
     // "The identifier assigned to the judge": the seat J1–J9 identifies the judge.
     assert.equal(column(skating, 'judge_scores', 'judge').role.value, 'identifier');
     // A Markdown link in the description is read by its text: "[ECO](https://…) classification" is a classification.
