@@ -173,6 +173,18 @@ describe('env: XLSX', () => {
     assert.deepEqual(tableOf(env, 'injuries_two_stock').columns.map((c) => c.originalName), ['item', 'units']);
   });
 
+  it('reads a sheet as a whole where its Excel table holds only a small part of what it has', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Data');
+    sheet.addRow(['Store', 'Sales', 'Returns']);
+    for (let i = 0; i < 30; i++) sheet.addRow([`S${i}`, 10 * i, i % 4]);
+    sheet.addTable({ name: 'Legend', ref: 'F1', headerRow: true, columns: [{ name: 'code' }, { name: 'meaning' }], rows: [['S', 'store']] });
+    const env = await load({ 'sales.xlsx': Buffer.from(await workbook.xlsx.writeBuffer()) });
+    const table = env.profile.tables[0];
+    assert.equal(table.rowCount, 30);
+    assert.ok(table.columns.some((c) => c.originalName === 'Sales'), table.columns.map((c) => c.originalName).join(', '));
+  });
+
   it('reads the column notes under a statistics agency\'s header (Unit, Series Type, … Series ID) as notes, and the series below as data', async () => {
     // As the ABS's time-series sheets: descriptions as the header, nine labelled rows of notes, then a date per row.
     const workbook = new ExcelJS.Workbook();

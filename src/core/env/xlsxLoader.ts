@@ -366,7 +366,9 @@ export async function loadXlsx(context: LoaderContext): Promise<void> {
     }
     const hidden = worksheet.state === 'hidden' || worksheet.state === 'veryHidden';
     const tables = excelTables(worksheet);
-    if (tables.length > 0) {
+    // (Only where the Excel tables hold most of what the sheet has: a small table beside a larger block of data that is
+    // no table leaves the sheet to be read as a whole.)
+    if (tables.length > 0 && coveredShare(grid, tables) >= 0.5) {
       tables.forEach((table, k) => loadExcelTable(context, grid, table, workbookName, sheets.length, hidden, tables.filter((other) => other !== table), k === 0));
       continue;
     }
@@ -400,6 +402,22 @@ function excelTables(worksheet: ExcelJS.Worksheet): ExcelTable[] {
     found.push({ name: table.displayName ?? table.name ?? `Table${found.length + 1}`, range, columns, totalsRow: table.totalsRow === true });
   }
   return found;
+}
+
+/** The share of a sheet's filled cells that lie inside its Excel tables. */
+function coveredShare(grid: SheetGrid, tables: readonly ExcelTable[]): number {
+  let filled = 0;
+  let inside = 0;
+  grid.rows.forEach((row, i) => {
+    const r = grid.firstRow + i;
+    row.forEach((cell, j) => {
+      if (isBlank(cell.value)) return;
+      const c = grid.firstColumn + j;
+      filled++;
+      if (tables.some((t) => r >= t.range.top && r <= t.range.bottom && c >= t.range.left && c <= t.range.right)) inside++;
+    });
+  });
+  return filled === 0 ? 0 : inside / filled;
 }
 
 /** Rows of a header written for people above an Excel table, at most. */
