@@ -45,7 +45,7 @@ import {
   textTokens,
 } from './lexicon';
 import type { Additivity, Aggregation, CardinalityBand, ColumnRole, ColumnSemantics, DictionaryEntry, Fact, GeoKind, IdentifierKind, StructuredKind, TimeInfo, Unit } from './types';
-import { isMissingText, isNumericText, reorderedListSeparator, UNKNOWN_ANSWERS, type ValueFingerprint } from './values';
+import { isCompactDay, isMissingText, isNumericText, reorderedListSeparator, UNKNOWN_ANSWERS, type ValueFingerprint } from './values';
 import { grainOfShape, type DateShape } from './grain';
 
 /** Everything the rules may read about one column. */
@@ -194,16 +194,6 @@ function hhmmClock(e: ColumnEvidence, n: Names): boolean {
   // Years (1800–2023) read as HHMM too: a day's times include the morning, before 10:00.
   const morning = sample.filter((v) => Number(v) < 1000).length;
   return clock >= 0.95 * sample.length && morning >= 0.05 * sample.length;
-}
-
-/** Eight digits that make a real calendar day, `YYYYMMDD`, from 1800 to 2199 (`20250901`, never `20250231`). */
-function isCompactDay(v: string): boolean {
-  const m = /^(1[89]|2[01])(\d\d)(\d\d)(\d\d)$/.exec(v);
-  if (!m) return false;
-  const year = Number(m[1] + m[2]);
-  const month = Number(m[3]);
-  const day = Number(m[4]);
-  return month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
 const timeRules: Rule[] = [
@@ -1010,9 +1000,9 @@ const RULES: Rule[] = [
     // Lists whose items recur from row to row (the stops of a route `CRW-Lewisburg-CRW`, the names of the passengers
     // on a flight): a list in one cell, not one value.
     // A code qualified by the register that issued it (`local-authority-eng:ADU`, `GO:0008150`): a key, one per thing.
-    const qualified = presentTexts(e);
-    if (qualified.length >= 5 && qualified.every((v) => /^[A-Za-z][A-Za-z0-9._-]*:[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v.trim())) && new Set(qualified).size >= 0.8 * qualified.length) {
-      return { role: 'identifier', rule: 'identifier:prefixed-codes', confidence: 0.65, why: `values are codes behind the name of their register (${qualified[0]})`, identifier: 'code' };
+    const shown = presentTexts(e);
+    if (shown.length >= 5 && shown.every((v) => /^[A-Za-z][A-Za-z0-9._-]*:[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v.trim())) && new Set(shown).size >= 0.8 * shown.length) {
+      return { role: 'identifier', rule: 'identifier:prefixed-codes', confidence: 0.65, why: `values are codes behind the name of their register (${shown[0]})`, identifier: 'code' };
     }
     const list = recurringItems(e);
     // (A key made of a name's words joined by hyphens, `hospital_id` `cedars-sinai-medical-center`, is a key.)
@@ -1020,9 +1010,8 @@ const RULES: Rule[] = [
       return { role: 'structured', rule: 'structured:recurring-items', confidence: 0.65, why: `${Math.round(list.share * 100)}% of values are lists joined by '${list.separator}', whose ${list.items} items recur across rows`, structured: 'list' };
     }
     // A colour written as hex digits (GTFS's `route_color` `7A0046`, a chart's `#1f77b4`): a value in a notation.
-    const hexColours = presentTexts(e);
-    if (n.tokens.some((t) => t === 'color' || t === 'colour') && hexColours.length >= 1 && hexColours.every((v) => /^#?([0-9a-f]{6}|[0-9a-f]{3})$/i.test(v.trim()))) {
-      return { role: 'structured', rule: 'structured:hex-colours', confidence: 0.8, why: `named ${e.column.name}, values are colours in hex digits (${hexColours[0]})`, structured: 'colour' };
+    if (n.tokens.some((t) => t === 'color' || t === 'colour') && shown.length >= 1 && shown.every((v) => /^#?([0-9a-f]{6}|[0-9a-f]{3})$/i.test(v.trim()))) {
+      return { role: 'structured', rule: 'structured:hex-colours', confidence: 0.8, why: `named ${e.column.name}, values are colours in hex digits (${shown[0]})`, structured: 'colour' };
     }
     const named = n.tokens.map((t) => STRUCTURED_WORDS[t]).find(Boolean);
     // (A number a register files things under, `file_number` `001-34756`, is written as phones are, and is no phone.)
@@ -1030,7 +1019,6 @@ const RULES: Rule[] = [
     if (f.phone >= 0.8 && registered && named !== 'phone') return { role: 'identifier', rule: 'identifier:code-name', confidence: 0.65, why: `named ${e.column.name}, digits in groups: the number it is filed under`, identifier: 'code' };
     if (f.phone >= 0.8 && (named === 'phone' || (f.phone >= 0.95 && !hasAny(n.tokens, IDENTIFIER_WORDS) && !registered))) return { role: 'structured', rule: 'structured:phone-values', confidence: 0.9, why: 'values are phone numbers', structured: 'phone' };
     // Named a link, but no value is one (a spreadsheet's 'Provider Webpage' whose hyperlink was lost): the link's words.
-    const shown = presentTexts(e);
     // Named a link whose values are page names without spaces (`The_Grudge_(2020_film)`, `la-la-land`): a slug, the key of a page.
     const slugName = n.tokens.includes('slug');
     if ((named === 'url' || slugName) && shown.length >= 5 && shown.every((v) => !/[/\\\s]/.test(v)) && (slugName || shown.filter((v) => /[_-]/.test(v)).length >= 0.5 * shown.length)) {

@@ -176,6 +176,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
   for (const table of ordered) {
     const samples = sampleValues(db, table);
     const otherColumn = otherColumnOf(table);
+    const nested = nestedByTable.get(table.name);
     const lineage = table.viewSql && !partitionViews.has(table.name) ? viewLineage(table, profile) : new Map();
     const list: ColumnSemantics[] = [];
     for (const column of table.columns) {
@@ -201,7 +202,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
           lookupTable: isLookup(table, referencedTables),
           dictionary: entryFor(dictionary, table, column.name, profile) ?? memberEntry(table, column.name) ?? shownHeaderEntry(table, column),
           otherColumn,
-          selfReference: nestedByTable.get(table.name)?.columns.includes(column.name) ? nestedByTable.get(table.name)?.key : undefined,
+          selfReference: nested?.columns.includes(column.name) ? nested.key : undefined,
           sample,
         };
         if (mayHoldDates(column, evidence.fingerprint)) evidence.dateShape = dateShape(db, table.name, column.name);
@@ -426,17 +427,17 @@ export function columnOf(semantics: SemanticProfile | undefined, table: string, 
   return semantics?.columns.find((c) => c.table === table && c.column === column);
 }
 
-/**
- * Columns of a table whose values are nearly all the table's own key, pointing at other rows (a district's county,
- * a council's successor): at least two distinct values, 95% of them keys of the table, and not the key itself.
- * Only text codes (`E10000002`, `ABC`): small numbers fit any integer key by chance.
- */
 /** The header a workbook shows above an Excel table, read as the column's description (`cil`: "… 95% C.I. lower"). */
 function shownHeaderEntry(table: TableProfile, column: ColumnProfile): DictionaryEntry | undefined {
   const shown = column.origin?.shownHeader;
   return shown ? { file: column.origin!.file, scope: table.name, column: column.name, description: shown } : undefined;
 }
 
+/**
+ * Columns of a table whose values are nearly all the table's own key, pointing at other rows (a district's county,
+ * a council's successor): at least two distinct values, 95% of them keys of the table, and not the key itself.
+ * Only text codes (`E10000002`, `ABC`): small numbers fit any integer key by chance.
+ */
 function nestedLevels(db: Database, table: TableProfile): TableSemantics['nested'] {
   if (table.kind !== 'table' || table.rowCount < 10) return undefined;
   const key = table.columns.find((c) => c.candidateKey && c.type === 'text' && c.nullFraction === 0 && c.samples.every((v) => typeof v === 'string' && v.length <= 12 && !/\s/.test(v)));

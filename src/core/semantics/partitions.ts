@@ -9,6 +9,7 @@ import type { ColumnType, EnvironmentDraft, TableProfile } from '../env/types';
 import { toSnakeIdentifier } from '../env/naming';
 import { quoteIdent as q } from '../text/sql';
 import { COUNTRY_NAMES } from './lexicon';
+import { isCompactDay } from './values';
 import type { Partition } from './types';
 
 /** Share of columns two tables must share (by name) to be parts of one dataset; a little schema drift is common. */
@@ -61,11 +62,6 @@ function wholeNumberAffixes(names: string[]): { prefix: string; suffix: string }
   return { prefix, suffix };
 }
 
-/** A day written `YYYYMMDD` (`dpc-covid19-ita-regioni-20200301`): a real calendar date. */
-const isCompactDate = (v: string) => {
-  const m = /^((?:19|20)\d\d)(\d\d)(\d\d)$/.exec(v);
-  return m !== null && Number(m[2]) >= 1 && Number(m[2]) <= 12 && Number(m[3]) >= 1 && Number(m[3]) <= 31;
-};
 
 /** Words of a file or folder name that say it holds data, not what its files vary by (`output_data/`, `raw/`). */
 const GENERIC_WORDS = /^(data|file|files|part|parts|table|tables|output|input|raw|csv|json|export|exports|dump|tmp)$/i;
@@ -73,7 +69,7 @@ const GENERIC_WORDS = /^(data|file|files|part|parts|table|tables|output|input|ra
 /** What the varying part of the file names is, in one word. */
 function keyName(values: string[], prefix: string, folder: string): string {
   if (values.every((v) => /^(1[6-9]|20|21)\d\d$/.test(v))) return 'year';
-  if (values.every(isCompactDate) || values.every((v) => /^(19|20)\d\d-[01]\d-[0-3]\d$/.test(v))) return 'date';
+  if (values.every(isCompactDay) || values.every((v) => /^(19|20)\d\d-[01]\d-[0-3]\d$/.test(v))) return 'date';
   if (values.filter((v) => COUNTRY_NAMES.has(v.toLowerCase().replace(/[_-]+/g, ' '))).length >= 0.8 * values.length) return 'country';
   // (`gapminder_gdp_africa`, `…_asia`: the files vary by continent, whatever the name before says they hold.)
   if (values.every((v) => /^(africa|asia|europe|oceania|americas?|north[_ -]?america|south[_ -]?america|latin[_ -]?america|antarctica|australia)$/i.test(v))) return 'continent';

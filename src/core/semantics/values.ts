@@ -393,3 +393,12 @@ export function numberBands(values: readonly string[]): boolean {
   return closed.every(([low], at) => at === 0 || low >= closed[at - 1][1]);
 }
 
+/** Eight digits that make a real calendar day, `YYYYMMDD`, from 1800 to 2199 (`20250901`, never `20250231`). */
+export function isCompactDay(v: string): boolean {
+  const m = /^(1[89]|2[01])(\d\d)(\d\d)(\d\d)$/.exec(v);
+  if (!m) return false;
+  const year = Number(m[1] + m[2]);
+  const month = Number(m[3]);
+  const day = Number(m[4]);
+  return month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}

@@ -252,8 +252,8 @@ export function namesTable(question: string, table: string, columns: readonly st
   // Named as its user knows it: its file (`day.csv`) or its sheet (`the 'GDP' sheet`).
   if (label !== undefined && question.toLowerCase().includes(label.toLowerCase())) return true;
   // …or its file by the file's words ("the seagrass density survey" for seagrass_density_survey.csv).
-  const fileWords = label !== undefined && /^[\w-]+\.(csv|tsv|txt|json|jsonl|ndjson|parquet)$/i.test(label) ? words(label.replace(/\.[a-z]+$/i, '')) : '';
-  if (fileWords.includes(' ') && new RegExp(`(^|[^a-z0-9_])the ${escapeRegExp(fileWords)}(?=$|[^a-z0-9_])`).test(normalizeText(question))) return true;
+  const named = fileWords(label);
+  if (named && new RegExp(`(^|[^a-z0-9_])the ${escapeRegExp(named)}(?=$|[^a-z0-9_])`).test(normalizeText(question))) return true;
   let text = normalizeText(question);
   for (const phrase of columns.map(words).filter((p) => p !== '').sort((a, b) => b.length - a.length)) {
     // A column's words name the column, singular or plural ("order totals"), not its table.
@@ -264,6 +264,16 @@ export function namesTable(question: string, table: string, columns: readonly st
 
 /** Data files that hold one table each, named by their file: a question says "in day.csv", as its user would. */
 const ONE_TABLE_FILE = /\.(csv|tsv|txt|json|jsonl|ndjson|parquet)$/i;
+
+/**
+ * The words of a one-table file's name (`tableLabel`'s `seagrass_density_survey.csv` → "seagrass density survey"), when
+ * it is two to six plain words: a question may call the table by them. Undefined for `day.csv` or `2019-01.csv`.
+ */
+export function fileWords(label: string | undefined): string | undefined {
+  if (label === undefined || !/^[\w-]+$/.test(label.replace(ONE_TABLE_FILE, '')) || !ONE_TABLE_FILE.test(label)) return undefined;
+  const named = words(label.replace(ONE_TABLE_FILE, ''));
+  return /^[a-z]{3,}( [a-z]{2,}){1,5}$/.test(named) ? named : undefined;
+}
 
 /**
  * How the user who owns the data names a table: a workbook sheet by its name as written (`the 'GDP' sheet`), a table

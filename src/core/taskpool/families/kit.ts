@@ -20,7 +20,7 @@ import type { EvidenceGraph } from '../graph';
 import { lintQuestion } from '../lint';
 import { legendDescription } from '../glossary';
 import { repetitionKey } from '../repetition';
-import { tableLabel, unnamedLookAlikes, withTablesNamed } from '../revise';
+import { fileWords, tableLabel, unnamedLookAlikes, withTablesNamed } from '../revise';
 import { withoutTotalRows } from '../totals';
 import type { AnswerKey, DependencyKind, EvidenceStep, SubAnswer, TaskDifficulty, TaskSpec } from '../types';
 
@@ -1895,13 +1895,13 @@ export function tableMention(context: FamilyContext, table: TableProfile): strin
   return rowName(context, table) ? '' : ` in ${tablePlace(context, table)}`;
 }
 
-/** Where a table's rows are, in words: "day.csv", "the 'GDP' sheet", "all 4 yearly files (the view 'sg_hourly_all')". */
+/** Where a table's rows are, in words: "day.csv", "the seagrass density survey", "the 'GDP' sheet", "all 4 yearly files". */
 export function tablePlace(context: FamilyContext, table: TableProfile): string {
   // A file or a sheet by the name its user knows ("rows in day.csv", "rows in the 'GDP' sheet"); a file named in
-  // words by its words ("rows of the seagrass density survey", not "rows in seagrass_density_survey.csv").
+  // words by its words ("rows in the seagrass density survey", not "rows in seagrass_density_survey.csv").
   const label = tableLabel(table.name, context.profile);
-  const words = label && /^[\w-]+\.(csv|tsv|txt|json|jsonl|ndjson|parquet)$/i.test(label) ? humanize(label.replace(/\.[a-z]+$/i, '')).toLowerCase() : undefined;
-  if (words && /^[a-z]{3,}( [a-z]{2,}){1,5}$/.test(words) && !words.split(' ').some((w) => isCrypticName(w))) return `the ${words}`;
+  const named = fileWords(label);
+  if (named && !named.split(' ').some((w) => isCrypticName(w))) return `the ${named}`;
   if (label) return label;
   // A partition's union view by its files: "in all 4 yearly files".
   const partition = partitionOfView(context, table);
