@@ -2502,3 +2502,93 @@ describe('semantics rules: the twenty-eighth set\'s rules stay off their look-al
     }
   });
 });
+
+describe('semantics rules: datums, cohorts, day numbers, visits, chemistry, DOIs, copyright, abbreviations (the twenty-ninth set)', function () {
+  this.timeout(300_000);
+
+  it('reads the lake isotope workbook: coordinates on NAD83, a survey cycle\'s year, a visit\'s number, a spreadsheet\'s day numbers', async () => {
+    const env = await load('epa-nla-water-isotopes-xlsx');
+    const table = 'nla_water_isotope_data_2007_2017_nla_17_water_isotopes';
+    assert.equal(column(env, table, 'lat_dd83').geo, 'latitude');
+    assert.equal(column(env, table, 'lon_dd83').geo, 'longitude');
+    assert.equal(column(env, table, 'dsgn_cycle').time?.grain, 'year');
+    assert.equal(column(env, table, 'visit_no').role.value, 'ordinal');
+    const date = column(env, table, 'date_col');
+    assert.equal(date.time?.storage, 'excel-serial');
+    assert.equal(date.time?.min, '2017-05-02', '42857 is 2 May 2017');
+  });
+
+  it('reads MassBank: structures in InChI, SMILES and Hill formulae, InChIKeys and SPLASH hashes identify, m/z and exact masses are averaged', async () => {
+    const env = await load('massbank-msms-spectra-sqlite');
+    for (const name of ['formula', 'smiles', 'inchi']) assert.equal(column(env, 'ms_compound', name).structured, 'chemical', name);
+    assert.equal(column(env, 'ms_compound', 'inchikey').role.value, 'identifier');
+    assert.equal(column(env, 'msms_spectrum', 'splash').role.value, 'identifier');
+    assert.equal(column(env, 'ms_compound', 'exactmass').additivity?.value, 'non-additive');
+    assert.equal(column(env, 'msms_spectrum_peak', 'mz').additivity?.value, 'non-additive');
+    assert.equal(column(env, 'msms_spectrum', 'copyright').role.value, 'text');
+  });
+
+  it('reads the CMS records: DOIs and record ids identify, dataset paths as titles identify, bytes add up, scripts are code', async () => {
+    const env = await load('cernopendata-cms-2010-records-json');
+    assert.equal(column(env, 'cms_primary_datasets', 'doi').role.value, 'identifier');
+    assert.equal(column(env, 'cms_primary_datasets', 'collaboration.recid').role.value, 'identifier');
+    assert.equal(column(env, 'cms_primary_datasets', 'title').role.value, 'identifier');
+    assert.equal(column(env, 'cms_primary_datasets', 'distribution.size').additivity?.value, 'additive');
+    assert.equal(column(env, 'cms_primary_datasets_files', 'type').role.value, 'dimension');
+    assert.equal(column(env, 'cms_simulated_datasets_2010_methodology_steps_configuration_files', 'script').structured, 'code');
+    assert.equal(column(env, 'cms_simulated_datasets_2010', 'cross_section.filter_efficiency').role.value, 'measure');
+  });
+
+  it('reads the AEC results: a state\'s abbreviation is the state, a party\'s a category, a swing is averaged', async () => {
+    const env = await load('aec-house-first-preferences-partitions');
+    const table = 'house_first_prefs_by_candidate_by_vote_type_download_24310';
+    assert.equal(column(env, table, 'state_ab').geo, 'state');
+    assert.equal(column(env, table, 'party_ab').role.value, 'dimension');
+    assert.equal(column(env, table, 'swing').additivity?.value, 'non-additive');
+  });
+
+  it('reads a codebook\'s cohort listed by its years as a time', async () => {
+    const env = await load('ngdc-steam-role-choice-csv');
+    assert.equal(column(env, 'gdc_roles_deidentified', 'year').time?.grain, 'year');
+  });
+});
+
+describe('semantics rules: the twenty-ninth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps small counts under a date word, formulas of a spreadsheet, a status state, a cycle count and file sizes of a few kilobytes off the new rules', async () => {
+    const lines = ['id,date_count,formula,state,cycle,size,visit_no,fare_per_trip,licence'];
+    for (let i = 0; i < 40; i++) {
+      lines.push([`R${i}`, String(3 + (i % 9)), `=SUM(A${i}:B${i})`, ['open', 'closed', 'pending'][i % 3], String(10 + i * 3), String(1200 + i * 17), String(100 + i), `10.${50 + i}/${1 + (i % 4)}`, i % 2 ? 'CC BY 4.0' : 'MIT'].join(','));
+    }
+    const folder = makeFolder({ 'parts.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'parts', 'date_count')?.role.value, 'time');
+      assert.notEqual(found(env, 'parts', 'formula')?.structured, 'chemical');
+      assert.notEqual(found(env, 'parts', 'state')?.role.value, 'geo', 'open and closed are conditions, not states');
+      assert.notEqual(found(env, 'parts', 'cycle')?.role.value, 'time', 'a count of cycles is no year');
+      assert.notEqual(found(env, 'parts', 'visit_no')?.role.value, 'ordinal', '100 and more visits are no visit number in order');
+      const fare = found(env, 'parts', 'fare_per_trip')!.role.source;
+      assert.ok(!(fare.kind === 'rule' && fare.rule === 'identifier:doi-values'), 'a fare over a number of trips is no DOI');
+      assert.notEqual(found(env, 'parts', 'licence')?.role.value, 'text');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps a column of Markdown notes text, not code, and dates of days since 1970 off the spreadsheet rule', async () => {
+    const lines = ['id,notes,date'];
+    for (let i = 0; i < 30; i++) lines.push([String(i), `"Visit ${i}.\nThe crew noted ${i % 4} sightings near the shore and left early because of weather."`, String(18000 + i * 11)].join(','));
+    const folder = makeFolder({ 'log.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'log', 'notes')?.structured, 'code');
+      const date = found(env, 'log', 'date')!;
+      assert.equal(date.time?.storage, 'epoch-days', '18000 days after 1970 is 2019');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

@@ -142,7 +142,9 @@ const isoDay = (days: number) => new Date(days * 86_400_000).toISOString().slice
 function describedAsTime(e: ColumnEvidence, n: Names): boolean {
   if (!e.dictionary) return true;
   const said = [...n.described, ...textTokens(e.dictionary.unit ?? '')];
-  return said.length === 0 || hasAny(said, TIME_WORDS) !== undefined;
+  // A cohort is named by its year ("Challenge cohort: 2023, 2024, or 2025"), and so is whatever a codebook describes
+  // by listing years.
+  return said.length === 0 || hasAny(said, TIME_WORDS) !== undefined || said.some((t) => t === 'cohort' || t === 'cohorts' || /^(1[6-9]|20)\d\d$/.test(t));
 }
 
 /** Events a column may be named after, whose values say when they happened (`founded`, `birth`, `inaugurated`). */
@@ -238,9 +240,18 @@ const timeRules: Rule[] = [
     const explicit = n.tokens.some((t) => t === 'time' || t === 'timestamp' || t === 'ts' || t === 'datetime' || t === 'epoch' || t === 'unix');
     if (!timeName || (!explicit && /year|month|day|hour|season|week|quarter/.test(n.tokens.join(' ')))) return undefined;
     if (min >= 1e9 && max <= 2.2e9) return { role: 'time', rule: 'time:epoch-seconds', confidence: 0.9, why: `a time name and ${column.type === 'integer' ? 'integers' : 'numbers'} ${min}–${max}, Unix seconds`, time: { storage: 'epoch-s', grain: 'datetime', layout: 'Unix seconds', isoExpression: "datetime({col}, 'unixepoch')" } };
+    // A spreadsheet's day numbers (days since 1899-12-30, `42857` = 2017-05-02) under a date's name, left unformatted:
+    // in a workbook, any from 1910 to 2099; elsewhere (a sheet saved as CSV) from 1970, where days since 1970 would
+    // be past 2040.
+    const dated = n.tokens.some((t) => t === 'date' || t === 'dt');
+    const workbook = /\.xls[xm]?$/i.test(e.table.sourceFile);
+    if (dated && min >= (workbook ? 3653 : 25569) && max <= 73050 && column.distinctCount >= 3 && wholeSteps(e)) {
+      const day = (serial: number) => isoDay(serial - 25569);
+      return { role: 'time', rule: 'time:spreadsheet-days', confidence: 0.7, why: `named ${column.name}, whole numbers ${min}–${max}: a spreadsheet's day numbers (${day(min)} to ${day(max)})`, time: { storage: 'excel-serial', grain: 'day', layout: 'spreadsheet day numbers', isoExpression: "date(({col} - 25569) * 86400, 'unixepoch')", min: day(min), max: day(max) } };
+    }
     // Days since 1970-01-01 (R's and Arrow's dates written as numbers, `13270` = 2006-05-01) under a date's name:
     // whole numbers from 1870 to 2040, reaching past 1980 (a `date` of 1–31 is a day of the month).
-    if (n.tokens.some((t) => t === 'date' || t === 'dt') && min >= -36525 && max <= 25568 && max >= 3653 && column.distinctCount >= 3 && wholeSteps(e)) {
+    if (dated && min >= -36525 && max <= 25568 && max >= 3653 && column.distinctCount >= 3 && wholeSteps(e)) {
       return { role: 'time', rule: 'time:epoch-days', confidence: 0.75, why: `named ${column.name}, whole numbers ${min}–${max}: days since 1970-01-01 (${isoDay(min)} to ${isoDay(max)})`, time: { storage: 'epoch-days', grain: 'day', layout: 'days since 1970-01-01', isoExpression: "date({col} * 86400, 'unixepoch')", min: isoDay(min), max: isoDay(max) } };
     }
     if (min >= 1e12 && max <= 2.2e12) return { role: 'time', rule: 'time:epoch-milliseconds', confidence: 0.9, why: `a time name and integers ${min}–${max}, Unix milliseconds`, time: { storage: 'epoch-ms', grain: 'datetime', layout: 'Unix milliseconds', isoExpression: "datetime({col} / 1000, 'unixepoch')" } };
@@ -254,6 +265,12 @@ const timeRules: Rule[] = [
     const values = ((e as EvidenceWithSample).sample ?? column.samples).filter((v): v is number => typeof v === 'number');
     if (values.length < 3 || !values.every((v) => (Math.floor(v / 100) + 1) % 100 === v % 100)) return undefined;
     return { role: 'time', rule: 'time:split-year-number', confidence: 0.8, why: `integers ${column.min}–${column.max}, each a year and the next's last two digits (${values[0]} is ${Math.floor(values[0] / 100)}-${String(values[0] % 100).padStart(2, '0')}): financial or academic years`, time: { storage: 'text', grain: 'year', layout: 'YYYYYY', min: String(column.min), max: String(column.max) } };
+  },
+  // A survey's or an election's cycle named by its year (`dsgn_cycle` 2017): a year, even where a file holds one cycle.
+  (e, n) => {
+    const { column } = e;
+    if (column.type !== 'integer' || !n.tokens.some((t) => t === 'cycle' || t === 'cycles') || num(column.min) < 1900 || num(column.max) > 2100) return undefined;
+    return { role: 'time', rule: 'time:year-number', confidence: 0.7, why: `named ${column.name}, integers ${column.min}–${column.max}: the year that names each cycle`, time: { storage: 'year', grain: 'year', layout: 'YYYY', min: String(column.min), max: String(column.max), isoExpression: "printf('%04d-01-01', {col})" } };
   },
   // Years under a date's name (`BeginDate` 1930, `EndDate` 1992), with 0 for a year not known: years.
   (e, n) => {
@@ -839,8 +856,11 @@ const COORDINATE_STATISTICS = new Set(['mean', 'avg', 'average', 'median', 'min'
 /** Addresses that are no place: of a machine on a network, of a mailbox, of a wallet. */
 const MACHINE_ADDRESS_WORDS = new Set(['mac', 'ip', 'ipv4', 'ipv6', 'email', 'mail', 'web', 'hardware', 'wallet', 'contract', 'server', 'host', 'memory', 'bluetooth', 'ble', 'wifi']);
 
-/** How coordinates are written, after their name: degrees, decimal degrees, a datum. */
-const COORDINATE_UNITS = new Set(['deg', 'degs', 'degrees', 'dd', 'decimal', 'wgs84', 'wgs', 'rad']);
+/** Words after a name that say it is written short (`party_ab`, `state_abbr`). */
+const ABBREVIATION_WORDS = new Set(['ab', 'abbr', 'abbrev', 'abbreviation', 'abbreviated']);
+
+/** How coordinates are written, after their name: degrees, decimal degrees, a datum (`lat_dd83`: decimal degrees on NAD83). */
+const COORDINATE_UNITS = new Set(['deg', 'degs', 'degrees', 'dd', 'decimal', 'wgs84', 'wgs', 'rad', 'nad83', 'nad27', 'dd83', 'dd27', 'etrs89', 'gda94', 'gda2020']);
 
 /** The place a description is about: its head word ("Region", "Country of reference") or what it names or codes ("Name of the region"). */
 /** What a `state` holds when it is the condition of a thing, not a place. */
@@ -928,6 +948,40 @@ const RULES: Rule[] = [
     if (Math.max(wkt, geojson) < 0.9 * values.length) return undefined;
     return { role: 'geo', rule: wkt >= geojson ? 'geo:wkt-values' : 'geo:geojson-values', confidence: 0.9, why: `values are ${wkt >= geojson ? 'WKT' : 'GeoJSON'} geometries (${values[0].slice(0, 24)}…)`, geo: 'geometry' };
   },
+  // A copyright notice (`Copyright (C) 2012 …`, `© RIKEN`): text for people, however often it repeats. A DOI
+  // (`10.7483/OPENDATA.CMS.A342.9982`) is the key of the work it names, though written like a path.
+  (e) => {
+    if (e.column.type !== 'text') return undefined;
+    const values = presentTexts(e).map((v) => v.trim());
+    if (values.length === 0) return undefined;
+    if (values.every((v) => /^(copyright\b|©|\(c\)\s)/i.test(v))) return { role: 'text', rule: 'text:copyright', confidence: 0.7, why: `values are copyright notices (${values[0].slice(0, 30)}): text for people` };
+    if (values.length >= 3 && values.every((v) => /^10\.\d{4,9}\/\S+$/.test(v))) return { role: 'identifier', rule: 'identifier:doi-values', confidence: 0.75, why: `values are DOIs (${values[0]}): keys of the works they name`, identifier: 'code' };
+    return undefined;
+  },
+  // Chemistry written for machines: structures as InChI strings (`InChI=1S/…`), SMILES or molecular formulae in Hill
+  // notation (`C7H6O4`), and the hashed keys that identify a structure (an InChIKey) or a spectrum (a SPLASH).
+  (e, n) => {
+    if (e.column.type !== 'text') return undefined;
+    const values = presentTexts(e).map((v) => v.trim());
+    if (values.length < 3) return undefined;
+    const every = (pattern: RegExp) => values.every((v) => pattern.test(v));
+    if (every(/^InChI=1S?\//)) return { role: 'structured', rule: 'structured:chemical-notation', confidence: 0.85, why: `values are InChI strings (${values[0].slice(0, 24)}…): a chemical structure`, structured: 'chemical' };
+    if (n.tokens.includes('smiles') && every(/^[A-Za-z0-9@+\-[\]()=#$\\/%.:*]+$/)) return { role: 'structured', rule: 'structured:chemical-notation', confidence: 0.75, why: `named ${e.column.name}, values are SMILES strings: a chemical structure`, structured: 'chemical' };
+    if (hasAny(n.tokens, new Set(['formula', 'formulae', 'formulas'])) && every(/^(\[?[A-Z][a-z]?\d*\]?){2,}([+-]\d*)?$/) && values.some((v) => /\d/.test(v))) {
+      return { role: 'structured', rule: 'structured:chemical-formula', confidence: 0.7, why: `named ${e.column.name}, values are molecular formulae (${values[0]})`, structured: 'chemical' };
+    }
+    if (every(/^[A-Z]{14}-[A-Z]{8}[SN][A-Z]-[A-Z]$/)) return { role: 'identifier', rule: 'identifier:structure-hash', confidence: 0.8, why: `values are InChIKeys (${values[0]}): hashes that identify a chemical structure`, identifier: 'code' };
+    if (every(/^splash\d{2}-[a-z0-9]{4}-[a-z0-9]{10}-[a-z0-9]{20}$/)) return { role: 'identifier', rule: 'identifier:spectrum-hash', confidence: 0.8, why: `values are SPLASH hashes (${values[0]}): keys that identify a spectrum's peaks`, identifier: 'code' };
+    return undefined;
+  },
+  // Programs kept in a cell (a job's shell script, a configuration in Python): code for machines, not text for people.
+  (e) => {
+    if (e.column.type !== 'text' || e.fingerprint.meanLength < 80) return undefined;
+    const values = presentTexts(e);
+    const programs = values.filter((v) => v.includes('\n') && (/^#!\s*\//.test(v.trimStart()) || /^\s*(import [\w.]+|from [\w.]+ import |def \w+\(|#include\s*<|(export )?[A-Z_][A-Z0-9_]*=\S|set -e)/m.test(v))).length;
+    if (values.length < 3 || programs < 0.8 * values.length) return undefined;
+    return { role: 'structured', rule: 'structured:code', confidence: 0.65, why: `${programs} of ${values.length} values are programs (scripts or configurations): code`, structured: 'code' };
+  },
   (e, n) => {
     const f = e.fingerprint;
     if (e.column.type !== 'text') return undefined;
@@ -969,6 +1023,10 @@ const RULES: Rule[] = [
     // A list of codes named as identifiers (`id.fec`: `["H8CA05035", "S2CA00955"]`): the keys of the records the row
     // refers to, one person's several registrations.
     if (hasAny(n.tokens, IDENTIFIER_WORDS) && codeLists(lists)) return { role: 'identifier', rule: 'identifier:lists-of-codes', confidence: 0.6, why: `named ${e.column.name}, lists of short codes: the keys of what the row refers to`, identifier: 'foreign-key' };
+    // A few file names on many rows named as a kind (`type`: `index.json`, `index.txt`): a category of file.
+    if (share >= 0.8 && kind === 'path' && distinct <= 12 && rows >= 3 * distinct && n.last !== undefined && /^(type|kind|format|category|class)$/.test(n.last)) {
+      return { role: 'dimension', rule: 'dimension:recurring-file-names', confidence: 0.6, why: `named ${e.column.name}, ${distinct} file names recurring over ${Math.round(rows)} rows: a kind of file` };
+    }
     if (share >= 0.8) return { role: 'structured', rule: `structured:${kind}-values`, confidence: 0.95, why: `${Math.round(share * 100)}% of values are ${kind === 'json' ? 'JSON' : kind === 'url' ? 'URLs' : kind === 'email' ? 'e-mail addresses' : 'file paths'}`, structured: kind };
     // Names packed with semicolons or pipes (`Ann Lee; Bo Ek`) in a good share of cells: lists, though most hold one.
     // Long cells that are lists in nearly every row (keywords and subject codes joined by pipes) are lists too.
@@ -1070,8 +1128,9 @@ const RULES: Rule[] = [
     const blank = sampled.length > 0 ? sampled.filter((v) => v !== null && String(v).trim() === '').length / sampled.length : 0;
     const empty = column.nullFraction + (1 - column.nullFraction) * blank;
     const marker = mark !== undefined && empty >= 0.05 && empty < 1;
-    // A number named as a quantity (`elevation` 1 on the one row that has it) is that quantity, not a tick.
-    const quantityName = isNumber(column) && (hasAny(n.tokens, NON_ADDITIVE_WORDS) ?? hasAny(n.tokens, SEMI_ADDITIVE_WORDS)) !== undefined;
+    // A number named as a quantity (`elevation` 1 on the one row that has it, a `filter_efficiency` of `1` written as
+    // text) is that quantity, not a tick.
+    const quantityName = (isNumber(column) || e.fingerprint.numericText >= 0.9) && (hasAny(n.tokens, NON_ADDITIVE_WORDS) ?? hasAny(n.tokens, SEMI_ADDITIVE_WORDS)) !== undefined;
     // (A count holds numbers: a `TRUE` in a column named `annual` is a tick, whatever the word counts elsewhere.)
     if (marker && !(counted && isNumber(column)) && !quantityName) return { role: 'flag', rule: 'flag:present-or-empty', confidence: 0.7, why: `one value (${mark}) or empty: a mark that is set or not` };
     // The participles (`done`, `hidden`) say a yes/no only as the name or its head: `hidden_size` is a size.
@@ -1148,7 +1207,7 @@ const RULES: Rule[] = [
     // Administrative areas by their level (`admin1`, `adm2_name`, `admin1pcode`): provinces, districts.
     if (!kind && /^adm(in)?[ _]?[0-5]([ _]?(name|p?code))?$/i.test(column.originalName || column.name)) kind = 'region';
     if (!kind && (before === 'congress' || before === 'congressional') && ['dist', 'district', 'districts', 'cd'].includes(head)) kind = 'region';
-    if (!kind && before && GEO_WORDS[before] && ['name', 'code', 'no', 'num', 'number', 'cd', 'abbr', 'abbreviation', 'iso'].includes(head)) {
+    if (!kind && before && GEO_WORDS[before] && ['name', 'code', 'no', 'num', 'number', 'cd', 'ab', 'abbr', 'abbrev', 'abbreviation', 'iso'].includes(head)) {
       kind = GEO_WORDS[before];
       // A code of an area that groups rows (a region code, `Country Code` beside `Country Name`) is the area, as most
       // reviewers label it; one per row is the key of a table of places: an identifier.
@@ -1253,9 +1312,10 @@ const RULES: Rule[] = [
     if (n.tokens.length <= 3 && n.last !== undefined && SAMPLING_UNITS.has(n.last) && column.type === 'integer' && num(column.min) >= 0 && !/^(num|number|no|n|count|total)$/.test(n.tokens[0])) {
       return { role: 'identifier', rule: 'identifier:unit-number', confidence: 0.6, why: `named ${column.name}, whole numbers (${column.min}–${column.max}): the number of the ${n.last} each row is of`, identifier: 'code' };
     }
-    // The how-manieth time a sampling happened (`sampling_bout` 1–8, `visit` 1–3, `replicate` 1–4): an order.
-    if (n.last !== undefined && OCCASION_WORDS.has(n.last) && column.type === 'integer' && num(column.min) >= 0 && num(column.max) <= 50 && !/^(num|number|no|n|count|total)$/.test(n.tokens[0])) {
-      return { role: 'ordinal', rule: 'ordinal:occasion-number', confidence: 0.6, why: `named ${column.name}, whole numbers ${column.min}–${column.max}: which ${n.last} it was, in order` };
+    // The how-manieth time a sampling happened (`sampling_bout` 1–8, `visit` 1–3, `replicate` 1–4, `visit_no`): an order.
+    const occasion = n.last !== undefined && OCCASION_WORDS.has(n.last) ? n.last : n.tokens.length === 2 && /^(no|nr|num|number)$/.test(n.last ?? '') && OCCASION_WORDS.has(n.tokens[0]) ? n.tokens[0] : undefined;
+    if (occasion && column.type === 'integer' && num(column.min) >= 0 && num(column.max) <= 50 && !/^(num|number|no|n|count|total)$/.test(n.tokens[0])) {
+      return { role: 'ordinal', rule: 'ordinal:occasion-number', confidence: 0.6, why: `named ${column.name}, whole numbers ${column.min}–${column.max}: which ${occasion} it was, in order` };
     }
     // A bare word in whole numbers beside the same word's title or name (`area` 99 beside `area_title` "U.S.",
     // `county` beside `county_name`): the code of what that column names, one name per code.
@@ -1528,8 +1588,9 @@ const RULES: Rule[] = [
     if (!personName && (textWord === 'name' || textWord === 'title' || textWord === 'label') && column.distinctCount <= 50 && e.lookupTable) {
       return { role: 'dimension', rule: 'dimension:lookup-name', confidence: 0.75, why: `the ${column.name} of a short list (${e.table.rowCount} rows) that names categories` };
     }
-    // A name that is a code, one per row (`tx_name` `uc001bum.2`, an accession): it identifies, it is not read.
-    if (!personName && textWord === 'name' && codeShaped(e) && f.multiWord === 0 && column.distinctCount >= 0.95 * nonNullRows) {
+    // A name that is a code, one per row (`tx_name` `uc001bum.2`, an accession), or a title that is a machine's path
+    // (CMS's dataset `title` `/Mu/Run2010B-Apr21ReReco-v1/AOD`): it identifies, it is not read.
+    if (!personName && (textWord === 'name' || textWord === 'title') && codeShaped(e) && f.multiWord === 0 && column.distinctCount >= 0.95 * nonNullRows) {
       return { role: 'identifier', rule: 'identifier:coded-name', confidence: 0.65, why: `named ${column.name}, one code-like value per row (${column.samples[0]}…)`, identifier: column.candidateKey ? 'primary-key' : 'code' };
     }
     return { role: 'text', rule: personName ? 'text:person-name' : 'text:name', confidence: 0.85, why: `named ${column.name}: text for people` };
@@ -1621,8 +1682,10 @@ const RULES: Rule[] = [
     if (n.last !== undefined && /^(team|teams|club|clubs|side)$/.test(n.last) && f.sampled > 0 && presentTexts(e).every((v) => /^[A-Z][A-Z0-9]{1,3}$/.test(v.trim())) && distinct >= 10) {
       return { role: 'identifier', rule: 'identifier:team-code', confidence: 0.6, why: `named ${column.name}, ${distinct} codes of two to four capitals: the codes of the teams`, identifier: 'code' };
     }
-    // Short codes of a category named as such (a `party` of `D`, `REP`, `W(D)`), each on many rows: the category.
-    if (n.last && (DIMENSION_WORDS.has(n.last) || n.last === 'party') && f.meanLength <= 8 && nonNull >= 10 * distinct && !e.foreignKey && !e.referenced) {
+    // Short codes of a category named as such (a `party` of `D`, `REP`, `W(D)`; its abbreviation, `party_ab` of `ALP`,
+    // `GRN`), each on many rows: the category.
+    const abbreviated = n.last !== undefined && ABBREVIATION_WORDS.has(n.last) && n.tokens.length > 1 ? n.tokens[n.tokens.length - 2] : n.last;
+    if (abbreviated && (DIMENSION_WORDS.has(abbreviated) || abbreviated === 'party') && f.meanLength <= 8 && nonNull >= 10 * distinct && !e.foreignKey && !e.referenced) {
       return { role: 'dimension', rule: 'dimension:named-category', confidence: 0.65, why: `named ${column.name}, ${distinct} short codes recurring over ${Math.round(nonNull)} rows` };
     }
     // Codes named as a classification whose values recur (Library of Congress classes `PR`, `PS` on eight books each): a category.

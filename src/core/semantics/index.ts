@@ -243,7 +243,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
     if (table.viewSql || !referencedTables.has(table.name)) continue;
     const list = tableColumns.get(table.name) ?? [];
     const kind = tableSemantics(table, list, relationships).kind.value;
-    if (kind === 'entity' || kind === 'lookup') for (const c of list) entityProperty(c, table.name);
+    if (kind === 'entity' || kind === 'lookup') for (const c of list) entityProperty(c, table);
   }
   for (const [copy, base] of copies) {
     if (!base.additivity || copy.additivity?.value === base.additivity.value || copy.additivity?.source.kind === 'user' || copy.role.source.kind === 'user' || copy.role.value !== base.role.value) continue;
@@ -255,7 +255,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
   for (const table of profile.tables) {
     const list = tableColumns.get(table.name) ?? [];
     const semantics = tableSemantics(table, list, relationships);
-    if ((semantics.kind.value === 'entity' || semantics.kind.value === 'lookup') && referencedTables.has(table.name)) for (const c of list) entityProperty(c, table.name);
+    if ((semantics.kind.value === 'entity' || semantics.kind.value === 'lookup') && referencedTables.has(table.name)) for (const c of list) entityProperty(c, table);
     columns.push(...list);
     tables.push(semantics);
   }
@@ -336,10 +336,13 @@ const PROPERTY_WORDS = new Set('length duration cost price rate size weight heig
  * A measure of an entity that is a property of each thing (a film's length, a product's replacement cost) is
  * averaged, not summed. Amounts that add up across things (a country's area or GDP, an employee's salary) stay additive.
  */
-function entityProperty(c: ColumnSemantics, table: string): void {
+function entityProperty(c: ColumnSemantics, table: TableProfile): void {
   if (c.role.value !== 'measure' || c.additivity?.value !== 'additive' || c.additivity.source.kind === 'user' || c.role.source.kind === 'user') return;
   if (!nameTokens(c.column).some((t) => PROPERTY_WORDS.has(t))) return;
-  c.additivity = { value: 'non-additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:entity-property' }, why: `a property of each ${table} row (one row per thing): averaged, not summed` };
+  // (A size in whole numbers into the millions, a dataset's bytes, is data held: the sizes add up to a volume.)
+  const profile = table.columns.find((p) => p.name === c.column);
+  if (nameTokens(c.column).includes('size') && profile?.type === 'integer' && Number(profile.max) >= 1e6) return;
+  c.additivity = { value: 'non-additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:entity-property' }, why: `a property of each ${table.name} row (one row per thing): averaged, not summed` };
   c.aggregation = 'avg';
 }
 

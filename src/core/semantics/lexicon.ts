@@ -39,7 +39,7 @@ const set = (words: string) => new Set(words.split(/\s+/).filter(Boolean));
 // Catalogue numbers of publications and researchers (DOI, PubMed and PubMed Central ids, ISSN, ORCID, arXiv) identify
 // an article, a journal or a person, however they are stored. A URN is a unique reference number (a register's key
 // for a school, a charity, a provider) or a uniform resource name.
-export const IDENTIFIER_WORDS = set('id ids key pk fk uuid guid uid sku catno accession cik ein lei isin cusip figi iso639 glottocode isbn ean upc iata icao ssn nid gtin hash username login userid doi pmid pmcid issn eissn orcid arxiv urn viaf isni');
+export const IDENTIFIER_WORDS = set('id ids key pk fk uuid guid uid recid docid sku catno accession cik ein lei isin cusip figi iso639 glottocode isbn ean upc iata icao ssn nid gtin hash username login userid doi pmid pmcid issn eissn orcid arxiv urn viaf isni');
 /** Identifier words that also end code-like names: `country_code` is geo, `account_code` an identifier. */
 export const CODE_WORDS = set('code cd no nr num number ref reference nummer numero');
 /**
@@ -233,6 +233,9 @@ export const FLOW_WORDS = set('new news daily change changes variation variation
 /** Quantities that do not add up: average them, or take a ratio of sums. */
 export const NON_ADDITIVE_WORDS = set(
   'price prices rate rates ratio ratios quotient quotients pct percent percentage percentages share shares avg average mean median score scores rating ratings ' +
+    // A mass-to-charge ratio (`mz`, `precursor_mz`), a compound's exact (monoisotopic) mass; an election's swing, the
+    // change of a share in percentage points.
+    'mz exactmass monoisotopic swing ' +
     'temp temperature temperatures age index gini percap percapita ph millivolts velocity velocities parallax color colour salinity psu secchi flux fluxes margin probability prob density speed elevation altitude humidity pressure per capita gpa discount ' +
     // Weather readings written short (`humid`, `dewp`, `visib`), concentrations, readability scores.
     'humid dew dewp visib visibility concentration conc readability flesch kincaid gunning linsear smog coleman liau ' +

@@ -42,7 +42,7 @@ export type IdentifierKind = 'primary-key' | 'foreign-key' | 'row-index' | 'code
 export type GeoKind = 'latitude' | 'longitude' | 'country' | 'state' | 'county' | 'city' | 'postal-code' | 'address' | 'region' | 'geometry';
 
 /** A machine format. */
-export type StructuredKind = 'json' | 'url' | 'email' | 'phone' | 'path' | 'list' | 'version' | 'crs' | 'colour';
+export type StructuredKind = 'json' | 'url' | 'email' | 'phone' | 'path' | 'list' | 'version' | 'crs' | 'colour' | 'chemical' | 'code';
 
 /** How a dimension's number of distinct values suits grouping: ≤ 12 ideal, ≤ 50 usable, more is too many. */
 export type CardinalityBand = 'ideal' | 'usable' | 'high';
@@ -60,9 +60,10 @@ export interface TimeInfo {
   /**
    * `iso-date` / `iso-datetime`: ISO text (any date layout of the file was converted at load); `year`: a number
    * such as 1978; `epoch-s` / `epoch-ms`: Unix time; `period`: `YYYY-MM` text; `month-name` / `weekday-name`: names;
-   * `month-number`: 1–12; `mixed`: dates in several layouts, kept as the file writes them (needs cleaning).
+   * `month-number`: 1–12; `mixed`: dates in several layouts, kept as the file writes them (needs cleaning);
+   * `epoch-days`: days since 1970-01-01; `excel-serial`: a spreadsheet's day numbers (days since 1899-12-30).
    */
-  storage: 'iso-date' | 'iso-datetime' | 'year' | 'epoch-s' | 'epoch-ms' | 'epoch-days' | 'period' | 'month-name' | 'month-number' | 'weekday-name' | 'hour' | 'mixed' | 'text';
+  storage: 'iso-date' | 'iso-datetime' | 'year' | 'epoch-s' | 'epoch-ms' | 'epoch-days' | 'excel-serial' | 'period' | 'month-name' | 'month-number' | 'weekday-name' | 'hour' | 'mixed' | 'text';
   grain: TimeGrain;
   /** The layout in the file, e.g. `M/D/YYYY`, `YYYY`, `Unix seconds`. */
   layout?: string;

@@ -446,7 +446,7 @@ export interface TimeColumn {
   grain: string;
 }
 
-/** Real time columns of a table whose values can be read as dates (ISO text, years, `YYYY-MM` periods), dating the rows. */
+/** Real time columns of a table whose values can be read as dates (ISO text, years, `YYYY-MM` periods, day numbers), dating the rows. */
 export function timeColumns(context: FamilyContext, table: TableProfile, alias = ''): TimeColumn[] {
   const found: TimeColumn[] = [];
   for (const c of table.columns) {
@@ -454,7 +454,7 @@ export function timeColumns(context: FamilyContext, table: TableProfile, alias =
     if (s?.role.value !== 'time' || !s.time || c.nullFraction >= 0.5 || c.distinctCount < 3) continue;
     const ref = `${alias}${quoteIdent(c.name)}`;
     if (s.time.storage === 'iso-date' || s.time.storage === 'iso-datetime') found.push({ column: c, date: ref, grain: s.time.grain });
-    else if (s.time.isoExpression && (s.time.storage === 'year' || s.time.storage === 'period' || s.time.storage === 'epoch-s' || s.time.storage === 'epoch-ms' || s.time.layout === 'YYYYMMDD')) {
+    else if (s.time.isoExpression && (s.time.storage === 'year' || s.time.storage === 'period' || s.time.storage === 'epoch-s' || s.time.storage === 'epoch-ms' || s.time.storage === 'epoch-days' || s.time.storage === 'excel-serial' || s.time.layout === 'YYYYMMDD')) {
       found.push({ column: c, date: s.time.isoExpression.replace(/\{col\}/g, ref), grain: s.time.grain });
     }
   }
