@@ -2592,3 +2592,71 @@ describe('semantics rules: the twenty-ninth set\'s rules stay off their look-ali
     }
   });
 });
+
+describe('semantics rules: amounts per area, a unit beside an amount, date layout letters, coordinates in parts, ranges\' ends (the thirtieth set)', function () {
+  this.timeout(300_000);
+
+  it('reads Rothamsted\'s workbook: yields and fertilizer in kg or t per hectare are averaged, and an amount with a unit beside it is no money', async () => {
+    const env = await load('rothamsted-exhaustion-land-yields-xlsx');
+    const n = column(env, 't_01_ex4_yld5601_crop_data', 'fertilizer_n_amount');
+    assert.equal(n.additivity?.value, 'non-additive');
+    assert.match(n.additivity!.why, /ha-1/);
+    assert.equal(column(env, 't_01_ex4_yld5601_crop_data', 'grain_yield').additivity?.value, 'non-additive');
+    const amount = column(env, 't_01_ex4_yld5601_n_factor_data', 'amount');
+    assert.equal(amount.additivity?.value, 'non-additive', 'amount_unit beside it says kg N ha-1');
+    assert.notEqual(amount.unit?.value.kind, 'currency');
+  });
+
+  it('reads HALO\'s observation files: JJ, MM and TT are the year, month and day; degrees and minutes of a site are its coordinates', async () => {
+    const env = await load('halopy-halo-observations-partitions');
+    const table = env.semantics.columns.find((c) => c.column === 'jj')!.table;
+    assert.equal(column(env, table, 'jj').time?.grain, 'year');
+    assert.equal(column(env, table, 'mm').time?.grain, 'month-of-year');
+    assert.equal(column(env, table, 'tt').role.value, 'time');
+    assert.equal(column(env, 'halobeo', 'hlg').geo, 'longitude');
+    assert.equal(column(env, 'halobeo', 'hbm').geo, 'latitude');
+  });
+
+  it('reads SatNOGS\'s transmitters: the low and high ends of a frequency range, a drift and a symbol rate are averaged', async () => {
+    const env = await load('satnogs-transmitters-json');
+    for (const name of ['downlink_low', 'uplink_high', 'downlink_drift', 'baud']) assert.equal(column(env, 'transmitters', name).additivity?.value, 'non-additive', name);
+  });
+
+  it('reads a severity of Critical, Non-Critical and Unknown as an order', async () => {
+    const env = await load('usda-awa-inspections-sqlite');
+    assert.equal(column(env, 'violations', 'severity').role.value, 'ordinal');
+  });
+});
+
+describe('semantics rules: the thirtieth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps amounts of money, an MM of millimetres and high counts off the new rules', async () => {
+    const lines = ['id,amount,amount_currency,mm,dd,rain_mm,high_school_graduates,paid'];
+    for (let i = 0; i < 40; i++) lines.push([`G${i}`, String(100 + i * 13), 'GBP', String(1 + (i % 12)), String(1 + (i % 28)), String((i * 3) % 17), String(200 + i * 7), String(10 + i)].join(','));
+    const folder = makeFolder({ 'grants.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'grants', 'amount')?.additivity?.value, 'additive');
+      assert.equal(found(env, 'grants', 'amount')?.unit?.value.kind, 'currency');
+      assert.notEqual(found(env, 'grants', 'mm')?.role.value, 'time', 'an MM and a DD without a year\'s letters are no date layout');
+      assert.equal(found(env, 'grants', 'high_school_graduates')?.additivity?.value, 'additive', '"high" before another word qualifies it');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps a rainfall per day off the per-area rule, and a yes/no named critical a flag', async () => {
+    const lines = ['site,rain_mm_per_day,critical'];
+    for (let i = 0; i < 40; i++) lines.push([`S${i % 8}`, String((i * 7) % 23), i % 3 ? 'Yes' : 'No'].join(','));
+    const folder = makeFolder({ 'field.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.doesNotMatch(found(env, 'field', 'rain_mm_per_day')?.additivity?.why ?? '', /per area/, 'a rate per day is no quantity per area');
+      assert.equal(found(env, 'field', 'critical')?.role.value, 'flag');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

@@ -44,6 +44,7 @@ import {
   spanOfTime,
   textTokens,
 } from './lexicon';
+import { normalName } from './dictionary';
 import type { Additivity, Aggregation, CardinalityBand, ColumnRole, ColumnSemantics, DictionaryEntry, Fact, GeoKind, IdentifierKind, StructuredKind, TimeInfo, Unit } from './types';
 import { isCompactDay, isMissingText, isNumericText, reorderedListSeparator, UNKNOWN_ANSWERS, type ValueFingerprint } from './values';
 import { grainOfShape, type DateShape } from './grain';
@@ -137,6 +138,17 @@ const YES_NO_DESCRIPTION = /\(1\)\s*or\s*not\s*\(0\)|\b1\s*=\s*yes\b|\byes\s*\/\
 
 /** The ISO date a number of days since 1970-01-01 falls on. */
 const isoDay = (days: number) => new Date(days * 86_400_000).toISOString().slice(0, 10);
+
+/** The letters a date's layout names its year, month and day by, in the languages that write them so. */
+const LAYOUT_LETTERS: ReadonlyArray<readonly [string, string, string]> = [['jj', 'mm', 'tt'], ['jjjj', 'mm', 'tt'], ['yy', 'mm', 'dd'], ['yyyy', 'mm', 'dd'], ['aa', 'mm', 'jj'], ['aaaa', 'mm', 'jj']];
+
+/** Which part of a date a column named by a layout's letter is, where its table has all three (`JJ`, `MM`, `TT`). */
+function layoutLetter(e: ColumnEvidence): 'year' | 'month' | 'day' | undefined {
+  const own = (e.column.originalName || e.column.name).toLowerCase();
+  const names = new Set(e.table.columns.map((c) => (c.originalName || c.name).toLowerCase()));
+  const layout = LAYOUT_LETTERS.find((letters) => letters.includes(own) && letters.every((l) => names.has(l)));
+  return layout ? (['year', 'month', 'day'] as const)[layout.indexOf(own)] : undefined;
+}
 
 /** A name-based time guess (`hr` is an hour, `day` a day of the month) yields to a dictionary that says otherwise. */
 function describedAsTime(e: ColumnEvidence, n: Names): boolean {
@@ -318,6 +330,12 @@ const timeRules: Rule[] = [
     const min = num(column.min);
     const max = num(column.max);
     const only = n.tokens.length <= 2 || leafTokens(e).length === 1;
+    // Date parts named by the letters of a date's layout, all three side by side: `JJ`, `MM`, `TT` (German: Jahr,
+    // Monat, Tag), `YY`, `MM`, `DD`, or `AA`, `MM`, `JJ` (French: année, mois, jour).
+    const part = layoutLetter(e);
+    if (part === 'year' && ((min >= 0 && max <= 99) || (min >= 1000 && max <= 2999))) return { role: 'time', rule: 'time:layout-letters', confidence: 0.7, why: `named ${column.name} beside the month's and the day's letters, integers ${min}–${max}: the year`, time: max <= 99 ? { storage: 'text', grain: 'year', layout: 'YY', min: String(min), max: String(max) } : { storage: 'year', grain: 'year', layout: 'YYYY', min: String(min), max: String(max), isoExpression: "printf('%04d-01-01', {col})" } };
+    if (part === 'month' && min >= 1 && max <= 12) return { role: 'time', rule: 'time:layout-letters', confidence: 0.7, why: `named ${column.name} beside the year's and the day's letters, integers 1–12: the month`, time: { storage: 'month-number', grain: 'month-of-year' } };
+    if (part === 'day' && min >= 1 && max <= 31) return { role: 'time', rule: 'time:layout-letters', confidence: 0.7, why: `named ${column.name} beside the year's and the month's letters, integers ${min}–${max}: the day of the month`, time: { storage: 'text', grain: 'other' } };
     if (!describedAsTime(e, n)) return undefined;
     if (n.tokens.some((t) => t === 'month' || t === 'mon' || t === 'mo' || t === 'mnth' || t === 'mth') && only && min >= 1 && max <= 12) return { role: 'time', rule: 'time:month-number', confidence: 0.85, why: `named ${column.name}, integers 1–12`, time: { storage: 'month-number', grain: 'month-of-year' } };
     if (n.tokens.some((t) => t === 'quarter' || t === 'qtr') && only && min >= 1 && max <= 4) return { role: 'time', rule: 'time:quarter-number', confidence: 0.85, why: `named ${column.name}, integers 1–4`, time: { storage: 'text', grain: 'quarter' } };
@@ -874,6 +892,8 @@ function describedPlace(described: readonly string[]): (typeof GEO_WORDS)[string
   const first = GEO_WORDS[words[0]];
   const after = words[1];
   if (first && (after === undefined || /^(of|in|where|which|that|name|names|code|codes|or|and|id|abbreviation|abbr|iso|for|at|fips|number|level|the)$/.test(after))) return first;
+  // "Longitude degrees", "Latitude minutes": a coordinate written in parts (degrees, minutes, seconds), each a part of it.
+  if ((first === 'latitude' || first === 'longitude') && /^(degrees?|deg|minutes?|min|seconds?|sec)$/.test(after ?? '') && words.length <= 4) return first;
   if (['name', 'code', 'abbreviation', 'abbr', 'iso'].includes(words[0]) && words[1] === 'of') return GEO_WORDS[words[2]];
   // "Galactic longitude", "Geodetic latitude": a coordinate in another frame is still a coordinate.
   if (/^(galactic|ecliptic|celestial|geographic|geographical|geodetic|geocentric|supergalactic)$/.test(words[0]) && (words[1] === 'latitude' || words[1] === 'longitude')) return words[1];
@@ -1111,6 +1131,8 @@ const RULES: Rule[] = [
     if (column.type === 'text' && yesNoWithComments(e)) return { role: 'flag', rule: 'flag:yes-no-with-comments', confidence: 0.7, why: 'nearly every value is y or n, some followed by a doubt or a comment' };
     // A direction coded 0 and 1 (GTFS's `direction_id`: outbound or inbound): two categories, neither of them 'yes'.
     if (f.yesNo && isNumber(column) && n.tokens.some((t) => t === 'direction' || t === 'dir')) return { role: 'dimension', rule: 'dimension:two-directions', confidence: 0.65, why: `named ${column.name}, 0 and 1: two directions, neither a yes` };
+    // A severity or a grade in two levels and a third for the unknown (`Critical`, `Non-Critical`, `Unknown`): an order.
+    if (f.yesNo && column.type === 'text' && n.last !== undefined && /^(severity|grade|priority|tier|risk)$/.test(n.last)) return { role: 'ordinal', rule: 'ordinal:two-levels', confidence: 0.6, why: `named ${column.name}, two levels (${column.samples.join(', ')}): an order, not a yes` };
     if (f.yesNo && !(counted && isNumber(column))) return { role: 'flag', rule: 'flag:yes-no-values', confidence: 0.9, why: `two values that answer yes or no (${column.samples.join(', ')})` };
     // A quality flag (`duplicateTrapCoordinateQF` 0/1/2, `consistencyTagIDSexQF` -1/0/1, as NEON writes them): whether
     // a check passed, failed or was not made, in a few small whole numbers.
@@ -1893,6 +1915,10 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   // income") says more than the name: whatever is counted, a figure per head does not add up.
   const perHead = described.findIndex((w, at) => w === 'per' && PER_HEAD_WORDS.has(described[at + 1] ?? ''));
   if (perHead >= 0) return { value: 'non-additive', confidence: 0.8, source: { kind: 'dictionary', file: evidence.dictionary!.file, line: evidence.dictionary!.line }, why: `described "per ${described[perHead + 1]}": a figure per head, which does not add up` };
+  // A quantity per area (`kg N ha-1 yr-1`, `t/ha`, `per km2`, `plants m-2`), in the dictionary's unit or description or in
+  // a unit column beside it: a rate or a density over the land each row covers, averaged across rows, never summed.
+  const perArea = perAreaUnit(evidence);
+  if (perArea) return { value: 'non-additive', confidence: 0.75, source: evidence.dictionary && perArea.from === 'dictionary' ? { kind: 'dictionary', file: evidence.dictionary.file, line: evidence.dictionary.line } : { kind: 'rule', rule: 'additivity:per-area' }, why: `in ${perArea.unit}: a quantity per area, averaged, not summed` };
   // A concentration (`mg/L`, `g/L`, `µg/m3`, ppm) or a reading of a probe (pH, mV, µS/cm), in the description, the
   // unit or the header: a property of each sample, averaged, never summed ("Total nitrogen, mg/L" included).
   // (A header writes the unit with underscores: `no3_mg_l`, `t_coliform_mpn_100_ml`, `aureo_cells_ml`.)
@@ -2207,6 +2233,24 @@ export function defaultAggregation(role: ColumnRole, additivity?: Additivity): A
   }
 }
 
+/** A unit per area: `/ha`, `ha-1`, `ha⁻¹`, `per hectare`, `/m2`, `m-2`, `/km²`, `per acre`. */
+const PER_AREA = /(\/\s*(ha|hectares?|acres?|ac|(k|c)?m\s*(2|²|\^2)|sq\.?\s*(km|mi|m|ft))\b|\b(ha|(k|c)?m)\s*(-1|⁻¹|-2|⁻²)(?![\d])|\bper\s+(ha|hectares?|acres?|square\s+(kilo)?met(er|re)s?|sq\.?\s*(km|mi)|km2|km²|m2|m²)\b)/i;
+
+/**
+ * The unit per area a measure is given in: the dictionary's unit or description, or the values of a unit column
+ * beside it (`amount` beside `amount_unit` of `kg N ha-1`).
+ */
+function perAreaUnit(evidence: ColumnEvidence): { unit: string; from: 'dictionary' | 'column' } | undefined {
+  const said = evidence.dictionary ? `${evidence.dictionary.unit ?? ''} | ${evidence.dictionary.description}` : '';
+  const inDictionary = PER_AREA.exec(evidence.dictionary?.unit ?? '') ?? PER_AREA.exec(said);
+  if (inDictionary && evidence.dictionary) return { unit: evidence.dictionary.unit && PER_AREA.test(evidence.dictionary.unit) ? evidence.dictionary.unit : inDictionary[0].trim(), from: 'dictionary' };
+  const own = normalName(evidence.column.originalName || evidence.column.name);
+  const unitColumn = evidence.table.columns.find((c) => c !== evidence.column && c.type === 'text' && [`${own}unit`, `${own}units`].includes(normalName(c.originalName || c.name)));
+  const shown = unitColumn?.samples.filter((v): v is string => typeof v === 'string' && v.trim() !== '') ?? [];
+  if (shown.length > 0 && shown.every((v) => PER_AREA.test(v))) return { unit: shown[0].trim(), from: 'column' };
+  return undefined;
+}
+
 /** A measure's unit, from the name's words, a dictionary's unit, or a symbol in the values. */
 export function decideUnit(evidence: ColumnEvidence): Fact<Unit> | undefined {
   if (evidence.dictionary?.unit) {
@@ -2219,7 +2263,12 @@ export function decideUnit(evidence: ColumnEvidence): Fact<Unit> | undefined {
   if (f.percentSign >= 0.5) return { value: { kind: 'percent', label: '%' }, confidence: 0.85, source: { kind: 'rule', rule: 'unit:percent-values' }, why: 'values end in %' };
   if (f.currencySymbol) return { value: { kind: 'currency', label: f.currencySymbol }, confidence: 0.85, source: { kind: 'rule', rule: 'unit:currency-symbol' }, why: `values carry ${f.currencySymbol}` };
   const money = hasAny(tokens, MONEY_WORDS);
-  if (money) return { value: { kind: 'currency', label: 'currency' }, confidence: 0.6, source: { kind: 'rule', rule: 'unit:money-name' }, why: `"${money}" is an amount of money` };
+  // (An `amount` with a unit column beside it, or described as an amount of a substance, is in that unit: fertilizer
+  // in kg N ha-1, water in litres.)
+  const own = normalName(evidence.column.originalName || evidence.column.name);
+  const unitBeside = evidence.table.columns.some((c) => c !== evidence.column && [`${own}unit`, `${own}units`].includes(normalName(c.originalName || c.name)));
+  const notMoney = (money === 'amount' || money === 'amt') && (unitBeside || (evidence.dictionary !== undefined && !/\b(money|cost|costs|paid|payment|price|spend|spent|funding|fund|funds|grant|budget|revenue|income|value|\$|£|€|dollars?|pounds?|euros?|currency|usd|gbp|eur)\b/i.test(evidence.dictionary.description)));
+  if (money && !notMoney) return { value: { kind: 'currency', label: 'currency' }, confidence: 0.6, source: { kind: 'rule', rule: 'unit:money-name' }, why: `"${money}" is an amount of money` };
   if (hasAny(tokens, TEMPERATURE_WORDS)) return { value: { kind: 'temperature', label: 'degrees' }, confidence: 0.6, source: { kind: 'rule', rule: 'unit:temperature-name' }, why: 'a temperature' };
   if (hasAny(tokens, DURATION_WORDS)) return { value: { kind: 'duration', label: 'duration' }, confidence: 0.5, source: { kind: 'rule', rule: 'unit:duration-name' }, why: 'a duration' };
   const count = hasAny(tokens, COUNT_WORDS);

@@ -18,7 +18,7 @@ const DESCRIPTION_HEADER = /(description|meaning|definition|details|explanation|
 const OTHER_DESCRIPTION_HEADER = /(beschreibung|bedeutung|erl(ä|ae)uterung|descripci(ó|o)n|descrizione|descri(ç|c)(ã|a)o|omschrijving|beschrijving|beskrivning|beskrivelse|kuvaus|opis|popis)/i;
 /** Weaker description headers, used when no strong one is there (`| Column Name | Units | Value |`). */
 const WEAK_DESCRIPTION_HEADER = /^(notes?|value|values|measurement type|comment|comments)$/i;
-const UNIT_HEADER = /^(units?|unit of measure|measure unit)$/i;
+const UNIT_HEADER = /^(units?|units? of measure(ment)?|measure unit|measurement[ _]units?|unit[ _]of[ _]measure(ment)?)$/i;
 const TYPE_HEADER = /^(class|type|data type|datatype|format|storage type)$/i;
 
 /** `Major_code` → `majorcode`: names compared without case, spaces and punctuation. */

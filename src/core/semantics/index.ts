@@ -110,7 +110,10 @@ function entryFor(entries: readonly DictionaryEntry[], table: TableProfile, colu
   const heads = (e: DictionaryEntry, t: TableProfile) => e.heading !== undefined && (bare(e.heading) === bare(t.sourceFile) || (t.originalName !== '' && bare(e.heading) === bare(t.originalName)));
   // …and not another table's: the `name` under `### countries` is no power plant's name.
   const headsAnother = (e: DictionaryEntry) => !heads(e, table) && profile.tables.some((t) => t !== table && heads(e, t));
-  return matching.find(own) ?? matching.find((e) => e.scope) ?? matching.find((e) => heads(e, table)) ?? matching.find((e) => !headsAnother(e));
+  const chosen = matching.find(own) ?? matching.find((e) => e.scope) ?? matching.find((e) => heads(e, table)) ?? matching.find((e) => !headsAnother(e));
+  // A unit another entry for the column gives (a workbook's field sheet beside a descriptor that has none) is the column's too.
+  const unit = chosen && !chosen.unit ? matching.find((e) => e.unit && !headsAnother(e))?.unit : undefined;
+  return unit ? { ...chosen!, unit } : chosen;
 }
 
 /** Infers the semantic profile from the image database of an environment being loaded. */

@@ -236,6 +236,8 @@ export const NON_ADDITIVE_WORDS = set(
     // A mass-to-charge ratio (`mz`, `precursor_mz`), a compound's exact (monoisotopic) mass; an election's swing, the
     // change of a share in percentage points.
     'mz exactmass monoisotopic swing ' +
+    // Stable-isotope ratios in delta notation (`c13`, `d13c`, `d15n`, `d18o`), per mil against a standard.
+    'c13 d13c d15n n15 d18o o18 d2h d34s ' +
     'temp temperature temperatures age index gini percap percapita ph millivolts velocity velocities parallax color colour salinity psu secchi flux fluxes margin probability prob density speed elevation altitude humidity pressure per capita gpa discount ' +
     // Weather readings written short (`humid`, `dewp`, `visib`), concentrations, readability scores.
     'humid dew dewp visib visibility concentration conc readability flesch kincaid gunning linsear smog coleman liau ' +
@@ -264,10 +266,11 @@ export const NON_ADDITIVE_WORDS = set(
 /**
  * Non-additive only at the head of a name: a height cut short (`dend_ht`), readings of a signal or an instrument
  * (strength in dB, noise, a standard deviation, a residual, an earthquake's magnitude, an altitude, a battery's charge)
- * and price indices and inflation. Before another word they qualify it: `noise_complaints` and `battery_sales` add up,
+ * and price indices and inflation; the ends of a range (`downlink_low`, `uplink_high`), a frequency's drift and a
+ * symbol rate (`baud`). Before another word they qualify it: `noise_complaints` and `battery_sales` add up,
  * `inflation_adjusted_gross` too.
  */
-export const HEAD_NON_ADDITIVE_WORDS = set('ht mag signal sig noise snr rssi dbm sd rms alt battery cpi ppi hicp rpi deflator defl inflation infl');
+export const HEAD_NON_ADDITIVE_WORDS = set('ht mag signal sig noise snr rssi dbm sd rms alt battery cpi ppi hicp rpi deflator defl inflation infl low high drift baud');
 
 /** Unit words: what a number is measured in. */
 export const UNIT_WORDS: Record<string, { kind: 'currency' | 'percent' | 'count' | 'duration' | 'distance' | 'temperature' | 'weight' | 'area' | 'volume' | 'speed'; label: string }> = {
