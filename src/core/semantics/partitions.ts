@@ -78,7 +78,10 @@ function keyName(values: string[], prefix: string, folder: string): string {
   const prefixWord = prefix.split(/[^A-Za-z]+/).filter((w) => w.length > 2).pop();
   // Capitals run into the varying part (`DENW053`, `DENW147`) are the code's own letters, not a word naming it.
   const codeLetters = prefixWord !== undefined && /^[A-Z]+$/.test(prefixWord) && /[A-Z]$/.test(prefix);
-  if (prefixWord && !codeLetters && !GENERIC_WORDS.test(prefixWord)) return toSnakeIdentifier(prefixWord.replace(/s$/i, ''), 'part');
+  // (A name of many words run together, `HouseFirstPrefsByCandidateByVoteTypeDownload-13745`, names the dataset, not
+  // what its files vary by.)
+  const compound = prefixWord !== undefined && (prefixWord.match(/[A-Z][a-z]+/g) ?? []).length >= 3;
+  if (prefixWord && !codeLetters && !compound && !GENERIC_WORDS.test(prefixWord)) return toSnakeIdentifier(prefixWord.replace(/s$/i, ''), 'part');
   const folderWord = folder.split(/[^A-Za-z]+/).filter((w) => w.length > 2 && !GENERIC_WORDS.test(w)).pop();
   if (folderWord) return toSnakeIdentifier(folderWord.replace(/ies$/i, 'y').replace(/s$/i, ''), 'part');
   return 'part';

@@ -1281,6 +1281,17 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   const described = semanticsOf(context, table, column.name)?.description?.value;
   const words = spelledFrom(described, plainCase(humanize(leafOf(context, table, original)).split(' ')));
   const last = words[words.length - 1]?.toLowerCase();
+  // A name's written form after it (`state_ab`, `division_nm`): the thing itself, "state"; beside another column of the
+  // same thing (`party_ab` and `party_nm`, `division_id` and `division_nm`), which form it is: "party abbreviation".
+  if (words.length > 1 && last && /^(ab|abbr|abbrev|nm)$/.test(last)) {
+    const stem = words.slice(0, -1).join(' ').toLowerCase();
+    const twin = tableProfile?.columns.some((c) => {
+      if (c.name === column.name) return false;
+      const other = humanize(leafOf(context, table, c.originalName || c.name)).toLowerCase().split(' ');
+      return other.slice(0, -1).join(' ') === stem && /^(ab|abbr|abbrev|nm|name|code|cd|id)$/.test(other[other.length - 1] ?? '');
+    });
+    return twin ? `${stem} ${last === 'nm' ? 'name' : 'abbreviation'}` : stem;
+  }
   // A number's scale after its name (`market_cap_b`): "market cap (billions)".
   if (words.length > 1 && last && SCALE_SUFFIXES[last] && isNumeric(column) && SCALED_WORDS.has(words[words.length - 2].toLowerCase())) return `${expandedWords(words.slice(0, -1)).join(' ')} (${SCALE_SUFFIXES[last]})`;
   // `Staffed All Beds - SOURCE`: where the value of another column came from, "source of the staffed all beds value".
