@@ -1407,8 +1407,16 @@ function leafOf(context: FamilyContext, table: string, original: string): string
   };
   const leaf = shortened(original);
   const clash = profile?.columns.some((c) => (c.originalName || c.name) !== original && shortened(c.originalName || c.name).toLowerCase() === leaf.toLowerCase());
+  // A rank of what the part before holds (`categories.secondary`, `type.primary_`): "secondary category", not
+  // "categories secondary".
+  const parts = original.split('.');
+  const qualifier = parts[parts.length - 1].replace(/_+$/, '');
+  if (clash && parts.length >= 2 && QUALIFIER_LEAVES.test(qualifier) && /^[A-Za-z]+$/.test(parts[parts.length - 2])) return `${qualifier} ${singular(parts[parts.length - 2])}`;
   return clash ? original : leaf;
 }
+
+/** Last parts that rank or qualify what the part before holds (`categories.secondary`). */
+const QUALIFIER_LEAVES = /^(primary|secondary|tertiary|main|other|original|previous|current|default|preferred|alternative|alternate)$/i;
 
 /** Last parts that say of what as much as what (`birth`, `death` of an author): kept with the part before. */
 const NAME_OF_ENTITY = /^(birth|death|first|last|middle|suffix|nickname|start|end)$/i;
