@@ -2660,3 +2660,40 @@ describe('semantics rules: the thirtieth set\'s rules stay off their look-alikes
     }
   });
 });
+
+describe('semantics rules: a format document\'s sections per column, their code lists and clock parts (the thirtieth set, HALO)', function () {
+  this.timeout(300_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('reads HALO\'s key: coded fields listed under their headings are categories, the start time\'s hours and minutes are time', async () => {
+    const env = await load('halopy-halo-observations-partitions');
+    const table = env.semantics.columns.find((c) => c.column === 'ee')!.table;
+    for (const name of ['o', 'g', 'c', 'ee', 'f']) assert.equal(column(env, table, name).role.value, 'dimension', name);
+    assert.match(column(env, table, 'o').description?.value ?? '', /^Object/);
+    assert.equal(column(env, table, 'zs').time?.grain, 'hour-of-day');
+    assert.equal(column(env, table, 'zm').role.value, 'time');
+    assert.equal(column(env, table, 'kk').role.value, 'identifier', 'described as the observer number');
+  });
+
+  it('takes a heading\'s entry only for a column, counts codes only where listed, and keeps numbers outside the list measures', async () => {
+    const doc = [
+      '# Format', '', '## Notes - read me first', 'Values are daily.', '',
+      '### 1. kind - Kind of site', '- 1: forest', '- 2: meadow', '- 3: shore', '',
+      '### 2. load - Sediment load (kg)', 'Measured each day.', '',
+      '### 3. grade - Water grade', '- 1: good', '- 2: poor', '',
+    ].join('\n');
+    const lines = ['kind,load,grade'];
+    for (let i = 0; i < 40; i++) lines.push([1 + (i % 3), 10 + ((i * 7) % 25), 1 + ((i * 5) % 30)].join(','));
+    const folder = makeFolder({ 'sites.csv': lines.join('\n') + '\n', 'FORMAT.md': doc });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'sites', 'kind')?.role.value, 'dimension');
+      assert.equal(found(env, 'sites', 'kind')?.description?.value, 'Kind of site');
+      assert.equal(found(env, 'sites', 'load')?.role.value, 'measure', 'a section with no code list describes, it does not code');
+      assert.equal(found(env, 'sites', 'load')?.description?.value, 'Sediment load (kg)');
+      assert.notEqual(found(env, 'sites', 'grade')?.role.value, 'dimension', '30 values where two codes are listed are no coded category');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

@@ -339,6 +339,11 @@ const timeRules: Rule[] = [
     if (!describedAsTime(e, n)) return undefined;
     if (n.tokens.some((t) => t === 'month' || t === 'mon' || t === 'mo' || t === 'mnth' || t === 'mth') && only && min >= 1 && max <= 12) return { role: 'time', rule: 'time:month-number', confidence: 0.85, why: `named ${column.name}, integers 1–12`, time: { storage: 'month-number', grain: 'month-of-year' } };
     if (n.tokens.some((t) => t === 'quarter' || t === 'qtr') && only && min >= 1 && max <= 4) return { role: 'time', rule: 'time:quarter-number', confidence: 0.85, why: `named ${column.name}, integers 1–4`, time: { storage: 'text', grain: 'quarter' } };
+    // A clock time's parts as a document describes them ("ZZ (start time hours)", "… start time minutes"): the hour
+    // of the day and the minute within it, whatever the column's letters.
+    const clockPart = hasAny(n.described, new Set(['time', 'start', 'begin', 'end', 'clock'])) ? n.described.find((t) => /^(hour|hours|minute|minutes)$/.test(t)) : undefined;
+    if (clockPart && /^hour/.test(clockPart) && min >= 0 && max <= 23) return { role: 'time', rule: 'time:described-clock', confidence: 0.7, why: `described as "${e.dictionary!.description}", integers ${min}–${max}: the hour of the day`, time: { storage: 'hour', grain: 'hour-of-day' } };
+    if (clockPart && /^minute/.test(clockPart) && min >= 0 && max <= 59) return { role: 'time', rule: 'time:described-clock', confidence: 0.65, why: `described as "${e.dictionary!.description}", integers ${min}–${max}: the minute of the hour`, time: { storage: 'text', grain: 'other' } };
     if (n.tokens.some((t) => t === 'hour' || t === 'hr') && only && min >= 0 && max <= 23) return { role: 'time', rule: 'time:hour-number', confidence: 0.85, why: `named ${column.name}, integers 0–23`, time: { storage: 'hour', grain: 'hour-of-day' } };
     // `minute` (singular) of an event, 0–130: when in the hour or the match it happened (`minutes` is a duration);
     // so is the minute counted in a part of the match (`minute_regulation`, `minute_stoppage`).
@@ -1299,6 +1304,14 @@ const RULES: Rule[] = [
     if (e.foreignKey && !e.declaredKey && n.last !== undefined && ORDINAL_WORDS.has(n.last) && !hasAny(n.tokens, IDENTIFIER_WORDS)) return undefined;
     if (e.referenced && e.column.candidateKey) return { role: 'identifier', rule: 'identifier:referenced-key', confidence: 0.9, why: 'a unique column other tables refer to: the key of its table', identifier: 'primary-key' };
     return e.foreignKey ? { role: 'identifier', rule: 'identifier:foreign-key', confidence: 0.9, why: 'its values are keys of another table', identifier: 'foreign-key' } : undefined;
+  },
+  // Integers a document lists as codes (`1: Sun`, `2: Moon`, … under "O - Object"), each row one of them: a coded
+  // category, however it is summed or averaged elsewhere. (A sentinel or two beyond the list, `99` for unknown, too.)
+  (e) => {
+    const { column } = e;
+    const codes = e.dictionary?.codes;
+    if (!codes || codes < 2 || column.type !== 'integer' || column.distinctCount < 2 || column.distinctCount > codes + 2 || num(column.min) < -1) return undefined;
+    return { role: 'dimension', rule: 'dimension:described-codes', confidence: 0.7, why: `${e.dictionary!.file} lists ${codes} codes for its values (${column.distinctCount} of them used): a coded category` };
   },
   // What a dictionary says the column is, by the head of its description: an order, a classification, a file name.
   (e, n) => {

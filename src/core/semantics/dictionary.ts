@@ -254,6 +254,14 @@ export function readDictionaries(documents: readonly DataDocument[], profile: En
       const named = one(filesNamed(section.heading)) ?? (section.level > 0 ? one(filesNamed(section.text)) : undefined);
       if (named && section.level > 0) scopes.push({ level: section.level, file: named });
       const scope = scopes[scopes.length - 1]?.file ?? sameStem;
+      // A section headed by a column and what it is ("### 2. O - Object (Objekt)", "## `kk`: observer number"), its
+      // text saying how it is written: an entry, with the codes the text lists (`1: Sun`, `2 = Moon`).
+      const headed = HEADED_COLUMN.exec(section.heading.trim());
+      if (section.level > 0 && headed && known.has(normalName(headed[2])) && !/^\d+$/.test(headed[2])) {
+        const codes = section.text.split(/\r?\n/).filter((l) => CODE_LINE.test(l)).length;
+        const line = raw !== undefined ? lineOf(raw, section.heading.trim()) : undefined;
+        entries.push({ column: headed[2], description: stripMarkup(headed[3]), file: document.sourceFile, heading: section.heading.trim(), ...(scope ? { scope } : {}), ...(line ? { line } : {}), ...(codes >= 2 ? { codes } : {}) });
+      }
       for (const chunk of byTableLines(section.text, profile.tables)) {
         for (const entry of entriesIn(chunk.text, chunk.table ?? scope, known)) {
           const { source, ...rest } = entry;
@@ -267,6 +275,12 @@ export function readDictionaries(documents: readonly DataDocument[], profile: En
   }
   return entries.filter((entry) => tablesDescribedBy(entry, profile).length > 0);
 }
+
+/** A heading that names a column, then says what it is: "2. O - Object (Objekt)", "`kk`: observer number". */
+const HEADED_COLUMN = /^(?:\d{1,3}[a-z]?[.)]\s+)?(`?)([A-Za-z_][\w.]*)\1\s*(?:[:–—]|\s-)\s*(\S.*)$/;
+
+/** A line of a code list: "- 1: Sonnenhalo / Sun", "  2 = moon", "`0` – none". */
+const CODE_LINE = /^\s*(?:[-*+]\s+)?`?-?\d{1,3}`?\s*(?::|=|[–—]|\s-)\s*\S/;
 
 /** Words left out of an acronym's letters ("Department of Education" is DOE or DE). */
 const ACRONYM_GLUE = /^(of|and|for|the|in|on|to|&)$/;

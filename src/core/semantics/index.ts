@@ -101,7 +101,15 @@ function entryFor(entries: readonly DictionaryEntry[], table: TableProfile, colu
   const original = normalName(table.columns.find((c) => c.name === column)?.originalName ?? column);
   // A name the writer made unique with a number (`full__1`, pandas' `full.1`) where the table has no `full`: that column's entry.
   const base = withoutCopyNumber(column) !== column && !table.columns.some((c) => c.name === withoutCopyNumber(column)) ? normalName(withoutCopyNumber(column)) : undefined;
-  const matching = entries.filter((e) => (normalName(e.column) === wanted || normalName(e.column) === original || normalName(e.column) === base) && tablesDescribedBy(e, profile).includes(table));
+  const exact = table.columns.find((c) => c.name === column)?.originalName ?? column;
+  // (Where a format tells `d` from `DD` and `c` from `C`, the entry written as the column is written comes first; then
+  // one that lists the column's codes.)
+  const rank = (e: DictionaryEntry) => (e.column === exact ? 0 : 2) + (e.codes ? 0 : 1);
+  const matching = entries
+    .filter((e) => (normalName(e.column) === wanted || normalName(e.column) === original || normalName(e.column) === base) && tablesDescribedBy(e, profile).includes(table))
+    .map((e, at) => ({ e, at }))
+    .sort((a, b) => rank(a.e) - rank(b.e) || a.at - b.at)
+    .map(({ e }) => e);
   // (A section headed `nuclear_power_plants` describes `raw/4-nuclear_power_plants.json`: the file's name less its
   // number and extension.)
   const bare = (name: string) => name.replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/i, '').replace(/^\d+[-_ .]+/, '').toLowerCase().replace(/[^a-z0-9]+/g, '_');

@@ -163,6 +163,8 @@ export interface DictionaryEntry {
   codebook?: string;
   /** The heading of the section the entry is under (`countries`), which may name its table without naming a file. */
   heading?: string;
+  /** How many codes the entry lists for the column's values (`1: Sun`, `2: Moon`): a coded category when two or more. */
+  codes?: number;
 }
 
 /**
