@@ -2697,3 +2697,31 @@ describe('semantics rules: a format document\'s sections per column, their code 
     }
   });
 });
+
+describe('semantics: weighted sums of two and counts of yes/no columns are derived (the twenty-ninth set\'s pool review)', function () {
+  this.timeout(300_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('finds deuterium excess = δ2H − 8 × δ18O in the lake workbook, and the number of topics named as the count of its five yes/no columns', async () => {
+    const epa = await load('epa-nla-water-isotopes-xlsx');
+    const excess = column(epa, 'nla_water_isotope_data_2007_2017_nla_12_water_isotopes', 'd_excess');
+    assert.deepEqual(excess.derivedFrom?.columns.sort(), ['h2_o_d18_o', 'h2_o_d2_h']);
+    assert.match(excess.derivedFrom!.relation, /8 \* h2_o_d18_o/);
+    const ngdc = await load('ngdc-steam-role-choice-csv');
+    assert.deepEqual(column(ngdc, 'gdc_topics_deidentified', 'n_fields').derivedFrom?.columns.sort(), ['biological', 'chemical', 'dat', 'earth_and_space', 'physical']);
+  });
+
+  it('finds no weighted sum among independent readings, nor among small whole numbers that a plane fits only within a unit', async () => {
+    const lines = ['site,temp,salinity,depth,eggs,chicks,nests'];
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    for (let i = 0; i < 60; i++) lines.push([`S${i}`, (10 + 8 * next()).toFixed(2), (30 + 5 * next()).toFixed(2), (1 + 40 * next()).toFixed(1), Math.floor(4 * next()), Math.floor(3 * next()), Math.floor(5 * next())].join(','));
+    const folder = makeFolder({ 'survey.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      for (const name of ['temp', 'salinity', 'depth', 'eggs', 'chicks', 'nests']) assert.equal(found(env, 'survey', name)?.derivedFrom, undefined, name);
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

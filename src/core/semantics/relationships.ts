@@ -507,7 +507,63 @@ function computedColumns(db: Database, table: TableProfile): Array<Extract<Relat
       if (Math.abs(r) >= 0.999) add(b, [a], `linear in ${numeric[a].name}`, `Pearson r = ${r.toFixed(4)} with ${numeric[a].name} on ${sample.length} sampled rows`);
     }
   }
+  // A weighted sum of two, as its columns round it (deuterium excess = δ2H − 8 × δ18O): fitted by least squares, it
+  // misses no sampled row by more than the rounding of the three allows.
+  for (let c = 0; c < n; c++) {
+    if (!varies[c] || seen.has(numeric[c].name)) continue;
+    combination: for (let a = 0; a < n; a++) {
+      for (let b = a + 1; b < n; b++) {
+        if (a === c || b === c || !varies[a] || !varies[b]) continue;
+        const fit = planeFit(sample.map((r) => [r[a], r[b], r[c]]));
+        if (!fit || Math.abs(fit.x) < 1e-6 || Math.abs(fit.y) < 1e-6) continue;
+        // (Whole numbers are exact: a count is no rounded figure, and small counts would fit a plane within a unit.)
+        const rounding = (i: number) => (integral[i] ? 0 : half(i));
+        const slack = (r: number[]) => rounding(c) + Math.abs(fit.x) * rounding(a) + Math.abs(fit.y) * rounding(b) + 1e-9 * (1 + Math.abs(r[c]));
+        if (!holds((r) => Math.abs(r[c] - (fit.x * r[a] + fit.y * r[b] + fit.k)) <= slack(r))) continue;
+        const term = (k: number, name: string) => (Math.abs(k - 1) < 1e-6 ? name : `${Number(k.toPrecision(4))} * ${name}`);
+        const relation = `${term(fit.x, numeric[a].name)} ${fit.y < 0 ? '-' : '+'} ${term(Math.abs(fit.y), numeric[b].name)}${Math.abs(fit.k) > half(c) ? ` ${fit.k < 0 ? '-' : '+'} ${Number(Math.abs(fit.k).toPrecision(4))}` : ''}`;
+        add(c, [a, b], relation, `equals ${relation} on ${sample.length} sampled rows, as its columns round it`);
+        break combination;
+      }
+    }
+  }
+  // A count of flags (`n_fields` = `Biological` + `Chemical` + … of 0/1 answers): how many of them each row sets.
+  const flags = table.columns.filter((col) => col.type === 'integer' && col.distinctCount === 2 && Number(col.min) === 0 && Number(col.max) === 1 && col.nullFraction === 0).slice(0, MAX_SUM_PARTS);
+  const counts = numeric.map((_, i) => i).filter((i) => varies[i] && !seen.has(numeric[i].name) && integral[i] && sample.every((r) => r[i] >= 0 && r[i] <= flags.length));
+  if (flags.length >= 4 && counts.length > 0) {
+    const flagged = rows(db, `SELECT ${[...numeric, ...flags].map((col) => q(col.name)).join(', ')} FROM ${q(table.name)} LIMIT ${SAMPLE_ROWS}`)
+      .filter((r) => r.every((v) => typeof v === 'number'))
+      .map((r) => r as number[]);
+    for (const c of counts) {
+      if (flagged.length < 10) break;
+      const subset = smallestSum(flags.map((_, k) => n + k), (chosen) => flagged.every((r) => r[c] === chosen.reduce((t, i) => t + r[i], 0)));
+      if (!subset) continue;
+      const names = subset.map((i) => flags[i - n].name);
+      found.push({ kind: 'derived-column', table: table.name, column: numeric[c].name, from: names, relation: names.join(' + '), source: { kind: 'rule', rule: 'derived-column:exact' }, why: `equals the number of ${names.length} yes/no columns set (${names.join(', ')}) on ${flagged.length} sampled rows` });
+      seen.add(numeric[c].name);
+    }
+  }
   return found;
+}
+
+/** The plane z = x·a + y·b + k through points [a, b, z] by least squares; undefined where a and b are (nearly) collinear. */
+function planeFit(points: ReadonlyArray<readonly [number, number, number]>): { x: number; y: number; k: number } | undefined {
+  const m = points.length;
+  const mean = (i: 0 | 1 | 2) => points.reduce((t, p) => t + p[i], 0) / m;
+  const [ma, mb, mz] = [mean(0), mean(1), mean(2)];
+  let saa = 0, sbb = 0, sab = 0, saz = 0, sbz = 0;
+  for (const [a, b, z] of points) {
+    saa += (a - ma) ** 2;
+    sbb += (b - mb) ** 2;
+    sab += (a - ma) * (b - mb);
+    saz += (a - ma) * (z - mz);
+    sbz += (b - mb) * (z - mz);
+  }
+  const det = saa * sbb - sab * sab;
+  if (!(det > 1e-9 * saa * sbb) || saa === 0 || sbb === 0) return undefined;
+  const x = (saz * sbb - sbz * sab) / det;
+  const y = (sbz * saa - saz * sab) / det;
+  return { x, y, k: mz - x * ma - y * mb };
 }
 
 type DerivedColumn = Extract<Relationship, { kind: 'derived-column' }>;

@@ -50,6 +50,7 @@ import {
   columnPhrase,
   measureName,
   semanticsOf,
+  isAboveIts,
 } from './kit';
 
 const MIN_ROWS = 100;
@@ -164,7 +165,7 @@ async function mostOverRepresented(context: FamilyContext, table: TableProfile, 
     if (!first || first.key.type !== 'number' || first.key.value !== threshold.value) return undefined;
     const P = String(threshold.value);
     const second = await program.sql(`SELECT COUNT(*) AS above FROM ${q(table.name)} WHERE ${q(measure.name)} > ${P}`, `the ${rowsWord} whose ${name} is above ${P}`, {
-      label: `the number of ${rowsWord} whose ${name} is above its 90th percentile`,
+      label: `the number of ${rowsWord} whose ${name} ${isAboveIts(name)} 90th percentile`,
       reading: { kind: 'number' },
       uses: [0],
       carries: [P],
@@ -188,7 +189,7 @@ async function mostOverRepresented(context: FamilyContext, table: TableProfile, 
       { label: `the share of the ${rowsWord} above the 90th percentile of ${name} whose ${groupName} is ${top}`, reading: { kind: 'number', decimals: 2 }, uses: [0, 2], carries: [P, String(top)] },
     );
     if (!fourth || fourth.key.type !== 'number' || !(fourth.key.value > 0 && fourth.key.value < 100)) continue;
-    const question = `Take the ${rowsWord}${tableMention(context, table)} whose ${name} is above its 90th percentile (${NEAREST_RANK}). Which ${groupName} is most over-represented among them (its share of them over its share of all ${rowsWord}${measure.nullFraction > 0 ? ` with a known ${name}` : ''}; ${pluralWords(groupName)} with at least ${MIN_CATEGORY_ABOVE} of them), and what percentage of them is it? Round to 2 decimals.`;
+    const question = `Take the ${rowsWord}${tableMention(context, table)} whose ${name} ${isAboveIts(name)} 90th percentile (${NEAREST_RANK}). Which ${groupName} is most over-represented among them (its share of them over its share of all ${rowsWord}${measure.nullFraction > 0 ? ` with a known ${name}` : ''}; ${pluralWords(groupName)} with at least ${MIN_CATEGORY_ABOVE} of them), and what percentage of them is it? Round to 2 decimals.`;
     const task = program.task({
       family: 'distribution-subset',
       parameters: { kind: 'over-represented', table: table.name, measure: measure.name, group: `${group.table.name}.${group.column.name}` },
@@ -312,7 +313,7 @@ async function topAgainstRest(context: FamilyContext, table: TableProfile, measu
     if (!difference || difference.key.type !== 'number' || difference.key.value === 0) continue;
     const cut = python ? PYTHON_QUANTILE : NEAREST_RANK;
     const ask = percent ? `By what percentage is their average ${yName} higher than that of the other ${rowsWord} (negative if lower)?` : `By how much is their average ${yName} higher than that of the other ${rowsWord} (negative if lower)?`;
-    const question = `Take the ${rowsWord}${tableMention(context, table)} whose ${name} is above its 90th percentile (${cut}). ${ask} Round to 2 decimals.`;
+    const question = `Take the ${rowsWord}${tableMention(context, table)} whose ${name} ${isAboveIts(name)} 90th percentile (${cut}). ${ask} Round to 2 decimals.`;
     const task = attempt.task({
       family: 'distribution-subset',
       parameters: { kind: 'top-against-rest', table: table.name, measure: measure.name, other: other.name, python },
@@ -338,7 +339,7 @@ async function concentration(context: FamilyContext, table: TableProfile, measur
   if (!first || first.key.type !== 'number' || first.key.value !== threshold.value) return undefined;
   const P = String(threshold.value);
   const second = await program.sql(`SELECT COUNT(*) AS above FROM ${t} WHERE ${m} > ${P}`, `the ${rowsWord} whose ${name} is above ${P}`, {
-    label: `the number of ${rowsWord} whose ${name} is above its 90th percentile`,
+    label: `the number of ${rowsWord} whose ${name} ${isAboveIts(name)} 90th percentile`,
     reading: { kind: 'number' },
     uses: [0],
     carries: [P],
@@ -351,7 +352,7 @@ async function concentration(context: FamilyContext, table: TableProfile, measur
   );
   // Above the 90th percentile the rows hold more than their share of rows; the answer says how much more.
   if (!third || third.key.type !== 'number' || !(third.key.value > (100 * threshold.above) / threshold.n + MIN_DIFFERENCE_PCT && third.key.value < 100)) return undefined;
-  const question = `What percentage of the ${total} comes from the ${rowsWord}${tableMention(context, table)} whose ${name} is above its 90th percentile (${NEAREST_RANK})? Round to 2 decimals.`;
+  const question = `What percentage of the ${total} comes from the ${rowsWord}${tableMention(context, table)} whose ${name} ${isAboveIts(name)} 90th percentile (${NEAREST_RANK})? Round to 2 decimals.`;
   const task = program.task({
     family: 'distribution-subset',
     parameters: { kind: 'concentration', table: table.name, measure: measure.name },

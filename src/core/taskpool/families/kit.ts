@@ -1571,6 +1571,11 @@ function withoutQualifiers(words: string): string {
 }
 
 /** Whether a word reads as a plural noun: "orders", "countries", "people" — not "bus", "analysis", "status". */
+/** "is above its" for one thing, "are above their" for a plural name ("whose absent votes are above their 90th percentile"). */
+export function isAboveIts(name: string): string {
+  return pluralWord((name.split(' ').pop() ?? '').toLowerCase()) ? 'are above their' : 'is above its';
+}
+
 function pluralWord(word: string): boolean {
   return PLURAL_WORDS.has(word) || (/[a-z]{2}s$/.test(word) && !/(ss|us|is|ics)$/.test(word));
 }

@@ -31,11 +31,13 @@ export const filteredAggregateFamily: TaskFamily = {
       const program = new TaskProgram(context, 'lookup');
       // A measure's total (or average, for one that does not add up); a count when the table has no measure.
       const agg = measure ? aggregateOf(context, table.name, measure) : undefined;
+      // (A total of whole numbers is a whole number: nothing to round.)
+      const whole = agg?.fn === 'SUM' && measure?.type === 'integer';
       const done = measure && agg
         ? await program.sql(
             `SELECT ROUND(${agg.of(q(measure.name))}, 2) AS ${q(`${agg.fn.toLowerCase()}_${measure.name}`)} FROM ${t} WHERE ${c} = ${sqlLiteral(value)}`,
             `${agg.phrase} where ${where} is '${value}'`,
-            { label: `the ${agg.phrase} of ${things(context, table, 'many')} whose ${where} is '${value}'`, reading: { kind: 'number', decimals: 2 } },
+            { label: `the ${agg.phrase} of ${things(context, table, 'many')} whose ${where} is '${value}'`, reading: whole ? { kind: 'number' } : { kind: 'number', decimals: 2 } },
           )
         : await program.sql(`SELECT COUNT(*) AS row_count FROM ${t} WHERE ${c} = ${sqlLiteral(value)}`, `Count the ${things(context, table, 'many')} whose ${where} is '${value}'`, {
             label: `the number of ${things(context, table, 'many')} whose ${where} is '${value}'`,
@@ -47,7 +49,7 @@ export const filteredAggregateFamily: TaskFamily = {
           family: this.id,
           parameters: { table: table.name, category: category.name, value, measure: measure?.name ?? null, aggregate: agg?.fn ?? 'COUNT' },
           question: agg
-            ? `What is the ${agg.phrase} of the ${things(context, table, 'many')} whose ${where} is '${value}'? Round to 2 decimals.`
+            ? `What is the ${agg.phrase} of the ${things(context, table, 'many')} whose ${where} is '${value}'?${whole ? '' : ' Round to 2 decimals.'}`
             : `How many ${things(context, table, 'many')} have ${where} '${value}'?`,
           tables: [table.name],
           needs: this.needs,
