@@ -18,7 +18,7 @@
  */
 import type { ColumnProfile, TableProfile } from '../../env/types';
 import { words } from '../../text/words';
-import { aggregateOf, clearLeader, groupings, humanize, measures, noun, num, q, query, rowsNoun, semanticsOf, sqlLiteral, tablePlace, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
+import { aggregateOf, clearLeader, columnPhrase, groupings, measureName, measures, noun, num, q, query, rowsNoun, semanticsOf, sqlLiteral, tablePlace, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
 import { MAX_QUESTION_WORDS } from '../lint';
 import type { TaskSpec } from '../types';
 import { tableLabel } from '../revise';
@@ -180,8 +180,8 @@ function plans(context: FamilyContext, table: TableProfile, problems: Problems):
 }
 
 /** A measure's words: a column named by a year ("2020", as a budget's columns are) holds that year's amounts. */
-function measureWords(column: ColumnProfile): string {
-  const name = humanize(column.originalName || column.name);
+function measureWords(context: FamilyContext, table: TableProfile, column: ColumnProfile): string {
+  const name = measureName(context, table.name, column);
   return /^\d{4}$/.test(name) ? `amount for ${name}` : name;
 }
 
@@ -195,16 +195,16 @@ function tableRef(context: FamilyContext, table: TableProfile): string {
 }
 
 /** What the question says of each problem; `brief` leaves the examples out (a question has 60 words at most). */
-function problemWords(plan: Plan, brief = false): string[] {
+function problemWords(context: FamilyContext, table: TableProfile, plan: Plan, brief = false): string[] {
   const said: string[] = [];
   if (plan.measure?.clean) {
     const { symbols, example, junk } = plan.measure.clean;
-    const name = humanize(plan.measure.column.originalName || plan.measure.column.name);
+    const name = measureWords(context, table, plan.measure.column);
     const subject = /^\d{4}$/.test(name) ? `The amounts for ${name} are` : `The ${name} values are`;
     const leaving = junk.length > 0 ? `, leaving out non-numbers${brief ? '' : ` such as '${junk[0]}'`}` : '';
     said.push(`${subject} text with ${symbols.includes(',') ? 'thousands separators' : 'symbols'}${brief ? '' : ` (e.g. '${example}')`}; read them as numbers${leaving}.`);
   }
-  if (plan.merged) said.push(`Treat ${humanize(plan.group.originalName || plan.group.name)} values differing only in letter case or surrounding spaces as one.`);
+  if (plan.merged) said.push(`Treat ${columnPhrase(context, table.name, plan.group)} values differing only in letter case or surrounding spaces as one.`);
   if (plan.dedupe) said.push('Count exact duplicate rows once.');
   return said;
 }
@@ -218,8 +218,8 @@ async function topAfterCleaning(context: FamilyContext, table: TableProfile, pla
   const agg = plan.measure ? aggregateOf(context, table.name, plan.measure.column) : undefined;
   const total = agg ? agg.of(value) : 'COUNT(*)';
   const rows = rowsNoun(context, table);
-  const what = agg ? (agg.fn === 'SUM' ? `total ${measureWords(plan.measure!.column)}` : `average ${measureWords(plan.measure!.column)}`) : `number of ${rows}`;
-  const groupWords = humanize(plan.group.originalName || plan.group.name);
+  const what = agg ? (agg.fn === 'SUM' ? `total ${measureWords(context, table, plan.measure!.column)}` : `average ${measureWords(context, table, plan.measure!.column)}`) : `number of ${rows}`;
+  const groupWords = columnPhrase(context, table.name, plan.group);
   const program = new TaskProgram(context, COMPOSITION);
 
   const detected = await detectSteps(context, program, table, plan, rows);
@@ -254,7 +254,7 @@ async function topAfterCleaning(context: FamilyContext, table: TableProfile, pla
   const asked = share
     ? `which ${groupWords} has the highest ${what}, and what share of the overall ${what} does it hold, in percent? Round to 2 decimals.`
     : `which ${groupWords} has the highest ${what}, and what is its ${what}? Round to 2 decimals.`;
-  const question = [false, true].map((brief) => `In ${tableRef(context, table)}: ${problemWords(plan, brief).join(' ')} After cleaning, ${asked}`).find((text) => text.split(/\s+/).length <= MAX_QUESTION_WORDS);
+  const question = [false, true].map((brief) => `In ${tableRef(context, table)}: ${problemWords(context, table, plan, brief).join(' ')} After cleaning, ${asked}`).find((text) => text.split(/\s+/).length <= MAX_QUESTION_WORDS);
   if (!question) return undefined;
   return program.task({
     family: COMPOSITION,
@@ -272,7 +272,7 @@ async function detectSteps(context: FamilyContext, program: TaskProgram, table: 
   const found: number[] = [];
   if (plan.measure?.clean) {
     const c = q(plan.measure.column.name);
-    const words_ = measureWords(plan.measure.column);
+    const words_ = measureWords(context, table, plan.measure.column);
     const step = await program.sql(`SELECT COUNT(*) AS written_as_text FROM ${t} WHERE ${c} IS NOT NULL AND TRIM(CAST(${c} AS TEXT)) GLOB '*[^0-9.-]*'`, `${rows} whose ${words_} is written with separators or symbols (or is no number)`, {
       label: `the number of ${rows} whose ${words_} is not written as a plain number`,
       reading: { kind: 'number' },
@@ -282,8 +282,8 @@ async function detectSteps(context: FamilyContext, program: TaskProgram, table: 
   }
   if (plan.merged) {
     const g = q(plan.group.name);
-    const step = await program.sql(`SELECT COUNT(DISTINCT ${g}) - COUNT(DISTINCT lower(trim(${g}))) AS extra_spellings FROM ${t}`, `spellings of ${humanize(plan.group.name)} beyond one per value, ignoring case and surrounding spaces`, {
-      label: `the number of extra spellings of ${humanize(plan.group.name)} values`,
+    const step = await program.sql(`SELECT COUNT(DISTINCT ${g}) - COUNT(DISTINCT lower(trim(${g}))) AS extra_spellings FROM ${t}`, `spellings of ${columnPhrase(context, table.name, plan.group)} beyond one per value, ignoring case and surrounding spaces`, {
+      label: `the number of extra spellings of ${columnPhrase(context, table.name, plan.group)} values`,
       reading: { kind: 'number' },
     });
     if (!step || step.key.type !== 'number' || step.key.value === 0) return undefined;
@@ -328,7 +328,7 @@ async function variantGroup(context: FamilyContext, table: TableProfile, column:
   const t = q(table.name);
   const g = q(column.name);
   const rows = rowsNoun(context, table);
-  const groupWords = humanize(column.originalName || column.name);
+  const groupWords = columnPhrase(context, table.name, column);
   const program = new TaskProgram(context, COMPOSITION);
   const first = await program.sql(`SELECT COUNT(DISTINCT ${g}) - COUNT(DISTINCT lower(trim(${g}))) AS extra_spellings FROM ${t}`, `spellings of ${groupWords} beyond one per value, ignoring case and surrounding spaces`, {
     label: `the number of extra spellings of ${groupWords} values`,

@@ -576,6 +576,16 @@ export interface ForeignKey {
   byName: boolean;
 }
 
+/**
+ * Whether every parent has the same number of child rows (each CMS record's two usage links, two container images):
+ * counting the children of a group of parents then only counts the parents again.
+ */
+export async function sameChildCount(context: FamilyContext, via: ForeignKey): Promise<boolean> {
+  const rows = await query(context, `SELECT MIN(n), MAX(n), COUNT(*) FROM (SELECT COUNT(*) AS n FROM ${quoteIdent(via.child.name)} GROUP BY ${quoteIdent(via.childColumn.name)})`);
+  const [min, max, parents] = (rows?.[0] ?? []).map((v) => Number(v));
+  return parents > 0 && min === max && parents >= via.parent.rowCount * 0.95;
+}
+
 /** The many-to-one keys of the semantic profile between task tables, with their profiles. */
 export function foreignKeys(context: FamilyContext): ForeignKey[] {
   const tables = new Map(context.profile.tables.map((t) => [t.name, t]));
@@ -1573,7 +1583,9 @@ function withoutQualifiers(words: string): string {
 /** Whether a word reads as a plural noun: "orders", "countries", "people" — not "bus", "analysis", "status". */
 /** "is above its" for one thing, "are above their" for a plural name ("whose absent votes are above their 90th percentile"). */
 export function isAboveIts(name: string): string {
-  return pluralWord((name.split(' ').pop() ?? '').toLowerCase()) ? 'are above their' : 'is above its';
+  // The head noun is the one before "of" ("number of events" is one number).
+  const head = (name.split(' of ')[0].split(' ').pop() ?? '').toLowerCase();
+  return pluralWord(head) ? 'are above their' : 'is above its';
 }
 
 function pluralWord(word: string): boolean {

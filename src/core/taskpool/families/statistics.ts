@@ -26,6 +26,7 @@ import {
   coverageChanges,
   cutOfTime,
   derivedPair,
+  sameChildCount,
   fullPeriods,
   groupingName,
   groupingsOf,
@@ -522,6 +523,8 @@ async function zScore(context: FamilyContext, table: TableProfile, g: Grouping, 
   }
   // A flag's name ("is independent") does not read as a group to rank.
   if (/^(is|has|was|can) /.test(gName)) return undefined;
+  // Children counted by their parent's group, where every parent has as many: the parents counted again.
+  if (!total.measure && g.via && (await sameChildCount(context, g.via))) return undefined;
   const value = total.value('c.');
   const perGroup = `SELECT ${g.ref} AS grp, ${value} AS total, COUNT(*) AS n FROM ${source.from} WHERE ${g.ref} IS NOT NULL GROUP BY ${g.ref}`;
   const rowsName = 'rows';
