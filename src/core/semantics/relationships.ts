@@ -321,10 +321,18 @@ const close = (a: number, b: number) => Math.abs(a - b) <= 0.005 + 1e-3 * Math.a
 function computedColumns(db: Database, table: TableProfile): Array<Extract<Relationship, { kind: 'derived-column' }>> {
   const numeric = table.columns.filter((c) => (c.type === 'integer' || c.type === 'real') && c.distinctCount > 2 && c.nullFraction < 0.5 && !/(^id$|_id$|id$)/i.test(c.name)).slice(0, MAX_NUMERIC_COLUMNS);
   if (numeric.length < 2 || table.rowCount < 10) return [];
-  const sample = rows(db, `SELECT ${numeric.map((c) => q(c.name)).join(', ')} FROM ${q(table.name)} LIMIT ${SAMPLE_ROWS}`)
-    .filter((r) => r.every((v) => typeof v === 'number'))
-    .map((r) => r as number[]);
-  if (sample.length < 10) return [];
+  const sampled = rows(db, `SELECT ${numeric.map((c) => q(c.name)).join(', ')} FROM ${q(table.name)} LIMIT ${SAMPLE_ROWS}`);
+  const sample = sampled.filter((r) => r.every((v) => typeof v === 'number')).map((r) => r as number[]);
+  // Columns filled on some rows only (a potato's yields on the potato rows of a crop table) are checked apart, each
+  // relation on the rows where its own columns are filled.
+  const sparse = table.columns.filter((c) => (c.type === 'integer' || c.type === 'real') && c.distinctCount > 2 && c.nullFraction < 0.95 && !/(^id$|_id$|id$)/i.test(c.name));
+  const sparsely = (already: ReadonlyArray<{ column: string }>) => {
+    if (sample.length >= 10 && !sparse.some((c) => c.nullFraction >= 0.5)) return [];
+    const columns = sparse.filter((c) => c.nullFraction >= 0.5).concat(sparse.filter((c) => c.nullFraction < 0.5)).slice(0, MAX_NUMERIC_COLUMNS + 4);
+    const taken = new Set(already.map((r) => r.column));
+    return sparseComputedColumns(table, columns, rows(db, `SELECT ${columns.map((c) => q(c.name)).join(', ')} FROM ${q(table.name)} LIMIT ${SAMPLE_ROWS}`)).filter((r) => !taken.has(r.column));
+  };
+  if (sample.length < 10) return sparsely([]);
   const found: Array<Extract<Relationship, { kind: 'derived-column' }>> = [];
   const seen = new Set<string>();
   const holds = (f: (r: number[]) => boolean) => sample.every(f);
@@ -541,6 +549,53 @@ function computedColumns(db: Database, table: TableProfile): Array<Extract<Relat
       const names = subset.map((i) => flags[i - n].name);
       found.push({ kind: 'derived-column', table: table.name, column: numeric[c].name, from: names, relation: names.join(' + '), source: { kind: 'rule', rule: 'derived-column:exact' }, why: `equals the number of ${names.length} yes/no columns set (${names.join(', ')}) on ${flagged.length} sampled rows` });
       seen.add(numeric[c].name);
+    }
+  }
+  return [...found, ...sparsely(found)];
+}
+
+/**
+ * A wide table whose columns are filled for some rows only (a potato's yields on the potato rows, a wheat's on the
+ * wheat rows) has too few rows with every column: each sum, product or ratio is checked on the rows where its own
+ * columns are all filled, 10 of them at least.
+ */
+function sparseComputedColumns(table: TableProfile, numeric: readonly ColumnProfile[], sampled: SqlValue[][]): Array<Extract<Relationship, { kind: 'derived-column' }>> {
+  const n = numeric.length;
+  const found: Array<Extract<Relationship, { kind: 'derived-column' }>> = [];
+  const seen = new Set<string>();
+  const rowsFilled = new Map<string, number[][]>();
+  const holds = (columns: number[], f: (r: number[]) => boolean) => {
+    const key = columns.join(',');
+    const filled = rowsFilled.get(key) ?? (sampled.filter((r) => columns.every((i) => typeof r[i] === 'number')) as number[][]);
+    rowsFilled.set(key, filled);
+    return filled.length >= 10 && columns.every((i) => filled.some((r) => r[i] !== filled[0][i])) && filled.every(f);
+  };
+  const add = (target: number, from: number[], relation: string) => {
+    if (seen.has(numeric[target].name)) return;
+    seen.add(numeric[target].name);
+    found.push({ kind: 'derived-column', table: table.name, column: numeric[target].name, from: from.map((i) => numeric[i].name), relation, source: { kind: 'rule', rule: 'derived-column:exact' }, why: `equals ${relation} on every sampled row where they are all filled` });
+  };
+  for (let c = 0; c < n; c++) {
+    for (let a = 0; a < n && !seen.has(numeric[c].name); a++) {
+      for (let b = a + 1; b < n && !seen.has(numeric[c].name); b++) {
+        if (a === c || b === c) continue;
+        const [na, nb] = [numeric[a].name, numeric[b].name];
+        if (holds([c, a, b], (r) => close(r[c], r[a] + r[b]))) add(c, [a, b], `${na} + ${nb}`);
+        else if (holds([c, a, b], (r) => close(r[c], r[a] * r[b]))) add(c, [a, b], `${na} * ${nb}`);
+        // A quantity times its percentage (a yield × its % of dry matter).
+        else if (holds([c, a, b], (r) => close(r[c], (r[a] * r[b]) / 100))) add(c, [a, b], `${na} * ${nb} / 100`);
+        else if (holds([c, a, b], (r) => r[b] !== 0 && close(r[c], r[a] / r[b]))) add(c, [a, b], `${na} / ${nb}`);
+        else if (holds([c, a, b], (r) => r[a] !== 0 && close(r[c], r[b] / r[a]))) add(c, [a, b], `${nb} / ${na}`);
+        else {
+          for (let d = b + 1; d < n; d++) {
+            if (d === c) continue;
+            if (holds([c, a, b, d], (r) => close(r[c], r[a] + r[b] + r[d]))) {
+              add(c, [a, b, d], `${na} + ${nb} + ${numeric[d].name}`);
+              break;
+            }
+          }
+        }
+      }
     }
   }
   return found;
