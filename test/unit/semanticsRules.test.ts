@@ -2673,6 +2673,11 @@ describe('semantics rules: a format document\'s sections per column, their code 
     assert.equal(column(env, table, 'zs').time?.grain, 'hour-of-day');
     assert.equal(column(env, table, 'zm').role.value, 'time');
     assert.equal(column(env, table, 'kk').role.value, 'identifier', 'described as the observer number');
+    // "### 19. GG - Geographic Region (Beobachtungsgebiet)", in the files and in their union view alike (where the
+    // Pascal table's `gg`, the g field, must not be taken for it).
+    assert.equal(column(env, table, 'gg').geo, 'region');
+    const view = env.semantics.partitions.find((p) => p.tables.some((t) => t.table === table))!.view!;
+    assert.equal(column(env, view, 'gg').geo, 'region');
   });
 
   it('takes a heading\'s entry only for a column, counts codes only where listed, and keeps numbers outside the list measures', async () => {

@@ -208,7 +208,7 @@ describe('compositions: attribution, partitions, distribution then subset', func
       assert.deepEqual(whole.evidence[0].subAnswer!.key, { type: 'string', value: averages[0][0] });
       assert.ok(matchesAnswer(whole.evidence[1].subAnswer!.key, String(overall)));
       assert.ok(matchesAnswer(whole.answer, String((100 * (averages[0][1] - overall)) / overall)));
-      assert.match(whole.question, /In the view '\w+' \(30 files, one per season\), which season has the highest average full time home team goals/);
+      assert.match(whole.question, /Across the 30 files, one per season, which season has the highest average full time home team goals/);
 
       const normal = tasks.find((t) => t.evidence.length === 4)!;
       assert.ok(normal, 'no season task against its own normal');
@@ -243,7 +243,7 @@ describe('compositions: attribution, partitions, distribution then subset', func
       it('builds partition tasks over the union view whose every step sqlite3 reproduces, and every task of the three is sound', () => {
         const partitions = byFamily(env.result, 'partition-compare');
         assert.ok(partitions.length >= 1, `no partition task on ${name}`);
-        for (const task of partitions) assert.match(task.question, new RegExp(`\\(${files} files`));
+        for (const task of partitions) assert.match(task.question, new RegExp(`^Across the ${files} files`));
         const all = [...env.result.tasks, ...env.result.unselected];
         assertWellFormed(all);
         assertStepsReexecute(all, env.db);

@@ -7,7 +7,7 @@
  * twenty-ninth set, measured blind before these changes; none reads its column labels.)
  */
 import * as assert from 'node:assert/strict';
-import { derivedPair, isAboveIts, tablePlace } from '../../src/core/taskpool/families/kit';
+import { derivedPair, editedStamp, isAboveIts, tablePlace, timeColumns } from '../../src/core/taskpool/families/kit';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
 import { environments, tableOf } from '../support/familyContexts';
 
@@ -48,6 +48,14 @@ describe('task pool: after the round-20 question review', function () {
     assert.ok(derivedPair(ngdc.context, { table: topics.name, column: 'n_fields' }, { table: topics.name, column: 'biological' }));
     const pool = await buildTaskPool(ngdc.session.toolContext);
     for (const task of pool.tasks) assert.doesNotMatch(task.question, /marked '(biological|chemical|physical|earth and space|dat)'.*number of fields named/i, task.question);
+  });
+
+  it('dates no row by when its record was last edited (SatNOGS\'s `updated`)', async () => {
+    assert.ok(editedStamp('updated') && editedStamp('last_modified') && editedStamp('date_modified') && editedStamp('updatedAt'));
+    assert.ok(!editedStamp('date') && !editedStamp('created') && !editedStamp('launch_date') && !editedStamp('last_seen'));
+    const { context } = await env('satnogs-transmitters-json');
+    const transmitters = tableOf(context, 'transmitters');
+    assert.deepEqual(timeColumns(context, transmitters).map((t) => t.column.name).filter(editedStamp), []);
   });
 
   it('agrees the verb with the head noun of a measure', () => {

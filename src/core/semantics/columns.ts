@@ -890,7 +890,8 @@ const COORDINATE_UNITS = new Set(['deg', 'degs', 'degrees', 'dd', 'decimal', 'wg
 const CONDITION_WORDS = /^(open|opened|closed|merged|draft|pending|active|inactive|commented|approved|dismissed|changes[_ ]requested|rejected|accepted|resolved|new|done|failed|failure|success|succeeded|error|running|stopped|queued|cancell?ed|complete|completed|in[_ ]progress|rising|falling|ebb|flood|slack|high|low|calm|rough|on|off|enabled|disabled|locked|unlocked|solid|liquid|gas)$/i;
 
 function describedPlace(described: readonly string[]): (typeof GEO_WORDS)[string] | undefined {
-  const words = described.filter((w) => !ARTICLES.has(w));
+  // ("Geographic Region", "Geographical area": the place, said to be one.)
+  const words = described.filter((w) => !ARTICLES.has(w)).filter((w, at) => at > 0 || !/^geographic(al)?$/.test(w));
   if (words.length === 0 || words.length > 8) return undefined;
   // The place must be what is described ("Country of reference", "State where …", "County name"), not a word of
   // something else ("Ground state electronic configuration").
@@ -1248,7 +1249,8 @@ const RULES: Rule[] = [
     const gridAxis = /^([xy])_?coord(inate)?s?$/.exec(words.join('_'));
     if (!kind && gridAxis && isNumber(column)) return { role: 'geo', rule: 'geo:grid-coordinate', confidence: 0.6, why: `named ${column.name}: the ${gridAxis[1]} coordinate of a position`, geo: gridAxis[1] === 'x' ? 'longitude' : 'latitude' };
     // A documented column described as a place, or as the name or code of one ("Country of reference", "Name of the Region").
-    if (!kind && e.dictionary) kind = describedPlace(n.described);
+    // (…read past a gloss in brackets: "Geographic Region (Beobachtungsgebiet)".)
+    if (!kind && e.dictionary) kind = describedPlace(n.described) ?? describedPlace(textTokens(e.dictionary.description.replace(/\([^)]*\)/g, ' ')));
     // Country codes by their values (`US`, `DEU`) that place rows: not one per row (the key of a table of countries)
     // and with nothing beside them that names the countries they code.
     // (The initials of the people who observed, `CK` and `LE`, look like codes of countries.)

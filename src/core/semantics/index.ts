@@ -101,7 +101,9 @@ function entryFor(entries: readonly DictionaryEntry[], table: TableProfile, colu
   const original = normalName(table.columns.find((c) => c.name === column)?.originalName ?? column);
   // A name the writer made unique with a number (`full__1`, pandas' `full.1`) where the table has no `full`: that column's entry.
   const base = withoutCopyNumber(column) !== column && !table.columns.some((c) => c.name === withoutCopyNumber(column)) ? normalName(withoutCopyNumber(column)) : undefined;
-  const exact = table.columns.find((c) => c.name === column)?.originalName ?? column;
+  // (A union view's columns are written as its files write them: its first file's.)
+  const written = table.viewSql ? profile.tables.find((t) => !t.viewSql && t.columns.some((c) => c.name === column)) : undefined;
+  const exact = (written ?? table).columns.find((c) => c.name === column)?.originalName ?? column;
   // (Where a format tells `d` from `DD` and `c` from `C`, the entry written as the column is written comes first; then
   // one that lists the column's codes.)
   const rank = (e: DictionaryEntry) => (e.column === exact ? 0 : 2) + (e.codes ? 0 : 1);

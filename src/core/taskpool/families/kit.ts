@@ -452,6 +452,9 @@ export function timeColumns(context: FamilyContext, table: TableProfile, alias =
   for (const c of table.columns) {
     const s = semanticsOf(context, table.name, c.name);
     if (s?.role.value !== 'time' || !s.time || c.nullFraction >= 0.5 || c.distinctCount < 3) continue;
+    // When a record was last edited (`updated`, `last_modified`) dates the edit, not what the record is about: a
+    // snapshot's rows counted by it are no series.
+    if (editedStamp(c.originalName || c.name)) continue;
     const ref = `${alias}${quoteIdent(c.name)}`;
     if (s.time.storage === 'iso-date' || s.time.storage === 'iso-datetime') found.push({ column: c, date: ref, grain: s.time.grain });
     else if (s.time.isoExpression && (s.time.storage === 'year' || s.time.storage === 'period' || s.time.storage === 'epoch-s' || s.time.storage === 'epoch-ms' || s.time.storage === 'epoch-days' || s.time.storage === 'excel-serial' || s.time.layout === 'YYYYMMDD')) {
@@ -459,6 +462,12 @@ export function timeColumns(context: FamilyContext, table: TableProfile, alias =
     }
   }
   return found;
+}
+
+/** A name of when a record was last edited: `updated`, `updated_at`, `last_modified`, `date_modified`, `edited`. */
+export function editedStamp(name: string): boolean {
+  const words = humanize(name).toLowerCase().split(' ');
+  return words.some((w) => /^(updated|modified|edited|changed|revised)$/.test(w)) || (words.includes('last') && words.some((w) => /^(update|modification|edit|change|revision)$/.test(w)));
 }
 
 /** Whether two columns are computed one from the other (or from shared inputs): comparing them says nothing. */

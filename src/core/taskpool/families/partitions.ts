@@ -97,8 +97,11 @@ const filesWords = (parts: Parts) => {
   return parts.word === 'file' ? `${n} ${noun('file', n)}` : `${n} ${noun('file', n)}, one per ${parts.word}`;
 };
 
-/** "Give the season as the 'season' column writes it" — the key as the view shows it, so the answer is reproducible. */
-const giveAs = (parts: Parts) => `Give the ${parts.word} as the view's '${parts.key.name}' column writes it`;
+/**
+ * "Give the season as the file names write it" — the part of the file names, which the union view's key column holds
+ * too, so the answer is reproducible by whoever reads the files or the view.
+ */
+const giveAs = (parts: Parts) => (parts.word === 'file' ? 'Give the file by the part of its name that differs' : `Give the ${parts.word} as the file names write it`);
 
 /** Files with at least MIN_ROWS rows passing `where`, and whether any file falls short. */
 async function counts(context: FamilyContext, parts: Parts, where: string): Promise<{ kept: number; short: boolean } | undefined> {
@@ -147,7 +150,7 @@ async function againstWhole(context: FamilyContext, parts: Parts, measure: Colum
 
   const scope = counted.short ? ` (only ${noun(parts.word, 'many')} with at least ${MIN_ROWS} rows with a value)` : '';
   const by = percent ? 'by what percentage does it exceed' : 'by how much does it exceed';
-  const question = `In the view '${parts.view.name}' (${filesWords(parts)}), which ${parts.word} has the highest ${what}${scope}, and ${by} the ${what} over all rows of all files? ${giveAs(parts)}; round to 2 decimals.`;
+  const question = `Across the ${filesWords(parts)}, which ${parts.word} has the highest ${what}${scope}, and ${by} the ${what} over all rows of all files? ${giveAs(parts)}; round to 2 decimals.`;
   const task = program.task({
     family: 'partition-compare',
     parameters: { kind: 'whole', view: parts.view.name, measure: measure.name },
@@ -195,7 +198,7 @@ async function shareAgainstWhole(context: FamilyContext, parts: Parts, part: Col
     { label: `how far the ${parts.word} ${top}'s ${what} lies above the share over all files, in percentage points`, reading: { kind: 'number', decimals: 2 }, uses: [0, 1], carries: [top] },
   );
   if (!third || third.key.type !== 'number' || !(third.key.value > 0)) return undefined;
-  const question = `In the view '${parts.view.name}' (${filesWords(parts)}), pooling each ${parts.word}'s ${totalName}, which ${parts.word} has the highest share of them that were ${partName}, and by how many percentage points does it exceed that share over all ${noun(parts.word, 'many')}? ${giveAs(parts)}; round to 2 decimals.`;
+  const question = `Across the ${filesWords(parts)}, pooling each ${parts.word}'s ${totalName}, which ${parts.word} has the highest share of them that were ${partName}, and by how many percentage points does it exceed that share over all ${noun(parts.word, 'many')}? ${giveAs(parts)}; round to 2 decimals.`;
   const task = program.task({
     family: 'partition-compare',
     parameters: { kind: 'share-whole', view: parts.view.name, measure: part.name, total: total.name },
@@ -280,7 +283,7 @@ async function againstNormal(context: FamilyContext, parts: Parts, measure: Colu
     );
     if (!last || last.key.type !== 'number' || !(last.key.value > 0)) continue;
     const scope = counted.short ? ` (only ${noun(parts.word, 'many')} with at least ${MIN_ROWS} such rows)` : '';
-    const question = `In the view '${parts.view.name}' (${filesWords(parts)}), which ${parts.word}'s ${what} over its ${focus.rows} lies furthest above its ${what} over all its rows${scope}, and by how much? ${giveAs(parts)}; round to 2 decimals.`;
+    const question = `Across the ${filesWords(parts)}, which ${parts.word}'s ${what} over its ${focus.rows} lies furthest above its ${what} over all its rows${scope}, and by how much? ${giveAs(parts)}; round to 2 decimals.`;
     const task = program.task({
       family: 'partition-compare',
       parameters: { kind: 'normal', view: parts.view.name, measure: measure.name, ...focus.parameters },
