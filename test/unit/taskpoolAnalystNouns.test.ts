@@ -33,7 +33,7 @@ describe('task pool: nouns an analyst would write, on data the rules never saw',
     const compared = pool.tasks.filter((t) => t.family === 'partition-compare');
     assert.ok(compared.length > 0, 'partition comparisons remain');
     for (const t of compared) {
-      assert.match(t.question, /files, one per year\), which year/, t.question);
+      assert.match(t.question, /^Across the \d+ files, one per year, which year/, t.question);
       assert.doesNotMatch(t.question, /one per (apc|kth|bth|ki)\b|which (apc|kth|bth)\b/, t.question);
     }
   });

@@ -357,8 +357,9 @@ export function unnamedLookAlikes(task: TaskSpec, profile: EnvironmentProfile, d
 function tableNamed(task: TaskSpec, profile: EnvironmentProfile, documents: readonly DataDocument[]): (table: string) => boolean {
   const cited = citedText(task, documents);
   const columns = (table: string) => profile.tables.find((t) => t.name === table)?.columns.map((c) => c.name) ?? [];
-  // A union view of a partition's files is named by its files, "in all 12 monthly files" (a file alone is one month).
-  const unionNamed = (table: string) => profile.tables.find((t) => t.name === table)?.kind === 'view' && /\ball \d+ ([a-z]+ )?files\b/i.test(task.question);
+  // A union view of a partition's files is named by its files, "in all 12 monthly files", "across the 30 files, one per
+  // season" (a file alone is one month).
+  const unionNamed = (table: string) => profile.tables.find((t) => t.name === table)?.kind === 'view' && /\b(all|the) \d+ ([a-z]+ )?files\b/i.test(task.question);
   return (table) => namesTable(task.question, table, columns(table), tableLabel(table, profile)) || unionNamed(table) || (cited !== '' && namesTable(cited, table, columns(table)));
 }
 
