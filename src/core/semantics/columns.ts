@@ -7,6 +7,7 @@
 import type { ColumnProfile, TableProfile } from '../env/types';
 import { ColumnTypeTracker, isoDateText } from '../env/typeInference';
 import {
+  ABBREVIATION_WORDS,
   ADDITIVE_WORDS,
   CLASSIFICATION_CODE,
   BINARY_WORDS,
@@ -878,9 +879,6 @@ const COORDINATE_STATISTICS = new Set(['mean', 'avg', 'average', 'median', 'min'
 
 /** Addresses that are no place: of a machine on a network, of a mailbox, of a wallet. */
 const MACHINE_ADDRESS_WORDS = new Set(['mac', 'ip', 'ipv4', 'ipv6', 'email', 'mail', 'web', 'hardware', 'wallet', 'contract', 'server', 'host', 'memory', 'bluetooth', 'ble', 'wifi']);
-
-/** Words after a name that say it is written short (`party_ab`, `state_abbr`). */
-const ABBREVIATION_WORDS = new Set(['ab', 'abbr', 'abbrev', 'abbreviation', 'abbreviated']);
 
 /** How coordinates are written, after their name: degrees, decimal degrees, a datum (`lat_dd83`: decimal degrees on NAD83). */
 const COORDINATE_UNITS = new Set(['deg', 'degs', 'degrees', 'dd', 'decimal', 'wgs84', 'wgs', 'rad', 'nad83', 'nad27', 'dd83', 'dd27', 'etrs89', 'gda94', 'gda2020']);
@@ -2259,11 +2257,15 @@ function perAreaUnit(evidence: ColumnEvidence): { unit: string; from: 'dictionar
   const said = evidence.dictionary ? `${evidence.dictionary.unit ?? ''} | ${evidence.dictionary.description}` : '';
   const inDictionary = PER_AREA.exec(evidence.dictionary?.unit ?? '') ?? PER_AREA.exec(said);
   if (inDictionary && evidence.dictionary) return { unit: evidence.dictionary.unit && PER_AREA.test(evidence.dictionary.unit) ? evidence.dictionary.unit : inDictionary[0].trim(), from: 'dictionary' };
-  const own = normalName(evidence.column.originalName || evidence.column.name);
-  const unitColumn = evidence.table.columns.find((c) => c !== evidence.column && c.type === 'text' && [`${own}unit`, `${own}units`].includes(normalName(c.originalName || c.name)));
-  const shown = unitColumn?.samples.filter((v): v is string => typeof v === 'string' && v.trim() !== '') ?? [];
+  const shown = unitColumnOf(evidence)?.samples.filter((v): v is string => typeof v === 'string' && v.trim() !== '') ?? [];
   if (shown.length > 0 && shown.every((v) => PER_AREA.test(v))) return { unit: shown[0].trim(), from: 'column' };
   return undefined;
+}
+
+/** The column beside a measure that gives its unit row by row (`amount_unit` beside `amount`). */
+function unitColumnOf(evidence: ColumnEvidence): ColumnProfile | undefined {
+  const own = normalName(evidence.column.originalName || evidence.column.name);
+  return evidence.table.columns.find((c) => c !== evidence.column && c.type === 'text' && [`${own}unit`, `${own}units`].includes(normalName(c.originalName || c.name)));
 }
 
 /** A measure's unit, from the name's words, a dictionary's unit, or a symbol in the values. */
@@ -2280,9 +2282,7 @@ export function decideUnit(evidence: ColumnEvidence): Fact<Unit> | undefined {
   const money = hasAny(tokens, MONEY_WORDS);
   // (An `amount` with a unit column beside it, or described as an amount of a substance, is in that unit: fertilizer
   // in kg N ha-1, water in litres.)
-  const own = normalName(evidence.column.originalName || evidence.column.name);
-  const unitBeside = evidence.table.columns.some((c) => c !== evidence.column && [`${own}unit`, `${own}units`].includes(normalName(c.originalName || c.name)));
-  const notMoney = (money === 'amount' || money === 'amt') && (unitBeside || (evidence.dictionary !== undefined && !/\b(money|cost|costs|paid|payment|price|spend|spent|funding|fund|funds|grant|budget|revenue|income|value|\$|£|€|dollars?|pounds?|euros?|currency|usd|gbp|eur)\b/i.test(evidence.dictionary.description)));
+  const notMoney = (money === 'amount' || money === 'amt') && (unitColumnOf(evidence) !== undefined || (evidence.dictionary !== undefined && !/\b(money|cost|costs|paid|payment|price|spend|spent|funding|fund|funds|grant|budget|revenue|income|value|\$|£|€|dollars?|pounds?|euros?|currency|usd|gbp|eur)\b/i.test(evidence.dictionary.description)));
   if (money && !notMoney) return { value: { kind: 'currency', label: 'currency' }, confidence: 0.6, source: { kind: 'rule', rule: 'unit:money-name' }, why: `"${money}" is an amount of money` };
   if (hasAny(tokens, TEMPERATURE_WORDS)) return { value: { kind: 'temperature', label: 'degrees' }, confidence: 0.6, source: { kind: 'rule', rule: 'unit:temperature-name' }, why: 'a temperature' };
   if (hasAny(tokens, DURATION_WORDS)) return { value: { kind: 'duration', label: 'duration' }, confidence: 0.5, source: { kind: 'rule', rule: 'unit:duration-name' }, why: 'a duration' };
