@@ -45,10 +45,10 @@ export const PUBLIC_FIXTURES = path.join(REPO, 'test', 'fixtures', 'public');
  * `dev-28` (twenty-eighth, LABELS-28.md): 81.3% role (60.3% of all label rows) and 71.4% additivity blind; read and used in round 19 too.
  * `dev-29` (twenty-ninth, LABELS-29.md): 77.5% role and 60.9% additivity blind; read and used in round 20.
  * `dev-30` (thirtieth, LABELS-30.md): 51.1% role and 38.6% additivity blind; read and used in round 20 too.
- * A set added later and not yet looked at is `held-out`: the thirty-first set (LABELS-31.md), whose disagreements
- * nobody has read; `npm run bench:semantics` reports every set.
+ * `dev-31` (thirty-first, LABELS-31.md): 77.0% role and 54.0% additivity blind; read and used in round 21.
+ * A set added later and not yet looked at is `held-out`; `npm run bench:semantics` reports every set.
  */
-export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'dev-21' | 'dev-22' | 'dev-23' | 'dev-24' | 'dev-25' | 'dev-26' | 'dev-27' | 'dev-28' | 'dev-29' | 'dev-30' | 'held-out';
+export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'dev-21' | 'dev-22' | 'dev-23' | 'dev-24' | 'dev-25' | 'dev-26' | 'dev-27' | 'dev-28' | 'dev-29' | 'dev-30' | 'dev-31' | 'held-out';
 
 export interface PublicFixture {
   name: string;
@@ -218,11 +218,11 @@ export const PUBLIC_ENVIRONMENTS: PublicFixture[] = [
   { name: 'satnogs-transmitters-json', set: 'dev-30' },
   { name: 'halopy-halo-observations-partitions', set: 'dev-30' },
   { name: 'adrac-radiocarbon-dates-csv', set: 'dev-30' },
-  { name: 'tsetse-senescence-experiment-sqlite', set: 'held-out' },
-  { name: 'noaa-stocksmart-assessment-summary-xlsx', set: 'held-out' },
-  { name: 'fsis-food-recalls-json', set: 'held-out' },
-  { name: 'hdb-resale-flats-partitions', set: 'held-out' },
-  { name: 'seattle-spu-solid-waste-partitions', set: 'held-out' },
+  { name: 'tsetse-senescence-experiment-sqlite', set: 'dev-31' },
+  { name: 'noaa-stocksmart-assessment-summary-xlsx', set: 'dev-31' },
+  { name: 'fsis-food-recalls-json', set: 'dev-31' },
+  { name: 'hdb-resale-flats-partitions', set: 'dev-31' },
+  { name: 'seattle-spu-solid-waste-partitions', set: 'dev-31' },
 ];
 
 export function publicFixture(name: string): PublicFixture {

@@ -2730,3 +2730,93 @@ describe('semantics: weighted sums of two and counts of yes/no columns are deriv
     }
   });
 });
+
+describe('semantics rules: 0.0/1.0 answers, stages, sequences, lab batches, sizes of specimens, ratios of columns, mixed units, scales in words (the thirty-first set)', function () {
+  this.timeout(300_000);
+
+  it('reads the tsetse experiment: 0.0/1.0 answers are flags, a stage and a mother\'s n-th larva are orders, trays and plates are batches, lengths of a fly are averaged', async () => {
+    const env = await load('tsetse-senescence-experiment-sqlite');
+    for (const name of ['weekend', 'abortion']) assert.equal(column(env, 'larviposition', name).role.value, 'flag', name);
+    for (const name of ['emerged', 'weekend_emerged', 'weekend_death']) assert.equal(column(env, 'offspring', name).role.value, 'flag', name);
+    assert.equal(column(env, 'larviposition', 'abortion_stage').role.value, 'ordinal');
+    const nth = column(env, 'larviposition', 'larviposition_number');
+    assert.equal(nth.role.value, 'ordinal');
+    assert.match(nth.role.why, /rarer than the one before/);
+    assert.equal(column(env, 'adults', 'colony_tray').role.value, 'dimension');
+    assert.equal(column(env, 'larviposition', 'fat_analysis_plate').role.value, 'dimension');
+    assert.equal(column(env, 'treatment', 'colour_code').role.value, 'dimension');
+    assert.equal(column(env, 'adults', 'hatchet_length').additivity?.value, 'non-additive');
+    assert.equal(column(env, 'offspring', 'pupa_length').additivity?.value, 'non-additive');
+  });
+
+  it('reads Stock SMART: F/Fmsy and B/Bmsy are ratios of columns, an estimate beside a unit column of many units is not summed', async () => {
+    const env = await load('noaa-stocksmart-assessment-summary-xlsx');
+    const table = 'assessment_summary_data_assessment_report';
+    for (const name of ['f_flimit', 'f_fmsy', 'f_ftarget', 'b_blimit', 'b_bmsy']) {
+      assert.equal(column(env, table, name).additivity?.value, 'non-additive', name);
+      assert.match(column(env, table, name).additivity!.why, /ratio/);
+    }
+    for (const name of ['estimated_f', 'msy']) assert.match(column(env, table, name).additivity!.why, /different units/, name);
+  });
+
+  it('reads FSIS recalls: a list of states is a list, an establishment with &amp; is a name, Class I and II are an order', async () => {
+    const env = await load('fsis-food-recalls-json');
+    const table = 'usda_food_safety_recalls';
+    assert.equal(column(env, table, 'field_states').role.value, 'structured');
+    assert.equal(column(env, table, 'field_establishment').role.value, 'text');
+    assert.equal(column(env, table, 'field_recall_classification').role.value, 'ordinal');
+  });
+
+  it('reads HDB resale flats: room counts and storey ranges are orders, a lease left in years and months is a measure', async () => {
+    const env = await load('hdb-resale-flats-partitions');
+    assert.equal(column(env, 't_2020_03', 'flat_type').role.value, 'ordinal');
+    assert.equal(column(env, 't_2020_03', 'storey_range').role.value, 'ordinal');
+    const lease = column(env, 't_2020_03', 'remaining_lease');
+    assert.equal(lease.role.value, 'measure');
+    assert.equal(lease.additivity?.value, 'non-additive');
+  });
+
+  it('reads Seattle\'s waste streams: a population repeated in every file points nowhere, a year-over-year change is averaged', async () => {
+    const env = await load('seattle-spu-solid-waste-partitions');
+    assert.equal(column(env, 'seattle_msw_all', 'seattle_population').role.value, 'measure');
+    assert.equal(column(env, 'seattle_msw_all', 'yoy_population').additivity?.value, 'non-additive');
+    assert.ok(!env.semantics.relationships.some((r) => r.kind === 'foreign-key' && r.child.column === 'seattle_population'));
+  });
+});
+
+describe('semantics rules: the thirty-first set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps a shirt number, goals in a match, a route\'s length, a place with its country and month-years off the new rules', async () => {
+    const lines = ['match,shirt_number,goals,route_length,trip_length,location,tested,flat_type'];
+    for (let i = 0; i < 120; i++) {
+      lines.push([`M${i}`, String(1 + (i % 23)), String([0, 1, 1, 2, 0, 3, 1, 0][i % 8]), String(3 + ((i * 7) % 40)), String(1 + ((i * 5) % 30)), `"${['Aberdeen', 'Leeds', 'Paris', 'Lyon'][i % 4]}, ${['Scotland', 'England', 'France', 'France'][i % 4]}"`, `${String(1 + (i % 12)).padStart(2, '0')}-${1985 + (i % 9)}`, ['Type A', 'Type B', 'Type C'][i % 3]].join(','));
+    }
+    const folder = makeFolder({ 'matches.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'matches', 'shirt_number')?.role.value, 'ordinal', 'every shirt number as common as the next: no sequence');
+      assert.equal(found(env, 'matches', 'route_length')?.additivity?.value, 'additive', 'a route\'s length is a distance, beside a trip\'s');
+      assert.equal(found(env, 'matches', 'location')?.role.value, 'geo', 'a place and the country it is in is no list');
+      assert.notEqual(found(env, 'matches', 'tested')?.role.value, 'ordinal', 'a month and its year is no range');
+      assert.notEqual(found(env, 'matches', 'flat_type')?.role.value, 'ordinal', 'types lettered A, B, C are no scale');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps a unit column of one unit, a header with a slash that names no column, and spans of a few years off the new rules', async () => {
+    const lines = ['estimated_catch,catch_unit,km/h,period,label'];
+    for (let i = 0; i < 40; i++) lines.push([String(100 + i * 17), 'Metric Tons', String(40 + (i % 9)), `${[1, 3, 5][i % 3]} year`, `L${i % 5}`].join(','));
+    const folder = makeFolder({ 'catches.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'catches', 'estimated_catch')?.additivity?.value, 'additive', 'one unit on every row: sums hold');
+      assert.doesNotMatch(found(env, 'catches', 'km_h')?.additivity?.why ?? '', /one figure over/);
+      assert.notEqual(found(env, 'catches', 'period')?.role.value, 'measure', 'three period labels are no spans of a lease');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

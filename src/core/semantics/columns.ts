@@ -102,6 +102,8 @@ const MEASURED_IN = new Set(['number', 'num', 'units', 'qty', 'quantity', 'quant
 /** Places and units a sampling is done at, numbered: a station, a site, a plot, a well, a trap. */
 const SAMPLING_UNITS = new Set(['station', 'site', 'well', 'trap', 'transect', 'quadrat', 'gauge', 'tank', 'pond', 'cage', 'pen', 'hive', 'beehive', 'borehole']);
 /** Occasions numbered in order: the first bout, the second visit, the third replicate. */
+/** What a lab keeps samples in, numbered: a tray, a plate, a rack, a batch. */
+const LAB_BATCH_WORDS = new Set(['tray', 'plate', 'rack', 'batch', 'shelf', 'incubator']);
 const OCCASION_WORDS = new Set(['bout', 'visit', 'wave', 'replicate', 'rep', 'trial', 'attempt', 'lap', 'occasion', 'iteration', 'session', 'sweep', 'haul']);
 
 /** Words that make a figure of what follows (its smoothed, predicted, observed, upper or lower value): never said of a key. */
@@ -593,6 +595,23 @@ function wholeNumbersWritten(e: ColumnEvidence): boolean {
 }
 
 /** The range of a column of whole numbers, stored as integers or as text beside placeholders (`NA`). */
+/**
+ * Whole numbers 1…k (3 ≤ k ≤ 50) with none missing, each at most about as common as the one before and the last far
+ * rarer than the first (a mother's 1st … 9th larva: 253, 242, 238 … 1): positions in sequences that end at different
+ * lengths. Returns k.
+ */
+function sequenceLength(e: ColumnEvidence): number | undefined {
+  if (e.column.type !== 'integer') return undefined;
+  const values = ((e as EvidenceWithSample).sample ?? []).filter((v): v is number => typeof v === 'number' && Number.isInteger(v));
+  if (values.length < 50) return undefined;
+  const counts = new Map<number, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  const k = Math.max(...counts.keys());
+  if (Math.min(...counts.keys()) !== 1 || k < 3 || k > 50 || counts.size !== k) return undefined;
+  for (let i = 1; i < k; i++) if (counts.get(i + 1)! > counts.get(i)! * 1.1 + 1) return undefined;
+  return counts.get(1)! >= 2 * counts.get(k)! ? k : undefined;
+}
+
 function wholeSteps(e: ColumnEvidence): { min: number; max: number } | undefined {
   if (e.column.type === 'integer') return { min: num(e.column.min), max: num(e.column.max) };
   // Whole numbers written with a decimal point (`1.0`, as a data frame writes an integer column with gaps).
@@ -602,7 +621,7 @@ function wholeSteps(e: ColumnEvidence): { min: number; max: number } | undefined
   }
   if (e.column.type !== 'text') return undefined;
   const values = ((e as EvidenceWithSample).sample ?? e.column.samples).filter((v) => v !== null && !(typeof v === 'string' && (v.trim() === '' || isMissingText(v))));
-  const numbers = values.map((v) => (typeof v === 'number' ? v : /^\s*\d+\s*$/.test(String(v)) ? Number(v) : NaN));
+  const numbers = values.map((v) => (typeof v === 'number' ? v : /^\s*\d+(\.0+)?\s*$/.test(String(v)) ? Number(v) : NaN));
   if (numbers.length === 0 || numbers.some((v) => !Number.isInteger(v))) return undefined;
   return { min: Math.min(...numbers), max: Math.max(...numbers) };
 }
@@ -621,6 +640,34 @@ function positionLabels(e: ColumnEvidence): number | undefined {
   const ordinalNumber = /(^|\s)\d{1,2}(st|nd|rd|th)(\s|$)/;
   const bin = new RegExp(`\\b(${[...QUANTILE_BIN_WORDS].join('|')})\\b`);
   return values.every((v) => ordinalNumber.test(v) || bin.test(v)) ? distinct : undefined;
+}
+
+/**
+ * Text values that are steps of one scale, all but a value or two: classes numbered in Roman or Arabic figures
+ * (`Class I`, `Class II` beside `Public Health Alert`), sizes counted in one unit (`1 ROOM` … `5 ROOM` beside
+ * `EXECUTIVE`), or ranges of a number (`01 TO 03`, `04 TO 06`). Returns what they are, for the reason given.
+ */
+function scaleLabels(e: ColumnEvidence): string | undefined {
+  if (e.column.type !== 'text') return undefined;
+  const values = [...new Set(presentTexts(e).map((v) => v.trim().toLowerCase().replace(/\s+/g, ' ')))];
+  if (values.length < 3 || values.length > 30) return undefined;
+  const numbered = values.map((v) => /^(class|grade|stage|level|tier|phase|category|cat) ([ivx]+|\d{1,2})$/.exec(v)).filter((m) => m !== null);
+  if (numbered.length >= 2 && new Set(numbered.map((m) => m![1])).size === 1 && values.length - numbered.length <= 1) return `${numbered[0]![1]}es numbered ${numbered.map((m) => m![2].toUpperCase()).join(', ')}`;
+  const counted = values.map((v) => /^(\d{1,2}) ([a-z]+)$/.exec(v)).filter((m) => m !== null);
+  if (counted.length >= 3 && new Set(counted.map((m) => m![2])).size === 1 && new Set(counted.map((m) => m![1])).size === counted.length && values.length - counted.length <= 2) return `sizes counted in ${counted[0]![2]}s (${counted.map((m) => m![0]).slice(0, 3).join(', ')} …)`;
+  // (A month and its year, `09-1986`, is no range.)
+  const bounds = (v: string) => v.split(/ ?(?:to|-|–) ?/).map(Number);
+  const ranges = values.filter((v) => /^\d+(\.\d+)? ?(to|-|–) ?\d+(\.\d+)?$/.test(v) && bounds(v)[0] < bounds(v)[1] && !(bounds(v)[0] <= 31 && bounds(v)[1] >= 1000));
+  if (ranges.length >= 3 && ranges.length >= values.length - 1) return `ranges of a number (${ranges.slice(0, 3).join(', ')} …)`;
+  return undefined;
+}
+
+/** Nearly every value a span in years and months (`59 years 11 months`, `94 years 01 month`, `61 years`). */
+function yearsAndMonths(e: ColumnEvidence): boolean {
+  if (e.column.type !== 'text') return false;
+  const texts = presentTexts(e);
+  // (Many different spans, some with their months: `3 year` and `5 year` are the labels of averaging periods.)
+  return texts.length >= 20 && new Set(texts).size >= 10 && texts.filter((v) => /^\s*\d+\s+(years?|yrs?)(\s+\d+\s+months?)?\s*$|^\s*\d+\s+months?\s*$/i.test(v)).length >= 0.95 * texts.length && texts.filter((v) => /months?\s*$/i.test(v)).length >= 0.1 * texts.length;
 }
 
 /** Text values that are names for people to read (`Toy Story 2`, `Monsters, Inc.`): words, not codes. */
@@ -1107,6 +1154,9 @@ const RULES: Rule[] = [
       return { role: 'identifier', rule: 'identifier:slug', confidence: 0.6, why: `named ${e.column.name}, values are page names without spaces (${shown[0]}): a slug that identifies a page`, identifier: 'code' };
     }
     if (named === 'url' && shown.length >= 5 && shown.every((v) => !/[/\\]|\.[a-z]{2,}/i.test(v))) return { role: 'text', rule: 'text:link-text', confidence: 0.55, why: `named ${e.column.name}, but no value is an address: the text a link showed` };
+    // Named a version, but most values are words (`Cohort Analysis`, `Programmed in ADMB`, a few `3.30.16`): a description.
+    const wordy = named === 'version' && shown.length >= 10 && shown.filter((v) => /\d/.test(v)).length < 0.5 * shown.length && shown.filter((v) => /[A-Za-z]{3,}\s+[A-Za-z]{2,}/.test(v)).length >= 0.3 * shown.length;
+    if (wordy) return undefined;
     if (named && named !== 'list') return { role: 'structured', rule: `structured:${named}-name`, confidence: 0.75, why: `named ${e.column.name}`, structured: named };
     if (named === 'list' && f.list >= 0.3) return { role: 'structured', rule: 'structured:list-values', confidence: 0.8, why: 'values are comma-separated lists', structured: 'list' };
     return undefined;
@@ -1287,6 +1337,15 @@ const RULES: Rule[] = [
     if (isNumber(column) && num(column.min) < 0) return undefined;
     // (A zip code written as a real, `60625.0`, by a tool that read the column as numbers, is still the zip code.)
     if (isNumber(column) && column.type !== 'integer' && !(kind === 'postal-code' && wholeSteps(e))) return undefined;
+    // Several places packed in one cell (`field_states` "Alabama, Georgia, Texas" on a recall): a list of places.
+    // (Not a place and the larger place it is in, `Aberdeen, Scotland`: the places of a list stand alone on other rows.)
+    const texts = column.type === 'text' ? presentTexts(e).map((v) => v.trim()) : [];
+    const lists = texts.map((v) => v.split(/\s*,\s*/)).filter((parts) => parts.length >= 2 && parts.every((p) => /^[A-Z][A-Za-z.' -]+$/.test(p)));
+    const alone = new Set(texts.filter((v) => !v.includes(',')));
+    const listed = new Set(lists.flat());
+    const packed = lists.length;
+    const standAlone = [...alone].filter((v) => listed.has(v)).length;
+    if (kind !== 'address' && kind !== 'city' && texts.length >= 10 && packed >= 0.2 * texts.length && lists.some((parts) => parts.length >= 3) && alone.size >= 2 && standAlone >= 0.5 * alone.size) return { role: 'structured', rule: 'structured:place-lists', confidence: 0.6, why: `named ${column.name}, ${Math.round((100 * packed) / texts.length)}% of values list several places joined by commas`, structured: 'list' };
     return { role: 'geo', rule: `geo:${kind}`, confidence: 0.85, why: `named ${column.name}: a ${kind.replace('-', ' ')}`, geo: kind };
   },
   // A currency (its ISO 4217 code, name or symbol) is a category prices are grouped by, not an entity referred to.
@@ -1342,6 +1401,11 @@ const RULES: Rule[] = [
     if (n.tokens.length === 1 && /^(satellite|sensor|instrument|detector|spacecraft|buoy|probe)$/.test(n.tokens[0]) && column.type === 'integer' && column.distinctCount <= 50) {
       return { role: 'identifier', rule: 'identifier:instrument-number', confidence: 0.55, why: `named ${column.name}, ${column.distinctCount} whole number(s): the instrument that made each reading`, identifier: 'code' };
     }
+    // The number of the tray, plate or batch a lab's samples were kept in (`colony_tray` 1–10, `fat_analysis_plate` 1–9),
+    // each holding many rows: the batch rows are grouped by, not a quantity and not one row's key.
+    if (n.last !== undefined && LAB_BATCH_WORDS.has(n.last) && isNumber(column) && (wholeSteps(e)?.min ?? -1) >= 0 && column.distinctCount >= 2 && column.distinctCount <= 50 && present(e).rows >= 3 * column.distinctCount) {
+      return { role: 'dimension', rule: 'dimension:batch-number', confidence: 0.6, why: `named ${column.name}, ${column.distinctCount} whole numbers over ${Math.round(present(e).rows)} rows: the ${n.last} each row was kept in` };
+    }
     // A place or unit of sampling named in the singular, in whole numbers (`BayStation` 60069–60385, `site` 12): its
     // number, which says where, not how much.
     if (n.tokens.length <= 3 && n.last !== undefined && SAMPLING_UNITS.has(n.last) && column.type === 'integer' && num(column.min) >= 0 && !/^(num|number|no|n|count|total)$/.test(n.tokens[0])) {
@@ -1381,6 +1445,8 @@ const RULES: Rule[] = [
     // `agency_code` beside `agency_name`: the code of an entity the table names, not a category.
     const stem = n.tokens.slice(0, -1).join(' ');
     const named = codeWord !== undefined && stem !== '' && table.columns.some((c) => c !== column && nameTokens(c.originalName || c.name).join(' ').replace(/ (name|title|desc|description)$/, '') === stem && c.type === 'text');
+    // A colour's code written as the colour (`colour_code` blue, yellow, red): a category.
+    if (column.type === 'text' && n.tokens.some((t) => t === 'colour' || t === 'color') && presentTexts(e).length > 0 && presentTexts(e).every((v) => /^[A-Za-z]+( [A-Za-z]+)?$/.test(v.trim()))) return { role: 'dimension', rule: 'dimension:colour', confidence: 0.65, why: `named ${column.name}, colours in words (${column.samples.slice(0, 3).join(', ')})` };
     if (named && hasAny(n.tokens, DIMENSION_WORDS)) return { role: 'dimension', rule: 'dimension:category-code', confidence: 0.7, why: `the code of a ${hasAny(n.tokens, DIMENSION_WORDS)} the table also names` };
     if (named) return { role: 'identifier', rule: 'identifier:code-beside-name', confidence: 0.8, why: `the code of what ${table.columns.find((c) => c !== column && nameTokens(c.originalName || c.name).join(' ').startsWith(stem))?.name} names`, identifier: 'code' };
     // A code that recurs across many rows names a category (a currency code); one that is nearly unique identifies (an order number).
@@ -1389,6 +1455,10 @@ const RULES: Rule[] = [
     // (A zip or postal code in numbers, `60625.0`, is a place: the places' rule reads it.)
     const postal = n.tokens.slice(0, -1).some((t) => GEO_WORDS[t] === 'postal-code');
     if (postal && !idWord) return undefined;
+    // The how-manieth of something each parent has (`larviposition_number` 1–9: a mother's first larva, her second …):
+    // every parent has a first, fewer a second, fewest a ninth. An order, not a code.
+    const sequence = !idWord && n.tokens.length >= 2 && /^(number|no|nr|num)$/.test(n.last ?? '') && !COUNT_WORDS.has(first) && !/^(num|number|no|n|total)$/.test(first) ? sequenceLength(e) : undefined;
+    if (sequence) return { role: 'ordinal', rule: 'ordinal:sequence-number', confidence: 0.6, why: `named ${column.name}, whole numbers 1–${column.max}, each rarer than the one before in the rows read: a position in a sequence` };
     if (!idWord && !postal && isNumber(column) && !column.candidateKey && column.distinctCount <= 50 && !e.referenced) {
       return { role: 'dimension', rule: 'dimension:numeric-code', confidence: 0.7, why: `named ${column.name}, ${column.distinctCount} integer codes` };
     }
@@ -1441,6 +1511,10 @@ const RULES: Rule[] = [
     if (n.last !== undefined && /^(condition|illum|illumination|vigou?r|decay)$/.test(n.last) && steps && steps.min >= 0 && steps.max <= 10 && steps.max > steps.min) {
       return { role: 'ordinal', rule: 'ordinal:scored-condition', confidence: 0.65, why: `named ${column.name}, whole steps ${steps.min}–${steps.max}: a scale` };
     }
+    // A stage in a few whole steps (`abortion_stage` 0–3, a tumour's stage 1–4): an order of development.
+    if (n.last === 'stage' && steps && steps.min >= 0 && steps.max <= 10 && steps.max > steps.min) {
+      return { role: 'ordinal', rule: 'ordinal:stage-number', confidence: 0.6, why: `named ${column.name}, whole steps ${steps.min}–${steps.max}: a stage of development` };
+    }
     // A band of a number written as its bound (`elevational_band_m` 1100, 1200, … 2500): ordered bands.
     if (isNumber(column) && (n.tokens.includes('band') || n.tokens.includes('bands')) && steps && column.distinctCount >= 3 && column.distinctCount <= 50) {
       return { role: 'ordinal', rule: 'ordinal:number-band', confidence: 0.65, why: `named ${column.name}, ${column.distinctCount} values ${steps.min}–${steps.max}: bands of a number` };
@@ -1456,6 +1530,8 @@ const RULES: Rule[] = [
     // Labels of positions (`1st IMD quintile` … `5th`, `Councils in least deprived quintile`): few values, each naming
     // its place in an order.
     const positions = positionLabels(e);
+    const scale = scaleLabels(e);
+    if (scale) return { role: 'ordinal', rule: 'ordinal:scale-labels', confidence: 0.6, why: `values are ${scale}: steps of one scale` };
     if (positions) return { role: 'ordinal', rule: 'ordinal:position-labels', confidence: 0.7, why: `${positions} values, each naming a position (${column.samples.slice(0, 2).join(', ')}…)` };
     // A sort key (`sort` 0, 1, 1.1 … 3, `sort_order`, `display_order`): the order rows are shown in.
     const sortKey = (n.tokens.length === 1 && n.last === 'sort') || /^(sort_(order|key|index|no)|display_order|sortorder|sortkey)$/.test(n.tokens.join('_'));
@@ -1501,6 +1577,8 @@ const RULES: Rule[] = [
   },
   // Empty strings on every row, where the name says nothing more: empty text, not one category.
   (e) => (blankOnly(e) ? { role: 'text', rule: 'text:empty', confidence: 0.3, why: 'every value is an empty string' } : undefined),
+  // A span written in years and months (`59 years 11 months`, `61 years`): a duration, however it is written.
+  (e) => (yearsAndMonths(e) ? { role: 'measure', rule: 'measure:years-and-months', confidence: 0.6, why: `values are spans written in years and months (${presentTexts(e)[0]?.trim()})` } : undefined),
   // Numbers written as text ($1,200; -566,000; 12 %).
   (e, n) => {
     const f = e.fingerprint;
@@ -1921,6 +1999,15 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   // (Only where a kind is a share, a rate, a growth or a figure per head: units beside revenue are two amounts, each adding up.)
   const kinds = kindColumns.find((k) => k.samples.some((v) => typeof v === 'string' && nameTokens(v).some((t) => NON_ADDITIVE_WORDS.has(t) || /^(pc|pct|prop|proportion|grwth|agrwth|growth|idx|cap|quantile|percentile)$/.test(t))));
   if (kinds) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:mixed-measures' }, why: `a generic ${evidence.column.name} beside ${kinds.name}, which names ${kinds.distinctCount} kinds of figure (${kinds.samples.slice(0, 3).join(', ')}), shares or rates among them: added only within one` };
+  // A term in years and months (`59 years 11 months` of a lease left): the age of each thing, averaged, not summed.
+  if (yearsAndMonths(evidence)) return { value: 'non-additive', confidence: 0.55, source: { kind: 'rule', rule: 'additivity:term-in-years' }, why: 'spans in years and months: a term or an age of each thing, averaged, not summed' };
+  // One column over another (`F/Fmsy`, `B/Bmsy` beside `Fmsy` and `Bmsy`): a ratio, averaged, never summed.
+  const over = ratioOfColumns(evidence);
+  if (over) return { value: 'non-additive', confidence: 0.75, source: { kind: 'rule', rule: 'additivity:ratio-of-columns' }, why: `named ${evidence.column.originalName}: one figure over ${over}, which is a column of the table: a ratio` };
+  // A figure whose unit column names several units row by row (`Estimated F` beside `F Unit`: metric tons, an
+  // exploitation rate, adult fish): rows in different units have no meaningful sum.
+  const units = mixedUnits(evidence);
+  if (units) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:mixed-units' }, why: `beside ${units.column}, which gives ${units.count} different units (${units.examples.join(', ')}): rows in different units are not summed` };
   // A short word numbered (`pop16`: population above 16, `emp2`) reads as its word.
   tokens = tokens.map((t) => /^[a-z]{3}\d+$/.test(t) ? t.replace(/\d+$/, '') : t);
   const described = evidence.dictionary ? descriptionTokens(evidence.dictionary.spelledOut ?? evidence.dictionary.description) : [];
@@ -2106,12 +2193,31 @@ function matchScore(evidence: ColumnEvidence, tokens: readonly string[]): Fact<A
   return { value: 'additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:match-score' }, why: `named ${evidence.column.name} beside the ${tokens[0] === pair[0] ? pair[1] : pair[0]} side's: goals or points scored in a match, which add up over matches` };
 }
 
+const SIZE_PART_WORDS = /^(length|len|width|breadth|height|diameter|depth|thickness)$/;
+/** Things whose length is a distance covered or laid, which adds up. */
+const DISTANCE_THINGS = /^(trip|trips|route|routes|road|roads|track|tracks|transect|cable|line|lines|path|segment|trail|run|journey|flight|pipe|pipeline|river|coast|border|network|stay|queue|call|video|song|film|movie|episode|text|message|name|title)$/;
+
 /** A thing's length beside its width, height or diameter (an egg's, a leaf's): a size of each thing, never summed. */
 function sizeOfAThing(evidence: ColumnEvidence, tokens: readonly string[]): Fact<Additivity> | undefined {
   // A length measured on a body (`fork_length`, `standard_length_mm`, `wing_length`, `bill_length`): the size of each one.
   const bodyAt = tokens.findIndex((t) => /^(length|len)$/.test(t));
   if (bodyAt > 0 && /^(fork|standard|body|snout|wing|tail|bill|tarsus|culmen|carapace|forearm|mantle|shell|fin|hind|ear|leaf|petal|sepal)$/.test(tokens[bodyAt - 1])) {
     return { value: 'non-additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:size-of-a-thing' }, why: `named ${evidence.column.name}: a ${tokens[bodyAt - 1]} length, the size of each one measured` };
+  }
+  // Two sizes measured on each thing (`pupa_length` beside `pupa_width`; `hatchet_length` beside `wing_length`): parts
+  // of one specimen measured, averaged over specimens. (A route's or a trip's length adds up: it is a distance.)
+  const sized = (t: readonly string[]) => {
+    const at = t.findIndex((w, i) => i > 0 && SIZE_PART_WORDS.test(w) && t.slice(i + 1).every((u) => /^(mm|cm|m|um|in|inches)$/.test(u)));
+    return at > 0 && !t.slice(0, at).some((w) => DISTANCE_THINGS.test(w)) ? { of: t.slice(0, at).join(' '), size: t[at] === 'len' ? 'length' : t[at] } : undefined;
+  };
+  const mine = sized(tokens);
+  if (mine?.size === 'length') {
+    const other = evidence.table.columns.find((c) => {
+      if (c === evidence.column || !isNumber(c)) return false;
+      const theirs = sized(nameTokens(c.originalName || c.name));
+      return theirs !== undefined && (theirs.of === mine.of ? theirs.size !== 'length' : theirs.size === 'length');
+    });
+    if (other) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:size-of-a-thing' }, why: `named ${evidence.column.name} beside ${other.name}: sizes measured on each thing` };
   }
   // (Numbered, for each of several things on a row: `length1` beside `width1`.)
   const numbered = tokens.length === 2 && /^\d+$/.test(tokens[1]) ? tokens[1] : '';
@@ -2265,7 +2371,31 @@ function perAreaUnit(evidence: ColumnEvidence): { unit: string; from: 'dictionar
 /** The column beside a measure that gives its unit row by row (`amount_unit` beside `amount`). */
 function unitColumnOf(evidence: ColumnEvidence): ColumnProfile | undefined {
   const own = normalName(evidence.column.originalName || evidence.column.name);
-  return evidence.table.columns.find((c) => c !== evidence.column && c.type === 'text' && [`${own}unit`, `${own}units`].includes(normalName(c.originalName || c.name)));
+  // (`Estimated F` is in `F Unit`: the unit of what its last word names.)
+  const tokens = nameTokens(evidence.column.originalName || evidence.column.name);
+  const head = tokens.length > 1 && /^(estimated|estimate|est|reported|observed|measured|actual)$/.test(tokens[0]) ? tokens.slice(1).join('') : undefined;
+  const names = [`${own}unit`, `${own}units`, ...(head ? [`${head}unit`, `${head}units`] : [])];
+  return evidence.table.columns.find((c) => c !== evidence.column && c.type === 'text' && names.includes(normalName(c.originalName || c.name)));
+}
+
+/** A header written as one name over another (`F/Flimit`, `B/Bmsy`), where a column of the table bears one of them. */
+function ratioOfColumns(evidence: ColumnEvidence): string | undefined {
+  const m = /^\s*([A-Za-z][A-Za-z0-9 _.-]*?)\s*\/\s*([A-Za-z][A-Za-z0-9 _.-]*?)\s*$/.exec(evidence.column.originalName || '');
+  if (!m || !isNumber(evidence.column)) return undefined;
+  const names = new Set(evidence.table.columns.filter((c) => c !== evidence.column).map((c) => normalName(c.originalName || c.name)));
+  const [a, b] = [normalName(m[1]), normalName(m[2])];
+  if (a === b || a.length === 0 || b.length === 0) return undefined;
+  return names.has(b) ? m[2].trim() : names.has(a) ? m[1].trim() : undefined;
+}
+
+/** The unit column beside a figure, where its rows give three or more different units. */
+function mixedUnits(evidence: ColumnEvidence): { column: string; count: number; examples: string[] } | undefined {
+  if (!isNumber(evidence.column)) return undefined;
+  const unit = unitColumnOf(evidence);
+  if (!unit) return undefined;
+  const shown = [...new Set(unit.samples.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => normalName(v)))];
+  if (unit.distinctCount < 3 || shown.length < 3) return undefined;
+  return { column: unit.originalName || unit.name, count: unit.distinctCount, examples: unit.samples.filter((v): v is string => typeof v === 'string' && v.trim() !== '').slice(0, 3) };
 }
 
 /** A measure's unit, from the name's words, a dictionary's unit, or a symbol in the values. */

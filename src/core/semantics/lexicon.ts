@@ -182,7 +182,7 @@ export const PERSON_ROLE_WORDS = set('observer observers recorder recorders coll
 /** Categories that are areas (a grid `zone`, a `ward`, a study `site`): named by a country, they are that place. */
 export const SPATIAL_DIMENSION_WORDS = set('zone zones ward wards site sites station stations plot plots block blocks quadrat transect port ports');
 
-export const DIMENSION_WORDS = set('type typ kind category class group status segment cluster channel genre division direction source sector industry department dept mode method species genus family tribe gender sex team referee result outcome plot site station zone block stake ward quadrat transect lane room floor owner operator vendor brand manufacturer port season tournament competition league');
+export const DIMENSION_WORDS = set('type typ kind category class group status segment cluster channel genre division direction source sector industry department dept mode method species genus family tribe gender sex team referee result outcome plot site station zone block stake ward quadrat transect lane room floor owner operator vendor brand manufacturer port season tournament competition league basis model');
 
 // ---- measures and their additivity ----------------------------------------------------------------------------
 
@@ -239,6 +239,8 @@ export const NON_ADDITIVE_WORDS = set(
     // A mass-to-charge ratio (`mz`, `precursor_mz`), a compound's exact (monoisotopic) mass; an election's swing, the
     // change of a share in percentage points.
     'mz exactmass monoisotopic swing ' +
+    // A change year over year or quarter over quarter (`yoy_population`), said as a percentage.
+    'yoy qoq ' +
     // Stable-isotope ratios in delta notation (`c13`, `d13c`, `d15n`, `d18o`), per mil against a standard.
     'c13 d13c d15n n15 d18o o18 d2h d34s ' +
     'temp temperature temperatures age index gini percap percapita ph millivolts velocity velocities parallax color colour salinity psu secchi flux fluxes margin probability prob density speed elevation altitude humidity pressure per capita gpa discount ' +
@@ -361,6 +363,7 @@ export const DIRECTION_LEVELS: ReadonlyArray<readonly string[]> = [
 /** Two-valued answers to a yes/no question. */
 export const YES_NO_PAIRS: Array<[string, string]> = [
   ['0', '1'],
+  ['0.0', '1.0'],
   ['true', 'false'],
   ['t', 'f'],
   ['y', 'n'],

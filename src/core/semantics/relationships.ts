@@ -788,6 +788,9 @@ export function inferRelationships(db: Database, profile: EnvironmentProfile, pa
   // one dataset. A number that runs with a time column within each group (the 1st to 11th year of each projection)
   // is a position in time, which no table is keyed by: nor is the column of that name elsewhere.
   const samePartition = (a: string, b: string) => partitions.some((p) => p.tables.some((t) => t.table === a) && p.tables.some((t) => t.table === b));
+  // (The partition's union view holds its files' rows: a quantity of one file, `seattle_population` repeated in every
+  // file, is found there without pointing anywhere.)
+  const viewOfItsFile = (k: (typeof keys)[number]) => quantityOrTime(k.child.column) && partitions.some((p) => p.view === k.child.table && p.tables.some((t) => t.table === k.parent.table));
   const positions = new Set(trends.filter((r) => r.kind === 'derived-column' && r.source.kind === 'rule' && r.source.rule === 'derived-column:groupwise-linear' && r.from.some((f) => nameTokens(f).some((t) => TIME_WORDS.has(t)))).map((r) => (r.kind === 'derived-column' ? r.column : '')));
   // Two tables that number their rows (`key_id` 1…40 in one, 1…900 in another) hold one sequence inside the other by
   // counting, not by reference: row numbers of tables of different lengths join nothing.
@@ -801,7 +804,7 @@ export function inferRelationships(db: Database, profile: EnvironmentProfile, pa
   // holds the parent's values but is no key: where a key named as one links the same two tables, it is the link.
   const keyNamed = (column: string) => nameTokens(column).some((t) => IDENTIFIER_WORDS.has(t) || CODE_WORDS.has(t));
   const copiedLabel = (k: (typeof keys)[number]) => k.source.kind !== 'schema' && !keyNamed(k.child.column) && profile.tables.find((t) => t.name === k.child.table)?.columns.find((c) => c.name === k.child.column)?.type === 'text' && keys.some((o) => o !== k && o.child.table === k.child.table && o.parent.table === k.parent.table && keyNamed(o.child.column));
-  const foreignKeys = keys.filter((k) => k.source.kind === 'schema' || (!parallelPairs.has(pairKey(k.child.table, k.parent.table)) && !samePartition(k.child.table, k.parent.table) && !(positions.has(k.child.column) && k.child.column === k.parent.column) && !rowNumbers(k) && !copiedLabel(k)));
+  const foreignKeys = keys.filter((k) => k.source.kind === 'schema' || (!parallelPairs.has(pairKey(k.child.table, k.parent.table)) && !samePartition(k.child.table, k.parent.table) && !viewOfItsFile(k) && !(positions.has(k.child.column) && k.child.column === k.parent.column) && !rowNumbers(k) && !copiedLabel(k)));
   return [...foreignKeys, ...parallel, ...derived, ...trends, ...computed];
 }
 

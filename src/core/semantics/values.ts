@@ -267,7 +267,9 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
       if (parts.every((p) => p.length <= 41 && p.trim() !== '') && !/\d,\d{3}/.test(text) && !/\s\w+\s\w+,/.test(text)) f.list++;
       if (parts.length >= 3 && parts.every((p) => p.length <= 40) && parts.some((p) => p === '')) f.packed++;
     }
-    if (/\S\s*[;|]\s*\S/.test(text) && text.split(/[;|]/).every((p) => p.trim() !== '' && p.length <= 60)) f.semicolonList++;
+    // (An HTML entity, `&amp;` in "Smith &amp; Sons", is no separator.)
+    const unescaped = text.replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, " ");
+    if (/\S\s*[;|]\s*\S/.test(unescaped) && unescaped.split(/[;|]/).every((p) => p.trim() !== "" && p.length <= 60)) f.semicolonList++;
     const tokens = text.split(/\s+/);
     if (tokens.length >= 3 && tokens.filter((t) => /\d/.test(t)).length >= 0.75 * tokens.length && tokens.some((t) => /[A-Za-z]/.test(t))) f.notation++;
     if (CODE.test(text)) f.codeLike++;
