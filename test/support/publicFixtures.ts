@@ -46,10 +46,10 @@ export const PUBLIC_FIXTURES = path.join(REPO, 'test', 'fixtures', 'public');
  * `dev-29` (twenty-ninth, LABELS-29.md): 77.5% role and 60.9% additivity blind; read and used in round 20.
  * `dev-30` (thirtieth, LABELS-30.md): 51.1% role and 38.6% additivity blind; read and used in round 20 too.
  * `dev-31` (thirty-first, LABELS-31.md): 77.0% role and 54.0% additivity blind; read and used in round 21.
- * A set added later and not yet looked at is `held-out`: the thirty-second set (LABELS-32.md), whose disagreements
- * nobody has read; `npm run bench:semantics` reports every set.
+ * `dev-32` (thirty-second, LABELS-32.md): 85.7% role and 49.4% additivity blind; read and used in round 21 too.
+ * A set added later and not yet looked at is `held-out`; `npm run bench:semantics` reports every set.
  */
-export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'dev-21' | 'dev-22' | 'dev-23' | 'dev-24' | 'dev-25' | 'dev-26' | 'dev-27' | 'dev-28' | 'dev-29' | 'dev-30' | 'dev-31' | 'held-out';
+export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'dev-21' | 'dev-22' | 'dev-23' | 'dev-24' | 'dev-25' | 'dev-26' | 'dev-27' | 'dev-28' | 'dev-29' | 'dev-30' | 'dev-31' | 'dev-32' | 'held-out';
 
 export interface PublicFixture {
   name: string;
@@ -224,11 +224,11 @@ export const PUBLIC_ENVIRONMENTS: PublicFixture[] = [
   { name: 'fsis-food-recalls-json', set: 'dev-31' },
   { name: 'hdb-resale-flats-partitions', set: 'dev-31' },
   { name: 'seattle-spu-solid-waste-partitions', set: 'dev-31' },
-  { name: 'fvs-bc-ysm-tree-inventory-sqlite', set: 'held-out' },
-  { name: 'wsda-washi-soil-samples-xlsx', set: 'held-out' },
-  { name: 'ncbi-hymenoptera-assemblies-jsonl', set: 'held-out' },
-  { name: 'neon-niwot-litterfall-partitions', set: 'held-out' },
-  { name: 'zomer-resprouting-shrubs-csv', set: 'held-out' },
+  { name: 'fvs-bc-ysm-tree-inventory-sqlite', set: 'dev-32' },
+  { name: 'wsda-washi-soil-samples-xlsx', set: 'dev-32' },
+  { name: 'ncbi-hymenoptera-assemblies-jsonl', set: 'dev-32' },
+  { name: 'neon-niwot-litterfall-partitions', set: 'dev-32' },
+  { name: 'zomer-resprouting-shrubs-csv', set: 'dev-32' },
 ];
 
 export function publicFixture(name: string): PublicFixture {

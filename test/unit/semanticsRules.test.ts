@@ -2820,3 +2820,96 @@ describe('semantics rules: the thirty-first set\'s rules stay off their look-ali
     }
   });
 });
+
+describe('semantics rules: text declared as numbers, units over units, coded names, prose, location keys, time since (the thirty-second set)', function () {
+  this.timeout(300_000);
+
+  it('reads the FVS database: a column declared REAL whose values are all text is text', async () => {
+    const env = await load('fvs-bc-ysm-tree-inventory-sqlite');
+    const groups = column(env, 'FVS_StandInit', 'Groups');
+    assert.notEqual(groups.role.value, 'measure');
+    assert.equal(env.profile.tables.find((t) => t.name === 'FVS_StandInit')?.columns.find((c) => c.name === 'Groups')?.type, 'text');
+  });
+
+  it('reads the WSDA soil workbook: units over units in a header (g/cm3, mmhos/cm, meq/100g, g protein/kg soil) are averaged', async () => {
+    const env = await load('wsda-washi-soil-samples-xlsx');
+    for (const name of ['bd_g_cm3', 'whc_in_ft', 'ec_mmhos_cm', 'cec_meq_100g', 'ace_g_protein_kg_soil']) {
+      const c = column(env, 'template_data', name);
+      assert.equal(c.additivity?.value, 'non-additive', name);
+      assert.match(c.additivity!.why, /per amount|concentration/, name);
+    }
+  });
+
+  it('reads the NCBI assemblies: N50 and L50 are averaged, 80.0x is a measure, coded names and listed ids identify, a comment is prose', async () => {
+    const env = await load('ncbi-hymenoptera-assemblies-jsonl');
+    const table = 'assembly_data_report';
+    for (const name of ['assembly_stats.contig_n50', 'assembly_stats.scaffold_l50']) assert.equal(column(env, table, name).additivity?.value, 'non-additive', name);
+    const coverage = column(env, table, 'assembly_stats.genome_coverage');
+    assert.equal(coverage.role.value, 'measure');
+    assert.equal(coverage.additivity?.value, 'non-additive');
+    assert.equal(column(env, table, 'assembly_info.assembly_name').role.value, 'identifier');
+    assert.equal(column(env, 'assembly_data_report_assembly_info_biosample_sample_ids', 'value').role.value, 'identifier');
+    assert.equal(column(env, table, 'assembly_info.biosample.description.comment').role.value, 'text');
+  });
+
+  it('reads NEON\'s litter traps: remarks are prose, a named location written as a key identifies, a _present answer of Y is a flag', async () => {
+    const env = await load('neon-niwot-litterfall-partitions');
+    const traps = 'neon_niwo_litter_trapdata_raw';
+    assert.equal(column(env, traps, 'remarks').role.value, 'text');
+    assert.equal(column(env, traps, 'named_location').role.value, 'identifier');
+    assert.equal(column(env, traps, 'target_taxa_present').role.value, 'flag');
+  });
+
+  it('reads the resprouting shrubs: a site\'s number beside its name and a plant\'s number identify; years since a fire and a concentration are averaged; lengths before and after a cut are sizes', async () => {
+    const env = await load('zomer-resprouting-shrubs-csv');
+    assert.equal(column(env, 'data_field', 'site_number').role.value, 'identifier');
+    assert.equal(column(env, 'data_garden', 'plant_number').role.value, 'identifier');
+    assert.match(column(env, 'sites_field', 'ysf').additivity!.why, /time since an event/);
+    assert.match(column(env, 'data_root_nsc', 'total_soluble_sugars').additivity!.why, /concentration/);
+    assert.equal(column(env, 'data_field', 'crown_length_pre').additivity?.value, 'non-additive');
+  });
+
+  it('reads the plover database: numbers a dictionary calls days since January 1, 1970 are dates, whatever their names', async () => {
+    const env = await load('ceuta-plovers-sqlite');
+    const manip = column(env, 'BirdRef', 'manip');
+    assert.equal(manip.role.value, 'time');
+    assert.equal(manip.time?.storage, 'epoch-days');
+  });
+});
+
+describe('semantics rules: the thirty-second set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps a weight in kg, water per day, a channel written 051X, titles with digits and a team\'s number off the new rules', async () => {
+    const lines = ['id,weight_kg,water_l_day,dme_channel,film_name,team_number,comments'];
+    for (let i = 0; i < 60; i++) {
+      lines.push([`R${i}`, String(50 + i), String(100 + i * 3), `${String(40 + (i % 30)).padStart(3, '0')}${i % 5 ? 'X' : 'Y'}`, `"Toy Story ${1 + (i % 4)}"`, String(1 + (i % 12)), `"ok; checked by ${['Ann', 'Bo', 'Cy'][i % 3]}"`].join(','));
+    }
+    const folder = makeFolder({ 'things.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.doesNotMatch(found(env, 'things', 'weight_kg')?.additivity?.why ?? '', /per amount/, 'one unit alone is no unit over a unit');
+      assert.doesNotMatch(found(env, 'things', 'water_l_day')?.additivity?.why ?? '', /per amount/, 'a flow per day is not per an amount of the sample');
+      assert.notEqual(found(env, 'things', 'dme_channel')?.role.value, 'measure', 'a channel 051X is a code, not a multiple');
+      assert.notEqual(found(env, 'things', 'film_name')?.role.value, 'identifier', 'titles with spaces are names, digits or not');
+      assert.equal(found(env, 'things', 'comments')?.role.value, 'text', 'comments with semicolons are prose');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps a place written with spaces a place, counts days since a visit (not visits) and reads a _present Y/N as a flag', async () => {
+    const lines = ['visit,location,days_since_visit,species_present'];
+    for (let i = 0; i < 40; i++) lines.push([`V${i}`, `"Plot ${1 + (i % 6)} North"`, String((i * 3) % 40), i % 4 ? 'Y' : 'N'].join(','));
+    const folder = makeFolder({ 'visits.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'visits', 'location')?.role.value, 'identifier', 'a place written with spaces is no key');
+      assert.equal(found(env, 'visits', 'days_since_visit')?.additivity?.value, 'non-additive');
+      assert.equal(found(env, 'visits', 'species_present')?.role.value, 'flag');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

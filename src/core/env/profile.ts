@@ -29,6 +29,17 @@ function columnTypeFromData(db: Database, table: string, column: string): Column
   return 'text';
 }
 
+/**
+ * A column declared as numbers (`Groups REAL`) whose every value is stored as text (`All_Stands`: SQLite keeps what
+ * its affinity cannot convert) holds text, whatever the declaration says. Other declarations stand.
+ */
+function declaredButText(db: Database, table: string, column: string, declared: ColumnType | undefined): ColumnType | undefined {
+  if (declared !== 'integer' && declared !== 'real') return declared;
+  // (Read on the first thousand values, so a large table is not scanned once more per numeric column.)
+  const classes = (db.exec(`SELECT DISTINCT c FROM (SELECT typeof(${column}) AS c FROM ${table} WHERE ${column} IS NOT NULL LIMIT 1000)`)[0]?.values ?? []).map((row) => String(row[0]));
+  return classes.length > 0 && classes.every((c) => c === 'text' || c === 'blob') ? 'text' : declared;
+}
+
 function asSample(value: SqlValue): string | number {
   if (value instanceof Uint8Array) return `<blob ${value.length} bytes>`;
   return value as string | number;
@@ -100,7 +111,7 @@ export function profileTable(db: Database, loaded: LoadedTable): TableProfile {
       name,
       quoted,
       originalName: inferred?.originalName ?? name,
-      type: inferred?.type ?? columnTypeFromDeclared(declared) ?? columnTypeFromData(db, table, quoted),
+      type: inferred?.type ?? declaredButText(db, table, quoted, columnTypeFromDeclared(declared)) ?? columnTypeFromData(db, table, quoted),
       origin: inferred?.origin,
       layoutName: inferred?.layoutName,
       unit: inferred?.unit,

@@ -250,6 +250,12 @@ const timeRules: Rule[] = [
     if ((column.type !== 'integer' && column.type !== 'real') || column.min === undefined) return undefined;
     const min = num(column.min);
     const max = num(column.max);
+    // A dictionary that says the numbers count days since 1970 ("the number of days since January 1, 1970, the ‘Unix
+    // epoch’", R's dates written out): dates, whatever the name (`manip`, `last_observation_alive`).
+    const epochDays = e.dictionary !== undefined && /\bdays since (january 1,? 1970|1 january 1970|1970-01-01|the unix epoch)/i.test(e.dictionary.description);
+    if (epochDays && min >= -36525 && max <= 47482 && wholeSteps(e)) {
+      return { role: 'time', rule: 'time:described-epoch-days', confidence: 0.8, why: `described as days since 1970-01-01: whole numbers ${min}–${max} (${isoDay(min)} to ${isoDay(max)})`, time: { storage: 'epoch-days', grain: 'day', layout: 'days since 1970-01-01', isoExpression: "date({col} * 86400, 'unixepoch')", min: isoDay(min), max: isoDay(max) } };
+    }
     const timeName = hasAny(n.tokens, TIME_WORDS) || (n.last && TIME_SUFFIXES.has(n.last) && n.tokens.length > 1) || n.tokens.includes('epoch') || n.tokens.includes('unix');
     // (`time_hour` of Unix seconds, the hour a flight was due, is a time: a `time` word outweighs the `hour`.)
     const explicit = n.tokens.some((t) => t === 'time' || t === 'timestamp' || t === 'ts' || t === 'datetime' || t === 'epoch' || t === 'unix');
@@ -660,6 +666,36 @@ function scaleLabels(e: ColumnEvidence): string | undefined {
   const ranges = values.filter((v) => /^\d+(\.\d+)? ?(to|-|–) ?\d+(\.\d+)?$/.test(v) && bounds(v)[0] < bounds(v)[1] && !(bounds(v)[0] <= 31 && bounds(v)[1] >= 1000));
   if (ranges.length >= 3 && ranges.length >= values.length - 1) return `ranges of a number (${ranges.slice(0, 3).join(', ')} …)`;
   return undefined;
+}
+
+/** Named as prose (a `comment`, `remarks`, a `description`): its semicolons are sentences', not a list's. */
+function proseName(n: Names): boolean {
+  return n.last !== undefined && /^(comment|comments|remark|remarks|note|notes|description|desc)$/.test(n.last);
+}
+
+/** Units that measure an amount (mass, chemical amount, length, conductance, energy, volume). */
+const AMOUNT_UNITS = /^(g|mg|ug|µg|ng|kg|lb|lbs|oz|meq|mmol|umol|mol|mmhos|umhos|ms|us|ds|mm|cm|km|in|ft|cal|kcal|kj|kwh|mwh|ml)$/;
+/** Units of what the amount is per: a volume, a mass, a length, an area (not a time: a flow per day adds up). */
+const PER_UNITS = /^(cm3|m3|cc|l|ml|dl|kg|g|100g|100ml|ft|m|cm|km|ha|ac|acre|m2|km2|ft2)$/;
+
+/** `g cm3`, `mmhos cm`, `meq 100g`, `g protein kg soil` after a name's first word: one unit over another. */
+function unitOverUnit(tokens: readonly string[]): string | undefined {
+  for (let i = 1; i < tokens.length - 1; i++) {
+    if (!AMOUNT_UNITS.test(tokens[i])) continue;
+    const next = tokens[i + 1];
+    const rest = (at: number) => tokens.length - at <= 2 && tokens.slice(at + 1).every((t) => /^[a-z]+$/.test(t) && !AMOUNT_UNITS.test(t) && !PER_UNITS.test(t));
+    if (PER_UNITS.test(next) && next !== tokens[i] && rest(i + 1)) return `${tokens[i]}/${next}`;
+    const after = tokens[i + 2];
+    if (after !== undefined && /^[a-z]{3,}$/.test(next) && !PER_UNITS.test(next) && PER_UNITS.test(after) && after !== tokens[i] && rest(i + 2)) return `${tokens[i]} ${next}/${after}`;
+  }
+  return undefined;
+}
+
+/** Nearly every value a number followed by x (`80.0x`, `30 x`; not a channel's `051X`, a code with a letter). */
+function multiplesAsText(e: ColumnEvidence): boolean {
+  if (e.column.type !== 'text') return false;
+  const texts = presentTexts(e);
+  return texts.length >= 5 && texts.filter((v) => /^\s*(0|[1-9]\d*)(\.\d+)?\s?[x×]\s*$/.test(v)).length >= 0.9 * texts.length;
 }
 
 /** Nearly every value a span in years and months (`59 years 11 months`, `94 years 01 month`, `61 years`). */
@@ -1109,9 +1145,9 @@ const RULES: Rule[] = [
     // A few lists written in more than one order or spacing (`emcsg.com;  ema.gov.sg` and ` ema.gov.sg; emcsg.com`):
     // one set of items spelled two ways, so a list, not a category of its own.
     const reordered = reorderedLists(e);
-    if (!compound && reordered) return { role: 'structured', rule: 'structured:reordered-lists', confidence: 0.65, why: `values are lists joined by '${reordered}', one set of items written in more than one order or spacing`, structured: 'list' };
+    if (!compound && reordered && !proseName(n)) return { role: 'structured', rule: 'structured:reordered-lists', confidence: 0.65, why: `values are lists joined by '${reordered}', one set of items written in more than one order or spacing`, structured: 'list' };
     // (An address writes its lines with semicolons: `311 Hart Senate Office Building; Washington DC 20510`.)
-    const address = n.last !== undefined && GEO_WORDS[n.last] === 'address';
+    const address = (n.last !== undefined && GEO_WORDS[n.last] === 'address') || proseName(n);
     if (!compound && !address && f.semicolonList >= 0.2 && e.column.distinctCount > 20 && (f.meanLength <= 120 || f.semicolonList >= 0.8)) return { role: 'structured', rule: 'structured:semicolon-lists', confidence: 0.7, why: `${Math.round(f.semicolonList * 100)}% of values are lists joined by ';' or '|'`, structured: 'list' };
     if (f.packed >= 0.8) return { role: 'structured', rule: 'structured:packed-values', confidence: 0.8, why: 'cells pack several comma-separated fields, some empty' };
     // Two sides' scores in one cell (`score` `4–1`, `0-0`): a pair packed as text, each side's number a measure elsewhere.
@@ -1337,6 +1373,12 @@ const RULES: Rule[] = [
     if (isNumber(column) && num(column.min) < 0) return undefined;
     // (A zip code written as a real, `60625.0`, by a tool that read the column as numbers, is still the zip code.)
     if (isNumber(column) && column.type !== 'integer' && !(kind === 'postal-code' && wholeSteps(e))) return undefined;
+    // A location written as a key (`NIWO_040.basePlot.ltr`, NEON's named location): no spaces, digits and dots or
+    // underscores in nearly every value: the key of a place in a register, not a place's name.
+    const keyed = column.type === 'text' ? presentTexts(e).map((v) => v.trim()) : [];
+    if (kind === 'region' && keyed.length >= 10 && keyed.filter((v) => !/\s/.test(v) && /\d/.test(v) && /[._]/.test(v) && /[A-Za-z]/.test(v)).length >= 0.9 * keyed.length) {
+      return { role: 'identifier', rule: 'identifier:location-key', confidence: 0.6, why: `named ${column.name}, values are keys without spaces (${keyed[0]}): the key of a place`, identifier: 'code' };
+    }
     // Several places packed in one cell (`field_states` "Alabama, Georgia, Texas" on a recall): a list of places.
     // (Not a place and the larger place it is in, `Aberdeen, Scotland`: the places of a list stand alone on other rows.)
     const texts = column.type === 'text' ? presentTexts(e).map((v) => v.trim()) : [];
@@ -1413,7 +1455,8 @@ const RULES: Rule[] = [
     }
     // The how-manieth time a sampling happened (`sampling_bout` 1–8, `visit` 1–3, `replicate` 1–4, `visit_no`): an order.
     const occasion = n.last !== undefined && OCCASION_WORDS.has(n.last) ? n.last : n.tokens.length === 2 && /^(no|nr|num|number)$/.test(n.last ?? '') && OCCASION_WORDS.has(n.tokens[0]) ? n.tokens[0] : undefined;
-    if (occasion && column.type === 'integer' && num(column.min) >= 0 && num(column.max) <= 50 && !/^(num|number|no|n|count|total)$/.test(n.tokens[0])) {
+    // (`days_since_visit` counts days, not visits.)
+    if (occasion && column.type === 'integer' && num(column.min) >= 0 && num(column.max) <= 50 && !/^(num|number|no|n|count|total)$/.test(n.tokens[0]) && !n.tokens.includes('since')) {
       return { role: 'ordinal', rule: 'ordinal:occasion-number', confidence: 0.6, why: `named ${column.name}, whole numbers ${column.min}–${column.max}: which ${occasion} it was, in order` };
     }
     // A bare word in whole numbers beside the same word's title or name (`area` 99 beside `area_title` "U.S.",
@@ -1447,7 +1490,8 @@ const RULES: Rule[] = [
     const named = codeWord !== undefined && stem !== '' && table.columns.some((c) => c !== column && nameTokens(c.originalName || c.name).join(' ').replace(/ (name|title|desc|description)$/, '') === stem && c.type === 'text');
     // A colour's code written as the colour (`colour_code` blue, yellow, red): a category.
     if (column.type === 'text' && n.tokens.some((t) => t === 'colour' || t === 'color') && presentTexts(e).length > 0 && presentTexts(e).every((v) => /^[A-Za-z]+( [A-Za-z]+)?$/.test(v.trim()))) return { role: 'dimension', rule: 'dimension:colour', confidence: 0.65, why: `named ${column.name}, colours in words (${column.samples.slice(0, 3).join(', ')})` };
-    if (named && hasAny(n.tokens, DIMENSION_WORDS)) return { role: 'dimension', rule: 'dimension:category-code', confidence: 0.7, why: `the code of a ${hasAny(n.tokens, DIMENSION_WORDS)} the table also names` };
+    // (A site's or a station's number beside its name is the number of the place sampled: it identifies, as below.)
+    if (named && hasAny(n.tokens, DIMENSION_WORDS) && !n.tokens.slice(0, -1).some((t) => SAMPLING_UNITS.has(t))) return { role: 'dimension', rule: 'dimension:category-code', confidence: 0.7, why: `the code of a ${hasAny(n.tokens, DIMENSION_WORDS)} the table also names` };
     if (named) return { role: 'identifier', rule: 'identifier:code-beside-name', confidence: 0.8, why: `the code of what ${table.columns.find((c) => c !== column && nameTokens(c.originalName || c.name).join(' ').startsWith(stem))?.name} names`, identifier: 'code' };
     // A code that recurs across many rows names a category (a currency code); one that is nearly unique identifies (an order number).
     const rows = e.table.rowCount * (1 - column.nullFraction);
@@ -1459,6 +1503,10 @@ const RULES: Rule[] = [
     // every parent has a first, fewer a second, fewest a ninth. An order, not a code.
     const sequence = !idWord && n.tokens.length >= 2 && /^(number|no|nr|num)$/.test(n.last ?? '') && !COUNT_WORDS.has(first) && !/^(num|number|no|n|total)$/.test(first) ? sequenceLength(e) : undefined;
     if (sequence) return { role: 'ordinal', rule: 'ordinal:sequence-number', confidence: 0.6, why: `named ${column.name}, whole numbers 1–${column.max}, each rarer than the one before in the rows read: a position in a sequence` };
+    // The number of an entity within its group (`plant_number` 1–20 within each provenance site): which one, not how many.
+    if (n.tokens.length === 2 && ENTITY_NOUNS.has(first) && /^(number|no|nr|num)$/.test(n.last ?? '') && column.type === 'integer' && num(column.min) >= 0) {
+      return { role: 'identifier', rule: 'identifier:entity-number', confidence: 0.6, why: `named ${column.name}, whole numbers: the number of the ${first} a row is about`, identifier: 'code' };
+    }
     if (!idWord && !postal && isNumber(column) && !column.candidateKey && column.distinctCount <= 50 && !e.referenced) {
       return { role: 'dimension', rule: 'dimension:numeric-code', confidence: 0.7, why: `named ${column.name}, ${column.distinctCount} integer codes` };
     }
@@ -1577,6 +1625,14 @@ const RULES: Rule[] = [
   },
   // Empty strings on every row, where the name says nothing more: empty text, not one category.
   (e) => (blankOnly(e) ? { role: 'text', rule: 'text:empty', confidence: 0.3, why: 'every value is an empty string' } : undefined),
+  // A multiple written with its sign (`80.0x`, `30x`: a genome's sequencing depth, a lens's magnification): a measure.
+  (e) => (multiplesAsText(e) ? { role: 'measure', rule: 'measure:multiples-as-text', confidence: 0.6, why: `values are multiples written with an x (${presentTexts(e)[0]?.trim()})` } : undefined),
+  // The items of a list of identifiers (`biosample.sample_ids[].value`): identifiers.
+  (e, n) => {
+    const table = nameTokens(e.table.name);
+    if (n.tokens.join(' ') !== 'value' || !/^(ids|identifiers|keys|accessions)$/.test(table.at(-1) ?? '') || e.column.type !== 'text') return undefined;
+    return { role: 'identifier', rule: 'identifier:listed-ids', confidence: 0.6, why: `the value of each item of a list named ${e.table.name}: identifiers`, identifier: 'code' };
+  },
   // A span written in years and months (`59 years 11 months`, `61 years`): a duration, however it is written.
   (e) => (yearsAndMonths(e) ? { role: 'measure', rule: 'measure:years-and-months', confidence: 0.6, why: `values are spans written in years and months (${presentTexts(e)[0]?.trim()})` } : undefined),
   // Numbers written as text ($1,200; -566,000; 12 %).
@@ -1656,6 +1712,11 @@ const RULES: Rule[] = [
     // `first`, `last`, `full` qualify a person's name (`first_name`), not a title (`journal_full_title`).
     const personWord = n.tokens.find((t) => PERSON_NAME_WORDS.has(t) && (!NAME_QUALIFIERS.has(t) || n.tokens.includes('name') || n.tokens.includes('names')));
     if (!textWord && !personWord) return undefined;
+    // Names written as codes, one per row (an assembly's `Amel_HAv3.1`, `iyAleTest2.1`): no spaces, digits in nearly
+    // every one: they identify, as a code would.
+    const shown = presentTexts(e).map((v) => v.trim());
+    const coded = n.last === 'name' && !personWord && shown.length >= 20 && shown.filter((v) => !/\s/.test(v)).length >= 0.95 * shown.length && shown.filter((v) => /\d/.test(v) && /[A-Za-z]/.test(v)).length >= 0.8 * shown.length && present(e).distinct >= 0.9 * present(e).rows;
+    if (coded) return { role: 'identifier', rule: 'identifier:coded-names', confidence: 0.6, why: `named ${column.name}, but its values are codes without spaces, one per row (${shown[0]})`, identifier: 'code' };
     // The name of a table or a column (`f_table_name`, `column_name` of a catalogue): it refers to that table by name.
     const before = n.tokens[n.tokens.length - 2];
     // (A catalogue of columns names each table on many rows: there the table's name is a grouping.)
@@ -1694,7 +1755,7 @@ const RULES: Rule[] = [
     const describing = textWord === 'description' || textWord === 'desc';
     const codeBeside = describing && e.table.columns.some((c) => c !== column && c.type === 'integer' && c.distinctCount >= 2 && Math.abs(c.distinctCount - column.distinctCount) <= 1);
     const describedKinds = describing && ((column.distinctCount <= 50 && nonNullRows >= 20 * column.distinctCount) || (codeBeside && column.distinctCount <= 200 && nonNullRows >= 4 * column.distinctCount));
-    if (!personName && column.distinctCount >= 1 && (describedKinds || (textWord !== 'description' && textWord !== 'desc')) && textWord !== 'comment' && textWord !== 'comments' && textWord !== 'note' && textWord !== 'notes' && column.distinctCount <= 200 && nonNullRows >= 4 * column.distinctCount && f.meanLength <= 60) {
+    if (!personName && column.distinctCount >= 1 && (describedKinds || (textWord !== 'description' && textWord !== 'desc')) && !(textWord !== undefined && /^(comment|comments|note|notes|remark|remarks)$/.test(textWord)) && column.distinctCount <= 200 && nonNullRows >= 4 * column.distinctCount && f.meanLength <= 60) {
       return { role: 'dimension', rule: 'dimension:recurring-name', confidence: 0.65, why: `${column.distinctCount} names over ${Math.round(nonNullRows)} rows: a grouping` };
     }
     // The name of an entry in a short list other tables point at (a category, a department) is what you group by.
@@ -1999,6 +2060,7 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   // (Only where a kind is a share, a rate, a growth or a figure per head: units beside revenue are two amounts, each adding up.)
   const kinds = kindColumns.find((k) => k.samples.some((v) => typeof v === 'string' && nameTokens(v).some((t) => NON_ADDITIVE_WORDS.has(t) || /^(pc|pct|prop|proportion|grwth|agrwth|growth|idx|cap|quantile|percentile)$/.test(t))));
   if (kinds) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:mixed-measures' }, why: `a generic ${evidence.column.name} beside ${kinds.name}, which names ${kinds.distinctCount} kinds of figure (${kinds.samples.slice(0, 3).join(', ')}), shares or rates among them: added only within one` };
+  if (multiplesAsText(evidence)) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:multiples' }, why: 'multiples written with an x: ratios to a reference, averaged, not summed' };
   // A term in years and months (`59 years 11 months` of a lease left): the age of each thing, averaged, not summed.
   if (yearsAndMonths(evidence)) return { value: 'non-additive', confidence: 0.55, source: { kind: 'rule', rule: 'additivity:term-in-years' }, why: 'spans in years and months: a term or an age of each thing, averaged, not summed' };
   // One column over another (`F/Fmsy`, `B/Bmsy` beside `Fmsy` and `Bmsy`): a ratio, averaged, never summed.
@@ -2015,6 +2077,13 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   // income") says more than the name: whatever is counted, a figure per head does not add up.
   const perHead = described.findIndex((w, at) => w === 'per' && PER_HEAD_WORDS.has(described[at + 1] ?? ''));
   if (perHead >= 0) return { value: 'non-additive', confidence: 0.8, source: { kind: 'dictionary', file: evidence.dictionary!.file, line: evidence.dictionary!.line }, why: `described "per ${described[perHead + 1]}": a figure per head, which does not add up` };
+  // Time since an event ("Years since last fire", `days_since_visit`): an age of each row's thing, averaged, not summed.
+  const sinceAt = (words: readonly string[]) => words.findIndex((w, at) => w === 'since' && at > 0 && /^(years?|yrs?|months?|weeks?|days?|hours?|time)$/.test(words[at - 1]));
+  if (sinceAt(tokens) >= 0) return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:time-since' }, why: `named ${evidence.column.name}: the time since an event, an age, averaged, not summed` };
+  if (sinceAt(described) >= 0) return { value: 'non-additive', confidence: 0.7, source: { kind: 'dictionary', file: evidence.dictionary!.file, line: evidence.dictionary!.line }, why: `described as "${evidence.dictionary!.description}": the time since an event, an age, averaged, not summed` };
+  // A concentration by its description ("Root total soluble sugar concentration (grams per 100 g dry root)"), whatever
+  // the name's `total` says.
+  if (described.some((w) => w === 'concentration' || w === 'concentrations')) return { value: 'non-additive', confidence: 0.7, source: { kind: 'dictionary', file: evidence.dictionary!.file, line: evidence.dictionary!.line }, why: `described as "${evidence.dictionary!.description}": a concentration, averaged, not summed` };
   // A quantity per area (`kg N ha-1 yr-1`, `t/ha`, `per km2`, `plants m-2`), in the dictionary's unit or description or in
   // a unit column beside it: a rate or a density over the land each row covers, averaged across rows, never summed.
   const perArea = perAreaUnit(evidence);
@@ -2030,6 +2099,10 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     const source: Fact<Additivity>['source'] = inDictionary && evidence.dictionary ? { kind: 'dictionary', file: evidence.dictionary.file, line: evidence.dictionary.line } : { kind: 'rule', rule: 'additivity:concentration' };
     return { value: 'non-additive', confidence: 0.75, source, why: `in ${concentration.trim()}: a concentration or a reading per sample, averaged, not summed` };
   }
+  // A unit over a unit in the header (`bd_g_cm3`, `ec_mmhos_cm`, `cec_meq_100g`, `whc_in_ft`, `ace_g_protein_kg_soil`):
+  // a density, a conductivity, a capacity per amount of the sample: a property of each sample, averaged.
+  const perUnit = unitOverUnit(nameTokens(evidence.column.originalName || evidence.column.name));
+  if (perUnit) return { value: 'non-additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:unit-over-unit' }, why: `named ${evidence.column.name}: in ${perUnit}, a quantity per amount of something, averaged, not summed` };
   const pay = typicalPay(evidence, tokens);
   if (pay) return pay;
   const composition = compositionUnit(evidence);
@@ -2204,10 +2277,11 @@ function sizeOfAThing(evidence: ColumnEvidence, tokens: readonly string[]): Fact
   if (bodyAt > 0 && /^(fork|standard|body|snout|wing|tail|bill|tarsus|culmen|carapace|forearm|mantle|shell|fin|hind|ear|leaf|petal|sepal)$/.test(tokens[bodyAt - 1])) {
     return { value: 'non-additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:size-of-a-thing' }, why: `named ${evidence.column.name}: a ${tokens[bodyAt - 1]} length, the size of each one measured` };
   }
-  // Two sizes measured on each thing (`pupa_length` beside `pupa_width`; `hatchet_length` beside `wing_length`): parts
+  // Two sizes measured on each thing (`pupa_length` beside `pupa_width`; `hatchet_length` beside `wing_length`;
+  // `crown_length_pre` beside `crown_width_pre`, before and after a cut): parts
   // of one specimen measured, averaged over specimens. (A route's or a trip's length adds up: it is a distance.)
   const sized = (t: readonly string[]) => {
-    const at = t.findIndex((w, i) => i > 0 && SIZE_PART_WORDS.test(w) && t.slice(i + 1).every((u) => /^(mm|cm|m|um|in|inches)$/.test(u)));
+    const at = t.findIndex((w, i) => i > 0 && SIZE_PART_WORDS.test(w) && t.slice(i + 1).every((u) => /^(mm|cm|m|um|in|inches|pre|post|before|after|initial|final|start|end)$/.test(u)));
     return at > 0 && !t.slice(0, at).some((w) => DISTANCE_THINGS.test(w)) ? { of: t.slice(0, at).join(' '), size: t[at] === 'len' ? 'length' : t[at] } : undefined;
   };
   const mine = sized(tokens);

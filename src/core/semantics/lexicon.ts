@@ -139,7 +139,7 @@ export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 's
 /** A yes/no property: `is_active`, `discontinued`, `loyalty_member`. */
 export const FLAG_PREFIXES = set('is has was can should did does allow allows');
 // Past participles that say whether something happened to a row (a run `done`, a batch `removed`, a hit `validated`).
-export const FLAG_WORDS = set('flag active enabled disabled discontinued deleted member verified approved preferred fulltime done removed validated completed archived hidden published');
+export const FLAG_WORDS = set('flag active enabled disabled discontinued deleted member verified approved preferred fulltime done removed validated completed archived hidden published present absent');
 
 /** Ordered categories. */
 export const ORDINAL_WORDS = set('rank ranking grade tier priority severity seed placing position lvl ord horizon ordinality');
@@ -241,6 +241,8 @@ export const NON_ADDITIVE_WORDS = set(
     'mz exactmass monoisotopic swing ' +
     // A change year over year or quarter over quarter (`yoy_population`), said as a percentage.
     'yoy qoq ' +
+    // An assembly's N50 and L50 (the contig length, and the number of contigs, that hold half of it): statistics.
+    'n50 l50 n90 l90 ' +
     // Stable-isotope ratios in delta notation (`c13`, `d13c`, `d15n`, `d18o`), per mil against a standard.
     'c13 d13c d15n n15 d18o o18 d2h d34s ' +
     'temp temperature temperatures age index gini percap percapita ph millivolts velocity velocities parallax color colour salinity psu secchi flux fluxes margin probability prob density speed elevation altitude humidity pressure per capita gpa discount ' +
