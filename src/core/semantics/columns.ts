@@ -13,7 +13,9 @@ import {
   BINARY_WORDS,
   CODE_WORDS,
   COUNTRY_CODES,
+  AMOUNT_UNITS,
   COUNT_WORDS,
+  PER_UNITS,
   DIMENSION_WORDS,
   DURATION_WORDS,
   FLOW_WORDS,
@@ -672,11 +674,6 @@ function scaleLabels(e: ColumnEvidence): string | undefined {
 function proseName(n: Names): boolean {
   return n.last !== undefined && /^(comment|comments|remark|remarks|note|notes|description|desc)$/.test(n.last);
 }
-
-/** Units that measure an amount (mass, chemical amount, length, conductance, energy, volume). */
-const AMOUNT_UNITS = /^(g|mg|ug|µg|ng|kg|lb|lbs|oz|meq|mmol|umol|mol|mmhos|umhos|ms|us|ds|mm|cm|km|in|ft|cal|kcal|kj|kwh|mwh|ml)$/;
-/** Units of what the amount is per: a volume, a mass, a length, an area (not a time: a flow per day adds up). */
-const PER_UNITS = /^(cm3|m3|cc|l|ml|dl|kg|g|100g|100ml|ft|m|cm|km|ha|ac|acre|m2|km2|ft2)$/;
 
 /** `g cm3`, `mmhos cm`, `meq 100g`, `g protein kg soil` after a name's first word: one unit over another. */
 function unitOverUnit(tokens: readonly string[]): string | undefined {

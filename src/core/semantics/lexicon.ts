@@ -435,3 +435,16 @@ export const COUNTRY_CODES = new Set<string>([
   // Czechoslovakia, Serbia and Montenegro, the Netherlands Antilles.
   ...'DDR DEW SUN YUG CSK SCG ANT'.split(' '),
 ]);
+
+/** Units that measure an amount (mass, chemical amount, length, conductance, energy, volume). */
+export const AMOUNT_UNITS = /^(g|mg|ug|µg|ng|kg|lb|lbs|oz|meq|mmol|umol|mol|mmhos|umhos|ms|us|ds|mm|cm|km|in|ft|cal|kcal|kj|kwh|mwh|ml)$/;
+/** Units of what the amount is per: a volume, a mass, a length, an area (not a time: a flow per day adds up). */
+export const PER_UNITS = /^(cm3|m3|cc|l|ml|dl|kg|g|100g|100ml|ft|m|cm|km|ha|ac|acre|m2|km2|ft2)$/;
+
+/** Two words of a name that are one unit over another (`mg` `kg`, `g` `cm3`, `meq` `100g`), written as a reader would: "mg/kg", "g/cm³". */
+export function unitPair(amount: string, per: string): string | undefined {
+  const [a, b] = [amount.toLowerCase(), per.toLowerCase()];
+  if (!AMOUNT_UNITS.test(a) || !PER_UNITS.test(b) || a === b) return undefined;
+  const shown = (u: string) => u.replace(/^(\w+?)([23])$/, (_, base: string, p: string) => `${base}${p === '2' ? '²' : '³'}`).replace(/^100(g|ml)$/, '100 $1').replace(/^ug$/, 'µg');
+  return `${shown(a)}/${shown(b)}`;
+}

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { CodeRunner } from '../../agent/tools';
 import type { ColumnProfile, DataDocument, EnvironmentProfile, TableProfile } from '../../env/types';
 import { isValueColumn, quantityColumn, UNIT_COLUMN_WORDS } from '../../semantics/levels';
-import { ADDITIVE_WORDS, COUNT_WORDS, DIMENSION_WORDS, FLAG_WORDS, GEO_WORDS, MONEY_WORDS, NON_ADDITIVE_WORDS, ORDINAL_WORDS, SEMI_ADDITIVE_WORDS, TEXT_WORDS, TIME_WORDS, spanOfTime } from '../../semantics/lexicon';
+import { ADDITIVE_WORDS, COUNT_WORDS, DIMENSION_WORDS, FLAG_WORDS, GEO_WORDS, MONEY_WORDS, NON_ADDITIVE_WORDS, ORDINAL_WORDS, SEMI_ADDITIVE_WORDS, TEXT_WORDS, TIME_WORDS, spanOfTime, unitPair } from '../../semantics/lexicon';
 import type { ColumnSemantics, Relationship, RepeatedValue, SemanticProfile } from '../../semantics/types';
 import type { ToolResult } from '../../sandbox/types';
 import { quoteIdent } from '../../text/sql';
@@ -1091,6 +1091,8 @@ const UNIT_SUFFIXES: Record<string, string> = {
   deg: 'degrees', ft: 'ft', khz: 'kHz', mhz: 'MHz', ghz: 'GHz', hz: 'Hz', kw_h: 'kWh',
   // Volumes and flows (a reservoir's `Storage_m3`, `Q_in_m3d`; a river's `flow_m3s`, `cfs`).
   m3: 'm³', m3d: 'm³/day', m3s: 'm³/s', cfs: 'ft³/s', ml: 'ml', gal: 'gallons',
+  // Grams (`dry_material_g`).
+  g: 'g',
 };
 
 /**
@@ -1316,6 +1318,9 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   // `Staffed All Beds - SOURCE`: where the value of another column came from, "source of the staffed all beds value".
   if (words.length > 1 && /^(source|sources|provenance)$/.test(last ?? '') && /[-–:]\s*source/i.test(original)) return `source of the ${englishOrder(expandedWords(words.slice(0, -1))).join(' ')} value`;
   if (words.length === 1 && UNIT_NAMES[last]) return UNIT_NAMES[last];
+  // One unit over another at the end of the name (`nitrate_n_mg_kg`, `bd_g_cm3`): "nitrate n (mg/kg)", "bd (g/cm³)".
+  const pair = words.length > 2 && last && isNumeric(column) ? unitPair(words[words.length - 2], last) : undefined;
+  if (pair) return `${expandedWords(words.slice(0, -2)).join(' ')} (${pair})`;
   if (words.length > 1 && last && UNIT_SUFFIXES[last]) {
     // `area_sq_km`: "area (km²)".
     const square = words.length > 2 && /^(sq|square)$/i.test(words[words.length - 2]);
