@@ -18,6 +18,8 @@ const DESCRIPTION_HEADER = /(description|meaning|definition|details|explanation|
 const OTHER_DESCRIPTION_HEADER = /(beschreibung|bedeutung|erl(ä|ae)uterung|descripci(ó|o)n|descrizione|descri(ç|c)(ã|a)o|omschrijving|beschrijving|beskrivning|beskrivelse|kuvaus|opis|popis)/i;
 /** Weaker description headers, used when no strong one is there (`| Column Name | Units | Value |`). */
 const WEAK_DESCRIPTION_HEADER = /^(notes?|value|values|measurement type|comment|comments)$/i;
+/** Headers of a codebook's column that names each column in words (`label`, `abbr`, `display name`). */
+const LABEL_HEADER = /^(label|labels|abbr|abbreviation|title|display[ _]?name|long[ _]?name|full[ _]?name|alias|variable[ _]?label)$/i;
 const UNIT_HEADER = /^(units?|units? of measure(ment)?|measure unit|measurement[ _]units?|unit[ _]of[ _]measure(ment)?)$/i;
 const TYPE_HEADER = /^(class|type|data type|datatype|format|storage type)$/i;
 
@@ -450,9 +452,13 @@ export function readCodebookTables(db: Database, profile: EnvironmentProfile): D
     const rest = columns.filter((c) => c !== name);
     const header = (c: (typeof columns)[number]) => c.column.originalName || c.column.name;
     const prose = rest.filter((c) => proseShare(c.values) >= 0.6);
+    // Without prose, a column of labels headed as such (`abbr`: `Bulk Density` for `bd_g_cm3`, `Sand` for
+    // `sand_percent`): the column's name in words, its description.
+    const labels = rest.find((c) => LABEL_HEADER.test(header(c).trim()) && c.values.filter(Boolean).length >= 0.8 * c.values.length && c.values.filter((v, r) => /^[A-Za-z][A-Za-z '()/&,.-]*$/.test(v) && normalName(v) !== normalName(name.values[r] ?? '')).length >= 0.8 * c.values.length);
     const description =
       prose.find((c) => DESCRIPTION_HEADER.test(header(c))) ??
-      [...prose].sort((a, b) => b.values.join(' ').length - a.values.join(' ').length)[0];
+      [...prose].sort((a, b) => b.values.join(' ').length - a.values.join(' ').length)[0] ??
+      labels;
     if (!description) continue;
     // A column whose values name tables of the folder (most of its distinct values).
     const scopeColumn = rest.find((c) => {

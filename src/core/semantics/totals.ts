@@ -98,6 +98,9 @@ interface Verdict {
  * label stands twice say nothing (the grouping is too coarse for them); `checked` names the labels seen beside two
  * other rows with values.
  */
+/** Checks (groups × measures) a set of labels must pass together to be read as totals of parts. */
+const MIN_PART_CHECKS = 5;
+
 function check(db: Database, table: TableProfile, column: Column, labels: string[], excluded: string[], measures: Column[], grouping: Column[]): { verdict?: Verdict; checked: Set<string> } {
   const c = q(column.name);
   const list = (ls: string[]) => ls.map((l) => sqlLiteral(l)).join(', ');
@@ -150,7 +153,8 @@ function check(db: Database, table: TableProfile, column: Column, labels: string
   const groupsOf = (i: number) => `${stats[i].groups} group${stats[i].groups === 1 ? '' : 's'}`;
   const measureWords = measures.map((m) => m.name).join(', ');
   const rest = labels.filter((_, i) => stats[i].checked > 0 && stats[i].rest >= AGREEING_SHARE * stats[i].checked);
-  const partsAgree = partsStats.checked > 0 && partsStats.agree >= AGREEING_SHARE * partsStats.checked;
+  // (Three sums of a few small whole numbers agree by chance: a total of parts needs five checks or more.)
+  const partsAgree = partsStats.checked >= MIN_PART_CHECKS && partsStats.agree >= AGREEING_SHARE * partsStats.checked;
   const partLabels = partsAgree ? labels.filter((l, i) => !rest.includes(l) && stats[i].checked > 0) : [];
   const bounded = labels.filter((l, i) => !rest.includes(l) && !partLabels.includes(l) && stats[i].checked > 0 && stats[i].bounded >= 0.95 * stats[i].checked && stats[i].groups >= 3);
   const quoted = (ls: string[]) => ls.map((l) => `'${l}'`).join(', ');

@@ -104,8 +104,14 @@ export function taskTables(context: FamilyContext, minRows = 10): TableProfile[]
   const copies = new Set((semantics.twinTables ?? []).flatMap((t) => t.copies));
   // A long table of observations — one generic value per row, its quantity named beside it (OECD's `MEASURE`,
   // `Indikator`) — answers nothing across its rows: a statistic of its values mixes quantities, and its row counts
-  // are the layout (the periods and series each file happens to hold).
-  const observations = (t: TableProfile) => t.columns.some((c) => isNumeric(c) && mixedQuantities(t, c, context));
+  // are the layout (the periods and series each file happens to hold). A table whose other measures are each in one
+  // unit (a fish stock's ratios F/Fmsy beside an estimate in each stock's own unit) keeps them: only the mixed column
+  // is left out, by `measures`.
+  const observations = (t: TableProfile) => {
+    const quantities = t.columns.filter((c) => isNumeric(c) && semanticsOf(context, t.name, c.name)?.role.value === 'measure');
+    const mixed = t.columns.filter((c) => isNumeric(c) && mixedQuantities(t, c, context));
+    return mixed.length > 0 && quantities.every((c) => mixed.includes(c));
+  };
   return context.profile.tables
     .filter((t) => t.rowCount >= minRows && !members.has(t.name) && !metadata.has(t.name) && !copies.has(t.name) && (partitionViews.has(t.name) || !derived.has(t.name)) && !observations(t))
     .sort((a, b) => a.name.localeCompare(b.name));
@@ -1084,6 +1090,9 @@ export function ownerless(phrase: string): boolean {
 
 // ---- phrases from the semantic profile -------------------------------------------------------------------------
 
+/** A word written as its field writes it: capitals (`WHC`), a formula or a symbol (`NO₃-N`, `CO2`, `pH`). */
+const keepsCase = (w: string) => /^[A-Z]{2,}s?$/.test(w) || (/[A-Z]/.test(w) && /[A-Z].*[A-Z]|[0-9₀-₉]/.test(w)) || /^[a-z]+[A-Z]/.test(w);
+
 /** Units written as a name's last word (`capacity_mw`, `price_usd`), shown in parentheses: "capacity (MW)". Not `min`: `temp_min` is a minimum. */
 const UNIT_SUFFIXES: Record<string, string> = {
   mw: 'MW', kw: 'kW', gw: 'GW', mwh: 'MWh', kwh: 'kWh', gwh: 'GWh', twh: 'TWh', km: 'km', kg: 'kg', mm: 'mm', cm: 'cm', usd: 'USD', eur: 'EUR', gbp: 'GBP',
@@ -1259,7 +1268,7 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     const head = (d: string) => d.replace(/\s*\(.*$/s, '').replace(/[.:;,]+\s*$/, '').trim().toLowerCase();
     const sharedDescription = described !== undefined && context.semantics.columns.some((c) => c.table === table && c.column !== column.name && c.description !== undefined && head(c.description.value) === head(described));
     // (A description that opens with a preposition, "for packages published to npm", is no name for a column.)
-    if (short && !sharedDescription && !/^(for|of|in|on|to|with|from|by|at|as|used|see)\b/i.test(short) && short.split(/\s+/).length <= 10 && !/[[\]`]/.test(short) && /^[a-z]/i.test(short) && !/\b(if|when|whether)\b/i.test(short)) return short.split(' ').map((w) => (/^[A-Z]{2,}s?$/.test(w) ? w : w.toLowerCase())).join(' ').replace(/^the /, '');
+    if (short && !sharedDescription && !/^(for|of|in|on|to|with|from|by|at|as|used|see)\b/i.test(short) && short.split(/\s+/).length <= 10 && !/[[\]`]/.test(short) && /^[a-z]/i.test(short) && !/\b(if|when|whether)\b/i.test(short)) return short.split(' ').map((w) => (keepsCase(w) ? w : w.toLowerCase())).join(' ').replace(/^the /, '');
     // Nothing says what a short cryptic code is ("prcp", "l", "HS"): the question names the column, quoted.
     // …unless its description spells it (`LQ`: "Location Quotient - Measure of…"): those words.
     const plain = humanize(original).toLowerCase().split(' ');
