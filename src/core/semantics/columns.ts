@@ -2066,7 +2066,7 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   // A figure whose unit column names several units row by row (`Estimated F` beside `F Unit`: metric tons, an
   // exploitation rate, adult fish): rows in different units have no meaningful sum.
   const units = mixedUnits(evidence);
-  if (units) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:mixed-units' }, why: `beside ${units.column}, which gives ${units.count} different units (${units.examples.join(', ')}): rows in different units are not summed` };
+  if (units) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:units-per-row' }, why: `beside ${units.column}, which gives ${units.count} different units (${units.examples.join(', ')}): rows in different units are not summed` };
   // A short word numbered (`pop16`: population above 16, `emp2`) reads as its word.
   tokens = tokens.map((t) => /^[a-z]{3}\d+$/.test(t) ? t.replace(/\d+$/, '') : t);
   const described = evidence.dictionary ? descriptionTokens(evidence.dictionary.spelledOut ?? evidence.dictionary.description) : [];

@@ -104,14 +104,9 @@ export function taskTables(context: FamilyContext, minRows = 10): TableProfile[]
   const copies = new Set((semantics.twinTables ?? []).flatMap((t) => t.copies));
   // A long table of observations — one generic value per row, its quantity named beside it (OECD's `MEASURE`,
   // `Indikator`) — answers nothing across its rows: a statistic of its values mixes quantities, and its row counts
-  // are the layout (the periods and series each file happens to hold). A table whose other measures are each in one
-  // unit (a fish stock's ratios F/Fmsy beside an estimate in each stock's own unit) keeps them: only the mixed column
-  // is left out, by `measures`.
-  const observations = (t: TableProfile) => {
-    const quantities = t.columns.filter((c) => isNumeric(c) && semanticsOf(context, t.name, c.name)?.role.value === 'measure');
-    const mixed = t.columns.filter((c) => isNumeric(c) && mixedQuantities(t, c, context));
-    return mixed.length > 0 && quantities.every((c) => mixed.includes(c));
-  };
+  // are the layout (the periods and series each file happens to hold). (A figure beside its own unit column, a fish
+  // stock's `Estimated F` beside `F Unit`, is left out alone, by `measures`: the table's other figures stand.)
+  const observations = (t: TableProfile) => t.columns.some((c) => isNumeric(c) && mixedQuantities(t, c, context) && !unitsOfItsOwn(context, t, c));
   return context.profile.tables
     .filter((t) => t.rowCount >= minRows && !members.has(t.name) && !metadata.has(t.name) && !copies.has(t.name) && (partitionViews.has(t.name) || !derived.has(t.name)) && !observations(t))
     .sort((a, b) => a.name.localeCompare(b.name));
@@ -222,11 +217,17 @@ export function isCircular(column: ColumnProfile): boolean {
  */
 export function mixedQuantities(table: TableProfile, column: ColumnProfile, context?: FamilyContext): boolean {
   const rule = context ? semanticsOf(context, table.name, column.name)?.additivity?.source : undefined;
-  if (rule?.kind === 'rule' && (rule.rule === 'additivity:mixed-units' || rule.rule === 'additivity:mixed-quantities')) return true;
+  if (rule?.kind === 'rule' && (rule.rule === 'additivity:mixed-units' || rule.rule === 'additivity:mixed-quantities' || rule.rule === 'additivity:units-per-row')) return true;
   // `value`, or a value named for where it comes from (`oracle_value`, `observed_value`), beside such a column.
   const last = humanize(column.originalName || column.name).toLowerCase().split(' ').pop() ?? '';
   if ((isValueColumn(column.originalName || column.name) || VALUE_HEADS.test(last)) && quantityColumn(table) !== undefined) return true;
   return namedBySibling(table, column) !== undefined || unitsPerRow(table, column) !== undefined;
+}
+
+/** A figure the semantics found beside its own unit column of several units (`Estimated F` beside `F Unit`). */
+function unitsOfItsOwn(context: FamilyContext, table: TableProfile, column: ColumnProfile): boolean {
+  const rule = semanticsOf(context, table.name, column.name)?.additivity?.source;
+  return rule?.kind === 'rule' && rule.rule === 'additivity:units-per-row';
 }
 
 /** A unit as a row writes it: `KG`, `46 KG`, `Pound`, `L`, `Dozen`, `MT`, `100 lb`, `%`, `USD/t`. */
