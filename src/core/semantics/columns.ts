@@ -14,6 +14,7 @@ import {
   CODE_WORDS,
   COUNTRY_CODES,
   AMOUNT_UNITS,
+  unitPair,
   COUNT_WORDS,
   PER_UNITS,
   DIMENSION_WORDS,
@@ -681,7 +682,8 @@ function unitOverUnit(tokens: readonly string[]): string | undefined {
     if (!AMOUNT_UNITS.test(tokens[i])) continue;
     const next = tokens[i + 1];
     const rest = (at: number) => tokens.length - at <= 2 && tokens.slice(at + 1).every((t) => /^[a-z]+$/.test(t) && !AMOUNT_UNITS.test(t) && !PER_UNITS.test(t));
-    if (PER_UNITS.test(next) && next !== tokens[i] && rest(i + 1)) return `${tokens[i]}/${next}`;
+    const pair = unitPair(tokens[i], next);
+    if (pair && rest(i + 1)) return pair;
     const after = tokens[i + 2];
     if (after !== undefined && /^[a-z]{3,}$/.test(next) && !PER_UNITS.test(next) && PER_UNITS.test(after) && after !== tokens[i] && rest(i + 2)) return `${tokens[i]} ${next}/${after}`;
   }
