@@ -12,6 +12,7 @@
  * `--env` names its environments one by one.
  */
 import { stackedTableOf } from '../src/core/env/naming';
+import type { ColumnProfile } from '../src/core/env/types';
 import { loadSemanticEnvironment } from '../src/core/semantics/index';
 import type { SemanticEnvironment } from '../src/core/semantics/types';
 import { columnLabels, filePattern, materialize, PUBLIC_ENVIRONMENTS, type ColumnLabel, type PublicFixture } from '../test/support/publicFixtures';
@@ -30,6 +31,22 @@ export interface LabelledColumn {
 }
 
 /** The environment columns a label row names (several for a glob over partition files). */
+/**
+ * The column a label names by the last row of a header of several rows, when TOFFEE names it by all of them: a
+ * workbook's banner (merged cells) over its column names (EIA-861: "Energy Sources (Megawatthours)" over "Net
+ * Generation", loaded as "Energy Sources (Megawatthours) Net Generation"). The same column, read by its header's
+ * bottom cell; only where exactly one column of the table ends so.
+ */
+function bannerNamed(columns: readonly ColumnProfile[], name: string, labelled: readonly string[]): ColumnProfile | undefined {
+  if (name === '') return undefined;
+  const spans = (c: ColumnProfile) => /^[A-Z]+\d+:[A-Z]+\d+$/.test(c.origin?.headerCells ?? '');
+  const endsWith = (c: ColumnProfile, tail: string) => c.originalName.toLowerCase().endsWith(` ${tail.toLowerCase()}`);
+  // (A longer label that ends the same way, "From Retail Sales" beside "Retail Sales", names its own column.)
+  const longer = labelled.filter((l) => l.length > name.length && l.toLowerCase().endsWith(` ${name.toLowerCase()}`));
+  const found = columns.filter((c) => spans(c) && endsWith(c, name) && !longer.some((l) => endsWith(c, l)));
+  return found.length === 1 ? found[0] : undefined;
+}
+
 export function labelledColumns(env: SemanticEnvironment, labels: ColumnLabel[]): { matched: LabelledColumn[]; unmatched: ColumnLabel[]; dropped: ColumnLabel[] } {
   const matched: LabelledColumn[] = [];
   const unmatched: ColumnLabel[] = [];
@@ -56,7 +73,8 @@ export function labelledColumns(env: SemanticEnvironment, labels: ColumnLabel[])
     for (const table of tables) {
       // A header written with padding (` AK `) is named by its trimmed text: the loader trims headers.
       const column = table.columns.find((c) => c.originalName === label.column)
-        ?? (label.column.trim() === '' ? undefined : table.columns.find((c) => c.originalName === label.column.trim() || c.name === label.column));
+        ?? (label.column.trim() === '' ? undefined : table.columns.find((c) => c.originalName === label.column.trim() || c.name === label.column))
+        ?? bannerNamed(table.columns, label.column.trim(), labels.filter((l) => l.file === label.file && l.table === label.table).map((l) => l.column.trim()));
       if (!column) continue;
       const semantics = env.semantics.columns.find((c) => c.table === table.name && c.column === column.name);
       if (!semantics) continue;

@@ -2913,3 +2913,112 @@ describe('semantics rules: the thirty-second set\'s rules stay off their look-al
     }
   });
 });
+
+describe('semantics rules: incidences, banners\' sheets, legends above a table, police areas, revisions, kinds of figure per row (the thirty-third set)', function () {
+  this.timeout(300_000);
+
+  it('reads the ECDC database: a 14-day incidence is a rate, a population with -1 for unknown is a level, a country\'s code one per row identifies it', async () => {
+    const env = await load('striezel-ecdc-covid-cases-sqlite');
+    assert.equal(column(env, 'covid19', 'incidence14').additivity?.value, 'non-additive');
+    assert.equal(column(env, 'covid19', 'incidence7').additivity?.value, 'non-additive');
+    assert.doesNotMatch(column(env, 'covid19', 'incidence7').role.why, /undefined/, 'an empty column says so, not "numbers undefined–undefined"');
+    assert.equal(column(env, 'country', 'population').additivity?.value, 'semi-additive');
+    assert.equal(column(env, 'country', 'countryCode').role.value, 'identifier');
+  });
+
+  it('reads EIA-861: energy exchanged adds up, and a sheet\'s column of placeholders is the measure the same column is in the sheet beside it', async () => {
+    const env = await load('eia861-operational-data-xlsx');
+    const states = 'operational_data_2018_states';
+    const territories = 'operational_data_2018_territories';
+    const received = env.semantics.columns.find((c) => c.table === states && /exchange_energy_received$/.test(c.column));
+    assert.equal(received?.additivity?.value, 'additive');
+    const transmission = env.semantics.columns.find((c) => c.table === territories && /from_transmission$/.test(c.column));
+    assert.equal(transmission?.role.value, 'measure');
+    assert.match(transmission!.role.why, /same workbook, with the same columns/);
+  });
+
+  it('reads Seattle\'s 911 calls: a clearance code beside its recurring description is a category, a police beat, a sector and a census tract are places, a quake\'s revision is an order', async () => {
+    const env = await load('koopsocrata-seattle-911-quakes-json');
+    assert.equal(column(env, 'crimes_page', 'event_clearance_code').role.value, 'dimension');
+    assert.equal(column(env, 'crimes_page', 'event_clearance_description').role.value, 'dimension');
+    for (const name of ['district_sector', 'zone_beat', 'census_tract']) assert.equal(column(env, 'crimes_page', name).role.value, 'geo', name);
+    assert.equal(column(env, 'earthquakes', 'version').role.value, 'ordinal');
+  });
+
+  it('reads Met Éireann\'s monthly files: the legend above each table describes its columns, so a mean wind speed is averaged and in knots', async () => {
+    const env = await load('meteireann-synoptic-monthly-partitions');
+    const member = memberOf(env, 'mly');
+    const wdsp = column(env, member, 'wdsp');
+    assert.equal(wdsp.additivity?.value, 'non-additive');
+    const entry = env.semantics.dictionary.find((d) => d.column === 'wdsp' && d.scope === member);
+    assert.equal(entry?.description, 'Mean Wind Speed (knot)');
+    assert.equal(entry?.unit, 'knot');
+    assert.ok(entry?.line !== undefined && entry.line > 5, 'the line of the file the legend is on');
+  });
+
+  it('reads the DfE destinations: figures that are counts on one row and percentages on the next are never summed as stored; the cohort both repeat, and pupils completing a stage, add up', async () => {
+    const env = await load('dfe-ks4-destinations-csv');
+    const table = 'ks4_dm_ud_202021_nat_prov';
+    for (const name of ['education', 'fe', 'he', 'overall', 'appren']) {
+      const c = column(env, table, name);
+      assert.equal(c.additivity?.value, 'non-additive', name);
+      assert.equal(c.additivity?.source.kind === 'rule' && c.additivity.source.rule, 'additivity:mixed-quantities', name);
+    }
+    assert.equal(column(env, table, 'cohort').additivity?.value, 'additive');
+    assert.equal(column(env, table, 'unknown_id').role.value, 'measure', 'an _id its guidance describes as no key');
+    assert.equal(column(env, table, 'version').role.value, 'dimension', 'Provisional or Revised');
+  });
+
+  it('reads the FEC workbook\'s Appendix A, titled "Percentage of Popular Vote Received by State": each nominee\'s figures are shares', async () => {
+    const env = await load('fec-federal-elections-2016-xlsx');
+    const trump = column(env, 'federalelections2016_appendix_a', 't_2016_trump');
+    assert.equal(trump.additivity?.value, 'non-additive');
+    assert.match(trump.additivity!.why, /titled "Percentage of Popular Vote/);
+  });
+});
+
+describe('semantics rules: the thirty-third set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps an exchange rate, a version number, an incidence counted in thousands, a sector of the economy and a code beside an entity\'s name as they were', async () => {
+    const lines = ['agency_code,agency_name,exchange_rate,version,incidence_thousands,sector,amount'];
+    for (let i = 0; i < 60; i++) lines.push([`A${i % 20}`, `"Agency ${i % 20} of Ohio"`, (1.1 + (i % 7) / 100).toFixed(3), `1.${i % 3}.${i % 5}`, String(20 + i), ['Retail', 'Mining', 'Farming'][i % 3], String(100 + i)].join(','));
+    const folder = makeFolder({ 'things.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'things', 'exchange_rate')?.additivity?.value, 'non-additive');
+      assert.equal(found(env, 'things', 'version')?.role.value, 'structured', 'dotted version numbers');
+      assert.notEqual(found(env, 'things', 'incidence_thousands')?.additivity?.value, 'non-additive', 'a number of cases in thousands');
+      assert.notEqual(found(env, 'things', 'sector')?.role.value, 'geo', 'a sector of the economy is no place');
+      assert.equal(found(env, 'things', 'agency_code')?.role.value, 'identifier', 'the code of an entity its name names');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('reads no legend from a title and notes above a table, and leaves figures alone where a data_type has no share', async () => {
+    const csv = ['Station Name: MALIN HEAD', 'Note: provisional data', '', 'year,data_type,count_a,count_b', ...Array.from({ length: 30 }, (_, i) => `${2000 + i},${i % 2 ? 'Number' : 'Estimate'},${200 + i},${300 + i}`)].join('\n');
+    const folder = makeFolder({ 'station.csv': csv + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(env.semantics.dictionary.length, 0, 'no column is described');
+      assert.equal(env.profile.tables[0].preamble?.[0], 'Station Name: MALIN HEAD', 'the lines before the table are kept as written');
+      const counted = found(env, 'station', 'count_a')?.additivity;
+      assert.ok(counted && !(counted.source.kind === 'rule' && counted.source.rule === 'additivity:mixed-quantities'), 'no share among the kinds: not mixed');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('reads a title of numbers as no share: "Number of homes sold by county" over its figures leaves them adding up', async () => {
+    const csv = ['Number of homes sold by county', '', 'county,homes', ...Array.from({ length: 30 }, (_, i) => `County ${i},${(i * 37) % 101}`)].join('\n');
+    const folder = makeFolder({ 'homes.csv': csv + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'homes', 'homes')?.additivity?.value, 'additive');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

@@ -156,7 +156,14 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
     );
   }
   const statistics = inserter.statistics();
-  partsFor(columns).forEach((part, k) => context.tables.push({ name: part.name, originalName, sourceFile: context.file, kind: 'table', columns: part.columns, statistics: statistics[k], ...(droppedColumns ? { droppedColumns } : {}) }));
+  // (What comes before the table is kept as written: a legend there says what the columns are.)
+  // (Line k of the file is preamble[k - 1]: blank lines are kept, as empty strings.)
+  const preamble: string[] = [];
+  for (let k = 0; k < layout.preamble; k++) {
+    while (preamble.length < headLines[k] - 1) preamble.push('');
+    preamble[headLines[k] - 1] = headRows[k].join(delimiter).trimEnd();
+  }
+  partsFor(columns).forEach((part, k) => context.tables.push({ name: part.name, originalName, sourceFile: context.file, kind: 'table', columns: part.columns, statistics: statistics[k], ...(droppedColumns ? { droppedColumns } : {}), ...(preamble.length > 0 ? { preamble } : {}) }));
 }
 
 /** The column as the whole file types it: what the guess from the first 64 KiB said (a layout, a unit) goes. */

@@ -20,6 +20,8 @@ export interface LoadedTable {
   statistics?: TableStatistics;
   /** Columns of the file left out as empty and unnamed, by the names they would have had (`column_27`). */
   droppedColumns?: string[];
+  /** The lines a file writes before its table (a title, notes, a legend of its columns), as the file writes them. */
+  preamble?: string[];
 }
 
 /** What every loader gets for one file. */

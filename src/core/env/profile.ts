@@ -187,6 +187,7 @@ export function profileTable(db: Database, loaded: LoadedTable): TableProfile {
   if (loaded.foreignKeys) profile.foreignKeys = loaded.foreignKeys.map((key) => ({ ...key, references: key.references.some((r) => r === '') ? primaryKeyOf(db, key.table) ?? key.references : key.references }));
   if (loaded.viewSql) profile.viewSql = loaded.viewSql;
   if (loaded.droppedColumns && loaded.droppedColumns.length > 0) profile.droppedColumns = loaded.droppedColumns;
+  if (loaded.preamble && loaded.preamble.length > 0) profile.preamble = loaded.preamble;
   return profile;
 }
 

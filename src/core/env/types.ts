@@ -101,6 +101,11 @@ export interface TableProfile {
   viewSql?: string;
   /** Columns of the file left out as empty and unnamed (no header, no value), by the names they would have had (`column_27`). */
   droppedColumns?: string[];
+  /**
+   * What a file writes before its table: a CSV's lines (a station's name, a legend `wdsp: - Mean Wind Speed (knot)`;
+   * line k of the file is `preamble[k - 1]`), a sheet's title rows ("Percentage of Popular Vote Received by State").
+   */
+  preamble?: string[];
 }
 
 export interface DocumentSection {

@@ -622,7 +622,7 @@ function loadRows(
     inserter.dispose();
     throw e;
   }
-  context.tables.push({ name: tableName, originalName: blockTitle === undefined ? grid.name : stackedTableName(grid.name, blockTitle), sourceFile: context.file, kind: 'table', columns, statistics: inserter.statistics(), ...(dropped.length > 0 ? { droppedColumns: dropped.map((c) => `column_${c + 1}`) } : {}) });
+  context.tables.push({ name: tableName, originalName: blockTitle === undefined ? grid.name : stackedTableName(grid.name, blockTitle), sourceFile: context.file, kind: 'table', columns, statistics: inserter.statistics(), ...(dropped.length > 0 ? { droppedColumns: dropped.map((c) => `column_${c + 1}`) } : {}), ...(header.captions.length > 0 ? { preamble: [...header.captions] } : {}) });
 
   const where = `Sheet '${grid.name}'`;
   if (dropped.length > 0) report(context, 'info', `${where}: ${dropped.length} column(s) with neither a name nor a value left out (${positions(dropped)}).`);

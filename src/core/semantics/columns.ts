@@ -1192,6 +1192,13 @@ const RULES: Rule[] = [
     // Named a version, but most values are words (`Cohort Analysis`, `Programmed in ADMB`, a few `3.30.16`): a description.
     const wordy = named === 'version' && shown.length >= 10 && shown.filter((v) => /\d/.test(v)).length < 0.5 * shown.length && shown.filter((v) => /[A-Za-z]{3,}\s+[A-Za-z]{2,}/.test(v)).length >= 0.3 * shown.length;
     if (wordy) return undefined;
+    // Named a version, with no version number among the values: a revision written as one character (`0`…`9`, then
+    // `A`…`D`, an earthquake solution's) is a step in order; words (`Provisional`, `Revised`) are a category.
+    if (named === 'version' && shown.length >= 2 && !shown.some((v) => /\d[._]\d/.test(v))) {
+      const values = shown.map((v) => v.trim());
+      if (values.every((v) => /^[0-9A-Za-z]$/.test(v) || /^\d{1,2}$/.test(v))) return { role: 'ordinal', rule: 'ordinal:revision', confidence: 0.6, why: `named ${e.column.name}, values one character or a small number (${values.slice(0, 3).join(', ')}): revisions in order` };
+      if (values.every((v) => /^[A-Za-z][A-Za-z -]*$/.test(v)) && e.column.distinctCount <= 12) return undefined;
+    }
     if (named && named !== 'list') return { role: 'structured', rule: `structured:${named}-name`, confidence: 0.75, why: `named ${e.column.name}`, structured: named };
     if (named === 'list' && f.list >= 0.3) return { role: 'structured', rule: 'structured:list-values', confidence: 0.8, why: 'values are comma-separated lists', structured: 'list' };
     return undefined;
@@ -1317,12 +1324,15 @@ const RULES: Rule[] = [
     if (!kind && column.type === 'text' && ((before === 'la' && ['name', 'code', 'cd', 'nm'].includes(head)) || head === 'lad')) kind = 'region';
     // Administrative areas by their level (`admin1`, `adm2_name`, `admin1pcode`): provinces, districts.
     if (!kind && /^adm(in)?[ _]?[0-5]([ _]?(name|p?code))?$/i.test(column.originalName || column.name)) kind = 'region';
+    // A part of a place named after it (`district_sector`, a police district's sector; `city_zone`): a smaller place.
+    if (!kind && before && GEO_WORDS[before] && ['sector', 'sectors', 'zone', 'zones', 'ward', 'wards', 'block', 'blocks'].includes(head) && column.type === 'text') kind = 'region';
     if (!kind && (before === 'congress' || before === 'congressional') && ['dist', 'district', 'districts', 'cd'].includes(head)) kind = 'region';
     if (!kind && before && GEO_WORDS[before] && ['name', 'code', 'no', 'num', 'number', 'cd', 'ab', 'abbr', 'abbrev', 'abbreviation', 'iso'].includes(head)) {
       kind = GEO_WORDS[before];
       // A code of an area that groups rows (a region code, `Country Code` beside `Country Name`) is the area, as most
       // reviewers label it; one per row is the key of a table of places: an identifier.
-      if (head !== 'name' && kind !== 'postal-code' && column.distinctCount > 50 && column.candidateKey) return undefined;
+      // (Two places without a code, `''` twice, leave it one per row where set.)
+      if (head !== 'name' && kind !== 'postal-code' && column.distinctCount > 50 && (column.candidateKey || column.distinctCount >= 0.98 * e.table.rowCount)) return undefined;
     }
     if (!kind && n.tokens.length === 1) kind = n.tokens.map((t) => GEO_WORDS[t]).find(Boolean);
     // An ISO code of what the rows are about (`iso_code` beside `country`: `AFG`, `OWID_WRL`): the country, written as a code.
@@ -1480,6 +1490,9 @@ const RULES: Rule[] = [
     // Numbers with a fraction (`ssn` 118.3, a sunspot number; `key` 0.25) are no keys or codes, whatever the name.
     // (A key named as such, `survey_id` 2016.01, may be written as a decimal.)
     if (idWord && !/^(id|ids|identifier|key|pk|fk)$/.test(idWord) && column.type === 'real' && column.samples.some((v) => typeof v === 'number' && !Number.isInteger(v))) return undefined;
+    // (…nor is an `_id` its document describes as no key, stored as reals: `unknown_id`, "Identified as DWP/HMRC
+    // customer", pupils counted and their share in per cent.)
+    if (idWord === 'id' && e.dictionary && !describedIdentifier(n.described, e.dictionary.description) && column.type === 'real' && !column.candidateKey) return undefined;
     if (!idWord && !codeWord) {
       const said = describedIdentifier(n.described, e.dictionary?.description);
       return said ? { role: 'identifier', rule: 'identifier:described', confidence: 0.8, why: `described as "${e.dictionary!.description}" (${said})`, identifier: column.candidateKey ? 'primary-key' : 'code' } : undefined;
@@ -1490,6 +1503,12 @@ const RULES: Rule[] = [
     // A colour's code written as the colour (`colour_code` blue, yellow, red): a category.
     if (column.type === 'text' && n.tokens.some((t) => t === 'colour' || t === 'color') && presentTexts(e).length > 0 && presentTexts(e).every((v) => /^[A-Za-z]+( [A-Za-z]+)?$/.test(v.trim()))) return { role: 'dimension', rule: 'dimension:colour', confidence: 0.65, why: `named ${column.name}, colours in words (${column.samples.slice(0, 3).join(', ')})` };
     // (A site's or a station's number beside its name is the number of the place sampled: it identifies, as below.)
+    // The code of what a recurring description beside it says (`event_clearance_code` beside
+    // `event_clearance_description`, 66 kinds over 1,000 calls): the code of a category, not of an entity.
+    const describedBeside = named ? table.columns.find((c) => c !== column && c.type === 'text' && /^(desc|description)$/.test(nameTokens(c.originalName || c.name).at(-1) ?? '') && nameTokens(c.originalName || c.name).slice(0, -1).join(' ') === stem) : undefined;
+    if (describedBeside && describedBeside.distinctCount >= 2 && describedBeside.distinctCount <= 200 && table.rowCount * (1 - describedBeside.nullFraction) >= 4 * describedBeside.distinctCount && Math.abs(describedBeside.distinctCount - column.distinctCount) <= 0.1 * column.distinctCount + 1) {
+      return { role: 'dimension', rule: 'dimension:category-code', confidence: 0.65, why: `the code of what ${describedBeside.name} describes: ${column.distinctCount} codes over ${Math.round(table.rowCount * (1 - column.nullFraction))} rows, a category` };
+    }
     if (named && hasAny(n.tokens, DIMENSION_WORDS) && !n.tokens.slice(0, -1).some((t) => SAMPLING_UNITS.has(t))) return { role: 'dimension', rule: 'dimension:category-code', confidence: 0.7, why: `the code of a ${hasAny(n.tokens, DIMENSION_WORDS)} the table also names` };
     if (named) return { role: 'identifier', rule: 'identifier:code-beside-name', confidence: 0.8, why: `the code of what ${table.columns.find((c) => c !== column && nameTokens(c.originalName || c.name).join(' ').startsWith(stem))?.name} names`, identifier: 'code' };
     // A code that recurs across many rows names a category (a currency code); one that is nearly unique identifies (an order number).
@@ -1752,7 +1771,9 @@ const RULES: Rule[] = [
     // So does the description of a code beside it, as many values as the code has (`soc_description` beside `soc3`:
     // each occupation's name on every region's row).
     const describing = textWord === 'description' || textWord === 'desc';
-    const codeBeside = describing && e.table.columns.some((c) => c !== column && c.type === 'integer' && c.distinctCount >= 2 && Math.abs(c.distinctCount - column.distinctCount) <= 1);
+    // (…or a text code named as the description is: `event_clearance_code` beside `event_clearance_description`.)
+    const describedStem = n.tokens.slice(0, -1).join(' ');
+    const codeBeside = describing && e.table.columns.some((c) => c !== column && (c.type === 'integer' || (c.type === 'text' && describedStem !== '' && nameTokens(c.originalName || c.name).join(' ') === `${describedStem} code`)) && c.distinctCount >= 2 && Math.abs(c.distinctCount - column.distinctCount) <= 1);
     const describedKinds = describing && ((column.distinctCount <= 50 && nonNullRows >= 20 * column.distinctCount) || (codeBeside && column.distinctCount <= 200 && nonNullRows >= 4 * column.distinctCount));
     if (!personName && column.distinctCount >= 1 && (describedKinds || (textWord !== 'description' && textWord !== 'desc')) && !(textWord !== undefined && /^(comment|comments|note|notes|remark|remarks)$/.test(textWord)) && column.distinctCount <= 200 && nonNullRows >= 4 * column.distinctCount && f.meanLength <= 60) {
       return { role: 'dimension', rule: 'dimension:recurring-name', confidence: 0.65, why: `${column.distinctCount} names over ${Math.round(nonNullRows)} rows: a grouping` };
@@ -1813,7 +1834,7 @@ const RULES: Rule[] = [
     if (!measureWord && !described && column.type === 'integer' && n.tokens.length === 1 && column.distinctCount >= 20 && singularOf(nameTokens(e.table.originalName.replace(/\.[a-z0-9]+$/i, '')).pop() ?? '') === n.tokens[0] && singularOf(n.tokens[0]) === n.tokens[0]) {
       return { role: 'identifier', rule: 'identifier:entity-number', confidence: 0.6, why: `named ${column.name} in ${e.table.originalName}: the number of each ${column.name}`, identifier: 'code' };
     }
-    const evidence = measureWord ? `named ${column.name} (${measureWord})` : described ? `described as "${e.dictionary!.description}"` : `${column.type === 'integer' ? 'integers' : 'numbers'} ${column.min}–${column.max}`;
+    const evidence = measureWord ? `named ${column.name} (${measureWord})` : described ? `described as "${e.dictionary!.description}"` : column.min === undefined ? 'a number column with no value set (its name says no more)' : `${column.type === 'integer' ? 'integers' : 'numbers'} ${column.min}–${column.max}`;
     return { role: 'measure', rule: measureWord ? 'measure:name' : described ? 'measure:dictionary' : 'measure:numbers', confidence: measureWord || described ? 0.85 : 0.6, why: evidence };
   },
   // Text: a category when it has few values, a code when it looks like one, else text for people.
@@ -2134,7 +2155,9 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     const distinctCount = words.includes('distinct') || words.includes('unique') ? 'distinct count' : undefined;
     const head = where === 'name' && HEAD_NON_ADDITIVE_WORDS.has(words[words.length - 1] ?? '') ? words[words.length - 1] : undefined;
     // (Statistics run into a token, `tmax`, are a name's abbreviations; a description's words are whole: a `developer` is no `per`.)
-    const non = perUnit ?? distinctCount ?? hasAny(words, NON_ADDITIVE_WORDS) ?? head ?? (where === 'name' ? nonAdditiveMorpheme(words, KNOWN_WORDS) : undefined);
+    // (An incidence counted, "estimated incidence (thousands)", HSE's injuries, is a number of cases, not a rate.)
+    const countedIncidence = words.includes('incidence') && words.some((w) => /^(thousands?|millions?|number|count|counts|cases)$/.test(w)) && !words.includes('per');
+    const non = perUnit ?? distinctCount ?? hasAny(countedIncidence ? words.filter((w) => w !== 'incidence') : words, NON_ADDITIVE_WORDS) ?? head ?? (where === 'name' ? nonAdditiveMorpheme(words, KNOWN_WORDS) : undefined);
     if (non) return { value: 'non-additive', confidence: where === 'name' ? 0.85 : 0.75, source, why: `${where === 'name' ? 'named' : 'described'} with "${non}": sums are not meaningful` };
     const rate = hasAny(words, RATE_UNIT_WORDS);
     if (rate) return { value: 'semi-additive', confidence: where === 'name' ? 0.75 : 0.65, source, why: `in ${rate}, a rate at an instant: readings add across plants or stations at one moment, not over time` };
@@ -2225,6 +2248,10 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     return evidence.table.columns.some((c) => c !== evidence.column && (c.type === 'integer' || c.type === 'real') && nameTokens(c.originalName || c.name).join(' ') === sibling);
   });
   if (bound) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:interval-bound' }, why: `named ${evidence.column.name} beside its ${bound.join('/')} pair: a position where an interval ${tokens.includes(bound[0]) ? 'starts' : 'ends'}, not an amount` };
+  // A table titled as shares ("Percentage of Popular Vote Received by State" over the FEC's nominees by year): its
+  // figures with no word of their own are shares, not amounts.
+  const title = (evidence.table.preamble ?? []).slice(0, 8).find((line) => SHARE_TITLE.test(line));
+  if (title) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:titled-share' }, why: `in a table titled "${title.trim()}": a share, not an amount` };
   // A table named for what it holds at a moment (`…_capacity_…`, `stock_levels`, `providers_as_at_2018_03_31`): its
   // quantities are levels, unless their own words said otherwise above.
   const level = tableLevel(evidence.table);
@@ -2300,6 +2327,9 @@ function sizeOfAThing(evidence: ColumnEvidence, tokens: readonly string[]): Fact
   return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:size-of-a-thing' }, why: `named ${evidence.column.name} beside ${other.name}: the size of each thing` };
 }
 
+/** A title that says its table's figures are shares: "Percentage of Popular Vote …", "Share of households …", "… (%)". */
+const SHARE_TITLE = /^\s*(percentages?|percent|shares?|proportions?)\s+of\b|\(%\)\s*$|\bin per ?cent\b/i;
+
 /** What changes a population or a stock: births, deaths, migration in and out, natural and other change. */
 const CHANGE_COMPONENT = /\b(births?|deaths?|(in|out|im|e)?-?migrations?|migrants?|inflows?|outflows?|arrivals?|departures?|(natural|other|net) changes?)\b/i;
 
@@ -2313,7 +2343,9 @@ function componentOfChange(evidence: ColumnEvidence, tokens: readonly string[]):
   const source: Fact<Additivity>['source'] = { kind: 'rule', rule: 'additivity:component-of-change' };
   const split = evidence.table.columns.find((c) => c !== evidence.column && c.type === 'text' && c.distinctCount >= 2 && c.distinctCount <= 12 && c.samples.length >= 2 && c.samples.every((v) => typeof v === 'string' && CHANGE_COMPONENT.test(v)));
   if (split) return { value: 'additive', confidence: 0.65, source, why: `named ${evidence.column.name}, on rows split by ${split.name} (${split.samples.map((v) => String(v).trim()).join(', ')}): what changed the ${level} in a period` };
-  if (num(evidence.column.min) < 0 && /^(population|pop|people|residents|inhabitants)$/.test(level)) return { value: 'additive', confidence: 0.6, source, why: `named ${evidence.column.name}, values below zero (${evidence.column.min}): a change of the ${level}, not the ${level}` };
+  // (A population of -1, ECDC's for a ship and a territory it has none for, marks it unknown: no change.)
+  const sentinel = [-1, -9, -99, -999, -9999].includes(num(evidence.column.min)) && num(evidence.column.max) >= 1000;
+  if (num(evidence.column.min) < 0 && !sentinel && /^(population|pop|people|residents|inhabitants)$/.test(level)) return { value: 'additive', confidence: 0.6, source, why: `named ${evidence.column.name}, values below zero (${evidence.column.min}): a change of the ${level}, not the ${level}` };
   return undefined;
 }
 

@@ -154,8 +154,10 @@ function entriesIn(text: string, scope: string | undefined, known: ReadonlySet<s
     // Given in Celsius degrees."), its description running on to the blank line. Kept only where a section has three
     // or more, so a lone "Note: …" or a front matter's `title:` is no entry.
     const labelled = /^([A-Za-z_][\w.-]*)\s*:\s+(\S.*)$/.exec(line);
-    if (labelled && known.has(normalName(labelled[1])) && (i === 0 || lines[i - 1].trim() === '')) {
-      const body = [labelled[2].trim()];
+    // (…or a legend, one such line under another: `wdsp:  -  Mean Wind Speed (knot)` under `gmin: - Grass Minimum Temperature (C)`.)
+    const underAnother = i > 0 && labelledParagraphs.length > 0 && /^([A-Za-z_][\w.-]*)\s*:\s+[-–—]\s+\S/.test(lines[i - 1]) && /^[A-Za-z_][\w.-]*\s*:\s+[-–—]\s+\S/.test(line);
+    if (labelled && known.has(normalName(labelled[1])) && (i === 0 || lines[i - 1].trim() === '' || underAnother)) {
+      const body = [labelled[2].trim().replace(/^[-–—]\s+/, '')];
       let j = i + 1;
       for (; j < lines.length && lines[j].trim() !== '' && j - i <= 6 && !/^([A-Za-z_][\w.-]*)\s*:\s/.test(lines[j]); j++) body.push(lines[j].trim());
       const entry: RawEntry = { column: labelled[1], description: stripMarkup(body.join(' ')), source: line };
@@ -228,6 +230,25 @@ function lineOf(raw: string | undefined, needle: string): number | undefined {
 const stemOf = (file: string) => file.split('/').pop()!.replace(/\.[^.]+$/, '').toLowerCase();
 
 /** Every dictionary entry of the environment's documents whose column exists in a table the entry may describe. */
+/**
+ * The legends files write above their tables (Met Éireann's monthly data: `wdsp:  -  Mean Wind Speed (knot)`), read
+ * as a dictionary of that file's columns, three or more lines of them; a unit in brackets at the end is the unit.
+ */
+export function readPreambleLegends(profile: EnvironmentProfile): DictionaryEntry[] {
+  const entries: DictionaryEntry[] = [];
+  for (const table of profile.tables) {
+    if (!table.preamble || table.preamble.filter((l) => l.trim() !== '').length < 3) continue;
+    const known = new Set(table.columns.flatMap((c) => [normalName(c.originalName), normalName(c.name)]));
+    const lines = table.preamble.map((l) => l.trim());
+    for (const entry of entriesIn(lines.join('\n'), table.sourceFile, known)) {
+      const { source, ...rest } = entry;
+      const unit = /\(([^()]{1,12})\)\s*$/.exec(rest.description)?.[1];
+      entries.push({ ...rest, file: table.sourceFile, scope: table.name, line: lines.indexOf(source) + 1, ...(unit && !rest.unit ? { unit } : {}) });
+    }
+  }
+  return entries.filter((entry) => tablesDescribedBy(entry, profile).length > 0);
+}
+
 export function readDictionaries(documents: readonly DataDocument[], profile: EnvironmentProfile): DictionaryEntry[] {
   const entries: DictionaryEntry[] = [];
   const known = new Set(profile.tables.flatMap((t) => t.columns.flatMap((c) => [normalName(c.originalName), normalName(c.name), normalName(withoutCopyNumber(c.name))])));

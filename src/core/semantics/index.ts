@@ -10,7 +10,7 @@ import { quoteIdent as q } from '../text/sql';
 import type { ColumnProfile, EnvironmentDraft, FileDiagnostic, LoadOptions, TableProfile } from '../env/types';
 import { columnSemantics, defaultAggregation, type ColumnEvidence } from './columns';
 import { checkReferences, CORRECTIONS_FILE, readCorrections, type SemanticCorrections } from './corrections';
-import { normalName, readCodebookTables, readDictionaries, tablesDescribedBy, withoutCopyNumber } from './dictionary';
+import { normalName, readCodebookTables, readDictionaries, readPreambleLegends, tablesDescribedBy, withoutCopyNumber } from './dictionary';
 import { addPartitionViews, findPartitions } from './partitions';
 import { markMixedUnits, markPositionsInGroups, markPositionsInTime, markRepeatedPerKey, markRunningTotals, spreadLevelsThroughSums } from './levels';
 import { dateShape } from './grain';
@@ -131,7 +131,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
   const started = Date.now();
   const { profile } = draft;
   const diagnostics: FileDiagnostic[] = [];
-  const dictionary = [...readDictionaries(draft.documents, profile), ...readCodebookTables(db, profile)];
+  const dictionary = [...readDictionaries(draft.documents, profile), ...readCodebookTables(db, profile), ...readPreambleLegends(profile)];
   const found = readCorrections(profile.root);
   let corrections: SemanticCorrections | undefined = found.corrections;
   if (found.diagnostic) diagnostics.push(found.diagnostic);
@@ -251,6 +251,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
     }
   }
   spreadLevels(tableColumns, partitions);
+  sameSheetsOfAWorkbook(profile.tables, tableColumns);
   // A property of each thing in an entity table (a film's length) is one in the views that copy it (film_list).
   for (const table of profile.tables) {
     if (table.viewSql || !referencedTables.has(table.name)) continue;
@@ -441,6 +442,39 @@ export async function loadSemanticEnvironment(root: string, options: LoadOptions
 /** The semantics of one column, if the profile has it. */
 export function columnOf(semantics: SemanticProfile | undefined, table: string, column: string): ColumnSemantics | undefined {
   return semantics?.columns.find((c) => c.table === table && c.column === column);
+}
+
+/** Share of columns two sheets of a workbook must share (by name) to be read as one dataset. */
+const MIN_SHARED_SHEET_COLUMNS = 0.8;
+
+/**
+ * Sheets of one workbook with the same columns are one dataset split by sheet (EIA-861's `States` and
+ * `Territories`): a column that holds one value in a sheet (every territory's "From Transmission" is `.`) is the
+ * measure the same column is in the sheet where it varies, not "a category of one value".
+ */
+function sameSheetsOfAWorkbook(tables: readonly TableProfile[], tableColumns: Map<string, ColumnSemantics[]>): void {
+  const sheets = tables.filter((t) => t.kind === 'table' && !t.parent && /\.(xlsx|xlsm)$/i.test(t.sourceFile));
+  for (const table of sheets) {
+    const names = new Set(table.columns.map((c) => c.name));
+    const siblings = sheets.filter((o) => {
+      if (o === table || o.sourceFile !== table.sourceFile || o.rowCount <= table.rowCount) return false;
+      const shared = o.columns.filter((c) => names.has(c.name)).length;
+      return shared >= MIN_SHARED_SHEET_COLUMNS * Math.max(names.size, o.columns.length);
+    });
+    if (siblings.length === 0) continue;
+    const list = tableColumns.get(table.name) ?? [];
+    list.forEach((semantics, i) => {
+      const column = table.columns.find((c) => c.name === semantics.column);
+      if (!column || column.distinctCount > 1 || semantics.role.source.kind === 'user') return;
+      for (const sibling of siblings) {
+        const other = sibling.columns.find((c) => c.name === semantics.column);
+        const decided = (tableColumns.get(sibling.name) ?? []).find((c) => c.column === semantics.column);
+        if (!other || !decided || other.distinctCount < 2 || decided.role.value !== 'measure' || semantics.role.value === 'measure') continue;
+        list[i] = { ...decided, table: table.name, column: semantics.column, role: { ...decided.role, why: `${decided.role.why} (as in sheet ${JSON.stringify(sibling.originalName)} of the same workbook, with the same columns; one value here)` }, ...(semantics.description ? { description: semantics.description } : {}) };
+        return;
+      }
+    });
+  }
 }
 
 /** The header a workbook shows above an Excel table, read as the column's description (`cil`: "… 95% C.I. lower"). */

@@ -416,7 +416,49 @@ export function markMixedUnits(db: Database, table: TableProfile, columns: Colum
   }
   // No mixed units, but the quantity named per row (`quant`: rad, sal, temp): mixed when one of them does not add up.
   const quantities = mixedBy(db, table, columns, QUANTITY_NAME_WORDS, (v) => RATIO_UNIT.test(v) || namesStatistic(v));
-  if (quantities) mark(quantities, 'additivity:mixed-quantities', 0.65, `${quantities.by.column} says which of ${quantities.named.length} quantities each row holds, among them '${quantities.mixed}', which does not add up: never summed as stored`);
+  if (quantities) {
+    mark(quantities, 'additivity:mixed-quantities', 0.65, `${quantities.by.column} says which of ${quantities.named.length} quantities each row holds, among them '${quantities.mixed}', which does not add up: never summed as stored`);
+    return;
+  }
+  markKindsPerRow(db, table, columns);
+}
+
+/** A column that says what kind of figure every figure of its row is: `data_type`, `value_type`, `figure_kind`. */
+const KIND_OF_FIGURE = /^(data|value|values|figure|figures|number|numbers|measure|statistic|stat|unit)_(type|kind)$/;
+
+/**
+ * A wide table whose rows say what all their figures are (DfE's destination measures: `data_type` "Number of pupils"
+ * on one row of a group, "Percentage" on the next): a figure that is at most 100 on the share rows and more on the
+ * others holds counts and shares, never summed as stored. A figure the two kinds of row repeat (the cohort) is one
+ * quantity and keeps its additivity.
+ */
+function markKindsPerRow(db: Database, table: TableProfile, columns: ColumnSemantics[]): void {
+  const by = table.columns.find((c) => c.type === 'text' && c.distinctCount >= 2 && c.distinctCount <= 6 && KIND_OF_FIGURE.test(nameTokens(c.originalName || c.name).join('_')));
+  if (!by) return;
+  let kinds: string[];
+  try {
+    kinds = (db.exec(`SELECT DISTINCT ${q(by.name)} FROM ${q(table.name)} WHERE ${q(by.name)} IS NOT NULL`)[0]?.values ?? []).map((r) => String(r[0]));
+  } catch {
+    return;
+  }
+  const shares = kinds.filter((k) => RATIO_UNIT.test(k));
+  if (shares.length === 0 || shares.length === kinds.length) return;
+  const inShares = `${q(by.name)} IN (${shares.map((k) => `'${k.replace(/'/g, "''")}'`).join(', ')})`;
+  for (const c of columns) {
+    if (c.role.value !== 'measure' || c.additivity?.value === 'non-additive' || c.additivity?.source.kind === 'user' || c.role.source.kind === 'user') continue;
+    let row: unknown[] | undefined;
+    try {
+      row = db.exec(`SELECT MAX(CASE WHEN ${inShares} THEN ${q(c.column)} END), MAX(CASE WHEN NOT (${inShares}) THEN ${q(c.column)} END), AVG(CASE WHEN ${inShares} THEN ${q(c.column)} END), AVG(CASE WHEN NOT (${inShares}) THEN ${q(c.column)} END) FROM ${q(table.name)} WHERE typeof(${q(c.column)}) IN ('integer', 'real')`)[0]?.values[0];
+    } catch {
+      continue;
+    }
+    const [shareMax, otherMax, shareMean, otherMean] = (row ?? []).map((v) => (typeof v === 'number' ? v : undefined));
+    if (shareMax === undefined || otherMax === undefined || shareMean === undefined || otherMean === undefined || shareMax > 100) continue;
+    // (Figures the two kinds of row both hold alike, the cohort on each, are one quantity.)
+    if (otherMax <= 100 && Math.abs(shareMean - otherMean) <= 0.05 * Math.max(Math.abs(shareMean), Math.abs(otherMean))) continue;
+    c.additivity = { value: 'non-additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:mixed-quantities' }, why: `${by.name} says what each row's figures are ('${shares[0]}' or '${kinds.find((k) => !shares.includes(k))}'): at most ${shareMax} on the share rows, ${otherMean.toPrecision(3)} on average on the others, so shares and counts are never summed as stored` };
+    c.aggregation = 'avg';
+  }
 }
 
 /** Names of a column that says which quantity a long table's row measured (`quant`: rad, sal, temp; `parameter`). */

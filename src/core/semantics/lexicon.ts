@@ -112,6 +112,9 @@ export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 's
   // Electoral areas.
   constituency: 'region',
   precinct: 'region',
+  // A police beat (a patrol's area), a census tract (`census_tract` 5700.1012, a tract and its block group).
+  beat: 'region',
+  tract: 'region',
   zip: 'postal-code',
   zipcode: 'postal-code',
   postal: 'postal-code',
@@ -231,7 +234,11 @@ export const RATE_UNIT_WORDS = set('mw kw gw megawatt megawatts kilowatt kilowat
  * Words of a change over a period (new cases, daily admissions, the variation from the previous day): a flow,
  * which adds up over time even when it is said of a level ("new current positive cases").
  */
-export const FLOW_WORDS = set('new news daily change changes variation variations difference delta increase increases decrease decreases admissions admitted inflow inflows outflow outflows additions previous');
+export const FLOW_WORDS = set(
+  'new news daily change changes variation variations difference delta increase increases decrease decreases admissions admitted inflow inflows outflow outflows additions previous ' +
+    // People counted as they pass a point in the period ("pupils completing key stage 4", "students graduating"): a flow.
+    'completing completed leaving leavers entering entrants starting starters graduating graduates finishing',
+);
 
 /** Quantities that do not add up: average them, or take a ratio of sums. */
 export const NON_ADDITIVE_WORDS = set(
@@ -254,8 +261,10 @@ export const NON_ADDITIVE_WORDS = set(
     'specific frac fraction fractions ' +
     // A moving average (a 13-month smoothed sunspot number); a boundary's length (neighbours share their borders).
     'smoothed perimeter ' +
+    // An epidemiologist's incidence and prevalence: cases per 100,000 people (`incidence14`, over fourteen days).
+    'incidence prevalence ' +
     'fertility expectancy expect life bmi height weight percentile quantile std stdev variance proportion normal normals efficiency mpg yield ' +
-    'max min maximum minimum peak tmax tmin tavg availability utilization utilisation occupancy wind gust lat lon latitude longitude coordinate coordinates threshold limit depth voltage volt uncertainty error accuracy exchange ex fx factor range bound bounds lower upper ' +
+    'max min maximum minimum peak tmax tmin tavg availability utilization utilisation occupancy wind gust lat lon latitude longitude coordinate coordinates threshold limit depth voltage volt uncertainty error accuracy ex fx factor range bound bounds lower upper ' +
     // Errors and spreads of a forecast or a fit (root mean square error, the spread of the middle two-thirds).
     'rmse rmsd mse mae mape spread ' +
     // A percent sign in a header (`Annual % change`, `GDP (% of total)`).
