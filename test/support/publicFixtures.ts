@@ -236,6 +236,11 @@ export const PUBLIC_ENVIRONMENTS: PublicFixture[] = [
   { name: 'koopsocrata-seattle-911-quakes-json', set: 'dev-33' },
   { name: 'meteireann-synoptic-monthly-partitions', set: 'dev-33' },
   { name: 'dfe-ks4-destinations-csv', set: 'dev-33' },
+  { name: 'tramhunter-melbourne-trams-sqlite', set: 'held-out' },
+  { name: 'nhse-acute-discharge-sitrep-xlsx', set: 'held-out' },
+  { name: 'worldbank-projects-json', set: 'held-out' },
+  { name: 'onrr-monthly-revenue-partitions', set: 'held-out' },
+  { name: 'medsl-elections-performance-csv', set: 'held-out' },
 ];
 
 export function publicFixture(name: string): PublicFixture {
