@@ -48,10 +48,11 @@ export const PUBLIC_FIXTURES = path.join(REPO, 'test', 'fixtures', 'public');
  * `dev-31` (thirty-first, LABELS-31.md): 77.0% role and 54.0% additivity blind; read and used in round 21.
  * `dev-32` (thirty-second, LABELS-32.md): 85.7% role and 49.4% additivity blind; read and used in round 21 too.
  * `dev-33` (thirty-third, LABELS-33.md): 95.2% role (71.6% of all label rows) and 71.0% additivity blind; read and used in round 22.
- * A set added later and not yet looked at is `held-out`: the thirty-fourth set (LABELS-34.md), whose disagreements
+ * `dev-34` (thirty-fourth, LABELS-34.md): 80.9% role and 71.9% additivity blind; read and used in round 22 too.
+ * A set added later and not yet looked at is `held-out`: the thirty-fifth set (LABELS-35.md), whose disagreements
  * nobody has read; `npm run bench:semantics` reports every set.
  */
-export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'dev-21' | 'dev-22' | 'dev-23' | 'dev-24' | 'dev-25' | 'dev-26' | 'dev-27' | 'dev-28' | 'dev-29' | 'dev-30' | 'dev-31' | 'dev-32' | 'dev-33' | 'held-out';
+export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'dev-21' | 'dev-22' | 'dev-23' | 'dev-24' | 'dev-25' | 'dev-26' | 'dev-27' | 'dev-28' | 'dev-29' | 'dev-30' | 'dev-31' | 'dev-32' | 'dev-33' | 'dev-34' | 'held-out';
 
 export interface PublicFixture {
   name: string;
@@ -236,11 +237,11 @@ export const PUBLIC_ENVIRONMENTS: PublicFixture[] = [
   { name: 'koopsocrata-seattle-911-quakes-json', set: 'dev-33' },
   { name: 'meteireann-synoptic-monthly-partitions', set: 'dev-33' },
   { name: 'dfe-ks4-destinations-csv', set: 'dev-33' },
-  { name: 'tramhunter-melbourne-trams-sqlite', set: 'held-out' },
-  { name: 'nhse-acute-discharge-sitrep-xlsx', set: 'held-out' },
-  { name: 'worldbank-projects-json', set: 'held-out' },
-  { name: 'onrr-monthly-revenue-partitions', set: 'held-out' },
-  { name: 'medsl-elections-performance-csv', set: 'held-out' },
+  { name: 'tramhunter-melbourne-trams-sqlite', set: 'dev-34' },
+  { name: 'nhse-acute-discharge-sitrep-xlsx', set: 'dev-34' },
+  { name: 'worldbank-projects-json', set: 'dev-34' },
+  { name: 'onrr-monthly-revenue-partitions', set: 'dev-34' },
+  { name: 'medsl-elections-performance-csv', set: 'dev-34' },
 ];
 
 export function publicFixture(name: string): PublicFixture {

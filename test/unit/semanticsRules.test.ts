@@ -3022,3 +3022,92 @@ describe('semantics rules: the thirty-third set\'s rules stay off their look-ali
     }
   });
 });
+
+describe('semantics rules: notes over a header, counts in a state, listed tags, code lists, street names, half-credit answers (the thirty-fourth set)', function () {
+  this.timeout(300_000);
+
+  it('reads NHS England\'s discharge workbook: a note merged over a header is no part of the names; weeks are weeks; patients delayed or awaiting are a level, patients discharged a flow', async () => {
+    const env = await load('nhse-acute-discharge-sitrep-xlsx');
+    const weekly = 'latest_time_series_weekly_series';
+    const week = column(env, weekly, 'week_commencing');
+    assert.equal(week.time?.grain, 'week');
+    assert.ok(env.semantics.columns.filter((c) => c.table === weekly).every((c) => !/submitting_providers/.test(c.column)), 'no column is named after the note');
+    const delayed = env.semantics.columns.filter((c) => c.table === weekly && /^number_of_patients_delayed/.test(c.column));
+    assert.ok(delayed.length >= 15);
+    for (const c of delayed) assert.equal(c.additivity?.value, 'semi-additive', c.column);
+    assert.equal(column(env, 'latest_time_series_daily_series', 'number_of_patients_discharged').additivity?.value, 'additive');
+  });
+
+  it('reads ONRR\'s monthly revenue: the description of a county\'s or a region\'s code is the place, of a product\'s code a category', async () => {
+    const env = await load('onrr-monthly-revenue-partitions');
+    const member = memberOf(env, 'april');
+    assert.equal(column(env, member, 'county_code_desc').role.value, 'geo');
+    assert.equal(column(env, member, 'agency_state_region_code_desc').role.value, 'geo');
+    assert.equal(column(env, member, 'product_code_desc').role.value, 'dimension');
+  });
+
+  it('reads the World Bank projects: the code and name of each listed tag are categories, codes joined by commas a list, a fiscal year a year, a country\'s name-and-code a place', async () => {
+    const env = await load('worldbank-projects-json');
+    for (const table of ['world_bank_projects_theme_namecode', 'world_bank_projects_sector_namecode', 'world_bank_projects_mjtheme_namecode']) {
+      assert.equal(column(env, table, 'code').role.value, 'dimension', table);
+      assert.equal(column(env, table, 'name').role.value, 'dimension', table);
+    }
+    assert.equal(column(env, 'world_bank_projects', 'themecode').role.value, 'structured');
+    assert.equal(column(env, 'world_bank_projects', 'approvalfy').time?.grain, 'year');
+    assert.equal(column(env, 'world_bank_projects', 'country_namecode').role.value, 'geo');
+  });
+
+  it('reads MEDSL\'s codebook, one section per column, and its answers: a question is a yes/no, a half is half credit, a state\'s FIPS and abbreviation are the state, a wait is averaged', async () => {
+    const env = await load('medsl-elections-performance-csv');
+    const entry = env.semantics.dictionary.find((d) => d.column === 'website_pollingplace');
+    assert.equal(entry?.description, 'Can you look up your polling place online?');
+    assert.equal(column(env, 'state_indicators_2018', 'website_pollingplace').role.value, 'flag', '1 on every row, a yes/no question');
+    assert.equal(column(env, 'epi_indicators_all_years', 'online_reg').role.value, 'flag');
+    assert.equal(column(env, 'state_indicators_2018', 'state_fips').geo, 'state');
+    assert.equal(column(env, 'state_indicators_2018', 'state_abbv').role.value, 'geo');
+    assert.equal(column(env, 'epi_indicators_all_years', 'wait').additivity?.value, 'non-additive');
+  });
+
+  it('reads the tram stops: a stop\'s flag number with letters identifies, a stop\'s place along its route is an order, the street it runs along is a place', async () => {
+    const env = await load('tramhunter-melbourne-trams-sqlite');
+    assert.equal(column(env, 'stops', 'flag_number').role.value, 'identifier');
+    assert.equal(column(env, 'destination_stops', 'stop_order').role.value, 'ordinal');
+    assert.equal(column(env, 'stops', 'secondary_name').role.value, 'geo');
+    assert.equal(column(env, 'stops', 'primary_name').role.value, 'text', 'a stop\'s name, most of them cross streets, some landmarks');
+  });
+});
+
+describe('semantics rules: the thirty-fourth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps amounts with thousands separators, a purchase order\'s number, shares of 0 to 1 and a wait list\'s count as they were', async () => {
+    const lines = ['id,amount_codes,purchase_order,share,number_of_patients_waiting,price_change,order_count'];
+    for (let i = 0; i < 40; i++) lines.push([`R${i}`, `"${1 + (i % 9)},${String(100 + i).padStart(3, '0')}"`, String(1000 + i * 7), ((i % 10) / 10).toFixed(2), String(50 + (i % 13)), String((i % 7) - 3), String(i % 5)].join(','));
+    const folder = makeFolder({ 'things.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'things', 'amount_codes')?.role.value, 'structured', 'numbers written 1,100 are thousands, not lists');
+      assert.doesNotMatch(found(env, 'things', 'purchase_order')?.role.why ?? '', /a place in an order/, 'a purchase order\'s number (1000 and up) is no place in an order');
+      assert.notEqual(found(env, 'things', 'share')?.role.value, 'flag', 'tenths between 0 and 1 are shares');
+      assert.equal(found(env, 'things', 'number_of_patients_waiting')?.additivity?.value, 'semi-additive');
+      assert.notEqual(found(env, 'things', 'order_count')?.role.value, 'ordinal', 'a count of orders');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps names of people in a list of authors, and place names that are no streets, as they were', async () => {
+    const records = Array.from({ length: 30 }, (_, i) => ({ title: `Book ${i}`, year: 1990 + i, authors: [{ name: `Author ${i} Smith` }, { name: `Editor ${i} Jones` }], town: ['Oxford', 'Cambridge', 'York', 'Bath', 'Ely', 'Wells', 'Ripon', 'Derby', 'Leeds', 'Hull', 'Truro'][i % 11] }));
+    const folder = makeFolder({ 'books.json': JSON.stringify(records) });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      const authors = env.semantics.columns.find((c) => c.table.endsWith('authors') && c.column === 'name');
+      assert.ok(authors);
+      assert.notEqual(authors.role.value, 'dimension', 'each author once or twice: names, not a category');
+      assert.notEqual(found(env, 'books', 'town')?.geo, 'address');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

@@ -282,7 +282,14 @@ function dataRowFirst(rows: CellRead[][], first: number): boolean {
   return codes > 0;
 }
 
-/** Header text per column: the header rows' values joined top to bottom, repeats (from vertical merges) once. */
+/** A header cell that is a note, not a name: a paragraph ("Notes: 1. Submitting providers choose on which day …"). */
+const NOTE_CELL = (text: string) => text.length > 240 || /^(notes?|footnotes?|source)\s*:/i.test(text);
+
+/**
+ * Header text per column: the header rows' values joined top to bottom, repeats (from vertical merges) once. A note
+ * merged over the top of the header (NHS England's weekly series: a paragraph over its first four columns) is no part
+ * of a column's name, where the column has a name below it.
+ */
 function headerNames(grid: SheetGrid, header: HeaderBlock, width: number): string[] {
   const names: string[] = [];
   for (let c = 0; c < width; c++) {
@@ -291,7 +298,8 @@ function headerNames(grid: SheetGrid, header: HeaderBlock, width: number): strin
       const text = textOf(grid.rows[r][c]?.value ?? null);
       if (text && parts[parts.length - 1] !== text) parts.push(text);
     }
-    names.push(parts.join(' '));
+    const named = parts.filter((p) => !NOTE_CELL(p));
+    names.push((named.length > 0 ? named : parts).join(' '));
   }
   return names;
 }

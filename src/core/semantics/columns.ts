@@ -131,6 +131,10 @@ function band(distinct: number): CardinalityBand {
  */
 function isoGrain(column: ColumnProfile, samples: readonly unknown[], shape?: DateShape): TimeInfo['grain'] {
   const whole = shape ? grainOfShape(shape) : undefined;
+  // Dates named as the week they open or close (`Week commencing`, `week_ending`), one week after another: weeks,
+  // though the day the weeks start on changed once (NHS England's snapshots: Fridays, then Mondays).
+  const weekName = /^(week|wk)$/.test(nameTokens(column.originalName || column.name)[0] ?? '') && nameTokens(column.originalName || column.name).some((t) => /^(commencing|beginning|starting|start|ending|end|of)$/.test(t));
+  if (whole === 'day' && weekName && shape && shape.dates >= 4 && shape.spanDays !== undefined && shape.spanDays / 7 <= 1.5 * shape.dates && shape.spanDays / 7 >= 0.8 * (shape.dates - 1)) return 'week';
   if (whole) return whole;
   const texts = samples.filter((v): v is string => typeof v === 'string');
   if (column.type === 'datetime' && texts.some((t) => !/[T ]00:00(:00)?/.test(t))) return 'datetime';
@@ -141,6 +145,23 @@ function isoGrain(column: ColumnProfile, samples: readonly unknown[], shape?: Da
 
 /** A description of a yes/no: what 1 and 0 (or yes and no) mean, or "whether …". */
 const YES_NO_DESCRIPTION = /\(1\)\s*or\s*not\s*\(0\)|\b1\s*=\s*yes\b|\byes\s*\/\s*no\b|\b(1|0)\s*\/\s*(0|1)\b|\btrue\s*\/\s*false\b|^\s*(whether|indicat(es|ion|ing) (if|whether))\b/i;
+
+/**
+ * Numbers written with a letter before or after some of them (a tram stop's flag `32`, `D18`, `130A`): the numbers
+ * a register gives things, not quantities.
+ */
+function numbersWithLetters(e: ColumnEvidence): boolean {
+  const texts = presentTexts(e).map((v) => v.trim());
+  if (e.column.type !== 'text' || texts.length < 5) return false;
+  const shaped = texts.filter((v) => /^[A-Za-z]{0,2}\d{1,5}[A-Za-z]{0,2}$/.test(v));
+  return shaped.length >= 0.9 * texts.length && shaped.some((v) => /[A-Za-z]/.test(v)) && shaped.some((v) => /^\d+$/.test(v));
+}
+
+/** A street's name: words, then a kind of street (`Swanston St`, `Victoria Ave`, `Glenferrie Road`, `St Kilda Rd`). */
+const STREET_NAME = /^[A-Z][A-Za-z.'-]*(\s+[A-Za-z.'-]+){0,4}\s+(st|street|rd|road|ave|avenue|pde|parade|hwy|highway|blvd|boulevard|dr|drive|ln|lane|cres|crescent|pl|place|tce|terrace|way|gr|grove|ct|court|cl|close|esp|esplanade|sq|square)\.?$/i;
+
+/** A description that asks a yes/no question: "Can you register online?", "Is the site open?". */
+const YES_NO_QUESTION = /^\s*(can|could|is|are|does|do|did|has|have|was|were|will)\s[^?]{3,}\?\s*$/i;
 
 /** The ISO date a number of days since 1970-01-01 falls on. */
 const isoDay = (days: number) => new Date(days * 86_400_000).toISOString().slice(0, 10);
@@ -410,7 +431,8 @@ const timeRules: Rule[] = [
     const besideYear = e.table.columns.some((c) => c !== column && nameTokens(c.originalName || c.name).some((t) => YEAR_WORDS.has(t)));
     const quartile = n.tokens.some((t) => /^quartiles?$|^quart$/.test(t));
     if (f.quarter >= 0.95 && e.column.distinctCount <= 4 && !quartile && (hasAny(n.tokens, TIME_WORDS) !== undefined || besideYear)) return { role: 'time', rule: 'time:quarter-values', confidence: 0.8, why: 'values are quarters of a year (Q1–Q4)', time: { storage: 'text', grain: 'quarter', layout: 'Qn' } };
-    const timeName = hasAny(n.tokens, TIME_WORDS) || (n.last !== undefined && TIME_SUFFIXES.has(n.last) && n.tokens.length > 1) || namedForEvent(n);
+    // (…or a fiscal year run into the event's name: the World Bank's `approvalfy`, `closingfy`.)
+    const timeName = hasAny(n.tokens, TIME_WORDS) || (n.last !== undefined && TIME_SUFFIXES.has(n.last) && n.tokens.length > 1) || namedForEvent(n) || (n.tokens.length === 1 && /^[a-z]{4,}fy$/.test(n.tokens[0]));
     // Periods led by a year, at one grain or several (`1979`, `2018-Q2`, `2019-01` as a series' frequency changes).
     if (timeName && f.yearPeriod >= 0.9 && f.yearText < 0.8) {
       const grain = f.period >= 0.9 ? 'month' : f.yearQuarter >= 0.9 ? 'quarter' : 'other';
@@ -996,6 +1018,19 @@ const GEOJSON = /^\s*\{\s*"type"\s*:\s*"(Point|LineString|Polygon|MultiPoint|Mul
 // ---- the rules, in order ----------------------------------------------------------------------------------------
 
 const RULES: Rule[] = [
+  // The tags a JSON record lists (the World Bank's `sector_namecode`: [{"code": "JB", "name": "Primary education"},
+  // …]): a bare `code` or `name` of an array's items, each value on many records, is the code or the name of a
+  // category, whatever its values look like ("8", "JB").
+  (e, n) => {
+    const { column, table } = e;
+    if (!table.parent || column.binary || !/^(code|name)$/.test(n.tokens.join('_'))) return undefined;
+    const rows = table.rowCount * (1 - column.nullFraction);
+    if (column.distinctCount < 2 || column.distinctCount > 200 || rows < 4 * column.distinctCount) return undefined;
+    // (Names written as paths or tags, `cmssw/cmssw:CMSSW_5_3_32`, are no words of a category.)
+    const texts = presentTexts(e);
+    if (texts.filter((v) => /[/:\\]/.test(v)).length >= 0.5 * texts.length) return undefined;
+    return { role: 'dimension', rule: 'dimension:listed-category', confidence: 0.6, why: `the ${n.tokens[0]} of the items each record lists: ${column.distinctCount} values over ${Math.round(rows)} items, a category` };
+  },
   // Binary data first: nothing else can be said of bytes.
   (e, n) => {
     const { column } = e;
@@ -1230,6 +1265,14 @@ const RULES: Rule[] = [
     // A severity or a grade in two levels and a third for the unknown (`Critical`, `Non-Critical`, `Unknown`): an order.
     if (f.yesNo && column.type === 'text' && n.last !== undefined && /^(severity|grade|priority|tier|risk)$/.test(n.last)) return { role: 'ordinal', rule: 'ordinal:two-levels', confidence: 0.6, why: `named ${column.name}, two levels (${column.samples.join(', ')}): an order, not a yes` };
     if (f.yesNo && !(counted && isNumber(column))) return { role: 'flag', rule: 'flag:yes-no-values', confidence: 0.9, why: `two values that answer yes or no (${column.samples.join(', ')})` };
+    // 1 and 0 with a half between them (MEDSL's `online_reg`: online registration or not, .5 where a state half had it):
+    // a yes/no that gives half credit, not a share.
+    const halves = isNumber(column) && column.distinctCount === 3 && column.samples.length === 3 && [0, 0.5, 1].every((v) => column.samples.some((s) => Number(s) === v));
+    // 1 (or 0) alone, where the dictionary asks a yes/no question ("Can you look up your polling place online?"): every
+    // row answered alike, still an answer.
+    const question = e.dictionary !== undefined && (YES_NO_DESCRIPTION.test(e.dictionary.description) || YES_NO_QUESTION.test(e.dictionary.description));
+    if (question && isNumber(column) && column.distinctCount >= 1 && column.distinctCount <= 2 && column.samples.every((s) => Number(s) === 0 || Number(s) === 1) && !counted) return { role: 'flag', rule: 'flag:described-yes-no', confidence: 0.7, why: `${column.samples.join(', ')}, described as "${e.dictionary!.description}": a yes or no` };
+    if (halves && !counted && !hasAny(n.tokens, NON_ADDITIVE_WORDS) && !hasAny(n.described, NON_ADDITIVE_WORDS)) return { role: 'flag', rule: 'flag:yes-no-with-half', confidence: 0.6, why: 'values 0, 1 and a half between them: a yes or no, with half credit' };
     // A quality flag (`duplicateTrapCoordinateQF` 0/1/2, `consistencyTagIDSexQF` -1/0/1, as NEON writes them): whether
     // a check passed, failed or was not made, in a few small whole numbers.
     const qualityFlag = /^[a-z]{0,3}qf$/.test(n.last ?? '') || (n.tokens.length >= 2 && n.tokens.at(-2) === 'quality' && n.last === 'flag');
@@ -1318,21 +1361,26 @@ const RULES: Rule[] = [
     // Places written "Name, ST" (`Boston-Cambridge-Newton, MA`, a US metro area, city or county with its state).
     if (column.type === 'text' && e.fingerprint.cityState >= 0.8 && e.fingerprint.sampled >= 5) return { role: 'geo', rule: 'geo:place-state-values', confidence: 0.75, why: `${Math.round(e.fingerprint.cityState * 100)}% of values are places written "Name, ST"`, geo: 'city' };
     let kind = head ? GEO_WORDS[head] : undefined;
+    // (`state_fips`: the FIPS code of a state, not of a county.)
+    if (head === 'fips' && before && GEO_WORDS[before]) kind = GEO_WORDS[before];
     // A local authority (a council's area, as British, Irish and Australian statistics group by them) is a place.
     if (!kind && head === 'authority' && before === 'local' && column.type === 'text') kind = 'region';
     // …and so is one named by its abbreviation (`LA name`, `LA code`, `LAD`) or a congressional district (`congress_dist`).
     if (!kind && column.type === 'text' && ((before === 'la' && ['name', 'code', 'cd', 'nm'].includes(head)) || head === 'lad')) kind = 'region';
     // Administrative areas by their level (`admin1`, `adm2_name`, `admin1pcode`): provinces, districts.
     if (!kind && /^adm(in)?[ _]?[0-5]([ _]?(name|p?code))?$/i.test(column.originalName || column.name)) kind = 'region';
+    // The description or name of a place's code (`county_code_desc`, ONRR's `agency_state_region_code_desc`): the place.
+    if (!kind && column.type === 'text' && ['desc', 'description', 'name'].includes(head) && before === 'code' && GEO_WORDS[words[words.length - 3] ?? '']) kind = GEO_WORDS[words[words.length - 3]];
     // A part of a place named after it (`district_sector`, a police district's sector; `city_zone`): a smaller place.
     if (!kind && before && GEO_WORDS[before] && ['sector', 'sectors', 'zone', 'zones', 'ward', 'wards', 'block', 'blocks'].includes(head) && column.type === 'text') kind = 'region';
     if (!kind && (before === 'congress' || before === 'congressional') && ['dist', 'district', 'districts', 'cd'].includes(head)) kind = 'region';
-    if (!kind && before && GEO_WORDS[before] && ['name', 'code', 'no', 'num', 'number', 'cd', 'ab', 'abbr', 'abbrev', 'abbreviation', 'iso'].includes(head)) {
+    if (!kind && before && GEO_WORDS[before] && ['name', 'code', 'no', 'num', 'number', 'cd', 'ab', 'abbr', 'abbv', 'abbrev', 'abbreviation', 'iso', 'namecode'].includes(head)) {
       kind = GEO_WORDS[before];
       // A code of an area that groups rows (a region code, `Country Code` beside `Country Name`) is the area, as most
       // reviewers label it; one per row is the key of a table of places: an identifier.
-      // (Two places without a code, `''` twice, leave it one per row where set.)
-      if (head !== 'name' && kind !== 'postal-code' && column.distinctCount > 50 && (column.candidateKey || column.distinctCount >= 0.98 * e.table.rowCount)) return undefined;
+      // (Two places without a code, `''` twice, leave it one per row where set: ECDC's `countryCode` beside the key its
+      // table declares. A table of one row per state with no other key is about those states: its code is the place.)
+      if (head !== 'name' && kind !== 'postal-code' && column.distinctCount > 50 && (column.candidateKey || (column.distinctCount >= 0.98 * e.table.rowCount && (e.table.primaryKey ?? []).some((k) => k !== column.name)))) return undefined;
     }
     if (!kind && n.tokens.length === 1) kind = n.tokens.map((t) => GEO_WORDS[t]).find(Boolean);
     // An ISO code of what the rows are about (`iso_code` beside `country`: `AFG`, `OWID_WRL`): the country, written as a code.
@@ -1375,7 +1423,8 @@ const RULES: Rule[] = [
     // A bare `area` in text is a place where the table says it lists places ("… across local authority areas").
     if (head === 'area' && (column.type !== 'text' || (n.tokens.length === 1 && !tableOfPlaces(e.table)))) return undefined;
     // An area code that is one per row is the key of a table of areas: it identifies them.
-    if ((head === 'fips' || head === 'nuts') && e.table.rowCount >= 20 && column.distinctCount >= 0.95 * e.table.rowCount * (1 - column.nullFraction)) return undefined;
+    // (…unless a place word says which place the code is of: `state_fips`, one per state, is the state.)
+    if ((head === 'fips' || head === 'nuts') && !(before && GEO_WORDS[before]) && e.table.rowCount >= 20 && column.distinctCount >= 0.95 * e.table.rowCount * (1 - column.nullFraction)) return undefined;
     // Numbers name places only as codes of areas (a district number, a state FIPS code), never below zero (an
     // `oxidation_state` of -5…9 is a charge).
     if (isNumber(column) && !['postal-code', 'county', 'region', 'state'].includes(kind)) return undefined;
@@ -1404,6 +1453,31 @@ const RULES: Rule[] = [
     if (e.column.type !== 'text' || !n.tokens.includes('currency') || !n.last) return undefined;
     if (!['currency', 'code', 'name', 'symbol', 'iso', 'abbr', 'alphabetic', 'cd'].includes(n.last)) return undefined;
     return { role: 'dimension', rule: 'dimension:currency', confidence: 0.75, why: `named ${e.column.name}: a currency` };
+  },
+  // Codes joined by commas in one cell (the World Bank's `themecode` "8,11", `mjthemecode` "1,5,7"): a list of codes.
+  (e, n) => {
+    if (e.column.type !== 'text' || !/(code|codes|ids)$/.test(n.last ?? '')) return undefined;
+    const texts = presentTexts(e).map((v) => v.trim());
+    if (texts.length < 10) return undefined;
+    const lists = texts.filter((v) => /^[A-Za-z0-9]{1,6}(\s*,\s*[A-Za-z0-9]{1,6})+$/.test(v) && !/^\d{1,3}(,\d{3})+$/.test(v));
+    return lists.length >= 0.3 * texts.length && texts.every((v) => /^[A-Za-z0-9]{1,6}(\s*,\s*[A-Za-z0-9]{1,6})*$/.test(v)) ? { role: 'structured', rule: 'structured:code-lists', confidence: 0.6, why: `named ${e.column.name}, ${Math.round((100 * lists.length) / texts.length)}% of values list several codes joined by commas (${lists[0]})`, structured: 'list' } : undefined;
+  },
+  // Street names (`Victoria Ave`, `Swanston St`, `High Street`), nearly every value ending in a kind of street: where.
+  // (Names of stops, most of them their cross streets and some landmarks, `Melbourne University`, stay names.)
+  (e) => {
+    if (e.column.type !== 'text') return undefined;
+    const texts = [...new Set(presentTexts(e).map((v) => v.trim()))];
+    if (texts.length < 10) return undefined;
+    const streets = texts.filter((v) => STREET_NAME.test(v)).length;
+    return streets >= 0.9 * texts.length ? { role: 'geo', rule: 'geo:street-values', confidence: 0.6, why: `${Math.round((100 * streets) / texts.length)}% of values name streets (${texts.find((v) => STREET_NAME.test(v))}…)`, geo: 'address' } : undefined;
+  },
+  // A place in an order named as such (`stop_order` 0–76, a stop's place along its route; `sort_order`): a position,
+  // whatever small keys of another table its numbers match.
+  (e, n) => {
+    const { column } = e;
+    if (column.type !== 'integer' || n.tokens.length < 2 || n.last !== 'order' || e.declaredKey || hasAny(n.tokens, IDENTIFIER_WORDS) || hasAny(n.tokens, COUNT_WORDS)) return undefined;
+    if (num(column.min) < 0 || num(column.min) > 1) return undefined;
+    return { role: 'ordinal', rule: 'ordinal:place-in-order', confidence: 0.65, why: `named ${column.name}, whole numbers ${column.min}–${column.max}: a place in an order` };
   },
   (e, n) => {
     // A join by a name meant for people (a film title, a team's name) makes it no code: it is read as text or a category.
@@ -1666,7 +1740,7 @@ const RULES: Rule[] = [
     // A name written in digits (GTFS's `route_short_name` `61`, a flight's number): the code people know it by.
     if (n.last === 'name' && n.tokens.length >= 2 && wholeNumbersWritten(e)) return { role: 'identifier', rule: 'identifier:number-name', confidence: 0.65, why: `named ${e.column.name}, whole numbers written as text: the number it is known by`, identifier: 'code' };
     // The number a thing is registered under (`recipient_org_charity_number` `0512710`, `company_no`): a code, however often it recurs.
-    if (n.tokens.length >= 2 && /^(number|no|nr|num)$/.test(n.last ?? '') && !COUNT_STATISTICS.test(n.tokens.at(-2) ?? '') && !hasAny(n.tokens.slice(0, -1), COUNT_WORDS) && wholeNumbersWritten(e)) {
+    if (n.tokens.length >= 2 && /^(number|no|nr|num)$/.test(n.last ?? '') && !COUNT_STATISTICS.test(n.tokens.at(-2) ?? '') && !hasAny(n.tokens.slice(0, -1), COUNT_WORDS) && (wholeNumbersWritten(e) || numbersWithLetters(e))) {
       return { role: 'identifier', rule: 'identifier:code-name', confidence: 0.7, why: `named ${e.column.name}, whole numbers written as text: the number it is registered under`, identifier: 'code' };
     }
     // An entity numbered by its noun alone, written as text beside `NA` (a `nest` number, a `brood`): who the row is about.
@@ -1773,7 +1847,8 @@ const RULES: Rule[] = [
     const describing = textWord === 'description' || textWord === 'desc';
     // (…or a text code named as the description is: `event_clearance_code` beside `event_clearance_description`.)
     const describedStem = n.tokens.slice(0, -1).join(' ');
-    const codeBeside = describing && e.table.columns.some((c) => c !== column && (c.type === 'integer' || (c.type === 'text' && describedStem !== '' && nameTokens(c.originalName || c.name).join(' ') === `${describedStem} code`)) && c.distinctCount >= 2 && Math.abs(c.distinctCount - column.distinctCount) <= 1);
+    // (…or the description of a code by its own name, `product_code_desc`: a code's label.)
+    const codeBeside = (describing && n.tokens.at(-2) === 'code') || describing && e.table.columns.some((c) => c !== column && (c.type === 'integer' || (c.type === 'text' && describedStem !== '' && nameTokens(c.originalName || c.name).join(' ') === `${describedStem} code`)) && c.distinctCount >= 2 && Math.abs(c.distinctCount - column.distinctCount) <= 1);
     const describedKinds = describing && ((column.distinctCount <= 50 && nonNullRows >= 20 * column.distinctCount) || (codeBeside && column.distinctCount <= 200 && nonNullRows >= 4 * column.distinctCount));
     if (!personName && column.distinctCount >= 1 && (describedKinds || (textWord !== 'description' && textWord !== 'desc')) && !(textWord !== undefined && /^(comment|comments|note|notes|remark|remarks)$/.test(textWord)) && column.distinctCount <= 200 && nonNullRows >= 4 * column.distinctCount && f.meanLength <= 60) {
       return { role: 'dimension', rule: 'dimension:recurring-name', confidence: 0.65, why: `${column.distinctCount} names over ${Math.round(nonNullRows)} rows: a grouping` };
@@ -2134,6 +2209,15 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     // year, which adds up like any flow; a figure per head was decided above, an average keeps its own word.
     if (where === 'dictionary') words = words.filter((w, at) => !(w === 'per' && /^(year|years|annum|yr)$/.test(words[at + 1] ?? '')));
     const source: Fact<Additivity>['source'] = where === 'name' ? { kind: 'rule', rule: 'additivity:name' } : { kind: 'dictionary', file: evidence.dictionary!.file, line: evidence.dictionary!.line };
+    // "Number of patients delayed by reason …: awaiting availability of a bed", "number of patients with a length of
+    // stay of 14 days": a count of people in a state when counted, a level, whatever the words of the state ("availability").
+    // "Number of patients discharged": a count of what happened in the period, which adds up.
+    if (/^(number|no|num|count)$/.test(words[0] ?? '') && words[1] === 'of') {
+      const state = words.find((w) => COUNTED_STATES.has(w)) ?? (words.includes('length') && words.includes('stay') ? 'length of stay' : undefined);
+      if (state) return { value: 'semi-additive', confidence: 0.65, source, why: `${where === 'name' ? 'named' : 'described'} as a number of things "${state}": a count of them in that state when counted, not summed over time` };
+      const flow = hasAny(words, FLOW_WORDS);
+      if (flow) return { value: 'additive', confidence: 0.7, source, why: `${where === 'name' ? 'named' : 'described'} as a number of things "${flow}" in the period: a count, which adds up` };
+    }
     if (where === 'dictionary') {
       // "Running total of monthly cooling degree days", "season to date": a cumulative level, whatever it counts.
       const running = words.findIndex((w, at) => (w === 'running' && /^(total|sum|count)$/.test(words[at + 1] ?? '')) || (w === 'to' && words[at + 1] === 'date' && at > 0 && /^(season|year|month|quarter|week)$/.test(words[at - 1])));
@@ -2326,6 +2410,9 @@ function sizeOfAThing(evidence: ColumnEvidence, tokens: readonly string[]): Fact
   if (!other) return undefined;
   return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:size-of-a-thing' }, why: `named ${evidence.column.name} beside ${other.name}: the size of each thing` };
 }
+
+/** What a count of people or things in a state at a moment says of them ("number of patients delayed …, awaiting …"). */
+const COUNTED_STATES = new Set(['awaiting', 'delayed', 'remaining', 'remains', 'waiting']);
 
 /** A title that says its table's figures are shares: "Percentage of Popular Vote …", "Share of households …", "… (%)". */
 const SHARE_TITLE = /^\s*(percentages?|percent|shares?|proportions?)\s+of\b|\(%\)\s*$|\bin per ?cent\b/i;

@@ -285,6 +285,15 @@ export function readDictionaries(documents: readonly DataDocument[], profile: En
         const line = raw !== undefined ? lineOf(raw, section.heading.trim()) : undefined;
         entries.push({ column: headed[2], description: stripMarkup(headed[3]), file: document.sourceFile, heading: section.heading.trim(), ...(scope ? { scope } : {}), ...(line ? { line } : {}), ...(codes >= 2 ? { codes } : {}) });
       }
+      // A section headed by a column's name alone, its text saying what it is in a labelled line (MEDSL's codebook:
+      // "### `online_reg`" over "- **Description**: Can you register online?").
+      const bare = /^(`?)([A-Za-z_][\w.]*)\1$/.exec(section.heading.trim());
+      const said = bare && section.level > 0 && known.has(normalName(bare[2])) ? DESCRIPTION_LINE.exec(section.text) : null;
+      if (bare && said) {
+        const line = raw !== undefined ? lineOf(raw, said[0].trim()) : undefined;
+        const codes = section.text.split(/\r?\n/).filter((l) => CODE_LINE.test(l) || /^\s*\|\s*`?-?\d{1,3}`?\s*\|/.test(l)).length;
+        entries.push({ column: bare[2], description: stripMarkup(said[1].trim()), file: document.sourceFile, heading: section.heading.trim(), ...(scope ? { scope } : {}), ...(line ? { line } : {}), ...(codes >= 2 ? { codes } : {}) });
+      }
       for (const chunk of byTableLines(section.text, profile.tables)) {
         for (const entry of entriesIn(chunk.text, chunk.table ?? scope, known)) {
           const { source, ...rest } = entry;
@@ -301,6 +310,9 @@ export function readDictionaries(documents: readonly DataDocument[], profile: En
 
 /** A heading that names a column, then says what it is: "2. O - Object (Objekt)", "`kk`: observer number". */
 const HEADED_COLUMN = /^(?:\d{1,3}[a-z]?[.)]\s+)?(`?)([A-Za-z_][\w.]*)\1\s*(?:[:–—]|\s-)\s*(\S.*)$/;
+
+/** A labelled line that says what a column is: "- **Description**: Wait time from SPAE and CCES", "Definition: …". */
+const DESCRIPTION_LINE = /^\s*(?:[-*+]\s+)?\**(?:description|definition|meaning)\**\s*:\s*\**\s*(\S.*)$/im;
 
 /** A line of a code list: "- 1: Sonnenhalo / Sun", "  2 = moon", "`0` – none". */
 const CODE_LINE = /^\s*(?:[-*+]\s+)?`?-?\d{1,3}`?\s*(?::|=|[–—]|\s-)\s*\S/;

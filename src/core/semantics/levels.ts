@@ -8,7 +8,7 @@
 import type { Database } from 'sql.js';
 import type { TableProfile } from '../env/types';
 import { quoteIdent as q } from '../text/sql';
-import { GENERIC_MEASURE_NAMES, NON_ADDITIVE_WORDS, PERIOD_FLOW_WORDS, TIME_WORDS, nameTokens } from './lexicon';
+import { FLOW_WORDS, GENERIC_MEASURE_NAMES, NON_ADDITIVE_WORDS, PERIOD_FLOW_WORDS, TIME_WORDS, nameTokens } from './lexicon';
 import type { ColumnSemantics, Relationship, TimeGrain } from './types';
 
 /** Larger tables are not scanned: the test sorts every series, and loading must stay fast (also relationships.ts's). */
@@ -197,6 +197,10 @@ export function spreadLevelsThroughSums(columns: ColumnSemantics[]): number {
       if (!level) continue;
       for (const c of group) {
         if (c.additivity?.value !== 'additive' || c.additivity.source.kind === 'user' || c.role.source.kind === 'user') continue;
+        // (A term its name calls a flow, "number of patients discharged" beside those remaining, stays one: the sum
+        // counts who was there in the day, those who left and those who stayed.)
+        const words = nameTokens(c.column);
+        if (c.additivity.source.kind === 'rule' && c.additivity.source.rule === 'additivity:name' && /^(number|no|num|count)$/.test(words[0] ?? '') && words[1] === 'of' && words.some((t) => FLOW_WORDS.has(t))) continue;
         c.additivity = {
           value: 'semi-additive',
           confidence: 0.7,

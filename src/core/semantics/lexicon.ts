@@ -237,7 +237,7 @@ export const RATE_UNIT_WORDS = set('mw kw gw megawatt megawatts kilowatt kilowat
 export const FLOW_WORDS = set(
   'new news daily change changes variation variations difference delta increase increases decrease decreases admissions admitted inflow inflows outflow outflows additions previous ' +
     // People counted as they pass a point in the period ("pupils completing key stage 4", "students graduating"): a flow.
-    'completing completed leaving leavers entering entrants starting starters graduating graduates finishing',
+    'completing completed leaving leavers entering entrants starting starters graduating graduates finishing discharged discharges',
 );
 
 /** Quantities that do not add up: average them, or take a ratio of sums. */
@@ -263,6 +263,8 @@ export const NON_ADDITIVE_WORDS = set(
     'smoothed perimeter ' +
     // An epidemiologist's incidence and prevalence: cases per 100,000 people (`incidence14`, over fourteen days).
     'incidence prevalence ' +
+    // A wait to vote or to be seen (`wait`, minutes, a survey's mean): each person's, averaged.
+    'wait ' +
     'fertility expectancy expect life bmi height weight percentile quantile std stdev variance proportion normal normals efficiency mpg yield ' +
     'max min maximum minimum peak tmax tmin tavg availability utilization utilisation occupancy wind gust lat lon latitude longitude coordinate coordinates threshold limit depth voltage volt uncertainty error accuracy ex fx factor range bound bounds lower upper ' +
     // Errors and spreads of a forecast or a fit (root mean square error, the spread of the middle two-thirds).
