@@ -242,6 +242,11 @@ export const PUBLIC_ENVIRONMENTS: PublicFixture[] = [
   { name: 'worldbank-projects-json', set: 'dev-34' },
   { name: 'onrr-monthly-revenue-partitions', set: 'dev-34' },
   { name: 'medsl-elections-performance-csv', set: 'dev-34' },
+  { name: 'nuoroforestry-tenerife-pcqm-sqlite', set: 'held-out' },
+  { name: 'beis-subnational-gas-consumption-xlsx', set: 'held-out' },
+  { name: 'prsindia-loksabha-activity-json', set: 'held-out' },
+  { name: 'opendatabcn-air-quality-partitions', set: 'held-out' },
+  { name: 'umbs-ltreb-forest-plots-csv', set: 'held-out' },
 ];
 
 export function publicFixture(name: string): PublicFixture {
