@@ -49,10 +49,11 @@ export const PUBLIC_FIXTURES = path.join(REPO, 'test', 'fixtures', 'public');
  * `dev-32` (thirty-second, LABELS-32.md): 85.7% role and 49.4% additivity blind; read and used in round 21 too.
  * `dev-33` (thirty-third, LABELS-33.md): 95.2% role (71.6% of all label rows) and 71.0% additivity blind; read and used in round 22.
  * `dev-34` (thirty-fourth, LABELS-34.md): 80.9% role and 71.9% additivity blind; read and used in round 22 too.
- * A set added later and not yet looked at is `held-out`: the thirty-fifth set (LABELS-35.md), whose disagreements
+ * `dev-35` (thirty-fifth, LABELS-35.md): 70.1% role and 45.5% additivity blind; read and used in round 22 too.
+ * A set added later and not yet looked at is `held-out`: the thirty-sixth set (LABELS-36.md), whose disagreements
  * nobody has read; `npm run bench:semantics` reports every set.
  */
-export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'dev-21' | 'dev-22' | 'dev-23' | 'dev-24' | 'dev-25' | 'dev-26' | 'dev-27' | 'dev-28' | 'dev-29' | 'dev-30' | 'dev-31' | 'dev-32' | 'dev-33' | 'dev-34' | 'held-out';
+export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'dev-21' | 'dev-22' | 'dev-23' | 'dev-24' | 'dev-25' | 'dev-26' | 'dev-27' | 'dev-28' | 'dev-29' | 'dev-30' | 'dev-31' | 'dev-32' | 'dev-33' | 'dev-34' | 'dev-35' | 'held-out';
 
 export interface PublicFixture {
   name: string;
@@ -242,11 +243,11 @@ export const PUBLIC_ENVIRONMENTS: PublicFixture[] = [
   { name: 'worldbank-projects-json', set: 'dev-34' },
   { name: 'onrr-monthly-revenue-partitions', set: 'dev-34' },
   { name: 'medsl-elections-performance-csv', set: 'dev-34' },
-  { name: 'nuoroforestry-tenerife-pcqm-sqlite', set: 'held-out' },
-  { name: 'beis-subnational-gas-consumption-xlsx', set: 'held-out' },
-  { name: 'prsindia-loksabha-activity-json', set: 'held-out' },
-  { name: 'opendatabcn-air-quality-partitions', set: 'held-out' },
-  { name: 'umbs-ltreb-forest-plots-csv', set: 'held-out' },
+  { name: 'nuoroforestry-tenerife-pcqm-sqlite', set: 'dev-35' },
+  { name: 'beis-subnational-gas-consumption-xlsx', set: 'dev-35' },
+  { name: 'prsindia-loksabha-activity-json', set: 'dev-35' },
+  { name: 'opendatabcn-air-quality-partitions', set: 'dev-35' },
+  { name: 'umbs-ltreb-forest-plots-csv', set: 'dev-35' },
 ];
 
 export function publicFixture(name: string): PublicFixture {

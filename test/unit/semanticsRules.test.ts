@@ -3111,3 +3111,61 @@ describe('semantics rules: the thirty-fourth set\'s rules stay off their look-al
     }
   });
 });
+
+describe('semantics rules: EML attribute tables, Catalan headers, hourly readings of a substance, installed things counted (the thirty-fifth set)', function () {
+  this.timeout(300_000);
+
+  it('reads the UMBS plots\' EML attribute tables (attributes_soils.txt for soils.csv) as their tables\' dictionaries, and not the code lists beside them', async () => {
+    const env = await load('umbs-ltreb-forest-plots-csv');
+    const length = env.semantics.dictionary.find((d) => d.file.endsWith('attributes_cwd.txt') && d.column === 'Length');
+    assert.ok(length, 'an entry for Length');
+    assert.equal(length.unit, 'meter');
+    assert.ok(length.line !== undefined && length.line > 1);
+    assert.ok(!env.semantics.dictionary.some((d) => d.file.endsWith('catvars_soils.txt')), 'a list of codes describes values, not columns');
+    assert.equal(column(env, 'soils', 'acidity').additivity?.value, 'non-additive');
+  });
+
+  it('reads Barcelona\'s air quality: Catalan years, months, days, municipalities, districts and stations; V/N marks are flags; hourly readings of a pollutant are never summed', async () => {
+    const env = await load('opendatabcn-air-quality-partitions');
+    const member = memberOf(env, 't_2022_01');
+    assert.equal(column(env, member, 'any').time?.grain, 'year');
+    assert.equal(column(env, member, 'mes').time?.grain, 'month-of-year');
+    assert.equal(column(env, member, 'dia').role.value, 'time');
+    assert.equal(column(env, member, 'codi_municipi').role.value, 'geo');
+    assert.equal(column(env, member, 'estacio').role.value, 'identifier');
+    assert.equal(column(env, member, 'codi_contaminant').role.value, 'dimension');
+    assert.equal(column(env, member, 'v01').role.value, 'flag');
+    const h08 = column(env, member, 'h08');
+    assert.equal(h08.additivity?.value, 'non-additive');
+    assert.match(h08.additivity!.why, /codi_contaminant/);
+    assert.equal(column(env, 't_2022_qualitat_aire_estacions', 'latitud').role.value, 'geo');
+    assert.equal(column(env, 't_2022_qualitat_aire_estacions', 'codi_eoi').role.value, 'identifier');
+  });
+
+  it('reads the BEIS workbook: a number of gas meters is a stock, added across areas, not across years', async () => {
+    const env = await load('beis-subnational-gas-consumption-xlsx');
+    const meters = env.semantics.columns.filter((c) => /number_of_(non_consuming_)?meters/.test(c.column));
+    assert.ok(meters.length >= 20);
+    for (const c of meters) assert.equal(c.additivity?.value, 'semi-additive', `${c.table}.${c.column}`);
+  });
+});
+
+describe('semantics rules: the thirty-fifth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps an English `any`, hourly counts of visitors, a number of lines and a tab-separated data file as they were', async () => {
+    const lines = ['site,any_other,h01,h02,h03,h04,h05,h06,h07,h08,h09,h10,h11,h12,number_of_lines'];
+    for (let i = 0; i < 30; i++) lines.push([`S${i % 4}`, String(i % 3), ...Array.from({ length: 12 }, (_, k) => String((i * 7 + k * 3) % 50)), String(10 + i)].join(','));
+    const notes = ['name\tvalue\tweight', ...Array.from({ length: 10 }, (_, i) => `site\t${i}\t${i * 2}`)].join('\n');
+    const folder = makeFolder({ 'visits.csv': lines.join('\n') + '\n', 'attributes_visits.txt': notes + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'visits', 'any_other')?.role.value, 'time');
+      assert.notEqual(found(env, 'visits', 'h01')?.additivity?.value, 'non-additive', 'hourly counts without a substance add up');
+      assert.notEqual(found(env, 'visits', 'number_of_lines')?.additivity?.value, 'semi-additive');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

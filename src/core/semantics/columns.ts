@@ -103,7 +103,7 @@ const MEASURED_IN = new Set(['number', 'num', 'units', 'qty', 'quantity', 'quant
 
 /** Words that make a count something else (an average of votes, a share of cases). */
 /** Places and units a sampling is done at, numbered: a station, a site, a plot, a well, a trap. */
-const SAMPLING_UNITS = new Set(['station', 'site', 'well', 'trap', 'transect', 'quadrat', 'gauge', 'tank', 'pond', 'cage', 'pen', 'hive', 'beehive', 'borehole']);
+const SAMPLING_UNITS = new Set(['station', 'estacio', 'estacion', 'site', 'well', 'trap', 'transect', 'quadrat', 'gauge', 'tank', 'pond', 'cage', 'pen', 'hive', 'beehive', 'borehole']);
 /** Occasions numbered in order: the first bout, the second visit, the third replicate. */
 /** What a lab keeps samples in, numbered: a tray, a plate, a rack, a batch. */
 const LAB_BATCH_WORDS = new Set(['tray', 'plate', 'rack', 'batch', 'shelf', 'incubator']);
@@ -156,6 +156,9 @@ function numbersWithLetters(e: ColumnEvidence): boolean {
   const shaped = texts.filter((v) => /^[A-Za-z]{0,2}\d{1,5}[A-Za-z]{0,2}$/.test(v));
   return shaped.length >= 0.9 * texts.length && shaped.some((v) => /[A-Za-z]/.test(v)) && shaped.some((v) => /^\d+$/.test(v));
 }
+
+/** A year, a month and a day in Catalan and Spanish, as a column's whole name (`ANY`, `MES`, `DIA`, `AÑO`). */
+const ROMANCE_DATE_PARTS: Record<string, 'year' | 'month' | 'day'> = { any: 'year', anyo: 'year', ano: 'year', mes: 'month', dia: 'day' };
 
 /** A street's name: words, then a kind of street (`Swanston St`, `Victoria Ave`, `Glenferrie Road`, `St Kilda Rd`). */
 const STREET_NAME = /^[A-Z][A-Za-z.'-]*(\s+[A-Za-z.'-]+){0,4}\s+(st|street|rd|road|ave|avenue|pde|parade|hwy|highway|blvd|boulevard|dr|drive|ln|lane|cres|crescent|pl|place|tce|terrace|way|gr|grove|ct|court|cl|close|esp|esplanade|sq|square)\.?$/i;
@@ -238,6 +241,18 @@ function hhmmClock(e: ColumnEvidence, n: Names): boolean {
 }
 
 const timeRules: Rule[] = [
+  // A year, a month or a day of the month named in Catalan or Spanish (Barcelona's `ANY`, `MES`, `DIA`), whole numbers
+  // in their ranges: the date's parts.
+  (e, n) => {
+    const { column } = e;
+    const part = n.tokens.length === 1 ? ROMANCE_DATE_PARTS[n.tokens[0]] : undefined;
+    if (!part || column.type !== 'integer') return undefined;
+    const [min, max] = [num(column.min), num(column.max)];
+    if (part === 'year' && min >= 1800 && max <= 2100) return { role: 'time', rule: 'time:date-part-name', confidence: 0.7, why: `named ${column.name} (year), whole numbers ${min}–${max}`, time: { storage: 'year', grain: 'year', layout: 'YYYY' } };
+    if (part === 'month' && min >= 1 && max <= 12) return { role: 'time', rule: 'time:date-part-name', confidence: 0.7, why: `named ${column.name} (month), whole numbers ${min}–${max}`, time: { storage: 'month-number', grain: 'month-of-year' } };
+    if (part === 'day' && min >= 1 && max <= 31) return { role: 'time', rule: 'time:date-part-name', confidence: 0.6, why: `named ${column.name} (day of the month), whole numbers ${min}–${max}`, time: { storage: 'day-number', grain: 'other' } };
+    return undefined;
+  },
   (e, n) => (hhmmClock(e, n) ? { role: 'time', rule: 'time:hhmm-clock', confidence: 0.75, why: `named ${e.column.name}, values read as HHMM (hours 0–23, minutes 0–59): a time of day`, time: { storage: 'text', grain: 'hour-of-day', layout: 'HHMM' } } : undefined),
   (e) => {
     const { column } = e;
@@ -1427,7 +1442,9 @@ const RULES: Rule[] = [
     if ((head === 'fips' || head === 'nuts') && !(before && GEO_WORDS[before]) && e.table.rowCount >= 20 && column.distinctCount >= 0.95 * e.table.rowCount * (1 - column.nullFraction)) return undefined;
     // Numbers name places only as codes of areas (a district number, a state FIPS code), never below zero (an
     // `oxidation_state` of -5…9 is a charge).
-    if (isNumber(column) && !['postal-code', 'county', 'region', 'state'].includes(kind)) return undefined;
+    // (A municipality's code in numbers, `codi_municipi` 19, is the municipality.)
+    const coded = n.tokens.some((t) => /^(code|codi|codigo|cod|cd)$/.test(t));
+    if (isNumber(column) && !['postal-code', 'county', 'region', 'state'].includes(kind) && !(kind === 'city' && coded)) return undefined;
     if (isNumber(column) && num(column.min) < 0) return undefined;
     // (A zip code written as a real, `60625.0`, by a tool that read the column as numbers, is still the zip code.)
     if (isNumber(column) && column.type !== 'integer' && !(kind === 'postal-code' && wholeSteps(e))) return undefined;
@@ -1478,6 +1495,16 @@ const RULES: Rule[] = [
     if (column.type !== 'integer' || n.tokens.length < 2 || n.last !== 'order' || e.declaredKey || hasAny(n.tokens, IDENTIFIER_WORDS) || hasAny(n.tokens, COUNT_WORDS)) return undefined;
     if (num(column.min) < 0 || num(column.min) > 1) return undefined;
     return { role: 'ordinal', rule: 'ordinal:place-in-order', confidence: 0.65, why: `named ${column.name}, whole numbers ${column.min}–${column.max}: a place in an order` };
+  },
+  // A code named in Catalan or Spanish, the word first (`codi_contaminant` 1–14, `codigo_producto`): small numbers,
+  // few of them on many rows, code a category; long ones (`codi_eoi` 8019043, a station's EU code) identify.
+  (e, n) => {
+    const { column } = e;
+    if (!/^(codi|codigo|cod)$/.test(n.tokens[0] ?? '') || n.tokens.length < 2 || GEO_WORDS[n.tokens[1]] || !isNumber(column)) return undefined;
+    const rows = e.table.rowCount * (1 - column.nullFraction);
+    if (num(column.max) <= 999 && column.distinctCount <= 50 && rows >= 2 * column.distinctCount) return { role: 'dimension', rule: 'dimension:category-code', confidence: 0.6, why: `named ${column.name}, ${column.distinctCount} small codes over ${Math.round(rows)} rows: the code of a category` };
+    if (num(column.min) >= 1000) return { role: 'identifier', rule: 'identifier:code-name', confidence: 0.6, why: `named ${column.name}, long numbers (${column.min}–${column.max}): codes that identify`, identifier: 'code' };
+    return undefined;
   },
   (e, n) => {
     // A join by a name meant for people (a film title, a team's name) makes it no code: it is read as text or a category.
@@ -2213,7 +2240,8 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     // stay of 14 days": a count of people in a state when counted, a level, whatever the words of the state ("availability").
     // "Number of patients discharged": a count of what happened in the period, which adds up.
     if (/^(number|no|num|count)$/.test(words[0] ?? '') && words[1] === 'of') {
-      const state = words.find((w) => COUNTED_STATES.has(w)) ?? (words.includes('length') && words.includes('stay') ? 'length of stay' : undefined);
+      // (…and so is a number of things installed or held, "number of meters", "number of connections": a stock.)
+      const state = words.find((w) => COUNTED_STATES.has(w)) ?? (words.includes('length') && words.includes('stay') ? 'length of stay' : undefined) ?? words.slice(2, 5).find((w) => INSTALLED_THINGS.has(w));
       if (state) return { value: 'semi-additive', confidence: 0.65, source, why: `${where === 'name' ? 'named' : 'described'} as a number of things "${state}": a count of them in that state when counted, not summed over time` };
       const flow = hasAny(words, FLOW_WORDS);
       if (flow) return { value: 'additive', confidence: 0.7, source, why: `${where === 'name' ? 'named' : 'described'} as a number of things "${flow}" in the period: a count, which adds up` };
@@ -2410,6 +2438,9 @@ function sizeOfAThing(evidence: ColumnEvidence, tokens: readonly string[]): Fact
   if (!other) return undefined;
   return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:size-of-a-thing' }, why: `named ${evidence.column.name} beside ${other.name}: the size of each thing` };
 }
+
+/** Things installed or held, counted at a moment (gas meters, connections, licences): a stock. */
+const INSTALLED_THINGS = new Set(['meters', 'connections', 'accounts', 'premises', 'dwellings', 'licences', 'licenses', 'subscriptions', 'vehicles']);
 
 /** What a count of people or things in a state at a moment says of them ("number of patients delayed …, awaiting …"). */
 const COUNTED_STATES = new Set(['awaiting', 'delayed', 'remaining', 'remains', 'waiting']);

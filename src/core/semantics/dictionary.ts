@@ -12,7 +12,7 @@ import type { DataDocument, EnvironmentProfile, TableProfile } from '../env/type
 import { quoteIdent } from '../text/sql';
 import type { DictionaryEntry } from './types';
 
-const NAME_HEADER = /^(variable|variables|column|columns|column name|field|field name|fields|name|header|headers|attribute|variable name|col|key)$/i;
+const NAME_HEADER = /^(variable|variables|column|columns|column name|field|field name|fields|name|header|headers|attribute|attributename|attribute name|variable name|col|key)$/i;
 const DESCRIPTION_HEADER = /(description|meaning|definition|details|explanation|label|what it is)/i;
 /** The same in other languages (`Beschreibung`), after an English one where a table has both (`Descrizione | Description`). */
 const OTHER_DESCRIPTION_HEADER = /(beschreibung|bedeutung|erl(ä|ae)uterung|descripci(ó|o)n|descrizione|descri(ç|c)(ã|a)o|omschrijving|beschrijving|beskrivning|beskrivelse|kuvaus|opis|popis)/i;
@@ -265,7 +265,9 @@ export function readDictionaries(documents: readonly DataDocument[], profile: En
     // A document named as a data file is (`Cigar.rst` beside, or in a folder of documents above, `Cigar.csv`) describes that file.
     const stem = stemOf(document.sourceFile);
     // (An R help page may prefix the file's name with its group: `Puget-Sound-PSchinook2020.Rd` for `PSchinook2020.csv`.)
-    const described = profile.tables.find((t) => stemOf(t.sourceFile) === stem) ?? (/\.rd$/i.test(document.sourceFile) ? profile.tables.find((t) => stemOf(t.sourceFile).length >= 4 && stem.endsWith(`-${stemOf(t.sourceFile)}`)) : undefined);
+    // (…and an EML package names each table's attributes `attributes_soils.txt` for `soils.csv`.)
+    const ownStem = stem.replace(/^(attributes?|dictionary|codebook|variables)[_-]|[_-](attributes?|dictionary|codebook|variables)$/i, '');
+    const described = profile.tables.find((t) => stemOf(t.sourceFile) === stem) ?? (ownStem !== stem ? profile.tables.find((t) => stemOf(t.sourceFile) === ownStem) : undefined) ?? (/\.rd$/i.test(document.sourceFile) ? profile.tables.find((t) => stemOf(t.sourceFile).length >= 4 && stem.endsWith(`-${stemOf(t.sourceFile)}`)) : undefined);
     const sameStem = described ? `${described.sourceFile.split('/').pop()!.replace(/\.[^.]+$/, '')}.*` : undefined;
     // A heading that names a file scopes the sections under it, down to the next heading of its level or above.
     const scopes: Array<{ level: number; file: string }> = [];
@@ -294,10 +296,10 @@ export function readDictionaries(documents: readonly DataDocument[], profile: En
         const codes = section.text.split(/\r?\n/).filter((l) => CODE_LINE.test(l) || /^\s*\|\s*`?-?\d{1,3}`?\s*\|/.test(l)).length;
         entries.push({ column: bare[2], description: stripMarkup(said[1].trim()), file: document.sourceFile, heading: section.heading.trim(), ...(scope ? { scope } : {}), ...(line ? { line } : {}), ...(codes >= 2 ? { codes } : {}) });
       }
-      for (const chunk of byTableLines(section.text, profile.tables)) {
+      for (const chunk of byTableLines(tabsAsTable(section.text), profile.tables)) {
         for (const entry of entriesIn(chunk.text, chunk.table ?? scope, known)) {
           const { source, ...rest } = entry;
-          const line = descriptor ? lineOf(raw, `"${entry.column}"`) : lineOf(raw, source);
+          const line = descriptor ? lineOf(raw, `"${entry.column}"`) : (lineOf(raw, source) ?? lineOf(raw, `${entry.column}\t`));
           const spelled = spell ? spell(rest.description) : rest.description;
           if (spelled !== rest.description) rest.spelledOut = spelled;
           entries.push({ ...rest, file: document.sourceFile, ...(line ? { line } : {}), ...(section.heading.trim() !== '' ? { heading: section.heading.trim() } : {}) });
@@ -313,6 +315,22 @@ const HEADED_COLUMN = /^(?:\d{1,3}[a-z]?[.)]\s+)?(`?)([A-Za-z_][\w.]*)\1\s*(?:[:
 
 /** A labelled line that says what a column is: "- **Description**: Wait time from SPAE and CCES", "Definition: …". */
 const DESCRIPTION_LINE = /^\s*(?:[-*+]\s+)?\**(?:description|definition|meaning)\**\s*:\s*\**\s*(\S.*)$/im;
+
+/**
+ * A table written with tabs (EML's `attributes_soils.txt`: attributeName, attributeDefinition, class, unit, …) as a
+ * Markdown table, which the reader parses: nearly every line holds the header's number of tabs. A list of codes
+ * (`catvars_soils.txt`: attributeName, code, definition) describes values, not columns: left as it is.
+ */
+function tabsAsTable(text: string): string {
+  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
+  if (lines.length < 3) return text;
+  const width = lines[0].split('\t').length;
+  if (width < 2 || lines.filter((l) => l.split('\t').length === width).length < 0.9 * lines.length) return text;
+  const header = lines[0].split('\t').map((h) => h.trim());
+  if (header.some((h) => /^codes?$/i.test(h))) return text;
+  const row = (l: string) => `| ${l.split('\t').map((c) => c.trim().replace(/\|/g, '/')).join(' | ')} |`;
+  return [row(lines[0]), `|${' --- |'.repeat(width)}`, ...lines.slice(1).map(row)].join('\n');
+}
 
 /** A line of a code list: "- 1: Sonnenhalo / Sun", "  2 = moon", "`0` – none". */
 const CODE_LINE = /^\s*(?:[-*+]\s+)?`?-?\d{1,3}`?\s*(?::|=|[–—]|\s-)\s*\S/;

@@ -372,7 +372,7 @@ export const UNIT_COLUMN_WORDS = new Set(['unit', 'units', 'einheit', 'uom', 'un
  * Names of a column that says which substance or parameter a sample's value is of (a chemical by its CAS number, a
  * water-quality `parameter`, an `analyte`): concentrations of sixty chemicals are sixty quantities.
  */
-const SUBSTANCE_WORDS = new Set(['parameter', 'analyte', 'pollutant', 'determinand', 'substance', 'compound', 'chemical', 'cas', 'constituent', 'characteristic']);
+const SUBSTANCE_WORDS = new Set(['parameter', 'analyte', 'pollutant', 'contaminant', 'contaminante', 'determinand', 'substance', 'compound', 'chemical', 'cas', 'constituent', 'characteristic']);
 /** Names of a column that says which quantity each row holds (OECD's `MEASURE`, `INDICATOR`; `Variable`, `series`), or its unit. */
 // A forecast hub's `target` (weekly admissions, or the share of visits) is the quantity a row forecasts.
 const QUANTITY_COLUMN_WORDS = new Set([...UNIT_COLUMN_WORDS, 'measure', 'indicator', 'indikator', 'variable', 'series', 'metric', 'target', ...SUBSTANCE_WORDS]);
@@ -425,6 +425,23 @@ export function markMixedUnits(db: Database, table: TableProfile, columns: Colum
     return;
   }
   markKindsPerRow(db, table, columns);
+  markHoursOfASubstance(table, columns);
+}
+
+/**
+ * A day's readings hour by hour (`H01` … `H24`) of the substance a column names on each row (Barcelona's
+ * `CODI_CONTAMINANT`: NO2 in µg/m³ on one row, CO in mg/m³ on the next): concentrations of several substances, never
+ * summed as stored.
+ */
+function markHoursOfASubstance(table: TableProfile, columns: ColumnSemantics[]): void {
+  const hours = columns.filter((c) => /^h_?\d{1,2}$/i.test(c.column) && c.role.value === 'measure' && c.additivity?.value !== 'non-additive' && c.additivity?.source.kind !== 'user' && c.role.source.kind !== 'user');
+  if (hours.length < 12) return;
+  const by = table.columns.find((c) => nameTokens(c.originalName || c.name).some((t) => SUBSTANCE_WORDS.has(t)) && c.distinctCount >= 2);
+  if (!by) return;
+  for (const c of hours) {
+    c.additivity = { value: 'non-additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:mixed-quantities' }, why: `one of ${hours.length} hourly readings of the substance ${by.name} names on each row: concentrations of several substances, never summed as stored` };
+    c.aggregation = 'avg';
+  }
 }
 
 /** A column that says what kind of figure every figure of its row is: `data_type`, `value_type`, `figure_kind`. */

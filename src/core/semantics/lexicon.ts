@@ -103,6 +103,13 @@ export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 's
   regione: 'region',
   comune: 'city',
   municipio: 'city',
+  // …and Catalan: a municipality, a city district, a neighbourhood; latitude and longitude in Spanish and Catalan.
+  municipi: 'city',
+  districte: 'county',
+  barri: 'region',
+  barrio: 'region',
+  latitud: 'latitude',
+  longitud: 'longitude',
   parish: 'region',
   // Waters: where fish are counted, samples taken.
   stream: 'region',
@@ -384,6 +391,10 @@ export const YES_NO_PAIRS: Array<[string, string]> = [
   // Present or absent (a louse, a fin): `P` / `A` as field sheets write them.
   ['present', 'absent'],
   ['p', 'a'],
+  // Valid or not (`V` / `N`, as Barcelona's air-quality files mark each hour's reading); yes or no in Spanish and Catalan.
+  ['v', 'n'],
+  ['si', 'no'],
+  ['sí', 'no'],
 ];
 
 /** Two values that are a word and its negation (`active` / `inactive`, `smoker` / `non-smoker`): a yes/no. */

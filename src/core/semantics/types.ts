@@ -63,7 +63,7 @@ export interface TimeInfo {
    * `month-number`: 1–12; `mixed`: dates in several layouts, kept as the file writes them (needs cleaning);
    * `epoch-days`: days since 1970-01-01; `excel-serial`: a spreadsheet's day numbers (days since 1899-12-30).
    */
-  storage: 'iso-date' | 'iso-datetime' | 'year' | 'epoch-s' | 'epoch-ms' | 'epoch-days' | 'excel-serial' | 'period' | 'month-name' | 'month-number' | 'weekday-name' | 'hour' | 'mixed' | 'text';
+  storage: 'iso-date' | 'iso-datetime' | 'year' | 'epoch-s' | 'epoch-ms' | 'epoch-days' | 'excel-serial' | 'period' | 'month-name' | 'month-number' | 'day-number' | 'weekday-name' | 'hour' | 'mixed' | 'text';
   grain: TimeGrain;
   /** The layout in the file, e.g. `M/D/YYYY`, `YYYY`, `Unix seconds`. */
   layout?: string;

@@ -254,7 +254,9 @@ async function topAfterCleaning(context: FamilyContext, table: TableProfile, pla
   const asked = share
     ? `which ${groupWords} has the highest ${what}, and what share of the overall ${what} does it hold, in percent? Round to 2 decimals.`
     : `which ${groupWords} has the highest ${what}, and what is its ${what}? Round to 2 decimals.`;
-  const question = [false, true].map((brief) => `In ${tableRef(context, table)}: ${problemWords(context, table, plan, brief).join(' ')} After cleaning, ${asked}`).find((text) => text.split(/\s+/).length <= MAX_QUESTION_WORDS);
+  // "In the tree inventory table, treat species values … as one." (not "In the … table: Treat …").
+  const lead = (said: string[]) => [said[0].charAt(0).toLowerCase() + said[0].slice(1), ...said.slice(1)].join(' ');
+  const question = [false, true].map((brief) => `In ${tableRef(context, table)}, ${lead(problemWords(context, table, plan, brief))} After cleaning, ${asked}`).find((text) => text.split(/\s+/).length <= MAX_QUESTION_WORDS);
   if (!question) return undefined;
   return program.task({
     family: COMPOSITION,

@@ -32,6 +32,7 @@ import { averagePhrase, things, columnPhrase, isGeneratedKey,
   ownPhrase,
   groupWords,
   rowsCount,
+  tablePlace,
 } from './kit';
 
 /**
@@ -103,7 +104,9 @@ export const joinKeyFamily: TaskFamily = {
       if (typeof labelValue !== 'string' || !quotable(labelValue)) continue;
       // "the country 'India'", not "the country whose country is 'India'"; "the party whose English name is …".
       const labelPhrase = ownPhrase(context, key.parent, label);
-      const named = labelPhrase === things(context, key.parent, 'one') ? `the ${things(context, key.parent, 'one')} '${labelValue}'` : `the ${things(context, key.parent, 'one')} whose ${labelPhrase} is '${labelValue}'`;
+      // (A parent whose rows have no name is named by its label where it is: "the stand CN 'SkyRanch-Control' in the
+      // table 'FVS_StandInit'", not "the row in the table 'FVS_StandInit' whose stand CN is …".)
+      const named = labelPhrase === things(context, key.parent, 'one') ? `the ${things(context, key.parent, 'one')} '${labelValue}'` : parentNoun(context, key.parent) === undefined ? `the ${labelPhrase} '${labelValue}' in ${tablePlace(context, key.parent)}` : `the ${things(context, key.parent, 'one')} whose ${labelPhrase} is '${labelValue}'`;
       const done = await program.sql(
         `SELECT COUNT(*) AS child_rows FROM ${q(key.child.name)} AS c JOIN ${q(key.parent.name)} AS p ON ${on(key)} WHERE p.${q(label.name)} = ${sqlLiteral(labelValue)}`,
         `${things(context, key.child, 'many')} whose ${columnPhrase(context, key.child.name, key.childColumn)} points at the ${things(context, key.parent, 'one')} named '${labelValue}'`,
