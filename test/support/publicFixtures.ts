@@ -248,6 +248,11 @@ export const PUBLIC_ENVIRONMENTS: PublicFixture[] = [
   { name: 'prsindia-loksabha-activity-json', set: 'dev-35' },
   { name: 'opendatabcn-air-quality-partitions', set: 'dev-35' },
   { name: 'umbs-ltreb-forest-plots-csv', set: 'dev-35' },
+  { name: 'pulliamlab-rajshahi-mosquitoes-sqlite', set: 'held-out' },
+  { name: 'worldbank-wdi-india-agriculture-xlsx', set: 'held-out' },
+  { name: 'snommoc-parliament-divisions-json', set: 'held-out' },
+  { name: 'cimis-delta-daily-stations-partitions', set: 'held-out' },
+  { name: 'scbi-forestgeo-tree-heights-csv', set: 'held-out' },
 ];
 
 export function publicFixture(name: string): PublicFixture {
