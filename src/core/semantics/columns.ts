@@ -1500,7 +1500,8 @@ const RULES: Rule[] = [
   // few of them on many rows, code a category; long ones (`codi_eoi` 8019043, a station's EU code) identify.
   (e, n) => {
     const { column } = e;
-    if (!/^(codi|codigo|cod)$/.test(n.tokens[0] ?? '') || n.tokens.length < 2 || GEO_WORDS[n.tokens[1]] || !isNumber(column)) return undefined;
+    // (Not `cod`, a fish as often as a code: `cod (g)` of a catch.)
+    if (!/^(codi|codigo)$/.test(n.tokens[0] ?? '') || n.tokens.length < 2 || GEO_WORDS[n.tokens[1]] || !isNumber(column)) return undefined;
     const rows = e.table.rowCount * (1 - column.nullFraction);
     if (num(column.max) <= 999 && column.distinctCount <= 50 && rows >= 2 * column.distinctCount) return { role: 'dimension', rule: 'dimension:category-code', confidence: 0.6, why: `named ${column.name}, ${column.distinctCount} small codes over ${Math.round(rows)} rows: the code of a category` };
     if (num(column.min) >= 1000) return { role: 'identifier', rule: 'identifier:code-name', confidence: 0.6, why: `named ${column.name}, long numbers (${column.min}–${column.max}): codes that identify`, identifier: 'code' };
