@@ -62,6 +62,18 @@ describe('toffee sql (CLI)', function () {
     assert.ok(performance.now() - started < 10_000);
   });
 
+  it("queries the views the profile lists: a partition's union of files", async () => {
+    const parts = fs.mkdtempSync(path.join(os.tmpdir(), 'toffee-sql-cli-parts-'));
+    try {
+      for (const [year, amount] of [['2021', 4], ['2022', 5], ['2023', 6]]) fs.writeFileSync(path.join(parts, `sales_${year}.csv`), `store,amount\nA,${amount}\nB,1\n`);
+      const { code, out } = await runSql([parts, 'SELECT year, SUM(amount) AS total FROM sales_all GROUP BY year ORDER BY year', '--json']);
+      assert.equal(code, 0);
+      assert.deepEqual(JSON.parse(out).rows, [['2021', 5], ['2022', 6], ['2023', 7]]);
+    } finally {
+      fs.rmSync(parts, { recursive: true, force: true });
+    }
+  });
+
   it('rejects bad arguments with exit code 2', async () => {
     await expectCliError([folder], /expected a folder and one quoted query/, 2);
     await expectCliError([folder, 'SELECT 1', '--timeout', '0'], /--timeout must be a positive integer/, 2);

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { loadEnvironment } from '../../core/env/index';
+import { loadSemanticEnvironment } from '../../core/semantics/index';
 import { DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT_MS, SqlSandbox } from '../../core/sandbox/index';
 import type { ToolResult } from '../../core/sandbox/index';
 import { CliError, parseCommandArgs, type CliCommand } from '../command';
@@ -66,7 +66,9 @@ export const sqlCommand: CliCommand = {
 
     let image: Uint8Array;
     try {
-      const env = await loadEnvironment(folder);
+      // The environment the agent and `toffee profile` see, with the views the semantic layer adds (a partition's
+      // union of files, `portal_csv_all`): a query the profile suggests runs here too.
+      const env = await loadSemanticEnvironment(folder);
       image = env.image;
       const failed = env.profile.diagnostics.filter((d) => d.severity === 'error').length;
       if (failed > 0) console.error(`note: ${failed} file problem(s) while loading; \`toffee profile ${folderArg}\` lists them`);
