@@ -3169,3 +3169,85 @@ describe('semantics rules: the thirty-fifth set\'s rules stay off their look-ali
     }
   });
 });
+
+describe('semantics rules: clock times with a dot, padded coordinates, indicator codes, series per row (the thirty-sixth set)', function () {
+  this.timeout(180_000);
+  const role = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).role.value;
+
+  it('reads the Rajshahi mosquito database: H.MM clock times, padded longitudes, cloud scores, the moon, a head count, a union', async () => {
+    const env = await load('pulliamlab-rajshahi-mosquitoes-sqlite');
+    for (const [t, c] of [['R_BPD', 'Time_start'], ['R_BPD', 'Time_end'], ['LT_night', 'Time_set_recording'], ['LT_individual', 'Time_connected']]) {
+      assert.equal(role(env, t, c), 'time', `${t}.${c}`);
+      assert.equal(column(env, t, c).time?.grain, 'hour-of-day');
+    }
+    // Minutes spent collecting (8–73) are no clock: HHMM never stops before one in the morning.
+    assert.equal(role(env, 'R_BPD', 'Time'), 'measure');
+    for (const t of ['Village', 'R_box', 'LT_individual']) assert.equal(column(env, t, 'Longitude').geo, 'longitude');
+    assert.equal(role(env, 'LT_night', 'Cloud_set'), 'ordinal');
+    assert.equal(role(env, 'R_day', 'Cloud_9am'), 'ordinal');
+    assert.equal(column(env, 'LT_night', 'Lunation').additivity?.value, 'non-additive');
+    assert.equal(role(env, 'Other_hosts', 'Number'), 'measure');
+    assert.notEqual(role(env, 'Species', 'Species_name'), 'binary', "a C string's closing NUL is no binary");
+    assert.equal(role(env, 'Village', 'Upazila'), 'geo');
+    assert.equal(role(env, 'Village', 'Union'), 'geo');
+  });
+
+  it('reads the World Bank WDI workbook: codes as headers read through their descriptions, years with their codes, series per row', async () => {
+    const env = await load('worldbank-wdi-india-agriculture-xlsx');
+    const sheet = 'data_extract_from_world_development_indicators_sheet1';
+    assert.equal(role(env, sheet, 'year'), 'time');
+    assert.equal(column(env, sheet, 'year').time?.grain, 'year');
+    // `AG.AGR.TRAC.NO` and `NY.GDP.MKTP.CD` are quantities their descriptions name, not codes.
+    assert.equal(role(env, sheet, 'ag_agr_trac_no'), 'measure');
+    assert.equal(column(env, sheet, 'ny_gdp_mktp_cd').additivity?.value, 'additive');
+    // "GDP growth (annual %)": the description says a rate, whatever the code's `gdp` says.
+    assert.equal(column(env, sheet, 'ny_gdp_mktp_kd_zg').additivity?.value, 'non-additive');
+    assert.equal(column(env, sheet, 'sp_pop_grow').additivity?.value, 'non-additive');
+    // Its label repeated as the first row does not make numbers text.
+    assert.equal(role(env, sheet, 'sl_agr_empl_fe_zs'), 'measure');
+    // Land over the years is a stock.
+    assert.equal(column(env, sheet, 'ag_lnd_agri_k2').additivity?.value, 'semi-additive');
+    const data = 'data_extract_from_world_development_indicators_data';
+    const year = column(env, data, 't_1990_yr1990');
+    assert.equal(year.additivity?.value, 'non-additive');
+    assert.match(year.additivity!.why, /series_name/);
+  });
+
+  it('reads the UK Parliament divisions: a flag word before a key or a count is neither, empty counts add up, empty lists are lists', async () => {
+    const env = await load('snommoc-parliament-divisions-json');
+    assert.equal(role(env, 'lords', 'member_content_count'), 'measure');
+    assert.equal(role(env, 'lords', 'sponsoring_member_id'), 'identifier');
+    assert.equal(role(env, 'lords_content_tellers', 'member_id'), 'identifier');
+    assert.equal(column(env, 'commons', 'double_majority_aye_count').additivity?.value, 'additive');
+    assert.equal(role(env, 'commons', 'ayes'), 'structured');
+  });
+
+  it('reads the CIMIS stations: net solar radiation is averaged, a latitude in apostrophes is a latitude', async () => {
+    const env = await load('cimis-delta-daily-stations-partitions');
+    assert.equal(column(env, 'davis', 'day_sol_rad_net_value').additivity?.value, 'non-additive');
+    assert.equal(column(env, 'station_locations', 'lat').geo, 'latitude');
+  });
+});
+
+describe('semantics rules: the thirty-sixth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps durations, cloud cover, shirt numbers, a member flag, a list of empty strings and an area without time as they were', async () => {
+    const lines = ['team,number,time,cloud_cover,travel_time_start,is_member,area_sq_km,tags'];
+    for (let i = 0; i < 40; i++) lines.push([`T${i % 4}`, String((i % 10) + 1), String(20 + ((i * 7) % 50)), String(i % 9), String(30 + i), i % 2 ? 'true' : 'false', String(100 + i * 13), '"[""""]"'].join(','));
+    const folder = makeFolder({ 'squads.csv': lines.join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'squads', 'number')?.role.value, 'measure', 'numbers that run 1…10 within teams say which');
+      assert.notEqual(found(env, 'squads', 'time')?.role.value, 'time', 'minutes 20–69 are no clock');
+      assert.notEqual(found(env, 'squads', 'cloud_cover')?.role.value, 'ordinal', 'cloud cover in eighths is an amount of sky');
+      assert.notEqual(found(env, 'squads', 'travel_time_start')?.role.value, 'time', 'values past 24 are no hours');
+      assert.equal(found(env, 'squads', 'is_member')?.role.value, 'flag');
+      assert.notEqual(found(env, 'squads', 'area_sq_km')?.additivity?.value, 'semi-additive', 'an area with no time axis adds up');
+      assert.equal(found(env, 'squads', 'tags')?.role.value, 'text', 'one empty string in every list is an empty field');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

@@ -235,9 +235,45 @@ function hhmmClock(e: ColumnEvidence, n: Names): boolean {
     const value = Number(text);
     return Math.floor(value / 100) <= 23 && value % 100 <= 59;
   }).length;
-  // Years (1800–2023) read as HHMM too: a day's times include the morning, before 10:00.
+  // Years (1800–2023) read as HHMM too: a day's times include the morning, before 10:00. Minutes (8–73) read as
+  // HHMM only as the hour after midnight: a day's times reach past 01:00.
   const morning = sample.filter((v) => Number(v) < 1000).length;
-  return clock >= 0.95 * sample.length && morning >= 0.05 * sample.length;
+  const pastOne = sample.filter((v) => Number(v) >= 100).length;
+  return clock >= 0.95 * sample.length && morning >= 0.05 * sample.length && pastOne >= 0.2 * sample.length;
+}
+
+/** An indicator's code in the World Bank's style, upper-case parts joined by dots (`AG.LND.AGRI.K2`, `SL.TLF.TOTL.IN`). */
+const INDICATOR_CODE = /^[A-Z]{2,3}(\.[A-Z0-9]{2,6}){2,5}$/;
+
+/**
+ * Numbers whose only other value is the column's own label, a sheet's second header row read as data (the World
+ * Bank's codes over their names: `SL.AGR.EMPL.FE.ZS` over "Employment in agriculture, female (% of …)").
+ */
+function labelRepeated(e: ColumnEvidence): boolean {
+  const label = e.dictionary?.description?.trim();
+  if (!label) return false;
+  const values = presentTexts(e).map((v) => v.trim());
+  const numbers = values.filter((v) => /^[-+]?(\d[\d,]*)?\.?\d+(e[-+]?\d+)?$/i.test(v));
+  return numbers.length >= 2 && values.every((v) => v === label || numbers.includes(v));
+}
+
+/** Words that say what happened at a time of day: a trap set, switched on, a reading recorded. */
+const CLOCK_EVENT_WORDS = new Set(['start', 'end', 'begin', 'finish', 'stop', 'set', 'connected', 'disconnected', 'collected', 'collection', 'recording', 'recorded', 'arrival', 'departure', 'on', 'off', 'sunrise', 'sunset']);
+
+/**
+ * A time of day written as hours and minutes with a dot (`9.35`, `16.00`, `7`) or as whole hours (`6`, `18`), named
+ * as the time something happened (`Time_start`, `T_end`, `Time_connected`): every value an hour 0–24 whose two
+ * decimals, where written, are minutes 0–59. A time with no event word (`Time` 8–73, minutes spent) is a duration.
+ */
+function dottedClock(e: ColumnEvidence, n: Names): boolean {
+  const timeWord = n.tokens.includes('time') || (n.tokens[0] === 't' && n.tokens.length === 2);
+  if (!timeWord || !n.tokens.some((t) => CLOCK_EVENT_WORDS.has(t)) || hasAny(n.tokens, DURATION_WORDS)) return false;
+  const sample = ((e as EvidenceWithSample).sample ?? e.column.samples).filter((v) => v !== null && v !== undefined && v !== '').map((v) => String(v).trim()).filter((v) => !/^(na|n\/a|nan|null|-)$/i.test(v));
+  if (sample.length < 2) return false;
+  return sample.every((v) => {
+    const m = /^(\d{1,2})(?:[.:](\d{2}))?$/.exec(v);
+    return m !== null && Number(m[1]) <= 24 && (m[2] === undefined || Number(m[2]) <= 59);
+  });
 }
 
 const timeRules: Rule[] = [
@@ -253,6 +289,7 @@ const timeRules: Rule[] = [
     if (part === 'day' && min >= 1 && max <= 31) return { role: 'time', rule: 'time:date-part-name', confidence: 0.6, why: `named ${column.name} (day of the month), whole numbers ${min}–${max}`, time: { storage: 'day-number', grain: 'other' } };
     return undefined;
   },
+  (e, n) => (dottedClock(e, n) ? { role: 'time', rule: 'time:dotted-clock', confidence: 0.65, why: `named ${e.column.name}, values are hours of the day, minutes after a dot (${e.column.samples.slice(0, 2).join(', ')}): a time of day`, time: { storage: 'text', grain: 'hour-of-day', layout: 'H.MM' } } : undefined),
   (e, n) => (hhmmClock(e, n) ? { role: 'time', rule: 'time:hhmm-clock', confidence: 0.75, why: `named ${e.column.name}, values read as HHMM (hours 0–23, minutes 0–59): a time of day`, time: { storage: 'text', grain: 'hour-of-day', layout: 'HHMM' } } : undefined),
   (e) => {
     const { column } = e;
@@ -364,7 +401,7 @@ const timeRules: Rule[] = [
     if (column.type === 'integer' && n.tokens.length === 1 && YEAR_WORDS.has(n.tokens[0]) && column.min !== undefined && num(column.min) >= 0 && num(column.max) <= 99 && column.distinctCount <= 40) {
       return { role: 'time', rule: 'time:two-digit-year', confidence: 0.75, why: `named ${column.name}, integers ${column.min}–${column.max}: years written with two digits`, time: { storage: 'text', grain: 'year', layout: 'YY', min: String(column.min), max: String(column.max) } };
     }
-    if (column.type === 'text' && f.yearText >= 0.95) return { role: 'time', rule: 'time:year-text', confidence: 0.9, why: `named ${column.name}, four-digit years written as text`, time: { storage: 'year', grain: 'year', layout: 'YYYY', isoExpression: "{col} || '-01-01'" } };
+    if (column.type === 'text' && f.yearText >= 0.95) return { role: 'time', rule: 'time:year-text', confidence: 0.9, why: `named ${column.name}, four-digit years written as text`, time: { storage: 'year', grain: 'year', layout: 'YYYY', isoExpression: "substr({col}, 1, 4) || '-01-01'" } };
     if (column.type === 'text' && n.tokens.includes('season')) return { role: 'time', rule: 'time:season', confidence: 0.7, why: `named ${column.name}: a season`, time: { storage: 'text', grain: 'other' } };
     return undefined;
   },
@@ -1166,11 +1203,14 @@ const RULES: Rule[] = [
     // A few URLs on many rows (a licence written as its URL) name a category, as a code would.
     const { rows, distinct } = present(e);
     if (share >= 0.8 && kind === 'url' && distinct <= 100 && rows >= 4 * distinct) return { role: 'dimension', rule: 'dimension:recurring-urls', confidence: 0.6, why: `${distinct} URLs recurring over ${Math.round(rows)} rows: a category written as a link` };
-    // Lists that hold nothing (`[""]` in every row, a form's field never filled in): empty, whatever the brackets say.
+    // Lists that hold nothing (`[]` or `[""]` in every row, a form's field never filled in): lists still.
     const lists = share >= 0.8 && kind === 'json' ? jsonLists(e) : undefined;
     if (lists && lists.items.length === 0) {
       if (hasAny(n.tokens, IDENTIFIER_WORDS)) return { role: 'identifier', rule: 'identifier:empty-lists', confidence: 0.4, why: `named ${e.column.name}, every list empty`, identifier: 'code' };
-      return { role: 'text', rule: 'text:empty-lists', confidence: 0.4, why: 'every list is empty' };
+      // A list with one empty item on every row (`[""]`, a form's field never filled in) is an empty field; a list
+      // with no items (`[]`) still a list: the people who voted, the tracks a credit covers, none in these records.
+      if (!presentTexts(e).every((v) => /^\[\s*\]$/.test(v.trim()))) return { role: 'text', rule: 'text:empty-lists', confidence: 0.4, why: 'every list holds one empty item' };
+      return { role: 'structured', rule: 'structured:empty-lists', confidence: 0.4, why: 'every list is empty: a list with no items here', structured: 'list' };
     }
     // Lists of UUIDs (`["229e8c8b-0f91-…"]`, a record's related records or other versions): keys of other records.
     if (lists && lists.items.filter((i) => UUID.test(i)).length >= 0.9 * lists.items.length) return { role: 'identifier', rule: 'identifier:lists-of-uuids', confidence: 0.65, why: 'lists of UUIDs: the keys of the records the row refers to', identifier: 'foreign-key' };
@@ -1310,7 +1350,9 @@ const RULES: Rule[] = [
     // (A count holds numbers: a `TRUE` in a column named `annual` is a tick, whatever the word counts elsewhere.)
     if (marker && !(counted && isNumber(column)) && !quantityName) return { role: 'flag', rule: 'flag:present-or-empty', confidence: 0.7, why: `one value (${mark}) or empty: a mark that is set or not` };
     // The participles (`done`, `hidden`) say a yes/no only as the name or its head: `hidden_size` is a size.
-    const flagName = (n.tokens.length > 1 && FLAG_PREFIXES.has(n.tokens[0])) || hasAny(n.tokens.filter((t) => !PARTICIPLE_FLAGS.has(t) || t === n.last), FLAG_WORDS);
+    // (A flag word before a key or a count, `member_id`, `member_content_count`, says whose key or what is counted.)
+    const keyOrCount = n.tokens.length > 1 && n.last !== undefined && !FLAG_WORDS.has(n.last) && (IDENTIFIER_WORDS.has(n.last) || COUNT_WORDS.has(n.last) || n.last === 'count' || n.last === 'from');
+    const flagName = !keyOrCount && ((n.tokens.length > 1 && FLAG_PREFIXES.has(n.tokens[0])) || hasAny(n.tokens.filter((t) => !PARTICIPLE_FLAGS.has(t) || t === n.last), FLAG_WORDS));
     if (flagName && column.distinctCount <= 2 && column.distinctCount >= 1) return { role: 'flag', rule: 'flag:name', confidence: 0.8, why: `named ${column.name}, ${column.distinctCount} value(s)` };
     // Named for its answers (`inholding_y_n`, `member_yn`): yes, no, and perhaps not known.
     const yn = n.last === 'yn' || (n.tokens.length > 2 && n.tokens[n.tokens.length - 2] === 'y' && n.last === 'n');
@@ -1428,8 +1470,11 @@ const RULES: Rule[] = [
       const projected = n.tokens.includes('easting') || n.tokens.includes('northing') || (e.dictionary !== undefined && (n.described[0] === 'x' || n.described[0] === 'y') && /^coordinates?$/.test(n.described[1] ?? ''));
       // A short name (`lat`) needs coordinate values; the full word (`latitude`) stands even with some stray values.
       const spelled = n.tokens.includes('latitude') || n.tokens.includes('longitude') || (e.dictionary !== undefined && (n.described.includes('latitude') || n.described.includes('longitude')));
-      if (!isNumber(column) && !projected && !spelled) return undefined;
-      if (!projected && !spelled && (Math.abs(num(column.min)) > limit || Math.abs(num(column.max)) > limit)) return undefined;
+      // (…and so does a short name over numbers written as text, in quotes (`'36.336222'`), all within the range.)
+      const written = !isNumber(column) ? presentTexts(e).map((v) => Number(v.trim().replace(/^'(.*)'$/, '$1'))) : [];
+      const textCoordinates = written.length >= 5 && written.every((v) => Number.isFinite(v) && Math.abs(v) <= limit);
+      if (!isNumber(column) && !projected && !spelled && !textCoordinates) return undefined;
+      if (!projected && !spelled && isNumber(column) && (Math.abs(num(column.min)) > limit || Math.abs(num(column.max)) > limit)) return undefined;
       return { role: 'geo', rule: `geo:${kind}`, confidence: 0.95, why: `named ${column.name}, ${isNumber(column) ? `values ${column.min}–${column.max}` : 'numbers written as text'}`, geo: kind };
     }
     // NUTS areas are coded in letters and digits (`ITC4`); a number so named is something else (grams of nuts).
@@ -1464,6 +1509,12 @@ const RULES: Rule[] = [
     const standAlone = [...alone].filter((v) => listed.has(v)).length;
     if (kind !== 'address' && kind !== 'city' && texts.length >= 10 && packed >= 0.2 * texts.length && lists.some((parts) => parts.length >= 3) && alone.size >= 2 && standAlone >= 0.5 * alone.size) return { role: 'structured', rule: 'structured:place-lists', confidence: 0.6, why: `named ${column.name}, ${Math.round((100 * packed) / texts.length)}% of values list several places joined by commas`, structured: 'list' };
     return { role: 'geo', rule: `geo:${kind}`, confidence: 0.85, why: `named ${column.name}: a ${kind.replace('-', ' ')}`, geo: kind };
+  },
+  // A union (Bangladesh's lowest rural council) beside the upazila it lies in: a place, as its upazila is.
+  (e, n) => {
+    if (e.column.type !== 'text' || n.tokens.length !== 1 || n.tokens[0] !== 'union') return undefined;
+    const upazila = e.table.columns.find((c) => c !== e.column && ['upazila', 'upazilla', 'thana'].includes(nameTokens(c.originalName || c.name).at(-1) ?? ''));
+    return upazila ? { role: 'geo', rule: 'geo:county', confidence: 0.7, why: `named ${e.column.name}, beside ${upazila.name}: a union, the council area an upazila is divided into`, geo: 'county' } : undefined;
   },
   // A currency (its ISO 4217 code, name or symbol) is a category prices are grouped by, not an entity referred to.
   (e, n) => {
@@ -1595,6 +1646,9 @@ const RULES: Rule[] = [
     // (…nor is an `_id` its document describes as no key, stored as reals: `unknown_id`, "Identified as DWP/HMRC
     // customer", pupils counted and their share in per cent.)
     if (idWord === 'id' && e.dictionary && !describedIdentifier(n.described, e.dictionary.description) && column.type === 'real' && !column.candidateKey) return undefined;
+    // …nor is a column headed by an indicator's code (the World Bank's `AG.AGR.TRAC.NO`, `NY.GDP.MKTP.CD`) that a
+    // dictionary describes as a quantity ("Agricultural machinery, tractors", "GDP (current US$)"): its last part is a unit.
+    if (INDICATOR_CODE.test(column.originalName ?? '') && e.dictionary && !describedIdentifier(n.described, e.dictionary.description)) return undefined;
     if (!idWord && !codeWord) {
       const said = describedIdentifier(n.described, e.dictionary?.description);
       return said ? { role: 'identifier', rule: 'identifier:described', confidence: 0.8, why: `described as "${e.dictionary!.description}" (${said})`, identifier: column.candidateKey ? 'primary-key' : 'code' } : undefined;
@@ -1627,13 +1681,18 @@ const RULES: Rule[] = [
     if (n.tokens.length === 2 && ENTITY_NOUNS.has(first) && /^(number|no|nr|num)$/.test(n.last ?? '') && column.type === 'integer' && num(column.min) >= 0) {
       return { role: 'identifier', rule: 'identifier:entity-number', confidence: 0.6, why: `named ${column.name}, whole numbers: the number of the ${first} a row is about`, identifier: 'code' };
     }
-    if (!idWord && !postal && isNumber(column) && !column.candidateKey && column.distinctCount <= 50 && !e.referenced) {
+    // A column named only `Number`, whole numbers that repeat across rows (hosts of a kind in a household, 36 values
+    // over 150 rows): how many, not which. (A code list's numbers are a dozen or so.)
+    // (Numbers that run without gaps, 1, 2, 3 … a shirt's, 73 … 104 a match's, or one per row, an atomic number, say which.)
+    const bareNumber = n.tokens.length === 1 && /^(number|num)$/.test(n.tokens[0]) && column.type === 'integer' && num(column.min) >= 0 && column.distinctCount > 12 && !column.candidateKey && column.distinctCount < 0.5 * e.table.rowCount && num(column.max) > 2 * column.distinctCount && num(column.max) - num(column.min) + 1 > 1.5 * column.distinctCount;
+    if (!idWord && !postal && !bareNumber && isNumber(column) && !column.candidateKey && column.distinctCount <= 50 && !e.referenced) {
       return { role: 'dimension', rule: 'dimension:numeric-code', confidence: 0.7, why: `named ${column.name}, ${column.distinctCount} integer codes` };
     }
     // The number of a category no table lists (`gender_id` 1 = female, 2 = male; `status_id`): a coded category.
     if (idWord && n.tokens.length === 2 && n.tokens[1] === idWord && /^(gender|sex|type|kind|status|category|class|colour|color)$/.test(n.tokens[0]) && !e.referenced && !e.foreignKey && !column.candidateKey && column.distinctCount <= 12) {
       return { role: 'dimension', rule: 'dimension:category-number', confidence: 0.6, why: `named ${column.name}, ${column.distinctCount} values, and no table lists ${n.tokens[0]}s: the code of a category` };
     }
+    if (bareNumber) return undefined;
     const kind: IdentifierKind = column.candidateKey && (e.referenced || table.columns[0] === column || n.tokens.length === 1) ? 'primary-key' : column.candidateKey ? 'code' : 'code';
     return { role: 'identifier', rule: idWord ? 'identifier:id-name' : 'identifier:code-name', confidence: idWord ? 0.9 : 0.75, why: `named ${column.name}`, identifier: kind };
   },
@@ -1678,6 +1737,11 @@ const RULES: Rule[] = [
     const steps = wholeSteps(e);
     if (n.last !== undefined && /^(condition|illum|illumination|vigou?r|decay)$/.test(n.last) && steps && steps.min >= 0 && steps.max <= 10 && steps.max > steps.min) {
       return { role: 'ordinal', rule: 'ordinal:scored-condition', confidence: 0.65, why: `named ${column.name}, whole steps ${steps.min}–${steps.max}: a scale` };
+    }
+    // Cloud scored in a few whole steps from 1 (`Cloud_9am` 1–4, clear to overcast): a scale. Cloud cover in eighths
+    // or per cent (`cloud_coverage` 0–8) is an amount of sky, a measure.
+    if (n.tokens.some((t) => /^(cloud|clouds|cloudiness)$/.test(t)) && !n.tokens.some((t) => /^(cover|coverage|pct|percent|perc|okta|oktas|amount|height|base|type)$/.test(t)) && steps && steps.min >= 1 && steps.max <= 5 && steps.max > steps.min) {
+      return { role: 'ordinal', rule: 'ordinal:cloud-score', confidence: 0.6, why: `named ${column.name}, whole steps ${steps.min}–${steps.max}: a score of cloudiness` };
     }
     // A stage in a few whole steps (`abortion_stage` 0–3, a tumour's stage 1–4): an order of development.
     if (n.last === 'stage' && steps && steps.min >= 0 && steps.max <= 10 && steps.max > steps.min) {
@@ -1758,7 +1822,7 @@ const RULES: Rule[] = [
   // Numbers written as text ($1,200; -566,000; 12 %).
   (e, n) => {
     const f = e.fingerprint;
-    if (e.column.type !== 'text' || (f.numericText < 0.9 && !(f.numericText >= 0.75 && countWithNotes(e, n)) && !f.figuresWithSymbols)) return undefined;
+    if (e.column.type !== 'text' || (f.numericText < 0.9 && !(f.numericText >= 0.75 && countWithNotes(e, n)) && !f.figuresWithSymbols && !labelRepeated(e))) return undefined;
     // R's row names, written out with the data frame (`row_names` `"1"`, `"2"`…): which row it was, kept as text.
     if (/^row_?names?$/.test(n.tokens.join('_')) && e.column.candidateKey && wholeNumbersWritten(e)) {
       return { role: 'identifier', rule: 'identifier:row-names', confidence: 0.8, why: `named ${e.column.name}, whole numbers written as text, one per row: R's row names`, identifier: 'row-index' };
@@ -2270,7 +2334,9 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     // (Statistics run into a token, `tmax`, are a name's abbreviations; a description's words are whole: a `developer` is no `per`.)
     // (An incidence counted, "estimated incidence (thousands)", HSE's injuries, is a number of cases, not a rate.)
     const countedIncidence = words.includes('incidence') && words.some((w) => /^(thousands?|millions?|number|count|counts|cases)$/.test(w)) && !words.includes('per');
-    const non = perUnit ?? distinctCount ?? hasAny(countedIncidence ? words.filter((w) => w !== 'incidence') : words, NON_ADDITIVE_WORDS) ?? head ?? (where === 'name' ? nonAdditiveMorpheme(words, KNOWN_WORDS) : undefined);
+    // Solar radiation written short (`DaySolRadNetValue`, `sol_rad`): a power on an area, read as a day's average.
+    const solarRadiation = words.some((w, at) => (w === 'sol' || w === 'solar') && words[at + 1] === 'rad') ? 'solar radiation' : undefined;
+    const non = perUnit ?? distinctCount ?? solarRadiation ?? hasAny(countedIncidence ? words.filter((w) => w !== 'incidence') : words, NON_ADDITIVE_WORDS) ?? head ?? (where === 'name' ? nonAdditiveMorpheme(words, KNOWN_WORDS) : undefined);
     if (non) return { value: 'non-additive', confidence: where === 'name' ? 0.85 : 0.75, source, why: `${where === 'name' ? 'named' : 'described'} with "${non}": sums are not meaningful` };
     const rate = hasAny(words, RATE_UNIT_WORDS);
     if (rate) return { value: 'semi-additive', confidence: where === 'name' ? 0.75 : 0.65, source, why: `in ${rate}, a rate at an instant: readings add across plants or stations at one moment, not over time` };
@@ -2298,7 +2364,7 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   // a statistic qualifies it (`avg_votes`).
   const head = tokens[tokens.length - 1];
   // (A count of a population, `population_count`, `electorate_population_count`, is that level: the words decide below.)
-  if (tokens.length > 1 && head !== undefined && COUNT_WORDS.has(head) && !MEASURED_IN.has(head) && evidence.column.type === 'integer' && !tokens.slice(0, -1).some((t) => STATISTIC_WORDS.has(t) || t === 'population' || t === 'pop' || t === 'headcount')) {
+  if (tokens.length > 1 && head !== undefined && COUNT_WORDS.has(head) && !MEASURED_IN.has(head) && (evidence.column.type === 'integer' || evidence.column.distinctCount === 0) && !tokens.slice(0, -1).some((t) => STATISTIC_WORDS.has(t) || t === 'population' || t === 'pop' || t === 'headcount')) {
     return { value: 'additive', confidence: 0.75, source: { kind: 'rule', rule: 'additivity:counted-head' }, why: `ends in "${head}": a count, which adds up` };
   }
   // Money per unit of a quantity written with a slash (`Capital cost (NZD/kW)`, `Fuel costs ($/GJ)`): a unit cost.
@@ -2335,9 +2401,13 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   // A distance from or to a point (`plot_distance_from_start_m`, `dist_to_coast`): where a thing is, not a way travelled.
   const from = tokens.findIndex((t, i) => (t === 'distance' || t === 'dist') && (tokens[i + 1] === 'from' || tokens[i + 1] === 'to'));
   if (from >= 0) return { value: 'non-additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:distance-from' }, why: `named ${evidence.column.name}: a distance ${tokens[from + 1]} a point, where each thing is, not a way travelled` };
+  // A name that is an indicator's code (`NY.GDP.MKTP.KD.ZG`) is read through its description first ("GDP growth
+  // (annual %)"): the code's parts are abbreviations, the description says what the figure is.
+  const coded = INDICATOR_CODE.test(evidence.column.originalName ?? '');
+  const byDictionary = described.length > 0 ? fromWords(described, 'dictionary') : undefined;
+  if (coded && byDictionary) return byDictionary;
   const byName = fromWords(tokens, 'name');
   if (byName) return byName;
-  const byDictionary = described.length > 0 ? fromWords(described, 'dictionary') : undefined;
   if (byDictionary) return byDictionary;
   const f = evidence.fingerprint;
   if (f.percentSign >= 0.5) return { value: 'non-additive', confidence: 0.8, source: { kind: 'rule', rule: 'additivity:percent-values' }, why: 'values are percentages' };

@@ -12,7 +12,7 @@ import { columnSemantics, defaultAggregation, type ColumnEvidence } from './colu
 import { checkReferences, CORRECTIONS_FILE, readCorrections, type SemanticCorrections } from './corrections';
 import { normalName, readCodebookTables, readDictionaries, readPreambleLegends, tablesDescribedBy, withoutCopyNumber } from './dictionary';
 import { addPartitionViews, findPartitions } from './partitions';
-import { markMixedUnits, markPositionsInGroups, markPositionsInTime, markRepeatedPerKey, markRunningTotals, spreadLevelsThroughSums } from './levels';
+import { markLandAreas, markMixedUnits, markPositionsInGroups, markPositionsInTime, markRepeatedPerKey, markRunningTotals, spreadLevelsThroughSums } from './levels';
 import { dateShape } from './grain';
 import { inferRelationships, viewLineage, type ColumnLineage } from './relationships';
 import { nameTokens } from './lexicon';
@@ -235,6 +235,8 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
   for (const table of ordered) markRepeatedPerKey(db, table, tableColumns.get(table.name) ?? []);
   // A value column beside a unit column holding ratios and amounts is not summed as stored.
   for (const table of ordered) markMixedUnits(db, table, tableColumns.get(table.name) ?? []);
+  // An area of land over time is a stock.
+  for (const table of ordered) markLandAreas(table, tableColumns.get(table.name) ?? []);
   // And numberings that run 1…n within each group are positions.
   for (const table of ordered) markPositionsInGroups(db, table, tableColumns.get(table.name) ?? []);
   markPositionsInTime(tableColumns, relationships);

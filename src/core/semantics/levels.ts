@@ -426,6 +426,38 @@ export function markMixedUnits(db: Database, table: TableProfile, columns: Colum
   }
   markKindsPerRow(db, table, columns);
   markHoursOfASubstance(table, columns);
+  markSeriesPerRow(db, table, columns);
+}
+
+/** Words of a column that names the series (the indicator) each row of a wide table holds. */
+const SERIES_WORDS = new Set(['series', 'indicator', 'indikator', 'variable', 'measure', 'metric', 'quant', 'quantity', 'parameter', 'param']);
+
+/**
+ * A wide table with a column per period (the World Bank's `1960 [YR1960]` … `2016 [YR2016]`) whose rows are
+ * different series (`Series Name`: "Agricultural land (% of land area)" on one row, "Agricultural land (sq. km)" on
+ * the next): each period's column holds shares beside areas and amounts, never summed as stored.
+ */
+function markSeriesPerRow(db: Database, table: TableProfile, columns: ColumnSemantics[]): void {
+  const periodHeaded = (name: string) => /^\s*[A-Za-z]{0,2}\s?(1[5-9]\d\d|20\d\d)(\s|$|[_\-[(.])/.test(name);
+  const periods = columns.filter((c) => {
+    const profile = table.columns.find((p) => p.name === c.column);
+    return profile !== undefined && periodHeaded(profile.originalName || profile.name) && c.role.value === 'measure' && c.additivity?.value !== 'non-additive' && c.additivity?.source.kind !== 'user' && c.role.source.kind !== 'user';
+  });
+  if (periods.length < 3) return;
+  const by = quantityColumn(table, SERIES_WORDS);
+  if (!by) return;
+  let named: string[];
+  try {
+    named = (db.exec(`SELECT DISTINCT ${q(by.name)} FROM ${q(table.name)} WHERE ${q(by.name)} IS NOT NULL LIMIT 51`)[0]?.values ?? []).map((r) => String(r[0]));
+  } catch {
+    return;
+  }
+  const mixed = named.find((v) => RATIO_UNIT.test(v) || namesStatistic(v));
+  if (named.length < 2 || mixed === undefined) return;
+  for (const c of periods) {
+    c.additivity = { value: 'non-additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:mixed-quantities' }, why: `one of ${periods.length} period columns of a table whose ${by.name} names a different series on each row (${named.length}, among them '${mixed}'): never summed as stored` };
+    c.aggregation = 'avg';
+  }
 }
 
 /**
@@ -479,6 +511,26 @@ function markKindsPerRow(db: Database, table: TableProfile, columns: ColumnSeman
     if (otherMax <= 100 && Math.abs(shareMean - otherMean) <= 0.05 * Math.max(Math.abs(shareMean), Math.abs(otherMean))) continue;
     c.additivity = { value: 'non-additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:mixed-quantities' }, why: `${by.name} says what each row's figures are ('${shares[0]}' or '${kinds.find((k) => !shares.includes(k))}'): at most ${shareMax} on the share rows, ${otherMean.toPrecision(3)} on average on the others, so shares and counts are never summed as stored` };
     c.aggregation = 'avg';
+  }
+}
+
+/** Words of land, and of an area's units. */
+const LAND_WORDS = new Set(['land', 'arable', 'forest', 'cropland', 'farmland', 'pasture', 'agricultural', 'irrigated']);
+const AREA_WORDS = new Set(['area', 'km', 'k2', 'km2', 'sq', 'hectares', 'hectare', 'ha', 'acres', 'acre']);
+
+/**
+ * An area of land in a table over time (the World Bank's "Agricultural land (sq. km)" year by year): the land held at
+ * each time, a stock, added across countries but not across years. (Without a time axis, a country's area adds up
+ * over countries: additive stays.)
+ */
+export function markLandAreas(table: TableProfile, columns: ColumnSemantics[]): void {
+  if (!columns.some((c) => c.role.value === 'time')) return;
+  for (const c of columns) {
+    if (c.role.value !== 'measure' || c.additivity?.value !== 'additive' || c.additivity.source.kind === 'user' || c.role.source.kind === 'user') continue;
+    const profile = table.columns.find((p) => p.name === c.column);
+    const words = [...nameTokens(profile?.originalName || c.column), ...(c.description ? nameTokens(c.description.value) : [])];
+    if (!words.some((w) => LAND_WORDS.has(w)) || !words.some((w) => AREA_WORDS.has(w))) continue;
+    c.additivity = { value: 'semi-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:land-area' }, why: `an area of land in a table over time: the land held at each time, a stock, not summed over time` };
   }
 }
 

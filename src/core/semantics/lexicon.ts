@@ -111,6 +111,17 @@ export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 's
   latitud: 'latitude',
   longitud: 'longitude',
   parish: 'region',
+  // The administrative units of South Asia: a sub-district (Bangladesh's upazila and union, Pakistan's and India's
+  // tehsil and taluka, a mandal), a district (zila).
+  upazila: 'county',
+  upazilla: 'county',
+  thana: 'county',
+  tehsil: 'county',
+  taluk: 'county',
+  taluka: 'county',
+  mandal: 'county',
+  zila: 'county',
+  zilla: 'county',
   // Waters: where fish are counted, samples taken.
   stream: 'region',
   river: 'region',
@@ -282,8 +293,11 @@ export const NON_ADDITIVE_WORDS = set(
     // A tree's diameter at breast height (`dbh`), a diameter cut short (`dend_diam`).
     'dbh diam ' +
     'mass molar boil boiling melt melting freezing affinity electronegativity hz khz mhz ghz heading bearing angle azimuth deg degree degrees width diameter radius thickness wavelength viscosity conductivity magnitude concentration intensity luminosity odds ' +
-    // How much of something is covered (cloud cover in eighths, a tree canopy's cover): a share.
-    'coverage cover ' +
+    // How much of something is covered (cloud cover in eighths, a tree canopy's cover): a share. The moon's phase
+    // (`Lunation`, per cent of its disc lit) too.
+    'coverage cover lunation ' +
+    // Solar radiation, a power on an area (W/m²), read as a day's average; irradiance.
+    'radiation irradiance ' +
     // Parts of an animal's body, measured on each one caught (a bird's tarsus and wing, a bat's forearm).
     'tarsus culmen wing wingspan forearm hindfoot',
 );

@@ -129,6 +129,8 @@ const PLAIN_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
 /** A figure below or above a detection limit (`< 0.05`, `>20`, `<=3`): a number, censored. */
 const CENSORED_NUMBER = /^[<>≤≥]=?\s?(?:\d+(?:\.\d+)?|\.\d+)$/;
 /** A number written with its sign, however padded (`+0.07`, `-006`, `+.014`): the sign says it is no code. */
+/** A decimal written with leading zeros to a fixed width (`088.53065`, `-05.25`). */
+const PADDED_DECIMAL = /^-?0\d+\.\d+$/;
 const SIGNED_NUMBER = /^[-+](?:\d+(?:\.\d*)?|\.\d+)$/;
 
 /** A number written as text, plainly (`-12.5`) or with separators and symbols (`$1,200`, `12 %`). */
@@ -234,9 +236,11 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     if (value instanceof Uint8Array && decoded === undefined) continue;
     if (decoded !== undefined) f.textInBlobs++;
     const raw = decoded ?? String(value);
-    // (ANSI colour codes in a log line start with ESC: they are text.)
-    if (/[\u0000-\u0008\u000e-\u001a\u001c-\u001f]/.test(raw)) f.controlChars++;
-    const text = raw.trim();
+    // (ANSI colour codes in a log line start with ESC: they are text. So is a C string's closing NUL that a program
+    // stored with it, `Culex Culex tritaeniorhynchus\0`.)
+    if (/[\u0000-\u0008\u000e-\u001a\u001c-\u001f]/.test(raw.replace(/\u0000+$/, ''))) f.controlChars++;
+    // (A file that quotes its text with apostrophes, `'36.336222'`, `'Davis'`: the value is inside them.)
+    const text = raw.trim().replace(/^'([^']*)'$/, '$1');
     if (MISSING_TEXT.test(text)) {
       f.missingText++;
       continue;
@@ -253,7 +257,8 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     else if (URL_PATTERN.test(text)) f.url++;
     else if (HOSTNAME.test(text)) f.hostname++;
     else if (isJson(text)) f.json++;
-    if (PLAIN_NUMBER.test(text) || SIGNED_NUMBER.test(text) || CENSORED_NUMBER.test(text)) f.numericText++;
+    // (A decimal padded with zeros to a fixed width, a longitude `088.53065`, is a number: the padding keeps columns aligned.)
+    if (PLAIN_NUMBER.test(text) || SIGNED_NUMBER.test(text) || CENSORED_NUMBER.test(text) || PADDED_DECIMAL.test(text)) f.numericText++;
     else if (NUMERIC_TEXT.test(text)) {
       f.numericText++;
       const symbol = /[$€£¥]/.exec(text)?.[0];
@@ -288,7 +293,8 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     if (year >= 100 && year <= 2100) f.yearInText++;
     if (CITY_STATE.test(text)) f.cityState++;
     if (/^\d{4}-?W\d{2}$/.test(text)) f.week++;
-    if (YEAR.test(text) || /^(1[5-9]\d\d|20\d\d)\.0$/.test(text)) f.yearText++;
+    // (The World Bank's databank writes a year with its code: `1960 [YR1960]`.)
+    if (YEAR.test(text) || /^(1[5-9]\d\d|20\d\d)\.0$/.test(text) || /^(1[5-9]\d\d|20\d\d) \[YR\1\]$/.test(text)) f.yearText++;
     if (COUNTRY_NAMES.has(lower)) f.country++;
     if (COUNTRY_CODES.has(text)) f.countryCode++;
     if (candidateTypesOf(text) & 24 /* DATE | DATETIME */) f.dateLike++;
