@@ -3251,3 +3251,52 @@ describe('semantics rules: the thirty-sixth set\'s rules stay off their look-ali
     }
   });
 });
+
+describe('semantics rules: revisions, arrays with no items, the Sun\'s regions, survey designs, empty periods (the thirty-seventh set)', function () {
+  this.timeout(180_000);
+  const role = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).role.value;
+
+  it('reads NASA DONKI: a version_id is a revision, a key whose arrays are a table is that list, an active region is a key, Kp is an index', async () => {
+    const env = await load('spacer-donki-space-weather-json');
+    const cme = 'cme_2017_01_01_2017_01_31';
+    assert.equal(role(env, cme, 'version_id'), 'ordinal');
+    assert.equal(role(env, cme, 'linked_events'), 'structured');
+    assert.equal(role(env, cme, 'cme_analyses'), 'structured');
+    assert.equal(role(env, cme, 'active_region_num'), 'identifier');
+    assert.equal(column(env, `${cme}_cme_analyses`, 'tilt').additivity?.value, 'non-additive');
+    assert.equal(column(env, `${cme}_cme_analyses_enlil_list`, 'kp_90').additivity?.value, 'non-additive');
+    assert.equal(column(env, `${cme}_cme_analyses_enlil_list`, 'estimated_shock_arrival_time').time?.grain, 'datetime');
+  });
+
+  it('reads NHANES and EdStats: nmol/L is a concentration, strata are a design, PHQ severity is ordered, an empty year is a year', async () => {
+    const nhanes = await load('nhanes-vitd-depression-csv');
+    const t = 'nhanes_2007_2018_filtered';
+    assert.equal(column(nhanes, t, 'vit_d_lab').additivity?.value, 'non-additive');
+    assert.equal(role(nhanes, t, 'strata'), 'dimension');
+    assert.equal(role(nhanes, t, 'depression_cat'), 'ordinal');
+    const edstats = await load('worldbank-edstats-education-xlsx');
+    const sheet = 'data_extract_from_education_statistics_all_indicators_data';
+    assert.equal(role(edstats, sheet, 't_2020'), 'measure');
+    assert.equal(column(edstats, sheet, 't_2020').additivity?.value, 'non-additive');
+  });
+});
+
+describe('semantics rules: the thirty-seventh set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps a versions table\'s key, a sales region, an empty column with no array, and a weight in kg as they were', async () => {
+    const versions = ['version_id,label', ...Array.from({ length: 12 }, (_, i) => `${i + 1},v${i + 1}`)].join('\n');
+    const docs = ['doc,version_id,region_name,empty_note,weight_kg', ...Array.from({ length: 30 }, (_, i) => `d${i},${(i % 12) + 1},${['North', 'South', 'East'][i % 3]},,${50 + i}`)].join('\n');
+    const folder = makeFolder({ 'versions.csv': versions + '\n', 'docs.csv': docs + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'docs', 'version_id')?.role.value, 'ordinal', 'a key of the versions table refers to it');
+      assert.equal(found(env, 'docs', 'region_name')?.role.value, 'geo');
+      assert.notEqual(found(env, 'docs', 'empty_note')?.role.value, 'structured');
+      assert.notEqual(found(env, 'docs', 'weight_kg')?.additivity?.value, 'semi-additive');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

@@ -75,6 +75,8 @@ export interface ColumnEvidence {
   otherColumn?: (name: string) => boolean;
   /** The key column of this column's own table whose values it holds (`county_la` naming other rows' `local_authority_code`). */
   selfReference?: string;
+  /** The child table the loader made of this JSON key's arrays (`linkedEvents` → `…_linked_events`): the column is the array. */
+  arrayTable?: string;
 }
 
 interface RoleDecision {
@@ -1463,6 +1465,9 @@ const RULES: Rule[] = [
       const conditions = values.filter((v) => CONDITION_WORDS.test(v)).length;
       if (values.length === 0 ? n.tokens.length > 1 && !GEO_WORDS[n.tokens[0]] : conditions >= 0.5 * values.length) return undefined;
     }
+    // The Sun's active region a flare or a mass ejection came from (`activeRegionNum` 12644, NOAA's number): the key of
+    // a region of the Sun, no place on Earth.
+    if (kind === 'region' && n.tokens.some((t, i) => t === 'active' && n.tokens[i + 1] === 'region')) return { role: 'identifier', rule: 'identifier:active-region', confidence: 0.6, why: `named ${column.name}: the number of an active region of the Sun`, identifier: 'code' };
     if (kind === 'latitude' || kind === 'longitude') {
       // (Numbers written as text beside `NA` are numbers.)
       if (!isNumber(column) && !(column.type === 'text' && e.fingerprint.numericText >= 0.9)) return undefined;
@@ -1628,6 +1633,13 @@ const RULES: Rule[] = [
       : undefined;
     if (titled && hasAny(n.tokens, DIMENSION_WORDS)) return { role: 'dimension', rule: 'dimension:category-code', confidence: 0.65, why: `named ${column.name}, whole numbers, beside ${titled.name}: the code of a ${hasAny(n.tokens, DIMENSION_WORDS)} it names` };
     if (titled) return { role: 'identifier', rule: 'identifier:code-beside-name', confidence: 0.65, why: `named ${column.name}, whole numbers, beside ${titled.name}: the code of what that column names`, identifier: 'code' };
+    // A survey's design (`strata` 59–148, `psu` 1–3): the stratum or sampling unit a respondent was drawn from, codes.
+    if (n.last !== undefined && /^(strata|stratum|psu|sdmvstra|sdmvpsu)$/.test(n.last) && column.type === 'integer' && !column.candidateKey) return { role: 'dimension', rule: 'dimension:survey-design', confidence: 0.65, why: `named ${column.name}: the ${n.last === 'psu' || n.last === 'sdmvpsu' ? 'primary sampling unit' : 'stratum'} of a survey's design, a code` };
+    // The revision of a record (`version_id` 1, 2, 3 on NASA DONKI's events, a `version_number`): an order, when no
+    // table lists versions.
+    if (n.tokens.length === 2 && n.tokens[0] === 'version' && /^(id|number|no|num|nr)$/.test(n.tokens[1]) && column.type === 'integer' && num(column.min) >= 0 && num(column.max) <= 50 && !column.candidateKey && !e.referenced && !e.foreignKey) {
+      return { role: 'ordinal', rule: 'ordinal:revision', confidence: 0.6, why: `named ${column.name}, whole numbers ${column.min}–${column.max}: revisions in order` };
+    }
     // `number_of_orders`, `num_items`: a count, not a key.
     if ((first === 'number' || first === 'num' || first === 'no') && n.tokens.length > 1 && n.tokens[1] === 'of') return undefined;
     if ((first === 'num' || first === 'n') && n.tokens.length > 1 && isNumber(column) && !column.candidateKey) return undefined;
@@ -1776,13 +1788,15 @@ const RULES: Rule[] = [
   // An empty column says only its name: a time word or a quantity word at its head.
   // (A table or view with no rows is empty in every column.)
   (e, n) => {
+    // (A JSON key whose arrays are a table of their own, empty where a record has none, `linkedEvents`, is the list.)
+    if (e.arrayTable && present(e).rows < 1) return { role: 'structured', rule: 'structured:nested-array', confidence: 0.6, why: `the array whose items are the rows of ${e.arrayTable}, empty where a record has none`, structured: 'list' };
     // (Placeholders in every row, `NA` all the way down, are empty too.)
     const placeholdersOnly = e.column.type === 'text' && ((e.fingerprint.missingText === 1 && present(e).rows < 1) || blankOnly(e));
     if ((e.column.nullFraction < 1 && e.table.rowCount > 0 && !placeholdersOnly) || !n.last) return undefined;
     // A time word, or one qualified as the start or the end of a span (`tsStart`, `date_end`).
     const spanOfTime = n.tokens.length === 2 && TIME_WORDS.has(n.tokens[0]) && SPAN_ENDS.has(n.last);
     if (TIME_WORDS.has(n.last) || spanOfTime || (TIME_SUFFIXES.has(n.last) && n.tokens.length > 1)) {
-      const grain = YEAR_WORDS.has(n.last) ? 'year' : n.last === 'month' ? 'month-of-year' : spanOfTime || n.last === 'ts' || n.last === 'timestamp' || n.last === 'datetime' ? 'datetime' : n.last === 'day' ? 'other' : 'day';
+      const grain = YEAR_WORDS.has(n.last) ? 'year' : n.last === 'month' ? 'month-of-year' : spanOfTime || n.last === 'ts' || n.last === 'timestamp' || n.last === 'datetime' || (n.last === 'time' && n.tokens.length > 1) ? 'datetime' : n.last === 'day' ? 'other' : 'day';
       return { role: 'time', rule: 'time:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}`, time: { storage: 'text', grain } };
     }
     if (FLAG_WORDS.has(n.last) || (n.tokens.length > 1 && FLAG_PREFIXES.has(n.tokens[0]))) return { role: 'flag', rule: 'flag:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}` };
@@ -1802,7 +1816,9 @@ const RULES: Rule[] = [
     // …and a statistic that opens the name (`pct_rpt`, percent of establishments reporting; `avg_wait`), or a figure
     // per thousand (`jobs_1000`, jobs per 1,000 jobs).
     const opened = n.tokens.length > 1 && STATISTIC_OPENERS.has(n.tokens[0]) ? n.tokens[0] : undefined;
-    const quantity = declaredText ? undefined : hasAny([n.last], ADDITIVE_WORDS) ?? hasAny([n.last], NON_ADDITIVE_WORDS) ?? hasAny([n.last], SEMI_ADDITIVE_WORDS) ?? hasAny(n.tokens, MONEY_WORDS) ?? counted ?? opened ?? perThousand(n.tokens);
+    // (A number after the head says which of several, `kp_90` at a clock angle of 90°: the head is the word before it.)
+    const head = /^\d+$/.test(n.last) && n.tokens.length > 1 ? n.tokens[n.tokens.length - 2] : n.last;
+    const quantity = declaredText ? undefined : hasAny([head], ADDITIVE_WORDS) ?? hasAny([head], NON_ADDITIVE_WORDS) ?? hasAny([head], SEMI_ADDITIVE_WORDS) ?? hasAny(n.tokens, MONEY_WORDS) ?? counted ?? opened ?? perThousand(n.tokens);
     if (quantity) return { role: 'measure', rule: 'measure:empty-name', confidence: 0.4, why: `empty, named ${e.column.name} (${quantity})` };
     if (DIMENSION_WORDS.has(n.last) || /^(charset|encoding|dir|license|licence)$/.test(n.last)) return { role: 'dimension', rule: 'dimension:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}` };
     return undefined;
@@ -2458,7 +2474,7 @@ const SIDES: ReadonlyArray<readonly [string, string]> = [['home', 'away'], ['tea
  * whole numbers, which add up over matches (a team's goals in a season). A test score or a rating stays a score.
  */
 /** Units of a concentration or of a probe's reading. */
-const CONCENTRATION_UNIT = /(^|[\s(,\[])((m|µ|u|n|k)?g|mmol|µmol|umol|mol|meq|cfu|mpn|cells)\s*\/\s*(l|dl|ml|100\s?ml|m3|m\^3|m³|kg|g)(?![a-z])|\b(ppm|ppb|ppmv|µs\/cm|us\/cm|ms\/cm|mv)\b/i;
+const CONCENTRATION_UNIT = /(^|[\s(,\[])((m|µ|u|n|k)?g|mmol|µmol|umol|nmol|pmol|mol|meq|cfu|mpn|cells)\s*\/\s*(l|dl|ml|100\s?ml|m3|m\^3|m³|kg|g)(?![a-z])|\b(ppm|ppb|ppmv|µs\/cm|us\/cm|ms\/cm|mv)\b/i;
 
 /** The words of an interval's two ends. */
 const BOUND_PAIRS: ReadonlyArray<readonly [string, string]> = [['start', 'end'], ['begin', 'end'], ['from', 'to'], ['first', 'last'], ['lower', 'upper']];

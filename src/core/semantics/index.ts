@@ -185,6 +185,9 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
     return undefined;
   };
   // Columns that name other rows of their own table (by its text key): read before the columns, which they key.
+  // The files a partition's view unites: a column of the view is what it is in them.
+  const bare = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const memberTables = (view: string): string[] => partitions.find((p) => p.view === view)?.tables.map((m) => m.table) ?? [];
   const nestedByTable = new Map(profile.tables.map((t) => [t.name, nestedLevels(db, t)]));
   for (const table of ordered) {
     const samples = sampleValues(db, table);
@@ -216,6 +219,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
           dictionary: entryFor(dictionary, table, column.name, profile) ?? memberEntry(table, column.name) ?? shownHeaderEntry(table, column),
           otherColumn,
           selfReference: nested?.columns.includes(column.name) ? nested.key : undefined,
+          arrayTable: profile.tables.find((t) => t.parent !== undefined && (t.parent.table === table.name || memberTables(table.name).includes(t.parent.table)) && bare(t.originalName) === bare(column.originalName || column.name))?.name,
           sample,
         };
         if (mayHoldDates(column, evidence.fingerprint)) evidence.dateShape = dateShape(db, table.name, column.name);

@@ -439,6 +439,20 @@ const SERIES_WORDS = new Set(['series', 'indicator', 'indikator', 'variable', 'm
  */
 function markSeriesPerRow(db: Database, table: TableProfile, columns: ColumnSemantics[]): void {
   const periodHeaded = (name: string) => /^\s*[A-Za-z]{0,2}\s?(1[5-9]\d\d|20\d\d)(\s|$|[_\-[(.])/.test(name);
+  const headedByPeriod = (c: ColumnSemantics) => {
+    const profile = table.columns.find((p) => p.name === c.column);
+    return profile !== undefined && periodHeaded(profile.originalName || profile.name);
+  };
+  // A period with no figures yet (`2020` all `..`) holds what the other periods hold.
+  const measured = columns.filter((c) => headedByPeriod(c) && c.role.value === 'measure');
+  if (measured.length >= 3) {
+    for (const c of columns) {
+      if (!headedByPeriod(c) || c.role.value !== 'text' || c.role.source.kind !== 'rule' || !/empty/.test(c.role.source.rule)) continue;
+      c.role = { value: 'measure', confidence: 0.5, source: { kind: 'rule', rule: 'measure:empty-period' }, why: `empty, one of ${measured.length + 1} period columns whose others hold figures` };
+      c.additivity = { ...measured[0].additivity! };
+      c.aggregation = measured[0].aggregation;
+    }
+  }
   const periods = columns.filter((c) => {
     const profile = table.columns.find((p) => p.name === c.column);
     return profile !== undefined && periodHeaded(profile.originalName || profile.name) && c.role.value === 'measure' && c.additivity?.value !== 'non-additive' && c.additivity?.source.kind !== 'user' && c.role.source.kind !== 'user';

@@ -298,6 +298,8 @@ export const NON_ADDITIVE_WORDS = set(
     'coverage cover lunation ' +
     // Solar radiation, a power on an area (W/m²), read as a day's average; irradiance.
     'radiation irradiance ' +
+    // The planetary K index of a geomagnetic storm (`kp_index`, `kp_90`, 0–9); a tilt, an angle.
+    'kp tilt ' +
     // Parts of an animal's body, measured on each one caught (a bird's tarsus and wing, a bat's forearm).
     'tarsus culmen wing wingspan forearm hindfoot',
 );
@@ -369,6 +371,8 @@ export const ORDINAL_SCALES: string[][] = [
   ['poor', 'fair', 'good', 'very good', 'excellent'],
   ['bronze', 'silver', 'gold', 'platinum'],
   ['none', 'mild', 'moderate', 'severe'],
+  // A clinical severity (PHQ-9's depression categories: none, mild, moderate, moderately severe, severe).
+  ['none', 'minimal', 'mild', 'moderate', 'moderately severe', 'moderately severe to severe', 'severe', 'very severe', 'extreme'],
   ['none', 'trace', 'light', 'moderate', 'heavy'],
   ['beginner', 'intermediate', 'advanced', 'expert'],
   ['junior', 'mid', 'senior', 'lead'],

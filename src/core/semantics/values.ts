@@ -324,7 +324,8 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     // (A thing or `none`, written in either case: a coded-wire tag `CWT` / `None`, is whether it is there.)
     f.yesNo = answered.length === 2 && (YES_NO_PAIRS.some(([a, b]) => answered.includes(a) && answered.includes(b)) || negationPair(answered[0], answered[1]) || (answered.includes('none') && distinct.length >= 2 && !/^\d/.test(answered.find((v) => v !== 'none') ?? '')));
     // (A survey's "Other (please specify)" beside the scale's answers is no step of it.)
-    const scaled = [...lowered].filter((v) => !/^other\b/.test(v));
+    // (The bottom of a scale said as the lack of what it grades, "no depression", is its `none`.)
+    const scaled = [...lowered].filter((v) => !/^other\b/.test(v)).map((v) => (/^no [a-z]+$/.test(v) ? 'none' : v));
     f.ordinalScale = scaled.length >= 2 && ORDINAL_SCALES.some((scale) => scaled.every((v) => scale.includes(v)));
     // Graded judgements (`Good`, `Requires improvement to be good`, `Inadequate`), beside `Not judged`.
     const graded = [...lowered].filter((v) => !NOT_GRADED.test(v));
