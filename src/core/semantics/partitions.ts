@@ -8,7 +8,7 @@
 import type { ColumnType, EnvironmentDraft, TableProfile } from '../env/types';
 import { toSnakeIdentifier } from '../env/naming';
 import { quoteIdent as q } from '../text/sql';
-import { COUNTRY_NAMES } from './lexicon';
+import { COUNTRY_NAMES, MONTH_NAMES, nameTokens } from './lexicon';
 import { isCompactDay } from './values';
 import type { Partition } from './types';
 
@@ -65,6 +65,12 @@ function wholeNumberAffixes(names: string[]): { prefix: string; suffix: string }
 
 /** Words of a file or folder name that say it holds data, not what its files vary by (`output_data/`, `raw/`). */
 const GENERIC_WORDS = /^(data|file|files|part|parts|table|tables|output|input|raw|csv|json|export|exports|dump|tmp)$/i;
+
+/** The one month a name spells (`April 2025 Revenue for`, `sep_2021`): 1–12, or undefined for none or several. */
+function monthOf(name: string): number | undefined {
+  const found = new Set(nameTokens(name).map((t) => MONTH_NAMES.findIndex((m) => m === t || (t.length === 3 && m.startsWith(t)) || (t === 'sept' && m === 'september'))).filter((i) => i >= 0));
+  return found.size === 1 ? [...found][0] + 1 : undefined;
+}
 
 /** What the varying part of the file names is, in one word. */
 function keyName(values: string[], prefix: string, folder: string): string {
@@ -136,7 +142,11 @@ export function findPartitions(tables: readonly TableProfile[]): Array<Omit<Part
       // A file renamed along the way (`apc_mah_2024`, then `apc_mau_2025`) still varies by its year: each part holds
       // one year, all different, and the year is the part.
       const years = parts.map((v) => [...v.matchAll(/(?<!\d)(1[6-9]\d\d|20\d\d|21\d\d)(?!\d)/g)].map((m) => m[1]));
-      const values = years.every((y) => y.length === 1) && new Set(years.map((y) => y[0])).size === parts.length ? years.map((y) => y[0]) : parts;
+      // …and one named by its month and year (`April 2025 Revenue for Portal_csv`, `August 2025 Revenue For …`)
+      // varies by the month: `2025-04`.
+      const months = parts.map((v, i) => (years[i].length === 1 ? monthOf(v) : undefined));
+      const monthly = months.every((m) => m !== undefined) ? parts.map((_, i) => `${years[i][0]}-${String(months[i]).padStart(2, '0')}`) : undefined;
+      const values = monthly && new Set(monthly).size === parts.length ? monthly : years.every((y) => y.length === 1) && new Set(years.map((y) => y[0])).size === parts.length ? years.map((y) => y[0]) : parts;
       // The files must differ in one part, and the parts must be values (not whole different names of two datasets).
       if (values.some((v) => v === '') || new Set(values).size !== values.length) continue;
       // Two files are parts of one dataset only when the part is a value (a year, a number, a country); two
@@ -199,4 +209,17 @@ export function addPartitionViews(draft: EnvironmentDraft, partitions: Array<Omi
     const made = draft.addView(viewName, selects.join(' UNION ALL '), folder ? `${folder}/` : '', `${partition.tables.length} files, one per ${partition.key}`, types);
     return typeof made === 'string' ? { ...partition } : { ...partition, view: made.name };
   });
+}
+
+/** The files of a partition by what they vary by: "yearly files", "season files", "station files", "files" (an unnamed part). */
+export function partitionFiles(key: string): string {
+  const adverb: Record<string, string> = { year: 'yearly', month: 'monthly', date: 'daily', day: 'daily', week: 'weekly', quarter: 'quarterly' };
+  if (adverb[key]) return `${adverb[key]} files`;
+  return key === 'part' ? 'files' : `${key.replace(/_/g, ' ')} files`;
+}
+
+/** A partition's union view, read from the table alone (as `addPartitionViews` names it): its files and their key. */
+export function viewOfFiles(table: { kind: string; originalName: string }): { files: number; key: string } | undefined {
+  const m = table.kind === 'view' ? /^(\d+) files, one per (\w+)$/.exec(table.originalName) : null;
+  return m ? { files: Number(m[1]), key: m[2] } : undefined;
 }

@@ -179,7 +179,11 @@ function totalRowsOf(db: Database, table: TableProfile, column: Column, semantic
   const labels = totalLabels(distinct);
   // Groups of countries among countries (OWID's `Africa`, `EU-27`, `High-income countries` beside `France`): summed
   // or ranked with the countries they hold, they count them twice.
-  const groups = roleOf(semantics, column.name) === 'geo' ? groupsOfPlaces(distinct) : [];
+  // (Not in a table of records each with its own key, where a place repeats: the World Bank's projects, one per
+  // `id`, whose country is 'Africa' or 'World' for a project of several countries. A regional project is one record,
+  // not the sum of the others.)
+  const records = table.columns.some((c) => c !== column && c.candidateKey && roleOf(semantics, c.name) === 'identifier') && column.distinctCount < table.rowCount / 2;
+  const groups = roleOf(semantics, column.name) === 'geo' && !records ? groupsOfPlaces(distinct) : [];
   if (labels.length === 0 && groups.length === 0) return undefined;
   // Amounts that add up across the rows of one group: additive measures, and levels (a population), summed at one time.
   const summable = (c: Column) => (c.type === 'integer' || c.type === 'real') && c !== column && roleOf(semantics, c.name) === 'measure' && c.nullFraction < 0.9 && ['additive', 'semi-additive'].includes(semantics.find((s) => s.column === c.name)?.additivity?.value ?? '');
@@ -386,6 +390,22 @@ function hierarchyLevels(db: Database, table: TableProfile, semantics: readonly 
   return undefined;
 }
 
+/** A label for what no entity of its column holds: `Unallocated`, `Not allocated`, `Unattributed`. */
+const UNALLOCATED = /^(unallocated|not allocated|unattributed|not attributed)\b/i;
+
+/**
+ * Rows of what no entity holds (BEIS's local authority 'Unallocated', three rows beside 400 authorities): summed with
+ * the entities they are part of the whole, but ranked, averaged or counted as one of them they are no entity. Read
+ * only in a column of many entities (10 or more).
+ */
+function unallocatedRowsOf(db: Database, table: TableProfile, column: Column, firstDistinct?: FirstDistinct): TotalRows | undefined {
+  if (column.distinctCount < 10) return undefined;
+  const values = distinctOf(db, table, column, firstDistinct).filter((v): v is string => typeof v === 'string' && UNALLOCATED.test(v.trim()));
+  if (values.length === 0) return undefined;
+  const count = Number(rows(db, `SELECT COUNT(*) FROM ${q(table.name)} WHERE ${q(column.name)} IN (${values.map((v) => sqlLiteral(v)).join(', ')})`)?.[0]?.[0] ?? 0);
+  return { table: table.name, column: column.name, values, rows: count, evidence: 'unallocated', confidence: 0.6, grouping: [], why: `${column.name} ${values.map((v) => `'${v}'`).join(', ')}: what no ${column.name} holds, no entity of the column` };
+}
+
 /** The total rows of each table: per text dimension, the labels that read as totals and that the data bears out. */
 export function findTotalRows(db: Database, tables: readonly TableProfile[], semanticsOf: (table: string) => readonly ColumnSemantics[], firstDistinct?: FirstDistinct): TotalRows[] {
   const found: TotalRows[] = [];
@@ -400,6 +420,9 @@ export function findTotalRows(db: Database, tables: readonly TableProfile[], sem
       const subtotalsFound = found.some((f) => f.table === table.name && f.why.includes(': subtotals by '));
       const totals = totalRowsOf(db, table, column, semantics, firstDistinct) ?? (column.distinctCount >= 10 && !subtotalsFound ? subtotalRowsOf(db, table, column, semantics) : undefined);
       if (totals) found.push(totals);
+      // (In the column of the entities, not in their codes: `local_authority` 'Unallocated', not `code` 'Unallocated Scotland'.)
+      const unallocated = ['geo', 'dimension'].includes(roleOf(semantics, column.name)) ? unallocatedRowsOf(db, table, column, firstDistinct) : undefined;
+      if (unallocated) found.push(unallocated);
     }
   }
   return found;

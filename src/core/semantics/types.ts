@@ -233,9 +233,11 @@ export interface TotalRows {
    * `sum-of-parts` — the labels' rows together equal it (each totals a part); `largest` — at least every other row and
    * at most their sum (a total of some of them); `word` — no measure to check, the bare word in a short dimension;
    * `group-of-places` — among country names, the name of a group of countries (a continent, `World`, `EU-27`,
-   * `OECD`, an income group, `Asia (excl. China & India)`). The strongest of its labels' evidence; `confidence` is the weakest's.
+   * `OECD`, an income group, `Asia (excl. China & India)`); `unallocated` — rows of what no entity of the column holds
+   * (BEIS's local authority 'Unallocated': gas no authority's meters took), no total, but no entity either. The
+   * strongest of its labels' evidence; `confidence` is the weakest's.
    */
-  evidence: 'sum-of-rest' | 'sum-of-parts' | 'largest' | 'word' | 'group-of-places' | 'other-levels';
+  evidence: 'sum-of-rest' | 'sum-of-parts' | 'largest' | 'word' | 'group-of-places' | 'other-levels' | 'unallocated';
   /**
    * `other-levels`: the one level of a stacked geography the rows are kept at (`LEPplus` of `geography_type`), the
    * others (`Country`, `Nation`, `Region`) being the excluded `values`: areas of different levels overlap.

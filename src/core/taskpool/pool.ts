@@ -263,6 +263,8 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
 
   const contaminated = auditContamination(candidates, profile, options.contamination ?? []);
   const valid: TaskSpec[] = [];
+  /** Questions over a sheet, with the sheet blanked, to the first task that asked them. */
+  const askedOverSheets = new Map<string, string>();
   // Near-duplicates are judged against the tasks that passed the data checks, whatever the no-data model said
   // of them: a task whose twin was rejected as answerable without data is a near-duplicate still (it asks the
   // same thing), so the no-data check can only remove tasks from the pool, never bring their twins in.
@@ -292,6 +294,14 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
         // A provider failure is not evidence either way; the check stays skipped and says why.
         options.onProgress?.(`no-data check skipped for ${task.id}: ${error instanceof Error ? error.message : String(error)}`);
       }
+    }
+    // The same question over the sister sheets of a workbook (one per year, the same columns): asked once. Seven
+    // copies of one template teach one thing seven times.
+    const sheetless = task.question.replace(/\bthe '[^']+' sheet\b/g, 'the · sheet');
+    if (reasons.length === 0 && sheetless !== task.question) {
+      const first = askedOverSheets.get(sheetless);
+      if (first) reasons.push('the same question over another sheet of the workbook');
+      else askedOverSheets.set(sheetless, task.id);
     }
     task.validation = { status: reasons.length === 0 ? 'valid' : 'rejected', reasons, evidenceStable: evidence.stable, replayed: evidence.replayed, noDataCheck: noData };
     if (reasons.length === 0) valid.push(task);

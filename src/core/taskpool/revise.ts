@@ -17,6 +17,7 @@ import type { AgentStep } from '../agent/types';
 import type { DataDocument, EnvironmentProfile } from '../env/types';
 import { stackedTableOf } from '../env/naming';
 import type { LlmProvider } from '../llm/types';
+import { partitionFiles, viewOfFiles } from '../semantics/partitions';
 import type { TwinTables } from '../semantics/types';
 import { containsWord, escapeRegExp } from '../text/regex';
 import { quoteIdent } from '../text/sql';
@@ -250,7 +251,8 @@ export function namesTable(question: string, table: string, columns: readonly st
   // Named as the schema writes it, in quotes ("rows in the table 'weather'"), whatever its columns are called.
   if (question.toLowerCase().includes(`'${table.toLowerCase()}'`)) return true;
   // Named as its user knows it: its file (`day.csv`) or its sheet (`the 'GDP' sheet`).
-  if (label !== undefined && question.toLowerCase().includes(label.toLowerCase())) return true;
+  // (A nested list's label is named with or without its article: "how many 'sector' entries in projects.json".)
+  if (label !== undefined && question.toLowerCase().includes(label.toLowerCase().replace(/^the /, ''))) return true;
   // …or its file by the file's words ("the seagrass density survey" for seagrass_density_survey.csv).
   const named = fileWords(label);
   if (named && new RegExp(`(^|[^a-z0-9_])the ${escapeRegExp(named)}(?=$|[^a-z0-9_])`).test(normalizeText(question))) return true;
@@ -311,6 +313,9 @@ export function tablesNamingPhrase(tables: readonly string[], profile?: Environm
   const labels = profile ? tables.map((t) => tableLabel(t, profile)) : [];
   // Files and sheets by the names their user knows: "In day.csv, ", "In the 'GDP' sheet and hour.csv, ".
   if (profile && labels.every((l) => l !== undefined)) return `In ${labels.join(' and ')}, `;
+  // A partition's union view by its files ("In all 12 monthly files, "), as the rest of the question calls it.
+  const files = profile && tables.length === 1 ? viewOfFiles(profile.tables.find((x) => x.name === tables[0]) ?? { kind: 'table', originalName: '' }) : undefined;
+  if (files) return `In all ${files.files} ${partitionFiles(files.key)}, `;
   // A name of several words or with digits (`all_seasons`, `worldcup_14`, `recvDeps`): quoted as the schema writes it.
   // A view (a partition's union of files) is called one, as the rest of the question calls it.
   const kind = profile && tables.every((t) => profile.tables.find((x) => x.name === t)?.kind === 'view') ? 'view' : 'table';
@@ -359,7 +364,7 @@ function tableNamed(task: TaskSpec, profile: EnvironmentProfile, documents: read
   const columns = (table: string) => profile.tables.find((t) => t.name === table)?.columns.map((c) => c.name) ?? [];
   // A union view of a partition's files is named by its files, "in all 12 monthly files", "across the 30 files, one per
   // season" (a file alone is one month).
-  const unionNamed = (table: string) => profile.tables.find((t) => t.name === table)?.kind === 'view' && /\b(all|the) \d+ ([a-z]+ )?files\b/i.test(task.question);
+  const unionNamed = (table: string) => profile.tables.find((t) => t.name === table)?.kind === 'view' && /\b(all|the) \d+ ([a-z]+ ){0,3}files\b/i.test(task.question);
   return (table) => namesTable(task.question, table, columns(table), tableLabel(table, profile)) || unionNamed(table) || (cited !== '' && namesTable(cited, table, columns(table)));
 }
 

@@ -73,9 +73,14 @@ export function exclusionSentence(left: readonly TotalRows[], nameOf: (table: st
   // levels, and a second sentence saying so would be redundant.)
   const keptTables = new Set(kept.map((t) => t.table));
   left = left.filter((t) => t.keep === undefined && !keptTables.has(t.table));
+  // Rows of what no entity holds are said apart: "…, and the rows whose local authority is 'Unallocated', which belong
+  // to no local authority."
+  const unheld = left.filter((t) => t.evidence === 'unallocated');
+  const unheldSentence = unheld.map((t) => `Leave out the ${t.rows === 1 ? 'row' : 'rows'} whose ${nameOf(t.table, t.column)} is ${listed(t.values)}, which ${t.rows === 1 ? 'belongs' : 'belong'} to no ${nameOf(t.table, t.column)}.`).join(' ');
+  left = left.filter((t) => t.evidence !== 'unallocated');
   const byColumn = new Map<string, Set<string>>();
   for (const t of left) for (const v of t.values) byColumn.set(t.column, (byColumn.get(t.column) ?? new Set()).add(v));
-  if (byColumn.size === 0) return keepSentence || undefined;
+  if (byColumn.size === 0) return [keepSentence, unheldSentence].filter(Boolean).join(' ') || undefined;
   const clauses = [...byColumn].map(([column, values]) => {
     const all = [...values];
     // Many groups of countries (the World Bank's regions and income groups, OWID's continents): named by what they
@@ -86,7 +91,7 @@ export function exclusionSentence(left: readonly TotalRows[], nameOf: (table: st
   });
   const one = left.reduce((n, t) => n + t.rows, 0) === 1;
   const sentence = `Leave out the ${one ? 'row' : 'rows'} ${clauses.join(' and those ')}, which ${one ? 'totals' : 'total'} other rows.`;
-  return keepSentence ? `${sentence} ${keepSentence}` : sentence;
+  return [sentence, keepSentence, unheldSentence].filter(Boolean).join(' ');
 }
 
 /** The question with the exclusion stated once (unchanged when the task leaves nothing out or already says it). */

@@ -117,11 +117,30 @@ async function problemsOf(context: FamilyContext, table: TableProfile): Promise<
     variants.push(column);
     if (merged <= 50) spellings.push(column);
   }
-  const all = table.columns.map((c) => q(c.name)).join(', ');
-  const dup = await query(context, `SELECT COUNT(*) - (SELECT COUNT(*) FROM (SELECT DISTINCT ${all} FROM ${q(table.name)})) FROM ${q(table.name)}`);
   // The measure written most often with separators first: it is the one whose reading matters most.
   numbers.sort((a, b) => b.separated - a.separated);
-  return { numbers, spellings, variants, duplicates: num(dup?.[0]?.[0] ?? 0) };
+  return { numbers, spellings, variants, duplicates: await copiedRows(context, table) };
+}
+
+/**
+ * Rows that copy an earlier row exactly, where the copies are an artefact to clean: not the items of a record's nested
+ * list (a World Bank project's sectors, two of one major sector by design), nor records whose telling detail is
+ * withheld (ONRR's revenue on Indian land, its state and county left empty, so two leases' rows read alike). Copies
+ * that mostly leave empty a column most rows fill are such records.
+ */
+async function copiedRows(context: FamilyContext, table: TableProfile): Promise<number> {
+  if (table.parent) return 0;
+  const all = table.columns.map((c) => q(c.name)).join(', ');
+  const dup = num((await query(context, `SELECT COUNT(*) - (SELECT COUNT(*) FROM (SELECT DISTINCT ${all} FROM ${q(table.name)})) FROM ${q(table.name)}`))?.[0]?.[0] ?? 0);
+  if (dup === 0) return 0;
+  const filled = table.columns.filter((c) => c.nullFraction > 0 && c.nullFraction < 0.5);
+  if (filled.length === 0) return dup;
+  const copies = `SELECT ${all}, COUNT(*) AS copies_n FROM ${q(table.name)} GROUP BY ${all} HAVING COUNT(*) > 1`;
+  const row = (await query(context, `SELECT COUNT(*), ${filled.map((c) => `SUM(${q(c.name)} IS NULL)`).join(', ')} FROM (${copies})`))?.[0];
+  if (!row) return dup;
+  const groups = num(row[0]);
+  const withheld = row.slice(1).some((v) => num(v) >= 0.8 * groups);
+  return withheld ? 0 : dup;
 }
 
 function isTextNumbers(context: FamilyContext, table: TableProfile, column: ColumnProfile): boolean {
@@ -190,8 +209,9 @@ function tableRef(context: FamilyContext, table: TableProfile): string {
   // A file or a sheet by the name its user knows (grants.tsv, the 'GDP' sheet, the seagrass density survey).
   const label = tableLabel(table.name, context.profile);
   if (label) return tablePlace(context, table);
-  const partitionView = context.semantics.partitions.some((p) => p.view === table.name);
-  return partitionView || /\d/.test(words(table.name)) ? `the "${table.name}" table` : `the ${words(table.name)} table`;
+  // A union of files by its files ("all 12 monthly files"), as the rest of the pool calls it.
+  if (context.semantics.partitions.some((p) => p.view === table.name)) return tablePlace(context, table);
+  return /\d/.test(words(table.name)) ? `the "${table.name}" table` : `the ${words(table.name)} table`;
 }
 
 /** What the question says of each problem; `brief` leaves the examples out (a question has 60 words at most). */

@@ -328,6 +328,10 @@ export async function sourcePairs(context: FamilyContext): Promise<{ disagreeing
   for (const a of tables) {
     for (const b of tables) {
       if (a === b || derivedFrom(context, a.name, b.name) || (partitionOf(context, a.name) && partitionOf(context, a.name) === partitionOf(context, b.name))) continue;
+      // Sister sheets of one workbook (a sheet per year, the same columns) are one dataset split by period: their
+      // differences are changes over time, not two sources to reconcile.
+      const sisters = a.sourceFile === b.sourceFile && /\.(xlsx|xlsm|ods)$/i.test(a.sourceFile) && a.columns.length === b.columns.length && a.columns.every((c) => b.columns.some((d) => d.name === c.name));
+      if (sisters) continue;
       const shared = a.columns
         .filter((ca) => KEY_ROLES.has(semanticsOf(context, a.name, ca.name)?.role.value ?? '') && ca.nullFraction === 0 && !ca.name.startsWith('_'))
         .flatMap((ca) => b.columns.filter((cb) => cb.name.toLowerCase() === ca.name.toLowerCase() && cb.nullFraction === 0).map((cb) => ({ a: ca, b: cb })));

@@ -20,7 +20,7 @@ import { aggregateDocumentRules, codeDefinitions, documentRules, documentTargets
 import { escapeRegExp } from '../../text/regex';
 import { addEdge, columnNode, sectionNode } from '../graph';
 import type { TaskSpec } from '../types';
-import { clearLeader, groupings, groupingsOf, groupNoun, humanize, keyGroupings, labelHint, noun, num, q, query, rowsNoun, sourceOf, sqlLiteral, TaskProgram, type FamilyContext, type Grouping, type TaskFamily } from './kit';
+import { clearLeader, groupings, groupingsOf, groupNoun, humanize, keyGroupings, labelHint, noun, num, q, query, rowsNoun, sourceOf, sqlLiteral, tablePlace, TaskProgram, type FamilyContext, type Grouping, type TaskFamily } from './kit';
 
 /** A group's share from fewer rows than this is noise, not a finding. */
 const MIN_GROUP_ROWS = 20;
@@ -316,8 +316,9 @@ async function entityTask(context: FamilyContext, rule: DocumentRule, group: Gro
 
 /** "In the "season_all" table, ": a table whose name a question cannot write in words (a union of files, a number in it). */
 function inTable(context: FamilyContext, table: TableProfile): string {
-  const partitionView = context.semantics.partitions.some((p) => p.view === table.name);
-  return partitionView || /\d/.test(table.name) ? `In the "${table.name}" table, ` : '';
+  // A union of files by its files ("In all 12 monthly files, "), as the rest of the pool calls it.
+  if (context.semantics.partitions.some((p) => p.view === table.name)) return `In ${tablePlace(context, table)}, `;
+  return /\d/.test(table.name) ? `In the "${table.name}" table, ` : '';
 }
 
 async function codeTask(context: FamilyContext, definition: CodeDefinition, group: Grouping): Promise<TaskSpec | undefined> {

@@ -96,6 +96,10 @@ export const joinKeyFamily: TaskFamily = {
       if (label === key.parentColumn) continue;
       // One child row per parent (pub_info per publisher): the count is 1 by construction.
       if (key.childColumn.distinctCount >= key.child.rowCount * (1 - key.childColumn.nullFraction)) continue;
+      // The same number of child rows for every parent (two destinations for every tram route): fixed by design, no
+      // question of the data.
+      const sizes = await query(context, `SELECT COUNT(DISTINCT n) FROM (SELECT COUNT(*) AS n FROM ${q(key.child.name)} WHERE ${q(key.childColumn.name)} IS NOT NULL GROUP BY ${q(key.childColumn.name)})`);
+      if (num(sizes?.[0]?.[0] ?? 0) <= 1) continue;
       const through = throughColumn(keys, key, context);
       // A parent named by a label that one parent row has (five parties are called "Conservatives": naming one by it names none).
       const unique = `p.${q(label.name)} IN (SELECT ${q(label.name)} FROM ${q(key.parent.name)} GROUP BY ${q(label.name)} HAVING COUNT(*) = 1)`;

@@ -10,6 +10,8 @@ import { createHash } from 'node:crypto';
 import type { CodeRunner } from '../../agent/tools';
 import type { ColumnProfile, DataDocument, EnvironmentProfile, TableProfile } from '../../env/types';
 import { isValueColumn, quantityColumn, UNIT_COLUMN_WORDS } from '../../semantics/levels';
+import { partitionFiles } from '../../semantics/partitions';
+export { partitionFiles };
 import { ADDITIVE_WORDS, COUNT_WORDS, DIMENSION_WORDS, FLAG_WORDS, GEO_WORDS, MONEY_WORDS, NON_ADDITIVE_WORDS, ORDINAL_WORDS, SEMI_ADDITIVE_WORDS, TEXT_WORDS, TIME_WORDS, spanOfTime, unitPair } from '../../semantics/lexicon';
 import type { ColumnSemantics, Relationship, RepeatedValue, SemanticProfile } from '../../semantics/types';
 import type { ToolResult } from '../../sandbox/types';
@@ -494,7 +496,25 @@ export function derivedPair(context: FamilyContext, a: { table: string; column: 
   }
   const ia = inputs(a);
   const ib = inputs(b);
-  return [...ia].some((x) => ib.has(x)) || variantNames(context, a, b) || sameSeriesOtherYear(a.column, b.column) || oneSizeTwoWays(a.column, b.column);
+  return [...ia].some((x) => ib.has(x)) || variantNames(context, a, b) || sameSeriesOtherYear(a.column, b.column) || oneSizeTwoWays(a.column, b.column) || partAndWhole(a.column, b.column);
+}
+
+/**
+ * A part and its whole, or parts of one whole: names alike but for a number (`sector1_percent` and `sector3_percent`,
+ * a record's shares of one 100; bed days of stays of 7+ and of 14+ days, the second inside the first), or one the
+ * total of what the other names (`totalcommamt` and `idacommamt`, a project's IDA commitment inside its total).
+ * They correlate by construction.
+ */
+function partAndWhole(a: string, b: string): boolean {
+  const [na, nb] = [humanize(a).toLowerCase(), humanize(b).toLowerCase()];
+  if (na === nb) return false;
+  const numbered = (s: string) => s.replace(/\d+(\.\d+)?\+?/g, '#');
+  if (/\d/.test(na) && /\d/.test(nb) && numbered(na) === numbered(nb) && !(YEAR_SUFFIX.test(a) && YEAR_SUFFIX.test(b))) return true;
+  const TOTAL = /^(total|overall|grand)|\btotal$/;
+  if (TOTAL.test(na.replace(/\s+/g, '')) === TOTAL.test(nb.replace(/\s+/g, ''))) return false;
+  const [whole, part] = TOTAL.test(na.replace(/\s+/g, '')) ? [na, nb] : [nb, na];
+  const core = whole.replace(/\s+/g, '').replace(/^(total|overall|grand)|total$/, '');
+  return core.length >= 4 && part.replace(/\s+/g, '').endsWith(core);
 }
 
 /** Words of a thing's size, measured more than one way on the same thing. */
@@ -907,8 +927,15 @@ export function humanize(name: string): string {
     // (An acronym in the plural, `OIAs`, stays an acronym.)
     .map((p) => ((ACRONYM.test(p) && /[A-Z]/.test(p) && !/^[A-Z][a-z]/.test(p) && !CAPITALISED_WORDS.has(p.toLowerCase())) || /^[A-Z]{2,5}s$/.test(p) ? p : p.toLowerCase()))
     .filter((p, i, all) => !(p === 't' && i === 0 && all.length > 1 && /^\d/.test(all[1])));
+  // "No. of Term", `no_of_visits`: the number of them, not "no of term".
+  if (kept.length >= 3 && /^(no|nr|num)$/.test(kept[0]) && kept[1] === 'of') kept.splice(0, 1, 'number');
+  // A unit run onto the name (`height_m`, `dbh_cm`, `weight_kg`): the unit in parentheses, "height (m)".
+  if (kept.length >= 2 && NAME_UNITS[kept[kept.length - 1]] && !NAME_UNITS[kept[kept.length - 2]]) return `${writtenOut(kept.slice(0, -1)).join(' ')} (${NAME_UNITS[kept[kept.length - 1]]})`;
   return writtenOut(kept).join(' ');
 }
+
+/** Units a column's name may end in, written short: `height_m`, `depth_cm`, `mass_kg`, `area_ha`. */
+const NAME_UNITS: Record<string, string> = { m: 'm', cm: 'cm', mm: 'mm', km: 'km', kg: 'kg', g: 'g', mg: 'mg', ha: 'ha', m2: 'm²', km2: 'km²', ml: 'ml', kwh: 'kWh', mwh: 'MWh', gwh: 'GWh', usd: 'USD', eur: 'EUR', gbp: 'GBP' };
 
 /** Nouns without a plural of their own: a table of staff is "staff", not "staffs". */
 const UNCOUNTABLE = new Set(['staff', 'personnel', 'equipment', 'information', 'data', 'inventory', 'stock', 'news', 'series', 'species', 'software', 'feedback', 'weather', 'metadata']);
@@ -1543,6 +1570,10 @@ const GENERIC_MEASURES = new Set(['amount', 'value', 'total', 'quantity', 'qty',
 export function things(context: FamilyContext, table: TableProfile, count: number | 'one' | 'many'): string {
   const named = rowName(context, table);
   if (named) return noun(countable(named), count);
+  // The items of a nested list that names no thing: "'theme_namecode' entries in world_bank_projects.json", not
+  // "rows in the 'theme_namecode' entries in …".
+  const listed = table.parent ? /^the '(.+)' entries in (.+)$/.exec(tablePlace(context, table)) : null;
+  if (listed) return `'${listed[1]}' ${count === 'one' || count === 1 ? 'entry' : 'entries'} in ${listed[2]}`;
   return `${count === 'one' || count === 1 ? 'row' : 'rows'}${tableMention(context, table)}`;
 }
 
@@ -1701,7 +1732,10 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
     const words = nameWords(segment);
     // (A key that is no noun, `is_part_of`, `title_translated`, `geographic`, names no rows: "is part ofs".)
     const head = words.split(' ').pop() ?? '';
-    const noNoun = /^(of|to|in|on|for|by|with|from|at|as)$/.test(head) || /(ed|ic|al|ive|ous|ing)$/.test(head) || words.split(' ')[0] === 'is' || words.split(' ')[0] === 'has';
+    // (Nor does one that names an attribute of each item, `majorsector_percent`, `mjsector_namecode`: its items are
+    // entries, not "majorsector percents".)
+    const attribute = NON_ADDITIVE_WORDS.has(head.toLowerCase()) || /(code|name|percent|pct|value|amount|amt)$/i.test(head);
+    const noNoun = /^(of|to|in|on|for|by|with|from|at|as)$/.test(head) || /(ed|ic|al|ive|ous|ing)$/.test(head) || words.split(' ')[0] === 'is' || words.split(' ')[0] === 'has' || attribute;
     if (words !== '' && !/\d/.test(words) && !COLLECTION_WORDS.has(head) && !noNoun) return words.replace(/ /g, '_');
     return undefined;
   }
@@ -1967,13 +2001,6 @@ export function tablePlace(context: FamilyContext, table: TableProfile): string 
   const partition = partitionOfView(context, table);
   if (partition) return `all ${partition.tables.length} ${partitionFiles(partition.key)}`;
   return `the ${table.kind === 'view' ? 'view' : 'table'} '${table.name}'`;
-}
-
-/** The files of a partition by what they vary by: "yearly files", "files by station", "files" (an unnamed part). */
-export function partitionFiles(key: string): string {
-  const adverb: Record<string, string> = { year: 'yearly', month: 'monthly', date: 'daily', day: 'daily', week: 'weekly', quarter: 'quarterly' };
-  if (adverb[key]) return `${adverb[key]} files`;
-  return key === 'part' ? 'files' : `files by ${humanize(key)}`;
 }
 
 /**

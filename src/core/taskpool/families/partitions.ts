@@ -101,7 +101,13 @@ const filesWords = (parts: Parts) => {
  * "Give the season as the file names write it" — the part of the file names, which the union view's key column holds
  * too, so the answer is reproducible by whoever reads the files or the view.
  */
-const giveAs = (parts: Parts) => (parts.word === 'file' ? 'Give the file by the part of its name that differs' : `Give the ${parts.word} as the file names write it`);
+const giveAs = (parts: Parts) => {
+  if (parts.word === 'file') return 'Give the file by the part of its name that differs';
+  // A part read from the names, not copied (`April 2025 Revenue for Portal_csv.csv` holds the month `2025-04`).
+  const copied = parts.partition.tables.every((t) => t.file.includes(t.value));
+  if (!copied && parts.partition.tables.every((t) => /^\d{4}-\d{2}$/.test(t.value))) return `Give the ${parts.word} as YYYY-MM`;
+  return copied ? `Give the ${parts.word} as the file names write it` : `Give the ${parts.word} as the view's ${parts.key.name} column writes it`;
+};
 
 /** Files with at least MIN_ROWS rows passing `where`, and whether any file falls short. */
 async function counts(context: FamilyContext, parts: Parts, where: string): Promise<{ kept: number; short: boolean } | undefined> {
