@@ -6,7 +6,7 @@
  * these changes.)
  */
 import * as assert from 'node:assert/strict';
-import { humanize } from '../../src/core/taskpool/families/kit';
+import { columnPhrase, derivedPair, humanize } from '../../src/core/taskpool/families/kit';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
 import { environments } from '../support/familyContexts';
 
@@ -31,12 +31,34 @@ describe('task pool: after the round-23 question review', function () {
     }
   });
 
-  it('writes a unit run onto a name as a unit, and "No. of" as "number of"', () => {
-    assert.equal(humanize('height_m'), 'height (m)');
-    assert.equal(humanize('weight_kg'), 'weight (kg)');
-    assert.equal(humanize('consumption_gwh'), 'consumption (GWh)');
+  it("relates no UMBS column to one its dictionary says it is computed from: a volume from a length, a biomass from a count", async () => {
+    const { context, session } = await env('umbs-ltreb-forest-plots-csv');
+    assert.ok(derivedPair(context, { table: 'cwd', column: 'length' }, { table: 'cwd', column: 'estimated_volume_tapered' }));
+    assert.ok(derivedPair(context, { table: 'saplings', column: 'biomass' }, { table: 'saplings', column: 'count' }));
+    assert.ok(!derivedPair(context, { table: 'cwd', column: 'length' }, { table: 'cwd', column: 'density' }));
+    const pool = await buildTaskPool(session.toolContext);
+    for (const task of pool.tasks) {
+      assert.doesNotMatch(task.question, /\blength\b.*\bestimated volume tapered\b|\bestimated volume tapered\b.*\blength\b/, task.question);
+      assert.doesNotMatch(task.question, /\bsapling count\b.*\bbiomass\b|\bbiomass\b.*\bsapling count\b/, task.question);
+    }
+  });
+
+  it('reads "No. of Term" as one name, not as a path whose leaf is "of Term"', async () => {
+    const { context } = await env('prsindia-loksabha-activity-json');
+    const table = context.profile.tables.find((t) => t.columns.some((c) => c.originalName === 'No. of Term'))!;
+    const column = table.columns.find((c) => c.originalName === 'No. of Term')!;
+    assert.equal(columnPhrase(context, table.name, column), 'number of term');
+  });
+
+  it('writes metres after a length as a unit: "height (m)"', async () => {
+    const { context } = await env('scbi-forestgeo-tree-heights-csv');
+    const table = context.profile.tables.find((t) => t.name === 'scbi_tree_heights')!;
+    assert.equal(columnPhrase(context, table.name, table.columns.find((c) => c.name === 'height_m')!), 'height (m)');
+  });
+
+  it('writes "No. of" as "number of", and keeps other names as they were', () => {
     assert.equal(humanize('No. of Term'), 'number of term');
-    assert.equal(humanize('m'), 'm');
+    assert.equal(humanize('no_of_visits'), 'number of visits');
     assert.equal(humanize('unit_price'), 'unit price');
   });
 });

@@ -496,7 +496,20 @@ export function derivedPair(context: FamilyContext, a: { table: string; column: 
   }
   const ia = inputs(a);
   const ib = inputs(b);
-  return [...ia].some((x) => ib.has(x)) || variantNames(context, a, b) || sameSeriesOtherYear(a.column, b.column) || oneSizeTwoWays(a.column, b.column) || partAndWhole(a.column, b.column);
+  return [...ia].some((x) => ib.has(x)) || variantNames(context, a, b) || sameSeriesOtherYear(a.column, b.column) || oneSizeTwoWays(a.column, b.column) || partAndWhole(a.column, b.column) || describedFrom(context, a, b) || describedFrom(context, b, a);
+}
+
+/**
+ * A column its dictionary says is computed from the other ("The computed volume of the piece … based on the length and
+ * average diameter"; "Total calculated biomass … of each sapling involved in the given count"): related by
+ * construction, whatever the relation's form, which no test of the values need find.
+ */
+function describedFrom(context: FamilyContext, a: { table: string; column: string }, b: { table: string; column: string }): boolean {
+  const described = semanticsOf(context, a.table, a.column)?.description?.value.toLowerCase();
+  if (!described || !/\b(computed|calculated|derived|estimated|product of|sum of|ratio of|based on|based upon)\b/.test(described)) return false;
+  const other = context.profile.tables.find((t) => t.name === b.table)?.columns.find((c) => c.name === b.column);
+  const named = humanize(other?.originalName || b.column).toLowerCase();
+  return named.length >= 4 && new RegExp(`(^|[^a-z])${named.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^a-z])`).test(described);
 }
 
 /**
@@ -929,13 +942,8 @@ export function humanize(name: string): string {
     .filter((p, i, all) => !(p === 't' && i === 0 && all.length > 1 && /^\d/.test(all[1])));
   // "No. of Term", `no_of_visits`: the number of them, not "no of term".
   if (kept.length >= 3 && /^(no|nr|num)$/.test(kept[0]) && kept[1] === 'of') kept.splice(0, 1, 'number');
-  // A unit run onto the name (`height_m`, `dbh_cm`, `weight_kg`): the unit in parentheses, "height (m)".
-  if (kept.length >= 2 && NAME_UNITS[kept[kept.length - 1]] && !NAME_UNITS[kept[kept.length - 2]]) return `${writtenOut(kept.slice(0, -1)).join(' ')} (${NAME_UNITS[kept[kept.length - 1]]})`;
   return writtenOut(kept).join(' ');
 }
-
-/** Units a column's name may end in, written short: `height_m`, `depth_cm`, `mass_kg`, `area_ha`. */
-const NAME_UNITS: Record<string, string> = { m: 'm', cm: 'cm', mm: 'mm', km: 'km', kg: 'kg', g: 'g', mg: 'mg', ha: 'ha', m2: 'm²', km2: 'km²', ml: 'ml', kwh: 'kWh', mwh: 'MWh', gwh: 'GWh', usd: 'USD', eur: 'EUR', gbp: 'GBP' };
 
 /** Nouns without a plural of their own: a table of staff is "staff", not "staffs". */
 const UNCOUNTABLE = new Set(['staff', 'personnel', 'equipment', 'information', 'data', 'inventory', 'stock', 'news', 'series', 'species', 'software', 'feedback', 'weather', 'metadata']);
@@ -1122,6 +1130,9 @@ export function ownerless(phrase: string): boolean {
 const keepsCase = (w: string) => /^[A-Z]{2,}s?$/.test(w) || (/[A-Z]/.test(w) && /[A-Z].*[A-Z]|[0-9₀-₉]/.test(w)) || /^[a-z]+[A-Z]/.test(w);
 
 /** Units written as a name's last word (`capacity_mw`, `price_usd`), shown in parentheses: "capacity (MW)". Not `min`: `temp_min` is a minimum. */
+/** Words of a length, after which `_m` is metres: `height_m`, `dist_m`, `elevation_m`. */
+const LENGTH_WORDS = new Set(['height', 'length', 'depth', 'width', 'distance', 'dist', 'elevation', 'altitude', 'diameter', 'radius', 'thickness', 'span', 'girth', 'ht', 'len']);
+
 const UNIT_SUFFIXES: Record<string, string> = {
   mw: 'MW', kw: 'kW', gw: 'GW', mwh: 'MWh', kwh: 'kWh', gwh: 'GWh', twh: 'TWh', km: 'km', kg: 'kg', mm: 'mm', cm: 'cm', usd: 'USD', eur: 'EUR', gbp: 'GBP',
   pct: '%', ms: 'ms', sec: 's', hrs: 'hours', lb: 'lb', lbs: 'lb', mi: 'miles', mph: 'mph', kph: 'km/h', degc: '°C', degf: '°F',
@@ -1130,6 +1141,8 @@ const UNIT_SUFFIXES: Record<string, string> = {
   m3: 'm³', m3d: 'm³/day', m3s: 'm³/s', cfs: 'ft³/s', ml: 'ml', gal: 'gallons',
   // Grams (`dry_material_g`).
   g: 'g',
+  // Hectares (`area_ha`).
+  ha: 'ha',
 };
 
 /**
@@ -1358,6 +1371,8 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   // One unit over another at the end of the name (`nitrate_n_mg_kg`, `bd_g_cm3`): "nitrate n (mg/kg)", "bd (g/cm³)".
   const pair = words.length > 2 && last && isNumeric(column) ? unitPair(words[words.length - 2], last) : undefined;
   if (pair) return `${expandedWords(words.slice(0, -2)).join(' ')} (${pair})`;
+  // Metres after a length (`height_m`, `depth_m`, `dist_m`): "height (m)"; after other words `_m` may be millions.
+  if (words.length > 1 && last === 'm' && isNumeric(column) && LENGTH_WORDS.has(words[words.length - 2].toLowerCase())) return `${expandedWords(words.slice(0, -1)).join(' ')} (m)`;
   if (words.length > 1 && last && UNIT_SUFFIXES[last]) {
     // `area_sq_km`: "area (km²)".
     const square = words.length > 2 && /^(sq|square)$/i.test(words[words.length - 2]);
@@ -1459,7 +1474,8 @@ const GENERIC_LEAVES = /^(total|count|id|name|type|year|month|day|full|value|cod
  * `author.birth`); the whole path where another column of the table would read the same.
  */
 function leafOf(context: FamilyContext, table: string, original: string): string {
-  if (!original.includes('.')) return original;
+  // (A dot that ends an abbreviation, "No. of Term", "Avg. price", is no path: a path's dots join words without spaces.)
+  if (!/[^.\s]\.[^.\s]/.test(original) || /\.\s/.test(original)) return original;
   const profile = context.profile.tables.find((t) => t.name === table);
   const shortened = (name: string) => {
     const parts = name.split('.');
