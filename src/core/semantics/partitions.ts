@@ -206,7 +206,7 @@ export function addPartitionViews(draft: EnvironmentDraft, partitions: Array<Omi
       const [top, rows] = [...rowsByType.entries()].sort((a, b) => b[1] - a[1])[0] ?? ['text', 0];
       types[column] = total > 0 && numeric >= 0.8 * total ? (rowsByType.has('real') ? 'real' : 'integer') : total > 0 && rows >= 0.8 * total ? top : 'text';
     }
-    const made = draft.addView(viewName, selects.join(' UNION ALL '), folder ? `${folder}/` : '', `${partition.tables.length} files, one per ${partition.key}`, types);
+    const made = draft.addView(viewName, selects.join(' UNION ALL '), folder ? `${folder}/` : '', filesOfView(partition.tables.length, partition.key), types);
     return typeof made === 'string' ? { ...partition } : { ...partition, view: made.name };
   });
 }
@@ -218,7 +218,10 @@ export function partitionFiles(key: string): string {
   return key === 'part' ? 'files' : `${key.replace(/_/g, ' ')} files`;
 }
 
-/** A partition's union view, read from the table alone (as `addPartitionViews` names it): its files and their key. */
+/** The name a partition's union view is given in the profile (its `originalName`): "14 files, one per station". */
+const filesOfView = (files: number, key: string) => `${files} files, one per ${key}`;
+
+/** A partition's union view, read from the table alone (`filesOfView` wrote its name): its files and their key. */
 export function viewOfFiles(table: { kind: string; originalName: string }): { files: number; key: string } | undefined {
   const m = table.kind === 'view' ? /^(\d+) files, one per (\w+)$/.exec(table.originalName) : null;
   return m ? { files: Number(m[1]), key: m[2] } : undefined;
