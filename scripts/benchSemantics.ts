@@ -47,6 +47,23 @@ function bannerNamed(columns: readonly ColumnProfile[], name: string, labelled: 
   return found.length === 1 ? found[0] : undefined;
 }
 
+/**
+ * The column a label names by its first value: the label checker names a sheet's columns by the row with the most
+ * filled cells, which is the first row of figures where the header is a block of merged groups over fewer cells (ONS:
+ * "Area of residence" over "North America" over "NSA"), so a label row names `2734.1272400582302`, `2018` or `Jan`.
+ * The column of the sheet whose first value that is (numbers compared as numbers); only where exactly one is.
+ */
+function firstValueNamed(columns: readonly ColumnProfile[], name: string): ColumnProfile | undefined {
+  if (name === '') return undefined;
+  const number = Number(name);
+  const found = columns.filter((c) => {
+    const first = c.samples[0];
+    if (!c.origin?.sheet || first === undefined || first === null) return false;
+    return typeof first === 'number' ? Number.isFinite(number) && first === number : String(first).trim() === name;
+  });
+  return found.length === 1 ? found[0] : undefined;
+}
+
 export function labelledColumns(env: SemanticEnvironment, labels: ColumnLabel[]): { matched: LabelledColumn[]; unmatched: ColumnLabel[]; dropped: ColumnLabel[] } {
   const matched: LabelledColumn[] = [];
   const unmatched: ColumnLabel[] = [];
@@ -74,7 +91,8 @@ export function labelledColumns(env: SemanticEnvironment, labels: ColumnLabel[])
       // A header written with padding (` AK `) is named by its trimmed text: the loader trims headers.
       const column = table.columns.find((c) => c.originalName === label.column)
         ?? (label.column.trim() === '' ? undefined : table.columns.find((c) => c.originalName === label.column.trim() || c.name === label.column))
-        ?? bannerNamed(table.columns, label.column.trim(), labels.filter((l) => l.file === label.file && l.table === label.table).map((l) => l.column.trim()));
+        ?? bannerNamed(table.columns, label.column.trim(), labels.filter((l) => l.file === label.file && l.table === label.table).map((l) => l.column.trim()))
+        ?? firstValueNamed(table.columns, label.column.trim());
       if (!column) continue;
       const semantics = env.semantics.columns.find((c) => c.table === table.name && c.column === column.name);
       if (!semantics) continue;

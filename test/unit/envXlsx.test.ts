@@ -212,6 +212,43 @@ describe('env: XLSX', () => {
     assert.equal(env.profile.tables.find((t) => t.originalName === 'Places')?.rowCount, 8);
   });
 
+  it('reads a statistics office\'s monthly table: a numbered title, merged groups over label rows, the year once per year, summaries under it', async () => {
+    // As the ONS's travel tables: "1 | Title", a unit line, "All visits" and "Area of residence" merged over their
+    // columns, region names, then NSA/SA; the year written on January rows only; "Year to date" after a blank row.
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Table 1');
+    sheet.getRow(1).values = [1, "Overseas residents' visits to the UK by month."];
+    sheet.getCell('F2').value = 'thousands';
+    sheet.getRow(3).values = [null, null, 'All Visits', null, 'Area of residence'];
+    sheet.mergeCells('C3:D3');
+    sheet.mergeCells('E3:F3');
+    sheet.getRow(4).values = [null, null, null, null, 'North America', 'Europe'];
+    sheet.getRow(5).values = [null, null, 'NSA', 'SA', 'NSA', 'NSA'];
+    const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec†'];
+    let r = 6;
+    for (const year of [2021, 2022]) months.forEach((month, m) => (sheet.getRow(r++).values = [m === 0 ? year : null, month, 1000 + r, 900 + r, 100 + r, 600 + r]));
+    sheet.getRow(r + 1).values = ['Year to date', null, 31240, 0, 5480, 20980];
+    sheet.getRow(r + 2).values = ['% change from year earlier'];
+    sheet.getRow(r + 4).values = ['No data were collected for April to December 2020.'];
+    // A table whose rows go on after a blank row keeps them; so does one whose first row is a name, not a label.
+    const places = workbook.addWorksheet('Places');
+    places.addRow(['Country', 'Capital', 'Population']);
+    for (let i = 0; i < 8; i++) places.addRow([`Country ${i}`, `City ${i}`, 1000 + i]);
+    places.addRow([]);
+    for (let i = 8; i < 12; i++) places.addRow([`Country ${i}`, `City ${i}`, 1000 + i]);
+    const env = await load({ 'travel.xlsx': Buffer.from(await workbook.xlsx.writeBuffer()) });
+    const table = env.profile.tables.find((t) => t.originalName === 'Table 1');
+    assert.ok(table);
+    assert.deepEqual(table.columns.map((c) => c.name), ['column_1', 'column_2', 'all_visits_nsa', 'all_visits_sa', 'area_of_residence_north_america_nsa', 'area_of_residence_europe_nsa']);
+    assert.equal(table.rowCount, 24, 'two years of months; the summaries and notes under the table left out');
+    const years = await queryImage(env.image, `SELECT column_1, COUNT(*) FROM "${table.name}" GROUP BY column_1 ORDER BY column_1`);
+    assert.deepEqual(years, [[2021, 12], [2022, 12]], 'the year written on each January filled down over its months');
+    const messages = env.profile.diagnostics.map((d) => d.message).join('\n');
+    assert.match(messages, /title row\(s\) above the header skipped: "1 Overseas residents' visits to the UK by month\.", "thousands"/);
+    assert.match(messages, /row\(s\) under the table, after a blank row.*"Year to date"/);
+    assert.equal(env.profile.tables.find((t) => t.originalName === 'Places')?.rowCount, 12);
+  });
+
   it('stores dates and datetimes as ISO text, booleans as 0/1, and warns about formulas without a cached value', async () => {
     const env = await load({ 'sales.xlsx': await salesWorkbook() });
     const orders = tableOf(env, 'sales_orders');

@@ -3300,3 +3300,50 @@ describe('semantics rules: the thirty-seventh set\'s rules stay off their look-a
     }
   });
 });
+
+describe('semantics rules: a statistics office\'s monthly tables, a relief group\'s records and its web log (the thirty-eighth set)', function () {
+  this.timeout(180_000);
+  const role = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).role.value;
+
+  it('reads the ONS travel workbook: the year and month of each row, visits and spending added, the balance of the two a flow', async () => {
+    const env = await load('ons-overseas-travel-monthly-xlsx');
+    assert.equal(column(env, 'overseas_visits_table_1', 'column_1').time?.grain, 'year');
+    assert.equal(column(env, 'overseas_visits_table_1', 'column_2').time?.grain, 'month-of-year');
+    assert.equal(column(env, 'overseas_visits_table_1', 'area_of_residence_north_america_nsa').additivity?.value, 'additive');
+    for (const name of ['overseas_residents_visits_to_the_uk_earnings_nsa', 'uk_residents_visits_abroad_expenditure_sa', 'balance_nsa']) {
+      assert.equal(column(env, 'overseas_visits_table_5', name).additivity?.value, 'additive', name);
+    }
+    assert.equal(role(env, 'overseas_visits_index_', 't_1_table_1_overseas_residents_visits_to_the_uk_by_month'), 'text', 'a workbook\'s contents, not a scale');
+  });
+
+  it('reads Karuna 2020: Airtable links are keys, a web log\'s small counts are counts, unique visitors are not summed', async () => {
+    const env = await load('karuna2020-covid-relief-json');
+    assert.equal(role(env, 'distribution', 'handler'), 'identifier');
+    assert.equal(role(env, 'social_media_outreach', 'handlers'), 'identifier');
+    assert.equal(column(env, 't_2020_05_sum_country_map', 'threats').additivity?.value, 'additive');
+    assert.equal(column(env, 'summary', 'number_of_kit_distributions_completed').role.value, 'measure');
+    assert.equal(column(env, 'analytics_all', 'uniq.uniques').additivity?.value, 'non-additive');
+  });
+});
+
+describe('semantics rules: the thirty-eighth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps an account\'s balance, a count of residents, a group\'s typical wage, a ticked box and numbered answers as they were', async () => {
+    const accounts = ['account_id,month,deposits,withdrawals,closing_balance', ...Array.from({ length: 24 }, (_, i) => `a${i % 4},2024-${String((i % 12) + 1).padStart(2, '0')},${100 + i},${50 + i},${1000 + 10 * i}`)].join('\n');
+    const towns = ['town,year,residents,households,median_wages,is_coastal,completed,answer', ...Array.from({ length: 24 }, (_, i) => `T${i % 6},${2000 + (i % 4)},${5000 + 37 * i},${2000 + 11 * i},${30000 + 100 * i},${i % 2},${i % 3 === 0 ? 1 : 0},${['1. Yes', '2. Probably yes', '3. No'][i % 3]}`)].join('\n');
+    const folder = makeFolder({ 'accounts.csv': accounts + '\n', 'towns.csv': towns + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'accounts', 'closing_balance')?.additivity?.value, 'semi-additive');
+      assert.equal(found(env, 'towns', 'residents')?.additivity?.value, 'semi-additive');
+      assert.equal(found(env, 'towns', 'median_wages')?.additivity?.value, 'non-additive');
+      assert.equal(found(env, 'towns', 'is_coastal')?.role.value, 'flag');
+      assert.equal(found(env, 'towns', 'completed')?.role.value, 'flag');
+      assert.equal(found(env, 'towns', 'answer')?.role.value, 'ordinal');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

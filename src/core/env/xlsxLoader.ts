@@ -230,6 +230,12 @@ function findHeader(grid: SheetGrid, width: number): HeaderBlock | undefined {
       r = next;
       continue;
     }
+    const numbered = numberedTitle(grid.rows[r]);
+    if (numbered && widerRowWithin(grid.rows, r + 1, 3)) {
+      captions.push(numbered);
+      r = next;
+      continue;
+    }
     break;
   }
   if (r === -1) return undefined;
@@ -245,7 +251,55 @@ function findHeader(grid: SheetGrid, width: number): HeaderBlock | undefined {
     for (let extra = last + 1; extra <= bottom; extra++) rows.push(extra);
     if (rows.length >= 4) break; // deeper than that is a layout, not a header
   }
+  rows.push(...labelRowsBelow(grid.rows, rows[rows.length - 1], rows.length));
   return { rows, captions };
+}
+
+/** Header rows at most, all told: deeper than that is a layout, not a header. */
+const MAX_HEADER_ROWS = 6;
+
+/**
+ * A numbered table's title written in two cells (`1 | Overseas residents' visits to the UK by month.`, `Table 5 |
+ * Earnings …`): a table number, then a title of three or more words, and nothing else in the row. The title, or none.
+ */
+function numberedTitle(row: CellRead[]): string | undefined {
+  const filled = row.map((cell) => textOf(cell.value)).filter((text) => text !== '');
+  if (filled.length !== 2 || !(textOf(row[0]?.value ?? null) === filled[0])) return undefined;
+  if (!/^(table|figure|chart)?\s*\d{1,3}[a-z]?[.:]?$/i.test(filled[0]) || !/^\S+(\s+\S+){2,}/.test(filled[1])) return undefined;
+  return `${filled[0]} ${filled[1]}`;
+}
+
+/** Whether a row with at least `cells` filled cells lies within a caption block's reach below `from`. */
+function widerRowWithin(rows: CellRead[][], from: number, cells: number): boolean {
+  for (let r = from; r < rows.length && r < from + MAX_CAPTION_LINES; r++) if (nonBlankCount(rows[r]) >= cells) return true;
+  return false;
+}
+
+/**
+ * The header rows a statistics office stacks under the merged groups over its figures (ONS: "Area of residence" over
+ * "North America" over "NSA", then the months): the rows under the header found so far, down to the first row of
+ * figures, when each is labels only (text, no number) over columns of figures and leaves blank the stub on the left
+ * that the rows of figures fill (the year and the month). A table whose first row of data is text (a name, a place)
+ * fills its first column, so none of its rows is taken.
+ */
+function labelRowsBelow(rows: CellRead[][], last: number, headerRows: number): number[] {
+  const stubOf = (row: CellRead[]) => row.findIndex((cell) => !isBlank(cell.value));
+  const numbers = (row: CellRead[]) => row.filter((cell) => typeof cell.value === 'number').length;
+  const labels: number[] = [];
+  let r = nextNonBlankRow(rows, last + 1);
+  while (r !== -1 && headerRows + labels.length < MAX_HEADER_ROWS) {
+    const row = rows[r];
+    if (numbers(row) > 0) break;
+    labels.push(r);
+    r = nextNonBlankRow(rows, r + 1);
+  }
+  if (labels.length === 0 || r === -1) return [];
+  // The first row of figures: numbers in most of its filled cells, its stub filled where every label row's is blank.
+  const data = rows[r];
+  const filled = nonBlankCount(data);
+  if (numbers(data) < 2 || numbers(data) < 0.5 * filled) return [];
+  const stub = stubOf(data);
+  return labels.every((l) => stubOf(rows[l]) > stub) ? labels : [];
 }
 
 /** A code (`10`, `60a`) or a number: what a lookup's key column holds, and no column's name. */
@@ -521,6 +575,13 @@ function loadSheet(context: LoaderContext, grid: SheetGrid, workbookName: string
     }
     blocks[blocks.length - 1].rows.push(r);
   }
+  const summaries = summaryRowsBelow(grid.rows, blocks[blocks.length - 1].rows);
+  if (summaries.length > 0) {
+    blocks[blocks.length - 1].rows.splice(-summaries.length);
+    report(context, 'info', `Sheet '${grid.name}': ${summaries.length} row(s) under the table, after a blank row, that leave blank a column every row of the table fills (summaries and notes: ${summaries.slice(0, 3).map((r) => JSON.stringify(textOf(grid.rows[r].find((cell) => !isBlank(cell.value))?.value ?? null).slice(0, 40))).join(', ')}${summaries.length > 3 ? ', …' : ''}) left out.`);
+  }
+  const filledDown = fillStubDown(grid.rows, blocks.flatMap((b) => b.rows));
+  if (filledDown) report(context, 'info', `Sheet '${grid.name}': column ${filledDown.column + 1} is written once per group of rows (${filledDown.values.slice(0, 3).map((v) => JSON.stringify(v)).join(', ')}${filledDown.values.length > 3 ? ', …' : ''}), blank below until the next; each value filled down over its group.`);
   // ("End of worksheet", the accessible workbook's last line, is no row of data.)
   const lastBlock = blocks[blocks.length - 1];
   const lastRow = lastBlock.rows.at(-1);
@@ -531,6 +592,49 @@ function loadSheet(context: LoaderContext, grid: SheetGrid, workbookName: string
     return;
   }
   loadRows(context, grid, header, headerEnd, bodyStart, headerTexts, blocks.flatMap((b) => b.rows), workbookName, sheetCount, hidden, undefined, notes, true);
+}
+
+/**
+ * The rows under a table that are no rows of it (a statistics office's "Latest three months", "Year to date" and "%
+ * change from year earlier", then its footnotes): everything after a blank row, where none of those rows fills a column
+ * that every row above fills (the month of each row of figures). A table that goes on after a blank row fills its
+ * columns there too, and keeps its rows. Indexes into the grid, in order; none when there is no such tail.
+ */
+function summaryRowsBelow(rows: CellRead[][], body: readonly number[]): number[] {
+  if (body.length < 6) return [];
+  for (let k = 5; k < body.length; k++) {
+    if (body[k] === body[k - 1] + 1) continue; // no blank row between them
+    const above = body.slice(0, k).map((r) => rows[r]);
+    const below = body.slice(k).map((r) => rows[r]);
+    const width = Math.max(...above.map((row) => row.length));
+    const full = [...Array(width).keys()].filter((c) => above.every((row) => !isBlank(row[c]?.value ?? null)));
+    if (full.some((c) => below.every((row) => isBlank(row[c]?.value ?? null)))) return body.slice(k);
+  }
+  return [];
+}
+
+/**
+ * A stub written once per group of rows (the year on each January row of a monthly table, blank from February to
+ * December): the leftmost column of the body, filled on its first row and on at most half of them, each value
+ * different, beside a column filled on every row. Each value is copied down over the blank cells of its group (the
+ * year a reader of the sheet sees for every month), in place. The column and its values, or none.
+ */
+function fillStubDown(rows: CellRead[][], body: readonly number[]): { column: number; values: string[] } | undefined {
+  if (body.length < 6) return undefined;
+  const width = Math.max(...body.map((r) => rows[r].length));
+  const cell = (r: number, c: number) => rows[r][c]?.value ?? null;
+  const stub = [...Array(width).keys()].find((c) => body.some((r) => !isBlank(cell(r, c))));
+  if (stub === undefined || stub + 1 >= width) return undefined;
+  if (isBlank(cell(body[0], stub)) || !body.every((r) => !isBlank(cell(r, stub + 1)))) return undefined;
+  const values = body.filter((r) => !isBlank(cell(r, stub))).map((r) => textOf(cell(r, stub)));
+  if (values.length < 2 || values.length > body.length / 2 || new Set(values).size !== values.length) return undefined;
+  let current: Scalar = null;
+  for (const r of body) {
+    const own = cell(r, stub);
+    if (!isBlank(own)) current = own;
+    else if (rows[r][stub]) rows[r][stub] = { ...rows[r][stub], value: current };
+  }
+  return { column: stub, values };
 }
 
 /** One of the tables a sheet stacks: the first cell of the row it starts under, and its rows' indices in the grid. */

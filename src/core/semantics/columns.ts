@@ -9,6 +9,8 @@ import { ColumnTypeTracker, isoDateText } from '../env/typeInference';
 import {
   ABBREVIATION_WORDS,
   ADDITIVE_WORDS,
+  MONTH_NAMES,
+  PERIOD_FLOW_WORDS,
   CLASSIFICATION_CODE,
   BINARY_WORDS,
   CODE_WORDS,
@@ -364,6 +366,15 @@ const timeRules: Rule[] = [
     const values = ((e as EvidenceWithSample).sample ?? column.samples).filter((v): v is number => typeof v === 'number');
     if (values.length < 3 || !values.every((v) => (Math.floor(v / 100) + 1) % 100 === v % 100)) return undefined;
     return { role: 'time', rule: 'time:split-year-number', confidence: 0.8, why: `integers ${column.min}–${column.max}, each a year and the next's last two digits (${values[0]} is ${Math.floor(values[0] / 100)}-${String(values[0] % 100).padStart(2, '0')}): financial or academic years`, time: { storage: 'text', grain: 'year', layout: 'YYYYYY', min: String(column.min), max: String(column.max) } };
+  },
+  // A column with no header (the loader names it by its place, `column_1`) of four-digit years beside a column of month
+  // names: the year of each month (a statistics office's monthly table writes it in the stub, once per year).
+  (e) => {
+    const { column, table } = e;
+    if (column.type !== 'integer' || !/^column_\d+$/.test(column.name) || num(column.min) < 1800 || num(column.max) > 2100) return undefined;
+    const months = table.columns.some((c) => c !== column && c.type === 'text' && c.samples.length >= 3 && c.samples.every((v) => typeof v === 'string' && /^[a-z]{3,9}\.?[\s*†‡]*$/i.test(v) && MONTH_NAMES.some((m) => m.startsWith(v.toLowerCase().replace(/[.\s*†‡]+$/, '').slice(0, 3)))));
+    if (!months) return undefined;
+    return { role: 'time', rule: 'time:year-number', confidence: 0.7, why: `no header, integers ${column.min}–${column.max} beside a column of month names: the year of each month`, time: { storage: 'year', grain: 'year', layout: 'YYYY', min: String(column.min), max: String(column.max), isoExpression: "printf('%04d-01-01', {col})" } };
   },
   // A survey's or an election's cycle named by its year (`dsgn_cycle` 2017): a year, even where a file holds one cycle.
   (e, n) => {
@@ -1214,8 +1225,9 @@ const RULES: Rule[] = [
       if (!presentTexts(e).every((v) => /^\[\s*\]$/.test(v.trim()))) return { role: 'text', rule: 'text:empty-lists', confidence: 0.4, why: 'every list holds one empty item' };
       return { role: 'structured', rule: 'structured:empty-lists', confidence: 0.4, why: 'every list is empty: a list with no items here', structured: 'list' };
     }
-    // Lists of UUIDs (`["229e8c8b-0f91-…"]`, a record's related records or other versions): keys of other records.
-    if (lists && lists.items.filter((i) => UUID.test(i)).length >= 0.9 * lists.items.length) return { role: 'identifier', rule: 'identifier:lists-of-uuids', confidence: 0.65, why: 'lists of UUIDs: the keys of the records the row refers to', identifier: 'foreign-key' };
+    // Lists of UUIDs (`["229e8c8b-0f91-…"]`, a record's related records or other versions): keys of other records; so
+    // are an Airtable base's links (`["rec4KettqbIcPbESo"]`: the volunteers who handled it) and MongoDB's ObjectIds.
+    if (lists && lists.items.filter((i) => UUID.test(i) || RECORD_ID.test(i)).length >= 0.9 * lists.items.length) return { role: 'identifier', rule: 'identifier:lists-of-uuids', confidence: 0.65, why: 'lists of record ids (UUIDs, Airtable or MongoDB ids): the keys of the records the row refers to', identifier: 'foreign-key' };
     // A list of one item in every row (`["urban_market"]`, a select-one answer exported as a list): a category.
     if (share >= 0.8 && kind === 'json' && distinct <= 50 && rows >= 2 * distinct && oneItemLists(e) && !(lists && lists.items.some((i) => /^https?:\/\//.test(i)))) return { role: 'dimension', rule: 'dimension:one-item-lists', confidence: 0.6, why: `${distinct} values, each a list of one item: a category written as a list` };
     // A list of codes named as identifiers (`id.fec`: `["H8CA05035", "S2CA00955"]`): the keys of the records the row
@@ -1313,7 +1325,7 @@ const RULES: Rule[] = [
     const { column, fingerprint: f } = e;
     if (column.type === 'boolean') return { role: 'flag', rule: 'flag:boolean-values', confidence: 0.97, why: 'true/false values' };
     // 0 and 1 are also what a count of rare events holds (red cards): a name or description that counts wins.
-    const counted = hasAny(n.tokens, COUNT_WORDS) ?? hasAny(n.described, COUNT_WORDS) ?? hasAny(n.tokens, ADDITIVE_WORDS) ?? hasAny(n.described, ADDITIVE_WORDS);
+    const counted = hasAny(n.tokens, COUNT_WORDS) ?? hasAny(n.described, COUNT_WORDS) ?? hasAny(n.tokens, ADDITIVE_WORDS) ?? hasAny(n.described, ADDITIVE_WORDS) ?? oneOfCounts(e, n.tokens);
     // Answers of y or n, some with a doubt or a comment after them (`y (suffix)`, `n?`, `y, optional`), as a linguist's
     // or a surveyor's coding sheet writes them, beside a few `unclear`: a yes/no, most rows answered plainly.
     if (column.type === 'text' && yesNoWithComments(e)) return { role: 'flag', rule: 'flag:yes-no-with-comments', confidence: 0.7, why: 'nearly every value is y or n, some followed by a doubt or a comment' };
@@ -1355,7 +1367,9 @@ const RULES: Rule[] = [
     // (A flag word before a key or a count, `member_id`, `member_content_count`, says whose key or what is counted.)
     const keyOrCount = n.tokens.length > 1 && n.last !== undefined && !FLAG_WORDS.has(n.last) && (IDENTIFIER_WORDS.has(n.last) || COUNT_WORDS.has(n.last) || n.last === 'count' || n.last === 'from');
     const flagName = !keyOrCount && ((n.tokens.length > 1 && FLAG_PREFIXES.has(n.tokens[0])) || hasAny(n.tokens.filter((t) => !PARTICIPLE_FLAGS.has(t) || t === n.last), FLAG_WORDS));
-    if (flagName && column.distinctCount <= 2 && column.distinctCount >= 1) return { role: 'flag', rule: 'flag:name', confidence: 0.8, why: `named ${column.name}, ${column.distinctCount} value(s)` };
+    // (A number of things done, `number_of_kit_distributions_completed` 2231, counts them, whatever the participle.)
+    const countOf = /^(number|no|num|count)$/.test(n.tokens[0] ?? '') || (isNumber(column) && column.samples.some((v) => Math.abs(Number(v)) > 1));
+    if (flagName && !countOf && column.distinctCount <= 2 && column.distinctCount >= 1) return { role: 'flag', rule: 'flag:name', confidence: 0.8, why: `named ${column.name}, ${column.distinctCount} value(s)` };
     // Named for its answers (`inholding_y_n`, `member_yn`): yes, no, and perhaps not known.
     const yn = n.last === 'yn' || (n.tokens.length > 2 && n.tokens[n.tokens.length - 2] === 'y' && n.last === 'n');
     if (yn && column.distinctCount >= 1 && column.distinctCount <= 4) return { role: 'flag', rule: 'flag:y-n-name', confidence: 0.75, why: `named ${column.name}: a yes/no answer` };
@@ -2157,6 +2171,17 @@ export function decideRole(evidence: ColumnEvidence & { sample?: unknown[] }): R
   return { role: 'text', rule: 'text:default', confidence: 0.3, why: 'no rule applied' };
 }
 
+/**
+ * A plural noun of one word among other plural nouns of whole numbers that reach past 1 (a web log's `threats` of 0
+ * and 1 beside its `requests` and `bytes`): one of the table's counts, which happens to be small here. The noun, or none.
+ */
+function oneOfCounts(e: ColumnEvidence, tokens: readonly string[]): string | undefined {
+  const plural = (name: string) => /^[a-z]{3,}[^s]s$/.test(name);
+  if (tokens.length !== 1 || !plural(tokens[0]) || FLAG_WORDS.has(tokens[0]) || e.column.type !== 'integer') return undefined;
+  const counts = e.table.columns.filter((c) => c !== e.column && c.type === 'integer' && num(c.max) > 1 && plural(c.name));
+  return counts.length >= 2 ? tokens[0] : undefined;
+}
+
 // ---- additivity, aggregation, unit ----------------------------------------------------------------------------
 
 /**
@@ -2170,6 +2195,8 @@ function currentLevel(words: readonly string[], at: number): boolean {
 }
 
 const PAY_WORDS = new Set(['salary', 'salaries', 'wage', 'wages', 'pay', 'earnings']);
+/** What earns a country or a region money (`visits`, `tourism`, `exports`): its earnings from them are a flow, not pay. */
+const TRADE_WORDS = new Set(['visits', 'visitors', 'trips', 'tourism', 'tourist', 'tourists', 'exports', 'imports', 'trade', 'travel']);
 const PAY_TOTAL_WORDS = new Set(['total', 'sum', 'bill', 'payroll', 'cost', 'costs', 'spend', 'spending', 'expenditure', 'expenditures', 'paid', 'outlays']);
 const PERSON_KEY_WORDS = new Set(['id', 'ids', 'key', 'ssn', 'no', 'nr', 'number', 'uuid', 'guid']);
 
@@ -2181,9 +2208,35 @@ const PERSON_KEY_WORDS = new Set(['id', 'ids', 'key', 'ssn', 'no', 'nr', 'number
 function typicalPay(evidence: ColumnEvidence, tokens: readonly string[]): Fact<Additivity> | undefined {
   const word = tokens.find((t) => PAY_WORDS.has(t));
   if (!word || tokens.some((t) => PAY_TOTAL_WORDS.has(t))) return undefined;
+  // (A country's earnings from visits, trips or exports, "Overseas residents' visits to the UK: Earnings", are what
+  // was spent there in the period: a flow, no pay.)
+  if (tokens.some((t) => TRADE_WORDS.has(t))) return undefined;
   const keyed = evidence.table.columns.some((c) => c !== evidence.column && (c.candidateKey && c.type !== 'real' ? true : nameTokens(c.originalName || c.name).some((t) => PERSON_KEY_WORDS.has(t) || /[a-z]id$/.test(t))));
   if (keyed) return undefined;
   return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:typical-pay' }, why: `named ${evidence.column.name} ("${word}") on rows that name no person or job: the pay typical of each group, averaged, not summed` };
+}
+
+/** The ids an Airtable base (`rec` and 14 letters or digits) or a MongoDB collection (24 hex digits) gives its records. */
+const RECORD_ID = /^(rec[A-Za-z0-9]{14}|[0-9a-f]{24})$/;
+
+/** People counted at a moment (residents, households): a level, unless named as whose a flow is. */
+const PEOPLE_LEVEL_WORDS = new Set(['residents', 'inhabitants', 'households', 'employees', 'staff', 'members', 'population', 'pupils', 'subscribers', 'workforce']);
+
+/** Inflows and outflows a balance nets, in pairs. */
+const NETTED_FLOWS: Array<[RegExp, RegExp]> = [
+  [/^(earnings|receipts|revenue|revenues|income|credits?)$/, /^(expenditure|expenditures|spending|outlays|payments|debits?)$/],
+  [/^exports?$/, /^imports?$/],
+];
+
+/** The inflow and outflow named in other columns of the table that a balance nets ("earnings and expenditure"), or none. */
+function nettedFlows(evidence: ColumnEvidence): string | undefined {
+  const others = evidence.table.columns.filter((c) => c !== evidence.column).flatMap((c) => nameTokens(c.originalName || c.name));
+  for (const [inflow, outflow] of NETTED_FLOWS) {
+    const a = others.find((t) => inflow.test(t));
+    const b = others.find((t) => outflow.test(t));
+    if (a && b) return `${a} and ${b}`;
+  }
+  return undefined;
 }
 
 /** A header's unit in brackets at its end: `Fett (g)`, `Vitamin C (mg)`, `Jod (I) (µg)`, `Energy [kJ]`. */
@@ -2345,7 +2398,7 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     // "unit price", "unit cost", "cost per night": a value per unit of something does not add up.
     const perUnit = (words.includes('unit') || words.includes('per') || words.includes('specific')) && (hasAny(words, MONEY_WORDS) !== undefined || hasAny(words, ADDITIVE_WORDS) !== undefined) ? 'per unit' : undefined;
     // Distinct counts overlap across groups: they do not add up.
-    const distinctCount = words.includes('distinct') || words.includes('unique') ? 'distinct count' : undefined;
+    const distinctCount = words.includes('distinct') || words.includes('unique') || words.includes('uniques') ? 'distinct count' : undefined;
     const head = where === 'name' && HEAD_NON_ADDITIVE_WORDS.has(words[words.length - 1] ?? '') ? words[words.length - 1] : undefined;
     // (Statistics run into a token, `tmax`, are a name's abbreviations; a description's words are whole: a `developer` is no `per`.)
     // (An incidence counted, "estimated incidence (thousands)", HSE's injuries, is a number of cases, not a rate.)
@@ -2358,6 +2411,18 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     if (rate) return { value: 'semi-additive', confidence: where === 'name' ? 0.75 : 0.65, source, why: `in ${rate}, a rate at an instant: readings add across plants or stations at one moment, not over time` };
     const flow = hasAny(words, FLOW_WORDS);
     if (flow) return { value: 'additive', confidence: where === 'name' ? 0.8 : 0.7, source, why: `"${flow}": a change over a period, which adds up over time` };
+    // People named as whose a flow is ("UK residents' visits abroad: expenditure", "households' spending"): what they
+    // spent or earned in the period, which adds up, not a count of them.
+    const theirFlow = words.findIndex((w, at) => PEOPLE_LEVEL_WORDS.has(w) && words.slice(at + 1).some((later) => PERIOD_FLOW_WORDS.has(later) || TRADE_WORDS.has(later)));
+    if (theirFlow >= 0) {
+      const flowWord = words.slice(theirFlow + 1).filter((later) => PERIOD_FLOW_WORDS.has(later) || TRADE_WORDS.has(later)).at(-1);
+      return { value: 'additive', confidence: where === 'name' ? 0.7 : 0.6, source, why: `${where === 'name' ? 'named' : 'described'} as the ${flowWord} of ${words[theirFlow]}: a flow of the period, which adds up` };
+    }
+    // A balance beside the flows it nets (earnings and expenditure, exports and imports): a net flow of the period, which
+    // adds up over time, unlike an account's balance.
+    if (where === 'name' && words.includes('balance') && !words.some((w) => /^(running|opening|closing|account|bank|cash|outstanding|loan)$/.test(w)) && nettedFlows(evidence)) {
+      return { value: 'additive', confidence: 0.65, source, why: `named ${evidence.column.name} beside the flows it nets (${nettedFlows(evidence)}): a net flow of the period, which adds up` };
+    }
     const semi = words.find((w, at) => SEMI_ADDITIVE_WORDS.has(w) && !(w === 'current' && !currentLevel(words, at)) && !(/^levels?$/.test(w) && RANKED_LEVELS.has(words[at - 1] ?? '')));
     if (semi) return { value: 'semi-additive', confidence: where === 'name' ? 0.8 : 0.7, source, why: `"${semi}" is a level at a moment: it adds across entities, not across time` };
     const additive = hasAny(words, ADDITIVE_WORDS);

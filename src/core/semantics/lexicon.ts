@@ -203,7 +203,7 @@ export const PERSON_ROLE_WORDS = set('observer observers recorder recorders coll
 /** Categories that are areas (a grid `zone`, a `ward`, a study `site`): named by a country, they are that place. */
 export const SPATIAL_DIMENSION_WORDS = set('zone zones ward wards site sites station stations plot plots block blocks quadrat transect port ports');
 
-export const DIMENSION_WORDS = set('type typ kind category class group status segment cluster channel genre division direction source sector industry department dept mode method species genus family tribe gender sex team referee result outcome plot site station zone block stake ward quadrat transect lane room floor owner operator vendor brand manufacturer port season tournament competition league basis model');
+export const DIMENSION_WORDS = set('type typ kind category class group status segment cluster channel genre division direction source sector industry department dept mode method species genus family tribe gender sex team referee result outcome plot site station zone block stake ward quadrat transect lane room floor owner operator vendor contractor brand manufacturer port season tournament competition league basis model');
 
 // ---- measures and their additivity ----------------------------------------------------------------------------
 
@@ -227,7 +227,7 @@ export const PERIOD_FLOW_WORDS = set('gdp gnp gva revenue revenues receipts outl
 export const SEMI_ADDITIVE_WORDS = set(
   'balance balances stock stocks inventory onhand hand headcount population pop capacity members subscribers outstanding backlog reserves level levels employees employment beginning ending opening closing owed debt debts cumulative cum ytd running ' +
     // People or things in a state at a moment (current cases, patients in hospital, pupils enrolled, assets held).
-    'current currently hospitalised hospitalized inpatients confinement isolation occupied enrolled enrollment enrolment residents inhabitants households workforce staff holdings assets liabilities remaining pending ' +
+    'current currently hospitalised hospitalized inpatients confinement isolation occupied enrolled enrollment enrolment residents inhabitants households workforce staff volunteers contributors holdings assets liabilities remaining pending ' +
     // Stocks of an economy at a date: wealth, people employed or unemployed.
     'wealth employed unemployed ' +
     // Places to sit or sleep: a capacity (an aircraft's seats, a ship's berths), summed across things, not over time.

@@ -280,7 +280,9 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     if (CODE.test(text)) f.codeLike++;
     if (/\S\s+\S/.test(text)) f.multiWord++;
     const lower = text.toLowerCase();
-    if (MONTH_NAMES.includes(lower) || (lower.length === 3 && MONTH_NAMES.some((m) => m.startsWith(lower)))) f.monthName++;
+    // (A month marked for a footnote, `Dec†`, `Jan*`, is that month: a statistics office's provisional figures.)
+    const month = lower.replace(/[\s*†‡§¹²³⁴⁵⁶⁷⁸⁹⁰]+$/u, '');
+    if (MONTH_NAMES.includes(month) || (month.length === 3 && MONTH_NAMES.some((m) => m.startsWith(month))) || month === 'sept') f.monthName++;
     if (WEEKDAY_NAMES.includes(lower) || (lower.length === 3 && WEEKDAY_NAMES.some((d) => d.startsWith(lower)))) f.weekdayName++;
     if (PERIOD.test(text)) f.period++;
     if (/^\d+$/.test(text)) f.plainInteger++;
@@ -339,7 +341,10 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     // Answer options numbered in their order (`1. Yes`, `2. Probably yes`, … `5. No information`), as survey and
     // appraisal tools export them: each a different number.
     const numbered = [...lowered].map((v) => /^(\d{1,2})[.)]\s+\S/.exec(v)?.[1]);
-    if (!f.ordinalScale && lowered.size >= 2 && numbered.every((d) => d !== undefined) && new Set(numbered).size === numbered.length) f.ordinalScale = true;
+    // (A workbook's contents, `2. Table 2 - Purpose of overseas residents' visits to the UK by month.`, numbers its
+    // tables, not the steps of a scale.)
+    const contents = [...lowered].some((v) => /^\d{1,2}[.)]\s+(table|figure|chart|sheet|section|annex|appendix)\b/.test(v) || v.length > 80);
+    if (!f.ordinalScale && lowered.size >= 2 && !contents && numbered.every((d) => d !== undefined) && new Set(numbered).size === numbered.length) f.ordinalScale = true;
     if (!f.ordinalScale && directionSentences([...lowered])) f.ordinalScale = true;
   }
   // Figures beside the marks official statistics write for a figure not given (`z`, `x`, `c`, `low`, `:`, `..`: the
