@@ -48,6 +48,17 @@ function bannerNamed(columns: readonly ColumnProfile[], name: string, labelled: 
 }
 
 /**
+ * The column a label names by the top row of a header of several rows, when TOFFEE names it by all of them: a header
+ * over a row of units (EIA: "Total Fossil Fuels Production" over "(Quadrillion Btu)", loaded as "Total Fossil Fuels
+ * Production (Quadrillion Btu)"). Only where exactly one column of the table starts so.
+ */
+function headerTopNamed(columns: readonly ColumnProfile[], name: string): ColumnProfile | undefined {
+  if (name === '') return undefined;
+  const found = columns.filter((c) => c.origin?.sheet && /^[A-Z]+\d+:[A-Z]+\d+$/.test(c.origin.headerCells ?? '') && c.originalName.toLowerCase().startsWith(`${name.toLowerCase()} `));
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/**
  * The column a label names by its first value: the label checker names a sheet's columns by the row with the most
  * filled cells, which is the first row of figures where the header is a block of merged groups over fewer cells (ONS:
  * "Area of residence" over "North America" over "NSA"), so a label row names `2734.1272400582302`, `2018` or `Jan`.
@@ -92,7 +103,8 @@ export function labelledColumns(env: SemanticEnvironment, labels: ColumnLabel[])
       const column = table.columns.find((c) => c.originalName === label.column)
         ?? (label.column.trim() === '' ? undefined : table.columns.find((c) => c.originalName === label.column.trim() || c.name === label.column))
         ?? bannerNamed(table.columns, label.column.trim(), labels.filter((l) => l.file === label.file && l.table === label.table).map((l) => l.column.trim()))
-        ?? firstValueNamed(table.columns, label.column.trim());
+        ?? firstValueNamed(table.columns, label.column.trim())
+        ?? headerTopNamed(table.columns, label.column.trim());
       if (!column) continue;
       const semantics = env.semantics.columns.find((c) => c.table === table.name && c.column === column.name);
       if (!semantics) continue;

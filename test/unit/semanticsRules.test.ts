@@ -11,7 +11,7 @@ import { nonAdditiveMorpheme } from '../../src/core/semantics/lexicon';
 import { fingerprint } from '../../src/core/semantics/values';
 import type { SemanticEnvironment } from '../../src/core/semantics/types';
 import { loadSqlJs } from '../../src/core/env/sqlJs';
-import { makeFolder } from '../support/envFixtures';
+import { makeFolder, queryImage } from '../support/envFixtures';
 import { materialize, PUBLIC_FIXTURES, publicFixture } from '../support/publicFixtures';
 
 const column = (env: SemanticEnvironment, table: string, name: string) => {
@@ -3307,13 +3307,14 @@ describe('semantics rules: a statistics office\'s monthly tables, a relief group
 
   it('reads the ONS travel workbook: the year and month of each row, visits and spending added, the balance of the two a flow', async () => {
     const env = await load('ons-overseas-travel-monthly-xlsx');
-    assert.equal(column(env, 'overseas_visits_table_1', 'column_1').time?.grain, 'year');
-    assert.equal(column(env, 'overseas_visits_table_1', 'column_2').time?.grain, 'month-of-year');
+    assert.equal(column(env, 'overseas_visits_table_1', 'year').time?.grain, 'year');
+    assert.equal(column(env, 'overseas_visits_table_1', 'month').time?.grain, 'month-of-year');
     assert.equal(column(env, 'overseas_visits_table_1', 'area_of_residence_north_america_nsa').additivity?.value, 'additive');
     for (const name of ['overseas_residents_visits_to_the_uk_earnings_nsa', 'uk_residents_visits_abroad_expenditure_sa', 'balance_nsa']) {
       assert.equal(column(env, 'overseas_visits_table_5', name).additivity?.value, 'additive', name);
     }
     assert.equal(role(env, 'overseas_visits_index_', 't_1_table_1_overseas_residents_visits_to_the_uk_by_month'), 'text', 'a workbook\'s contents, not a scale');
+    assert.deepEqual(column(env, 'overseas_visits_table_1', 'all_visits_sa').derivedFrom?.columns, ['all_visits_nsa'], 'the seasonally adjusted series is computed from the other');
   });
 
   it('reads Karuna 2020: Airtable links are keys, a web log\'s small counts are counts, unique visitors are not summed', async () => {
@@ -3342,6 +3343,63 @@ describe('semantics rules: the thirty-eighth set\'s rules stay off their look-al
       assert.equal(found(env, 'towns', 'is_coastal')?.role.value, 'flag');
       assert.equal(found(env, 'towns', 'completed')?.role.value, 'flag');
       assert.equal(found(env, 'towns', 'answer')?.role.value, 'ordinal');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});
+
+describe('semantics rules: codebooks in a folder of their own, energy, monthly reports, slugs, citations (the thirty-ninth set)', function () {
+  this.timeout(180_000);
+  const role = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).role.value;
+
+  it('reads the sandgrouse data through the CSV codebooks in metadata/: units per area or in dB not summed, eastings a place, CORINE a class', async () => {
+    const env = await load('valerio-iberian-sandgrouse-csv');
+    const t = 'p_orientalis_presence_absence';
+    assert.ok(column(env, t, 'gpp').description, 'the codebook in metadata/ describes the data in sdm/');
+    for (const name of ['gpp', 'hh', 'red', 'dist_pl', 'catt_ext']) assert.equal(column(env, t, name).additivity?.value, 'non-additive', name);
+    assert.equal(role(env, t, 'x'), 'geo');
+    assert.equal(role(env, t, 'y'), 'geo');
+    assert.equal(role(env, t, 'clc'), 'dimension');
+  });
+
+  it('reads the EIA workbook: a header over a row of units, months written "1973 January", energy in Btu added, the annual sheet\'s years', async () => {
+    const env = await load('eia-mer-primary-energy-xlsx');
+    const month = column(env, 'table_01_01_monthly_data', 'month');
+    assert.equal(month.time?.grain, 'month');
+    assert.equal(column(env, 'table_01_01_monthly_data', 'nuclear_electric_power_production_quadrillion_btu').additivity?.value, 'additive');
+    assert.equal(column(env, 'table_01_01_annual_data', 'annual_total').time?.grain, 'year');
+    const [[first]] = await queryImage(env.image, `SELECT ${month.time!.isoExpression!.replace(/\{col\}/g, 'month')} FROM table_01_01_monthly_data LIMIT 1`);
+    assert.equal(first, '1973-01-01');
+  });
+
+  it('reads the Zurich web statistics and the Caselaw metadata: a slug is a key, month ends with a month missing are months, pages are positions', async () => {
+    const zh = await load('openzh-ogd-web-analytics-partitions');
+    assert.equal(role(zh, 'zh_datasets_unique_actions_all', 'name'), 'identifier');
+    assert.equal(column(zh, 'zh_datasets_unique_actions_all', 'date').time?.grain, 'month');
+    const cap = await load('cap-caselaw-dc-cases-json');
+    assert.equal(role(cap, 'cases_metadata', 'first_page'), 'ordinal');
+    assert.equal(role(cap, 'cases_metadata_citations', 'cite'), 'identifier');
+    assert.notEqual(role(cap, 'cases_metadata', 'file_name'), 'time', '0036-01 is no month');
+    assert.equal(column(cap, 'cases_metadata', 'analysis.cardinality').additivity?.value, 'non-additive');
+  });
+});
+
+describe('semantics rules: the thirty-ninth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps quarter ends as days, a distance travelled added, a route of stops a list, a page count a count, a yearly measure a measure', async () => {
+    const quarters = ['date,value', ...['2021-03-31', '2021-06-30', '2021-09-30', '2021-12-31', '2022-03-31', '2022-06-30'].map((d, i) => `${d},${i + 1}`)].join('\n');
+    const trips = ['trip,distance,route,pages,score', ...Array.from({ length: 24 }, (_, i) => `t${i},${10 + i},${['CRW-LEW-CRW', 'LEW-CRW', 'CRW-HTS-LEW'][i % 3]},${20 + i},${1950 + i}`)].join('\n');
+    const folder = makeFolder({ 'quarters.csv': quarters + '\n', 'trips.csv': trips + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'quarters', 'date')?.time?.grain, 'day');
+      assert.equal(found(env, 'trips', 'distance')?.additivity?.value, 'additive');
+      assert.notEqual(found(env, 'trips', 'route')?.role.value, 'identifier');
+      assert.equal(found(env, 'trips', 'pages')?.role.value, 'measure');
+      assert.notEqual(found(env, 'trips', 'score')?.role.value, 'time', 'not the first column');
     } finally {
       folder.cleanup();
     }

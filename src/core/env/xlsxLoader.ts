@@ -637,6 +637,20 @@ function fillStubDown(rows: CellRead[][], body: readonly number[]): { column: nu
   return { column: stub, values };
 }
 
+/**
+ * A name for a column with no header whose every value is a year (`2018`) or a month's name (`Jan`, `June`, `Dec†`):
+ * `Year` or `Month`, what a reader of the sheet calls it, unless the header names another column so. Else empty.
+ */
+function stubName(values: readonly Scalar[], headerTexts: readonly string[]): string {
+  const filled = values.filter((v) => !isBlank(v)).map((v) => textOf(v));
+  if (filled.length < 3) return '';
+  const taken = (name: string) => headerTexts.some((h) => h.toLowerCase() === name.toLowerCase());
+  if (filled.every((v) => /^(1[89]|20|21)\d\d$/.test(v)) && !taken('Year')) return 'Year';
+  const months = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+  if (filled.every((v) => /^[A-Za-z]{3,9}\.?[\s*†‡]*$/.test(v) && months.includes(v.slice(0, 3).toLowerCase())) && !taken('Month')) return 'Month';
+  return '';
+}
+
 /** One of the tables a sheet stacks: the first cell of the row it starts under, and its rows' indices in the grid. */
 interface Block {
   title: string;
@@ -683,7 +697,7 @@ function loadRows(
     return;
   }
   const dropped = [...Array(fullWidth).keys()].filter((c) => !kept.includes(c));
-  const names = columnNamesFromHeaders(kept.map((c) => headerTexts[c]));
+  const names = columnNamesFromHeaders(kept.map((c) => headerTexts[c] || stubName(bodyRows.map((row) => row[c].value), headerTexts)));
   const trackers = kept.map(() => new ColumnTypeTracker());
   let uncachedFormulas = 0;
   let errorCells = 0;

@@ -139,8 +139,8 @@ function isoGrain(column: ColumnProfile, samples: readonly unknown[], shape?: Da
   // though the day the weeks start on changed once (NHS England's snapshots: Fridays, then Mondays).
   const weekName = /^(week|wk)$/.test(nameTokens(column.originalName || column.name)[0] ?? '') && nameTokens(column.originalName || column.name).some((t) => /^(commencing|beginning|starting|start|ending|end|of)$/.test(t));
   if (whole === 'day' && weekName && shape && shape.dates >= 4 && shape.spanDays !== undefined && shape.spanDays / 7 <= 1.5 * shape.dates && shape.spanDays / 7 >= 0.8 * (shape.dates - 1)) return 'week';
-  if (whole) return whole;
   const texts = samples.filter((v): v is string => typeof v === 'string');
+  if (whole) return whole;
   if (column.type === 'datetime' && texts.some((t) => !/[T ]00:00(:00)?/.test(t))) return 'datetime';
   if (texts.length >= 3 && texts.every((t) => /^\d{4}-01-01/.test(t))) return 'year';
   if (texts.length >= 3 && texts.every((t) => /^\d{4}-\d{2}-01/.test(t))) return 'month';
@@ -376,6 +376,16 @@ const timeRules: Rule[] = [
     if (!months) return undefined;
     return { role: 'time', rule: 'time:year-number', confidence: 0.7, why: `no header, integers ${column.min}–${column.max} beside a column of month names: the year of each month`, time: { storage: 'year', grain: 'year', layout: 'YYYY', min: String(column.min), max: String(column.max), isoExpression: "printf('%04d-01-01', {col})" } };
   },
+  // The first column of a table holding every year from one to another once (1949, 1950, … 2024), whatever its header
+  // says (EIA's annual sheet heads its years "Annual Total"): the year of each row.
+  (e) => {
+    const { column, table } = e;
+    const min = num(column.min);
+    const max = num(column.max);
+    if (column.type !== 'integer' || table.columns[0] !== column || column.nullFraction > 0 || min < 1800 || max > 2100) return undefined;
+    if (table.rowCount < 10 || column.distinctCount !== table.rowCount || max - min + 1 !== table.rowCount) return undefined;
+    return { role: 'time', rule: 'time:year-number', confidence: 0.65, why: `the first column, every year from ${min} to ${max} once: the year of each row`, time: { storage: 'year', grain: 'year', layout: 'YYYY', min: String(min), max: String(max), isoExpression: "printf('%04d-01-01', {col})" } };
+  },
   // A survey's or an election's cycle named by its year (`dsgn_cycle` 2017): a year, even where a file holds one cycle.
   (e, n) => {
     const { column } = e;
@@ -421,6 +431,13 @@ const timeRules: Rule[] = [
   (e, n) => {
     const { column, fingerprint: f } = e;
     if (f.monthName >= 0.9 && column.type === 'text') return { role: 'time', rule: 'time:month-names', confidence: 0.92, why: 'values are month names', time: { storage: 'month-name', grain: 'month-of-year' } };
+    // A month named with its year (`Jan 2020`, `1973 January`): a month of the calendar, read into ISO by its parts.
+    if (f.monthYear >= 0.9 && column.type === 'text') {
+      const yearFirst = f.yearFirstMonth >= 0.5 * f.monthYear;
+      const month = `(instr('JANFEBMARAPRMAYJUNJULAUGSEPOCTNOVDEC', upper(substr(trim(${yearFirst ? 'substr({col}, 6)' : '{col}'}), 1, 3))) + 2) / 3`;
+      const year = yearFirst ? 'substr(trim({col}), 1, 4)' : 'substr(trim({col}), -4)';
+      return { role: 'time', rule: 'time:month-and-year', confidence: 0.9, why: `values are months with their year (${column.samples.slice(0, 2).join(', ')})`, time: { storage: 'text', grain: 'month', layout: yearFirst ? 'YYYY Month' : 'Month YYYY', isoExpression: `printf('%s-%02d-01', ${year}, ${month})` } };
+    }
     if (f.weekdayName >= 0.9 && column.type === 'text') return { role: 'time', rule: 'time:weekday-names', confidence: 0.92, why: 'values are weekday names', time: { storage: 'weekday-name', grain: 'day-of-week' } };
     // (Whole numbers stored as reals, as R writes them, count as integers; in a nested record, `publication.month`,
     // the last part of the path is the name.)
@@ -1274,6 +1291,10 @@ const RULES: Rule[] = [
     }
     const list = recurringItems(e);
     // (A key made of a name's words joined by hyphens, `hospital_id` `cedars-sinai-medical-center`, is a key.)
+    // (…and so is a page's slug, lower-case words joined by hyphens, `anzahl-einwohner-nach-gemeinde`: the key of a
+    // dataset's or an article's page, whose words recur as words do.)
+    const slugs = list?.separator === '-' && shown.every((v) => /^[a-z0-9_-]+$/.test(v.trim())) && shown.filter((v) => /^[a-z0-9_]+(-[a-z0-9_]+)+$/.test(v.trim())).length >= 0.9 * shown.length && shown.reduce((sum, v) => sum + v.split("-").length, 0) >= 2.5 * shown.length;
+    if (list && slugs) return { role: 'identifier', rule: 'identifier:slug', confidence: 0.6, why: `values are lower-case words joined by hyphens (${shown[0]}): a slug that identifies a page`, identifier: 'code' };
     if (list && f.dateLike < 0.5 && f.numericText < 0.5 && f.cityState < 0.5 && !(n.last && GEO_WORDS[n.last]) && !hasAny(n.tokens, IDENTIFIER_WORDS)) {
       return { role: 'structured', rule: 'structured:recurring-items', confidence: 0.65, why: `${Math.round(list.share * 100)}% of values are lists joined by '${list.separator}', whose ${list.items} items recur across rows`, structured: 'list' };
     }
@@ -1459,6 +1480,11 @@ const RULES: Rule[] = [
     // An ISO code of what the rows are about (`iso_code` beside `country`: `AFG`, `OWID_WRL`): the country, written as a code.
     // (…or by its ISO 3166 name, `alpha_two_code`, `alpha2`.)
     if (!kind && (before === 'iso' || n.tokens.some((t) => /^alpha(2|3|_?two|_?three)?$/.test(t))) && (head === 'code' || head === 'cd' || /^alpha(2|3)$/.test(head ?? '')) && column.type === 'text' && e.fingerprint.countryCode >= 0.5 && !column.candidateKey) kind = 'country';
+    // A position on a projected map by its description ("UTM easting coordinate (… EPSG:32629)" for `x`): where it is.
+    // (…or as an x or y coordinate, "local X-coordinate within each quadrat": a position on a plot's grid.)
+    const axisAt = n.described.findIndex((w, at) => (w === 'x' || w === 'y') && /^coordinates?$/.test(n.described[at + 1] ?? ''));
+    const projectedAxis = e.dictionary && isNumber(column) ? (n.described.find((w) => w === 'easting' || w === 'northing') ?? (axisAt >= 0 ? (n.described[axisAt] === 'x' ? 'easting' : 'northing') : undefined)) : undefined;
+    if (!kind && projectedAxis) return { role: 'geo', rule: 'geo:grid-coordinate', confidence: 0.7, why: `described as "${e.dictionary!.description}": the ${axisAt >= 0 ? `${n.described[axisAt]} coordinate` : projectedAxis} of a position`, geo: projectedAxis === 'easting' ? 'longitude' : 'latitude' };
     // A position on a grid or a projected map (`xcoord`, `y_coord`): where the thing is, as a pair of coordinates.
     const gridAxis = /^([xy])_?coord(inate)?s?$/.exec(words.join('_'));
     if (!kind && gridAxis && isNumber(column)) return { role: 'geo', rule: 'geo:grid-coordinate', confidence: 0.6, why: `named ${column.name}: the ${gridAxis[1]} coordinate of a position`, geo: gridAxis[1] === 'x' ? 'longitude' : 'latitude' };
@@ -1587,6 +1613,23 @@ const RULES: Rule[] = [
     if (e.referenced && e.column.candidateKey) return { role: 'identifier', rule: 'identifier:referenced-key', confidence: 0.9, why: 'a unique column other tables refer to: the key of its table', identifier: 'primary-key' };
     return e.foreignKey ? { role: 'identifier', rule: 'identifier:foreign-key', confidence: 0.9, why: 'its values are keys of another table', identifier: 'foreign-key' } : undefined;
   },
+  // A case's citation in a law report (`100 A.2d 36`, `313 Ky. 374`: volume, reporter, first page) under a name that
+  // says so: the key lawyers find the case by.
+  (e, n) => {
+    if (e.column.type !== 'text' || !n.tokens.some((t) => t === 'cite' || t === 'citation') || n.tokens.some((t) => COUNT_WORDS.has(t) || t === 'count')) return undefined;
+    const shown = presentTexts(e).map((v) => v.trim());
+    // (…or of a statute, `28 U.S.C.A. § 451`: title, code, section.)
+    if (shown.length < 3 || shown.filter((v) => /^\d{1,4}\s+[A-Z][A-Za-z0-9.' ]{0,24}?\s+(§+\s*)?\d[\d.-]*$/.test(v)).length < 0.9 * shown.length) return undefined;
+    return { role: 'identifier', rule: 'identifier:law-report-citation', confidence: 0.7, why: `named ${e.column.name}, values are citations in law reports (${shown[0]}): volume, reporter and page`, identifier: 'code' };
+  },
+  // The page a thing starts or ends on (`first_page`, `last_page`, `start_page` of a reported case or an article): a
+  // position in a volume, not a quantity.
+  (e, n) => {
+    const { column } = e;
+    if (n.tokens.length !== 2 || !/^(page|pg|pages)$/.test(n.tokens[1]) || !/^(first|last|start|end|begin|starting|ending)$/.test(n.tokens[0])) return undefined;
+    if (!isNumber(column) && !(column.type === 'text' && e.fingerprint.numericText >= 0.9)) return undefined;
+    return { role: 'ordinal', rule: 'ordinal:page-position', confidence: 0.7, why: `named ${column.name}: the page it ${n.tokens[0] === 'last' || n.tokens[0].startsWith('end') ? 'ends' : 'starts'} on, a position in a volume` };
+  },
   // Integers a document lists as codes (`1: Sun`, `2: Moon`, … under "O - Object"), each row one of them: a coded
   // category, however it is summed or averaged elsewhere. (A sentinel or two beyond the list, `99` for unknown, too.)
   (e) => {
@@ -1599,6 +1642,10 @@ const RULES: Rule[] = [
   (e, n) => {
     const { column } = e;
     if (n.described.length === 0 || hasAny(n.tokens, IDENTIFIER_WORDS)) return undefined;
+    // Integers the dictionary calls categorical or a class code ("CORINE Land Cover class (categorical land-use
+    // variable)", unit "category code"): a coded category, whatever sums its numbers allow.
+    const categorical = n.described.includes('categorical') || /^(category|class)\s+codes?$|^categor(y|ical)$/i.test(e.dictionary!.unit?.trim() ?? '');
+    if (categorical && column.type === 'integer' && present(e).distinct >= 2 && present(e).rows >= 2 * present(e).distinct) return { role: 'dimension', rule: 'dimension:described-category', confidence: 0.7, why: `described as "${e.dictionary!.description}"${e.dictionary!.unit ? ` (unit ${e.dictionary!.unit})` : ''}: a coded category, ${present(e).distinct} codes over ${Math.round(present(e).rows)} rows` };
     const head = descriptionHead(n.described);
     if (!head) return undefined;
     const said = `described as "${e.dictionary!.description}"`;
@@ -2342,6 +2389,16 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   if (described.some((w) => w === 'concentration' || w === 'concentrations')) return { value: 'non-additive', confidence: 0.7, source: { kind: 'dictionary', file: evidence.dictionary!.file, line: evidence.dictionary!.line }, why: `described as "${evidence.dictionary!.description}": a concentration, averaged, not summed` };
   // A quantity per area (`kg N ha-1 yr-1`, `t/ha`, `per km2`, `plants m-2`), in the dictionary's unit or description or in
   // a unit column beside it: a rate or a density over the land each row covers, averaged across rows, never summed.
+  // A unit over a unit or on a logarithmic scale in the dictionary (`g/kg`, `kg*C/m²`, `cg/cm³`, `dB`, a scaled
+  // reflectance): a property of each row's place or sample, averaged, never summed.
+  const dictionaryUnit = evidence.dictionary?.unit?.trim() ?? '';
+  if (dictionaryUnit && (/^[^/\s][^/]*\/\s*[^/\s]+$/.test(dictionaryUnit) || /^(d[bB]|decibels?|dBm|dBZ)$|\b(reflectance|index|ratio|proportion|fraction)\b|\^-\d|⁻/i.test(dictionaryUnit)) && !/^(count|number|items?|persons?|people)\b/i.test(dictionaryUnit)) {
+    return { value: 'non-additive', confidence: 0.7, source: { kind: 'dictionary', file: evidence.dictionary!.file, line: evidence.dictionary!.line }, why: `in ${dictionaryUnit}: a quantity per unit or on a relative scale, averaged, not summed` };
+  }
+  // How far each row is from something ("Euclidean distance to power lines", `dist_to_road`): a property of where it
+  // is, averaged; a distance travelled (`distance`, `trip_distance`) adds up.
+  const distanceTo = (words: readonly string[]) => words.some((w, at) => /^(distance|dist)$/.test(w) && /^(to|from)$/.test(words[at + 1] ?? '') && words[at + 2] !== undefined);
+  if (distanceTo(tokens) || distanceTo(described)) return { value: 'non-additive', confidence: 0.65, source: distanceTo(tokens) || !evidence.dictionary ? { kind: 'rule', rule: 'additivity:distance-to' } : { kind: 'dictionary', file: evidence.dictionary.file, line: evidence.dictionary.line }, why: 'a distance from each row\'s place to something: where it is, averaged, not summed' };
   const perArea = perAreaUnit(evidence);
   if (perArea) return { value: 'non-additive', confidence: 0.75, source: evidence.dictionary && perArea.from === 'dictionary' ? { kind: 'dictionary', file: evidence.dictionary.file, line: evidence.dictionary.line } : { kind: 'rule', rule: 'additivity:per-area' }, why: `in ${perArea.unit}: a quantity per area, averaged, not summed` };
   // A concentration (`mg/L`, `g/L`, `µg/m3`, ppm) or a reading of a probe (pH, mV, µS/cm), in the description, the
@@ -2398,7 +2455,7 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     // "unit price", "unit cost", "cost per night": a value per unit of something does not add up.
     const perUnit = (words.includes('unit') || words.includes('per') || words.includes('specific')) && (hasAny(words, MONEY_WORDS) !== undefined || hasAny(words, ADDITIVE_WORDS) !== undefined) ? 'per unit' : undefined;
     // Distinct counts overlap across groups: they do not add up.
-    const distinctCount = words.includes('distinct') || words.includes('unique') || words.includes('uniques') ? 'distinct count' : undefined;
+    const distinctCount = words.includes('distinct') || words.includes('unique') || words.includes('uniques') || words.includes('cardinality') ? 'distinct count' : undefined;
     const head = where === 'name' && HEAD_NON_ADDITIVE_WORDS.has(words[words.length - 1] ?? '') ? words[words.length - 1] : undefined;
     // (Statistics run into a token, `tmax`, are a name's abbreviations; a description's words are whole: a `developer` is no `per`.)
     // (An incidence counted, "estimated incidence (thousands)", HSE's injuries, is a number of cases, not a rate.)
@@ -2728,7 +2785,7 @@ export function defaultAggregation(role: ColumnRole, additivity?: Additivity): A
 }
 
 /** A unit per area: `/ha`, `ha-1`, `ha⁻¹`, `per hectare`, `/m2`, `m-2`, `/km²`, `per acre`. */
-const PER_AREA = /(\/\s*(ha|hectares?|acres?|ac|(k|c)?m\s*(2|²|\^2)|sq\.?\s*(km|mi|m|ft))\b|\b(ha|(k|c)?m)\s*(-1|⁻¹|-2|⁻²)(?![\d])|\bper\s+(ha|hectares?|acres?|square\s+(kilo)?met(er|re)s?|sq\.?\s*(km|mi)|km2|km²|m2|m²)\b)/i;
+const PER_AREA = /(\/\s*(ha|hectares?|acres?|ac|(k|c)?m\s*(2|²|\^2)|sq\.?\s*(km|mi|m|ft))(?![A-Za-z0-9])|\b(ha|(k|c)?m)\s*(-1|⁻¹|-2|⁻²)(?![\d])|\bper\s+(ha|hectares?|acres?|square\s+(kilo)?met(er|re)s?|sq\.?\s*(km|mi)|km2|km²|m2|m²)\b)/i;
 
 /**
  * The unit per area a measure is given in: the dictionary's unit or description, or the values of a unit column

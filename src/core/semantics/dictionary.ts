@@ -415,12 +415,16 @@ function byTableLines(text: string, tables: readonly TableProfile[]): Array<{ te
 
 /** The tables an entry may describe: its scope table, or those of its scope file (or of the document's folder), holding its column. */
 export function tablesDescribedBy(entry: DictionaryEntry, profile: EnvironmentProfile): TableProfile[] {
-  // A document in a folder of no data (`docs/`, `docu/`) describes the data of the folder above.
-  let folder = entry.file.includes('/') ? entry.file.slice(0, entry.file.lastIndexOf('/') + 1) : '';
-  while (folder !== '' && !profile.tables.some((t) => t.sourceFile.startsWith(folder))) folder = folder.slice(0, folder.slice(0, -1).lastIndexOf('/') + 1);
   const wanted = normalName(entry.column);
   const namedSo = (c: TableProfile['columns'][number]) => normalName(c.originalName) === wanted || normalName(c.name) === wanted || normalName(withoutCopyNumber(c.name)) === wanted;
   const holds = (table: TableProfile) => table.columns.some(namedSo);
+  // A document in a folder of no data (`docs/`, `docu/`) describes the data of the folder above; so does a codebook
+  // table in a folder of documentation (`metadata/codebook_sdm_occurrence.csv` beside `sdm/…csv`), none of whose
+  // tables has the column. (A table of data that looks like a codebook, in a folder of data, describes nothing above.)
+  let folder = entry.file.includes('/') ? entry.file.slice(0, entry.file.lastIndexOf('/') + 1) : '';
+  const documentation = (f: string) => /(^|\/)(metadata|meta|docs?|documentation|codebooks?|dictionar(y|ies)|data_?dictionar(y|ies)|schemas?)\/$/i.test(f);
+  const describes = (t: TableProfile) => t.sourceFile.startsWith(folder) && (entry.codebook === undefined || !documentation(folder) || holds(t));
+  while (folder !== '' && !profile.tables.some(describes)) folder = folder.slice(0, folder.slice(0, -1).lastIndexOf('/') + 1);
   // A scope that is a table's name (a codebook's row for a table, which may be a workbook sheet) is that table.
   const named = entry.scope ? profile.tables.find((t) => t.name === entry.scope) : undefined;
   if (named) return holds(named) ? [named] : [];

@@ -80,7 +80,8 @@ export function grainOfShape(shape: DateShape): TimeGrain | undefined {
   if (shape.times > 1 && !zoneShift) return 'datetime';
   // Every value the last day of its month, month after month (31/08, 30/09, 31/10, …): a monthly series. Quarter
   // ends (31/03, 30/06) are as often the dates of counts taken then, so they stay days.
-  const monthEnds = shape.monthEnds === true && shape.dates >= 3 && shape.monthGaps.every((g) => g === 1);
+  // (A month missing from the series, July, August, September, then November, leaves it monthly.)
+  const monthEnds = shape.monthEnds === true && shape.dates >= 3 && shape.monthGaps.every((g) => g === 1 || g === 2) && shape.monthGaps.filter((g) => g === 1).length >= shape.monthGaps.length / 2;
   // Every value on one day of the week (Saturdays ending epidemiological weeks), each shared by several rows or
   // many of them: weeks. A few dates of events, one per row (four stores opened on Mondays), stay days, and so do
   // dates that fall on one weekday but lie far apart (a race run on a Sunday each April): weeks follow one another,

@@ -214,7 +214,9 @@ export const ADDITIVE_WORDS = set(
     'distance miles km duration minutes seconds milliseconds ms hours length bytes size generation emissions deaths cases births ' +
     'visits views clicks orders items refund refunds salary wage wages earnings receipts outlays precipitation precip prcp ppt rainfall snowfall snow ' +
     // An economy's output over a period.
-    'gdp gnp gva exports imports',
+    'gdp gnp gva exports imports ' +
+    // Energy over a period (power, in MW, is the rate at an instant).
+    'btu mwh kwh gwh twh therms',
 );
 
 /**

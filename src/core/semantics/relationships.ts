@@ -276,6 +276,26 @@ function copiedTables(db: Database, profile: EnvironmentProfile, pairs: Array<Ex
   return found;
 }
 
+/** The words that say a series is seasonally adjusted, or not, as a name's last tokens. */
+const ADJUSTMENT = /(_|^)(nsa|sa|not_seasonally_adjusted|seasonally_adjusted|unadjusted|adjusted)$/;
+
+/**
+ * A series and its seasonally adjusted twin (`all_visits_nsa` and `all_visits_sa`, "… not seasonally adjusted" and
+ * "… seasonally adjusted"): the adjusted one is computed from the other, so no task correlates or compares the two.
+ */
+function seasonallyAdjusted(table: TableProfile): Array<Extract<Relationship, { kind: 'derived-column' }>> {
+  const found: Array<Extract<Relationship, { kind: 'derived-column' }>> = [];
+  const numeric = table.columns.filter((c) => c.type === 'integer' || c.type === 'real');
+  const stem = (name: string) => name.replace(ADJUSTMENT, '');
+  for (const adjusted of numeric) {
+    const m = ADJUSTMENT.exec(adjusted.name);
+    if (!m || !/^(sa|seasonally_adjusted|adjusted)$/.test(m[2]) || stem(adjusted.name) === '') continue;
+    const raw = numeric.find((c) => c !== adjusted && ADJUSTMENT.test(c.name) && /^(nsa|not_seasonally_adjusted|unadjusted)$/.test(ADJUSTMENT.exec(c.name)![2]) && stem(c.name) === stem(adjusted.name));
+    if (raw) found.push({ kind: 'derived-column', table: table.name, column: adjusted.name, from: [raw.name], relation: `${raw.name} seasonally adjusted`, source: { kind: 'rule', rule: 'derived-column:seasonally-adjusted' }, why: `the seasonally adjusted series of ${raw.name}` });
+  }
+  return found;
+}
+
 const SAMPLE_ROWS = 2000;
 const MAX_NUMERIC_COLUMNS = 12;
 
@@ -783,7 +803,7 @@ export function inferRelationships(db: Database, profile: EnvironmentProfile, pa
   const derived = [...derivedTables(profile), ...copiedTables(db, profile, parallel)];
   const computed = profile.tables.flatMap((t) => (t.viewSql ? viewComputedColumns(t) : computedColumns(db, t)));
   // Found by looser tests, listed before the exact ones: a column's description keeps its exact relation.
-  const trends = profile.tables.filter((t) => !t.viewSql).flatMap((t) => [...groupwiseLinearColumns(db, t, computed.filter((r) => r.table === t.name)), ...runningTotals(db, t)]);
+  const trends = profile.tables.filter((t) => !t.viewSql).flatMap((t) => [...groupwiseLinearColumns(db, t, computed.filter((r) => r.table === t.name)), ...runningTotals(db, t), ...seasonallyAdjusted(t)]);
   // A key between parallel tables is not a parent and a child, nor one between two files of a partition, which are
   // one dataset. A number that runs with a time column within each group (the 1st to 11th year of each projection)
   // is a position in time, which no table is keyed by: nor is the column of that name elsewhere.

@@ -31,6 +31,10 @@ export interface ValueFingerprint {
   multiWord: number;
   meanLength: number;
   monthName: number;
+  /** A month named with its year (`Jan 2020`, `January, 2020`, `1973 January`). */
+  monthYear: number;
+  /** Of those, the share written year first (`1973 January`). */
+  yearFirstMonth: number;
   weekdayName: number;
   /** `YYYY-MM` periods. */
   period: number;
@@ -99,7 +103,9 @@ const PATH = /^(\/|[a-z]:\\|\.{1,2}\/)?([\w.-]+[/\\])+[\w.-]+\.\w{1,5}$/i;
 const FILE_NAME = /^[\w.-]+\.(xml|html?|pdf|txt|csv|tsv|json|xlsx?|docx?|pptx?|png|jpe?g|gif|svg|tiff?|zip|gz|parquet|md)$/i;
 const NUMERIC_TEXT = /^\(?[-+]?\s?[$€£¥]?\s?\d{1,3}(?:[,\s]\d{3})+(?:\.\d+)?\)?\s?%?$|^\(?[-+]?\s?[$€£¥]\s?\d+(?:\.\d+)?\)?$|^[-+]?\d+(?:\.\d+)?\s?%$|^[$€£¥]\s?-$/;
 const CODE = /^(?=.*[A-Z0-9])[A-Z0-9][A-Z0-9_\-./#]{0,14}$/;
-const PERIOD = /^\d{4}-(0[1-9]|1[0-2])$/;
+const PERIOD = /^(1[5-9]\d\d|20\d\d|21\d\d)-(0[1-9]|1[0-2])$/;
+/** A month's name and its year, either way round (`jan 2020`, `january, 2020`, `sep-2021`, `1973 january`), lower-cased. */
+const MONTH_YEAR = /^(?:([a-z]{3,9}\.?)[\s,-]+((?:1[5-9]|20|21)\d\d)|((?:1[5-9]|20|21)\d\d)[\s-]+([a-z]{3,9}\.?))$/;
 /** US state and territory codes (a place written `Name, ST`); `Smith, JA` is a person. */
 const US_STATES = US_STATE_CODES.join('|');
 const YEAR = /^(1[5-9]\d\d|20\d\d|21\d\d)$/;
@@ -188,6 +194,8 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     multiWord: 0,
     meanLength: 0,
     monthName: 0,
+    monthYear: 0,
+    yearFirstMonth: 0,
     weekdayName: 0,
     period: 0,
     yearText: 0,
@@ -283,6 +291,14 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     // (A month marked for a footnote, `Dec†`, `Jan*`, is that month: a statistics office's provisional figures.)
     const month = lower.replace(/[\s*†‡§¹²³⁴⁵⁶⁷⁸⁹⁰]+$/u, '');
     if (MONTH_NAMES.includes(month) || (month.length === 3 && MONTH_NAMES.some((m) => m.startsWith(month))) || month === 'sept') f.monthName++;
+    const monthYear = MONTH_YEAR.exec(lower);
+    if (monthYear) {
+      const name = (monthYear[1] ?? monthYear[4]).replace(/\.$/, '');
+      if (MONTH_NAMES.includes(name) || (name.length === 3 && MONTH_NAMES.some((m) => m.startsWith(name))) || name === 'sept') {
+        f.monthYear++;
+        if (monthYear[3] !== undefined) f.yearFirstMonth++;
+      }
+    }
     if (WEEKDAY_NAMES.includes(lower) || (lower.length === 3 && WEEKDAY_NAMES.some((d) => d.startsWith(lower)))) f.weekdayName++;
     if (PERIOD.test(text)) f.period++;
     if (/^\d+$/.test(text)) f.plainInteger++;
@@ -310,7 +326,7 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
   const n = Math.max(1, f.sampled - f.missingText);
   f.meanLength = totalLength / n;
   f.missingText = f.missingText / Math.max(1, f.sampled);
-  for (const key of ['plainInteger', 'nonAscii', 'controlChars', 'quarter', 'yearPeriod', 'yearQuarter', 'yearInText', 'cityState', 'notation', 'semicolonList', 'email', 'url', 'hostname', 'json', 'phone', 'path', 'list', 'numericText', 'percentSign', 'codeLike', 'multiWord', 'monthName', 'weekdayName', 'period', 'yearText', 'dateLike', 'base64', 'hex', 'textInBlobs', 'packed', 'country', 'countryCode', 'week'] as const) {
+  for (const key of ['plainInteger', 'nonAscii', 'controlChars', 'quarter', 'yearPeriod', 'yearQuarter', 'yearInText', 'cityState', 'notation', 'semicolonList', 'email', 'url', 'hostname', 'json', 'phone', 'path', 'list', 'numericText', 'percentSign', 'codeLike', 'multiWord', 'monthName', 'monthYear', 'yearFirstMonth', 'weekdayName', 'period', 'yearText', 'dateLike', 'base64', 'hex', 'textInBlobs', 'packed', 'country', 'countryCode', 'week'] as const) {
     f[key] = f[key] / n;
   }
   f.unitInterval = numbers > 0 ? f.unitInterval / numbers : 0;

@@ -332,6 +332,10 @@ export async function sourcePairs(context: FamilyContext): Promise<{ disagreeing
       // differences are changes over time, not two sources to reconcile.
       const sisters = a.sourceFile === b.sourceFile && /\.(xlsx|xlsm|ods)$/i.test(a.sourceFile) && a.columns.length === b.columns.length && a.columns.every((c) => b.columns.some((d) => d.name === c.name));
       if (sisters) continue;
+      // Two sheets of one workbook under different titles ("Overseas residents' visits to the UK by month", "UK residents'
+      // visits abroad by month") count different things, whatever their columns share: no two sources of one figure.
+      const titled = a.sourceFile === b.sourceFile && a.preamble?.[0] !== undefined && b.preamble?.[0] !== undefined && a.preamble[0] !== b.preamble[0];
+      if (titled) continue;
       const shared = a.columns
         .filter((ca) => KEY_ROLES.has(semanticsOf(context, a.name, ca.name)?.role.value ?? '') && ca.nullFraction === 0 && !ca.name.startsWith('_'))
         .flatMap((ca) => b.columns.filter((cb) => cb.name.toLowerCase() === ca.name.toLowerCase() && cb.nullFraction === 0).map((cb) => ({ a: ca, b: cb })));
