@@ -21,7 +21,7 @@ import { findRepeatedValues } from './repeated';
 import { findTwinColumns, findTwinTables } from './duplicates';
 import { findLayoutColumns } from './layout';
 import { findTotalRows } from './totals';
-import { markMetadataTables } from './metadata';
+import { markAttachmentTables, markMetadataTables } from './metadata';
 import type { ColumnSemantics, DictionaryEntry, Partition, Relationship, SemanticEnvironment, SemanticProfile, TableSemantics } from './types';
 import { fingerprint, isMissingText, MISSING_PLACEHOLDERS } from './values';
 
@@ -291,6 +291,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
     if (nested) t.nested = nested;
   }
   markMetadataTables(tables, dictionary);
+  markAttachmentTables(tables, profile.tables);
   // Facts read from the data across rows: parents' values repeated on children, the same data twice, counts the layout fixes.
   const partitionMembers = new Set(partitions.flatMap((p) => (p.view ? p.tables.map((t) => t.table) : [])));
   const ownTables = profile.tables.filter((t) => !partitionMembers.has(t.name));

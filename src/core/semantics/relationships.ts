@@ -74,6 +74,9 @@ function inclusionDependencies(db: Database, profile: EnvironmentProfile, declar
   for (const child of tables) {
     for (const childColumn of child.columns) {
       if (known.has(`${child.name}.${childColumn.name}`)) continue;
+      // (The row numbers the loader gives a file's records, `_row_id` 1…n, refer to nothing: a partition's view repeats
+      // them file by file, which makes them look like a child's key into any table numbered as far.)
+      if (childColumn.name === '_row_id') continue;
       if (childColumn.candidateKey && !isIdLike(childColumn)) continue;
       // A table's own key (`id`, `<table>_id`, unique) is not a pointer to another table's.
       if (childColumn.candidateKey && (childColumn.name.toLowerCase() === 'id' || childColumn.name.toLowerCase().replace(/_/g, '') === `${singular(child.name)}id`)) continue;
@@ -377,6 +380,10 @@ function computedColumns(db: Database, table: TableProfile): Array<Extract<Relat
     const inputs = half(a) / Math.abs(ra) + half(b) / Math.abs(rb);
     return (stored === 0 || half(c) / Math.abs(stored) >= inputs) && Math.abs(stored - exact) <= half(c) + Math.abs(exact) * inputs + 1e-9;
   };
+  // A figure an office rounds to tens or more (a balance of £ millions written -1670 for -1673.9): its values all
+  // multiples of 10, 100 or 1000, the unit it is rounded to (1 otherwise: no rounding allowed beyond `close`).
+  const roundedTo = numeric.map((_, i) => [1000, 100, 10].find((g) => sample.every((r) => r[i] % g === 0) && sample.some((r) => r[i] !== 0)) ?? 1);
+  const within = (c: number, stored: number, exact: number) => close(stored, exact) || (roundedTo[c] > 1 && Math.abs(stored - exact) <= roundedTo[c] / 2 + 1e-6 * Math.abs(exact));
   for (let c = 0; c < n; c++) {
     if (!varies[c]) continue;
     for (let a = 0; a < n; a++) {
@@ -385,9 +392,9 @@ function computedColumns(db: Database, table: TableProfile): Array<Extract<Relat
         if (b === c) continue;
         const names = `${numeric[a].name}, ${numeric[b].name}`;
         if (holds((r) => close(r[c], r[a] * r[b]))) add(c, [a, b], `${numeric[a].name} * ${numeric[b].name}`, `equals ${numeric[a].name} × ${numeric[b].name} on ${sample.length} sampled rows`);
-        else if (holds((r) => close(r[c], r[a] + r[b]))) add(c, [a, b], `${numeric[a].name} + ${numeric[b].name}`, `equals ${numeric[a].name} + ${numeric[b].name} on ${sample.length} sampled rows`);
-        else if (holds((r) => close(r[c], r[a] - r[b]))) add(c, [a, b], `${numeric[a].name} - ${numeric[b].name}`, `equals ${numeric[a].name} − ${numeric[b].name} on ${sample.length} sampled rows`);
-        else if (holds((r) => close(r[c], r[b] - r[a]))) add(c, [a, b], `${numeric[b].name} - ${numeric[a].name}`, `equals ${numeric[b].name} − ${numeric[a].name} on ${sample.length} sampled rows`);
+        else if (holds((r) => within(c, r[c], r[a] + r[b]))) add(c, [a, b], `${numeric[a].name} + ${numeric[b].name}`, `equals ${numeric[a].name} + ${numeric[b].name}${roundedTo[c] > 1 ? `, rounded to ${roundedTo[c]}s,` : ''} on ${sample.length} sampled rows`);
+        else if (holds((r) => within(c, r[c], r[a] - r[b]))) add(c, [a, b], `${numeric[a].name} - ${numeric[b].name}`, `equals ${numeric[a].name} − ${numeric[b].name}${roundedTo[c] > 1 ? `, rounded to ${roundedTo[c]}s,` : ''} on ${sample.length} sampled rows`);
+        else if (holds((r) => within(c, r[c], r[b] - r[a]))) add(c, [a, b], `${numeric[b].name} - ${numeric[a].name}`, `equals ${numeric[b].name} − ${numeric[a].name}${roundedTo[c] > 1 ? `, rounded to ${roundedTo[c]}s,` : ''} on ${sample.length} sampled rows`);
         else if (holds((r) => r[b] !== 0 && ratioClose(c, r[c], r[a] / r[b], a, b, r[a], r[b]))) add(c, [a, b], `${numeric[a].name} / ${numeric[b].name}`, `equals ${numeric[a].name} ÷ ${numeric[b].name} on ${sample.length} sampled rows`);
         else if (holds((r) => r[a] !== 0 && ratioClose(c, r[c], r[b] / r[a], a, b, r[a], r[b]))) add(c, [a, b], `${numeric[b].name} / ${numeric[a].name}`, `equals ${numeric[b].name} ÷ ${numeric[a].name} on ${sample.length} sampled rows`);
         // A percentage of another column (a change in percent of GDP): the ratio times 100.

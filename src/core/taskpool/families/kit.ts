@@ -1937,9 +1937,13 @@ function describedEntity(context: FamilyContext, table: TableProfile, keyed: rea
 /** A cell that says the value is not known (`NA`, `N/A`, `NULL`): no category a question can filter or group by. (`Na` is sodium.) */
 const NOT_KNOWN = /^(NA|na|N\/A|n\/a|#N\/A|NULL|Null|null|NaN|nan|<NA>|NIL|nil)$/;
 
+/**
+ * A value a question may quote: a number, or a short one-line text that is no placeholder for a missing value (`NA`,
+ * `NULL`, or marks with no letter or digit, `-`, `--`, `?`, `..`, `(x)`, that a file writes where it knows nothing).
+ */
 export function quotable(value: unknown): value is string | number {
   if (typeof value === 'number') return Number.isFinite(value);
-  return typeof value === 'string' && value.trim() === value && value !== '' && value.length <= 60 && !/[\n\r\t]/.test(value) && !NOT_KNOWN.test(value);
+  return typeof value === 'string' && value.trim() === value && value !== '' && value.length <= 60 && !/[\n\r\t]/.test(value) && !NOT_KNOWN.test(value) && !/^\(?[^\p{L}\p{N}]*\)?$|^\([a-z]\)$/iu.test(value);
 }
 
 // ---- groups named by a key: a parent's rows as the groups (added for the document-metric and cross-source
