@@ -3,10 +3,14 @@
  * sheets under different titles are no two sources of one figure; a seasonally adjusted series is computed from its
  * raw twin, and a balance rounded to tens from the flows it nets; a placeholder (`-`) is no value to ask about; a
  * record's file attachments (pictures, their sizes and thumbnails' widths) are no data; the loader's row numbers refer
- * to no other table. (The tests read the data of sets measured blind before these changes.)
+ * to no other table. Then what the blind review of those pools found: codebook descriptions read into short names, a
+ * presence flag by its reading, a climate normal never summed, a total never related to a figure of its kind, no
+ * outliers or top decile of a mostly-zero count, "the month before" only where that month is there, a day's map of
+ * counts not counted by its entries, a file named in words. (The tests read the data of sets measured blind before
+ * these changes.)
  */
 import * as assert from 'node:assert/strict';
-import { derivedPair, quotable } from '../../src/core/taskpool/families/kit';
+import { columnPhrase, derivedPair, flagMark, quotable, rowsCount, tablePlace } from '../../src/core/taskpool/families/kit';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
 import { environments } from '../support/familyContexts';
 
@@ -46,5 +50,41 @@ describe('task pool: after reading the round-24 pools', function () {
     const { session } = await env('lighthouse-vaccinating-undocumented-csv');
     const pool = await buildTaskPool(session.toolContext);
     for (const task of pool.tasks) assert.doesNotMatch(task.question, /'-'|'--'/, task.question);
+  });
+
+  it('names the sandgrouse columns by their codebook in words, a presence flag by its reading, and sums no climate normal', async () => {
+    const { context, session } = await env('valerio-iberian-sandgrouse-csv');
+    const phrase = (table: string, name: string) => columnPhrase(context, table, context.profile.tables.find((t) => t.name === table)!.columns.find((c) => c.name === name)!);
+    assert.equal(phrase('p_alchata_status', 'np'), 'number of patches', '"Number of patches (NP) of …"');
+    assert.equal(phrase('p_orientalis_presence_absence', 'bio12'), 'annual precipitation', '"Bioclimatic variable Bio12: annual precipitation."');
+    assert.equal(phrase('p_orientalis_presence_absence', 'glcm_v'), 'variance of NDVI-based GLCM texture');
+    assert.equal(phrase('p_orientalis_presence_absence', 'gpp'), 'MODIS gross primary productivity', 'no "; proxy for …"');
+    const pa = context.profile.tables.find((t) => t.name === 'p_orientalis_presence_absence')!.columns.find((c) => c.name === 'pa')!;
+    assert.equal(flagMark(context, 'p_orientalis_presence_absence', pa, 1), 'marked as presence');
+    assert.equal(flagMark(context, 'p_orientalis_presence_absence', pa, 0), 'marked as absence');
+    const pool = await buildTaskPool(session.toolContext);
+    for (const task of pool.tasks) assert.doesNotMatch(task.question, /total annual precipitation|bioclimatic variable/i, task.question);
+  });
+
+  it("relates no total to a figure of its kind, asks nothing of a mostly-zero count's outliers, and names a file in words", async () => {
+    const lighthouse = await env('lighthouse-vaccinating-undocumented-csv');
+    const main = lighthouse.context.profile.tables.find((t) => t.name === 'main_data')!;
+    const named = (n: string) => main.columns.find((c) => c.originalName === n)!.name;
+    assert.ok(derivedPair(lighthouse.context, { table: main.name, column: named('Total Score') }, { table: main.name, column: named('Undocumented Access') }));
+    assert.ok(!derivedPair(lighthouse.context, { table: main.name, column: named('Undocumented Access') }, { table: main.name, column: named('Marginalized Access') }));
+    const documents = lighthouse.context.profile.tables.find((t) => t.name === 'list_of_documents_used_for_national_scorecards')!;
+    assert.equal(tablePlace(lighthouse.context, documents), 'the list of documents used for national scorecards');
+    const nowcasts = await env('reichlab-variant-nowcasts-parquet');
+    const pool = await buildTaskPool(nowcasts.session.toolContext);
+    for (const task of pool.tasks) assert.ok(!['outlier', 'distribution-subset'].includes(task.family) || !/oracle value|observation/.test(task.question), task.question);
+  });
+
+  it("compares a month only with the month before it, and counts no entries of a day's map of counts", async () => {
+    const zurich = await env('openzh-ogd-web-analytics-partitions');
+    const pool = await buildTaskPool(zurich.session.toolContext);
+    for (const task of pool.tasks) assert.doesNotMatch(task.question, /over the month before/, `${task.question} (October 2020 is missing)`);
+    const karuna = await env('karuna2020-covid-relief-json');
+    const statuses = karuna.context.profile.tables.find((t) => t.name === 't_2020_04_sum_response_status_map')!;
+    assert.equal(rowsCount(karuna.context, statuses), false, 'each entry is a tally of requests');
   });
 });

@@ -263,6 +263,8 @@ export const FLOW_WORDS = set(
 /** Quantities that do not add up: average them, or take a ratio of sums. */
 export const NON_ADDITIVE_WORDS = set(
   'price prices rate rates ratio ratios quotient quotients pct percent percentage percentages share shares avg average mean median score scores rating ratings ' +
+    // A place's climate over decades (WorldClim's bioclimatic variables, a climatology): a property of each place.
+    'bioclimatic climatology climatological ' +
     // A mass-to-charge ratio (`mz`, `precursor_mz`), a compound's exact (monoisotopic) mass; an election's swing, the
     // change of a share in percentage points.
     'mz exactmass monoisotopic swing ' +

@@ -299,6 +299,21 @@ function seasonallyAdjusted(table: TableProfile): Array<Extract<Relationship, { 
   return found;
 }
 
+/**
+ * A statistics office's "of which" columns (`Europe` then `of which European Union`, `of which EU15`): each a part of the
+ * nearest column to its left that is no "of which" itself. The part is derived from its whole.
+ */
+function ofWhichParts(table: TableProfile): Array<Extract<Relationship, { kind: 'derived-column' }>> {
+  const found: Array<Extract<Relationship, { kind: 'derived-column' }>> = [];
+  const ofWhich = (c: TableProfile['columns'][number]) => /\bof which\b/i.test(c.originalName || '');
+  table.columns.forEach((column, at) => {
+    if (!ofWhich(column) || (column.type !== 'integer' && column.type !== 'real')) return;
+    const whole = table.columns.slice(0, at).reverse().find((c) => !ofWhich(c) && (c.type === 'integer' || c.type === 'real'));
+    if (whole) found.push({ kind: 'derived-column', table: table.name, column: column.name, from: [whole.name], relation: `part of ${whole.name}`, source: { kind: 'rule', rule: 'derived-column:of-which' }, why: `headed "of which": a part of ${whole.originalName || whole.name}` });
+  });
+  return found;
+}
+
 const SAMPLE_ROWS = 2000;
 const MAX_NUMERIC_COLUMNS = 12;
 
@@ -810,7 +825,7 @@ export function inferRelationships(db: Database, profile: EnvironmentProfile, pa
   const derived = [...derivedTables(profile), ...copiedTables(db, profile, parallel)];
   const computed = profile.tables.flatMap((t) => (t.viewSql ? viewComputedColumns(t) : computedColumns(db, t)));
   // Found by looser tests, listed before the exact ones: a column's description keeps its exact relation.
-  const trends = profile.tables.filter((t) => !t.viewSql).flatMap((t) => [...groupwiseLinearColumns(db, t, computed.filter((r) => r.table === t.name)), ...runningTotals(db, t), ...seasonallyAdjusted(t)]);
+  const trends = profile.tables.filter((t) => !t.viewSql).flatMap((t) => [...groupwiseLinearColumns(db, t, computed.filter((r) => r.table === t.name)), ...runningTotals(db, t), ...seasonallyAdjusted(t), ...ofWhichParts(t)]);
   // A key between parallel tables is not a parent and a child, nor one between two files of a partition, which are
   // one dataset. A number that runs with a time column within each group (the 1st to 11th year of each projection)
   // is a position in time, which no table is keyed by: nor is the column of that name elsewhere.

@@ -274,7 +274,7 @@ const ONE_TABLE_FILE = /\.(csv|tsv|txt|json|jsonl|ndjson|parquet)$/i;
 export function fileWords(label: string | undefined): string | undefined {
   if (label === undefined || !/^[\w-]+$/.test(label.replace(ONE_TABLE_FILE, '')) || !ONE_TABLE_FILE.test(label)) return undefined;
   const named = words(label.replace(ONE_TABLE_FILE, ''));
-  return /^[a-z]{3,}( [a-z]{2,}){1,5}$/.test(named) ? named : undefined;
+  return /^[a-z]{3,}( [a-z]{2,}){1,6}$/.test(named) ? named : undefined;
 }
 
 /**
@@ -290,7 +290,8 @@ export function tableLabel(table: string, profile: EnvironmentProfile): string |
   if (t.parent) {
     const file = t.sourceFile.replace(/^.*[\\/]/, '');
     const alike = profile.tables.filter((x) => x.parent && x.sourceFile === t.sourceFile && x.originalName === t.originalName).length;
-    return /\.(json|jsonl|ndjson)$/i.test(file) && alike === 1 && /^[\w -]{1,40}$/.test(t.originalName) ? `the '${t.originalName}' entries in ${file}` : undefined;
+    // (…and one under a key of each record, `sum.browserMap`, `Activity.Questions`, by its path.)
+    return /\.(json|jsonl|ndjson)$/i.test(file) && alike === 1 && /^[\w -]{1,40}(\.[\w -]{1,40}){0,2}$/.test(t.originalName) ? `the '${t.originalName}' entries in ${file}` : undefined;
   }
   if (/\.(xlsx|xlsm|xls|ods)$/i.test(t.sourceFile)) {
     if (t.originalName === '' || /['\n]/.test(t.originalName)) return undefined;
@@ -301,7 +302,8 @@ export function tableLabel(table: string, profile: EnvironmentProfile): string |
     const shared = profile.tables.filter((x) => x.originalName.toLowerCase() === t.originalName.toLowerCase() && /\.(xlsx|xlsm|xls|ods)$/i.test(x.sourceFile)).length > 1;
     return shared ? `the '${t.originalName}' sheet of ${t.sourceFile.replace(/^.*[\\/]/, '')}` : `the '${t.originalName}' sheet`;
   }
-  if (!ONE_TABLE_FILE.test(t.sourceFile) || profile.tables.filter((x) => x.sourceFile === t.sourceFile).length !== 1) return undefined;
+  // (The lists nested in a file's records are tables of their own: the file's records are still its one table.)
+  if (!ONE_TABLE_FILE.test(t.sourceFile) || profile.tables.filter((x) => x.sourceFile === t.sourceFile && !x.parent).length !== 1) return undefined;
   const file = t.sourceFile.replace(/^.*[\\/]/, '');
   // Files of one name in two folders (`2019/data.csv`, `2020/data.csv`) are told apart by their paths.
   const same = profile.tables.filter((x) => x.sourceFile.replace(/^.*[\\/]/, '') === file).length;

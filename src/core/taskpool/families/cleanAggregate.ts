@@ -18,7 +18,8 @@
  */
 import type { ColumnProfile, TableProfile } from '../../env/types';
 import { words } from '../../text/words';
-import { aggregateOf, clearLeader, columnPhrase, groupings, measureName, measures, noun, num, q, query, rowsNoun, semanticsOf, sqlLiteral, tablePlace, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
+import { aggregateOf, clearLeader, columnPhrase, groupings, measureName, measures, noun, num, partitionOfView, q, query, rowsNoun, semanticsOf, sqlLiteral, tablePlace, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
+import { partitionFiles } from '../../semantics/partitions';
 import { MAX_QUESTION_WORDS } from '../lint';
 import type { TaskSpec } from '../types';
 import { tableLabel } from '../revise';
@@ -225,7 +226,9 @@ function problemWords(context: FamilyContext, table: TableProfile, plan: Plan, b
     said.push(`${subject} text with ${symbols.includes(',') ? 'thousands separators' : 'symbols'}${brief ? '' : ` (e.g. '${example}')`}; read them as numbers${leaving}.`);
   }
   if (plan.merged) said.push(`Treat ${columnPhrase(context, table.name, plan.group)} values differing only in letter case or surrounding spaces as one.`);
-  if (plan.dedupe) said.push('Count exact duplicate rows once.');
+  // (Over a partition's files a row is a duplicate within its own file: the same figures in July and August are two months.)
+  const partition = partitionOfView(context, table);
+  if (plan.dedupe) said.push(partition ? `Count a row repeated exactly within one ${partitionFiles(partition.key).replace(/s$/, '').replace(/ files?$/, ' file')} once.` : 'Count exact duplicate rows once.');
   return said;
 }
 

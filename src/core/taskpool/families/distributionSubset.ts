@@ -51,6 +51,7 @@ import {
   measureName,
   semanticsOf,
   isAboveIts,
+  mostlyOneValue,
 } from './kit';
 
 const MIN_ROWS = 100;
@@ -122,6 +123,8 @@ const nearestRankSql = (table: TableProfile, measure: ColumnProfile) => {
 
 /** The nearest-rank 90th percentile, when the rows above it are a real top slice (no pile of ties at the cut-off). */
 async function nearestRank(context: FamilyContext, table: TableProfile, measure: ColumnProfile): Promise<Threshold | undefined> {
+  // (A measure zero on most rows has a 90th percentile of 0: "above it" is "not zero", no top slice.)
+  if (await mostlyOneValue(context, table, measure)) return undefined;
   const rows = await query(context, nearestRankSql(table, measure));
   const value = rows?.[0]?.[0];
   if (typeof value !== 'number' && typeof value !== 'bigint') return undefined;

@@ -68,8 +68,27 @@ export function rowsCount(context: FamilyContext, table: TableProfile | string):
   const name = typeof table === 'string' ? table : table.name;
   // A link table's rows are pairs (a trip listed once per source that records it): counted, they count a trip twice.
   if (context.semantics.tables.some((t) => t.table === name && t.kind.value === 'bridge')) return false;
+  // A record's map of counts (a day's `responseStatusMap`: one entry per status, with its requests): each entry is a
+  // tally already, and counting entries counts the statuses each day saw, not requests.
+  const profile = typeof table === 'string' ? context.profile.tables.find((t) => t.name === name) : table;
+  if (profile?.parent && profile.columns.some((c) => c.type === 'integer' && TALLY_NAMES.test(c.name) && semanticsOf(context, name, c.name)?.role.value === 'measure')) return false;
   return !context.grids?.has(name);
 }
+
+/**
+ * Whether one value (most often 0) fills half the rows of a measure or more: its mean and standard deviation, its
+ * percentiles and outliers then describe the few other rows, not a spread (a zero-filled grid of counts).
+ */
+export async function mostlyOneValue(context: FamilyContext, table: TableProfile, measure: ColumnProfile): Promise<boolean> {
+  const m = quoteIdent(measure.name);
+  const rows = await query(context, `SELECT MAX(n), SUM(n) FROM (SELECT COUNT(*) AS n FROM ${quoteIdent(table.name)} WHERE ${m} IS NOT NULL GROUP BY ${m})`);
+  const top = num(rows?.[0]?.[0] ?? 0);
+  const all = num(rows?.[0]?.[1] ?? 0);
+  return all > 0 && top >= 0.5 * all;
+}
+
+/** Names of a tally of events in a row (`requests`, `page_views`, `count`, `hits`). */
+const TALLY_NAMES = /^(n|count|counts|requests|hits|views|page_?views|visits|clicks|events|occurrences|frequency|freq)$/i;
 
 export interface TaskFamily {
   id: string;
@@ -128,6 +147,9 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
       if (s?.additivity?.source.kind === 'rule' && s.additivity.source.rule === 'additivity:interval-bound') return false;
       // (Nor a bound of a confidence interval, `cil` "… 95% C.I. lower": it moves with its estimate by construction.)
       if (confidenceBound(c, s?.description?.value)) return false;
+      // (Nor a seasonally adjusted series beside its raw one: the same figures smoothed, which an office leaves 0 where
+      // it made no estimate.)
+      if (context.semantics.relationships.some((r) => r.kind === 'derived-column' && r.table === table.name && r.column === c.name && r.source.kind === 'rule' && r.source.rule === 'derived-column:seasonally-adjusted')) return false;
       if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || isCircular(c) || isPictureSize(c) || inLocalCurrency(table, c) || inRowUnits(table, c) || runningTotal(context, table.name, c.name) || repeatedValue(context, table.name, c.name) || mixedQuantities(table, c, context) || unevenCoverage(context, table).has(c.name)) return false;
       const unnamed = s.role.source.kind === 'rule' && s.role.source.rule === 'measure:numbers';
       if (unnamed && c.type === 'integer' && c.distinctCount >= 0.9 * table.rowCount * (1 - c.nullFraction)) return false;
@@ -352,7 +374,9 @@ export function aggregateOf(context: FamilyContext, table: string, column: Colum
   const additive = confidentlyAdditive(context, table, column.name);
   const name = measureName(context, table, column);
   // "total order total" says it twice: a name that already says total is summed as "the sum of order totals".
-  if (additive) return { fn: 'SUM', of: (e) => `SUM(${e})`, phrase: /\b(total|sum)s?\b/.test(name) ? `sum of ${pluralWords(name)}` : `total ${name}` };
+  // (A name that opens with "total" and says what of, "total renewable energy production (Quadrillion Btu)", is that
+  // total over any rows: "the sum of total … values" says it twice.)
+  if (additive) return { fn: 'SUM', of: (e) => `SUM(${e})`, phrase: /^total(\s+[\w-]+){2,}/i.test(name) ? name : /\b(total|sum)s?\b/.test(name) ? `sum of ${pluralWords(name)}` : `total ${name}` };
   // "average average temperature" says it twice: the mean of a name that is already an average.
   return { fn: 'AVG', of: (e) => `AVG(${e})`, phrase: averagePhrase(name) };
 }
@@ -496,7 +520,29 @@ export function derivedPair(context: FamilyContext, a: { table: string; column: 
   }
   const ia = inputs(a);
   const ib = inputs(b);
-  return [...ia].some((x) => ib.has(x)) || variantNames(context, a, b) || sameSeriesOtherYear(a.column, b.column) || oneSizeTwoWays(a.column, b.column) || partAndWhole(a.column, b.column) || describedFrom(context, a, b) || describedFrom(context, b, a);
+  return [...ia].some((x) => ib.has(x)) || variantNames(context, a, b) || sameSeriesOtherYear(a.column, b.column) || oneSizeTwoWays(a.column, b.column) || partAndWhole(a.column, b.column) || describedFrom(context, a, b) || describedFrom(context, b, a) || totalOfItsKind(context, a, b) || totalOfItsKind(context, b, a);
+}
+
+/** Unit words a header ends with (`… (Quadrillion Btu)`, `…_gbp_m`), left out when reading its head noun. */
+const HEADER_UNITS = /^(quadrillion|trillion|billion|million|thousand|thousands|btu|mwh|kwh|gwh|twh|gbp|usd|eur|m|bn|k|pct|percent|nsa|sa)$/;
+
+/**
+ * A total and a figure of its own kind in the same table (`Total Score` and the category score "Undocumented Access",
+ * "weighted score for …"; total primary energy production and nuclear production): the total adds them up, so the two
+ * rise together by construction. The whole's name is "total …" or "… total"; the other's name or description holds the
+ * whole's head noun (score, production).
+ */
+function totalOfItsKind(context: FamilyContext, whole: { table: string; column: string }, part: { table: string; column: string }): boolean {
+  const columnOf = (x: { table: string; column: string }) => context.profile.tables.find((t) => t.name === x.table)?.columns.find((c) => c.name === x.column);
+  const wordsOf = (text: string) => humanize(text).toLowerCase().replace(/[()]/g, ' ').split(/[^a-z0-9]+/).filter(Boolean);
+  const w = wordsOf(columnOf(whole)?.originalName || whole.column);
+  if (w.length < 2 || !(w[0] === 'total' || w[w.length - 1] === 'total')) return false;
+  const head = w.filter((x) => x !== 'total' && !HEADER_UNITS.test(x)).pop();
+  if (!head || head.length < 4) return false;
+  const p = wordsOf(columnOf(part)?.originalName || part.column);
+  if (p.includes('total')) return false;
+  const described = semanticsOf(context, part.table, part.column)?.description?.value ?? '';
+  return p.includes(head) || wordsOf(described).includes(head);
 }
 
 /**
@@ -1075,6 +1121,15 @@ export function flagMark(context: FamilyContext, table: string, column: ColumnPr
   const text = String(value).trim().toLowerCase();
   const set = SET_VALUES.has(text) ? true : UNSET_VALUES.has(text) ? false : undefined;
   if (set === undefined) return undefined;
+  // A flag its dictionary reads value by value ("Presence (1) / absence (0) response used for SDMs"): the word for the
+  // value, "marked as presence", "marked as absence".
+  const described = semanticsOf(context, table, column.name)?.description?.value ?? '';
+  const readings = /^\s*([A-Za-z][\w -]{1,30}?)\s*\((1|0|yes|no|y|n|true|false)\)\s*(?:\/|or|,)\s*([A-Za-z][\w -]{1,30}?)\s*\((1|0|yes|no|y|n|true|false)\)/i.exec(described);
+  if (readings) {
+    const [, first, firstValue, second] = readings;
+    const firstSet = SET_VALUES.has(firstValue.toLowerCase());
+    return `marked as ${(set === firstSet ? first : second).trim().toLowerCase()}`;
+  }
   // `is_hybrid`, `has_wifi`: the mark is what the statement says, "hybrid", "wifi".
   const name = columnPhrase(context, table, column)
     .replace(/^'|'$/g, '')
@@ -1297,6 +1352,17 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
       // How the figure is rounded or what it leaves out is no part of its name ("… rounded to the nearest 10").
       .replace(/\s+(rounded to|excluding|excludes|expressed as|given in)\b.*$/i, '')
       .trim();
+    // The words a description gives before the column's own code in brackets ("Number of patches (NP) of the focal
+    // habitat class …"): the name the code stands for, "number of patches".
+    const escaped = original.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const coded = described ? new RegExp(`^(?:the\\s+)?([A-Za-z][^():;]{3,60}?)\\s*\\(${escaped}\\)`, 'i').exec(described.trim()) : null;
+    if (coded) short = coded[1].trim();
+    // A label, a colon, then what it is ("Bioclimatic variable Bio12: annual precipitation", "NDVI-based GLCM texture:
+    // variance"): the words after it, with the label when they are one word ("variance of NDVI-based GLCM texture").
+    const labelled = short ? /^([^:]{3,60}):\s+(\S.*)$/.exec(short) : null;
+    if (labelled) short = labelled[2].trim().split(/\s+/).length >= 2 ? labelled[2].trim() : `${labelled[2].trim()} of ${labelled[1].trim()}`;
+    // (…and what it stands for, after a semicolon, "…; proxy for ecosystem productivity", is no part of its name.)
+    if (short && /\S\s*;\s*\S/.test(short)) short = short.split(';')[0].trim();
     // "Player's batting hand" in the People table: the row's noun is said elsewhere, "batting hand".
     short = short?.replace(/^[a-z]+'s\s+/i, '');
     // A description that quotes its term as TeX does (`` `English Language Learners' ``): the words, unquoted.
@@ -2015,7 +2081,8 @@ export function tablePlace(context: FamilyContext, table: TableProfile): string 
   // words by its words ("rows in the seagrass density survey", not "rows in seagrass_density_survey.csv").
   const label = tableLabel(table.name, context.profile);
   const named = fileWords(label);
-  if (named && !named.split(' ').some((w) => isCrypticName(w))) return `the ${named}`;
+  // (Short words between the nouns, "list of documents used for national scorecards", are words, not codes.)
+  if (named && !named.split(' ').some((w) => !/^(of|in|on|to|by|at|or|an|as|per|and|for|the)$/.test(w) && isCrypticName(w))) return `the ${named}`;
   if (label) return label;
   // A partition's union view by its files: "in all 4 yearly files".
   const partition = partitionOfView(context, table);

@@ -6,7 +6,7 @@ import type { ColumnProfile, TableProfile } from '../../env/types';
 import { singular } from '../../text/words';
 import { addEdge, columnNode } from '../graph';
 import type { TaskSpec } from '../types';
-import { things, article, isGeneratedKey, foreignKeys, humanize, measureName, measures, noun, num, q, query, semanticsOf, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
+import { things, article, isGeneratedKey, foreignKeys, humanize, measureName, measures, mostlyOneValue, noun, num, q, query, semanticsOf, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
 
 export const outlierFamily: TaskFamily = {
   id: 'outlier',
@@ -20,6 +20,9 @@ export const outlierFamily: TaskFamily = {
         if (tasks.length >= context.maxPerFamily || perTable >= 2) break;
         const m = q(measure.name);
         const name = measureName(context, table.name, measure);
+        // A measure zero on most rows (sequences counted per place, day and clade): its "outliers" are the rows that are
+        // not zero, no finding about the spread.
+        if (await mostlyOneValue(context, table, measure)) continue;
         const program = new TaskProgram(context, 'lookup');
         // The distance in standard deviations as the question states it (3, not its square): a literal the agent writes
         // is one the question shows. SQRT is in sql.js and in Debian's sqlite3 (3.40, math functions on).

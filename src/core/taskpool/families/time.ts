@@ -3,7 +3,7 @@
  * (or count), and the change between the last two complete years.
  */
 import type { TaskSpec } from '../types';
-import { things, aggregateOf, coverageChanges, fullPeriods, humanize, measures, noun, periodQualifier, q, query, taskTables, timeColumns, TaskProgram, type TaskFamily, type FamilyContext, rowsCount, partitionOfView, tablePlace } from './kit';
+import { things, aggregateOf, columnPhrase, coverageChanges, fullPeriods, humanize, measures, noun, periodQualifier, q, query, taskTables, timeColumns, TaskProgram, type TaskFamily, type FamilyContext, rowsCount, partitionOfView, tablePlace } from './kit';
 import type { TableProfile } from '../../env/types';
 
 /** The fewest rows a year must hold for a change in their number to be asked about. */
@@ -31,7 +31,9 @@ export const changeOverTimeFamily: TaskFamily = {
       const dense = time && time.grain !== 'year' ? await query(context, `SELECT AVG(CASE WHEN days >= 25 THEN 1.0 ELSE 0 END) FROM (SELECT COUNT(DISTINCT strftime('%Y-%m-%d', ${time.date})) AS days FROM ${q(table.name)} WHERE ${time.date} IS NOT NULL GROUP BY strftime('%Y-%m', ${time.date}))`) : undefined;
       // Monthly periods must follow one another: "the month before" of a twice-yearly series is six months back.
       const span = time && time.grain === 'month' ? await query(context, `SELECT COUNT(DISTINCT strftime('%Y-%m', ${time.date})), (CAST(strftime('%Y', MAX(${time.date})) AS INTEGER) * 12 + CAST(strftime('%m', MAX(${time.date})) AS INTEGER)) - (CAST(strftime('%Y', MIN(${time.date})) AS INTEGER) * 12 + CAST(strftime('%m', MIN(${time.date})) AS INTEGER)) + 1 FROM ${q(table.name)} WHERE ${time.date} IS NOT NULL`) : undefined;
-      const consecutive = span !== undefined && Number(span[0]?.[0] ?? 0) >= 0.8 * Number(span[0]?.[1] ?? Infinity);
+      // (Every month of the span: with one missing, "the month before" November is October, which is not there, or
+      // September, which is not the month before.)
+      const consecutive = span !== undefined && Number(span[0]?.[0] ?? 0) === Number(span[0]?.[1] ?? Infinity);
       const monthOverMonth = time !== undefined && (time.grain === 'month' ? consecutive : Number(dense?.[0]?.[0] ?? 0) >= 0.5);
       for (const measure of (first ? [first, undefined] : [undefined]).filter((m) => m !== undefined || (!calendar && rowsCount(context, table)))) {
         if (tasks.length >= context.maxPerFamily) break;
@@ -54,7 +56,7 @@ export const changeOverTimeFamily: TaskFamily = {
             const monthly = `SELECT strftime('%Y-%m', ${time.date}) AS month, ${value} AS total FROM ${q(table.name)} WHERE ${time.date} IS NOT NULL${kept} GROUP BY 1`;
             const program = new TaskProgram(context, 'lookup');
             const done = await program.sql(
-              `SELECT month, ROUND(total - LAG(total) OVER (ORDER BY month), 2) AS increase FROM (${monthly}) ORDER BY increase DESC LIMIT 2`,
+              `SELECT month, CASE WHEN LAG(month) OVER (ORDER BY month) = strftime('%Y-%m', month || '-01', '-1 month') THEN ROUND(total - LAG(total) OVER (ORDER BY month), 2) END AS increase FROM (${monthly}) ORDER BY increase DESC LIMIT 2`,
               `Month-over-month change of the ${what} by ${by}, largest increase first`,
               { label: `the month with the largest increase of the ${what}`, reading: { kind: 'string' } },
             );
@@ -86,6 +88,9 @@ export const changeOverTimeFamily: TaskFamily = {
           if (!counts || counts.length < 2 || counts.some((r) => Number(r[1]) < MIN_YEAR_COUNT)) continue;
         }
         const sum = (y: string) => `${agg?.fn ?? 'SUM'}(CASE WHEN strftime('%Y', ${yearly.date}) = '${y}' THEN ${measure ? q(measure.name) : 1} END)`;
+        // A table of one row a year (an annual sheet): its figure for a year is that row's, no total of several.
+        const oneRowAYear = measure ? await query(context, `SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM ${q(table.name)} WHERE ${yearly.date} IS NOT NULL GROUP BY strftime('%Y', ${yearly.date}))`) : undefined;
+        const yearWhat = measure && Number(oneRowAYear?.[0]?.[0] ?? 0) === 1 ? columnPhrase(context, table.name, measure) : what;
         const program = new TaskProgram(context, 'lookup');
         const done = await program.sql(
           `SELECT ROUND(100.0 * (${sum(y2)} - ${sum(y1)}) / ${sum(y1)}, 2) AS pct_change FROM ${q(table.name)}`,
@@ -97,7 +102,7 @@ export const changeOverTimeFamily: TaskFamily = {
           program.task({
             family: this.id,
             parameters: { kind: 'yoy', table: table.name, date: yearly.column.name, measure: measure?.name ?? null, y1, y2 },
-            question: `By what percentage did the ${what}${measure && sharedMeasure(context, table, measure.name) ? ` in ${tablePlace(context, table)}` : ''} change from ${y1} to ${y2}${periodQualifier(context, table, yearly, 'year')}? Round to 2 decimals.`,
+            question: `By what percentage did the ${yearWhat}${measure && sharedMeasure(context, table, measure.name) ? ` in ${tablePlace(context, table)}` : ''} change from ${y1} to ${y2}${periodQualifier(context, table, yearly, 'year')}? Round to 2 decimals.`,
             tables: [table.name],
             dependency: 'change-over-time',
             needs: this.needs,
