@@ -241,6 +241,7 @@ describe('env: XLSX', () => {
     assert.ok(table);
     assert.deepEqual(table.columns.map((c) => c.name), ['year', 'month', 'all_visits_nsa', 'all_visits_sa', 'area_of_residence_north_america_nsa', 'area_of_residence_europe_nsa']);
     assert.equal(table.rowCount, 24, 'two years of months; the summaries and notes under the table left out');
+    assert.equal(table.rowsLeftOutBelow, 3, 'and the profile says how many');
     const years = await queryImage(env.image, `SELECT year, COUNT(*) FROM "${table.name}" GROUP BY year ORDER BY year`);
     assert.deepEqual(years, [[2021, 12], [2022, 12]], 'the year written on each January filled down over its months, the stub named for what it holds');
     const messages = env.profile.diagnostics.map((d) => d.message).join('\n');

@@ -29,6 +29,8 @@ describe('task pool: after reading the round-24 pools', function () {
       assert.notEqual(task.family, 'cross-source', task.question);
       assert.doesNotMatch(task.question, /\b(\w[\w' ]*) NSA\b.*\b\1 SA\b/, task.question);
       assert.doesNotMatch(task.question, /column [12]\b/, task.question);
+      assert.doesNotMatch(task.question, /\b(N?SA)\b/, 'NSA and SA said in words');
+      if (/'Table \d' sheet/.test(task.question)) assert.match(task.question, /the table in the 'Table \d' sheet \(not the summary rows below it\)/, task.question);
     }
   });
 

@@ -22,6 +22,8 @@ export interface LoadedTable {
   droppedColumns?: string[];
   /** The lines a file writes before its table (a title, notes, a legend of its columns), as the file writes them. */
   preamble?: string[];
+  /** Rows under the table the loader left out (summaries and notes after a blank row): how many. */
+  rowsLeftOutBelow?: number;
 }
 
 /** What every loader gets for one file. */

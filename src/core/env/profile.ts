@@ -188,6 +188,7 @@ export function profileTable(db: Database, loaded: LoadedTable): TableProfile {
   if (loaded.viewSql) profile.viewSql = loaded.viewSql;
   if (loaded.droppedColumns && loaded.droppedColumns.length > 0) profile.droppedColumns = loaded.droppedColumns;
   if (loaded.preamble && loaded.preamble.length > 0) profile.preamble = loaded.preamble;
+  if (loaded.rowsLeftOutBelow) profile.rowsLeftOutBelow = loaded.rowsLeftOutBelow;
   return profile;
 }
 

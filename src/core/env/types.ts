@@ -106,6 +106,11 @@ export interface TableProfile {
    * line k of the file is `preamble[k - 1]`), a sheet's title rows ("Percentage of Popular Vote Received by State").
    */
   preamble?: string[];
+  /**
+   * Rows under the table that the loader left out (a statistics office's "Year to date" and "% change" lines and
+   * footnotes, after a blank row): how many. A reader of the sheet sees them below the table.
+   */
+  rowsLeftOutBelow?: number;
 }
 
 export interface DocumentSection {

@@ -591,7 +591,9 @@ function loadSheet(context: LoaderContext, grid: SheetGrid, workbookName: string
     report(context, 'info', `Sheet '${grid.name}' stacks ${blocks.length} tables, each under a row that repeats the header: ${blocks.map((b) => JSON.stringify(b.title)).join(', ')}; loaded as ${blocks.length} tables.`);
     return;
   }
+  const before = context.tables.length;
   loadRows(context, grid, header, headerEnd, bodyStart, headerTexts, blocks.flatMap((b) => b.rows), workbookName, sheetCount, hidden, undefined, notes, true);
+  if (summaries.length > 0 && context.tables.length > before) context.tables[context.tables.length - 1].rowsLeftOutBelow = summaries.length;
 }
 
 /**

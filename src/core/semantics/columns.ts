@@ -2393,7 +2393,7 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   // reflectance): a property of each row's place or sample, averaged, never summed.
   const dictionaryUnit = evidence.dictionary?.unit?.trim() ?? '';
   if (dictionaryUnit && (/^[^/\s][^/]*\/\s*[^/\s]+$/.test(dictionaryUnit) || /^(d[bB]|decibels?|dBm|dBZ)$|\b(reflectance|index|ratio|proportion|fraction)\b|\^-\d|⁻/i.test(dictionaryUnit)) && !/^(count|number|items?|persons?|people)\b/i.test(dictionaryUnit)) {
-    return { value: 'non-additive', confidence: 0.7, source: { kind: 'dictionary', file: evidence.dictionary!.file, line: evidence.dictionary!.line }, why: `in ${dictionaryUnit}: a quantity per unit or on a relative scale, averaged, not summed` };
+    return { value: 'non-additive', confidence: 0.7, source: { kind: 'dictionary', file: evidence.dictionary!.file, line: evidence.dictionary!.line }, why: `in ${dictionaryUnit}: a quantity per amount of something, or on a relative scale, averaged, not summed` };
   }
   // How far each row is from something ("Euclidean distance to power lines", `dist_to_road`): a property of where it
   // is, averaged; a distance travelled (`distance`, `trip_distance`) adds up.

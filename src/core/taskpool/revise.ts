@@ -300,7 +300,10 @@ export function tableLabel(table: string, profile: EnvironmentProfile): string |
     if (stacked) return `the table '${stacked.title}' of the '${stacked.sheet}' sheet`;
     // A sheet name several workbooks share (`analysis_data` in nine of them) is that sheet of its workbook.
     const shared = profile.tables.filter((x) => x.originalName.toLowerCase() === t.originalName.toLowerCase() && /\.(xlsx|xlsm|xls|ods)$/i.test(x.sourceFile)).length > 1;
-    return shared ? `the '${t.originalName}' sheet of ${t.sourceFile.replace(/^.*[\\/]/, '')}` : `the '${t.originalName}' sheet`;
+    const sheet = shared ? `the '${t.originalName}' sheet of ${t.sourceFile.replace(/^.*[\\/]/, '')}` : `the '${t.originalName}' sheet`;
+    // (A sheet whose summary lines under the table were left out: the table, as a reader of the sheet would not
+    // otherwise know which rows are meant.)
+    return t.rowsLeftOutBelow ? `the table in ${sheet} (not the summary rows below it)` : sheet;
   }
   // (The lists nested in a file's records are tables of their own: the file's records are still its one table.)
   if (!ONE_TABLE_FILE.test(t.sourceFile) || profile.tables.filter((x) => x.sourceFile === t.sourceFile && !x.parent).length !== 1) return undefined;

@@ -1434,6 +1434,13 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   // `Staffed All Beds - SOURCE`: where the value of another column came from, "source of the staffed all beds value".
   if (words.length > 1 && /^(source|sources|provenance)$/.test(last ?? '') && /[-–:]\s*source/i.test(original)) return `source of the ${englishOrder(expandedWords(words.slice(0, -1))).join(' ')} value`;
   if (words.length === 1 && UNIT_NAMES[last]) return UNIT_NAMES[last];
+  // A series marked NSA or SA (`purpose_holiday_nsa`, and `all_visits_sa` beside an `all_visits_nsa`): whether it is
+  // seasonally adjusted, said in words.
+  const adjusted = words.length > 1 && isNumeric(column) ? /^(nsa|sa)$/i.exec(last ?? '')?.[0].toLowerCase() : undefined;
+  const stemOf = (name: string) => name.toLowerCase().replace(/_(nsa|sa)$/, '');
+  if (adjusted && (adjusted === 'nsa' || tableProfile?.columns.some((c) => c !== column && c.name.toLowerCase() === `${stemOf(column.name)}_nsa`))) {
+    return `${expandedWords(words.slice(0, -1)).join(' ')} (${adjusted === 'nsa' ? 'not ' : ''}seasonally adjusted)`;
+  }
   // One unit over another at the end of the name (`nitrate_n_mg_kg`, `bd_g_cm3`): "nitrate n (mg/kg)", "bd (g/cm³)".
   const pair = words.length > 2 && last && isNumeric(column) ? unitPair(words[words.length - 2], last) : undefined;
   if (pair) return `${expandedWords(words.slice(0, -2)).join(' ')} (${pair})`;
