@@ -10,7 +10,7 @@
  * these changes.)
  */
 import * as assert from 'node:assert/strict';
-import { columnPhrase, derivedPair, flagMark, quotable, rowsCount, tablePlace } from '../../src/core/taskpool/families/kit';
+import { columnPhrase, derivedPair, flagMark, humanize, quotable, rowsCount, rowsNoun, tablePlace } from '../../src/core/taskpool/families/kit';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
 import { environments } from '../support/familyContexts';
 
@@ -88,5 +88,13 @@ describe('task pool: after reading the round-24 pools', function () {
     const karuna = await env('karuna2020-covid-relief-json');
     const statuses = karuna.context.profile.tables.find((t) => t.name === 't_2020_04_sum_response_status_map')!;
     assert.equal(rowsCount(karuna.context, statuses), false, 'each entry is a tally of requests');
+  });
+
+  it("calls Spearfish's rows permits, after the number each has, and its cost approximate an approximate cost", async () => {
+    const { context } = await env('spearfish-building-permits-csv');
+    const view = context.profile.tables.find((t) => t.kind === 'view')!;
+    assert.equal(rowsNoun(context, view), 'permits', 'permit_number: 355 numbers over 356 rows');
+    assert.equal(columnPhrase(context, view.name, view.columns.find((c) => c.name === 'cost_approximate')!), 'approximate cost');
+    assert.equal(humanize('budget_revised'), 'budget revised', 'humanize keeps the order; the phrase puts the adjective first');
   });
 });

@@ -1626,7 +1626,13 @@ const NAME_QUALIFIERS: Record<string, string> = { short: 'short', long: 'long', 
  * A qualifier a schema writes after the noun, moved before it as English puts it: "country name short" → "short
  * country name", "party name english" → "English party name".
  */
+/** Adjectives a header puts after its noun (`cost_approximate`, `budget_revised`): in English they come first. */
+const POSTPOSITIVE: Record<string, string> = { approximate: 'approximate', approx: 'approximate', estimated: 'estimated', actual: 'actual', projected: 'projected', planned: 'planned', expected: 'expected', revised: 'revised', preliminary: 'preliminary', provisional: 'provisional', nominal: 'nominal' };
+
 function englishOrder(words: string[]): string[] {
+  // "cost approximate" → "approximate cost", "budget revised" → "revised budget".
+  const trailing = words.length >= 2 ? POSTPOSITIVE[words[words.length - 1].toLowerCase()] : undefined;
+  if (trailing && !POSTPOSITIVE[words[words.length - 2].toLowerCase()]) return [trailing, ...words.slice(0, -1)];
   if (words.length < 3) return words;
   const qualifier = NAME_QUALIFIERS[words[words.length - 1].toLowerCase()];
   if (!qualifier || !/^(name|title|label|code|description)$/i.test(words[words.length - 2])) return words;
@@ -1809,6 +1815,10 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
     // Files named for what they cover (`NYC.csv`, `Seattle.csv`, not years or seasons), each one series over a single
     // time column of one grain: its rows are records of that series at its grain, "monthly records". (Files by year
     // or season hold matches or readings whose noun the dates do not give.)
+    // (Rows a unique number names, `permit_number` of a city's monthly permit files: permits.)
+    // (A number repeated once or twice among hundreds, a permit entered twice, still numbers the rows.)
+    const numbered = table.columns.filter((c) => c.nullFraction === 0 && table.rowCount >= 20 && c.distinctCount >= 0.98 * table.rowCount).map((c) => /^([a-z]{4,})_(number|no|num|id)$/i.exec(c.originalName || c.name)?.[1].toLowerCase()).find((w) => w !== undefined && !isCrypticName(w) && !/^(record|row|line|item|entry|file|serial|sequence|index|object)$/.test(w));
+    if (numbered) return numbered;
     if (/^(year|season|month|date|day|week|quarter)$/.test(partition.key)) return undefined;
     const times = table.columns.map((c) => semanticsOf(context, table.name, c.name)).filter((s) => s?.role.value === 'time');
     const grain = times.length === 1 && times[0]?.time && /^(day|month|year|quarter|week)$/.test(times[0].time.grain) ? times[0].time.grain : undefined;
