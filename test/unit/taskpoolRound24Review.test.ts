@@ -41,6 +41,7 @@ describe('task pool: after reading the round-24 pools', function () {
     assert.ok(!context.semantics.relationships.some((r) => r.kind === 'foreign-key' && r.child.column === '_row_id'));
     const pool = await buildTaskPool(session.toolContext);
     for (const task of pool.tasks) {
+      assert.doesNotMatch(task.question, /entries in the '[^']+' entries|browser maps|country maps|\bt_2020_0\d/, task.question);
       assert.doesNotMatch(task.question, /picture|thumbnail/i, task.question);
       assert.ok(!task.tables.some((t) => /pictures$/.test(t)), task.question);
     }

@@ -1833,7 +1833,8 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
     const head = words.split(' ').pop() ?? '';
     // (Nor does one that names an attribute of each item, `majorsector_percent`, `mjsector_namecode`: its items are
     // entries, not "majorsector percents".)
-    const attribute = NON_ADDITIVE_WORDS.has(head.toLowerCase()) || /(code|name|percent|pct|value|amount|amt)$/i.test(head);
+    // (…nor is a map or a lookup, `browserMap`, `countryMap`: its entries are keys of the map, "browser maps" none.)
+    const attribute = NON_ADDITIVE_WORDS.has(head.toLowerCase()) || /(code|name|percent|pct|value|amount|amt)$/i.test(head) || /^(map|maps|dict|dictionary|lookup|mapping)$/i.test(head);
     const noNoun = /^(of|to|in|on|for|by|with|from|at|as)$/.test(head) || /(ed|ic|al|ive|ous|ing)$/.test(head) || words.split(' ')[0] === 'is' || words.split(' ')[0] === 'has' || attribute;
     if (words !== '' && !/\d/.test(words) && !COLLECTION_WORDS.has(head) && !noNoun) return words.replace(/ /g, '_');
     return undefined;

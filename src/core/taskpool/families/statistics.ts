@@ -37,9 +37,7 @@ import {
   pythonTextStep,
   q,
   query,
-  rowsNoun,
   things,
-  tableMention,
   semanticsOf,
   sourceOf,
   sqlLiteral,
@@ -636,7 +634,7 @@ async function spearman(context: FamilyContext, table: TableProfile, a: ColumnPr
   const both = `${x} IS NOT NULL AND ${y} IS NOT NULL`;
   const aName = measureName(context, table.name, a);
   const bName = measureName(context, table.name, b);
-  const rows = `${rowsNoun(context, table)}${tableMention(context, table)}`;
+  const rows = things(context, table, 'many');
   const program = new TaskProgram(context, COMPOSITION);
   const counted = await program.sql(`SELECT COUNT(*) AS pairs FROM ${t} WHERE ${both}`, `Count the ${rows} where both ${aName} and ${bName} are known`, { label: `the number of ${rows} with both ${aName} and ${bName}`, reading: { kind: 'number' } });
   if (!counted || counted.key.type !== 'number') return undefined;
@@ -723,7 +721,7 @@ async function effectSize(context: FamilyContext, table: TableProfile, g: Groupi
   const x = `c.${q(m.name)}`;
   const gName = groupingName(g, context);
   const mName = measureName(context, table.name, m);
-  const rows = `${rowsNoun(context, table)}${tableMention(context, table)}`;
+  const rows = things(context, table, 'many');
   const program = new TaskProgram(context, COMPOSITION);
   const known = `${g.ref} IS NOT NULL AND ${x} IS NOT NULL`;
   // The higher group's mean is the sub-answer (a number): a flag's value as SQL renders it (0/1) is not what a file may write.
