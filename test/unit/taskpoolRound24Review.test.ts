@@ -62,6 +62,11 @@ describe('task pool: after reading the round-24 pools', function () {
     assert.equal(phrase('p_orientalis_presence_absence', 'bio12'), 'annual precipitation', '"Bioclimatic variable Bio12: annual precipitation."');
     assert.equal(phrase('p_orientalis_presence_absence', 'glcm_v'), 'variance of NDVI-based GLCM texture');
     assert.equal(phrase('p_orientalis_presence_absence', 'gpp'), 'MODIS gross primary productivity', 'no "; proxy for …"');
+    const point = (column: string) => ({ table: 'p_orientalis_presence_absence', column });
+    assert.ok(derivedPair(context, point('ndvi'), point('red')), '"Normalized Difference Vegetation Index from RED and NIR"');
+    assert.ok(derivedPair(context, point('glcm_v'), point('ndvi')), '"NDVI-based GLCM texture: variance"');
+    assert.ok(!derivedPair(context, point('red'), point('nir')));
+    assert.ok(!derivedPair(context, point('lst'), point('ndvi')));
     const pa = context.profile.tables.find((t) => t.name === 'p_orientalis_presence_absence')!.columns.find((c) => c.name === 'pa')!;
     assert.equal(flagMark(context, 'p_orientalis_presence_absence', pa, 1), 'marked as presence');
     assert.equal(flagMark(context, 'p_orientalis_presence_absence', pa, 0), 'marked as absence');

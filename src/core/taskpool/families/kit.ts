@@ -551,11 +551,39 @@ function totalOfItsKind(context: FamilyContext, whole: { table: string; column: 
  * construction, whatever the relation's form, which no test of the values need find.
  */
 function describedFrom(context: FamilyContext, a: { table: string; column: string }, b: { table: string; column: string }): boolean {
-  const described = semanticsOf(context, a.table, a.column)?.description?.value.toLowerCase();
-  if (!described || !/\b(computed|calculated|derived|estimated|product of|sum of|ratio of|based on|based upon)\b/.test(described)) return false;
-  const other = context.profile.tables.find((t) => t.name === b.table)?.columns.find((c) => c.name === b.column);
-  const named = humanize(other?.originalName || b.column).toLowerCase();
-  return named.length >= 4 && new RegExp(`(^|[^a-z])${named.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^a-z])`).test(described);
+  const inputsOfA = describedInputs(context, a);
+  if (inputsOfA.has(b.column)) return true;
+  // (…or both from the same column: two textures of one NDVI, "NDVI-based GLCM texture: mean" and "…: variance".)
+  const inputsOfB = describedInputs(context, b);
+  return [...inputsOfA].some((c) => inputsOfB.has(c));
+}
+
+/**
+ * The columns of its table a column's description says it is made from: named after "computed", "derived", "based
+ * on", "from" ("Normalized Difference Vegetation Index from RED and NIR") or before "-based" ("NDVI-based GLCM
+ * texture"). Names of four letters or more are matched as words; shorter ones (`RED`, `NIR`) only as written in capitals.
+ */
+function describedInputs(context: FamilyContext, x: { table: string; column: string }): Set<string> {
+  const found = new Set<string>();
+  const described = semanticsOf(context, x.table, x.column)?.description?.value;
+  if (!described) return found;
+  const lower = described.toLowerCase();
+  const afterWord = /\b(computed|calculated|derived|estimated|product of|sum of|ratio of|based on|based upon|from)\b/.exec(lower);
+  const table = context.profile.tables.find((t) => t.name === x.table);
+  for (const c of table?.columns ?? []) {
+    if (c.name === x.column) continue;
+    const original = c.originalName || c.name;
+    const named = humanize(original).toLowerCase();
+    const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    // (A short code counts only as the file writes it, in capitals: `RED`, not "red" in a sentence.)
+    const asWord = named.length >= 4 ? new RegExp(`(^|[^a-z0-9])${escape(named)}($|[^a-z0-9])`) : /^[A-Z0-9]{2,}$/.test(original) ? new RegExp(`(^|[^A-Za-z0-9])${escape(original)}($|[^A-Za-z0-9])`) : undefined;
+    if (!asWord) continue;
+    const text = named.length >= 4 ? lower : described;
+    const after = afterWord ? text.slice(afterWord.index) : '';
+    const based = new RegExp(`(^|[^A-Za-z0-9])${escape(named.length >= 4 ? named : original)}-based\\b`).test(text);
+    if ((afterWord && asWord.test(after)) || based) found.add(c.name);
+  }
+  return found;
 }
 
 /**
