@@ -103,4 +103,11 @@ describe('task pool: after reading the round-24 pools', function () {
     assert.equal(columnPhrase(context, view.name, view.columns.find((c) => c.name === 'cost_approximate')!), 'approximate cost');
     assert.equal(humanize('budget_revised'), 'budget revised', 'humanize keeps the order; the phrase puts the adjective first');
   });
+
+  it('groups no citing case by the page it starts on', async () => {
+    const { session } = await env('cap-caselaw-dc-cases-json');
+    const pool = await buildTaskPool(session.toolContext);
+    assert.ok(pool.tasks.length >= 2, `${pool.tasks.length} tasks`);
+    for (const task of pool.tasks) assert.doesNotMatch(task.question, /first page/, task.question);
+  });
 });

@@ -455,6 +455,8 @@ export function groupings(context: FamilyContext, table: TableProfile, options: 
     if (/(^|_)(sig|signif|significance|significant|significantly)(_|$)/i.test(c.name) || /\bstatistically significan/i.test(s.description?.value ?? '')) return false;
     // (A sort key, `sort` 0, 1, 1.1 …, orders the rows for display: no group anyone compares.)
     if (s.role.source.kind === 'rule' && s.role.source.rule === 'ordinal:sort-key') return false;
+    // (Nor the page a case or an article starts on: a position in its volume, one per record.)
+    if (s.role.source.kind === 'rule' && s.role.source.rule === 'ordinal:page-position') return false;
     return c.distinctCount >= min && c.distinctCount <= max && c.nullFraction < 0.5;
   });
 }
