@@ -48,9 +48,10 @@ function assertStatisticsMatch(db: Database, table: string, statistics: TableSta
 /** A table profile's input as the loader left it, without its statistics: profileTable then asks SQLite for everything. */
 function withoutStatistics(table: TableProfile): LoadedTable {
   const loaded: LoadedTable = { name: table.name, originalName: table.originalName, sourceFile: table.sourceFile, kind: table.kind };
-  // What the loader left out of the file, and what the file writes before its table, are no statistics: they stay.
+  // What the loader left out of the file, and what the file writes before and after its table, are no statistics: they stay.
   if (table.droppedColumns) loaded.droppedColumns = table.droppedColumns;
   if (table.preamble) loaded.preamble = table.preamble;
+  if (table.rowsLeftOutBelow) loaded.rowsLeftOutBelow = table.rowsLeftOutBelow;
   if (!/\.(sqlite3?|db)$/i.test(table.sourceFile) && table.kind === 'table') {
     loaded.columns = table.columns.map((c) => {
       const spec: ColumnSpec = { name: c.name, originalName: c.originalName, type: c.type };

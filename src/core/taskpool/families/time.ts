@@ -56,7 +56,8 @@ export const changeOverTimeFamily: TaskFamily = {
             const monthly = `SELECT strftime('%Y-%m', ${time.date}) AS month, ${value} AS total FROM ${q(table.name)} WHERE ${time.date} IS NOT NULL${kept} GROUP BY 1`;
             const program = new TaskProgram(context, 'lookup');
             const done = await program.sql(
-              `SELECT month, CASE WHEN LAG(month) OVER (ORDER BY month) = strftime('%Y-%m', month || '-01', '-1 month') THEN ROUND(total - LAG(total) OVER (ORDER BY month), 2) END AS increase FROM (${monthly}) ORDER BY increase DESC LIMIT 2`,
+              // (A month whose month before has no rows gets no increase: the months are numbered, year × 12 + month.)
+              `SELECT month, CASE WHEN LAG(n) OVER (ORDER BY month) = n - 1 THEN ROUND(total - LAG(total) OVER (ORDER BY month), 2) END AS increase FROM (SELECT month, total, CAST(substr(month, 1, 4) AS INTEGER) * 12 + CAST(substr(month, 6, 2) AS INTEGER) AS n FROM (${monthly})) ORDER BY increase DESC LIMIT 2`,
               `Month-over-month change of the ${what} by ${by}, largest increase first`,
               { label: `the month with the largest increase of the ${what}`, reading: { kind: 'string' } },
             );
