@@ -102,6 +102,10 @@ describe('task pool: after reading the round-24 pools', function () {
     assert.equal(rowsNoun(context, view), 'permits', 'permit_number: 355 numbers over 356 rows');
     assert.equal(columnPhrase(context, view.name, view.columns.find((c) => c.name === 'cost_approximate')!), 'approximate cost');
     assert.equal(humanize('budget_revised'), 'budget revised', 'humanize keeps the order; the phrase puts the adjective first');
+    // (…but a number written short, Oxford's `Trans No`, names no rows: "trans" is an abbreviation.)
+    const oxford = await env('oxford-council-expenditure-partitions');
+    const payments = oxford.context.profile.tables.find((t) => t.kind === 'view')!;
+    assert.notEqual(rowsNoun(oxford.context, payments), 'trans');
   });
 
   it('groups no citing case by the page it starts on', async () => {

@@ -1847,7 +1847,8 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
     // or season hold matches or readings whose noun the dates do not give.)
     // (Rows a unique number names, `permit_number` of a city's monthly permit files: permits.)
     // (A number repeated once or twice among hundreds, a permit entered twice, still numbers the rows.)
-    const numbered = table.columns.filter((c) => c.nullFraction === 0 && table.rowCount >= 20 && c.distinctCount >= 0.98 * table.rowCount).map((c) => /^([a-z]{4,})_(number|no|num|id)$/i.exec(c.originalName || c.name)?.[1].toLowerCase()).find((w) => w !== undefined && !isCrypticName(w) && !/^(record|row|line|item|entry|file|serial|sequence|index|object)$/.test(w));
+    // (Only a word written out before a suffix written out, `permit_number`: `Trans No` is an abbreviation twice.)
+    const numbered = table.columns.filter((c) => c.nullFraction === 0 && table.rowCount >= 20 && c.distinctCount >= 0.98 * table.rowCount).map((c) => /^([a-z]{5,})_(number|id)$/i.exec(c.originalName || c.name)?.[1].toLowerCase()).find((w) => w !== undefined && !isCrypticName(w) && !/s$/.test(w) && !/^(record|row|line|item|entry|file|serial|sequence|index|object)$/.test(w));
     if (numbered) return numbered;
     if (/^(year|season|month|date|day|week|quarter)$/.test(partition.key)) return undefined;
     const times = table.columns.map((c) => semanticsOf(context, table.name, c.name)).filter((s) => s?.role.value === 'time');
