@@ -3405,3 +3405,69 @@ describe('semantics rules: the thirty-ninth set\'s rules stay off their look-ali
     }
   });
 });
+
+describe('semantics rules: a parliament\'s records, small-area incomes, prizes, council spending, rates per 100,000 (the fortieth set)', function () {
+  this.timeout(180_000);
+  const role = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).role.value;
+
+  it('reads the Knesset records: a code beside its description is a category, a midnight in two time zones is a day, an empty date is a date', async () => {
+    const env = await load('knesset-parliament-activity-jsonl');
+    assert.equal(role(env, 'kns_agenda_000225', 'classification_id'), 'dimension');
+    assert.equal(role(env, 'kns_agenda_000225', 'sub_type_id'), 'dimension');
+    assert.equal(column(env, 'kns_query_000224', 'reply_minister_date').time?.grain, 'day', 'T00:00:00+03:00 in summer, +02:00 in winter');
+    assert.equal(column(env, 'kns_query_000224', 'submit_date').time?.grain, 'datetime');
+    assert.equal(role(env, 'kns_secondary_law_000225', 'approval_date_without_discussion'), 'time');
+  });
+
+  it('reads the ONS small-area incomes: a household\'s income by area and a confidence interval are averaged, MSOA and local authority names are places', async () => {
+    const env = await load('ons-msoa-household-income-xlsx');
+    const t = 'local_authority_ons_income_total_annual_income';
+    assert.equal(column(env, t, 'total_annual_income').additivity?.value, 'non-additive', 'the caption says household income, the rows are areas');
+    assert.equal(column(env, t, 'confidence_interval').additivity?.value, 'non-additive');
+    assert.equal(role(env, t, 'msoa_name'), 'geo');
+    assert.equal(role(env, t, 'local_authority_name'), 'geo');
+    assert.equal(role(env, t, 'msoa_code'), 'identifier', 'one per row: the key of the areas');
+  });
+
+  it('reads the Nobel prizes: translations keyed by language are text, a portion of 1/2 a share, a sort order an order, an acronym a name', async () => {
+    const env = await load('nobelprize-prizes-json');
+    const t = 'nobel_prizes_laureates';
+    assert.equal(role(env, t, 'known_name.no_'), 'text');
+    assert.equal(role(env, t, 'motivation.no_'), 'text');
+    assert.equal(role(env, t, 'portion'), 'measure');
+    assert.equal(column(env, t, 'portion').additivity?.value, 'non-additive');
+    assert.equal(role(env, t, 'sort_order'), 'ordinal');
+    assert.equal(role(env, t, 'acronym'), 'text');
+  });
+
+  it('reads Oxford\'s spending and Destatis\'s rates: a service area is no place, a ledger code a category, rates per 100,000 and logarithms averaged, age bands ordered', async () => {
+    const ox = await load('oxford-council-expenditure-partitions');
+    assert.equal(role(ox, 'expenditure_over_500_jan_mar_2018', 'service_area'), 'dimension');
+    assert.equal(role(ox, 'expenditure_over_500_jan_mar_2018', 'expenditure_code'), 'dimension');
+    assert.equal(role(ox, 'expenditure_over_500_jan_mar_2018', 'supplier_id'), 'identifier');
+    const de = await load('destatis-germany-mortality-hospital-costs-csv');
+    for (const name of ['cvd_mort_100k', 'overall_costs_100k', 'resp_hospcases_100k', 'log_overall_costs_100k']) assert.equal(column(de, 'data', name).additivity?.value, 'non-additive', name);
+    assert.equal(role(de, 'data', 'agegroup'), 'ordinal');
+  });
+});
+
+describe('semantics rules: the fortieth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps a case key beside its description, a household\'s own income, a sales area, times of day and a thousand as they were', async () => {
+    const cases = ['case_id,case_description,status_id,status_desc,sales_area,opened_at,household_id,household_income,jobs_1000', ...Array.from({ length: 40 }, (_, i) => `${1000 + i},Case number ${i} about ${['a leak', 'a noise', 'a bill'][i % 3]} on street ${i},${(i % 3) + 1},${['Open', 'Closed', 'Pending'][i % 3]},${['North', 'South', 'East', 'West'][i % 4]},2024-0${(i % 9) + 1}-1${i % 9}T${String(8 + (i % 10)).padStart(2, '0')}:${String((7 * i) % 60).padStart(2, '0')}:00+0${1 + (i % 2)}:00,H${i},${30000 + 731 * i},${120 + i}`)].join('\n');
+    const folder = makeFolder({ 'cases.csv': cases + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'cases', 'case_id')?.role.value, 'identifier', 'one per row, a key, whatever describes it');
+      assert.equal(found(env, 'cases', 'status_id')?.role.value, 'dimension');
+      assert.equal(found(env, 'cases', 'sales_area')?.role.value, 'geo');
+      assert.equal(found(env, 'cases', 'opened_at')?.time?.grain, 'datetime');
+      assert.equal(found(env, 'cases', 'household_income')?.additivity?.value, 'additive', 'each row a household: its own income');
+      assert.notEqual(found(env, 'cases', 'jobs_1000')?.additivity?.value, 'non-additive', 'a thousand without "per" may be a count in thousands');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

@@ -771,7 +771,9 @@ function scaleLabels(e: ColumnEvidence): string | undefined {
   // (A month and its year, `09-1986`, is no range.)
   const bounds = (v: string) => v.split(/ ?(?:to|-|–) ?/).map(Number);
   const ranges = values.filter((v) => /^\d+(\.\d+)? ?(to|-|–) ?\d+(\.\d+)?$/.test(v) && bounds(v)[0] < bounds(v)[1] && !(bounds(v)[0] <= 31 && bounds(v)[1] >= 1000));
-  if (ranges.length >= 3 && ranges.length >= values.length - 1) return `ranges of a number (${ranges.slice(0, 3).join(', ')} …)`;
+  // (…with a band open at either end, `<1` and `90+`, `under 5` and `85 and over`: the first and the last.)
+  const openEnds = values.filter((v) => /^(<|>|≤|≥|<=|>=|under |over |below |above )\s?\d+$|^\d+ ?\+$|^\d+ (and|or) (over|older|more|above)$/.test(v));
+  if (ranges.length >= 3 && openEnds.length <= 2 && ranges.length + openEnds.length >= values.length - 1) return `ranges of a number (${[...openEnds.slice(0, 1), ...ranges].slice(0, 3).join(', ')} …)`;
   return undefined;
 }
 
@@ -1459,6 +1461,8 @@ const RULES: Rule[] = [
     if (head === 'fips' && before && GEO_WORDS[before]) kind = GEO_WORDS[before];
     // A local authority (a council's area, as British, Irish and Australian statistics group by them) is a place.
     if (!kind && head === 'authority' && before === 'local' && column.type === 'text') kind = 'region';
+    // (…by its name, `local_authority_name`; its code beside the name is decided as the code of what the name names.)
+    if (!kind && head === 'name' && before === 'authority' && words[words.length - 3] === 'local' && column.type === 'text') kind = 'region';
     // …and so is one named by its abbreviation (`LA name`, `LA code`, `LAD`) or a congressional district (`congress_dist`).
     if (!kind && column.type === 'text' && ((before === 'la' && ['name', 'code', 'cd', 'nm'].includes(head)) || head === 'lad')) kind = 'region';
     // Administrative areas by their level (`admin1`, `adm2_name`, `admin1pcode`): provinces, districts.
@@ -1527,9 +1531,11 @@ const RULES: Rule[] = [
     // An area in numbers is a surface (km²); a named area (`grid_balancing_area` of `ERCOT`) is a place.
     // A bare `area` in text is a place where the table says it lists places ("… across local authority areas").
     if (head === 'area' && (column.type !== 'text' || (n.tokens.length === 1 && !tableOfPlaces(e.table)))) return undefined;
+    // An area of work (`service_area` General Fund, Direct Services; a `policy_area`, a `subject_area`): a field, no place.
+    if (head === 'area' && before !== undefined && ACTIVITY_AREAS.has(before)) return undefined;
     // An area code that is one per row is the key of a table of areas: it identifies them.
     // (…unless a place word says which place the code is of: `state_fips`, one per state, is the state.)
-    if ((head === 'fips' || head === 'nuts') && !(before && GEO_WORDS[before]) && e.table.rowCount >= 20 && column.distinctCount >= 0.95 * e.table.rowCount * (1 - column.nullFraction)) return undefined;
+    if ((head === 'fips' || head === 'nuts' || head === 'lsoa' || head === 'msoa') && !(before && GEO_WORDS[before]) && e.table.rowCount >= 20 && column.distinctCount >= 0.95 * e.table.rowCount * (1 - column.nullFraction)) return undefined;
     // Numbers name places only as codes of areas (a district number, a state FIPS code), never below zero (an
     // `oxidation_state` of -5…9 is a charge).
     // (A municipality's code in numbers, `codi_municipi` 19, is the municipality.)
@@ -1734,10 +1740,24 @@ const RULES: Rule[] = [
     // (A site's or a station's number beside its name is the number of the place sampled: it identifies, as below.)
     // The code of what a recurring description beside it says (`event_clearance_code` beside
     // `event_clearance_description`, 66 kinds over 1,000 calls): the code of a category, not of an entity.
-    const describedBeside = named ? table.columns.find((c) => c !== column && c.type === 'text' && /^(desc|description)$/.test(nameTokens(c.originalName || c.name).at(-1) ?? '') && nameTokens(c.originalName || c.name).slice(0, -1).join(' ') === stem) : undefined;
+    // (…and so is a number so described, `classification_id` beside `classification_desc`, when no table refers to it.)
+    const describedId = !codeWord && idWord === 'id' && n.last === 'id' && stem !== '' && !e.referenced && !e.foreignKey && !column.candidateKey;
+    const describedBeside = named || describedId ? table.columns.find((c) => c !== column && c.type === 'text' && /^(desc|description)$/.test(nameTokens(c.originalName || c.name).at(-1) ?? '') && nameTokens(c.originalName || c.name).slice(0, -1).join(' ') === stem) : undefined;
     if (describedBeside && describedBeside.distinctCount >= 2 && describedBeside.distinctCount <= 200 && table.rowCount * (1 - describedBeside.nullFraction) >= 4 * describedBeside.distinctCount && Math.abs(describedBeside.distinctCount - column.distinctCount) <= 0.1 * column.distinctCount + 1) {
       return { role: 'dimension', rule: 'dimension:category-code', confidence: 0.65, why: `the code of what ${describedBeside.name} describes: ${column.distinctCount} codes over ${Math.round(table.rowCount * (1 - column.nullFraction))} rows, a category` };
     }
+    // A code that goes with a recurring category beside it named with its first word, as many codes as categories
+    // (`Expenditure Code` Z970590 beside `Expenditure Catergory` "C.I.T.Awaiting Payment", 170 of each over 8,648
+    // payments): the code of the category, not of an entity. (A name beside it, `supplier_name`, names an entity.)
+    const recurs = (c: ColumnProfile) => c.distinctCount >= 2 && c.distinctCount <= 200 && table.rowCount * (1 - c.nullFraction) >= 10 * c.distinctCount;
+    const categoryBeside = codeWord && !named && stem !== '' && recurs(column)
+      ? table.columns.find((c) => {
+          const words = nameTokens(c.originalName || c.name);
+          const last = words.at(-1) ?? '';
+          return c !== column && c.type === 'text' && words.length >= 2 && words[0] === n.tokens[0] && !/^(name|names|title|titles)$/.test(last) && !CODE_WORDS.has(last) && !hasAny(words, IDENTIFIER_WORDS) && recurs(c) && Math.abs(c.distinctCount - column.distinctCount) <= 0.02 * column.distinctCount + 1;
+        })
+      : undefined;
+    if (categoryBeside) return { role: 'dimension', rule: 'dimension:category-code', confidence: 0.6, why: `the code of ${categoryBeside.name} beside it: ${column.distinctCount} codes and ${categoryBeside.distinctCount} categories over ${Math.round(table.rowCount * (1 - column.nullFraction))} rows, a category` };
     if (named && hasAny(n.tokens, DIMENSION_WORDS) && !n.tokens.slice(0, -1).some((t) => SAMPLING_UNITS.has(t))) return { role: 'dimension', rule: 'dimension:category-code', confidence: 0.7, why: `the code of a ${hasAny(n.tokens, DIMENSION_WORDS)} the table also names` };
     if (named) return { role: 'identifier', rule: 'identifier:code-beside-name', confidence: 0.8, why: `the code of what ${table.columns.find((c) => c !== column && nameTokens(c.originalName || c.name).join(' ').startsWith(stem))?.name} names`, identifier: 'code' };
     // A code that recurs across many rows names a category (a currency code); one that is nearly unique identifies (an order number).
@@ -1856,6 +1876,10 @@ const RULES: Rule[] = [
     if ((e.column.nullFraction < 1 && e.table.rowCount > 0 && !placeholdersOnly) || !n.last) return undefined;
     // A time word, or one qualified as the start or the end of a span (`tsStart`, `date_end`).
     const spanOfTime = n.tokens.length === 2 && TIME_WORDS.has(n.tokens[0]) && SPAN_ENDS.has(n.last);
+    // (…or one said of what, after a preposition: `approval_date_without_discussion`.)
+    const qualified = n.tokens.findIndex((t, at) => at > 0 && /^(without|with|of|for|by|from|at|in|on|after|before)$/.test(t));
+    const qualifiedTime = qualified > 0 && /^(date|datetime|timestamp|time)$/.test(n.tokens[qualified - 1]) && n.tokens[qualified] !== 'of' ? n.tokens[qualified - 1] : undefined;
+    if (qualifiedTime) return { role: 'time', rule: 'time:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}`, time: { storage: 'text', grain: qualifiedTime === 'date' ? 'day' : 'datetime' } };
     if (TIME_WORDS.has(n.last) || spanOfTime || (TIME_SUFFIXES.has(n.last) && n.tokens.length > 1)) {
       const grain = YEAR_WORDS.has(n.last) ? 'year' : n.last === 'month' ? 'month-of-year' : spanOfTime || n.last === 'ts' || n.last === 'timestamp' || n.last === 'datetime' || (n.last === 'time' && n.tokens.length > 1) ? 'datetime' : n.last === 'day' ? 'other' : 'day';
       return { role: 'time', rule: 'time:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}`, time: { storage: 'text', grain } };
@@ -1924,6 +1948,10 @@ const RULES: Rule[] = [
     // Digits a JSON file puts in quotes where it writes its other numbers bare (`"kreis": "01"` beside `"nummer": 41`):
     // the writer kept them as text on purpose, codes (or parts of a key), not quantities.
     const json = /\.(json|jsonl|ndjson)$/i.test(e.table.sourceFile ?? '');
+    // (…except a position in a list so named, `sortOrder` "1", "2", "3": an order.)
+    if (json && digits.length >= 5 && digits.every((v) => /^\d{1,3}$/.test(v)) && n.last !== undefined && /^(order|rank|position|pos|seq|sequence|place|ordinal)$/.test(n.last)) {
+      return { role: 'ordinal', rule: 'ordinal:position-name', confidence: 0.6, why: `named ${e.column.name}, small whole numbers in quotes: a position in an order` };
+    }
     if (json && digits.length >= 5 && digits.every((v) => /^\d{1,12}$/.test(v)) && new Set(digits).size >= 2 && digits.some((v) => /^0\d/.test(v) || v.length === 1) && e.table.columns.some((c) => c !== e.column && (c.type === 'integer' || c.type === 'real')) && !hasAny(n.tokens, ADDITIVE_WORDS) && !hasAny(n.tokens, COUNT_WORDS) && !hasAny(n.tokens, MONEY_WORDS)) {
       return { role: 'identifier', rule: 'identifier:quoted-digits', confidence: 0.55, why: `digits in quotes (${digits[0]}) in a JSON file that writes its other numbers bare: codes`, identifier: 'code' };
     }
@@ -2096,6 +2124,10 @@ const RULES: Rule[] = [
     const specified = otherOf(e);
     if (specified) return { role: 'text', rule: 'text:other-specify', confidence: 0.65, why: `named ${column.name} beside ${specified}: the "other, specify" answer to it, written by the respondent` };
     if (nonNull < 1) return { role: 'text', rule: 'text:empty', confidence: 0.3, why: 'every value is a placeholder for a missing one' };
+    // Fractions of one written as text (`portion` 1, 1/2, 1/3, 1/4: a laureate's share of a prize): shares, averaged.
+    if (fractionTexts(e)) {
+      return { role: 'measure', rule: 'measure:fraction-values', confidence: 0.6, why: `fractions of one written as text (${column.samples.slice(0, 3).join(', ')}): shares` };
+    }
     // The unit each row's figure is given in (`unit`: `$m^3/s$`, `Millions $m^3$`): a category, however few the rows.
     if ((n.last === 'unit' || n.last === 'units' || n.last === 'uom') && distinct <= 50 && f.meanLength <= 30) return { role: 'dimension', rule: 'dimension:unit-name', confidence: 0.65, why: `named ${column.name}: the unit of a figure, a category` };
     // An account on a network named for it (`twitter`, `social.instagram`: `SenSchumer`), written without spaces: the
@@ -2133,6 +2165,8 @@ const RULES: Rule[] = [
     if (n.last === 'duration' && presentTexts(e).length > 0 && presentTexts(e).every((v) => /^\d{1,8}$/.test(v.trim()))) {
       return { role: 'measure', rule: 'measure:duration-digits', confidence: 0.6, why: `named ${column.name}, written in digits: a duration` };
     }
+    // An organisation's acronym (`UNHCR`, `ILO`): a short name for people, no code.
+    if (f.codeLike >= 0.9 && f.meanLength <= 16 && (n.last === 'acronym' || n.last === 'acronyms')) return { role: 'text', rule: 'text:acronym', confidence: 0.55, why: `named ${column.name}: short names for people` };
     if (f.codeLike >= 0.9 && f.meanLength <= 16) return { role: 'identifier', rule: 'identifier:code-values', confidence: 0.7, why: 'short codes of capitals and digits', identifier: 'code' };
     if (f.meanLength <= 4 && f.multiWord === 0 && f.nonAscii < 0.5 && column.distinctCount >= 0.8 * e.table.rowCount * (1 - column.nullFraction)) return { role: 'identifier', rule: 'identifier:short-unique-codes', confidence: 0.65, why: `${column.distinctCount} distinct values of ${f.meanLength.toFixed(1)} characters: codes`, identifier: 'code' };
     // A category named as such (`owner`, `source`, `type`) whose values recur is one, however many it has.
@@ -2207,6 +2241,9 @@ export function decideRole(evidence: ColumnEvidence & { sample?: unknown[] }): R
   const names: Names = { tokens: placeHeader ? [] : nameTokens(evidence.column.originalName || evidence.column.name), described: evidence.dictionary ? descriptionTokens(evidence.dictionary.description) : [], last: undefined };
   // A loader's renamed column (`as_` for `AS`) still reads by its original name.
   if (names.tokens.length === 0 && !placeHeader) names.tokens = nameTokens(evidence.column.name);
+  // A translation of a JSON value keyed by its language (`knownName.no` beside `knownName.en`): the value, in Norwegian,
+  // not a number. The name is what it translates.
+  if (translationKey(evidence)) names.tokens = names.tokens.slice(0, -1);
   names.last = names.tokens[names.tokens.length - 1];
   for (const rule of RULES) {
     const decision = rule(evidence, names);
@@ -2216,6 +2253,18 @@ export function decideRole(evidence: ColumnEvidence & { sample?: unknown[] }): R
     }
   }
   return { role: 'text', rule: 'text:default', confidence: 0.3, why: 'no rule applied' };
+}
+
+/** Language codes that key a JSON value's translations (`name.en`, `name.se`, `name.no`). */
+const LANGUAGE_KEYS = new Set(['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'sv', 'se', 'no', 'nb', 'nn', 'da', 'fi', 'is', 'pl', 'cs', 'ru', 'ja', 'zh', 'ko', 'ar', 'he', 'tr', 'el', 'ca', 'eu', 'ga', 'cy']);
+
+/** Whether a dotted name's last part is a language beside another language of the same value (`knownName.no` beside `knownName.en`). */
+function translationKey(e: ColumnEvidence): boolean {
+  const original = e.column.originalName || e.column.name;
+  const dot = original.lastIndexOf('.');
+  if (dot <= 0 || !LANGUAGE_KEYS.has(original.slice(dot + 1).toLowerCase())) return false;
+  const stem = original.slice(0, dot + 1);
+  return e.table.columns.some((c) => c !== e.column && (c.originalName || c.name).startsWith(stem) && LANGUAGE_KEYS.has((c.originalName || c.name).slice(stem.length).toLowerCase()));
 }
 
 /**
@@ -2261,6 +2310,38 @@ function typicalPay(evidence: ColumnEvidence, tokens: readonly string[]): Fact<A
   const keyed = evidence.table.columns.some((c) => c !== evidence.column && (c.candidateKey && c.type !== 'real' ? true : nameTokens(c.originalName || c.name).some((t) => PERSON_KEY_WORDS.has(t) || /[a-z]id$/.test(t))));
   if (keyed) return undefined;
   return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:typical-pay' }, why: `named ${evidence.column.name} ("${word}") on rows that name no person or job: the pay typical of each group, averaged, not summed` };
+}
+
+/** What an area of work is an area of (`service_area`, `policy_area`): a field of activity, not a place. */
+const ACTIVITY_AREAS = new Set(['service', 'services', 'policy', 'subject', 'business', 'functional', 'function', 'programme', 'program', 'practice', 'focus', 'topic', 'research', 'clinical', 'therapeutic', 'priority', 'risk', 'interest', 'skill', 'skills', 'product', 'investment', 'impact', 'thematic', 'theme', 'activity', 'budget', 'spending', 'expenditure']);
+
+/** Whether a text column's values are fractions of one (`1/2`, `1/3`, and `1` for a whole): shares. */
+function fractionTexts(e: ColumnEvidence): boolean {
+  if (e.column.type !== 'text') return false;
+  const texts = presentTexts(e).map((v) => v.trim());
+  const fractions = texts.map((v) => /^(\d+)\/(\d+)$/.exec(v));
+  return texts.length >= 5 && fractions.some((m) => m !== null) && fractions.every((m, at) => (m !== null && Number(m[1]) > 0 && Number(m[1]) <= Number(m[2]) && Number(m[2]) <= 100) || /^(0|1)$/.test(texts[at]));
+}
+
+/** What a household has in a year (income, earnings, spending): said of each household, it is a household's. */
+const HOUSEHOLD_FIGURES = /^(income|incomes|earnings|expenditure|spending|wealth|consumption)$/;
+
+/**
+ * A household's income on rows that are no households (areas: "Total annual household income by middle layer super
+ * output area", £41,400 in County Durham 001): the income of the area's typical household, averaged, never summed.
+ * Said by the name (`household_income`) or by the caption of the table over a name that has the figure (`Total annual
+ * income (£)`). An aggregate of the area's households is named so and adds up.
+ */
+function householdFigure(evidence: ColumnEvidence, tokens: readonly string[]): Fact<Additivity> | undefined {
+  const figure = tokens.find((t) => HOUSEHOLD_FIGURES.test(t));
+  if (!figure || tokens.includes('aggregate')) return undefined;
+  const own = tokens.some((t, at) => /^households?$/.test(t) && tokens[at + 1] !== undefined && HOUSEHOLD_FIGURES.test(tokens[at + 1]));
+  const captionWords = (evidence.table.preamble ?? []).flatMap((line) => textTokens(line));
+  const captioned = !own && captionWords.some((t, at) => /^households?$/.test(t) && captionWords[at + 1] === figure) && !captionWords.includes('aggregate');
+  if (!own && !captioned) return undefined;
+  // (Rows that are households, a `household_id` beside it, are each a household's own income: they add up.)
+  if (evidence.table.columns.some((c) => c !== evidence.column && nameTokens(c.originalName || c.name).some((t) => /^(households?|hh|hhid)$/.test(t)) && nameTokens(c.originalName || c.name).some((t) => /^(id|key|number|no|hhid)$/.test(t)))) return undefined;
+  return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:household-figure' }, why: `${own ? 'named' : 'captioned'} as a household's ${figure} on rows that are no households: the typical household's, averaged, not summed` };
 }
 
 /** The ids an Airtable base (`rec` and 14 letters or digits) or a MongoDB collection (24 hex digits) gives its records. */
@@ -2356,6 +2437,15 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   // (Only where the name says "per": `pop_1000` is as often a population in thousands.)
   const per = tokens.includes('per') ? perThousand(tokens) : undefined;
   if (per) return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:per-thousand' }, why: `named ${evidence.column.name}: a figure ${per.replace(/k$/, ',000')}, a rate` };
+  // A logarithm (`log_overall_costs_100k`, `ln_gdp`): sums of logarithms are logarithms of products, not totals.
+  if (tokens.length >= 2 && /^(log|ln|log10|log2|logged)$/.test(tokens[0])) return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:logarithm' }, why: `named ${evidence.column.name}: the logarithm of a figure, averaged, not summed` };
+  // A hundred thousand at the end (not a thousand: see above) is an epidemiologist's rate (`cvd_mort_100k`, deaths per 100,000 people).
+  if (tokens.length >= 2 && /^(100k|100000)$/.test(tokens[tokens.length - 1])) return { value: 'non-additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:per-thousand' }, why: `named ${evidence.column.name}: a figure per 100,000 people, a rate` };
+  // The width of a confidence interval beside its limits, a margin of error: a statistic of an estimate, not summed.
+  if (tokens.includes('confidence') && tokens.some((t) => /^(interval|intervals|width|level)$/.test(t))) return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:confidence-interval' }, why: `named ${evidence.column.name}: the width of a confidence interval, a statistic of an estimate` };
+  if (fractionTexts(evidence)) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:fractions' }, why: 'fractions of one: shares, averaged, not summed' };
+  const household = householdFigure(evidence, tokens);
+  if (household) return household;
   // A generic `value` in a long table whose MEASURE, UNIT or INDICATOR column names several (`PC_NDI`, `AGRWTH`,
   // `MLN_USD`; `quantile` beside `sample`): percentages, growth rates and amounts in one column, added only within one.
   const generic = nameTokens(evidence.column.originalName || evidence.column.name).every((t) => GENERIC_MEASURE_NAMES.has(t) || t === 'obs');

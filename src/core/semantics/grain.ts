@@ -77,7 +77,9 @@ export function grainOfShape(shape: DateShape): TimeGrain | undefined {
   // Times an hour apart at most on dates that all fall on one day of the month (`1854-04-01T07:00Z`, `…-11-01T08:00Z`):
   // one local midnight written in UTC, moved by daylight saving. The dates are what the values say.
   const zoneShift = shape.days === 1 && shape.dates >= 3 && shape.timeSpread !== undefined && shape.timeSpread <= 60;
-  if (shape.times > 1 && !zoneShift) return 'datetime';
+  // (One clock time written with two offsets, `T00:00:00+03:00` in summer and `+02:00` in winter, is one local midnight.)
+  const oneClock = shape.timeSpread === 0;
+  if (shape.times > 1 && !zoneShift && !oneClock) return 'datetime';
   // Every value the last day of its month, month after month (31/08, 30/09, 31/10, …): a monthly series. Quarter
   // ends (31/03, 30/06) are as often the dates of counts taken then, so they stay days.
   // (A month missing from the series, July, August, September, then November, leaves it monthly.)

@@ -90,6 +90,9 @@ export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 's
   canton: 'state',
   // An area of a statistical geography (`geography_name`, `geography_code`).
   geography: 'region',
+  // Britain's census geographies: middle and lower layer super output areas (`msoa_name` County Durham 001).
+  msoa: 'region',
+  lsoa: 'region',
   // The same in German, Dutch, French, Italian and Spanish headers of official statistics.
   gebiet: 'region',
   kanton: 'state',
