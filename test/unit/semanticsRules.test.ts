@@ -3470,4 +3470,17 @@ describe('semantics rules: the fortieth set\'s rules stay off their look-alikes'
       folder.cleanup();
     }
   });
+
+  it('names files by month written in words as months, and by half-years as periods, not by the word before them', async () => {
+    const rows = (i: number) => ['store,amount', ...Array.from({ length: 8 }, (_, k) => `s${k % 3},${10 * i + k}`)].join('\n') + '\n';
+    const months = makeFolder({ 'sales_jan_2020.csv': rows(1), 'sales_feb_2020.csv': rows(2), 'sales_mar_2020.csv': rows(3) });
+    const halves = makeFolder({ 'spend-over-500-jan-jun-2019.csv': rows(1), 'spend-over-500-jul-dec-2019.csv': rows(2), 'spend-over-500-jan-jun-2020.csv': rows(3) });
+    try {
+      assert.equal((await loadSemanticEnvironment(months.root)).semantics.partitions[0]?.key, 'month');
+      assert.equal((await loadSemanticEnvironment(halves.root)).semantics.partitions[0]?.key, 'period');
+    } finally {
+      months.cleanup();
+      halves.cleanup();
+    }
+  });
 });

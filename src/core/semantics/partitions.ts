@@ -81,6 +81,16 @@ function keyName(values: string[], prefix: string, folder: string): string {
   if (values.every((v) => /^(africa|asia|europe|oceania|americas?|north[_ -]?america|south[_ -]?america|latin[_ -]?america|antarctica|australia)$/i.test(v))) return 'continent';
   if (values.every((v) => /^\d{4}$/.test(v) && (Number(v.slice(0, 2)) + 1) % 100 === Number(v.slice(2)))) return 'season';
   if (values.every((v) => /^\d{4}[-_]?\d{2}$/.test(v))) return 'month';
+  // Months written as words with their year (`april_2023`, `2023-Apr`): months; a span of three months and a year
+  // (`jan-mar-2018`, `oct-dec-2016`): quarters, whatever the words before them (`expenditure-over-500-`).
+  const monthIndex = (word: string) => MONTH_NAMES.findIndex((m) => m === word || (word.length >= 3 && m.startsWith(word)) || (word === 'sept' && m === 'september'));
+  const spans = values.map((v) => /^([a-z]{3,9})[-_ ](?:to[-_ ])?([a-z]{3,9})[-_ ]?((?:19|20)\d\d)$/i.exec(v));
+  if (spans.every((m) => m !== null && monthIndex(m[1].toLowerCase()) >= 0 && monthIndex(m[2].toLowerCase()) >= 0)) {
+    return spans.every((m) => (monthIndex(m![2].toLowerCase()) - monthIndex(m![1].toLowerCase()) + 12) % 12 === 2) ? 'quarter' : 'period';
+  }
+  // (…or by the month alone, where every file has the same year: `sales_jan_2020`, `sales_feb_2020`.)
+  if (values.every((v) => /^[a-z]{3,9}$/i.test(v) && monthIndex(v.toLowerCase()) >= 0)) return 'month';
+  if (values.every((v) => { const m = /^([a-z]{3,9})[-_ ]?((?:19|20)\d\d)$/i.exec(v) ?? /^((?:19|20)\d\d)[-_ ]?([a-z]{3,9})$/i.exec(v); return m !== null && monthIndex((/\d/.test(m[1]) ? m[2] : m[1]).toLowerCase()) >= 0; })) return 'month';
   const prefixWord = prefix.split(/[^A-Za-z]+/).filter((w) => w.length > 2).pop();
   // Capitals run into the varying part (`DENW053`, `DENW147`) are the code's own letters, not a word naming it.
   const codeLetters = prefixWord !== undefined && /^[A-Z]+$/.test(prefixWord) && /[A-Z]$/.test(prefix);

@@ -147,6 +147,10 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
       if (s?.additivity?.source.kind === 'rule' && s.additivity.source.rule === 'additivity:interval-bound') return false;
       // (Nor a bound of a confidence interval, `cil` "… 95% C.I. lower": it moves with its estimate by construction.)
       if (confidenceBound(c, s?.description?.value)) return false;
+      // (…nor its width, `confidence_interval`: how sure the estimate beside it is, not what it is; nor the logarithm
+      // of another column of the table, `log_overall_costs_100k` beside `overall_costs_100k`: the same figures, transformed.)
+      if (s?.additivity?.source.kind === 'rule' && s.additivity.source.rule === 'additivity:confidence-interval') return false;
+      if (logOfColumn(table, c)) return false;
       // (Nor a seasonally adjusted series beside its raw one: the same figures smoothed, which an office leaves 0 where
       // it made no estimate.)
       if (context.semantics.relationships.some((r) => r.kind === 'derived-column' && r.table === table.name && r.column === c.name && r.source.kind === 'rule' && r.source.rule === 'derived-column:seasonally-adjusted')) return false;
@@ -167,7 +171,25 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
 export function confidenceBound(column: ColumnProfile, description: string | undefined): boolean {
   if (description && /\b(c\.?\s?i\.?|confidence (interval|limit|bound))\b.*\b(lower|upper|low|high|min|max)\b|\b(lower|upper) (\d+% )?(confidence|c\.?i\.?)\b|\b(lower|upper) (bound|limit)\b/i.test(description)) return true;
   const words = (column.originalName || column.name).toLowerCase().split(/[^a-z0-9]+/);
+  // (…or written out, `upper_confidence_limit`, `lower_confidence_bound`.)
+  if (words.includes('confidence') && words.some((w) => /^(lower|upper|low|high)$/.test(w))) return true;
   return words.some((w) => /^(lcl|ucl|lci|uci)$/.test(w)) || (words.includes('ci') && words.some((w) => /^(lower|upper|low|high|lo|hi|l|u|lb|ub)$/.test(w)));
+}
+
+/** A logarithm of another column of the table (`log_cvd_costs_100k` beside `cvd_costs_100k`, `ln_gdp` beside `gdp`). */
+export function logOfColumn(table: TableProfile, column: ColumnProfile): boolean {
+  const m = /^(log|ln|log10|log2)[_ .-]?(.+)$/i.exec(column.originalName || column.name);
+  if (!m) return false;
+  const stem = m[2].toLowerCase();
+  return table.columns.some((c) => c !== column && (c.originalName || c.name).toLowerCase() === stem);
+}
+
+/** A code beside the name of what it codes, as many of each (`region_code` beside `region_name`): the name is the group a reader says. */
+function codeBesideName(table: TableProfile, column: ColumnProfile): boolean {
+  const m = /^(.+?)[_ ]?(code|cd|id)$/i.exec(column.originalName || column.name);
+  if (!m) return false;
+  const stem = m[1].replace(/[_ ]+$/, '').toLowerCase();
+  return table.columns.some((c) => c !== column && c.type === 'text' && new RegExp(`^${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[_ ]?(name|nm|desc|description)$`, 'i').test(c.originalName || c.name) && Math.abs(c.distinctCount - column.distinctCount) <= 1);
 }
 
 /** Units of time that days, nights or hours of observation are counted in. */
@@ -445,6 +467,7 @@ export function groupings(context: FamilyContext, table: TableProfile, options: 
   return table.columns.filter((c) => {
     const s = semanticsOf(context, table.name, c.name);
     if (!s || !GROUP_ROLES.has(s.role.value) || (s.geo && UNGROUPABLE_GEO.has(s.geo)) || isPosition(c) || isNumberedSide(table, c) || notAGrouping(context, table.name, c.name)) return false;
+    if (codeBesideName(table, c)) return false;
     // A grouping must repeat: a column of per-row ids is no category, however few its values. A parent's column
     // (each department's name) repeats over the child's rows the key joins to it.
     if (!options.parentOf && context.ungrouped?.has(repetitionKey(table.name, c.name))) return false;
@@ -1249,6 +1272,8 @@ const UNIT_NAMES: Record<string, string> = {
 const ABBREVIATED_WORDS: Record<string, string> = {
   qty: 'quantity', qnty: 'quantity', avg: 'average', amt: 'amount', pct: 'percentage', perc: 'percentage', cnt: 'count', yr: 'year', yrs: 'years',
   approx: 'approximate', tot: 'total', freq: 'frequency',
+  // An epidemiologist's rate and its base (`cvd_mort_100k`): "CVD mortality per 100,000".
+  mort: 'mortality', '100k': 'per 100,000',
   // Words of database names cut short (`recvDeps`, `projBatch`, `cust_addr`), written out as a reader would say them.
   recv: 'receiver', proj: 'project', projs: 'projects', dept: 'department', depts: 'departments', cust: 'customer', custs: 'customers',
   emps: 'employees', txn: 'transaction', txns: 'transactions', mgr: 'manager', acct: 'account', accts: 'accounts',
@@ -1445,6 +1470,14 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     const held = nameWords(tableNounName(tableProfile)).split(' ').filter((w) => w !== '' && !/\d/.test(w) && !/^(data|report|table|sheet)$/i.test(w)).join(' ').toLowerCase();
     if (held !== '') return `${pluralWord(held.split(' ').pop() ?? '') ? 'number of ' : ''}${held} in ${year[0]}`;
   }
+  // A JSON value's translation keyed by its language (`category.en` beside `category.se`): the value, "category", with
+  // its language where it is not English ("known name in Norwegian").
+  const language = translationOf(tableProfile, original);
+  if (language) {
+    const stem = original.slice(0, original.lastIndexOf('.'));
+    const said = columnPhrase(context, table, { ...column, name: stem.replace(/\./g, '_'), originalName: stem });
+    return language === 'English' ? said : `${said} in ${language}`;
+  }
   const described = semanticsOf(context, table, column.name)?.description?.value;
   const words = spelledFrom(described, plainCase(humanize(leafOf(context, table, original)).split(' ')));
   const last = words[words.length - 1]?.toLowerCase();
@@ -1490,7 +1523,28 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   // "type name 'landkreis'" (unless another column is called the category alone).
   const parts = phrase.split(' ');
   if (parts.length === 2 && parts[1] === 'name' && DIMENSION_WORDS.has(parts[0]) && !isNumeric(column) && !context.profile.tables.find((t) => t.name === table)?.columns.some((c) => c !== column && humanize(c.originalName || c.name).toLowerCase() === parts[0])) return parts[0];
+  // A place's name (`region_name` 'South East', beside `region_code`): the place, "region 'South East'".
+  if (parts.length === 2 && parts[1] === 'name' && !isNumeric(column) && semanticsOf(context, table, column.name)?.role.value === 'geo' && /^(region|country|state|province|county|district|city|town|borough|municipality|ward|constituency|continent|territory|parish)$/.test(parts[0]) && !tableProfile?.columns.some((c) => c !== column && humanize(c.originalName || c.name).toLowerCase() === parts[0])) return parts[0];
+  // A category's description (`completion_cause_desc` 'אישור ועדה', beside the code it describes): the category,
+  // "completion cause", unless a column is called that alone.
+  if (parts.length >= 2 && /^(desc|description)$/.test(parts[parts.length - 1]) && !isNumeric(column) && semanticsOf(context, table, column.name)?.role.value === 'dimension') {
+    const stem = parts.slice(0, -1).join(' ');
+    if (!tableProfile?.columns.some((c) => c !== column && humanize(c.originalName || c.name).toLowerCase() === stem)) return stem;
+  }
   return phrase;
+}
+
+/** Language codes that key a JSON value's translations, and the language each names. */
+const LANGUAGES: Record<string, string> = { en: 'English', de: 'German', fr: 'French', es: 'Spanish', it: 'Italian', nl: 'Dutch', pt: 'Portuguese', sv: 'Swedish', se: 'Swedish', no: 'Norwegian', nb: 'Norwegian', nn: 'Norwegian', da: 'Danish', fi: 'Finnish', pl: 'Polish', ru: 'Russian', ja: 'Japanese', zh: 'Chinese', ar: 'Arabic', he: 'Hebrew' };
+
+/** The language a dotted name's last part names, when another column gives the same value in another language (`knownName.no` beside `knownName.en`). */
+function translationOf(table: TableProfile | undefined, original: string): string | undefined {
+  const dot = original.lastIndexOf('.');
+  const code = dot > 0 ? original.slice(dot + 1).toLowerCase() : '';
+  if (!table || !LANGUAGES[code]) return undefined;
+  const stem = original.slice(0, dot + 1);
+  const sibling = table.columns.some((c) => (c.originalName || c.name) !== original && (c.originalName || c.name).startsWith(stem) && LANGUAGES[(c.originalName || c.name).slice(stem.length).toLowerCase()] !== undefined);
+  return sibling ? LANGUAGES[code] : undefined;
 }
 
 /** A shown header as a question's words: acronyms kept, other words in lower case; a trailing `central` (the estimate itself) dropped; none over eight words. */
@@ -1852,7 +1906,10 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
     if (numbered) return numbered;
     if (/^(year|season|month|date|day|week|quarter)$/.test(partition.key)) return undefined;
     const times = table.columns.map((c) => semanticsOf(context, table.name, c.name)).filter((s) => s?.role.value === 'time');
-    const grain = times.length === 1 && times[0]?.time && /^(day|month|year|quarter|week)$/.test(times[0].time.grain) ? times[0].time.grain : undefined;
+    // (Only where the time column names each row once: payments on 3,600 days of a quarter's 60 are payments, not "daily records".)
+    const timeColumn = times.length === 1 ? table.columns.find((c) => c.name === times[0]!.column) : undefined;
+    const once = timeColumn !== undefined && timeColumn.distinctCount >= 0.9 * table.rowCount * (1 - timeColumn.nullFraction);
+    const grain = once && times[0]?.time && /^(day|month|year|quarter|week)$/.test(times[0].time.grain) ? times[0].time.grain : undefined;
     const adverb: Record<string, string> = { day: 'daily', month: 'monthly', year: 'yearly', quarter: 'quarterly', week: 'weekly' };
     return grain ? `${adverb[grain]}_records` : undefined;
   }

@@ -1,0 +1,63 @@
+/**
+ * The task pool after reading the pools of the fortieth set (round 25): files named by a span of three months and a year
+ * are quarters, and payments on a day are no "daily records"; a category's description and a JSON value's translation
+ * are named as the category and the value; a place is grouped by its name, not its code; a confidence interval's width
+ * and the logarithm of another column are not asked about; a rate per 100,000 is said so. (The tests read the data of
+ * the fortieth set, measured blind before these changes.)
+ */
+import * as assert from 'node:assert/strict';
+import { columnPhrase, groupings, logOfColumn, measures, rowsNoun } from '../../src/core/taskpool/families/kit';
+import { buildTaskPool } from '../../src/core/taskpool/pool';
+import { environments } from '../support/familyContexts';
+
+describe('task pool: after reading the round-25 pools', function () {
+  this.timeout(900_000);
+  const { env, closeAll } = environments();
+  after(closeAll);
+  const columnOf = (context: Awaited<ReturnType<typeof env>>['context'], table: string, name: string) => context.profile.tables.find((t) => t.name === table)!.columns.find((c) => c.name === name)!;
+
+  it("names Oxford's quarterly files by quarter, and its payments no daily records", async () => {
+    const { context, session } = await env('oxford-council-expenditure-partitions');
+    const partition = context.semantics.partitions[0];
+    assert.equal(partition.key, 'quarter');
+    const view = context.profile.tables.find((t) => t.name === partition.view)!;
+    assert.doesNotMatch(rowsNoun(context, view), /daily/);
+    const pool = await buildTaskPool(session.toolContext);
+    assert.ok(pool.tasks.length >= 5, `${pool.tasks.length} tasks`);
+    for (const task of pool.tasks) assert.doesNotMatch(task.question, /\bover\s+files\b|\bdaily records?\b|\bovers\b/, task.question);
+  });
+
+  it("names the Knesset's described categories and the Nobel Prize's translated values as a reader says them", async () => {
+    const knesset = await env('knesset-parliament-activity-jsonl');
+    assert.equal(columnPhrase(knesset.context, 'kns_secondary_law_000225', columnOf(knesset.context, 'kns_secondary_law_000225', 'completion_cause_desc')), 'completion cause');
+    const nobel = await env('nobelprize-prizes-json');
+    assert.equal(columnPhrase(nobel.context, 'nobel_prizes', columnOf(nobel.context, 'nobel_prizes', 'category.en')), 'category');
+    assert.equal(columnPhrase(nobel.context, 'nobel_prizes_laureates', columnOf(nobel.context, 'nobel_prizes_laureates', 'known_name.no_')), 'known name in Norwegian');
+    const pool = await buildTaskPool(nobel.session.toolContext);
+    for (const task of pool.tasks) assert.doesNotMatch(task.question, /\b(desc|en|se|no)\b '/, task.question);
+  });
+
+  it('groups ONS small areas by region name, never by the code beside it, and asks nothing of a confidence interval', async () => {
+    const { context, session } = await env('ons-msoa-household-income-xlsx');
+    const t = context.profile.tables.find((x) => x.name === 'local_authority_ons_income_total_annual_income')!;
+    const grouped = groupings(context, t).map((c) => c.name);
+    assert.ok(grouped.includes('region_name'), grouped.join(', '));
+    assert.ok(!grouped.includes('region_code'), grouped.join(', '));
+    assert.deepEqual(measures(context, t).map((c) => c.name), ['total_annual_income']);
+    const pool = await buildTaskPool(session.toolContext);
+    for (const task of pool.tasks) {
+      assert.doesNotMatch(task.question, /region code|confidence (interval|limit)|region name/, task.question);
+      assert.doesNotMatch(task.question, /'E1\d{7}'/, task.question);
+    }
+  });
+
+  it("asks nothing of Destatis's logarithms of its own rates, and says a rate per 100,000", async () => {
+    const { context, session } = await env('destatis-germany-mortality-hospital-costs-csv');
+    const data = context.profile.tables.find((x) => x.name === 'data')!;
+    assert.ok(logOfColumn(data, columnOf(context, 'data', 'log_overall_costs_100k')));
+    assert.ok(!measures(context, data).some((c) => /^log_/.test(c.name)));
+    assert.match(columnPhrase(context, 'data', columnOf(context, 'data', 'overall_mort_100k')), /mortality per 100,000/);
+    const pool = await buildTaskPool(session.toolContext);
+    for (const task of pool.tasks) assert.doesNotMatch(task.question, /\blog\b|\b100k\b|\bmort\b/, task.question);
+  });
+});
