@@ -3448,6 +3448,15 @@ describe('semantics rules: a parliament\'s records, small-area incomes, prizes, 
     const de = await load('destatis-germany-mortality-hospital-costs-csv');
     for (const name of ['cvd_mort_100k', 'overall_costs_100k', 'resp_hospcases_100k', 'log_overall_costs_100k']) assert.equal(column(de, 'data', name).additivity?.value, 'non-additive', name);
     assert.equal(role(de, 'data', 'agegroup'), 'ordinal');
+    // A table of 40 figures, past the first dozen the full search reads: the sum of costs is the average cost times
+    // the cases, the cases per 100,000 are 100,000 times the cases over the population.
+    const derived = (name: string) => {
+      const found = de.semantics.relationships.find((r) => r.kind === 'derived-column' && r.table === 'data' && r.column === name);
+      return found?.kind === 'derived-column' ? found.relation : undefined;
+    };
+    assert.equal(derived('cvd_costs_sum'), 'cvd_avg_cost_case * cvd_n');
+    assert.equal(derived('resp_hospcases_100k'), '100000 * resp_n / population');
+    assert.equal(derived('population'), undefined, 'a population is no rate of deaths');
   });
 });
 
@@ -3466,6 +3475,19 @@ describe('semantics rules: the fortieth set\'s rules stay off their look-alikes'
       assert.equal(found(env, 'cases', 'opened_at')?.time?.grain, 'datetime');
       assert.equal(found(env, 'cases', 'household_income')?.additivity?.value, 'additive', 'each row a household: its own income');
       assert.notEqual(found(env, 'cases', 'jobs_1000')?.additivity?.value, 'non-additive', 'a thousand without "per" may be a count in thousands');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('finds no product or rate among the columns of a wide table of unrelated figures', async () => {
+    // Fourteen figures of 40 rows, none computed from the others (a pseudo-random walk per column).
+    const header = Array.from({ length: 14 }, (_, k) => `figure_${k + 1}`).join(',');
+    const rows = Array.from({ length: 40 }, (_, i) => Array.from({ length: 14 }, (_, k) => (((i + 3) * (k + 7) * 7919) % 997) / (k % 3 === 0 ? 1 : 10) + k).join(','));
+    const folder = makeFolder({ 'wide.csv': [header, ...rows].join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.deepEqual(env.semantics.relationships.filter((r) => r.kind === 'derived-column').map((r) => r.kind === 'derived-column' && `${r.column} = ${r.relation}`), []);
     } finally {
       folder.cleanup();
     }

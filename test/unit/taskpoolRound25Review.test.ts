@@ -3,7 +3,8 @@
  * are quarters, and payments on a day are no "daily records"; a category's description and a JSON value's translation
  * are named as the category and the value; a place is grouped by its name, not its code; a confidence interval's width
  * and the logarithm of another column are not asked about; a rate per 100,000 is said so. (The tests read the data of
- * the fortieth set, measured blind before these changes.)
+ * the fortieth set, measured blind before these changes.) Then what the blind review of those pools found: a dump's files
+ * named by a noun between a namespace and a part number (`KNS_Query-000224`) hold those things, "queries".
  */
 import * as assert from 'node:assert/strict';
 import { columnPhrase, groupings, logOfColumn, measures, rowsNoun } from '../../src/core/taskpool/families/kit';
@@ -30,6 +31,10 @@ describe('task pool: after reading the round-25 pools', function () {
   it("names the Knesset's described categories and the Nobel Prize's translated values as a reader says them", async () => {
     const knesset = await env('knesset-parliament-activity-jsonl');
     assert.equal(columnPhrase(knesset.context, 'kns_secondary_law_000225', columnOf(knesset.context, 'kns_secondary_law_000225', 'completion_cause_desc')), 'completion cause');
+    // A dump's files named by a noun after a namespace and before a part number, one row per bare `Id`: those things.
+    const tableOf = (name: string) => knesset.context.profile.tables.find((t) => t.name === name)!;
+    assert.equal(rowsNoun(knesset.context, tableOf('kns_query_000224')), 'queries');
+    assert.equal(rowsNoun(knesset.context, tableOf('kns_committee_session_000225')), 'committee sessions');
     const nobel = await env('nobelprize-prizes-json');
     assert.equal(columnPhrase(nobel.context, 'nobel_prizes', columnOf(nobel.context, 'nobel_prizes', 'category.en')), 'category');
     assert.equal(columnPhrase(nobel.context, 'nobel_prizes_laureates', columnOf(nobel.context, 'nobel_prizes_laureates', 'known_name.no_')), 'known name in Norwegian');

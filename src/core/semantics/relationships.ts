@@ -593,7 +593,83 @@ function computedColumns(db: Database, table: TableProfile): Array<Extract<Relat
       seen.add(numeric[c].name);
     }
   }
-  return [...found, ...sparsely(found)];
+  const wider = widePairs(db, table, found);
+  return [...found, ...wider, ...sparsely([...found, ...wider])];
+}
+
+/** Columns a wide table's pairs are checked over: past the first dozen the full search reads, up to this many. */
+const MAX_WIDE_COLUMNS = 48;
+/** Scales a rate is written per (per cent, per thousand, per 100,000 people …). */
+const RATE_SCALES = [1, 100, 1000, 10_000, 100_000, 1_000_000];
+
+/**
+ * Products and scaled ratios of two columns in a table too wide for the full search (a panel of 40 figures:
+ * `CVD_costs_sum` = `CVD_avg_cost_case` × `CVD_N`; `CVD_mort_100k` = 100,000 × `CVD_deaths` ÷ `population`, as rounded
+ * to a tenth), each checked on the sampled rows where its three columns are set, 10 of them at least. Only a column the
+ * full search did not read is explained here; pairs only, so the cost stays that of a few reads of the sample.
+ */
+function widePairs(db: Database, table: TableProfile, already: ReadonlyArray<{ column: string }>): Array<Extract<Relationship, { kind: 'derived-column' }>> {
+  const numeric = table.columns.filter((c) => (c.type === 'integer' || c.type === 'real') && c.distinctCount > 2 && c.nullFraction < 0.5 && !/(^id$|_id$|id$)/i.test(c.name));
+  if (numeric.length <= MAX_NUMERIC_COLUMNS || table.rowCount < 10) return [];
+  const columns = numeric.slice(0, MAX_WIDE_COLUMNS);
+  const sample = rows(db, `SELECT ${columns.map((c) => q(c.name)).join(', ')} FROM ${q(table.name)} LIMIT ${SAMPLE_ROWS}`);
+  const decimals = columns.map((_, i) => Math.min(6, Math.max(0, ...sample.map((r) => (typeof r[i] === 'number' ? (String(r[i]).split('.')[1] ?? '').length : 0)))));
+  const read = new Set(numeric.slice(0, MAX_NUMERIC_COLUMNS).map((c) => c.name));
+  const taken = new Set(already.map((r) => r.column));
+  const found: Array<Extract<Relationship, { kind: 'derived-column' }>> = [];
+  // Every row where the three are set agrees, and there are 10 such rows; the target varies among them.
+  const holds = (c: number, a: number, b: number, f: (x: number, y: number) => number, tolerance: (exact: number) => number) => {
+    let checked = 0;
+    let first: number | undefined;
+    let varies = false;
+    for (const r of sample) {
+      const [z, x, y] = [r[c], r[a], r[b]];
+      if (typeof z !== 'number' || typeof x !== 'number' || typeof y !== 'number') continue;
+      const exact = f(x, y);
+      if (!Number.isFinite(exact) || Math.abs(z - exact) > tolerance(exact)) return false;
+      checked++;
+      if (first === undefined) first = z;
+      else if (z !== first) varies = true;
+    }
+    return checked >= 10 && varies;
+  };
+  // A figure stored rounded to its decimals is within half its last place of the exact ratio; one with no decimals exactly so.
+  // (…and within a thousandth of it beside: an office's rates per 100,000 are computed from populations it revised since.)
+  const rounded = (c: number) => (exact: number) => (decimals[c] >= 1 ? 0.5 * 10 ** -decimals[c] : 0.005) + 1e-3 * Math.abs(exact);
+  // Products first (a sum of costs is the average cost times the cases), then ratios of what no product explains
+  // already (the cases are not the sum over the average: that is the product read backwards).
+  const explained = (c: number, a: number, b: number) => found.some((r) => (r.column === columns[a].name || r.column === columns[b].name) && r.from.includes(columns[c].name));
+  for (let c = 0; c < columns.length; c++) {
+    if (read.has(columns[c].name) || taken.has(columns[c].name)) continue;
+    search: for (let a = 0; a < columns.length; a++) {
+      for (let b = a + 1; b < columns.length; b++) {
+        if (a === c || b === c) continue;
+        if (holds(c, a, b, (x, y) => x * y, (exact) => 0.005 + 1e-3 * Math.abs(exact))) {
+          const [na, nb] = [columns[a].name, columns[b].name];
+          found.push({ kind: 'derived-column', table: table.name, column: columns[c].name, from: [na, nb], relation: `${na} * ${nb}`, source: { kind: 'rule', rule: 'derived-column:exact' }, why: `equals ${na} × ${nb} on the sampled rows where the three are set` });
+          break search;
+        }
+      }
+    }
+  }
+  // (A rate per 100,000 is looked for among the first dozen too: the full search tries per cent only.)
+  for (let c = 0; c < columns.length; c++) {
+    if (taken.has(columns[c].name) || found.some((r) => r.column === columns[c].name)) continue;
+    search: for (let a = 0; a < columns.length; a++) {
+      for (let b = 0; b < columns.length; b++) {
+        if (a === c || b === c || a === b || explained(c, a, b)) continue;
+        const [na, nb] = [columns[a].name, columns[b].name];
+        // (A rate per thousand or more is written with decimals: a whole number, a population, is what it is divided by.)
+        const scale = RATE_SCALES.filter((k) => (!read.has(columns[c].name) || k >= 1000) && (k < 1000 || decimals[c] >= 1)).find((k) => holds(c, a, b, (x, y) => (y === 0 ? NaN : (k * x) / y), rounded(c)));
+        if (scale !== undefined) {
+          const relation = scale === 1 ? `${na} / ${nb}` : `${scale} * ${na} / ${nb}`;
+          found.push({ kind: 'derived-column', table: table.name, column: columns[c].name, from: [na, nb], relation, source: { kind: 'rule', rule: 'derived-column:exact' }, why: `equals ${scale === 1 ? '' : `${scale.toLocaleString('en-US')} × `}${na} ÷ ${nb}${decimals[c] >= 1 ? `, as rounded to ${decimals[c]} decimal${decimals[c] === 1 ? '' : 's'},` : ''} on the sampled rows where the three are set` });
+          break search;
+        }
+      }
+    }
+  }
+  return found;
 }
 
 /**

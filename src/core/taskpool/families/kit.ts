@@ -1793,6 +1793,10 @@ const SCHEMA_PREFIXES = /^(view|vw|tbl|dim|fact|fct)_(?=[a-z])/i;
  * `party`, `dim_customer` → `customer`).
  */
 export function tableNounName(table: TableProfile): string {
+  // A dump's part number after the name (`KNS_Query-000224`, zero-padded) and a namespace in capitals before it
+  // (`KNS_`, the source's prefix for every table): neither says what the rows are; "Query" does.
+  const parted = !table.parent && table.kind === 'table' ? /^(?:[A-Z]{2,4}_)?([A-Za-z][A-Za-z]+)[-_]0\d{2,}$/.exec(table.sourceFile.replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/i, '')) : null;
+  if (parted && toSnake(table.sourceFile.replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/i, '')).toLowerCase() === table.name.toLowerCase()) return toSnake(parted[1]).replace(SCHEMA_PREFIXES, '');
   const sheet = /\.(xlsx|xlsm|xls|ods)$/i.test(table.sourceFile) && table.originalName !== '' && !/[./>]/.test(table.originalName) ? toSnake(table.originalName) : table.name;
   // A file's table named with its folder (`output_accidents` from `output/accidents.csv`): the folder says where the
   // file is kept, the file's name what its rows are.
@@ -2033,6 +2037,10 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   // A database table named by one plain word (`aircraft`, keyed by `tail_no`): the entity its rows are, whatever
   // its key is called ("the aircraft whose name is …", not "the tail whose name is …").
   if (allWords.length === 1 && /^[a-z]{4,}$/.test(last.toLowerCase()) && !isCrypticName(last.toLowerCase()) && !/^(people|persons|individuals|entities|objects|records|items|entries|master|main)$/i.test(last) && /\.(sqlite3?|db|duckdb)$/i.test(table.sourceFile)) return words.replace(/ /g, '_');
+  // …and so does a file named by a noun of a word or three (`KNS_Query-000224`, `KNS_CommitteeSession-000225`), one
+  // row per bare `Id`: the queries, the committee sessions.
+  const bareId = keyed.some((c) => /^(id|_id)$/i.test(c.originalName || c.name) && semanticsOf(context, table.name, c.name)?.role.value === 'identifier');
+  if (bareId && !table.parent && allWords.length <= 3 && allWords.every((w) => /^[a-z]{3,}$/.test(w) && !isCrypticName(w)) && !COLLECTION_WORDS.has(last.toLowerCase()) && !/^(people|persons|individuals|entities|objects|records|items|entries|master|main|data|export|dump|list|table|sheet)$/i.test(last)) return words.replace(/ /g, '_');
   // A key named after what the rows are (People's `playerID`): "players", more telling than the table's name.
   // Not a code's letters (`gss_code`, `lsoa`): "gsses" is no noun.
   // The rows of a table of places (a county's name one per row beside its FIPS code): "counties".
