@@ -4,11 +4,13 @@
  * are named as the category and the value; a place is grouped by its name, not its code; a confidence interval's width
  * and the logarithm of another column are not asked about; a rate per 100,000 is said so. (The tests read the data of
  * the fortieth set, measured blind before these changes.) Then what the blind review of those pools found: a dump's files
- * named by a noun between a namespace and a part number (`KNS_Query-000224`) hold those things, "queries".
+ * named by a noun between a namespace and a part number (`KNS_Query-000224`) hold those things, "queries"; where nothing
+ * adds up, the group whose average stands out (a z-score of averages) is a question of several steps.
  */
 import * as assert from 'node:assert/strict';
 import { columnPhrase, groupings, logOfColumn, measures, rowsNoun } from '../../src/core/taskpool/families/kit';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
+import { queryImage } from '../support/envFixtures';
 import { environments } from '../support/familyContexts';
 
 describe('task pool: after reading the round-25 pools', function () {
@@ -54,6 +56,21 @@ describe('task pool: after reading the round-25 pools', function () {
       assert.doesNotMatch(task.question, /region code|confidence (interval|limit)|region name/, task.question);
       assert.doesNotMatch(task.question, /'E1\d{7}'/, task.question);
     }
+  });
+
+  it("finds the region whose small areas' average income stands out, where nothing adds up: a z-score of averages, checked by hand", async () => {
+    const { session } = await env('ons-msoa-household-income-xlsx');
+    const pool = await buildTaskPool(session.toolContext);
+    const task = pool.tasks.find((t) => t.family === 'stats-zscore' && /average total annual income/.test(t.question));
+    assert.ok(task, pool.tasks.map((t) => t.question).join('\n'));
+    assert.match(task.question, /whose average lies furthest from the mean of these averages/);
+    const rows = await queryImage(session.env.image, 'SELECT region_name, AVG(total_annual_income) FROM local_authority_ons_income_total_annual_income WHERE region_name IS NOT NULL GROUP BY 1');
+    const averages = rows.map((r) => Number(r[1]));
+    const mean = averages.reduce((a, b) => a + b, 0) / averages.length;
+    const sd = Math.sqrt(averages.reduce((a, b) => a + (b - mean) ** 2, 0) / averages.length);
+    const furthest = averages.reduce((best, v) => (Math.abs(v - mean) > Math.abs(best - mean) ? v : best));
+    assert.equal(task.answer.type, 'number');
+    assert.equal(task.answer.type === 'number' && task.answer.value, Math.round(((furthest - mean) / sd) * 100) / 100);
   });
 
   it("asks nothing of Destatis's logarithms of its own rates, and says a rate per 100,000", async () => {

@@ -21,6 +21,7 @@ import { DEFAULT_MAX_ROWS } from '../../sandbox/limits';
 import { lintQuestion } from '../lint';
 import type { TaskSpec } from '../types';
 import {
+  additivityOf,
   aggregateOf,
   clearLeader,
   coverageChanges,
@@ -497,12 +498,35 @@ export const statisticsZScoreFamily: TaskFamily = {
           }
         }
       }
+      // A table of rates, prices or incomes per row and nothing to add up (small areas' average household incomes):
+      // each group's average, and the group whose average stands out.
+      for (const g of made ? [] : groupingsOf(context, table, { min: MIN_Z_GROUPS, max: 50 })) {
+        if (made) break;
+        for (const average of averages(context, table)) {
+          const task = await zScore(context, table, g, average);
+          if (task) {
+            tasks.push(task);
+            made = true;
+            break;
+          }
+        }
+      }
     }
     return tasks;
   },
 };
 
-async function zScore(context: FamilyContext, table: TableProfile, g: Grouping, total: { value: (alias: string) => string; what: string; measure?: ColumnProfile }): Promise<TaskSpec | undefined> {
+/** The averages a group of rows has where nothing adds up: the mean of a non-additive measure per group. */
+function averages(context: FamilyContext, table: TableProfile): Array<{ value: (alias: string) => string; what: string; measure?: ColumnProfile; statistic: 'average' }> {
+  return measures(context, table)
+    .filter((m) => additivityOf(context, table.name, m.name) === 'non-additive')
+    .slice(0, 2)
+    .map((m) => ({ value: (alias: string) => `AVG(${alias}${q(m.name)})`, what: aggregateOf(context, table.name, m).phrase, measure: m, statistic: 'average' as const }));
+}
+
+async function zScore(context: FamilyContext, table: TableProfile, g: Grouping, total: { value: (alias: string) => string; what: string; measure?: ColumnProfile; statistic?: 'average' }): Promise<TaskSpec | undefined> {
+  // (The word for each group's figure: its total, or its average where nothing adds up.)
+  const figure = total.statistic ?? 'total';
   let source: { from: string; tables: string[] };
   try {
     source = sourceOf(table, g);
@@ -529,8 +553,8 @@ async function zScore(context: FamilyContext, table: TableProfile, g: Grouping, 
   const program = new TaskProgram(context, COMPOSITION);
   const first = await program.sql(
     `SELECT grp AS ${q(g.column.name)}, ROUND(total, 2) AS total, ROUND(ABS(total - AVG(total) OVER ()), 2) AS distance_from_mean, n AS ${q(rowsName)} FROM (${perGroup}) ORDER BY ABS(total - AVG(total) OVER ()) DESC, grp`,
-    `${total.what} per ${gName}, furthest from the mean of the ${gName} totals first`,
-    { label: `the ${gName} whose ${total.what} is furthest from the mean of all ${gName} totals`, reading: { kind: 'string' } },
+    `${total.what} per ${gName}, furthest from the mean of the ${gName} ${figure}s first`,
+    { label: `the ${gName} whose ${total.what} is furthest from the mean of all ${gName} ${figure}s`, reading: { kind: 'string' } },
   );
   if (!first || first.rows.length < MIN_Z_GROUPS || !clearLeader(first.rows, 2, 0.05)) return undefined;
   // Groups of a row or two (a name per person) make a "total" that is a single record.
@@ -552,7 +576,7 @@ async function zScore(context: FamilyContext, table: TableProfile, g: Grouping, 
     'sd = statistics.pstdev(totals.values())',
   ];
   const sdDecimals = decimalsFor(sd);
-  const spread = await program.python(py([...lines, `print(round(sd, ${sdDecimals}))`]), `The population standard deviation of the ${gName} totals, in Python`, {
+  const spread = await program.python(py([...lines, `print(round(sd, ${sdDecimals}))`]), `The population standard deviation of the ${gName} ${figure}s, in Python`, {
     label: `the population standard deviation of the ${total.what} across ${gName} values`,
     reading: { kind: 'printed-number', decimals: sdDecimals },
     uses: [0],
@@ -565,7 +589,7 @@ async function zScore(context: FamilyContext, table: TableProfile, g: Grouping, 
     carries: [String(group)],
   });
   if (!z || z.key.type !== 'number' || Math.abs(z.key.value) < MIN_Z) return undefined;
-  const question = `Compute the ${total.what} for each ${gName}. For the ${gName} whose total lies furthest from the mean of these totals, what is its z-score (using the population standard deviation of the totals; negative below the mean)? Round to 2 decimals.`;
+  const question = `Compute the ${total.what} for each ${gName}. For the ${gName} whose ${figure} lies furthest from the mean of these ${figure}s, what is its z-score (using the population standard deviation of the ${figure}s; negative below the mean)? Round to 2 decimals.`;
   if (!linted(question)) return undefined;
   return program.task({ family: statisticsZScoreFamily.id, parameters: { kind: 'z-score', table: table.name, group: `${g.table.name}.${g.column.name}`, measure: total.measure?.name ?? null }, question, tables: source.tables, dependency: 'outlier', needs: statisticsZScoreFamily.needs });
 }
