@@ -5,7 +5,8 @@
  * and the logarithm of another column are not asked about; a rate per 100,000 is said so. (The tests read the data of
  * the fortieth set, measured blind before these changes.) Then what the blind review of those pools found: a dump's files
  * named by a noun between a namespace and a part number (`KNS_Query-000224`) hold those things, "queries"; where nothing
- * adds up, the group whose average stands out (a z-score of averages) is a question of several steps.
+ * adds up, the group whose average stands out (a z-score of averages) is a question of several steps; a column named only
+ * `Number` that no rule read as a count is no measure.
  */
 import * as assert from 'node:assert/strict';
 import { columnPhrase, groupings, logOfColumn, measures, rowsNoun } from '../../src/core/taskpool/families/kit';
@@ -37,6 +38,8 @@ describe('task pool: after reading the round-25 pools', function () {
     const tableOf = (name: string) => knesset.context.profile.tables.find((t) => t.name === name)!;
     assert.equal(rowsNoun(knesset.context, tableOf('kns_query_000224')), 'queries');
     assert.equal(rowsNoun(knesset.context, tableOf('kns_committee_session_000225')), 'committee sessions');
+    // A session's `Number` (3 to 893) says which session: nothing averages it.
+    assert.ok(!measures(knesset.context, tableOf('kns_committee_session_000225')).some((c) => c.name === 'number'));
     const nobel = await env('nobelprize-prizes-json');
     assert.equal(columnPhrase(nobel.context, 'nobel_prizes', columnOf(nobel.context, 'nobel_prizes', 'category.en')), 'category');
     assert.equal(columnPhrase(nobel.context, 'nobel_prizes_laureates', columnOf(nobel.context, 'nobel_prizes_laureates', 'known_name.no_')), 'known name in Norwegian');

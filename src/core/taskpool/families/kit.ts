@@ -157,6 +157,9 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
       if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || isCircular(c) || isPictureSize(c) || inLocalCurrency(table, c) || inRowUnits(table, c) || runningTotal(context, table.name, c.name) || repeatedValue(context, table.name, c.name) || mixedQuantities(table, c, context) || unevenCoverage(context, table).has(c.name)) return false;
       const unnamed = s.role.source.kind === 'rule' && s.role.source.rule === 'measure:numbers';
       if (unnamed && c.type === 'integer' && c.distinctCount >= 0.9 * table.rowCount * (1 - c.nullFraction)) return false;
+      // (Nor a column named only `Number` that no rule read as a count: the number a committee gives its sessions, 3 to
+      // 893, says which session, and its average nothing.)
+      if (unnamed && /^(number|no|num|nr)$/i.test((c.originalName || c.name).trim())) return false;
       // A numbered code no document spells out (`c14`, `c25` of a Census finance table): a reader cannot tell what it
       // measures, so nothing is asked of it.
       return !(/^[A-Za-z]{1,3}\d{1,4}$/.test(c.originalName || c.name) && !s.description && !legendDescription(context.documents, table, c.originalName || c.name));
