@@ -6,7 +6,8 @@
  * the fortieth set, measured blind before these changes.) Then what the blind review of those pools found: a dump's files
  * named by a noun between a namespace and a part number (`KNS_Query-000224`) hold those things, "queries"; where nothing
  * adds up, the group whose average stands out (a z-score of averages) is a question of several steps; a column named only
- * `Number` that no rule read as a count is no measure.
+ * `Number` that no rule read as a count is no measure; a group's share is of its own rows, and a minimum that leaves no
+ * group out is not said.
  */
 import * as assert from 'node:assert/strict';
 import { columnPhrase, groupings, logOfColumn, measures, rowsNoun } from '../../src/core/taskpool/families/kit';
@@ -29,6 +30,12 @@ describe('task pool: after reading the round-25 pools', function () {
     const pool = await buildTaskPool(session.toolContext);
     assert.ok(pool.tasks.length >= 5, `${pool.tasks.length} tasks`);
     for (const task of pool.tasks) assert.doesNotMatch(task.question, /\bover\s+files\b|\bdaily records?\b|\bovers\b/, task.question);
+    // A quarter's share of its own payments, with no minimum that leaves no quarter out (1,220 payments or more each).
+    const rate = pool.tasks.find((t) => t.family === 'group-rate');
+    if (rate) {
+      assert.match(rate.question, /highest share of its rows/, rate.question);
+      assert.doesNotMatch(rate.question, /at least 10/, rate.question);
+    }
   });
 
   it("names the Knesset's described categories and the Nobel Prize's translated values as a reader says them", async () => {

@@ -4,7 +4,7 @@
  */
 import type { ColumnProfile, TableProfile } from '../../env/types';
 import type { TaskSpec } from '../types';
-import { codingsOfOne, flagMark, article, quotable, things, columnPhrase, valuePhrase, clearLeader, groupingName, groupings, groupingsOf, humanize, measures, noun, num, q, query, semanticsOf, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type TaskFamily, pluralWords, rowsNoun, rowsCount, ratesDiffer } from './kit';
+import { codingsOfOne, flagMark, article, quotable, things, columnPhrase, valuePhrase, clearLeader, groupingName, groupings, groupingsOf, humanize, measures, noun, num, q, query, semanticsOf, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type TaskFamily, pluralWords, rowsNoun, rowsCount, ratesDiffer, tableMention, tablePlace } from './kit';
 
 /** An outcome a rate is taken of: a category value (`status = 'cancelled'`) or a signed measure above zero (`delay > 0`). */
 export interface RateTarget {
@@ -89,11 +89,17 @@ export const groupRateFamily: TaskFamily = {
           if (!done || done.rows.length < 3 || !clearLeader(done.rows, 1, 0.05) || extreme >= done.rows.length / 2) continue;
           // The groups' rates must differ more than chance makes them (chi-square, 5%): else the "highest" is noise.
           if (!ratesDiffer(done.rows.map((r) => ({ n: num(r[2]), rate: num(r[1]) })))) continue;
+          // The minimum is said only where it leaves a group out (three quarters of 1,220 payments or more: it does not).
+          const groups = await query(context, `SELECT COUNT(*) FROM (SELECT 1 FROM ${source.from} WHERE ${group.ref} IS NOT NULL GROUP BY ${group.ref})`);
+          const minimum = !groups || num(groups[0]?.[0]) > done.rows.length ? `, among ${pluralWords(name)} with at least 10 ${rowsNoun(context, table, 'many')}` : '';
           tasks.push(
             program.task({
               family: this.id,
               parameters: { table: table.name, target: target.column.name, value: target.value, group: `${group.table.name}.${group.column.name}` },
-              question: `Which ${name} has the highest share of ${things(context, table, 'many')} ${withTarget(target)}, among ${pluralWords(name)} with at least 10 ${rowsNoun(context, table, 'many')}?`,
+              // (The share of its own rows, "of its payments": not its share of all the rows with the target.)
+              // (Rows that are named by their place, "rows in all 3 quarterly files", are placed first: "its rows in all 3
+              // quarterly files" would put a quarter's rows in every file.)
+              question: tableMention(context, table) ? `In ${tablePlace(context, table)}, which ${name} has the highest share of its rows ${withTarget(target)}${minimum}?` : `Which ${name} has the highest share of its ${things(context, table, 'many')} ${withTarget(target)}${minimum}?`,
               tables: source.tables,
               dependency: 'group-contrast',
               needs: this.needs,
