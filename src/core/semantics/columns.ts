@@ -47,6 +47,7 @@ import {
   hasAny,
   nameTokens,
   nonAdditiveMorpheme,
+  translationLanguage,
   spanOfTime,
   textTokens,
 } from './lexicon';
@@ -2243,7 +2244,7 @@ export function decideRole(evidence: ColumnEvidence & { sample?: unknown[] }): R
   if (names.tokens.length === 0 && !placeHeader) names.tokens = nameTokens(evidence.column.name);
   // A translation of a JSON value keyed by its language (`knownName.no` beside `knownName.en`): the value, in Norwegian,
   // not a number. The name is what it translates.
-  if (translationKey(evidence)) names.tokens = names.tokens.slice(0, -1);
+  if (translationLanguage(evidence.table.columns.map((c) => c.originalName || c.name), evidence.column.originalName || evidence.column.name)) names.tokens = names.tokens.slice(0, -1);
   names.last = names.tokens[names.tokens.length - 1];
   for (const rule of RULES) {
     const decision = rule(evidence, names);
@@ -2253,18 +2254,6 @@ export function decideRole(evidence: ColumnEvidence & { sample?: unknown[] }): R
     }
   }
   return { role: 'text', rule: 'text:default', confidence: 0.3, why: 'no rule applied' };
-}
-
-/** Language codes that key a JSON value's translations (`name.en`, `name.se`, `name.no`). */
-const LANGUAGE_KEYS = new Set(['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'sv', 'se', 'no', 'nb', 'nn', 'da', 'fi', 'is', 'pl', 'cs', 'ru', 'ja', 'zh', 'ko', 'ar', 'he', 'tr', 'el', 'ca', 'eu', 'ga', 'cy']);
-
-/** Whether a dotted name's last part is a language beside another language of the same value (`knownName.no` beside `knownName.en`). */
-function translationKey(e: ColumnEvidence): boolean {
-  const original = e.column.originalName || e.column.name;
-  const dot = original.lastIndexOf('.');
-  if (dot <= 0 || !LANGUAGE_KEYS.has(original.slice(dot + 1).toLowerCase())) return false;
-  const stem = original.slice(0, dot + 1);
-  return e.table.columns.some((c) => c !== e.column && (c.originalName || c.name).startsWith(stem) && LANGUAGE_KEYS.has((c.originalName || c.name).slice(stem.length).toLowerCase()));
 }
 
 /**

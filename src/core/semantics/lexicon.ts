@@ -423,6 +423,25 @@ export const YES_NO_PAIRS: Array<[string, string]> = [
 ];
 
 /** Two values that are a word and its negation (`active` / `inactive`, `smoker` / `non-smoker`): a yes/no. */
+/** Language codes that key a JSON value's translations (`name.en`, `name.se`, `name.no`), and the language each names. */
+export const LANGUAGE_NAMES: Readonly<Record<string, string>> = {
+  en: 'English', de: 'German', fr: 'French', es: 'Spanish', it: 'Italian', nl: 'Dutch', pt: 'Portuguese', sv: 'Swedish', se: 'Swedish', no: 'Norwegian', nb: 'Norwegian', nn: 'Norwegian',
+  da: 'Danish', fi: 'Finnish', is: 'Icelandic', pl: 'Polish', cs: 'Czech', ru: 'Russian', ja: 'Japanese', zh: 'Chinese', ko: 'Korean', ar: 'Arabic', he: 'Hebrew', tr: 'Turkish',
+  el: 'Greek', ca: 'Catalan', eu: 'Basque', ga: 'Irish', cy: 'Welsh',
+};
+
+/**
+ * The language a dotted column name's last part names (`knownName.no`: Norwegian), when another of the table's columns
+ * (`names`, their original names) gives the same value in another language (`knownName.en`); undefined otherwise.
+ */
+export function translationLanguage(names: readonly string[], original: string): string | undefined {
+  const dot = original.lastIndexOf('.');
+  const language = dot > 0 ? LANGUAGE_NAMES[original.slice(dot + 1).toLowerCase()] : undefined;
+  if (!language) return undefined;
+  const stem = original.slice(0, dot + 1);
+  return names.some((n) => n !== original && n.startsWith(stem) && LANGUAGE_NAMES[n.slice(stem.length).toLowerCase()] !== undefined) ? language : undefined;
+}
+
 export function negationPair(a: string, b: string): boolean {
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
   if (!/^[a-z][a-z -]*[a-z]$/.test(short) || short.length < 3) return false;

@@ -66,9 +66,14 @@ function wholeNumberAffixes(names: string[]): { prefix: string; suffix: string }
 /** Words of a file or folder name that say it holds data, not what its files vary by (`output_data/`, `raw/`). */
 const GENERIC_WORDS = /^(data|file|files|part|parts|table|tables|output|input|raw|csv|json|export|exports|dump|tmp)$/i;
 
+/** The month a word names, 0–11 (`january`, `jan`, `sept`), or -1. */
+function monthIndex(word: string): number {
+  return MONTH_NAMES.findIndex((m) => m === word || (word.length === 3 && m.startsWith(word)) || (word === 'sept' && m === 'september'));
+}
+
 /** The one month a name spells (`April 2025 Revenue for`, `sep_2021`): 1–12, or undefined for none or several. */
 function monthOf(name: string): number | undefined {
-  const found = new Set(nameTokens(name).map((t) => MONTH_NAMES.findIndex((m) => m === t || (t.length === 3 && m.startsWith(t)) || (t === 'sept' && m === 'september'))).filter((i) => i >= 0));
+  const found = new Set(nameTokens(name).map(monthIndex).filter((i) => i >= 0));
   return found.size === 1 ? [...found][0] + 1 : undefined;
 }
 
@@ -83,7 +88,6 @@ function keyName(values: string[], prefix: string, folder: string): string {
   if (values.every((v) => /^\d{4}[-_]?\d{2}$/.test(v))) return 'month';
   // Months written as words with their year (`april_2023`, `2023-Apr`): months; a span of three months and a year
   // (`jan-mar-2018`, `oct-dec-2016`): quarters, whatever the words before them (`expenditure-over-500-`).
-  const monthIndex = (word: string) => MONTH_NAMES.findIndex((m) => m === word || (word.length >= 3 && m.startsWith(word)) || (word === 'sept' && m === 'september'));
   const spans = values.map((v) => /^([a-z]{3,9})[-_ ](?:to[-_ ])?([a-z]{3,9})[-_ ]?((?:19|20)\d\d)$/i.exec(v));
   if (spans.every((m) => m !== null && monthIndex(m[1].toLowerCase()) >= 0 && monthIndex(m[2].toLowerCase()) >= 0)) {
     return spans.every((m) => (monthIndex(m![2].toLowerCase()) - monthIndex(m![1].toLowerCase()) + 12) % 12 === 2) ? 'quarter' : 'period';

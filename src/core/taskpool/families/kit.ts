@@ -12,7 +12,7 @@ import type { ColumnProfile, DataDocument, EnvironmentProfile, TableProfile } fr
 import { isValueColumn, quantityColumn, UNIT_COLUMN_WORDS } from '../../semantics/levels';
 import { partitionFiles } from '../../semantics/partitions';
 export { partitionFiles };
-import { ADDITIVE_WORDS, COUNT_WORDS, DIMENSION_WORDS, FLAG_WORDS, GEO_WORDS, MONEY_WORDS, NON_ADDITIVE_WORDS, ORDINAL_WORDS, SEMI_ADDITIVE_WORDS, TEXT_WORDS, TIME_WORDS, spanOfTime, unitPair } from '../../semantics/lexicon';
+import { ADDITIVE_WORDS, COUNT_WORDS, DIMENSION_WORDS, FLAG_WORDS, GEO_WORDS, MONEY_WORDS, NON_ADDITIVE_WORDS, ORDINAL_WORDS, SEMI_ADDITIVE_WORDS, TEXT_WORDS, TIME_WORDS, spanOfTime, translationLanguage, unitPair } from '../../semantics/lexicon';
 import type { ColumnSemantics, Relationship, RepeatedValue, SemanticProfile } from '../../semantics/types';
 import type { ToolResult } from '../../sandbox/types';
 import { quoteIdent } from '../../text/sql';
@@ -1475,7 +1475,7 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   }
   // A JSON value's translation keyed by its language (`category.en` beside `category.se`): the value, "category", with
   // its language where it is not English ("known name in Norwegian").
-  const language = translationOf(tableProfile, original);
+  const language = tableProfile ? translationLanguage(tableProfile.columns.map((c) => c.originalName || c.name), original) : undefined;
   if (language) {
     const stem = original.slice(0, original.lastIndexOf('.'));
     const said = columnPhrase(context, table, { ...column, name: stem.replace(/\./g, '_'), originalName: stem });
@@ -1535,19 +1535,6 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     if (!tableProfile?.columns.some((c) => c !== column && humanize(c.originalName || c.name).toLowerCase() === stem)) return stem;
   }
   return phrase;
-}
-
-/** Language codes that key a JSON value's translations, and the language each names. */
-const LANGUAGES: Record<string, string> = { en: 'English', de: 'German', fr: 'French', es: 'Spanish', it: 'Italian', nl: 'Dutch', pt: 'Portuguese', sv: 'Swedish', se: 'Swedish', no: 'Norwegian', nb: 'Norwegian', nn: 'Norwegian', da: 'Danish', fi: 'Finnish', pl: 'Polish', ru: 'Russian', ja: 'Japanese', zh: 'Chinese', ar: 'Arabic', he: 'Hebrew' };
-
-/** The language a dotted name's last part names, when another column gives the same value in another language (`knownName.no` beside `knownName.en`). */
-function translationOf(table: TableProfile | undefined, original: string): string | undefined {
-  const dot = original.lastIndexOf('.');
-  const code = dot > 0 ? original.slice(dot + 1).toLowerCase() : '';
-  if (!table || !LANGUAGES[code]) return undefined;
-  const stem = original.slice(0, dot + 1);
-  const sibling = table.columns.some((c) => (c.originalName || c.name) !== original && (c.originalName || c.name).startsWith(stem) && LANGUAGES[(c.originalName || c.name).slice(stem.length).toLowerCase()] !== undefined);
-  return sibling ? LANGUAGES[code] : undefined;
 }
 
 /** A shown header as a question's words: acronyms kept, other words in lower case; a trailing `central` (the estimate itself) dropped; none over eight words. */
@@ -1798,12 +1785,13 @@ const SCHEMA_PREFIXES = /^(view|vw|tbl|dim|fact|fct)_(?=[a-z])/i;
 export function tableNounName(table: TableProfile): string {
   // A dump's part number after the name (`KNS_Query-000224`, zero-padded) and a namespace in capitals before it
   // (`KNS_`, the source's prefix for every table): neither says what the rows are; "Query" does.
-  const parted = !table.parent && table.kind === 'table' ? /^(?:[A-Z]{2,4}_)?([A-Za-z][A-Za-z]+)[-_]0\d{2,}$/.exec(table.sourceFile.replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/i, '')) : null;
-  if (parted && toSnake(table.sourceFile.replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/i, '')).toLowerCase() === table.name.toLowerCase()) return toSnake(parted[1]).replace(SCHEMA_PREFIXES, '');
+  const fileStem = table.sourceFile.replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/i, '');
+  const stem = toSnake(fileStem).toLowerCase();
+  const parted = !table.parent && table.kind === 'table' && stem === table.name.toLowerCase() ? /^(?:[A-Z]{2,4}_)?([A-Za-z][A-Za-z]+)[-_]0\d{2,}$/.exec(fileStem) : null;
+  if (parted) return toSnake(parted[1]).replace(SCHEMA_PREFIXES, '');
   const sheet = /\.(xlsx|xlsm|xls|ods)$/i.test(table.sourceFile) && table.originalName !== '' && !/[./>]/.test(table.originalName) ? toSnake(table.originalName) : table.name;
   // A file's table named with its folder (`output_accidents` from `output/accidents.csv`): the folder says where the
   // file is kept, the file's name what its rows are.
-  const stem = toSnake(table.sourceFile.replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/i, '')).toLowerCase();
   const folderPrefixed = !table.parent && /[\\/]/.test(table.sourceFile) && stem.length >= 3 && sheet.toLowerCase() !== stem && sheet.toLowerCase().endsWith(`_${stem}`);
   return (folderPrefixed ? stem : sheet).replace(SCHEMA_PREFIXES, '');
 }
