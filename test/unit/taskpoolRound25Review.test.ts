@@ -89,6 +89,8 @@ describe('task pool: after reading the round-25 pools', function () {
     assert.ok(logOfColumn(data, columnOf(context, 'data', 'log_overall_costs_100k')));
     assert.ok(!measures(context, data).some((c) => /^log_/.test(c.name)));
     assert.match(columnPhrase(context, 'data', columnOf(context, 'data', 'overall_mort_100k')), /mortality per 100,000/);
+    // (`CVD_` beside `cancer_`, `resp_` and `overall_` says which mortality: no namespace to drop.)
+    assert.equal(columnPhrase(context, 'data', columnOf(context, 'data', 'cvd_mort_100k')), 'CVD mortality per 100,000');
     const pool = await buildTaskPool(session.toolContext);
     for (const task of pool.tasks) assert.doesNotMatch(task.question, /\blog\b|\b100k\b|\bmort\b/, task.question);
   });

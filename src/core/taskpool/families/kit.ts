@@ -1653,7 +1653,14 @@ function withoutNamespace(context: FamilyContext, table: string, original: strin
   const tableFirst = humanize(profile.originalName.replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/i, '')).split(' ')[0]?.toLowerCase();
   if (!isCrypticName(prefix) && prefix !== tableFirst) return words;
   const sharing = profile.columns.filter((c) => (c.originalName || c.name) !== original && humanize(c.originalName || c.name).toLowerCase().split(' ')[0] === prefix);
-  return sharing.length >= 2 ? words.slice(1) : words;
+  // (A prefix that tells the column from its siblings, `CVD_mort_100k` beside `cancer_mort_100k`, is what it is of:
+  // no namespace.)
+  const rest = humanize(original).toLowerCase().split(' ').slice(1).join(' ');
+  const distinguishes = profile.columns.some((c) => {
+    const other = humanize(c.originalName || c.name).toLowerCase().split(' ');
+    return other[0] !== prefix && other.slice(1).join(' ') === rest;
+  });
+  return sharing.length >= 2 && !distinguishes ? words.slice(1) : words;
 }
 
 /** What a generic `label` column's values all end with ("IMD quintile"), when they share one or two words. */
