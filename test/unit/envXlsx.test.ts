@@ -353,5 +353,8 @@ describe('env: XLSX', () => {
     assert.equal(isoFromExcelDate(new Date(Date.UTC(2024, 4, 6))), '2024-05-06');
     assert.equal(isoFromExcelDate(new Date(Date.UTC(2024, 4, 6, 7, 8, 9, 250))), '2024-05-06T07:08:09.250');
     assert.equal(isoFromExcelDate(new Date(Number.NaN)), null);
+    // A time with no date (`4:26 AM`) is a fraction of Excel's day zero, 30 December 1899: the time of day it shows.
+    assert.equal(isoFromExcelDate(new Date(Date.UTC(1899, 11, 30, 4, 26))), '04:26:00');
+    assert.equal(isoFromExcelDate(new Date(Date.UTC(1899, 11, 31, 4, 26))), '1899-12-31T04:26:00');
   });
 });

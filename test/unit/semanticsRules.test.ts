@@ -3506,3 +3506,106 @@ describe('semantics rules: the fortieth set\'s rules stay off their look-alikes'
     }
   });
 });
+
+describe('semantics rules: a trials registry in TSV, streetcar delays, bike stations, A&E attendances by month, growth percentiles (the forty-first set)', function () {
+  this.timeout(180_000);
+  const role = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).role.value;
+
+  it('reads the ClinicalTrials.gov export: quotes in a TSV are text, lists joined by pipes are lists, "Has Results" / "No Results Available" a yes/no', async () => {
+    const env = await load('clinicaltrialsgov-registry-tsv');
+    const t = 'search_results';
+    assert.equal(env.profile.tables.find((x) => x.name === t)?.rowCount, 40, 'a field starting "Study Protocol", https://… no longer swallows the rows after it');
+    assert.equal(role(env, t, 'study_results'), 'flag');
+    for (const name of ['conditions', 'interventions', 'outcome_measures', 'sponsor_collaborators', 'funded_bys', 'study_designs', 'locations', 'study_documents']) assert.equal(role(env, t, name), 'structured', name);
+    assert.equal(role(env, t, 'age'), 'text', 'commas inside brackets qualify one range: 18 Years and older (Adult, Older Adult)');
+    assert.equal(role(env, t, 'phases'), 'ordinal');
+    assert.equal(role(env, t, 'nct_number'), 'identifier');
+  });
+
+  it('reads the TTC delays workbook: a time with no date is a time of day, the number of the route identifies it, minutes of delay add up, a gap is averaged, an incident\'s id is its category', async () => {
+    const env = await load('ttc-streetcar-delays-xlsx');
+    const jan = 'ttc_streetcar_delay_data_2019_jan_2019';
+    const apr = 'ttc_streetcar_delay_data_2019_apr_2019';
+    assert.equal(column(env, jan, 'time').time?.grain, 'hour-of-day', 'Excel writes 4:26 AM as a time on 30 December 1899');
+    assert.equal(role(env, jan, 'route'), 'identifier', 'described as "The number of the streetcar route"');
+    assert.equal(column(env, jan, 'min_delay').additivity?.value, 'additive');
+    assert.equal(column(env, jan, 'min_gap').additivity?.value, 'non-additive');
+    assert.equal(column(env, apr, 'gap').additivity?.value, 'non-additive');
+    assert.equal(role(env, apr, 'incident_id'), 'dimension');
+    assert.equal(role(env, jan, 'vehicle'), 'identifier');
+  });
+
+  it('reads the Vélib stations: digits in quotes one per station are its code, a [lat, lon] pair a place, OUI/NON a yes/no, bikes available a stock and so are its parts', async () => {
+    const env = await load('paris-velib-station-availability-json');
+    const t = 'velib_disponibilite_en_temps_reel';
+    assert.equal(role(env, t, 'fields.stationcode'), 'identifier');
+    assert.equal(role(env, t, 'fields.coordonnees_geo'), 'geo');
+    assert.equal(role(env, t, 'fields.nom_arrondissement_communes'), 'geo');
+    assert.equal(role(env, t, 'fields.is_renting'), 'flag');
+    for (const name of ['fields.numbikesavailable', 'fields.numdocksavailable', 'fields.ebike', 'fields.mechanical']) assert.equal(column(env, t, name).additivity?.value, 'semi-additive', name);
+  });
+
+  it('reads NHS England\'s A&E returns: a month behind the collection\'s code is the month, regions by the compass are places, attendances at type 2 departments a count', async () => {
+    const env = await load('nhse-ae-attendances-monthly-partitions');
+    const t = memberOf(env, 'april_2023');
+    assert.equal(column(env, t, 'period').time?.grain, 'month', 'MSitAE-APRIL-2023');
+    assert.equal(role(env, t, 'parent_org'), 'geo', 'NHS ENGLAND NORTH WEST, … SOUTH EAST, … MIDLANDS');
+    for (const name of ['a_e_attendances_booked_appointments_type_2', 'attendances_over_4hrs_booked_appointments_type_2']) {
+      assert.equal(role(env, t, name), 'measure', name);
+      assert.equal(column(env, t, name).additivity?.value, 'additive', name);
+    }
+  });
+
+  it('reads the KiGGS percentile model: a GAMLSS sigma (a coefficient of variation) is averaged', async () => {
+    const env = await load('rki-kiggs-carotid-percentiles-csv');
+    assert.equal(column(env, 'ki_ggs2_2014_2017_gamlss_subclinical_atherosclerosis', 'sigma').additivity?.value, 'non-additive');
+  });
+});
+
+describe('semantics rules: the forty-first set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps quotes as quoting in a TSV that quotes its fields, and reads no file-wide pipe lists from one column of them', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => `${i}\t"Note ${i}\twith a tab"\t${['Fast | Slow', 'Up | Down', 'Left | Right'][i % 3]} story number ${i} of many\t${['A|B', 'C', 'D'][i % 3]}`);
+    const folder = makeFolder({ 'notes.tsv': ['id\tnote\ttitle\ttags', ...rows].join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      const table = env.profile.tables.find((t) => t.name === 'notes');
+      assert.equal(table?.rowCount, 30);
+      assert.equal(table?.columns.length, 4, 'the tab inside quotes stays in its field');
+      const rule = (name: string) => (found(env, 'notes', name)?.role.source as { rule?: string } | undefined)?.rule;
+      assert.notEqual(rule('title'), 'structured:pipe-lists', '" | " is no bare pipe');
+      assert.notEqual(rule('tags'), 'structured:pipe-lists', 'one column of pipes is no convention of the file');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps a minimum delay beside a maximum, a direction of travel, a unique incident id and words that are whole as they were', async () => {
+    const rows = Array.from({ length: 60 }, (_, i) => `${5000 + i},${['Mechanical', 'Held By', 'Diversion'][i % 3]},${i % 7},${10 + (i % 9)},${['North', 'South', 'East', 'West'][i % 4]},${['North Stand', 'South Stand', 'East Stand'][i % 3]},${(i % 5) + 1}`);
+    const folder = makeFolder({ 'delays.csv': ['incident_id,incident,min_delay,max_delay,direction,stand,unavailable', ...rows].join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'delays', 'incident_id')?.role.value, 'identifier', 'one per row: the key of the incidents');
+      assert.equal(found(env, 'delays', 'min_delay')?.additivity?.value, 'non-additive', 'beside max_delay, min is a minimum');
+      assert.notEqual(found(env, 'delays', 'direction')?.role.value, 'geo');
+      assert.notEqual(found(env, 'delays', 'stand')?.role.value, 'geo');
+      assert.notEqual(found(env, 'delays', 'unavailable')?.additivity?.value, 'semi-additive', 'unavailable is a word of its own');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('reads codes with letters and a year as codes, not months, and two statuses that share no word as a category', async () => {
+    const rows = Array.from({ length: 40 }, (_, i) => `${['LOT-A17-2023', 'LOT-B22-2023', 'LOT-C09-2024'][i % 3]},${['Not started', 'In progress'][i % 2]},${i}`);
+    const folder = makeFolder({ 'lots.csv': ['batch,status,qty', ...rows].join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'lots', 'batch')?.role.value, 'time');
+      assert.notEqual(found(env, 'lots', 'status')?.role.value, 'flag');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

@@ -10,6 +10,14 @@ import { reportDateLayouts, specOf } from './dateDiagnostics';
 import { createTextReadStream, decodeHead } from './textEncoding';
 
 const CANDIDATE_DELIMITERS = [',', ';', '\t', '|'];
+/** A quote character no text holds: quotes are read as text. */
+const NO_QUOTE = '\u0000';
+
+/** How the file's fields are separated and quoted. */
+interface Dialect {
+  delimiter: string;
+  quoteChar: string;
+}
 const BOM = '\uFEFF';
 
 /**
@@ -26,7 +34,9 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
     return;
   }
   const delimiter = isTsv ? '\t' : sniffDelimiter(sample);
-  const sampleRows = Papa.parse<string[]>(sample, { delimiter }).data;
+  const dialect: Dialect = { delimiter, quoteChar: isTsv ? tsvQuoteChar(sample, context.head.length >= HEAD_SAMPLE_BYTES) : '"' };
+  if (dialect.quoteChar !== '"') report(context, 'info', 'Quotes are read as part of the text: a field that starts with a quote does not end with one before its tab, so this TSV does not quote its fields (as TSV need not).');
+  const sampleRows = Papa.parse<string[]>(sample, dialect).data;
   // The 1-based line each non-blank row of the sample starts on.
   const headLines: number[] = [];
   const headRows: string[][] = [];
@@ -58,7 +68,7 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
   const values: Array<string | number | null> = [];
   // A file with a title or notes before its table may end with a note after it (`Bron: CBS`).
   const footerWidth = layout.preamble > 0 ? layout.width : 0;
-  const inference = await inferPass(context, delimiter, skipRows, layout.noHeader ? layout.width : 0, footerWidth, {
+  const inference = await inferPass(context, dialect, skipRows, layout.noHeader ? layout.width : 0, footerWidth, {
     onHeader(header) {
       const fileName = context.file.split('/').pop() ?? context.file;
       columns = columnNamesFromHeaders(header).map((n, i) => {
@@ -138,7 +148,7 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
     inserter = createTableParts(context.db, plan.parts, !!plan.linkColumn);
     const typed = inserter;
     try {
-      await insertPass(context, delimiter, skipRows, !!layout.noHeader, footerWidth, columns, (row) => typed.insert(row), keep);
+      await insertPass(context, dialect, skipRows, !!layout.noHeader, footerWidth, columns, (row) => typed.insert(row), keep);
       typed.finish();
     } catch (e) {
       typed.dispose();
@@ -454,6 +464,29 @@ interface Inference {
   footer?: Array<{ row: string[]; line: number }>;
 }
 
+/**
+ * TSV (IANA) has no quoting, though many writers quote fields that hold a tab or a line break. Quotes are read as
+ * quoting unless that breaks the sample's rows: a field that starts with a quote and goes on after its closing one
+ * (`"Study Protocol", https://…`), read as quoted, swallows the tabs and lines after it, while read as text every row
+ * has the header's width. (The last row of a cut sample may end inside a quoted field and is not judged.)
+ */
+function tsvQuoteChar(sample: string, cut: boolean): string {
+  const quoted = Papa.parse<string[]>(sample, { delimiter: '\t' });
+  const judged = (rows: number) => (cut ? rows - 1 : rows);
+  const lastJudged = judged(quoted.data.length);
+  if (!quoted.errors.some((e) => e.type === 'Quotes' && (e.row === undefined || e.row < lastJudged))) return '"';
+  const literal = Papa.parse<string[]>(sample, { delimiter: '\t', quoteChar: NO_QUOTE });
+  return widthAgreement(literal.data.slice(0, judged(literal.data.length))) > widthAgreement(quoted.data.slice(0, lastJudged)) ? NO_QUOTE : '"';
+}
+
+/** The share of non-blank rows as wide as the first (the header). */
+function widthAgreement(rows: readonly string[][]): number {
+  const filled = rows.filter((row) => !isBlankRow(row));
+  if (filled.length === 0) return 0;
+  const width = filled[0].length;
+  return filled.filter((row) => row.length === width).length / filled.length;
+}
+
 function countNewlines(text: string): number {
   let count = 0;
   for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
@@ -463,7 +496,7 @@ function countNewlines(text: string): number {
 /** Streams the file through papaparse; `onRows` gets each chunk's rows with the 1-based line each row starts on. */
 function streamRows(
   context: LoaderContext,
-  delimiter: string,
+  dialect: Dialect,
   onRows: (rows: string[][], startLines: Int32Array, errors: Papa.ParseError[]) => void,
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
@@ -482,7 +515,7 @@ function streamRows(
     let line = 1;
     let failure: unknown;
     Papa.parse<string[]>(stream as unknown as File, {
-      delimiter,
+      ...dialect,
       chunk(results, parser) {
         if (failure) return;
         try {
@@ -528,7 +561,7 @@ interface InferHooks {
 }
 
 /** Reads the file once; the first `skipRows` non-blank rows (a group-label line) come before the header. */
-async function inferPass(context: LoaderContext, delimiter: string, skipRows: number, noHeaderWidth: number, footerWidth: number, hooks: InferHooks): Promise<Inference> {
+async function inferPass(context: LoaderContext, dialect: Dialect, skipRows: number, noHeaderWidth: number, footerWidth: number, hooks: InferHooks): Promise<Inference> {
   const inference: Inference = {
     trackers: [],
     raggedCount: 0,
@@ -550,7 +583,7 @@ async function inferPass(context: LoaderContext, delimiter: string, skipRows: nu
     for (let c = 0; c < n; c++) trackers[c].addText(row[c]);
     hooks.onRow(row);
   };
-  await streamRows(context, delimiter, (rows, startLines, errors) => {
+  await streamRows(context, dialect, (rows, startLines, errors) => {
     const trackers = inference.trackers;
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r];
@@ -599,7 +632,7 @@ function isNarrowRow(row: readonly string[], width: number): boolean {
 
 async function insertPass(
   context: LoaderContext,
-  delimiter: string,
+  dialect: Dialect,
   skipRows: number,
   noHeader: boolean,
   footerWidth: number,
@@ -621,7 +654,7 @@ async function insertPass(
     else for (let c = 0; c < columnCount; c++) values[c] = textCellToSql(row[c], types[c], layouts[c]);
     insert(values);
   };
-  await streamRows(context, delimiter, (rows) => {
+  await streamRows(context, dialect, (rows) => {
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r];
       if (isBlankRow(row)) continue;

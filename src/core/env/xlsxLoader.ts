@@ -65,11 +65,16 @@ function parseRange(range: string): MergeRange | undefined {
   return { top: Math.min(top, bottom), left: Math.min(left, right), bottom: Math.max(top, bottom), right: Math.max(left, right) };
 }
 
-/** A date as ISO text: `YYYY-MM-DD` at midnight, else `YYYY-MM-DDTHH:MM:SS` (Excel dates carry no zone). */
+/**
+ * A date as ISO text: `YYYY-MM-DD` at midnight, else `YYYY-MM-DDTHH:MM:SS` (Excel dates carry no zone). A time with
+ * no date (a cell formatted `h:mm AM/PM` holds a fraction of a day, which reads as a time on 30 December 1899, Excel's
+ * day zero) is the time of day it shows: `HH:MM:SS`.
+ */
 export function isoFromExcelDate(date: Date): string | null {
   const time = date.getTime();
   if (!Number.isFinite(time)) return null;
   const iso = date.toISOString();
+  if (iso.startsWith('1899-12-30T')) return iso.slice(11, 19);
   if (iso.endsWith('T00:00:00.000Z')) return iso.slice(0, 10);
   return iso.endsWith('.000Z') ? iso.slice(0, 19) : iso.slice(0, 23);
 }

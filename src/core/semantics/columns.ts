@@ -78,6 +78,8 @@ export interface ColumnEvidence {
   otherColumn?: (name: string) => boolean;
   /** The key column of this column's own table whose values it holds (`county_la` naming other rows' `local_authority_code`). */
   selfReference?: string;
+  /** How many of the table's columns join items with a bare pipe in their sampled cells (see pipeJoined). */
+  pipeListColumns?: number;
   /** The child table the loader made of this JSON key's arrays (`linkedEvents` → `…_linked_events`): the column is the array. */
   arrayTable?: string;
 }
@@ -439,6 +441,14 @@ const timeRules: Rule[] = [
       const year = yearFirst ? 'substr(trim({col}), 1, 4)' : 'substr(trim({col}), -4)';
       return { role: 'time', rule: 'time:month-and-year', confidence: 0.9, why: `values are months with their year (${column.samples.slice(0, 2).join(', ')})`, time: { storage: 'text', grain: 'month', layout: yearFirst ? 'YYYY Month' : 'Month YYYY', isoExpression: `printf('%s-%02d-01', ${year}, ${month})` } };
     }
+    // A month and its year behind a collection's code (`MSitAE-APRIL-2023`, NHS England's monthly return; a total row
+    // says `Total`): the month of the return.
+    const coded = column.type === 'text' ? codedMonths(e) : undefined;
+    if (coded) {
+      const at = coded.length + 1;
+      const month = `(instr('JANFEBMARAPRMAYJUNJULAUGSEPOCTNOVDEC', upper(substr(trim({col}), ${at}, 3))) + 2) / 3`;
+      return { role: 'time', rule: 'time:coded-month', confidence: 0.75, why: `values are months with their year behind the code ${coded} (${column.samples.slice(0, 2).join(', ')})`, time: { storage: 'text', grain: 'month', layout: `${coded}Month-YYYY`, isoExpression: `CASE WHEN trim({col}) LIKE '${coded.replace(/'/g, "''")}%' THEN printf('%s-%02d-01', substr(trim({col}), -4), ${month}) END` } };
+    }
     if (f.weekdayName >= 0.9 && column.type === 'text') return { role: 'time', rule: 'time:weekday-names', confidence: 0.92, why: 'values are weekday names', time: { storage: 'weekday-name', grain: 'day-of-week' } };
     // (Whole numbers stored as reals, as R writes them, count as integers; in a nested record, `publication.month`,
     // the last part of the path is the name.)
@@ -692,6 +702,47 @@ function blankOnly(e: ColumnEvidence): boolean {
   return sampled.every((v) => v === null || v === undefined || String(v).trim() === '');
 }
 
+/**
+ * The code before the months of a column like `MSitAE-APRIL-2023`, `MSitAE-MAY-2023` (the same code, a separator, a
+ * month's name, a separator, a year), where at most one sampled value in five is something else (`Total`); undefined
+ * otherwise.
+ */
+function codedMonths(e: ColumnEvidence): string | undefined {
+  const texts = presentTexts(e).map((v) => v.trim());
+  const parts = texts.map((v) => /^([A-Za-z][A-Za-z0-9]*[-_ ])([A-Za-z]{3,9})[-_ ]((?:19|20)\d\d)$/.exec(v));
+  const months = parts.filter((m): m is RegExpExecArray => m !== null && (MONTH_NAMES.includes(m[2].toLowerCase()) || MONTH_NAMES.some((name) => name.slice(0, 3) === m[2].toLowerCase()) || m[2].toLowerCase() === 'sept'));
+  if (months.length < 2 || months.length < 0.8 * texts.length || new Set(months.map((m) => m[1])).size !== 1) return undefined;
+  return new Set(months.map((m) => m[2].toLowerCase() + m[3])).size >= 2 || e.column.distinctCount >= 3 ? months[0][1] : undefined;
+}
+
+const COMPASS_WORDS = /^(north|south|east|west|northeast|northwest|southeast|southwest|central|midlands|northern|southern|eastern|western)$/;
+/** Names of what a compass word also names that is no region: a direction of travel, a side of a building or a ground. */
+const NOT_REGION_NAMES = /^(direction|directions|bound|heading|bearing|aspect|wind|side|wing|stand|stands|gate|entrance|exit|orientation|facing|conference|division|league)$/;
+
+/**
+ * How many of a text column's 3–50 distinct values name regions by the compass (`NORTH EAST AND YORKSHIRE`, `SOUTH
+ * WEST`, `MIDLANDS`) when most do and most values are more than one word; undefined otherwise.
+ */
+function compassRegions(e: ColumnEvidence, n: Names): number | undefined {
+  if (n.tokens.some((t) => NOT_REGION_NAMES.test(t))) return undefined;
+  const values = [...new Set(presentTexts(e).map((v) => v.trim().toLowerCase()))].filter((v) => !/^total$/.test(v));
+  if (values.length < 3 || values.length > 50 || e.column.distinctCount > 50) return undefined;
+  const words = values.map((v) => v.split(/[^a-z]+/).filter(Boolean));
+  const named = words.filter((w) => w.some((t) => COMPASS_WORDS.test(t))).length;
+  const multiWord = words.filter((w) => w.length >= 2).length;
+  return named >= 0.7 * values.length && multiWord >= 0.7 * values.length ? named : undefined;
+}
+
+/** Items joined by a pipe with no space around it (`Device: DBT|Device: DM`): " | " is punctuation in a title. */
+const PIPE_JOIN = /[^|\s]\|[^|\s]/;
+
+/** At least two sampled cells, and one in ten, join items with a bare pipe. */
+export function pipeJoined(sample: readonly unknown[]): boolean {
+  const texts = sample.filter((v): v is string => typeof v === 'string' && v.trim() !== '');
+  const joined = texts.filter((v) => PIPE_JOIN.test(v)).length;
+  return texts.length >= 5 && joined >= Math.max(2, 0.1 * texts.length);
+}
+
 function presentTexts(e: ColumnEvidence): string[] {
   return ((e as EvidenceWithSample).sample ?? e.column.samples).filter((v): v is string => typeof v === 'string' && v.trim() !== '' && !isMissingText(v));
 }
@@ -858,6 +909,9 @@ function describedIdentifier(described: readonly string[], description?: string)
   // "Aitken's Double Star Catalog (ADS) designation": a catalogue's name for the row's thing.
   if (described.some((w) => w === 'catalog' || w === 'catalogue') && described.some((w) => w === 'designation' || w === 'identification' || w === 'entry')) return 'catalogue designation';
   for (const phrase of (description ?? '').split(/\s*[=,;:(]\s*|\.\s/)) {
+    // "The number of the streetcar route": which route, where "the number of routes" counts them.
+    const of = /^\s*the (number|code) of the ([a-z]+(?: [a-z]+){0,3})\s*\.?\s*$/i.exec(phrase);
+    if (of) return `${of[2].split(' ').pop()!.toLowerCase()} ${of[1].toLowerCase()}`;
     const words = descriptionTokens(phrase);
     const ahead = words.slice(0, -1);
     if (words[words.length - 1] !== 'number' || ahead.length < 1 || ahead.length > 3) continue;
@@ -1166,7 +1220,8 @@ const RULES: Rule[] = [
       return { role: 'geo', rule: 'geo:sexagesimal', confidence: 0.7, why: `values are ${hms > 0 ? 'hours, minutes and seconds of right ascension' : 'degrees, minutes and seconds'} (${values[0].trim()}): a position`, geo: latitude ? 'latitude' : 'longitude' };
     }
     // A point as a pair of numbers in an array (`latlng` `[28.0, 84.0]`, `[]` where it is not known): a place, named so.
-    if (/^(lat_?lng|lat_?lon|lat_?long|lon_?lat|lng_?lat|coordinates|coords|latlong|location|point)$/i.test(e.column.name.replace(/^.*[.]/, '')) && values.some((v) => v.trim() !== '[]') && values.every((v) => /^\s*\[\s*(-?\d+(\.\d+)?\s*,\s*-?\d+(\.\d+)?\s*)?\]\s*$/.test(v))) {
+    // (Named in French, Spanish or German too: Paris's `coordonnees_geo`, `[48.84, 2.39]`.)
+    if (/^(lat_?lng|lat_?lon|lat_?long|lon_?lat|lng_?lat|coords|latlong|location|point|geo_?point(_2d)?|(coordinates|coordonn[ée]es|coordenadas|koordinaten)(_geo)?)$/i.test(e.column.name.replace(/^.*[.]/, '')) && values.some((v) => v.trim() !== '[]') && values.every((v) => /^\s*\[\s*(-?\d+(\.\d+)?\s*,\s*-?\d+(\.\d+)?\s*)?\]\s*$/.test(v))) {
       return { role: 'geo', rule: 'geo:coordinate-pair', confidence: 0.8, why: `named ${e.column.name}, pairs of numbers (${values[0].trim()}): a point's coordinates`, geo: 'geometry' };
     }
     // A coordinate reference system in well-known text (`GEOGCS["NAD27", DATUM[…]]`, `PROJCS[…]`): a definition, not a shape.
@@ -1272,6 +1327,12 @@ const RULES: Rule[] = [
     // (An address writes its lines with semicolons: `311 Hart Senate Office Building; Washington DC 20510`.)
     const address = (n.last !== undefined && GEO_WORDS[n.last] === 'address') || proseName(n);
     if (!compound && !address && f.semicolonList >= 0.2 && e.column.distinctCount > 20 && (f.meanLength <= 120 || f.semicolonList >= 0.8)) return { role: 'structured', rule: 'structured:semicolon-lists', confidence: 0.7, why: `${Math.round(f.semicolonList * 100)}% of values are lists joined by ';' or '|'`, structured: 'list' };
+    // A file that joins several values with a bare pipe in many of its columns (a registry's export: conditions,
+    // sponsors, sites, documents, `Breast Cancer|Lung Diseases`): every column that does so is a list, though most
+    // of its cells hold one item and its items are long.
+    if (!compound && !address && !e.foreignKey && !e.referenced && !hasAny(n.tokens, IDENTIFIER_WORDS) && (e.pipeListColumns ?? 0) >= 3 && pipeJoined(presentTexts(e))) {
+      return { role: 'structured', rule: 'structured:pipe-lists', confidence: 0.6, why: `values join items with '|', as ${e.pipeListColumns} of the table's columns do: the file's way of writing several values in one cell`, structured: 'list' };
+    }
     if (f.packed >= 0.8) return { role: 'structured', rule: 'structured:packed-values', confidence: 0.8, why: 'cells pack several comma-separated fields, some empty' };
     // Two sides' scores in one cell (`score` `4–1`, `0-0`): a pair packed as text, each side's number a measure elsewhere.
     const scores = presentTexts(e);
@@ -1758,7 +1819,12 @@ const RULES: Rule[] = [
           return c !== column && c.type === 'text' && words.length >= 2 && words[0] === n.tokens[0] && !/^(name|names|title|titles)$/.test(last) && !CODE_WORDS.has(last) && !hasAny(words, IDENTIFIER_WORDS) && recurs(c) && Math.abs(c.distinctCount - column.distinctCount) <= 0.02 * column.distinctCount + 1;
         })
       : undefined;
-    if (categoryBeside) return { role: 'dimension', rule: 'dimension:category-code', confidence: 0.6, why: `the code of ${categoryBeside.name} beside it: ${column.distinctCount} codes and ${categoryBeside.distinctCount} categories over ${Math.round(table.rowCount * (1 - column.nullFraction))} rows, a category` };
+    // (…and so is a small number named as the id of a recurring category beside it, `incident_id` 1–10 beside
+    // `incident` "Mechanical", "Held By": nine of each over 889 delays.)
+    const categoryNamed = describedId && isNumber(column) && num(column.max) <= 99 && column.distinctCount <= 30 && recurs(column)
+      ? table.columns.find((c) => c !== column && c.type === 'text' && nameTokens(c.originalName || c.name).join(' ') === stem && recurs(c) && Math.abs(c.distinctCount - column.distinctCount) <= 0.02 * column.distinctCount + 1)
+      : undefined;
+    if (categoryBeside ?? categoryNamed) return { role: 'dimension', rule: 'dimension:category-code', confidence: 0.6, why: `the code of ${(categoryBeside ?? categoryNamed)!.name} beside it: ${column.distinctCount} codes and ${(categoryBeside ?? categoryNamed)!.distinctCount} categories over ${Math.round(table.rowCount * (1 - column.nullFraction))} rows, a category` };
     if (named && hasAny(n.tokens, DIMENSION_WORDS) && !n.tokens.slice(0, -1).some((t) => SAMPLING_UNITS.has(t))) return { role: 'dimension', rule: 'dimension:category-code', confidence: 0.7, why: `the code of a ${hasAny(n.tokens, DIMENSION_WORDS)} the table also names` };
     if (named) return { role: 'identifier', rule: 'identifier:code-beside-name', confidence: 0.8, why: `the code of what ${table.columns.find((c) => c !== column && nameTokens(c.originalName || c.name).join(' ').startsWith(stem))?.name} names`, identifier: 'code' };
     // A code that recurs across many rows names a category (a currency code); one that is nearly unique identifies (an order number).
@@ -1953,7 +2019,8 @@ const RULES: Rule[] = [
     if (json && digits.length >= 5 && digits.every((v) => /^\d{1,3}$/.test(v)) && n.last !== undefined && /^(order|rank|position|pos|seq|sequence|place|ordinal)$/.test(n.last)) {
       return { role: 'ordinal', rule: 'ordinal:position-name', confidence: 0.6, why: `named ${e.column.name}, small whole numbers in quotes: a position in an order` };
     }
-    if (json && digits.length >= 5 && digits.every((v) => /^\d{1,12}$/.test(v)) && new Set(digits).size >= 2 && digits.some((v) => /^0\d/.test(v) || v.length === 1) && e.table.columns.some((c) => c !== e.column && (c.type === 'integer' || c.type === 'real')) && !hasAny(n.tokens, ADDITIVE_WORDS) && !hasAny(n.tokens, COUNT_WORDS) && !hasAny(n.tokens, MONEY_WORDS)) {
+    // (So are digits in quotes that differ on every row, `stationcode` "12109": a number of one thing each.)
+    if (json && digits.length >= 5 && digits.every((v) => /^\d{1,12}$/.test(v)) && new Set(digits).size >= 2 && (digits.some((v) => /^0\d/.test(v) || v.length === 1) || (e.column.candidateKey && e.table.rowCount >= 20)) && e.table.columns.some((c) => c !== e.column && (c.type === 'integer' || c.type === 'real')) && !hasAny(n.tokens, ADDITIVE_WORDS) && !hasAny(n.tokens, COUNT_WORDS) && !hasAny(n.tokens, MONEY_WORDS)) {
       return { role: 'identifier', rule: 'identifier:quoted-digits', confidence: 0.55, why: `digits in quotes (${digits[0]}) in a JSON file that writes its other numbers bare: codes`, identifier: 'code' };
     }
     // A count written with a `+` for "at least" (`2+` eggs) is still a count.
@@ -2078,7 +2145,11 @@ const RULES: Rule[] = [
     }
     const dimensionWord = hasAny(n.tokens, DIMENSION_WORDS);
     const measureWord = hasAny(n.tokens, ADDITIVE_WORDS) ?? hasAny(n.tokens, SEMI_ADDITIVE_WORDS) ?? hasAny(n.tokens, NON_ADDITIVE_WORDS) ?? (n.last && HEAD_NON_ADDITIVE_WORDS.has(n.last) ? n.last : undefined);
-    if (dimensionWord && !measureWord && column.type === 'integer' && column.distinctCount <= 50) {
+    // (A kind numbered after the figure's name qualifies it, `attendances_booked_appointments_type_2`: attendances at
+    // type 2 departments, a count.)
+    const at = dimensionWord ? n.tokens.indexOf(dimensionWord) : -1;
+    const qualifier = at > 0 && /^\d+$/.test(n.tokens[at + 1] ?? '');
+    if (dimensionWord && !measureWord && !qualifier && column.type === 'integer' && column.distinctCount <= 50) {
       return { role: 'dimension', rule: 'dimension:coded-number', confidence: 0.75, why: `named ${column.name} (a ${dimensionWord}), ${column.distinctCount} integer codes` };
     }
     // A codebook that calls it the record index or row number ("instant: record index").
@@ -2129,6 +2200,10 @@ const RULES: Rule[] = [
     if (fractionTexts(e)) {
       return { role: 'measure', rule: 'measure:fraction-values', confidence: 0.6, why: `fractions of one written as text (${column.samples.slice(0, 3).join(', ')}): shares` };
     }
+    // Regions named by the compass (`NHS ENGLAND NORTH WEST`, `… SOUTH EAST`, `… MIDLANDS`): places, whatever the
+    // column is called (`parent_org`). (Not a direction, a side or a stand: `North`, `E/B`, `North Stand`.)
+    const compass = compassRegions(e, n);
+    if (compass) return { role: 'geo', rule: 'geo:compass-regions', confidence: 0.6, why: `${compass} of ${distinct} values name regions by the compass (${column.samples.slice(0, 2).map((v) => String(v).trim()).join(', ')})`, geo: 'region' };
     // The unit each row's figure is given in (`unit`: `$m^3/s$`, `Millions $m^3$`): a category, however few the rows.
     if ((n.last === 'unit' || n.last === 'units' || n.last === 'uom') && distinct <= 50 && f.meanLength <= 30) return { role: 'dimension', rule: 'dimension:unit-name', confidence: 0.65, why: `named ${column.name}: the unit of a figure, a category` };
     // An account on a network named for it (`twitter`, `social.instagram`: `SenSchumer`), written without spaces: the
@@ -2422,6 +2497,19 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   const priceIndex = tableTokens.find((t) => PRICE_INDEX_WORDS.has(t));
   if (priceIndex && (calendarColumn || tokens.every((t) => GENERIC_MEASURE_NAMES.has(t) || tableTokens.includes(t)))) {
     return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:price-index-table' }, why: `a value of ${evidence.table.name}, named for a price index (${priceIndex}): indexes are averaged, not summed` };
+  }
+  // A gap between vehicles (`Min Gap`, `gap`, a headway: minutes to the next streetcar) is a spacing, averaged; the
+  // minutes of a delay (`Min Delay` beside it, where `min` is the unit, not a minimum: no `Max Delay` beside it) add up
+  // over the incidents.
+  const minutes = /^(min|mins|minutes)$/.test(tokens[0] ?? '') ? tokens.slice(1) : tokens;
+  const minimum = tokens[0] === 'min' && evidence.table.columns.some((c) => { const t = nameTokens(c.originalName || c.name); return t[0] === 'max' && t.slice(1).join(' ') === minutes.join(' '); });
+  if (!minimum && minutes.length === 1 && /^(gap|gaps|headway|headways)$/.test(minutes[0])) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:gap' }, why: `named ${evidence.column.name}: the spacing between one thing and the next, averaged, not summed` };
+  if (!minimum && minutes.length === 1 && minutes !== tokens && /^(delay|delays|wait|waiting|lateness|downtime|outage|outages)$/.test(minutes[0])) return { value: 'additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:minutes-of-delay' }, why: `named ${evidence.column.name}: the minutes of each ${minutes[0]}, which add up over them` };
+  // Things available now, counted (`numbikesavailable`, `beds_available`, `seats available`: at a station, a hospital,
+  // a flight): a level at each report, summed across places, not over time. (Not a capacity offered over a month,
+  // `available_tonne_kilometer`, nor whether a record is there, `record_available`.)
+  if (tokens.length >= 2 && tokens[tokens.length - 1] === 'available' && /[a-z]{2,}s$/.test(tokens[tokens.length - 2]) && !TIME_WORDS.has(tokens[tokens.length - 2])) {
+    return { value: 'semi-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:available-now' }, why: `named ${evidence.column.name}: ${tokens[tokens.length - 2]} available at a moment, a level` };
   }
   // (Only where the name says "per": `pop_1000` is as often a population in thousands.)
   const per = tokens.includes('per') ? perThousand(tokens) : undefined;

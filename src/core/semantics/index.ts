@@ -8,7 +8,7 @@ import type { Database, SqlValue } from 'sql.js';
 import { loadEnvironment } from '../env/index';
 import { quoteIdent as q } from '../text/sql';
 import type { ColumnProfile, EnvironmentDraft, FileDiagnostic, LoadOptions, TableProfile } from '../env/types';
-import { columnSemantics, defaultAggregation, type ColumnEvidence } from './columns';
+import { columnSemantics, defaultAggregation, pipeJoined, type ColumnEvidence } from './columns';
 import { checkReferences, CORRECTIONS_FILE, readCorrections, type SemanticCorrections } from './corrections';
 import { normalName, readCodebookTables, readDictionaries, readPreambleLegends, tablesDescribedBy, withoutCopyNumber } from './dictionary';
 import { addPartitionViews, findPartitions } from './partitions';
@@ -191,6 +191,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
   const nestedByTable = new Map(profile.tables.map((t) => [t.name, nestedLevels(db, t)]));
   for (const table of ordered) {
     const samples = sampleValues(db, table);
+    const pipeListColumns = [...samples.values()].filter(pipeJoined).length;
     const otherColumn = otherColumnOf(table);
     const nested = nestedByTable.get(table.name);
     const lineage = table.viewSql && !partitionViews.has(table.name) ? viewLineage(table, profile) : new Map();
@@ -219,6 +220,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
           dictionary: entryFor(dictionary, table, column.name, profile) ?? memberEntry(table, column.name) ?? shownHeaderEntry(table, column),
           otherColumn,
           selfReference: nested?.columns.includes(column.name) ? nested.key : undefined,
+          pipeListColumns,
           arrayTable: profile.tables.find((t) => t.parent !== undefined && (t.parent.table === table.name || memberTables(table.name).includes(t.parent.table)) && bare(t.originalName) === bare(column.originalName || column.name))?.name,
           sample,
         };

@@ -25,7 +25,24 @@ export function nameTokens(name: string): string[] {
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .toLowerCase()
     .split(/[^a-z0-9%]+/)
-    .filter((t) => t.length > 0);
+    .filter((t) => t.length > 0)
+    .flatMap(unglued);
+}
+
+/** Words an API glues to the end of a lower-case name (`stationcode`, `numdocksavailable`). */
+const GLUED_LAST_WORDS = /^([a-z]{4,}?)(available|code|name|count|total|number)$/;
+
+/**
+ * A long lower-case token glued from words (`stationcode` → station code, `numbikesavailable` → num bikes
+ * available): the last word and a leading `num` come off. Short ones stay (`barcode`, `postcode`, `username`), and so
+ * do words of their own (`unavailable`, `numerous`).
+ */
+export function unglued(token: string): string[] {
+  if (token.length < 10 || !/^[a-z]+$/.test(token)) return [token];
+  const last = GLUED_LAST_WORDS.exec(token);
+  if (!last || (last[2] === 'available' && last[1].endsWith('un'))) return [token];
+  const num = /^num(?!ber|er|eric|eral|erous)([a-z]{4,})$/.exec(last[1]);
+  return num ? ['num', num[1], last[2]] : [last[1], last[2]];
 }
 
 /** Tokens of free text (a description): words only, lower-cased. */
@@ -86,6 +103,11 @@ export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 's
   municipality: 'city',
   borough: 'city',
   commune: 'city',
+  // (Paris's `nom_arrondissement_communes`: the arrondissement of Paris, or the commune beyond it, a station is in.)
+  communes: 'city',
+  arrondissement: 'county',
+  arrondissements: 'county',
+  municipalities: 'city',
   prefecture: 'state',
   canton: 'state',
   // An area of a statistical geography (`geography_name`, `geography_code`).
@@ -273,6 +295,8 @@ export const NON_ADDITIVE_WORDS = set(
     'mz exactmass monoisotopic swing ' +
     // A change year over year or quarter over quarter (`yoy_population`), said as a percentage.
     'yoy qoq ' +
+    // A model's coefficients and a distribution's spread (`sigma`, GAMLSS's coefficient of variation beside `mu`).
+    'coefficient coefficients sigma ' +
     // An assembly's N50 and L50 (the contig length, and the number of contigs, that hold half of it): statistics.
     'n50 l50 n90 l90 ' +
     // Stable-isotope ratios in delta notation (`c13`, `d13c`, `d15n`, `d18o`), per mil against a standard.
@@ -420,9 +444,16 @@ export const YES_NO_PAIRS: Array<[string, string]> = [
   ['v', 'n'],
   ['si', 'no'],
   ['sí', 'no'],
+  // Yes or no in French (Vélib's `is_renting`: `OUI` / `NON`), German, Dutch, the Nordic languages, Polish and Portuguese.
+  ['oui', 'non'],
+  ['ja', 'nein'],
+  ['ja', 'nee'],
+  ['ja', 'nej'],
+  ['ja', 'nei'],
+  ['tak', 'nie'],
+  ['sim', 'não'],
 ];
 
-/** Two values that are a word and its negation (`active` / `inactive`, `smoker` / `non-smoker`): a yes/no. */
 /** Language codes that key a JSON value's translations (`name.en`, `name.se`, `name.no`), and the language each names. */
 export const LANGUAGE_NAMES: Readonly<Record<string, string>> = {
   en: 'English', de: 'German', fr: 'French', es: 'Spanish', it: 'Italian', nl: 'Dutch', pt: 'Portuguese', sv: 'Swedish', se: 'Swedish', no: 'Norwegian', nb: 'Norwegian', nn: 'Norwegian',
@@ -442,10 +473,19 @@ export function translationLanguage(names: readonly string[], original: string):
   return names.some((n) => n !== original && n.startsWith(stem) && LANGUAGE_NAMES[n.slice(stem.length).toLowerCase()] !== undefined) ? language : undefined;
 }
 
+/**
+ * Two values that are a word and its negation (`active` / `inactive`, `smoker` / `non-smoker`), or a phrase and its
+ * denial sharing a word (`has results` / `no results available`, `with children` / `without children`): a yes/no.
+ */
 export function negationPair(a: string, b: string): boolean {
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  if (!/^[a-z][a-z -]*[a-z]$/.test(short) || short.length < 3) return false;
-  return ['in', 'un', 'non', 'non-', 'non ', 'not ', 'not-', 'dis', 'im', 'ir', 'il'].some((prefix) => long === `${prefix}${short}`);
+  if (/^[a-z][a-z -]*[a-z]$/.test(short) && short.length >= 3 && ['in', 'un', 'non', 'non-', 'non ', 'not ', 'not-', 'dis', 'im', 'ir', 'il'].some((prefix) => long === `${prefix}${short}`)) return true;
+  const denial = /^(no|not|without|non)\s+(.+)$/;
+  const [denied, affirmed] = denial.test(a) ? [a, b] : denial.test(b) ? [b, a] : [undefined, undefined];
+  if (denied === undefined || affirmed === undefined || denial.test(affirmed)) return false;
+  const words = (text: string) => text.split(/[^a-z]+/).filter((w) => w.length >= 4 && !/^(with|have|been|that|this|from|available)$/.test(w));
+  const said = new Set(words(affirmed.replace(/^(has|have|had|with|is|are|was|any|some)\s+/, '')));
+  return words(denied.replace(denial, '$2')).some((w) => said.has(w));
 }
 
 /** Ordinary words that begin or end with a statistic's letters. */

@@ -275,8 +275,10 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     } else if (PHONE.test(text) && /\d{3}/.test(text) && /[\s().-]/.test(text) && !/^\d{4}-\d{1,2}(-\d{1,2})?/.test(text) && (text.match(/\d/g)?.length ?? 0) >= 7 && (text.match(/\d/g)?.length ?? 0) <= 15) f.phone++;
     if ((PATH.test(text) && /[/\\]/.test(text)) || FILE_NAME.test(text)) f.path++;
     // Lists and packed records by splitting, not by a backtracking pattern (a long JSON text would take forever).
-    if (text.length <= 400 && text.includes(',')) {
-      const parts = text.split(',');
+    // (Commas inside brackets qualify one value: `18 Years and older (Adult, Older Adult)`.)
+    const outside = text.includes('(') ? text.replace(/\([^()]*\)/g, '()') : text;
+    if (text.length <= 400 && outside.includes(',')) {
+      const parts = outside.split(',');
       if (parts.every((p) => p.length <= 41 && p.trim() !== '') && !/\d,\d{3}/.test(text) && !/\s\w+\s\w+,/.test(text)) f.list++;
       if (parts.length >= 3 && parts.every((p) => p.length <= 40) && parts.some((p) => p === '')) f.packed++;
     }
