@@ -287,6 +287,11 @@ export const PUBLIC_ENVIRONMENTS: PublicFixture[] = [
   { name: 'paris-velib-station-availability-json', set: 'dev-41' },
   { name: 'nhse-ae-attendances-monthly-partitions', set: 'dev-41' },
   { name: 'rki-kiggs-carotid-percentiles-csv', set: 'dev-41' },
+  { name: 'nubase2016-nuclides-sqlite', set: 'held-out' },
+  { name: 'mbta-lamp-vehicle-events-parquet', set: 'held-out' },
+  { name: 'llmonitor-llm-benchmark-jsonl', set: 'held-out' },
+  { name: 'jrc-fdi-ecoregion-landings-partitions', set: 'held-out' },
+  { name: 'usda-ers-corn-costs-returns-xlsx', set: 'held-out' },
 ];
 
 export function publicFixture(name: string): PublicFixture {
