@@ -209,7 +209,9 @@ function totalRowsOf(db: Database, table: TableProfile, column: Column, semantic
   // table has numbers a total could hold. In a table of categories alone (a language's `person_allowed`: 1, 2, 3,
   // `all`), `all` is one of the answers, not a total of the other rows.
   const numbers = table.columns.some((c) => c !== column && (c.type === 'integer' || c.type === 'real') && roleOf(semantics, c.name) === 'measure');
-  const short = numbers && column.distinctCount <= 50 && ['dimension', 'geo', 'ordinal'].includes(roleOf(semantics, column.name));
+  // (Nor in a table of records each with its own key: a trial registry's `gender` 'All' is a trial open to all, one
+  // record like the others, not the sum of them.)
+  const short = numbers && !records && column.distinctCount <= 50 && ['dimension', 'geo', 'ordinal'].includes(roleOf(semantics, column.name));
   const bare = short ? labels.filter((l) => !checked.has(l) && !found.includes(l) && BARE_TOTAL.test(l.trim())) : [];
   if (bare.length > 0) {
     const reason = measures.length === 0 ? 'no additive measure to check them against' : 'no group where they stand beside two other rows with values';

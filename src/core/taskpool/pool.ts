@@ -21,6 +21,7 @@ import { phraseTask, type PhrasingModel } from './phrasing';
 import { unnamedLookAlikes, withTablesNamed } from './revise';
 import { emptyEntryTables, gridTables } from './grids';
 import { partScales } from './partScales';
+import { mixedOrGridMeasures } from './referenceGrids';
 import { mostlyNotKnown, nearUniqueColumns, repetitionKey, spelledSeveralWays, type UngroupedColumn } from './repetition';
 import { MAX_QUESTION_WORDS } from './lint';
 import { namesTotalRows, statingTotalRows } from './totals';
@@ -206,7 +207,8 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
   // …and nested arrays a form saved with empty items: their counts are the form's defaults.
   const grids = [...(await gridTables(profile, semantics, context.sql, options.signal)), ...(await emptyEntryTables(profile, context.sql, options.signal))];
   // Measures of a partition view whose files are on different scales: compared file by file, never pooled.
-  const scales = await partScales(profile, semantics, context.sql, options.signal);
+  // …and so are figures of several indicators in one column, and the cells of a reference grid: never pooled.
+  const scales = [...(await partScales(profile, semantics, context.sql, options.signal)), ...(await mixedOrGridMeasures(profile, semantics, context.sql, options.signal))];
   const familyContext: FamilyContext = {
     partScales: new Map(scales.map((s) => [repetitionKey(s.view, s.column), s.why])),
     ungrouped: new Map(ungrouped.map((u) => [repetitionKey(u.table, u.column), u.why])),

@@ -53,6 +53,11 @@ export async function nearUniqueColumns(profile: EnvironmentProfile, sql: CodeRu
   return found;
 }
 
+/** A value as its spellings share it: lower case, without spaces (a no-break space too), slashes, dots or hyphens. */
+export function spellingKey(column: string): string {
+  return `replace(replace(replace(replace(lower(trim(replace(${column}, char(160), ' '))), '/', ''), '.', ''), '-', ''), ' ', '')`;
+}
+
 /**
  * The text columns of 2–50 distinct values whose values are written several ways — differing only in letter case or
  * in surrounding spaces, the no-break space a spreadsheet leaves included (`Offshore` and `offshore`, `'A'` and
@@ -65,11 +70,12 @@ export async function spelledSeveralWays(profile: EnvironmentProfile, sql: CodeR
     for (const column of table.columns) {
       if (column.type !== 'text' || column.distinctCount < 2 || column.distinctCount > 50 || column.nullFraction >= 0.5) continue;
       const c = q(column.name);
-      const result = await sql.run(`SELECT COUNT(DISTINCT ${c}), COUNT(DISTINCT lower(trim(replace(${c}, char(160), ' ')))) FROM ${q(table.name)} WHERE ${c} IS NOT NULL`, { signal });
+      // (…or in the punctuation between letters, `E/B`, `EB` and `eb` for eastbound: one direction written three ways.)
+      const result = await sql.run(`SELECT COUNT(DISTINCT ${c}), COUNT(DISTINCT ${spellingKey(c)}) FROM ${q(table.name)} WHERE ${c} IS NOT NULL`, { signal });
       const row = result.ok ? result.rows?.[0] : undefined;
       if (!row) continue;
       const [written, meant] = row.map((v) => Number(v));
-      if (meant < written) found.push({ table: table.name, column: column.name, why: `no grouping as written: its ${written} values are ${meant} written several ways (letter case or surrounding spaces), which a question would have to say how to merge` });
+      if (meant < written) found.push({ table: table.name, column: column.name, why: `no grouping as written: its ${written} values are ${meant} written several ways (letter case, spaces or punctuation), which a question would have to say how to merge` });
     }
   }
   return found;

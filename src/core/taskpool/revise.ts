@@ -300,7 +300,9 @@ export function tableLabel(table: string, profile: EnvironmentProfile): string |
     if (stacked) return `the table '${stacked.title}' of the '${stacked.sheet}' sheet`;
     // A sheet name several workbooks share (`analysis_data` in nine of them) is that sheet of its workbook.
     const shared = profile.tables.filter((x) => x.originalName.toLowerCase() === t.originalName.toLowerCase() && /\.(xlsx|xlsm|xls|ods)$/i.test(x.sourceFile)).length > 1;
-    const sheet = shared ? `the '${t.originalName}' sheet of ${t.sourceFile.replace(/^.*[\\/]/, '')}` : `the '${t.originalName}' sheet`;
+    // (A sheet named with a space at its end, `Aug, 2019 `, as the workbook's tab shows it: without the space.)
+    const name = t.originalName.trim();
+    const sheet = shared ? `the '${name}' sheet of ${t.sourceFile.replace(/^.*[\\/]/, '')}` : `the '${name}' sheet`;
     // (A sheet whose summary lines under the table were left out: the table, as a reader of the sheet would not
     // otherwise know which rows are meant.)
     return t.rowsLeftOutBelow ? `the table in ${sheet} (not the summary rows below it)` : sheet;

@@ -90,6 +90,15 @@ export function exclusionSentence(left: readonly TotalRows[], nameOf: (table: st
     return `whose ${words(column)} is ${listed(all)}`;
   });
   const one = left.reduce((n, t) => n + t.rows, 0) === 1;
+  // One set of rows marked in several columns (NHS England's total line: 'TOTAl' as its code, its region and its
+  // name): said once, "the rows marked 'TOTAl' or 'Total' in the org code, parent org and org name".
+  const sets = [...byColumn.values()].map((v) => [...v].sort().join('\u0000'));
+  const sameRows = left.length >= 2 && new Set(left.map((t) => t.table)).size === 1 && new Set(left.map((t) => t.rows)).size === 1 && new Set(sets).size === 1 && byColumn.size === left.length;
+  if (sameRows) {
+    const names = [...byColumn.keys()].map((c) => words(c));
+    const marked = `Leave out the ${left[0].rows === 1 ? 'row' : 'rows'} marked ${listed([...[...byColumn.values()][0]])} in the ${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}, which ${left[0].rows === 1 ? 'totals' : 'total'} other rows.`;
+    return [marked, keepSentence, unheldSentence].filter(Boolean).join(' ');
+  }
   const sentence = `Leave out the ${one ? 'row' : 'rows'} ${clauses.join(' and those ')}, which ${one ? 'totals' : 'total'} other rows.`;
   return [sentence, keepSentence, unheldSentence].filter(Boolean).join(' ');
 }

@@ -5,14 +5,15 @@
  */
 import { DEFAULT_MAX_ROWS } from '../../sandbox/limits';
 import type { TaskSpec } from '../types';
-import { things, parentNoun, derivedPair, foreignKeys, measureName, measures, noun, num, q, query, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
+import { things, parentNoun, derivedPair, constructedLink, NEAR_IDENTITY_R, foreignKeys, measureName, measures, noun, num, q, query, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
 
 const pearsonSql = (a: string, b: string) => `(AVG(${a} * ${b}) - AVG(${a}) * AVG(${b})) / (SQRT(AVG(${a} * ${a}) - AVG(${a}) * AVG(${a})) * SQRT(AVG(${b} * ${b}) - AVG(${b}) * AVG(${b})))`;
 
 /** Student's t of a Pearson r over n pairs: |t| ≥ 2 is about p < 0.05 for n ≥ 30. */
 export function correlationIsSignal(r: number, n: number): boolean {
-  // |r| ≥ 0.999 over all rows: one column is computed from the other (a total and one of its parts).
-  if (!Number.isFinite(r) || n < 10 || Math.abs(r) >= 0.999) return false;
+  // |r| ≥ 0.999 over all rows: one column is computed from the other (a total and one of its parts); 0.97, one holds
+  // the other.
+  if (!Number.isFinite(r) || n < 10 || Math.abs(r) >= NEAR_IDENTITY_R) return false;
   const t = (r * Math.sqrt(n - 2)) / Math.sqrt(1 - r * r);
   return Math.abs(t) >= 2 && Math.abs(r) >= 0.1;
 }
@@ -61,6 +62,14 @@ function pairs(context: FamilyContext): Pair[] {
   return found;
 }
 
+/** A pair within one table whose link is its construction (see constructedLink). */
+async function linkedByConstruction(context: FamilyContext, pair: Pair): Promise<boolean> {
+  const table = context.profile.tables.find((t) => t.name === pair.params.table);
+  const a = table?.columns.find((c) => c.name === pair.params.a);
+  const b = table?.columns.find((c) => c.name === pair.params.b);
+  return table !== undefined && a !== undefined && b !== undefined && (await constructedLink(context, table, a, b));
+}
+
 export const sqlCorrelationFamily: TaskFamily = {
   id: 'correlation',
   description: 'The Pearson correlation between two measures, within one table or across a key (a child measure against its parent measure), where it is more than noise.',
@@ -71,6 +80,7 @@ export const sqlCorrelationFamily: TaskFamily = {
     for (const pair of pairs(context)) {
       if (tasks.length >= context.maxPerFamily) break;
       if ((perTable.get(pair.tables.join()) ?? 0) >= 1) continue;
+      if (pair.tables.length === 1 && (await linkedByConstruction(context, pair))) continue;
       const program = new TaskProgram(context, 'lookup');
       const done = await program.sql(
         `SELECT ROUND(${pearsonSql(pair.a, pair.b)}, 4) AS pearson_r, COUNT(*) AS pairs FROM ${pair.from} WHERE ${pair.a} IS NOT NULL AND ${pair.b} IS NOT NULL`,
@@ -101,6 +111,7 @@ export const pythonCorrelationFamily: TaskFamily = {
       for (let i = 0; i < ms.length; i++) {
         for (let j = i + 1; j < ms.length; j++) {
           if (derivedPair(context, { table: table.name, column: ms[i].name }, { table: table.name, column: ms[j].name })) continue;
+          if (await constructedLink(context, table, ms[i], ms[j])) continue;
           const a = q(ms[i].name);
           const b = q(ms[j].name);
           const rows = await query(context, `SELECT ${pearsonSql(a, b)}, COUNT(*) FROM ${t} WHERE ${a} IS NOT NULL AND ${b} IS NOT NULL`);

@@ -25,6 +25,7 @@ import type { ColumnProfile, TableProfile } from '../../env/types';
 import { DEFAULT_MAX_ROWS } from '../../sandbox/limits';
 import type { TaskSpec } from '../types';
 import {
+  constructedLink,
   confidentlyAdditive,
   aggregateOf,
   clearLeader,
@@ -192,7 +193,8 @@ async function mostOverRepresented(context: FamilyContext, table: TableProfile, 
       { label: `the share of the ${rowsWord} above the 90th percentile of ${name} whose ${groupName} is ${top}`, reading: { kind: 'number', decimals: 2 }, uses: [0, 2], carries: [P, String(top)] },
     );
     if (!fourth || fourth.key.type !== 'number' || !(fourth.key.value > 0 && fourth.key.value < 100)) continue;
-    const question = `Take the ${rowsWord}${tableMention(context, table)} whose ${name} ${isAboveIts(name)} 90th percentile (${NEAREST_RANK}). Which ${groupName} is most over-represented among them (its share of them over its share of all ${rowsWord}${measure.nullFraction > 0 ? ` with a known ${name}` : ''}; ${pluralWords(groupName)} with at least ${MIN_CATEGORY_ABOVE} of them), and what percentage of them is it? Round to 2 decimals.`;
+    // (Said plainly: the ratio of two shares, and the few a ratio needs.)
+    const question = `Take the ${rowsWord}${tableMention(context, table)} whose ${name} ${isAboveIts(name)} 90th percentile (${NEAREST_RANK}). Which ${groupName} is most over-represented among them (the highest ratio of its share of them to its share of all ${rowsWord}${measure.nullFraction > 0 ? ` with a known ${name}` : ''}; ${pluralWords(groupName)} with at least ${MIN_CATEGORY_ABOVE} of them), and what percentage of them does it make up? Round to 2 decimals.`;
     const task = program.task({
       family: 'distribution-subset',
       parameters: { kind: 'over-represented', table: table.name, measure: measure.name, group: `${group.table.name}.${group.column.name}` },
@@ -280,6 +282,8 @@ async function topAgainstRest(context: FamilyContext, table: TableProfile, measu
     );
     // The comparison is over the rows the threshold was read from: every one of them has the second measure.
     if (!stats || stats.length !== 2 || num(stats[0][1]) + num(stats[1][1]) !== threshold.n) continue;
+    // (Not a measure the first nearly holds, a streetcar's gap beside its delay: the top of one is the top of the other.)
+    if (await constructedLink(context, table, measure, other)) continue;
     const [rest, top] = stats.map((r) => ({ n: num(r[1]), mean: num(r[2]), variance: Math.max(0, num(r[3])) }));
     if (top.n < MIN_ABOVE_ROWS || Math.abs(welchT(top, rest)) < 2) continue;
     // A temperature in degrees has no true zero: "20% warmer" means nothing, so it is compared in degrees.

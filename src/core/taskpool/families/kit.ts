@@ -12,7 +12,7 @@ import type { ColumnProfile, DataDocument, EnvironmentProfile, TableProfile } fr
 import { isValueColumn, quantityColumn, UNIT_COLUMN_WORDS } from '../../semantics/levels';
 import { partitionFiles } from '../../semantics/partitions';
 export { partitionFiles };
-import { ADDITIVE_WORDS, COUNT_WORDS, DIMENSION_WORDS, FLAG_WORDS, GEO_WORDS, MONEY_WORDS, NON_ADDITIVE_WORDS, ORDINAL_WORDS, SEMI_ADDITIVE_WORDS, TEXT_WORDS, TIME_WORDS, spanOfTime, translationLanguage, unitPair } from '../../semantics/lexicon';
+import { ADDITIVE_WORDS, COUNT_WORDS, DIMENSION_WORDS, FLAG_WORDS, GEO_WORDS, MONEY_WORDS, NON_ADDITIVE_WORDS, ORDINAL_WORDS, SEMI_ADDITIVE_WORDS, TEXT_WORDS, TIME_WORDS, spanOfTime, translationLanguage, unglued, unitPair } from '../../semantics/lexicon';
 import type { ColumnSemantics, Relationship, RepeatedValue, SemanticProfile } from '../../semantics/types';
 import type { ToolResult } from '../../sandbox/types';
 import { quoteIdent } from '../../text/sql';
@@ -531,6 +531,45 @@ export function editedStamp(name: string): boolean {
   return words.some((w) => /^(updated|modified|edited|changed|revised)$/.test(w)) || (words.includes('last') && words.some((w) => /^(update|modification|edit|change|revision)$/.test(w)));
 }
 
+/**
+ * |r| at or above which one measure nearly holds the other (a streetcar's gap to the next car is its delay plus the
+ * headway, r ≈ 0.99): the link is the construction, not a finding.
+ */
+export const NEAR_IDENTITY_R = 0.97;
+
+/**
+ * Whether two measures of a table are linked by how they are made rather than by what they measure, as the data
+ * shows: one nearly holds the other (|r| ≥ NEAR_IDENTITY_R); one is all but never below the other and moves with it (on 95% of rows, r ≥ 0.7 or Spearman's ρ ≥ 0.8:
+ * a streetcar's gap to the next car is its delay plus the headway); or one is the other plus a third measure of the
+ * table on most rows (Vélib's free docks = capacity − bikes available on 82% of the stations). Correlating or
+ * splitting one by the other finds the construction.
+ */
+export async function constructedLink(context: FamilyContext, table: TableProfile, a: ColumnProfile, b: ColumnProfile): Promise<boolean> {
+  const t = quoteIdent(table.name);
+  const [x, y] = [quoteIdent(a.name), quoteIdent(b.name)];
+  const both = `${x} IS NOT NULL AND ${y} IS NOT NULL`;
+  const rows = await query(context, `SELECT (AVG(${x} * ${y}) - AVG(${x}) * AVG(${y})) / (SQRT(AVG(${x} * ${x}) - AVG(${x}) * AVG(${x})) * SQRT(AVG(${y} * ${y}) - AVG(${y}) * AVG(${y}))), COUNT(*), SUM(${x} <= ${y}), SUM(${y} <= ${x}) FROM ${t} WHERE ${both}`);
+  const [r, n, below, above] = (rows?.[0] ?? []).map((v) => Number(v));
+  if (!Number.isFinite(r) || n < 10) return false;
+  if (Math.abs(r) >= NEAR_IDENTITY_R) return true;
+  if (Math.max(below, above) >= 0.95 * n) {
+    if (r >= 0.7) return true;
+    // (By rank where a few outliers hide the link: November's gaps and delays, r = 0.54.)
+    const rank = (c: string) => `(RANK() OVER (ORDER BY ${c}) + (COUNT(*) OVER (PARTITION BY ${c}) - 1) / 2.0)`;
+    const ranked = await query(context, `SELECT (AVG(rx * ry) - AVG(rx) * AVG(ry)) / (SQRT(AVG(rx * rx) - AVG(rx) * AVG(rx)) * SQRT(AVG(ry * ry) - AVG(ry) * AVG(ry))) FROM (SELECT ${rank(x)} AS rx, ${rank(y)} AS ry FROM ${t} WHERE ${both})`);
+    if (Number(ranked?.[0]?.[0]) >= 0.8) return true;
+  }
+  for (const z of table.columns) {
+    if (z === a || z === b || (z.type !== 'integer' && z.type !== 'real') || semanticsOf(context, table.name, z.name)?.role.value !== 'measure') continue;
+    const w = quoteIdent(z.name);
+    const near = (e: string) => `ABS(${e}) <= 1e-9 * MAX(1, ABS(${x}), ABS(${y}))`;
+    const sums = await query(context, `SELECT COUNT(*), SUM(CASE WHEN ${near(`${x} - ${y} - ${w}`)} OR ${near(`${y} - ${x} - ${w}`)} THEN 1 ELSE 0 END) FROM ${t} WHERE ${both} AND ${w} IS NOT NULL AND NOT (${x} = 0 AND ${y} = 0)`);
+    const [m, hits] = (sums?.[0] ?? []).map((v) => Number(v));
+    if (m >= 20 && hits >= 0.8 * m) return true;
+  }
+  return false;
+}
+
 /** Whether two columns are computed one from the other (or from shared inputs): comparing them says nothing. */
 export function derivedPair(context: FamilyContext, a: { table: string; column: string }, b: { table: string; column: string }): boolean {
   const computed = context.semantics.relationships.filter((r): r is Extract<Relationship, { kind: 'derived-column' }> => r.kind === 'derived-column');
@@ -1039,9 +1078,15 @@ export function humanize(name: string): string {
   // percentile (`Q1_sales`, `H2_revenue`, `P98_value`), nor a coordinate or a count (`X_coord`, `N_cases`).
   while (parts.length > 1 && /^([A-GI-MO-OR-W]\d{2}[a-z]?|[A-GI-MO-OR-W])$/.test(parts[0]) && /^[a-z]{2,}/.test(parts[1])) parts.shift();
   const kept = parts
-    // (An acronym in the plural, `OIAs`, stays an acronym.)
-    .map((p) => ((ACRONYM.test(p) && /[A-Z]/.test(p) && !/^[A-Z][a-z]/.test(p) && !CAPITALISED_WORDS.has(p.toLowerCase())) || /^[A-Z]{2,5}s$/.test(p) ? p : p.toLowerCase()))
+    // (An acronym in the plural, `OIAs`, stays an acronym; so do initials joined by an ampersand, `a&e`: "A&E".)
+    .map((p) => ((ACRONYM.test(p) && /[A-Z]/.test(p) && !/^[A-Z][a-z]/.test(p) && !CAPITALISED_WORDS.has(p.toLowerCase())) || /^[A-Z]{2,5}s$/.test(p) ? p : /^[a-z]&[a-z]$/i.test(p) ? p.toUpperCase() : p.toLowerCase()))
+    // Words an API glued together (`numdocksavailable`, `stationcode`): "num docks available", "station code".
+    .flatMap((p) => (p === p.toLowerCase() ? unglued(p) : [p]))
     .filter((p, i, all) => !(p === 't' && i === 0 && all.length > 1 && /^\d/.test(all[1])));
+  // Minutes of a delay or a gap (the TTC's `Min Delay`, `Min Gap`): "delay in minutes", not a minimum.
+  if (kept.length === 2 && /^(min|mins)$/.test(kept[0]) && /^(delay|gap|wait|lateness)$/.test(kept[1])) return `${kept[1]} in minutes`;
+  // An age in years or months (`age_y`, KiGGS's; `age_m`): "age in years".
+  if (kept.length === 2 && kept[0] === 'age' && /^(y|yr|yrs|m|mo|mos)$/.test(kept[1])) return `age in ${kept[1].startsWith('y') ? 'years' : 'months'}`;
   // "No. of Term", `no_of_visits`: the number of them, not "no of term".
   if (kept.length >= 3 && /^(no|nr|num)$/.test(kept[0]) && kept[1] === 'of') kept.splice(0, 1, 'number');
   return writtenOut(kept).join(' ');
@@ -1162,8 +1207,9 @@ export function groupingName(g: Grouping, context?: FamilyContext): string {
   return !parent || name.includes(parent) || !ownerless(name) ? name : `${parent} ${name}`;
 }
 
-const SET_VALUES = new Set(['1', 'true', 'yes', 'y', 't']);
-const UNSET_VALUES = new Set(['0', 'false', 'no', 'n', 'f']);
+// (Yes and no in the languages the semantic layer reads them in: Vélib's `is_renting` `OUI` / `NON`.)
+const SET_VALUES = new Set(['1', 'true', 'yes', 'y', 't', 'oui', 'ja', 'si', 'sí', 'sim', 'tak']);
+const UNSET_VALUES = new Set(['0', 'false', 'no', 'n', 'f', 'non', 'nein', 'nee', 'nej', 'nei', 'não', 'nie']);
 
 /**
  * The rows a yes/no flag's value picks, in words after a noun: "marked 'lighted'", "not marked 'hybrid'" — not "whose
@@ -1289,13 +1335,15 @@ const ABBREVIATED_WORDS: Record<string, string> = {
   typ: 'type', ownshp: 'ownership', imprv: 'improved', pestcd: 'pesticide', fert: 'fertiliser', meth: 'method', irr: 'irrigation', hh: 'household',
   // Weather words of a field sheet (`precip`, `precip_type`): precipitation.
   precip: 'precipitation',
+  // Bikes counted by kind (Vélib's `ebike`, `mechanical` beside `numbikesavailable`).
+  ebike: 'e-bikes', ebikes: 'e-bikes',
 };
 
 /**
  * Abbreviations that stand for one word even alone: a column named `pop` is a population, `ts` a timestamp. The
  * rest (`avg`, `tot`, `qty` alone) are codes a question quotes.
  */
-const WHOLE_WORD_ABBREVIATIONS = new Set(['ts', 'temp', 'precip', 'unemp', 'infl', 'invest', 'elev', 'recv', 'proj', 'projs', 'len', 'mag']);
+const WHOLE_WORD_ABBREVIATIONS = new Set(['ebike', 'ebikes', 'ts', 'temp', 'precip', 'unemp', 'infl', 'invest', 'elev', 'recv', 'proj', 'projs', 'len', 'mag']);
 
 /** A name's words with its abbreviations written out (for a table's rows: `recv_deps` → "receiver deps"). */
 export function writtenOut(words: string[]): string[] {
@@ -1767,6 +1815,9 @@ export function parentNoun(context: FamilyContext | undefined, table: TableProfi
 }
 
 /** Last words that name a file or a collection, not what one of its rows is: "source data", "raw index", "job history". */
+/** A sheet named by a month and a year, a quarter and a year, or a year. */
+const PERIOD_SHEET = /^((jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?|q[1-4])\s*(19|20)\d\d$|^(19|20)\d\d$/i;
+
 const COLLECTION_WORDS = new Set(['data', 'all', 'index', 'indexes', 'indices', 'info', 'information', 'series', 'species', 'history', 'database', 'db', 'dataset', 'table', 'file', 'sheet', 'export', 'dump', 'list', 'raw', 'full', 'master', 'details', 'detail', 'summary', 'stats', 'statistics', 'weather', 'metadata', 'log', 'register', 'registry']);
 
 /** Plural words that modify a noun as they are ("sales orders", "goods receipts", "news items"). */
@@ -1820,7 +1871,8 @@ function withoutQualifiers(words: string): string {
 /** "is above its" for one thing, "are above their" for a plural name ("whose absent votes are above their 90th percentile"). */
 export function isAboveIts(name: string): string {
   // The head noun is the one before "of" ("number of events" is one number).
-  const head = (name.split(' of ')[0].split(' ').pop() ?? '').toLowerCase();
+  // (…and the one before a unit or a qualifier, "delay in minutes", "emergency admissions via A&E type 1".)
+  const head = (name.split(/ (?:of|via|in|per|at|from|for) /)[0].split(' ').pop() ?? '').toLowerCase();
   return pluralWord(head) ? 'are above their' : 'is above its';
 }
 
@@ -1915,6 +1967,16 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
     const adverb: Record<string, string> = { day: 'daily', month: 'monthly', year: 'yearly', quarter: 'quarterly', week: 'weekly' };
     return grain ? `${adverb[grain]}_records` : undefined;
   }
+  // A workbook's sheets named by a period (`Jan 2019`, `Aug, 2019 `, `2019`) in a workbook named for the data of a
+  // thing (`ttc-streetcar-delay-data-2019.xlsx`): its rows are those things, "streetcar delays", not "rows in the 'Jan
+  // 2019' sheet". (Only "… data": a workbook named otherwise may be a report whose sheets hold anything.)
+  if (!partition && /\.(xlsx|xlsm|xls|ods)$/i.test(table.sourceFile) && PERIOD_SHEET.test(table.originalName.trim())) {
+    const stem = nameWords((table.sourceFile.split(/[\\/]/).pop() ?? '').replace(/\.[a-z0-9]+$/i, '')).toLowerCase().split(' ');
+    const at = stem.indexOf('data');
+    const thing = at > 0 ? stem.slice(0, at).filter((w) => !/\d/.test(w)) : [];
+    while (thing.length > 1 && isCrypticName(thing[0])) thing.shift();
+    if (thing.length >= 1 && thing.length <= 3 && thing.every((w) => /^[a-z]{3,}$/.test(w)) && !pluralWord(thing[thing.length - 1]) && !UNCOUNTABLE.has(thing[thing.length - 1])) return thing.join('_');
+  }
   // A JSON child table (`stores_staff`, made from each store's staff array): its rows are the array's items.
   if (table.parent) {
     const segment = table.originalName.split(/[./>\[\]]+/).filter((s) => s !== '').pop() ?? '';
@@ -1966,6 +2028,13 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
       return c.type === 'text' && role === 'geo' && w.length <= 2 && /^[a-z]{3,}$/.test(w[w.length - 1]) && !/^(name|names|title|label|desc|description|code|id|number|text|note|notes|comment|comments|address|url|summary|abstract|content|body|details|remarks|source|link)$/.test(w[w.length - 1]) && !pluralWord(w[w.length - 1]) && c.distinctCount >= 0.9 * table.rowCount && c.nullFraction < 0.05;
     }) : undefined;
     if (entity) return humanize(entity.originalName || entity.name).toLowerCase().replace(/ /g, '_');
+  }
+  // A dataset's title (`velib-disponibilite-en-temps-reel`, in French) over rows each with its own code named for what
+  // it is (`stationcode`, `station_id`): its rows are those things, "stations".
+  const titled = /\d/.test(words) || COLLECTION_WORDS.has(last) || /\s(across|by|per|over|vs|versus)\s/i.test(` ${words} `) || words.split(' ').length >= 4;
+  if (titled) {
+    const thing = keyed.map((c) => humanize((c.originalName || c.name).split('.').pop() ?? '').toLowerCase().split(' ')).find((w) => w.length === 2 && /^(code|id|number|no)$/.test(w[1]) && /^[a-z]{4,}$/.test(w[0]) && !isCrypticName(w[0]) && !pluralWord(w[0]) && !/^(record|row|line|item|entry|file|serial|sequence|index|object|unique|internal|external|global|local|reference)$/.test(w[0]));
+    if (thing) return thing[0];
   }
   // "unemployment across industries", "emissions by nation": a dataset's title, not a noun for its rows.
   if (/\d/.test(words) || COLLECTION_WORDS.has(last) || /\s(across|by|per|over|vs|versus)\s/i.test(` ${words} `)) return undefined;
@@ -2184,7 +2253,10 @@ export function rowsNoun(context: FamilyContext, table: TableProfile, count: num
 
 /** Where `rowsNoun` says only "rows", the words naming the table: " in the view 'season_all'", or "" when the noun names it. */
 export function tableMention(context: FamilyContext, table: TableProfile): string {
-  return rowName(context, table) ? '' : ` in ${tablePlace(context, table)}`;
+  const named = rowName(context, table);
+  // (Rows two tables both name, a workbook's monthly sheets of streetcar delays: which sheet is still said.)
+  const twin = named !== undefined && context.profile.tables.some((t) => t !== table && t.sourceFile === table.sourceFile && t.kind === table.kind && !t.parent && rowName(context, t) === named);
+  return named && !twin ? '' : ` in ${tablePlace(context, table)}`;
 }
 
 /** Where a table's rows are, in words: "day.csv", "the seagrass density survey", "the 'GDP' sheet", "all 4 yearly files". */

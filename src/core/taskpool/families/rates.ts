@@ -99,7 +99,7 @@ export const groupRateFamily: TaskFamily = {
               // (The share of its own rows, "of its payments": not its share of all the rows with the target.)
               // (Rows that are named by their place, "rows in all 3 quarterly files", are placed first: "its rows in all 3
               // quarterly files" would put a quarter's rows in every file.)
-              question: tableMention(context, table) ? `In ${tablePlace(context, table)}, which ${name} has the highest share of its rows ${withTarget(target)}${minimum}?` : `Which ${name} has the highest share of its ${things(context, table, 'many')} ${withTarget(target)}${minimum}?`,
+              question: tableMention(context, table) ? `In ${tablePlace(context, table)}, which ${name} has the highest share of its ${rowsNoun(context, table, 'many')} ${withTarget(target)}${minimum}?` : `Which ${name} has the highest share of its ${things(context, table, 'many')} ${withTarget(target)}${minimum}?`,
               tables: source.tables,
               dependency: 'group-contrast',
               needs: this.needs,
