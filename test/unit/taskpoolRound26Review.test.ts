@@ -6,7 +6,8 @@
  * holds another (a streetcar's gap and its delay) or adds up to it with a third (free docks, bikes and capacity) is no
  * pair to correlate or split; figures of several indicators in one column and the cells of a reference grid are no
  * sample; direction codes spelled with and without a slash are not grouped as written, and a place typed freely on
- * each row is no category to merge. (The tests read the data of the forty-first set.)
+ * each row is no category to merge; a drill-down says its two shares without "there" and "within it" chained. (The
+ * tests read the data of the forty-first set.)
  */
 import * as assert from 'node:assert/strict';
 import { constructedLink, humanize, measures, rowsNoun } from '../../src/core/taskpool/families/kit';
@@ -40,6 +41,10 @@ describe('task pool: after reading the round-26 pools', function () {
     const pool = await buildTaskPool(session.toolContext);
     assert.ok(pool.tasks.length >= 3, `${pool.tasks.length} tasks`);
     for (const task of pool.tasks) assert.doesNotMatch(task.question, /which total other rows/, task.question);
+    // The drill-down without "there" and "within it" chained, and a singular in -s with its 's.
+    const drill = pool.tasks.find((t) => t.family === 'drill-down');
+    assert.ok(drill, 'a drill-down by status and phase');
+    assert.match(drill.question, /^Take the status with the highest number of search results, and within it the phase with the most search results\. By how many percentage points does that phase's share of the status's search results exceed its share across all statuses/, drill.question);
   });
 
   it("says NHS England's total rows once, though three columns mark them", async () => {

@@ -5,9 +5,7 @@
  */
 import { DEFAULT_MAX_ROWS } from '../../sandbox/limits';
 import type { TaskSpec } from '../types';
-import { things, parentNoun, derivedPair, constructedLink, NEAR_IDENTITY_R, foreignKeys, measureName, measures, noun, num, q, query, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
-
-const pearsonSql = (a: string, b: string) => `(AVG(${a} * ${b}) - AVG(${a}) * AVG(${b})) / (SQRT(AVG(${a} * ${a}) - AVG(${a}) * AVG(${a})) * SQRT(AVG(${b} * ${b}) - AVG(${b}) * AVG(${b})))`;
+import { things, parentNoun, derivedPair, constructedLink, NEAR_IDENTITY_R, pearsonSql, foreignKeys, measureName, measures, noun, num, q, query, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
 
 /** Student's t of a Pearson r over n pairs: |t| ≥ 2 is about p < 0.05 for n ≥ 30. */
 export function correlationIsSignal(r: number, n: number): boolean {

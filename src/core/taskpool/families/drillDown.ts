@@ -127,11 +127,15 @@ async function drill(context: FamilyContext, table: TableProfile, a: Grouping, b
   if (!difference || difference.key.type !== 'number' || Math.abs(difference.key.value - gap) > 0.011) return undefined;
 
   const again = agg ? agg.phrase : `number of ${rowsNoun(context, table, 'many')}`;
-  const possessive = (w: string) => `${w}${/s$/.test(w) ? "'" : "'s"}`;
+  // (A singular in -s takes 's: "the status's", "the process's"; a plural, an apostrophe: "the stores'".)
+  const possessive = (w: string) => `${w}${/s$/.test(w) && !/(ss|us|is)$/.test(w) ? "'" : "'s"}`;
   // In plain words, as the reviews asked: which B leads within the top A, then its share there against its share overall.
   // (Short enough to leave room for the rows a grouping's blanks leave out, which the pool states after it.)
+  // (…and without "there" and "within it" chained: the reviews of round 26 stumbled on "share of the number of search
+  // results there".)
   const leads = agg ? `the largest ${again}` : `the most ${rowsNoun(context, table, 'many')}`;
-  const question = `Take the ${aName} with the highest ${what}, and the ${bName} with ${leads} within it. By how many percentage points is that ${possessive(bName)} share of the ${again} there above its share across all ${pluralWords(aName)} (negative if below)? Round to 2 decimals.`;
+  const topWhat = agg ? again : rowsNoun(context, table, 'many');
+  const question = `Take the ${aName} with the highest ${what}, and within it the ${bName} with ${leads}. By how many percentage points does that ${possessive(bName)} share of the ${possessive(aName)} ${topWhat} exceed its share across all ${pluralWords(aName)} (negative if below)? Round to 2 decimals.`;
   return program.task({
     family: 'drill-down',
     parameters: { table: table.name, a: `${a.table.name}.${a.column.name}`, b: `${b.table.name}.${b.column.name}`, measure: measure?.name ?? null },

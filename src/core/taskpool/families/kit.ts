@@ -531,6 +531,12 @@ export function editedStamp(name: string): boolean {
   return words.some((w) => /^(updated|modified|edited|changed|revised)$/.test(w)) || (words.includes('last') && words.some((w) => /^(update|modification|edit|change|revision)$/.test(w)));
 }
 
+/** Pearson's r of two SQL expressions over the rows an aggregate reads (population moments). */
+export const pearsonSql = (a: string, b: string): string => `(AVG(${a} * ${b}) - AVG(${a}) * AVG(${b})) / (SQRT(AVG(${a} * ${a}) - AVG(${a}) * AVG(${a})) * SQRT(AVG(${b} * ${b}) - AVG(${b}) * AVG(${b})))`;
+
+/** A column's average rank (ties share the mean of their ranks), as a window expression: Spearman's ρ is Pearson's r of two. */
+export const averageRankSql = (c: string): string => `(RANK() OVER (ORDER BY ${c}) + (COUNT(*) OVER (PARTITION BY ${c}) - 1) / 2.0)`;
+
 /**
  * |r| at or above which one measure nearly holds the other (a streetcar's gap to the next car is its delay plus the
  * headway, r ≈ 0.99): the link is the construction, not a finding.
@@ -548,15 +554,14 @@ export async function constructedLink(context: FamilyContext, table: TableProfil
   const t = quoteIdent(table.name);
   const [x, y] = [quoteIdent(a.name), quoteIdent(b.name)];
   const both = `${x} IS NOT NULL AND ${y} IS NOT NULL`;
-  const rows = await query(context, `SELECT (AVG(${x} * ${y}) - AVG(${x}) * AVG(${y})) / (SQRT(AVG(${x} * ${x}) - AVG(${x}) * AVG(${x})) * SQRT(AVG(${y} * ${y}) - AVG(${y}) * AVG(${y}))), COUNT(*), SUM(${x} <= ${y}), SUM(${y} <= ${x}) FROM ${t} WHERE ${both}`);
+  const rows = await query(context, `SELECT ${pearsonSql(x, y)}, COUNT(*), SUM(${x} <= ${y}), SUM(${y} <= ${x}) FROM ${t} WHERE ${both}`);
   const [r, n, below, above] = (rows?.[0] ?? []).map((v) => Number(v));
   if (!Number.isFinite(r) || n < 10) return false;
   if (Math.abs(r) >= NEAR_IDENTITY_R) return true;
   if (Math.max(below, above) >= 0.95 * n) {
     if (r >= 0.7) return true;
     // (By rank where a few outliers hide the link: November's gaps and delays, r = 0.54.)
-    const rank = (c: string) => `(RANK() OVER (ORDER BY ${c}) + (COUNT(*) OVER (PARTITION BY ${c}) - 1) / 2.0)`;
-    const ranked = await query(context, `SELECT (AVG(rx * ry) - AVG(rx) * AVG(ry)) / (SQRT(AVG(rx * rx) - AVG(rx) * AVG(rx)) * SQRT(AVG(ry * ry) - AVG(ry) * AVG(ry))) FROM (SELECT ${rank(x)} AS rx, ${rank(y)} AS ry FROM ${t} WHERE ${both})`);
+    const ranked = await query(context, `SELECT ${pearsonSql('rx', 'ry')} FROM (SELECT ${averageRankSql(x)} AS rx, ${averageRankSql(y)} AS ry FROM ${t} WHERE ${both})`);
     if (Number(ranked?.[0]?.[0]) >= 0.8) return true;
   }
   for (const z of table.columns) {

@@ -21,7 +21,9 @@ import { DEFAULT_MAX_ROWS } from '../../sandbox/limits';
 import { lintQuestion } from '../lint';
 import type { TaskSpec } from '../types';
 import {
+  averageRankSql,
   constructedLink,
+  pearsonSql,
   additivityOf,
   aggregateOf,
   clearLeader,
@@ -638,8 +640,6 @@ export const statisticsSpearmanFamily: TaskFamily = {
 /** How far Spearman's ρ must be from Pearson's r for the comparison to say something. */
 const MIN_RANK_GAP = 0.05;
 
-/** Pearson's r over a pair of SQL expressions. */
-const pearsonOf = (a: string, b: string) => `(AVG(${a} * ${b}) - AVG(${a}) * AVG(${b})) / (SQRT(AVG(${a} * ${a}) - AVG(${a}) * AVG(${a})) * SQRT(AVG(${b} * ${b}) - AVG(${b}) * AVG(${b})))`;
 
 /** Pearson's r and Spearman's ρ (average ranks) of two columns in SQL, with the number of pairs; undefined for too many distinct pairs. */
 async function correlationsOf(context: FamilyContext, table: TableProfile, a: ColumnProfile, b: ColumnProfile): Promise<{ r: number; rho: number; n: number } | undefined> {
@@ -648,8 +648,7 @@ async function correlationsOf(context: FamilyContext, table: TableProfile, a: Co
   const both = `${x} IS NOT NULL AND ${y} IS NOT NULL`;
   const shape = await query(context, `SELECT COUNT(*), (SELECT COUNT(*) FROM (SELECT 1 FROM ${t} WHERE ${both} GROUP BY ${x}, ${y})) FROM ${t} WHERE ${both}`);
   if (!shape || num(shape[0][0]) < 30 || num(shape[0][1]) > MAX_PAIRS) return undefined;
-  const rank = (c: string) => `(RANK() OVER (ORDER BY ${c}) + (COUNT(*) OVER (PARTITION BY ${c}) - 1) / 2.0)`;
-  const rows = await query(context, `SELECT ${pearsonOf('x', 'y')}, ${pearsonOf('rx', 'ry')}, COUNT(*) FROM (SELECT 1.0 * ${x} AS x, 1.0 * ${y} AS y, ${rank(x)} AS rx, ${rank(y)} AS ry FROM ${t} WHERE ${both})`);
+  const rows = await query(context, `SELECT ${pearsonSql('x', 'y')}, ${pearsonSql('rx', 'ry')}, COUNT(*) FROM (SELECT 1.0 * ${x} AS x, 1.0 * ${y} AS y, ${averageRankSql(x)} AS rx, ${averageRankSql(y)} AS ry FROM ${t} WHERE ${both})`);
   const [r, rho, n] = (rows?.[0] ?? []).map(num);
   return Number.isFinite(r) && Number.isFinite(rho) ? { r, rho, n } : undefined;
 }
