@@ -111,17 +111,15 @@ async function problemsOf(context: FamilyContext, table: TableProfile): Promise<
     // Rows written in a spelling other than their value's most common one: what merging changes.
     const rows = await query(
       context,
-      `SELECT COUNT(DISTINCT lower(trim(${c}))), COUNT(DISTINCT ${c}), SUM(CASE WHEN ${c} GLOB '*[A-Za-z]*' THEN 0 ELSE 1 END), COUNT(DISTINCT ${spellingKey(c)}), COUNT(*), (SELECT COALESCE(SUM(total - most), 0) FROM (SELECT SUM(n) AS total, MAX(n) AS most, COUNT(*) AS spellings FROM (SELECT lower(trim(${c})) AS k, ${c} AS v, COUNT(*) AS n FROM ${q(table.name)} WHERE ${c} IS NOT NULL GROUP BY 1, 2) GROUP BY k HAVING spellings > 1)) FROM ${q(table.name)} WHERE ${c} IS NOT NULL`,
+      `SELECT COUNT(DISTINCT lower(trim(${c}))), COUNT(DISTINCT ${c}), SUM(CASE WHEN ${c} GLOB '*[A-Za-z]*' THEN 0 ELSE 1 END), COUNT(DISTINCT ${spellingKey(c)}), (SELECT COALESCE(SUM(total - most), 0) FROM (SELECT SUM(n) AS total, MAX(n) AS most, COUNT(*) AS spellings FROM (SELECT lower(trim(${c})) AS k, ${c} AS v, COUNT(*) AS n FROM ${q(table.name)} WHERE ${c} IS NOT NULL GROUP BY 1, 2) GROUP BY k HAVING spellings > 1)) FROM ${q(table.name)} WHERE ${c} IS NOT NULL`,
     );
-    const [merged, raw, numeric, punctuated, present, variantRows] = (rows?.[0] ?? []).map(num);
+    const [merged, raw, numeric, punctuated, variantRows] = (rows?.[0] ?? []).map(num);
     // Values without letters ("2013 " beside "2013") are numbers with stray spaces, not spellings of a category.
     if (merged < 2 || raw <= merged || numeric > 0 || variantRows < MIN_VARIANT_ROWS) continue;
-    // Spellings a merge of case and spaces leaves apart (`E/B` beside `EB`): merged so, the values are still several.
-    // And a place typed freely on each row (a streetcar delay's `location`, 400 values over 900 rows, `Stn` and word
-    // order varying too): merging case and spaces counts no place together.
-    if (punctuated < merged || raw > 0.2 * present) continue;
     variants.push(column);
-    if (merged <= 50) spellings.push(column);
+    // (No grouping by a merge of case and spaces that leaves spellings apart, `E/B` beside `EB`: merged so, one
+    // direction is still two groups. The value spelled most ways is still asked: its question says which spellings merge.)
+    if (merged <= 50 && punctuated === merged) spellings.push(column);
   }
   // The measure written most often with separators first: it is the one whose reading matters most.
   numbers.sort((a, b) => b.separated - a.separated);
