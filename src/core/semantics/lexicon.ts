@@ -430,6 +430,22 @@ export const DIRECTION_LEVELS: ReadonlyArray<readonly string[]> = [
 ];
 
 /** Two-valued answers to a yes/no question. */
+/**
+ * Yes, then no, in Spanish and Catalan, French (Vélib's `is_renting`: `OUI` / `NON`), German, Dutch, the Nordic
+ * languages, Polish and Portuguese: read as a yes/no here, and said as a mark by the task pool.
+ */
+export const OTHER_LANGUAGES_YES_NO: ReadonlyArray<readonly [string, string]> = [
+  ['si', 'no'],
+  ['sí', 'no'],
+  ['oui', 'non'],
+  ['ja', 'nein'],
+  ['ja', 'nee'],
+  ['ja', 'nej'],
+  ['ja', 'nei'],
+  ['tak', 'nie'],
+  ['sim', 'não'],
+];
+
 export const YES_NO_PAIRS: Array<[string, string]> = [
   ['0', '1'],
   ['0.0', '1.0'],
@@ -442,16 +458,7 @@ export const YES_NO_PAIRS: Array<[string, string]> = [
   ['p', 'a'],
   // Valid or not (`V` / `N`, as Barcelona's air-quality files mark each hour's reading); yes or no in Spanish and Catalan.
   ['v', 'n'],
-  ['si', 'no'],
-  ['sí', 'no'],
-  // Yes or no in French (Vélib's `is_renting`: `OUI` / `NON`), German, Dutch, the Nordic languages, Polish and Portuguese.
-  ['oui', 'non'],
-  ['ja', 'nein'],
-  ['ja', 'nee'],
-  ['ja', 'nej'],
-  ['ja', 'nei'],
-  ['tak', 'nie'],
-  ['sim', 'não'],
+  ...OTHER_LANGUAGES_YES_NO.map(([yes, no]): [string, string] => [yes, no]),
 ];
 
 /** Language codes that key a JSON value's translations (`name.en`, `name.se`, `name.no`), and the language each names. */

@@ -109,13 +109,13 @@ export const pythonCorrelationFamily: TaskFamily = {
       for (let i = 0; i < ms.length; i++) {
         for (let j = i + 1; j < ms.length; j++) {
           if (derivedPair(context, { table: table.name, column: ms[i].name }, { table: table.name, column: ms[j].name })) continue;
-          if (await constructedLink(context, table, ms[i], ms[j])) continue;
           const a = q(ms[i].name);
           const b = q(ms[j].name);
           const rows = await query(context, `SELECT ${pearsonSql(a, b)}, COUNT(*) FROM ${t} WHERE ${a} IS NOT NULL AND ${b} IS NOT NULL`);
           const r = num(rows?.[0]?.[0]);
           const n = num(rows?.[0]?.[1] ?? 0);
-          if (correlationIsSignal(r, n) && (!best || Math.abs(r) > Math.abs(best.r))) best = { a: ms[i], b: ms[j], r, n };
+          // (The construction checked last, on a pair that would be chosen: it reads the table again.)
+          if (correlationIsSignal(r, n) && (!best || Math.abs(r) > Math.abs(best.r)) && !(await constructedLink(context, table, ms[i], ms[j]))) best = { a: ms[i], b: ms[j], r, n };
         }
       }
       if (!best) continue;

@@ -12,7 +12,7 @@ import type { ColumnProfile, DataDocument, EnvironmentProfile, TableProfile } fr
 import { isValueColumn, quantityColumn, UNIT_COLUMN_WORDS } from '../../semantics/levels';
 import { partitionFiles } from '../../semantics/partitions';
 export { partitionFiles };
-import { ADDITIVE_WORDS, COUNT_WORDS, DIMENSION_WORDS, FLAG_WORDS, GEO_WORDS, MONEY_WORDS, NON_ADDITIVE_WORDS, ORDINAL_WORDS, SEMI_ADDITIVE_WORDS, TEXT_WORDS, TIME_WORDS, spanOfTime, translationLanguage, unglued, unitPair } from '../../semantics/lexicon';
+import { ADDITIVE_WORDS, COUNT_WORDS, DIMENSION_WORDS, FLAG_WORDS, GEO_WORDS, MONEY_WORDS, NON_ADDITIVE_WORDS, ORDINAL_WORDS, OTHER_LANGUAGES_YES_NO, SEMI_ADDITIVE_WORDS, TEXT_WORDS, TIME_WORDS, spanOfTime, translationLanguage, unglued, unitPair } from '../../semantics/lexicon';
 import type { ColumnSemantics, Relationship, RepeatedValue, SemanticProfile } from '../../semantics/types';
 import type { ToolResult } from '../../sandbox/types';
 import { quoteIdent } from '../../text/sql';
@@ -542,6 +542,8 @@ export const averageRankSql = (c: string): string => `(RANK() OVER (ORDER BY ${c
  * headway, r ≈ 0.99): the link is the construction, not a finding.
  */
 export const NEAR_IDENTITY_R = 0.97;
+/** Third measures a pair is tried against (as the sum of the two, or one plus it), at most. */
+const MAX_THIRD_MEASURES = 60;
 
 /**
  * Whether two measures of a table are linked by how they are made rather than by what they measure, as the data
@@ -564,14 +566,16 @@ export async function constructedLink(context: FamilyContext, table: TableProfil
     const ranked = await query(context, `SELECT ${pearsonSql('rx', 'ry')} FROM (SELECT ${averageRankSql(x)} AS rx, ${averageRankSql(y)} AS ry FROM ${t} WHERE ${both})`);
     if (Number(ranked?.[0]?.[0]) >= 0.8) return true;
   }
-  for (const z of table.columns) {
-    if (z === a || z === b || (z.type !== 'integer' && z.type !== 'real') || semanticsOf(context, table.name, z.name)?.role.value !== 'measure') continue;
+  // (One query for every third measure: a pair is tried against all of them at once.)
+  const thirds = table.columns.filter((z) => z !== a && z !== b && (z.type === 'integer' || z.type === 'real') && semanticsOf(context, table.name, z.name)?.role.value === 'measure').slice(0, MAX_THIRD_MEASURES);
+  if (thirds.length === 0) return false;
+  const near = (e: string) => `ABS(${e}) <= 1e-9 * MAX(1, ABS(${x}), ABS(${y}))`;
+  const counts = thirds.map((z) => {
     const w = quoteIdent(z.name);
-    const near = (e: string) => `ABS(${e}) <= 1e-9 * MAX(1, ABS(${x}), ABS(${y}))`;
-    const sums = await query(context, `SELECT COUNT(*), SUM(CASE WHEN ${near(`${x} - ${y} - ${w}`)} OR ${near(`${y} - ${x} - ${w}`)} THEN 1 ELSE 0 END) FROM ${t} WHERE ${both} AND ${w} IS NOT NULL AND NOT (${x} = 0 AND ${y} = 0)`);
-    const [m, hits] = (sums?.[0] ?? []).map((v) => Number(v));
-    if (m >= 20 && hits >= 0.8 * m) return true;
-  }
+    return `SUM(CASE WHEN ${w} IS NOT NULL THEN 1 ELSE 0 END), SUM(CASE WHEN ${w} IS NOT NULL AND (${near(`${x} - ${y} - ${w}`)} OR ${near(`${y} - ${x} - ${w}`)}) THEN 1 ELSE 0 END)`;
+  });
+  const sums = (await query(context, `SELECT ${counts.join(', ')} FROM ${t} WHERE ${both} AND NOT (${x} = 0 AND ${y} = 0)`))?.[0]?.map((v) => Number(v)) ?? [];
+  for (let k = 0; k + 1 < sums.length; k += 2) if (sums[k] >= 20 && sums[k + 1] >= 0.8 * sums[k]) return true;
   return false;
 }
 
@@ -1212,9 +1216,9 @@ export function groupingName(g: Grouping, context?: FamilyContext): string {
   return !parent || name.includes(parent) || !ownerless(name) ? name : `${parent} ${name}`;
 }
 
-// (Yes and no in the languages the semantic layer reads them in: Vélib's `is_renting` `OUI` / `NON`.)
-const SET_VALUES = new Set(['1', 'true', 'yes', 'y', 't', 'oui', 'ja', 'si', 'sí', 'sim', 'tak']);
-const UNSET_VALUES = new Set(['0', 'false', 'no', 'n', 'f', 'non', 'nein', 'nee', 'nej', 'nei', 'não', 'nie']);
+// (…and in the languages the semantic layer reads them in: Vélib's `is_renting` `OUI` / `NON`.)
+const SET_VALUES = new Set(['1', 'true', 'yes', 'y', 't', ...OTHER_LANGUAGES_YES_NO.map(([yes]) => yes)]);
+const UNSET_VALUES = new Set(['0', 'false', 'no', 'n', 'f', ...OTHER_LANGUAGES_YES_NO.map(([, no]) => no)]);
 
 /**
  * The rows a yes/no flag's value picks, in words after a noun: "marked 'lighted'", "not marked 'hybrid'" — not "whose

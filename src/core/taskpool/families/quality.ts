@@ -32,7 +32,7 @@ export const outlierFamily: TaskFamily = {
           { label: `the number of ${things(context, table, 'many')} with an outlying ${name}`, reading: { kind: 'number' } },
         );
         if (!done || done.key.type !== 'number' || done.key.value === 0) continue;
-        tasks.push(program.task({ family: this.id, parameters: { table: table.name, measure: measure.name, z: 3 }, question: `For how many ${things(context, table, 'many')} ${isAboveIts(name).startsWith('are') ? 'are' : 'is'} the ${name} more than 3 standard deviations away from ${isAboveIts(name).startsWith('are') ? 'their' : 'its'} mean (population standard deviation)?`, tables: [table.name], dependency: 'outlier', needs: this.needs }));
+        tasks.push(program.task({ family: this.id, parameters: { table: table.name, measure: measure.name, z: 3 }, question: `For how many ${things(context, table, 'many')} ${isAboveIts(name).replace(/ above .*/, '')} the ${name} more than 3 standard deviations away from ${isAboveIts(name).split(' ').pop()} mean (population standard deviation)?`, tables: [table.name], dependency: 'outlier', needs: this.needs }));
         perTable++;
       }
       if (tasks.length >= context.maxPerFamily) break;

@@ -623,10 +623,10 @@ export const statisticsSpearmanFamily: TaskFamily = {
       for (let i = 0; i < ms.length; i++) {
         for (let j = i + 1; j < ms.length; j++) {
           if (derivedPair(context, { table: table.name, column: ms[i].name }, { table: table.name, column: ms[j].name })) continue;
-          if (await constructedLink(context, table, ms[i], ms[j])) continue;
           const found = await correlationsOf(context, table, ms[i], ms[j]);
-          // (Both positive: with a negative link, Spearman's minus Pearson's points the other way than "stronger".)
-          if (found && found.r > 0 && found.rho > 0 && rankCorrelationIsSignal(found.rho, found.n) && Math.abs(found.rho - found.r) >= MIN_RANK_GAP && (!best || Math.abs(found.rho - found.r) > Math.abs(best.rho - best.r))) best = { a: ms[i], b: ms[j], ...found };
+          // (Both positive: with a negative link, Spearman's minus Pearson's points the other way than "stronger"; the
+          // construction checked last, on a pair that would be chosen.)
+          if (found && found.r > 0 && found.rho > 0 && rankCorrelationIsSignal(found.rho, found.n) && Math.abs(found.rho - found.r) >= MIN_RANK_GAP && (!best || Math.abs(found.rho - found.r) > Math.abs(best.rho - best.r)) && !(await constructedLink(context, table, ms[i], ms[j]))) best = { a: ms[i], b: ms[j], ...found };
         }
       }
       if (!best) continue;
