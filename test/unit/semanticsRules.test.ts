@@ -3609,3 +3609,89 @@ describe('semantics rules: the forty-first set\'s rules stay off their look-alik
     }
   });
 });
+
+describe('semantics rules: nuclides in SQLite, bus events in Parquet, landings by sea region, a costs-and-returns workbook (the forty-second set)', function () {
+  this.timeout(180_000);
+  const role = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).role.value;
+
+  it('reads NUBASE2016: natural abundances and branching ratios that add up to 100 within each element or nuclide are shares', async () => {
+    const env = await load('nubase2016-nuclides-sqlite');
+    for (const [table, name] of [['nuclides', 'abundance'], ['decays', 'branching']]) {
+      const c = column(env, table, name);
+      assert.equal(c.additivity?.value, 'non-additive', `${table}.${name}: ${c.additivity?.why}`);
+      assert.equal(c.additivity?.source.kind === 'rule' && c.additivity.source.rule, 'additivity:shares-of-a-whole');
+    }
+  });
+
+  it('reads the MBTA LAMP events: seconds after midnight are times of day, a headway is averaged, a stop sequence is a position, a fleet number identifies', async () => {
+    const env = await load('mbta-lamp-vehicle-events-parquet');
+    const t = 'test_events';
+    for (const name of ['start_time', 'plan_start_time', 'tm_scheduled_time_sam', 'stop_arrival_seconds', 'stop_departure_seconds', 'gtfs_travel_to_seconds']) {
+      assert.equal(role(env, t, name), 'time', name);
+      assert.equal(column(env, t, name).role.source.kind === 'rule' && (column(env, t, name).role.source as { rule: string }).rule, 'time:seconds-after-midnight', name);
+    }
+    for (const name of ['travel_time_seconds', 'dwell_time_seconds']) assert.equal(column(env, t, name).additivity?.value, 'additive', `${name}: a duration, no longer one term of a sum with a level`);
+    for (const name of ['route_direction_headway_seconds', 'direction_destination_headway_seconds']) assert.equal(column(env, t, name).additivity?.value, 'non-additive', name);
+    assert.equal(role(env, t, 'stop_sequence'), 'ordinal');
+    assert.equal(role(env, t, 'vehicle_label'), 'identifier');
+    const vp = 'ingestion_gtfs_rt_vp';
+    assert.equal(role(env, vp, 'vehicle_vehicle_label'), 'identifier', '1628, and a train\'s 3681-3884');
+    assert.equal(role(env, vp, 'vehicle_current_stop_sequence'), 'ordinal', 'whole numbers Parquet stores as floats');
+    assert.equal(role(env, vp, 'vehicle_position_bearing'), 'measure', 'a reading taken at a position');
+    assert.equal(column(env, vp, 'vehicle_position_bearing').additivity?.value, 'non-additive');
+    assert.equal(role(env, vp, 'vehicle_occupancy_status'), 'ordinal', 'MANY_SEATS_AVAILABLE, FEW_SEATS_AVAILABLE');
+    assert.equal(role(env, vp, 'vehicle_congestion_level'), 'ordinal', 'empty, a level on a ladder');
+    assert.equal(role(env, vp, 'vehicle_vehicle_license_plate'), 'identifier');
+    assert.equal(column(env, vp, 'vehicle_position_odometer').additivity?.value, 'semi-additive');
+  });
+
+  it('reads the JRC FDI landings: an ecoregion and an ICES rectangle are places, vessel lengths and mesh sizes coded as bands are ordered', async () => {
+    const env = await load('jrc-fdi-ecoregion-landings-partitions');
+    const t = memberOf(env, 'azores_data');
+    assert.equal(role(env, t, 'ecoregion'), 'geo');
+    assert.equal(role(env, t, 'icesname'), 'geo', '03C8, 50D9');
+    assert.equal(role(env, t, 'vessel_length'), 'ordinal', 'VL0010 … VL40XX');
+    assert.equal(role(env, t, 'mesh_size_range'), 'ordinal', '16D20 … 100DXX, NK');
+  });
+
+  it('reads the USDA corn workbook: a pivot whose line items name their units in brackets holds no sums across its rows; a display order is an order', async () => {
+    const env = await load('usda-ers-corn-costs-returns-xlsx');
+    const pivot = 'corn_cost_return_corn_pivot';
+    const years = env.semantics.columns.filter((c) => c.table === pivot && c.role.value === 'measure');
+    assert.equal(years.length, 24);
+    for (const c of years) assert.equal(c.additivity?.value, 'non-additive', `${c.column}: ${c.additivity?.why}`);
+    assert.equal(role(env, 'corn_cost_return_data_sheet_machine_readable', 'order_'), 'ordinal');
+  });
+});
+
+describe('semantics rules: the forty-second set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps counts of 0–100 that do not add up to 100 per parent, durations, HHMM times and a sequence length as they were', async () => {
+    const rows = Array.from({ length: 80 }, (_, i) => `${i},${Math.floor(i / 4)},${(i * 37) % 101},${600 + ((i * 53) % 1700)},${(i * 97) % 5000},${200 + i}`);
+    const folder = makeFolder({ 'lines.csv': ['line_id,order_id,quantity,start_time,elapsed_seconds,sequence_length', ...rows].join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'lines', 'quantity')?.additivity?.value, 'additive', 'sums per order are anything but 100');
+      assert.notEqual((found(env, 'lines', 'start_time')?.role.source as { rule?: string } | undefined)?.rule, 'time:seconds-after-midnight', 'an HHMM time stays at 2400 or under');
+      assert.notEqual(found(env, 'lines', 'elapsed_seconds')?.role.value, 'time', 'seconds with no moment named and no date beside them: a duration');
+      assert.notEqual(found(env, 'lines', 'sequence_length')?.role.value, 'ordinal', 'a sequence is a position only as the last word');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('reads product codes of letters and four digits, and class labels in digits, as no bands and no fleet numbers', async () => {
+    const codes = ['AB4821', 'AB1937', 'AB6604', 'AB2290', 'AB7315'];
+    const rows = Array.from({ length: 60 }, (_, i) => `${i},${codes[i % 5]},${i % 2},${(i * 13) % 50}`);
+    const folder = makeFolder({ 'items.csv': ['item_id,product_code,label,price', ...rows].join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'items', 'product_code')?.role.value, 'ordinal', 'no band joins another');
+      assert.notEqual(found(env, 'items', 'label')?.role.value, 'identifier', 'a class label 0/1');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

@@ -82,6 +82,8 @@ export interface ColumnEvidence {
   pipeListColumns?: number;
   /** The child table the loader made of this JSON key's arrays (`linkedEvents` → `…_linked_events`): the column is the array. */
   arrayTable?: string;
+  /** Text columns of at most 30 values: all of them, where a sample may show two (a scale's rarer steps). */
+  allValues?: unknown[];
 }
 
 interface RoleDecision {
@@ -326,6 +328,29 @@ const timeRules: Rule[] = [
       why: `named ${column.name}, every value a calendar day written YYYYMMDD (${days[0]})`,
       time: { storage: 'text', grain: 'day', layout: 'YYYYMMDD', min: iso(sorted[0]), max: iso(sorted.at(-1)!), isoExpression: "substr({col}, 1, 4) || '-' || substr({col}, 5, 2) || '-' || substr({col}, 7, 2)" },
     };
+  },
+  // Seconds after midnight (transit data: GTFS's `start_time` 26400 = 07:20, `stop_arrival_seconds` beside the
+  // `stop_arrival_dt` it writes as a number, `…_time_sam`, a dictionary's "seconds after midnight"): when in the day
+  // something happened, not a quantity. (GTFS's service day runs past midnight, to 30 hours; a time written HHMM stays
+  // at 2400 or under.)
+  (e, n) => {
+    const { column } = e;
+    if ((column.type !== 'integer' && !(column.type === 'real' && wholeSteps(e))) || column.min === undefined || n.tokens.length < 2) return undefined;
+    const min = num(column.min);
+    const max = num(column.max);
+    if (min < 0 || max > 30 * 3600 || max <= 2400) return undefined;
+    const described = e.dictionary !== undefined && /\bseconds? (after|past|since|from) midnight\b/i.test(e.dictionary.description);
+    const sam = n.last === 'sam' && n.tokens.includes('time');
+    const moment = n.last === 'time' && /^(start|end|arrival|departure|arrive|depart|scheduled|pickup|dropoff)$/.test(n.tokens[n.tokens.length - 2]);
+    const stem = n.tokens.slice(0, -1).join(' ');
+    const twin = /^(seconds|secs|sec)$/.test(n.last ?? '') && e.table.columns.find((c) => {
+      const t = nameTokens(c.originalName || c.name);
+      return c !== column && (c.type === 'datetime' || c.type === 'date') && /^(dt|datetime|timestamp|ts)$/.test(t[t.length - 1] ?? '') && t.slice(0, -1).join(' ') === stem;
+    });
+    if (!described && !sam && !moment && !twin) return undefined;
+    const clock = (v: number) => `${String(Math.floor(v / 3600)).padStart(2, '0')}:${String(Math.floor((v % 3600) / 60)).padStart(2, '0')}`;
+    const why = described ? `described as "${e.dictionary!.description}"` : twin ? `named ${column.name} beside ${twin.name}, the same moment as a date and time` : `named ${column.name}`;
+    return { role: 'time', rule: 'time:seconds-after-midnight', confidence: described ? 0.8 : 0.6, why: `${why}, whole numbers ${min}–${max}: seconds after midnight (${clock(min)} to ${clock(max)})`, time: { storage: 'text', grain: 'other', layout: 'seconds after midnight', isoExpression: "time({col}, 'unixepoch')" } };
   },
   (e, n) => {
     const { column } = e;
@@ -814,7 +839,12 @@ function positionLabels(e: ColumnEvidence): number | undefined {
  */
 function scaleLabels(e: ColumnEvidence): string | undefined {
   if (e.column.type !== 'text') return undefined;
-  const values = [...new Set(presentTexts(e).map((v) => v.trim().toLowerCase().replace(/\s+/g, ' ')))];
+  const texts = e.allValues ? e.allValues.filter((v): v is string => typeof v === 'string' && v.trim() !== '' && !isMissingText(v)) : presentTexts(e);
+  const values = [...new Set(texts.map((v) => v.trim().toLowerCase().replace(/\s+/g, ' ')))];
+  // Amounts of one thing by a quantifier (GTFS-RT's `MANY_SEATS_AVAILABLE`, `FEW_SEATS_AVAILABLE`, `NO_SEATS…`): steps
+  // of how much of it there is.
+  const quantified = values.map((v) => /^(many|few|some|no|most|more|less|fewer|several)[ _](.+)$/.exec(v));
+  if (values.length >= 2 && values.length <= 8 && quantified.every((m) => m !== null) && new Set(quantified.map((m) => m![2])).size === 1) return `amounts of ${quantified[0]![2].replace(/_/g, ' ')} (${values.join(', ')})`;
   if (values.length < 3 || values.length > 30) return undefined;
   const numbered = values.map((v) => /^(class|grade|stage|level|tier|phase|category|cat) ([ivx]+|\d{1,2})$/.exec(v)).filter((m) => m !== null);
   if (numbered.length >= 2 && new Set(numbered.map((m) => m![1])).size === 1 && values.length - numbered.length <= 1) return `${numbered[0]![1]}es numbered ${numbered.map((m) => m![2].toUpperCase()).join(', ')}`;
@@ -826,6 +856,19 @@ function scaleLabels(e: ColumnEvidence): string | undefined {
   // (…with a band open at either end, `<1` and `90+`, `under 5` and `85 and over`: the first and the last.)
   const openEnds = values.filter((v) => /^(<|>|≤|≥|<=|>=|under |over |below |above )\s?\d+$|^\d+ ?\+$|^\d+ (and|or) (over|older|more|above)$/.test(v));
   if (ranges.length >= 3 && openEnds.length <= 2 && ranges.length + openEnds.length >= values.length - 1) return `ranges of a number (${[...openEnds.slice(0, 1), ...ranges].slice(0, 3).join(', ')} …)`;
+  // Bands coded as their bounds (the EU's fleet data: a vessel length `VL0010` = 0–10 m, `VL1218`, `VL40XX` = 40 m
+  // and over; a mesh size `16D20` = 16–20 mm, `100DXX`), with `NK` (not known) beside them: steps of one scale.
+  // (Bands join up, one's upper bound another's lower, where codes of letters and four digits, `AB1234`, do not.)
+  const bands = values.map((v) => {
+    const m = /^([a-z]{0,3})(\d+)d(\d+|xx)$/.exec(v) ?? /^([a-z]{1,3})(\d\d)(\d\d|xx)$/.exec(v);
+    return m !== null && (m[3] === 'xx' || Number(m[2]) < Number(m[3])) ? { v, prefix: m[1], low: Number(m[2]), high: m[3] === 'xx' ? undefined : Number(m[3]) } : undefined;
+  }).filter((b) => b !== undefined);
+  const coded = bands.map((b) => b.v);
+  const closed = bands.filter((b) => b.high !== undefined);
+  const joined = closed.filter((b) => bands.some((o) => o.low === b.high));
+  const unknown = values.filter((v) => /^(nk|na|n\/a|unknown|other|all|none|-)$/.test(v));
+  const shown = [...new Set(texts.map((v) => v.trim()))].filter((v) => coded.includes(v.toLowerCase()));
+  if (coded.length >= 3 && new Set(bands.map((b) => b.prefix)).size === 1 && joined.length >= 2 && joined.length >= closed.length / 2 && coded.length + unknown.length >= values.length - 1) return `bands coded by their bounds (${shown.slice(0, 3).join(', ')} …)`;
   return undefined;
 }
 
@@ -1926,11 +1969,19 @@ const RULES: Rule[] = [
     if (scale) return { role: 'ordinal', rule: 'ordinal:scale-labels', confidence: 0.6, why: `values are ${scale}: steps of one scale` };
     if (positions) return { role: 'ordinal', rule: 'ordinal:position-labels', confidence: 0.7, why: `${positions} values, each naming a position (${column.samples.slice(0, 2).join(', ')}…)` };
     // A sort key (`sort` 0, 1, 1.1 … 3, `sort_order`, `display_order`): the order rows are shown in.
-    const sortKey = (n.tokens.length === 1 && n.last === 'sort') || /^(sort_(order|key|index|no)|display_order|sortorder|sortkey)$/.test(n.tokens.join('_'));
+    // (An `Order` alone is one where it repeats across the rows, a line item's place in each region's list: unique per
+    // row, or pointing at another table, it numbers orders.)
+    const displayOrder = n.tokens.length === 1 && n.last === 'order' && column.type === 'integer' && !e.foreignKey && !e.referenced && !e.declaredKey && column.distinctCount < e.table.rowCount / 2;
+    const sortKey = (n.tokens.length === 1 && n.last === 'sort') || displayOrder || /^(sort_(order|key|index|no)|display_order|sortorder|sortkey)$/.test(n.tokens.join('_'));
     if (sortKey && isNumber(column)) return { role: 'ordinal', rule: 'ordinal:sort-key', confidence: 0.7, why: `named ${column.name}: the order rows are shown in` };
     // A cost of seed is money, whatever else `seed` names.
-    const word = hasAny(n.tokens, MONEY_WORDS) ? undefined : hasAny(n.tokens, ORDINAL_WORDS);
-    if (word && (column.type === 'text' || column.type === 'integer') && !(column.type === 'text' && column.distinctCount > 50)) return { role: 'ordinal', rule: 'ordinal:name', confidence: 0.8, why: `named ${column.name}: ${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}` };
+    // (…nor is a reading taken at a position, `vehicle_position_bearing`, `position_speed`: the reading is what it holds.)
+    const reading = n.last !== undefined && !ORDINAL_WORDS.has(n.last) && /^(bearing|heading|azimuth|angle|speed|odometer|altitude|elevation|latitude|longitude|lat|lon|lng|accuracy)$/.test(n.last);
+    // (A sequence is a position only as the name's last word, `stop_sequence`; a `sequence_length` is a length.)
+    const word = hasAny(n.tokens, MONEY_WORDS) || reading ? undefined : hasAny(n.tokens, ORDINAL_WORDS) ?? (n.last === 'sequence' ? 'sequence' : undefined);
+    // (Whole numbers a file stores as floats, `11.0`, are integers here: Parquet writes a nullable int so.)
+    const wholeReals = column.type === 'real' && Number.isInteger(num(column.min)) && Number.isInteger(num(column.max)) && column.samples.every((v) => v === null || Number.isInteger(v));
+    if (word && (column.type === 'text' || column.type === 'integer' || wholeReals) && !(column.type === 'text' && column.distinctCount > 50)) return { role: 'ordinal', rule: 'ordinal:name', confidence: 0.8, why: `named ${column.name}: ${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}` };
     return undefined;
   },
   // An empty column says only its name: a time word or a quantity word at its head.
@@ -1955,7 +2006,10 @@ const RULES: Rule[] = [
     // A coordinate or a place (`beneficiary_location_latitude`, `origin`, `publisher_place`), a key (`viaf`, `isni`).
     const place = GEO_WORDS[n.last] ?? (EMPTY_PLACE_WORDS.has(n.last) ? 'city' : undefined);
     if (place && !hasAny(n.tokens, IDENTIFIER_WORDS) && !(n.last !== undefined && CODE_WORDS.has(n.last))) return { role: 'geo', rule: 'geo:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}`, geo: place };
-    if (hasAny([n.last], IDENTIFIER_WORDS) || n.last === 'identifier') return { role: 'identifier', rule: 'identifier:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}`, identifier: 'code' };
+    // (…or a registration, `vehicle_license_plate`: what a vehicle is known by.)
+    if (hasAny([n.last], IDENTIFIER_WORDS) || n.last === 'identifier' || /^(plate|registration|vin|callsign)$/.test(n.last)) return { role: 'identifier', rule: 'identifier:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}`, identifier: 'code' };
+    // A level on a ladder (`congestion_level`, `crowding_level`): an order of states, empty or not.
+    if (n.last === 'level' && n.tokens.length > 1 && RANKED_LEVELS.has(n.tokens[n.tokens.length - 2])) return { role: 'ordinal', rule: 'ordinal:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}: a level on a ladder` };
     // "Number of volumes", "number of lines": a count.
     if (n.tokens.length >= 3 && /^(number|num|no)$/.test(n.tokens[0]) && n.tokens[1] === 'of') return { role: 'measure', rule: 'measure:empty-name', confidence: 0.4, why: `empty, named ${e.column.name} (a count)` };
     // A dictionary that says what its 1 and 0 mean ("indication if a photo was taken (1) or not (0)").
@@ -2007,8 +2061,10 @@ const RULES: Rule[] = [
     if (n.tokens.length === 1 && ENTITY_NOUNS.has(n.tokens[0]) && wholeNumbersWritten(e)) {
       return { role: 'identifier', rule: 'identifier:entity-number', confidence: 0.65, why: `named ${e.column.name}, whole numbers written as text: the number of the ${n.tokens[0]} a row is about`, identifier: 'code' };
     }
-    // Long strings of digits of one length (`500012345`, a register's number): codes, not quantities.
     const digits = presentTexts(e).map((v) => v.trim());
+    // A label that is a number (`vehicle_label` "1721", a fleet number): the name a thing is known by.
+    if (n.last === 'label' && n.tokens.length >= 2 && digits.length > 0 && digits.every((v) => /^\d{3,}$/.test(v))) return { role: 'identifier', rule: 'identifier:number-label', confidence: 0.6, why: `named ${e.column.name}, whole numbers written as text: the number a thing is known by`, identifier: 'code' };
+    // Long strings of digits of one length (`500012345`, a register's number): codes, not quantities.
     if (digits.length >= 5 && digits.every((v) => /^\d{6,}$/.test(v)) && new Set(digits.map((v) => v.length)).size === 1 && !hasAny(n.tokens, ADDITIVE_WORDS) && !hasAny(n.tokens, MONEY_WORDS)) {
       return { role: 'identifier', rule: 'identifier:digit-codes', confidence: 0.6, why: `values are strings of ${digits[0].length} digits, written as text: codes` };
     }
@@ -2127,6 +2183,10 @@ const RULES: Rule[] = [
     if (!personName && (textWord === 'name' || textWord === 'title') && codeShaped(e) && f.multiWord === 0 && column.distinctCount >= 0.95 * nonNullRows) {
       return { role: 'identifier', rule: 'identifier:coded-name', confidence: 0.65, why: `named ${column.name}, one code-like value per row (${column.samples[0]}…)`, identifier: column.candidateKey ? 'primary-key' : 'code' };
     }
+    // A label that is a number (`vehicle_label` "1628": the fleet number painted on a bus): what the thing is known by.
+    // (A train's is its cars' numbers joined, `3681-3884`.)
+    const numbered = presentTexts(e).map((v) => v.trim());
+    if (textWord === 'label' && n.tokens.length >= 2 && numbered.length > 0 && numbered.every((v) => /^\d{3,}(-\d{3,})*$/.test(v))) return { role: 'identifier', rule: 'identifier:number-label', confidence: 0.6, why: `named ${column.name}, whole numbers written as text (${numbered[0]}): the number a thing is known by`, identifier: 'code' };
     return { role: 'text', rule: personName ? 'text:person-name' : 'text:name', confidence: 0.85, why: `named ${column.name}: text for people` };
   },
   // Numbers: categories coded as numbers, row numbers, else quantities.
@@ -2241,6 +2301,10 @@ const RULES: Rule[] = [
     if (n.last === 'duration' && presentTexts(e).length > 0 && presentTexts(e).every((v) => /^\d{1,8}$/.test(v.trim()))) {
       return { role: 'measure', rule: 'measure:duration-digits', confidence: 0.6, why: `named ${column.name}, written in digits: a duration` };
     }
+    // ICES statistical rectangles (`50D9`, `03C8`: a row of half a degree of latitude numbered from 36°N, a column of
+    // a degree of longitude lettered and numbered from 44°W): the cell of the sea each row's catch is from.
+    const cells = presentTexts(e).map((v) => v.trim());
+    if (cells.length >= 5 && new Set(cells).size >= 3 && cells.every((v) => /^\d\d[A-M]\d$/.test(v))) return { role: 'geo', rule: 'geo:ices-rectangle', confidence: 0.6, why: `values are ICES statistical rectangles (${cells[0]}): cells of the sea`, geo: 'region' };
     // An organisation's acronym (`UNHCR`, `ILO`): a short name for people, no code.
     if (f.codeLike >= 0.9 && f.meanLength <= 16 && (n.last === 'acronym' || n.last === 'acronyms')) return { role: 'text', rule: 'text:acronym', confidence: 0.55, why: `named ${column.name}: short names for people` };
     if (f.codeLike >= 0.9 && f.meanLength <= 16) return { role: 'identifier', rule: 'identifier:code-values', confidence: 0.7, why: 'short codes of capitals and digits', identifier: 'code' };
@@ -2470,7 +2534,7 @@ function classificationCode(tokens: readonly string[]): string | undefined {
 }
 
 /** A level that is a rank on a ladder, not a level at a moment ("School Leaver education levels", "skill level"). */
-const RANKED_LEVELS = new Set(['education', 'educational', 'skill', 'skills', 'experience', 'grade', 'difficulty', 'security', 'service', 'confidence', 'significance', 'priority', 'risk', 'alert', 'language', 'entry', 'management', 'seniority', 'qualification', 'qualifications', 'study', 'school', 'government', 'geographic', 'geography', 'aggregation', 'threat', 'access', 'care', 'evidence']);
+const RANKED_LEVELS = new Set(['education', 'educational', 'skill', 'skills', 'experience', 'grade', 'difficulty', 'security', 'service', 'confidence', 'significance', 'priority', 'risk', 'alert', 'language', 'entry', 'management', 'seniority', 'qualification', 'qualifications', 'study', 'school', 'government', 'geographic', 'geography', 'aggregation', 'threat', 'access', 'care', 'evidence', 'congestion', 'crowding', 'noise']);
 
 /** Statistics that open a name and qualify the rest (`pct_rpt`, `avg_wait`, `share_female`). */
 const STATISTIC_OPENERS = new Set(['pct', 'percent', 'perc', 'avg', 'average', 'mean', 'median', 'share', 'ratio', 'rate', 'prop', 'proportion', 'frac', 'fraction']);
@@ -2503,7 +2567,8 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   // over the incidents.
   const minutes = /^(min|mins|minutes)$/.test(tokens[0] ?? '') ? tokens.slice(1) : tokens;
   const minimum = tokens[0] === 'min' && evidence.table.columns.some((c) => { const t = nameTokens(c.originalName || c.name); return t[0] === 'max' && t.slice(1).join(' ') === minutes.join(' '); });
-  if (!minimum && minutes.length === 1 && /^(gap|gaps|headway|headways)$/.test(minutes[0])) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:gap' }, why: `named ${evidence.column.name}: the spacing between one thing and the next, averaged, not summed` };
+  // (A headway is one wherever the name says it, `route_direction_headway_seconds`.)
+  if (!minimum && ((minutes.length === 1 && /^(gap|gaps|headway|headways)$/.test(minutes[0])) || tokens.some((t) => t === 'headway' || t === 'headways'))) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:gap' }, why: `named ${evidence.column.name}: the spacing between one thing and the next, averaged, not summed` };
   if (!minimum && minutes.length === 1 && minutes !== tokens && /^(delay|delays|wait|waiting|lateness|downtime|outage|outages)$/.test(minutes[0])) return { value: 'additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:minutes-of-delay' }, why: `named ${evidence.column.name}: the minutes of each ${minutes[0]}, which add up over them` };
   // Things available now, counted (`numbikesavailable`, `beds_available`, `seats available`: at a station, a hospital,
   // a flight): a level at each report, summed across places, not over time. (Not a capacity offered over a month,

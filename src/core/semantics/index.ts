@@ -12,7 +12,7 @@ import { columnSemantics, defaultAggregation, pipeJoined, type ColumnEvidence } 
 import { checkReferences, CORRECTIONS_FILE, readCorrections, type SemanticCorrections } from './corrections';
 import { normalName, readCodebookTables, readDictionaries, readPreambleLegends, tablesDescribedBy, withoutCopyNumber } from './dictionary';
 import { addPartitionViews, findPartitions } from './partitions';
-import { markLandAreas, markMixedUnits, markPositionsInGroups, markPositionsInTime, markRepeatedPerKey, markRunningTotals, spreadLevelsThroughSums } from './levels';
+import { markLandAreas, markMixedUnits, markPositionsInGroups, markPositionsInTime, markRepeatedPerKey, markRunningTotals, markSharesOfAWhole, spreadLevelsThroughSums } from './levels';
 import { dateShape } from './grain';
 import { inferRelationships, viewLineage, type ColumnLineage } from './relationships';
 import { nameTokens } from './lexicon';
@@ -224,6 +224,7 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
           arrayTable: profile.tables.find((t) => t.parent !== undefined && (t.parent.table === table.name || memberTables(table.name).includes(t.parent.table)) && bare(t.originalName) === bare(column.originalName || column.name))?.name,
           sample,
         };
+        if (column.type === 'text' && column.distinctCount <= 30) evidence.allValues = column.distinctCount <= 12 && distinct ? distinct : distinctValues(db, draft, table, column.name, 31);
         if (mayHoldDates(column, evidence.fingerprint)) evidence.dateShape = dateShape(db, table.name, column.name);
         if (evidence.fingerprint.missingText > 0 && column.type === 'text') evidence.missingRows = placeholderRows(db, table.name, column.name);
         semantics = columnSemantics(evidence);
@@ -241,6 +242,8 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
   for (const table of ordered) markRepeatedPerKey(db, table, tableColumns.get(table.name) ?? []);
   // A value column beside a unit column holding ratios and amounts is not summed as stored.
   for (const table of ordered) markMixedUnits(db, table, tableColumns.get(table.name) ?? []);
+  // Per cents of a parent's whole, a row per part, are shares.
+  for (const table of ordered) markSharesOfAWhole(db, table, tableColumns.get(table.name) ?? []);
   // An area of land over time is a stock.
   for (const table of ordered) markLandAreas(table, tableColumns.get(table.name) ?? []);
   // And numberings that run 1…n within each group are positions.

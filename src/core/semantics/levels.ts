@@ -429,6 +429,41 @@ export function markMixedUnits(db: Database, table: TableProfile, columns: Colum
   markSeriesPerRow(db, table, columns);
 }
 
+/** Parents with two rows or more whose shares must add up to a hundred before a column reads as shares of each. */
+const MIN_WHOLE_PARENTS = 5;
+
+/**
+ * Per cents of each parent's whole, one row per part: a nuclide's decay modes with their branching ratios (100 for
+ * the main mode, 16 for β⁻n …), an element's isotopes with their natural abundances (99.9885 and 0.0115 for
+ * hydrogen). Figures from 0 to 100 that add up to 100 over the rows of most parents (half of those with two rows or
+ * more, at least five) are shares of a whole: averaged or taken one by one, never summed across parents.
+ */
+export function markSharesOfAWhole(db: Database, table: TableProfile, columns: ColumnSemantics[]): void {
+  const keys = columns.filter((c) => c.role.value === 'identifier' && (table.columns.find((p) => p.name === c.column)?.distinctCount ?? Infinity) < 0.9 * table.rowCount).slice(0, 4);
+  if (keys.length === 0) return;
+  const shares = columns.filter((c) => {
+    const p = table.columns.find((x) => x.name === c.column);
+    if (!p || c.role.value !== 'measure' || c.additivity?.value !== 'additive' || c.additivity.source.kind === 'user' || c.role.source.kind === 'user') return false;
+    return (p.type === 'real' || p.type === 'integer') && Number(p.min) >= 0 && Number(p.max) >= 99.5 && Number(p.max) <= 100;
+  });
+  for (const c of shares) {
+    for (const key of keys) {
+      let row: unknown[] | undefined;
+      try {
+        row = db.exec(`SELECT COUNT(*), SUM(ABS(s - 100) <= 0.5) FROM (SELECT SUM(${q(c.column)}) AS s, COUNT(${q(c.column)}) AS n FROM ${q(table.name)} WHERE ${q(key.column)} IS NOT NULL GROUP BY ${q(key.column)}) WHERE n > 1`)[0]?.values[0];
+      } catch {
+        continue;
+      }
+      const parents = Number(row?.[0] ?? 0);
+      const whole = Number(row?.[1] ?? 0);
+      if (whole < MIN_WHOLE_PARENTS || whole < parents / 2) continue;
+      c.additivity = { value: 'non-additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:shares-of-a-whole' }, why: `figures 0–100 that add up to 100 over the rows of ${whole} of the ${parents} ${key.column} values with several rows: per cents of each one's whole, never summed across them` };
+      c.aggregation = 'avg';
+      break;
+    }
+  }
+}
+
 /** Words of a column that names the series (the indicator) each row of a wide table holds. */
 const SERIES_WORDS = new Set(['series', 'indicator', 'indikator', 'variable', 'measure', 'metric', 'quant', 'quantity', 'parameter', 'param']);
 
@@ -438,7 +473,8 @@ const SERIES_WORDS = new Set(['series', 'indicator', 'indikator', 'variable', 'm
  * the next): each period's column holds shares beside areas and amounts, never summed as stored.
  */
 function markSeriesPerRow(db: Database, table: TableProfile, columns: ColumnSemantics[]): void {
-  const periodHeaded = (name: string) => /^\s*[A-Za-z]{0,2}\s?(1[5-9]\d\d|20\d\d)(\s|$|[_\-[(.])/.test(name);
+  // (Or a year under a banner: a pivot's "Base survey of 2016" over `2019`, loaded as "Base survey of 2016 2019".)
+  const periodHeaded = (name: string) => /^\s*[A-Za-z]{0,2}\s?(1[5-9]\d\d|20\d\d)(\s|$|[_\-[(.])/.test(name) || /\s(1[5-9]\d\d|20\d\d)$/.test(name);
   const headedByPeriod = (c: ColumnSemantics) => {
     const profile = table.columns.find((p) => p.name === c.column);
     return profile !== undefined && periodHeaded(profile.originalName || profile.name);
@@ -458,20 +494,52 @@ function markSeriesPerRow(db: Database, table: TableProfile, columns: ColumnSema
     return profile !== undefined && periodHeaded(profile.originalName || profile.name) && c.role.value === 'measure' && c.additivity?.value !== 'non-additive' && c.additivity?.source.kind !== 'user' && c.role.source.kind !== 'user';
   });
   if (periods.length < 3) return;
-  const by = quantityColumn(table, SERIES_WORDS);
-  if (!by) return;
-  let named: string[];
-  try {
-    named = (db.exec(`SELECT DISTINCT ${q(by.name)} FROM ${q(table.name)} WHERE ${q(by.name)} IS NOT NULL LIMIT 51`)[0]?.values ?? []).map((r) => String(r[0]));
-  } catch {
-    return;
+  const series = quantityColumn(table, SERIES_WORDS);
+  let by: { name: string; named: string[]; mixed: string } | undefined;
+  if (series) {
+    let named: string[];
+    try {
+      named = (db.exec(`SELECT DISTINCT ${q(series.name)} FROM ${q(table.name)} WHERE ${q(series.name)} IS NOT NULL LIMIT 51`)[0]?.values ?? []).map((r) => String(r[0]));
+    } catch {
+      return;
+    }
+    const mixed = named.find((v) => RATIO_UNIT.test(v) || namesStatistic(v));
+    if (named.length >= 2 && mixed !== undefined) by = { name: series.name, named, mixed };
+  } else {
+    by = unitsInRowLabels(db, table);
   }
-  const mixed = named.find((v) => RATIO_UNIT.test(v) || namesStatistic(v));
-  if (named.length < 2 || mixed === undefined) return;
+  if (!by) return;
   for (const c of periods) {
-    c.additivity = { value: 'non-additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:mixed-quantities' }, why: `one of ${periods.length} period columns of a table whose ${by.name} names a different series on each row (${named.length}, among them '${mixed}'): never summed as stored` };
+    c.additivity = { value: 'non-additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:mixed-quantities' }, why: `one of ${periods.length} period columns of a table whose ${by.name} names a different series on each row (${by.named.length}, among them '${by.mixed}'): never summed as stored` };
     c.aggregation = 'avg';
   }
+}
+
+/** A unit in brackets at the end of a row's label: "Yield (bushels per planted acre)", "Irrigated (percent of acres)". */
+const UNIT_IN_BRACKETS = /\(([^()]*\b(per|percent|percentage|dollars|euros|pounds|bushels|acres|hectares|tonnes|tons|kg|kilograms|head|number|usd|eur|gbp|index)\b[^()]*|%|\$|£|€)\)\s*$/i;
+
+/**
+ * The row labels of a wide table that name each row's unit in brackets (a pivot's line items down, years across:
+ * "Seed" and "Total, operating costs" in dollars per acre, then "Yield (bushels per planted acre)", "Price (dollars
+ * per bushel at harvest)", "Irrigated (percent of acres)"): two or more units, one of them a ratio, so each year's
+ * column holds prices, yields and shares beside amounts. The table's text column with the most such labels.
+ */
+function unitsInRowLabels(db: Database, table: TableProfile): { name: string; named: string[]; mixed: string } | undefined {
+  let best: { name: string; named: string[]; mixed: string } | undefined;
+  for (const c of table.columns) {
+    if (c.type !== 'text' || c.distinctCount < 3 || c.distinctCount > 300) continue;
+    let values: string[];
+    try {
+      values = (db.exec(`SELECT DISTINCT ${q(c.name)} FROM ${q(table.name)} WHERE ${q(c.name)} IS NOT NULL LIMIT 301`)[0]?.values ?? []).map((r) => String(r[0]));
+    } catch {
+      continue;
+    }
+    const named = values.filter((v) => UNIT_IN_BRACKETS.test(v));
+    const units = new Set(named.map((v) => (UNIT_IN_BRACKETS.exec(v)?.[1] ?? '').toLowerCase()));
+    const mixed = named.find((v) => RATIO_UNIT.test(UNIT_IN_BRACKETS.exec(v)?.[1] ?? ''));
+    if (units.size >= 2 && mixed !== undefined && (!best || named.length > best.named.length)) best = { name: c.name, named, mixed };
+  }
+  return best;
 }
 
 /**

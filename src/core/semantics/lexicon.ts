@@ -93,6 +93,9 @@ export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 's
   counties: 'county',
   cities: 'city',
   regions: 'region',
+  // A sea's or a land's ecological region (ICES's `ecoregion` "Azores", "Norwegian Sea"): an area.
+  ecoregion: 'region',
+  ecoregions: 'region',
   provinces: 'state',
   province: 'state',
   county: 'county',
@@ -252,7 +255,7 @@ export const PERIOD_FLOW_WORDS = set('gdp gnp gva revenue revenues receipts outl
 
 /** Levels measured at a moment: add across entities, not across time. */
 export const SEMI_ADDITIVE_WORDS = set(
-  'balance balances stock stocks inventory onhand hand headcount population pop capacity members subscribers outstanding backlog reserves level levels employees employment beginning ending opening closing owed debt debts cumulative cum ytd running ' +
+  'balance balances stock stocks inventory onhand hand headcount population pop capacity members subscribers outstanding backlog reserves level levels employees employment beginning ending opening closing owed debt debts cumulative cum ytd running odometer ' +
     // People or things in a state at a moment (current cases, patients in hospital, pupils enrolled, assets held).
     'current currently hospitalised hospitalized inpatients confinement isolation occupied enrolled enrollment enrolment residents inhabitants households workforce staff volunteers contributors holdings assets liabilities remaining pending ' +
     // Stocks of an economy at a date: wealth, people employed or unemployed.
