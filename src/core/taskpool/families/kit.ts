@@ -151,6 +151,9 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
       // of another column of the table, `log_overall_costs_100k` beside `overall_costs_100k`: the same figures, transformed.)
       if (s?.additivity?.source.kind === 'rule' && s.additivity.source.rule === 'additivity:confidence-interval') return false;
       if (logOfColumn(table, c)) return false;
+      // (Nor a value whose own qualifier column marks bounds and estimates, NUBASE's `half_life` beside a
+      // `half_life_relation` of '=', '<', '>', '~' — nor its error: means and correlations mix bounds with values.)
+      if (qualifiedValue(table, c)) return false;
       // (Nor a seasonally adjusted series beside its raw one: the same figures smoothed, which an office leaves 0 where
       // it made no estimate.)
       if (context.semantics.relationships.some((r) => r.kind === 'derived-column' && r.table === table.name && r.column === c.name && r.source.kind === 'rule' && r.source.rule === 'derived-column:seasonally-adjusted')) return false;
@@ -476,6 +479,12 @@ export function groupings(context: FamilyContext, table: TableProfile, options: 
     if (!options.parentOf && context.ungrouped?.has(repetitionKey(table.name, c.name))) return false;
     if (context.notKnown?.has(repetitionKey(table.name, c.name))) return false;
     if (quantileBins(c)) return false;
+    // (Nor a qualifier of a value, '=' / '<' / '~': how exact each value beside it is, no kind of thing.)
+    if (comparisonMarks(c)) return false;
+    // (Nor a partition's file column, `source_ecoregion`, where the files hold the same `ecoregion` themselves: the
+    // files' own column is the grouping, named as they name it.)
+    const partition = context.semantics.partitions.find((p) => p.view === table.name);
+    if (partition && c.name === `source_${partition.key}` && table.columns.some((o) => o.name === partition.key)) return false;
     // (Nor the result of a significance test, HSE's `sig_avg` Higher / Lower / No / No#: a verdict on a figure, which
     // counting or ranking rows by says nothing about the data.)
     if (/(^|_)(sig|signif|significance|significant|significantly)(_|$)/i.test(c.name) || /\bstatistically significan/i.test(s.description?.value ?? '')) return false;
@@ -578,6 +587,28 @@ export async function constructedLink(context: FamilyContext, table: TableProfil
   for (let k = 0; k + 1 < sums.length; k += 2) if (sums[k] >= 20 && sums[k + 1] >= 0.8 * sums[k]) return true;
   return false;
 }
+
+/** Cells that qualify a value beside them, not a category: '=', '<', '>', '~', '≤', '≥', '?' (a bound, an estimate). */
+const COMPARISON_MARKS = /^\s*[=<>~≤≥≈?]{1,2}\s*$/;
+
+/** A text column all of whose values are comparison marks (NUBASE's `branching_relation`): a qualifier of a value. */
+export function comparisonMarks(column: ColumnProfile): boolean {
+  const texts = column.samples.filter((v): v is string => typeof v === 'string' && v.trim() !== '');
+  return column.type === 'text' && texts.length > 0 && texts.every((v) => COMPARISON_MARKS.test(v));
+}
+
+/**
+ * A value with a qualifier column of comparison marks named after it (`half_life` and `half_life_relation`,
+ * `branching` and `branching_relation`), or the error of such a value (`half_life_error`): some of its rows are bounds
+ * or estimates, and an average or a correlation over them mixes those with measured values.
+ */
+export function qualifiedValue(table: TableProfile, column: ColumnProfile): boolean {
+  const stem = column.name.toLowerCase().replace(/_(error|err|uncertainty|unc|sigma|sd)$/, '');
+  return table.columns.some((c) => c !== column && comparisonMarks(c) && new RegExp(`^${stem.replace(/[^a-z0-9_]/g, '')}_(relation|qualifier|qual|flag|sign|comparator|operator|limit)$`).test(c.name.toLowerCase()) && c.distinctCount >= 2);
+}
+
+/** A category value that says the category is not known (`NK`, `Unknown`, `Not stated`): no group of its own to rank. */
+export const NOT_KNOWN_CATEGORY = /^(nk|n\/k|unk|unknown|not known|not stated|not specified|unspecified|not recorded)$/i;
 
 /** Whether two columns are computed one from the other (or from shared inputs): comparing them says nothing. */
 export function derivedPair(context: FamilyContext, a: { table: string; column: string }, b: { table: string; column: string }): boolean {
@@ -1094,6 +1125,11 @@ export function humanize(name: string): string {
     .filter((p, i, all) => !(p === 't' && i === 0 && all.length > 1 && /^\d/.test(all[1])));
   // Minutes of a delay or a gap (the TTC's `Min Delay`, `Min Gap`): "delay in minutes", not a minimum.
   if (kept.length === 2 && /^(min|mins)$/.test(kept[0]) && /^(delay|gap|wait|lateness)$/.test(kept[1])) return `${kept[1]} in minutes`;
+  // A duration whose unit ends the name (`dwell_time_seconds`, `headway_seconds`): "dwell time in seconds".
+  if (kept.length >= 2 && /^(seconds|secs|minutes|mins|hours|hrs|days|milliseconds|ms)$/.test(kept[kept.length - 1]) && /^(time|duration|delay|wait|waiting|headway|gap|dwell|runtime|uptime|downtime|lateness|latency|interval|elapsed)$/.test(kept[kept.length - 2])) {
+    const unit = ({ secs: 'seconds', mins: 'minutes', hrs: 'hours', ms: 'milliseconds' } as Record<string, string>)[kept[kept.length - 1]] ?? kept[kept.length - 1];
+    return `${writtenOut(kept.slice(0, -1)).join(' ')} in ${unit}`;
+  }
   // An age in years or months (`age_y`, KiGGS's; `age_m`): "age in years".
   if (kept.length === 2 && kept[0] === 'age' && /^(y|yr|yrs|m|mo|mos)$/.test(kept[1])) return `age in ${kept[1].startsWith('y') ? 'years' : 'months'}`;
   // "No. of Term", `no_of_visits`: the number of them, not "no of term".

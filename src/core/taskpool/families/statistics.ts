@@ -56,6 +56,7 @@ import {
   knownWords,
   rowsCount,
   columnPhrase,
+  NOT_KNOWN_CATEGORY,
 } from './kit';
 
 const COMPOSITION = 'sql-python-statistics';
@@ -562,6 +563,9 @@ async function zScore(context: FamilyContext, table: TableProfile, g: Grouping, 
   if (!first || first.rows.length < MIN_Z_GROUPS || !clearLeader(first.rows, 2, 0.05)) return undefined;
   // Groups of a row or two (a name per person) make a "total" that is a single record.
   if (first.rows.reduce((sum, r) => sum + num(r[3]), 0) < MIN_ROWS_PER_GROUP * first.rows.length) return undefined;
+  // A group that says its value is not known (a vessel length `NK`): whether it counts among the groups decides the
+  // mean, so the question would have two readings.
+  if (first.rows.some((r) => typeof r[0] === 'string' && NOT_KNOWN_CATEGORY.test(r[0].trim()))) return undefined;
   const group = first.rows[0][0] as string | number;
   const values = first.rows.map((r) => num(r[1]));
   const mean = values.reduce((s, v) => s + v, 0) / values.length;
