@@ -36,6 +36,10 @@ interface Series {
   keys: Array<{ column: ColumnProfile; value: string }>;
   /** Entities left out: aggregates among countries (`EU28`, `OECD`, `G-7` beside ISO codes), which total other rows. */
   aggregates: string[];
+  /** Whether the aggregates are groups of countries (beside ISO codes), or totals named so (`U.S. total`). */
+  groupsOfCountries: boolean;
+  /** The series' unit, where a unit column names one (`dollars per planted acre`). */
+  unit?: string;
 }
 
 export const seriesFamily: TaskFamily = {
@@ -60,18 +64,30 @@ export const seriesFamily: TaskFamily = {
 
 /** The largest yearly series of a long table (up to SERIES_PER_TABLE), with its entity and time columns. */
 async function seriesOf(context: FamilyContext, table: TableProfile): Promise<Series[]> {
-  const value = table.columns.find((c) => (c.type === 'integer' || c.type === 'real') && mixedQuantities(table, c, context));
+  // (Or a generic value beside a unit column naming several kinds of figure: ERS's dollars per acre, bushels per acre,
+  // dollars per bushel and percent of acres in one `Value`.)
+  const mixedMeasures = (c: ColumnProfile) => {
+    const rule = semanticsOf(context, table.name, c.name)?.additivity?.source;
+    return rule?.kind === 'rule' && rule.rule === 'additivity:mixed-measures';
+  };
+  const value = table.columns.find((c) => (c.type === 'integer' || c.type === 'real') && (mixedQuantities(table, c, context) || mixedMeasures(c)));
   if (!value) return [];
   const role = (c: ColumnProfile) => semanticsOf(context, table.name, c.name)?.role.value;
   const time = table.columns.find((c) => role(c) === 'time');
   if (!time) return [];
   // The entity: the category with the most values (countries, locations, states), not a column naming the series.
   const categories = table.columns.filter((c) => c !== value && c !== time && c.nullFraction < 0.5 && (c.type === 'text' || c.type === 'integer') && ['geo', 'dimension', 'identifier'].includes(role(c) ?? ''));
-  const entity = categories.filter((c) => c.distinctCount >= MIN_ENTITIES && c.distinctCount <= 300).sort((a, b) => b.distinctCount - a.distinctCount)[0];
+  // (A place is the entity where one is among them: ERS's regions beside the 27 line items of each, which name the series.)
+  const sized = categories.filter((c) => c.distinctCount >= MIN_ENTITIES && c.distinctCount <= 300);
+  const entity = sized.filter((c) => role(c) === 'geo').sort((a, b) => b.distinctCount - a.distinctCount)[0] ?? sized.sort((a, b) => b.distinctCount - a.distinctCount)[0];
   if (!entity) return [];
-  const keyColumns = categories.filter((c) => c !== entity && c.type === 'text' && c.distinctCount >= 2 && c.distinctCount <= 50);
-  if (keyColumns.length === 0) return [];
   const t = q(table.name);
+  // (A column the year decides, ERS's survey base — "Base survey of 2010" for 2010–2015 — splits no series: it dates
+  // the rows again.)
+  const byYear = async (c: ColumnProfile) => num((await query(context, `SELECT MAX(n) FROM (SELECT COUNT(DISTINCT ${q(c.name)}) AS n FROM ${t} GROUP BY ${q(time.name)})`))?.[0]?.[0]) === 1;
+  const keyColumns: ColumnProfile[] = [];
+  for (const c of categories) if (c !== entity && c.type === 'text' && c.distinctCount >= 2 && c.distinctCount <= 50 && !(await byYear(c))) keyColumns.push(c);
+  if (keyColumns.length === 0) return [];
   const grouped = keyColumns.map((c) => q(c.name)).join(', ');
   const rows = await query(context, `SELECT ${grouped}, COUNT(DISTINCT ${q(entity.name)}) AS entities FROM ${t} WHERE ${q(value.name)} IS NOT NULL AND CAST(${q(time.name)} AS TEXT) ${YEAR_GLOB} GROUP BY ${grouped} ORDER BY entities DESC, COUNT(*) DESC LIMIT ${SERIES_PER_TABLE}`);
   const found: Series[] = [];
@@ -79,7 +95,17 @@ async function seriesOf(context: FamilyContext, table: TableProfile): Promise<Se
   // average the countries, so "the highest" compares parts with wholes; they are left out, and the question says so.
   const values = (await query(context, `SELECT DISTINCT ${q(entity.name)} FROM ${t} WHERE ${q(entity.name)} IS NOT NULL`))?.map((r) => String(r[0])) ?? [];
   const codes = values.filter((v) => /^[A-Z]{3}$/.test(v) && COUNTRY_CODES.has(v));
-  const aggregates = codes.length >= 0.7 * values.length && codes.length < values.length ? values.filter((v) => !codes.includes(v)) : [];
+  // (So is a total among places, ERS's `U.S. total` beside its six farm regions: the whole the others make up.)
+  const totals = values.filter((v) => /\btotal\b|^all\b|^world$/i.test(v));
+  const aggregates = codes.length >= 0.7 * values.length && codes.length < values.length ? values.filter((v) => !codes.includes(v)) : totals.length > 0 && totals.length < values.length - MIN_ENTITIES + 1 ? totals : [];
+  const groupsOfCountries = codes.length >= 0.7 * values.length;
+  // The unit a series is in, where a unit column says it (ERS's `Units` 'dollars per planted acre'): one per series.
+  const unitColumn = table.columns.find((c) => c !== value && c.type === 'text' && /^(unit|units|unit of measure|unit measure)$/i.test(humanize(c.originalName || c.name).toLowerCase()));
+  const unitOf = async (chosen: Series['keys']): Promise<string | undefined> => {
+    if (!unitColumn) return undefined;
+    const found = (await query(context, `SELECT DISTINCT ${q(unitColumn.name)} FROM ${t} WHERE ${chosen.map((k) => `${q(k.column.name)} = ${sqlLiteral(k.value)}`).join(' AND ') || '1'} AND ${q(unitColumn.name)} IS NOT NULL LIMIT 2`))?.map((r) => r[0]) ?? [];
+    return found.length === 1 && quotable(found[0]) && typeof found[0] === 'string' ? String(found[0]) : undefined;
+  };
   const rowsOf = async (chosen: Series['keys']) => num((await query(context, `SELECT COUNT(*) FROM ${t} WHERE ${chosen.map((k) => `${q(k.column.name)} = ${sqlLiteral(k.value)}`).join(' AND ') || '1'}`))?.[0]?.[0]);
   for (const best of rows ?? []) {
     if (num(best[keyColumns.length]) < MIN_ENTITIES || best.slice(0, keyColumns.length).some((v) => !quotable(v) || v === null)) continue;
@@ -88,12 +114,13 @@ async function seriesOf(context: FamilyContext, table: TableProfile): Promise<Se
     const all = await rowsOf(keys);
     // The files' own column naming what they hold (`indicator` = `UNEMP`) is kept: `subject 'MEN'` alone says less.
     const partitionKey = context.semantics.partitions.find((p) => p.view === table.name)?.key;
-    for (const k of [...keys]) {
+    // (A numbered copy of another column, `Item2` beside `Item`, goes first.)
+    for (const k of [...keys].sort((a, b) => Number(/\d$/.test(b.column.name)) - Number(/\d$/.test(a.column.name)))) {
       if (k.column.name === partitionKey) continue;
       const without = keys.filter((o) => o !== k);
       if (without.length > 0 && (await rowsOf(without)) === all) keys.splice(keys.indexOf(k), 1);
     }
-    found.push({ table, value, time, entity, keys, aggregates });
+    found.push({ table, value, time, entity, keys, aggregates, groupsOfCountries, unit: await unitOf(keys) });
   }
   return found;
 }
@@ -105,7 +132,11 @@ async function ask(context: FamilyContext, s: Series): Promise<TaskSpec | undefi
   const e = q(s.entity.name);
   const countriesOnly = s.aggregates.length > 0 ? [`${e} NOT IN (${s.aggregates.map(sqlLiteral).join(', ')})`] : [];
   const inSeries = [...s.keys.map((k) => `${q(k.column.name)} = ${sqlLiteral(k.value)}`), `${v} IS NOT NULL`, `${year} ${YEAR_GLOB}`, ...countriesOnly].join(' AND ');
-  const header = (c: ColumnProfile) => (c.originalName || c.name).trim();
+  // (A header written as a capitalised word, `Value`, `Region`, reads in lower case mid-sentence; `MEASURE`, `LOCATION` as written.)
+  const header = (c: ColumnProfile) => {
+    const h = (c.originalName || c.name).trim();
+    return /^[A-Z][a-z]+( [a-z]+)*$/.test(h) ? h.toLowerCase() : h;
+  };
   const entityName = humanize(header(s.entity)).toLowerCase();
   const program = new TaskProgram(context, 'one-series');
 
@@ -140,13 +171,13 @@ async function ask(context: FamilyContext, s: Series): Promise<TaskSpec | undefi
   const keysText = keyList.length > 1 ? `${keyList.slice(0, -1).join(', ')} and ${keyList[keyList.length - 1]}` : keyList[0];
   const entity = header(s.entity);
   const valueName = header(s.value);
-  const dropped = s.aggregates.length > 0 ? `, leaving out the ${s.aggregates.length} groups of countries ('${s.aggregates[0]}', …)` : '';
+  const dropped = s.aggregates.length === 0 ? '' : s.groupsOfCountries ? `, leaving out the ${s.aggregates.length} groups of countries ('${s.aggregates[0]}', …)` : `, leaving out ${s.aggregates.map((a) => `'${a}'`).join(' and ')}`;
   const entities = pluralWords(entity);
   const question =
     // (A partition's view by its name alone: the series' keys already fill the sentence.)
-    `In${partitionOfView(context, s.table) ? ` the view '${s.table.name}'` : tableMention(context, s.table).replace(/^ in/, '') || ` the ${s.table.name} rows`}, keep the series with ${keysText}${dropped}. ` +
-    `Find the latest year (${header(s.time)}) in which ${COVERED * 100}% of the ${entities} have a ${valueName}; for the ${entity} with the highest ${valueName} that year, ` +
-    `by how much did it change over the previous ${YEARS_BACK} years? Round to 2 decimals.`;
+    `In${partitionOfView(context, s.table) ? ` the view '${s.table.name}'` : tableMention(context, s.table).replace(/^ in/, '') || ` the ${s.table.name} rows`}, keep the series with ${keysText}${s.unit ? ` (in ${s.unit})` : ''}${dropped}. ` +
+    `Find the latest year${/^years?$/i.test(header(s.time)) ? '' : ` (${header(s.time)})`} in which ${COVERED * 100}% of the ${entities} have a ${valueName}; by how much did the ${valueName} of the ${entity} highest that year ` +
+    `change over the previous ${YEARS_BACK} years? Round to 2 decimals.`;
   return program.task({
     family: 'one-series',
     parameters: { table: s.table.name, value: s.value.name, entity: s.entity.name, series: Object.fromEntries(s.keys.map((k) => [k.column.name, k.value])) },
