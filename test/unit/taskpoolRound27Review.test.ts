@@ -5,7 +5,8 @@
  * z-score over the groups two questions; a partition's file column is not asked beside the files' own column of the
  * same values (`source_ecoregion` and `ecoregion`); a duration's unit at the end of its name reads "in seconds"; one
  * series of ERS's long table of costs (a region's figure per line item and year, five units in one `Value`) is asked,
- * by region, with its unit and without the U.S. total. (The tests read the data of the forty-second set.)
+ * by region, with its unit and without the U.S. total; no z-score of totals that follow the groups' row counts. (The
+ * tests read the data of the forty-second set.)
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -82,5 +83,12 @@ describe('task pool: after reading the round-27 pools', function () {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("ranks no provider by the total duration of its runs, which follows how many runs it has (llmonitor)", async () => {
+    const { session } = await env('llmonitor-llm-benchmark-jsonl');
+    const pool = await buildTaskPool(session.toolContext);
+    assert.ok(pool.tasks.length >= 3, `${pool.tasks.length} tasks`);
+    for (const task of [...pool.tasks, ...pool.unselected]) if (task.family === 'stats-zscore') assert.doesNotMatch(task.question, /total duration for each/, task.question);
   });
 });

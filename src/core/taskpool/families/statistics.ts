@@ -60,6 +60,8 @@ import {
 } from './kit';
 
 const COMPOSITION = 'sql-python-statistics';
+/** Above this Pearson's r between the groups' totals and their row counts, a z-score of totals only restates the counts. */
+const MAX_TOTAL_COUNT_R = 0.9;
 
 /** "Round to 2 decimals." / "Round to the nearest whole number." */
 const rounding = (decimals: number) => (decimals === 0 ? 'Round to the nearest whole number.' : `Round to ${decimals} decimals.`);
@@ -563,6 +565,17 @@ async function zScore(context: FamilyContext, table: TableProfile, g: Grouping, 
   if (!first || first.rows.length < MIN_Z_GROUPS || !clearLeader(first.rows, 2, 0.05)) return undefined;
   // Groups of a row or two (a name per person) make a "total" that is a single record.
   if (first.rows.reduce((sum, r) => sum + num(r[3]), 0) < MIN_ROWS_PER_GROUP * first.rows.length) return undefined;
+  // Totals of a measure that follow how many rows each group has (the total duration of each provider's runs, r ≥ 0.9
+  // with its number of runs): the z-score says which group ran most, which the count of rows says plainly.
+  if (total.measure && figure === 'total' && first.rows.length >= 3) {
+    const pairs = first.rows.map((r) => [num(r[1]), num(r[3])] as const);
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const [mx, my] = [mean(pairs.map((p) => p[0])), mean(pairs.map((p) => p[1]))];
+    const cov = mean(pairs.map(([x, y]) => (x - mx) * (y - my)));
+    const sx = Math.sqrt(mean(pairs.map(([x]) => (x - mx) ** 2)));
+    const sy = Math.sqrt(mean(pairs.map(([, y]) => (y - my) ** 2)));
+    if (sx > 0 && sy > 0 && cov / (sx * sy) >= MAX_TOTAL_COUNT_R) return undefined;
+  }
   // A group that says its value is not known (a vessel length `NK`): whether it counts among the groups decides the
   // mean, so the question would have two readings.
   if (first.rows.some((r) => typeof r[0] === 'string' && NOT_KNOWN_CATEGORY.test(r[0].trim()))) return undefined;
