@@ -167,6 +167,9 @@ async function ask(context: FamilyContext, s: Series): Promise<TaskSpec | undefi
   );
   if (!third || third.key.type !== 'number' || third.key.value === 0) return undefined;
 
+  // A series every entity has in every year (ERS's regions): the latest year is its last, and the coverage rule says nothing.
+  const shape = (await query(context, `SELECT COUNT(DISTINCT ${year}), COUNT(DISTINCT ${e}), COUNT(*) FROM ${t} WHERE ${inSeries}`))?.[0]?.map((x) => num(x));
+  const complete = shape !== undefined && shape[0] * shape[1] === shape[2];
   const keyList = s.keys.map((k) => `${header(k.column)} '${k.value}'`);
   const keysText = keyList.length > 1 ? `${keyList.slice(0, -1).join(', ')} and ${keyList[keyList.length - 1]}` : keyList[0];
   const entity = header(s.entity);
@@ -176,8 +179,10 @@ async function ask(context: FamilyContext, s: Series): Promise<TaskSpec | undefi
   const question =
     // (A partition's view by its name alone: the series' keys already fill the sentence.)
     `In${partitionOfView(context, s.table) ? ` the view '${s.table.name}'` : tableMention(context, s.table).replace(/^ in/, '') || ` the ${s.table.name} rows`}, keep the series with ${keysText}${s.unit ? ` (in ${s.unit})` : ''}${dropped}. ` +
-    `Find the latest year${/^years?$/i.test(header(s.time)) ? '' : ` (${header(s.time)})`} in which ${COVERED * 100}% of the ${entities} have a ${valueName}; by how much did the ${valueName} of the ${entity} highest that year ` +
-    `change over the previous ${YEARS_BACK} years? Round to 2 decimals.`;
+    (complete
+      ? `For the ${entity} with the highest ${valueName} in the series' latest year, by how much did its ${valueName} change over the previous ${YEARS_BACK} years? Round to 2 decimals.`
+      : `Find the latest year${/^years?$/i.test(header(s.time)) ? '' : ` (${header(s.time)})`} in which ${COVERED * 100}% of the ${entities} have a ${valueName}; for the ${entity} with the highest ${valueName} that year, ` +
+        `by how much did it change over the previous ${YEARS_BACK} years? Round to 2 decimals.`);
   return program.task({
     family: 'one-series',
     parameters: { table: s.table.name, value: s.value.name, entity: s.entity.name, series: Object.fromEntries(s.keys.map((k) => [k.column.name, k.value])) },
