@@ -874,7 +874,8 @@ function namedAlike(part: string, whole: string): boolean {
   return wp.length > 0 && wp.length < ww.size && wp.every((w) => ww.has(w)) && !/(^|_)(code|id|key|no|nr|num)$/i.test(whole);
 }
 
-function pearson(xs: number[], ys: number[]): number {
+/** Pearson's r of two lists of numbers (0 where either is constant). */
+export function pearson(xs: number[], ys: number[]): number {
   const n = xs.length;
   const mx = xs.reduce((s, x) => s + x, 0) / n;
   const my = ys.reduce((s, y) => s + y, 0) / n;

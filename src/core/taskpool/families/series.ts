@@ -13,6 +13,7 @@
  */
 import type { ColumnProfile, TableProfile } from '../../env/types';
 import { COUNTRY_CODES } from '../../semantics/lexicon';
+import { quantityColumn, UNIT_COLUMN_WORDS } from '../../semantics/levels';
 import type { TaskSpec } from '../types';
 import { clearLeader, humanize, partitionOfView, pluralWords, mixedQuantities, num, q, query, quotable, readsClean, semanticsOf, sqlLiteral, tableMention, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
 
@@ -100,7 +101,7 @@ async function seriesOf(context: FamilyContext, table: TableProfile): Promise<Se
   const aggregates = codes.length >= 0.7 * values.length && codes.length < values.length ? values.filter((v) => !codes.includes(v)) : totals.length > 0 && totals.length < values.length - MIN_ENTITIES + 1 ? totals : [];
   const groupsOfCountries = codes.length >= 0.7 * values.length;
   // The unit a series is in, where a unit column says it (ERS's `Units` 'dollars per planted acre'): one per series.
-  const unitColumn = table.columns.find((c) => c !== value && c.type === 'text' && /^(unit|units|unit of measure|unit measure)$/i.test(humanize(c.originalName || c.name).toLowerCase()));
+  const unitColumn = quantityColumn(table, UNIT_COLUMN_WORDS);
   const unitOf = async (chosen: Series['keys']): Promise<string | undefined> => {
     if (!unitColumn) return undefined;
     const found = (await query(context, `SELECT DISTINCT ${q(unitColumn.name)} FROM ${t} WHERE ${chosen.map((k) => `${q(k.column.name)} = ${sqlLiteral(k.value)}`).join(' AND ') || '1'} AND ${q(unitColumn.name)} IS NOT NULL LIMIT 2`))?.map((r) => r[0]) ?? [];

@@ -18,6 +18,7 @@
  */
 import type { ColumnProfile, TableProfile } from '../../env/types';
 import { DEFAULT_MAX_ROWS } from '../../sandbox/limits';
+import { pearson } from '../../semantics/relationships';
 import { lintQuestion } from '../lint';
 import type { TaskSpec } from '../types';
 import {
@@ -567,15 +568,7 @@ async function zScore(context: FamilyContext, table: TableProfile, g: Grouping, 
   if (first.rows.reduce((sum, r) => sum + num(r[3]), 0) < MIN_ROWS_PER_GROUP * first.rows.length) return undefined;
   // Totals of a measure that follow how many rows each group has (the total duration of each provider's runs, r ≥ 0.9
   // with its number of runs): the z-score says which group ran most, which the count of rows says plainly.
-  if (total.measure && figure === 'total' && first.rows.length >= 3) {
-    const pairs = first.rows.map((r) => [num(r[1]), num(r[3])] as const);
-    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    const [mx, my] = [mean(pairs.map((p) => p[0])), mean(pairs.map((p) => p[1]))];
-    const cov = mean(pairs.map(([x, y]) => (x - mx) * (y - my)));
-    const sx = Math.sqrt(mean(pairs.map(([x]) => (x - mx) ** 2)));
-    const sy = Math.sqrt(mean(pairs.map(([, y]) => (y - my) ** 2)));
-    if (sx > 0 && sy > 0 && cov / (sx * sy) >= MAX_TOTAL_COUNT_R) return undefined;
-  }
+  if (total.measure && figure === 'total' && first.rows.length >= 3 && pearson(first.rows.map((r) => num(r[1])), first.rows.map((r) => num(r[3]))) >= MAX_TOTAL_COUNT_R) return undefined;
   // A group that says its value is not known (a vessel length `NK`): whether it counts among the groups decides the
   // mean, so the question would have two readings.
   if (first.rows.some((r) => typeof r[0] === 'string' && NOT_KNOWN_CATEGORY.test(r[0].trim()))) return undefined;
