@@ -3695,3 +3695,98 @@ describe('semantics rules: the forty-second set\'s rules stay off their look-ali
     }
   });
 });
+
+describe('semantics rules: football in CSV and SQLite, a releases API export, French train regularity (the forty-third set)', function () {
+  this.timeout(180_000);
+  const role = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).role.value;
+  const ruleOf = (env: SemanticEnvironment, table: string, name: string) => (column(env, table, name).role.source as { rule?: string }).rule;
+
+  it('reads the SNCF files: accented French headers are words (Année, Mois, Région), a taux is a rate, trains on time for one late train a ratio', async () => {
+    const env = await load('sncf-train-regularity-csv');
+    const tgv = 'regularite_mensuelle_tgv_axes';
+    assert.equal(column(env, tgv, 'annee').time?.grain, 'year');
+    assert.equal(column(env, tgv, 'mois').time?.grain, 'month-of-year');
+    assert.equal(role(env, 'regularite_mensuelle_ter', 'region'), 'geo');
+    for (const t of ['regularite_mensuelle_ter', 'regularite_mensuelle_intercites']) {
+      assert.equal(column(env, t, 'taux_de_regularite').additivity?.value, 'non-additive', t);
+      assert.equal(column(env, t, 'nombre_de_trains_programmes').additivity?.value, 'additive', `${t}: a count of trains still adds up`);
+    }
+    assert.equal(column(env, 'regularite_mensuelle_ter', 'nombre_de_trains_a_l_heure_pour_un_train_en_retard_a_l_arrivee').additivity?.value, 'non-additive');
+    assert.equal(column(env, 'regularite_mensuelle_intercites', 'nombre_de_trains_a_l_heure_pour_un_train_en_retard').additivity?.value, 'non-additive');
+  });
+
+  it('reads sport.db: a settings table\'s values, positions named pos, numbered scores of numbered teams, the names and codes of a countries table', async () => {
+    const env = await load('opensport-sportdb-football-sqlite');
+    assert.equal(role(env, 'props', 'value'), 'text', '0.4.3 beside 1: each setting\'s value of its own kind');
+    for (const t of ['games', 'groups', 'rounds']) assert.equal(role(env, t, 'pos'), 'ordinal', t);
+    for (const k of [1, 2, 3, 4, 5, 6]) assert.equal(column(env, 'games', `score${k}`).additivity?.value, 'additive', `score${k}`);
+    assert.equal(role(env, 'countries', 'title'), 'geo', 'Österreich');
+    assert.equal(role(env, 'countries', 'tag'), 'geo', 'AUT');
+    assert.equal(role(env, 'countries', 'key'), 'identifier', 'at, be: the lower-case key stays a key');
+  });
+
+  it('reads the AdoptOpenJDK export: an upload state is no place, the links of a nested uploader are addresses, not a category', async () => {
+    const env = await load('adoptopenjdk-jdk8-releases-json');
+    assert.equal(role(env, 'releases_assets', 'state'), 'dimension', 'uploaded');
+    for (const name of ['uploader.url', 'uploader.avatar_url', 'uploader.following_url', 'uploader.received_events_url']) assert.equal(role(env, 'releases_assets', name), 'structured', name);
+  });
+
+  it('reads the EWF files: a season\'s key and what became of a team in a season are no seasons', async () => {
+    const env = await load('ewf-womens-football-csv');
+    for (const t of ['ewf_matches', 'ewf_appearances', 'ewf_standings']) {
+      assert.equal(role(env, t, 'season_id'), 'identifier', t);
+      assert.equal(ruleOf(env, t, 'season'), 'time:season', t);
+    }
+    assert.notEqual(role(env, 'ewf_standings', 'season_outcome'), 'time');
+  });
+});
+
+describe('semantics rules: the forty-third set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps states that are places, a licence written as a link, a long table\'s values and counts of positives as they were', async () => {
+    const states = ['Ohio', 'Texas', 'Utah', 'Iowa', 'Maine'];
+    const licences = ['https://creativecommons.org/licenses/by/4.0/', 'https://opensource.org/licenses/MIT'];
+    const rows = Array.from({ length: 60 }, (_, i) => `${i},${states[i % 5]},${licences[i % 2]},${2000 + (i % 12)},${['population', 'income'][i % 2]},${1000 + i * 7},${i % 9},${(i * 7) % 40}`);
+    const folder = makeFolder({ 'figures.csv': ['row_id,state,licence_url,year,indicator,value,pos,tests_pos', ...rows].join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'figures', 'state')?.role.value, 'geo');
+      assert.equal(found(env, 'figures', 'licence_url')?.role.value, 'dimension', 'two licences over many rows, no record key beside them');
+      assert.equal(found(env, 'figures', 'value')?.role.value, 'measure', 'the indicator repeats: a long table, not a table of settings');
+      assert.notEqual(found(env, 'figures', 'tests_pos')?.role.value, 'ordinal', 'pos beside other words may count positives');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps numbered test scores of one student averaged, seasons written as years as seasons, and plain counts of trains additive', async () => {
+    const rows = Array.from({ length: 40 }, (_, i) => `${i},${40 + ((i * 13) % 60)},${35 + ((i * 17) % 65)},${2010 + (i % 8)}/${String(11 + (i % 8)).padStart(2, '0')},${100 + i * 3},${(i * 11) % 30}`);
+    const folder = makeFolder({ 'students.csv': ['student_id,score1,score2,season_name,number_of_trains,number_of_delays_per_1000_trains', ...rows].join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'students', 'score1')?.additivity?.value, 'additive', 'no numbered teams beside them: test scores');
+      assert.equal(found(env, 'students', 'season_name')?.role.value, 'time', '2010/11: a season by its values');
+      assert.equal(found(env, 'students', 'number_of_trains')?.additivity?.value, 'additive');
+      assert.equal(found(env, 'students', 'number_of_delays_per_1000_trains')?.additivity?.value, 'non-additive');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('reads a name in a table named for no place as it was, and lower-case codes in a table of countries as keys', async () => {
+    const folder = makeFolder({
+      'books.csv': ['book_id,title,pages', ...Array.from({ length: 30 }, (_, i) => `${i},Book number ${i},${100 + i * 9}`)].join('\n') + '\n',
+      'countries.csv': ['country_id,name,code', ...['France', 'Spain', 'Italy', 'Norway', 'Poland', 'Greece', 'Latvia', 'Cyprus'].map((c, i) => `${i},${c},${c.slice(0, 2).toLowerCase()}${i}`)].join('\n') + '\n',
+    });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'books', 'title')?.role.value, 'geo');
+      assert.equal(found(env, 'countries', 'name')?.role.value, 'geo');
+      assert.notEqual(found(env, 'countries', 'code')?.role.value, 'geo', 'fr0, sp1: keys, not letter codes of countries');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

@@ -166,8 +166,11 @@ function numbersWithLetters(e: ColumnEvidence): boolean {
   return shaped.length >= 0.9 * texts.length && shaped.some((v) => /[A-Za-z]/.test(v)) && shaped.some((v) => /^\d+$/.test(v));
 }
 
-/** A year, a month and a day in Catalan and Spanish, as a column's whole name (`ANY`, `MES`, `DIA`, `AÑO`). */
-const ROMANCE_DATE_PARTS: Record<string, 'year' | 'month' | 'day'> = { any: 'year', anyo: 'year', ano: 'year', mes: 'month', dia: 'day' };
+/**
+ * A year, a month and a day in Catalan, Spanish, French and Italian, as a column's whole name (`ANY`, `MES`, `DIA`,
+ * `AÑO`, `Année`, `Mois`, `Jour`, `Mese`).
+ */
+const ROMANCE_DATE_PARTS: Record<string, 'year' | 'month' | 'day'> = { any: 'year', anyo: 'year', ano: 'year', mes: 'month', dia: 'day', annee: 'year', mois: 'month', jour: 'day', anno: 'year', mese: 'month', giorno: 'day' };
 
 /** A street's name: words, then a kind of street (`Swanston St`, `Victoria Ave`, `Glenferrie Road`, `St Kilda Rd`). */
 const STREET_NAME = /^[A-Z][A-Za-z.'-]*(\s+[A-Za-z.'-]+){0,4}\s+(st|street|rd|road|ave|avenue|pde|parade|hwy|highway|blvd|boulevard|dr|drive|ln|lane|cres|crescent|pl|place|tce|terrace|way|gr|grove|ct|court|cl|close|esp|esplanade|sq|square)\.?$/i;
@@ -453,7 +456,11 @@ const timeRules: Rule[] = [
       return { role: 'time', rule: 'time:two-digit-year', confidence: 0.75, why: `named ${column.name}, integers ${column.min}–${column.max}: years written with two digits`, time: { storage: 'text', grain: 'year', layout: 'YY', min: String(column.min), max: String(column.max) } };
     }
     if (column.type === 'text' && f.yearText >= 0.95) return { role: 'time', rule: 'time:year-text', confidence: 0.9, why: `named ${column.name}, four-digit years written as text`, time: { storage: 'year', grain: 'year', layout: 'YYYY', isoExpression: "substr({col}, 1, 4) || '-01-01'" } };
-    if (column.type === 'text' && n.tokens.includes('season')) return { role: 'time', rule: 'time:season', confidence: 0.7, why: `named ${column.name}: a season`, time: { storage: 'text', grain: 'other' } };
+    // A season by name (`season`, `season_collect`), or any column of seasons written as years (`2011-12`, `2011/2012`);
+    // a season's key (`season_id` S-2011-2011-1-S) or what became of a team in it (`season_outcome`) is no season.
+    const seasonValues = presentTexts(e).filter((v) => /^\s*(1[89]|20)\d\d\s*[-/–]\s*(\d\d|(1[89]|20)\d\d)\s*$/.test(v)).length;
+    const notSeason = n.last !== undefined && /^(id|ids|key|code|no|number|outcome|outcomes|result|results|status|type|category)$/.test(n.last);
+    if (column.type === 'text' && n.tokens.includes('season') && (n.last === 'season' || n.last === 'seasons' || !notSeason || seasonValues >= 0.9 * Math.max(1, presentTexts(e).length))) return { role: 'time', rule: 'time:season', confidence: 0.7, why: `named ${column.name}: a season`, time: { storage: 'text', grain: 'other' } };
     return undefined;
   },
   (e, n) => {
@@ -1042,6 +1049,13 @@ function placeOfTable(table: TableProfile): GeoKind | undefined {
 const PARTICIPANT_WORDS = new Set(['winner', 'winners', 'loser', 'losers', 'opponent', 'opponents', 'shooter', 'champion', 'champions', 'runner', 'finalist', 'side', 'squad', 'player', 'players', 'competitor', 'entrant']);
 
 /** A table whose name says its rows are places: `… by local authority`, `… across council areas`, `regional_…`. */
+/** The kind of place a table is named for, by its own name's last word (`countries`, `states`, `cities`); else undefined. */
+function placesOfTable(table: TableProfile): 'country' | 'state' | 'county' | 'city' | undefined {
+  const last = nameTokens(table.originalName.replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/i, '')).at(-1);
+  const kind = last !== undefined && last !== singularOf(last) ? GEO_WORDS[singularOf(last)] : undefined;
+  return kind === 'country' || kind === 'state' || kind === 'county' || kind === 'city' ? kind : undefined;
+}
+
 function tableOfPlaces(table: TableProfile): boolean {
   // A sheet is named by its workbook too.
   const tokens = [table.originalName, table.sourceFile].flatMap((name) => nameTokens(name.replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/i, '')));
@@ -1173,6 +1187,18 @@ const COORDINATE_UNITS = new Set(['deg', 'degs', 'degrees', 'dd', 'decimal', 'wg
 /** What a `state` holds when it is the condition of a thing, not a place. */
 const CONDITION_WORDS = /^(open|opened|closed|merged|draft|pending|active|inactive|commented|approved|dismissed|changes[_ ]requested|rejected|accepted|resolved|new|done|failed|failure|success|succeeded|error|running|stopped|queued|cancell?ed|complete|completed|in[_ ]progress|rising|falling|ebb|flood|slack|high|low|calm|rough|on|off|enabled|disabled|locked|unlocked|solid|liquid|gas)$/i;
 
+/** Whether a column of a nested record (`uploader.url`) has beside it the record's key (`uploader.login`, `uploader.id`) with as many values. */
+function linksOfNestedRecord(e: ColumnEvidence, distinct: number): boolean {
+  const name = e.column.originalName || e.column.name;
+  const dot = name.lastIndexOf('.');
+  if (dot <= 0) return false;
+  const prefix = name.slice(0, dot + 1);
+  return e.table.columns.some((c) => {
+    const other = c.originalName || c.name;
+    return c !== e.column && other.startsWith(prefix) && /^(id|login|key|name|username|slug)$/i.test(other.slice(prefix.length)) && c.distinctCount === distinct;
+  });
+}
+
 function describedPlace(described: readonly string[]): (typeof GEO_WORDS)[string] | undefined {
   // ("Geographic Region", "Geographical area": the place, said to be one.)
   const words = described.filter((w) => !ARTICLES.has(w)).filter((w, at) => at > 0 || !/^geographic(al)?$/.test(w));
@@ -1298,6 +1324,14 @@ const RULES: Rule[] = [
     if (every(/^splash\d{2}-[a-z0-9]{4}-[a-z0-9]{10}-[a-z0-9]{20}$/)) return { role: 'identifier', rule: 'identifier:spectrum-hash', confidence: 0.8, why: `values are SPLASH hashes (${values[0]}): keys that identify a spectrum's peaks`, identifier: 'code' };
     return undefined;
   },
+  // The value of a table of settings, one per key (sport.db's `props`: `db.schema.version` 0.4.3, … 1): each row's value
+  // is of its own kind, a version here, a flag there, whatever most look like: text, nothing to add up or group by.
+  (e) => {
+    if (e.column.type !== 'text' || !/^(value|val|setting_value|property_value)$/i.test(e.column.originalName || e.column.name)) return undefined;
+    const key = e.table.columns.find((c) => c !== e.column && c.candidateKey && c.type === 'text' && /^(key|name|property|setting|option|param|parameter)$/i.test(c.originalName || c.name));
+    if (!key) return undefined;
+    return { role: 'text', rule: 'text:setting-values', confidence: 0.55, why: `the value of each setting named by ${key.name}, one per row: a record of settings, each value of its own kind, read as text` };
+  },
   // Programs kept in a cell (a job's shell script, a configuration in Python): code for machines, not text for people.
   (e) => {
     if (e.column.type !== 'text' || e.fingerprint.meanLength < 80) return undefined;
@@ -1332,8 +1366,10 @@ const RULES: Rule[] = [
       return { role: 'structured', rule: 'structured:host-names', confidence: 0.75, why: `${Math.round(f.hostname * 100)}% of values are host names`, structured: 'url' };
     }
     // A few URLs on many rows (a licence written as its URL) name a category, as a code would.
+    // (…unless they are the links of a nested record whose key stands beside them, `uploader.url` beside
+    // `uploader.login`: the record's addresses, recurring because the record does.)
     const { rows, distinct } = present(e);
-    if (share >= 0.8 && kind === 'url' && distinct <= 100 && rows >= 4 * distinct) return { role: 'dimension', rule: 'dimension:recurring-urls', confidence: 0.6, why: `${distinct} URLs recurring over ${Math.round(rows)} rows: a category written as a link` };
+    if (share >= 0.8 && kind === 'url' && distinct <= 100 && rows >= 4 * distinct && !linksOfNestedRecord(e, distinct)) return { role: 'dimension', rule: 'dimension:recurring-urls', confidence: 0.6, why: `${distinct} URLs recurring over ${Math.round(rows)} rows: a category written as a link` };
     // Lists that hold nothing (`[]` or `[""]` in every row, a form's field never filled in): lists still.
     const lists = share >= 0.8 && kind === 'json' ? jsonLists(e) : undefined;
     if (lists && lists.items.length === 0) {
@@ -1585,6 +1621,10 @@ const RULES: Rule[] = [
       // table declares. A table of one row per state with no other key is about those states: its code is the place.)
       if (head !== 'name' && kind !== 'postal-code' && column.distinctCount > 50 && (column.candidateKey || (column.distinctCount >= 0.98 * e.table.rowCount && (e.table.primaryKey ?? []).some((k) => k !== column.name)))) return undefined;
     }
+    // The name or the letter code of each row of a table named for places (sport.db's `countries`: `title` Österreich,
+    // `tag` AUT): the place itself, one per row. (A code the table is keyed by, that other tables point at, is its key.)
+    const places = placesOfTable(e.table);
+    if (!kind && places && column.type === 'text' && words.length === 1 && (/^(name|title|label)$/.test(head) || (/^(tag|code|abbr|abbreviation|iso)$/.test(head) && !e.declaredKey && !e.referenced && presentTexts(e).every((v) => /^[A-Z]{2,3}$/.test(v.trim()))))) kind = places;
     if (!kind && n.tokens.length === 1) kind = n.tokens.map((t) => GEO_WORDS[t]).find(Boolean);
     // An ISO code of what the rows are about (`iso_code` beside `country`: `AFG`, `OWID_WRL`): the country, written as a code.
     // (…or by its ISO 3166 name, `alpha_two_code`, `alpha2`.)
@@ -1611,7 +1651,8 @@ const RULES: Rule[] = [
     // none to show, is a state of things, not a place: places are written as names (`Ohio`, `New South Wales`) or codes (`OH`).
     if (kind === 'state' && column.type === 'text') {
       const values = presentTexts(e).map((v) => v.trim());
-      const conditions = values.filter((v) => CONDITION_WORDS.test(v)).length;
+      // (…or any word for what became of a thing, in lower case, `uploaded`, `processing`: a place's name has capitals.)
+      const conditions = values.filter((v) => CONDITION_WORDS.test(v) || /^[a-z]{3,}(ed|ing)$/.test(v)).length;
       if (values.length === 0 ? n.tokens.length > 1 && !GEO_WORDS[n.tokens[0]] : conditions >= 0.5 * values.length) return undefined;
     }
     // The Sun's active region a flare or a mass ejection came from (`activeRegionNum` 12644, NOAA's number): the key of
@@ -1978,7 +2019,8 @@ const RULES: Rule[] = [
     // (…nor is a reading taken at a position, `vehicle_position_bearing`, `position_speed`: the reading is what it holds.)
     const reading = n.last !== undefined && !ORDINAL_WORDS.has(n.last) && /^(bearing|heading|azimuth|angle|speed|odometer|altitude|elevation|latitude|longitude|lat|lon|lng|accuracy)$/.test(n.last);
     // (A sequence is a position only as the name's last word, `stop_sequence`; a `sequence_length` is a length.)
-    const word = hasAny(n.tokens, MONEY_WORDS) || reading ? undefined : hasAny(n.tokens, ORDINAL_WORDS) ?? (n.last === 'sequence' ? 'sequence' : undefined);
+    // (…and `pos` alone is a position, sport.db's game within its round; beside other words it may be a count of positives.)
+    const word = hasAny(n.tokens, MONEY_WORDS) || reading ? undefined : hasAny(n.tokens, ORDINAL_WORDS) ?? (n.last === 'sequence' ? 'sequence' : n.tokens.length === 1 && n.last === 'pos' && num(column.min) >= 0 ? 'position' : undefined);
     // (Whole numbers a file stores as floats, `11.0`, are integers here: Parquet writes a nullable int so.)
     const wholeReals = column.type === 'real' && Number.isInteger(num(column.min)) && Number.isInteger(num(column.max)) && column.samples.every((v) => v === null || Number.isInteger(v));
     if (word && (column.type === 'text' || column.type === 'integer' || wholeReals) && !(column.type === 'text' && column.distinctCount > 50)) return { role: 'ordinal', rule: 'ordinal:name', confidence: 0.8, why: `named ${column.name}: ${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}` };
@@ -2680,6 +2722,10 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
         return { value: 'additive', confidence: 0.7, source, why: `described as "${opening.slice(0, 3).join(' ')} …": a count, which adds up` };
       }
     }
+    // A number of things for each one of others ("Nombre de trains à l'heure pour un train en retard", "passengers per
+    // one seat", "number of cases per 1000"): a ratio, not summed.
+    const perOne = words.findIndex((w, at) => (w === 'pour' && /^(un|une|1)$/.test(words[at + 1] ?? '')) || (w === 'per' && /^(one|each|\d+)$/.test(words[at + 1] ?? '') && /^(number|no|num|count|nombre)$/.test(words[0] ?? '')));
+    if (perOne > 0) return { value: 'non-additive', confidence: where === 'name' ? 0.7 : 0.6, source, why: `${where === 'name' ? 'named' : 'described'} as a number "${words.slice(perOne, perOne + 3).join(' ')}": a ratio, not summed` };
     // A figure "of GDP" or "of the total" (`pt_expenditure_of_gdp`): a share of it, in per cent.
     const shareOf = words.findIndex((w, at) => w === 'of' && /^(gdp|gnp|gva|total|income|population)$/.test(words[at + 1] ?? '') && at > 0);
     if (shareOf > 0) return { value: 'non-additive', confidence: where === 'name' ? 0.7 : 0.6, source, why: `${where === 'name' ? 'named' : 'described'} as a figure "of ${words[shareOf + 1]}": a share of it, not summed` };
@@ -2835,6 +2881,14 @@ const BOUND_PAIRS: ReadonlyArray<readonly [string, string]> = [['start', 'end'],
 
 function matchScore(evidence: ColumnEvidence, tokens: readonly string[]): Fact<Additivity> | undefined {
   // The side first, then what was scored and how (`home_score`, `home_team_score_penalties`, `away_team_score_margin`).
+  // (…or numbered, `score1` … `score6` in a table of games between `team1` and `team2`: the sides' goals in regular time,
+  // after extra time, in a shoot-out, as sport.db keeps them.)
+  if (tokens.length === 2 && /^(score|goals|points|pts|runs)$/.test(tokens[0]) && /^\d$/.test(tokens[1]) && evidence.column.type === 'integer' && num(evidence.column.min) >= 0) {
+    const names = evidence.table.columns.map((c) => nameTokens(c.originalName || c.name));
+    const numberedSides = ['1', '2'].every((k) => names.some((t) => /^(team|side|player|club|competitor)$/.test(t[0] ?? '') && t[1] === k));
+    const otherScore = names.some((t) => t.length === 2 && t[0] === tokens[0] && /^\d$/.test(t[1]) && t[1] !== tokens[1]);
+    if (numberedSides && otherScore) return { value: 'additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:match-score' }, why: `named ${evidence.column.name} in a table of games between numbered sides: goals or points one side scored, which add up over games` };
+  }
   const rest = tokens.slice(1);
   const head = rest.find((t) => /^(score|scores|goals|points|pts|runs)$/.test(t));
   const margin = rest.some((t) => /^(margin|difference|diff)$/.test(t));

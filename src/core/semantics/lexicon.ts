@@ -17,6 +17,9 @@ export function spanOfTime(header: string): { amount: string; unit: string } | u
 /** `order_total` → [order, total]; `UnitPrice` → [unit, price]; `FTHG` → [fthg]; `life_expect` → [life, expect]. */
 export function nameTokens(name: string): string[] {
   return name
+    // Accents are dropped, not split on (`Année` is `annee`, `Région` is `region`).
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     // A number after a word of four letters or more numbers it (`team1`, `goals2`); `co2`, `iso3` stay whole.
     .replace(/([A-Za-z]{4,})(\d+)(?=$|[^A-Za-z0-9])/g, '$1 $2')
@@ -291,6 +294,8 @@ export const FLOW_WORDS = set(
 /** Quantities that do not add up: average them, or take a ratio of sums. */
 export const NON_ADDITIVE_WORDS = set(
   'price prices rate rates ratio ratios quotient quotients pct percent percentage percentages share shares avg average mean median score scores rating ratings ' +
+    // A rate in French, Spanish and Italian (`Taux de régularité`, `tasa de paro`, `tasso`).
+    'taux tasa tasso ' +
     // A place's climate over decades (WorldClim's bioclimatic variables, a climatology): a property of each place.
     'bioclimatic climatology climatological ' +
     // A mass-to-charge ratio (`mz`, `precursor_mz`), a compound's exact (monoisotopic) mass; an election's swing, the
