@@ -326,7 +326,9 @@ export function markPositionsInGroups(db: Database, table: TableProfile, columns
   const profileOf = (name: string) => table.columns.find((p) => p.name === name);
   const numbered = columns.filter((c) => {
     const p = profileOf(c.column);
-    if (!p || c.role.value !== 'measure' || c.role.source.kind !== 'rule' || c.role.source.rule !== 'measure:numbers' || c.additivity?.source.kind === 'user') return false;
+    // (…and a `pos` read as a position by its name alone: the group it is a position in says more.)
+    const namedPos = c.role.value === 'ordinal' && c.role.source.kind === 'rule' && c.role.source.rule === 'ordinal:name' && /^pos$/i.test(c.column);
+    if (!p || (!namedPos && (c.role.value !== 'measure' || c.role.source.kind !== 'rule' || c.role.source.rule !== 'measure:numbers')) || c.additivity?.source.kind === 'user') return false;
     return p.type === 'integer' && Number(p.min) === 1 && Number(p.max) <= 500 && p.distinctCount >= 2;
   });
   if (numbered.length === 0) return;
