@@ -126,3 +126,15 @@ export function stackedTableOf(originalName: string): { sheet: string; title: st
   const m = /^(.*) › (.*)$/.exec(originalName);
   return m ? { sheet: m[1], title: m[2] } : undefined;
 }
+
+/**
+ * The short code every table of the data opens its name with (`ewf_matches`, `ewf_standings`, `ewf_appearances`: the
+ * database's initials), two to four letters; undefined where the tables share none. A question calls the rows
+ * "matches", and that names `ewf_matches`.
+ */
+export function sharedTablePrefix(tables: ReadonlyArray<{ name: string; parent?: unknown; kind: string }>): string | undefined {
+  const own = tables.filter((t) => !t.parent && t.kind === 'table');
+  if (own.length < 2) return undefined;
+  const prefix = /^([a-z]{2,4})_[a-z]/i.exec(own[0].name)?.[1].toLowerCase();
+  return prefix !== undefined && own.every((t) => t.name.toLowerCase().startsWith(`${prefix}_`) && t.name.length > prefix.length + 3) ? prefix : undefined;
+}

@@ -15,7 +15,7 @@ import type { ToolContext } from '../agent/tools';
 import { stepCode } from '../agent/steps';
 import type { AgentStep } from '../agent/types';
 import type { DataDocument, EnvironmentProfile } from '../env/types';
-import { stackedTableOf } from '../env/naming';
+import { sharedTablePrefix, stackedTableOf } from '../env/naming';
 import type { LlmProvider } from '../llm/types';
 import { partitionFiles, viewOfFiles } from '../semantics/partitions';
 import type { TwinTables } from '../semantics/types';
@@ -372,7 +372,10 @@ function tableNamed(task: TaskSpec, profile: EnvironmentProfile, documents: read
   // A union view of a partition's files is named by its files, "in all 12 monthly files", "across the 30 files, one per
   // season" (a file alone is one month).
   const unionNamed = (table: string) => profile.tables.find((t) => t.name === table)?.kind === 'view' && /\b(all|the) \d+ ([a-z]+ ){0,3}files\b/i.test(task.question);
-  return (table) => namesTable(task.question, table, columns(table), tableLabel(table, profile)) || unionNamed(table) || (cited !== '' && namesTable(cited, table, columns(table)));
+  // (Tables that share a short code before their names, `ewf_matches` and `ewf_standings`, are named without it: "matches".)
+  const prefix = sharedTablePrefix(profile.tables);
+  const unprefixed = (table: string) => prefix !== undefined && table.toLowerCase().startsWith(`${prefix}_`) && namesTable(task.question, table.slice(prefix.length + 1), columns(table));
+  return (table) => namesTable(task.question, table, columns(table), tableLabel(table, profile)) || unprefixed(table) || unionNamed(table) || (cited !== '' && namesTable(cited, table, columns(table)));
 }
 
 /**

@@ -33,6 +33,7 @@ import { averagePhrase, things, columnPhrase, isGeneratedKey,
   groupWords,
   rowsCount,
   tablePlace,
+  sharedTitle,
 } from './kit';
 
 /**
@@ -211,7 +212,7 @@ function parentGroupName(context: FamilyContext, key: ForeignKey, group: TablePr
 function parentGroups(context: FamilyContext, key: ForeignKey) {
   const own = new Set(key.child.columns.map((c) => c.name.toLowerCase()));
   return groupings(context, key.parent, { min: 3, max: 50 })
-    .filter((g) => !own.has(g.name.toLowerCase()))
+    .filter((g) => !own.has(g.name.toLowerCase()) && !sharedTitle(key.parent, g))
     .sort((a, b) => a.distinctCount - b.distinctCount);
 }
 

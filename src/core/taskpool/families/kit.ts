@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { CodeRunner } from '../../agent/tools';
 import type { ColumnProfile, DataDocument, EnvironmentProfile, TableProfile } from '../../env/types';
+import { sharedTablePrefix } from '../../env/naming';
 import { isValueColumn, quantityColumn, UNIT_COLUMN_WORDS } from '../../semantics/levels';
 import { partitionFiles } from '../../semantics/partitions';
 export { partitionFiles };
@@ -154,6 +155,9 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
       // (Nor a value whose own qualifier column marks bounds and estimates, NUBASE's `half_life` beside a
       // `half_life_relation` of '=', '<', '>', '~' — nor its error: means and correlations mix bounds with values.)
       if (qualifiedValue(table, c)) return false;
+      // (Nor a number each file by year or season holds once for all its rows, CPL's matches `played`, 10, 7, 28: the
+      // season's format, not a figure of its teams.)
+      if (fixedPerFile(context, table, c)) return false;
       // (Nor a seasonally adjusted series beside its raw one: the same figures smoothed, which an office leaves 0 where
       // it made no estimate.)
       if (context.semantics.relationships.some((r) => r.kind === 'derived-column' && r.table === table.name && r.column === c.name && r.source.kind === 'rule' && r.source.rule === 'derived-column:seasonally-adjusted')) return false;
@@ -196,6 +200,22 @@ function codeBesideName(table: TableProfile, column: ColumnProfile): boolean {
   if (!m) return false;
   const stem = m[1].replace(/[_ ]+$/, '').toLowerCase();
   return table.columns.some((c) => c !== column && c.type === 'text' && new RegExp(`^${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[_ ]?(name|nm|desc|description)$`, 'i').test(c.originalName || c.name) && Math.abs(c.distinctCount - column.distinctCount) <= 1);
+}
+
+/**
+ * A parent's title that several parents share (sport.db's group 'Gruppe A' of three competitions): it names no one
+ * parent, and grouping child rows by it pools those of different parents.
+ */
+export function sharedTitle(parent: TableProfile, column: ColumnProfile): boolean {
+  return /^(name|title|label)$/i.test(column.originalName || column.name) && column.distinctCount < parent.rowCount * (1 - column.nullFraction);
+}
+
+/** A name (`team_name`) beside its own key (`team_id`) with another number of values: one thing named two ways. */
+function renamedUnderKey(table: TableProfile, column: ColumnProfile): boolean {
+  const m = /^(.+?)[_ ]?(name|nm|title|label)$/i.exec(column.originalName || column.name);
+  if (!m || column.type !== 'text') return false;
+  const stem = m[1].replace(/[_ ]+$/, '').toLowerCase();
+  return table.columns.some((c) => c !== column && new RegExp(`^${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[_ ]?(id|code|key)$`, 'i').test(c.originalName || c.name) && Math.abs(c.distinctCount - column.distinctCount) > 1);
 }
 
 /** Units of time that days, nights or hours of observation are counted in. */
@@ -445,9 +465,10 @@ export function isPosition(column: ColumnProfile): boolean {
  * the sides mean, is not numbered).
  */
 export function isNumberedSide(table: TableProfile, column: ColumnProfile): boolean {
-  const m = /^(.*?[a-z])([_ ]?)([12])$/i.exec(column.name);
+  // (…and so is its key, `team1_id` beside `team2_id`, as sport.db keeps a game's teams.)
+  const m = /^(.*?[a-z])([_ ]?)([12])([_ ]?(?:id|code|key))?$/i.exec(column.name);
   if (!m) return false;
-  const other = `${m[1]}${m[2]}${m[3] === '1' ? '2' : '1'}`.toLowerCase();
+  const other = `${m[1]}${m[2]}${m[3] === '1' ? '2' : '1'}${m[4] ?? ''}`.toLowerCase();
   return table.columns.some((c) => c !== column && c.name.toLowerCase() === other && c.type === column.type);
 }
 
@@ -474,6 +495,9 @@ export function groupings(context: FamilyContext, table: TableProfile, options: 
     const s = semanticsOf(context, table.name, c.name);
     if (!s || !GROUP_ROLES.has(s.role.value) || (s.geo && UNGROUPABLE_GEO.has(s.geo)) || isPosition(c) || isNumberedSide(table, c) || notAGrouping(context, table.name, c.name)) return false;
     if (codeBesideName(table, c)) return false;
+    // (Nor a name its key beside it does not follow one to one, EWF's `team_name`, 46 names of 31 `team_id`s as clubs
+    // were renamed: "which team" has two answers, by name and by club.)
+    if (renamedUnderKey(table, c)) return false;
     // A grouping must repeat: a column of per-row ids is no category, however few its values. A parent's column
     // (each department's name) repeats over the child's rows the key joins to it.
     if (!options.parentOf && context.ungrouped?.has(repetitionKey(table.name, c.name))) return false;
@@ -575,17 +599,108 @@ export async function constructedLink(context: FamilyContext, table: TableProfil
     const ranked = await query(context, `SELECT ${pearsonSql('rx', 'ry')} FROM (SELECT ${averageRankSql(x)} AS rx, ${averageRankSql(y)} AS ry FROM ${t} WHERE ${both})`);
     if (Number(ranked?.[0]?.[0]) >= 0.8) return true;
   }
+  // A few-valued measure that is a step of the other (a match's points, 0, 1 or 3, by the sign of its goal difference).
+  const [few, many] = a.distinctCount <= MAX_STEP_GROUPS && b.distinctCount > MAX_STEP_GROUPS ? [x, y] : b.distinctCount <= MAX_STEP_GROUPS && a.distinctCount > MAX_STEP_GROUPS ? [y, x] : [undefined, undefined];
+  if (few !== undefined && many !== undefined && (await stepsOf(context, t, few, many, both))) return true;
   // (One query for every third measure: a pair is tried against all of them at once.)
   const thirds = table.columns.filter((z) => z !== a && z !== b && (z.type === 'integer' || z.type === 'real') && semanticsOf(context, table.name, z.name)?.role.value === 'measure').slice(0, MAX_THIRD_MEASURES);
   if (thirds.length === 0) return false;
   const near = (e: string) => `ABS(${e}) <= 1e-9 * MAX(1, ABS(${x}), ABS(${y}))`;
+  // A rate of one over the third, or of what is left of the third (TER's regularity, 100 × (trains run − trains late) /
+  // trains run, beside the trains late), in per cent or as a fraction, as published to two decimals or one of a per cent.
+  const ratio = (u: string, v: string, w: string) => [1, 100].flatMap((k) => [`${u} - ${k}.0 * ${v} / ${w}`, `${u} - ${k}.0 * (${w} - ${v}) / ${w}`].map((e) => `ABS(${e}) <= ${0.0051 * k}`)).join(' OR ');
   const counts = thirds.map((z) => {
     const w = quoteIdent(z.name);
-    return `SUM(CASE WHEN ${w} IS NOT NULL THEN 1 ELSE 0 END), SUM(CASE WHEN ${w} IS NOT NULL AND (${near(`${x} - ${y} - ${w}`)} OR ${near(`${y} - ${x} - ${w}`)}) THEN 1 ELSE 0 END)`;
+    // (Only a rate in fractions is one: whole numbers meet such a formula by chance, a draw's 1 goal = 1 goal / 1 point.)
+    const rates = [a.type === 'real' ? ratio(x, y, w) : undefined, b.type === 'real' ? ratio(y, x, w) : undefined].filter((e) => e !== undefined);
+    return `SUM(CASE WHEN ${w} IS NOT NULL THEN 1 ELSE 0 END), SUM(CASE WHEN ${w} IS NOT NULL AND (${near(`${x} - ${y} - ${w}`)} OR ${near(`${y} - ${x} - ${w}`)}) THEN 1 ELSE 0 END), SUM(CASE WHEN ${w} IS NOT NULL AND ${w} <> 0 AND (${rates.length > 0 ? rates.join(' OR ') : '0'}) THEN 1 ELSE 0 END)`;
   });
   const sums = (await query(context, `SELECT ${counts.join(', ')} FROM ${t} WHERE ${both} AND NOT (${x} = 0 AND ${y} = 0)`))?.[0]?.map((v) => Number(v)) ?? [];
-  for (let k = 0; k + 1 < sums.length; k += 2) if (sums[k] >= 20 && sums[k + 1] >= 0.8 * sums[k]) return true;
+  for (let k = 0; k + 2 < sums.length; k += 3) if (sums[k] >= 20 && (sums[k + 1] >= 0.8 * sums[k] || sums[k + 2] >= 0.9 * sums[k])) return true;
   return false;
+}
+
+/** Whether every file of a partition by year or season (three at least) holds one value of the column on all its rows. */
+function fixedPerFile(context: FamilyContext, table: TableProfile, column: ColumnProfile): boolean {
+  const partition = context.semantics.partitions.find((p) => p.view === table.name);
+  if (!partition || !/^(year|season)$/.test(partition.key) || partition.tables.length < 3) return false;
+  const members = partition.tables.map((m) => context.profile.tables.find((t) => t.name === m.table));
+  return members.every((m) => {
+    const own = m?.columns.find((x) => x.name === column.name);
+    return m !== undefined && m.rowCount >= 3 && own !== undefined && own.nullFraction === 0 && own.distinctCount === 1;
+  }) && column.distinctCount >= 2;
+}
+
+/**
+ * The measures of `ms` (of a table read as `from`, its rows aliased or not) that decide a category, alone or as the
+ * difference of two (a match's result by goals for − goals against, sport.db's toto 1 / X / 2 by score1 − score2):
+ * its groups compared by them find the rule that made it. At most 8 measures are tried, in pairs.
+ */
+export async function decidingMeasures(context: FamilyContext, from: string, category: string, ms: readonly ColumnProfile[], prefix = ''): Promise<Set<string>> {
+  const found = new Set<string>();
+  const tried = ms.slice(0, 8);
+  const ref = (c: ColumnProfile) => `${prefix}${quoteIdent(c.name)}`;
+  for (const m of tried) if (await stepsOf(context, from, category, ref(m), `${category} IS NOT NULL AND ${ref(m)} IS NOT NULL`)) found.add(m.name);
+  for (let i = 0; i < tried.length; i++) {
+    for (let j = i + 1; j < tried.length; j++) {
+      const [a, b] = [tried[i], tried[j]];
+      if (await stepsOf(context, from, category, `(${ref(a)} - ${ref(b)})`, `${category} IS NOT NULL AND ${ref(a)} IS NOT NULL AND ${ref(b)} IS NOT NULL`)) {
+        found.add(a.name);
+        found.add(b.name);
+      }
+    }
+  }
+  return found;
+}
+
+/** Groups (or values of a few-valued measure) at most, for a step of a measure. */
+const MAX_STEP_GROUPS = 6;
+
+/**
+ * Whether the groups of `groups` are ranges of the measure `measure` over the rows `from … WHERE where`: cut points
+ * on the measure tell every row's group, but for 1% (a win is a goal difference above 0, a match's points 0, 1 or 3
+ * by its sign, but for a few matches awarded); or, for a measure of few values, each value tells the group (a draw is
+ * a goal difference of 0). Comparing the groups by the measure then finds the rule.
+ */
+export async function stepsOf(context: FamilyContext, from: string, groups: string, measure: string, where: string): Promise<boolean> {
+  const rows = await query(context, `SELECT ${groups}, ${measure}, COUNT(*) FROM ${from} WHERE ${where} GROUP BY 1, 2`);
+  if (!rows) return false;
+  const byGroup = new Map<string, Array<[number, number]>>();
+  let total = 0;
+  for (const [g, v, n] of rows) {
+    if (g === null || v === null || !Number.isFinite(Number(v))) continue;
+    const list = byGroup.get(String(g)) ?? [];
+    list.push([Number(v), Number(n)]);
+    byGroup.set(String(g), list);
+    total += Number(n);
+  }
+  if (byGroup.size < 2 || byGroup.size > MAX_STEP_GROUPS || total < 20) return false;
+  // The groups in the order of their medians; each value of the measure goes to one group, the groups in that order.
+  const median = (list: Array<[number, number]>) => {
+    const sorted = [...list].sort((p, r) => p[0] - r[0]);
+    const half = sorted.reduce((sum, [, n]) => sum + n, 0) / 2;
+    let seen = 0;
+    for (const [v, n] of sorted) if ((seen += n) >= half) return v;
+    return sorted[sorted.length - 1][0];
+  };
+  const order = [...byGroup.entries()].sort((p, r) => median(p[1]) - median(r[1])).map(([g]) => g);
+  const values = [...new Set([...byGroup.values()].flatMap((list) => list.map(([v]) => v)))].sort((p, r) => p - r);
+  const countAt = new Map<string, number>();
+  for (const [g, list] of byGroup) for (const [v, n] of list) countAt.set(`${g}\u0000${v}`, n);
+  // Rows kept by the best monotone assignment of values to groups (dynamic programming over values and groups).
+  let best = order.map(() => 0);
+  for (const v of values) {
+    let carry = -Infinity;
+    best = order.map((g, i) => {
+      carry = Math.max(carry, best[i]);
+      return carry + (countAt.get(`${g}\u0000${v}`) ?? 0);
+    });
+  }
+  if (Math.max(...best) >= 0.99 * total) return true;
+  // (…or any rule on a measure of few values, each on ten rows or more: a draw is a goal difference of 0, whichever side.)
+  if (values.length > total / 10) return false;
+  const kept = values.reduce((sum, v) => sum + Math.max(...order.map((g) => countAt.get(`${g}\u0000${v}`) ?? 0)), 0);
+  return kept >= 0.99 * total;
 }
 
 /** Cells that qualify a value beside them, not a category: '=', '<', '>', '~', '≤', '≥', '?' (a bound, an estimate). */
@@ -1213,6 +1328,7 @@ export function groupingsOf(context: FamilyContext, table: TableProfile, options
     .flatMap((via) =>
       groupings(context, via.parent, { ...options, parentOf: true })
         .filter((column) => !ownNames.has(column.name.toLowerCase()))
+        .filter((column) => !sharedTitle(via.parent, column))
         .map((column) => ({ column, table: via.parent, ref: `p.${quoteIdent(column.name)}`, via })),
     );
   return [...own, ...parents];
@@ -1471,6 +1587,10 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     }
   }
   const original = column.originalName || column.name;
+  // A side's score in a table of games between numbered sides (`score1` beside `team1_id`): "score of team 1".
+  const sideScore = /^(score|goals|points|pts)[_ ]?([12])$/i.exec(original);
+  const sides = sideScore ? context.profile.tables.find((t) => t.name === table)?.columns.map((c) => /^(team|side|player|club)[_ ]?([12])(?:[_ ]?(?:id|name|code|key))?$/i.exec(c.originalName || c.name)).filter((m) => m !== null) : undefined;
+  if (sideScore && sides && sides.some((m) => m[2] === sideScore[2])) return `${sideScore[1].toLowerCase() === 'pts' ? 'points' : sideScore[1].toLowerCase()} of ${sides[0][1].toLowerCase()} ${sideScore[2]}`;
   // The header a workbook shows people above its Excel table ("Averaged estimated incidence (thousands) central" over
   // `central`, "Area code" over `Column1`): the publisher's own name for the column, when it is short.
   const shown = shownHeaderPhrase(column.origin?.shownHeader);
@@ -1697,7 +1817,8 @@ function groupNamedQuantity(context: FamilyContext, table: string, column: Colum
   // Two columns a document describes alike (a copied line) would read as one: their names tell them apart.
   const cut = (d: string) => d.replace(/\s*\(.*$/, '').replace(/[.:;,]+\s*$/, '').trim().toLowerCase();
   const alike = context.semantics.columns.some((c) => c.table === table && c.column !== column.name && c.description !== undefined && cut(c.description.value) === text.toLowerCase());
-  return alike ? undefined : text.charAt(0).toLowerCase() + text.slice(1);
+  // (…without its article, which a question supplies: "the total number of matches", not "the total the number of matches".)
+  return alike ? undefined : (text.charAt(0).toLowerCase() + text.slice(1)).replace(/^(the|a|an)\s+/, '');
 }
 
 /**
@@ -1905,6 +2026,13 @@ const toSnake = (name: string) => humanize(name).replace(/ /g, '_');
 const FILE_QUALIFIERS = /^(uk|us|usa|eu|gb|current|latest|final|clean|cleaned|raw|new|old|full|master|main|all)$/i;
 
 /** A name without the qualifiers that open or close it ("uk local authorities current" → "local authorities"), where words remain. */
+/** A name without the short code every table of the data shares before its own words (`sharedTablePrefix`): "matches", not "ewf matches". */
+function withoutSharedPrefix(context: FamilyContext, table: TableProfile, words: string): string {
+  const prefix = table.parent ? undefined : sharedTablePrefix(context.profile.tables);
+  const parts = words.split(' ');
+  return prefix !== undefined && parts.length >= 2 && parts[0].toLowerCase() === prefix ? parts.slice(1).join(' ') : words;
+}
+
 function withoutQualifiers(words: string): string {
   const parts = words.split(' ');
   while (parts.length > 1 && FILE_QUALIFIERS.test(parts[0])) parts.shift();
@@ -2003,6 +2131,21 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
     // (Only a word written out before a suffix written out, `permit_number`: `Trans No` is an abbreviation twice.)
     const numbered = table.columns.filter((c) => c.nullFraction === 0 && table.rowCount >= 20 && c.distinctCount >= 0.98 * table.rowCount).map((c) => /^([a-z]{5,})_(number|id)$/i.exec(c.originalName || c.name)?.[1].toLowerCase()).find((w) => w !== undefined && !isCrypticName(w) && !/s$/.test(w) && !/^(record|row|line|item|entry|file|serial|sequence|index|object)$/.test(w));
     if (numbered) return numbered;
+    // Files by year or season that hold one row per thing each (a league's standings: each `team` once a season):
+    // its rows are that thing's years, "team seasons", not "rows in all 7 yearly files".
+    if (/^(year|season)$/.test(partition.key)) {
+      const members = partition.tables.map((m) => context.profile.tables.find((t) => t.name === m.table)).filter((t): t is TableProfile => t !== undefined);
+      const entity = table.columns.find((c) => {
+        const w = humanize(c.originalName || c.name).toLowerCase();
+        const role = semanticsOf(context, table.name, c.name)?.role.value;
+        if (c.type !== 'text' || !/^[a-z]{3,}$/.test(w) || isCrypticName(w) || pluralWord(w) || !(role === 'dimension' || role === 'identifier' || role === 'geo')) return false;
+        return members.length >= 2 && members.every((m) => {
+          const own = m.columns.find((x) => x.name === c.name);
+          return own !== undefined && m.rowCount >= 3 && own.nullFraction === 0 && own.distinctCount === m.rowCount;
+        });
+      });
+      if (entity) return `${humanize(entity.originalName || entity.name).toLowerCase()}_${partition.key === 'season' ? 'seasons' : 'years'}`;
+    }
     if (/^(year|season|month|date|day|week|quarter)$/.test(partition.key)) return undefined;
     const times = table.columns.map((c) => semanticsOf(context, table.name, c.name)).filter((s) => s?.role.value === 'time');
     // (Only where the time column names each row once: payments on 3,600 days of a quarter's 60 are payments, not "daily records".)
@@ -2051,7 +2194,7 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   // its documents cite: "(Chantler)", ":cite:`Waasmaier_Kirfel`"): its rows are that source's records, not chantlers.
   if (citedSource(context, table)) return undefined;
   // (A country's code or a state of the file around the noun, `uk_local_authorities_current`: "local authorities".)
-  const words = withoutQualifiers(nameWords(tableNounName(table)));
+  const words = withoutSharedPrefix(context, table, withoutQualifiers(nameWords(tableNounName(table))));
   const last = words.split(' ').pop() ?? '';
   // A table of the properties of another table's things, one row each (`core_properties` keyed by `language_id`,
   // `player_stats` by `player_id`): its rows are those things, "languages", not "core properties".

@@ -3,7 +3,7 @@
  * Single-step on purpose: the easy end of the pool, which a curriculum needs too.
  */
 import type { TaskSpec } from '../types';
-import { averagePhrase, groupWords, isFileKey, quotable, things, columnPhrase, aggregateOf, clearLeader, groupings, humanize, measureName, measures, noun, q, query, sqlLiteral, taskTables, TaskProgram, type TaskFamily, pluralWords, rowsNoun, rowsCount } from './kit';
+import { averagePhrase, groupWords, isFileKey, quotable, things, columnPhrase, aggregateOf, clearLeader, groupings, humanize, measureName, measures, noun, q, query, sqlLiteral, taskTables, TaskProgram, type TaskFamily, pluralWords, rowsNoun, rowsCount, decidingMeasures } from './kit';
 
 export const filteredAggregateFamily: TaskFamily = {
   id: 'filtered-aggregate',
@@ -72,9 +72,13 @@ export const groupContrastFamily: TaskFamily = {
       const t = q(table.name);
       let best: { category: (typeof table.columns)[number]; measure: (typeof table.columns)[number]; spread: number } | undefined;
       for (const category of groupings(context, table, { min: 3 })) {
+        // (Not a measure that decides the category, or that the category decides: a match's points and goals by its
+        // result, which its goals for and against made.)
+        const deciding = category.distinctCount <= 6 ? await decidingMeasures(context, t, q(category.name), measures(context, table)) : new Set<string>();
         for (const measure of measures(context, table)) {
           const c = q(category.name);
           const m = q(measure.name);
+          if (deciding.has(measure.name)) continue;
           const rows = await query(context, `SELECT (MAX(a) - MIN(a)) / NULLIF(ABS(AVG(a)), 0) FROM (SELECT AVG(${m}) AS a FROM ${t} WHERE ${c} IS NOT NULL GROUP BY ${c} HAVING COUNT(*) >= 5)`);
           const spread = rows?.[0]?.[0];
           if (typeof spread === 'number' && Number.isFinite(spread) && (!best || spread > best.spread)) best = { category, measure, spread };

@@ -24,6 +24,7 @@ import type { TaskSpec } from '../types';
 import {
   averageRankSql,
   constructedLink,
+  decidingMeasures,
   pearsonSql,
   additivityOf,
   aggregateOf,
@@ -718,8 +719,12 @@ export const statisticsEffectSizeFamily: TaskFamily = {
       for (const g of groupingsOf(context, table, { min: 2, max: 2 })) {
         // Historical against projected years is a cut of the time axis, not two kinds of row.
         if (await cutOfTime(context, table, g)) continue;
+        // (Nor a flag a measure decides, alone or less another: a win is a goal difference above 0, goals for above
+        // goals against.)
+        const deciding = await measuresDeciding(context, table, g);
         for (const m of measures(context, table).slice(0, 6)) {
           if (g.table.name === table.name && derivedPair(context, { table: table.name, column: g.column.name }, { table: table.name, column: m.name })) continue;
+          if (deciding.has(m.name)) continue;
           const d = await effectOf(context, table, g, m);
           if (d !== undefined && Math.abs(d) >= MIN_EFFECT && (!best || Math.abs(d) > Math.abs(best.d))) best = { g, m, d };
         }
@@ -731,6 +736,17 @@ export const statisticsEffectSizeFamily: TaskFamily = {
     return tasks;
   },
 };
+
+/** The measures whose ranges, alone or less another, are the flag's two groups (`decidingMeasures`): comparing the groups by them finds the cut. */
+async function measuresDeciding(context: FamilyContext, table: TableProfile, g: Grouping): Promise<Set<string>> {
+  let source: { from: string; tables: string[] };
+  try {
+    source = sourceOf(table, g);
+  } catch {
+    return new Set();
+  }
+  return decidingMeasures(context, source.from, g.ref, measures(context, table), 'c.');
+}
 
 /** Cohen's d (higher mean minus lower, pooled sample SD) from SQL moments, or undefined for a group under 10 rows. */
 async function effectOf(context: FamilyContext, table: TableProfile, g: Grouping, m: ColumnProfile): Promise<number | undefined> {
