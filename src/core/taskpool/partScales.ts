@@ -76,16 +76,21 @@ export async function partScales(profile: EnvironmentProfile, semantics: Semanti
   return found;
 }
 
+/** Whether each of a partition's files (of three rows or more) holds one value of the column, on all its rows. */
+export function oneValuePerFile(members: EnvironmentProfile['tables'], column: string): boolean {
+  return members.every((m) => {
+    const own = m.columns.find((x) => x.name === column);
+    return own !== undefined && m.rowCount >= 3 && own.nullFraction === 0 && own.distinctCount === 1;
+  });
+}
+
 /**
  * A number each file of the partition holds once on all its rows (three files at least), twice as large in one file
  * as in another: how long each file's period ran (matches played in a season), which its counts grow with.
  */
 async function exposureOf(view: string, key: string, members: EnvironmentProfile['tables'], sql: CodeRunner, signal?: AbortSignal): Promise<{ column: string; ratio: number; low: number; high: number } | undefined> {
   if (members.length < 3) return undefined;
-  const fixed = members[0].columns.filter((c) => (c.type === 'integer' || c.type === 'real') && c.name !== key && members.every((m) => {
-    const own = m.columns.find((x) => x.name === c.name);
-    return own !== undefined && m.rowCount >= 3 && own.nullFraction === 0 && own.distinctCount === 1;
-  }));
+  const fixed = members[0].columns.filter((c) => (c.type === 'integer' || c.type === 'real') && c.name !== key && oneValuePerFile(members, c.name));
   for (const column of fixed) {
     const result = await sql.run(`SELECT MIN(${q(column.name)}), MAX(${q(column.name)}) FROM ${q(view)}`, { signal });
     const [low, high] = (result.ok ? (result.rows?.[0] ?? []) : []).map((v) => Number(v));

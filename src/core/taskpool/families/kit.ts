@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import type { CodeRunner } from '../../agent/tools';
 import type { ColumnProfile, DataDocument, EnvironmentProfile, TableProfile } from '../../env/types';
 import { sharedTablePrefix } from '../../env/naming';
+import { oneValuePerFile } from '../partScales';
 import { isValueColumn, quantityColumn, UNIT_COLUMN_WORDS } from '../../semantics/levels';
 import { partitionFiles } from '../../semantics/partitions';
 export { partitionFiles };
@@ -625,10 +626,7 @@ function fixedPerFile(context: FamilyContext, table: TableProfile, column: Colum
   const partition = context.semantics.partitions.find((p) => p.view === table.name);
   if (!partition || !/^(year|season)$/.test(partition.key) || partition.tables.length < 3) return false;
   const members = partition.tables.map((m) => context.profile.tables.find((t) => t.name === m.table));
-  return members.every((m) => {
-    const own = m?.columns.find((x) => x.name === column.name);
-    return m !== undefined && m.rowCount >= 3 && own !== undefined && own.nullFraction === 0 && own.distinctCount === 1;
-  }) && column.distinctCount >= 2;
+  return members.every((m) => m !== undefined) && oneValuePerFile(members as TableProfile[], column.name) && column.distinctCount >= 2;
 }
 
 /**
