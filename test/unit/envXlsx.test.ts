@@ -246,8 +246,44 @@ describe('env: XLSX', () => {
     assert.deepEqual(years, [[2021, 12], [2022, 12]], 'the year written on each January filled down over its months, the stub named for what it holds');
     const messages = env.profile.diagnostics.map((d) => d.message).join('\n');
     assert.match(messages, /title row\(s\) above the header skipped: "1 Overseas residents' visits to the UK by month\.", "thousands"/);
-    assert.match(messages, /row\(s\) under the table, after a blank row.*"Year to date"/);
+    assert.match(messages, /row\(s\) under the table that are no rows of it.*"Year to date"/);
     assert.equal(env.profile.tables.find((t) => t.originalName === 'Places')?.rowCount, 12);
+  });
+
+  it('leaves out the source line and the footnotes written under a published table, with or without a blank row before them', async () => {
+    // As the Scottish Government's quarterly tables: a title, a year merged over its quarters, the divisions and a
+    // Total, then "Source: Police Scotland" right under the Total, a blank row, "Footnotes" and numbered notes.
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('A - Division');
+    sheet.getRow(1).values = ['Table A: deaths by division, by calendar year quarter'];
+    sheet.getRow(3).values = ['Division', 2017, null, 2018, null];
+    sheet.mergeCells('B3:C3');
+    sheet.mergeCells('D3:E3');
+    sheet.mergeCells('A3:A4');
+    sheet.getRow(4).values = [null, 'January to June', 'July to December', 'January to June', 'July to December'];
+    const divisions = ['A: North East', 'C: Forth Valley', 'D: Tayside', 'E: Edinburgh City', 'G: Greater Glasgow'];
+    divisions.forEach((d, i) => (sheet.getRow(5 + i).values = [d, 10 + i, i === 2 ? 'x' : 12 + i, 14 + i, 9 + i]));
+    sheet.getRow(10).values = ['Total', 60, 50, 80, 55];
+    sheet.getRow(11).values = ['Source: Police Scotland'];
+    sheet.getRow(13).values = ['Footnotes'];
+    sheet.getRow(14).values = ['(1) Data is management information compiled from reports of officers attending scenes of death.'];
+    sheet.mergeCells('A14:E14');
+    sheet.getRow(15).values = ['(2) x denotes a count suppressed to protect confidentiality.'];
+    // Rows that fill only their label and are no notes (a category with no figures yet) stay rows of the table.
+    const plain = workbook.addWorksheet('Plain');
+    plain.addRow(['Region', 'Visits', 'Nights']);
+    for (let i = 0; i < 6; i++) plain.addRow([`Region ${i}`, 100 + i, 300 + i]);
+    plain.addRow(['Region 6']);
+    plain.addRow(['Region 7']);
+    const env = await load({ 'deaths.xlsx': Buffer.from(await workbook.xlsx.writeBuffer()) });
+    const table = env.profile.tables.find((t) => t.originalName === 'A - Division');
+    assert.ok(table);
+    assert.equal(table.rowCount, 6, 'five divisions and the Total; the source line and the four lines of notes left out');
+    assert.equal(table.rowsLeftOutBelow, 4);
+    const names = await queryImage(env.image, `SELECT "${table.columns[0].name}" FROM "${table.name}"`);
+    assert.deepEqual(names.map((r) => r[0]), [...divisions, 'Total']);
+    assert.match(env.profile.diagnostics.map((d) => d.message).join('\n'), /row\(s\) under the table that are no rows of it.*"Source: Police Scotland", "Footnotes"/);
+    assert.equal(env.profile.tables.find((t) => t.originalName === 'Plain')?.rowCount, 8);
   });
 
   it('stores dates and datetimes as ISO text, booleans as 0/1, and warns about formulas without a cached value', async () => {

@@ -580,10 +580,11 @@ function loadSheet(context: LoaderContext, grid: SheetGrid, workbookName: string
     }
     blocks[blocks.length - 1].rows.push(r);
   }
-  const summaries = summaryRowsBelow(grid.rows, blocks[blocks.length - 1].rows);
+  const summaries = [...summaryRowsBelow(grid.rows, blocks[blocks.length - 1].rows)];
+  summaries.unshift(...noteRowsBelow(grid.rows, blocks[blocks.length - 1].rows.slice(0, blocks[blocks.length - 1].rows.length - summaries.length)));
   if (summaries.length > 0) {
     blocks[blocks.length - 1].rows.splice(-summaries.length);
-    report(context, 'info', `Sheet '${grid.name}': ${summaries.length} row(s) under the table, after a blank row, that leave blank a column every row of the table fills (summaries and notes: ${summaries.slice(0, 3).map((r) => JSON.stringify(textOf(grid.rows[r].find((cell) => !isBlank(cell.value))?.value ?? null).slice(0, 40))).join(', ')}${summaries.length > 3 ? ', …' : ''}) left out.`);
+    report(context, 'info', `Sheet '${grid.name}': ${summaries.length} row(s) under the table that are no rows of it (summaries after a blank row, its source and notes: ${summaries.slice(0, 3).map((r) => JSON.stringify(textOf(grid.rows[r].find((cell) => !isBlank(cell.value))?.value ?? null).slice(0, 40))).join(', ')}${summaries.length > 3 ? ', …' : ''}) left out.`);
   }
   const filledDown = fillStubDown(grid.rows, blocks.flatMap((b) => b.rows));
   if (filledDown) report(context, 'info', `Sheet '${grid.name}': column ${filledDown.column + 1} is written once per group of rows (${filledDown.values.slice(0, 3).map((v) => JSON.stringify(v)).join(', ')}${filledDown.values.length > 3 ? ', …' : ''}), blank below until the next; each value filled down over its group.`);
@@ -618,6 +619,27 @@ function summaryRowsBelow(rows: CellRead[][], body: readonly number[]): number[]
     if (full.some((c) => below.every((row) => isBlank(row[c]?.value ?? null)))) return body.slice(k);
   }
   return [];
+}
+
+/** A line written under a table for its reader: its source, a heading of notes, a numbered or starred note, a paragraph. */
+const NOTE_LINE = (text: string) => /^(sources?|notes?|footnotes?)\b/i.test(text) || /^(\(\d{1,2}\)|\d{1,2}[.)]\s|[*†‡]|\[\w{1,3}\])/.test(text) || text.length > 120;
+
+/**
+ * The lines under a table that its rows are not (the Scottish Government's "Source: Police Scotland", "Footnotes",
+ * "(1) Data is management information …"): the last rows of the body that each hold one value, where the table's rows
+ * hold more and one of those lines is a note by its words. The table's last row, filled across, ends where they start
+ * (with or without a blank row between). Indexes into the grid, in order; none when there is no such tail.
+ */
+function noteRowsBelow(rows: CellRead[][], body: readonly number[]): number[] {
+  let k = body.length;
+  // (A note merged across the table's width is one line: its value, copied into each cell of the merge, once.)
+  while (k > 0 && distinctValues(rows[body[k - 1]]).size === 1) k--;
+  if (k === body.length || k < 2) return [];
+  const tail = body.slice(k);
+  const lines = tail.map((r) => textOf(rows[r].find((cell) => !isBlank(cell.value))?.value ?? null).trim());
+  if (!lines.some(NOTE_LINE)) return [];
+  const widths = body.slice(0, k).map((r) => distinctValues(rows[r]).size).sort((a, b) => a - b);
+  return widths[Math.floor(widths.length / 2)] >= 2 ? tail : [];
 }
 
 /**
