@@ -65,10 +65,12 @@ export const PUBLIC_FIXTURES = path.join(REPO, 'test', 'fixtures', 'public');
  * round 27.
  * `dev-43` (forty-third, LABELS-43.md, five environments): 87.1% role and 88.7% additivity blind; read and used in
  * round 28.
- * A set added later and not yet looked at is `held-out`: the forty-fourth set (LABELS-44.md), five environments, whose
+ * `dev-44` (forty-fourth, LABELS-44.md, five environments): 76.8% role and 87.7% additivity blind; read and used in
+ * round 29.
+ * A set added later and not yet looked at is `held-out`: the forty-fifth set (LABELS-45.md), four environments, whose
  * disagreements nobody has read; `npm run bench:semantics` reports every set.
  */
-export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'dev-21' | 'dev-22' | 'dev-23' | 'dev-24' | 'dev-25' | 'dev-26' | 'dev-27' | 'dev-28' | 'dev-29' | 'dev-30' | 'dev-31' | 'dev-32' | 'dev-33' | 'dev-34' | 'dev-35' | 'dev-36' | 'dev-37' | 'dev-38' | 'dev-39' | 'dev-40' | 'dev-41' | 'dev-42' | 'dev-43' | 'held-out';
+export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'dev-21' | 'dev-22' | 'dev-23' | 'dev-24' | 'dev-25' | 'dev-26' | 'dev-27' | 'dev-28' | 'dev-29' | 'dev-30' | 'dev-31' | 'dev-32' | 'dev-33' | 'dev-34' | 'dev-35' | 'dev-36' | 'dev-37' | 'dev-38' | 'dev-39' | 'dev-40' | 'dev-41' | 'dev-42' | 'dev-43' | 'dev-44' | 'held-out';
 
 export interface PublicFixture {
   name: string;
@@ -301,11 +303,11 @@ export const PUBLIC_ENVIRONMENTS: PublicFixture[] = [
   { name: 'adoptopenjdk-jdk8-releases-json', set: 'dev-43' },
   { name: 'canpl-cpl-standings-partitions', set: 'dev-43' },
   { name: 'sncf-train-regularity-csv', set: 'dev-43' },
-  { name: 'scotgov-suspected-drug-deaths-xlsx', set: 'held-out' },
-  { name: 'planetmicrobe-gos-seawater-tsv', set: 'held-out' },
-  { name: 'sncf-station-footfall-json', set: 'held-out' },
-  { name: 'eia-international-hydro-europe-csv', set: 'held-out' },
-  { name: 'pyongc-ngc-ic-catalogue-sqlite', set: 'held-out' },
+  { name: 'scotgov-suspected-drug-deaths-xlsx', set: 'dev-44' },
+  { name: 'planetmicrobe-gos-seawater-tsv', set: 'dev-44' },
+  { name: 'sncf-station-footfall-json', set: 'dev-44' },
+  { name: 'eia-international-hydro-europe-csv', set: 'dev-44' },
+  { name: 'pyongc-ngc-ic-catalogue-sqlite', set: 'dev-44' },
 ];
 
 export function publicFixture(name: string): PublicFixture {

@@ -3790,3 +3790,73 @@ describe('semantics rules: the forty-third set\'s rules stay off their look-alik
     }
   });
 });
+
+describe('semantics rules: a statistics workbook, seawater samples, a catalogue of the sky (the forty-fourth set)', function () {
+  this.timeout(180_000);
+  const role = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).role.value;
+
+  it('reads the Scottish Government\'s workbook: no footnote is a row, divisions of the police are places, age bands ordered, sexes beside their total a category', async () => {
+    const env = await load('scotgov-suspected-drug-deaths-xlsx');
+    const [a, b, c] = ['a_police_division', 'b_age', 'c_sex'].map((s) => env.profile.tables.find((t) => t.name.endsWith(s))!);
+    assert.deepEqual([a.rowCount, b.rowCount, c.rowCount], [14, 6, 3], 'the divisions, bands and sexes and their Total; the source line and footnotes left out');
+    assert.equal(role(env, a.name, 'police_division'), 'geo');
+    assert.equal(role(env, b.name, 'age_band'), 'ordinal', '24 & Under … 55 & Over, beside Total');
+    assert.equal(role(env, c.name, 'sex'), 'dimension', 'Male, Female, Total');
+    const quarters = env.semantics.columns.filter((s) => s.table === c.name && s.column !== 'sex');
+    assert.ok(quarters.length >= 28 && quarters.every((s) => s.role.value === 'measure' && s.additivity?.value === 'additive'), 'each quarter\'s count of deaths adds up');
+  });
+
+  it('reads the GOS samples: concentrations beside a probe\'s reading averaged (censored ones too), filter sizes ordered, a sample\'s code an identifier, term links no category', async () => {
+    const env = await load('planetmicrobe-gos-seawater-tsv');
+    const t = 'samples_ncbi';
+    for (const name of ['ammonia', 'chlorophyll', 'diss_oxygen', 'nitrate', 'nitrite', 'phosphate', 'silicate', 'urea']) {
+      assert.equal(role(env, t, name), 'measure', name);
+      assert.equal(column(env, t, name).additivity?.value, 'non-additive', name);
+    }
+    for (const name of ['upper_filtration_size', 'lower_filtration_size']) assert.equal(role(env, t, name), 'ordinal', name);
+    assert.equal(role(env, t, 'sample_name'), 'identifier', 'GS605 on each of a sample\'s fractions');
+    for (const name of ['purl_biome', 'purl_feature', 'purl_feature2', 'purl_material']) assert.equal(role(env, t, name), 'structured', name);
+    assert.equal(role(env, t, 'geo_loc_name'), 'geo');
+    assert.equal(role(env, 'sampling_events', 'cruise_id'), 'dimension', 'an expedition\'s long title on every row');
+  });
+
+  it('reads OpenNGC: empty texts are missing values, cross-references identify, the figures of objects on the sky are averaged, a type is a category', async () => {
+    const env = await load('pyongc-ngc-ic-catalogue-sqlite');
+    for (const name of ['messier', 'ic']) assert.equal(role(env, 'objects', name), 'identifier', name);
+    for (const name of ['ra', 'majax', 'pa', 'bmag', 'vmag', 'kmag', 'sbrightn', 'cstarvmag']) assert.equal(column(env, 'objects', name).additivity?.value, 'non-additive', name);
+    assert.equal(role(env, 'objects', 'type'), 'dimension', 'G, OCl, Dup: codes of a listed kind');
+    assert.equal(role(env, 'objTypes', 'typedesc'), 'dimension', 'Galaxy, Open Cluster');
+    for (const name of ['nednotes', 'ongcnotes']) assert.equal(role(env, 'objects', name), 'text', name);
+  });
+});
+
+describe('semantics rules: the forty-fourth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps fertiliser in tonnes additive, a right ascension without a declination no catalogue, and a division of a league a category', async () => {
+    const rows = Array.from({ length: 40 }, (_, i) => `${['France', 'Spain', 'Italy', 'Poland'][i % 4]},${2000 + Math.floor(i / 4)},${1000 + ((i * 37) % 500)},${400 + ((i * 11) % 90)},${300 + ((i * 23) % 71)},${(i * 29) % 31},${['North', 'South'][i % 2]}`);
+    const folder = makeFolder({
+      'fertiliser.csv': ['country,year,nitrogen,phosphate,potash,ra,division', ...rows].join('\n') + '\n',
+      'league.csv': ['team,division,points', ...Array.from({ length: 30 }, (_, i) => `Team ${i},${['Premier', 'First', 'Second'][i % 3]},${(i * 7) % 90}`)].join('\n') + '\n',
+    });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      for (const name of ['nitrogen', 'phosphate', 'potash', 'ra']) assert.equal(found(env, 'fertiliser', name)?.additivity?.value, 'additive', `${name}: no probe beside them, no declination`);
+      assert.equal(found(env, 'league', 'division')?.role.value, 'dimension');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps people\'s names with a total under them names', async () => {
+    const people = ['Ann Lee', 'Bo Ek', 'Cy Dunn', 'Di Moss', 'Ed Fry', 'Flo Hart'];
+    const folder = makeFolder({ 'hours.csv': ['name,hours,overtime', ...people.map((p, i) => `${p},${30 + i},${i}`), 'Total,195,15'].join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'hours', 'name')?.role.value, 'text', 'people\'s names, a Total under them');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

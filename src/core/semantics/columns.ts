@@ -39,6 +39,7 @@ import {
   STRUCTURED_WORDS,
   TEMPERATURE_WORDS,
   TEXT_WORDS,
+  TOTAL_LABEL,
   TIME_SUFFIXES,
   TIME_WORDS,
   UNIT_WORDS,
@@ -881,7 +882,8 @@ function scaleLabels(e: ColumnEvidence): string | undefined {
 
 /** Named as prose (a `comment`, `remarks`, a `description`): its semicolons are sentences', not a list's. */
 function proseName(n: Names): boolean {
-  return n.last !== undefined && /^(comment|comments|remark|remarks|note|notes|description|desc)$/.test(n.last);
+  // (…also written after the name of whoever wrote them, as one word: OpenNGC's `nednotes`, `ongcnotes`.)
+  return n.last !== undefined && (/^(comment|comments|remark|remarks|note|notes|description|desc)$/.test(n.last) || /^[a-z]{2,6}(notes|comments|remarks)$/.test(n.last));
 }
 
 /** `g cm3`, `mmhos cm`, `meq 100g`, `g protein kg soil` after a name's first word: one unit over another. */
@@ -1045,10 +1047,12 @@ function placeOfTable(table: TableProfile): GeoKind | undefined {
   return kind && kind !== 'latitude' && kind !== 'longitude' && kind !== 'address' && kind !== 'postal-code' ? kind : undefined;
 }
 
+/** Public services whose areas divide a country (a police force's divisions, a health board's area). */
+const TERRITORIAL_SERVICES = new Set(['police', 'health', 'fire', 'ambulance', 'school', 'electoral', 'census', 'council']);
+
 /** Who takes part in a contest: a country's name there is its team (`winner`, `first_shooter`, `opponent`). */
 const PARTICIPANT_WORDS = new Set(['winner', 'winners', 'loser', 'losers', 'opponent', 'opponents', 'shooter', 'champion', 'champions', 'runner', 'finalist', 'side', 'squad', 'player', 'players', 'competitor', 'entrant']);
 
-/** A table whose name says its rows are places: `… by local authority`, `… across council areas`, `regional_…`. */
 /** The kind of place a table is named for, by its own name's last word (`countries`, `states`, `cities`); else undefined. */
 function placesOfTable(table: TableProfile): 'country' | 'state' | 'county' | 'city' | undefined {
   const last = nameTokens(table.originalName.replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/i, '')).at(-1);
@@ -1056,6 +1060,7 @@ function placesOfTable(table: TableProfile): 'country' | 'state' | 'county' | 'c
   return kind === 'country' || kind === 'state' || kind === 'county' || kind === 'city' ? kind : undefined;
 }
 
+/** A table whose name says its rows are places: `… by local authority`, `… across council areas`, `regional_…`. */
 function tableOfPlaces(table: TableProfile): boolean {
   // A sheet is named by its workbook too.
   const tokens = [table.originalName, table.sourceFile].flatMap((name) => nameTokens(name.replace(/^.*[\\/]/, '').replace(/\.[a-z0-9]+$/i, '')));
@@ -1183,7 +1188,6 @@ const MACHINE_ADDRESS_WORDS = new Set(['mac', 'ip', 'ipv4', 'ipv6', 'email', 'ma
 /** How coordinates are written, after their name: degrees, decimal degrees, a datum (`lat_dd83`: decimal degrees on NAD83). */
 const COORDINATE_UNITS = new Set(['deg', 'degs', 'degrees', 'dd', 'decimal', 'wgs84', 'wgs', 'rad', 'nad83', 'nad27', 'dd83', 'dd27', 'etrs89', 'gda94', 'gda2020']);
 
-/** The place a description is about: its head word ("Region", "Country of reference") or what it names or codes ("Name of the region"). */
 /** What a `state` holds when it is the condition of a thing, not a place. */
 const CONDITION_WORDS = /^(open|opened|closed|merged|draft|pending|active|inactive|commented|approved|dismissed|changes[_ ]requested|rejected|accepted|resolved|new|done|failed|failure|success|succeeded|error|running|stopped|queued|cancell?ed|complete|completed|in[_ ]progress|rising|falling|ebb|flood|slack|high|low|calm|rough|on|off|enabled|disabled|locked|unlocked|solid|liquid|gas)$/i;
 
@@ -1199,6 +1203,18 @@ function linksOfNestedRecord(e: ColumnEvidence, distinct: number): boolean {
   });
 }
 
+/**
+ * URLs that link a term written beside them in words (`purl_biome` beside `env_biome`: an ontology term's address beside
+ * its label), no more values than the words: the term's address, not a grouping of their own. Named by the same last
+ * word as the words' column (a number after it aside: `purl_feature2`).
+ */
+function linksOfNamedTerm(e: ColumnEvidence, distinct: number): boolean {
+  const last = nameTokens(e.column.originalName || e.column.name).filter((t) => !/^\d+$/.test(t)).at(-1)?.replace(/\d+$/, '');
+  if (!last) return false;
+  return e.table.columns.some((c) => c !== e.column && c.type === 'text' && nameTokens(c.originalName || c.name).at(-1) === last && c.distinctCount >= distinct && !c.samples.some((v) => typeof v === 'string' && /^https?:\/\//i.test(v.trim())));
+}
+
+/** The place a description is about: its head word ("Region", "Country of reference") or what it names or codes ("Name of the region"). */
 function describedPlace(described: readonly string[]): (typeof GEO_WORDS)[string] | undefined {
   // ("Geographic Region", "Geographical area": the place, said to be one.)
   const words = described.filter((w) => !ARTICLES.has(w)).filter((w, at) => at > 0 || !/^geographic(al)?$/.test(w));
@@ -1369,7 +1385,7 @@ const RULES: Rule[] = [
     // (…unless they are the links of a nested record whose key stands beside them, `uploader.url` beside
     // `uploader.login`: the record's addresses, recurring because the record does.)
     const { rows, distinct } = present(e);
-    if (share >= 0.8 && kind === 'url' && distinct <= 100 && rows >= 4 * distinct && !linksOfNestedRecord(e, distinct)) return { role: 'dimension', rule: 'dimension:recurring-urls', confidence: 0.6, why: `${distinct} URLs recurring over ${Math.round(rows)} rows: a category written as a link` };
+    if (share >= 0.8 && kind === 'url' && distinct <= 100 && rows >= 4 * distinct && !linksOfNestedRecord(e, distinct) && !linksOfNamedTerm(e, distinct)) return { role: 'dimension', rule: 'dimension:recurring-urls', confidence: 0.6, why: `${distinct} URLs recurring over ${Math.round(rows)} rows: a category written as a link` };
     // Lists that hold nothing (`[]` or `[""]` in every row, a form's field never filled in): lists still.
     const lists = share >= 0.8 && kind === 'json' ? jsonLists(e) : undefined;
     if (lists && lists.items.length === 0) {
@@ -1613,6 +1629,10 @@ const RULES: Rule[] = [
     // A part of a place named after it (`district_sector`, a police district's sector; `city_zone`): a smaller place.
     if (!kind && before && GEO_WORDS[before] && ['sector', 'sectors', 'zone', 'zones', 'ward', 'wards', 'block', 'blocks'].includes(head) && column.type === 'text') kind = 'region';
     if (!kind && (before === 'congress' || before === 'congressional') && ['dist', 'district', 'districts', 'cd'].includes(head)) kind = 'region';
+    // The place a sample was taken, as sequence archives write it (`geo_loc_name`: "Baltic Sea:Finland"): a place.
+    if (!kind && column.type === 'text' && n.tokens[0] === 'geo' && n.tokens.some((t) => t === 'loc' || t === 'location')) kind = 'region';
+    // The territory of a public service (`Police Division`, `health_board`, `fire_area`, `police_force`): a region.
+    if (!kind && column.type === 'text' && before && TERRITORIAL_SERVICES.has(before) && /^(division|divisions|force|forces|board|boards|area|areas)$/.test(head)) kind = 'region';
     if (!kind && before && GEO_WORDS[before] && ['name', 'code', 'no', 'num', 'number', 'cd', 'ab', 'abbr', 'abbv', 'abbrev', 'abbreviation', 'iso', 'namecode'].includes(head)) {
       kind = GEO_WORDS[before];
       // A code of an area that groups rows (a region code, `Country Code` beside `Country Name`) is the area, as most
@@ -1763,6 +1783,12 @@ const RULES: Rule[] = [
     // A place in a result (`result_position` 1–13) matches the small ids of some table by chance: it is a position.
     if (e.foreignKey && !e.declaredKey && n.last !== undefined && ORDINAL_WORDS.has(n.last) && !hasAny(n.tokens, IDENTIFIER_WORDS)) return undefined;
     if (e.referenced && e.column.candidateKey) return { role: 'identifier', rule: 'identifier:referenced-key', confidence: 0.9, why: 'a unique column other tables refer to: the key of its table', identifier: 'primary-key' };
+    // A category named as such alone (`type`: `G`, `OCl`, `Dup`), short codes a list of its kinds spells out, each on
+    // many rows: the category the rows are grouped by, whatever table lists it. (`type_id` stays a key.)
+    const rows = e.table.rowCount * (1 - e.column.nullFraction);
+    if (e.foreignKey && !e.declaredKey && e.column.type === 'text' && n.tokens.length === 1 && DIMENSION_WORDS.has(n.tokens[0]) && e.column.distinctCount <= 50 && rows >= 10 * e.column.distinctCount && e.fingerprint.meanLength <= 8) {
+      return { role: 'dimension', rule: 'dimension:category-code', confidence: 0.6, why: `named ${e.column.name}, ${e.column.distinctCount} short codes of a listed kind over ${Math.round(rows)} rows: a category` };
+    }
     return e.foreignKey ? { role: 'identifier', rule: 'identifier:foreign-key', confidence: 0.9, why: 'its values are keys of another table', identifier: 'foreign-key' } : undefined;
   },
   // A case's citation in a law report (`100 A.2d 36`, `313 Ky. 374`: volume, reporter, first page) under a name that
@@ -1937,6 +1963,12 @@ const RULES: Rule[] = [
       return { role: 'dimension', rule: 'dimension:category-number', confidence: 0.6, why: `named ${column.name}, ${column.distinctCount} values, and no table lists ${n.tokens[0]}s: the code of a category` };
     }
     if (bareNumber) return undefined;
+    // An "ID" that holds a long title in words, the same on many rows (GOS's `cruise_ID`: "Beyster Family Fund and Life
+    // Technologies Foundation-funded Global Ocean Sampling Expedition …"): what the rows are grouped under, no key.
+    const { rows: titledRows, distinct: titledValues } = present(e);
+    if (column.type === 'text' && !e.referenced && !e.foreignKey && !column.candidateKey && e.fingerprint.multiWord >= 0.9 && e.fingerprint.meanLength >= 30 && titledValues <= 50 && titledRows >= 3 * titledValues) {
+      return { role: 'dimension', rule: 'dimension:titled-id', confidence: 0.55, why: `named ${column.name}, but ${titledValues} long titles in words over ${Math.round(titledRows)} rows: a grouping` };
+    }
     const kind: IdentifierKind = column.candidateKey && (e.referenced || table.columns[0] === column || n.tokens.length === 1) ? 'primary-key' : column.candidateKey ? 'code' : 'code';
     return { role: 'identifier', rule: idWord ? 'identifier:id-name' : 'identifier:code-name', confidence: idWord ? 0.9 : 0.75, why: `named ${column.name}`, identifier: kind };
   },
@@ -1990,6 +2022,11 @@ const RULES: Rule[] = [
     // A stage in a few whole steps (`abortion_stage` 0–3, a tumour's stage 1–4): an order of development.
     if (n.last === 'stage' && steps && steps.min >= 0 && steps.max <= 10 && steps.max > steps.min) {
       return { role: 'ordinal', rule: 'ordinal:stage-number', confidence: 0.6, why: `named ${column.name}, whole steps ${steps.min}–${steps.max}: a stage of development` };
+    }
+    // The pore size of the filters a sample is split by (`upper_filtration_size` 20, 3, 0.8 µm): a few size fractions
+    // of a protocol, in order, not a quantity measured.
+    if (isNumber(column) && n.tokens.some((t) => /^(filter|filters|filtration|mesh|sieve|pore)$/.test(t)) && n.last === 'size' && column.distinctCount >= 2 && column.distinctCount <= 8) {
+      return { role: 'ordinal', rule: 'ordinal:size-fraction', confidence: 0.6, why: `named ${column.name}, ${column.distinctCount} sizes: the fractions a sample is filtered into, in order` };
     }
     // A band of a number written as its bound (`elevational_band_m` 1100, 1200, … 2500): ordered bands.
     if (isNumber(column) && (n.tokens.includes('band') || n.tokens.includes('bands')) && steps && column.distinctCount >= 3 && column.distinctCount <= 50) {
@@ -2222,7 +2259,9 @@ const RULES: Rule[] = [
     }
     // A name that is a code, one per row (`tx_name` `uc001bum.2`, an accession), or a title that is a machine's path
     // (CMS's dataset `title` `/Mu/Run2010B-Apr21ReReco-v1/AOD`): it identifies, it is not read.
-    if (!personName && (textWord === 'name' || textWord === 'title') && codeShaped(e) && f.multiWord === 0 && column.distinctCount >= 0.95 * nonNullRows) {
+    // (…or a few rows each, where every value is letters then digits, `GS605`: a sample's code on each of its fractions.)
+    const lettersThenDigits = presentTexts(e).length >= 5 && presentTexts(e).every((v) => /^[A-Z]{1,4}\d{2,}[A-Z0-9]*$/.test(v.trim()));
+    if (!personName && (textWord === 'name' || textWord === 'title') && codeShaped(e) && f.multiWord === 0 && (column.distinctCount >= 0.95 * nonNullRows || (lettersThenDigits && nonNullRows <= 4 * column.distinctCount))) {
       return { role: 'identifier', rule: 'identifier:coded-name', confidence: 0.65, why: `named ${column.name}, one code-like value per row (${column.samples[0]}…)`, identifier: column.candidateKey ? 'primary-key' : 'code' };
     }
     // A label that is a number (`vehicle_label` "1628": the fleet number painted on a bus): what the thing is known by.
@@ -2295,6 +2334,13 @@ const RULES: Rule[] = [
     const own = (column.originalName || column.name).toLowerCase();
     const listed = singularOf(e.table.originalName);
     if (e.lookupTable && distinct <= 50 && f.meanLength <= 12 && (listed === own || listed.endsWith(`_${own}`))) return { role: 'dimension', rule: 'dimension:lookup-value', confidence: 0.7, why: `the ${column.name} of ${e.table.name}, a short list other tables point at: a category` };
+    // The one words' column of a short list of kinds other tables point at by its code (OpenNGC's `objTypes`: `type`
+    // `OCl`, `typedesc` "Open Cluster"): the name of each kind, a category. (A short list of people or publishers
+    // names each one: text.)
+    const listsKinds = nameTokens(e.table.originalName.replace(/\.[a-z0-9]+$/i, '')).some((t) => DIMENSION_WORDS.has(singularOf(t)));
+    if (e.lookupTable && listsKinds && !e.referenced && !e.foreignKey && distinct <= 50 && f.meanLength <= 40 && e.table.columns.filter((c) => c.type === 'text' && c !== column && !(c.candidateKey && (c.distinctCount === e.table.rowCount))).length === 0) {
+      return { role: 'dimension', rule: 'dimension:lookup-value', confidence: 0.6, why: `the words of each entry of ${e.table.name}, a short list other tables point at: a category` };
+    }
     const specified = otherOf(e);
     if (specified) return { role: 'text', rule: 'text:other-specify', confidence: 0.65, why: `named ${column.name} beside ${specified}: the "other, specify" answer to it, written by the respondent` };
     if (nonNull < 1) return { role: 'text', rule: 'text:empty', confidence: 0.3, why: 'every value is a placeholder for a missing one' };
@@ -2356,8 +2402,16 @@ const RULES: Rule[] = [
       return { role: 'dimension', rule: 'dimension:named-category', confidence: 0.65, why: `named ${column.name}, ${column.distinctCount} values recurring over ${Math.round(nonNull)} rows` };
     }
     // Values that recur (a referee, a team, an observer: 4 rows or more each on average) are what rows are grouped by.
-    if (distinct <= 200 && nonNull >= 4 * distinct && f.meanLength <= 40) {
+    // (Not notes, which recur as a note is copied onto each row it is about: "B-Mag taken from LEDA.")
+    if (distinct <= 200 && nonNull >= 4 * distinct && f.meanLength <= 40 && !proseName(n)) {
       return { role: 'dimension', rule: 'dimension:repeated-values', confidence: 0.6, why: `${distinct} distinct values over ${Math.round(nonNull)} rows` };
+    }
+    // The labels of a small table's rows beside their total (`Sex`: Male, Female, Total, in a table of counts by
+    // quarter): the categories its figures are split by, in too few rows to recur. (Names of people or things with a
+    // total under them stay names.)
+    const totalled = presentTexts(e).some((v) => TOTAL_LABEL.test(v.trim()));
+    if (totalled && distinct <= 50 && f.meanLength <= 40 && e.table.rowCount <= 60 && !(n.last && (TEXT_WORDS.has(n.last) || PERSON_NAME_WORDS.has(n.last))) && e.table.columns.some((c) => c !== column && isNumber(c))) {
+      return { role: 'dimension', rule: 'dimension:total-row-labels', confidence: 0.55, why: `${distinct} labels of rows, one of them a total: the categories the table's figures are split by` };
     }
     return { role: 'text', rule: 'text:many-values', confidence: 0.6, why: `${column.distinctCount} distinct values, mean length ${f.meanLength.toFixed(0)}` };
   },
@@ -2686,6 +2740,18 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     const source: Fact<Additivity>['source'] = inDictionary && evidence.dictionary ? { kind: 'dictionary', file: evidence.dictionary.file, line: evidence.dictionary.line } : { kind: 'rule', rule: 'additivity:concentration' };
     return { value: 'non-additive', confidence: 0.75, source, why: `in ${concentration.trim()}: a concentration or a reading per sample, averaged, not summed` };
   }
+  // A substance measured in a water or soil sample (`nitrate`, `silicate`, `diss_oxygen`), beside other substances and
+  // a probe's reading (pH, salinity, temperature): its concentration in each sample, averaged, not summed. (A table of
+  // fertiliser use, `nitrogen` and `phosphate` in tonnes with no probe beside them, adds up.)
+  const analyte = analyteNamed(tokens);
+  if (analyte && evidence.table.columns.filter((c) => analyteNamed(nameTokens(c.originalName || c.name))).length >= 2 && evidence.table.columns.some((c) => /^(p_?h|salinity|sal|conductivity|cond|turbidity|temp|temperature|water_temp|water_temperature)$/i.test(c.originalName || c.name))) {
+    return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:analyte' }, why: `named ${evidence.column.name}: ${analyte} in each sample, beside other substances and a probe's reading, a concentration` };
+  }
+  // A catalogue of things on the sky (a table with `ra` and `dec`: right ascension and declination): each row one
+  // object's position, magnitudes, sizes and angles, none of which add up across objects. (Counts still do.)
+  if (skyCatalogue(evidence.table) && !hasAny(tokens, COUNT_WORDS)) {
+    return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:sky-catalogue' }, why: `a figure of each object of ${evidence.table.name}, a catalogue of the sky (right ascension and declination beside it): averaged, not summed` };
+  }
   // A unit over a unit in the header (`bd_g_cm3`, `ec_mmhos_cm`, `cec_meq_100g`, `whc_in_ft`, `ace_g_protein_kg_soil`):
   // a density, a conductivity, a capacity per amount of the sample: a property of each sample, averaged.
   const perUnit = unitOverUnit(nameTokens(evidence.column.originalName || evidence.column.name));
@@ -2874,6 +2940,21 @@ const SIDES: ReadonlyArray<readonly [string, string]> = [['home', 'away'], ['tea
  * whole numbers, which add up over matches (a team's goals in a season). A test score or a rating stays a score.
  */
 /** Units of a concentration or of a probe's reading. */
+/** A table of objects on the sky: it has a right ascension and a declination (`ra` and `dec`, `RAJ2000` and `DEJ2000`). */
+function skyCatalogue(table: TableProfile): boolean {
+  const names = table.columns.map((c) => (c.originalName || c.name).toLowerCase());
+  return names.some((c) => /^(ra|raj2000|ra_?deg|ra_?rad|right_?ascension)$/.test(c)) && names.some((c) => /^(dec|de|dej2000|dec_?deg|dec_?rad|declination)$/.test(c));
+}
+
+/** Substances a water or soil sample is analysed for (nutrients, dissolved gases, ions, metals, pigments). */
+const ANALYTES = new Set('ammonia ammonium nitrate nitrates nitrite nitrites nitrogen phosphate phosphates phosphorus silicate silicates silica urea chlorophyll chla oxygen sulfate sulphate chloride fluoride bromide calcium magnesium sodium potassium iron manganese zinc copper lead arsenic mercury cadmium alkalinity doc toc dic'.split(' '));
+
+/** The substance a name is for, alone or dissolved, total or particulate (`nitrate`, `diss_oxygen`, `total_nitrogen`); else undefined. */
+function analyteNamed(tokens: readonly string[]): string | undefined {
+  const words = tokens.filter((t) => !/^(diss|dissolved|total|tot|particulate|part)$/.test(t));
+  return words.length === 1 && ANALYTES.has(words[0]) ? words[0] : undefined;
+}
+
 const CONCENTRATION_UNIT = /(^|[\s(,\[])((m|µ|u|n|k)?g|mmol|µmol|umol|nmol|pmol|mol|meq|cfu|mpn|cells)\s*\/\s*(l|dl|ml|100\s?ml|m3|m\^3|m³|kg|g)(?![a-z])|\b(ppm|ppb|ppmv|µs\/cm|us\/cm|ms\/cm|mv)\b/i;
 
 /** The words of an interval's two ends. */

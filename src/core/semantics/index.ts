@@ -30,6 +30,9 @@ export { CORRECTIONS_FILE } from './corrections';
 
 const SAMPLE_ROWS = 400;
 
+/** The texts that stand for a missing value (an empty one and the placeholders), as a list of SQL literals. */
+const MISSING_SQL = ['', ...MISSING_PLACEHOLDERS].map((p) => `'${p.replace(/'/g, "''")}'`).join(', ');
+
 function sampleValues(db: Database, table: TableProfile): Map<string, SqlValue[]> {
   const samples = new Map<string, SqlValue[]>(table.columns.map((c) => [c.name, []]));
   try {
@@ -48,7 +51,7 @@ function sampleValues(db: Database, table: TableProfile): Map<string, SqlValue[]
       const present = values.length - placeholders.length;
       if (present < 20 && column.nullFraction < 1 && present < table.rowCount * (1 - column.nullFraction)) {
         const c = q(column.name);
-        const notPlaceholder = placeholders.length > 0 ? ` AND lower(trim(CAST(${c} AS TEXT))) NOT IN (${MISSING_PLACEHOLDERS.map((p) => `'${p.replace(/'/g, "''")}'`).join(', ')})` : '';
+        const notPlaceholder = placeholders.length > 0 ? ` AND lower(trim(CAST(${c} AS TEXT))) NOT IN (${MISSING_SQL})` : '';
         const own = db.exec(`SELECT ${c} FROM ${q(table.name)} WHERE ${c} IS NOT NULL${notPlaceholder} LIMIT ${SAMPLE_ROWS}`)[0];
         samples.set(column.name, [...placeholders, ...(own?.values ?? []).map((r) => r[0])]);
       }
@@ -59,10 +62,10 @@ function sampleValues(db: Database, table: TableProfile): Map<string, SqlValue[]
   return samples;
 }
 
-/** Rows whose text is a placeholder for a missing value (`NA`, `N/A`, `-`), and how many distinct placeholders there are. */
+/** Rows whose text is empty or a placeholder for a missing value (`NA`, `N/A`, `-`), and how many distinct such texts there are. */
 function placeholderRows(db: Database, table: string, column: string): { rows: number; distinct: number } | undefined {
   try {
-    const row = db.exec(`SELECT COUNT(*), COUNT(DISTINCT ${q(column)}) FROM ${q(table)} WHERE lower(trim(${q(column)})) IN (${MISSING_PLACEHOLDERS.map((p) => `'${p.replace(/'/g, "''")}'`).join(', ')})`)[0]?.values[0];
+    const row = db.exec(`SELECT COUNT(*), COUNT(DISTINCT ${q(column)}) FROM ${q(table)} WHERE lower(trim(${q(column)})) IN (${MISSING_SQL})`)[0]?.values[0];
     return row ? { rows: Number(row[0]), distinct: Number(row[1]) } : undefined;
   } catch {
     return undefined;

@@ -569,3 +569,6 @@ export function unitPair(amount: string, per: string): string | undefined {
   const shown = (u: string) => u.replace(/^(\w+?)([23])$/, (_, base: string, p: string) => `${base}${p === '2' ? '²' : '³'}`).replace(/^100(g|ml)$/, '100 $1').replace(/^ug$/, 'µg');
   return `${shown(a)}/${shown(b)}`;
 }
+
+/** A label that reads as a total: the word alone, 'Total X' / 'X total', 'all_x' / 'All X', 'World', other languages. */
+export const TOTAL_LABEL = /^(?:(?:grand|sub)[\s_-]*total|totals?|all|overall|sum|world|gesamt|insgesamt|summe|totale|tous|todos|todas|alle)$|^(?:grand[\s_-]*)?total\b|\btotal$|^all[\s_-]+\S+(?:\s+\S+){0,2}$|^(?:gesamt|insgesamt)\b/i;

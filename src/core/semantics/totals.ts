@@ -15,11 +15,9 @@
 import type { Database } from 'sql.js';
 import type { ColumnProfile, TableProfile } from '../env/types';
 import { quoteIdent as q, sqlLiteral } from '../text/sql';
-import { COUNTRY_NAMES } from './lexicon';
+import { COUNTRY_NAMES, TOTAL_LABEL } from './lexicon';
 import type { ColumnSemantics, TotalRows } from './types';
 
-/** A label that reads as a total: the word alone, 'Total X' / 'X total', 'all_x' / 'All X', 'World', other languages. */
-const TOTAL_LABEL = /^(?:(?:grand|sub)[\s_-]*total|totals?|all|overall|sum|world|gesamt|insgesamt|summe|totale|tous|todos|todas|alle)$|^(?:grand[\s_-]*)?total\b|\btotal$|^all[\s_-]+\S+(?:\s+\S+){0,2}$|^(?:gesamt|insgesamt)\b/i;
 /** The word alone: a label that may be taken without checking measures. */
 const BARE_TOTAL = /^(?:(?:grand)[\s_-]*total|totals?|all|overall|sum|gesamt|insgesamt|summe|totale|alle)$|^all_[a-z]+$/i;
 
