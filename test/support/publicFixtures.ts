@@ -308,6 +308,10 @@ export const PUBLIC_ENVIRONMENTS: PublicFixture[] = [
   { name: 'sncf-station-footfall-json', set: 'dev-44' },
   { name: 'eia-international-hydro-europe-csv', set: 'dev-44' },
   { name: 'pyongc-ngc-ic-catalogue-sqlite', set: 'dev-44' },
+  { name: 'eia923-puerto-rico-generation-parquet', set: 'held-out' },
+  { name: 'planetarycomputer-naip-stac-items-ndjson', set: 'held-out' },
+  { name: 'tdwg-camtrap-mica-csv', set: 'held-out' },
+  { name: 'iys-goa2019-stable-isotopes-xlsx', set: 'held-out' },
 ];
 
 export function publicFixture(name: string): PublicFixture {
