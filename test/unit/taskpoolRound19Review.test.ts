@@ -48,6 +48,8 @@ describe('task pool: after the round-19 question review', function () {
     assert.equal(tablePlace(hakai.context, density), 'the seagrass density survey');
     const surveys = await buildTaskPool(hakai.session.toolContext);
     for (const task of surveys.tasks) assert.doesNotMatch(task.question, /hakais|\.csv\b/, task.question);
+    // (A question that must say which of the two surveys it reads opens on the survey's words, not its file.)
+    assert.ok(surveys.tasks.some((t) => /^In the seagrass (habitat|density) survey, /.test(t.question)), surveys.tasks.map((t) => t.question).join('\n'));
     const hse = await env('hse-lfs-workplace-injuries-region-xlsx');
     const table1 = tableOf(hse.context, 'lfsinjreg_table_1');
     const cil = table1.columns.find((c) => c.name === 'cil')!;
