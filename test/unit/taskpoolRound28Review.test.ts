@@ -4,7 +4,7 @@
  * says so names its table; a quantity a dictionary describes with its article ("The number of matches that the team
  * played") is asked without it; a game's numbered sides (`team1_id`, `team2_id`) are no grouping one at a time, and a
  * side's score (`score1`) is the "score of team 1"; files by season that hold each team once are "team years", and their counts are not pooled over seasons of different
- * lengths (7 to 28 matches played); a flag
+ * lengths (7 to 28 matches played), nor are totals of groups that span different numbers of seasons z-scored; a flag
  * or a few-valued figure that is a step of a measure (a win, a match's points, by the goal difference) and a rate made
  * from the trains run and late are no findings about them; a number each season's file holds once (matches played) is
  * no measure. (The tests read the data of the forty-third set.)
@@ -79,6 +79,12 @@ describe('task pool: after reading the round-28 pools', function () {
     const view = context.profile.tables.find((t) => context.semantics.partitions.some((p) => p.view === t.name))!;
     const asked = measures(context, view).map((c) => c.name);
     assert.ok(!asked.includes('played') && asked.includes('wins') && asked.includes('goals_for'), asked.join(', '));
+  });
+
+  it('ranks no EWF division name by totals over the 1 to 7 seasons each name was used', async () => {
+    const { session } = await env('ewf-womens-football-csv');
+    const pool = await buildTaskPool(session.toolContext);
+    for (const task of pool.tasks) if (task.family === 'stats-zscore') assert.doesNotMatch(task.question, /for each division\b/, task.question);
   });
 
   it('calls the rows of files by season that hold each team once "team years", and pools no count over seasons of 7 to 28 matches', async () => {

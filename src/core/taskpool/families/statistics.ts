@@ -524,6 +524,20 @@ export const statisticsZScoreFamily: TaskFamily = {
   },
 };
 
+/**
+ * Whether the groups of `ref` span different numbers of periods of the table's coarsest time column (years, seasons,
+ * months: 3 to 200 of them), the most at least twice the fewest.
+ */
+async function unevenPeriods(context: FamilyContext, table: TableProfile, from: string, ref: string): Promise<boolean> {
+  const time = table.columns
+    .filter((c) => semanticsOf(context, table.name, c.name)?.role.value === 'time' && c.distinctCount >= 3 && c.distinctCount <= 200 && c.nullFraction < 0.1)
+    .sort((a, b) => a.distinctCount - b.distinctCount)[0];
+  if (!time) return false;
+  const spans = await query(context, `SELECT COUNT(DISTINCT c.${q(time.name)}) FROM ${from} WHERE ${ref} IS NOT NULL GROUP BY ${ref}`);
+  const counts = (spans ?? []).map((r) => num(r[0])).filter((n) => n > 0);
+  return counts.length >= 2 && Math.max(...counts) >= 2 * Math.min(...counts);
+}
+
 /** The averages a group of rows has where nothing adds up: the mean of a non-additive measure per group. */
 function averages(context: FamilyContext, table: TableProfile): Array<{ value: (alias: string) => string; what: string; measure?: ColumnProfile; statistic: 'average' }> {
   return measures(context, table)
@@ -551,6 +565,9 @@ async function zScore(context: FamilyContext, table: TableProfile, g: Grouping, 
     const counts = (spans ?? []).map((r) => num(r[0])).filter((n) => n > 0);
     if (counts.length === 0 || Math.max(...counts) > 1.1 * Math.min(...counts)) return undefined;
   }
+  // Groups that cover different numbers of periods (EWF's division names, each used for 1 to 7 seasons; clubs in the
+  // league for 3 to 7): their totals follow how long each group was there, not the quantity.
+  if (figure === 'total' && (await unevenPeriods(context, table, source.from, g.ref))) return undefined;
   // A flag's name ("is independent") does not read as a group to rank.
   if (/^(is|has|was|can) /.test(gName)) return undefined;
   // Children counted by their parent's group, where every parent has as many: the parents counted again.
