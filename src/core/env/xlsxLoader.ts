@@ -580,8 +580,10 @@ function loadSheet(context: LoaderContext, grid: SheetGrid, workbookName: string
     }
     blocks[blocks.length - 1].rows.push(r);
   }
-  const summaries = [...summaryRowsBelow(grid.rows, blocks[blocks.length - 1].rows)];
-  summaries.unshift(...noteRowsBelow(grid.rows, blocks[blocks.length - 1].rows.slice(0, blocks[blocks.length - 1].rows.length - summaries.length)));
+  const summaryRows = summaryRowsBelow(grid.rows, blocks[blocks.length - 1].rows);
+  // (The source line and the notes alone are no rows a reader could take for the table's: the profile counts only
+  // summaries, which a reader of the sheet might.)
+  const summaries = [...noteRowsBelow(grid.rows, blocks[blocks.length - 1].rows.slice(0, blocks[blocks.length - 1].rows.length - summaryRows.length)), ...summaryRows];
   if (summaries.length > 0) {
     blocks[blocks.length - 1].rows.splice(-summaries.length);
     report(context, 'info', `Sheet '${grid.name}': ${summaries.length} row(s) under the table that are no rows of it (summaries after a blank row, its source and notes: ${summaries.slice(0, 3).map((r) => JSON.stringify(textOf(grid.rows[r].find((cell) => !isBlank(cell.value))?.value ?? null).slice(0, 40))).join(', ')}${summaries.length > 3 ? ', …' : ''}) left out.`);
@@ -599,7 +601,7 @@ function loadSheet(context: LoaderContext, grid: SheetGrid, workbookName: string
   }
   const before = context.tables.length;
   loadRows(context, grid, header, headerEnd, bodyStart, headerTexts, blocks.flatMap((b) => b.rows), workbookName, sheetCount, hidden, undefined, notes, true);
-  if (summaries.length > 0 && context.tables.length > before) context.tables[context.tables.length - 1].rowsLeftOutBelow = summaries.length;
+  if (summaryRows.length > 0 && context.tables.length > before) context.tables[context.tables.length - 1].rowsLeftOutBelow = summaryRows.length;
 }
 
 /**
