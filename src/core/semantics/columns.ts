@@ -2940,10 +2940,19 @@ const SIDES: ReadonlyArray<readonly [string, string]> = [['home', 'away'], ['tea
  * whole numbers, which add up over matches (a team's goals in a season). A test score or a rating stays a score.
  */
 /** Units of a concentration or of a probe's reading. */
+const RIGHT_ASCENSION = /^(ra|raj2000|ra_?deg|ra_?rad|right_?ascension)$/;
+const DECLINATION = /^(dec|de|dej2000|dec_?deg|dec_?rad|declination)$/;
+
 /** A table of objects on the sky: it has a right ascension and a declination (`ra` and `dec`, `RAJ2000` and `DEJ2000`). */
 function skyCatalogue(table: TableProfile): boolean {
   const names = table.columns.map((c) => (c.originalName || c.name).toLowerCase());
-  return names.some((c) => /^(ra|raj2000|ra_?deg|ra_?rad|right_?ascension)$/.test(c)) && names.some((c) => /^(dec|de|dej2000|dec_?deg|dec_?rad|declination)$/.test(c));
+  return names.some((c) => RIGHT_ASCENSION.test(c)) && names.some((c) => DECLINATION.test(c));
+}
+
+/** A position on the sky: the right ascension or the declination of a catalogue's objects (where the table has both). */
+export function skyPosition(table: TableProfile, column: ColumnProfile): boolean {
+  const name = (column.originalName || column.name).toLowerCase();
+  return (RIGHT_ASCENSION.test(name) || DECLINATION.test(name)) && skyCatalogue(table);
 }
 
 /** Substances a water or soil sample is analysed for (nutrients, dissolved gases, ions, metals, pigments). */

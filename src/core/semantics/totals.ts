@@ -210,9 +210,12 @@ function totalRowsOf(db: Database, table: TableProfile, column: Column, semantic
   // (Nor in a table of records each with its own key: a trial registry's `gender` 'All' is a trial open to all, one
   // record like the others, not the sum of them.)
   const short = numbers && !records && column.distinctCount <= 50 && ['dimension', 'geo', 'ordinal'].includes(roleOf(semantics, column.name));
-  const bare = short ? labels.filter((l) => !checked.has(l) && !found.includes(l) && BARE_TOTAL.test(l.trim())) : [];
+  // (…and so is the word where the other rows' figures have gaps, counts an office suppressed (`x`): the total holds
+  // them, the rows beside it do not, and no sum can agree.)
+  const suppressed = measures.some((m) => m.nullFraction > 0);
+  const bare = short ? labels.filter((l) => (!checked.has(l) || suppressed) && !found.includes(l) && BARE_TOTAL.test(l.trim())) : [];
   if (bare.length > 0) {
-    const reason = measures.length === 0 ? 'no additive measure to check them against' : 'no group where they stand beside two other rows with values';
+    const reason = measures.length === 0 ? 'no additive measure to check them against' : suppressed && bare.some((l) => checked.has(l)) ? 'the other rows have empty or suppressed figures, so no sum can agree' : 'no group where they stand beside two other rows with values';
     verdicts.push({ values: bare, evidence: 'word', confidence: 0.4, why: `${bare.map((l) => `'${l}'`).join(', ')} read as totals by the word alone (${reason})` });
     found.push(...bare);
   }

@@ -87,6 +87,9 @@ export function exclusionSentence(left: readonly TotalRows[], nameOf: (table: st
     // are, with the first few, not one by one — a list of sixteen names would be most of the question.
     const groups = all.filter((v) => GROUP_OF_PLACES.test(v.trim()));
     if (all.length > MAX_LISTED && groups.length >= all.length - 1) return `whose ${words(column)} is a group of countries (${all.length}, such as ${listed(all.slice(0, 3)).replace(/ or /, ' and ')})`;
+    // (A column with no header, `column_2` of EIA's exports, has no name to say: the rows are named by their label, as
+    // a reader sees it, without the spaces that indent it.)
+    if (/^column_\d+$/.test(column)) return `labelled ${listed(all.map((v) => v.trim()))}`;
     return `whose ${words(column)} is ${listed(all)}`;
   });
   const one = left.reduce((n, t) => n + t.rows, 0) === 1;

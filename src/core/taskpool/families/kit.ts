@@ -12,6 +12,8 @@ import type { ColumnProfile, DataDocument, EnvironmentProfile, TableProfile } fr
 import { sharedTablePrefix } from '../../env/naming';
 import { oneValuePerFile } from '../partScales';
 import { isValueColumn, quantityColumn, UNIT_COLUMN_WORDS } from '../../semantics/levels';
+import { skyPosition } from '../../semantics/columns';
+import { periodColumns } from '../../semantics/periods';
 import { partitionFiles } from '../../semantics/partitions';
 export { partitionFiles };
 import { ADDITIVE_WORDS, COUNT_WORDS, DIMENSION_WORDS, FLAG_WORDS, GEO_WORDS, MONEY_WORDS, NON_ADDITIVE_WORDS, ORDINAL_WORDS, OTHER_LANGUAGES_YES_NO, SEMI_ADDITIVE_WORDS, TEXT_WORDS, TIME_WORDS, spanOfTime, translationLanguage, unglued, unitPair } from '../../semantics/lexicon';
@@ -25,7 +27,7 @@ import { lintQuestion } from '../lint';
 import { legendDescription } from '../glossary';
 import { repetitionKey } from '../repetition';
 import { fileWords, tableLabel, unnamedLookAlikes, withTablesNamed } from '../revise';
-import { withoutTotalRows } from '../totals';
+import { statingTotalRows, withoutTotalRows } from '../totals';
 import type { AnswerKey, DependencyKind, EvidenceStep, SubAnswer, TaskDifficulty, TaskSpec } from '../types';
 
 export { quoteIdent as q, sqlLiteral } from '../../text/sql';
@@ -141,6 +143,9 @@ export function taskTables(context: FamilyContext, minRows = 10): TableProfile[]
  * about a code if it is one.
  */
 export function measures(context: FamilyContext, table: TableProfile, options: { additiveOnly?: boolean; perPart?: boolean } = {}): ColumnProfile[] {
+  // (The columns of a wide table, one per quarter or year, are one series per row, not measures of their own: a
+  // correlation of two quarters, or an outlier of one, says nothing. The wide-periods family reads them.)
+  const periods = new Set(periodColumns(table).map((p) => p.column));
   const rank = (c: ColumnProfile) => (confidentlyAdditive(context, table.name, c.name) ? 0 : additivityOf(context, table.name, c.name) === 'semi-additive' ? 2 : 1);
   return table.columns
     .filter((c) => {
@@ -162,7 +167,8 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
       // (Nor a seasonally adjusted series beside its raw one: the same figures smoothed, which an office leaves 0 where
       // it made no estimate.)
       if (context.semantics.relationships.some((r) => r.kind === 'derived-column' && r.table === table.name && r.column === c.name && r.source.kind === 'rule' && r.source.rule === 'derived-column:seasonally-adjusted')) return false;
-      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || isCircular(c) || isPictureSize(c) || inLocalCurrency(table, c) || inRowUnits(table, c) || runningTotal(context, table.name, c.name) || repeatedValue(context, table.name, c.name) || mixedQuantities(table, c, context) || unevenCoverage(context, table).has(c.name)) return false;
+      if (periods.has(c.name)) return false;
+      if (!isNumeric(c) || s?.role.value !== 'measure' || c.nullFraction >= 0.5 || c.distinctCount <= 2 || isCoordinate(c) || skyPosition(table, c) || isCircular(c) || isPictureSize(c) || inLocalCurrency(table, c) || inRowUnits(table, c) || runningTotal(context, table.name, c.name) || repeatedValue(context, table.name, c.name) || mixedQuantities(table, c, context) || unevenCoverage(context, table).has(c.name)) return false;
       const unnamed = s.role.source.kind === 'rule' && s.role.source.rule === 'measure:numbers';
       if (unnamed && c.type === 'integer' && c.distinctCount >= 0.9 * table.rowCount * (1 - c.nullFraction)) return false;
       // (Nor a column named only `Number` that no rule read as a count: the number a committee gives its sessions, 3 to
@@ -2106,7 +2112,8 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   const keyed = table.columns.filter((c) => c.candidateKey || (table.rowCount > 0 && c.distinctCount === table.rowCount && c.nullFraction === 0));
   const headers = table.columns.map((c) => (c.originalName || c.name).trim());
   if (headers.filter((h) => YEAR_SUFFIX.test(h)).length >= 5) {
-    const label = keyed.find((c) => c.type === 'text' && /^[a-z]{4,}$/.test(humanize(c.originalName || c.name).trim()) && !isCrypticName(humanize(c.originalName || c.name).trim()));
+    // (Not a record's key, an export's `recordid`: it names no thing the rows are.)
+    const label = keyed.find((c) => c.type === 'text' && /^[a-z]{4,}$/.test(humanize(c.originalName || c.name).trim()) && !isCrypticName(humanize(c.originalName || c.name).trim()) && semanticsOf(context, table.name, c.name)?.role.value !== 'identifier');
     if (label) return humanize(label.originalName || label.name).trim();
     if (headers.filter((h) => BARE_YEAR.test(h)).length >= 5) return undefined;
   }
@@ -2475,10 +2482,6 @@ export function distinctGroupingName(g: Grouping, all: readonly Grouping[], cont
 }
 
 /**
- * An amount in each row's own currency (`local_price` beside a `currency_code`), or an exchange rate to one
- * (`dollar_ex`): rows of different currencies do not compare, so no total, mean or percentile across them.
- */
-/**
  * A figure whose unit its own column gives per row (`wind_speed` beside `wind_speed_unit_code` of three codes): rows in
  * mph and in knots do not pool into one average, percentile or total.
  */
@@ -2487,6 +2490,10 @@ export function inRowUnits(table: TableProfile, column: ColumnProfile): boolean 
   return table.columns.some((c) => c !== column && c.distinctCount >= 2 && c.name.toLowerCase().startsWith(stem) && /^(unit|units|uom)(_code|_cd)?$/.test(c.name.toLowerCase().slice(stem.length)));
 }
 
+/**
+ * An amount in each row's own currency (`local_price` beside a `currency_code`), or an exchange rate to one
+ * (`dollar_ex`): rows of different currencies do not compare, so no total, mean or percentile across them.
+ */
 export function inLocalCurrency(table: TableProfile, column: ColumnProfile): boolean {
   if (!table.columns.some((c) => /currency/i.test(c.name) && c.type === 'text')) return false;
   return /(^|_)(local|lcu)(_|$)|(^|_)(ex|fx|xrate|exchange(_rate)?)$/i.test(column.name);
@@ -2506,7 +2513,13 @@ export function isCoordinate(column: ColumnProfile): boolean {
  */
 export function readsClean(context: FamilyContext, task: TaskSpec): boolean {
   const unnamed = unnamedLookAlikes(task, context.profile, context.documents, context.semantics.twinTables);
-  return lintQuestion(withTablesNamed(task.question, task.tables.filter((t) => unnamed.has(t)), context.profile)).length === 0;
+  const named = withTablesNamed(task.question, task.tables.filter((t) => unnamed.has(t)), context.profile);
+  // (…and the total rows it leaves out stated, as the pool will state them: "Leave out the row whose police division is 'Total'".)
+  const nameOf = (table: string, column: string) => {
+    const profiled = context.profile.tables.find((t) => t.name === table)?.columns.find((c) => c.name === column);
+    return profiled ? columnPhrase(context, table, profiled) : column;
+  };
+  return lintQuestion(statingTotalRows({ ...task, question: named }, context.semantics.totalRows, nameOf)).length === 0;
 }
 
 // ---- added for the statistics and cohort compositions: a Python step read as text, rows as a noun ---------------
