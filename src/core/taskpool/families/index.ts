@@ -20,6 +20,7 @@ import { cohortFamilies } from './cohort';
 import { distributionSubsetFamily } from './distributionSubset';
 import { partitionsFamily } from './partitions';
 import { seriesFamily } from './series';
+import { widePeriodsFamily } from './widePeriods';
 import { parentGrainFamily } from './parentGrain';
 import { joinCountTopKFamily, joinGroupContrastFamily, joinKeyFamily, joinTopKFamily } from './joins';
 import type { FamilyContext, TaskFamily } from './kit';
@@ -34,6 +35,7 @@ export { listItemsFamily } from './listItems';
 export { attributionFamily } from './attribution';
 export { partitionsFamily } from './partitions';
 export { seriesFamily } from './series';
+export { widePeriodsFamily } from './widePeriods';
 export { parentGrainFamily } from './parentGrain';
 export { distributionSubsetFamily } from './distributionSubset';
 export * from './statistics';
@@ -50,7 +52,7 @@ export { crossSourceFamily } from './crossSource';
 export { cleanAggregateFamily } from './cleanAggregate';
 
 /** Multi-step task programs (2–6 executed steps, a sub-answer each). */
-export const compositionFamilies: TaskFamily[] = [drillDownFamily, listItemsFamily, attributionFamily, partitionsFamily, seriesFamily, parentGrainFamily, distributionSubsetFamily, documentMetricFamily, crossSourceFamily, cleanAggregateFamily, ...statisticsFamilies, ...cohortFamilies];
+export const compositionFamilies: TaskFamily[] = [drillDownFamily, listItemsFamily, attributionFamily, partitionsFamily, seriesFamily, widePeriodsFamily, parentGrainFamily, distributionSubsetFamily, documentMetricFamily, crossSourceFamily, cleanAggregateFamily, ...statisticsFamilies, ...cohortFamilies];
 
 /** Single-step families: lookups, joins, rates, time, correlation, quality, document rules. */
 export const singleStepFamilies: TaskFamily[] = [
