@@ -55,13 +55,13 @@ export function textTokens(text: string): string[] {
 
 const set = (words: string) => new Set(words.split(/\s+/).filter(Boolean));
 
+/** Words after a name that say it is written short (`party_ab`, `state_abbr`). */
+export const ABBREVIATION_WORDS = set('ab abbr abbrev abbreviation abbreviated');
+
 /** Words that make a column an identifier or a code: `customer_id`, `sku`, `uuid`. */
 // Catalogue numbers of publications and researchers (DOI, PubMed and PubMed Central ids, ISSN, ORCID, arXiv) identify
 // an article, a journal or a person, however they are stored. A URN is a unique reference number (a register's key
 // for a school, a charity, a provider) or a uniform resource name.
-/** Words after a name that say it is written short (`party_ab`, `state_abbr`). */
-export const ABBREVIATION_WORDS = set('ab abbr abbrev abbreviation abbreviated');
-
 export const IDENTIFIER_WORDS = set('id ids key pk fk uuid guid uid recid docid sku catno accession cik ein lei isin cusip figi iso639 glottocode isbn ean upc iata icao ssn nid gtin hash username login userid doi pmid pmcid issn eissn orcid arxiv urn viaf isni');
 /** Identifier words that also end code-like names: `country_code` is geo, `account_code` an identifier. */
 export const CODE_WORDS = set('code cd no nr num number ref reference nummer numero');
