@@ -7,7 +7,6 @@
  * the needed shape — or with a degenerate one, built here — gives no task.
  */
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -20,17 +19,12 @@ import { partitionsFamily } from '../../src/core/taskpool/families/partitions';
 import { lintQuestion } from '../../src/core/taskpool/lint';
 import { buildTaskPool, type TaskPoolResult } from '../../src/core/taskpool/pool';
 import type { TaskSpec } from '../../src/core/taskpool/types';
+import { sqlite3Rows } from '../support/sqlite3';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const sampleDir = path.join(repoRoot, 'media', 'samples', 'retail');
 const publicData = (name: string) => path.join(repoRoot, 'test', 'fixtures', 'public', name, 'data');
 const families = [attributionFamily, partitionsFamily, distributionSubsetFamily];
-
-function sqlite3Rows(dbFile: string, sql: string): unknown[][] {
-  const out = execFileSync('sqlite3', ['-json', '-readonly', dbFile, sql], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (out.trim() === '') return [];
-  return (JSON.parse(out) as Array<Record<string, unknown>>).map((row) => Object.values(row));
-}
 
 /** Python's statistics.quantiles(data, n=10, method='inclusive')[-1], as its source computes it. */
 function inclusiveP90(values: number[]): number {

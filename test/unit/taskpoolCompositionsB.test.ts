@@ -5,7 +5,6 @@
  * data's own description, and data without the needed shape yields no task.
  */
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -18,16 +17,11 @@ import { buildTaskPool } from '../../src/core/taskpool/pool';
 import type { TaskSpec } from '../../src/core/taskpool/types';
 import { statedAnswer } from '../../src/core/taskpool/validate';
 import { materialize, publicFixture, PUBLIC_FIXTURES } from '../support/publicFixtures';
+import { sqlite3Rows } from '../support/sqlite3';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const sampleDir = path.join(repoRoot, 'media', 'samples', 'retail');
 const families = [documentMetricFamily, crossSourceFamily, cleanAggregateFamily];
-
-function sqlite3Rows(dbFile: string, sql: string): unknown[][] {
-  const out = execFileSync('sqlite3', ['-json', '-readonly', dbFile, sql], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (out.trim() === '') return [];
-  return (JSON.parse(out) as Array<Record<string, unknown>>).map((row) => Object.values(row));
-}
 
 /** An environment opened on a folder, with its image written out for sqlite3, and the three families' pool. */
 interface Opened {

@@ -12,6 +12,7 @@ import type { TaskPoolResult } from '../../src/core/taskpool/pool';
 import type { TaskSpec } from '../../src/core/taskpool/types';
 import { checkEvidence, nearDuplicateOf } from '../../src/core/taskpool/validate';
 import { tasksCommand } from '../../src/cli/commands/tasks';
+import { sqlite3Rows } from '../support/sqlite3';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const sampleDir = path.join(repoRoot, 'media', 'samples', 'retail');
@@ -63,12 +64,6 @@ function vegaRecordCounts(): Record<string, number> {
 }
 
 /** Runs SQL with the sqlite3 CLI against the environment image: an execution independent of sql.js. */
-function sqlite3Rows(dbFile: string, sql: string): unknown[][] {
-  const out = execFileSync('sqlite3', ['-json', '-readonly', dbFile, sql], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (out.trim() === '') return [];
-  return (JSON.parse(out) as Array<Record<string, unknown>>).map((row) => Object.values(row));
-}
-
 function pearson(pairs: Array<[number, number]>): number {
   const n = pairs.length;
   const mx = pairs.reduce((s, p) => s + p[0], 0) / n;

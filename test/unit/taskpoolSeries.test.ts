@@ -4,7 +4,6 @@
  * step's sub-answer is checked against sqlite3's own execution of the step.
  */
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -13,12 +12,7 @@ import { seriesFamily } from '../../src/core/taskpool/families/index';
 import { lintQuestion } from '../../src/core/taskpool/lint';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
 import { openFiles, openEnvironment } from '../support/familyContexts';
-
-function sqlite3Rows(dbFile: string, sql: string): unknown[][] {
-  const out = execFileSync('sqlite3', ['-json', '-readonly', dbFile, sql], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (out.trim() === '') return [];
-  return (JSON.parse(out) as Array<Record<string, unknown>>).map((row) => Object.values(row));
-}
+import { sqlite3Rows } from '../support/sqlite3';
 
 describe('task pool: one series of a long table of several (OECD household indicators)', function () {
   this.timeout(300_000);

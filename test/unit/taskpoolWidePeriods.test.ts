@@ -5,7 +5,6 @@
  * period columns are no measures of their own for the other families.
  */
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -14,14 +13,8 @@ import { matchesAnswer } from '../../src/core/taskpool/answer';
 import { measures, widePeriodsFamily } from '../../src/core/taskpool/families/index';
 import { lintQuestion } from '../../src/core/taskpool/lint';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
-import { openEnvironment, openFiles } from '../support/familyContexts';
-import { environments, tableOf } from '../support/familyContexts';
-
-function sqlite3Rows(dbFile: string, sql: string): unknown[][] {
-  const out = execFileSync('sqlite3', ['-json', '-readonly', dbFile, sql], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (out.trim() === '') return [];
-  return (JSON.parse(out) as Array<Record<string, unknown>>).map((row) => Object.values(row));
-}
+import { environments, openEnvironment, openFiles, tableOf } from '../support/familyContexts';
+import { sqlite3Rows } from '../support/sqlite3';
 
 describe('task pool: a wide table of one column per period', function () {
   this.timeout(300_000);
