@@ -42,7 +42,7 @@ describe('task pool: a wide table of one column per period', function () {
         assert.ok(tasks.length >= 2, JSON.stringify(pool.families));
         for (const task of tasks) {
           assert.deepEqual(lintQuestion(task.question), [], task.question);
-          assert.match(task.question, /by (quarter|year)\), which (police division|age band|country) rose most from (Q[1-4] )?\d{4} to (Q[1-4] )?\d{4}/, task.question);
+          assert.match(task.question, /, which (police division|age band|country) had the largest absolute rise from (Q[1-4] )?\d{4} to (Q[1-4] )?\d{4}, in which (quarter|year) did it peak/, task.question);
           // The total row (`Total`, `Europe` among the countries) is no row that rose: it is left out, and said so.
           assert.match(task.question, /Leave out the row (whose .* is|labelled) '[^']+', which totals other rows\./, task.question);
           assert.equal(task.evidence.length, 3);

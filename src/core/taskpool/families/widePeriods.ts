@@ -148,7 +148,8 @@ async function ask(context: FamilyContext, w: WideTable): Promise<TaskSpec | und
   // (A unit in brackets after the quantity, "net generation (billion kWh)", is said after "in": no brackets in brackets.)
   const quantity = w.quantity?.replace(/\s*\(([^()]+)\)$/, ' in $1');
   const question =
-    `In ${place} (${quantity ? `${quantity}, ` : ''}by ${w.grain}), which ${rowNoun} rose most from ${start.label} to ${end.label}, in which ${w.grain} did it peak, ` +
+    // ("Largest absolute rise": a rise in percent would crown a row that started near zero.)
+    `In ${place}${quantity ? ` (${quantity})` : ''}, which ${rowNoun} had the largest absolute rise from ${start.label} to ${end.label}, in which ${w.grain} did it peak, ` +
     `and by what percentage was that peak above its ${start.label} figure? Round to 2 decimals.`;
   return program.task({
     family: 'wide-periods',
