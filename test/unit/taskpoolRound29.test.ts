@@ -3,7 +3,7 @@
  * catalogue of the sky are positions, no measures; an export's record key (`recordid`) names no thing its rows are; a
  * total row is read by its word where the rows beside it have suppressed figures (the Scottish Government's `x`), and a
  * total in a column with no header is named by its label; every question is linted as the pool will state it, total
- * rows said. (The tests read the data of the forty-fourth set.)
+ * rows said; the rows of a panel (one per entity a month) are not counted as a change. (The tests read the data of the forty-fourth set.)
  */
 import * as assert from 'node:assert/strict';
 import { lintQuestion } from '../../src/core/taskpool/lint';
@@ -23,6 +23,12 @@ describe('task pool: after reading the round-29 pools', function () {
     assert.ok(names.includes('majax') && names.includes('bmag'), names.join(', '));
     const pool = await buildTaskPool(session.toolContext);
     for (const task of pool.tasks) assert.doesNotMatch(task.question, /\b(ra|dec)\b/, task.question);
+  });
+
+  it('counts no rows of a panel over its months (SNCF\'s TGV axes each month, 5 then 6) as a change', async () => {
+    const { session } = await env('sncf-train-regularity-csv');
+    const pool = await buildTaskPool(session.toolContext);
+    for (const task of [...pool.tasks, ...pool.unselected]) assert.doesNotMatch(task.question, /increase in the number of rows/, task.question);
   });
 
   it('calls the SNCF stations no "recordids": a record\'s key names no thing', async () => {

@@ -3,7 +3,7 @@
  * (or count), and the change between the last two complete years.
  */
 import type { TaskSpec } from '../types';
-import { things, aggregateOf, columnPhrase, coverageChanges, fullPeriods, humanize, measures, noun, periodQualifier, q, query, taskTables, timeColumns, TaskProgram, type TaskFamily, type FamilyContext, rowsCount, partitionOfView, tablePlace } from './kit';
+import { things, aggregateOf, columnPhrase, coverageChanges, fullPeriods, humanize, measures, noun, periodQualifier, q, query, taskTables, timeColumns, TaskProgram, type TaskFamily, type FamilyContext, rowsCount, partitionOfView, semanticsOf, tablePlace } from './kit';
 import type { TableProfile } from '../../env/types';
 
 /** The fewest rows a year must hold for a change in their number to be asked about. */
@@ -26,7 +26,9 @@ export const changeOverTimeFamily: TaskFamily = {
       const perDate = await query(context, `SELECT MIN(n), MAX(n) FROM (SELECT COUNT(*) AS n FROM ${q(table.name)} WHERE ${yearly.date} IS NOT NULL GROUP BY ${yearly.date})`);
       // (So are a partition's rows of a date, one per file at most: their count is how many files report that day.)
       const files = partitionOfView(context, table)?.tables.length;
-      const calendar = perDate !== undefined && perDate.length > 0 && (Number(perDate[0][0]) === Number(perDate[0][1]) || (files !== undefined && Number(perDate[0][1]) <= files));
+      // (…and so are a panel's, one row per entity a period — SNCF's TGV file, its axes each month, 5 then 6 — whose
+      // count is how many entities report.)
+      const calendar = perDate !== undefined && perDate.length > 0 && (Number(perDate[0][0]) === Number(perDate[0][1]) || (files !== undefined && Number(perDate[0][1]) <= files) || (await panelOf(context, table, yearly.date, Number(perDate[0][1]))));
       // Month over month asks for dense data: most months with rows on 25 days or more (twice-yearly surveys have none).
       const dense = time && time.grain !== 'year' ? await query(context, `SELECT AVG(CASE WHEN days >= 25 THEN 1.0 ELSE 0 END) FROM (SELECT COUNT(DISTINCT strftime('%Y-%m-%d', ${time.date})) AS days FROM ${q(table.name)} WHERE ${time.date} IS NOT NULL GROUP BY strftime('%Y-%m', ${time.date}))`) : undefined;
       // Monthly periods must follow one another: "the month before" of a twice-yearly series is six months back.
@@ -114,6 +116,20 @@ export const changeOverTimeFamily: TaskFamily = {
     return tasks;
   },
 };
+
+/**
+ * Whether a table is a panel over its dates: a column holds each of its values once a date (the pair is unique), and
+ * no more values in all than half again the most any date has — the same entities reported period after period.
+ */
+async function panelOf(context: FamilyContext, table: TableProfile, date: string, mostPerDate: number): Promise<boolean> {
+  const roles = new Set(['dimension', 'geo', 'identifier']);
+  for (const c of table.columns) {
+    if (c.distinctCount < 2 || c.distinctCount > 1.5 * mostPerDate || !roles.has(semanticsOf(context, table.name, c.name)?.role.value ?? '')) continue;
+    const row = (await query(context, `SELECT COUNT(*), COUNT(DISTINCT ${date} || char(31) || ${q(c.name)}) FROM ${q(table.name)} WHERE ${date} IS NOT NULL AND ${q(c.name)} IS NOT NULL`))?.[0];
+    if (row && Number(row[0]) > 0 && Number(row[0]) === Number(row[1])) return true;
+  }
+  return false;
+}
 
 /** Whether another table of the pool has a column of the same name (`overall_total` by financial year, by calendar year, by month): a question about it names its table. */
 function sharedMeasure(context: FamilyContext, table: TableProfile, column: string): boolean {
