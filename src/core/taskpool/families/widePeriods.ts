@@ -108,8 +108,9 @@ async function ask(context: FamilyContext, w: WideTable): Promise<TaskSpec | und
   const rows = num((await query(context, `SELECT COUNT(*) FROM ${t} WHERE ${kept}`))?.[0]?.[0]);
   if (rows < MIN_ROWS) return undefined;
   // The first and the last period every row has a figure in; else the first and last most rows have one in.
-  const filled = new Map<Period, number>();
-  for (const p of w.periods) filled.set(p, num((await query(context, `SELECT COUNT(${figure(p.column)}) FROM ${t} WHERE ${kept}`))?.[0]?.[0]));
+  // (One scan of the table for every period's count.)
+  const counts = (await query(context, `SELECT ${w.periods.map((p) => `COUNT(${figure(p.column)})`).join(', ')} FROM ${t} WHERE ${kept}`))?.[0] ?? [];
+  const filled = new Map<Period, number>(w.periods.map((p, at) => [p, num(counts[at])]));
   const full = w.periods.filter((p) => filled.get(p) === rows);
   const covered = full.length >= 2 && full[full.length - 1].order - full[0].order >= (w.grain === 'year' ? 4 : 12) ? full : w.periods.filter((p) => filled.get(p)! >= COVERED * rows);
   if (covered.length < 2) return undefined;
@@ -135,10 +136,11 @@ async function ask(context: FamilyContext, w: WideTable): Promise<TaskSpec | und
   // One peak: a tie at the top would make "the quarter" a choice.
   if (!second || second.rows.length < 2 || second.rows[0][1] === null || !(num(second.rows[0][1]) > num(second.rows[1][1]))) return undefined;
   const peak = String(second.rows[0][0]);
-  const startValue = num(first.rows[0][1]);
-  if (!(startValue > 0)) return undefined;
+  const peakColumn = w.periods.find((p) => p.label === peak);
+  if (!peakColumn || !(num(first.rows[0][1]) > 0)) return undefined;
+  // (Read from the table again, the row's figures at its peak and at the start: the step shows where they are.)
   const third = await program.sql(
-    `SELECT ROUND(100.0 * (${num(second.rows[0][1])} - ${startValue}) / ${startValue}, 2) AS percent_above_start`,
+    `SELECT ROUND(100.0 * (${figure(peakColumn.column)} - ${a}) / ${a}, 2) AS percent_above_start FROM ${t} WHERE ${at}`,
     `how far ${leader}'s peak (${peak}) stood above its figure in ${start.label}, in percent`,
     { label: `the percentage by which ${leader}'s peak stood above its ${start.label} figure`, reading: { kind: 'number', decimals: 2 }, uses: [0, 1], carries: [leader, peak] },
   );
