@@ -10,7 +10,7 @@ import type { DataDocument, EnvironmentProfile } from '../env/types';
 import { matchesAnswer } from './answer';
 import { auditContamination } from './contamination';
 import { taskPoolFamilies } from './families/index';
-import { columnPhrase, rowsNoun, semanticsOf, type FamilyContext, type TaskFamily } from './families/kit';
+import { columnNamer, rowsNoun, semanticsOf, type FamilyContext, type TaskFamily } from './families/kit';
 import { addEdge, buildStructuralGraph, columnNode } from './graph';
 import type { EvidenceGraph } from './graph';
 import { buildRubric, fileRoles, taskAnchors } from './rubric';
@@ -248,10 +248,7 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
     if (!note && produced.length === 0) note = `the data has none of what it needs: ${family.needs}`;
     families.push({ id: family.id, candidates: produced.length, valid: 0, selected: 0, note, elapsedMs: Date.now() - familyStarted });
     // (The column that holds the levels is named as the questions name columns: "SOC occupation level", not "o group".)
-    const nameOf = (table: string, column: string) => {
-      const profiled = profile.tables.find((t) => t.name === table)?.columns.find((c) => c.name === column);
-      return profiled ? columnPhrase(familyContext, table, profiled) : column;
-    };
+    const nameOf = columnNamer(familyContext);
     for (const task of produced) {
       task.question = statingTotalRows({ ...task, question: namingLookAlikes(task, profile, documents, semantics.twinTables) }, semantics.totalRows, nameOf);
       const stated = statingUnknownGroups(task, familyContext, nameOf);

@@ -2515,11 +2515,15 @@ export function readsClean(context: FamilyContext, task: TaskSpec): boolean {
   const unnamed = unnamedLookAlikes(task, context.profile, context.documents, context.semantics.twinTables);
   const named = withTablesNamed(task.question, task.tables.filter((t) => unnamed.has(t)), context.profile);
   // (…and the total rows it leaves out stated, as the pool will state them: "Leave out the row whose police division is 'Total'".)
-  const nameOf = (table: string, column: string) => {
+  return lintQuestion(statingTotalRows({ ...task, question: named }, context.semantics.totalRows, columnNamer(context))).length === 0;
+}
+
+/** How questions name a column given by its table and name, as the pool states total rows: "SOC occupation level", not "o group". */
+export function columnNamer(context: FamilyContext): (table: string, column: string) => string {
+  return (table, column) => {
     const profiled = context.profile.tables.find((t) => t.name === table)?.columns.find((c) => c.name === column);
     return profiled ? columnPhrase(context, table, profiled) : column;
   };
-  return lintQuestion(statingTotalRows({ ...task, question: named }, context.semantics.totalRows, nameOf)).length === 0;
 }
 
 // ---- added for the statistics and cohort compositions: a Python step read as text, rows as a noun ---------------
