@@ -319,7 +319,13 @@ export function tableLabel(table: string, profile: EnvironmentProfile): string |
 export function tablesNamingPhrase(tables: readonly string[], profile?: EnvironmentProfile): string {
   // (A file whose name is words, `seagrass_habitat_survey.csv`, is called by them, as its user says it: "the seagrass
   // habitat survey". A one-word name, `day.csv`, reads better as the file.)
-  const labels = profile ? tables.map((t) => tableLabel(t, profile)).map((l) => (fileWords(l) ? `the ${fileWords(l)}` : l)) : [];
+  const labels = profile
+    ? tables.map((t) => {
+        const label = tableLabel(t, profile);
+        const named = fileWords(label);
+        return named ? `the ${named}` : label;
+      })
+    : [];
   // Files and sheets by the names their user knows: "In day.csv, ", "In the 'GDP' sheet and hour.csv, ".
   if (profile && labels.every((l) => l !== undefined)) return `In ${labels.join(' and ')}, `;
   // A partition's union view by its files ("In all 12 monthly files, "), as the rest of the question calls it.
