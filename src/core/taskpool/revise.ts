@@ -455,7 +455,8 @@ export async function reviewTaskByRules(input: ReviewInput): Promise<TaskReview>
   // `statistics.quantiles(values, n=10)` cuts at the 10th, 20th, … 90th percentiles: the question may name them.
   const cuts = [...code.matchAll(/quantiles\([^)]*\bn\s*=\s*(\d+)/g)].flatMap((m) => Array.from({ length: Number(m[1]) - 1 }, (_, j) => (100 * (j + 1)) / Number(m[1])));
   const supported = [...numbersIn(code), ...sectionNumbers, ...cuts];
-  const questionNumbers = numbersIn(task.question.replace(/'[^']*'/g, (quoted) => (code.includes(quoted) ? '' : quoted)));
+  // (A quarter's name before its year, `Q1 2017`, states no quantity: the year is what the evidence must read.)
+  const questionNumbers = numbersIn(task.question.replace(/'[^']*'/g, (quoted) => (code.includes(quoted) ? '' : quoted)).replace(/\bQ[1-4](?= (?:1[89]|20)\d\d\b)/g, 'Q'));
   // A percentage states a fraction ×100; a deviation threshold is compared squared in SQL (z > 3 as z² > 9).
   const unsupported = questionNumbers.filter((n) => !supported.some((s) => sameNumber(s, n) || sameNumber(s * 100, n) || sameNumber(s, n * n)));
   if (unsupported.length > 0) {
