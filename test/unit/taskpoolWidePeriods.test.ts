@@ -31,7 +31,7 @@ describe('task pool: a wide table of one column per period', function () {
   });
 
   for (const name of ['scotgov-suspected-drug-deaths-xlsx', 'eia-international-hydro-europe-csv']) {
-    it(`asks ${name} which row rose most, when it peaked and by how much, each step what sqlite3 computes`, async () => {
+    it(`asks ${name} how far the peak of the row that rose most stood above its start, each step what sqlite3 computes`, async () => {
       const opened = await openEnvironment(name);
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toffee-wide-'));
       try {
@@ -42,7 +42,7 @@ describe('task pool: a wide table of one column per period', function () {
         assert.ok(tasks.length >= 2, JSON.stringify(pool.families));
         for (const task of tasks) {
           assert.deepEqual(lintQuestion(task.question), [], task.question);
-          assert.match(task.question, /, which (police division|age band|country) had the largest absolute rise from (Q[1-4] )?\d{4} to (Q[1-4] )?\d{4}, in which (quarter|year) did it peak/, task.question);
+          assert.match(task.question, /, take the (police division|age band|country) with the largest absolute rise from (Q[1-4] )?\d{4} to (Q[1-4] )?\d{4}: by what percentage was its highest (quarter|year) above/, task.question);
           // The total row (`Total`, `Europe` among the countries) is no row that rose: it is left out, and said so.
           assert.match(task.question, /Leave out the row (whose .* is|labelled) '[^']+', which totals other rows\./, task.question);
           assert.equal(task.evidence.length, 3);

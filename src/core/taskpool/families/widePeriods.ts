@@ -5,7 +5,7 @@
  *
  *   1. each row's figure in the first and the last period most rows have, and the change → the row that rose most
  *   2. that row's figures in every period, highest first                                    → the period of its peak
- *   3. its peak over its first period's figure, as a percentage                              → the answer
+ *   3. its peak over its first period's figure, as a percentage                              → the answer (the one thing asked)
  *
  * Rows the semantic profile reads as totals (`Total`, `Europe` among its countries) are left out as in every family
  * (the pool's reference SQL reads the table without them and the question says so); a row with no figure in either
@@ -128,20 +128,22 @@ async function ask(context: FamilyContext, w: WideTable): Promise<TaskSpec | und
   const leader = first.rows[0][0];
   if (!quotable(leader) || typeof leader !== 'string') return undefined;
   const at = `trim(${name}) = ${sqlLiteral(leader)} AND ${kept}`;
+  // (Each period by its column's name, which describe_table shows: a label the step made up, `Q2 2020`, is a literal
+  // no observation grounds.)
   const second = await program.sql(
-    w.periods.map((p) => `SELECT ${sqlLiteral(p.label)} AS period, ${figure(p.column)} AS value FROM ${t} WHERE ${at}`).join('\nUNION ALL\n') + '\nORDER BY value DESC',
-    `${leader}'s figure in each ${w.grain}, highest first`,
+    w.periods.map((p) => `SELECT ${sqlLiteral(p.column.name)} AS period, ${figure(p.column)} AS value FROM ${t} WHERE ${at}`).join('\nUNION ALL\n') + '\nORDER BY value DESC',
+    `the figures of ${leader} in each ${w.grain}, highest first`,
     { label: `the ${w.grain} in which ${leader}'s figure was highest`, reading: { kind: 'string' }, uses: [0], carries: [leader] },
   );
   // One peak: a tie at the top would make "the quarter" a choice.
   if (!second || second.rows.length < 2 || second.rows[0][1] === null || !(num(second.rows[0][1]) > num(second.rows[1][1]))) return undefined;
-  const peak = String(second.rows[0][0]);
-  const peakColumn = w.periods.find((p) => p.label === peak);
-  if (!peakColumn || !(num(first.rows[0][1]) > 0)) return undefined;
+  const peakColumn = w.periods.find((p) => p.column.name === String(second.rows[0][0]));
+  const peak = peakColumn?.label;
+  if (!peakColumn || !peak || !(num(first.rows[0][1]) > 0)) return undefined;
   // (Read from the table again, the row's figures at its peak and at the start: the step shows where they are.)
   const third = await program.sql(
     `SELECT ROUND(100.0 * (${figure(peakColumn.column)} - ${a}) / ${a}, 2) AS percent_above_start FROM ${t} WHERE ${at}`,
-    `how far ${leader}'s peak (${peak}) stood above its figure in ${start.label}, in percent`,
+    `how far the peak of ${leader} (${peak}) stood above its figure in ${start.label}, in percent`,
     { label: `the percentage by which ${leader}'s peak stood above its ${start.label} figure`, reading: { kind: 'number', decimals: 2 }, uses: [0, 1], carries: [leader, peak] },
   );
   if (!third || third.key.type !== 'number') return undefined;
@@ -150,9 +152,10 @@ async function ask(context: FamilyContext, w: WideTable): Promise<TaskSpec | und
   // (A unit in brackets after the quantity, "net generation (billion kWh)", is said after "in": no brackets in brackets.)
   const quantity = w.quantity?.replace(/\s*\(([^()]+)\)$/, ' in $1');
   const question =
-    // ("Largest absolute rise": a rise in percent would crown a row that started near zero.)
-    `In ${place}${quantity ? ` (${quantity})` : ''}, which ${rowNoun} had the largest absolute rise from ${start.label} to ${end.label}, in which ${w.grain} did it peak, ` +
-    `and by what percentage was that peak above its ${start.label} figure? Round to 2 decimals.`;
+    // ("Largest absolute rise": a rise in percent would crown a row that started near zero.) One thing is asked, the
+    // last step's: the row and its peak are found on the way, not answered beside it.
+    `In ${place}${quantity ? ` (${quantity})` : ''}, take the ${rowNoun} with the largest absolute rise from ${start.label} to ${end.label}: ` +
+    `by what percentage was its highest ${w.grain} above its ${start.label} figure? Round to 2 decimals.`;
   return program.task({
     family: 'wide-periods',
     parameters: { table: w.table.name, label: w.label.name, start: start.column.name, end: end.column.name },
