@@ -8,12 +8,17 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { loadEnvironment } from '../../src/core/env/index';
+import { filterUngrounded } from '../../src/core/export/grounding';
+import { trajectoriesFromRun } from '../../src/core/export/runAdapter';
+import { synthesize } from '../../src/core/run/synthesize';
 import { periodColumns, periodOfHeader } from '../../src/core/semantics/periods';
 import { matchesAnswer } from '../../src/core/taskpool/answer';
 import { measures, widePeriodsFamily } from '../../src/core/taskpool/families/index';
 import { lintQuestion } from '../../src/core/taskpool/lint';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
 import { environments, openEnvironment, openFiles, tableOf } from '../support/familyContexts';
+import { materialize, publicFixture } from '../support/publicFixtures';
 import { sqlite3Rows } from '../support/sqlite3';
 
 describe('task pool: a wide table of one column per period', function () {
@@ -61,6 +66,24 @@ describe('task pool: a wide table of one column per period', function () {
       }
     });
   }
+
+  it('admits, within the default budget, trajectories of every wide-periods task whose steps use only what was shown', async () => {
+    const folder = await materialize(publicFixture('scotgov-suspected-drug-deaths-xlsx'));
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'toffee-wide-run-'));
+    const runDir = path.join(work, 'run');
+    try {
+      await synthesize({ folder: folder.root, outDir: runDir, costModelFile: null, seed: 1 });
+      const { trajectories } = trajectoriesFromRun(runDir);
+      const tasks = new Set(trajectories.filter((t) => t.task.family === 'wide-periods').map((t) => t.task.id));
+      assert.equal(tasks.size, 2, 'both sheets of divisions and of age bands');
+      const env = await loadEnvironment(folder.root);
+      const { report } = filterUngrounded(trajectories, { profile: env.profile, documents: env.documents }, true);
+      assert.deepEqual(report.literals.map((l) => l.text), [], 'no literal a step used before anything showed it');
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+      folder.cleanup();
+    }
+  });
 
   it('gives the other families no period column as a measure of its own', async () => {
     const { context } = await env('scotgov-suspected-drug-deaths-xlsx');
