@@ -20,10 +20,7 @@ import { clearLeader, humanize, num, q, query, quotable, readsClean, semanticsOf
 
 /** Rows a table needs, totals left out: fewer make "the most" a choice among a handful. */
 const MIN_ROWS = 5;
-/**
- * The share of rows a period needs to have a figure in, to be the first or the last period compared, where no two
- * periods far enough apart have a figure for every row.
- */
+/** The share of rows a period needs to have a figure in, to be the first or the last period compared. */
 const COVERED = 0.8;
 
 interface Period {
@@ -107,12 +104,10 @@ async function ask(context: FamilyContext, w: WideTable): Promise<TaskSpec | und
   const kept = `${name} IS NOT NULL AND trim(${name}) <> ''`;
   const rows = num((await query(context, `SELECT COUNT(*) FROM ${t} WHERE ${kept}`))?.[0]?.[0]);
   if (rows < MIN_ROWS) return undefined;
-  // The first and the last period every row has a figure in; else the first and last most rows have one in.
-  // (One scan of the table for every period's count.)
+  // The first and the last period most rows have a figure in: the widest span the table covers. (A row with no figure
+  // at either end, a count an office suppressed, has no rise to rank.) One scan of the table for every period's count.
   const counts = (await query(context, `SELECT ${w.periods.map((p) => `COUNT(${figure(p.column)})`).join(', ')} FROM ${t} WHERE ${kept}`))?.[0] ?? [];
-  const filled = new Map<Period, number>(w.periods.map((p, at) => [p, num(counts[at])]));
-  const full = w.periods.filter((p) => filled.get(p) === rows);
-  const covered = full.length >= 2 && full[full.length - 1].order - full[0].order >= (w.grain === 'year' ? 4 : 12) ? full : w.periods.filter((p) => filled.get(p)! >= COVERED * rows);
+  const covered = w.periods.filter((p, at) => num(counts[at]) >= COVERED * rows);
   if (covered.length < 2) return undefined;
   const [start, end] = [covered[0], covered[covered.length - 1]];
   if (end.order - start.order < (w.grain === 'year' ? 4 : 4 * 3)) return undefined;
