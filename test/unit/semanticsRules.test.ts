@@ -3860,3 +3860,82 @@ describe('semantics rules: the forty-fourth set\'s rules stay off their look-ali
     }
   });
 });
+
+describe('semantics rules: STAC items, camera-trap tables, a stable-isotope workbook, EIA plant data (the forty-fifth set)', function () {
+  this.timeout(180_000);
+  const role = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).role.value;
+
+  it('reads the NAIP items: boxes and footprints are places, a date stamped at its vintage\'s hour is a day, one label on every item no grouping', async () => {
+    const env = await load('planetarycomputer-naip-stac-items-ndjson');
+    for (const name of ['bbox', 'geometry.coordinates', 'properties.proj_bbox']) assert.equal(role(env, 'items', name), 'geo', name);
+    assert.equal(column(env, 'items', 'properties.datetime').time?.grain, 'day', '00:00 in some years, 16:00 in others, one per date');
+    for (const name of ['assets.image.title', 'assets.thumbnail.title']) assert.equal(role(env, 'items', name), 'text', name);
+    assert.equal(role(env, 'items_links', 'title'), 'text');
+    assert.equal(role(env, 'items_properties_providers', 'url'), 'structured', 'one provider\'s address on every row');
+  });
+
+  it('reads the Camtrap DP tables: key:value tags and EXIF groups are structured, life stages ordered, a grain of observation no level, a camera\'s delay a quantity', async () => {
+    const env = await load('tdwg-camtrap-mica-csv');
+    for (const [t, name] of [['deployments', 'deployment_groups'], ['deployments', 'deployment_tags'], ['observations', 'observation_tags'], ['media', 'exif_data']]) assert.equal(role(env, t, name), 'structured', name);
+    assert.equal(role(env, 'observations', 'life_stage'), 'ordinal', 'juvenile, subadult, adult');
+    assert.equal(role(env, 'observations', 'observation_level'), 'dimension', 'media or event');
+    assert.equal(role(env, 'observations', 'individual_position_radius'), 'measure');
+    assert.equal(role(env, 'deployments', 'camera_delay'), 'measure', '0 seconds on every deployment');
+  });
+
+  it('reads the IYS workbook: coordinates in decimal degrees are places, a station\'s number identifies it, a specimen\'s length is averaged, one cruise a grouping', async () => {
+    const env = await load('iys-goa2019-stable-isotopes-xlsx');
+    const t = env.profile.tables.find((x) => x.name.endsWith('iys2019_isotope_data'))!.name;
+    for (const name of ['latitude_start_decdeg', 'longitude_start_decdeg']) assert.equal(role(env, t, name), 'geo', name);
+    assert.equal(role(env, t, 'station'), 'identifier', '3, 4, … 18-Deep');
+    assert.equal(column(env, t, 'length_mm').additivity?.value, 'non-additive', 'beside weight_g, on rows of species');
+    assert.equal(role(env, t, 'cruise_name'), 'dimension', 'GoA2019 on every row');
+  });
+
+  it('reads EIA-923\'s Puerto Rico tables: a sector\'s number beside its name, and one stored as a float, are categories', async () => {
+    const env = await load('eia923-puerto-rico-generation-parquet');
+    assert.equal(role(env, 'pr_gen_fuel_annual', 'sector_id_eia'), 'dimension');
+    assert.equal(role(env, 'raw_eia923_puerto_rico_plant_frame', 'eia_sector'), 'dimension', '1.0 … 7.0');
+  });
+});
+
+describe('semantics rules: the forty-fifth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps ordered levels ordinal, notes with a colon text, a road\'s length additive and events at many times datetimes', async () => {
+    const levels = ['low', 'medium', 'high'];
+    const rows = Array.from({ length: 36 }, (_, i) => `R${i},${levels[i % 3]},${100 + ((i * 37) % 400)},${10 + (i % 7)},2024-03-${String(1 + (i % 28)).padStart(2, '0')} ${String(i % 24).padStart(2, '0')}:${String((i * 13) % 60).padStart(2, '0')},${['Note: resurfaced after the flood', 'Note: closed for works in May', 'Note: new signs'][i % 3]}`);
+    const folder = makeFolder({ 'roads.csv': ['road,risk_level,length_km,weight_limit_t,inspected_at,notes', ...rows].join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'roads', 'risk_level')?.role.value, 'ordinal', 'low, medium, high');
+      assert.equal(found(env, 'roads', 'notes')?.role.value, 'text', 'a sentence after "Note:" is no key and value');
+      assert.equal(found(env, 'roads', 'length_km')?.additivity?.value, 'additive', 'a road\'s length beside a weight limit, no specimen');
+      assert.equal(found(env, 'roads', 'inspected_at')?.time?.grain, 'datetime', 'inspections at many times of day');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps two life stages a category, a family\'s table ids beside its name keys, and expense classes in dollars amounts', async () => {
+    const families = [[11, 'Communist'], [19, 'Green'], [26, 'Conservative'], [35, 'Liberal']] as const;
+    const parties = Array.from({ length: 40 }, (_, i) => `P${i},${families[i % 4][0]},${families[i % 4][1]},${['adult', 'juvenile'][i % 2]},${(1000 + i * 7919) % 90000}.0,${(500 + i * 104729) % 70000}.0`);
+    const folder = makeFolder({ 'parties.csv': ['party,family_id,family_name,life_stage,class_700,class_900', ...parties].join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'parties', 'life_stage')?.role.value, 'dimension', 'adult or juvenile');
+      const source = found(env, 'parties', 'family_id')?.role.source;
+      assert.notEqual(source?.kind === 'rule' ? source.rule : source?.kind, 'dimension:category-number', '11, 19, 26, 35: ids, not a list numbered 1 to 4');
+      for (const name of ['class_700', 'class_900']) assert.equal(found(env, 'parties', name)?.role.value, 'measure', `${name}: dollars stored as floats`);
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('reads a day stamped at one or two batch hours as a day, and two readings a day as datetimes', function () {
+    assert.equal(grainOfShape({ dates: 40, times: 2, days: 28, monthGaps: [], clocks: 2, datesWithSeveralTimes: 0, timeSpread: 960 }), 'day');
+    assert.equal(grainOfShape({ dates: 40, times: 2, days: 28, monthGaps: [], clocks: 2, datesWithSeveralTimes: 40, timeSpread: 720 }), 'datetime');
+    assert.equal(grainOfShape({ dates: 40, times: 2, days: 28, monthGaps: [], clocks: 37, datesWithSeveralTimes: 0, timeSpread: 1300 }), 'datetime');
+  });
+});

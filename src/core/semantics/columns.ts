@@ -1021,6 +1021,12 @@ const AFFILIATION_WORDS = new Set(['party', 'caucus', 'relation', 'relationship'
 /** Names of a scheme of classes (`congress_classifications`, `category_code` aside): what codes of classes are named. */
 const CLASSIFICATION_WORDS = new Set(['classification', 'classifications', 'classes', 'categories']);
 /** Levels of government or of geography: kinds of area or authority, not steps of an order. */
+/** Words that place a value in an order (`low`, `advanced`, `senior`, `II`): levels that are steps. */
+const ORDER_WORDS = /^(low|lower|lowest|medium|mid|middle|moderate|high|higher|highest|very|basic|beginner|novice|elementary|intermediate|advanced|expert|entry|junior|senior|primary|secondary|tertiary|upper|top|bottom|minor|major|severe|mild|critical|none|minimal|extreme|first|second|third|pre|post|graduate|undergraduate|postgraduate|bachelor|bachelors|master|masters|doctor|doctoral|doctorate|phd|diploma|certificate|degree|school|college|university|easy|hard|difficult|light|heavy|small|large|[a-e]|i{1,3}|iv|v|vi{0,3}|ix|x)$/i;
+
+/** Stages of an animal's or a plant's life, in the order they are lived (`juvenile`, `subadult`, `adult`). */
+const LIFE_STAGES = ['egg', 'eggs', 'embryo', 'larva', 'larvae', 'pupa', 'pupae', 'nymph', 'hatchling', 'nestling', 'chick', 'fledgling', 'cub', 'calf', 'fawn', 'pup', 'seedling', 'sapling', 'young', 'juvenile', 'immature', 'yearling', 'subadult', 'sub-adult', 'adult', 'mature', 'senescent'];
+
 const ADMINISTRATIVE_TIERS = /^(national|regional|local|central|federal|state|provincial|municipal|county|district|ward|devolved|total|all|international|global|country|region|city|parish|constituency|local authority|other)$/i;
 /** Networks whose accounts a column names by handle. */
 const SOCIAL_ACCOUNT_WORDS = new Set(['twitter', 'facebook', 'instagram', 'youtube', 'mastodon', 'tiktok', 'linkedin', 'github', 'bluesky', 'threads', 'handle', 'screenname']);
@@ -1186,7 +1192,7 @@ const COORDINATE_STATISTICS = new Set(['mean', 'avg', 'average', 'median', 'min'
 const MACHINE_ADDRESS_WORDS = new Set(['mac', 'ip', 'ipv4', 'ipv6', 'email', 'mail', 'web', 'hardware', 'wallet', 'contract', 'server', 'host', 'memory', 'bluetooth', 'ble', 'wifi']);
 
 /** How coordinates are written, after their name: degrees, decimal degrees, a datum (`lat_dd83`: decimal degrees on NAD83). */
-const COORDINATE_UNITS = new Set(['deg', 'degs', 'degrees', 'dd', 'decimal', 'wgs84', 'wgs', 'rad', 'nad83', 'nad27', 'dd83', 'dd27', 'etrs89', 'gda94', 'gda2020']);
+const COORDINATE_UNITS = new Set(['deg', 'degs', 'degrees', 'dd', 'decdeg', 'decdegs', 'ddeg', 'decimal', 'wgs84', 'wgs', 'rad', 'nad83', 'nad27', 'dd83', 'dd27', 'etrs89', 'gda94', 'gda2020']);
 
 /** What a `state` holds when it is the condition of a thing, not a place. */
 const CONDITION_WORDS = /^(open|opened|closed|merged|draft|pending|active|inactive|commented|approved|dismissed|changes[_ ]requested|rejected|accepted|resolved|new|done|failed|failure|success|succeeded|error|running|stopped|queued|cancell?ed|complete|completed|in[_ ]progress|rising|falling|ebb|flood|slack|high|low|calm|rough|on|off|enabled|disabled|locked|unlocked|solid|liquid|gas)$/i;
@@ -1309,6 +1315,11 @@ const RULES: Rule[] = [
     if (/^(lat_?lng|lat_?lon|lat_?long|lon_?lat|lng_?lat|coords|latlong|location|point|geo_?point(_2d)?|(coordinates|coordonn[ée]es|coordenadas|koordinaten)(_geo)?)$/i.test(e.column.name.replace(/^.*[.]/, '')) && values.some((v) => v.trim() !== '[]') && values.every((v) => /^\s*\[\s*(-?\d+(\.\d+)?\s*,\s*-?\d+(\.\d+)?\s*)?\]\s*$/.test(v))) {
       return { role: 'geo', rule: 'geo:coordinate-pair', confidence: 0.8, why: `named ${e.column.name}, pairs of numbers (${values[0].trim()}): a point's coordinates`, geo: 'geometry' };
     }
+    // A bounding box (`bbox` `[-88.1, 41.6, -87.5, 42.1]`, a STAC item's `proj_bbox` in metres) or a shape's coordinates
+    // as nested arrays of numbers (GeoJSON's `geometry.coordinates` `[[[-87.6, 41.8], …]]`): where the thing lies.
+    if (/(^|_)(bbox|bounding_?box|bounds|extent)$|^coordinates$/i.test(e.column.name.replace(/^.*[.]/, '')) && values.every((v) => /^\s*\[[\s\d.,eE+\-[\]]*\]\s*$/.test(v) && /\d/.test(v))) {
+      return { role: 'geo', rule: 'geo:coordinate-arrays', confidence: 0.75, why: `named ${e.column.name}, arrays of numbers (${values[0].trim().slice(0, 24)}…): a box or a shape's coordinates`, geo: 'geometry' };
+    }
     // A coordinate reference system in well-known text (`GEOGCS["NAD27", DATUM[…]]`, `PROJCS[…]`): a definition, not a shape.
     if (values.every((v) => CRS_WKT.test(v))) return { role: 'structured', rule: 'structured:crs-wkt', confidence: 0.85, why: `values are coordinate reference systems in well-known text (${values[0].slice(0, 24)}…)`, structured: 'crs' };
     if (Math.max(wkt, geojson) < 0.9 * values.length) return undefined;
@@ -1385,7 +1396,8 @@ const RULES: Rule[] = [
     // (…unless they are the links of a nested record whose key stands beside them, `uploader.url` beside
     // `uploader.login`: the record's addresses, recurring because the record does.)
     const { rows, distinct } = present(e);
-    if (share >= 0.8 && kind === 'url' && distinct <= 100 && rows >= 4 * distinct && !linksOfNestedRecord(e, distinct) && !linksOfNamedTerm(e, distinct)) return { role: 'dimension', rule: 'dimension:recurring-urls', confidence: 0.6, why: `${distinct} URLs recurring over ${Math.round(rows)} rows: a category written as a link` };
+    // (One URL on every row, a provider's home page, is that address: nothing to group by.)
+    if (share >= 0.8 && kind === 'url' && distinct >= 2 && distinct <= 100 && rows >= 4 * distinct && !linksOfNestedRecord(e, distinct) && !linksOfNamedTerm(e, distinct)) return { role: 'dimension', rule: 'dimension:recurring-urls', confidence: 0.6, why: `${distinct} URLs recurring over ${Math.round(rows)} rows: a category written as a link` };
     // Lists that hold nothing (`[]` or `[""]` in every row, a form's field never filled in): lists still.
     const lists = share >= 0.8 && kind === 'json' ? jsonLists(e) : undefined;
     if (lists && lists.items.length === 0) {
@@ -1427,6 +1439,13 @@ const RULES: Rule[] = [
     // of its cells hold one item and its items are long.
     if (!compound && !address && !e.foreignKey && !e.referenced && !hasAny(n.tokens, IDENTIFIER_WORDS) && (e.pipeListColumns ?? 0) >= 3 && pipeJoined(presentTexts(e))) {
       return { role: 'structured', rule: 'structured:pipe-lists', confidence: 0.6, why: `values join items with '|', as ${e.pipeListColumns} of the table's columns do: the file's way of writing several values in one cell`, structured: 'list' };
+    }
+    // Keys and values joined (`area:DL | season:summer`, `swimDirection:across`: Camtrap DP's tags): a list of
+    // properties for machines, one or several to a cell.
+    const tagged = presentTexts(e).map((v) => v.trim().split(/\s*[|;]\s*/));
+    const keyValue = (part: string) => /^[A-Za-z][\w.-]*:(?!\/\/)[^:]+$/.test(part) && !/^\d/.test(part.split(':')[1]);
+    if (tagged.length > 0 && tagged.every((parts) => parts.every(keyValue)) && (tagged.some((parts) => parts.length >= 2) || (n.last !== undefined && /^(tags|tag|groups|attributes|properties|labels|params|parameters|metadata)$/.test(n.last)))) {
+      return { role: 'structured', rule: 'structured:key-value-lists', confidence: 0.65, why: `values are keys and values joined (${tagged[0].join(' | ').slice(0, 40)}): properties for machines`, structured: 'list' };
     }
     if (f.packed >= 0.8) return { role: 'structured', rule: 'structured:packed-values', confidence: 0.8, why: 'cells pack several comma-separated fields, some empty' };
     // Two sides' scores in one cell (`score` `4–1`, `0-0`): a pair packed as text, each side's number a measure elsewhere.
@@ -1556,7 +1575,8 @@ const RULES: Rule[] = [
     // A switch set the same on every row (`resolved` 1, `plot_now` 1, `area` 0 in a model's settings): 0 or 1 and
     // nothing else, under a name that neither counts nor measures, is a yes/no that happens not to vary here.
     const switchValue = column.type === 'integer' && column.distinctCount === 1 && column.nullFraction === 0 && (num(column.min) === 0 || num(column.min) === 1) && num(column.max) === num(column.min);
-    const measured = hasAny(n.tokens, NON_ADDITIVE_WORDS) ?? hasAny(n.tokens, SEMI_ADDITIVE_WORDS) ?? hasAny(n.tokens, IDENTIFIER_WORDS) ?? hasAny(n.tokens, DIMENSION_WORDS);
+    // (A setting of a time or a length, `camera_delay` 0 seconds, `timeout`, is a quantity that happens to be 0 here.)
+    const measured = hasAny(n.tokens, NON_ADDITIVE_WORDS) ?? hasAny(n.tokens, SEMI_ADDITIVE_WORDS) ?? hasAny(n.tokens, IDENTIFIER_WORDS) ?? hasAny(n.tokens, DIMENSION_WORDS) ?? hasAny(n.tokens, DURATION_WORDS) ?? (n.tokens.some((t) => /^(delay|lag|timeout|interval|offset|radius|distance|threshold)$/.test(t)) ? 'setting' : undefined);
     if (switchValue && !counted && !measured && !(n.last !== undefined && HEAD_NON_ADDITIVE_WORDS.has(n.last))) return { role: 'flag', rule: 'flag:constant-switch', confidence: 0.5, why: `${column.min} on every row, named ${column.name}: a yes/no set the same everywhere` };
     return undefined;
   },
@@ -1831,7 +1851,10 @@ const RULES: Rule[] = [
     if (POSITION_HEADS.has(head) && column.type === 'integer' && num(column.min) >= 0 && column.distinctCount <= 200) return { role: 'ordinal', rule: 'ordinal:described-position', confidence: 0.75, why: `${said}: a position` };
     // A classification or a type whose values recur ("ECO classification"): a category, however code-like its values.
     const { rows, distinct } = present(e);
-    if ((CATEGORY_HEADS.has(head) || DIMENSION_WORDS.has(head)) && column.type === 'text' && distinct >= 2 && rows >= 2 * distinct && !reorderedLists(e)) return { role: 'dimension', rule: 'dimension:described-category', confidence: 0.7, why: `${said}: a category, ${distinct} values over ${Math.round(rows)} rows` };
+    // (A sampling station's number so described, "Station at which the data is collected", `3`, `18-Deep`: the place
+    // sampled, which the station rules read.)
+    const stationNumbers = SAMPLING_UNITS.has(head) && e.fingerprint.numericText >= 0.9;
+    if ((CATEGORY_HEADS.has(head) || DIMENSION_WORDS.has(head)) && !stationNumbers && column.type === 'text' && distinct >= 2 && rows >= 2 * distinct && !reorderedLists(e)) return { role: 'dimension', rule: 'dimension:described-category', confidence: 0.7, why: `${said}: a category, ${distinct} values over ${Math.round(rows)} rows` };
     if (FILE_HEADS.has(head) && column.type === 'text') return { role: 'structured', rule: 'structured:described-file', confidence: 0.7, why: `${said}: a file name`, structured: 'path' };
     return undefined;
   },
@@ -1856,7 +1879,9 @@ const RULES: Rule[] = [
     }
     // A place or unit of sampling named in the singular, in whole numbers (`BayStation` 60069–60385, `site` 12): its
     // number, which says where, not how much.
-    if (n.tokens.length <= 3 && n.last !== undefined && SAMPLING_UNITS.has(n.last) && column.type === 'integer' && num(column.min) >= 0 && !/^(num|number|no|n|count|total)$/.test(n.tokens[0])) {
+    // (…or written as text, `3`, `18-Deep` for a second cast at station 18.)
+    const wholeText = column.type === 'text' && e.fingerprint.plainInteger >= 0.9;
+    if (n.tokens.length <= 3 && n.last !== undefined && SAMPLING_UNITS.has(n.last) && ((column.type === 'integer' && num(column.min) >= 0) || wholeText) && !/^(num|number|no|n|count|total)$/.test(n.tokens[0])) {
       return { role: 'identifier', rule: 'identifier:unit-number', confidence: 0.6, why: `named ${column.name}, whole numbers (${column.min}–${column.max}): the number of the ${n.last} each row is of`, identifier: 'code' };
     }
     // The how-manieth time a sampling happened (`sampling_bout` 1–8, `visit` 1–3, `replicate` 1–4, `visit_no`): an order.
@@ -1962,6 +1987,14 @@ const RULES: Rule[] = [
     if (idWord && n.tokens.length === 2 && n.tokens[1] === idWord && /^(gender|sex|type|kind|status|category|class|colour|color)$/.test(n.tokens[0]) && !e.referenced && !e.foreignKey && !column.candidateKey && column.distinctCount <= 12) {
       return { role: 'dimension', rule: 'dimension:category-number', confidence: 0.6, why: `named ${column.name}, ${column.distinctCount} values, and no table lists ${n.tokens[0]}s: the code of a category` };
     }
+    // (…and so is one the table names beside it, `sector_id_eia` 1–7 beside `sector_name_eia`: the number of each
+    // sector named there, not a key of anything.)
+    // (Numbered 1 to 7 as a list is; ids like 11, 19, 26 are another table's keys, a party family's.)
+    const numberedList = isNumber(column) && num(column.min) >= 0 && num(column.max) <= column.distinctCount + 1;
+    const categoryNamedBeside = idWord && n.tokens[1] === idWord && DIMENSION_WORDS.has(n.tokens[0]) && numberedList && !e.referenced && !e.foreignKey && !column.candidateKey && column.distinctCount >= 2 && column.distinctCount <= 12
+      ? table.columns.find((c) => c !== column && c.type === 'text' && nameTokens(c.originalName || c.name)[0] === n.tokens[0] && nameTokens(c.originalName || c.name).some((t) => t === 'name' || t === 'desc' || t === 'description') && Math.abs(c.distinctCount - column.distinctCount) <= 1)
+      : undefined;
+    if (categoryNamedBeside) return { role: 'dimension', rule: 'dimension:category-number', confidence: 0.6, why: `named ${column.name}, ${column.distinctCount} values beside ${categoryNamedBeside.name}: the number of each ${n.tokens[0]} named there` };
     if (bareNumber) return undefined;
     // An "ID" that holds a long title in words, the same on many rows (GOS's `cruise_ID`: "Beyster Family Fund and Life
     // Technologies Foundation-funded Global Ocean Sampling Expedition …"): what the rows are grouped under, no key.
@@ -1993,10 +2026,19 @@ const RULES: Rule[] = [
         return { role: 'ordinal', rule: 'ordinal:lettered-classes', confidence: 0.65, why: `named ${column.name}, classes lettered A–${letters[letters.length - 1]}` };
       }
     }
+    // Stages of a life (`life_stage` adult, subadult, juvenile; `egg`, `larva`, `pupa`): lived in an order, however few.
+    const staged = column.type === 'text' ? [...new Set(presentTexts(e).map((v) => v.trim().toLowerCase()))].filter((v) => !isMissingText(v) && v !== 'unknown') : [];
+    // (Two, `adult` and `juvenile`, are as often read as two kinds of animal: three make the order plain.)
+    if (staged.length >= 3 && staged.length <= 12 && staged.every((v) => LIFE_STAGES.includes(v))) {
+      return { role: 'ordinal', rule: 'ordinal:life-stages', confidence: 0.65, why: `values are stages of a life (${staged.slice(0, 3).join(', ')}): lived in an order` };
+    }
     // A level counted in a few steps (administrative level 1–4, education level): an ordered category, not a quantity.
     // (Levels of government or of geography, `Local` / `Central`, `National` / `Regional`, are kinds, not an order.)
     const tiers = column.type === 'text' && presentTexts(e).length > 0 && presentTexts(e).every((v) => ADMINISTRATIVE_TIERS.test(v.trim()));
-    if (n.last === 'level' && !tiers && (column.type === 'integer' || column.type === 'text') && column.distinctCount >= 2 && column.distinctCount <= 10 && column.distinctCount < e.table.rowCount / 2) {
+    // (Nor are levels that are single words of no order, a camera trap's `observation_level` `media` / `event`: the
+    // grain each row was observed at, a kind.)
+    const unordered = column.type === 'text' && column.distinctCount === 2 && presentTexts(e).length > 0 && presentTexts(e).every((v) => /^[A-Za-z]+$/.test(v.trim()) && !ORDER_WORDS.test(v.trim()));
+    if (n.last === 'level' && !tiers && !unordered && (column.type === 'integer' || column.type === 'text') && column.distinctCount >= 2 && column.distinctCount <= 10 && column.distinctCount < e.table.rowCount / 2) {
       return { role: 'ordinal', rule: 'ordinal:level', confidence: 0.7, why: `named ${column.name}, ${column.distinctCount} levels` };
     }
     // A place or an order in integers at the head of the name (`final_place`, `running_order`): a position; so is an
@@ -2054,7 +2096,7 @@ const RULES: Rule[] = [
     if (sortKey && isNumber(column)) return { role: 'ordinal', rule: 'ordinal:sort-key', confidence: 0.7, why: `named ${column.name}: the order rows are shown in` };
     // A cost of seed is money, whatever else `seed` names.
     // (…nor is a reading taken at a position, `vehicle_position_bearing`, `position_speed`: the reading is what it holds.)
-    const reading = n.last !== undefined && !ORDINAL_WORDS.has(n.last) && /^(bearing|heading|azimuth|angle|speed|odometer|altitude|elevation|latitude|longitude|lat|lon|lng|accuracy)$/.test(n.last);
+    const reading = n.last !== undefined && !ORDINAL_WORDS.has(n.last) && /^(bearing|heading|azimuth|angle|speed|odometer|altitude|elevation|latitude|longitude|lat|lon|lng|accuracy|radius|distance|uncertainty|error)$/.test(n.last);
     // (A sequence is a position only as the name's last word, `stop_sequence`; a `sequence_length` is a length.)
     // (…and `pos` alone is a position, sport.db's game within its round; beside other words it may be a count of positives.)
     const word = hasAny(n.tokens, MONEY_WORDS) || reading ? undefined : hasAny(n.tokens, ORDINAL_WORDS) ?? (n.last === 'sequence' ? 'sequence' : n.tokens.length === 1 && n.last === 'pos' && num(column.min) >= 0 ? 'position' : undefined);
@@ -2198,7 +2240,7 @@ const RULES: Rule[] = [
   },
   // Names, titles and descriptions.
   (e, n) => {
-    const { column, fingerprint: f } = e;
+    const { column, table, fingerprint: f } = e;
     if (column.type !== 'text') return undefined;
     const textWord = hasAny(n.tokens, TEXT_WORDS);
     // `first`, `last`, `full` qualify a person's name (`first_name`), not a title (`journal_full_title`).
@@ -2250,7 +2292,13 @@ const RULES: Rule[] = [
     // (…or the description of a code by its own name, `product_code_desc`: a code's label.)
     const codeBeside = (describing && n.tokens.at(-2) === 'code') || describing && e.table.columns.some((c) => c !== column && (c.type === 'integer' || (c.type === 'text' && describedStem !== '' && nameTokens(c.originalName || c.name).join(' ') === `${describedStem} code`)) && c.distinctCount >= 2 && Math.abs(c.distinctCount - column.distinctCount) <= 1);
     const describedKinds = describing && ((column.distinctCount <= 50 && nonNullRows >= 20 * column.distinctCount) || (codeBeside && column.distinctCount <= 200 && nonNullRows >= 4 * column.distinctCount));
-    if (!personName && column.distinctCount >= 1 && (describedKinds || (textWord !== 'description' && textWord !== 'desc')) && !(textWord !== undefined && /^(comment|comments|note|notes|remark|remarks)$/.test(textWord)) && column.distinctCount <= 200 && nonNullRows >= 4 * column.distinctCount && f.meanLength <= 60) {
+    // (One name on every row, an asset's `title` "RGBIR COG tile" in each of a thousand items, groups nothing: a label.)
+    // (…but one name of a thing, a cruise's `GoA2019` on every sample, is what they all belong to.)
+    // (A link's or a file's title, the same on every item beside its `href`, `Thumbnail`, is the link's label.)
+    const prefix = column.name.includes('.') ? column.name.slice(0, column.name.lastIndexOf('.') + 1) : '';
+    const linkLabel = (textWord === 'title' || textWord === 'label' || describing) && (prefix !== '' || table.parent !== undefined) && table.columns.some((c) => c !== column && c.name.startsWith(prefix) && /^(href|url|uri|link)$/i.test(c.name.slice(prefix.length)));
+    const oneName = column.distinctCount === 1 && !linkLabel;
+    if (!personName && (column.distinctCount >= 2 || oneName) && (describedKinds || (textWord !== 'description' && textWord !== 'desc')) && !(textWord !== undefined && /^(comment|comments|note|notes|remark|remarks)$/.test(textWord)) && column.distinctCount <= 200 && nonNullRows >= 4 * column.distinctCount && f.meanLength <= 60) {
       return { role: 'dimension', rule: 'dimension:recurring-name', confidence: 0.65, why: `${column.distinctCount} names over ${Math.round(nonNullRows)} rows: a grouping` };
     }
     // The name of an entry in a short list other tables point at (a category, a department) is what you group by.
@@ -2290,7 +2338,10 @@ const RULES: Rule[] = [
     // type 2 departments, a count.)
     const at = dimensionWord ? n.tokens.indexOf(dimensionWord) : -1;
     const qualifier = at > 0 && /^\d+$/.test(n.tokens[at + 1] ?? '');
-    if (dimensionWord && !measureWord && !qualifier && column.type === 'integer' && column.distinctCount <= 50) {
+    // (Whole numbers a file stores as floats, `3.0`, are integers here: Parquet writes a nullable int so.)
+    // (Only small ones: dollars of expense class 700 stored as floats, `class_700`, are amounts.)
+    const whole = column.type === 'integer' || (column.type === 'real' && max <= 99 && column.distinctCount <= 20 && Number.isInteger(min) && Number.isInteger(num(column.max)) && column.samples.every((v) => v === null || Number.isInteger(v)));
+    if (dimensionWord && !measureWord && !qualifier && whole && column.distinctCount <= 50) {
       return { role: 'dimension', rule: 'dimension:coded-number', confidence: 0.75, why: `named ${column.name} (a ${dimensionWord}), ${column.distinctCount} integer codes` };
     }
     // A codebook that calls it the record index or row number ("instant: record index").
@@ -3015,6 +3066,15 @@ function sizeOfAThing(evidence: ColumnEvidence, tokens: readonly string[]): Fact
       return theirs !== undefined && (theirs.of === mine.of ? theirs.size !== 'length' : theirs.size === 'length');
     });
     if (other) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:size-of-a-thing' }, why: `named ${evidence.column.name} beside ${other.name}: sizes measured on each thing` };
+  }
+  // A specimen's length beside its weight (`length_mm` beside `weight_g`, each fish of a species measured): the size of
+  // each one, averaged. (A road's length beside its weight limit names no specimen.)
+  const bare = (t: readonly string[]) => t.length >= 1 && t.length <= 2 && (t.length === 1 || /^(mm|cm|m|um|in|inches|g|kg|mg|lb|lbs|oz)$/.test(t[1]));
+  if (bare(tokens) && /^(length|len)$/.test(tokens[0])) {
+    const names = evidence.table.columns.map((c) => nameTokens(c.originalName || c.name));
+    const weight = names.some((t) => bare(t) && /^(weight|wt|mass)$/.test(t[0]));
+    const specimen = names.some((t) => t.some((w) => /^(species|specimen|specimens|taxon|genus|individual|fish|animal)$/.test(w)));
+    if (weight && specimen) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:size-of-a-thing' }, why: `named ${evidence.column.name} beside a weight, on rows of specimens: the length of each one measured` };
   }
   // (Numbered, for each of several things on a row: `length1` beside `width1`.)
   const numbered = tokens.length === 2 && /^\d+$/.test(tokens[1]) ? tokens[1] : '';

@@ -30,6 +30,10 @@ export interface DateShape {
   timeSpread?: number;
   /** Days from the first date to the last (undefined: not read). */
   spanDays?: number;
+  /** Distinct times of day among values that carry one (undefined: not read). */
+  clocks?: number;
+  /** Dates that carry more than one time of day (undefined: not read). */
+  datesWithSeveralTimes?: number;
 }
 
 const ISO_PREFIX = "[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]*";
@@ -47,14 +51,19 @@ export function dateShape(db: Database, table: string, column: string): DateShap
     // rest — days of the month, of the week, month ends — read from the distinct dates (a few thousand at most).
     const time = `CASE WHEN length(${c}) > 10 THEN substr(${c}, 12) END`;
     const days = `SELECT substr(${c}, 1, 10) AS d, MIN(${time}) AS t0, MAX(${time}) AS t1, COUNT(${time}) AS tn, COUNT(*) AS n ${iso} GROUP BY 1`;
+    const clocks = db.exec(`SELECT COUNT(DISTINCT ${time}) ${iso}`)[0]?.values[0]?.[0];
     const row = db.exec(
       `SELECT COUNT(*), CASE WHEN MIN(t0) < MAX(t1) THEN 2 WHEN SUM(tn) > 0 THEN 1 ELSE 0 END, COUNT(DISTINCT substr(d, 9, 2)), SUM(n), COUNT(DISTINCT strftime('%w', d)), SUM(strftime('%d', date(d, '+1 day')) = '01'), ` +
-        `(strftime('%s', '2000-01-01 ' || substr(MAX(t1), 1, 8)) - strftime('%s', '2000-01-01 ' || substr(MIN(t0), 1, 8))) / 60, julianday(MAX(d)) - julianday(MIN(d)) FROM (${days})`,
+        `(strftime('%s', '2000-01-01 ' || substr(MAX(t1), 1, 8)) - strftime('%s', '2000-01-01 ' || substr(MIN(t0), 1, 8))) / 60, julianday(MAX(d)) - julianday(MIN(d)), SUM(t0 < t1) FROM (${days})`,
     )[0]?.values[0];
     if (!row || Number(row[0]) === 0) return undefined;
     const shape: DateShape = { dates: Number(row[0]), times: Number(row[1]), days: Number(row[2]), monthGaps: [], rows: Number(row[3]) };
     if (row[6] !== null && row[6] !== undefined) shape.timeSpread = Number(row[6]);
     if (row[7] !== null && row[7] !== undefined) shape.spanDays = Number(row[7]);
+    if (row[8] !== null && row[8] !== undefined && clocks !== null && clocks !== undefined) {
+      shape.datesWithSeveralTimes = Number(row[8]);
+      shape.clocks = Number(clocks);
+    }
     if (shape.days > 1 && shape.dates >= 3) {
       shape.weekdays = Number(row[4]);
       shape.monthEnds = Number(row[5]) === shape.dates;
@@ -79,7 +88,10 @@ export function grainOfShape(shape: DateShape): TimeGrain | undefined {
   const zoneShift = shape.days === 1 && shape.dates >= 3 && shape.timeSpread !== undefined && shape.timeSpread <= 60;
   // (One clock time written with two offsets, `T00:00:00+03:00` in summer and `+02:00` in winter, is one local midnight.)
   const oneClock = shape.timeSpread === 0;
-  if (shape.times > 1 && !zoneShift && !oneClock) return 'datetime';
+  // (Two clock times at most, one per date, over many dates: a day stamped at the hour its batch was written, a
+  // survey's 00:00 one year and 16:00 the next, not a time anything happened.)
+  const batchClock = shape.clocks !== undefined && shape.clocks <= 2 && shape.datesWithSeveralTimes === 0 && shape.dates >= 10;
+  if (shape.times > 1 && !zoneShift && !oneClock && !batchClock) return 'datetime';
   // Every value the last day of its month, month after month (31/08, 30/09, 31/10, …): a monthly series. Quarter
   // ends (31/03, 30/06) are as often the dates of counts taken then, so they stay days.
   // (A month missing from the series, July, August, September, then November, leaves it monthly.)

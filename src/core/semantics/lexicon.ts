@@ -474,6 +474,9 @@ export const LANGUAGE_NAMES: Readonly<Record<string, string>> = {
   en: 'English', de: 'German', fr: 'French', es: 'Spanish', it: 'Italian', nl: 'Dutch', pt: 'Portuguese', sv: 'Swedish', se: 'Swedish', no: 'Norwegian', nb: 'Norwegian', nn: 'Norwegian',
   da: 'Danish', fi: 'Finnish', is: 'Icelandic', pl: 'Polish', cs: 'Czech', ru: 'Russian', ja: 'Japanese', zh: 'Chinese', ko: 'Korean', ar: 'Arabic', he: 'Hebrew', tr: 'Turkish',
   el: 'Greek', ca: 'Catalan', eu: 'Basque', ga: 'Irish', cy: 'Welsh',
+  // ISO 639-2's three letters (Camtrap DP's `vernacularNames.eng` beside `vernacularNames.nld`).
+  eng: 'English', deu: 'German', ger: 'German', fra: 'French', fre: 'French', spa: 'Spanish', ita: 'Italian', nld: 'Dutch', dut: 'Dutch', por: 'Portuguese', swe: 'Swedish',
+  nor: 'Norwegian', dan: 'Danish', fin: 'Finnish', isl: 'Icelandic', pol: 'Polish', ces: 'Czech', rus: 'Russian', jpn: 'Japanese', zho: 'Chinese', kor: 'Korean', ara: 'Arabic', cat: 'Catalan', cym: 'Welsh',
 };
 
 /**

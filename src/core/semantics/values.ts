@@ -161,7 +161,9 @@ function isJson(text: string): boolean {
     const parsed = JSON.parse(text);
     return typeof parsed === 'object' && parsed !== null;
   } catch {
-    return false;
+    // Keyed values in braces that a program wrote almost as JSON (a camera's EXIF groups, `{"ISO": 640, …}, "File":
+    // {…}}`, one brace too few): structured all the same, for machines, not for people.
+    return first === '{' && text.trimEnd().endsWith('}') && (text.match(/"[^"]{1,60}":\s/g)?.length ?? 0) >= 3;
   }
 }
 
