@@ -83,6 +83,23 @@ describe('offline-sim: an agent that earns its answers', function () {
     }
   });
 
+  it('describes only the tables its steps read, and reads a document task\'s rule before describing any', () => {
+    let described = 0;
+    for (const run of runs) {
+      const codes = run.task.evidence.map((e) => e.code.toLowerCase()).join('\n');
+      const tables = run.steps.filter((s) => s.toolCall?.name === 'describe_table' && s.observation.ok).map((s) => String((JSON.parse(s.toolCall!.arguments) as { table?: unknown }).table));
+      for (const table of tables) {
+        described++;
+        assert.ok(codes.includes(table.toLowerCase()), `${run.folder} ${run.task.id}: described ${table}, which no step of the task reads`);
+      }
+      if ((run.task.documents ?? []).length === 0) continue;
+      const read = run.steps.findIndex((s) => s.toolCall?.name === 'read_document' && s.observation.ok);
+      const describe = run.steps.findIndex((s) => s.toolCall?.name === 'describe_table');
+      if (read >= 0 && describe >= 0) assert.ok(read < describe, `${run.task.id}: read_document at ${read}, describe_table at ${describe}`);
+    }
+    assert.ok(described > 0, 'tables were described');
+  });
+
   it('writes no string literal it was not shown, and only shown numbers apart from a structural few', () => {
     let checked = 0;
     for (const run of runs) {

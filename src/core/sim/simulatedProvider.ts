@@ -400,7 +400,19 @@ function decide(sim: SimulationScript, profile: SimModelProfile, messages: Compl
   }
   if (nextIndex >= 0) {
     const step = task.evidence[nextIndex];
-    const needed = task.tables.filter((t) => identifierPattern(t).test(step.code) || step.tool === 'run_python');
+    // A task that rests on a document reads it before anything else (search, then the section): the rule says what
+    // to look at.
+    const wanted = task.documents?.find((d) => !history.calls.some((c) => c.tool === 'read_document' && c.ok && String(c.args.name).toLowerCase() === d.document.toLowerCase()));
+    if (wanted) {
+      if (!history.calls.some((c) => c.tool === 'search_documents' && c.ok)) {
+        const query = searchQuery(task.question);
+        return make('search_documents', { query }, think(`The question rests on a rule in the documents; searching them for "${query}".`), record('search_documents'));
+      }
+      const args: Record<string, unknown> = wanted.section ? { name: wanted.document, section: wanted.section } : { name: wanted.document };
+      return make('read_document', args, think(`Reading ${wanted.document}${wanted.section ? ` § ${wanted.section}` : ''} for the exact rule.`), record('read_document'));
+    }
+    // Only the tables the step reads are described: a Python step over the results of earlier ones reads none.
+    const needed = task.tables.filter((t) => identifierPattern(t).test(step.code));
     const toDescribe = needed.find((t) => !history.schemaEverSeen.has(t.toLowerCase()));
     if (toDescribe) {
       // A rare typo in the table name to inspect (the taxonomy's typo class).
@@ -413,18 +425,9 @@ function decide(sim: SimulationScript, profile: SimModelProfile, messages: Compl
       return make('describe_table', { table: toDescribe }, think(`Before querying ${toDescribe} I need its columns.`), record('describe_table', { mistakeProbability: p }));
     }
 
-    // 3. Grounding: a task that rests on a document reads it first (search, then the section); every literal the
-    //    step writes must have been shown, so a filter value is looked up among its column's values.
+    // 3. Grounding: every literal the step writes must have been shown, so a filter value is looked up among its
+    //    column's values.
     const { code: intended, purpose, carried } = intendedCode(task, nextIndex, history);
-    const wanted = task.documents?.find((d) => !history.calls.some((c) => c.tool === 'read_document' && c.ok && String(c.args.name).toLowerCase() === d.document.toLowerCase()));
-    if (wanted) {
-      if (!history.calls.some((c) => c.tool === 'search_documents' && c.ok)) {
-        const query = searchQuery(task.question);
-        return make('search_documents', { query }, think(`The question rests on a rule in the documents; searching them for "${query}".`), record('search_documents'));
-      }
-      const args: Record<string, unknown> = wanted.section ? { name: wanted.document, section: wanted.section } : { name: wanted.document };
-      return make('read_document', args, think(`Reading ${wanted.document}${wanted.section ? ` § ${wanted.section}` : ''} for the exact rule.`), record('read_document'));
-    }
     const unseen = step.tool === 'run_sql' ? unseenLiterals(intended, history.seen) : [];
     for (const literal of unseen) {
       const lookup = lookupFor(literal, intended, schema);
