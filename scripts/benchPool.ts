@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(rows, null, 2));
     return;
   }
-  const pct = (x: number) => `${(100 * x).toFixed(0)}%`.padStart(5);
+  const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(0)}%` : '—').padStart(5);
   console.log(`${'environment'.padEnd(28)} tasks  ≥3 st  ≥4 st  comp  seconds  compositions`);
   for (const r of rows) {
     console.log(`${r.environment.padEnd(28)} ${String(r.mix.selected).padStart(5)}  ${pct(r.mix.atLeast3Steps)}  ${pct(r.mix.atLeast4Steps)}  ${String(r.compositions.length).padStart(4)}  ${r.seconds.toFixed(1).padStart(7)}  ${r.compositions.join(', ')}`);

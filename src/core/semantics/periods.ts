@@ -57,3 +57,22 @@ export function periodColumns(table: TableProfile): Array<HeaderPeriod & { colum
   if (found.length < MIN_PERIOD_COLUMNS || new Set(found.map((p) => p.grain)).size !== 1 || new Set(found.map((p) => p.order)).size !== found.length) return [];
   return found.sort((a, b) => a.order - b.order);
 }
+
+/**
+ * Columns that hold one month of the year each under a shared name (`Tot_MMBtu January` … `Tot_MMBtu December` of
+ * EIA-923, beside the row's year): at least six months of one stem, a series read across the columns, as the
+ * period columns are. Names a table's such columns; none where it has none.
+ */
+export function monthOfYearColumns(table: TableProfile): Set<string> {
+  const stems = new Map<string, { columns: string[]; months: Set<number> }>();
+  for (const c of table.columns) {
+    const m = /^(.*?)[\s_]+([A-Za-z]{3,9})\.?\s*$/.exec((c.originalName || c.name).trim());
+    const month = m ? monthOf(m[2]) : -1;
+    if (!m || month < 0 || !/^(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i.test(m[2])) continue;
+    const entry = stems.get(m[1].toLowerCase()) ?? { columns: [], months: new Set<number>() };
+    entry.columns.push(c.name);
+    entry.months.add(month);
+    stems.set(m[1].toLowerCase(), entry);
+  }
+  return new Set([...stems.values()].filter((e) => e.months.size >= 6).flatMap((e) => e.columns));
+}

@@ -287,7 +287,10 @@ async function topAgainstRest(context: FamilyContext, table: TableProfile, measu
     const [rest, top] = stats.map((r) => ({ n: num(r[1]), mean: num(r[2]), variance: Math.max(0, num(r[3])) }));
     if (top.n < MIN_ABOVE_ROWS || Math.abs(welchT(top, rest)) < 2) continue;
     // A temperature in degrees has no true zero: "20% warmer" means nothing, so it is compared in degrees.
-    const interval = semanticsOf(context, table.name, other.name)?.unit?.value.kind === 'temperature';
+    // (Nor has an isotope ratio in delta notation, δ15N in per mil against a standard: compared in per mil.)
+    const otherFacts = semanticsOf(context, table.name, other.name);
+    const delta = /^\s*[δẟ]\d/u.test(other.originalName || other.name) || /delta notation|per mil|‰/i.test(otherFacts?.description?.value ?? '');
+    const interval = otherFacts?.unit?.value.kind === 'temperature' || delta;
     const percent = typeof other.min === 'number' && other.min >= 0 && rest.mean > 0 && !interval;
     if (percent && Math.abs((100 * (top.mean - rest.mean)) / rest.mean) < MIN_DIFFERENCE_PCT) continue;
     const both = `${m} IS NOT NULL AND ${y} IS NOT NULL`;

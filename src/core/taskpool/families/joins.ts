@@ -111,7 +111,10 @@ export const joinKeyFamily: TaskFamily = {
       const labelPhrase = ownPhrase(context, key.parent, label);
       // (A parent whose rows have no name is named by its label where it is: "the stand CN 'SkyRanch-Control' in the
       // table 'FVS_StandInit'", not "the row in the table 'FVS_StandInit' whose stand CN is …".)
-      const named = labelPhrase === things(context, key.parent, 'one') ? `the ${things(context, key.parent, 'one')} '${labelValue}'` : parentNoun(context, key.parent) === undefined ? `the ${labelPhrase} '${labelValue}' in ${tablePlace(context, key.parent)}` : `the ${things(context, key.parent, 'one')} whose ${labelPhrase} is '${labelValue}'`;
+      // (…nor "the team whose title is 'FC RB Salzburg'" where the label is the row's one name, title or description:
+      // "the team 'FC RB Salzburg'", "the obj type 'Galaxy'".)
+      const bareName = /^(name|title|label|description)$/i.test(labelPhrase) || /^(type|kind|category|class)?(desc|name|title|label)$/i.test(label.originalName || label.name);
+      const named = labelPhrase === things(context, key.parent, 'one') || (bareName && parentNoun(context, key.parent) !== undefined) ? `the ${things(context, key.parent, 'one')} '${labelValue}'` : parentNoun(context, key.parent) === undefined ? `the ${labelPhrase} '${labelValue}' in ${tablePlace(context, key.parent)}` : `the ${things(context, key.parent, 'one')} whose ${labelPhrase} is '${labelValue}'`;
       const done = await program.sql(
         `SELECT COUNT(*) AS child_rows FROM ${q(key.child.name)} AS c JOIN ${q(key.parent.name)} AS p ON ${on(key)} WHERE p.${q(label.name)} = ${sqlLiteral(labelValue)}`,
         `${things(context, key.child, 'many')} whose ${columnPhrase(context, key.child.name, key.childColumn)} points at the ${things(context, key.parent, 'one')} named '${labelValue}'`,

@@ -13,8 +13,9 @@ import { sharedTablePrefix } from '../../env/naming';
 import { oneValuePerFile } from '../partScales';
 import { isValueColumn, quantityColumn, UNIT_COLUMN_WORDS } from '../../semantics/levels';
 import { skyPosition } from '../../semantics/columns';
-import { periodColumns } from '../../semantics/periods';
+import { monthOfYearColumns, periodColumns } from '../../semantics/periods';
 import { partitionFiles } from '../../semantics/partitions';
+import { UNKNOWN_ANSWERS } from '../../semantics/values';
 export { partitionFiles };
 import { ADDITIVE_WORDS, COUNT_WORDS, DIMENSION_WORDS, FLAG_WORDS, GEO_WORDS, MONEY_WORDS, NON_ADDITIVE_WORDS, ORDINAL_WORDS, OTHER_LANGUAGES_YES_NO, SEMI_ADDITIVE_WORDS, TEXT_WORDS, TIME_WORDS, spanOfTime, translationLanguage, unglued, unitPair } from '../../semantics/lexicon';
 import type { ColumnSemantics, Relationship, RepeatedValue, SemanticProfile } from '../../semantics/types';
@@ -145,7 +146,8 @@ export function taskTables(context: FamilyContext, minRows = 10): TableProfile[]
 export function measures(context: FamilyContext, table: TableProfile, options: { additiveOnly?: boolean; perPart?: boolean } = {}): ColumnProfile[] {
   // (The columns of a wide table, one per quarter or year, are one series per row, not measures of their own: a
   // correlation of two quarters, or an outlier of one, says nothing. The wide-periods family reads them.)
-  const periods = new Set(periodColumns(table).map((p) => p.column));
+  // (…and so are a month's columns of a yearly row, `Tot_MMBtu January` … `December`: the year's series.)
+  const periods = new Set([...periodColumns(table).map((p) => p.column), ...monthOfYearColumns(table)]);
   const rank = (c: ColumnProfile) => (confidentlyAdditive(context, table.name, c.name) ? 0 : additivityOf(context, table.name, c.name) === 'semi-additive' ? 2 : 1);
   return table.columns
     .filter((c) => {
@@ -596,10 +598,13 @@ export async function constructedLink(context: FamilyContext, table: TableProfil
   const t = quoteIdent(table.name);
   const [x, y] = [quoteIdent(a.name), quoteIdent(b.name)];
   const both = `${x} IS NOT NULL AND ${y} IS NOT NULL`;
-  const rows = await query(context, `SELECT ${pearsonSql(x, y)}, COUNT(*), SUM(${x} <= ${y}), SUM(${y} <= ${x}) FROM ${t} WHERE ${both}`);
-  const [r, n, below, above] = (rows?.[0] ?? []).map((v) => Number(v));
+  const rows = await query(context, `SELECT ${pearsonSql(x, y)}, COUNT(*), SUM(${x} <= ${y}), SUM(${y} <= ${x}), SUM(${x} = ${y}) FROM ${t} WHERE ${both}`);
+  const [r, n, below, above, equal] = (rows?.[0] ?? []).map((v) => Number(v));
   if (!Number.isFinite(r) || n < 10) return false;
   if (Math.abs(r) >= NEAR_IDENTITY_R) return true;
+  // Fractional figures equal to the digit on many rows (raw δ13C and its lipid-corrected value, the same on 426 of 983
+  // specimens the correction leaves alone): one is the other corrected, not a second measurement.
+  if (a.type === 'real' && b.type === 'real' && a.distinctCount > 20 && b.distinctCount > 20 && equal >= 0.2 * n) return true;
   if (Math.max(below, above) >= 0.95 * n) {
     if (r >= 0.7) return true;
     // (By rank where a few outliers hide the link: November's gaps and delays, r = 0.54.)
@@ -859,7 +864,8 @@ const DOERS: Record<string, string> = {
   recorded: 'recorder', created: 'creator', collected: 'collector', observed: 'observer', reviewed: 'reviewer', reported: 'reporter', submitted: 'submitter',
   approved: 'approver', checked: 'checker', verified: 'verifier', written: 'writer', sampled: 'sampler', surveyed: 'surveyor', photographed: 'photographer',
   owned: 'owner', managed: 'manager', operated: 'operator', edited: 'editor', authored: 'author', published: 'publisher', funded: 'funder', sponsored: 'sponsor',
-  determined: 'determiner', measured: 'measurer', processed: 'processor', inspected: 'inspector',
+  determined: 'determiner', measured: 'measurer', processed: 'processor', inspected: 'inspector', classified: 'classifier',
+  annotated: 'annotator', validated: 'validator', uploaded: 'uploader', assigned: 'assignee', installed: 'installer',
 };
 
 
@@ -1216,6 +1222,13 @@ const CAPITALISED_WORDS = new Set(
  * codes and acronyms stay as written (`FTHG`, `GDP`, `FOD1P`), digits stay attached (`t_1962` → "1962").
  */
 export function humanize(name: string): string {
+  // An isotope ratio in delta notation (`ẟ13CRAW`, `δ15N`, `ẟ13Clipid_corrected`): "δ13C raw", "δ15N", "δ13C lipid
+  // corrected", the element kept as chemists write it.
+  const isotope = /^\s*[δẟ](\d{1,2})([A-Z][a-z]?)(?![a-z])[_\s]*(.*)$/u.exec(name) ?? /^\s*[δẟ](\d{1,2})([A-Z])(.*)$/u.exec(name);
+  if (isotope) {
+    const rest = isotope[3].trim();
+    return `δ${isotope[1]}${isotope[2]}${rest === '' ? '' : ` ${humanize(/^[A-Z]+$/.test(rest) ? rest.toLowerCase() : rest)}`}`;
+  }
   // A flattened JSON key under a record's `name` or `id` object (`name.last`, `id.bioguide`) is that kind of name or
   // id: "last name", "bioguide ID"; under any other object (`address.city`) the object qualifies what follows.
   const dotted = /^(name|names|id|ids)\.([A-Za-z][\w]*)$/i.exec(name.trim());
@@ -1266,13 +1279,15 @@ const IE_NOUNS = new Set(['movie', 'cookie', 'rookie', 'zombie', 'calorie', 'sel
 const SAME_PLURALS = new Set(['aircraft', 'spacecraft', 'hovercraft', 'watercraft', 'sheep', 'deer', 'fish', 'moose', 'bison', 'swine', 'salmon', 'trout', 'offspring']);
 
 /** Plurals without an s, and their singular. */
-const IRREGULAR_PLURALS: Record<string, string> = { people: 'person', children: 'child', men: 'man', women: 'woman', criteria: 'criterion' };
+const IRREGULAR_PLURALS: Record<string, string> = { people: 'person', children: 'child', men: 'man', women: 'woman', criteria: 'criterion', genera: 'genus', taxa: 'taxon', phyla: 'phylum', strata: 'stratum' };
 
 /** A table's rows as a noun, singular or plural by count: "order item" / "order items". */
 export function noun(name: string, count: number | 'one' | 'many'): string {
   // A trailing size or version qualifies the file, not its rows: `flights_5k` holds flights, `data_v2` data.
   const full = humanize(name);
   const words = full.includes(' ') ? full.replace(/\s+(v?\d+[a-z]*|\d{4})$/i, '') : full;
+  // Media are files: "3 media files", "each media file", not "medias".
+  if (/^(multi)?media$/i.test(words.split(' ').pop() ?? '')) return `${words} ${count === 'one' || count === 1 ? 'file' : 'files'}`;
   if (UNCOUNTABLE.has(words.split(' ').pop() ?? '')) return count === 'one' || count === 1 ? `${words} member` : words;
   const many = count === 'many' || (typeof count === 'number' && count !== 1);
   // "hall of fame" → "halls of fame": the noun before "of" takes the plural.
@@ -1456,7 +1471,7 @@ const keepsCase = (w: string) => /^[A-Z]{2,}s?$/.test(w) || (/[A-Z]/.test(w) && 
 const LENGTH_WORDS = new Set(['height', 'length', 'depth', 'width', 'distance', 'dist', 'elevation', 'altitude', 'diameter', 'radius', 'thickness', 'span', 'girth', 'ht', 'len']);
 
 const UNIT_SUFFIXES: Record<string, string> = {
-  mw: 'MW', kw: 'kW', gw: 'GW', mwh: 'MWh', kwh: 'kWh', gwh: 'GWh', twh: 'TWh', km: 'km', kg: 'kg', mm: 'mm', cm: 'cm', usd: 'USD', eur: 'EUR', gbp: 'GBP',
+  mw: 'MW', kw: 'kW', mmbtu: 'MMBtu', btu: 'Btu', gw: 'GW', mwh: 'MWh', kwh: 'kWh', gwh: 'GWh', twh: 'TWh', km: 'km', kg: 'kg', mm: 'mm', cm: 'cm', usd: 'USD', eur: 'EUR', gbp: 'GBP',
   pct: '%', ms: 'ms', sec: 's', hrs: 'hours', lb: 'lb', lbs: 'lb', mi: 'miles', mph: 'mph', kph: 'km/h', degc: '°C', degf: '°F',
   deg: 'degrees', ft: 'ft', khz: 'kHz', mhz: 'MHz', ghz: 'GHz', hz: 'Hz', kw_h: 'kWh',
   // Volumes and flows (a reservoir's `Storage_m3`, `Q_in_m3d`; a river's `flow_m3s`, `cfs`).
@@ -2487,8 +2502,27 @@ export function distinctGroupingName(g: Grouping, all: readonly Grouping[], cont
  */
 export function inRowUnits(table: TableProfile, column: ColumnProfile): boolean {
   const stem = `${column.name.toLowerCase()}_`;
-  return table.columns.some((c) => c !== column && c.distinctCount >= 2 && c.name.toLowerCase().startsWith(stem) && /^(unit|units|uom)(_code|_cd)?$/.test(c.name.toLowerCase().slice(stem.length)));
+  if (table.columns.some((c) => c !== column && c.distinctCount >= 2 && c.name.toLowerCase().startsWith(stem) && /^(unit|units|uom)(_code|_cd)?$/.test(c.name.toLowerCase().slice(stem.length)))) return true;
+  // (…and a quantity in physical units beside the table's own unit column, EIA's `total_fuel_consumption_quantity`
+  // beside `fuel_unit`: barrels of oil, mcf of gas, short tons of coal on different rows; its `_mmbtu` twin is one unit.)
+  const unitColumn = table.columns.some((c) => {
+    const words = c.name.toLowerCase().split(/[_\s]+/);
+    const unitWord = UNIT_COLUMN_WORDS.has(words.at(-1) ?? '') || (/^(label|code|name)$/.test(words.at(-1) ?? '') && UNIT_COLUMN_WORDS.has(words.at(-2) ?? '')) || /unit_of_measure$/.test(c.name.toLowerCase());
+    return c !== column && c.type === 'text' && c.distinctCount >= 2 && c.distinctCount <= 20 && unitWord;
+  });
+  const words = column.name.toLowerCase().split(/[_\s]+/);
+  return unitColumn && words.some((w) => /^(quantity|quantities|qty|physical)$/.test(w)) && !words.some((w) => FIXED_UNIT_WORDS.test(w));
 }
+
+/** A value that says the thing is not known (`ND`, not determined; `Unknown`; `U`): nothing to filter on. */
+export function saysNotKnown(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  const v = value.trim().toLowerCase();
+  return UNKNOWN_ANSWERS.has(v) || /^(unknown|nd|n\/d|n\.d\.|not determined|undetermined|unsexed|not recorded|none given)$/.test(v);
+}
+
+/** Units a quantity's name can carry, which make it one unit on every row. */
+const FIXED_UNIT_WORDS = /^(mmbtu|btu|mwh|kwh|gwh|twh|mw|kw|usd|dollars|eur|gbp|pct|percent|tonnes?|tons|kg|g|lbs?|gallons?|barrels?|bbl|mcf|litres?|liters?|m3)$/;
 
 /**
  * An amount in each row's own currency (`local_price` beside a `currency_code`), or an exchange rate to one

@@ -3,7 +3,14 @@
  * Single-step on purpose: the easy end of the pool, which a curriculum needs too.
  */
 import type { TaskSpec } from '../types';
-import { averagePhrase, groupWords, isFileKey, quotable, things, columnPhrase, aggregateOf, clearLeader, groupings, humanize, measureName, measures, noun, q, query, sqlLiteral, taskTables, TaskProgram, type TaskFamily, pluralWords, rowsNoun, rowsCount, decidingMeasures } from './kit';
+import { averagePhrase, groupWords, isFileKey, quotable, things, columnPhrase, aggregateOf, clearLeader, groupings, humanize, measureName, measures, noun, q, query, sqlLiteral, taskTables, TaskProgram, type TaskFamily, pluralWords, rowsNoun, rowsCount, decidingMeasures, type FamilyContext } from './kit';
+
+/** Whether every parent record holds the same number (one or more) of a nested list's entries that match `where`. */
+async function fixedPerParent(context: FamilyContext, table: string, parentColumn: string, where: string): Promise<boolean> {
+  const rows = await query(context, `SELECT COUNT(DISTINCT n), MIN(n) FROM (SELECT COUNT(*) AS n FROM ${q(table)} WHERE ${where} GROUP BY ${q(parentColumn)})`);
+  const parents = await query(context, `SELECT COUNT(DISTINCT ${q(parentColumn)}) FROM ${q(table)}`);
+  return Number(rows?.[0]?.[0]) === 1 && Number(rows?.[0]?.[1]) >= 1 && Number(parents?.[0]?.[0]) >= 2 && (await query(context, `SELECT COUNT(DISTINCT ${q(parentColumn)}) FROM ${q(table)} WHERE ${where}`))?.[0]?.[0] === parents?.[0]?.[0];
+}
 
 export const filteredAggregateFamily: TaskFamily = {
   id: 'filtered-aggregate',
@@ -27,6 +34,9 @@ export const filteredAggregateFamily: TaskFamily = {
       if (!measure && isFileKey(context, table.name, category.name)) continue;
       // A grid's rows counted are its coverage.
       if (!measure && !rowsCount(context, table)) continue;
+      // The entries of a nested list that every record holds the same number of (a STAC item's three JSON links:
+      // collection, parent, root): the count is the records' number times three, fixed by the format.
+      if (!measure && table.parent && (await fixedPerParent(context, table.name, table.parent.column, `${c} = ${sqlLiteral(value)}`))) continue;
       const where = columnPhrase(context, table.name, category);
       const program = new TaskProgram(context, 'lookup');
       // A measure's total (or average, for one that does not add up); a count when the table has no measure.

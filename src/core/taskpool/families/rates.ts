@@ -4,7 +4,7 @@
  */
 import type { ColumnProfile, TableProfile } from '../../env/types';
 import type { TaskSpec } from '../types';
-import { codingsOfOne, flagMark, article, quotable, things, columnPhrase, valuePhrase, clearLeader, groupingName, groupings, groupingsOf, humanize, measures, noun, num, q, query, semanticsOf, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type TaskFamily, pluralWords, rowsNoun, rowsCount, ratesDiffer, tableMention, tablePlace } from './kit';
+import { codingsOfOne, flagMark, article, quotable, things, columnPhrase, valuePhrase, clearLeader, groupingName, groupings, groupingsOf, humanize, measures, noun, num, q, query, semanticsOf, sourceOf, sqlLiteral, taskTables, TaskProgram, type FamilyContext, type TaskFamily, pluralWords, rowsNoun, rowsCount, ratesDiffer, tableMention, tablePlace, saysNotKnown } from './kit';
 
 /** An outcome a rate is taken of: a category value (`status = 'cancelled'`) or a signed measure above zero (`delay > 0`). */
 export interface RateTarget {
@@ -41,7 +41,11 @@ export async function rateTargets(context: FamilyContext, table: TableProfile): 
     const role = semanticsOf(context, table.name, column.name)?.role.value;
     if (role !== 'dimension' && role !== 'flag') continue;
     const rows = await query(context, `SELECT ${q(column.name)}, COUNT(*) AS n FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL GROUP BY 1 ORDER BY n ASC, 1`);
-    const common = (rows ?? []).filter((r) => num(r[1]) >= Math.max(3, 0.03 * table.rowCount));
+    // (An outcome recorded as not known on many rows, a specimen's sex `ND` on 485 of 636, has two rates, among all
+    // rows and among those known, which differ: no question of it.)
+    const unknown = (rows ?? []).filter((r) => saysNotKnown(r[0])).reduce((n, r) => n + num(r[1]), 0);
+    if (unknown >= 0.05 * table.rowCount) continue;
+    const common = (rows ?? []).filter((r) => num(r[1]) >= Math.max(3, 0.03 * table.rowCount) && !saysNotKnown(r[0]));
     const [value] = common[0] ?? [];
     if (common.length >= 2 && quotable(value)) {
       const mark = flagMark(context, table.name, column, value);
@@ -127,8 +131,9 @@ export const conditionalRateFamily: TaskFamily = {
       for (const target of targets) {
         for (const filter of groupings(context, table, { min: 2, max: 50 })) {
           if (added || filter.name === target.column.name || codingsOfOne(filter, target.column)) continue;
-          const top = await query(context, `SELECT ${q(filter.name)}, COUNT(*) AS n FROM ${q(table.name)} WHERE ${q(filter.name)} IS NOT NULL GROUP BY 1 ORDER BY n DESC, 1 LIMIT 1`);
-          const value = top?.[0]?.[0];
+          // (The most frequent value that says something: not `ND`, the sex of a specimen nobody determined.)
+          const top = await query(context, `SELECT ${q(filter.name)}, COUNT(*) AS n FROM ${q(table.name)} WHERE ${q(filter.name)} IS NOT NULL GROUP BY 1 ORDER BY n DESC, 1 LIMIT 3`);
+          const value = top?.map((r) => r[0]).find((v) => !saysNotKnown(v));
           if (!quotable(value)) continue;
           // The outcome's rate among the filtered rows must differ from the rest more than chance (chi-square, 5%):
           // a rate that is the table's own says nothing about the filter.
