@@ -1020,13 +1020,13 @@ const NAME_PARTS = new Set(['suffix', 'prefix', 'nickname', 'maiden', 'honorific
 const AFFILIATION_WORDS = new Set(['party', 'caucus', 'relation', 'relationship', 'kinship']);
 /** Names of a scheme of classes (`congress_classifications`, `category_code` aside): what codes of classes are named. */
 const CLASSIFICATION_WORDS = new Set(['classification', 'classifications', 'classes', 'categories']);
-/** Levels of government or of geography: kinds of area or authority, not steps of an order. */
 /** Words that place a value in an order (`low`, `advanced`, `senior`, `II`): levels that are steps. */
 const ORDER_WORDS = /^(low|lower|lowest|medium|mid|middle|moderate|high|higher|highest|very|basic|beginner|novice|elementary|intermediate|advanced|expert|entry|junior|senior|primary|secondary|tertiary|upper|top|bottom|minor|major|severe|mild|critical|none|minimal|extreme|first|second|third|pre|post|graduate|undergraduate|postgraduate|bachelor|bachelors|master|masters|doctor|doctoral|doctorate|phd|diploma|certificate|degree|school|college|university|easy|hard|difficult|light|heavy|small|large|[a-e]|i{1,3}|iv|v|vi{0,3}|ix|x)$/i;
 
 /** Stages of an animal's or a plant's life, in the order they are lived (`juvenile`, `subadult`, `adult`). */
 const LIFE_STAGES = ['egg', 'eggs', 'embryo', 'larva', 'larvae', 'pupa', 'pupae', 'nymph', 'hatchling', 'nestling', 'chick', 'fledgling', 'cub', 'calf', 'fawn', 'pup', 'seedling', 'sapling', 'young', 'juvenile', 'immature', 'yearling', 'subadult', 'sub-adult', 'adult', 'mature', 'senescent'];
 
+/** Levels of government or of geography: kinds of area or authority, not steps of an order. */
 const ADMINISTRATIVE_TIERS = /^(national|regional|local|central|federal|state|provincial|municipal|county|district|ward|devolved|total|all|international|global|country|region|city|parish|constituency|local authority|other)$/i;
 /** Networks whose accounts a column names by handle. */
 const SOCIAL_ACCOUNT_WORDS = new Set(['twitter', 'facebook', 'instagram', 'youtube', 'mastodon', 'tiktok', 'linkedin', 'github', 'bluesky', 'threads', 'handle', 'screenname']);

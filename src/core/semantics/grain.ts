@@ -30,7 +30,7 @@ export interface DateShape {
   timeSpread?: number;
   /** Days from the first date to the last (undefined: not read). */
   spanDays?: number;
-  /** Distinct times of day among values that carry one (undefined: not read). */
+  /** Distinct times of day among the dates' first ones: all of them where no date has two (undefined: not read). */
   clocks?: number;
   /** Dates that carry more than one time of day (undefined: not read). */
   datesWithSeveralTimes?: number;
@@ -51,18 +51,18 @@ export function dateShape(db: Database, table: string, column: string): DateShap
     // rest — days of the month, of the week, month ends — read from the distinct dates (a few thousand at most).
     const time = `CASE WHEN length(${c}) > 10 THEN substr(${c}, 12) END`;
     const days = `SELECT substr(${c}, 1, 10) AS d, MIN(${time}) AS t0, MAX(${time}) AS t1, COUNT(${time}) AS tn, COUNT(*) AS n ${iso} GROUP BY 1`;
-    const clocks = db.exec(`SELECT COUNT(DISTINCT ${time}) ${iso}`)[0]?.values[0]?.[0];
     const row = db.exec(
       `SELECT COUNT(*), CASE WHEN MIN(t0) < MAX(t1) THEN 2 WHEN SUM(tn) > 0 THEN 1 ELSE 0 END, COUNT(DISTINCT substr(d, 9, 2)), SUM(n), COUNT(DISTINCT strftime('%w', d)), SUM(strftime('%d', date(d, '+1 day')) = '01'), ` +
-        `(strftime('%s', '2000-01-01 ' || substr(MAX(t1), 1, 8)) - strftime('%s', '2000-01-01 ' || substr(MIN(t0), 1, 8))) / 60, julianday(MAX(d)) - julianday(MIN(d)), SUM(t0 < t1) FROM (${days})`,
+        `(strftime('%s', '2000-01-01 ' || substr(MAX(t1), 1, 8)) - strftime('%s', '2000-01-01 ' || substr(MIN(t0), 1, 8))) / 60, julianday(MAX(d)) - julianday(MIN(d)), SUM(t0 < t1), COUNT(DISTINCT t0) FROM (${days})`,
     )[0]?.values[0];
     if (!row || Number(row[0]) === 0) return undefined;
     const shape: DateShape = { dates: Number(row[0]), times: Number(row[1]), days: Number(row[2]), monthGaps: [], rows: Number(row[3]) };
     if (row[6] !== null && row[6] !== undefined) shape.timeSpread = Number(row[6]);
     if (row[7] !== null && row[7] !== undefined) shape.spanDays = Number(row[7]);
-    if (row[8] !== null && row[8] !== undefined && clocks !== null && clocks !== undefined) {
+    // (Where no date has two times, the dates' times are all the clock times there are.)
+    if (row[8] !== null && row[8] !== undefined) {
       shape.datesWithSeveralTimes = Number(row[8]);
-      shape.clocks = Number(clocks);
+      shape.clocks = Number(row[9]);
     }
     if (shape.days > 1 && shape.dates >= 3) {
       shape.weekdays = Number(row[4]);

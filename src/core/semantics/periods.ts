@@ -68,7 +68,7 @@ export function monthOfYearColumns(table: TableProfile): Set<string> {
   for (const c of table.columns) {
     const m = /^(.*?)[\s_]+([A-Za-z]{3,9})\.?\s*$/.exec((c.originalName || c.name).trim());
     const month = m ? monthOf(m[2]) : -1;
-    if (!m || month < 0 || !/^(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i.test(m[2])) continue;
+    if (!m || month < 0) continue;
     const entry = stems.get(m[1].toLowerCase()) ?? { columns: [], months: new Set<number>() };
     entry.columns.push(c.name);
     entry.months.add(month);

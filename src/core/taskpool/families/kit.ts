@@ -2511,7 +2511,8 @@ export function inRowUnits(table: TableProfile, column: ColumnProfile): boolean 
     return c !== column && c.type === 'text' && c.distinctCount >= 2 && c.distinctCount <= 20 && unitWord;
   });
   const words = column.name.toLowerCase().split(/[_\s]+/);
-  return unitColumn && words.some((w) => /^(quantity|quantities|qty|physical)$/.test(w)) && !words.some((w) => FIXED_UNIT_WORDS.test(w));
+  // (A unit in the name, `_mmbtu`, `_usd`, `_barrels`, makes it one unit on every row.)
+  return unitColumn && words.some((w) => /^(quantity|quantities|qty|physical)$/.test(w)) && !words.some((w) => UNIT_SUFFIXES[w] !== undefined || /^(dollars|percent|tonnes?|tons|gallons?|barrels?|bbl|mcf|litres?|liters?)$/.test(w));
 }
 
 /** A value that says the thing is not known (`ND`, not determined; `Unknown`; `U`): nothing to filter on. */
@@ -2520,9 +2521,6 @@ export function saysNotKnown(value: unknown): boolean {
   const v = value.trim().toLowerCase();
   return UNKNOWN_ANSWERS.has(v) || /^(unknown|nd|n\/d|n\.d\.|not determined|undetermined|unsexed|not recorded|none given)$/.test(v);
 }
-
-/** Units a quantity's name can carry, which make it one unit on every row. */
-const FIXED_UNIT_WORDS = /^(mmbtu|btu|mwh|kwh|gwh|twh|mw|kw|usd|dollars|eur|gbp|pct|percent|tonnes?|tons|kg|g|lbs?|gallons?|barrels?|bbl|mcf|litres?|liters?|m3)$/;
 
 /**
  * An amount in each row's own currency (`local_price` beside a `currency_code`), or an exchange rate to one

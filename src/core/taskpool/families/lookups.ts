@@ -7,9 +7,10 @@ import { averagePhrase, groupWords, isFileKey, quotable, things, columnPhrase, a
 
 /** Whether every parent record holds the same number (one or more) of a nested list's entries that match `where`. */
 async function fixedPerParent(context: FamilyContext, table: string, parentColumn: string, where: string): Promise<boolean> {
-  const rows = await query(context, `SELECT COUNT(DISTINCT n), MIN(n) FROM (SELECT COUNT(*) AS n FROM ${q(table)} WHERE ${where} GROUP BY ${q(parentColumn)})`);
-  const parents = await query(context, `SELECT COUNT(DISTINCT ${q(parentColumn)}) FROM ${q(table)}`);
-  return Number(rows?.[0]?.[0]) === 1 && Number(rows?.[0]?.[1]) >= 1 && Number(parents?.[0]?.[0]) >= 2 && (await query(context, `SELECT COUNT(DISTINCT ${q(parentColumn)}) FROM ${q(table)} WHERE ${where}`))?.[0]?.[0] === parents?.[0]?.[0];
+  const p = q(parentColumn);
+  // (How many matching entries each parent holds: one number, and every parent holding some.)
+  const row = (await query(context, `SELECT COUNT(DISTINCT n), COUNT(*), (SELECT COUNT(DISTINCT ${p}) FROM ${q(table)}) FROM (SELECT COUNT(*) AS n FROM ${q(table)} WHERE ${where} GROUP BY ${p})`))?.[0];
+  return row !== undefined && Number(row[0]) === 1 && Number(row[1]) >= 2 && Number(row[1]) === Number(row[2]);
 }
 
 export const filteredAggregateFamily: TaskFamily = {
