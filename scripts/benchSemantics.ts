@@ -35,16 +35,16 @@ export interface LabelledColumn {
  * The column a label names by the last row of a header of several rows, when TOFFEE names it by all of them: a
  * workbook's banner (merged cells) over its column names (EIA-861: "Energy Sources (Megawatthours)" over "Net
  * Generation", loaded as "Energy Sources (Megawatthours) Net Generation"). The same column, read by its header's
- * bottom cell; only where exactly one column of the table ends so.
+ * bottom cell. Where several columns end so (the LPI's `score` under each of seven groups), the label checker named
+ * them all by that one cell, and the label covers every one: all are returned.
  */
-function bannerNamed(columns: readonly ColumnProfile[], name: string, labelled: readonly string[]): ColumnProfile | undefined {
-  if (name === '') return undefined;
+function bannerNamed(columns: readonly ColumnProfile[], name: string, labelled: readonly string[]): ColumnProfile[] {
+  if (name === '') return [];
   const spans = (c: ColumnProfile) => /^[A-Z]+\d+:[A-Z]+\d+$/.test(c.origin?.headerCells ?? '');
   const endsWith = (c: ColumnProfile, tail: string) => c.originalName.toLowerCase().endsWith(` ${tail.toLowerCase()}`);
   // (A longer label that ends the same way, "From Retail Sales" beside "Retail Sales", names its own column.)
   const longer = labelled.filter((l) => l.length > name.length && l.toLowerCase().endsWith(` ${name.toLowerCase()}`));
-  const found = columns.filter((c) => spans(c) && endsWith(c, name) && !longer.some((l) => endsWith(c, l)));
-  return found.length === 1 ? found[0] : undefined;
+  return columns.filter((c) => spans(c) && endsWith(c, name) && !longer.some((l) => endsWith(c, l)));
 }
 
 /**
@@ -100,17 +100,18 @@ export function labelledColumns(env: SemanticEnvironment, labels: ColumnLabel[])
     let found = 0;
     for (const table of tables) {
       // A header written with padding (` AK `) is named by its trimmed text: the loader trims headers.
-      const column = table.columns.find((c) => c.originalName === label.column)
-        ?? (label.column.trim() === '' ? undefined : table.columns.find((c) => c.originalName === label.column.trim() || c.name === label.column))
-        ?? bannerNamed(table.columns, label.column.trim(), labels.filter((l) => l.file === label.file && l.table === label.table).map((l) => l.column.trim()))
-        ?? firstValueNamed(table.columns, label.column.trim())
-        ?? headerTopNamed(table.columns, label.column.trim());
-      if (!column) continue;
-      const semantics = env.semantics.columns.find((c) => c.table === table.name && c.column === column.name);
-      if (!semantics) continue;
-      found++;
-      const rule = semantics.role.source.kind === 'rule' ? semantics.role.source.rule : semantics.role.source.kind;
-      matched.push({ label, table: table.name, column: column.name, role: semantics.role.value, additivity: semantics.additivity?.value, grain: semantics.time?.grain, rule, why: semantics.role.why });
+      const named = table.columns.find((c) => c.originalName === label.column)
+        ?? (label.column.trim() === '' ? undefined : table.columns.find((c) => c.originalName === label.column.trim() || c.name === label.column));
+      const banner = named ? [] : bannerNamed(table.columns, label.column.trim(), labels.filter((l) => l.file === label.file && l.table === label.table).map((l) => l.column.trim()));
+      const single = named ?? firstValueNamed(table.columns, label.column.trim()) ?? headerTopNamed(table.columns, label.column.trim());
+      const columns = named ? [named] : banner.length > 0 ? banner : single ? [single] : [];
+      for (const column of columns) {
+        const semantics = env.semantics.columns.find((c) => c.table === table.name && c.column === column.name);
+        if (!semantics) continue;
+        found++;
+        const rule = semantics.role.source.kind === 'rule' ? semantics.role.source.rule : semantics.role.source.kind;
+        matched.push({ label, table: table.name, column: column.name, role: semantics.role.value, additivity: semantics.additivity?.value, grain: semantics.time?.grain, rule, why: semantics.role.why });
+      }
     }
     if (found > 0) continue;
     const left =

@@ -177,6 +177,8 @@ interface HeaderBlock {
   headerless?: number;
   /** Caption rows skipped above the header (a title like "Sales 2024"). */
   captions: string[];
+  /** The first header row labels groups without merged cells: each label spans the blank cells to its right. */
+  groupsUnmerged?: boolean;
 }
 
 /** Rows of column notes under a header, at most (ABS series sheets have nine). */
@@ -245,6 +247,8 @@ function findHeader(grid: SheetGrid, width: number): HeaderBlock | undefined {
   }
   if (r === -1) return undefined;
   if (dataRowFirst(grid.rows, r)) return { rows: [], captions, headerless: r };
+  const names = namesUnderGroups(grid.rows, r);
+  if (names !== -1) return { rows: [r, names], captions, groupsUnmerged: true };
   const rows = [r];
   for (;;) {
     const last = rows[rows.length - 1];
@@ -258,6 +262,26 @@ function findHeader(grid: SheetGrid, width: number): HeaderBlock | undefined {
   }
   rows.push(...labelRowsBelow(grid.rows, rows[rows.length - 1], rows.length));
   return { rows, captions };
+}
+
+/**
+ * A row of group labels written without merged cells over the columns' names (the World Bank's LPI sheets: "Customs"
+ * over `score` and `rank`, each label in the first column of its group, the cells to its right left blank; a blank row
+ * between): the row of names under `r`, or -1. The names' row is text only, fills every column the labels' row fills
+ * and more (the groups' other columns, and a stub on the left with no group), and figures follow it.
+ */
+function namesUnderGroups(rows: CellRead[][], r: number): number {
+  const filled = (row: CellRead[]) => row.map((cell, c) => (isBlank(cell?.value ?? null) ? -1 : c)).filter((c) => c >= 0);
+  const numbers = (row: CellRead[]) => row.filter((cell) => typeof cell?.value === 'number').length;
+  const labels = filled(rows[r]);
+  const below = nextNonBlankRow(rows, r + 1);
+  if (labels.length < 2 || numbers(rows[r]) > 0 || below === -1 || below - r > 2) return -1;
+  const names = filled(rows[below]);
+  if (numbers(rows[below]) > 0 || names.length < labels.length + 2 || !labels.every((c) => names.includes(c))) return -1;
+  // The groups span: columns named under the labels' row, right of its first label, that it leaves blank.
+  const spanned = names.filter((c) => c > labels[0] && !labels.includes(c)).length;
+  const data = nextNonBlankRow(rows, below + 1);
+  return spanned >= 2 && data !== -1 && numbers(rows[data]) >= 2 ? below : -1;
 }
 
 /** Header rows at most, all told: deeper than that is a layout, not a header. */
@@ -354,7 +378,11 @@ function headerNames(grid: SheetGrid, header: HeaderBlock, width: number): strin
   for (let c = 0; c < width; c++) {
     const parts: string[] = [];
     for (const r of header.rows) {
-      const text = textOf(grid.rows[r][c]?.value ?? null);
+      let text = textOf(grid.rows[r][c]?.value ?? null);
+      // An unmerged group label spans the blank cells to its right (a group "overall LPI score" over its `score`,
+      // `lower bound` and `upper bound`); a name that only repeats the label's last words adds nothing to it.
+      if (header.groupsUnmerged && r === header.rows[0] && !text) for (let left = c - 1; left >= 0 && !text; left--) text = textOf(grid.rows[r][left]?.value ?? null);
+      if (header.groupsUnmerged && parts.length > 0 && parts[parts.length - 1].toLowerCase().endsWith(` ${text.toLowerCase()}`)) continue;
       if (text && parts[parts.length - 1] !== text) parts.push(text);
     }
     const named = parts.filter((p) => !NOTE_CELL(p));
@@ -788,7 +816,7 @@ function loadRows(
   const textNumbers = columns.filter((c, k) => trackers[k].numbersAsText > 0 && (c.type === 'integer' || c.type === 'real'));
   if (textNumbers.length > 0) report(context, 'info', `${where}: ${textNumbers.length} column(s) store their numbers as text (${textNumbers.slice(0, 5).map((c) => c.originalName || c.name).join(', ')}${textNumbers.length > 5 ? ', …' : ''}); read as numbers.`);
   if (sheetFacts && header.headerless !== undefined) report(context, 'info', `${where} has no header row: its first row (${dataTop}) is read as data, its columns named by position (column_1 …).`);
-  if (sheetFacts && header.rows.length > 1) report(context, 'info', `${where}: merged header cells read as a ${header.rows.length}-row header (rows ${headerTop}–${headerBottom}).`);
+  if (sheetFacts && header.rows.length > 1) report(context, 'info', `${where}: ${header.groupsUnmerged ? 'group labels (each over the blank cells to its right) above the column names' : 'merged header cells'} read as a ${header.rows.length}-row header (rows ${headerTop}–${headerBottom}).`);
   if (sheetFacts && hidden) report(context, 'info', `${where} is hidden in the workbook; loaded anyway.`);
   if (uncachedFormulas > 0) {
     report(
