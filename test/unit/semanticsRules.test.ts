@@ -3939,3 +3939,85 @@ describe('semantics rules: the forty-fifth set\'s rules stay off their look-alik
     assert.equal(grainOfShape({ dates: 40, times: 2, days: 28, monthGaps: [], clocks: 37, datesWithSeveralTimes: 0, timeSpread: 1300 }), 'datetime');
   });
 });
+
+describe('semantics rules: train compositions, microbiome samples, pet cats, a logistics index, charity registers (the forty-sixth set)', function () {
+  this.timeout(180_000);
+  const role = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).role.value;
+  const additivity = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).additivity?.value;
+
+  it('reads the charity registers: Stata months are months, a running total at the name\'s head is a level, the ends of a range are limits', async () => {
+    const env = await load('charity-covid19-registrations-partitions');
+    const t = 'can_monthly_statistics_2021_01_28';
+    assert.equal(role(env, t, 'period'), 'time', '2020m1 … 2021m1');
+    assert.equal(column(env, t, 'period').time?.grain, 'month');
+    for (const name of ['reg_count_cumu', 'reg_avg_cumu', 'reg_excess_cumu', 'rem_count_cumu']) assert.equal(additivity(env, t, name), 'semi-additive', name);
+    assert.equal(additivity(env, t, 'reg_excess_cumu_per'), 'non-additive', 'a share of the running total');
+    for (const name of ['reg_lb', 'reg_ub', 'rem_lb', 'rem_ub']) assert.equal(additivity(env, t, name), 'non-additive', name);
+    assert.equal(additivity(env, t, 'reg_count'), 'additive', 'the month\'s registrations');
+  });
+
+  it('reads the LPI workbook: group labels written without merges over the columns\' names name the columns', async () => {
+    const env = await load('worldbank-lpi-2007-2018-xlsx');
+    const t = 'international_lpi_from_2007_to_2018_t_2018';
+    const names = env.profile.tables.find((x) => x.name === t)!.columns.map((c) => c.name);
+    for (const name of ['country', 'code', 'overall_lpi_score', 'overall_lpi_score_lower_bound', 'customs_score', 'customs_rank', 'timeliness_rank']) assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
+    assert.equal(env.profile.tables.find((x) => x.name === t)!.rowCount, 160, 'the names\' row is no data row');
+    assert.equal(additivity(env, t, 'overall_lpi_score_lower_bound'), 'non-additive');
+    assert.equal(role(env, t, 'customs_rank'), 'ordinal');
+    assert.equal(role(env, 'international_lpi_from_2007_to_2018_t_2007', 'domestic_logistics_costs_rank'), 'ordinal', 'a rank of costs is a rank');
+  });
+
+  it('reads the EMP samples: diversity indices are averaged, taxonomy ids identify, a primer\'s bases are no position, dates with two-digit years are days', async () => {
+    const env = await load('emp-microbiome-sample-metadata-tsv');
+    const t = 'emp_qiime_mapping_subset_2k';
+    for (const name of ['adiv_observed_otus', 'adiv_chao1', 'adiv_shannon', 'adiv_faith_pd']) assert.equal(additivity(env, t, name), 'non-additive', name);
+    for (const name of ['sample_taxid', 'host_taxid']) assert.equal(role(env, t, name), 'identifier', name);
+    assert.notEqual(role(env, t, 'linker_primer_sequence'), 'ordinal');
+    assert.equal(role(env, t, 'run_date'), 'time', '4/23/13, 2013, unknown');
+  });
+
+  it('reads the pet cats: a household\'s number of cats, on each cat\'s row, is not summed', async () => {
+    const env = await load('movebank-pet-cats-uk-csv');
+    assert.equal(additivity(env, 'cats_uk_reference', 'n_cats'), 'non-additive');
+  });
+
+  it('reads the train compositions: masked vehicle numbers and object identifiers identify, a message\'s sender is a code', async () => {
+    const env = await load('digitraffic-koju-train-compositions-json');
+    const t = 't_2024_11_13_265_overnight';
+    for (const name of ['sender', 'recipient']) assert.equal(role(env, t, name), 'identifier', name);
+    for (const name of ['tunniste', 'eurooppatunnus', 'veturitunniste']) assert.equal(role(env, `${t}_osavalit_veturit`, name), 'identifier', `${name}: *****`);
+    assert.equal(role(env, `${t}_osavalit`, 'alku_aikataulupaikka'), 'identifier', '1.2.246.586.1.39.119036');
+  });
+});
+
+describe('semantics rules: the forty-sixth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps pounds with no upper bound, a count of other things, versions and a sequence number as they were', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => `H${i},${1 + (i % 4)},${2 + (i % 3)},${10 + i},1.${i % 3}.${i},${1 + (i % 5)}`);
+    const folder = makeFolder({ 'cats.csv': ['household,n_cats,n_dogs,catch_lb,release,stop_sequence', ...rows].join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'cats', 'n_dogs')?.additivity?.value, 'additive', 'dogs are not what the rows are');
+      assert.equal(found(env, 'cats', 'catch_lb')?.additivity?.value, 'additive', 'pounds of a catch, no upper bound beside it');
+      const release = found(env, 'cats', 'release')?.role.source;
+      assert.notEqual(release?.kind === 'rule' ? release.rule : release?.kind, 'identifier:object-identifiers', '1.0.0: versions, not object identifiers');
+      assert.equal(found(env, 'cats', 'stop_sequence')?.role.value, 'ordinal', 'a sequence of numbers is a position');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps months written YYYY-MM periods and a party named in words a category', async () => {
+    const rows = Array.from({ length: 24 }, (_, i) => `${2020 + Math.floor(i / 12)}-${String(1 + (i % 12)).padStart(2, '0')},${['Acme', 'Globex', 'Initech'][i % 3]},${100 + i}`);
+    const folder = makeFolder({ 'messages.csv': ['month,sender,messages', ...rows].join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'messages', 'month')?.role.value, 'time');
+      assert.equal(found(env, 'messages', 'sender')?.role.value, 'dimension', 'three companies by name');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

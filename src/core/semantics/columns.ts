@@ -551,6 +551,11 @@ const timeRules: Rule[] = [
     const fiscal = sample ? new Set(sample.filter((v) => typeof v === 'string' && fiscalYear(v)).map((v) => String(v).trim())).size : 0;
     if (sample && fiscal >= 3 && sample.every((v) => typeof v === 'string' && fiscalYear(v))) return { role: 'time', rule: 'time:fiscal-years', confidence: 0.8, why: `values are years that run into the next (${String(sample.find((v) => typeof v === 'string')).trim()})`, time: { storage: 'text', grain: 'year', layout: 'YYYY-YY' } };
     if (f.week >= 0.9) return { role: 'time', rule: 'time:iso-weeks', confidence: 0.9, why: 'values are ISO weeks (YYYY-Www)', time: { storage: 'text', grain: 'week', layout: 'YYYY-Www' } };
+    // Months written after their year with an `m` (Stata's `%tm` dates, `2020m1`; Eurostat's `2020M01`): periods,
+    // ordered by their year and month (as text, `2020m10` sorts before `2020m2`).
+    if (f.yearMonthLetter >= 0.9) {
+      return { role: 'time', rule: 'time:year-m-months', confidence: 0.85, why: `values are months written YYYYmM (${column.samples.map((v) => String(v ?? '').trim()).find((v) => /^\d{4}m\d{1,2}$/i.test(v)) ?? stringOf(column.samples[0])})`, time: { storage: 'period', grain: 'month', layout: 'YYYYmM', isoExpression: "printf('%s-%02d-01', substr({col}, 1, 4), CAST(substr({col}, 6) AS INTEGER))" } };
+    }
     if (f.period >= 0.9) return { role: 'time', rule: 'time:year-month-periods', confidence: 0.92, why: 'values are YYYY-MM periods', time: { storage: 'period', grain: 'month', layout: 'YYYY-MM', min: stringOf(column.samples[0]), isoExpression: "{col} || '-01'" } };
     if (f.dateLike >= 0.9) return { role: 'time', rule: 'time:mixed-layouts', confidence: 0.85, why: 'every value reads as a date, but in more than one layout (kept as text; convert before comparing)', time: { storage: 'mixed', grain: (e.dateShape && grainOfShape(e.dateShape)) ?? 'day' } };
     // Quarters of the year (`Q1`, `Q03`), read with a year beside them.
@@ -571,7 +576,8 @@ const timeRules: Rule[] = [
     }
     // A date written mostly as a year (`1981`, some `1981-1982` or words): years.
     if (timeName && f.yearText >= 0.8) return { role: 'time', rule: 'time:name-and-years', confidence: 0.7, why: `named ${column.name}, ${Math.round(f.yearText * 100)}% of values are four-digit years`, time: { storage: 'text', grain: 'year', layout: 'YYYY' } };
-    if (timeName && f.dateLike >= 0.5) return { role: 'time', rule: 'time:name-and-dates', confidence: 0.7, why: `named ${column.name}, most values read as dates`, time: { storage: 'mixed', grain: 'day' } };
+    // (…dates with a year of two digits, `4/23/13`, among them: the loader reads no such date, the name and the values do.)
+    if (timeName && f.dateLike + f.shortYearDate >= 0.5) return { role: 'time', rule: 'time:name-and-dates', confidence: 0.7, why: `named ${column.name}, most values read as dates${f.shortYearDate > 0 ? ' (some with a year of two digits)' : ''}`, time: { storage: 'mixed', grain: 'day' } };
     return undefined;
   },
 ];
@@ -729,6 +735,9 @@ function yesNoWithComments(e: ColumnEvidence): boolean {
 }
 
 /** Every value an empty string or NULL (a database that writes `''` where nothing was given, GTFS's `stop_desc`): empty. */
+/** A value masked by its publisher: a run of asterisks, X's or hashes, or a word that says it was withheld. */
+const MASKED = /^(\*{3,}|x{4,}|X{4,}|#{3,}|\[?(redacted|masked|withheld|suppressed)\]?)$/i;
+
 function blankOnly(e: ColumnEvidence): boolean {
   if (e.column.type !== 'text' || e.column.distinctCount > 1 || e.table.rowCount === 0) return false;
   const sampled = (e as EvidenceWithSample).sample ?? e.column.samples;
@@ -1381,8 +1390,13 @@ const RULES: Rule[] = [
       ['path', f.path],
     ];
     const [kind, share] = kinds.sort((a, b) => b[1] - a[1])[0];
-    // Version numbers (`18.12.1`, `v1.2.13`, `10.2.154.26-electron.0`): three parts or more, for machines to compare.
     const texts = presentTexts(e);
+    // Object identifiers (ISO/ITU OIDs, `1.2.246.586.1.39.119036`: an arc from 0, 1 or 2 and six numbers or more) name
+    // a registered thing (a timetable place, a code system), like any key.
+    if (texts.length >= 1 && texts.every((v) => /^[0-2](\.\d+){5,}$/.test(v.trim()))) {
+      return { role: 'identifier', rule: 'identifier:object-identifiers', confidence: 0.7, why: `values are object identifiers (${texts[0].trim()}…)`, identifier: 'code' };
+    }
+    // Version numbers (`18.12.1`, `v1.2.13`, `10.2.154.26-electron.0`): three parts or more, for machines to compare.
     const versions = texts.filter((v) => /^v?\d+\.\d+\.\d+([.+-][\w.+-]*)?$/.test(v.trim())).length;
     if (texts.length >= 5 && versions >= 0.9 * texts.length && f.hostname < 0.5) {
       return { role: 'structured', rule: 'structured:version-values', confidence: 0.7, why: `values are version numbers (${texts[0].trim()}…)`, structured: 'version' };
@@ -1784,6 +1798,13 @@ const RULES: Rule[] = [
     if (num(column.min) < 0 || num(column.min) > 1) return undefined;
     return { role: 'ordinal', rule: 'ordinal:place-in-order', confidence: 0.65, why: `named ${column.name}, whole numbers ${column.min}–${column.max}: a place in an order` };
   },
+  // A message's parties named alone and written as numbers (`sender` 10, `recipient` 3109: the companies' codes in a
+  // railway's messages): who sent and who receives, as codes, not amounts.
+  (e, n) => {
+    const { column } = e;
+    if (column.type !== 'integer' || n.tokens.length !== 1 || !/^(sender|recipient|receiver|addressee|originator|issuer)$/.test(n.tokens[0]) || num(column.min) < 0) return undefined;
+    return { role: 'identifier', rule: 'identifier:party-code', confidence: 0.6, why: `named ${column.name}, whole numbers (${column.min}–${column.max}): the code of a party to each message`, identifier: 'code' };
+  },
   // A code named in Catalan or Spanish, the word first (`codi_contaminant` 1–14, `codigo_producto`): small numbers,
   // few of them on many rows, code a category; long ones (`codi_eoi` 8019043, a station's EU code) identify.
   (e, n) => {
@@ -2099,10 +2120,14 @@ const RULES: Rule[] = [
     const reading = n.last !== undefined && !ORDINAL_WORDS.has(n.last) && /^(bearing|heading|azimuth|angle|speed|odometer|altitude|elevation|latitude|longitude|lat|lon|lng|accuracy|radius|distance|uncertainty|error)$/.test(n.last);
     // (A sequence is a position only as the name's last word, `stop_sequence`; a `sequence_length` is a length.)
     // (…and `pos` alone is a position, sport.db's game within its round; beside other words it may be a count of positives.)
-    const word = hasAny(n.tokens, MONEY_WORDS) || reading ? undefined : hasAny(n.tokens, ORDINAL_WORDS) ?? (n.last === 'sequence' ? 'sequence' : n.tokens.length === 1 && n.last === 'pos' && num(column.min) >= 0 ? 'position' : undefined);
+    // (A rank of costs, `domestic_logistics_costs_rank`, is a rank: the head says what the number is.)
+    const rankOfMoney = n.last !== undefined && /^(rank|ranking|rnk)$/.test(n.last);
+    const word = (hasAny(n.tokens, MONEY_WORDS) && !rankOfMoney) || reading ? undefined : hasAny(n.tokens, ORDINAL_WORDS) ?? (n.last === 'sequence' ? 'sequence' : n.tokens.length === 1 && n.last === 'pos' && num(column.min) >= 0 ? 'position' : undefined);
     // (Whole numbers a file stores as floats, `11.0`, are integers here: Parquet writes a nullable int so.)
     const wholeReals = column.type === 'real' && Number.isInteger(num(column.min)) && Number.isInteger(num(column.max)) && column.samples.every((v) => v === null || Number.isInteger(v));
-    if (word && (column.type === 'text' || column.type === 'integer' || wholeReals) && !(column.type === 'text' && column.distinctCount > 50)) return { role: 'ordinal', rule: 'ordinal:name', confidence: 0.8, why: `named ${column.name}: ${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}` };
+    // (A sequence of letters, `linker_primer_sequence` GTGCCAGCMGCCGCGGTAA, a primer's bases, is a string of symbols, no position.)
+    const symbols = column.type === 'text' && presentTexts(e).length > 0 && presentTexts(e).every((v) => /^[A-Za-z]{8,}$/.test(v.trim().replace(/[\s:]+$/, '')));
+    if (word && !symbols && (column.type === 'text' || column.type === 'integer' || wholeReals) && !(column.type === 'text' && column.distinctCount > 50)) return { role: 'ordinal', rule: 'ordinal:name', confidence: 0.8, why: `named ${column.name}: ${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}` };
     return undefined;
   },
   // An empty column says only its name: a time word or a quantity word at its head.
@@ -2152,6 +2177,13 @@ const RULES: Rule[] = [
   },
   // Empty strings on every row, where the name says nothing more: empty text, not one category.
   (e) => (blankOnly(e) ? { role: 'text', rule: 'text:empty', confidence: 0.3, why: 'every value is an empty string' } : undefined),
+  // Every value masked (`*****`, `XXXXXX`, `[REDACTED]`): a publisher hides what identifies a vehicle, a person or an
+  // account in its public copy; what is hidden is an identifier, though it can no longer tell rows apart.
+  (e) => {
+    const texts = presentTexts(e);
+    if (e.column.type !== 'text' || texts.length === 0 || !texts.every((v) => MASKED.test(v.trim()))) return undefined;
+    return { role: 'identifier', rule: 'identifier:masked-values', confidence: 0.5, why: `every value is masked (${texts[0].trim()}): an identifier withheld from this copy`, identifier: 'code' };
+  },
   // A multiple written with its sign (`80.0x`, `30x`: a genome's sequencing depth, a lens's magnification): a measure.
   (e) => (multiplesAsText(e) ? { role: 'measure', rule: 'measure:multiples-as-text', confidence: 0.6, why: `values are multiples written with an x (${presentTexts(e)[0]?.trim()})` } : undefined),
   // The items of a list of identifiers (`biosample.sample_ids[].value`): identifiers.
@@ -2857,6 +2889,10 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     const countedIncidence = words.includes('incidence') && words.some((w) => /^(thousands?|millions?|number|count|counts|cases)$/.test(w)) && !words.includes('per');
     // Solar radiation written short (`DaySolRadNetValue`, `sol_rad`): a power on an area, read as a day's average.
     const solarRadiation = words.some((w, at) => (w === 'sol' || w === 'solar') && words[at + 1] === 'rad') ? 'solar radiation' : undefined;
+    // A running total named so at its head (`reg_count_cumu`, `reg_avg_cumu`: the expected counts added up month
+    // after month): a level to date, whatever it adds up; a share of one (`_cumu_per`) keeps its own word.
+    const cumulative = where === 'name' && /^(cumu|cumulative|cum)$/.test(words.at(-1) ?? '') && words.length > 1 && !words.some((w) => /^(per|pct|percent|percentage|rate|share|ratio)$/.test(w));
+    if (cumulative) return { value: 'semi-additive', confidence: 0.75, source, why: `named ${evidence.column.name}, "${words.at(-1)}" at its head: a running total, which is not summed over time` };
     const non = perUnit ?? distinctCount ?? solarRadiation ?? hasAny(countedIncidence ? words.filter((w) => w !== 'incidence') : words, NON_ADDITIVE_WORDS) ?? head ?? (where === 'name' ? nonAdditiveMorpheme(words, KNOWN_WORDS) : undefined);
     if (non) return { value: 'non-additive', confidence: where === 'name' ? 0.85 : 0.75, source, why: `${where === 'name' ? 'named' : 'described'} with "${non}": sums are not meaningful` };
     const rate = hasAny(words, RATE_UNIT_WORDS);
@@ -2893,6 +2929,14 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   if (yearsAt >= 0 && yearsAt < tokens.length - 1 && tokens.slice(0, yearsAt).every((t) => /^[a-z]{0,2}\d+[a-z]?$/.test(t)) && evidence.column.type === 'integer' && num(evidence.column.min) >= 0 && num(evidence.column.max) <= 120) {
     return { value: 'non-additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:years-of' }, why: `named ${evidence.column.name}, integers ${evidence.column.min}–${evidence.column.max}: years spent at something, like an age` };
   }
+  // The ends of a range around an estimate (`reg_lb` beside `reg_ub`: the expected registrations less and plus a
+  // standard deviation; a confidence interval's `lower bound` and `upper bound`): limits, compared, never summed.
+  const otherEnd = boundOfRange(evidence, tokens);
+  if (otherEnd) return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:range-bound' }, why: `named ${evidence.column.name} beside ${otherEnd}: one end of a range around an estimate, not an amount` };
+  // A count of the things each row is (`n_cats` on a table of cats, 1–4): how many the row's household or group has,
+  // repeated on each of its rows, so a sum over rows counts the group again for each member.
+  const group = countOfOwnKind(evidence, tokens);
+  if (group) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:count-of-own-kind' }, why: `named ${evidence.column.name} in ${evidence.table.originalName}, whose rows are ${group}: how many ${group} the group of each row holds, repeated on each of its rows` };
   // The head of a name says what is counted: `score_top_critics_votes` is a number of votes, not a score — unless
   // a statistic qualifies it (`avg_votes`).
   const head = tokens[tokens.length - 1];
@@ -3142,6 +3186,43 @@ const COLOUR_CHANNELS: ReadonlyArray<readonly string[]> = [['r', 'g', 'b'], ['re
  * with a fraction (166.38 MHz, a 1.49 kHz offset) rather than a count of occurrences; the money stock (M1, M2) and
  * the capital a firm holds.
  */
+/** The two ends of a range, written short or in words. */
+const RANGE_ENDS: Array<[string, string]> = [['lb', 'ub'], ['lcl', 'ucl'], ['lwr', 'upr'], ['lower', 'upper'], ['lo', 'hi']];
+
+/**
+ * The other end of the range a column bounds: `reg_ub` for `reg_lb` (the same stem, the other end's word at the head),
+ * or a `lower bound` for an `upper bound` (an interval's ends named by their position). Undefined when the table has no
+ * such partner: one `lower` alone may be anything.
+ */
+function boundOfRange(evidence: ColumnEvidence, tokens: readonly string[]): string | undefined {
+  if (tokens.length === 0) return undefined;
+  const bounded = tokens.at(-1) === 'bound' || tokens.at(-1) === 'limit' ? tokens.slice(0, -1) : tokens;
+  const head = bounded.at(-1) ?? '';
+  const pair = RANGE_ENDS.find(([a, b]) => head === a || head === b);
+  if (!pair) return undefined;
+  const other = head === pair[0] ? pair[1] : pair[0];
+  const stem = bounded.slice(0, -1).join(' ');
+  const partner = evidence.table.columns.find((c) => {
+    const t = nameTokens(c.originalName || c.name);
+    const b = t.at(-1) === 'bound' || t.at(-1) === 'limit' ? t.slice(0, -1) : t;
+    return b.at(-1) === other && b.slice(0, -1).join(' ') === stem;
+  });
+  return partner ? (partner.originalName || partner.name) : undefined;
+}
+
+/**
+ * The things a count counts, where they are what each row of the table is (`n_cats` on `cats_uk_reference`): whole
+ * numbers, small, named `n_`/`num_`/`number_of_` and a plural noun of the table's name. Undefined otherwise.
+ */
+function countOfOwnKind(evidence: ColumnEvidence, tokens: readonly string[]): string | undefined {
+  const c = evidence.column;
+  if (c.type !== 'integer' || num(c.min) < 0 || num(c.max) > 50 || num(c.max) < 2) return undefined;
+  const rest = /^(n|num|number|no|count)$/.test(tokens[0] ?? '') ? tokens.slice(tokens[1] === 'of' ? 2 : 1) : [];
+  if (rest.length !== 1 || singularOf(rest[0]) === rest[0]) return undefined;
+  const table = nameTokens(evidence.table.originalName.replace(/\.[a-z0-9]+$/i, ''));
+  return table.includes(rest[0]) ? rest[0] : undefined;
+}
+
 function additivityOfNamedValues(evidence: ColumnEvidence, tokens: readonly string[]): Fact<Additivity> | undefined {
   const source: Fact<Additivity>['source'] = { kind: 'rule', rule: 'additivity:name-and-values' };
   const compound = tokens.find((t) => RATE_COMPOUND.test(t) || /^(real|nom|nominal)int$/.test(t));
@@ -3271,7 +3352,9 @@ export function decideUnit(evidence: ColumnEvidence): Fact<Unit> | undefined {
   if (evidence.dictionary?.unit) {
     return { value: unitFromLabel(evidence.dictionary.unit), confidence: 0.9, source: { kind: 'dictionary', file: evidence.dictionary.file, line: evidence.dictionary.line }, why: `the dictionary gives the unit ${evidence.dictionary.unit}` };
   }
-  const tokens = nameTokens(evidence.column.originalName || evidence.column.name);
+  // (`lb` beside `ub` is a range's lower bound, no pounds.)
+  const ranged = boundOfRange(evidence, nameTokens(evidence.column.originalName || evidence.column.name)) !== undefined;
+  const tokens = nameTokens(evidence.column.originalName || evidence.column.name).filter((t) => !(ranged && t === 'lb'));
   const named = tokens.map((t) => UNIT_WORDS[t]).find(Boolean);
   if (named) return { value: named, confidence: 0.85, source: { kind: 'rule', rule: 'unit:name' }, why: `named with "${named.label}"` };
   const f = evidence.fingerprint;

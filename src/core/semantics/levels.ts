@@ -45,9 +45,14 @@ export interface SeriesEvidence {
 }
 
 /** The columns that order a table's rows in time, coarsest first (`year`, then `quarter`). */
-function timeColumns(table: TableProfile, columns: readonly ColumnSemantics[]): string[] {
+function timeColumns(table: TableProfile, columns: readonly ColumnSemantics[]): ColumnSemantics[] {
   const times = columns.filter((c) => c.role.value === 'time' && (table.columns.find((p) => p.name === c.column)?.distinctCount ?? 0) >= 2);
-  return times.sort((a, b) => GRAIN_ORDER.indexOf(a.time?.grain ?? 'other') - GRAIN_ORDER.indexOf(b.time?.grain ?? 'other')).map((c) => c.column);
+  return times.sort((a, b) => GRAIN_ORDER.indexOf(a.time?.grain ?? 'other') - GRAIN_ORDER.indexOf(b.time?.grain ?? 'other'));
+}
+
+/** What orders a time column: its ISO form where the stored text does not sort in time (`2020m10` before `2020m2`). */
+function timeOrder(c: ColumnSemantics): string {
+  return c.time?.storage === 'period' && c.time.isoExpression ? c.time.isoExpression.replace(/\{col\}/g, q(c.column)) : q(c.column);
 }
 
 /** The smallest set of category columns that, with the time columns, names one row: the entity each series follows. */
@@ -79,11 +84,12 @@ function entityColumns(db: Database, table: TableProfile, columns: readonly Colu
 export function seriesSteps(db: Database, table: TableProfile, columns: readonly ColumnSemantics[], measures: readonly string[]): Map<string, SeriesEvidence> {
   const found = new Map<string, SeriesEvidence>();
   if (measures.length === 0 || table.rowCount > MAX_SERIES_ROWS || table.rowCount < 3) return found;
-  const time = timeColumns(table, columns);
-  if (time.length === 0) return found;
+  const times = timeColumns(table, columns);
+  if (times.length === 0) return found;
+  const time = times.map((c) => c.column);
   const entities = entityColumns(db, table, columns, time);
   if (!entities) return found;
-  const window = `(${entities.length > 0 ? `PARTITION BY ${entities.map(q).join(', ')} ` : ''}ORDER BY ${time.map(q).join(', ')})`;
+  const window = `(${entities.length > 0 ? `PARTITION BY ${entities.map(q).join(', ')} ` : ''}ORDER BY ${times.map(timeOrder).join(', ')})`;
   const diffs = measures.map((m, i) => `${q(m)} - LAG(${q(m)}) OVER ${window} AS d${i}`).join(', ');
   const values = measures.map((m, i) => `${q(m)} AS v${i}`).join(', ');
   const sums = measures.map((_, i) => `SUM(d${i} IS NOT NULL), SUM(d${i} > 0), SUM(d${i} < 0), SUM(d${i} = 0 AND ABS(v${i}) >= ${MIN_HELD_VALUE})`).join(', ');

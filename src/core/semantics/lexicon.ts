@@ -62,7 +62,7 @@ export const ABBREVIATION_WORDS = set('ab abbr abbrev abbreviation abbreviated')
 // Catalogue numbers of publications and researchers (DOI, PubMed and PubMed Central ids, ISSN, ORCID, arXiv) identify
 // an article, a journal or a person, however they are stored. A URN is a unique reference number (a register's key
 // for a school, a charity, a provider) or a uniform resource name.
-export const IDENTIFIER_WORDS = set('id ids key pk fk uuid guid uid recid docid sku catno accession cik ein lei isin cusip figi iso639 glottocode isbn ean upc iata icao ssn nid gtin hash username login userid doi pmid pmcid issn eissn orcid arxiv urn viaf isni');
+export const IDENTIFIER_WORDS = set('id ids key pk fk uuid guid uid recid docid sku catno accession cik ein lei isin cusip figi iso639 glottocode isbn ean upc iata icao ssn nid gtin hash username login userid doi pmid pmcid issn eissn orcid arxiv urn viaf isni taxid');
 /** Identifier words that also end code-like names: `country_code` is geo, `account_code` an identifier. */
 export const CODE_WORDS = set('code cd no nr num number ref reference nummer numero');
 /**
@@ -258,7 +258,7 @@ export const PERIOD_FLOW_WORDS = set('gdp gnp gva revenue revenues receipts outl
 
 /** Levels measured at a moment: add across entities, not across time. */
 export const SEMI_ADDITIVE_WORDS = set(
-  'balance balances stock stocks inventory onhand hand headcount population pop capacity members subscribers outstanding backlog reserves level levels employees employment beginning ending opening closing owed debt debts cumulative cum ytd running odometer ' +
+  'balance balances stock stocks inventory onhand hand headcount population pop capacity members subscribers outstanding backlog reserves level levels employees employment beginning ending opening closing owed debt debts cumulative cum cumu ytd running odometer ' +
     // People or things in a state at a moment (current cases, patients in hospital, pupils enrolled, assets held).
     'current currently hospitalised hospitalized inpatients confinement isolation occupied enrolled enrollment enrolment residents inhabitants households workforce staff volunteers contributors holdings assets liabilities remaining pending ' +
     // Stocks of an economy at a date: wealth, people employed or unemployed.
@@ -340,7 +340,10 @@ export const NON_ADDITIVE_WORDS = set(
     // The planetary K index of a geomagnetic storm (`kp_index`, `kp_90`, 0–9); a tilt, an angle.
     'kp tilt ' +
     // Parts of an animal's body, measured on each one caught (a bird's tarsus and wing, a bat's forearm).
-    'tarsus culmen wing wingspan forearm hindfoot',
+    'tarsus culmen wing wingspan forearm hindfoot ' +
+    // A community's diversity in one sample (alpha diversity, `adiv_`: Shannon's and Simpson's indices, Chao1,
+    // species richness, evenness): taxa overlap between samples, so no sum of them means anything.
+    'diversity adiv bdiv shannon simpson chao1 richness evenness',
 );
 
 /**

@@ -185,7 +185,10 @@ function oneToOne(db: Database, profile: EnvironmentProfile, keys: ForeignKey[])
       const a = tables[i];
       const b = tables[j];
       if (Math.abs(a.rowCount - b.rowCount) > 0.01 * Math.max(a.rowCount, b.rowCount)) continue;
-      for (const left of a.columns.filter((c) => c.candidateKey && (c.type === 'integer' || c.type === 'text'))) {
+      // (A rank or a row number, 1 … n in each table, is unique in both by counting: it pairs the first rows, not the
+      // same things. A key named as one, `id` 1 … n, still does.)
+      const counting = (t: TableProfile, c: ColumnProfile) => c.type === 'integer' && (Number(c.min) === 0 || Number(c.min) === 1) && Number(c.max) - Number(c.min) + 1 === t.rowCount && !nameTokens(c.name).some((w) => IDENTIFIER_WORDS.has(w) || CODE_WORDS.has(w));
+      for (const left of a.columns.filter((c) => c.candidateKey && (c.type === 'integer' || c.type === 'text') && !counting(a, c))) {
         const named = b.columns.find((c) => c.candidateKey && c.type === left.type && c.name.toLowerCase() === left.name.toLowerCase());
         const linked = keys.find((k) => (k.child.table === a.name && k.child.column === left.name && k.parent.table === b.name) || (k.parent.table === a.name && k.parent.column === left.name && k.child.table === b.name));
         const right = named ?? (linked ? b.columns.find((c) => c.name === (linked.child.table === b.name ? linked.child.column : linked.parent.column) && c.candidateKey) : undefined);
@@ -923,7 +926,21 @@ export function inferRelationships(db: Database, profile: EnvironmentProfile, pa
   // holds the parent's values but is no key: where a key named as one links the same two tables, it is the link.
   const keyNamed = (column: string) => nameTokens(column).some((t) => IDENTIFIER_WORDS.has(t) || CODE_WORDS.has(t));
   const copiedLabel = (k: (typeof keys)[number]) => k.source.kind !== 'schema' && !keyNamed(k.child.column) && profile.tables.find((t) => t.name === k.child.table)?.columns.find((c) => c.name === k.child.column)?.type === 'text' && keys.some((o) => o !== k && o.child.table === k.child.table && o.parent.table === k.parent.table && keyNamed(o.child.column));
-  const foreignKeys = keys.filter((k) => k.source.kind === 'schema' || (!parallelPairs.has(pairKey(k.child.table, k.parent.table)) && !samePartition(k.child.table, k.parent.table) && !viewOfItsFile(k) && !(positions.has(k.child.column) && k.child.column === k.parent.column) && !rowNumbers(k) && !copiedLabel(k)));
+  // Two editions of one table (a workbook's sheet per survey year: `2018` and `2012`, one row per country's `code` in
+  // each, most other columns named alike) hold the same kind of record: a key of both is the same key, no reference
+  // from one edition to the other, whichever countries each year happened to cover.
+  const editions = (k: (typeof keys)[number]) => {
+    const child = profile.tables.find((t) => t.name === k.child.table);
+    const parent = profile.tables.find((t) => t.name === k.parent.table);
+    if (!child || !parent || k.child.column.toLowerCase() !== k.parent.column.toLowerCase()) return false;
+    if (!child.columns.find((c) => c.name === k.child.column)?.candidateKey || !parent.columns.find((c) => c.name === k.parent.column)?.candidateKey) return false;
+    const others = (t: TableProfile, key: string) => new Set(t.columns.filter((c) => c.name !== key).map((c) => c.name.toLowerCase()));
+    const a = others(child, k.child.column);
+    const b = others(parent, k.parent.column);
+    const shared = [...a].filter((n) => b.has(n)).length;
+    return shared >= 3 && shared >= 0.3 * Math.min(a.size, b.size);
+  };
+  const foreignKeys = keys.filter((k) => k.source.kind === 'schema' || (!parallelPairs.has(pairKey(k.child.table, k.parent.table)) && !samePartition(k.child.table, k.parent.table) && !viewOfItsFile(k) && !(positions.has(k.child.column) && k.child.column === k.parent.column) && !rowNumbers(k) && !copiedLabel(k) && !editions(k)));
   return [...foreignKeys, ...parallel, ...derived, ...trends, ...computed];
 }
 

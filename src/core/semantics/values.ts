@@ -81,6 +81,10 @@ export interface ValueFingerprint {
   yearPeriod: number;
   /** `YYYY-Qn` quarters. */
   yearQuarter: number;
+  /** Months written after their year with an `m` (Stata's `2020m1`, Eurostat's `2020M01`). */
+  yearMonthLetter: number;
+  /** Dates written with a year of two digits (`4/23/13`, `23/4/13`), which the loader keeps as text. */
+  shortYearDate: number;
   /** Values holding a year of three or four digits among other words (`Nov. 27, 1894`, `c. 1020`, `1919 - 1939`). */
   yearInText: number;
   /** Places written `Name, ST` (a US city, county or metro area with its state's code). */
@@ -122,6 +126,12 @@ const JUDGEMENTS = /^(outstanding|exceptional|excellent|very good|good|satisfact
 /** Values that say no grade was given (`Not judged`, `Not applicable`). */
 const NOT_GRADED = /^not\b/;
 const LETTER_GRADES = ['a+', 'a', 'a-', 'b+', 'b', 'b-', 'c+', 'c', 'c-', 'd+', 'd', 'd-', 'e', 'f'];
+
+/** A day and a month, either way round, and a year of two digits (`4/23/13`, `23.4.13`). */
+function shortYearDate(text: string): boolean {
+  const [a, b] = text.split(/[/.-]/).map(Number);
+  return a >= 1 && b >= 1 && ((a <= 12 && b <= 31) || (b <= 12 && a <= 31));
+}
 
 /** Placeholders for a missing value, lower-case. */
 // (Statistics offices mark a figure withheld or not available with `*`, `#`, `..`, `:` or a letter in brackets:
@@ -224,6 +234,8 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     quarter: 0,
     yearPeriod: 0,
     yearQuarter: 0,
+    yearMonthLetter: 0,
+    shortYearDate: 0,
     yearInText: 0,
     cityState: 0,
   };
@@ -313,6 +325,8 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     if (/^Q0?[1-4]$/i.test(text)) f.quarter++;
     if (YEAR_PERIOD.test(text)) f.yearPeriod++;
     if (/^\d{4}-?Q[1-4]$/i.test(text)) f.yearQuarter++;
+    if (/^(1[5-9]\d\d|20\d\d|21\d\d)m(0?[1-9]|1[0-2])$/i.test(text)) f.yearMonthLetter++;
+    if (/^(\d{1,2})[/.-](\d{1,2})[/.-]\d{2}$/.test(text) && shortYearDate(text)) f.shortYearDate++;
     // A year stands alone among words (`c. 1020`, `Nov. 27, 1894`), not inside a code (`C349`).
     const year = Number(/(?<![A-Za-z0-9])(\d{3,4})(?![A-Za-z0-9])/.exec(text)?.[1] ?? NaN);
     if (year >= 100 && year <= 2100) f.yearInText++;
@@ -333,7 +347,7 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
   const n = Math.max(1, f.sampled - f.missingText);
   f.meanLength = totalLength / n;
   f.missingText = f.missingText / Math.max(1, f.sampled);
-  for (const key of ['plainInteger', 'nonAscii', 'controlChars', 'quarter', 'yearPeriod', 'yearQuarter', 'yearInText', 'cityState', 'notation', 'semicolonList', 'email', 'url', 'hostname', 'json', 'phone', 'path', 'list', 'numericText', 'percentSign', 'codeLike', 'multiWord', 'monthName', 'monthYear', 'yearFirstMonth', 'weekdayName', 'period', 'yearText', 'dateLike', 'base64', 'hex', 'textInBlobs', 'packed', 'country', 'countryCode', 'week'] as const) {
+  for (const key of ['plainInteger', 'nonAscii', 'controlChars', 'quarter', 'yearPeriod', 'yearQuarter', 'yearMonthLetter', 'shortYearDate', 'yearInText', 'cityState', 'notation', 'semicolonList', 'email', 'url', 'hostname', 'json', 'phone', 'path', 'list', 'numericText', 'percentSign', 'codeLike', 'multiWord', 'monthName', 'monthYear', 'yearFirstMonth', 'weekdayName', 'period', 'yearText', 'dateLike', 'base64', 'hex', 'textInBlobs', 'packed', 'country', 'countryCode', 'week'] as const) {
     f[key] = f[key] / n;
   }
   f.unitInterval = numbers > 0 ? f.unitInterval / numbers : 0;
