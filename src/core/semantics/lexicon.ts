@@ -64,7 +64,7 @@ export const ABBREVIATION_WORDS = set('ab abbr abbrev abbreviation abbreviated')
 // for a school, a charity, a provider) or a uniform resource name.
 export const IDENTIFIER_WORDS = set('id ids key pk fk uuid guid uid recid docid sku catno accession cik ein lei isin cusip figi iso639 glottocode isbn ean upc iata icao ssn nid gtin hash username login userid doi pmid pmcid issn eissn orcid arxiv urn viaf isni taxid');
 /** Identifier words that also end code-like names: `country_code` is geo, `account_code` an identifier. */
-export const CODE_WORDS = set('code cd no nr num number ref reference nummer numero');
+export const CODE_WORDS = set('code cd no nr num number ref reference nummer numero koodi kood kode');
 /**
  * Codes of a standard classification (occupations: SOC, ISCO, O*NET; industries: NAICS, SIC, NACE, ISIC, ANZSIC;
  * programmes of study: CIP; coordinate reference systems: SRID, EPSG), with a level's digits (`soc3`, `naics_2`):

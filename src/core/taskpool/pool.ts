@@ -13,12 +13,12 @@ import { taskPoolFamilies } from './families/index';
 import { columnNamer, rowsNoun, semanticsOf, type FamilyContext, type TaskFamily } from './families/kit';
 import { addEdge, buildStructuralGraph, columnNode } from './graph';
 import type { EvidenceGraph } from './graph';
-import { buildRubric, fileRoles, taskAnchors } from './rubric';
+import { buildRubric, fileRoles, resembles, taskAnchors } from './rubric';
 import type { ContaminationReference, TaskSpec } from './types';
 import type { TwinTables } from '../semantics/types';
 import { checkEvidence, nearDuplicateOf, trivialReason } from './validate';
 import { phraseTask, type PhrasingModel } from './phrasing';
-import { unnamedLookAlikes, withTablesNamed } from './revise';
+import { tableNamed, unnamedLookAlikes, withTablesNamed } from './revise';
 import { emptyEntryTables, gridTables } from './grids';
 import { partScales } from './partScales';
 import { mixedOrGridMeasures } from './referenceGrids';
@@ -180,7 +180,14 @@ async function noDataCheck(task: TaskSpec, model: TaskPoolOptions['noDataModel']
  */
 export function namingLookAlikes(task: TaskSpec, profile: EnvironmentProfile, documents: readonly DataDocument[], twins: readonly TwinTables[] = []): string {
   const unnamed = unnamedLookAlikes(task, profile, documents, twins);
-  return withTablesNamed(task.question, task.tables.filter((t) => unnamed.has(t)), profile);
+  // (…and a workbook's sheet that an edition of it stands beside, the LPI's `2007` beside `2010` … `2018`: a question of
+  // one year's sheet says which, even of a column only that year has, whose like the other years hold under other names.)
+  const edition = (name: string) => {
+    const table = profile.tables.find((t) => t.name === name);
+    return table !== undefined && /\.(xlsx|xlsm)$/i.test(table.sourceFile) && profile.tables.some((o) => o !== table && o.sourceFile === table.sourceFile && !o.parent && resembles(o, table) !== undefined);
+  };
+  const named = tableNamed(task, profile, documents);
+  return withTablesNamed(task.question, task.tables.filter((t) => unnamed.has(t) || (edition(t) && !named(t))), profile);
 }
 
 /** Builds, validates and selects the task pool for an environment opened as an agent tool context. */

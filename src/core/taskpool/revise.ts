@@ -374,7 +374,7 @@ export function unnamedLookAlikes(task: TaskSpec, profile: EnvironmentProfile, d
 }
 
 /** Whether the task's question, or the document section it cites, names a table (given the table's columns). */
-function tableNamed(task: TaskSpec, profile: EnvironmentProfile, documents: readonly DataDocument[]): (table: string) => boolean {
+export function tableNamed(task: TaskSpec, profile: EnvironmentProfile, documents: readonly DataDocument[]): (table: string) => boolean {
   const cited = citedText(task, documents);
   const columns = (table: string) => profile.tables.find((t) => t.name === table)?.columns.map((c) => c.name) ?? [];
   // A union view of a partition's files is named by its files, "in all 12 monthly files", "across the 30 files, one per

@@ -380,7 +380,10 @@ async function variantGroup(context: FamilyContext, table: TableProfile, column:
   return program.task({
     family: COMPOSITION,
     parameters: { kind: 'variant', table: table.name, group: column.name },
-    question: `Some ${groupWords} values of ${tableRef(context, table)} are written in more than one way, differing only in letter case or surrounding spaces. Of the values written more than one way, which has the most ${rows}, and how many ${rows} does it have with all its spellings counted together?`,
+    // (One value alone written several ways has no rival to have "the most" rows: the question asks which it is.)
+    question: second.rows.length === 1
+      ? `One ${groupWords} value of ${tableRef(context, table)} is written in more than one way, differing only in letter case or surrounding spaces. Which value is it, and how many ${rows} does it have with all its spellings counted together?`
+      : `Some ${groupWords} values of ${tableRef(context, table)} are written in more than one way, differing only in letter case or surrounding spaces. Of the values written more than one way, which has the most ${rows}, and how many ${rows} does it have with all its spellings counted together?`,
     tables: [table.name],
     dependency: 'data-quality',
     needs: cleanAggregateFamily.needs,

@@ -5,7 +5,7 @@
  */
 import { DEFAULT_MAX_ROWS } from '../../sandbox/limits';
 import type { TaskSpec } from '../types';
-import { things, parentNoun, derivedPair, constructedLink, NEAR_IDENTITY_R, pearsonSql, foreignKeys, measureName, measures, noun, num, q, query, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
+import { things, rowName, tableMention, tablePlace, parentNoun, derivedPair, constructedLink, NEAR_IDENTITY_R, pearsonSql, foreignKeys, measureName, measures, noun, num, q, query, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
 
 /** Student's t of a Pearson r over n pairs: |t| ≥ 2 is about p < 0.05 for n ≥ 30. */
 export function correlationIsSignal(r: number, n: number): boolean {
@@ -151,7 +151,7 @@ export const pythonCorrelationFamily: TaskFamily = {
       const computed = await program.python(code, `Compute the Pearson correlation of ${aName} and ${bName} in Python`, { label: `the Pearson correlation of ${aName} and ${bName}`, reading: { kind: 'printed-number', decimals: 4 }, uses: [0] });
       // The Python result must agree with SQL's own computation, or the step is not trustworthy evidence.
       if (!computed || computed.key.type !== 'number' || Math.abs(computed.key.value - best.r) > 0.001) continue;
-      tasks.push(program.task({ family: this.id, parameters: { table: table.name, a: best.a.name, b: best.b.name }, question: `What is the Pearson correlation between ${aName} and ${bName} across the ${things(context, table, 'many')} where both are known? Round to 4 decimals.`, tables: [table.name], dependency: 'correlation', needs: this.needs }));
+      tasks.push(program.task({ family: this.id, parameters: { table: table.name, a: best.a.name, b: best.b.name }, question: `${rowName(context, table) !== undefined && tableMention(context, table) !== '' ? `In ${tablePlace(context, table)}, what` : 'What'} is the Pearson correlation between ${aName} and ${bName} across the ${things(context, table, 'many')} where both are known? Round to 4 decimals.`, tables: [table.name], dependency: 'correlation', needs: this.needs }));
     }
     return tasks;
   },

@@ -322,7 +322,9 @@ async function topAgainstRest(context: FamilyContext, table: TableProfile, measu
     );
     if (!difference || difference.key.type !== 'number' || difference.key.value === 0) continue;
     const cut = python ? PYTHON_QUANTILE : NEAREST_RANK;
-    const ask = percent ? `By what percentage is their average ${yName} higher than that of the other ${rowsWord} (negative if lower)?` : `By how much is their average ${yName} higher than that of the other ${rowsWord} (negative if lower)?`;
+    // (Rows with no value of the first measure are neither above nor below its percentile: "the other rows" would take them in.)
+    const theRest = measure.nullFraction > 0 ? `the other ${rowsWord} with a known ${name}` : `the other ${rowsWord}`;
+    const ask = percent ? `By what percentage is their average ${yName} higher than that of ${theRest} (negative if lower)?` : `By how much is their average ${yName} higher than that of ${theRest} (negative if lower)?`;
     const question = `Take the ${rowsWord}${tableMention(context, table)} whose ${name} ${isAboveIts(name)} 90th percentile (${cut}). ${ask} Round to 2 decimals.`;
     const task = attempt.task({
       family: 'distribution-subset',

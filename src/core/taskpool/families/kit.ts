@@ -17,7 +17,7 @@ import { monthOfYearColumns, periodColumns } from '../../semantics/periods';
 import { partitionFiles } from '../../semantics/partitions';
 import { UNKNOWN_ANSWERS } from '../../semantics/values';
 export { partitionFiles };
-import { ADDITIVE_WORDS, COUNT_WORDS, DIMENSION_WORDS, FLAG_WORDS, GEO_WORDS, MONEY_WORDS, NON_ADDITIVE_WORDS, ORDINAL_WORDS, OTHER_LANGUAGES_YES_NO, SEMI_ADDITIVE_WORDS, TEXT_WORDS, TIME_WORDS, spanOfTime, translationLanguage, unglued, unitPair } from '../../semantics/lexicon';
+import { ADDITIVE_WORDS, COUNT_WORDS, DIMENSION_WORDS, FLAG_WORDS, GEO_WORDS, MONEY_WORDS, NON_ADDITIVE_WORDS, ORDINAL_WORDS, OTHER_LANGUAGES_YES_NO, SEMI_ADDITIVE_WORDS, TEXT_WORDS, TIME_WORDS, spanOfTime, translationLanguage, nameTokens, unglued, unitPair } from '../../semantics/lexicon';
 import type { ColumnSemantics, Relationship, RepeatedValue, SemanticProfile } from '../../semantics/types';
 import type { ToolResult } from '../../sandbox/types';
 import { quoteIdent } from '../../text/sql';
@@ -158,7 +158,7 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
       if (confidenceBound(c, s?.description?.value)) return false;
       // (…nor its width, `confidence_interval`: how sure the estimate beside it is, not what it is; nor the logarithm
       // of another column of the table, `log_overall_costs_100k` beside `overall_costs_100k`: the same figures, transformed.)
-      if (s?.additivity?.source.kind === 'rule' && s.additivity.source.rule === 'additivity:confidence-interval') return false;
+      if (s?.additivity?.source.kind === 'rule' && (s.additivity.source.rule === 'additivity:confidence-interval' || s.additivity.source.rule === 'additivity:range-bound')) return false;
       if (logOfColumn(table, c)) return false;
       // (Nor a value whose own qualifier column marks bounds and estimates, NUBASE's `half_life` beside a
       // `half_life_relation` of '=', '<', '>', '~' — nor its error: means and correlations mix bounds with values.)
@@ -395,7 +395,10 @@ export function isFileKey(context: FamilyContext, table: string, column: string)
  */
 export function runningTotal(context: FamilyContext, table: string, column: string): boolean {
   const tables = new Set([table, ...(context.semantics.partitions.find((p) => p.view === table)?.tables.map((m) => m.table) ?? [])]);
-  return context.semantics.relationships.some((r) => r.kind === 'derived-column' && tables.has(r.table) && r.column === column && r.source.kind === 'rule' && r.source.rule === 'derived-column:running-total');
+  if (context.semantics.relationships.some((r) => r.kind === 'derived-column' && tables.has(r.table) && r.column === column && r.source.kind === 'rule' && r.source.rule === 'derived-column:running-total')) return true;
+  // (…or named one, `reg_count_cumu`, `rem_excess_cumu_per`: a figure to date, or a share of one, which an average over
+  // its months, an outlier among them or a correlation with another running figure only repeats.)
+  return nameTokens(column).some((t) => /^(cumu|cumul|cumulative|cum|todate)$/.test(t));
 }
 
 export function additivityOf(context: FamilyContext, table: string, column: string): 'additive' | 'semi-additive' | 'non-additive' {
@@ -1240,7 +1243,9 @@ export function humanize(name: string): string {
   const words = name.trim().split(/\s+/);
   const slashed = words.findIndex((w) => /^[^/]*[A-Za-z][^/]*\/[^/]*[A-Za-z0-9][^/]*$/.test(w) && w.length <= 16);
   if (words.length > 1 && slashed >= 0) return [humanize(words.slice(0, slashed).join(' ')), words[slashed], humanize(words.slice(slashed + 1).join(' '))].filter((w) => w !== '').join(' ');
+  // (A mapping file's header opens with a comment mark, QIIME's `#SampleID`, VCF's `#CHROM`: no part of the name.)
   const parts = name
+    .replace(/^#+(?=[A-Za-z])/, '')
     .replace(/([a-z0-9])([A-Z][a-z])/g, '$1 $2')
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .split(/[_\-.\s:]+/)
@@ -1501,6 +1506,8 @@ const UNIT_NAMES: Record<string, string> = {
 const ABBREVIATED_WORDS: Record<string, string> = {
   qty: 'quantity', qnty: 'quantity', avg: 'average', amt: 'amount', pct: 'percentage', perc: 'percentage', cnt: 'count', yr: 'year', yrs: 'years',
   approx: 'approximate', tot: 'total', freq: 'frequency',
+  // A statistic's words cut short (`reg_sd`, `reg_count_cumu`): "standard deviation", "cumulative".
+  sd: 'standard deviation', stdev: 'standard deviation', cumu: 'cumulative', cumul: 'cumulative',
   // An epidemiologist's rate and its base (`cvd_mort_100k`): "CVD mortality per 100,000".
   mort: 'mortality', '100k': 'per 100,000',
   // Words of database names cut short (`recvDeps`, `projBatch`, `cust_addr`), written out as a reader would say them.
@@ -2003,7 +2010,7 @@ export function parentNoun(context: FamilyContext | undefined, table: TableProfi
 /** A sheet named by a month and a year, a quarter and a year, or a year. */
 const PERIOD_SHEET = /^((jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?|q[1-4])\s*(19|20)\d\d$|^(19|20)\d\d$/i;
 
-const COLLECTION_WORDS = new Set(['data', 'all', 'index', 'indexes', 'indices', 'info', 'information', 'series', 'species', 'history', 'database', 'db', 'dataset', 'table', 'file', 'sheet', 'export', 'dump', 'list', 'raw', 'full', 'master', 'details', 'detail', 'summary', 'stats', 'statistics', 'weather', 'metadata', 'log', 'register', 'registry']);
+const COLLECTION_WORDS = new Set(['data', 'all', 'index', 'indexes', 'indices', 'info', 'information', 'series', 'species', 'history', 'database', 'db', 'dataset', 'table', 'file', 'sheet', 'export', 'dump', 'list', 'raw', 'full', 'master', 'details', 'detail', 'summary', 'stats', 'statistics', 'weather', 'metadata', 'log', 'register', 'registry', 'reference']);
 
 /** Plural words that modify a noun as they are ("sales orders", "goods receipts", "news items"). */
 const PLURAL_MODIFIERS = new Set(['sales', 'goods', 'news', 'arms', 'savings', 'earnings', 'sports', 'customs', 'means', 'series', 'species', 'physics', 'economics', 'statistics', 'analytics', 'logistics', 'electronics', 'athletics']);
@@ -2170,7 +2177,10 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
     const times = table.columns.map((c) => semanticsOf(context, table.name, c.name)).filter((s) => s?.role.value === 'time');
     // (Only where the time column names each row once: payments on 3,600 days of a quarter's 60 are payments, not "daily records".)
     const timeColumn = times.length === 1 ? table.columns.find((c) => c.name === times[0]!.column) : undefined;
-    const once = timeColumn !== undefined && timeColumn.distinctCount >= 0.9 * table.rowCount * (1 - timeColumn.nullFraction);
+    // (…or names each row of its file once: a month of each country's file, `2020m1` in all four.)
+    const members = partition.tables.map((m) => context.profile.tables.find((t) => t.name === m.table));
+    const oncePerFile = timeColumn !== undefined && members.every((m) => m !== undefined && m.rowCount >= 2 && m.columns.some((c) => c.name === timeColumn.name && c.nullFraction === 0 && c.distinctCount === m.rowCount));
+    const once = timeColumn !== undefined && (timeColumn.distinctCount >= 0.9 * table.rowCount * (1 - timeColumn.nullFraction) || oncePerFile);
     const grain = once && times[0]?.time && /^(day|month|year|quarter|week)$/.test(times[0].time.grain) ? times[0].time.grain : undefined;
     const adverb: Record<string, string> = { day: 'daily', month: 'monthly', year: 'yearly', quarter: 'quarterly', week: 'weekly' };
     return grain ? `${adverb[grain]}_records` : undefined;
@@ -2241,6 +2251,9 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   // it is (`stationcode`, `station_id`): its rows are those things, "stations".
   const titled = /\d/.test(words) || COLLECTION_WORDS.has(last) || /\s(across|by|per|over|vs|versus)\s/i.test(` ${words} `) || words.split(' ').length >= 4;
   if (titled) {
+    // (A title that opens with a plural noun, `cats_uk_reference`: the cats, whatever keys tag them.)
+    const opening = words.split(' ')[0].toLowerCase();
+    if (words.includes(' ') && /^[a-z]{4,}$/.test(opening) && pluralWord(opening) && !COLLECTION_WORDS.has(opening) && !PLURAL_MODIFIERS.has(opening) && !isCrypticName(opening) && !ownColumn(opening)) return opening;
     const thing = keyed.map((c) => humanize((c.originalName || c.name).split('.').pop() ?? '').toLowerCase().split(' ')).find((w) => w.length === 2 && /^(code|id|number|no)$/.test(w[1]) && /^[a-z]{4,}$/.test(w[0]) && !isCrypticName(w[0]) && !pluralWord(w[0]) && !/^(record|row|line|item|entry|file|serial|sequence|index|object|unique|internal|external|global|local|reference)$/.test(w[0]));
     if (thing) return thing[0];
   }

@@ -33,19 +33,37 @@ interface Parts {
   key: ColumnProfile;
   /** One part, in words: "season", "year", "station"; "file" where the files vary by an unnamed part. */
   word: string;
+  /** The part is named by a column of the files (`country`), not by the file names. */
+  named?: boolean;
 }
 
-/** The partitions with a union view of at least three files, with their key column. */
-function partsOf(context: FamilyContext): Parts[] {
+/**
+ * The partitions with a union view of at least three files, with their key column. Where the names differ by a part
+ * with no name of its own (`can-…`, `ni-…`, `nz-…`) and a column of the files holds one value in each file and
+ * another in the next (`country`: Canada, Northern Ireland …), that column names the files' part, in the data's words.
+ */
+async function partsOf(context: FamilyContext): Promise<Parts[]> {
   const found: Parts[] = [];
   for (const partition of context.semantics.partitions) {
     const view = context.profile.tables.find((t) => t.name === partition.view);
     if (!view || partition.tables.length < MIN_FILES) continue;
     const key = view.columns.find((c) => !partition.columns.includes(c.name));
     if (!key) continue;
-    found.push({ partition, view, key, word: partition.key === 'part' ? 'file' : humanize(partition.key) });
+    const named = partition.key === 'part' ? await columnNamingFiles(context, view, key, partition.tables.length) : undefined;
+    found.push(named ? { partition, view, key: named, word: humanize(named.name), named: true } : { partition, view, key, word: partition.key === 'part' ? 'file' : humanize(partition.key) });
   }
   return found;
+}
+
+/** A text column of the view with one value per file, a different one in each, that names what each file is about. */
+async function columnNamingFiles(context: FamilyContext, view: TableProfile, key: ColumnProfile, files: number): Promise<ColumnProfile | undefined> {
+  for (const c of view.columns) {
+    if (c === key || c.type !== 'text' || c.distinctCount !== files || c.nullFraction > 0) continue;
+    if (!groupings(context, view).some((g) => g.name === c.name)) continue;
+    const rows = await query(context, `SELECT COUNT(DISTINCT ${q(c.name)}) FROM ${q(view.name)} GROUP BY ${q(key.name)}`);
+    if (rows && rows.length === files && rows.every((r) => num(r[0]) === 1)) return c;
+  }
+  return undefined;
 }
 
 export const partitionsFamily: TaskFamily = {
@@ -54,7 +72,7 @@ export const partitionsFamily: TaskFamily = {
   needs: 'a partitioned dataset (same-schema files as one union view) of at least 3 files with a numeric measure',
   async generate(context: FamilyContext): Promise<TaskSpec[]> {
     const tasks: TaskSpec[] = [];
-    for (const parts of partsOf(context)) {
+    for (const parts of await partsOf(context)) {
       const ms = measures(context, parts.view, { perPart: true }).filter((m) => m.name !== parts.key.name && !isCoordinate(m));
       let whole = 0;
       let normal = 0;
@@ -103,6 +121,7 @@ const filesWords = (parts: Parts) => {
  */
 const giveAs = (parts: Parts) => {
   if (parts.word === 'file') return 'Give the file by the part of its name that differs';
+  if (parts.named) return `Give the ${parts.word} as the files write it`;
   // A part read from the names, not copied (`April 2025 Revenue for Portal_csv.csv` holds the month `2025-04`).
   const copied = parts.partition.tables.every((t) => t.file.includes(t.value));
   if (!copied && parts.partition.tables.every((t) => /^\d{4}-\d{2}$/.test(t.value))) return `Give the ${parts.word} as YYYY-MM`;

@@ -141,9 +141,13 @@ export const conditionalRateFamily: TaskFamily = {
           if (!split || !ratesDiffer(split.map((r) => ({ n: num(r[1]), rate: num(r[2]) })))) continue;
           const program = new TaskProgram(context, 'lookup');
           const filterMark = flagMark(context, table.name, filter, value);
+          // Rows of the filter whose outcome is not recorded (`NA` of a yes/no) are left out (in or out of the
+          // denominator, they give two answers), and the pool's question says so (statingUnknownGroups).
+          const blank = await query(context, `SELECT COUNT(*) FROM ${q(table.name)} WHERE ${q(filter.name)} = ${sqlLiteral(value)} AND ${q(target.column.name)} IS NULL`);
+          const known = num(blank?.[0]?.[0]) > 0 ? ` AND ${q(target.column.name)} IS NOT NULL` : '';
           const among = filterMark ? `the ${things(context, table, 'many')} ${filterMark}` : `the ${things(context, table, 'many')} whose ${valuePhrase(context, table.name, filter)} is '${value}'`;
           const done = await program.sql(
-            `SELECT ROUND(AVG(CASE WHEN ${targetSql(target, '')} THEN 1.0 ELSE 0.0 END), 4) AS rate FROM ${q(table.name)} WHERE ${q(filter.name)} = ${sqlLiteral(value)}`,
+            `SELECT ROUND(AVG(CASE WHEN ${targetSql(target, '')} THEN 1.0 ELSE 0.0 END), 4) AS rate FROM ${q(table.name)} WHERE ${q(filter.name)} = ${sqlLiteral(value)}${known}`,
             `Among ${among}, the share ${withTarget(target)}`,
             { label: `the share ${withTarget(target)}`, reading: { kind: 'number', decimals: 4 } },
           );
