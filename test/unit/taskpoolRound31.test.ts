@@ -67,7 +67,7 @@ describe('task pool: after the blind review of the round-31 pools', function () 
     const catPool = await buildTaskPool(cats.session.toolContext);
     for (const task of [...catPool.tasks, ...catPool.unselected].filter((t) => t.family === 'conditional-rate' && /food other/.test(t.question))) {
       assert.ok(task.evidence.some((s) => /"food_other" IS NOT NULL/.test(s.code)), 'the rate is over cats whose food is recorded');
-      assert.match(task.question, /with no food other are left out/, task.question);
+      assert.match(task.question, /whose food other is not recorded are left out/, task.question);
     }
   });
 });

@@ -373,10 +373,11 @@ export function statingUnknownGroups(task: Pick<TaskSpec, 'evidence' | 'question
       const role = semanticsOf(context, table, m[1])?.role.value;
       if (!column || column.nullFraction === 0 || !role || !GROUP_ROLES.has(role)) continue;
       const phrase = nameOf(table, column.name);
-      if (said.has(phrase) || task.question.includes(`no ${phrase}`)) continue;
+      if (said.has(phrase) || task.question.includes(`no ${phrase}`) || task.question.includes(`${phrase} is not recorded`)) continue;
       said.add(phrase);
       const rows = rowsNoun(context, context.profile.tables.find((t) => t.name === table)!);
-      sentences.push(`${rows.charAt(0).toUpperCase()}${rows.slice(1)} with no ${phrase} are left out.`);
+      // ("Cats with no food other are left out" reads as cats not fed other food: the value is what is missing.)
+      sentences.push(`${rows.charAt(0).toUpperCase()}${rows.slice(1)} whose ${phrase} is not recorded are left out.`);
     }
   }
   if (sentences.length === 0) return task.question;
