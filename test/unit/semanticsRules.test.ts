@@ -3954,6 +3954,9 @@ describe('semantics rules: train compositions, microbiome samples, pet cats, a l
     assert.equal(additivity(env, t, 'reg_excess_cumu_per'), 'non-additive', 'a share of the running total');
     for (const name of ['reg_lb', 'reg_ub', 'rem_lb', 'rem_ub']) assert.equal(additivity(env, t, name), 'non-additive', name);
     assert.equal(additivity(env, t, 'reg_count'), 'additive', 'the month\'s registrations');
+    // A percentage written as a whole number (-10 for 100 × -41 ÷ 375) is computed from its two columns.
+    const derived = env.semantics.relationships.find((r) => r.kind === 'derived-column' && r.table === t && r.column === 'reg_excess_per');
+    assert.deepEqual(derived?.kind === 'derived-column' ? [...derived.from].sort() : [], ['reg_avg', 'reg_excess']);
   });
 
   it('reads the LPI workbook: group labels written without merges over the columns\' names name the columns', async () => {

@@ -398,6 +398,11 @@ function computedColumns(db: Database, table: TableProfile): Array<Extract<Relat
     const inputs = half(a) / Math.abs(ra) + half(b) / Math.abs(rb);
     return (stored === 0 || half(c) / Math.abs(stored) >= inputs) && Math.abs(stored - exact) <= half(c) + Math.abs(exact) * inputs + 1e-9;
   };
+  // A percentage written as a whole number (`reg_excess_per` -10 for 100 × -41 ÷ 375 = -10.9: rounded or cut short):
+  // within one of the exact ratio, on a column whose whole numbers spread over ten or more.
+  const ranges = numeric.map((_, i) => Math.max(...sample.map((r) => r[i])) - Math.min(...sample.map((r) => r[i])));
+  const percentClose = (c: number, stored: number, exact: number, a: number, b: number, ra: number, rb: number) =>
+    ratioClose(c, stored, exact, a, b, ra, rb) || (decimals[c] === 0 && ranges[c] >= 10 && Math.abs(stored - exact) < 1);
   // A figure an office rounds to tens or more (a balance of £ millions written -1670 for -1673.9): its values all
   // multiples of 10, 100 or 1000, the unit it is rounded to (1 otherwise: no rounding allowed beyond `close`).
   const roundedTo = numeric.map((_, i) => [1000, 100, 10].find((g) => sample.every((r) => r[i] % g === 0) && sample.some((r) => r[i] !== 0)) ?? 1);
@@ -416,8 +421,8 @@ function computedColumns(db: Database, table: TableProfile): Array<Extract<Relat
         else if (holds((r) => r[b] !== 0 && ratioClose(c, r[c], r[a] / r[b], a, b, r[a], r[b]))) add(c, [a, b], `${numeric[a].name} / ${numeric[b].name}`, `equals ${numeric[a].name} ÷ ${numeric[b].name} on ${sample.length} sampled rows`);
         else if (holds((r) => r[a] !== 0 && ratioClose(c, r[c], r[b] / r[a], a, b, r[a], r[b]))) add(c, [a, b], `${numeric[b].name} / ${numeric[a].name}`, `equals ${numeric[b].name} ÷ ${numeric[a].name} on ${sample.length} sampled rows`);
         // A percentage of another column (a change in percent of GDP): the ratio times 100.
-        else if (holds((r) => r[b] !== 0 && ratioClose(c, r[c], (100 * r[a]) / r[b], a, b, r[a], r[b]))) add(c, [a, b], `100 * ${numeric[a].name} / ${numeric[b].name}`, `equals 100 × ${numeric[a].name} ÷ ${numeric[b].name} on ${sample.length} sampled rows`);
-        else if (holds((r) => r[a] !== 0 && ratioClose(c, r[c], (100 * r[b]) / r[a], a, b, r[a], r[b]))) add(c, [a, b], `100 * ${numeric[b].name} / ${numeric[a].name}`, `equals 100 × ${numeric[b].name} ÷ ${numeric[a].name} on ${sample.length} sampled rows`);
+        else if (holds((r) => r[b] !== 0 && percentClose(c, r[c], (100 * r[a]) / r[b], a, b, r[a], r[b]))) add(c, [a, b], `100 * ${numeric[a].name} / ${numeric[b].name}`, `equals 100 × ${numeric[a].name} ÷ ${numeric[b].name} on ${sample.length} sampled rows`);
+        else if (holds((r) => r[a] !== 0 && percentClose(c, r[c], (100 * r[b]) / r[a], a, b, r[a], r[b]))) add(c, [a, b], `100 * ${numeric[b].name} / ${numeric[a].name}`, `equals 100 × ${numeric[b].name} ÷ ${numeric[a].name} on ${sample.length} sampled rows`);
         else {
           for (let d = 0; d < n; d++) {
             if (!fractions[d] || d === a || d === b || d === c) continue;
@@ -691,6 +696,11 @@ function sparseComputedColumns(table: TableProfile, numeric: readonly ColumnProf
     rowsFilled.set(key, filled);
     return filled.length >= 10 && columns.every((i) => filled.some((r) => r[i] !== filled[0][i])) && filled.every(f);
   };
+  // (Whole numbers spread over ten or more: a percentage written without decimals, not a small count or a flag.)
+  const wholePercent = (c: number) => {
+    const values = sampled.map((r) => r[c]).filter((v): v is number => typeof v === 'number');
+    return values.length > 0 && values.every((v) => Number.isInteger(v)) && Math.max(...values) - Math.min(...values) >= 10;
+  };
   const add = (target: number, from: number[], relation: string) => {
     if (seen.has(numeric[target].name)) return;
     seen.add(numeric[target].name);
@@ -707,6 +717,9 @@ function sparseComputedColumns(table: TableProfile, numeric: readonly ColumnProf
         else if (holds([c, a, b], (r) => close(r[c], (r[a] * r[b]) / 100))) add(c, [a, b], `${na} * ${nb} / 100`);
         else if (holds([c, a, b], (r) => r[b] !== 0 && close(r[c], r[a] / r[b]))) add(c, [a, b], `${na} / ${nb}`);
         else if (holds([c, a, b], (r) => r[a] !== 0 && close(r[c], r[b] / r[a]))) add(c, [a, b], `${nb} / ${na}`);
+        // A percentage of another column written as a whole number (-10 for 100 × -41 ÷ 375), rounded or cut short.
+        else if (wholePercent(c) && holds([c, a, b], (r) => r[b] !== 0 && Math.abs(r[c] - (100 * r[a]) / r[b]) < 1)) add(c, [a, b], `100 * ${na} / ${nb}`);
+        else if (wholePercent(c) && holds([c, a, b], (r) => r[a] !== 0 && Math.abs(r[c] - (100 * r[b]) / r[a]) < 1)) add(c, [a, b], `100 * ${nb} / ${na}`);
         else {
           for (let d = b + 1; d < n; d++) {
             if (d === c) continue;
