@@ -323,7 +323,9 @@ async function topAgainstRest(context: FamilyContext, table: TableProfile, measu
     if (!difference || difference.key.type !== 'number' || difference.key.value === 0) continue;
     const cut = python ? PYTHON_QUANTILE : NEAREST_RANK;
     // (Rows with no value of the first measure are neither above nor below its percentile: "the other rows" would take them in.)
-    const theRest = measure.nullFraction > 0 ? `the other ${rowsWord} with a known ${name}` : `the other ${rowsWord}`;
+    // (Only where such rows have the second measure: where they have neither, "the other rows" with its average are these.)
+    const unplaced = measure.nullFraction > 0 ? await query(context, `SELECT COUNT(*) FROM ${t} WHERE ${m} IS NULL AND ${y} IS NOT NULL`) : undefined;
+    const theRest = num(unplaced?.[0]?.[0]) > 0 ? `the other ${rowsWord} with a known ${name}` : `the other ${rowsWord}`;
     const ask = percent ? `By what percentage is their average ${yName} higher than that of ${theRest} (negative if lower)?` : `By how much is their average ${yName} higher than that of ${theRest} (negative if lower)?`;
     const question = `Take the ${rowsWord}${tableMention(context, table)} whose ${name} ${isAboveIts(name)} 90th percentile (${cut}). ${ask} Round to 2 decimals.`;
     const task = attempt.task({
