@@ -736,7 +736,7 @@ function yesNoWithComments(e: ColumnEvidence): boolean {
 
 /** Every value an empty string or NULL (a database that writes `''` where nothing was given, GTFS's `stop_desc`): empty. */
 /** A value masked by its publisher: a run of asterisks, X's or hashes, or a word that says it was withheld. */
-const MASKED = /^(\*{3,}|x{4,}|X{4,}|#{3,}|\[?(redacted|masked|withheld|suppressed)\]?)$/i;
+const MASKED = /^(\*{3,}|x{4,}|#{3,}|\[?(redacted|masked|withheld|suppressed)\]?)$/i;
 
 function blankOnly(e: ColumnEvidence): boolean {
   if (e.column.type !== 'text' || e.column.distinctCount > 1 || e.table.rowCount === 0) return false;
@@ -2126,7 +2126,8 @@ const RULES: Rule[] = [
     // (Whole numbers a file stores as floats, `11.0`, are integers here: Parquet writes a nullable int so.)
     const wholeReals = column.type === 'real' && Number.isInteger(num(column.min)) && Number.isInteger(num(column.max)) && column.samples.every((v) => v === null || Number.isInteger(v));
     // (A sequence of letters, `linker_primer_sequence` GTGCCAGCMGCCGCGGTAA, a primer's bases, is a string of symbols, no position.)
-    const symbols = column.type === 'text' && presentTexts(e).length > 0 && presentTexts(e).every((v) => /^[A-Za-z]{8,}$/.test(v.trim().replace(/[\s:]+$/, '')));
+    const bases = word === 'sequence' && column.type === 'text' ? presentTexts(e) : [];
+    const symbols = bases.length > 0 && bases.every((v) => /^[A-Za-z]{8,}$/.test(v.trim().replace(/[\s:]+$/, '')));
     if (word && !symbols && (column.type === 'text' || column.type === 'integer' || wholeReals) && !(column.type === 'text' && column.distinctCount > 50)) return { role: 'ordinal', rule: 'ordinal:name', confidence: 0.8, why: `named ${column.name}: ${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}` };
     return undefined;
   },

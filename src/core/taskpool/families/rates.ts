@@ -137,7 +137,8 @@ export const conditionalRateFamily: TaskFamily = {
           if (!quotable(value)) continue;
           // The outcome's rate among the filtered rows must differ from the rest more than chance (chi-square, 5%):
           // a rate that is the table's own says nothing about the filter.
-          const split = await query(context, `SELECT ${q(filter.name)} = ${sqlLiteral(value)} AS inside, COUNT(*), AVG(CASE WHEN ${targetSql(target, '')} THEN 1.0 ELSE 0.0 END) FROM ${q(table.name)} WHERE ${q(filter.name)} IS NOT NULL GROUP BY 1`);
+          // (Over the rows whose outcome is recorded, as the rate below.)
+          const split = await query(context, `SELECT ${q(filter.name)} = ${sqlLiteral(value)} AS inside, COUNT(*), AVG(CASE WHEN ${targetSql(target, '')} THEN 1.0 ELSE 0.0 END) FROM ${q(table.name)} WHERE ${q(filter.name)} IS NOT NULL AND ${q(target.column.name)} IS NOT NULL GROUP BY 1`);
           if (!split || !ratesDiffer(split.map((r) => ({ n: num(r[1]), rate: num(r[2]) })))) continue;
           const program = new TaskProgram(context, 'lookup');
           const filterMark = flagMark(context, table.name, filter, value);
