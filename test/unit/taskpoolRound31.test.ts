@@ -73,7 +73,7 @@ describe('task pool: after the blind review of the round-31 pools', function () 
       const column = cats.context.profile.tables[0].columns.find((c) => c.name === target)!;
       if (column.nullFraction === 0) continue;
       assert.ok(task.evidence.some((s) => s.code.includes(`"${target}" IS NOT NULL`)), `${task.question}: over the cats whose ${target} is recorded`);
-      assert.match(task.question, /whose .+ is not recorded are left out/, task.question);
+      assert.match(task.question, /with .+ unrecorded are left out/, task.question);
     }
   });
 });

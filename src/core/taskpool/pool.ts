@@ -13,7 +13,7 @@ import { taskPoolFamilies } from './families/index';
 import { columnNamer, rowsNoun, semanticsOf, type FamilyContext, type TaskFamily } from './families/kit';
 import { addEdge, buildStructuralGraph, columnNode } from './graph';
 import type { EvidenceGraph } from './graph';
-import { buildRubric, fileRoles, resembles, taskAnchors } from './rubric';
+import { buildRubric, fileRoles, taskAnchors } from './rubric';
 import type { ContaminationReference, TaskSpec } from './types';
 import type { TwinTables } from '../semantics/types';
 import { checkEvidence, nearDuplicateOf, trivialReason } from './validate';
@@ -182,9 +182,18 @@ export function namingLookAlikes(task: TaskSpec, profile: EnvironmentProfile, do
   const unnamed = unnamedLookAlikes(task, profile, documents, twins);
   // (…and a workbook's sheet that an edition of it stands beside, the LPI's `2007` beside `2010` … `2018`: a question of
   // one year's sheet says which, even of a column only that year has, whose like the other years hold under other names.)
+  // (An edition holds most of the other's columns: sheets of one workbook that share a `state` column are not editions.)
+  const columnsOf = (t: { columns: ReadonlyArray<{ name: string }> }) => new Set(t.columns.map((c) => c.name.toLowerCase()));
   const edition = (name: string) => {
     const table = profile.tables.find((t) => t.name === name);
-    return table !== undefined && /\.(xlsx|xlsm)$/i.test(table.sourceFile) && profile.tables.some((o) => o !== table && o.sourceFile === table.sourceFile && !o.parent && resembles(o, table) !== undefined);
+    if (table === undefined || !/\.(xlsx|xlsm)$/i.test(table.sourceFile)) return false;
+    const own = columnsOf(table);
+    return profile.tables.some((o) => {
+      if (o === table || o.sourceFile !== table.sourceFile || o.parent) return false;
+      const other = columnsOf(o);
+      const shared = [...own].filter((c) => other.has(c)).length;
+      return shared >= 3 && shared >= 0.5 * Math.min(own.size, other.size);
+    });
   };
   const named = tableNamed(task, profile, documents);
   return withTablesNamed(task.question, task.tables.filter((t) => unnamed.has(t) || (edition(t) && !named(t))), profile);
@@ -373,11 +382,12 @@ export function statingUnknownGroups(task: Pick<TaskSpec, 'evidence' | 'question
       const role = semanticsOf(context, table, m[1])?.role.value;
       if (!column || column.nullFraction === 0 || !role || !GROUP_ROLES.has(role)) continue;
       const phrase = nameOf(table, column.name);
-      if (said.has(phrase) || task.question.includes(`no ${phrase}`) || task.question.includes(`${phrase} is not recorded`)) continue;
+      if (said.has(phrase) || task.question.includes(`no ${phrase}`) || task.question.includes(`${phrase} unrecorded`)) continue;
       said.add(phrase);
       const rows = rowsNoun(context, context.profile.tables.find((t) => t.name === table)!);
-      // ("Cats with no food other are left out" reads as cats not fed other food: the value is what is missing.)
-      sentences.push(`${rows.charAt(0).toUpperCase()}${rows.slice(1)} whose ${phrase} is not recorded are left out.`);
+      // ("Cats with no food other are left out" reads as cats not fed other food: the value is what is missing, said
+      // in as many words, for a question has 60 at most.)
+      sentences.push(`${rows.charAt(0).toUpperCase()}${rows.slice(1)} with ${phrase} unrecorded are left out.`);
     }
   }
   if (sentences.length === 0) return task.question;
