@@ -2251,9 +2251,10 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   // it is (`stationcode`, `station_id`): its rows are those things, "stations".
   const titled = /\d/.test(words) || COLLECTION_WORDS.has(last) || /\s(across|by|per|over|vs|versus)\s/i.test(` ${words} `) || words.split(' ').length >= 4;
   if (titled) {
-    // (A title that opens with a plural noun, `cats_uk_reference`: the cats, whatever keys tag them.)
-    const opening = words.split(' ')[0].toLowerCase();
-    if (words.includes(' ') && /^[a-z]{4,}$/.test(opening) && pluralWord(opening) && !COLLECTION_WORDS.has(opening) && !PLURAL_MODIFIERS.has(opening) && !isCrypticName(opening) && !ownColumn(opening)) return opening;
+    // (A title that is a plural noun and words for the file only, `cats_uk_reference`: the cats, whatever keys tag
+    // them. `fish_lab_data` holds the lab's records of fish: "lab" says what the rows are.)
+    const [opening, ...after] = words.toLowerCase().split(' ');
+    if (after.length > 0 && after.every((w) => FILE_QUALIFIERS.test(w) || COLLECTION_WORDS.has(w)) && /^[a-z]{4,}$/.test(opening) && pluralWord(opening) && !COLLECTION_WORDS.has(opening) && !PLURAL_MODIFIERS.has(opening) && !isCrypticName(opening) && !ownColumn(opening)) return opening;
     const thing = keyed.map((c) => humanize((c.originalName || c.name).split('.').pop() ?? '').toLowerCase().split(' ')).find((w) => w.length === 2 && /^(code|id|number|no)$/.test(w[1]) && /^[a-z]{4,}$/.test(w[0]) && !isCrypticName(w[0]) && !pluralWord(w[0]) && !/^(record|row|line|item|entry|file|serial|sequence|index|object|unique|internal|external|global|local|reference)$/.test(w[0]));
     if (thing) return thing[0];
   }
