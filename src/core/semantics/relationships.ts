@@ -352,6 +352,17 @@ function viewComputedColumns(table: TableProfile): Array<Extract<Relationship, {
   return found;
 }
 
+/**
+ * The share of the smaller table's columns (by name, case aside, `except` left out) that the other holds too; 0 where
+ * fewer than three are shared. Editions of one table (a workbook's sheet per year) share most.
+ */
+export function columnsInCommon(a: TableProfile, b: TableProfile, except: readonly string[] = []): number {
+  const names = (t: TableProfile) => new Set(t.columns.filter((c) => !except.includes(c.name)).map((c) => c.name.toLowerCase()));
+  const [x, y] = [names(a), names(b)];
+  const shared = [...x].filter((n) => y.has(n)).length;
+  return shared >= 3 ? shared / Math.min(x.size, y.size) : 0;
+}
+
 /** Equal up to rounding: half a cent, or 0.1% (values stored rounded, a product of rounded factors). */
 const close = (a: number, b: number) => Math.abs(a - b) <= 0.005 + 1e-3 * Math.abs(b);
 
@@ -947,11 +958,7 @@ export function inferRelationships(db: Database, profile: EnvironmentProfile, pa
     const parent = profile.tables.find((t) => t.name === k.parent.table);
     if (!child || !parent || k.child.column.toLowerCase() !== k.parent.column.toLowerCase()) return false;
     if (!child.columns.find((c) => c.name === k.child.column)?.candidateKey || !parent.columns.find((c) => c.name === k.parent.column)?.candidateKey) return false;
-    const others = (t: TableProfile, key: string) => new Set(t.columns.filter((c) => c.name !== key).map((c) => c.name.toLowerCase()));
-    const a = others(child, k.child.column);
-    const b = others(parent, k.parent.column);
-    const shared = [...a].filter((n) => b.has(n)).length;
-    return shared >= 3 && shared >= 0.3 * Math.min(a.size, b.size);
+    return columnsInCommon(child, parent, [k.child.column, k.parent.column]) >= 0.3;
   };
   const foreignKeys = keys.filter((k) => k.source.kind === 'schema' || (!parallelPairs.has(pairKey(k.child.table, k.parent.table)) && !samePartition(k.child.table, k.parent.table) && !viewOfItsFile(k) && !(positions.has(k.child.column) && k.child.column === k.parent.column) && !rowNumbers(k) && !copiedLabel(k) && !editions(k)));
   return [...foreignKeys, ...parallel, ...derived, ...trends, ...computed];

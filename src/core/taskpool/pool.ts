@@ -22,6 +22,7 @@ import { tableNamed, unnamedLookAlikes, withTablesNamed } from './revise';
 import { emptyEntryTables, gridTables } from './grids';
 import { partScales } from './partScales';
 import { mixedOrGridMeasures } from './referenceGrids';
+import { columnsInCommon } from '../semantics/relationships';
 import { mostlyNotKnown, nearUniqueColumns, repetitionKey, spelledSeveralWays, type UngroupedColumn } from './repetition';
 import { MAX_QUESTION_WORDS } from './lint';
 import { namesTotalRows, statingTotalRows } from './totals';
@@ -183,17 +184,10 @@ export function namingLookAlikes(task: TaskSpec, profile: EnvironmentProfile, do
   // (…and a workbook's sheet that an edition of it stands beside, the LPI's `2007` beside `2010` … `2018`: a question of
   // one year's sheet says which, even of a column only that year has, whose like the other years hold under other names.)
   // (An edition holds most of the other's columns: sheets of one workbook that share a `state` column are not editions.)
-  const columnsOf = (t: { columns: ReadonlyArray<{ name: string }> }) => new Set(t.columns.map((c) => c.name.toLowerCase()));
   const edition = (name: string) => {
     const table = profile.tables.find((t) => t.name === name);
     if (table === undefined || !/\.(xlsx|xlsm)$/i.test(table.sourceFile)) return false;
-    const own = columnsOf(table);
-    return profile.tables.some((o) => {
-      if (o === table || o.sourceFile !== table.sourceFile || o.parent) return false;
-      const other = columnsOf(o);
-      const shared = [...own].filter((c) => other.has(c)).length;
-      return shared >= 3 && shared >= 0.5 * Math.min(own.size, other.size);
-    });
+    return profile.tables.some((o) => o !== table && o.sourceFile === table.sourceFile && !o.parent && columnsInCommon(table, o) >= 0.5);
   };
   const named = tableNamed(task, profile, documents);
   return withTablesNamed(task.question, task.tables.filter((t) => unnamed.has(t) || (edition(t) && !named(t))), profile);

@@ -57,9 +57,9 @@ async function partsOf(context: FamilyContext): Promise<Parts[]> {
 
 /** A text column of the view with one value per file, a different one in each, that names what each file is about. */
 async function columnNamingFiles(context: FamilyContext, view: TableProfile, key: ColumnProfile, files: number): Promise<ColumnProfile | undefined> {
+  const grouped = new Set(groupings(context, view).map((g) => g.name));
   for (const c of view.columns) {
-    if (c === key || c.type !== 'text' || c.distinctCount !== files || c.nullFraction > 0) continue;
-    if (!groupings(context, view).some((g) => g.name === c.name)) continue;
+    if (c === key || c.type !== 'text' || c.distinctCount !== files || c.nullFraction > 0 || !grouped.has(c.name)) continue;
     const rows = await query(context, `SELECT COUNT(DISTINCT ${q(c.name)}) FROM ${q(view.name)} GROUP BY ${q(key.name)}`);
     if (rows && rows.length === files && rows.every((r) => num(r[0]) === 1)) return c;
   }
