@@ -15,7 +15,7 @@ import { addEdge, buildStructuralGraph, columnNode } from './graph';
 import type { EvidenceGraph } from './graph';
 import { buildRubric, fileRoles, taskAnchors } from './rubric';
 import type { ContaminationReference, TaskSpec } from './types';
-import type { TwinTables } from '../semantics/types';
+import type { SemanticProfile, TwinTables } from '../semantics/types';
 import { checkEvidence, nearDuplicateOf, trivialReason } from './validate';
 import { phraseTask, type PhrasingModel } from './phrasing';
 import { tableNamed, unnamedLookAlikes, withTablesNamed } from './revise';
@@ -84,7 +84,7 @@ export interface TaskPoolResult {
 }
 
 /** What an environment lacks, in words, so a pool with few tasks explains itself. */
-function environmentNotes(profile: EnvironmentProfile, documents: DataDocument[]): string[] {
+function environmentNotes(profile: EnvironmentProfile, documents: DataDocument[], semantics: SemanticProfile): string[] {
   const notes: string[] = [];
   const tables = profile.tables.filter((t) => t.kind === 'table' || t.kind === 'view');
   if (tables.length === 0) notes.push('the environment has no tables: no data tasks can be built');
@@ -96,7 +96,9 @@ function environmentNotes(profile: EnvironmentProfile, documents: DataDocument[]
   if (usable.length > 0 && !usable.some((t) => t.columns.some((c) => c.type === 'integer' || c.type === 'real'))) {
     notes.push('no numeric columns: correlation, outlier, reconciliation and group-mean families have nothing to measure');
   }
-  if (usable.length > 0 && !usable.some((t) => t.columns.some((c) => c.type === 'date' || c.type === 'datetime'))) notes.push('no date columns: no change-over-time tasks');
+  // (A time the semantic profile reads, `2020m1` months or a year column, is one as much as a stored date.)
+  const timed = usable.some((t) => t.columns.some((c) => c.type === 'date' || c.type === 'datetime' || semantics.columns.some((s) => s.table === t.name && s.column === c.name && s.role.value === 'time')));
+  if (usable.length > 0 && !timed) notes.push('no time columns: no change-over-time tasks');
   if (documents.length === 0) notes.push('no documents: no document-grounded tasks');
   return notes;
 }
@@ -353,7 +355,7 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
     rejected,
     graph,
     families,
-    notes: environmentNotes(profile, documents),
+    notes: environmentNotes(profile, documents, semantics),
     ungrouped,
     elapsedMs: Date.now() - started,
   };
