@@ -4024,3 +4024,85 @@ describe('semantics rules: the forty-sixth set\'s rules stay off their look-alik
     }
   });
 });
+
+describe('semantics rules: ligands and receptors, a game catalogue, securities positions, wading birds, electrofishing sites (the forty-seventh set)', function () {
+  this.timeout(180_000);
+  const role = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).role.value;
+  const additivity = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).additivity?.value;
+
+  it('reads the electrofishing register by its Swedish notes sheet: coordinates, municipalities, heights above the sea, distances, size classes', async () => {
+    const env = await load('slu-sers-electrofishing-sites-xlsx');
+    const t = 'lista_elfiskelokaler_svenskt_elfiskeregister_220503_lokaluppgifter_elfiskelokaler';
+    for (const name of ['xkoorvdr', 'ykoorvdr', 'xkoorlok', 'ykoorlok', 'x_rt90_sju', 'y_rt90_sju', 's99_tm_n', 's99_tm_e', 'ddlat', 'ddlong', 'kommun', 'kommunnr']) assert.equal(role(env, t, name), 'geo', name);
+    assert.equal(column(env, t, 'xkoorlok').geo, 'latitude', 'X-koordinat (nord-syd): a northing');
+    assert.equal(column(env, t, 'ykoorlok').geo, 'longitude', 'Y-koordinat (väst-öst): an easting');
+    for (const name of ['hoh', 'avstupp', 'avstner']) assert.equal(additivity(env, t, name), 'non-additive', name);
+    for (const name of ['avriomrk', 'andsjopr']) assert.equal(role(env, t, name), 'ordinal', `${name}: <10, <100 … >10000`);
+  });
+
+  it('reads the securities positions: ND among numbers is no data, and a position written pos is a level', async () => {
+    const env = await load('frb-cross-border-securities-positions-csv');
+    const t = 'bertaut_judson_positions_liabs_2021';
+    for (const kind of ['agcy', 'corp', 'stk', 'treas']) {
+      assert.equal(role(env, t, `ftot_${kind}_survey_pos`), 'measure', `${kind}: ND in eleven months of twelve`);
+      assert.equal(additivity(env, t, `ftot_${kind}_est_pos`), 'semi-additive', kind);
+      assert.equal(additivity(env, t, `ftot_${kind}_adj_net_flow`), 'additive', `${kind}: a flow of the month`);
+    }
+  });
+
+  it('reads the game catalogue: price tiers and owner buckets are ordered bands, an app id glued to its noun identifies', async () => {
+    const env = await load('crawlora-steam-catalog-jsonl');
+    for (const name of ['price_tier', 'owners_bucket']) assert.equal(role(env, 'sample', name), 'ordinal', name);
+    assert.equal(role(env, 'sample', 'appid'), 'identifier');
+  });
+
+  it('reads the ligand–receptor database: UniProt entry names (KLRG2_HUMAN) identify', async () => {
+    const env = await load('cellphonedb-ligand-receptor-sqlite');
+    assert.equal(role(env, 'protein_table', 'protein_name'), 'identifier');
+  });
+
+  it('reads the wading birds: a brood counted in chicks is a size, a start date as 2-Apr is a date, an end date 81–155 a day of the year', async () => {
+    const env = await load('weecology-everglades-wading-birds-csv');
+    assert.equal(role(env, 'nest_success', 'brood'), 'measure', '"number of chicks"');
+    assert.equal(role(env, 'nest_success', 'start_date'), 'time', '2-Apr, 3/20/06');
+    assert.equal(role(env, 'nest_success', 'end_date'), 'time');
+  });
+});
+
+describe('semantics rules: the forty-seventh set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps North Dakota a state among codes, a count of positions held additive, a paid amount and an acid measures', async () => {
+    const states = ['ND', 'SD', 'MN', 'MT', 'IA', 'WI'];
+    const rows = Array.from({ length: 36 }, (_, i) => `J${i},${states[i % 6]},${1 + (i % 3)},${100 + i * 7},${(i % 9) / 10 + 3}`);
+    const folder = makeFolder({ 'judges.csv': ['judge,state,count_positions,paid,acid', ...rows].join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'judges', 'state')?.role.value, 'measure', 'ND is a state among states');
+      assert.equal(found(env, 'judges', 'count_positions')?.additivity?.value, 'additive', 'positions held by each judge, counted');
+      assert.equal(found(env, 'judges', 'paid')?.role.value, 'measure', 'paid ends in "id" but is an amount');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('reads ND as a placeholder only where it is the one text among numbers', function () {
+    assert.equal(fingerprint(['ND', '12', '15', 'ND', '19']).missingText > 0, true);
+    assert.equal(fingerprint(['ND', 'SD', 'MN', 'ND']).missingText, 0, 'codes among codes');
+    assert.equal(fingerprint(['ND', '12', 'x', '15', '19']).missingText, 0, 'another text beside it');
+  });
+
+  it('keeps a described coordinate system\'s code no coordinate, and a nest number a nest\'s number', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => `${i},${[3006, 3021, 4326][i % 3]},${1 + (i % 12)},${2000 + (i % 5)}`);
+    const dictionary = '| Column | Description |\n|---|---|\n| epsg | Code of the coordinate reference system the coordinates are in |\n| nest | number of the nest within the colony |\n';
+    const folder = makeFolder({ 'sites.csv': ['site,epsg,nest,year', ...rows].join('\n') + '\n', 'README.md': dictionary });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'sites', 'epsg')?.role.value, 'geo', 'the code of a system, not a coordinate');
+      assert.equal(found(env, 'sites', 'nest')?.role.value, 'identifier', '"number of the nest": which nest');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

@@ -51,6 +51,7 @@ import {
   translationLanguage,
   spanOfTime,
   textTokens,
+  gluedIdNoun,
 } from './lexicon';
 import { normalName } from './dictionary';
 import type { Additivity, Aggregation, CardinalityBand, ColumnRole, ColumnSemantics, DictionaryEntry, Fact, GeoKind, IdentifierKind, StructuredKind, TimeInfo, Unit } from './types';
@@ -511,6 +512,11 @@ const timeRules: Rule[] = [
     // `day`, or a date's day part beside its year and month (`birth_day`, `death_day`): most days of a month occur.
     const dayPart = n.tokens.length === 1 || leafTokens(e).length === 1 ? n.last === 'day' : only && n.tokens[n.tokens.length - 1] === 'day' && column.distinctCount >= 20;
     if (dayPart && Number.isInteger(min) && min >= 1 && max <= 31) return { role: 'time', rule: 'time:day-of-month', confidence: 0.8, why: `named ${column.name}, integers 1–31`, time: { storage: 'text', grain: 'other' } };
+    // A `date` written as a whole number within one year's days (`end_date` 81–155, "fledge or failure date", the year
+    // in another column): the day of the year.
+    if (n.last === 'date' && column.type === 'integer' && min >= 1 && max <= 366 && column.distinctCount >= 10 && e.table.columns.some((c) => c !== column && nameTokens(c.originalName || c.name).some((t) => YEAR_WORDS.has(t)))) {
+      return { role: 'time', rule: 'time:day-of-year', confidence: 0.6, why: `named ${column.name}, whole numbers ${min}–${max} beside a year: the day of the year`, time: { storage: 'text', grain: 'day', layout: 'day of year' } };
+    }
     return undefined;
   },
   (e, n) => {
@@ -577,10 +583,22 @@ const timeRules: Rule[] = [
     // A date written mostly as a year (`1981`, some `1981-1982` or words): years.
     if (timeName && f.yearText >= 0.8) return { role: 'time', rule: 'time:name-and-years', confidence: 0.7, why: `named ${column.name}, ${Math.round(f.yearText * 100)}% of values are four-digit years`, time: { storage: 'text', grain: 'year', layout: 'YYYY' } };
     // (…dates with a year of two digits, `4/23/13`, among them: the loader reads no such date, the name and the values do.)
-    if (timeName && f.dateLike + f.shortYearDate >= 0.5) return { role: 'time', rule: 'time:name-and-dates', confidence: 0.7, why: `named ${column.name}, most values read as dates${f.shortYearDate > 0 ? ' (some with a year of two digits)' : ''}`, time: { storage: 'mixed', grain: 'day' } };
+    // (…and so do a day and a month with the year left to another column, `2-Apr`, `26-Feb`, beside `3/20/06`.)
+    const dayMonths = timeName ? dayMonthShare(e) : 0;
+    if (timeName && f.dateLike + f.shortYearDate + dayMonths >= 0.5) return { role: 'time', rule: 'time:name-and-dates', confidence: 0.7, why: `named ${column.name}, most values read as dates${f.shortYearDate > 0 ? ' (some with a year of two digits)' : ''}${dayMonths > 0 ? ' (some a day and a month, the year elsewhere)' : ''}`, time: { storage: 'mixed', grain: 'day' } };
     return undefined;
   },
 ];
+
+const MONTH_ABBREVIATION = '(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
+/** A day and a month written without their year (`2-Apr`, `26 Feb`, `Apr 2`, `3-Feb-03`). */
+const DAY_MONTH = new RegExp(`^(\\d{1,2}[- ]${MONTH_ABBREVIATION}([- ]\\d{2})?|${MONTH_ABBREVIATION}[- ]\\d{1,2})$`, 'i');
+
+/** The share of a text column's present values that are a day and a month (`2-Apr`), the year told elsewhere. */
+function dayMonthShare(e: ColumnEvidence): number {
+  const texts = presentTexts(e).map((v) => v.trim());
+  return texts.length === 0 ? 0 : texts.filter((v) => DAY_MONTH.test(v)).length / texts.length;
+}
 
 /** `18:00`, `9:30:15`, `20:45 CET`, `13:00 UTC-3`. */
 const CLOCK_TIME = /^([01]?\d|2[0-3]):[0-5]\d(:[0-5]\d)?(\s+[A-Za-z]{2,5}([+-]\d{1,2})?)?$/;
@@ -867,12 +885,21 @@ function scaleLabels(e: ColumnEvidence): string | undefined {
   if (numbered.length >= 2 && new Set(numbered.map((m) => m![1])).size === 1 && values.length - numbered.length <= 1) return `${numbered[0]![1]}es numbered ${numbered.map((m) => m![2].toUpperCase()).join(', ')}`;
   const counted = values.map((v) => /^(\d{1,2}) ([a-z]+)$/.exec(v)).filter((m) => m !== null);
   if (counted.length >= 3 && new Set(counted.map((m) => m![2])).size === 1 && new Set(counted.map((m) => m![1])).size === counted.length && values.length - counted.length <= 2) return `sizes counted in ${counted[0]![2]}s (${counted.map((m) => m![0]).slice(0, 3).join(', ')} …)`;
-  // (A month and its year, `09-1986`, is no range.)
+  // (A month and its year, `09-1986`, is no range.) Bounds are read with their thousands separators dropped and their
+  // words spaced out (SteamSpy's `5,000,000 .. 10,000,000`; a price tier's `under5`, `5to15`, `over60`).
+  const spaced = values.map((v) => v.replace(/(\d),(\d{3})(?=\D|$)/g, '$1$2').replace(/(\d),(\d{3})(?=\D|$)/g, '$1$2').replace(/\s*\.\.\s*/g, ' to ').replace(/([a-z])(\d)/g, '$1 $2').replace(/(\d)([a-z])/g, '$1 $2'));
   const bounds = (v: string) => v.split(/ ?(?:to|-|–) ?/).map(Number);
-  const ranges = values.filter((v) => /^\d+(\.\d+)? ?(to|-|–) ?\d+(\.\d+)?$/.test(v) && bounds(v)[0] < bounds(v)[1] && !(bounds(v)[0] <= 31 && bounds(v)[1] >= 1000));
+  const ranges = spaced.filter((v) => /^\d+(\.\d+)? ?(to|-|–) ?\d+(\.\d+)?$/.test(v) && bounds(v)[0] < bounds(v)[1] && !(bounds(v)[0] <= 31 && bounds(v)[1] >= 1000 && bounds(v)[1] <= 2100));
   // (…with a band open at either end, `<1` and `90+`, `under 5` and `85 and over`: the first and the last.)
-  const openEnds = values.filter((v) => /^(<|>|≤|≥|<=|>=|under |over |below |above )\s?\d+$|^\d+ ?\+$|^\d+ (and|or) (over|older|more|above)$/.test(v));
+  const openEnds = spaced.filter((v) => /^(<|>|≤|≥|<=|>=|under |over |below |above )\s?\d+(\.\d+)?$|^\d+ ?\+$|^\d+ (and|or) (over|older|more|above)$/.test(v));
   if (ranges.length >= 3 && openEnds.length <= 2 && ranges.length + openEnds.length >= values.length - 1) return `ranges of a number (${[...openEnds.slice(0, 1), ...ranges].slice(0, 3).join(', ')} …)`;
+  // Classes told by their bounds alone (a catchment's size `<10`, `<100`, `<1000`, `>1000` km²; a lake share `<01`,
+  // `<05`, `<10`, `>10`): at least three bounds on one side, the last class open the other way.
+  const below = spaced.filter((v) => /^(<|≤|<=|under |below )\s?\d+(\.\d+)?$/.test(v));
+  const above = spaced.filter((v) => /^(>|≥|>=|over |above )\s?\d+(\.\d+)?$|^\d+ ?\+$/.test(v));
+  const side = below.length >= above.length ? below : above;
+  const boundOf = (v: string) => Number(/\d+(\.\d+)?/.exec(v)![0]);
+  if (side.length >= 3 && new Set(side.map(boundOf)).size === side.length && Math.min(below.length, above.length) <= 2 && below.length + above.length >= values.length - 2) return `classes told by their bounds (${values.filter((v, at) => side.includes(spaced[at])).slice(0, 3).join(', ')} …)`;
   // Bands coded as their bounds (the EU's fleet data: a vessel length `VL0010` = 0–10 m, `VL1218`, `VL40XX` = 40 m
   // and over; a mesh size `16D20` = 16–20 mm, `100DXX`), with `NK` (not known) beside them: steps of one scale.
   // (Bands join up, one's upper bound another's lower, where codes of letters and four digits, `AB1234`, do not.)
@@ -979,6 +1006,10 @@ function describedIdentifier(described: readonly string[], description?: string)
     if (ahead.some((w) => COUNT_WORDS.has(w) || ADDITIVE_WORDS.has(w) || NON_ADDITIVE_WORDS.has(w) || STATISTIC_WORDS.has(w) || NUMBERS_OF_SCIENCE.test(w))) continue;
     return `${ahead[ahead.length - 1]} number`;
   }
+  // A compound of Swedish, German or Dutch whose last part is the number (`Huvudflodområdesnummer` "main river basin
+  // number", `Biflödesnummer`, `Kundennummer`) opening the description: the number a thing is known by.
+  const compound = /^\s*(\p{L}{4,}?)s?nummer(?!\p{L})/iu.exec(description ?? '');
+  if (compound && !/^(an|anzahl|antal|aantal)$/i.test(compound[1])) return `${compound[1].toLowerCase()} number`;
   const at = head.findIndex((w) => DESCRIBED_KEY_WORDS.has(w));
   if (at < 0) return undefined;
   const before = head.slice(0, at);
@@ -1250,6 +1281,8 @@ function describedPlace(described: readonly string[]): (typeof GEO_WORDS)[string
   return undefined;
 }
 
+/** A word for a coordinate, in English and the languages of official registers (Swedish `koordinat` and its compounds, `mynningskoordinat`). */
+const COORDINATE_WORD = /koordinat|^co-?ordinates?$|^coordonn[ée]es?$|^coordenadas?$|^coordinat[ae]$|^koordinaatti/;
 const WKT = /^\s*(SRID=\d+;\s*)?(POINT|LINESTRING|POLYGON|MULTIPOINT|MULTILINESTRING|MULTIPOLYGON|GEOMETRYCOLLECTION|CIRCULARSTRING|TRIANGLE|TIN)\s*(Z|M|ZM)?\s*(\(|EMPTY\b)/i;
 const CRS_WKT = /^\s*(GEOGCS|PROJCS|GEOCCS|COMPD_CS|VERT_CS|LOCAL_CS|GEOGCRS|PROJCRS|GEODCRS|BOUNDCRS|COMPOUNDCRS|VERTCRS)\s*\[/;
 const GEOJSON = /^\s*\{\s*"type"\s*:\s*"(Point|LineString|Polygon|MultiPoint|MultiLineString|MultiPolygon|GeometryCollection|Feature)"/;
@@ -1680,6 +1713,9 @@ const RULES: Rule[] = [
     const places = placesOfTable(e.table);
     if (!kind && places && column.type === 'text' && words.length === 1 && (/^(name|title|label)$/.test(head) || (/^(tag|code|abbr|abbreviation|iso)$/.test(head) && !e.declaredKey && !e.referenced && presentTexts(e).every((v) => /^[A-Z]{2,3}$/.test(v.trim()))))) kind = places;
     if (!kind && n.tokens.length === 1) kind = n.tokens.map((t) => GEO_WORDS[t]).find(Boolean);
+    // …or its number glued on (`KOMMUNNR`, `kreisnummer`, `countyno`): the area, written as its official number.
+    const gluedNumber = n.tokens.length === 1 ? /^([a-z]{4,}?)(nr|no|nummer|kod|kode)$/.exec(n.tokens[0]) : null;
+    if (!kind && gluedNumber && GEO_WORDS[gluedNumber[1]] && !/^(lat|latitude|lon|lng|long|longitude|address|street)$/.test(gluedNumber[1]) && !column.candidateKey) kind = GEO_WORDS[gluedNumber[1]];
     // An ISO code of what the rows are about (`iso_code` beside `country`: `AFG`, `OWID_WRL`): the country, written as a code.
     // (…or by its ISO 3166 name, `alpha_two_code`, `alpha2`.)
     if (!kind && (before === 'iso' || n.tokens.some((t) => /^alpha(2|3|_?two|_?three)?$/.test(t))) && (head === 'code' || head === 'cd' || /^alpha(2|3)$/.test(head ?? '')) && column.type === 'text' && e.fingerprint.countryCode >= 0.5 && !column.candidateKey) kind = 'country';
@@ -1688,6 +1724,18 @@ const RULES: Rule[] = [
     const axisAt = n.described.findIndex((w, at) => (w === 'x' || w === 'y') && /^coordinates?$/.test(n.described[at + 1] ?? ''));
     const projectedAxis = e.dictionary && isNumber(column) ? (n.described.find((w) => w === 'easting' || w === 'northing') ?? (axisAt >= 0 ? (n.described[axisAt] === 'x' ? 'easting' : 'northing') : undefined)) : undefined;
     if (!kind && projectedAxis) return { role: 'geo', rule: 'geo:grid-coordinate', confidence: 0.7, why: `described as "${e.dictionary!.description}": the ${axisAt >= 0 ? `${n.described[axisAt]} coordinate` : projectedAxis} of a position`, geo: projectedAxis === 'easting' ? 'longitude' : 'latitude' };
+    // A coordinate by its description in the publisher's language ("X-koordinat (nord-syd; sexsiffrig RT90 …)",
+    // "Koordinat (väst-öst, Sweref99 TM)", "coordonnée Lambert 93"), not the code of a coordinate system or its precision.
+    const coordinateAt = n.described.findIndex((w) => COORDINATE_WORD.test(w));
+    if (!kind && e.dictionary && isNumber(column) && coordinateAt >= 0 && !n.described.some((w) => /^(system|systems|epsg|srid|crs|precision|accuracy|uncertainty|error|datum|zone|projection|reference|referens)$/.test(w))) {
+      // (The axis by the compass where the description gives it, "nord-syd" a northing, "väst-öst" an easting, read in
+      // the description itself: its words carry their accents.)
+      const text = e.dictionary.description.toLowerCase();
+      const eastWest = /(^|[^\p{L}])(east|west|öst|väst|ost|est|ouest|oeste|este|øst|vest)[\s-]+(east|west|öst|väst|ost|est|ouest|oeste|este|øst|vest)(?!\p{L})|(^|[^\p{L}])(easting|eastings)(?!\p{L})/u.test(text);
+      const northSouth = /(^|[^\p{L}])(north|south|nord|syd|süd|sud|norr|söder|norte|sur)[\s-]+(north|south|nord|syd|süd|sud|norr|söder|norte|sur)(?!\p{L})|(^|[^\p{L}])(northing|northings)(?!\p{L})/u.test(text);
+      const axis = northSouth && !eastWest ? 'latitude' : eastWest && !northSouth ? 'longitude' : n.described.includes('y') ? 'latitude' : 'longitude';
+      return { role: 'geo', rule: 'geo:grid-coordinate', confidence: 0.65, why: `described as "${e.dictionary.description}": a coordinate of a position`, geo: axis };
+    }
     // A position on a grid or a projected map (`xcoord`, `y_coord`): where the thing is, as a pair of coordinates.
     const gridAxis = /^([xy])_?coord(inate)?s?$/.exec(words.join('_'));
     if (!kind && gridAxis && isNumber(column)) return { role: 'geo', rule: 'geo:grid-coordinate', confidence: 0.6, why: `named ${column.name}: the ${gridAxis[1]} coordinate of a position`, geo: gridAxis[1] === 'x' ? 'longitude' : 'latitude' };
@@ -1739,7 +1787,7 @@ const RULES: Rule[] = [
     // Numbers name places only as codes of areas (a district number, a state FIPS code), never below zero (an
     // `oxidation_state` of -5…9 is a charge).
     // (A municipality's code in numbers, `codi_municipi` 19, is the municipality.)
-    const coded = n.tokens.some((t) => /^(code|codi|codigo|cod|cd)$/.test(t));
+    const coded = n.tokens.some((t) => /^(code|codi|codigo|cod|cd)$/.test(t)) || gluedNumber !== null;
     if (isNumber(column) && !['postal-code', 'county', 'region', 'state'].includes(kind) && !(kind === 'city' && coded)) return undefined;
     if (isNumber(column) && num(column.min) < 0) return undefined;
     // (A zip code written as a real, `60625.0`, by a tool that read the column as numbers, is still the zip code.)
@@ -2284,6 +2332,17 @@ const RULES: Rule[] = [
     const shown = presentTexts(e).map((v) => v.trim());
     const coded = n.last === 'name' && !personWord && shown.length >= 20 && shown.filter((v) => !/\s/.test(v)).length >= 0.95 * shown.length && shown.filter((v) => /\d/.test(v) && /[A-Za-z]/.test(v)).length >= 0.8 * shown.length && present(e).distinct >= 0.9 * present(e).rows;
     if (coded) return { role: 'identifier', rule: 'identifier:coded-names', confidence: 0.6, why: `named ${column.name}, but its values are codes without spaces, one per row (${shown[0]})`, identifier: 'code' };
+    // …and so are names written as a code and a register's suffix, UniProt's entry names (`KLRG2_HUMAN`, `ITB1_HUMAN`):
+    // capitals and digits, an underscore, then one suffix on nearly every one.
+    const suffixes = new Map<string, number>();
+    for (const v of shown) {
+      const m = /^[A-Z0-9]{2,12}_([A-Z0-9]{2,6})$/.exec(v);
+      if (m) suffixes.set(m[1], (suffixes.get(m[1]) ?? 0) + 1);
+    }
+    const suffix = [...suffixes.entries()].sort((a, b) => b[1] - a[1])[0];
+    if (n.last === 'name' && !personWord && shown.length >= 20 && suffix && suffix[1] >= 0.8 * shown.length && present(e).distinct >= 0.9 * present(e).rows) {
+      return { role: 'identifier', rule: 'identifier:coded-names', confidence: 0.6, why: `named ${column.name}, but its values are codes with one register's suffix (${shown[0]}, _${suffix[0]})`, identifier: 'code' };
+    }
     // The name of a table or a column (`f_table_name`, `column_name` of a catalogue): it refers to that table by name.
     const before = n.tokens[n.tokens.length - 2];
     // (A catalogue of columns names each table on many rows: there the table's name is a grouping.)
@@ -2358,7 +2417,19 @@ const RULES: Rule[] = [
     const min = num(column.min);
     const max = num(column.max);
     // An entity numbered by its noun alone (`firm` 1–10 in a panel, `patient`, `household`): who the row is about.
-    if (column.type === 'integer' && n.tokens.length === 1 && ENTITY_NOUNS.has(n.tokens[0]) && min >= 0) {
+    // Whole numbers a description says are codes of a range ("Länen kodas 1 till 25 (Stockholms till Norrbottens
+    // län)", "coded 1 to 9"; not "Coded {0} if there was no shootout"): categories, places where it names a kind of place.
+    const codedBy = e.dictionary && column.type === 'integer' && column.distinctCount <= 50 ? /(^|[^\p{L}])(coded|kodas|kodad|kodade|kodiert|codé|codée|codés|codificad[oa]s?|codificat[oi])\s+(as\s+|from\s+|från\s+|von\s+|de\s+|da\s+)?\d+\s*(to|till|bis|à|a|-|–)\s*\d+(?!\p{L})/iu.exec(e.dictionary.description) : null;
+    if (codedBy) {
+      const place = /(^|[^\p{L}])(län|county|counties|kommun|kommuner|municipality|municipalities|region|regions|state|states|province|provinces|district|districts|country|countries|landkreis|kreis|département|provincia|comune|fylke|maakunta)(?!\p{L})/iu.exec(e.dictionary!.description);
+      if (place) return { role: 'geo', rule: 'geo:described-codes', confidence: 0.6, why: `described as "${e.dictionary!.description}": the code of a ${place[2].toLowerCase()}`, geo: /^(kommun|kommuner|municipality|municipalities|comune)$/i.test(place[2]) ? 'city' : /^(country|countries)$/i.test(place[2]) ? 'country' : /^(region|regions|district|districts|maakunta)$/i.test(place[2]) ? 'region' : 'county' };
+      return { role: 'dimension', rule: 'dimension:described-codes', confidence: 0.6, why: `described as "${e.dictionary!.description}": codes of a category` };
+    }
+    // (Not where its description counts what it holds, `brood` "number of chicks", `clutch` "number of eggs": a size.)
+    // ("Number of the nest within the colony" says which nest: the count names things other than the row's own.)
+    const counted = n.described[2];
+    const countedInside = /^(number|count|no)$/.test(n.described[0] ?? '') && n.described[1] === 'of' && counted !== undefined && !/^(the|a|an|this|each|that|its)$/.test(counted) && counted !== n.tokens[0] && counted !== ENTITY_NOUNS_PLURAL(n.tokens[0]);
+    if (column.type === 'integer' && n.tokens.length === 1 && ENTITY_NOUNS.has(n.tokens[0]) && min >= 0 && !countedInside) {
       return { role: 'identifier', rule: 'identifier:entity-number', confidence: 0.7, why: `named ${column.name}, integers ${column.min}–${column.max}: the number of the ${n.tokens[0]} a row is about`, identifier: column.candidateKey ? 'primary-key' : 'code' };
     }
     // The number on a tag fixed to a tree, an animal or a stem (`tag`, `stemtag`, `tag_no`): what it identifies.
@@ -2392,7 +2463,9 @@ const RULES: Rule[] = [
     // So does one of ten digits or more, all of about one length (`idcensus` 1500100100000–51502300200000): a code
     // built of parts, where amounts of a thousand million would spread over many lengths.
     const longCode = num(column.min) >= 1e9 && num(column.max) < 100 * num(column.min);
-    const codeName = longCode || (n.tokens.length === 1 ? n.tokens[0].length <= 4 || /\d/.test(n.tokens[0]) : n.tokens.some((t) => /\d/.test(t) || t === 'numeric'));
+    // (…or an `id` glued to its noun, Steam's `appid`, `userid`: not a word that ends so, `acid`, `paid`, `fluid`.)
+    const gluedId = n.tokens.length === 1 && gluedIdNoun(n.tokens[0]) !== undefined;
+    const codeName = longCode || gluedId || (n.tokens.length === 1 ? n.tokens[0].length <= 4 || /\d/.test(n.tokens[0]) : n.tokens.some((t) => /\d/.test(t) || t === 'numeric'));
     // (A stray empty row, a spreadsheet's footnote, leaves them unique where they are set.)
     const uniqueWhereSet = column.candidateKey || (column.nullFraction * e.table.rowCount <= 1 && column.distinctCount >= e.table.rowCount - 1 && num(column.max) - num(column.min) + 1 === column.distinctCount);
     if (!measureWord && !described && codeName && column.type === 'integer' && uniqueWhereSet && e.table.rowCount >= 20 && !nonAdditiveMorpheme(n.tokens, KNOWN_WORDS)) {
@@ -2532,6 +2605,8 @@ function otherOf(e: ColumnEvidence): string | undefined {
  * Nouns of the entities a panel or a study follows, which numbered alone (`firm`, `patient`) name the entity:
  * `firm` 1–10 of Grunfeld's panel, `patient` 1–200 of a trial. Places (`state`, `country`) are codes of their own kind.
  */
+/** A noun's plural, as a description counts it (`nest` → nests). */
+const ENTITY_NOUNS_PLURAL = (noun: string): string => (/(s|sh|ch|x)$/.test(noun) ? `${noun}es` : /[^aeiou]y$/.test(noun) ? `${noun.slice(0, -1)}ies` : `${noun}s`);
 const ENTITY_NOUNS = new Set(['nest', 'brood', 'litter', 'colony', 'firm', 'company', 'individual', 'person', 'subject', 'patient', 'household', 'respondent', 'participant', 'plant', 'establishment', 'hospital', 'school', 'store', 'shop', 'farm', 'student', 'pupil', 'worker', 'employee', 'customer', 'user', 'animal', 'tree']);
 
 const PLACE_CODE_HEADER = new RegExp(`^(${US_STATE_CODES.join('|')})$`);
@@ -2756,6 +2831,11 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   if (tokens.length >= 2 && tokens[tokens.length - 1] === 'available' && /[a-z]{2,}s$/.test(tokens[tokens.length - 2]) && !TIME_WORDS.has(tokens[tokens.length - 2])) {
     return { value: 'semi-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:available-now' }, why: `named ${evidence.column.name}: ${tokens[tokens.length - 2]} available at a moment, a level` };
   }
+  // A position written short at a name's head (`ftot_stk_est_pos`) in a file of positions or holdings
+  // (`bertaut_judson_positions_liabs_2021`): what is held at the period's end, a level, not summed over time.
+  if (tokens.length >= 2 && /^(pos|posn)$/.test(tokens[tokens.length - 1]) && tableTokens.some((t) => /^(positions|holdings)$/.test(t))) {
+    return { value: 'semi-additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:position-held' }, why: `named ${evidence.column.name} in ${evidence.table.name}: a position held at the period's end, a level` };
+  }
   // (Only where the name says "per": `pop_1000` is as often a population in thousands.)
   const per = tokens.includes('per') ? perThousand(tokens) : undefined;
   if (per) return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:per-thousand' }, why: `named ${evidence.column.name}: a figure ${per.replace(/k$/, ',000')}, a rate` };
@@ -2810,7 +2890,13 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   // How far each row is from something ("Euclidean distance to power lines", `dist_to_road`): a property of where it
   // is, averaged; a distance travelled (`distance`, `trip_distance`) adds up.
   const distanceTo = (words: readonly string[]) => words.some((w, at) => /^(distance|dist)$/.test(w) && /^(to|from)$/.test(words[at + 1] ?? '') && words[at + 2] !== undefined);
-  if (distanceTo(tokens) || distanceTo(described)) return { value: 'non-additive', confidence: 0.65, source: distanceTo(tokens) || !evidence.dictionary ? { kind: 'rule', rule: 'additivity:distance-to' } : { kind: 'dictionary', file: evidence.dictionary.file, line: evidence.dictionary.line }, why: 'a distance from each row\'s place to something: where it is, averaged, not summed' };
+  // (…in the languages of official registers too, read from the description itself, a unit in brackets between:
+  // "Avstånd (km) till uppströms sjö", "Entfernung zum Ufer".)
+  const distanceToDescribed = evidence.dictionary !== undefined && /(^|[^\p{L}])(avstånd|afstand|abstand|entfernung|distancia|distanza|etäisyys)(\s*\([^)]*\))?\s+(till|från|zu|zum|zur|von|a|al|desde|hasta|naar|van|til|fra)\s+\p{L}/iu.test(evidence.dictionary.description);
+  // A height above the sea ("Höjd över havet i meter", "altitude above mean sea level"): where a place lies, averaged.
+  const aboveSea = evidence.dictionary ? /(^|[^\p{L}])(above|över|over|über|au-dessus|sobre|sopra|boven)\s+(the\s+|du\s+|dem\s+|el\s+|il\s+)?(mean\s+)?(sea|havet|havsytan|meeresspiegel|niveau de la mer|nivel del mar|livello del mare|zeeniveau|normalnull)(?!\p{L})/iu.exec(evidence.dictionary.description) : null;
+  if (aboveSea) return { value: 'non-additive', confidence: 0.7, source: { kind: 'dictionary', file: evidence.dictionary!.file, line: evidence.dictionary!.line }, why: `described as "${evidence.dictionary!.description}": a height above the sea, where a place lies, averaged, not summed` };
+  if (distanceTo(tokens) || distanceTo(described) || distanceToDescribed) return { value: 'non-additive', confidence: 0.65, source: distanceTo(tokens) || !evidence.dictionary ? { kind: 'rule', rule: 'additivity:distance-to' } : { kind: 'dictionary', file: evidence.dictionary.file, line: evidence.dictionary.line }, why: 'a distance from each row\'s place to something: where it is, averaged, not summed' };
   const perArea = perAreaUnit(evidence);
   if (perArea) return { value: 'non-additive', confidence: 0.75, source: evidence.dictionary && perArea.from === 'dictionary' ? { kind: 'dictionary', file: evidence.dictionary.file, line: evidence.dictionary.line } : { kind: 'rule', rule: 'additivity:per-area' }, why: `in ${perArea.unit}: a quantity per area, averaged, not summed` };
   // A concentration (`mg/L`, `g/L`, `µg/m3`, ppm) or a reading of a probe (pH, mV, µS/cm), in the description, the

@@ -129,6 +129,23 @@ function entryFor(entries: readonly DictionaryEntry[], table: TableProfile, colu
   return unit ? { ...chosen!, unit } : chosen;
 }
 
+/** The codes files write for a number not known, below every real value of a measure that is never negative. */
+const MISSING_CODES = new Set([-9, -99, -999, -9999, -99999]);
+
+/** A measure's negative missing-value code: one of MISSING_CODES as its least value, and no other value below zero. */
+function missingCode(db: Database, table: TableProfile, column: ColumnProfile): ColumnSemantics['missingCode'] {
+  if ((column.type !== 'integer' && column.type !== 'real') || typeof column.min !== 'number' || !MISSING_CODES.has(column.min)) return undefined;
+  try {
+    const c = q(column.name);
+    const row = db.exec(`SELECT COUNT(CASE WHEN ${c} = ${column.min} THEN 1 END), MIN(CASE WHEN ${c} > ${column.min} THEN ${c} END) FROM ${q(table.name)}`)[0]?.values[0];
+    const rows = Number(row?.[0] ?? 0);
+    const next = row?.[1];
+    return rows > 0 && typeof next === 'number' && next >= 0 ? { value: column.min, rows } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Infers the semantic profile from the image database of an environment being loaded. */
 export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticProfile {
   const started = Date.now();
@@ -231,6 +248,10 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
         if (mayHoldDates(column, evidence.fingerprint)) evidence.dateShape = dateShape(db, table.name, column.name);
         if (evidence.fingerprint.missingText > 0 && column.type === 'text') evidence.missingRows = placeholderRows(db, table.name, column.name);
         semantics = columnSemantics(evidence);
+        if (semantics.role.value === 'measure') {
+          const code = missingCode(db, table, column);
+          if (code) semantics.missingCode = code;
+        }
       }
       const derived = derivedColumns.get(`${table.name}.${column.name}`);
       if (derived && derived.kind === 'derived-column') semantics.derivedFrom = { columns: derived.from, relation: derived.relation };

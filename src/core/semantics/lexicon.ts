@@ -32,6 +32,16 @@ export function nameTokens(name: string): string[] {
     .flatMap(unglued);
 }
 
+/**
+ * The noun of an `id` glued to it, as an API writes a key (`appid` → app, `userid` → user); undefined for a word
+ * that only ends so (`acid`, `paid`, `fluid`, `android`).
+ */
+export function gluedIdNoun(token: string): string | undefined {
+  const m = /^([a-z]{2,8})id$/.exec(token);
+  if (!m || /(ac|pa|val|hum|sol|rap|flu|hybr|cov|squ|andro|pyram|vo|sa|ra|gr|orch|lip|ster|tablo|astero|thyro|opio|myelo|collo|liqu|mermai|fet|luc|plac|cup|morb|tim|viv|ins|ar|ma|hol|sord|stup|tor|vap)id$/.test(token)) return undefined;
+  return m[1];
+}
+
 /** Words an API glues to the end of a lower-case name (`stationcode`, `numdocksavailable`). */
 const GLUED_LAST_WORDS = /^([a-z]{4,}?)(available|code|name|count|total|number)$/;
 
@@ -141,6 +151,18 @@ export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 's
   barrio: 'region',
   latitud: 'latitude',
   longitud: 'longitude',
+  // Latitude and longitude in decimal degrees, written short as GIS exports do (`DDLAT`, `DDLONG`).
+  ddlat: 'latitude',
+  ddlon: 'longitude',
+  ddlong: 'longitude',
+  // Scandinavian and Finnish administrative areas: a municipality (`kommun`, `kommune`, `kunta`), a county (`fylke`), a region (`maakunta`, `landskap`).
+  kommun: 'city',
+  kommune: 'city',
+  kommuner: 'city',
+  kunta: 'city',
+  fylke: 'county',
+  maakunta: 'region',
+  landskap: 'region',
   parish: 'region',
   // The administrative units of South Asia: a sub-district (Bangladesh's upazila and union, Pakistan's and India's
   // tehsil and taluka, a mandal), a district (zila).

@@ -55,10 +55,17 @@ function distinctOf(db: Database, table: TableProfile, column: Column, firstDist
   return kept && kept.length === column.distinctCount ? kept : (rows(db, `SELECT DISTINCT ${q(column.name)} FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL LIMIT ${MAX_DISTINCT + 1}`) ?? []).map((r) => r[0]);
 }
 
+/**
+ * A total written as one word with its area in camel case (the Federal Reserve's `EurTotal`, `AsiaTotal`,
+ * `ForeignAll`) or with `All` between underscores (`FOI_All_Countries`): capitals tell the words apart, so
+ * `Cornwall` and `football` are no totals.
+ */
+const GLUED_TOTAL = /^[A-Z][A-Za-z]*(Total|All)$|^[A-Z][A-Za-z]*_All(_[A-Za-z]+)*$/;
+
 /** The values of a column that read as totals (at most MAX_LABELS). */
 function totalLabels(values: readonly unknown[]): string[] {
   return values
-    .filter((v): v is string => typeof v === 'string' && v.trim().length <= 60 && TOTAL_LABEL.test(v.trim()))
+    .filter((v): v is string => typeof v === 'string' && v.trim().length <= 60 && (TOTAL_LABEL.test(v.trim()) || GLUED_TOTAL.test(v.trim())))
     .slice(0, MAX_LABELS);
 }
 
@@ -241,10 +248,13 @@ export const GROUP_OF_PLACES = /^(world|africa|asia|europe|oceania|north america
  */
 function groupsOfPlaces(distinct: readonly unknown[]): string[] {
   const values = distinct.filter((v): v is string => typeof v === 'string');
-  const countries = values.filter((v) => COUNTRY_NAMES.has(v.trim().toLowerCase())).length;
+  // (Names written in camel case, the Federal Reserve's `SaudiArabia`, `EuroArea`, read word by word.)
+  const spaced = (v: string) => v.trim().replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  const countries = values.filter((v) => COUNTRY_NAMES.has(v.trim().toLowerCase()) || COUNTRY_NAMES.has(spaced(v))).length;
   if (values.length < 10 || countries < 0.5 * values.length) return [];
   // (The lexicon's country names count `World` among them, as files of countries list it.)
-  return values.filter((v) => GROUP_OF_PLACES.test(v.trim()) && (!COUNTRY_NAMES.has(v.trim().toLowerCase()) || /^world$/i.test(v.trim())));
+  // (…and a region's total run into one word among them, `EurTotal`, `ForeignAll`, `FOI_All_Countries`, is a group too.)
+  return values.filter((v) => ((GROUP_OF_PLACES.test(v.trim()) || GROUP_OF_PLACES.test(spaced(v))) && (!COUNTRY_NAMES.has(v.trim().toLowerCase()) || /^world$/i.test(v.trim()))) || GLUED_TOTAL.test(v.trim()) || BARE_TOTAL.test(v.trim()));
 }
 
 /**

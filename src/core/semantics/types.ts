@@ -93,6 +93,11 @@ export interface ColumnSemantics {
   description?: Fact<string>;
   /** Set when the column is computed from others of its table (`total = quantity × price`). */
   derivedFrom?: { columns: string[]; relation: string };
+  /**
+   * Measures only: a negative code a file writes for a value not known (`-9` among distances of 0 to 10 km, `-999`),
+   * the only value below zero: a total, mean or outlier of the column would count it as a number.
+   */
+  missingCode?: { value: number; rows: number };
 }
 
 export type TableKind = 'entity' | 'lookup' | 'fact' | 'event' | 'snapshot' | 'bridge' | 'derived';

@@ -193,7 +193,27 @@ function directionSentences(values: readonly string[]): boolean {
   return levels.every((l) => l !== undefined) && new Set(levels).size === levels.length;
 }
 
+/**
+ * A statistics office's two-letter mark for a figure not given (the Federal Reserve's `ND`, no data; `NR` not
+ * reported; `NC` not calculated), the only text among at least three different numbers written as text: a placeholder
+ * there, though elsewhere a state's code (`ND`, North Dakota) among other codes.
+ */
+export function soleNoDataMark(values: readonly unknown[]): string | undefined {
+  let mark: string | undefined;
+  const numbers = new Set<string>();
+  for (const value of values) {
+    if (typeof value !== 'string') continue;
+    const text = value.trim();
+    if (text === '') continue;
+    if (PLAIN_NUMBER.test(text) || SIGNED_NUMBER.test(text) || NUMERIC_TEXT.test(text)) numbers.add(text);
+    else if (/^N[A-Z]$/.test(text) && (mark === undefined || mark === text)) mark = text;
+    else return undefined;
+  }
+  return mark !== undefined && numbers.size >= 3 ? mark : undefined;
+}
+
 export function fingerprint(values: readonly unknown[], distinct?: readonly unknown[]): ValueFingerprint {
+  const noData = soleNoDataMark(values);
   const f: ValueFingerprint = {
     sampled: 0,
     email: 0,
@@ -267,7 +287,7 @@ export function fingerprint(values: readonly unknown[], distinct?: readonly unkn
     // (A file that quotes its text with apostrophes, `'36.336222'`, `'Davis'`: the value is inside them.)
     const text = raw.trim().replace(/^'([^']*)'$/, '$1');
     // (An empty text, as a database writes a value not given, `''` on 13,865 of a catalogue's 13,974 rows, is one too.)
-    if (isMissingText(text)) {
+    if (isMissingText(text) || text === noData) {
       f.missingText++;
       continue;
     }
