@@ -328,6 +328,11 @@ export const PUBLIC_ENVIRONMENTS: PublicFixture[] = [
   { name: 'frb-cross-border-securities-positions-csv', set: 'dev-47' },
   { name: 'weecology-everglades-wading-birds-csv', set: 'dev-47' },
   { name: 'slu-sers-electrofishing-sites-xlsx', set: 'dev-47' },
+  { name: 'portal-mammals-workshop-sqlite', set: 'held-out' },
+  { name: 'luftdaten-aberdeen-pm-sensors-csv', set: 'held-out' },
+  { name: 'jma-earthquake-list-json', set: 'held-out' },
+  { name: 'ncei-significant-earthquakes-tsv', set: 'held-out' },
+  { name: 'bls-nlsy79-risk-attitudes-csv', set: 'held-out' },
 ];
 
 export function publicFixture(name: string): PublicFixture {
