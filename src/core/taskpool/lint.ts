@@ -13,9 +13,10 @@ export const MAX_QUESTION_WORDS = 60;
 
 /** The question without its quoted parts ('North', "Customers", `order_total`), which the lint leaves alone. */
 function unquoted(question: string): string {
-  // File names are names as written (`business_rules.md`), like quoted values.
+  // File names are names as written (`business_rules.md`), like quoted values; each stands as a word of its own, so
+  // "rows in day.csv in all 12 months" repeats no word.
   // A single-quoted value may hold an apostrophe ('Chicago O'Hare'): it ends at a quote no letter follows.
-  return question.replace(/(^|[^A-Za-z])'.*?'(?![A-Za-z])|"[^"]*"|`[^`]*`|“[^”]*”/g, '$1 ').replace(/[\w.-]+\.(md|markdown|txt|csv|tsv|json|jsonl|xlsx|parquet|sqlite|db)\b/gi, ' ');
+  return question.replace(/(^|[^A-Za-z])'.*?'(?![A-Za-z])|"[^"]*"|`[^`]*`|“[^”]*”/g, '$1 ').replace(/[\w.-]+\.(md|markdown|txt|csv|tsv|json|jsonl|xlsx|parquet|sqlite|db)\b/gi, ' · ');
 }
 
 const VOWEL_SOUND_EXCEPTIONS = /^(uni|use|usu|eu|one|once|ur)/i;

@@ -234,7 +234,8 @@ export function keyFromRows(key: AnswerKey, columns: string[], rows: unknown[][]
 /** The ways a question may name a table: its name in words, their plural and singular ("job" for jobs), the name itself. */
 export function tableNameForms(table: string): string[] {
   // A schema's kind prefix (`view_party`, `dim_customer`) is no part of what the rows are called: "parties" names it.
-  const bare = table.replace(/^(view|vw|tbl|dim|fact|fct)_(?=[a-z])/i, '');
+  // (…nor a word that says only that it is a table, CellPhoneDB's `complex_composition_table`: "complex compositions".)
+  const bare = table.replace(/^(view|vw|tbl|dim|fact|fct)_(?=[a-z])/i, '').replace(/(?<=[a-z])_(table|tbl)$/i, '');
   const forms = (name: string) => {
     const named = words(name);
     return [named, `${named}s`, named.replace(/([^aeiou])y$/, '$1ies'), singular(named)];
@@ -274,8 +275,15 @@ const ONE_TABLE_FILE = /\.(csv|tsv|txt|json|jsonl|ndjson|parquet)$/i;
 export function fileWords(label: string | undefined): string | undefined {
   if (label === undefined || !/^[\w-]+$/.test(label.replace(ONE_TABLE_FILE, '')) || !ONE_TABLE_FILE.test(label)) return undefined;
   const named = words(label.replace(ONE_TABLE_FILE, ''));
-  return /^[a-z]{3,}( [a-z]{2,}){1,6}$/.test(named) ? named : undefined;
+  if (!/^[a-z]{3,}( [a-z]{2,}){1,6}$/.test(named)) return undefined;
+  // (Only where the words end in a noun for a body of records, "survey", "register", or in a plural, "… sites": "the
+  // nest success" names a quantity, not a place rows are in; such a file is named as the file, nest_success.csv.)
+  const last = named.split(' ').pop() ?? '';
+  return RECORD_COLLECTIONS.test(last) || (/[a-z]s$/.test(last) && !/(ss|us|is)$/.test(last)) ? named : undefined;
 }
+
+/** Nouns for a body of records a file's name may end in ("seagrass density survey", "charity register"). */
+const RECORD_COLLECTIONS = /^(survey|register|registry|list|catalogue|catalog|census|inventory|log|database|dataset|data|table|sample|panel|index|report|directory|roster|schedule|calendar|study|archive|ledger|extract|export|dump|file|sheet|record|series|collection|atlas|gazetteer|database)$/;
 
 /**
  * How the user who owns the data names a table: a workbook sheet by its name as written (`the 'GDP' sheet`), a table

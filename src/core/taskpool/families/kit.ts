@@ -17,7 +17,7 @@ import { monthOfYearColumns, periodColumns } from '../../semantics/periods';
 import { partitionFiles } from '../../semantics/partitions';
 import { UNKNOWN_ANSWERS } from '../../semantics/values';
 export { partitionFiles };
-import { ADDITIVE_WORDS, COUNT_WORDS, DIMENSION_WORDS, FLAG_WORDS, GEO_WORDS, MONEY_WORDS, NON_ADDITIVE_WORDS, ORDINAL_WORDS, OTHER_LANGUAGES_YES_NO, SEMI_ADDITIVE_WORDS, TEXT_WORDS, TIME_WORDS, spanOfTime, translationLanguage, nameTokens, unglued, unitPair } from '../../semantics/lexicon';
+import { ADDITIVE_WORDS, COUNT_WORDS, DIMENSION_WORDS, FLAG_WORDS, GEO_WORDS, MONEY_WORDS, NON_ADDITIVE_WORDS, ORDINAL_WORDS, OTHER_LANGUAGES_YES_NO, SEMI_ADDITIVE_WORDS, TEXT_WORDS, TIME_WORDS, spanOfTime, translationLanguage, nameTokens, unglued, unitPair, gluedIdNoun } from '../../semantics/lexicon';
 import type { ColumnSemantics, Relationship, RepeatedValue, SemanticProfile } from '../../semantics/types';
 import type { ToolResult } from '../../sandbox/types';
 import { quoteIdent } from '../../text/sql';
@@ -160,6 +160,9 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
       // of another column of the table, `log_overall_costs_100k` beside `overall_costs_100k`: the same figures, transformed.)
       if (s?.additivity?.source.kind === 'rule' && (s.additivity.source.rule === 'additivity:confidence-interval' || s.additivity.source.rule === 'additivity:range-bound')) return false;
       if (logOfColumn(table, c)) return false;
+      // (Nor a measure with a code for a value not known among its numbers, `-9` beside distances of 0 to 10 km: its
+      // mean, total and outliers would count the code.)
+      if (s?.missingCode) return false;
       // (Nor a value whose own qualifier column marks bounds and estimates, NUBASE's `half_life` beside a
       // `half_life_relation` of '=', '<', '>', '~' — nor its error: means and correlations mix bounds with values.)
       if (qualifiedValue(table, c)) return false;
@@ -1288,6 +1291,13 @@ const IRREGULAR_PLURALS: Record<string, string> = { people: 'person', children: 
 
 /** A table's rows as a noun, singular or plural by count: "order item" / "order items". */
 export function noun(name: string, count: number | 'one' | 'many'): string {
+  // A compound an analyst hyphenates (`country-month`): the plural on its last word, the hyphen kept.
+  const compound = /^([a-z]+)-([a-z]+)$/.exec(name);
+  if (compound) return `${compound[1]}-${noun(compound[2], count)}`;
+  // A statistic glued to what it is of (`maxcounts`, the peak count of each colony, species and year): written out,
+  // "maximum counts", not "maxcounts".
+  const glued = /^(max|min|peak)(counts?|values?|levels?|sizes?)$/i.exec(name);
+  if (glued) return `${{ max: 'maximum', min: 'minimum', peak: 'peak' }[glued[1].toLowerCase() as 'max' | 'min' | 'peak']} ${noun(glued[2], count)}`;
   // A trailing size or version qualifies the file, not its rows: `flights_5k` holds flights, `data_v2` data.
   const full = humanize(name);
   const words = full.includes(' ') ? full.replace(/\s+(v?\d+[a-z]*|\d{4})$/i, '') : full;
@@ -1476,6 +1486,8 @@ const keepsCase = (w: string) => /^[A-Z]{2,}s?$/.test(w) || (/[A-Z]/.test(w) && 
 const LENGTH_WORDS = new Set(['height', 'length', 'depth', 'width', 'distance', 'dist', 'elevation', 'altitude', 'diameter', 'radius', 'thickness', 'span', 'girth', 'ht', 'len']);
 
 const UNIT_SUFFIXES: Record<string, string> = {
+  // Money in its smallest unit (Steam's `price_cents`).
+  cents: 'cents', pence: 'pence',
   mw: 'MW', kw: 'kW', mmbtu: 'MMBtu', btu: 'Btu', gw: 'GW', mwh: 'MWh', kwh: 'kWh', gwh: 'GWh', twh: 'TWh', km: 'km', kg: 'kg', mm: 'mm', cm: 'cm', usd: 'USD', eur: 'EUR', gbp: 'GBP',
   pct: '%', ms: 'ms', sec: 's', hrs: 'hours', lb: 'lb', lbs: 'lb', mi: 'miles', mph: 'mph', kph: 'km/h', degc: '°C', degf: '°F',
   deg: 'degrees', ft: 'ft', khz: 'kHz', mhz: 'MHz', ghz: 'GHz', hz: 'Hz', kw_h: 'kWh',
@@ -1602,6 +1614,15 @@ export function isCrypticName(original: string): boolean {
  * ("capacity (MW)"), and for a code (`FTHG`) the data dictionary's short description when there is one
  * ("full time home team goals").
  */
+/** Function words of the languages official registers are written in (Swedish, Norwegian, Danish, German, French, Spanish, Italian, Dutch), never English. */
+const FOREIGN_FUNCTION_WORDS = new Set(['och', 'till', 'för', 'av', 'på', 'som', 'är', 'enligt', 'vilken', 'og', 'af', 'til', 'und', 'der', 'die', 'das', 'mit', 'für', 'von', 'zum', 'zur', 'des', 'les', 'et', 'du', 'pour', 'avec', 'el', 'los', 'las', 'del', 'y', 'con', 'para', 'della', 'dei', 'het', 'een', 'van', 'voor']);
+
+/** Whether a phrase reads as English: no letter English does not use (å, ö, ß), no function word of another language. */
+export function englishWords(phrase: string): boolean {
+  if (/[åäöøæßñ]/i.test(phrase)) return false;
+  return !phrase.toLowerCase().split(/[^\p{L}]+/u).some((w) => FOREIGN_FUNCTION_WORDS.has(w));
+}
+
 export function columnPhrase(context: FamilyContext, table: string, column: ColumnProfile): string {
   // A partition's union view has snake_case names of its own (`as_`); its files have the original (`AS`) and the
   // dictionary's words for it.
@@ -1672,7 +1693,9 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     const head = (d: string) => d.replace(/\s*\(.*$/s, '').replace(/[.:;,]+\s*$/, '').trim().toLowerCase();
     const sharedDescription = described !== undefined && context.semantics.columns.some((c) => c.table === table && c.column !== column.name && c.description !== undefined && head(c.description.value) === head(described));
     // (A description that opens with a preposition, "for packages published to npm", is no name for a column.)
-    if (short && !sharedDescription && !/^(for|of|in|on|to|with|from|by|at|as|used|see)\b/i.test(short) && short.split(/\s+/).length <= 10 && !/[[\]`]/.test(short) && /^[a-z]/i.test(short) && !/\b(if|when|whether)\b/i.test(short)) return short.split(' ').map((w) => (keepsCase(w) ? w : w.toLowerCase())).join(' ').replace(/^the /, '');
+    // (Nor one in another language, a Swedish register's "Höjd över havet i meter": a question in English quotes the
+    // publisher's code rather than mix languages.)
+    if (short && !sharedDescription && englishWords(short) && !/^(for|of|in|on|to|with|from|by|at|as|used|see)\b/i.test(short) && short.split(/\s+/).length <= 10 && !/[[\]`]/.test(short) && /^[a-z]/i.test(short) && !/\b(if|when|whether)\b/i.test(short)) return short.split(' ').map((w) => (keepsCase(w) ? w : w.toLowerCase())).join(' ').replace(/^the /, '');
     // Nothing says what a short cryptic code is ("prcp", "l", "HS"): the question names the column, quoted.
     // …unless its description spells it (`LQ`: "Location Quotient - Measure of…"): those words.
     const plain = humanize(original).toLowerCase().split(' ');
@@ -2063,6 +2086,9 @@ function withoutQualifiers(words: string): string {
   const parts = words.split(' ');
   while (parts.length > 1 && FILE_QUALIFIERS.test(parts[0])) parts.shift();
   while (parts.length > 1 && FILE_QUALIFIERS.test(parts[parts.length - 1])) parts.pop();
+  // (…and a word that says only that it is a table, CellPhoneDB's `gene_table`, a `tbl_orders`: the genes, the orders.)
+  while (parts.length > 1 && /^(table|tbl)$/i.test(parts[parts.length - 1])) parts.pop();
+  while (parts.length > 1 && /^tbl$/i.test(parts[0])) parts.shift();
   return parts.join(' ');
 }
 
@@ -2084,7 +2110,14 @@ function keyWord(column: ColumnProfile): string | undefined {
   // (A nested record's `metadata.id` is the id kept under `metadata`: a group of fields, not what a row is.)
   if ((column.originalName || column.name).includes('.')) return undefined;
   const words = humanize(column.originalName || column.name).toLowerCase().split(' ');
-  if (words.length < 2 || !/^(id|key|code|no|num|number)$/.test(words[words.length - 1])) return undefined;
+  // (…or an `id` glued to its noun, Steam's `appid`: the app.)
+  if (words.length === 1) return gluedIdNoun(words[0]);
+  // (…or the key word first, CellPhoneDB's `id_complex`: the complex.)
+  if (words[0] === 'id' && !/^(id|key|code|no|num|number)$/.test(words[words.length - 1])) {
+    const rest = words.slice(1).join(' ');
+    return /^[a-z ]{3,}$/.test(rest) ? rest : undefined;
+  }
+  if (!/^(id|key|code|no|num|number)$/.test(words[words.length - 1])) return undefined;
   const word = words.slice(0, -1).join(' ');
   return /^[a-z ]{3,}$/.test(word) ? word : undefined;
 }
@@ -2258,10 +2291,25 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
     const thing = keyed.map((c) => humanize((c.originalName || c.name).split('.').pop() ?? '').toLowerCase().split(' ')).find((w) => w.length === 2 && /^(code|id|number|no)$/.test(w[1]) && /^[a-z]{4,}$/.test(w[0]) && !isCrypticName(w[0]) && !pluralWord(w[0]) && !/^(record|row|line|item|entry|file|serial|sequence|index|object|unique|internal|external|global|local|reference)$/.test(w[0]));
     if (thing) return thing[0];
   }
+  // A dataset's title over a panel of places or things over time, each once a period (a country's positions at each
+  // month's end): its rows are "country-months", what an analyst calls them, not the file's name.
+  if (titled) {
+    const panelNoun = entityPeriods(context, table);
+    if (panelNoun) return panelNoun;
+  }
   // "unemployment across industries", "emissions by nation": a dataset's title, not a noun for its rows.
   if (/\d/.test(words) || COLLECTION_WORDS.has(last) || /\s(across|by|per|over|vs|versus)\s/i.test(` ${words} `)) return undefined;
   // Four words or more ("seattle weather hourly normals") are a dataset's title, not what one row is.
   if (words.split(' ').length >= 4) return undefined;
+  // A table named for an outcome of a thing (`nest_success`, `loan_status`) whose rows carry that thing's number
+  // (`nest_number`): its rows are those things, "nests", not "the nest success".
+  const outcome = words.toLowerCase().split(' ');
+  if (outcome.length === 2 && /^(success|outcome|outcomes|status|fate|fates|result|results|performance)$/.test(outcome[1]) && /^[a-z]{3,}$/.test(outcome[0]) && !isCrypticName(outcome[0]) && !pluralWord(outcome[0])) {
+    const own = table.columns.some((c) => /^(|id|no|num|number|code)$/.test(humanize(c.originalName || c.name).toLowerCase().replace(new RegExp(`^${outcome[0]}\\s*`), '')) && humanize(c.originalName || c.name).toLowerCase().startsWith(outcome[0]) && semanticsOf(context, table.name, c.name)?.role.value === 'identifier');
+    if (own) return outcome[0];
+  }
+  // (A name that ends in "data", CellPhoneDB's `multidata_table`, has no plural: its rows are records of it.)
+  if (/[a-z]data$/.test(last.toLowerCase()) && !isCrypticName(last.toLowerCase()) && words.split(' ').length <= 2) return `${words.replace(/ /g, '_')}_records`;
   const one = noun(words.replace(/ /g, '_'), 'one').toLowerCase();
   // A list of codes or names of things (`country_codes`): its rows are the things, "countries".
   const list = /^(.+) (codes|names)$/i.exec(words);
@@ -2273,7 +2321,7 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
     if (keyed.includes(c)) return false;
     const w = humanize(c.originalName || c.name).toLowerCase();
     const lastMany = noun(last.toLowerCase(), 'many');
-    return w === many || ((c.type === 'integer' || c.type === 'real') && w === lastMany) || (c.type === 'text' && c.distinctCount < table.rowCount && w.split(' ').length > 1 && w.endsWith(` ${one}`));
+    return w === many || ((c.type === 'integer' || c.type === 'real') && w === lastMany) || (c.type === 'text' && c.distinctCount < table.rowCount && w.split(' ').length > 1 && w.endsWith(` ${one}`) && !/^(comments?|notes?|descriptions?|remarks?|names?|labels?|titles?)$/.test(w.split(' ')[0]));
   });
   if (named) return undefined;
   // A panel: no key, an entity that repeats and a year that repeats (a team per season, a country per year): a row
@@ -2356,6 +2404,29 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   // Other tables' keys point at it, or it has a key of its own: a table of things (sakila's `film`, world's `city`).
   const referenced = context.semantics.relationships.some((r) => r.kind === 'foreign-key' && r.parent.table === table.name);
   if (referenced || keyed.some((c) => /^(id|key|code)$/i.test(c.originalName || c.name))) return words.replace(/ /g, '_');
+  return undefined;
+}
+
+/**
+ * "country-month" for a table holding each country once a month (76 countries × 115 months, 8,740 rows): an entity (a
+ * place or a named thing, repeated) and a time column of one grain, their every pairing present about once.
+ */
+function entityPeriods(context: FamilyContext, table: TableProfile): string | undefined {
+  if (table.rowCount < 20 || table.parent) return undefined;
+  const times = table.columns.filter((c) => semanticsOf(context, table.name, c.name)?.role.value === 'time' && c.nullFraction === 0);
+  if (times.length !== 1) return undefined;
+  const grain = semanticsOf(context, table.name, times[0].name)?.time?.grain;
+  if (!grain || !/^(month|quarter|year)$/.test(grain)) return undefined;
+  const time = times[0];
+  for (const c of table.columns) {
+    const role = semanticsOf(context, table.name, c.name)?.role.value;
+    if (c === time || c.type !== 'text' || c.nullFraction > 0 || !(role === 'geo' || role === 'identifier')) continue;
+    const words = humanize(c.originalName || c.name).toLowerCase().split(' ');
+    const word = words.length === 2 && /^(name|code|id)$/.test(words[1]) ? words[0] : words.length === 1 ? words[0] : undefined;
+    if (!word || !/^[a-z]{4,}$/.test(word) || /^(name|code|label|title|text|value|type|kind)$/.test(word) || isCrypticName(word) || pluralWord(word) || COLLECTION_WORDS.has(word)) continue;
+    const pairs = c.distinctCount * time.distinctCount;
+    if (c.distinctCount >= 3 && time.distinctCount >= 3 && table.rowCount <= pairs && table.rowCount >= 0.8 * pairs) return `${word}-${grain}`;
+  }
   return undefined;
 }
 
