@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { loadSemanticEnvironment } from '../../src/core/semantics/index';
 import { grainOfShape } from '../../src/core/semantics/grain';
+import { meaningOf } from '../../src/core/semantics/describe';
 import { isRunningTotal } from '../../src/core/semantics/levels';
 import { nonAdditiveMorpheme } from '../../src/core/semantics/lexicon';
 import { fingerprint } from '../../src/core/semantics/values';
@@ -4038,6 +4039,10 @@ describe('semantics rules: ligands and receptors, a game catalogue, securities p
     assert.equal(column(env, t, 'ykoorlok').geo, 'longitude', 'Y-koordinat (väst-öst): an easting');
     for (const name of ['hoh', 'avstupp', 'avstner']) assert.equal(additivity(env, t, name), 'non-additive', name);
     for (const name of ['avriomrk', 'andsjopr']) assert.equal(role(env, t, name), 'ordinal', `${name}: <10, <100 … >10000`);
+    // -9 where a distance is not known, said where the agent and the user read the column.
+    assert.equal(column(env, t, 'avstupp').missingCode?.value, -9);
+    assert.match(meaningOf(column(env, t, 'avstupp')), /-9 on \d+ rows, a code for not known/);
+    assert.equal(column(env, t, 'hoh').missingCode, undefined, 'altitudes from 0 up: no code');
   });
 
   it('reads the securities positions: ND among numbers is no data, and a position written pos is a level', async () => {

@@ -7,7 +7,7 @@
  * (The tests read the data of the forty-seventh set.)
  */
 import * as assert from 'node:assert/strict';
-import { englishWords, measures, things } from '../../src/core/taskpool/families/kit';
+import { englishWords, measures, things, writtenOut } from '../../src/core/taskpool/families/kit';
 import { lintQuestion } from '../../src/core/taskpool/lint';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
 import { environments, tableOf } from '../support/familyContexts';
@@ -59,6 +59,20 @@ describe('task pool: after the blind review of the round-32 pools', function () 
       assert.ok(englishWords(task.question), task.question);
       assert.doesNotMatch(task.question, /\b(avstupp|avstner|ykoorvdr|ykoorlok|xkoorlok)\b/i, task.question);
     }
+  });
+
+  it('groups by no column that packs sets of sources in one cell (I2D, IMEx,IntAct, I2D,IMEx,InnateDB-All)', async () => {
+    const { session } = await env('cellphonedb-ligand-receptor-sqlite');
+    const pool = await buildTaskPool(session.toolContext);
+    assert.ok(pool.tasks.length > 0);
+    for (const task of [...pool.tasks, ...pool.unselected]) assert.doesNotMatch(task.question, /annotation strateg/i, task.question);
+    assert.ok(pool.ungrouped.some((u) => u.table === 'interaction_table' && u.column === 'annotation_strategy' && /pack several/.test(u.why)), JSON.stringify(pool.ungrouped));
+  });
+
+  it('writes out a statistics office\'s abbreviations and a bound after its figure', function () {
+    assert.deepEqual(writtenOut(['agcy', 'adj', 'net', 'flow']), ['agency', 'adjusted', 'net', 'flow']);
+    assert.deepEqual(writtenOut(['owners', 'min']), ['minimum', 'owners']);
+    assert.deepEqual(writtenOut(['temp', 'max']), ['maximum', 'temperature']);
   });
 
   it('reads English as English and Swedish, German or Spanish as not', function () {

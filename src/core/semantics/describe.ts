@@ -13,6 +13,8 @@ export function meaningOf(column: ColumnSemantics, semantics?: SemanticProfile, 
     case 'measure':
       parts.push(column.additivity?.value === 'non-additive' ? 'avg (not summed)' : column.additivity?.value === 'semi-additive' ? 'sum across entities, not over time' : 'sum');
       if (column.unit) parts.push(column.unit.value.label);
+      // (A code for a value not known, `-9` below values never negative: said, so a mean or a total leaves it out.)
+      if (column.missingCode) parts.push(`${column.missingCode.value} on ${column.missingCode.rows} row${column.missingCode.rows === 1 ? '' : 's'}, a code for not known`);
       break;
     case 'time':
       if (column.time) {

@@ -23,7 +23,7 @@ import { emptyEntryTables, gridTables } from './grids';
 import { partScales } from './partScales';
 import { mixedOrGridMeasures } from './referenceGrids';
 import { columnsInCommon } from '../semantics/relationships';
-import { mostlyNotKnown, nearUniqueColumns, repetitionKey, spelledSeveralWays, type UngroupedColumn } from './repetition';
+import { mostlyNotKnown, nearUniqueColumns, packedSets, repetitionKey, spelledSeveralWays, type UngroupedColumn } from './repetition';
 import { MAX_QUESTION_WORDS } from './lint';
 import { namesTotalRows, statingTotalRows } from './totals';
 
@@ -214,7 +214,7 @@ export async function buildTaskPool(context: ToolContext, options: TaskPoolOptio
   const commented = semantics.columns
     .filter((c) => c.role.source.kind === 'rule' && c.role.source.rule === 'flag:yes-no-with-comments')
     .map((c) => ({ table: c.table, column: c.column, why: 'yes/no answers written with comments, each written its own way' }));
-  const ungrouped = [...(await nearUniqueColumns(profile, context.sql, options.signal)), ...(await spelledSeveralWays(profile, context.sql, options.signal)), ...notKnown, ...commented];
+  const ungrouped = [...(await nearUniqueColumns(profile, context.sql, options.signal)), ...(await spelledSeveralWays(profile, context.sql, options.signal)), ...(await packedSets(profile, context.sql, options.signal)), ...notKnown, ...commented];
   // Tables whose rows are the cells of a series × period grid: their row counts are coverage, asked by no family;
   // …and nested arrays a form saved with empty items: their counts are the form's defaults.
   const grids = [...(await gridTables(profile, semantics, context.sql, options.signal)), ...(await emptyEntryTables(profile, context.sql, options.signal))];

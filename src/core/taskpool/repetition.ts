@@ -81,6 +81,35 @@ export async function spelledSeveralWays(profile: EnvironmentProfile, sql: CodeR
   return found;
 }
 
+/** One cell's items, where it packs several (`IMEx,IntAct`, `a; b`, `x|y`): each short, none with a run of spaces. */
+function packedItems(value: string): string[] | undefined {
+  if (!/^[^,;|\s][^,;|]*([,;|]\s?[^,;|\s][^,;|]*)+$/.test(value)) return undefined;
+  const items = value.split(/[,;|]\s?/).map((p) => p.trim());
+  return items.every((p) => p.length > 0 && p.length <= 30 && !/\s{2}/.test(p)) ? items : undefined;
+}
+
+/**
+ * Text columns of 2–50 values that pack sets of items in one cell, items that also stand alone as values
+ * (CellPhoneDB's `annotation_strategy` 'I2D', 'IMEx,IntAct', 'I2D,IMEx,InnateDB-All'): a row counted under its set is
+ * not counted under each item, so "which source has the most" has two answers. No family groups by them.
+ */
+export async function packedSets(profile: EnvironmentProfile, sql: CodeRunner, signal?: AbortSignal): Promise<UngroupedColumn[]> {
+  const found: UngroupedColumn[] = [];
+  for (const table of profile.tables) {
+    for (const column of table.columns) {
+      if (column.type !== 'text' || column.distinctCount < 3 || column.distinctCount > 50 || column.nullFraction >= 0.5) continue;
+      const result = await sql.run(`SELECT DISTINCT TRIM(${q(column.name)}) FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL LIMIT 51`, { signal });
+      const values = result.ok ? (result.rows ?? []).map((r) => String(r[0])) : [];
+      const packed = values.map((v) => ({ v, items: packedItems(v) })).filter((p) => p.items !== undefined);
+      if (packed.length < 2) continue;
+      const alone = new Set(values.filter((v) => packedItems(v) === undefined));
+      const shared = packed.filter((p) => p.items!.filter((i) => alone.has(i)).length >= 2);
+      if (shared.length >= 2) found.push({ table: table.name, column: column.name, why: `no grouping: ${shared.length} of its values pack several others in one cell ('${shared[0].v}'), so a row counted under its set is not counted under each` });
+    }
+  }
+  return found;
+}
+
 /** Cells that say a value is not known (`NA`, `N/A`, `NULL` written out, as R and spreadsheets export them). */
 const NOT_KNOWN_SQL = "('NA', 'na', 'N/A', 'n/a', '#N/A', 'NULL', 'null', 'NaN', '<NA>')";
 /** Share of the rows holding such a mark above which a column is no grouping. */

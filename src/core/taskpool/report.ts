@@ -61,6 +61,6 @@ export function formatPoolMix(mix: PoolMix): string {
     `Coverage: ${mix.tablesCovered.covered} of ${mix.tablesCovered.of} tables, ${mix.columnsCovered.covered} of ${mix.columnsCovered.of} columns`,
   ];
   for (const a of mix.absent) lines.push(`No ${a.composition} task: ${a.why}`);
-  if (mix.ungrouped.length > 0) lines.push(`Not grouped by (per-row ids, values written several ways, or values mostly written as not known): ${mix.ungrouped.map((u) => `${u.table}.${u.column}`).join(', ')}`);
+  if (mix.ungrouped.length > 0) lines.push(`Not grouped by (per-row ids, values written several ways, sets of values packed in one cell, or values mostly written as not known): ${mix.ungrouped.map((u) => `${u.table}.${u.column}`).join(', ')}`);
   return lines.join('\n');
 }

@@ -1536,6 +1536,9 @@ const ABBREVIATED_WORDS: Record<string, string> = {
   precip: 'precipitation',
   // Bikes counted by kind (Vélib's `ebike`, `mechanical` beside `numbikesavailable`).
   ebike: 'e-bikes', ebikes: 'e-bikes',
+  // A statistics office's securities and flows cut short (the Federal Reserve's `ftot_agcy_adj_val_chg`: agency
+  // bonds, adjusted valuation change; `corp`, `stk`, `treas`).
+  agcy: 'agency', adj: 'adjusted', chg: 'change', chng: 'change', corp: 'corporate', stk: 'stock', treas: 'Treasury',
 };
 
 /**
@@ -1548,6 +1551,8 @@ const WHOLE_WORD_ABBREVIATIONS = new Set(['ebike', 'ebikes', 'ts', 'temp', 'prec
 export function writtenOut(words: string[]): string[] {
   // A time cut short and the end of a span it marks (`tsStart`): "start timestamp", as the span's end comes first in English.
   if (words.length === 2 && /^(ts|dt)$/.test(words[0]) && /^(start|end|begin|stop)$/.test(words[1])) return [words[1], ABBREVIATED_WORDS[words[0]] ?? words[0]];
+  // A bound after its figure (`owners_min`, `owners_max`: the low and high ends of an estimate): "minimum owners".
+  if (words.length === 2 && /^(min|max)$/.test(words[1]) && /^[a-z]{3,}$/.test(words[0])) return [words[1] === 'min' ? 'minimum' : 'maximum', ABBREVIATED_WORDS[words[0]] ?? words[0]];
   return words.map((w, i) => {
     // `recv` opens a name as the receiver (`recvDeps`); after a noun it is what was received (`bytes_recv`).
     if (w === 'recv' && i > 0) return 'received';
