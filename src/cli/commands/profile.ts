@@ -39,7 +39,8 @@ export function formatProfile(profile: EnvironmentProfile, semantics?: SemanticP
               m?.unit?.value.label ?? '',
               `${(c.nullFraction * 100).toFixed(1)}%`,
               String(c.distinctCount),
-              c.min === undefined ? '' : String(c.min),
+              // (A code for a value not known, `-9`, said where it shows as the least value.)
+              c.min === undefined ? '' : m?.missingCode ? `${c.min} (not known, ${m.missingCode.rows} rows)` : String(c.min),
               c.max === undefined ? '' : String(c.max),
               c.samples.map((s) => JSON.stringify(s).slice(0, 30)).join(', '),
               m ? sourceOf(m.role) : '',
