@@ -4040,9 +4040,9 @@ describe('semantics rules: ligands and receptors, a game catalogue, securities p
     for (const name of ['hoh', 'avstupp', 'avstner']) assert.equal(additivity(env, t, name), 'non-additive', name);
     for (const name of ['avriomrk', 'andsjopr']) assert.equal(role(env, t, name), 'ordinal', `${name}: <10, <100 … >10000`);
     // -9 where a distance is not known, said where the agent and the user read the column.
-    assert.equal(column(env, t, 'avstupp').missingCode?.value, -9);
+    assert.equal(column(env, t, 'avstupp').missingCodes?.[0].value, -9);
     assert.match(meaningOf(column(env, t, 'avstupp')), /-9 on \d+ rows, a code for not known/);
-    assert.equal(column(env, t, 'hoh').missingCode, undefined, 'altitudes from 0 up: no code');
+    assert.equal(column(env, t, 'hoh').missingCodes, undefined, 'altitudes from 0 up: no code');
   });
 
   it('reads the securities positions: ND among numbers is no data, and a position written pos is a level', async () => {
@@ -4106,6 +4106,99 @@ describe('semantics rules: the forty-seventh set\'s rules stay off their look-al
       const env = await loadSemanticEnvironment(folder.root);
       assert.notEqual(found(env, 'sites', 'epsg')?.role.value, 'geo', 'the code of a system, not a coordinate');
       assert.equal(found(env, 'sites', 'nest')?.role.value, 'identifier', '"number of the nest": which nest');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});
+
+describe('semantics rules: rodent captures with views, particulate sensors, earthquake feeds, a survey with its codebook (the forty-eighth set)', function () {
+  this.timeout(180_000);
+  const role = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).role.value;
+  const additivity = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).additivity?.value;
+
+  it('reads the NLSY79 extract by its NLS Investigator codebook: coded answers are categories, a 0–10 rating is averaged, -1 … -5 are codes for no answer', async () => {
+    const env = await load('bls-nlsy79-risk-attitudes-csv');
+    const t = 'nlsy79_supplement';
+    for (const name of ['r0173600', 'r0214700', 'r0214800']) assert.equal(role(env, t, name), 'dimension', name);
+    assert.equal(role(env, t, 't4093500'), 'flag', '0 CONDITION DOES NOT APPLY, 1 CONDITION APPLIES');
+    assert.equal(additivity(env, t, 't3094900'), 'non-additive', '"rate your willingness from 0 to 10"');
+    const codes = column(env, t, 't3094900').missingCodes;
+    assert.deepEqual(codes?.map((c) => c.value), [-1, -2, -4, -5]);
+    assert.equal(codes?.find((c) => c.value === -5)?.rows, 5121, 'the codebook counts 5121 non-interviews');
+    assert.match(column(env, t, 't3094900').description?.value ?? '', /WILLINGNESS TO TAKE RISKS WHILE DRIVING/);
+  });
+
+  it('reads the NCEI catalogue: a year back to -2150 and the parts of a time are times, magnitudes by type averaged, classes of a count ordered', async () => {
+    const env = await load('ncei-significant-earthquakes-tsv');
+    for (const name of ['year', 'dy', 'mn', 'sec']) assert.equal(role(env, 'earthquakes', name), 'time', name);
+    for (const name of ['mw', 'ms', 'mb', 'ml', 'mfa', 'unk']) assert.equal(additivity(env, 'earthquakes', name), 'non-additive', name);
+    for (const name of ['mmi_int', 'death_description', 'damage_description', 'total_houses_damaged_description']) assert.equal(role(env, 'earthquakes', name), 'ordinal', name);
+    assert.equal(role(env, 'earthquakes', 'area'), 'geo', 'CA, AK, HI …');
+    assert.equal(role(env, 'earthquakes', 'deaths'), 'measure', 'the count beside its class');
+  });
+
+  it('reads the JMA list: places by their words, ISO 6709 points, a report time of 14 digits, a shindo scale, a city\'s code', async () => {
+    const env = await load('jma-earthquake-list-json');
+    const t = 'jma_bosai_quake_data_list';
+    for (const name of ['anm', 'en_anm', 'acd', 'cod']) assert.equal(role(env, t, name), 'geo', name);
+    assert.equal(role(env, t, 'ctt'), 'time');
+    assert.equal(role(env, t, 'eid'), 'identifier', 'the event\'s id, written as its time');
+    for (const table of [t, `${t}_int`, `${t}_int_city`]) assert.equal(role(env, table, 'maxi'), 'ordinal', table);
+    assert.equal(role(env, `${t}_int_city`, 'code'), 'geo');
+  });
+
+  it('reads the sensor logs: a location number identifies, readings are averaged, a pulse\'s duration adds up', async () => {
+    const env = await load('luftdaten-aberdeen-pm-sensors-csv');
+    const t = 't_2019_05_10_sds011_sensor_5331';
+    assert.equal(role(env, t, 'location'), 'identifier');
+    for (const name of ['p1', 'p2']) assert.equal(additivity(env, t, name), 'non-additive', name);
+    assert.equal(additivity(env, t, 'dur_p1'), 'additive');
+  });
+
+  it('reads the rodent database: a genus and a taxa joined to a list of taxa are categories, and the list too', async () => {
+    const env = await load('portal-mammals-workshop-sqlite');
+    for (const [table, name] of [['species', 'genus'], ['species', 'taxa'], ['distinct_taxa_table', 'taxa'], ['distinct_taxa', 'taxa']]) assert.equal(role(env, table, name), 'dimension', `${table}.${name}`);
+  });
+});
+
+describe('semantics rules: the forty-eighth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps seconds without a date beside them a duration, an id written as a moment an id, a work area no place, species codes keys', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => `${i},${(i * 7) % 59},20240103${String(10 + (i % 12)).padStart(2, '0')}1836,${['Finance', 'Legal', 'Sales'][i % 3]},${['DM', 'DO', 'PP'][i % 3]},${i % 2 === 0 ? '5+' : '4'}`);
+    const folder = makeFolder({ 'calls.csv': ['call,sec,event_id,area,species_id,answer', ...rows].join('\n') + '\n', 'species.csv': 'species_id,name\nDM,Dipodomys merriami\nDO,Dipodomys ordii\nPP,Chaetodipus penicillatus\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'calls', 'sec')?.role.value, 'time', 'no year, month or hour beside it');
+      assert.equal(found(env, 'calls', 'event_id')?.role.value, 'identifier');
+      assert.notEqual(found(env, 'calls', 'area')?.role.value, 'geo', 'a work area');
+      assert.equal(found(env, 'calls', 'species_id')?.role.value, 'identifier', 'codes in capitals stay keys');
+      assert.notEqual(found(env, 'calls', 'answer')?.role.value, 'ordinal', 'one signed grade is no scale of them');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps megawatts beside no magnitude a capacity, a description of free text text, and a temperature log without a sensor additive by its words', async () => {
+    const plants = Array.from({ length: 30 }, (_, i) => `P${i},${(i % 7) * 10 + 5},Plant number ${i} on the river`);
+    const folder = makeFolder({ 'plants.csv': ['plant,mw,description', ...plants].join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'plants', 'mw')?.additivity?.value, 'non-additive', 'no magnitude beside it');
+      assert.notEqual(found(env, 'plants', 'description')?.role.value, 'ordinal');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('reads a codebook only in NLS Investigator\'s layout', async () => {
+    const rows = Array.from({ length: 12 }, (_, i) => `${i},${i * 3}`);
+    const folder = makeFolder({ 'animals.csv': ['R0000100,R0173600', ...rows].join('\n') + '\n', 'notes.cdb': 'R00001.00 some notes on R0173600\nnot a codebook\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(env.semantics.dictionary.length, 0);
     } finally {
       folder.cleanup();
     }

@@ -40,7 +40,7 @@ export function formatProfile(profile: EnvironmentProfile, semantics?: SemanticP
               `${(c.nullFraction * 100).toFixed(1)}%`,
               String(c.distinctCount),
               // (A code for a value not known, `-9`, said where it shows as the least value.)
-              c.min === undefined ? '' : m?.missingCode ? `${c.min} (not known, ${m.missingCode.rows} rows)` : String(c.min),
+              c.min === undefined ? '' : m?.missingCodes?.some((x) => x.value === c.min) ? `${c.min} (not known, ${m.missingCodes.find((x) => x.value === c.min)!.rows} rows)` : String(c.min),
               c.max === undefined ? '' : String(c.max),
               c.samples.map((s) => JSON.stringify(s).slice(0, 30)).join(', '),
               m ? sourceOf(m.role) : '',

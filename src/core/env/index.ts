@@ -50,6 +50,8 @@ const KIND_BY_EXTENSION: Record<string, FileRecord['kind']> = {
   '.rst': 'text',
   // R's help pages (`data.Rd`): an R package documents its data sets' columns in them.
   '.rd': 'text',
+  // NLS Investigator's codebook of a survey extract (NLSY79, NLSY97): plain text, a block per variable.
+  '.cdb': 'text',
 };
 
 /** Binary formats: their bytes are not checked for text. */

@@ -55,7 +55,7 @@ import {
 } from './lexicon';
 import { normalName } from './dictionary';
 import type { Additivity, Aggregation, CardinalityBand, ColumnRole, ColumnSemantics, DictionaryEntry, Fact, GeoKind, IdentifierKind, StructuredKind, TimeInfo, Unit } from './types';
-import { isCompactDay, isMissingText, isNumericText, reorderedListSeparator, UNKNOWN_ANSWERS, type ValueFingerprint } from './values';
+import { ISO_6709_POINT, isCompactDateTime, isCompactDay, isMissingText, isNumericText, reorderedListSeparator, UNKNOWN_ANSWERS, type ValueFingerprint } from './values';
 import { grainOfShape, type DateShape } from './grain';
 
 /** Everything the rules may read about one column. */
@@ -192,6 +192,38 @@ function layoutLetter(e: ColumnEvidence): 'year' | 'month' | 'day' | undefined {
   const names = new Set(e.table.columns.map((c) => (c.originalName || c.name).toLowerCase()));
   const layout = LAYOUT_LETTERS.find((letters) => letters.includes(own) && letters.every((l) => names.has(l)));
   return layout ? (['year', 'month', 'day'] as const)[layout.indexOf(own)] : undefined;
+}
+
+/** A kind of place in a value's words: `Ishikawa Prefecture`, `Hidaka Region`, `Off the Coast of …`, `Toyama Bay`. */
+const PLACE_WORD_VALUE = /\b(prefecture|province|region|county|district|coast|island|islands|peninsula|strait|sea|bay|ocean|gulf|oblast|canton|municipality|borough|parish|township|territory|arrondissement|voivodeship)\b/i;
+/** …and in Chinese and Japanese writing, by a place's last characters: a prefecture (県, 府), a province (省), a region (地方), off a coast (沖), the sea near (近海), a bay (湾), a sound (灘), a peninsula (半島). */
+const PLACE_SUFFIX_CJK = /(県|府|省|州|郡|地方|沖|近海|湾|灣|灘|半島|海峡|水道|付近|列島|諸島)/;
+
+const placeWordValue = (v: string) => PLACE_WORD_VALUE.test(v) || PLACE_SUFFIX_CJK.test(v);
+
+/** Short names of a date's and a time's parts, as a catalogue writes them in columns side by side. */
+const SHORT_PARTS = { year: /^(year|yr|yyyy)$/, month: /^(mo|mon|month|mm)$/, day: /^(dy|da|dd|day)$/, hour: /^(hr|hh|hour)$/, minute: /^(mn|mi|min|minute)$/, second: /^(sec|ss|second)$/ };
+
+/**
+ * The part of a date or time a column holds under a short name (`Dy`, `Mn`, `Sec`), where the year's and the month's
+ * parts are beside it (and the hour's, for a minute or a second), and its numbers fit the part: days 1–31, minutes
+ * whole 0–59, seconds 0 to under 61.
+ */
+function shortDatePart(e: ColumnEvidence): 'day' | 'minute' | 'second' | undefined {
+  const { column } = e;
+  if (!isNumber(column) || column.min === undefined) return undefined;
+  const own = (column.originalName || column.name).trim().toLowerCase();
+  const part = SHORT_PARTS.day.test(own) ? 'day' : SHORT_PARTS.minute.test(own) ? 'minute' : SHORT_PARTS.second.test(own) ? 'second' : undefined;
+  if (!part) return undefined;
+  const names = e.table.columns.filter((c) => c !== column).map((c) => (c.originalName || c.name).trim().toLowerCase());
+  const has = (re: RegExp) => names.some((name) => re.test(name));
+  if (!has(SHORT_PARTS.year) || !has(SHORT_PARTS.month) || (part !== 'day' && !has(SHORT_PARTS.hour))) return undefined;
+  const min = num(column.min);
+  const max = num(column.max);
+  const whole = column.type === 'integer' || wholeSteps(e);
+  if (part === 'day') return whole && min >= 1 && max <= 31 ? part : undefined;
+  if (part === 'minute') return whole && min >= 0 && max <= 59 ? part : undefined;
+  return min >= 0 && max < 61 ? part : undefined;
 }
 
 /** A name-based time guess (`hr` is an hour, `day` a day of the month) yields to a dictionary that says otherwise. */
@@ -334,6 +366,23 @@ const timeRules: Rule[] = [
       time: { storage: 'text', grain: 'day', layout: 'YYYYMMDD', min: iso(sorted[0]), max: iso(sorted.at(-1)!), isoExpression: "substr({col}, 1, 4) || '-' || substr({col}, 5, 2) || '-' || substr({col}, 7, 2)" },
     };
   },
+  // A moment written as fourteen digits, `YYYYMMDDHHMMSS` (JMA's report time `ctt` 20240103182109), every value a real
+  // one, under a name that says no key (`eid`, the event's id written the same way, identifies).
+  (e, n) => {
+    const { column } = e;
+    if ((column.type !== 'text' && column.type !== 'integer') || hasAny(n.tokens, IDENTIFIER_WORDS) || n.tokens.some((t) => /^(no|num|number|code|serial|seq)$/.test(t) || /id$/.test(t))) return undefined;
+    const moments = ((e as EvidenceWithSample).sample ?? column.samples).filter((v) => v !== null && v !== undefined && v !== '').map((v) => String(v).trim());
+    if (moments.length < 5 || !moments.every(isCompactDateTime)) return undefined;
+    const sorted = [...moments].sort();
+    const iso = (v: string) => `${v.slice(0, 4)}-${v.slice(4, 6)}-${v.slice(6, 8)} ${v.slice(8, 10)}:${v.slice(10, 12)}:${v.slice(12)}`;
+    return {
+      role: 'time',
+      rule: 'time:compact-datetimes',
+      confidence: 0.75,
+      why: `every value a moment written YYYYMMDDHHMMSS (${moments[0]})`,
+      time: { storage: 'text', grain: 'datetime', layout: 'YYYYMMDDHHMMSS', min: iso(sorted[0]), max: iso(sorted.at(-1)!), isoExpression: "substr({col}, 1, 4) || '-' || substr({col}, 5, 2) || '-' || substr({col}, 7, 2) || ' ' || substr({col}, 9, 2) || ':' || substr({col}, 11, 2) || ':' || substr({col}, 13, 2)" },
+    };
+  },
   // Seconds after midnight (transit data: GTFS's `start_time` 26400 = 07:20, `stop_arrival_seconds` beside the
   // `stop_arrival_dt` it writes as a number, `…_time_sam`, a dictionary's "seconds after midnight"): when in the day
   // something happened, not a quantity. (GTFS's service day runs past midnight, to 30 hours; a time written HHMM stays
@@ -443,9 +492,12 @@ const timeRules: Rule[] = [
     // An event's year with 0 where it is not known and a few before the common era (an author `birth` of -750 or 0).
     // (…and a `year` with 0 where it is not known, as Discogs writes a release's year: years, 0 a missing one.)
     const zeroForUnknown = n.last !== undefined && YEAR_WORDS.has(n.last) && num(column.min) === 0;
-    if (column.type === 'integer' && (zeroForUnknown || !n.tokens.some((t) => YEAR_NAMES.has(t))) && num(column.min) >= -3000 && num(column.max) <= 2999 && num(column.min) < 1000) {
+    // (…and a `year` reaching back before the common era, NCEI's earthquakes from -2150: nearly all four-digit years.)
+    const beforeCommonEra = n.last !== undefined && YEAR_WORDS.has(n.last) && n.tokens.length <= 2 && num(column.min) < 0;
+    if (column.type === 'integer' && (zeroForUnknown || beforeCommonEra || !n.tokens.some((t) => YEAR_NAMES.has(t))) && num(column.min) >= -3000 && num(column.max) <= 2999 && num(column.min) < 1000) {
       const values = ((e as EvidenceWithSample).sample ?? column.samples).filter((v): v is number => typeof v === 'number' && v !== 0);
-      if (values.length >= 5 && values.filter((v) => v >= 1000).length >= 0.9 * values.length) {
+      // (A file ordered by year opens with its oldest rows: a sample says little there; four-digit years up to now do.)
+      if ((values.length >= 5 && values.filter((v) => v >= 1000).length >= 0.9 * values.length) || (beforeCommonEra && num(column.max) >= 1000 && num(column.max) <= 2100)) {
         return { role: 'time', rule: 'time:year-number', confidence: 0.7, why: `named ${column.name}, integers ${column.min}–${column.max}, nearly all four-digit years (0 where not known, a few before the common era): calendar years`, time: { storage: 'year', grain: 'year', layout: 'YYYY', min: String(column.min), max: String(column.max), isoExpression: "CASE WHEN {col} >= 1000 THEN printf('%04d-01-01', {col}) END" } };
       }
     }
@@ -464,6 +516,14 @@ const timeRules: Rule[] = [
     const notSeason = n.last !== undefined && /^(id|ids|key|code|no|number|outcome|outcomes|result|results|status|type|category)$/.test(n.last);
     if (column.type === 'text' && n.tokens.includes('season') && (n.last === 'season' || n.last === 'seasons' || !notSeason || seasonValues >= 0.9 * Math.max(1, presentTexts(e).length))) return { role: 'time', rule: 'time:season', confidence: 0.7, why: `named ${column.name}: a season`, time: { storage: 'text', grain: 'other' } };
     return undefined;
+  },
+  // A date and time kept in parts under short names, side by side (NCEI's `Year`, `Mo`, `Dy`, `Hr`, `Mn`, `Sec`): the
+  // day, the minute and the second of when it happened, not amounts. (Alone, `sec` may be a duration, `mn` a state.)
+  (e) => {
+    const part = shortDatePart(e);
+    if (!part) return undefined;
+    const { column } = e;
+    return { role: 'time', rule: 'time:date-parts', confidence: 0.7, why: `named ${column.originalName || column.name} beside the year's, the month's${part === 'day' ? '' : " and the hour's"} parts, numbers ${column.min}–${column.max}: the ${part}${part === 'day' ? ' of the month' : part === 'minute' ? ' of the hour' : ' of the minute'}`, time: { storage: 'text', grain: 'other' } };
   },
   (e, n) => {
     const { column, fingerprint: f } = e;
@@ -1290,6 +1350,25 @@ const GEOJSON = /^\s*\{\s*"type"\s*:\s*"(Point|LineString|Polygon|MultiPoint|Mul
 // ---- the rules, in order ----------------------------------------------------------------------------------------
 
 const RULES: Rule[] = [
+  // A `location` written as a whole number (sensor.community's `location` 3121 beside the sensor's `lat` and `lon`):
+  // the number of a site's record, not a place's name or an area's code.
+  (e, n) => {
+    const { column, table } = e;
+    if (column.type !== 'integer' || n.tokens.length !== 1 || n.tokens[0] !== 'location' || column.min === undefined || num(column.min) < 0) return undefined;
+    const names = table.columns.map((c) => (c.originalName || c.name).toLowerCase());
+    if (!names.some((c) => /^(lat|latitude)$/.test(c)) || !names.some((c) => /^(lon|lng|long|longitude)$/.test(c))) return undefined;
+    return { role: 'identifier', rule: 'identifier:location-number', confidence: 0.6, why: `named ${column.originalName || column.name}, whole numbers (${column.min}–${column.max}) beside a latitude and a longitude: the number of a site's record`, identifier: 'code' };
+  },
+  // The code of each item of a list of places (JMA's `int[].city[].code` 1738400, the municipality where shaking was
+  // observed): the place's code.
+  (e, n) => {
+    const { column, table } = e;
+    if (!table.parent || column.binary || !/^(code|cd|id)$/.test(n.tokens.join('_'))) return undefined;
+    const item = nameTokens(table.originalName || table.name).at(-1) ?? '';
+    const kind = GEO_WORDS[item];
+    if (!kind || kind === 'latitude' || kind === 'longitude' || kind === 'address') return undefined;
+    return { role: 'geo', rule: 'geo:listed-place-code', confidence: 0.65, why: `the ${n.tokens[0]} of each ${item} the records list: the place's code`, geo: kind };
+  },
   // The tags a JSON record lists (the World Bank's `sector_namecode`: [{"code": "JB", "name": "Primary education"},
   // …]): a bare `code` or `name` of an array's items, each value on many records, is the code or the name of a
   // category, whatever its values look like ("8", "JB").
@@ -1778,7 +1857,10 @@ const RULES: Rule[] = [
     if (isNumber(column) && words.includes('nuts')) return undefined;
     // An area in numbers is a surface (km²); a named area (`grid_balancing_area` of `ERCOT`) is a place.
     // A bare `area` in text is a place where the table says it lists places ("… across local authority areas").
-    if (head === 'area' && (column.type !== 'text' || (n.tokens.length === 1 && !tableOfPlaces(e.table)))) return undefined;
+    // (…or where its values are mostly the postal codes of states, NCEI's `Area` of `CA`, `AK`, `HI` and a few
+    // provinces, `TAS`, `BC`.)
+    const stateCodes = head === 'area' && column.type === 'text' ? presentTexts(e).filter((v) => US_STATE_CODES.includes(v.trim())).length : 0;
+    if (head === 'area' && (column.type !== 'text' || (n.tokens.length === 1 && !tableOfPlaces(e.table) && !(stateCodes >= 5 && stateCodes >= 0.6 * presentTexts(e).length)))) return undefined;
     // An area of work (`service_area` General Fund, Direct Services; a `policy_area`, a `subject_area`): a field, no place.
     if (head === 'area' && before !== undefined && ACTIVITY_AREAS.has(before)) return undefined;
     // An area code that is one per row is the key of a table of areas: it identifies them.
@@ -1869,6 +1951,9 @@ const RULES: Rule[] = [
     if ((e.referenced || e.foreignKey) && humanNames(e)) return undefined;
     // …and so does a join by a column named as a name whose values are words (`team_name` `Brazil`, beside `team_id`).
     if ((e.referenced || e.foreignKey) && (n.last === 'name' || n.last === 'title') && e.column.type === 'text' && e.fingerprint.codeLike < 0.3 && presentTexts(e).length > 0 && presentTexts(e).every((v) => /^[A-Z][A-Za-z'’.-]*(\s+[A-Za-z'’.&-]+)*$/.test(v.trim()))) return undefined;
+    // …and a join by a few words (`taxa`: `Rodent`, `Bird`, `Reptile`, `Rabbit`) to a table that lists them alone, or
+    // from a table that repeats each on many rows: the category's names, which a list of the allowed ones holds.
+    if ((e.referenced || e.foreignKey) && namedCategory(e)) return undefined;
     // A place in a result (`result_position` 1–13) matches the small ids of some table by chance: it is a position.
     if (e.foreignKey && !e.declaredKey && n.last !== undefined && ORDINAL_WORDS.has(n.last) && !hasAny(n.tokens, IDENTIFIER_WORDS)) return undefined;
     if (e.referenced && e.column.candidateKey) return { role: 'identifier', rule: 'identifier:referenced-key', confidence: 0.9, why: 'a unique column other tables refer to: the key of its table', identifier: 'primary-key' };
@@ -1879,6 +1964,22 @@ const RULES: Rule[] = [
       return { role: 'dimension', rule: 'dimension:category-code', confidence: 0.6, why: `named ${e.column.name}, ${e.column.distinctCount} short codes of a listed kind over ${Math.round(rows)} rows: a category` };
     }
     return e.foreignKey ? { role: 'identifier', rule: 'identifier:foreign-key', confidence: 0.9, why: 'its values are keys of another table', identifier: 'foreign-key' } : undefined;
+  },
+  // A table of one column that lists a category's names (`distinct_taxa_table`: `Bird`, `Rabbit`, `Reptile`,
+  // `Rodent`): the category, listed.
+  (e) => (e.table.columns.length === 1 && namedCategory(e) ? { role: 'dimension', rule: 'dimension:listed-names', confidence: 0.6, why: `the only column of ${e.table.name}, ${e.column.distinctCount} names written as words: a list of a category's values` } : undefined),
+  // A rank of the tree of life named alone (`genus`, `family`, `phylum`, `taxa`), up to 50 names: the group the
+  // species are grouped by.
+  (e, n) => {
+    const { column } = e;
+    if (column.type !== 'text' || n.tokens.length !== 1 || !/^(genus|genera|family|subfamily|tribe|order|phylum|kingdom|taxa|taxon|clade)$/.test(n.tokens[0]) || column.distinctCount < 2 || column.distinctCount > 50) return undefined;
+    // (A `family` or an `order` is one only beside another rank or a species: a person's family is a surname.)
+    const ranks = e.table.columns.filter((c) => c !== column && /^(genus|species|taxa|taxon|phylum|kingdom|class|order|family|scientific_?name|subfamily)$/i.test((c.originalName || c.name).trim()));
+    if (/^(family|order|tribe)$/.test(n.tokens[0]) && ranks.length === 0) return undefined;
+    const values = (e.allValues ?? column.samples).filter((v) => v !== null && v !== undefined && String(v).trim() !== '').map((v) => String(v).trim());
+    // (Latin names, one word each, with a capital: `Dipodomys`, `Heteromyidae`; an `order` of `3` or `ASC` is no rank.)
+    if (values.length < 2 || !values.every((v) => /^\p{Lu}\p{Ll}+$/u.test(v))) return undefined;
+    return { role: 'dimension', rule: 'dimension:taxonomic-rank', confidence: 0.6, why: `named ${column.name}, ${column.distinctCount} names of one word: a rank of the tree of life the rows are grouped by` };
   },
   // A case's citation in a law report (`100 A.2d 36`, `313 Ky. 374`: volume, reporter, first page) under a name that
   // says so: the key lawyers find the case by.
@@ -1902,8 +2003,75 @@ const RULES: Rule[] = [
   (e) => {
     const { column } = e;
     const codes = e.dictionary?.codes;
-    if (!codes || codes < 2 || column.type !== 'integer' || column.distinctCount < 2 || column.distinctCount > codes + 2 || num(column.min) < -1) return undefined;
+    // (…and the codes the codebook gives for answers not had, NLS's -1 to -5, beside them.)
+    const missing = e.dictionary?.missingCodes ?? [];
+    if (!codes || codes < 2 || column.type !== 'integer' || column.distinctCount < 2 || column.distinctCount > codes + 2 + missing.length || num(column.min) < Math.min(-1, ...missing)) return undefined;
+    // Two codes, 0 and 1, beside those for no answer ("0 CONDITION DOES NOT APPLY", "1 CONDITION APPLIES"): a yes or no.
+    const answered = ((e as EvidenceWithSample).sample ?? column.samples).filter((v) => typeof v === 'number' && !missing.includes(v));
+    if (codes === 2 && missing.length > 0 && answered.length > 0 && answered.every((v) => v === 0 || v === 1)) return { role: 'flag', rule: 'flag:described-yes-no', confidence: 0.7, why: `${e.dictionary!.file} lists two codes, 0 and 1, and ${missing.join(', ')} for no answer: a yes or no` };
     return { role: 'dimension', rule: 'dimension:described-codes', confidence: 0.7, why: `${e.dictionary!.file} lists ${codes} codes for its values (${column.distinctCount} of them used): a coded category` };
+  },
+  // A count's size told in classes beside the count (NCEI's `Death Description` 0–4 beside `Deaths`: none, few, some,
+  // many, very many): an ordered class, not an amount.
+  (e, n) => {
+    const { column } = e;
+    if ((n.last !== 'description' && n.last !== 'desc' && n.last !== 'class') || n.tokens.length < 2 || column.type !== 'integer' || num(column.min) < 0 || num(column.max) > 9 || column.distinctCount < 2) return undefined;
+    const singular = (t: string) => t.replace(/ies$/, 'y').replace(/s$/, '');
+    const stem = n.tokens.slice(0, -1).map(singular).join(' ');
+    // (…its unit perhaps after it: `Damage ($Mil)` for `Damage Description`.)
+    const counted = e.table.columns.find((c) => { if (c === column || !isNumber(c)) return false; const words = nameTokens(c.originalName || c.name).map(singular); return words.join(' ') === stem || (words.length === stem.split(' ').length + 1 && words.slice(0, -1).join(' ') === stem && /^(mil|mill|million|millions|usd|dollar|thousand|bn|billion|k|m)$/.test(words[words.length - 1])); });
+    if (!counted) return undefined;
+    return { role: 'ordinal', rule: 'ordinal:size-class', confidence: 0.65, why: `named ${column.originalName || column.name}, codes ${column.min}–${column.max} beside ${counted.originalName || counted.name}: its size told in classes` };
+  },
+  // An intensity on the Modified Mercalli scale (`MMI Int` 2–12): degrees of shaking, ordered, not an amount.
+  (e, n) => {
+    const { column } = e;
+    if (!n.tokens.some((t) => t === 'mmi' || t === 'mercalli') || !(column.type === 'integer' || wholeSteps(e)) || num(column.min) < 1 || num(column.max) > 12) return undefined;
+    return { role: 'ordinal', rule: 'ordinal:intensity-scale', confidence: 0.7, why: `named ${column.originalName || column.name}, whole numbers ${column.min}–${column.max}: degrees of the Modified Mercalli intensity scale` };
+  },
+  // Grades written as numbers, some with a plus or a minus after them (JMA's seismic intensity `1` … `4`, `5-`, `5+`,
+  // `6-`, `6+`, `7`): steps of a scale, ordered, not amounts.
+  (e) => {
+    const { column } = e;
+    if (column.type !== 'text') return undefined;
+    const values = (e.allValues ?? column.samples).filter((v) => v !== null && v !== undefined && String(v).trim() !== '').map((v) => String(v).trim());
+    if (values.length < 4 || !values.every((v) => /^\d{1,2}[+-]?$/.test(v))) return undefined;
+    const signed = values.filter((v) => /[+-]$/.test(v));
+    if (signed.length < 2 || !signed.some((v) => values.includes(v.replace(/[+-]$/, '') === v ? v : `${v.slice(0, -1)}${v.endsWith('+') ? '-' : '+'}`))) return undefined;
+    return { role: 'ordinal', rule: 'ordinal:graded-numbers', confidence: 0.65, why: `values are grades written as numbers, some split by a plus and a minus (${signed.slice(0, 2).join(', ')}): steps of a scale` };
+  },
+  // Points written as ISO 6709 says (`+37.1+136.7-10000/`: latitude, longitude, height): a position, in one cell.
+  (e) => {
+    const { column } = e;
+    if (column.type !== 'text') return undefined;
+    const values = presentTexts(e).map((v) => v.trim());
+    if (values.length < 3 || values.filter((v) => ISO_6709_POINT.test(v)).length < 0.95 * values.length) return undefined;
+    return { role: 'geo', rule: 'geo:iso6709-points', confidence: 0.75, why: `values are points written as ISO 6709 (${values[0]}): latitude, longitude and height in one cell`, geo: 'geometry' };
+  },
+  // Names of places by their words (`Noto, Ishikawa Prefecture`, `Off the Coast of Iwate Prefecture`, `Toyama Bay`;
+  // `石川県能登地方`, `富山湾`): a prefecture, a region, a coast or a sea in most of them, a place.
+  (e) => {
+    const { column } = e;
+    if (column.type !== 'text' || column.distinctCount < 5) return undefined;
+    const values = [...new Set(presentTexts(e).map((v) => v.trim()))];
+    if (values.length < 5 || values.some((v) => v.length > 80)) return undefined;
+    const placed = values.filter(placeWordValue).length;
+    if (placed < 0.7 * values.length) return undefined;
+    return { role: 'geo', rule: 'geo:place-word-values', confidence: 0.6, why: `${Math.round((100 * placed) / values.length)}% of values name a place by its kind (${values.find((v) => PLACE_WORD_VALUE.test(v) || PLACE_SUFFIX_CJK.test(v))})`, geo: 'region' };
+  },
+  // A code beside the name it stands for, as Japanese open data pairs them (`acd` and `anm`, `pref_cd` and `pref_nm`,
+  // `city_code` and `city_name`), where the names are of places: the place's code.
+  (e) => {
+    const { column } = e;
+    const own = (column.originalName || column.name).toLowerCase();
+    const stem = /^(.+?)_?(cd|code)$/.exec(own)?.[1];
+    if (!stem) return undefined;
+    const named = e.table.columns.find((c) => c !== column && new RegExp(`^${stem.replace(/[^a-z0-9]/g, '.')}_?(nm|name)$`).test((c.originalName || c.name).toLowerCase()));
+    const names = (named?.samples ?? []).filter((v): v is string => typeof v === 'string' && v.trim() !== '');
+    if (!named || names.length < 3 || names.filter(placeWordValue).length < 0.7 * names.length) return undefined;
+    // (A code on one row each, an MSOA's `E02004297` beside its name, is the key of a table of places: it identifies.)
+    if (column.candidateKey || column.distinctCount >= 0.95 * e.table.rowCount * (1 - column.nullFraction)) return undefined;
+    return { role: 'geo', rule: 'geo:code-of-named-place', confidence: 0.6, why: `named ${column.originalName || column.name} beside ${named.originalName || named.name}, names of places (${names.find(placeWordValue)}): the place's code`, geo: 'region' };
   },
   // What a dictionary says the column is, by the head of its description: an order, a classification, a file name.
   (e, n) => {
@@ -2219,7 +2387,9 @@ const RULES: Rule[] = [
     const opened = n.tokens.length > 1 && STATISTIC_OPENERS.has(n.tokens[0]) ? n.tokens[0] : undefined;
     // (A number after the head says which of several, `kp_90` at a clock angle of 90°: the head is the word before it.)
     const head = /^\d+$/.test(n.last) && n.tokens.length > 1 ? n.tokens[n.tokens.length - 2] : n.last;
-    const quantity = declaredText ? undefined : hasAny([head], ADDITIVE_WORDS) ?? hasAny([head], NON_ADDITIVE_WORDS) ?? hasAny([head], SEMI_ADDITIVE_WORDS) ?? hasAny(n.tokens, MONEY_WORDS) ?? counted ?? opened ?? perThousand(n.tokens);
+    // (…and a duration that opens it, `durP1`: the time a sensor's pulse lasted, for a model that measures it.)
+    const lasted = n.tokens.length > 1 && /^(dur|duration)$/.test(n.tokens[0]) ? 'a duration' : undefined;
+    const quantity = declaredText ? undefined : hasAny([head], ADDITIVE_WORDS) ?? hasAny([head], NON_ADDITIVE_WORDS) ?? hasAny([head], SEMI_ADDITIVE_WORDS) ?? hasAny(n.tokens, MONEY_WORDS) ?? counted ?? opened ?? lasted ?? perThousand(n.tokens);
     if (quantity) return { role: 'measure', rule: 'measure:empty-name', confidence: 0.4, why: `empty, named ${e.column.name} (${quantity})` };
     if (DIMENSION_WORDS.has(n.last) || /^(charset|encoding|dir|license|licence)$/.test(n.last)) return { role: 'dimension', rule: 'dimension:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}` };
     return undefined;
@@ -2813,6 +2983,8 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   // …and so does a year's column (`1987` … `2019` of a sheet named Outfalls 2019: outfalls in each year), and a column
   // named by a span of time alone (`1 Mo` … `30 Yr` of daily Treasury rates: the rate at each maturity).
   else if ((tokens.length === 1 && /^(1[89]|20)\d\d$/.test(tokens[0])) || spanOfTime(evidence.column.originalName || evidence.column.name)) tokens = [...new Set(tableTokens.filter((t) => !/^\d+$/.test(t)))];
+  const magnitude = magnitudeType(evidence);
+  if (magnitude) return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:magnitude-type' }, why: `named ${evidence.column.originalName || evidence.column.name} beside ${magnitude}: a magnitude of its type, on a logarithmic scale, averaged, not summed` };
   const priceIndex = tableTokens.find((t) => PRICE_INDEX_WORDS.has(t));
   if (priceIndex && (calendarColumn || tokens.every((t) => GENERIC_MEASURE_NAMES.has(t) || tableTokens.includes(t)))) {
     return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:price-index-table' }, why: `a value of ${evidence.table.name}, named for a price index (${priceIndex}): indexes are averaged, not summed` };
@@ -3103,6 +3275,11 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   // quantities are levels, unless their own words said otherwise above.
   const level = tableLevel(evidence.table);
   if (level) return { value: 'semi-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:table-level' }, why: `in ${evidence.table.originalName.replace(/^.*[\\/]/, '')}, named ${level}: a level at a moment, added across entities, not over time` };
+  // A sensor's log (sensor.community's `sensor_id`, `sensor_type` SDS011, a `timestamp` every few minutes, and `P1`,
+  // `P2`): each figure with no word of its own is what the sensor read at that moment, averaged, not summed.
+  const sensor = sensorLog(evidence.table);
+  // (A pulse's duration, `durP1`, adds up as time does.)
+  if (sensor && tokens.length <= 2 && !hasAny(tokens, DURATION_WORDS) && !tokens.includes('dur') && !hasAny(tokens, COUNT_WORDS) && !hasAny(tokens, ADDITIVE_WORDS) && !hasAny(tokens, MONEY_WORDS)) return { value: 'non-additive', confidence: 0.55, source: { kind: 'rule', rule: 'additivity:sensor-reading' }, why: `in a sensor's log (${sensor} beside each reading's time): a reading at a moment, averaged, not summed` };
   return { value: 'additive', confidence: 0.55, source: { kind: 'rule', rule: 'additivity:default' }, why: 'a quantity with no sign of a rate, a level or an average' };
 }
 
@@ -3124,6 +3301,46 @@ const SIDES: ReadonlyArray<readonly [string, string]> = [['home', 'away'], ['tea
 /** Units of a concentration or of a probe's reading. */
 const RIGHT_ASCENSION = /^(ra|raj2000|ra_?deg|ra_?rad|right_?ascension)$/;
 const DECLINATION = /^(dec|de|dej2000|dec_?deg|dec_?rad|declination)$/;
+
+/** Magnitude types: moment (`Mw`, `Mww`, `Mwc` …), surface-wave, body-wave, local, duration, energy, felt-area, JMA's. */
+const MAGNITUDE_TYPE = /^(mw|mww|mwc|mwb|mwr|mwp|ms|ms20|mb|mbl|ml|md|me|mfa|mj|mc|mlg)$/;
+
+/**
+ * The magnitude a column beside an earthquake's magnitude (`Mag`, `magnitude`) holds by its type's short name, on
+ * the scale's numbers (under 10.5); a magnitude "of unknown type" (`Unk`) where a magnitude type is just before it.
+ * Returns the magnitude column's name.
+ */
+function magnitudeType(evidence: ColumnEvidence): string | undefined {
+  const { column, table } = evidence;
+  if (!isNumber(column) || column.min === undefined || num(column.max) > 10.5 || num(column.min) < -2) return undefined;
+  const nameOf = (c: ColumnProfile) => (c.originalName || c.name).trim().toLowerCase();
+  const own = nameOf(column);
+  const at = table.columns.indexOf(column);
+  const typed = MAGNITUDE_TYPE.test(own) || (/^(unk|unknown)$/.test(own) && at > 0 && MAGNITUDE_TYPE.test(nameOf(table.columns[at - 1])));
+  if (!typed) return undefined;
+  return table.columns.find((c) => c !== column && /^(mag|magnitude|eq_primary|eq_mag_primary)$/.test(nameOf(c).replace(/\s+/g, '_')))?.originalName;
+}
+
+/** A table that logs a sensor's readings: a sensor's id or type column beside a datetime one. Returns the sensor's column. */
+function sensorLog(table: TableProfile): string | undefined {
+  if (!table.columns.some((c) => c.type === 'datetime')) return undefined;
+  return table.columns.find((c) => /^(sensor|sensor_?id|sensor_?type|device_?id|probe_?id)$/i.test((c.originalName || c.name).trim()))?.originalName;
+}
+
+/**
+ * A few words written as words (a capital, lower-case letters, no digits: `Rodent`, `Bird`), 2 to 12 of them, the
+ * only column of its table or each on three rows or more: the names of a category, even where a key joins them.
+ */
+function namedCategory(e: ColumnEvidence): boolean {
+  const { column, table } = e;
+  if (column.type !== 'text' || column.distinctCount < 2 || column.distinctCount > 12) return false;
+  const values = e.allValues ?? column.samples;
+  const words = values.filter((v) => v !== null && v !== undefined && String(v).trim() !== '').map((v) => String(v).trim());
+  // (Lower-case short names, `dyer`, `roe`, are people's handles: codes.)
+  if (words.length < 2 || !words.every((v) => /^\p{Lu}\p{Ll}{2,}( \p{Ll}{2,})?$/u.test(v))) return false;
+  const rows = table.rowCount * (1 - column.nullFraction);
+  return table.columns.length === 1 || rows >= 3 * column.distinctCount;
+}
 
 /** A table of objects on the sky: it has a right ascension and a declination (`ra` and `dec`, `RAJ2000` and `DEJ2000`). */
 function skyCatalogue(table: TableProfile): boolean {

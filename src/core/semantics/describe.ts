@@ -14,7 +14,7 @@ export function meaningOf(column: ColumnSemantics, semantics?: SemanticProfile, 
       parts.push(column.additivity?.value === 'non-additive' ? 'avg (not summed)' : column.additivity?.value === 'semi-additive' ? 'sum across entities, not over time' : 'sum');
       if (column.unit) parts.push(column.unit.value.label);
       // (A code for a value not known, `-9` below values never negative: said, so a mean or a total leaves it out.)
-      if (column.missingCode) parts.push(`${column.missingCode.value} on ${column.missingCode.rows} row${column.missingCode.rows === 1 ? '' : 's'}, a code for not known`);
+      if (column.missingCodes) parts.push(`${column.missingCodes.map((m) => `${m.value} on ${m.rows} row${m.rows === 1 ? '' : 's'}`).join(', ')}, ${column.missingCodes.length === 1 ? 'a code' : 'codes'} for not known`);
       break;
     case 'time':
       if (column.time) {

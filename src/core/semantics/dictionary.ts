@@ -259,6 +259,11 @@ export function readDictionaries(documents: readonly DataDocument[], profile: En
     } catch {
       raw = undefined;
     }
+    // A codebook as NLS Investigator writes it (the BLS's NLSY79 and NLSY97 extracts): its own layout, read whole.
+    if (raw !== undefined && NLS_CODEBOOK.test(raw)) {
+      entries.push(...nlsCodebookEntries(raw, document.sourceFile));
+      continue;
+    }
     const descriptor = document.sourceFile.toLowerCase().endsWith('.json');
     // Acronyms are looked up in the whole document, once each (its entries repeat them: "API in 2000", "API in 1999").
     const spell = raw !== undefined ? acronymSpeller(raw) : undefined;
@@ -308,6 +313,49 @@ export function readDictionaries(documents: readonly DataDocument[], profile: En
     }
   }
   return entries.filter((entry) => tablesDescribedBy(entry, profile).length > 0);
+}
+
+/** The head of a variable in an NLS Investigator codebook: `R01736.00    [SAMPLE_ID]    Survey Year: 1979`. */
+const NLS_VARIABLE = /^([A-Z]\d{5})\.(\d{2})\s+\[([^\]]+)\]\s+Survey Year:\s*(\S+)/;
+const NLS_CODEBOOK = /^[A-Z]\d{5}\.\d{2}\s+\[[^\]]+\]\s+Survey Year:/m;
+/** The codes NLS writes for an answer it does not have, by their labels: `Refusal(-1)`, `VALID SKIP(-4)`. */
+const NLS_NO_ANSWER = /\b(refusal|don'?t know|invalid skip|valid skip|non-interview)\s*\((-\d)\)/gi;
+
+/**
+ * The variables of an NLS Investigator codebook (`.cdb`), each under its reference number, which names the data's
+ * column without its dot (`R01736.00` is `R0173600`): its title and the question asked ("Rate yourself from 0 to
+ * 10"), the codes its table of answers labels in words (`1 CROSS MALE WHITE`, `0: 0  CONDITION DOES NOT APPLY`; a
+ * scale's points labelled by their own number are no codes), and the codes for answers not had (refusal -1, don't
+ * know -2, invalid skip -3, valid skip -4, non-interview -5).
+ */
+function nlsCodebookEntries(raw: string, file: string): DictionaryEntry[] {
+  const entries: DictionaryEntry[] = [];
+  const lines = raw.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const head = NLS_VARIABLE.exec(lines[i]);
+    if (!head) continue;
+    let end = i + 1;
+    while (end < lines.length && !NLS_VARIABLE.test(lines[end])) end++;
+    const body = lines.slice(i + 1, end);
+    // The title: the first line of words after the variable's kind (`PRIMARY VARIABLE`); the question: the prose up
+    // to its universe, its table of answers or its notes.
+    const words = body.map((l) => l.trim()).filter((l) => l !== '' && !/^(PRIMARY|CREATED|SYMBOL|KEY) VARIABLE$/i.test(l));
+    const title = words[0] ?? '';
+    const question: string[] = [];
+    for (const l of words.slice(1)) {
+      if (/^(UNIVERSE|ORIGINAL QUESTION NAME|NOTE|RESPONSE CHOICE|COMMENT|ACTUAL NUMBER|Refusal\(|Min:|Lead In)/i.test(l) || /^\d+\s/.test(l) || /^-{3,}/.test(l) || /^\[/.test(l)) break;
+      question.push(l);
+    }
+    const codes = body.filter((l) => /^\s*\d+\s+-?\d+(?:\s+TO\s+-?\d+)?:?\s+(?:-?\d+\s+)?[A-Za-z]/.test(l) && !/^\s*\d+\s+-?\d+\s+TO\s+\d+:\s*\d+\+?\s*$/.test(l)).length;
+    const missingCodes = [...new Set([...body.join('\n').matchAll(NLS_NO_ANSWER)].map((m) => Number(m[2])))].sort((a, b) => b - a);
+    const description = [title, question.join(' ')].filter(Boolean).join('. ');
+    const entry: DictionaryEntry = { column: `${head[1]}${head[2]}`, description: `${description} (${head[3]}, ${head[4]})`, file, line: i + 1, heading: head[3] };
+    if (codes >= 2) entry.codes = codes;
+    if (missingCodes.length > 0) entry.missingCodes = missingCodes;
+    entries.push(entry);
+    i = end - 1;
+  }
+  return entries;
 }
 
 /** A heading that names a column, then says what it is: "2. O - Object (Objekt)", "`kk`: observer number". */

@@ -132,15 +132,24 @@ function entryFor(entries: readonly DictionaryEntry[], table: TableProfile, colu
 /** The codes files write for a number not known, below every real value of a measure that is never negative. */
 const MISSING_CODES = new Set([-9, -99, -999, -9999, -99999]);
 
-/** A measure's negative missing-value code: one of MISSING_CODES as its least value, and no other value below zero. */
-function missingCode(db: Database, table: TableProfile, column: ColumnProfile): ColumnSemantics['missingCode'] {
-  if ((column.type !== 'integer' && column.type !== 'real') || typeof column.min !== 'number' || !MISSING_CODES.has(column.min)) return undefined;
+/**
+ * A measure's missing-value codes: those its dictionary names (NLS's -1 … -5) that its rows hold; else one of
+ * MISSING_CODES as its least value, with no other value below zero.
+ */
+function missingCodes(db: Database, table: TableProfile, column: ColumnProfile, entry: DictionaryEntry | undefined): ColumnSemantics['missingCodes'] {
+  if ((column.type !== 'integer' && column.type !== 'real') || typeof column.min !== 'number') return undefined;
+  const c = q(column.name);
   try {
-    const c = q(column.name);
+    if (entry?.missingCodes && entry.missingCodes.length > 0) {
+      const counts = db.exec(`SELECT ${c}, COUNT(*) FROM ${q(table.name)} WHERE ${c} IN (${entry.missingCodes.join(', ')}) GROUP BY ${c} ORDER BY ${c} DESC`)[0]?.values ?? [];
+      const held = counts.map(([value, rows]) => ({ value: Number(value), rows: Number(rows) })).filter((x) => x.rows > 0);
+      return held.length > 0 ? held : undefined;
+    }
+    if (!MISSING_CODES.has(column.min)) return undefined;
     const row = db.exec(`SELECT COUNT(CASE WHEN ${c} = ${column.min} THEN 1 END), MIN(CASE WHEN ${c} > ${column.min} THEN ${c} END) FROM ${q(table.name)}`)[0]?.values[0];
     const rows = Number(row?.[0] ?? 0);
     const next = row?.[1];
-    return rows > 0 && typeof next === 'number' && next >= 0 ? { value: column.min, rows } : undefined;
+    return rows > 0 && typeof next === 'number' && next >= 0 ? [{ value: column.min, rows }] : undefined;
   } catch {
     return undefined;
   }
@@ -249,8 +258,8 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
         if (evidence.fingerprint.missingText > 0 && column.type === 'text') evidence.missingRows = placeholderRows(db, table.name, column.name);
         semantics = columnSemantics(evidence);
         if (semantics.role.value === 'measure') {
-          const code = missingCode(db, table, column);
-          if (code) semantics.missingCode = code;
+          const codes = missingCodes(db, table, column, evidence.dictionary);
+          if (codes) semantics.missingCodes = codes;
         }
       }
       const derived = derivedColumns.get(`${table.name}.${column.name}`);

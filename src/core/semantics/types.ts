@@ -94,10 +94,11 @@ export interface ColumnSemantics {
   /** Set when the column is computed from others of its table (`total = quantity × price`). */
   derivedFrom?: { columns: string[]; relation: string };
   /**
-   * Measures only: a negative code a file writes for a value not known (`-9` among distances of 0 to 10 km, `-999`),
-   * the only value below zero: a total, mean or outlier of the column would count it as a number.
+   * Measures only: the codes a file writes for a value not known (`-9` among distances of 0 to 10 km, `-999`, the
+   * only value below zero; or those its codebook names, NLS's refusal -1 and valid skip -4), each with the rows that
+   * hold it: a total, mean or outlier of the column would count them as numbers.
    */
-  missingCode?: { value: number; rows: number };
+  missingCodes?: Array<{ value: number; rows: number }>;
 }
 
 export type TableKind = 'entity' | 'lookup' | 'fact' | 'event' | 'snapshot' | 'bridge' | 'derived';
@@ -170,6 +171,8 @@ export interface DictionaryEntry {
   heading?: string;
   /** How many codes the entry lists for the column's values (`1: Sun`, `2: Moon`): a coded category when two or more. */
   codes?: number;
+  /** Codes the document says stand for an answer not had (NLS's refusal -1, don't know -2, valid skip -4). */
+  missingCodes?: number[];
 }
 
 /**

@@ -465,6 +465,15 @@ export function numberBands(values: readonly string[]): boolean {
   return closed.every(([low], at) => at === 0 || low >= closed[at - 1][1]);
 }
 
+/** Fourteen digits that make a real moment, `YYYYMMDDHHMMSS` (JMA's report time `20240103182109`). */
+export function isCompactDateTime(v: string): boolean {
+  const m = /^(\d{8})([01]\d|2[0-3])([0-5]\d)([0-5]\d)$/.exec(v);
+  return m !== null && isCompactDay(m[1]);
+}
+
+/** A point written as ISO 6709 says (`+37.1+136.7-10000/`: latitude, longitude, height, then the slash). */
+export const ISO_6709_POINT = /^[+-]\d{2}(\d{2}(\d{2})?)?(\.\d+)?[+-]\d{3}(\d{2}(\d{2})?)?(\.\d+)?([+-]\d+(\.\d+)?)?(CRS[\w:]+)?\/$/;
+
 /** Eight digits that make a real calendar day, `YYYYMMDD`, from 1800 to 2199 (`20250901`, never `20250231`). */
 export function isCompactDay(v: string): boolean {
   const m = /^(1[89]|2[01])(\d\d)(\d\d)(\d\d)$/.exec(v);

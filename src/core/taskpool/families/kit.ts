@@ -162,7 +162,7 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
       if (logOfColumn(table, c)) return false;
       // (Nor a measure with a code for a value not known among its numbers, `-9` beside distances of 0 to 10 km: its
       // mean, total and outliers would count the code.)
-      if (s?.missingCode) return false;
+      if (s?.missingCodes) return false;
       // (Nor a value whose own qualifier column marks bounds and estimates, NUBASE's `half_life` beside a
       // `half_life_relation` of '=', '<', '>', '~' — nor its error: means and correlations mix bounds with values.)
       if (qualifiedValue(table, c)) return false;
