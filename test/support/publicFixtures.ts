@@ -73,10 +73,12 @@ export const PUBLIC_FIXTURES = path.join(REPO, 'test', 'fixtures', 'public');
  * round 31.
  * `dev-47` (forty-seventh, LABELS-47.md, five environments): 77.1% role and 58.7% additivity blind; read and used in
  * round 32.
- * A set added later and not yet looked at is `held-out`: the forty-eighth set (LABELS-48.md), five environments, whose
+ * `dev-48` (forty-eighth, LABELS-48.md, five environments): 69.7% role and 43.8% additivity blind; read and used in
+ * round 33.
+ * A set added later and not yet looked at is `held-out`: the forty-ninth set (LABELS-49.md), five environments, whose
  * disagreements nobody has read; `npm run bench:semantics` reports every set.
  */
-export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'dev-21' | 'dev-22' | 'dev-23' | 'dev-24' | 'dev-25' | 'dev-26' | 'dev-27' | 'dev-28' | 'dev-29' | 'dev-30' | 'dev-31' | 'dev-32' | 'dev-33' | 'dev-34' | 'dev-35' | 'dev-36' | 'dev-37' | 'dev-38' | 'dev-39' | 'dev-40' | 'dev-41' | 'dev-42' | 'dev-43' | 'dev-44' | 'dev-45' | 'dev-46' | 'dev-47' | 'held-out';
+export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'dev-21' | 'dev-22' | 'dev-23' | 'dev-24' | 'dev-25' | 'dev-26' | 'dev-27' | 'dev-28' | 'dev-29' | 'dev-30' | 'dev-31' | 'dev-32' | 'dev-33' | 'dev-34' | 'dev-35' | 'dev-36' | 'dev-37' | 'dev-38' | 'dev-39' | 'dev-40' | 'dev-41' | 'dev-42' | 'dev-43' | 'dev-44' | 'dev-45' | 'dev-46' | 'dev-47' | 'dev-48' | 'held-out';
 
 export interface PublicFixture {
   name: string;
@@ -328,11 +330,11 @@ export const PUBLIC_ENVIRONMENTS: PublicFixture[] = [
   { name: 'frb-cross-border-securities-positions-csv', set: 'dev-47' },
   { name: 'weecology-everglades-wading-birds-csv', set: 'dev-47' },
   { name: 'slu-sers-electrofishing-sites-xlsx', set: 'dev-47' },
-  { name: 'portal-mammals-workshop-sqlite', set: 'held-out' },
-  { name: 'luftdaten-aberdeen-pm-sensors-csv', set: 'held-out' },
-  { name: 'jma-earthquake-list-json', set: 'held-out' },
-  { name: 'ncei-significant-earthquakes-tsv', set: 'held-out' },
-  { name: 'bls-nlsy79-risk-attitudes-csv', set: 'held-out' },
+  { name: 'portal-mammals-workshop-sqlite', set: 'dev-48' },
+  { name: 'luftdaten-aberdeen-pm-sensors-csv', set: 'dev-48' },
+  { name: 'jma-earthquake-list-json', set: 'dev-48' },
+  { name: 'ncei-significant-earthquakes-tsv', set: 'dev-48' },
+  { name: 'bls-nlsy79-risk-attitudes-csv', set: 'dev-48' },
 ];
 
 export function publicFixture(name: string): PublicFixture {
