@@ -335,6 +335,11 @@ export const PUBLIC_ENVIRONMENTS: PublicFixture[] = [
   { name: 'jma-earthquake-list-json', set: 'dev-48' },
   { name: 'ncei-significant-earthquakes-tsv', set: 'dev-48' },
   { name: 'bls-nlsy79-risk-attitudes-csv', set: 'dev-48' },
+  { name: 'aihw-health-expenditure-datacube-xlsx', set: 'held-out' },
+  { name: 'trias-alien-molluscs-belgium-csv', set: 'held-out' },
+  { name: 'zui-zeek-network-logs-ndjson', set: 'held-out' },
+  { name: 'usaspending-award-account-funding-csv', set: 'held-out' },
+  { name: 'longwood-via-sacra-pond-sonde-csv', set: 'held-out' },
 ];
 
 export function publicFixture(name: string): PublicFixture {
