@@ -4154,6 +4154,10 @@ describe('semantics rules: rodent captures with views, particulate sensors, eart
     assert.equal(role(env, t, 'location'), 'identifier');
     for (const name of ['p1', 'p2']) assert.equal(additivity(env, t, name), 'non-additive', name);
     assert.equal(additivity(env, t, 'dur_p1'), 'additive');
+    // The sensor's number each file is named for, in the partition's view: which file, not an amount.
+    const view = env.semantics.partitions.find((p) => p.tables.some((m) => m.table === t))?.view;
+    assert.ok(view);
+    assert.equal(role(env, view, 'sensor'), 'dimension');
   });
 
   it('reads the rodent database: a genus and a taxa joined to a list of taxa are categories, and the list too', async () => {

@@ -257,6 +257,13 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
         if (mayHoldDates(column, evidence.fingerprint)) evidence.dateShape = dateShape(db, table.name, column.name);
         if (evidence.fingerprint.missingText > 0 && column.type === 'text') evidence.missingRows = placeholderRows(db, table.name, column.name);
         semantics = columnSemantics(evidence);
+        // The value a partition's view takes from each file's name (`sensor` 5331 of `…_sensor_5331.csv`): which file
+        // the row came from, a category of the rows, never an amount, however it is written.
+        const partition = partitions.find((p) => p.view === table.name && p.key === column.name);
+        if (partition && semantics.role.value === 'measure') {
+          const { additivity: _additivity, unit: _unit, ...rest } = semantics;
+          semantics = { ...rest, aggregation: 'count', role: { value: 'dimension', confidence: 0.8, source: { kind: 'rule', rule: 'dimension:partition-key' }, why: `the ${partition.key} each of the ${partition.tables.length} files is named for: which file the row came from` } };
+        }
         if (semantics.role.value === 'measure') {
           const codes = missingCodes(db, table, column, evidence.dictionary);
           if (codes) semantics.missingCodes = codes;
