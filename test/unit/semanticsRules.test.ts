@@ -4126,7 +4126,7 @@ describe('semantics rules: rodent captures with views, particulate sensors, eart
     const codes = column(env, t, 't3094900').missingCodes;
     assert.deepEqual(codes?.map((c) => c.value), [-1, -2, -4, -5]);
     assert.equal(codes?.find((c) => c.value === -5)?.rows, 5121, 'the codebook counts 5121 non-interviews');
-    assert.match(column(env, t, 't3094900').description?.value ?? '', /WILLINGNESS TO TAKE RISKS WHILE DRIVING/);
+    assert.match(column(env, t, 't3094900').description?.value ?? '', /^Willingness to take risks while driving in 2010\. People can behave/);
   });
 
   it('reads the NCEI catalogue: a year back to -2150 and the parts of a time are times, magnitudes by type averaged, classes of a count ordered', async () => {

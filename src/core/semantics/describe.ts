@@ -31,6 +31,8 @@ export function meaningOf(column: ColumnSemantics, semantics?: SemanticProfile, 
     case 'ordinal':
     case 'flag':
       if (distinct !== undefined) parts.push(`${distinct} value${distinct === 1 ? '' : 's'}`);
+      // (…and a codebook's codes for no answer among them, NLS's -4 valid skip: said, so no one counts them as answers.)
+      if (column.missingCodes) parts.push(`${column.missingCodes.map((m) => `${m.value} on ${m.rows} row${m.rows === 1 ? '' : 's'}`).join(', ')}, ${column.missingCodes.length === 1 ? 'a code' : 'codes'} for no answer`);
       break;
     case 'geo':
       if (column.geo) parts.push(column.geo.replace('-', ' '));

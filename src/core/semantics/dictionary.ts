@@ -331,6 +331,12 @@ const NLS_NO_ANSWER = /\b(refusal|don'?t know|invalid skip|valid skip|non-interv
 function nlsCodebookEntries(raw: string, file: string): DictionaryEntry[] {
   const entries: DictionaryEntry[] = [];
   const lines = raw.split(/\r?\n/);
+  // Questions asked in several rounds (`RISK_4` in 2010, 2012, 2014): each round's column is named with its year.
+  const asked = new Map<string, number>();
+  for (const line of lines) {
+    const name = NLS_VARIABLE.exec(line)?.[3];
+    if (name) asked.set(name, (asked.get(name) ?? 0) + 1);
+  }
   for (let i = 0; i < lines.length; i++) {
     const head = NLS_VARIABLE.exec(lines[i]);
     if (!head) continue;
@@ -346,9 +352,22 @@ function nlsCodebookEntries(raw: string, file: string): DictionaryEntry[] {
       if (/^(UNIVERSE|ORIGINAL QUESTION NAME|NOTE|RESPONSE CHOICE|COMMENT|ACTUAL NUMBER|Refusal\(|Min:|Lead In)/i.test(l) || /^\d+\s/.test(l) || /^-{3,}/.test(l) || /^\[/.test(l)) break;
       question.push(l);
     }
-    const codes = body.filter((l) => /^\s*\d+\s+-?\d+(?:\s+TO\s+-?\d+)?:?\s+(?:-?\d+\s+)?[A-Za-z]/.test(l) && !/^\s*\d+\s+-?\d+\s+TO\s+\d+:\s*\d+\+?\s*$/.test(l)).length;
+    // (`count  code label`, or `count  code: code  label`; a range, `10 TO 9999: 10+`, labels no single code.)
+    const labelled = body.map((l) => /^\s*\d+\s+(-?\d+)(\s+TO\s+-?\d+)?:?\s+(?:-?\d+\s+)?([A-Za-z].*?)\s*$/.exec(l)).filter((m): m is RegExpExecArray => m !== null);
+    const codes = labelled.length;
+    const single = labelled.filter((m) => !m[2]).map((m) => `${m[1]} = ${nlsSentence(m[3].replace(/\s*\(Go To [^)]*\)\s*$/i, '').trim())}`);
     const missingCodes = [...new Set([...body.join('\n').matchAll(NLS_NO_ANSWER)].map((m) => Number(m[2])))].sort((a, b) => b - a);
-    const description = [title, question.join(' ')].filter(Boolean).join('. ');
+    // The title as a sentence (`WILLINGNESS TO TAKE RISKS WHILE DRIVING` → "Willingness to take risks while
+    // driving"), NLS's `R` the respondent it is ("R'S RACIAL/ETHNIC COHORT" → "Respondent's racial/ethnic cohort"),
+    // and the survey's year where the question was asked in several rounds and the title names none: the same
+    // question asked in 2010 and 2012 is two columns.
+    const sentence = nlsSentence(title);
+    const year = (asked.get(head[3]) ?? 0) > 1 && /^\d{4}$/.test(head[4]) && !/\b(19|20)\d\d\b/.test(sentence) ? ` in ${head[4]}` : '';
+    // (A title asked as a question, "R INTERVIEWED IN 2010?", is said as what the column holds.)
+    const named = sentence ? `${sentence.replace(/[?.]$/, '')}${year}` : '';
+    // The answers' labels, said as a data dictionary says them ("1 = Hispanic; 2 = Black"), up to twelve.
+    const answers = single.length >= 2 && single.length <= 12 ? `Codes: ${single.join('; ')}` : '';
+    const description = [named, question.join(' '), answers].filter(Boolean).reduce((text, part) => (text === '' ? part : `${text}${/[.?!]$/.test(text) ? '' : '.'} ${part}`), '');
     const entry: DictionaryEntry = { column: `${head[1]}${head[2]}`, description: `${description} (${head[3]}, ${head[4]})`, file, line: i + 1, heading: head[3] };
     if (codes >= 2) entry.codes = codes;
     if (missingCodes.length > 0) entry.missingCodes = missingCodes;
@@ -356,6 +375,13 @@ function nlsCodebookEntries(raw: string, file: string): DictionaryEntry[] {
     i = end - 1;
   }
   return entries;
+}
+
+/** An NLS title in capitals as a sentence: `R` and `R'S` the respondent, the rest in lower case after its first letter. */
+function nlsSentence(title: string): string {
+  if (title === '' || /[a-z]/.test(title)) return title;
+  const lower = title.toLowerCase().replace(/\br's\b/g, "respondent's").replace(/\br\b/g, 'respondent');
+  return lower.charAt(0).toUpperCase() + lower.slice(1);
 }
 
 /** A heading that names a column, then says what it is: "2. O - Object (Objekt)", "`kk`: observer number". */

@@ -264,7 +264,9 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
           const { additivity: _additivity, unit: _unit, ...rest } = semantics;
           semantics = { ...rest, aggregation: 'count', role: { value: 'dimension', confidence: 0.8, source: { kind: 'rule', rule: 'dimension:partition-key' }, why: `the ${partition.key} each of the ${partition.tables.length} files is named for: which file the row came from` } };
         }
-        if (semantics.role.value === 'measure') {
+        // (A measure's codes for a value not known; and those a codebook names for any answer, NLS's valid skip -4 of
+        // a yes/no question, which no grouping should count as an answer.)
+        if (semantics.role.value === 'measure' || (evidence.dictionary?.missingCodes?.length ?? 0) > 0) {
           const codes = missingCodes(db, table, column, evidence.dictionary);
           if (codes) semantics.missingCodes = codes;
         }

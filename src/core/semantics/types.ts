@@ -94,9 +94,9 @@ export interface ColumnSemantics {
   /** Set when the column is computed from others of its table (`total = quantity × price`). */
   derivedFrom?: { columns: string[]; relation: string };
   /**
-   * Measures only: the codes a file writes for a value not known (`-9` among distances of 0 to 10 km, `-999`, the
-   * only value below zero; or those its codebook names, NLS's refusal -1 and valid skip -4), each with the rows that
-   * hold it: a total, mean or outlier of the column would count them as numbers.
+   * The codes a file writes for a value not known (`-9` among distances of 0 to 10 km, `-999`, the
+   * only value below zero, on a measure; or those its codebook names, NLS's refusal -1 and valid skip -4, on any
+   * column), each with the rows that hold it: a total, mean or outlier would count them as numbers, a grouping as answers.
    */
   missingCodes?: Array<{ value: number; rows: number }>;
 }

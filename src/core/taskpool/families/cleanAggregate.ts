@@ -10,6 +10,9 @@
  *     then its share of the cleaned total (or its total) → the answer
  *   a value spelled several ways:
  *     1. extra spellings  2. the value with the most rows among those spelled several ways  3. its rows (or total), merged
+ *   answers a codebook codes as no answer (a survey's refusal -1, don't know -2, valid skip -4, non-interview -5):
+ *     1. the rows holding those codes  2. the group with the highest average of the answers left  3. how far that
+ *     average lies above the average of all who answered — the codebook read to know which numbers are no answers
  *
  * Only where cleaning changes the answer: the same computation on the raw values (text read as SQLite reads it,
  * each spelling its own group, every copy counted) must give another answer. The question states what counts as the
@@ -34,7 +37,7 @@ const MAX_JUNK = 20;
 export const cleanAggregateFamily: TaskFamily = {
   id: COMPOSITION,
   description: 'Numbers stored as text, values spelled several ways or duplicated rows detected, cleaned in SQL, then a total or a ranking computed on the cleaned data.',
-  needs: 'a measure stored as text with thousands separators, a dimension whose values differ only in case or spaces, or exact duplicate rows — where cleaning changes the answer',
+  needs: 'a measure stored as text with thousands separators, a dimension whose values differ only in case or spaces, exact duplicate rows, or a measure whose codebook codes some answers as no answer — where cleaning changes the answer',
   async generate(context: FamilyContext): Promise<TaskSpec[]> {
     const tasks: TaskSpec[] = [];
     for (const table of taskTables(context)) {
@@ -59,9 +62,97 @@ export const cleanAggregateFamily: TaskFamily = {
         }
       }
     }
+    for (const table of taskTables(context)) {
+      let perTable = 0;
+      for (const coded of codedMeasures(context, table)) {
+        if (tasks.length >= context.maxPerFamily || perTable >= 3) break;
+        const task = await topAnswered(context, table, coded, perTable);
+        if (task && !tasks.some((t) => t.id === task.id)) {
+          tasks.push(task);
+          perTable++;
+        }
+      }
+    }
     return tasks;
   },
 };
+
+// ---- answers a codebook codes as no answer -------------------------------------------------------------------------
+
+/** A measure with the codes its codebook gives for no answer, and the codebook. */
+interface CodedMeasure {
+  column: ColumnProfile;
+  codes: number[];
+  document: string;
+}
+
+/**
+ * The measures of a table whose codebook names codes for no answer that its rows hold (NLS's -1 … -5 among ratings of
+ * 0 to 10): the answers are what is left once those are set aside. (The task pool's other families leave them out.)
+ */
+function codedMeasures(context: FamilyContext, table: TableProfile): CodedMeasure[] {
+  const found: CodedMeasure[] = [];
+  for (const column of table.columns) {
+    const s = semanticsOf(context, table.name, column.name);
+    if (s?.role.value !== 'measure' || !s.missingCodes || s.description?.source.kind !== 'dictionary' || column.type !== 'integer' && column.type !== 'real') continue;
+    const document = s.description.source.file;
+    const codes = s.missingCodes.map((m) => m.value);
+    if (!context.documents.some((d) => d.name === document || d.sourceFile === document)) continue;
+    found.push({ column, codes, document });
+  }
+  return found;
+}
+
+/** Fewest answers a group needs for its average to count. */
+const MIN_ANSWERS = 30;
+
+/**
+ * The group with the highest average of a measure once the codebook's codes for no answer are left out, and how far
+ * it lies above the average of all who answered. `offset` spreads a table's tasks over its groupings.
+ */
+async function topAnswered(context: FamilyContext, table: TableProfile, coded: CodedMeasure, offset: number): Promise<TaskSpec | undefined> {
+  const m = `c.${q(coded.column.name)}`;
+  const t = `${q(table.name)} AS c`;
+  const codes = coded.codes.join(', ');
+  const answered = `${m} IS NOT NULL AND ${m} NOT IN (${codes})`;
+  const name = measureName(context, table.name, coded.column);
+  const rows = rowsNoun(context, table, 'many');
+  const groups = groupings(context, table, { min: 2, max: 12 });
+  for (let i = 0; i < groups.length; i++) {
+    const group = groups[(i + offset) % groups.length];
+    const g = `c.${q(group.name)}`;
+    const groupPhrase = columnPhrase(context, table.name, group);
+    const program = new TaskProgram(context, COMPOSITION);
+    const first = await program.sql(`SELECT COUNT(*) AS no_answer FROM ${t} WHERE ${m} IN (${codes})`, `${rows} whose ${name} is one of the codes ${coded.document} gives for no answer (${codes})`, {
+      label: `the number of ${rows} with no answer for ${name}`,
+      reading: { kind: 'number' },
+    });
+    if (!first || first.key.type !== 'number' || first.key.value === 0) return undefined;
+    const second = await program.sql(
+      `SELECT ${g} AS ${q(group.name)}, ROUND(AVG(${m}), 4) AS average_answer, COUNT(*) AS n FROM ${t} WHERE ${answered} AND ${g} IS NOT NULL GROUP BY ${g} HAVING COUNT(*) >= ${MIN_ANSWERS} ORDER BY AVG(${m}) DESC, 1`,
+      `the average ${name} per ${groupPhrase}, the codes for no answer left out, highest first (groups of ${MIN_ANSWERS} answers or more)`,
+      { label: `the ${groupPhrase} with the highest average ${name} among those who answered`, reading: { kind: 'string' }, uses: [0] },
+    );
+    if (!second || second.rows.length < 2 || !clearLeader(second.rows, 1, 0.02)) continue;
+    const top = second.rows[0][0] as string | number;
+    const third = await program.sql(
+      `SELECT ROUND((SELECT AVG(${m}) FROM ${t} WHERE ${answered} AND ${g} = ${sqlLiteral(top)}) - (SELECT AVG(${m}) FROM ${t} WHERE ${answered}), 2) AS above_all_answers`,
+      `the ${groupPhrase} ${top}'s average ${name} less the average of all who answered`,
+      { label: `how far the ${groupPhrase} ${top}'s average lies above the average of all answers`, reading: { kind: 'number', decimals: 2 }, uses: [1], carries: [String(top)] },
+    );
+    if (!third || third.key.type !== 'number' || third.key.value <= 0) continue;
+    return program.task({
+      family: COMPOSITION,
+      parameters: { kind: 'coded-answers', table: table.name, measure: coded.column.name, group: group.name },
+      question: `Leaving out the ${rows} that ${coded.document} codes as giving no answer for ${name} (${codes}), which ${groupPhrase} has the highest average ${name}, and by how much does that average exceed the average of all who answered? Round to 2 decimals.`,
+      tables: [table.name],
+      dependency: 'document-parameter',
+      documents: [{ document: coded.document }],
+      needs: cleanAggregateFamily.needs,
+    });
+  }
+  return undefined;
+}
 
 // ---- what is wrong with a table -----------------------------------------------------------------------------------
 

@@ -518,6 +518,9 @@ export function groupings(context: FamilyContext, table: TableProfile, options: 
     if (!options.parentOf && context.ungrouped?.has(repetitionKey(table.name, c.name))) return false;
     if (context.notKnown?.has(repetitionKey(table.name, c.name))) return false;
     if (quantileBins(c)) return false;
+    // (Nor a column whose codebook's codes for no answer, NLS's -4 valid skip and -5 non-interview, are among its
+    // values: its groups would count them as answers.)
+    if (s.missingCodes) return false;
     // (Nor a qualifier of a value, '=' / '<' / '~': how exact each value beside it is, no kind of thing.)
     if (comparisonMarks(c)) return false;
     // (Nor a partition's file column, `source_ecoregion`, where the files hold the same `ecoregion` themselves: the
@@ -1585,6 +1588,9 @@ function isOpaqueCode(original: string): boolean {
   return /^[A-Z]{1,6}$/.test(original) || (/^[a-z]{1,4}$/.test(original) && !SHORT_WORDS.has(original));
 }
 
+/** Kinds of place a record's nested list may hold (`city`, `prefecture`): each item a place's entry in that record. */
+const GEO_PLACE_ITEMS = new Set(['city', 'cities', 'prefecture', 'prefectures', 'municipality', 'municipalities', 'station', 'stations', 'region', 'regions', 'district', 'districts', 'county', 'counties', 'state', 'states', 'province', 'provinces', 'town', 'towns']);
+
 /** Short English words columns are named with: a reader knows what `site`, `sex` or `date` hold without a legend. */
 const SHORT_WORDS = new Set(
   ('age sex site date year time name type kind size area city town fate rank role team code cost days hour week zone port mode tier plot ' +
@@ -1654,7 +1660,8 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   // A word of the name without a vowel (`plyr_mgr`, `lg_id`) is an abbreviation a legend may spell out.
   const abbreviated = humanize(original).split(' ').some((w) => /^[a-z]{2,}$/.test(w) && !/[aeiouy]/.test(w) && !UNIT_SUFFIXES[w]);
   // A short word numbered (`pop16`, `gdp2`): the number qualifies it in a way only a legend says.
-  const numbered = /^[a-z]{2,8}\d+$/i.test(original);
+  // (…and a letter before a reference number, a survey's `R0214700` or `T3094800`: its codebook says what it is.)
+  const numbered = /^[a-z]{2,8}\d+$/i.test(original) || /^[a-z]\d{4,}$/i.test(original);
   // A name after a letter or two of a publisher's scheme (`t_schools`, `pt_expenditure_of_gdp`: total, percentage):
   // "t schools" says less than the guidance's "Number of schools".
   const prefixed = /^[a-z]{1,2}_[a-z]/i.test(original) && !/^(an?|is|of|in|on|to|by|at|no|nr|id)_/i.test(original);
@@ -1667,7 +1674,8 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     const described = semanticsOf(context, table, column.name)?.description?.value ?? (profile ? legendDescription(context.documents, profile, original) : undefined);
     let short = described
       // The first sentence names the thing; the next ones say how it is measured ("Total Monthly Precipitation. Given in millimeters.").
-      ?.replace(/^(.{8,}?[a-z)])\.\s+["'“‘(]?[A-Z].*$/s, '$1')
+      // (…a year may end it: "Respondent interviewed in 2010. Codes: …".)
+      ?.replace(/^(.{8,}?[a-z)0-9])\.\s+["'“‘(]?[A-Z].*$/s, '$1')
       .replace(/\s*\([^)]*\)\s*/g, ' ')
       // An aside left open, or closed after a nested quote (`(stored … ‘Unix epoch’. Converted …)`): cut at its start.
       .replace(/\s*\(.*$/, '')
@@ -1707,6 +1715,8 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     const spelled = spelledFrom(described, plain);
     if (spelled.join(' ') !== plain.join(' ')) return spelled.join(' ');
     if (isCrypticName(original) && !WHOLE_WORD_ABBREVIATIONS.has(original.toLowerCase())) return `'${original}'`;
+    // (…and so does a name of short parts, one without a vowel, that nothing spells out: JMA's `en_ttl`, not "en ttl".)
+    if (abbreviated && !described && /^[a-z]{1,3}(_[a-z]{1,3})+$/i.test(original) && spelled.every((w) => !ABBREVIATED_WORDS[w])) return `'${original}'`;
   }
   // A quantity named for the group it is of (`hourly_workers`, `low-deprivation`), which its dictionary says
   // ("wage rates for hourly workers", "proportion of LA population living in a low deprivation lsoa"): those words.
@@ -2244,7 +2254,14 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
     // (…nor is a map or a lookup, `browserMap`, `countryMap`: its entries are keys of the map, "browser maps" none.)
     const attribute = NON_ADDITIVE_WORDS.has(head.toLowerCase()) || /(code|name|percent|pct|value|amount|amt)$/i.test(head) || /^(map|maps|dict|dictionary|lookup|mapping)$/i.test(head);
     const noNoun = /^(of|to|in|on|for|by|with|from|at|as)$/.test(head) || /(ed|ic|al|ive|ous|ing)$/.test(head) || words.split(' ')[0] === 'is' || words.split(' ')[0] === 'has' || attribute;
-    if (words !== '' && !/\d/.test(words) && !COLLECTION_WORDS.has(head) && !noNoun) return words.replace(/ /g, '_');
+    // (…nor a key of three letters or fewer that is no word, JMA's `int` of intensities: "ints" says nothing.)
+    const clipped = head.length <= 3 && !SHORT_WORDS.has(head.toLowerCase());
+    // (A list of places in each record, JMA's `city` under each report's prefectures: the same city recurs in many
+    // reports, so its items are the list's entries, "city entries", not cities.)
+    const recurring = table.columns.some((c) => /^(code|id|name|key)$/i.test((c.originalName || c.name).split('.').pop() ?? '') && c.distinctCount >= 2 && c.distinctCount < 0.5 * table.rowCount);
+    const places = words !== '' && !words.includes(' ') && GEO_PLACE_ITEMS.has(head.toLowerCase()) && recurring;
+    if (places) return `${head.toLowerCase()}_entries`;
+    if (words !== '' && !/\d/.test(words) && !COLLECTION_WORDS.has(head) && !noNoun && !clipped) return words.replace(/ /g, '_');
     return undefined;
   }
   // Columns all under one path of a JSON file (`filings.recent.form`, `filings.recent.size`, …, the arrays of a filer's
@@ -2336,7 +2353,12 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   // An identifier unique but for a few duplicates (`customer_id`) still says a row is one thing.
   const nearlyKeyed = table.columns.some((c) => role(c) === 'identifier' && c.distinctCount >= 0.9 * table.rowCount);
   // Rows dated to the day (captures, sightings, flights) are events, whatever year column they also carry.
-  const dated = table.columns.some((c) => role(c) === 'time' && /^(day|datetime)$/.test(semanticsOf(context, table.name, c.name)?.time?.grain ?? '') && c.distinctCount >= 3);
+  // (…or dated by a day's part beside the year's and the month's, NCEI's `Year`, `Mo`, `Dy`: earthquakes, not country-years.)
+  const dayPart = table.columns.some((c) => {
+    const source = semanticsOf(context, table.name, c.name)?.role.source;
+    return source?.kind === 'rule' && (source.rule === 'time:date-parts' || source.rule === 'time:day-of-month') && c.distinctCount >= 20;
+  });
+  const dated = dayPart || table.columns.some((c) => role(c) === 'time' && /^(day|datetime)$/.test(semanticsOf(context, table.name, c.name)?.time?.grain ?? '') && c.distinctCount >= 3);
   const panel = !dated && !keyed.some((c) => c.type !== 'real') && !nearlyKeyed && table.columns.some((c) => role(c) === 'time' && semanticsOf(context, table.name, c.name)?.time?.grain === 'year' && repeats(c)) && table.columns.some((c) => (role(c) === 'identifier' || role(c) === 'geo') && c.type === 'text' && c.distinctCount >= 2 && c.distinctCount <= table.rowCount / 3 && c.nullFraction < 0.1);
   if (panel && !table.parent) return undefined;
   // Rows that observe one of the table's things again and again (Broods: a `brood` column repeating on 3,424 rows of
