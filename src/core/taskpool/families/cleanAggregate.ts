@@ -144,7 +144,8 @@ async function topAnswered(context: FamilyContext, table: TableProfile, coded: C
     return program.task({
       family: COMPOSITION,
       parameters: { kind: 'coded-answers', table: table.name, measure: coded.column.name, group: group.name },
-      question: `Leaving out the ${rows} that ${coded.document} codes as giving no answer for ${name} (${codes}), which ${groupPhrase} has the highest average ${name}, and by how much does that average exceed the average of all who answered? Round to 2 decimals.`,
+      // (Of two groups, the higher: "which sex has the higher average".)
+      question: `Leaving out the ${rows} that the codebook (${coded.document}) codes as giving no answer for ${name} (${codes}), which ${groupPhrase} has the ${second.rows.length === 2 ? 'higher' : 'highest'} average ${name}, and by how much does that average exceed the average of all who answered? Round to 2 decimals.`,
       tables: [table.name],
       dependency: 'document-parameter',
       documents: [{ document: coded.document }],

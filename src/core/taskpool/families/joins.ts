@@ -114,7 +114,10 @@ export const joinKeyFamily: TaskFamily = {
       // (…nor "the team whose title is 'FC RB Salzburg'" where the label is the row's one name, title or description:
       // "the team 'FC RB Salzburg'", "the obj type 'Galaxy'".)
       const bareName = /^(name|title|label|description)$/i.test(labelPhrase) || /^(type|kind|category|class)?(desc|name|title|label)$/i.test(label.originalName || label.name);
-      const named = labelPhrase === things(context, key.parent, 'one') || (bareName && parentNoun(context, key.parent) !== undefined) ? `the ${things(context, key.parent, 'one')} '${labelValue}'` : parentNoun(context, key.parent) === undefined ? `the ${labelPhrase} '${labelValue}' in ${tablePlace(context, key.parent)}` : `the ${things(context, key.parent, 'one')} whose ${labelPhrase} is '${labelValue}'`;
+      // (Where the place goes without saying — the records a nested list sits in, JMA's reports around their `int`
+      // entries, or a table named as its label, `species` of the table 'species' — it is not said again.)
+      const placeKnown = key.child.parent?.table === key.parent.name || humanize(key.parent.originalName || key.parent.name).toLowerCase() === labelPhrase.toLowerCase();
+      const named = labelPhrase === things(context, key.parent, 'one') || (bareName && parentNoun(context, key.parent) !== undefined) ? `the ${things(context, key.parent, 'one')} '${labelValue}'` : parentNoun(context, key.parent) === undefined ? `the ${labelPhrase} '${labelValue}'${placeKnown ? '' : ` in ${tablePlace(context, key.parent)}`}` : `the ${things(context, key.parent, 'one')} whose ${labelPhrase} is '${labelValue}'`;
       const done = await program.sql(
         `SELECT COUNT(*) AS child_rows FROM ${q(key.child.name)} AS c JOIN ${q(key.parent.name)} AS p ON ${on(key)} WHERE p.${q(label.name)} = ${sqlLiteral(labelValue)}`,
         `${things(context, key.child, 'many')} whose ${columnPhrase(context, key.child.name, key.childColumn)} points at the ${things(context, key.parent, 'one')} named '${labelValue}'`,

@@ -555,6 +555,9 @@ async function zScore(context: FamilyContext, table: TableProfile, g: Grouping, 
   } catch {
     return undefined;
   }
+  // (Not over the levels of an ordered scale, a seismic intensity 1 … 7: its levels are no peer groups, and its lowest
+  // is the most frequent by the nature of the scale, so the group "furthest from the mean" is fixed before the data.)
+  if (semanticsOf(context, g.table.name, g.column.name)?.role.value === 'ordinal') return undefined;
   const gName = groupingName(g, context);
   // The files of a partition totalled over periods of unequal length (one station's 1,191 months beside another's
   // 768): their totals follow how long each reported, not the quantity.
