@@ -23,6 +23,7 @@ import type { ColumnProfile, TableProfile } from '../../env/types';
 import { words } from '../../text/words';
 import { aggregateOf, clearLeader, columnPhrase, groupings, measureName, measures, noun, num, partitionOfView, q, query, rowsNoun, semanticsOf, sqlLiteral, tablePlace, taskTables, TaskProgram, type FamilyContext, type TaskFamily } from './kit';
 import { partitionFiles } from '../../semantics/partitions';
+import { normalName } from '../../semantics/dictionary';
 import { MAX_QUESTION_WORDS } from '../lint';
 import type { TaskSpec } from '../types';
 import { tableLabel } from '../revise';
@@ -89,16 +90,18 @@ interface CodedMeasure {
 /**
  * The measures of a table whose codebook names codes for no answer that its rows hold (NLS's -1 … -5 among ratings of
  * 0 to 10): the answers are what is left once those are set aside. (The task pool's other families leave them out.)
+ * Only the codes the codebook itself names: a `-9` found by its values alone is no document's rule.
  */
 function codedMeasures(context: FamilyContext, table: TableProfile): CodedMeasure[] {
   const found: CodedMeasure[] = [];
   for (const column of table.columns) {
     const s = semanticsOf(context, table.name, column.name);
-    if (s?.role.value !== 'measure' || !s.missingCodes || s.description?.source.kind !== 'dictionary' || column.type !== 'integer' && column.type !== 'real') continue;
-    const document = s.description.source.file;
-    const codes = s.missingCodes.map((m) => m.value);
-    if (!context.documents.some((d) => d.name === document || d.sourceFile === document)) continue;
-    found.push({ column, codes, document });
+    if (s?.role.value !== 'measure' || !s.missingCodes || (column.type !== 'integer' && column.type !== 'real')) continue;
+    const name = normalName(column.originalName || column.name);
+    const entry = context.semantics.dictionary.find((e) => e.missingCodes !== undefined && normalName(e.column) === name && context.documents.some((d) => d.name === e.file || d.sourceFile === e.file));
+    const codes = s.missingCodes.map((m) => m.value).filter((v) => entry?.missingCodes?.includes(v));
+    if (!entry || codes.length === 0) continue;
+    found.push({ column, codes, document: entry.file });
   }
   return found;
 }
@@ -141,6 +144,10 @@ async function topAnswered(context: FamilyContext, table: TableProfile, coded: C
       { label: `how far the ${groupPhrase} ${top}'s average lies above the average of all answers`, reading: { kind: 'number', decimals: 2 }, uses: [1], carries: [String(top)] },
     );
     if (!third || third.key.type !== 'number' || third.key.value <= 0) continue;
+    // Only where leaving the codes out changes the answer: read as numbers, they would make another group the highest
+    // or another distance from the average.
+    const raw = await query(context, `SELECT ${g}, AVG(${m}) - (SELECT AVG(${m}) FROM ${t} WHERE ${m} IS NOT NULL) FROM ${t} WHERE ${m} IS NOT NULL AND ${g} IS NOT NULL GROUP BY ${g} HAVING COUNT(*) >= ${MIN_ANSWERS} ORDER BY AVG(${m}) DESC, 1 LIMIT 1`);
+    if (raw?.[0] && String(raw[0][0]) === String(top) && Math.abs(num(raw[0][1]) - third.key.value) < 0.005) continue;
     return program.task({
       family: COMPOSITION,
       parameters: { kind: 'coded-answers', table: table.name, measure: coded.column.name, group: group.name },
