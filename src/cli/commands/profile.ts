@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { EnvironmentProfile } from '../../core/env/types';
 import { meaningOf, relationshipText, sourceOf } from '../../core/semantics/describe';
 import { loadSemanticEnvironment } from '../../core/semantics/index';
-import type { SemanticProfile } from '../../core/semantics/types';
+import type { ColumnSemantics, SemanticProfile } from '../../core/semantics/types';
 import { CliError, type CliCommand } from '../command';
 
 function table(rows: string[][]): string {
@@ -12,6 +12,12 @@ function table(rows: string[][]): string {
 }
 
 /** The profile as text a person reads in a terminal; with the semantic profile, what each column means and why. */
+/** The least value where it is a code for not known: "-9 (not known, 9 rows)". */
+function leastCode(min: unknown, semantics: ColumnSemantics | undefined): string | undefined {
+  const code = semantics?.missingCodes?.find((x) => x.value === min);
+  return code ? `${min} (not known, ${code.rows} rows)` : undefined;
+}
+
 export function formatProfile(profile: EnvironmentProfile, semantics?: SemanticProfile): string {
   const about = (table: string, column: string) => semantics?.columns.find((c) => c.table === table && c.column === column);
   const out: string[] = [`Data environment: ${profile.root}`, ''];
@@ -40,7 +46,7 @@ export function formatProfile(profile: EnvironmentProfile, semantics?: SemanticP
               `${(c.nullFraction * 100).toFixed(1)}%`,
               String(c.distinctCount),
               // (A code for a value not known, `-9`, said where it shows as the least value.)
-              c.min === undefined ? '' : m?.missingCodes?.some((x) => x.value === c.min) ? `${c.min} (not known, ${m.missingCodes.find((x) => x.value === c.min)!.rows} rows)` : String(c.min),
+              c.min === undefined ? '' : leastCode(c.min, m) ?? String(c.min),
               c.max === undefined ? '' : String(c.max),
               c.samples.map((s) => JSON.stringify(s).slice(0, 30)).join(', '),
               m ? sourceOf(m.role) : '',

@@ -86,6 +86,8 @@ export interface ColumnEvidence {
   arrayTable?: string;
   /** Text columns of at most 30 values: all of them, where a sample may show two (a scale's rarer steps). */
   allValues?: unknown[];
+  /** The column of a partition's union view that holds each file's value (`sensor` 5331 of `…_sensor_5331.csv`): the files' key. */
+  partitionKey?: { key: string; files: number };
 }
 
 interface RoleDecision {
@@ -2019,7 +2021,12 @@ const RULES: Rule[] = [
     const singular = (t: string) => t.replace(/ies$/, 'y').replace(/s$/, '');
     const stem = n.tokens.slice(0, -1).map(singular).join(' ');
     // (…its unit perhaps after it: `Damage ($Mil)` for `Damage Description`.)
-    const counted = e.table.columns.find((c) => { if (c === column || !isNumber(c)) return false; const words = nameTokens(c.originalName || c.name).map(singular); return words.join(' ') === stem || (words.length === stem.split(' ').length + 1 && words.slice(0, -1).join(' ') === stem && /^(mil|mill|million|millions|usd|dollar|thousand|bn|billion|k|m)$/.test(words[words.length - 1])); });
+    const counted = e.table.columns.find((c) => {
+      if (c === column || !isNumber(c)) return false;
+      const words = nameTokens(c.originalName || c.name).map(singular);
+      const unit = words.length === stem.split(' ').length + 1 && /^(mil|mill|million|millions|usd|dollar|thousand|bn|billion|k|m)$/.test(words[words.length - 1]);
+      return words.join(' ') === stem || (unit && words.slice(0, -1).join(' ') === stem);
+    });
     if (!counted) return undefined;
     return { role: 'ordinal', rule: 'ordinal:size-class', confidence: 0.65, why: `named ${column.originalName || column.name}, codes ${column.min}–${column.max} beside ${counted.originalName || counted.name}: its size told in classes` };
   },
@@ -2037,7 +2044,8 @@ const RULES: Rule[] = [
     const values = (e.allValues ?? column.samples).filter((v) => v !== null && v !== undefined && String(v).trim() !== '').map((v) => String(v).trim());
     if (values.length < 4 || !values.every((v) => /^\d{1,2}[+-]?$/.test(v))) return undefined;
     const signed = values.filter((v) => /[+-]$/.test(v));
-    if (signed.length < 2 || !signed.some((v) => values.includes(v.replace(/[+-]$/, '') === v ? v : `${v.slice(0, -1)}${v.endsWith('+') ? '-' : '+'}`))) return undefined;
+    // (…both signs of one grade among them, `5-` and `5+`.)
+    if (signed.length < 2 || !signed.some((v) => values.includes(`${v.slice(0, -1)}${v.endsWith('+') ? '-' : '+'}`))) return undefined;
     return { role: 'ordinal', rule: 'ordinal:graded-numbers', confidence: 0.65, why: `values are grades written as numbers, some split by a plus and a minus (${signed.slice(0, 2).join(', ')}): steps of a scale` };
   },
   // Points written as ISO 6709 says (`+37.1+136.7-10000/`: latitude, longitude, height): a position, in one cell.
@@ -2057,7 +2065,7 @@ const RULES: Rule[] = [
     if (values.length < 5 || values.some((v) => v.length > 80)) return undefined;
     const placed = values.filter(placeWordValue).length;
     if (placed < 0.7 * values.length) return undefined;
-    return { role: 'geo', rule: 'geo:place-word-values', confidence: 0.6, why: `${Math.round((100 * placed) / values.length)}% of values name a place by its kind (${values.find((v) => PLACE_WORD_VALUE.test(v) || PLACE_SUFFIX_CJK.test(v))})`, geo: 'region' };
+    return { role: 'geo', rule: 'geo:place-word-values', confidence: 0.6, why: `${Math.round((100 * placed) / values.length)}% of values name a place by its kind (${values.find(placeWordValue)})`, geo: 'region' };
   },
   // A code beside the name it stands for, as Japanese open data pairs them (`acd` and `anm`, `pref_cd` and `pref_nm`,
   // `city_code` and `city_name`), where the names are of places: the place's code.
@@ -2413,6 +2421,13 @@ const RULES: Rule[] = [
   },
   // A span written in years and months (`59 years 11 months`, `61 years`): a duration, however it is written.
   (e) => (yearsAndMonths(e) ? { role: 'measure', rule: 'measure:years-and-months', confidence: 0.6, why: `values are spans written in years and months (${presentTexts(e)[0]?.trim()})` } : undefined),
+  // The value a partition's view takes from each file's name, written as a number (`sensor` 5331 of
+  // `…_sensor_5331.csv`, `mly` 2275): which file the row came from, a category of the rows, never an amount.
+  (e) => {
+    const { column, partitionKey } = e;
+    if (!partitionKey || !(isNumber(column) || e.fingerprint.numericText >= 0.9)) return undefined;
+    return { role: 'dimension', rule: 'dimension:partition-key', confidence: 0.8, why: `the ${partitionKey.key} each of the ${partitionKey.files} files is named for: which file the row came from` };
+  },
   // Numbers written as text ($1,200; -566,000; 12 %).
   (e, n) => {
     const f = e.fingerprint;

@@ -5,6 +5,12 @@
  */
 import type { ColumnSemantics, Relationship, SemanticProfile, TableSemantics } from './types';
 
+/** "-1 on 7 rows, -4 on 12 rows, codes for no answer". */
+function missingCodesPhrase(codes: NonNullable<ColumnSemantics['missingCodes']>, what: string): string {
+  const held = codes.map((m) => `${m.value} on ${m.rows} row${m.rows === 1 ? '' : 's'}`).join(', ');
+  return `${held}, ${codes.length === 1 ? 'a code' : 'codes'} for ${what}`;
+}
+
 /** "measure · sum · USD", "time · month", "dimension · 5 values". */
 export function meaningOf(column: ColumnSemantics, semantics?: SemanticProfile, distinct?: number): string {
   const parts: string[] = [column.role.value];
@@ -14,7 +20,7 @@ export function meaningOf(column: ColumnSemantics, semantics?: SemanticProfile, 
       parts.push(column.additivity?.value === 'non-additive' ? 'avg (not summed)' : column.additivity?.value === 'semi-additive' ? 'sum across entities, not over time' : 'sum');
       if (column.unit) parts.push(column.unit.value.label);
       // (A code for a value not known, `-9` below values never negative: said, so a mean or a total leaves it out.)
-      if (column.missingCodes) parts.push(`${column.missingCodes.map((m) => `${m.value} on ${m.rows} row${m.rows === 1 ? '' : 's'}`).join(', ')}, ${column.missingCodes.length === 1 ? 'a code' : 'codes'} for not known`);
+      if (column.missingCodes) parts.push(missingCodesPhrase(column.missingCodes, 'not known'));
       break;
     case 'time':
       if (column.time) {
@@ -32,7 +38,7 @@ export function meaningOf(column: ColumnSemantics, semantics?: SemanticProfile, 
     case 'flag':
       if (distinct !== undefined) parts.push(`${distinct} value${distinct === 1 ? '' : 's'}`);
       // (…and a codebook's codes for no answer among them, NLS's -4 valid skip: said, so no one counts them as answers.)
-      if (column.missingCodes) parts.push(`${column.missingCodes.map((m) => `${m.value} on ${m.rows} row${m.rows === 1 ? '' : 's'}`).join(', ')}, ${column.missingCodes.length === 1 ? 'a code' : 'codes'} for no answer`);
+      if (column.missingCodes) parts.push(missingCodesPhrase(column.missingCodes, 'no answer'));
       break;
     case 'geo':
       if (column.geo) parts.push(column.geo.replace('-', ' '));

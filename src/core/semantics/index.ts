@@ -253,17 +253,12 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
           arrayTable: profile.tables.find((t) => t.parent !== undefined && (t.parent.table === table.name || memberTables(table.name).includes(t.parent.table)) && bare(t.originalName) === bare(column.originalName || column.name))?.name,
           sample,
         };
+        const partition = partitions.find((p) => p.view === table.name && p.key === column.name);
+        if (partition) evidence.partitionKey = { key: partition.key, files: partition.tables.length };
         if (column.type === 'text' && column.distinctCount <= 30) evidence.allValues = column.distinctCount <= 12 && distinct ? distinct : distinctValues(db, draft, table, column.name, 31);
         if (mayHoldDates(column, evidence.fingerprint)) evidence.dateShape = dateShape(db, table.name, column.name);
         if (evidence.fingerprint.missingText > 0 && column.type === 'text') evidence.missingRows = placeholderRows(db, table.name, column.name);
         semantics = columnSemantics(evidence);
-        // The value a partition's view takes from each file's name (`sensor` 5331 of `…_sensor_5331.csv`): which file
-        // the row came from, a category of the rows, never an amount, however it is written.
-        const partition = partitions.find((p) => p.view === table.name && p.key === column.name);
-        if (partition && semantics.role.value === 'measure') {
-          const { additivity: _additivity, unit: _unit, ...rest } = semantics;
-          semantics = { ...rest, aggregation: 'count', role: { value: 'dimension', confidence: 0.8, source: { kind: 'rule', rule: 'dimension:partition-key' }, why: `the ${partition.key} each of the ${partition.tables.length} files is named for: which file the row came from` } };
-        }
         // (A measure's codes for a value not known; and those a codebook names for any answer, NLS's valid skip -4 of
         // a yes/no question, which no grouping should count as an answer.)
         if (semantics.role.value === 'measure' || (evidence.dictionary?.missingCodes?.length ?? 0) > 0) {

@@ -283,7 +283,7 @@ export function fileWords(label: string | undefined): string | undefined {
 }
 
 /** Nouns for a body of records a file's name may end in ("seagrass density survey", "charity register"). */
-const RECORD_COLLECTIONS = /^(survey|register|registry|list|catalogue|catalog|census|inventory|log|database|dataset|data|table|sample|panel|index|report|directory|roster|schedule|calendar|study|archive|ledger|extract|export|dump|file|sheet|record|series|collection|atlas|gazetteer|database)$/;
+const RECORD_COLLECTIONS = /^(survey|register|registry|list|catalogue|catalog|census|inventory|log|database|dataset|data|table|sample|panel|index|report|directory|roster|schedule|calendar|study|archive|ledger|extract|export|dump|file|sheet|record|series|collection|atlas|gazetteer)$/;
 
 /**
  * How the user who owns the data names a table: a workbook sheet by its name as written (`the 'GDP' sheet`), a table

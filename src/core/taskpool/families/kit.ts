@@ -1620,11 +1620,6 @@ export function isCrypticName(original: string): boolean {
   return /^[a-z]{3,6}$/.test(first) && !/^[aeiouy]/.test(first) && !/^[a-z][aeiouy]/.test(first) && !WORD_ONSETS.has(first.slice(0, 2));
 }
 
-/**
- * A column as a question names it: its words (`unit_price` → "unit price"), a unit suffix in parentheses
- * ("capacity (MW)"), and for a code (`FTHG`) the data dictionary's short description when there is one
- * ("full time home team goals").
- */
 /** Function words of the languages official registers are written in (Swedish, Norwegian, Danish, German, French, Spanish, Italian, Dutch), never English. */
 const FOREIGN_FUNCTION_WORDS = new Set(['och', 'till', 'för', 'av', 'på', 'som', 'är', 'enligt', 'vilken', 'og', 'af', 'til', 'und', 'der', 'die', 'das', 'mit', 'für', 'von', 'zum', 'zur', 'des', 'les', 'et', 'du', 'pour', 'avec', 'el', 'los', 'las', 'del', 'y', 'con', 'para', 'della', 'dei', 'het', 'een', 'van', 'voor']);
 
@@ -1634,6 +1629,11 @@ export function englishWords(phrase: string): boolean {
   return !phrase.toLowerCase().split(/[^\p{L}]+/u).some((w) => FOREIGN_FUNCTION_WORDS.has(w));
 }
 
+/**
+ * A column as a question names it: its words (`unit_price` → "unit price"), a unit suffix in parentheses
+ * ("capacity (MW)"), and for a code (`FTHG`) the data dictionary's short description when there is one
+ * ("full time home team goals").
+ */
 export function columnPhrase(context: FamilyContext, table: string, column: ColumnProfile): string {
   // A partition's union view has snake_case names of its own (`as_`); its files have the original (`AS`) and the
   // dictionary's words for it.
