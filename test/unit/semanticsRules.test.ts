@@ -186,11 +186,12 @@ describe('semantics rules: peaks, availability and named areas', function () {
 describe('semantics rules: when and where a match is played', function () {
   this.timeout(240_000);
 
-  it('reads kick-off clock times as the hour of day, the minute of a goal as time, and the ground as a place', async () => {
+  it('reads kick-off clock times as times of day, the minute of a goal as time, and the ground as a place', async () => {
     const env = await load('openfootball-worldcup');
     const named = (name: string) => env.semantics.columns.filter((c) => c.column === name);
     assert.ok(named('time').length > 0 && named('minute').length > 0 && named('ground').length > 0);
-    for (const c of named('time')) assert.deepEqual([c.role.value, c.time?.grain], ['time', 'hour-of-day'], c.table);
+    // (Kick-offs on the hour, `17:00`, `21:00`, are hours of the day; `13:30`, `20:45`, `18:15` a finer time of day.)
+    for (const c of named('time')) assert.deepEqual([c.role.value, c.time?.grain], ['time', c.table === 'clubworldcup' ? 'other' : 'hour-of-day'], c.table);
     for (const c of named('minute').filter((m) => env.profile.tables.find((t) => t.name === m.table)?.columns.find((p) => p.name === 'minute')?.type === 'integer')) assert.equal(c.role.value, 'time', c.table);
     assert.ok(named('ground').filter((c) => c.role.value === 'geo').length >= 20);
   });
@@ -3527,7 +3528,7 @@ describe('semantics rules: a trials registry in TSV, streetcar delays, bike stat
     const env = await load('ttc-streetcar-delays-xlsx');
     const jan = 'ttc_streetcar_delay_data_2019_jan_2019';
     const apr = 'ttc_streetcar_delay_data_2019_apr_2019';
-    assert.equal(column(env, jan, 'time').time?.grain, 'hour-of-day', 'Excel writes 4:26 AM as a time on 30 December 1899');
+    assert.equal(column(env, jan, 'time').time?.grain, 'other', 'Excel writes 4:26 AM as a time on 30 December 1899: a time of day to the minute');
     assert.equal(role(env, jan, 'route'), 'identifier', 'described as "The number of the streetcar route"');
     assert.equal(column(env, jan, 'min_delay').additivity?.value, 'additive');
     assert.equal(column(env, jan, 'min_gap').additivity?.value, 'non-additive');
@@ -4203,6 +4204,98 @@ describe('semantics rules: the forty-eighth set\'s rules stay off their look-ali
     try {
       const env = await loadSemanticEnvironment(folder.root);
       assert.equal(env.semantics.dictionary.length, 0);
+    } finally {
+      folder.cleanup();
+    }
+  });
+});
+
+describe('semantics rules: a health-expenditure datacube, alien molluscs, network logs, an award\'s account funding, a pond sonde (the forty-ninth set)', function () {
+  this.timeout(180_000);
+  const role = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).role.value;
+  const additivity = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).additivity?.value;
+
+  it('reads the AIHW datacube: financial years over all of a column\'s values, states by their codes', async () => {
+    const env = await load('aihw-health-expenditure-datacube-xlsx');
+    const cube = 'hwe_101_health_expenditure_australia_datacube_2022_23_datacube';
+    assert.equal(role(env, cube, 'year'), 'time', '2012-13 … 2022-23, the first rows all 2012-13');
+    assert.equal(column(env, cube, 'year').time?.grain, 'year');
+    assert.equal(role(env, cube, 'jurisdiction'), 'geo', 'ACT, NSW, NT, Qld …');
+  });
+
+  it('reads a category by its namesake where it recurs: a World Cup\'s second team, as the other tournaments\' tables repeat it', async () => {
+    const env = await load('openfootball-worldcup');
+    assert.equal(role(env, 'worldcup_1938', 'team2'), 'dimension');
+    // (A list of one row per thing, a film in a table of franchises, names its rows: no namesake makes it a category.)
+    const films = await load('pixarfilms-sqlite');
+    assert.notEqual(role(films, 'pixar_franchises', 'film'), 'dimension');
+  });
+
+  it('reads the TrIAS checklist: ranks with their authors, an ISO 8601 interval, an establishment\'s degree, citations joined by " | ", an ISO 3166 code', async () => {
+    const env = await load('trias-alien-molluscs-belgium-csv');
+    for (const name of ['family', 'genus']) assert.equal(role(env, 'taxon', name), 'dimension', name);
+    assert.equal(role(env, 'distribution', 'event_date'), 'time', '1866/2015, 1828/');
+    assert.equal(column(env, 'distribution', 'event_date').time?.grain, 'year');
+    assert.equal(role(env, 'distribution', 'degree_of_establishment'), 'ordinal');
+    assert.equal(role(env, 'distribution', 'source'), 'structured');
+    assert.equal(role(env, 'distribution', 'location_id'), 'geo', 'ISO_3166-2:BE');
+  });
+
+  it('reads the Zeek log: hosts by their IP addresses, a connection\'s state no place, counts of what is active levels, a DNS record\'s fields no ticks', async () => {
+    const env = await load('zui-zeek-network-logs-ndjson');
+    for (const name of ['id_orig_h', 'id_resp_h']) assert.equal(role(env, 'sample', name), 'identifier', name);
+    assert.notEqual(role(env, 'sample', 'conn_state'), 'geo', 'SF, S0, S1, OTH');
+    for (const name of ['active_tcp_conns', 'active_files', 'active_dns_requests']) assert.equal(additivity(env, 'sample', name), 'semi-additive', name);
+    assert.equal(additivity(env, 'sample', 'tcp_conns'), 'additive', 'connections seen since the last report');
+    for (const name of ['qtype', 'qclass', 'pkts_proc']) assert.notEqual(role(env, 'sample', name), 'flag', name);
+    assert.equal(role(env, 'sample', 'subject'), 'structured', 'an X.500 distinguished name');
+  });
+
+  it('reads the USAspending file: fiscal periods, outlays to the period\'s end, the recipient\'s UEI, a congressional district', async () => {
+    const env = await load('usaspending-award-account-funding-csv');
+    const t = 'contract_unknown_federal_account_funding_1';
+    assert.equal(role(env, t, 'submission_period'), 'time', 'FY2020P07');
+    assert.equal(column(env, t, 'submission_period').time?.grain, 'month');
+    assert.equal(additivity(env, t, 'gross_outlay_amount_fyb_to_period_end'), 'semi-additive');
+    assert.equal(role(env, t, 'recipient_uei'), 'identifier');
+    assert.equal(role(env, t, 'prime_award_summary_recipient_cd_original'), 'geo', 'MA-08');
+  });
+
+  it('reads the sonde: a reading every five minutes finer than an hour, turbidity and fluorescence in their units averaged', async () => {
+    const env = await load('longwood-via-sacra-pond-sonde-csv');
+    const t = 'via_sacra_pond_2019_12_04';
+    assert.equal(column(env, t, 'time').time?.grain, 'other');
+    for (const name of ['turb_fnu', 'fdom_rfu', 'fdom_qsu']) assert.equal(additivity(env, t, name), 'non-additive', name);
+  });
+});
+
+describe('semantics rules: the forty-ninth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps clock times on the hour hours of the day, version numbers versions, a job\'s coded state no place, an `active` tick a flag', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => `${10 + (i % 12)}:00,1.${i % 4}.${i},${['S1', 'S2', 'RUN', 'DONE'][i % 4]},${i % 3 === 0 ? 1 : ''},${['OH', 'TX', 'CA', 'NY', 'WA'][i % 5]}`);
+    const folder = makeFolder({ 'jobs.csv': ['kickoff,build,job_state,active,jurisdiction', ...rows].join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'jobs', 'kickoff')?.time?.grain, 'hour-of-day');
+      assert.equal(found(env, 'jobs', 'build')?.role.value, 'structured', 'versions, not addresses');
+      assert.notEqual(found(env, 'jobs', 'job_state')?.role.value, 'geo');
+      assert.equal(found(env, 'jobs', 'active')?.role.value, 'flag');
+      assert.equal(found(env, 'jobs', 'jurisdiction')?.role.value, 'geo', 'five US states by their codes');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps a year to date beside its months additive, and long notes with a " | " in a few of them text', async () => {
+    const months = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+    const rows = Array.from({ length: 30 }, (_, i) => [`P${i}`, ...months.map((_, m) => (i * 13 + m * 7) % 97), 600 + i, `The plant number ${i} stood idle for ${i % 9} weeks of the year while its second unit was rebuilt after the storm that flooded the valley${i % 5 === 0 ? ' | see the annual report' : ''}`].join(','));
+    const folder = makeFolder({ 'plants.csv': ['plant,' + months.map((m) => `netgen_${m}`).join(',') + ',year_to_date_net_generation,note', ...rows].join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'plants', 'year_to_date_net_generation')?.additivity?.value, 'semi-additive', 'the year\'s total beside its months');
+      assert.notEqual(found(env, 'plants', 'note')?.role.value, 'structured');
     } finally {
       folder.cleanup();
     }

@@ -88,6 +88,10 @@ export interface ColumnEvidence {
   allValues?: unknown[];
   /** The column of a partition's union view that holds each file's value (`sensor` 5331 of `…_sensor_5331.csv`): the files' key. */
   partitionKey?: { key: string; files: number };
+  /** Text columns of the same name in the environment's other tables: their rows, distinct values and sampled values. */
+  namesakes?: Array<{ table: string; rows: number; distinct: number; samples: readonly unknown[] }>;
+  /** A sparse column set on every row of one kind of record and on no other (`qtype` where `_path` is `dns`): the kind. */
+  recordKind?: { column: string; value: string };
 }
 
 interface RoleDecision {
@@ -610,14 +614,37 @@ const timeRules: Rule[] = [
     if (told && told.length >= 10 && clock >= 0.9 * told.length && elapsedTimes(told) && !n.tokens.some((t) => MOMENT_WORDS.has(t))) {
       return { role: 'measure', rule: 'measure:elapsed-times', confidence: 0.55, why: 'values are hours, minutes and seconds under 6 hours: how long something took' };
     }
-    if (told && told.length >= 3 && clock >= 0.9 * told.length) return { role: 'time', rule: 'time:clock-times', confidence: 0.85, why: 'values are clock times (HH:MM)', time: { storage: 'text', grain: 'hour-of-day', layout: 'HH:MM' } };
+    // (On the hour, `18:00`, `20:00`, they are hours of the day; a reading every five minutes, `13:25:00`, is finer.)
+    if (told && told.length >= 3 && clock >= 0.9 * told.length) {
+      const minutes = new Set(told.map((v) => /^\d{1,2}:(\d\d)/.exec(String(v).trim())?.[1]).filter((m) => m !== undefined));
+      return { role: 'time', rule: 'time:clock-times', confidence: 0.85, why: 'values are clock times (HH:MM)', time: { storage: 'text', grain: minutes.size >= 3 ? 'other' : 'hour-of-day', layout: 'HH:MM' } };
+    }
     // Spans of years (`1984-2025`, `2001–2010`): a period, from one year to a later one.
     const spans = sample ? sample.filter((v) => typeof v === 'string' && yearSpan(v)).length : 0;
     const yearNamed = n.tokens.some((t) => t === 'year' || t === 'years' || t === 'period');
     if (sample && sample.length >= 3 && (spans === sample.length || (yearNamed && spans >= 0.8 * sample.length))) return { role: 'time', rule: 'time:year-spans', confidence: 0.75, why: 'values are spans of years (YYYY-YYYY)', time: { storage: 'text', grain: 'other', layout: 'YYYY-YYYY' } };
     // Years that run from one calendar year into the next (`2011-12`, `2019/20`): financial, school or mid-year years.
-    const fiscal = sample ? new Set(sample.filter((v) => typeof v === 'string' && fiscalYear(v)).map((v) => String(v).trim())).size : 0;
-    if (sample && fiscal >= 3 && sample.every((v) => typeof v === 'string' && fiscalYear(v))) return { role: 'time', rule: 'time:fiscal-years', confidence: 0.8, why: `values are years that run into the next (${String(sample.find((v) => typeof v === 'string')).trim()})`, time: { storage: 'text', grain: 'year', layout: 'YYYY-YY' } };
+    // (Read over every value where the column has few: a datacube's first rows are all of its first year.)
+    const years = e.allValues ?? sample;
+    const fiscal = years ? new Set(years.filter((v) => typeof v === 'string' && fiscalYear(v)).map((v) => String(v).trim())).size : 0;
+    if (years && fiscal >= 3 && years.every((v) => typeof v === 'string' && fiscalYear(v))) return { role: 'time', rule: 'time:fiscal-years', confidence: 0.8, why: `values are years that run into the next (${String(years.find((v) => typeof v === 'string')).trim()})`, time: { storage: 'text', grain: 'year', layout: 'YYYY-YY' } };
+    // Intervals written as ISO 8601 writes them (`1866/2015`, `1828/` still open, `2001-05-01/2001-06-30`: Darwin
+    // Core's `eventDate` of a first and a last record): when, from a start to an end.
+    const spanned = (years ?? []).filter((v): v is string => typeof v === 'string' && v.trim() !== '' && !isMissingText(v)).map((v) => ISO_INTERVAL.exec(v.trim()));
+    if (spanned.length >= 3 && spanned.every((m) => m !== null) && spanned.some((m) => m![0].includes('/'))) {
+      const starts = spanned.map((m) => m![1]);
+      // (Periods of one length, NHANES's two-year cycles `2007/2008`, `2009/2010`, are spans of their own grain.)
+      const lengths = new Set(spanned.map((m) => (m![2] && m![1].length === 4 && m![2].length === 4 ? Number(m![2]) - Number(m![1]) : -1)));
+      const grain = lengths.size === 1 && !lengths.has(-1) && !lengths.has(0) ? 'other' : starts.every((v) => v.length === 4) ? 'year' : starts.every((v) => v.length === 7) ? 'month' : 'day';
+      return { role: 'time', rule: 'time:iso-intervals', confidence: 0.7, why: `values are intervals written start/end (${spanned[0]![0]})`, time: { storage: 'text', grain, layout: 'start/end' } };
+    }
+    // A government's fiscal periods (`FY2020P07`, the seventh month of fiscal 2020; `FY2019Q1`): months or quarters
+    // of its fiscal year.
+    const periods = (years ?? []).filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => /^FY\s?(\d{2}|\d{4})\s?-?([PQM])(\d{1,2})$/i.exec(v.trim()));
+    if (periods.length >= 3 && periods.every((m) => m !== null)) {
+      const months = periods.filter((m) => /[PM]/i.test(m![2])).length;
+      return { role: 'time', rule: 'time:fiscal-periods', confidence: 0.75, why: `values are periods of a fiscal year (${periods[0]![0]})`, time: { storage: 'text', grain: months >= 0.5 * periods.length ? 'month' : 'quarter', layout: 'FYyyyyPnn' } };
+    }
     if (f.week >= 0.9) return { role: 'time', rule: 'time:iso-weeks', confidence: 0.9, why: 'values are ISO weeks (YYYY-Www)', time: { storage: 'text', grain: 'week', layout: 'YYYY-Www' } };
     // Months written after their year with an `m` (Stata's `%tm` dates, `2020m1`; Eurostat's `2020M01`): periods,
     // ordered by their year and month (as text, `2020m10` sorts before `2020m2`).
@@ -663,6 +690,9 @@ function dayMonthShare(e: ColumnEvidence): number {
 }
 
 /** `18:00`, `9:30:15`, `20:45 CET`, `13:00 UTC-3`. */
+/** An ISO 8601 interval or its open start: `1866/2015`, `1828/`, `2001-05/2001-06`, `2001-05-01/2001-06-30`; a date alone too. */
+const ISO_INTERVAL = /^(\d{4}(?:-\d\d(?:-\d\d)?)?)(?:\/(\d{4}(?:-\d\d(?:-\d\d)?)?)?)?$/;
+
 const CLOCK_TIME = /^([01]?\d|2[0-3]):[0-5]\d(:[0-5]\d)?(\s+[A-Za-z]{2,5}([+-]\d{1,2})?)?$/;
 
 interface EvidenceWithSample extends ColumnEvidence {
@@ -710,7 +740,8 @@ const ARTICLES = new Set(['the', 'a', 'an']);
 
 /** Rows and distinct values of a column, less the placeholders for missing values (`NA`) kept as text. */
 function present(e: ColumnEvidence): { rows: number; distinct: number } {
-  const rows = e.table.rowCount * (1 - e.column.nullFraction);
+  // (A whole number of rows: 30 × (1 − 29/30) is one row, not 0.99999.)
+  const rows = Math.round(e.table.rowCount * (1 - e.column.nullFraction));
   if (e.missingRows) return { rows: Math.max(0, rows - e.missingRows.rows), distinct: Math.max(0, e.column.distinctCount - e.missingRows.distinct) };
   const missing = e.fingerprint.missingText;
   if (missing === 0) return { rows, distinct: e.column.distinctCount };
@@ -853,6 +884,33 @@ function compassRegions(e: ColumnEvidence, n: Names): number | undefined {
   const named = words.filter((w) => w.some((t) => COMPASS_WORDS.test(t))).length;
   const multiWord = words.filter((w) => w.length >= 2).length;
   return named >= 0.7 * values.length && multiWord >= 0.7 * values.length ? named : undefined;
+}
+
+/** The postal codes of the states and territories of countries that have them, with the fewest a column needs. */
+const STATE_CODE_SETS: ReadonlyArray<readonly [string, ReadonlySet<string>, number]> = [
+  ['Australia', new Set('ACT NSW NT QLD SA TAS VIC WA'.split(' ')), 4],
+  ['Canada', new Set('AB BC MB NB NL NS NT NU ON PE QC SK YT'.split(' ')), 4],
+  ['the United States', new Set(US_STATE_CODES), 5],
+];
+
+const COUNTRY_CODE_SET: ReadonlySet<string> = new Set([...COUNTRY_CODES].filter((c) => c.length === 2));
+
+/** A Latin name of one word with a capital, its authors and year after it if the source gives them (`Cernuella Schlüter, 1838`, `Gittenbergia Giusti, Castagnolo & Manganelli, 1985`, `(Müller, 1774)`). */
+const TAXON_NAME = /^\p{Lu}\p{Ll}+(\s+\(?\p{Lu}[^()]*,\s*\d{4}\)?)?$/u;
+
+/** A place's code written with its standard's name: `ISO_3166-2:BE`, `ISO 3166-1:FR`, `ISO3166-2:BE-VLG`. */
+const ISO_3166_CODE = /^ISO[ _]?3166(-[12])?:[A-Z]{2}(-[A-Z0-9]{1,3})?$/i;
+
+/** Ranks of the tree of life named alone. */
+const RANK_NAME = /^(genus|genera|family|subfamily|tribe|order|phylum|kingdom|taxa|taxon|clade)$/;
+
+/** An IPv4 address (four numbers up to 255) or an IPv6 address (hexadecimal groups joined by colons). */
+function ipAddress(text: string): boolean {
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (v4) return v4.slice(1).every((p) => Number(p) <= 255);
+  // (Eight groups in full, or fewer around one `::`: a clock time, `13:25:00`, has neither.)
+  if (text.includes('::')) return text.split('::').length === 2 && /^[0-9a-f]{0,4}(:[0-9a-f]{0,4}){1,7}$/i.test(text) && /[0-9a-f]/i.test(text);
+  return /^([0-9a-f]{1,4}:){7}[0-9a-f]{1,4}$/i.test(text);
 }
 
 /** Items joined by a pipe with no space around it (`Device: DBT|Device: DM`): " | " is punctuation in a title. */
@@ -1510,6 +1568,12 @@ const RULES: Rule[] = [
     if (texts.length >= 1 && texts.every((v) => /^[0-2](\.\d+){5,}$/.test(v.trim()))) {
       return { role: 'identifier', rule: 'identifier:object-identifiers', confidence: 0.7, why: `values are object identifiers (${texts[0].trim()}…)`, identifier: 'code' };
     }
+    // X.500 distinguished names (`CN=news.ycombinator.com,O=Y Combinator\, Inc.,C=US`, a certificate's subject or
+    // issuer; `uid=jdoe,ou=people,dc=example,dc=org` in a directory): attributes packed for machines.
+    if (texts.length >= 1 && texts.every((v) => /^(CN|OU|O|L|ST|C|DC|UID|E)=[^=]+(?<!\\),\s*(CN|OU|O|L|ST|C|DC|UID|E)=/i.test(v.trim()))) return { role: 'structured', rule: 'structured:distinguished-names', confidence: 0.65, why: `values are X.500 distinguished names (${texts[0].trim().slice(0, 40)}…)`, structured: 'list' };
+    // Internet addresses (`192.168.1.110`, `2001:db8::1`): the host each row is of or talks to, as a key names it.
+    const hosts = texts.filter((v) => ipAddress(v.trim())).length;
+    if (texts.length >= 1 && hosts === texts.length) return { role: 'identifier', rule: 'identifier:ip-addresses', confidence: 0.65, why: `values are IP addresses (${texts[0].trim()}…): the hosts they name`, identifier: 'code' };
     // Version numbers (`18.12.1`, `v1.2.13`, `10.2.154.26-electron.0`): three parts or more, for machines to compare.
     const versions = texts.filter((v) => /^v?\d+\.\d+\.\d+([.+-][\w.+-]*)?$/.test(v.trim())).length;
     if (texts.length >= 5 && versions >= 0.9 * texts.length && f.hostname < 0.5) {
@@ -1561,6 +1625,10 @@ const RULES: Rule[] = [
     if (!compound && reordered && !proseName(n)) return { role: 'structured', rule: 'structured:reordered-lists', confidence: 0.65, why: `values are lists joined by '${reordered}', one set of items written in more than one order or spacing`, structured: 'list' };
     // (An address writes its lines with semicolons: `311 Hart Senate Office Building; Washington DC 20510`.)
     const address = (n.last !== undefined && GEO_WORDS[n.last] === 'address') || proseName(n);
+    // (Long cells that join items with ` | ` — a checklist's references, one citation after another — are lists however
+    // long: a title's ` | ` is a short cell's.)
+    const spacedPipes = presentTexts(e).filter((v) => / \| \S/.test(v)).length;
+    if (!compound && !address && e.column.distinctCount > 20 && f.meanLength > 120 && spacedPipes >= 0.5 * presentTexts(e).length) return { role: 'structured', rule: 'structured:long-pipe-lists', confidence: 0.6, why: `${spacedPipes} of ${presentTexts(e).length} values join long items with ' | ': several entries in one cell`, structured: 'list' };
     if (!compound && !address && f.semicolonList >= 0.2 && e.column.distinctCount > 20 && (f.meanLength <= 120 || f.semicolonList >= 0.8)) return { role: 'structured', rule: 'structured:semicolon-lists', confidence: 0.7, why: `${Math.round(f.semicolonList * 100)}% of values are lists joined by ';' or '|'`, structured: 'list' };
     // A file that joins several values with a bare pipe in many of its columns (a registry's export: conditions,
     // sponsors, sites, documents, `Breast Cancer|Lung Diseases`): every column that does so is a list, though most
@@ -1587,7 +1655,9 @@ const RULES: Rule[] = [
       return { role: 'identifier', rule: 'identifier:unique-label', confidence: 0.65, why: `named ${e.column.name}, one per row, tokens written with digits: a label that identifies`, identifier: 'code' };
     }
     if (f.notation >= 0.8 && distinct > 20 && f.dateLike < 0.5 && f.numericText < 0.5) return { role: 'structured', rule: 'structured:notation-values', confidence: 0.7, why: `${Math.round(f.notation * 100)}% of values are sequences of tokens written with digits: a notation` };
-    if (f.list >= 0.8 && f.cityState < 0.8 && e.column.distinctCount > 20 && f.meanLength > 10 && !(n.last && (GEO_WORDS[n.last] || TEXT_WORDS.has(n.last) || PERSON_NAME_WORDS.has(n.last)))) return { role: 'structured', rule: 'structured:list-values', confidence: 0.75, why: 'values are comma-separated lists' };
+    // (A rank's Latin names with their authors, `Theba Risso, 1826`, hold a comma before the year: one name each.)
+    const ranked = n.tokens.length === 1 && RANK_NAME.test(n.tokens[0]) && presentTexts(e).every((v) => TAXON_NAME.test(v.trim()));
+    if (f.list >= 0.8 && f.cityState < 0.8 && e.column.distinctCount > 20 && f.meanLength > 10 && !ranked && !(n.last && (GEO_WORDS[n.last] || TEXT_WORDS.has(n.last) || PERSON_NAME_WORDS.has(n.last)))) return { role: 'structured', rule: 'structured:list-values', confidence: 0.75, why: 'values are comma-separated lists' };
     // Lists whose items recur from row to row (the stops of a route `CRW-Lewisburg-CRW`, the names of the passengers
     // on a flight): a list in one cell, not one value.
     // A code qualified by the register that issued it (`local-authority-eng:ADU`, `GO:0008150`): a key, one per thing.
@@ -1684,7 +1754,11 @@ const RULES: Rule[] = [
     const sampled = (e as EvidenceWithSample).sample ?? column.samples;
     const blank = sampled.length > 0 ? sampled.filter((v) => v !== null && String(v).trim() === '').length / sampled.length : 0;
     const empty = column.nullFraction + (1 - column.nullFraction) * blank;
-    const marker = mark !== undefined && empty >= 0.05 && empty < 1;
+    // (…unless it is empty only on the rows of other kinds: a log's `qtype` of its DNS records, empty on its
+    // connections' rows, is a field of one kind of record, not a mark.)
+    // A number of things active at a moment (`active_tcp_conns`, `active_files`): a count, not a tick.
+    const activeCount = isNumber(column) && n.tokens.length > 1 && n.tokens[0] === 'active' && /[^s]s$/.test(n.last ?? '');
+    const marker = mark !== undefined && empty >= 0.05 && empty < 1 && !e.recordKind && !activeCount;
     // A number named as a quantity (`elevation` 1 on the one row that has it, a `filter_efficiency` of `1` written as
     // text) is that quantity, not a tick.
     const quantityName = (isNumber(column) || e.fingerprint.numericText >= 0.9) && (hasAny(n.tokens, NON_ADDITIVE_WORDS) ?? hasAny(n.tokens, SEMI_ADDITIVE_WORDS)) !== undefined;
@@ -1695,7 +1769,7 @@ const RULES: Rule[] = [
     const keyOrCount = n.tokens.length > 1 && n.last !== undefined && !FLAG_WORDS.has(n.last) && (IDENTIFIER_WORDS.has(n.last) || COUNT_WORDS.has(n.last) || n.last === 'count' || n.last === 'from');
     const flagName = !keyOrCount && ((n.tokens.length > 1 && FLAG_PREFIXES.has(n.tokens[0])) || hasAny(n.tokens.filter((t) => !PARTICIPLE_FLAGS.has(t) || t === n.last), FLAG_WORDS));
     // (A number of things done, `number_of_kit_distributions_completed` 2231, counts them, whatever the participle.)
-    const countOf = /^(number|no|num|count)$/.test(n.tokens[0] ?? '') || (isNumber(column) && column.samples.some((v) => Math.abs(Number(v)) > 1));
+    const countOf = /^(number|no|num|count)$/.test(n.tokens[0] ?? '') || (isNumber(column) && column.samples.some((v) => Math.abs(Number(v)) > 1)) || activeCount;
     if (flagName && !countOf && column.distinctCount <= 2 && column.distinctCount >= 1) return { role: 'flag', rule: 'flag:name', confidence: 0.8, why: `named ${column.name}, ${column.distinctCount} value(s)` };
     // Named for its answers (`inholding_y_n`, `member_yn`): yes, no, and perhaps not known.
     const yn = n.last === 'yn' || (n.tokens.length > 2 && n.tokens[n.tokens.length - 2] === 'y' && n.last === 'n');
@@ -1717,6 +1791,9 @@ const RULES: Rule[] = [
   // Places.
   (e, n) => {
     const { column } = e;
+    // Places written with their standard's name (`ISO_3166-2:BE`, Darwin Core's `locationID`): places, whatever the name.
+    const standard = column.type === 'text' ? presentTexts(e).map((v) => v.trim()) : [];
+    if (standard.length >= 1 && standard.every((v) => ISO_3166_CODE.test(v))) return { role: 'geo', rule: 'geo:iso-3166-codes', confidence: 0.7, why: `values are ISO 3166 codes of places (${standard[0]})`, geo: 'region' };
     if (hasAny(n.tokens, IDENTIFIER_WORDS)) return undefined;
     // A `place` in words (`publisher_place` Leipzig, a conference's `place` "Binghamton, N.Y."): a town; a `place` in
     // numbers is a finishing position.
@@ -1829,6 +1906,19 @@ const RULES: Rule[] = [
     if (!kind && column.type === 'text' && e.fingerprint.countryCode >= 0.9 && column.distinctCount >= 10 && !column.candidateKey && !hasAny(n.tokens, DIMENSION_WORDS) && !hasAny(n.tokens, PERSON_ROLE_WORDS) && !placeNamedBeside(e, 'country')) {
       return { role: 'geo', rule: 'geo:country-code-values', confidence: 0.8, why: `${Math.round(e.fingerprint.countryCode * 100)}% of values are ISO 3166 country codes`, geo: 'country' };
     }
+    // States, provinces or territories by their postal codes (`NSW`, `Vic`, `Qld`; `OH`, `TX`; `ON`, `QC`), every one
+    // of a column's few values: the place each row is of. (Not the key of a table of them: one per row.)
+    if (!kind && column.type === 'text' && e.allValues && !column.candidateKey && !hasAny(n.tokens, IDENTIFIER_WORDS)) {
+      const codes = e.allValues.filter((v): v is string => typeof v === 'string' && v.trim() !== '' && !isMissingText(v)).map((v) => v.trim());
+      const country = codes.length >= 4 ? STATE_CODE_SETS.find(([, set, least]) => codes.length >= least && codes.every((v) => set.has(v.toUpperCase()) && (v === v.toUpperCase() || v.length >= 3))) : undefined;
+      if (country) return { role: 'geo', rule: 'geo:state-code-values', confidence: 0.7, why: `${codes.length} values, each the postal code of a state or territory of ${country[0]} (${codes.slice(0, 3).join(', ')})`, geo: 'state' };
+    }
+    // Codes of a country's subdivisions as ISO 3166-2 writes them (`ISO_3166-2:BE`, `BE-VLG`) or of a congressional
+    // district (`MA-08`): places.
+    const subdivisions = column.type === 'text' ? presentTexts(e).map((v) => v.trim()) : [];
+    if (!kind && subdivisions.length >= 3 && !hasAny(n.tokens, IDENTIFIER_WORDS) && subdivisions.every((v) => /^[A-Z]{2}-(\d{2}|AL|[A-Z]{2,3})$/.test(v) && (COUNTRY_CODE_SET.has(v.slice(0, 2)) || US_STATE_CODES.includes(v.slice(0, 2)))) && (n.tokens.some((t) => /^(cd|district|districts|subdivision|region)$/.test(t)) || subdivisions.every((v) => /^[A-Z]{2}-(\d{2}|AL)$/.test(v) && US_STATE_CODES.includes(v.slice(0, 2))))) {
+      return { role: 'geo', rule: 'geo:subdivision-codes', confidence: 0.6, why: `values are codes of a country's or a state's parts (${subdivisions[0]})`, geo: 'region' };
+    }
     if (!kind) return undefined;
     // A `state` whose values are conditions (`open`, `closed`, `COMMENTED`, a tide's `rising`), or a `sea_state` with
     // none to show, is a state of things, not a place: places are written as names (`Ohio`, `New South Wales`) or codes (`OH`).
@@ -1837,6 +1927,10 @@ const RULES: Rule[] = [
       // (…or any word for what became of a thing, in lower case, `uploaded`, `processing`: a place's name has capitals.)
       const conditions = values.filter((v) => CONDITION_WORDS.test(v) || /^[a-z]{3,}(ed|ing)$/.test(v)).length;
       if (values.length === 0 ? n.tokens.length > 1 && !GEO_WORDS[n.tokens[0]] : conditions >= 0.5 * values.length) return undefined;
+      // (…or a machine's state in short codes that are no state's, `conn_state` `SF`, `S0`, `OTH`, as Zeek writes a
+      // connection's: a postal code has no digit.)
+      const codes = [...new Set(values)];
+      if (n.tokens.length > 1 && !GEO_WORDS[n.tokens[0]] && codes.some((v) => /^[A-Z]+\d+$/.test(v)) && codes.filter((v) => !STATE_CODE_SETS.some(([, set]) => set.has(v))).length >= 0.5 * codes.length) return undefined;
     }
     // The Sun's active region a flare or a mass ejection came from (`activeRegionNum` 12644, NOAA's number): the key of
     // a region of the Sun, no place on Earth.
@@ -1974,13 +2068,14 @@ const RULES: Rule[] = [
   // species are grouped by.
   (e, n) => {
     const { column } = e;
-    if (column.type !== 'text' || n.tokens.length !== 1 || !/^(genus|genera|family|subfamily|tribe|order|phylum|kingdom|taxa|taxon|clade)$/.test(n.tokens[0]) || column.distinctCount < 2 || column.distinctCount > 50) return undefined;
+    if (column.type !== 'text' || n.tokens.length !== 1 || !RANK_NAME.test(n.tokens[0]) || column.distinctCount < 2 || column.distinctCount > 50) return undefined;
     // (A `family` or an `order` is one only beside another rank or a species: a person's family is a surname.)
     const ranks = e.table.columns.filter((c) => c !== column && /^(genus|species|taxa|taxon|phylum|kingdom|class|order|family|scientific_?name|subfamily)$/i.test((c.originalName || c.name).trim()));
     if (/^(family|order|tribe)$/.test(n.tokens[0]) && ranks.length === 0) return undefined;
     const values = (e.allValues ?? column.samples).filter((v) => v !== null && v !== undefined && String(v).trim() !== '').map((v) => String(v).trim());
     // (Latin names, one word each, with a capital: `Dipodomys`, `Heteromyidae`; an `order` of `3` or `ASC` is no rank.)
-    if (values.length < 2 || !values.every((v) => /^\p{Lu}\p{Ll}+$/u.test(v))) return undefined;
+    // (…their authors and year after them as a checklist writes them: `Helicidae Rafinesque, 1815`, `Theba Risso, 1826`.)
+    if (values.length < 2 || !values.every((v) => TAXON_NAME.test(v))) return undefined;
     return { role: 'dimension', rule: 'dimension:taxonomic-rank', confidence: 0.6, why: `named ${column.name}, ${column.distinctCount} names of one word: a rank of the tree of life the rows are grouped by` };
   },
   // A case's citation in a law report (`100 A.2d 36`, `313 Ky. 374`: volume, reporter, first page) under a name that
@@ -2159,6 +2254,9 @@ const RULES: Rule[] = [
     const idWord = idQualifier ? undefined : hasAny(n.tokens, IDENTIFIER_WORDS) ?? classificationCode(n.tokens) ?? identifierHead;
     // (`total_number`, `average_number`: a statistic of a count, not the number a thing is known by.)
     const codeWord = n.last && CODE_WORDS.has(n.last) && !COUNT_STATISTICS.test(n.tokens.at(-2) ?? '') ? n.last : undefined;
+    // (A place's code as ISO 3166 writes it, `locationID` `ISO_3166-2:BE` in Darwin Core, is the place: decided by the
+    // geographic rules.)
+    if (idWord && column.type === 'text' && presentTexts(e).length > 0 && presentTexts(e).every((v) => ISO_3166_CODE.test(v.trim()))) return undefined;
     // A key is never smoothed, predicted or bounded (`smoothed_ssn`, `low_ssn`: sunspot numbers, not social security ones).
     if (idWord && n.tokens.some((t) => ESTIMATE_WORDS.has(t))) return undefined;
     // Numbers with a fraction (`ssn` 118.3, a sunspot number; `key` 0.25) are no keys or codes, whatever the name.
@@ -2748,6 +2846,13 @@ const RULES: Rule[] = [
     if (distinct <= 200 && nonNull >= 4 * distinct && f.meanLength <= 40 && !proseName(n)) {
       return { role: 'dimension', rule: 'dimension:repeated-values', confidence: 0.6, why: `${distinct} distinct values over ${Math.round(nonNull)} rows` };
     }
+    // The category a column of the same name holds in another table, where its values recur (a publisher in each
+    // year's file of a partition, a team in each tournament's table): the same category here, however few the rows.
+    const values = new Set((e.allValues ?? []).filter((v): v is string => typeof v === 'string').map((v) => v.trim()));
+    // (One per row, it names its own table's rows, a list of markets or films the other table refers to: not this.)
+    // (…and in a table of figures, which it splits: a table of contents lists sheets.)
+    const namesake = values.size >= 2 && distinct < nonNull && !column.candidateKey && e.table.columns.some((c) => isNumber(c)) && distinct <= 50 && f.meanLength <= 60 && !proseName(n) ? e.namesakes?.find((o) => o.distinct <= 50 && o.rows >= 2 * o.distinct && o.samples.filter((v) => typeof v === 'string' && values.has(v.trim())).length >= Math.min(2, o.samples.length)) : undefined;
+    if (namesake) return { role: 'dimension', rule: 'dimension:namesake-category', confidence: 0.55, why: `${distinct} values, the category that ${namesake.table}'s ${column.name} repeats over its rows` };
     // The labels of a small table's rows beside their total (`Sex`: Male, Female, Total, in a table of counts by
     // quarter): the categories its figures are split by, in too few rows to recur. (Names of people or things with a
     // total under them stay names.)
@@ -3134,6 +3239,14 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
       const flow = hasAny(words, FLOW_WORDS);
       if (flow) return { value: 'additive', confidence: 0.7, source, why: `${where === 'name' ? 'named' : 'described'} as a number of things "${flow}" in the period: a count, which adds up` };
     }
+    // Things active at a moment, counted (`active_tcp_conns`, `active_dns_requests`): a level at that moment.
+    if (where === 'name' && words.length > 1 && words[0] === 'active' && /[^s]s$/.test(words.at(-1) ?? '')) return { value: 'semi-additive', confidence: 0.65, source, why: `named ${evidence.column.name}: the ${words.slice(1).join(' ')} active at a moment, counted; not summed over time` };
+    // "… to date", "from the fiscal year's beginning to the period's end" (`gross_outlay_amount_fyb_to_period_end`,
+    // `cases_to_date`): a total so far, which is not summed over time. (Beside the months it adds up, EIA-923's
+    // `…_january` … `…_december`, a year-to-date figure is the year's total, which adds up over years.)
+    const soFar = words.findIndex((w, at) => w === 'to' && at > 0 && (words[at + 1] === 'date' || (words[at + 1] === 'period' && words[at + 2] === 'end')));
+    const monthly = evidence.table.columns.some((c) => MONTH_TOKEN.test(nameTokens(c.originalName || c.name).at(-1) ?? ''));
+    if (soFar > 0 && !monthly && !words.some((w) => /^(per|pct|percent|percentage|rate|share|ratio|change)$/.test(w))) return { value: 'semi-additive', confidence: 0.7, source, why: `${where === 'name' ? 'named' : 'described'} "${words.slice(soFar - 1, soFar + 3).join(' ')}": a total so far, which is not summed over time` };
     if (where === 'dictionary') {
       // "Running total of monthly cooling degree days", "season to date": a cumulative level, whatever it counts.
       const running = words.findIndex((w, at) => (w === 'running' && /^(total|sum|count)$/.test(words[at + 1] ?? '')) || (w === 'to' && words[at + 1] === 'date' && at > 0 && /^(season|year|month|quarter|week)$/.test(words[at - 1])));

@@ -63,6 +63,28 @@ function sampleValues(db: Database, table: TableProfile): Map<string, SqlValue[]
 }
 
 /** Rows whose text is empty or a placeholder for a missing value (`NA`, `N/A`, `-`), and how many distinct such texts there are. */
+/**
+ * The kind of record a sparse column belongs to: a column of a few kinds, set on every row (`_path` of a Zeek log:
+ * `conn`, `dns`, `ssl`), whose one value marks exactly the rows where this column is set (`qtype` on the `dns` rows).
+ */
+function recordKindOf(db: Database, table: TableProfile, column: string): { column: string; value: string } | undefined {
+  if (table.rowCount > 200_000) return undefined;
+  for (const kind of table.columns) {
+    if (kind.name === column || kind.type !== 'text' || kind.nullFraction > 0 || kind.distinctCount < 2 || kind.distinctCount > 20) continue;
+    try {
+      const c = q(column);
+      const k = q(kind.name);
+      const row = db.exec(`SELECT COUNT(DISTINCT ${k}), MIN(${k}) FROM ${q(table.name)} WHERE ${c} IS NOT NULL`)[0]?.values[0];
+      if (!row || Number(row[0]) !== 1) continue;
+      const unset = db.exec(`SELECT COUNT(*) FROM ${q(table.name)} WHERE ${k} = ? AND ${c} IS NULL`, [row[1]])[0]?.values[0]?.[0];
+      if (Number(unset) === 0) return { column: kind.name, value: String(row[1]) };
+    } catch {
+      // A view that fails to run says nothing of its kinds.
+    }
+  }
+  return undefined;
+}
+
 function placeholderRows(db: Database, table: string, column: string): { rows: number; distinct: number } | undefined {
   try {
     const row = db.exec(`SELECT COUNT(*), COUNT(DISTINCT ${q(column)}) FROM ${q(table)} WHERE lower(trim(${q(column)})) IN (${MISSING_SQL})`)[0]?.values[0];
@@ -253,11 +275,16 @@ export function inferSemantics(db: Database, draft: EnvironmentDraft): SemanticP
           arrayTable: profile.tables.find((t) => t.parent !== undefined && (t.parent.table === table.name || memberTables(table.name).includes(t.parent.table)) && bare(t.originalName) === bare(column.originalName || column.name))?.name,
           sample,
         };
+        if (column.type === 'text') {
+          const namesakes = profile.tables.filter((t) => t !== table && !t.viewSql).flatMap((t) => t.columns.filter((c) => c.name === column.name && c.type === 'text').map((c) => ({ table: t.name, rows: t.rowCount * (1 - c.nullFraction), distinct: c.distinctCount, samples: c.samples })));
+          if (namesakes.length > 0) evidence.namesakes = namesakes;
+        }
         const partition = partitions.find((p) => p.view === table.name && p.key === column.name);
         if (partition) evidence.partitionKey = { key: partition.key, files: partition.tables.length };
         if (column.type === 'text' && column.distinctCount <= 30) evidence.allValues = column.distinctCount <= 12 && distinct ? distinct : distinctValues(db, draft, table, column.name, 31);
         if (mayHoldDates(column, evidence.fingerprint)) evidence.dateShape = dateShape(db, table.name, column.name);
         if (evidence.fingerprint.missingText > 0 && column.type === 'text') evidence.missingRows = placeholderRows(db, table.name, column.name);
+        if (column.nullFraction >= 0.3 && column.nullFraction < 1) evidence.recordKind = recordKindOf(db, table, column.name);
         semantics = columnSemantics(evidence);
         // (A measure's codes for a value not known; and those a codebook names for any answer, NLS's valid skip -4 of
         // a yes/no question, which no grouping should count as an answer.)

@@ -72,7 +72,7 @@ export const ABBREVIATION_WORDS = set('ab abbr abbrev abbreviation abbreviated')
 // Catalogue numbers of publications and researchers (DOI, PubMed and PubMed Central ids, ISSN, ORCID, arXiv) identify
 // an article, a journal or a person, however they are stored. A URN is a unique reference number (a register's key
 // for a school, a charity, a provider) or a uniform resource name.
-export const IDENTIFIER_WORDS = set('id ids key pk fk uuid guid uid recid docid sku catno accession cik ein lei isin cusip figi iso639 glottocode isbn ean upc iata icao ssn nid gtin hash username login userid doi pmid pmcid issn eissn orcid arxiv urn viaf isni taxid');
+export const IDENTIFIER_WORDS = set('id ids key pk fk uuid guid uid recid docid sku catno accession cik ein lei isin cusip figi iso639 glottocode isbn ean upc iata icao ssn nid gtin hash username login userid doi pmid pmcid issn eissn orcid arxiv urn viaf isni taxid duns uei');
 /** Identifier words that also end code-like names: `country_code` is geo, `account_code` an identifier. */
 export const CODE_WORDS = set('code cd no nr num number ref reference nummer numero koodi kood kode');
 /**
@@ -340,6 +340,9 @@ export const NON_ADDITIVE_WORDS = set(
     'specific frac fraction fractions ' +
     // A moving average (a 13-month smoothed sunspot number); a boundary's length (neighbours share their borders).
     'smoothed perimeter ' +
+    // A water-quality sonde's readings in their units (turbidity in FNU or NTU, fluorescence in RFU or QSU, dissolved
+    // organic matter's fluorescence): a state of the water, averaged.
+    'turbidity ntu fnu rfu qsu fdom fluorescence ' +
     // An epidemiologist's incidence and prevalence: cases per 100,000 people (`incidence14`, over fourteen days).
     'incidence prevalence ' +
     // A wait to vote or to be seen (`wait`, minutes, a survey's mean): each person's, averaged.
@@ -449,6 +452,10 @@ export const ORDINAL_SCALES: string[][] = [
   ['g', 'pg', 'pg-13', 'r', 'nc-17'],
   ['strongly disagree', 'disagree', 'neutral', 'agree', 'strongly agree'],
   // A change judged over a span of years ("Much worse" … "The same" … "Much better").
+  // Darwin Core's degree of establishment of an organism where it was introduced (Groom et al. 2019), in order.
+  ['native', 'captive', 'cultivated', 'released', 'failing', 'casual', 'reproducing', 'established', 'colonising', 'invasive', 'widespreadinvasive', 'widespread invasive'],
+  // The IUCN Red List's categories, from least to most threatened.
+  ['least concern', 'near threatened', 'vulnerable', 'endangered', 'critically endangered', 'extinct in the wild', 'extinct'],
   ['much worse', 'a bit worse', 'slightly worse', 'worse', 'the same', 'same', 'no change', 'better', 'slightly better', 'a bit better', 'much better'],
 ];
 
