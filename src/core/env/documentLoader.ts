@@ -64,6 +64,29 @@ export function markdownSections(text: string): DocumentSection[] {
   return sections;
 }
 
+/** A variable's first line in an NLS Investigator codebook: `R01736.00    [SAMPLE_ID]    Survey Year: 1979`. */
+const CODEBOOK_VARIABLE = /^([A-Z]\d{5}\.\d{2})\s+\[([^\]]+)\]\s+Survey Year:\s*(\S+)/;
+
+/**
+ * A codebook in NLS Investigator's layout (`.cdb`), one section per variable, headed by its reference number, its
+ * name, its round and its title (`R01736.00 SAMPLE_ID 1979: SAMPLE IDENTIFICATION CODE`): an agent finds the variable
+ * it needs and reads its codes, not the whole book. Undefined for any other text.
+ */
+function codebookSections(text: string): DocumentSection[] | undefined {
+  const lines = text.split(/\r?\n/);
+  const starts = lines.flatMap((l, at) => (CODEBOOK_VARIABLE.test(l) ? [at] : []));
+  if (starts.length < 3) return undefined;
+  const sections: DocumentSection[] = [];
+  if (lines.slice(0, starts[0]).join('\n').trim() !== '') sections.push({ heading: '', level: 0, text: lines.slice(0, starts[0]).join('\n').trim() });
+  starts.forEach((start, i) => {
+    const block = lines.slice(start, starts[i + 1] ?? lines.length);
+    const [, reference, name, round] = CODEBOOK_VARIABLE.exec(block[0])!;
+    const title = block.slice(1).map((l) => l.trim()).find((l) => l !== '' && !/^(PRIMARY|CREATED|SYMBOL|KEY) VARIABLE$/i.test(l)) ?? '';
+    sections.push({ heading: `${reference} ${name} ${round}${title ? `: ${title}` : ''}`, level: 2, text: block.join('\n').replace(/\n-{10,}\s*$/, '').trim() });
+  });
+  return sections;
+}
+
 function fileTitle(file: string): string {
   const base = file.split('/').pop() ?? file;
   const dot = base.lastIndexOf('.');
@@ -78,7 +101,7 @@ export async function loadDocument(context: LoaderContext, isMarkdown: boolean):
     report(context, 'warning', 'Empty file: nothing to load.');
     return;
   }
-  const sections = isMarkdown ? markdownSections(text) : [{ heading: '', level: 0, text: text.trim() }];
+  const sections = isMarkdown ? markdownSections(text) : (codebookSections(text) ?? [{ heading: '', level: 0, text: text.trim() }]);
   // A data package in the YAML front matter (a dataset's page, `resources:` with a `schema:` of `fields:`): its
   // files and columns as sections, one line per field, which the semantic layer reads as a data dictionary.
   if (isMarkdown) sections.push(...frontMatterSections(context, text));

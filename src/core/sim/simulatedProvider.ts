@@ -200,11 +200,15 @@ interface Decision {
 
 const STOPWORDS = new Set(['the', 'a', 'an', 'of', 'to', 'in', 'on', 'for', 'and', 'or', 'how', 'many', 'much', 'what', 'which', 'is', 'are', 'was', 'were', 'by', 'with', 'according', 'section', 'each', 'that', 'this', 'there', 'do', 'does', 'their', 'its', 'from', 'as', 'be', 'who', 'have', 'has']);
 
+/** Words that say how to answer, not what about: a search for them finds nothing a document is about. */
+const ASKING_WORDS = new Set(['leaving', 'out', 'rows', 'row', 'codebook', 'codes', 'coded', 'giving', 'answer', 'answered', 'answers', 'all', 'average', 'higher', 'highest', 'lower', 'lowest', 'exceed', 'round', 'decimals', 'decimal', 'far', 'less', 'more', 'than', 'has', 'had', 'no']);
+
 /** Keywords a model would search the documents with: the question's quoted phrases, else its content words. */
 function searchQuery(question: string): string {
   const quoted = [...question.matchAll(/"([^"]+)"/g)].map((m) => m[1]).filter((q) => !/\.\w{2,4}$/.test(q));
-  const words = question.replace(/"[^"]*"/g, ' ').toLowerCase().match(/[a-z][a-z0-9_-]+/g) ?? [];
-  const content = words.filter((w) => !STOPWORDS.has(w) && !/\.(md|txt)$/.test(w)).slice(0, 4);
+  // (A file's name in brackets, `(NLSY79_supplement.cdb)`, says where to look, not what for.)
+  const words = question.replace(/"[^"]*"/g, ' ').replace(/\([^()\s]+\.[a-z]{2,4}\)/gi, ' ').toLowerCase().match(/[a-z0-9][a-z0-9_-]+/g) ?? [];
+  const content = words.filter((w) => !STOPWORDS.has(w) && !ASKING_WORDS.has(w) && !/\.(md|txt)$/.test(w) && !/^-?\d+$/.test(w) || /^(1[89]|20)\d\d$/.test(w)).slice(0, 6);
   return [...quoted, ...content].join(' ').trim() || question.slice(0, 60);
 }
 
@@ -408,8 +412,11 @@ function decide(sim: SimulationScript, profile: SimModelProfile, messages: Compl
         const query = searchQuery(task.question);
         return make('search_documents', { query }, think(`The question rests on a rule in the documents; searching them for "${query}".`), record('search_documents'));
       }
-      const args: Record<string, unknown> = wanted.section ? { name: wanted.document, section: wanted.section } : { name: wanted.document };
-      return make('read_document', args, think(`Reading ${wanted.document}${wanted.section ? ` § ${wanted.section}` : ''} for the exact rule.`), record('read_document'));
+      // (A section is read by a heading an observation showed: a search's hit or a listing of the sections. Unseen, the
+      // whole document is read, as a model would, however long.)
+      const shown = wanted.section !== undefined && history.calls.some((c) => c.ok && c.text !== undefined && c.text.includes(wanted.section!));
+      const args: Record<string, unknown> = wanted.section && shown ? { name: wanted.document, section: wanted.section } : { name: wanted.document };
+      return make('read_document', args, think(`Reading ${wanted.document}${args.section ? ` § ${wanted.section}` : ''} for the exact rule.`), record('read_document'));
     }
     // Only the tables the step reads are described: a Python step over the results of earlier ones reads none.
     const needed = task.tables.filter((t) => identifierPattern(t).test(step.code));

@@ -462,7 +462,10 @@ export async function reviewTaskByRules(input: ReviewInput): Promise<TaskReview>
   const sectionNumbers = (task.documents ?? []).flatMap((d) => graph.nodes.filter((n) => n.id.startsWith(`section:${d.document}#`)).flatMap((n) => numbersIn(String(n.facts.numbers ?? ''))));
   // `statistics.quantiles(values, n=10)` cuts at the 10th, 20th, … 90th percentiles: the question may name them.
   const cuts = [...code.matchAll(/quantiles\([^)]*\bn\s*=\s*(\d+)/g)].flatMap((m) => Array.from({ length: Number(m[1]) - 1 }, (_, j) => (100 * (j + 1)) / Number(m[1])));
-  const supported = [...numbersIn(code), ...sectionNumbers, ...cuts];
+  // A column's name as its dictionary titles it ("Willingness to take risks while driving in 2010", the round of a
+  // survey) holds numbers that name the column, not quantities the evidence applies.
+  const titled = (context.semantics?.columns ?? []).filter((c) => task.tables.includes(c.table) && code.includes(c.column) && c.description !== undefined).flatMap((c) => numbersIn(c.description!.value.split(/(?<=\.)\s/)[0]));
+  const supported = [...numbersIn(code), ...sectionNumbers, ...cuts, ...titled];
   // (A quarter's name before its year, `Q1 2017`, states no quantity: the year is what the evidence must read.)
   const questionNumbers = numbersIn(task.question.replace(/'[^']*'/g, (quoted) => (code.includes(quoted) ? '' : quoted)).replace(/\bQ[1-4](?= (?:1[89]|20)\d\d\b)/g, 'Q'));
   // A percentage states a fraction ×100; a deviation threshold is compared squared in SQL (z > 3 as z² > 9).

@@ -85,6 +85,8 @@ interface CodedMeasure {
   column: ColumnProfile;
   codes: number[];
   document: string;
+  /** The codebook's section on this variable, where the codebook has one per variable. */
+  section?: string;
 }
 
 /**
@@ -101,7 +103,10 @@ function codedMeasures(context: FamilyContext, table: TableProfile): CodedMeasur
     const entry = context.semantics.dictionary.find((e) => e.missingCodes !== undefined && normalName(e.column) === name && context.documents.some((d) => d.name === e.file || d.sourceFile === e.file));
     const codes = s.missingCodes.map((m) => m.value).filter((v) => entry?.missingCodes?.includes(v));
     if (!entry || codes.length === 0) continue;
-    found.push({ column, codes, document: entry.file });
+    // (The codebook's section of this variable, where it has one per variable: `T30949.00 RISK_4 2010: …`.)
+    const document = context.documents.find((d) => d.name === entry.file || d.sourceFile === entry.file);
+    const section = document?.sections.find((sec) => normalName((sec.heading.split(/\s+/)[0] ?? '').replace('.', '')) === name)?.heading;
+    found.push({ column, codes, document: entry.file, section });
   }
   return found;
 }
@@ -155,7 +160,7 @@ async function topAnswered(context: FamilyContext, table: TableProfile, coded: C
       question: `Leaving out the ${rows} that the codebook (${coded.document}) codes as giving no answer for ${name} (${codes}), which ${groupPhrase} has the ${second.rows.length === 2 ? 'higher' : 'highest'} average ${name}, and by how much does that average exceed the average of all who answered? Round to 2 decimals.`,
       tables: [table.name],
       dependency: 'document-parameter',
-      documents: [{ document: coded.document }],
+      documents: [{ document: coded.document, ...(coded.section ? { section: coded.section } : {}) }],
       needs: cleanAggregateFamily.needs,
     });
   }
