@@ -11,6 +11,7 @@ import type { Database } from 'sql.js';
 import type { DataDocument, EnvironmentProfile, TableProfile } from '../env/types';
 import { quoteIdent } from '../text/sql';
 import type { DictionaryEntry } from './types';
+import { isMissingText } from './values';
 
 const NAME_HEADER = /^(variable|variables|column|columns|column name|field|field name|fields|name|header|headers|attribute|attributename|attribute name|variable name|col|key)$/i;
 const DESCRIPTION_HEADER = /(description|meaning|definition|details|explanation|label|what it is)/i;
@@ -548,7 +549,8 @@ export function readCodebookTables(db: Database, profile: EnvironmentProfile): D
     const textColumns = codebook.columns.filter((c) => c.type === 'text');
     if (codebook.rowCount < 3 || codebook.rowCount > CODEBOOK_MAX_ROWS || textColumns.length < 2) continue;
     // A cheap look first: some text column's samples must be column names of the data.
-    if (!textColumns.some((c) => c.samples.some((v) => knownColumns.has(normalName(String(v)))))) continue;
+    // (…or be placeholders, which a crosswalk's first rows may all be: `N/A` where an element is in no such file.)
+    if (!textColumns.some((c) => c.samples.some((v) => knownColumns.has(normalName(String(v))) || (v !== null && String(v).trim() !== '' && isMissingText(String(v)))))) continue;
     let result;
     try {
       result = db.exec(`SELECT ${textColumns.map((c) => quoteIdent(c.name)).join(', ')} FROM ${quoteIdent(codebook.name)} LIMIT ${CODEBOOK_MAX_ROWS}`)[0];
@@ -556,7 +558,8 @@ export function readCodebookTables(db: Database, profile: EnvironmentProfile): D
       continue;
     }
     if (!result) continue;
-    const valuesOf = (at: number) => result.values.map((row) => (row[at] === null ? '' : String(row[at]).trim()));
+    // (A crosswalk writes `N/A` where an element has no column in a file: no name, as an empty cell is none.)
+    const valuesOf = (at: number) => result.values.map((row) => (row[at] === null || isMissingText(String(row[at])) ? '' : String(row[at]).trim()));
     const columns = textColumns.map((column, at) => ({ column, at, values: valuesOf(at) }));
     // The name column: the one naming most of another table's columns.
     let name: (typeof columns)[number] | undefined;
