@@ -401,8 +401,23 @@ export function runningTotal(context: FamilyContext, table: string, column: stri
   if (context.semantics.relationships.some((r) => r.kind === 'derived-column' && tables.has(r.table) && r.column === column && r.source.kind === 'rule' && r.source.rule === 'derived-column:running-total')) return true;
   // (…or named one, `reg_count_cumu`, `rem_excess_cumu_per`: a figure to date, or a share of one, which an average over
   // its months, an outlier among them or a correlation with another running figure only repeats.)
-  return nameTokens(column).some((t) => /^(cumu|cumul|cumulative|cum|todate)$/.test(t));
+  const tokens = nameTokens(column);
+  if (tokens.some((t) => /^(cumu|cumul|cumulative|cum|todate)$/.test(t))) return true;
+  // (…or a total so far, `gross_outlay_amount_fyb_to_period_end`, `cases_to_date`, `sales_ytd`: the fiscal year's
+  // outlays to each month's end, repeated and grown month after month. Beside the months it adds up, EIA-923's
+  // `year_to_date_…` after `…_january` … `…_december` is the year's total.)
+  const soFar = tokens.some((t, at) => t === 'ytd' || t === 'fytd' || (t === 'to' && at > 0 && (tokens[at + 1] === 'date' || (tokens[at + 1] === 'period' && tokens[at + 2] === 'end'))));
+  if (!soFar) return false;
+  const own = context.profile.tables.find((t) => t.name === table);
+  const monthly = own?.columns.some((c) => MONTH_COLUMN.test(nameTokens(c.originalName || c.name).at(-1) ?? '')) ?? false;
+  // (…and only in a table of reporting periods, a month's or a quarter's figures so far: one snapshot of titles'
+  // `ytd_sales` adds up across titles like any amount.)
+  const periodic = own?.columns.some((c) => { const grain = semanticsOf(context, table, c.name)?.time?.grain; return grain === 'month' || grain === 'quarter' || grain === 'year'; }) ?? false;
+  return periodic && !monthly;
 }
+
+/** A column named for a month at its end (`netgen_january`, `…_dec`). */
+const MONTH_COLUMN = /^(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december)$/;
 
 export function additivityOf(context: FamilyContext, table: string, column: string): 'additive' | 'semi-additive' | 'non-additive' {
   return semanticsOf(context, table, column)?.additivity?.value ?? 'non-additive';
@@ -1542,13 +1557,15 @@ const ABBREVIATED_WORDS: Record<string, string> = {
   // A statistics office's securities and flows cut short (the Federal Reserve's `ftot_agcy_adj_val_chg`: agency
   // bonds, adjusted valuation change; `corp`, `stk`, `treas`).
   agcy: 'agency', adj: 'adjusted', chg: 'change', chng: 'change', corp: 'corporate', stk: 'stock', treas: 'Treasury',
+  // A network log's counts and states cut short (Zeek's `orig_pkts`, `conn_state`, `proto`).
+  pkt: 'packet', pkts: 'packets', conn: 'connection', conns: 'connections', proto: 'protocol',
 };
 
 /**
  * Abbreviations that stand for one word even alone: a column named `pop` is a population, `ts` a timestamp. The
  * rest (`avg`, `tot`, `qty` alone) are codes a question quotes.
  */
-const WHOLE_WORD_ABBREVIATIONS = new Set(['ebike', 'ebikes', 'ts', 'temp', 'precip', 'unemp', 'infl', 'invest', 'elev', 'recv', 'proj', 'projs', 'len', 'mag']);
+const WHOLE_WORD_ABBREVIATIONS = new Set(['ebike', 'ebikes', 'ts', 'temp', 'precip', 'unemp', 'infl', 'invest', 'elev', 'recv', 'proj', 'projs', 'len', 'mag', 'proto']);
 
 /** A name's words with its abbreviations written out (for a table's rows: `recv_deps` → "receiver deps"). */
 export function writtenOut(words: string[]): string[] {
