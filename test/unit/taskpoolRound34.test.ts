@@ -3,10 +3,12 @@
  * which no task averages or sums across a file of reporting periods (a title's `ytd_sales` in one snapshot still adds
  * up); a data dictionary written as a crosswalk, `N/A` where an element is in no such file, is read as the codebook
  * it is, so no task counts its rows; a network log's abbreviations are written out ("connection state", "protocol").
- * (The tests read the data of the forty-ninth set and the pubs database.)
+ * After r34b: a questionnaire's item code is no part of the item's name ("OKR familiarity", not "b5 okr familiarity");
+ * no drill-down into a sub-segment that lies inside its segment, no z-score of a blank group or of one group beside
+ * others all equal. (The tests read the data of the forty-ninth and fiftieth sets, SAFI and the pubs database.)
  */
 import * as assert from 'node:assert/strict';
-import { measures, runningTotal } from '../../src/core/taskpool/families/kit';
+import { columnPhrase, measures, runningTotal } from '../../src/core/taskpool/families/kit';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
 import { environments, tableOf } from '../support/familyContexts';
 
@@ -38,4 +40,39 @@ describe('task pool: the forty-ninth set', function () {
     assert.ok(questions.some((q) => /connection state/.test(q)), questions.join('\n'));
     for (const q of questions) assert.doesNotMatch(q, /\bconn state\b|\bproto\b|\bpkts\b/, q);
   });
+
+  it('names a questionnaire\'s items by their words, acronyms as the codebook writes them', async () => {
+    const safi = await env('datacarpentry-safi-json');
+    const t = safi.context.profile.tables.find((x) => x.columns.some((c) => c.name === 'a01_interview_date'))!;
+    assert.equal(columnPhrase(safi.context, t.name, t.columns.find((c) => c.name === 'a01_interview_date')!), 'interview date');
+    const survey = await env('vaezi-nsm-expert-survey-csv');
+    const s = survey.context.profile.tables[0];
+    assert.equal(columnPhrase(survey.context, s.name, s.columns.find((c) => c.name === 'b5_okr_familiarity')!), 'OKR familiarity');
+    // (A chemical formula before a code, `H2O_d2H`, is no item code.)
+    const nla = await env('epa-nla-water-isotopes-xlsx');
+    const iso = nla.context.profile.tables.find((x) => x.columns.some((c) => /^h2o_d2h$/i.test(c.name)));
+    if (iso) assert.notEqual(columnPhrase(nla.context, iso.name, iso.columns.find((c) => /^h2o_d2h$/i.test(c.name))!), 'd2h');
+  });
+
+  it('drills into no sub-segment that lies inside its segment, and takes no z-score fixed by blanks or ties', async () => {
+    for (const name of ['imd-cloud-cover-parquet', 'cathub-co2r-copper-facets-sqlite']) {
+      const { session } = await env(name);
+      const pool = await buildTaskPool(session.toolContext);
+      for (const task of [...pool.tasks, ...pool.unselected]) {
+        const composition = task.program?.composition;
+        if (task.family === 'drill-down') {
+          const [a, b] = [task.evidence[0].subAnswer?.key, task.evidence[1].subAnswer?.key];
+          const top = a?.type === 'string' ? a.value : undefined;
+          const inner = b?.type === 'string' ? b.value : undefined;
+          assert.ok(!(name === 'imd-cloud-cover-parquet' && top === 'UTTAR PRADESH' && inner === 'EAST UTTAR PRADESH'), task.question);
+        }
+        if (task.family === 'stats-zscore' || composition === 'stats-zscore') {
+          const rows = task.evidence[0].result?.rows ?? [];
+          assert.ok(!rows.some((r) => typeof r[0] === 'string' && r[0].trim() === ''), `${name}: a blank group: ${task.question}`);
+          assert.ok(new Set(rows.slice(1).map((r) => Number(r[1]))).size > 1, `${name}: the others all equal: ${task.question}`);
+        }
+      }
+    }
+  });
 });
+

@@ -96,6 +96,10 @@ async function drill(context: FamilyContext, table: TableProfile, a: Grouping, b
   if (!second || !clearLeader(second.rows) || second.rows.length < 2) return undefined;
   const topB = second.rows[0][0];
   if (!quotable(topB)) return undefined;
+  // (…nor is it where the leader itself lies (nearly) all inside the segment, though others do not: East Uttar
+  // Pradesh, a meteorological subdivision, is in Uttar Pradesh, so its share there must beat its share of India.)
+  const inside = await query(context, `SELECT SUM(CASE WHEN ${inTop} THEN 1 ELSE 0 END), COUNT(*) FROM ${source.from} WHERE ${b.ref} = ${sqlLiteral(topB)} AND ${a.ref} IS NOT NULL`);
+  if (inside && num(inside[0]?.[1]) > 0 && num(inside[0]?.[0]) >= 0.9 * num(inside[0]?.[1])) return undefined;
 
   const share = `ROUND(100.0 * ${agg ? agg.of(`CASE WHEN ${b.ref} = ${sqlLiteral(topB)} THEN ${value} ELSE 0 END`) : `SUM(CASE WHEN ${b.ref} = ${sqlLiteral(topB)} THEN 1 ELSE 0 END)`} / ${total}, 2)`;
   const third = await program.sql(

@@ -1685,6 +1685,17 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   // Words in capitals joined by underscores (`EMP_PRSE`, `TOT_EMP` of BLS's tables): a publisher's field codes, which
   // its field descriptions spell out ("percent relative standard error for the employment estimate").
   const fieldCode = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/.test(original);
+  // A questionnaire's item code before the item's words (`b5_okr_familiarity`, `f2_changed_nsm`, in a table of such
+  // items): the words name the item ("OKR familiarity"), the code only its place in the form; an acronym is written
+  // as the description writes it.
+  const item = /^([a-z]\d{1,2}[a-z]?)_([a-z][a-z0-9_]*)$/i.exec(original);
+  const form = item ? context.profile.tables.find((t) => t.name === table)?.columns.filter((c) => /^[a-z]\d{1,2}[a-z]?_[a-z]/i.test(c.originalName || c.name)).length ?? 0 : 0;
+  if (item && form >= 3) {
+    const described = semanticsOf(context, table, column.name)?.description?.value ?? '';
+    const words = humanize(item[2]).toLowerCase().split(' ').filter((w) => w !== '');
+    const capitals = new Set((described.match(/\b[A-Z]{2,6}(?=s?\b)/g) ?? []).map((w) => w.toLowerCase()));
+    if (words.length >= 1 && words.every((w) => /^[a-z]+$/.test(w))) return words.map((w) => (capitals.has(w) ? w.toUpperCase() : w)).join(' ');
+  }
   const opaque = isOpaqueCode(original) || isCrypticName(original) || abbreviated || numbered || prefixed || fieldCode;
   if (opaque) {
     const profile = context.profile.tables.find((t) => t.name === table);

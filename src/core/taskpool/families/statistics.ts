@@ -592,9 +592,13 @@ async function zScore(context: FamilyContext, table: TableProfile, g: Grouping, 
   if (total.measure && figure === 'total' && first.rows.length >= 3 && pearson(first.rows.map((r) => num(r[1])), first.rows.map((r) => num(r[3]))) >= MAX_TOTAL_COUNT_R) return undefined;
   // A group that says its value is not known (a vessel length `NK`): whether it counts among the groups decides the
   // mean, so the question would have two readings.
-  if (first.rows.some((r) => typeof r[0] === 'string' && NOT_KNOWN_CATEGORY.test(r[0].trim()))) return undefined;
+  // (…and so does a group of blank names, IMD's places of no state, offshore points: a state or not?)
+  if (first.rows.some((r) => typeof r[0] === 'string' && (NOT_KNOWN_CATEGORY.test(r[0].trim()) || r[0].trim() === ''))) return undefined;
   const group = first.rows[0][0] as string | number;
   const values = first.rows.map((r) => num(r[1]));
+  // The others all equal (four facets of 187 rows each, one of 133, a balanced design short of some): the odd one's
+  // z-score is fixed by their number, |z| = 2 for five, whatever the totals.
+  if (new Set(values.slice(1)).size === 1) return undefined;
   const mean = values.reduce((s, v) => s + v, 0) / values.length;
   const sd = Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / values.length);
   if (!(sd > 0) || Math.abs((num(first.rows[0][1]) - mean) / sd) < MIN_Z) return undefined;
