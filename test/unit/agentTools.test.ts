@@ -116,11 +116,12 @@ describe('agent tools', function () {
 
 describe('observation renderer', () => {
   it('caps rows and cells and says so', () => {
-    const rows = Array.from({ length: 30 }, (_, i) => [i, 'x'.repeat(100), null, 0.1 + 0.2]);
-    const text = renderTable(['i', 'long', 'empty', 'sum'], rows, { limits: { maxRows: 5, maxCellChars: 10 } });
+    const rows = Array.from({ length: 30 }, (_, i) => [i, 'words and '.repeat(10), null, 0.1 + 0.2, 'x'.repeat(100), 28399188000.47]);
+    const text = renderTable(['i', 'long', 'empty', 'sum', 'code', 'total'], rows, { limits: { maxRows: 5, maxCellChars: 10 } });
     const lines = text.split('\n');
     assert.equal(lines.length, 1 + 5 + 1);
-    assert.equal(lines[1], `0 | ${'x'.repeat(9)}… | NULL | 0.3`);
+    // (Text is cut at the cap; a value without spaces, a code to quote, at twice the cap; a total keeps its cents.)
+    assert.equal(lines[1], `0 | words and… | NULL | 0.3 | ${'x'.repeat(19)}… | 28399188000.47`);
     assert.equal(lines[6], '(30 rows; showing the first 5 — truncated)');
     assert.match(renderTable(['a'], [[1]], { sandboxTruncated: true }), /sandbox row limit — truncated/);
     assert.equal(renderTable(['a'], [[1], [2]]).split('\n').pop(), '(2 rows)');

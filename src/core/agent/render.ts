@@ -32,13 +32,16 @@ export function formatCell(value: unknown, maxCellChars = DEFAULT_RENDER_LIMITS.
   else text = String(value);
   // One line per row: newlines and pipes inside values would break the table's shape.
   text = text.replace(/\r?\n/g, '\\n').replace(/\|/g, '\\|');
-  return text.length > maxCellChars ? `${text.slice(0, Math.max(1, maxCellChars - 1))}…` : text;
+  // (A value without spaces, an identifier or a code the model may have to repeat — `…:taxon:f69a72778a63…` — is
+  // shown up to twice as long: cut, it could never be quoted right.)
+  const cap = /\s/.test(text) ? maxCellChars : 2 * maxCellChars;
+  return text.length > cap ? `${text.slice(0, Math.max(1, cap - 1))}…` : text;
 }
 
-/** Up to 10 significant digits, without float noise like 0.30000000000000004. */
+/** Up to 15 significant digits (a total of 28,399,188,000.47 whole), without float noise like 0.30000000000000004. */
 export function formatNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);
-  return String(Number(value.toPrecision(10)));
+  return String(Number(value.toPrecision(15)));
 }
 
 /**
