@@ -5,7 +5,7 @@
  * it is, so no task counts its rows; a network log's abbreviations are written out ("connection state", "protocol").
  * After r34b: a questionnaire's item code is no part of the item's name ("OKR familiarity", not "b5 okr familiarity");
  * no drill-down into a sub-segment that lies inside its segment, no z-score of a blank group or of one group beside
- * others all equal. (The tests read the data of the forty-ninth and fiftieth sets, SAFI and the pubs database.)
+ * others all equal; a daily file over a panel of places counts place-days. (The tests read the data of the forty-ninth and fiftieth sets, SAFI and the pubs database.)
  */
 import * as assert from 'node:assert/strict';
 import { columnPhrase, measures, runningTotal } from '../../src/core/taskpool/families/kit';
@@ -54,10 +54,16 @@ describe('task pool: the forty-ninth set', function () {
     if (iso) assert.notEqual(columnPhrase(nla.context, iso.name, iso.columns.find((c) => /^h2o_d2h$/i.test(c.name))!), 'd2h');
   });
 
-  it('drills into no sub-segment that lies inside its segment, and takes no z-score fixed by blanks or ties', async () => {
+  it('drills into no sub-segment that lies inside its segment, takes no z-score fixed by blanks or ties, and counts a daily panel\'s rows as place-days', async () => {
     for (const name of ['imd-cloud-cover-parquet', 'cathub-co2r-copper-facets-sqlite']) {
       const { session } = await env(name);
       const pool = await buildTaskPool(session.toolContext);
+      // (IMD's daily file of forecast points' cover: its rows are place-days, not "rows in cloud-cover-daily.parquet".)
+      if (name === 'imd-cloud-cover-parquet') {
+        const questions = [...pool.tasks, ...pool.unselected].map((t) => t.question);
+        assert.ok(questions.some((q) => /\bplace-days\b/.test(q)), questions.join('\n'));
+        for (const q of questions) assert.doesNotMatch(q, /cloud-cover-daily\.parquet/, q);
+      }
       for (const task of [...pool.tasks, ...pool.unselected]) {
         const composition = task.program?.composition;
         if (task.family === 'drill-down') {

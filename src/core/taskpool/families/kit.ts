@@ -2330,6 +2330,12 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
     }) : undefined;
     if (entity) return humanize(entity.originalName || entity.name).toLowerCase().replace(/ /g, '_');
   }
+  // A file named for its frequency (`cloud-cover-daily`) over a panel of things, each once a day (a forecast point's
+  // cover each day): its rows are "place-days", as an analyst counts them, not the file's name.
+  if (/^(daily|weekly|monthly|quarterly|yearly|annual)$/.test(last.toLowerCase())) {
+    const panelNoun = entityPeriods(context, table);
+    if (panelNoun) return panelNoun;
+  }
   // A dataset's title (`velib-disponibilite-en-temps-reel`, in French) over rows each with its own code named for what
   // it is (`stationcode`, `station_id`): its rows are those things, "stations".
   const titled = /\d/.test(words) || COLLECTION_WORDS.has(last) || /\s(across|by|per|over|vs|versus)\s/i.test(` ${words} `) || words.split(' ').length >= 4;
@@ -2471,13 +2477,17 @@ function entityPeriods(context: FamilyContext, table: TableProfile): string | un
   const times = table.columns.filter((c) => semanticsOf(context, table.name, c.name)?.role.value === 'time' && c.nullFraction === 0);
   if (times.length !== 1) return undefined;
   const grain = semanticsOf(context, table.name, times[0].name)?.time?.grain;
-  if (!grain || !/^(month|quarter|year)$/.test(grain)) return undefined;
+  if (!grain || !/^(day|month|quarter|year)$/.test(grain)) return undefined;
   const time = times[0];
   for (const c of table.columns) {
     const role = semanticsOf(context, table.name, c.name)?.role.value;
     if (c === time || c.type !== 'text' || c.nullFraction > 0 || !(role === 'geo' || role === 'identifier')) continue;
     const words = humanize(c.originalName || c.name).toLowerCase().split(' ');
-    const word = words.length === 2 && /^(name|code|id)$/.test(words[1]) ? words[0] : words.length === 1 ? words[0] : undefined;
+    // (A bare `code` that refers to a table of things, IMD's station codes to its places: a thing of that table.)
+    const parent = words.length === 1 && /^(code|id|key)$/.test(words[0]) ? context.semantics.relationships.find((r) => r.kind === 'foreign-key' && r.child.table === table.name && r.child.column === c.name) : undefined;
+    const parentRows = parent && parent.kind === 'foreign-key' ? context.profile.tables.find((t) => t.name === parent.parent.table) : undefined;
+    const parentNoun = parentRows ? rowName(context, parentRows) : undefined;
+    const word = parentNoun && /^[a-z]+$/.test(parentNoun) && pluralWord(parentNoun) ? singular(parentNoun) : words.length === 2 && /^(name|code|id)$/.test(words[1]) ? words[0] : words.length === 1 ? words[0] : undefined;
     if (!word || !/^[a-z]{4,}$/.test(word) || /^(name|code|label|title|text|value|type|kind)$/.test(word) || isCrypticName(word) || pluralWord(word) || COLLECTION_WORDS.has(word)) continue;
     const pairs = c.distinctCount * time.distinctCount;
     if (c.distinctCount >= 3 && time.distinctCount >= 3 && table.rowCount <= pairs && table.rowCount >= 0.8 * pairs) return `${word}-${grain}`;
