@@ -64,8 +64,11 @@ export function markdownSections(text: string): DocumentSection[] {
   return sections;
 }
 
-/** A variable's first line in an NLS Investigator codebook: `R01736.00    [SAMPLE_ID]    Survey Year: 1979`. */
-const CODEBOOK_VARIABLE = /^([A-Z]\d{5}\.\d{2})\s+\[([^\]]+)\]\s+Survey Year:\s*(\S+)/;
+/**
+ * A variable's first line in an NLS Investigator codebook (`R01736.00    [SAMPLE_ID]    Survey Year: 1979`): the
+ * reference number's two parts (`R01736`, `00`: the data's column `R0173600`), the variable's name, its round.
+ */
+export const CODEBOOK_VARIABLE = /^([A-Z]\d{5})\.(\d{2})\s+\[([^\]]+)\]\s+Survey Year:\s*(\S+)/;
 
 /**
  * A codebook in NLS Investigator's layout (`.cdb`), one section per variable, headed by its reference number, its
@@ -80,7 +83,8 @@ function codebookSections(text: string): DocumentSection[] | undefined {
   if (lines.slice(0, starts[0]).join('\n').trim() !== '') sections.push({ heading: '', level: 0, text: lines.slice(0, starts[0]).join('\n').trim() });
   starts.forEach((start, i) => {
     const block = lines.slice(start, starts[i + 1] ?? lines.length);
-    const [, reference, name, round] = CODEBOOK_VARIABLE.exec(block[0])!;
+    const [, stem, digits, name, round] = CODEBOOK_VARIABLE.exec(block[0])!;
+    const reference = `${stem}.${digits}`;
     const title = block.slice(1).map((l) => l.trim()).find((l) => l !== '' && !/^(PRIMARY|CREATED|SYMBOL|KEY) VARIABLE$/i.test(l)) ?? '';
     sections.push({ heading: `${reference} ${name} ${round}${title ? `: ${title}` : ''}`, level: 2, text: block.join('\n').replace(/\n-{10,}\s*$/, '').trim() });
   });

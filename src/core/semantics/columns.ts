@@ -10,6 +10,8 @@ import {
   ABBREVIATION_WORDS,
   ADDITIVE_WORDS,
   MONTH_NAMES,
+  MONTH_TOKEN,
+  totalSoFarAt,
   PERIOD_FLOW_WORDS,
   CLASSIFICATION_CODE,
   BINARY_WORDS,
@@ -3244,7 +3246,7 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     // "… to date", "from the fiscal year's beginning to the period's end" (`gross_outlay_amount_fyb_to_period_end`,
     // `cases_to_date`): a total so far, which is not summed over time. (Beside the months it adds up, EIA-923's
     // `…_january` … `…_december`, a year-to-date figure is the year's total, which adds up over years.)
-    const soFar = words.findIndex((w, at) => w === 'to' && at > 0 && (words[at + 1] === 'date' || (words[at + 1] === 'period' && words[at + 2] === 'end')));
+    const soFar = totalSoFarAt(words);
     const monthly = evidence.table.columns.some((c) => MONTH_TOKEN.test(nameTokens(c.originalName || c.name).at(-1) ?? ''));
     if (soFar > 0 && !monthly && !words.some((w) => /^(per|pct|percent|percentage|rate|share|ratio|change)$/.test(w))) return { value: 'semi-additive', confidence: 0.7, source, why: `${where === 'name' ? 'named' : 'described'} "${words.slice(soFar - 1, soFar + 3).join(' ')}": a total so far, which is not summed over time` };
     if (where === 'dictionary') {
@@ -3596,7 +3598,6 @@ function yearSpan(text: string): boolean {
 }
 
 /** A month's name or abbreviation as a column of a wide table. */
-const MONTH_TOKEN = /^(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december)$/;
 /** Names of a price index or of inflation in a table's name (`r-cpi-u-rs`, `gdp_deflator`). */
 const PRICE_INDEX_WORDS = new Set(['cpi', 'ppi', 'hicp', 'rpi', 'deflator', 'defl', 'inflation']);
 

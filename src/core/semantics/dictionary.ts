@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Database } from 'sql.js';
 import type { DataDocument, EnvironmentProfile, TableProfile } from '../env/types';
+import { CODEBOOK_VARIABLE } from '../env/documentLoader';
 import { quoteIdent } from '../text/sql';
 import type { DictionaryEntry } from './types';
 import { isMissingText } from './values';
@@ -317,7 +318,6 @@ export function readDictionaries(documents: readonly DataDocument[], profile: En
 }
 
 /** The head of a variable in an NLS Investigator codebook: `R01736.00    [SAMPLE_ID]    Survey Year: 1979`. */
-const NLS_VARIABLE = /^([A-Z]\d{5})\.(\d{2})\s+\[([^\]]+)\]\s+Survey Year:\s*(\S+)/;
 const NLS_CODEBOOK = /^[A-Z]\d{5}\.\d{2}\s+\[[^\]]+\]\s+Survey Year:/m;
 /** The codes NLS writes for an answer it does not have, by their labels: `Refusal(-1)`, `VALID SKIP(-4)`. */
 const NLS_NO_ANSWER = /\b(refusal|don'?t know|invalid skip|valid skip|non-interview)\s*\((-\d)\)/gi;
@@ -335,14 +335,14 @@ function nlsCodebookEntries(raw: string, file: string): DictionaryEntry[] {
   // Questions asked in several rounds (`RISK_4` in 2010, 2012, 2014): each round's column is named with its year.
   const asked = new Map<string, number>();
   for (const line of lines) {
-    const name = NLS_VARIABLE.exec(line)?.[3];
+    const name = CODEBOOK_VARIABLE.exec(line)?.[3];
     if (name) asked.set(name, (asked.get(name) ?? 0) + 1);
   }
   for (let i = 0; i < lines.length; i++) {
-    const head = NLS_VARIABLE.exec(lines[i]);
+    const head = CODEBOOK_VARIABLE.exec(lines[i]);
     if (!head) continue;
     let end = i + 1;
-    while (end < lines.length && !NLS_VARIABLE.test(lines[end])) end++;
+    while (end < lines.length && !CODEBOOK_VARIABLE.test(lines[end])) end++;
     const body = lines.slice(i + 1, end);
     // The title: the first line of words after the variable's kind (`PRIMARY VARIABLE`); the question: the prose up
     // to its universe, its table of answers or its notes.

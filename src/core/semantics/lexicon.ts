@@ -422,6 +422,17 @@ export const DURATION_WORDS = set('duration length minutes seconds milliseconds 
 export const TEMPERATURE_WORDS = set('temp temperature temperatures tmax tmin tavg');
 
 /** Calendar names. */
+/** A month's name or its abbreviation as a name's token (`netgen_january`, `…_dec`). */
+export const MONTH_TOKEN = /^(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december)$/;
+
+/**
+ * Where a name's or a description's words say a total so far: the `to` of "… to date" or "… to (the) period('s) end"
+ * (`gross_outlay_amount_fyb_to_period_end`, `cases_to_date`); -1 when they do not.
+ */
+export function totalSoFarAt(words: readonly string[]): number {
+  return words.findIndex((w, at) => w === 'to' && at > 0 && (words[at + 1] === 'date' || (words[at + 1] === 'period' && words[at + 2] === 'end')));
+}
+
 export const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 export const WEEKDAY_NAMES = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 

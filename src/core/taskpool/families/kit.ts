@@ -17,7 +17,7 @@ import { monthOfYearColumns, periodColumns } from '../../semantics/periods';
 import { partitionFiles } from '../../semantics/partitions';
 import { UNKNOWN_ANSWERS } from '../../semantics/values';
 export { partitionFiles };
-import { ADDITIVE_WORDS, COUNT_WORDS, DIMENSION_WORDS, FLAG_WORDS, GEO_WORDS, MONEY_WORDS, NON_ADDITIVE_WORDS, ORDINAL_WORDS, OTHER_LANGUAGES_YES_NO, SEMI_ADDITIVE_WORDS, TEXT_WORDS, TIME_WORDS, spanOfTime, translationLanguage, nameTokens, unglued, unitPair, gluedIdNoun } from '../../semantics/lexicon';
+import { ADDITIVE_WORDS, COUNT_WORDS, DIMENSION_WORDS, FLAG_WORDS, GEO_WORDS, MONEY_WORDS, NON_ADDITIVE_WORDS, ORDINAL_WORDS, OTHER_LANGUAGES_YES_NO, SEMI_ADDITIVE_WORDS, TEXT_WORDS, TIME_WORDS, spanOfTime, translationLanguage, nameTokens, unglued, unitPair, gluedIdNoun, MONTH_TOKEN, totalSoFarAt } from '../../semantics/lexicon';
 import type { ColumnSemantics, Relationship, RepeatedValue, SemanticProfile } from '../../semantics/types';
 import type { ToolResult } from '../../sandbox/types';
 import { quoteIdent } from '../../text/sql';
@@ -406,18 +406,16 @@ export function runningTotal(context: FamilyContext, table: string, column: stri
   // (…or a total so far, `gross_outlay_amount_fyb_to_period_end`, `cases_to_date`, `sales_ytd`: the fiscal year's
   // outlays to each month's end, repeated and grown month after month. Beside the months it adds up, EIA-923's
   // `year_to_date_…` after `…_january` … `…_december` is the year's total.)
-  const soFar = tokens.some((t, at) => t === 'ytd' || t === 'fytd' || (t === 'to' && at > 0 && (tokens[at + 1] === 'date' || (tokens[at + 1] === 'period' && tokens[at + 2] === 'end'))));
+  const soFar = tokens.some((t) => t === 'ytd' || t === 'fytd') || totalSoFarAt(tokens) > 0;
   if (!soFar) return false;
   const own = context.profile.tables.find((t) => t.name === table);
-  const monthly = own?.columns.some((c) => MONTH_COLUMN.test(nameTokens(c.originalName || c.name).at(-1) ?? '')) ?? false;
+  const monthly = own?.columns.some((c) => MONTH_TOKEN.test(nameTokens(c.originalName || c.name).at(-1) ?? '')) ?? false;
   // (…and only in a table of reporting periods, a month's or a quarter's figures so far: one snapshot of titles'
   // `ytd_sales` adds up across titles like any amount.)
   const periodic = own?.columns.some((c) => { const grain = semanticsOf(context, table, c.name)?.time?.grain; return grain === 'month' || grain === 'quarter' || grain === 'year'; }) ?? false;
   return periodic && !monthly;
 }
 
-/** A column named for a month at its end (`netgen_january`, `…_dec`). */
-const MONTH_COLUMN = /^(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december)$/;
 
 export function additivityOf(context: FamilyContext, table: string, column: string): 'additive' | 'semi-additive' | 'non-additive' {
   return semanticsOf(context, table, column)?.additivity?.value ?? 'non-additive';
