@@ -4301,3 +4301,89 @@ describe('semantics rules: the forty-ninth set\'s rules stay off their look-alik
     }
   });
 });
+
+describe('semantics rules: a catalysis database, cloud cover, a weather station\'s yearly files, food permits, a start-up survey (the fiftieth set)', function () {
+  this.timeout(180_000);
+  const role = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).role.value;
+  const additivity = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).additivity?.value;
+
+  it('reads the ASE database: key–value rows by their keys, energies of structures and steps averaged, its years since 2000 as times', async () => {
+    const env = await load('cathub-co2r-copper-facets-sqlite');
+    for (const table of ['keys', 'number_key_values', 'text_key_values']) assert.equal(role(env, table, 'key'), 'dimension', table);
+    assert.equal(additivity(env, 'number_key_values', 'value'), 'non-additive', 'epot and n in one column');
+    for (const [table, name] of [['systems', 'energy'], ['systems', 'free_energy'], ['reaction', 'activation_energy'], ['reaction', 'reaction_energy']]) assert.equal(additivity(env, table, name), 'non-additive', name);
+    for (const name of ['ctime', 'mtime']) {
+      assert.equal(role(env, 'systems', name), 'time', name);
+      assert.match(column(env, 'systems', name).time?.min ?? '', /^2018-11-2\d/, '18.91 years after 2000');
+    }
+  });
+
+  it('reads ECCC\'s daily files: a day of the month written 01–31, coordinates with their axis, letter codes beside readings, degree-days summed, snow on the ground a level', async () => {
+    const env = await load('eccc-stjohns-daily-climate-partitions');
+    const t = 'en_climate_daily_nl_8403505_2022_p1_d';
+    assert.equal(role(env, t, 'day'), 'time');
+    assert.equal(role(env, t, 'longitude_x'), 'geo');
+    assert.equal(role(env, t, 'latitude_y'), 'geo');
+    for (const name of ['max_temp_flag', 'total_rain_flag', 'snow_on_grnd_flag']) assert.equal(role(env, t, name), 'dimension', name);
+    for (const name of ['heat_deg_days_c', 'cool_deg_days_c']) assert.equal(additivity(env, t, name), 'additive', name);
+    assert.equal(additivity(env, t, 'snow_on_grnd_cm'), 'non-additive');
+    assert.equal(additivity(env, t, 'total_snow_cm'), 'additive', 'the snow that fell');
+  });
+
+  it('reads the Socrata response: an object id, state-plane x and y beside the latitude, computed regions, a day received written YYYYMMDD', async () => {
+    const env = await load('datasf-mobile-food-permits-json');
+    assert.equal(role(env, 'rqzj_sfat', 'objectid'), 'identifier');
+    for (const name of ['x', 'y', 'computed_region_yftq_j783', 'computed_region_bh8s_q3mv']) assert.equal(role(env, 'rqzj_sfat', name), 'geo', name);
+    assert.equal(role(env, 'rqzj_sfat', 'received'), 'time');
+    assert.equal(column(env, 'rqzj_sfat', 'received').time?.grain, 'day');
+  });
+
+  it('reads the survey: a timestamp with an hours-only offset, brackets and stages in order, how often, rating items averaged', async () => {
+    const env = await load('vaezi-nsm-expert-survey-csv');
+    const t = 'survey_responses';
+    assert.equal(role(env, t, 'submitted_at'), 'time', '2026-05-14 09:49:07.143439+00');
+    for (const name of ['experience_years', 'funding_raised', 'employee_count', 'lifecycle_stage', 'b_growth_stage', 'b2_nsm_familiarity']) assert.equal(role(env, t, name), 'ordinal', name);
+    for (const name of ['b1_primary_metric', 'c1_value_alignment', 'c5_team_alignment']) {
+      assert.equal(role(env, t, name), 'measure', name);
+      assert.equal(additivity(env, t, name), 'non-additive', name);
+    }
+  });
+
+  it('reads IMD\'s meteorological subdivisions as places', async () => {
+    const env = await load('imd-cloud-cover-parquet');
+    assert.equal(role(env, 'places', 'subdivision'), 'geo');
+  });
+});
+
+describe('semantics rules: the fiftieth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps a key per row a key, a yes/no letter beside a figure a flag, energy produced additive, plot codes with underscores no bands, counts of a form no ratings', async () => {
+    const rows = Array.from({ length: 40 }, (_, i) => [`K${1000 + i}`, (i * 7) % 50, i % 2 === 0 ? 'Y' : 'N', 100 + i * 3, `${1 + (i % 3)}_${1 + (i % 4)}`, i % 6, i % 5, (i * 3) % 7].join(','));
+    const folder = makeFolder({ 'plants.csv': ['key,output_mwh,output_flag,energy_generated_mwh,plot,q1_children,q2_cars,q3_rooms', ...rows].join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'plants', 'key_')?.role.value, 'identifier', 'one per row, with digits (a reserved word, loaded as key_)');
+      assert.equal(found(env, 'plants', 'output_flag')?.role.value, 'flag', 'Y and N');
+      assert.equal(found(env, 'plants', 'energy_generated_mwh')?.additivity?.value, 'additive');
+      assert.notEqual(found(env, 'plants', 'plot')?.role.value, 'ordinal', '1_1, 1_2, 2_1: codes, not bands');
+      assert.notEqual(found(env, 'plants', 'q1_children')?.additivity?.value, 'non-additive', 'counts from 0');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('keeps an x beside no coordinates a number, eight digits under no event\'s name codes, a day with no year beside it no date part', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => [i * 3.5, 20000000 + i * 1234567, String(1 + (i % 28)).padStart(2, '0'), (i * 11) % 40].join(','));
+    const folder = makeFolder({ 'lab.csv': ['x,serial,day,reading', ...rows].join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.notEqual(found(env, 'lab', 'x')?.role.value, 'geo');
+      assert.notEqual(found(env, 'lab', 'serial')?.role.value, 'time');
+      assert.notEqual(found(env, 'lab', 'day')?.role.source.kind === 'rule' ? (found(env, 'lab', 'day')?.role.source as { rule: string }).rule : undefined, 'time:date-parts');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

@@ -39,7 +39,7 @@ const YM_PERIOD = 32;
 const YQ_PERIOD = 64;
 const ALL_FORMATS = YMD | MDY | DMY | MON_D_Y | D_MON_Y | YM_PERIOD | YQ_PERIOD;
 
-const TIME = String.raw`(?:[T ]|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?\s*([AaPp][Mm])?(Z|[+-]\d{2}:?\d{2})?`;
+const TIME = String.raw`(?:[T ]|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?\s*([AaPp][Mm])?(Z|[+-]\d{2}(?::?\d{2})?)?`;
 const YMD_PATTERN = new RegExp(String.raw`^(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?:${TIME})?$`);
 const XY_PATTERN = new RegExp(String.raw`^(\d{1,2})([-/.])(\d{1,2})\2(\d{4})(?:${TIME})?$`);
 const D_MON_Y_PATTERN = new RegExp(String.raw`^(\d{1,2})(?:st|nd|rd|th)?[ -]([A-Za-z]{3,9})\.?[ -](\d{4})(?:${TIME})?$`);
@@ -184,7 +184,7 @@ function isoTime(match: RegExpExecArray, at: number, separator: string): string 
 }
 
 /** Already ISO (`YYYY-MM-DD`, then nothing or a `T`/space time in 24-hour form): stored as written. */
-const ISO_PREFIX = /^\d{4}-\d{2}-\d{2}(?:$|[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?$)/;
+const ISO_PREFIX = /^\d{4}-\d{2}-\d{2}(?:$|[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$)/;
 
 /**
  * A date or datetime value in ISO form, read in `layout`: `2001/01/31 06:55` → `2001-01-31 06:55`, `7/1/2014` (mdy)
@@ -193,7 +193,8 @@ const ISO_PREFIX = /^\d{4}-\d{2}-\d{2}(?:$|[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5
  */
 export function isoDateText(value: string, layout: DateLayout = 'ymd'): string {
   if (layout === 'ymd') {
-    if (isoShapeOf(value) !== NOT_ISO || ISO_PREFIX.test(value)) return value;
+    // (An offset of whole hours, `+00` as PostgreSQL writes it, gets its minutes, which SQLite's date functions need.)
+    if (isoShapeOf(value) !== NOT_ISO || ISO_PREFIX.test(value)) return /[+-]\d{2}$/.test(value) ? `${value}:00` : value;
     const m = YMD_PATTERN.exec(value);
     return m ? `${m[1]}-${pad2(Number(m[3]))}-${pad2(Number(m[4]))}${isoTime(m, 5, value.includes('T') ? 'T' : ' ')}` : value;
   }

@@ -47,6 +47,7 @@ import {
   UNIT_WORDS,
   US_STATE_CODES,
   GENERIC_MEASURE_NAMES,
+  ITEM_CODE,
   hasAny,
   nameTokens,
   nonAdditiveMorpheme,
@@ -219,16 +220,19 @@ const SHORT_PARTS = { year: /^(year|yr|yyyy)$/, month: /^(mo|mon|month|mm)$/, da
  */
 function shortDatePart(e: ColumnEvidence): 'day' | 'minute' | 'second' | undefined {
   const { column } = e;
-  if (!isNumber(column) || column.min === undefined) return undefined;
+  // (A part written with its zero, `01` … `31` as text, as ECCC's daily files write the day, is the same part.)
+  const padded = column.type === 'text' ? presentTexts(e).map((v) => v.trim()) : [];
+  const written = padded.length >= 5 && padded.every((v) => /^\d{1,2}$/.test(v)) ? padded.map(Number) : undefined;
+  if ((!isNumber(column) || column.min === undefined) && !written) return undefined;
   const own = (column.originalName || column.name).trim().toLowerCase();
   const part = SHORT_PARTS.day.test(own) ? 'day' : SHORT_PARTS.minute.test(own) ? 'minute' : SHORT_PARTS.second.test(own) ? 'second' : undefined;
   if (!part) return undefined;
   const names = e.table.columns.filter((c) => c !== column).map((c) => (c.originalName || c.name).trim().toLowerCase());
   const has = (re: RegExp) => names.some((name) => re.test(name));
   if (!has(SHORT_PARTS.year) || !has(SHORT_PARTS.month) || (part !== 'day' && !has(SHORT_PARTS.hour))) return undefined;
-  const min = num(column.min);
-  const max = num(column.max);
-  const whole = column.type === 'integer' || wholeSteps(e);
+  const min = written ? Math.min(...written) : num(column.min);
+  const max = written ? Math.max(...written) : num(column.max);
+  const whole = written !== undefined || column.type === 'integer' || wholeSteps(e);
   if (part === 'day') return whole && min >= 1 && max <= 31 ? part : undefined;
   if (part === 'minute') return whole && min >= 0 && max <= 59 ? part : undefined;
   return min >= 0 && max < 61 ? part : undefined;
@@ -260,6 +264,43 @@ function leafTokens(e: ColumnEvidence): string[] {
   const name = e.column.originalName || e.column.name;
   return name.includes('.') ? nameTokens(name.slice(name.lastIndexOf('.') + 1)) : nameTokens(name);
 }
+
+/** Events whose day an application or a case records (`received`, `approved`): dates when written as `YYYYMMDD`. */
+const COMPACT_DATE_EVENTS = new Set(['received', 'submitted', 'approved', 'filed', 'registered', 'granted', 'expired', 'issued', 'opened', 'closed', 'created', 'updated', 'modified', 'started', 'ended', 'completed', 'signed']);
+
+/** The number column a `<figure>_flag` (`_qc`, `_qualifier`) of letter codes qualifies (`max_temp_flag` → `max_temp_c`). */
+function qualifiedFigure(e: ColumnEvidence, n: Names): string | undefined {
+  const { column } = e;
+  if (column.type !== 'text' || n.tokens.length < 2 || !/^(flag|flags|qc|qualifier|qualifiers|qual)$/.test(n.last ?? '')) return undefined;
+  const codes = [...new Set(presentTexts(e).map((v) => v.trim()))];
+  if (codes.length === 0 || !codes.every((v) => /^[A-Z]{1,2}$/.test(v))) return undefined;
+  // (A yes or a no in letters, `Y`/`N`, `T`/`F`, a cross, is a tick.)
+  if (codes.every((v) => /^[YNX]$/.test(v)) || (codes.length === 2 && codes.includes('T') && codes.includes('F'))) return undefined;
+  const stem = n.tokens.slice(0, -1);
+  const figure = e.table.columns.find((c) => {
+    if (c === column || !isNumber(c)) return false;
+    const words = nameTokens(c.originalName || c.name);
+    return words.length >= stem.length && stem.every((w, at) => words[at] === w);
+  });
+  return figure?.name;
+}
+
+/**
+ * A questionnaire's item answered on a short scale (`c5_team_alignment` 1–7, `b3_nsm_defined` 1–5), beside at least two
+ * more such items: a rating, averaged, whatever its words name (a team, a use).
+ */
+function ratedItem(e: ColumnEvidence): boolean {
+  const onScale = (c: ColumnProfile) => ITEM_CODE.test(c.originalName || c.name) && c.type === 'integer' && c.min !== undefined && num(c.min) >= 0 && num(c.max) <= 10 && c.distinctCount <= 11;
+  if (!onScale(e.column) || num(e.column.max) < 3) return false;
+  const items = e.table.columns.filter(onScale);
+  // (A form whose items name things in the plural, `q1_children`, `q2_cars`, counts them: how many, not how much agreed.)
+  // (…and so does an item that names a number of things, `c06_rooms`, `c05_buildings_in_compound`, `g01_no_meals`.)
+  const counts = (c: ColumnProfile) => nameTokens(ITEM_CODE.exec(c.originalName || c.name)![2]).some((w, at) => /(?<!s)s$|^(children|people|men|women)$/.test(w) || (at === 0 && /^(no|num|number|nr|n)$/.test(w)));
+  return items.length >= 3 && !counts(e.column) && items.filter(counts).length < items.length / 3;
+}
+
+/** An adverb of frequency anywhere in an answer (`use_occasionally`, `Very often`). */
+const FREQUENCY_ADVERBS = /(?:^|[ _-])(never|rarely|seldom|occasionally|sometimes|often|frequently|regularly|usually|always)(?:$|[ _-])/;
 
 /** Flag words that are participles: a flag only as a name's head (`run_done`), not before another word (`hidden_size`). */
 const PARTICIPLE_FLAGS = new Set(['done', 'removed', 'validated', 'completed', 'archived', 'hidden', 'published']);
@@ -361,9 +402,11 @@ const timeRules: Rule[] = [
   // name: every value a real calendar day, so a date, not a code.
   (e, n) => {
     const { column } = e;
-    if ((column.type !== 'text' && column.type !== 'integer') || !n.tokens.some((t) => t === 'date' || t === 'dates' || t === 'day' || t === 'dt')) return undefined;
+    // (…or, written as text, under an event's name, DataSF's `received` `20210315`: when the application came in.)
+    const event = column.type === 'text' && n.tokens.length <= 2 && (namedForEvent(n) || COMPACT_DATE_EVENTS.has(n.last ?? ''));
+    if ((column.type !== 'text' && column.type !== 'integer') || !(event || n.tokens.some((t) => t === 'date' || t === 'dates' || t === 'day' || t === 'dt'))) return undefined;
     const days = ((e as EvidenceWithSample).sample ?? column.samples).filter((v) => v !== null && v !== undefined && v !== '').map((v) => String(v).trim());
-    if (days.length < 2 || !days.every(isCompactDay)) return undefined;
+    if (days.length < (event ? 5 : 2) || !days.every(isCompactDay)) return undefined;
     const sorted = [...days].sort();
     const iso = (v: string) => `${v.slice(0, 4)}-${v.slice(4, 6)}-${v.slice(6)}`;
     return {
@@ -413,6 +456,16 @@ const timeRules: Rule[] = [
     const clock = (v: number) => `${String(Math.floor(v / 3600)).padStart(2, '0')}:${String(Math.floor((v % 3600) / 60)).padStart(2, '0')}`;
     const why = described ? `described as "${e.dictionary!.description}"` : twin ? `named ${column.name} beside ${twin.name}, the same moment as a date and time` : `named ${column.name}`;
     return { role: 'time', rule: 'time:seconds-after-midnight', confidence: described ? 0.8 : 0.6, why: `${why}, whole numbers ${min}–${max}: seconds after midnight (${clock(min)} to ${clock(max)})`, time: { storage: 'text', grain: 'other', layout: 'seconds after midnight', isoExpression: "time({col}, 'unixepoch')" } };
+  },
+  // An ASE database's `ctime` and `mtime` (18.9103 beside each other in its `systems` table): when a structure was
+  // created and last changed, in years of 365.25 days since 2000, as the Atomic Simulation Environment writes them.
+  (e, n) => {
+    const { column } = e;
+    if (column.type !== 'real' || n.tokens.length !== 1 || !/^(ctime|mtime)$/.test(n.tokens[0]) || column.min === undefined) return undefined;
+    const other = n.tokens[0] === 'ctime' ? 'mtime' : 'ctime';
+    if (!e.table.columns.some((c) => (c.originalName || c.name).toLowerCase() === other && c.type === 'real') || num(column.min) <= 0 || num(column.max) >= 100) return undefined;
+    const at = (years: number) => new Date(Date.UTC(2000, 0, 1) + years * 365.25 * 86400000).toISOString().slice(0, 19);
+    return { role: 'time', rule: 'time:ase-years', confidence: 0.6, why: `named ${column.name} beside ${other}, reals ${column.min}–${column.max}: ASE's years since 2000 (${at(num(column.min))} to ${at(num(column.max))})`, time: { storage: 'text', grain: 'datetime', layout: 'years since 2000 (ASE)', min: at(num(column.min)), max: at(num(column.max)), isoExpression: "datetime(946684800 + {col} * 31557600, 'unixepoch')" } };
   },
   (e, n) => {
     const { column } = e;
@@ -1003,18 +1056,31 @@ function scaleLabels(e: ColumnEvidence): string | undefined {
   const quantified = values.map((v) => /^(many|few|some|no|most|more|less|fewer|several)[ _](.+)$/.exec(v));
   if (values.length >= 2 && values.length <= 8 && quantified.every((m) => m !== null) && new Set(quantified.map((m) => m![2])).size === 1) return `amounts of ${quantified[0]![2].replace(/_/g, ' ')} (${values.join(', ')})`;
   if (values.length < 3 || values.length > 30) return undefined;
+  // How often, in a survey's answers (`never`, `heard_not_use`, `use_occasionally`, `use_regularly`): all but one
+  // answer say it with an adverb of frequency, two of them at least.
+  const often = values.map((v) => FREQUENCY_ADVERBS.exec(v)?.[1]).filter((w) => w !== undefined);
+  if (values.length <= 8 && new Set(often).size >= 2 && often.length >= values.length - 1) return `answers of how often (${values.join(', ')})`;
   const numbered = values.map((v) => /^(class|grade|stage|level|tier|phase|category|cat) ([ivx]+|\d{1,2})$/.exec(v)).filter((m) => m !== null);
   if (numbered.length >= 2 && new Set(numbered.map((m) => m![1])).size === 1 && values.length - numbered.length <= 1) return `${numbered[0]![1]}es numbered ${numbered.map((m) => m![2].toUpperCase()).join(', ')}`;
   const counted = values.map((v) => /^(\d{1,2}) ([a-z]+)$/.exec(v)).filter((m) => m !== null);
   if (counted.length >= 3 && new Set(counted.map((m) => m![2])).size === 1 && new Set(counted.map((m) => m![1])).size === counted.length && values.length - counted.length <= 2) return `sizes counted in ${counted[0]![2]}s (${counted.map((m) => m![0]).slice(0, 3).join(', ')} …)`;
   // (A month and its year, `09-1986`, is no range.) Bounds are read with their thousands separators dropped and their
   // words spaced out (SteamSpy's `5,000,000 .. 10,000,000`; a price tier's `under5`, `5to15`, `over60`).
-  const spaced = values.map((v) => v.replace(/(\d),(\d{3})(?=\D|$)/g, '$1$2').replace(/(\d),(\d{3})(?=\D|$)/g, '$1$2').replace(/\s*\.\.\s*/g, ' to ').replace(/([a-z])(\d)/g, '$1 $2').replace(/(\d)([a-z])/g, '$1 $2'));
+  // (…and so are a survey's brackets with their multipliers, `lt500k`, `500k_2m`, `gt50m`, `1_10`, `11_50`.)
+  const multiplied = values.map((v) => v.replace(/(\d+(?:\.\d+)?)(k|m|bn)(?=_|$|to)/g, (_, n: string, x: string) => String(Number(n) * (x === 'k' ? 1e3 : x === 'm' ? 1e6 : 1e9))));
+  const brackets = multiplied.map((v) => (/^\d+(\.\d+)?_\d+(\.\d+)?$/.test(v) ? v.replace('_', ' to ') : v.replace(/^(lt|gt)_?(?=\d)/, (w) => (w.startsWith('lt') ? 'under ' : 'over '))));
+  const bracketed = brackets.some((v, at) => v !== values[at]);
+  const spaced = (bracketed ? brackets : values).map((v) => v.replace(/(\d),(\d{3})(?=\D|$)/g, '$1$2').replace(/(\d),(\d{3})(?=\D|$)/g, '$1$2').replace(/\s*\.\.\s*/g, ' to ').replace(/([a-z])(\d)/g, '$1 $2').replace(/(\d)([a-z])/g, '$1 $2'));
   const bounds = (v: string) => v.split(/ ?(?:to|-|–) ?/).map(Number);
   const ranges = spaced.filter((v) => /^\d+(\.\d+)? ?(to|-|–) ?\d+(\.\d+)?$/.test(v) && bounds(v)[0] < bounds(v)[1] && !(bounds(v)[0] <= 31 && bounds(v)[1] >= 1000 && bounds(v)[1] <= 2100));
   // (…with a band open at either end, `<1` and `90+`, `under 5` and `85 and over`: the first and the last.)
   const openEnds = spaced.filter((v) => /^(<|>|≤|≥|<=|>=|under |over |below |above )\s?\d+(\.\d+)?$|^\d+ ?\+$|^\d+ (and|or) (over|older|more|above)$/.test(v));
-  if (ranges.length >= 3 && openEnds.length <= 2 && ranges.length + openEnds.length >= values.length - 1) return `ranges of a number (${[...openEnds.slice(0, 1), ...ranges].slice(0, 3).join(', ')} …)`;
+  // (Two bands between two open ends, `lt2`, `2to5`, `5to10`, `gt10`, are a scale when nothing else is among them and
+  // the bands do not overlap.)
+  const disjoint = [...ranges].map(bounds).sort((a, b) => a[0] - b[0]).every((b, at, all) => at === 0 || b[0] >= all[at - 1][1]);
+  const enclosed = ranges.length >= 2 && openEnds.length >= 1 && ranges.length + openEnds.length === values.length;
+  const banded = ranges.length >= 3 && openEnds.length <= 2 && ranges.length + openEnds.length >= values.length - 1;
+  if ((banded && (!bracketed || disjoint)) || (enclosed && disjoint)) return `ranges of a number (${[...openEnds.slice(0, 1), ...ranges].slice(0, 3).join(', ')} …)`;
   // Classes told by their bounds alone (a catchment's size `<10`, `<100`, `<1000`, `>1000` km²; a lake share `<01`,
   // `<05`, `<10`, `>10`): at least three bounds on one side, the last class open the other way.
   const below = spaced.filter((v) => /^(<|≤|<=|under |below )\s?\d+(\.\d+)?$/.test(v));
@@ -1751,6 +1817,10 @@ const RULES: Rule[] = [
     // One marker value or nothing (`x`, `1`, `active`): a box that is ticked or not.
     // A letter alone, or in brackets (`W` for the winner, `(I)` for the incumbent), marks a row the same way; so does a
     // mark with a stray slip beside it (`X` on 19 rows, `19` on one): the slip is a typing error, not a second value.
+    // A letter code beside the figure it qualifies (ECCC's `max_temp_flag` M beside `max_temp_c`, `total_rain_flag` T
+    // or M: missing, trace, estimated): a category of the reading to filter by, not a yes or a no.
+    const qualified = qualifiedFigure(e, n);
+    if (qualified) return { role: 'dimension', rule: 'dimension:qualifier-code', confidence: 0.6, why: `named ${column.name}, letter codes (${presentTexts(e).slice(0, 2).join(', ')}) beside ${qualified}, the figure they qualify: a category of its readings` };
     const mark = markerValue(e);
     // (A workbook may write its blanks as empty strings: they are as empty as NULL.)
     const sampled = (e as EvidenceWithSample).sample ?? column.samples;
@@ -1803,6 +1873,9 @@ const RULES: Rule[] = [
     if (column.type === 'text' && n.last === 'place' && placeNames.length >= 2 && placeNames.filter((v) => /^[^\d]+$/.test(v)).length >= 0.9 * placeNames.length && e.fingerprint.multiWord < 0.8) {
       return { role: 'geo', rule: 'geo:place-names', confidence: 0.6, why: `named ${column.name}, names of places in words`, geo: 'city' };
     }
+    // A Socrata portal's computed region (`:@computed_region_yftq_j783`, 1–15): the number of the district, the
+    // neighbourhood or the zip area of the portal's boundary set each row falls in.
+    if (n.tokens[0] === 'computed' && n.tokens[1] === 'region' && (isNumber(column) || (column.type === 'text' && e.fingerprint.numericText >= 0.9))) return { role: 'geo', rule: 'geo:computed-region', confidence: 0.65, why: `named ${column.originalName || column.name}: a Socrata computed region, the area of a boundary set each row falls in`, geo: 'region' };
     // Country names are a place unless the name makes them a kind of something (a `type`, a `team`); an area's
     // name (a grid `zone_name` of `Singapore`) is that place.
     const kindWord = hasAny(n.tokens.filter((t) => !SPATIAL_DIMENSION_WORDS.has(t)), DIMENSION_WORDS);
@@ -1822,6 +1895,8 @@ const RULES: Rule[] = [
     if (words.length === 2 && (GEO_WORDS[words[0]] === 'latitude' || GEO_WORDS[words[0]] === 'longitude') && COORDINATE_STATISTICS.has(words[1])) words.pop();
     // …and so is one of the ends of a line, or one said with its hemisphere (`latitude_start_n`, `longitude_end_e`).
     while (words.length > 1 && (GEO_WORDS[words[0]] === 'latitude' || GEO_WORDS[words[0]] === 'longitude') && COORDINATE_ENDS.has(words[words.length - 1])) words.pop();
+    // …and so is the axis it is drawn on (`longitude_x`, `latitude_y`, as a GIS tool exports them).
+    if (words.length === 2 && ((GEO_WORDS[words[0]] === 'latitude' && words[1] === 'y') || (GEO_WORDS[words[0]] === 'longitude' && words[1] === 'x'))) words.pop();
     // A qualifier after a name says which name it is (`country_name_short`, `city_name_en`): still the place's name.
     if (words.length > 2 && words[words.length - 2] === 'name' && NAME_VARIANTS.has(words[words.length - 1])) words.pop();
     // A numbered line of an address (`Address 1`, `address2`, `address_line_2`) is a part of one, free text: the
@@ -1897,8 +1972,12 @@ const RULES: Rule[] = [
       return { role: 'geo', rule: 'geo:grid-coordinate', confidence: 0.65, why: `described as "${e.dictionary.description}": a coordinate of a position`, geo: axis };
     }
     // A position on a grid or a projected map (`xcoord`, `y_coord`): where the thing is, as a pair of coordinates.
-    const gridAxis = /^([xy])_?coord(inate)?s?$/.exec(words.join('_'));
-    if (!kind && gridAxis && isNumber(column)) return { role: 'geo', rule: 'geo:grid-coordinate', confidence: 0.6, why: `named ${column.name}: the ${gridAxis[1]} coordinate of a position`, geo: gridAxis[1] === 'x' ? 'longitude' : 'latitude' };
+    // (…or a bare `x` and `y` of numbers beside a latitude and a longitude: the same position on a projected map,
+    // DataSF's state-plane feet written as text.)
+    const besideCoordinates = () => e.table.columns.some((c) => /^(lat|latitude)$/.test(nameTokens(c.originalName || c.name).join(' '))) && e.table.columns.some((c) => /^(lon|lng|long|longitude)$/.test(nameTokens(c.originalName || c.name).join(' ')));
+    const bareAxis = words.length === 1 && /^[xy]$/.test(words[0]) && (isNumber(column) || (column.type === 'text' && e.fingerprint.numericText >= 0.9)) && besideCoordinates() ? [words[0], words[0]] : null;
+    const gridAxis = /^([xy])_?coord(inate)?s?$/.exec(words.join('_')) ?? bareAxis;
+    if (!kind && gridAxis && (isNumber(column) || bareAxis)) return { role: 'geo', rule: 'geo:grid-coordinate', confidence: 0.6, why: `named ${column.name}: the ${gridAxis[1]} coordinate of a position`, geo: gridAxis[1] === 'x' ? 'longitude' : 'latitude' };
     // A documented column described as a place, or as the name or code of one ("Country of reference", "Name of the Region").
     // (…read past a gloss in brackets: "Geographic Region (Beobachtungsgebiet)".)
     if (!kind && e.dictionary) kind = describedPlace(n.described) ?? describedPlace(textTokens(e.dictionary.description.replace(/\([^)]*\)/g, ' ')));
@@ -2347,6 +2426,11 @@ const RULES: Rule[] = [
     if (column.type === 'text' && !e.referenced && !e.foreignKey && !column.candidateKey && e.fingerprint.multiWord >= 0.9 && e.fingerprint.meanLength >= 30 && titledValues <= 50 && titledRows >= 3 * titledValues) {
       return { role: 'dimension', rule: 'dimension:titled-id', confidence: 0.55, why: `named ${column.name}, but ${titledValues} long titles in words over ${Math.round(titledRows)} rows: a grouping` };
     }
+    // A bare `key` of a few words, each on many rows (ASE's `number_key_values.key` of `epot` and `n`, a dictionary's
+    // `key` of PK / FK): which attribute a key–value row holds, a category, not the key of anything.
+    if (n.tokens.length === 1 && /^(key|keys)$/.test(n.tokens[0]) && column.type === 'text' && !column.candidateKey && !e.referenced && !e.foreignKey && titledValues >= 2 && titledValues <= 50 && titledRows >= 2 * titledValues && presentTexts(e).every((v) => /^[A-Za-z][A-Za-z _/+-]*$/.test(v.trim()))) {
+      return { role: 'dimension', rule: 'dimension:attribute-key', confidence: 0.6, why: `named ${column.name}, ${titledValues} words over ${Math.round(titledRows)} rows: which attribute each key–value row holds` };
+    }
     const kind: IdentifierKind = column.candidateKey && (e.referenced || table.columns[0] === column || n.tokens.length === 1) ? 'primary-key' : column.candidateKey ? 'code' : 'code';
     return { role: 'identifier', rule: idWord ? 'identifier:id-name' : 'identifier:code-name', confidence: idWord ? 0.9 : 0.75, why: `named ${column.name}`, identifier: kind };
   },
@@ -2730,7 +2814,7 @@ const RULES: Rule[] = [
     // (Whole numbers a file stores as floats, `3.0`, are integers here: Parquet writes a nullable int so.)
     // (Only small ones: dollars of expense class 700 stored as floats, `class_700`, are amounts.)
     const whole = column.type === 'integer' || (column.type === 'real' && max <= 99 && column.distinctCount <= 20 && Number.isInteger(min) && Number.isInteger(num(column.max)) && column.samples.every((v) => v === null || Number.isInteger(v)));
-    if (dimensionWord && !measureWord && !qualifier && whole && column.distinctCount <= 50) {
+    if (dimensionWord && !measureWord && !qualifier && whole && column.distinctCount <= 50 && !ratedItem(e)) {
       return { role: 'dimension', rule: 'dimension:coded-number', confidence: 0.75, why: `named ${column.name} (a ${dimensionWord}), ${column.distinctCount} integer codes` };
     }
     // A codebook that calls it the record index or row number ("instant: record index").
@@ -3107,6 +3191,26 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   else if ((tokens.length === 1 && /^(1[89]|20)\d\d$/.test(tokens[0])) || spanOfTime(evidence.column.originalName || evidence.column.name)) tokens = [...new Set(tableTokens.filter((t) => !/^\d+$/.test(t)))];
   const magnitude = magnitudeType(evidence);
   if (magnitude) return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:magnitude-type' }, why: `named ${evidence.column.originalName || evidence.column.name} beside ${magnitude}: a magnitude of its type, on a logarithmic scale, averaged, not summed` };
+  if (ratedItem(evidence)) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:rated-item' }, why: `named ${evidence.column.name}, whole numbers ${evidence.column.min}–${evidence.column.max} beside other items of the form: an answer on a rating scale, averaged, not summed` };
+  // Degree-days (`heat_deg_days_c`, `cdd`): how far each day's mean lay below or above a base, added up over the days
+  // of a month or a season, whatever the degrees say.
+  if ((tokens.some((t) => /^(deg|degree|degrees)$/.test(t)) && tokens.some((t) => /^(day|days)$/.test(t))) || (tokens.length <= 2 && /^(hdd|cdd|gdd)$/.test(tokens[0] ?? ''))) {
+    return { value: 'additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:degree-days' }, why: `named ${evidence.column.name}: degree-days, added up over the days of a period` };
+  }
+  // Snow lying on the ground (`snow_on_grnd_cm`, `snow_depth`): a depth at each reading, a level, never summed; the
+  // snow that fell (`snowfall`, `snow`) adds up.
+  if (tokens.includes('snow') && tokens.some((t) => /^(grnd|ground|depth|cover|pack|snowpack)$/.test(t))) {
+    return { value: 'non-additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:snow-depth' }, why: `named ${evidence.column.name}: the depth of snow lying at each reading, a level, averaged, not summed` };
+  }
+  // An energy of a state or of a step (`free_energy`, `activation_energy`, a structure's `energy` of -78,618 eV):
+  // a property of each structure or reaction, compared, never summed; an energy produced or used (in kWh) adds up.
+  const energyAt = tokens.findIndex((t) => t === 'energy' || t === 'energies');
+  const energyOfState = energyAt >= 0 && (tokens.slice(0, energyAt).some((t) => /^(activation|free|potential|binding|adsorption|formation|reaction|gibbs|helmholtz|fermi|gap|band|kinetic|ionization|ionisation|excitation|dissociation|cohesive|surface|interaction|correction|zpe|dft)$/.test(t)) || /^(correction|corrections|barrier|barriers|difference|per)$/.test(tokens[energyAt + 1] ?? '') || (tokens.length === 1 && num(evidence.column.min) < 0));
+  if (energyOfState) return { value: 'non-additive', confidence: 0.65, source: { kind: 'rule', rule: 'additivity:energy-of-state' }, why: `named ${evidence.column.name}: the energy of a state, a structure or a step, compared between them, not summed` };
+  // A generic `value` of key–value rows (ASE's `number_key_values`: `epot` and `n` in one column): figures of
+  // different attributes, which no sum over the column adds up.
+  const attributeKey = nameTokens(evidence.column.originalName || evidence.column.name).every((t) => GENERIC_MEASURE_NAMES.has(t)) ? evidence.table.columns.find((c) => c !== evidence.column && c.type === 'text' && /^(key|keys|attribute|attributes|property|properties)$/.test(nameTokens(c.originalName || c.name).join(' ')) && c.distinctCount >= 2) : undefined;
+  if (attributeKey) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:key-value' }, why: `a generic ${evidence.column.name} beside ${attributeKey.name}, which names ${attributeKey.distinctCount} attributes: figures of different kinds, not summed` };
   const priceIndex = tableTokens.find((t) => PRICE_INDEX_WORDS.has(t));
   if (priceIndex && (calendarColumn || tokens.every((t) => GENERIC_MEASURE_NAMES.has(t) || tableTokens.includes(t)))) {
     return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:price-index-table' }, why: `a value of ${evidence.table.name}, named for a price index (${priceIndex}): indexes are averaged, not summed` };

@@ -72,7 +72,7 @@ export const ABBREVIATION_WORDS = set('ab abbr abbrev abbreviation abbreviated')
 // Catalogue numbers of publications and researchers (DOI, PubMed and PubMed Central ids, ISSN, ORCID, arXiv) identify
 // an article, a journal or a person, however they are stored. A URN is a unique reference number (a register's key
 // for a school, a charity, a provider) or a uniform resource name.
-export const IDENTIFIER_WORDS = set('id ids key pk fk uuid guid uid recid docid sku catno accession cik ein lei isin cusip figi iso639 glottocode isbn ean upc iata icao ssn nid gtin hash username login userid doi pmid pmcid issn eissn orcid arxiv urn viaf isni taxid duns uei');
+export const IDENTIFIER_WORDS = set('id ids key pk fk uuid guid uid recid docid sku catno accession cik ein lei isin cusip figi iso639 glottocode isbn ean upc iata icao ssn nid gtin hash username login userid doi pmid pmcid issn eissn orcid arxiv urn viaf isni taxid duns uei objectid globalid');
 /** Identifier words that also end code-like names: `country_code` is geo, `account_code` an identifier. */
 export const CODE_WORDS = set('code cd no nr num number ref reference nummer numero koodi kood kode');
 /**
@@ -109,6 +109,9 @@ export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 's
   // A sea's or a land's ecological region (ICES's `ecoregion` "Azores", "Norwegian Sea"): an area.
   ecoregion: 'region',
   ecoregions: 'region',
+  // A country's subdivision (IMD's meteorological `subdivision` "Coastal Karnataka"; an ISO 3166-2 subdivision).
+  subdivision: 'region',
+  subdivisions: 'region',
   provinces: 'state',
   province: 'state',
   county: 'county',
@@ -356,7 +359,7 @@ export const NON_ADDITIVE_WORDS = set(
     // Physical properties of a thing (its mass, melting point, frequency, heading, width): never summed across things.
     // A tree's diameter at breast height (`dbh`), a diameter cut short (`dend_diam`).
     'dbh diam ' +
-    'mass molar boil boiling melt melting freezing affinity electronegativity hz khz mhz ghz heading bearing angle azimuth deg degree degrees width diameter radius thickness wavelength viscosity conductivity magnitude concentration intensity luminosity odds ' +
+    'magmom magnetization magnetisation mass molar boil boiling melt melting freezing affinity electronegativity hz khz mhz ghz heading bearing angle azimuth deg degree degrees width diameter radius thickness wavelength viscosity conductivity magnitude concentration intensity luminosity odds ' +
     // How much of something is covered (cloud cover in eighths, a tree canopy's cover): a share. The moon's phase
     // (`Lunation`, per cent of its disc lit) too.
     'coverage cover lunation ' +
@@ -460,6 +463,8 @@ export const ORDINAL_SCALES: string[][] = [
   ['green', 'yellow', 'orange', 'red'],
   ['green', 'amber', 'red'],
   ['never', 'rarely', 'sometimes', 'often', 'always'],
+  // A start-up's stage of funding or of growth, in order (`pre_seed`, `seed`, `series_a` … `mature`).
+  ['idea', 'pre seed', 'pre_seed', 'pre-seed', 'preseed', 'seed', 'early stage', 'early_stage', 'early growth', 'early_growth', 'series a', 'series_a', 'series b', 'series_b', 'series c', 'series_c', 'series d', 'series_d', 'series e', 'series_e', 'growth', 'scale up', 'scale_up', 'scale-up', 'scaleup', 'late stage', 'late_stage', 'expansion', 'mature', 'maturity', 'ipo', 'public'],
   ['g', 'pg', 'pg-13', 'r', 'nc-17'],
   ['strongly disagree', 'disagree', 'neutral', 'agree', 'strongly agree'],
   // A change judged over a span of years ("Much worse" … "The same" … "Much better").
@@ -618,3 +623,6 @@ export function unitPair(amount: string, per: string): string | undefined {
 
 /** A label that reads as a total: the word alone, 'Total X' / 'X total', 'all_x' / 'All X', 'World', other languages. */
 export const TOTAL_LABEL = /^(?:(?:grand|sub)[\s_-]*total|totals?|all|overall|sum|world|gesamt|insgesamt|summe|totale|tous|todos|todas|alle)$|^(?:grand[\s_-]*)?total\b|\btotal$|^all[\s_-]+\S+(?:\s+\S+){0,2}$|^(?:gesamt|insgesamt)\b/i;
+
+/** A questionnaire's item code before the item's words (`b5_okr_familiarity`, `c5_team_alignment`, `q12a_trust`). */
+export const ITEM_CODE = /^([a-z]\d{1,2}[a-z]?)_([a-z][a-z0-9_]*)$/i;

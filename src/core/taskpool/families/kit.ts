@@ -17,7 +17,7 @@ import { monthOfYearColumns, periodColumns } from '../../semantics/periods';
 import { partitionFiles } from '../../semantics/partitions';
 import { UNKNOWN_ANSWERS } from '../../semantics/values';
 export { partitionFiles };
-import { ADDITIVE_WORDS, COUNT_WORDS, DIMENSION_WORDS, FLAG_WORDS, GEO_WORDS, MONEY_WORDS, NON_ADDITIVE_WORDS, ORDINAL_WORDS, OTHER_LANGUAGES_YES_NO, SEMI_ADDITIVE_WORDS, TEXT_WORDS, TIME_WORDS, spanOfTime, translationLanguage, nameTokens, unglued, unitPair, gluedIdNoun, MONTH_TOKEN, totalSoFarAt } from '../../semantics/lexicon';
+import { ADDITIVE_WORDS, COUNT_WORDS, DIMENSION_WORDS, FLAG_WORDS, GEO_WORDS, MONEY_WORDS, NON_ADDITIVE_WORDS, ORDINAL_WORDS, OTHER_LANGUAGES_YES_NO, SEMI_ADDITIVE_WORDS, TEXT_WORDS, TIME_WORDS, spanOfTime, translationLanguage, nameTokens, unglued, unitPair, gluedIdNoun, MONTH_TOKEN, totalSoFarAt, ITEM_CODE } from '../../semantics/lexicon';
 import type { ColumnSemantics, Relationship, RepeatedValue, SemanticProfile } from '../../semantics/types';
 import type { ToolResult } from '../../sandbox/types';
 import { quoteIdent } from '../../text/sql';
@@ -1686,8 +1686,8 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   // A questionnaire's item code before the item's words (`b5_okr_familiarity`, `f2_changed_nsm`, in a table of such
   // items): the words name the item ("OKR familiarity"), the code only its place in the form; an acronym is written
   // as the description writes it.
-  const item = /^([a-z]\d{1,2}[a-z]?)_([a-z][a-z0-9_]*)$/i.exec(original);
-  const form = item ? context.profile.tables.find((t) => t.name === table)?.columns.filter((c) => /^[a-z]\d{1,2}[a-z]?_[a-z]/i.test(c.originalName || c.name)).length ?? 0 : 0;
+  const item = ITEM_CODE.exec(original);
+  const form = item ? context.profile.tables.find((t) => t.name === table)?.columns.filter((c) => ITEM_CODE.test(c.originalName || c.name)).length ?? 0 : 0;
   if (item && form >= 3) {
     const described = semanticsOf(context, table, column.name)?.description?.value ?? '';
     const words = humanize(item[2]).toLowerCase().split(' ').filter((w) => w !== '');
