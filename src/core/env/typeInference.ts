@@ -194,7 +194,7 @@ const ISO_PREFIX = /^\d{4}-\d{2}-\d{2}(?:$|[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5
 export function isoDateText(value: string, layout: DateLayout = 'ymd'): string {
   if (layout === 'ymd') {
     // (An offset of whole hours, `+00` as PostgreSQL writes it, gets its minutes, which SQLite's date functions need.)
-    if (isoShapeOf(value) !== NOT_ISO || ISO_PREFIX.test(value)) return /[+-]\d{2}$/.test(value) ? `${value}:00` : value;
+    if (isoShapeOf(value) !== NOT_ISO || ISO_PREFIX.test(value)) return /[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?[+-]\d{2}$/.test(value) ? `${value}:00` : value;
     const m = YMD_PATTERN.exec(value);
     return m ? `${m[1]}-${pad2(Number(m[3]))}-${pad2(Number(m[4]))}${isoTime(m, 5, value.includes('T') ? 'T' : ' ')}` : value;
   }
