@@ -4387,3 +4387,55 @@ describe('semantics rules: the fiftieth set\'s rules stay off their look-alikes'
     }
   });
 });
+
+describe('semantics rules: a carbon budget workbook, bike-share kiosks, retention times, grant schemes (the fifty-first set)', function () {
+  this.timeout(180_000);
+  const role = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).role.value;
+  const additivity = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).additivity?.value;
+
+  it('reads the Global Carbon Budget\'s sheets under their notes: years and fluxes per year, which add up even below zero or rising every year', async () => {
+    const env = await load('gcp-global-carbon-budget-2018-xlsx');
+    const budget = 'global_carbon_budget_2018v1_0_global_carbon_budget';
+    assert.equal(role(env, budget, 'year'), 'time', 'the header under 18 rows of notes');
+    assert.equal(additivity(env, budget, 'ocean_sink'), 'additive');
+    const fuels = 'global_carbon_budget_2018v1_0_fossil_emissions_by_fuel_type';
+    for (const name of ['coal', 'gas', 'total']) assert.equal(additivity(env, fuels, name), 'additive', `${name}: MtC per year, not a running total`);
+    assert.equal(additivity(env, fuels, 'per_capita'), 'non-additive');
+    assert.equal(additivity(env, 'global_carbon_budget_2018v1_0_terrestrial_sink', 'jules'), 'additive', '-0.97 … 5.2 GtC/yr');
+    const table = env.profile.tables.find((t) => t.name === budget);
+    assert.match((table?.preamble ?? []).join(' '), /billion tonnes of carbon per year/, 'the notes kept as the table\'s preamble');
+  });
+
+  it('reads a kiosk\'s docks as a level, a compound\'s retention time averaged, a classification\'s subclass a category', async () => {
+    const bikes = await load('glaredb-austin-bikeshare-stations-ndjson');
+    assert.equal(additivity(bikes, 'bikeshare_stations', 'number_of_docks'), 'semi-additive');
+    const rt = await load('repo-rt-lc-retention-times-tsv');
+    assert.equal(additivity(rt, 't_0180_rtdata_canonical_success', 'rt'), 'non-additive');
+    assert.equal(role(rt, 't_0180_rtdata_canonical_success', 'classyfire_subclass'), 'dimension');
+  });
+
+  it('reads the grant register: one financial year under a year\'s name, numbered function names as categories', async () => {
+    const env = await load('govuk-government-grant-schemes-csv');
+    assert.equal(role(env, 'government_grant_schemes_2013_14', 'year_2013_14'), 'time', '2013-14 on every row');
+    assert.equal(role(env, 'government_grant_schemes_2016_17', 'cofog_l0_long_name'), 'dimension', '1. General public services …');
+  });
+});
+
+describe('semantics rules: the fifty-first set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps numbered answer options a scale, a cumulative count with no caption a running total, a small signed index non-additive', async () => {
+    const answers = ['1. Yes', '2. Probably yes', '3. Probably not', '4. No'];
+    const rows = Array.from({ length: 30 }, (_, i) => [2000 + i, answers[i % 4], 10 * i * (i + 1), ((i % 7) - 3) / 2.5].join(','));
+    const folder = makeFolder({ 'series.csv': ['year,answer,cases,index_change', ...rows].join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'series', 'answer')?.role.value, 'ordinal');
+      assert.equal(found(env, 'series', 'cases')?.additivity?.value, 'semi-additive');
+      assert.equal(found(env, 'series', 'index_change')?.additivity?.value, 'non-additive');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

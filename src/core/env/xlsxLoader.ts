@@ -226,6 +226,13 @@ const MAX_CAPTION_LINES = 8;
 function findHeader(grid: SheetGrid, width: number): HeaderBlock | undefined {
   const captions: string[] = [];
   let r = nextNonBlankRow(grid.rows, 0);
+  // A block of notes longer than a title (the Global Carbon Budget's units, methods and citations, one per row, 18
+  // rows) above a wide row of names with figures under it: the notes are the table's preamble, that row its header.
+  const notes = notesAbove(grid.rows, r);
+  if (notes) {
+    captions.push(...notes.texts);
+    r = notes.header;
+  }
   while (r !== -1) {
     const next = nextNonBlankRow(grid.rows, r + 1);
     const values = distinctValues(grid.rows[r]);
@@ -282,6 +289,36 @@ function namesUnderGroups(rows: CellRead[][], r: number): number {
   const spanned = names.filter((c) => c > labels[0] && !labels.includes(c)).length;
   const data = nextNonBlankRow(rows, below + 1);
   return spanned >= 2 && data !== -1 && numbers(rows[data]) >= 2 ? below : -1;
+}
+
+/** Rows of notes above a table, at most, that the header is looked for under. */
+const MAX_NOTES_ABOVE = 60;
+
+/**
+ * Notes above a table: more rows than a caption block (MAX_CAPTION_LINES), each with one or two cells filled (a note,
+ * a citation indented one column), then a row of three or more names with a row of three or more figures (numbers,
+ * or numbers written as text) right under it. The notes' texts and the header row, or none.
+ */
+function notesAbove(rows: CellRead[][], first: number): { texts: string[]; header: number } | undefined {
+  if (first === -1) return undefined;
+  const filled = (row: CellRead[]) => row.filter((cell) => !isBlank(cell?.value ?? null));
+  const figure = (cell: CellRead) => typeof cell?.value === 'number' || /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(textOf(cell?.value ?? null).trim());
+  const texts: string[] = [];
+  let noteRows = 0;
+  for (let r = first; r !== -1 && r < MAX_NOTES_ABOVE; r = nextNonBlankRow(rows, r + 1)) {
+    const cells = filled(rows[r]);
+    if (cells.length <= 2) {
+      if (cells.some(figure)) return undefined;
+      texts.push(cells.map((cell) => textOf(cell.value)).join(' '));
+      noteRows++;
+      continue;
+    }
+    const next = nextNonBlankRow(rows, r + 1);
+    const named = cells.filter((cell) => !figure(cell)).length;
+    if (noteRows <= MAX_CAPTION_LINES || named < 3 || next === -1 || filled(rows[next]).filter(figure).length < 3) return undefined;
+    return { texts, header: r };
+  }
+  return undefined;
 }
 
 /** Header rows at most, all told: deeper than that is a layout, not a header. */

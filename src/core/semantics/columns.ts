@@ -48,6 +48,7 @@ import {
   US_STATE_CODES,
   GENERIC_MEASURE_NAMES,
   ITEM_CODE,
+  flowCaption,
   hasAny,
   nameTokens,
   nonAdditiveMorpheme,
@@ -682,7 +683,8 @@ const timeRules: Rule[] = [
     // (Read over every value where the column has few: a datacube's first rows are all of its first year.)
     const years = e.allValues ?? sample;
     const fiscal = years ? new Set(years.filter((v) => typeof v === 'string' && fiscalYear(v)).map((v) => String(v).trim())).size : 0;
-    if (years && fiscal >= 3 && years.every((v) => typeof v === 'string' && fiscalYear(v))) return { role: 'time', rule: 'time:fiscal-years', confidence: 0.8, why: `values are years that run into the next (${String(years.find((v) => typeof v === 'string')).trim()})`, time: { storage: 'text', grain: 'year', layout: 'YYYY-YY' } };
+    // (One such year is enough under a year's name, `year_2013_14` of `2013-14` on every row of the year's file.)
+    if (years && (fiscal >= 3 || (yearNamed && fiscal >= 1 && e.table.rowCount >= 3)) && years.every((v) => typeof v === 'string' && fiscalYear(v))) return { role: 'time', rule: 'time:fiscal-years', confidence: 0.8, why: `values are years that run into the next (${String(years.find((v) => typeof v === 'string')).trim()})`, time: { storage: 'text', grain: 'year', layout: 'YYYY-YY' } };
     // Intervals written as ISO 8601 writes them (`1866/2015`, `1828/` still open, `2001-05-01/2001-06-30`: Darwin
     // Core's `eventDate` of a first and a last record): when, from a start to an end.
     const spanned = (years ?? []).filter((v): v is string => typeof v === 'string' && v.trim() !== '' && !isMissingText(v)).map((v) => ISO_INTERVAL.exec(v.trim()));
@@ -2439,7 +2441,10 @@ const RULES: Rule[] = [
     const { column, fingerprint: f } = e;
     const colours = column.samples.every((v) => typeof v !== 'string' || /^(green|yellow|orange|red|amber)$/i.test(v.trim()));
     const alertName = n.tokens.some((t) => /^(alert|alerts|status|rag|level|severity|warning|risk)$/.test(t));
-    if (f.ordinalScale && !(colours && !alertName)) return { role: 'ordinal', rule: 'ordinal:scale-values', confidence: 0.85, why: `values form an ordered scale (${column.samples.join(', ')}…)` };
+    // (Names numbered as a classification numbers them, `cofog_l0_long_name` "1. General public services", "6. Housing
+    // and community amenities": the names of categories, each with its code, no steps of a scale.)
+    const numberedNames = /^(name|names|title|titles|label|labels|desc|description)$/.test(n.last ?? '') && presentTexts(e).every((v) => /^\d{1,2}[.)]\s+\S/.test(v.trim()) || isMissingText(v));
+    if (f.ordinalScale && !(colours && !alertName) && !numberedNames) return { role: 'ordinal', rule: 'ordinal:scale-values', confidence: 0.85, why: `values form an ordered scale (${column.samples.join(', ')}…)` };
     if (column.type === 'text' && n.tokens.some((t) => t === 'rating' || t === 'grade') && column.distinctCount <= 12) return { role: 'ordinal', rule: 'ordinal:rating-name', confidence: 0.75, why: `named ${column.name}, ${column.distinctCount} rating levels` };
     // Abundance classes on a log scale (0, 1, 10, 100, 1000: none, one, tens, hundreds…): an order of magnitude, not a count.
     if (column.type === 'integer' && column.distinctCount >= 3 && column.distinctCount <= 7 && num(column.min) >= 0) {
@@ -3317,6 +3322,11 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   }
   // A catalogue of things on the sky (a table with `ra` and `dec`: right ascension and declination): each row one
   // object's position, magnitudes, sizes and angles, none of which add up across objects. (Counts still do.)
+  // …and so is a catalogue of chemical compounds (a table with a structure's SMILES, InChI or InChIKey and a formula):
+  // each row one compound's retention time, mass or property, averaged across compounds, never summed.
+  if (compoundCatalogue(evidence.table) && !hasAny(tokens, COUNT_WORDS)) {
+    return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:compound-catalogue' }, why: `a figure of each compound of ${evidence.table.name}, a catalogue of compounds (their structures beside it): averaged, not summed` };
+  }
   if (skyCatalogue(evidence.table) && !hasAny(tokens, COUNT_WORDS)) {
     return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:sky-catalogue' }, why: `a figure of each object of ${evidence.table.name}, a catalogue of the sky (right ascension and declination beside it): averaged, not summed` };
   }
@@ -3334,6 +3344,9 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
     // A description's unit "per year" ("million tonnes per year", "terawatt-hours per year") says the amount of a
     // year, which adds up like any flow; a figure per head was decided above, an average keeps its own word.
     if (where === 'dictionary') words = words.filter((w, at) => !(w === 'per' && /^(year|years|annum|yr)$/.test(words[at + 1] ?? '')));
+    // …and so does a value, an amount or a cost "per year" in a name (a grant scheme's `value_per_year` in pounds): the
+    // amount of each year, a flow.
+    if (where === 'name' && words.length === 3 && /^(value|amount|cost|spend|spending|budget|funding|payment|payments)$/.test(words[0]) && words[1] === 'per' && /^(year|annum|yr)$/.test(words[2])) words = [words[0]];
     const source: Fact<Additivity>['source'] = where === 'name' ? { kind: 'rule', rule: 'additivity:name' } : { kind: 'dictionary', file: evidence.dictionary!.file, line: evidence.dictionary!.line };
     // "Number of patients delayed by reason …: awaiting availability of a bed", "number of patients with a length of
     // stay of 14 days": a count of people in a state when counted, a level, whatever the words of the state ("availability").
@@ -3488,6 +3501,9 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   // Small real numbers on both sides of zero (-0.84 … 1.53): a relative change or an index against a base, not an amount.
   const min = num(evidence.column.min);
   const max = num(evidence.column.max);
+  // (…unless the table's caption says its values are amounts per period: a sink or a flux of a year may be below zero.)
+  const perPeriod = flowCaption(evidence.table.preamble);
+  if (perPeriod) return { value: 'additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:caption-flow' }, why: `the table's caption says "${perPeriod.length > 80 ? `${perPeriod.slice(0, 80)}…` : perPeriod}": amounts of each period, which add up` };
   if (evidence.column.type === 'real' && min < 0 && max > 0 && Math.max(-min, max) <= 10) {
     return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:signed-fraction' }, why: `real numbers ${min}–${max} on both sides of zero: a relative change or an index` };
   }
@@ -3577,6 +3593,12 @@ function namedCategory(e: ColumnEvidence): boolean {
 }
 
 /** A table of objects on the sky: it has a right ascension and a declination (`ra` and `dec`, `RAJ2000` and `DEJ2000`). */
+/** A table of chemical compounds: two or more of a structure's SMILES, InChI, InChIKey and a molecular formula. */
+function compoundCatalogue(table: TableProfile): boolean {
+  const names = table.columns.map((c) => nameTokens(c.originalName || c.name)[0] ?? '');
+  return names.filter((c) => /^(smiles|inchi|inchikey|formula)$/.test(c)).length >= 2;
+}
+
 function skyCatalogue(table: TableProfile): boolean {
   const names = table.columns.map((c) => (c.originalName || c.name).toLowerCase());
   return names.some((c) => RIGHT_ASCENSION.test(c)) && names.some((c) => DECLINATION.test(c));
@@ -3667,7 +3689,7 @@ function sizeOfAThing(evidence: ColumnEvidence, tokens: readonly string[]): Fact
 }
 
 /** Things installed or held, counted at a moment (gas meters, connections, licences): a stock. */
-const INSTALLED_THINGS = new Set(['meters', 'connections', 'accounts', 'premises', 'dwellings', 'licences', 'licenses', 'subscriptions', 'vehicles']);
+const INSTALLED_THINGS = new Set(['meters', 'connections', 'accounts', 'premises', 'dwellings', 'licences', 'licenses', 'subscriptions', 'vehicles', 'docks', 'stands', 'bays', 'berths', 'chargers', 'racks']);
 
 /** What a count of people or things in a state at a moment says of them ("number of patients delayed …, awaiting …"). */
 const COUNTED_STATES = new Set(['awaiting', 'delayed', 'remaining', 'remains', 'waiting']);

@@ -8,7 +8,7 @@
 import type { Database } from 'sql.js';
 import type { TableProfile } from '../env/types';
 import { quoteIdent as q } from '../text/sql';
-import { FLOW_WORDS, GENERIC_MEASURE_NAMES, NON_ADDITIVE_WORDS, PERIOD_FLOW_WORDS, TIME_WORDS, nameTokens } from './lexicon';
+import { FLOW_WORDS, GENERIC_MEASURE_NAMES, NON_ADDITIVE_WORDS, PERIOD_FLOW_WORDS, TIME_WORDS, flowCaption, nameTokens } from './lexicon';
 import type { ColumnSemantics, Relationship, TimeGrain } from './types';
 
 /** Larger tables are not scanned: the test sorts every series, and loading must stay fast (also relationships.ts's). */
@@ -127,7 +127,9 @@ export function markRunningTotals(db: Database, table: TableProfile, columns: Co
     // A generic `Value` on a sheet named GDP is GDP.
     const own = nameTokens(c.column);
     const words = own.every((t) => GENERIC_MEASURE_NAMES.has(t)) ? [...own, ...nameTokens(table.originalName), ...nameTokens(table.name)] : own;
-    const periodFlow = words.some((t) => PERIOD_FLOW_WORDS.has(t));
+    // (…and so is any figure of a table whose caption says its values are amounts per year, the Global Carbon Budget's
+    // emissions by fuel, rising nearly every year.)
+    const periodFlow = words.some((t) => PERIOD_FLOW_WORDS.has(t)) || flowCaption(table.preamble) !== undefined;
     if (isRunningTotal(s) && !periodFlow) {
       c.additivity = {
         value: 'semi-additive',

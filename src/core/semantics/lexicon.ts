@@ -259,7 +259,7 @@ export const PERSON_ROLE_WORDS = set('observer observers recorder recorders coll
 /** Categories that are areas (a grid `zone`, a `ward`, a study `site`): named by a country, they are that place. */
 export const SPATIAL_DIMENSION_WORDS = set('zone zones ward wards site sites station stations plot plots block blocks quadrat transect port ports');
 
-export const DIMENSION_WORDS = set('type typ kind category class group status segment cluster channel genre division direction source sector industry department dept mode method species genus family tribe gender sex team referee result outcome plot site station zone block stake ward quadrat transect lane room floor owner operator vendor contractor brand manufacturer port season tournament competition league basis model');
+export const DIMENSION_WORDS = set('type typ kind category class subclass superclass subcategory subtype subfamily superfamily group status segment cluster channel genre division direction source sector industry department dept mode method species genus family tribe gender sex team referee result outcome plot site station zone block stake ward quadrat transect lane room floor owner operator vendor contractor brand manufacturer port season tournament competition league basis model');
 
 // ---- measures and their additivity ----------------------------------------------------------------------------
 
@@ -626,3 +626,11 @@ export const TOTAL_LABEL = /^(?:(?:grand|sub)[\s_-]*total|totals?|all|overall|su
 
 /** A questionnaire's item code before the item's words (`b5_okr_familiarity`, `c5_team_alignment`, `q12a_trust`). */
 export const ITEM_CODE = /^([a-z]\d{1,2}[a-z]?)_([a-z][a-z0-9_]*)$/i;
+
+/**
+ * A table's caption that says its figures are amounts per period ("All values in billion tonnes of carbon per year
+ * (GtC/yr)", "Figures are in £m per annum"): the line, or none. Its columns are flows of each period.
+ */
+export function flowCaption(preamble: readonly string[] | undefined): string | undefined {
+  return (preamble ?? []).slice(0, 24).find((line) => /\b(values|figures|data|numbers|amounts|estimates)\b[^.]{0,40}\b(in|are)\b[^.]{0,80}(\bper (year|annum|month|quarter)\b|\/\s?(yr|year|month|quarter)\b)/i.test(line));
+}
