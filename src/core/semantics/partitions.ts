@@ -232,6 +232,11 @@ export function partitionFiles(key: string): string {
   return key === 'part' ? 'files' : `${key.replace(/_/g, ' ')} files`;
 }
 
+/** Every file of a partition, in words: "both yearly files", "all 5 yearly files". */
+export function allPartitionFiles(files: number, key: string): string {
+  return files === 2 ? `both ${partitionFiles(key)}` : `all ${files} ${partitionFiles(key)}`;
+}
+
 /** The name a partition's union view is given in the profile (its `originalName`): "14 files, one per station". */
 const filesOfView = (files: number, key: string) => `${files} files, one per ${key}`;
 

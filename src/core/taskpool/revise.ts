@@ -17,7 +17,7 @@ import type { AgentStep } from '../agent/types';
 import type { DataDocument, EnvironmentProfile } from '../env/types';
 import { sharedTablePrefix, stackedTableOf } from '../env/naming';
 import type { LlmProvider } from '../llm/types';
-import { partitionFiles, viewOfFiles } from '../semantics/partitions';
+import { allPartitionFiles, viewOfFiles } from '../semantics/partitions';
 import type { TwinTables } from '../semantics/types';
 import { containsWord, escapeRegExp } from '../text/regex';
 import { quoteIdent } from '../text/sql';
@@ -338,7 +338,7 @@ export function tablesNamingPhrase(tables: readonly string[], profile?: Environm
   if (profile && labels.every((l) => l !== undefined)) return `In ${labels.join(' and ')}, `;
   // A partition's union view by its files ("In all 12 monthly files, "), as the rest of the question calls it.
   const files = profile && tables.length === 1 ? viewOfFiles(profile.tables.find((x) => x.name === tables[0]) ?? { kind: 'table', originalName: '' }) : undefined;
-  if (files) return `In all ${files.files} ${partitionFiles(files.key)}, `;
+  if (files) return `In ${allPartitionFiles(files.files, files.key)}, `;
   // A name of several words or with digits (`all_seasons`, `worldcup_14`, `recvDeps`): quoted as the schema writes it.
   // A view (a partition's union of files) is called one, as the rest of the question calls it.
   const kind = profile && tables.every((t) => profile.tables.find((x) => x.name === t)?.kind === 'view') ? 'view' : 'table';
@@ -387,7 +387,7 @@ export function tableNamed(task: TaskSpec, profile: EnvironmentProfile, document
   const columns = (table: string) => profile.tables.find((t) => t.name === table)?.columns.map((c) => c.name) ?? [];
   // A union view of a partition's files is named by its files, "in all 12 monthly files", "across the 30 files, one per
   // season" (a file alone is one month).
-  const unionNamed = (table: string) => profile.tables.find((t) => t.name === table)?.kind === 'view' && /\b(all|the) \d+ ([a-z]+ ){0,3}files\b/i.test(task.question);
+  const unionNamed = (table: string) => profile.tables.find((t) => t.name === table)?.kind === 'view' && /\b((all|the) \d+|both) ([a-z]+ ){0,3}files\b/i.test(task.question);
   // (Tables that share a short code before their names, `ewf_matches` and `ewf_standings`, are named without it: "matches".)
   const prefix = sharedTablePrefix(profile.tables);
   const unprefixed = (table: string) => prefix !== undefined && table.toLowerCase().startsWith(`${prefix}_`) && namesTable(task.question, table.slice(prefix.length + 1), columns(table));

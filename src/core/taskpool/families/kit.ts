@@ -14,7 +14,7 @@ import { oneValuePerFile } from '../partScales';
 import { isValueColumn, quantityColumn, UNIT_COLUMN_WORDS } from '../../semantics/levels';
 import { skyPosition } from '../../semantics/columns';
 import { monthOfYearColumns, periodColumns } from '../../semantics/periods';
-import { partitionFiles } from '../../semantics/partitions';
+import { allPartitionFiles, partitionFiles } from '../../semantics/partitions';
 import { UNKNOWN_ANSWERS } from '../../semantics/values';
 export { partitionFiles };
 import { ADDITIVE_WORDS, COUNT_WORDS, DIMENSION_WORDS, FLAG_WORDS, GEO_WORDS, MONEY_WORDS, NON_ADDITIVE_WORDS, ORDINAL_WORDS, OTHER_LANGUAGES_YES_NO, SEMI_ADDITIVE_WORDS, TEXT_WORDS, TIME_WORDS, spanOfTime, translationLanguage, nameTokens, unglued, unitPair, gluedIdNoun, MONTH_TOKEN, totalSoFarAt, ITEM_CODE } from '../../semantics/lexicon';
@@ -2626,7 +2626,7 @@ export function tablePlace(context: FamilyContext, table: TableProfile): string 
   if (label) return label;
   // A partition's union view by its files: "in all 4 yearly files".
   const partition = partitionOfView(context, table);
-  if (partition) return `all ${partition.tables.length} ${partitionFiles(partition.key)}`;
+  if (partition) return allPartitionFiles(partition.tables.length, partition.key);
   return `the ${table.kind === 'view' ? 'view' : 'table'} '${table.name}'`;
 }
 
