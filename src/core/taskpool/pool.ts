@@ -191,8 +191,15 @@ export function namingLookAlikes(task: TaskSpec, profile: EnvironmentProfile, do
     if (table === undefined || !/\.(xlsx|xlsm)$/i.test(table.sourceFile)) return false;
     return profile.tables.some((o) => o !== table && o.sourceFile === table.sourceFile && !o.parent && columnsInCommon(table, o) >= 0.5);
   };
+  // (…and so does a question of one sheet of a workbook of several whose measure has a name any sheet might use, the
+  // Global Carbon Budget's `Total` of its fuels' sheet: "the total" alone leaves the reader to guess the sheet.)
+  const generic = (name: string) => {
+    const table = profile.tables.find((t) => t.name === name);
+    if (table === undefined || !/\.(xlsx|xlsm)$/i.test(table.sourceFile) || profile.tables.filter((o) => o.sourceFile === table.sourceFile && !o.parent).length < 2) return false;
+    return table.columns.some((c) => /^(total|totals|value|values|amount|sum|count|number)$/i.test((c.originalName || c.name).trim()) && new RegExp(`\\b(the|of|of the) (sum of )?(${c.originalName || c.name})s?\\b`, 'i').test(task.question));
+  };
   const named = tableNamed(task, profile, documents);
-  return withTablesNamed(task.question, task.tables.filter((t) => unnamed.has(t) || (edition(t) && !named(t))), profile);
+  return withTablesNamed(task.question, task.tables.filter((t) => unnamed.has(t) || ((edition(t) || generic(t)) && !named(t))), profile);
 }
 
 /** Builds, validates and selects the task pool for an environment opened as an agent tool context. */
