@@ -111,6 +111,30 @@ describe('env: column-oriented JSON and JSON Schemas', function () {
     }
   });
 
+  it('reads a BigQuery table schema beside its NDJSON export as a document, not as a table of three columns', async () => {
+    const glaredb = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'public', 'glaredb-austin-bikeshare-stations-ndjson', 'data');
+    const read = (file: string) => fs.readFileSync(path.join(glaredb, file));
+    const folder = makeFolder({ 'bikeshare_stations-bq-schema.json': read('bikeshare_stations-bq-schema.json'), 'bikeshare_stations.ndjson': read('bikeshare_stations.ndjson') });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.deepEqual(env.profile.tables.map((t) => t.name), ['bikeshare_stations']);
+      const doc = env.documents.find((d) => d.sourceFile === 'bikeshare_stations-bq-schema.json');
+      assert.ok(doc);
+      assert.match(doc.sections.map((s) => s.text).join('\n'), /- `number_of_docks` \(INTEGER, nullable\)/);
+      assert.match(messages(env), /A BigQuery table schema \(it describes the columns of a table\): read as a document/);
+    } finally {
+      folder.cleanup();
+    }
+    // (An array of records that merely has a `name` and a `type`, a list of products by kind, is data.)
+    const products = makeFolder({ 'products.json': JSON.stringify([{ name: 'Lamp', type: 'light', price: 20 }, { name: 'Desk', type: 'furniture', price: 150 }, { name: 'Chair', type: 'furniture', price: 60 }]) });
+    try {
+      const env = await loadSemanticEnvironment(products.root);
+      assert.deepEqual(env.profile.tables.map((t) => t.name), ['products']);
+    } finally {
+      products.cleanup();
+    }
+  });
+
   it("attaches a JSON Schema's property descriptions to the columns of the JSON files it describes", async () => {
     const schema = {
       $schema: 'http://json-schema.org/draft-07/schema#',

@@ -1,6 +1,6 @@
 /**
- * Frictionless descriptors (a Data Package's `datapackage.json`, a Table Schema `schema.json`) and JSON Schemas
- * describe the data files beside them; they are metadata, not data. They become documents the agent can read — one section per
+ * Frictionless descriptors (a Data Package's `datapackage.json`, a Table Schema `schema.json`), BigQuery table schemas
+ * and JSON Schemas describe the data files beside them; they are metadata, not data. They become documents the agent can read — one section per
  * resource, one line per field (`` - `name` (type, unit): description ``) — and the semantic layer reads those
  * lines as a data dictionary, the same way it reads a README that lists columns.
  */
@@ -75,8 +75,37 @@ function schemaLines(schema: Json, prefix: string, depth: number, lines: string[
   }
 }
 
-/** The descriptor as a document, or undefined when the JSON is not a Data Package, a Table Schema nor a JSON Schema. */
+/** BigQuery's column types (legacy and standard SQL names), as a table schema file writes them. */
+const BIGQUERY_TYPES = /^(STRING|BYTES|INTEGER|INT64|FLOAT|FLOAT64|NUMERIC|BIGNUMERIC|DECIMAL|BIGDECIMAL|BOOLEAN|BOOL|TIMESTAMP|DATE|TIME|DATETIME|INTERVAL|GEOGRAPHY|JSON|RECORD|STRUCT|RANGE)$/;
+
+/**
+ * A BigQuery table schema as `bq show --schema` writes it and `bq load` reads it: an array of `{name, type, mode,
+ * description}` objects, every type one of BigQuery's. Its fields (nested RECORD fields by their dotted path), or none.
+ */
+function bigQueryFields(json: unknown, prefix = '', depth = 0): Field[] | undefined {
+  if (!Array.isArray(json) || json.length === 0 || depth > 8) return undefined;
+  const fields: Field[] = [];
+  for (const f of json) {
+    if (!isObject(f) || typeof f.name !== 'string' || typeof f.type !== 'string' || !BIGQUERY_TYPES.test(f.type.toUpperCase())) return undefined;
+    if (f.mode !== undefined && (typeof f.mode !== 'string' || !/^(NULLABLE|REQUIRED|REPEATED)$/i.test(f.mode))) return undefined;
+    const name = prefix ? `${prefix}.${f.name}` : f.name;
+    const field: Field = { name, type: [f.type, typeof f.mode === 'string' ? f.mode.toLowerCase() : ''].filter(Boolean).join(', ') };
+    if (typeof f.description === 'string' && f.description.trim() !== '') field.description = f.description.replace(/\s+/g, ' ').trim();
+    fields.push(field);
+    if (Array.isArray(f.fields)) fields.push(...(bigQueryFields(f.fields, name, depth + 1) ?? []));
+  }
+  return fields;
+}
+
+/** The descriptor as a document, or undefined when the JSON is not a Data Package, a Table Schema, a BigQuery table schema nor a JSON Schema. */
 export function descriptorDocument(file: string, sizeBytes: number, json: unknown): DataDocument | undefined {
+  const bigQuery = bigQueryFields(json);
+  if (bigQuery) {
+    const title = file.split('/').pop() ?? file;
+    return { name: file, sourceFile: file, title, sizeBytes, sections: [{ heading: title, level: 1, text: `BigQuery table schema: the columns of a table of the data files in this folder.
+
+${fieldLines(bigQuery)}` }] };
+  }
   if (!isObject(json)) return undefined;
   const sections: DocumentSection[] = [];
   const title = typeof json.title === 'string' ? json.title : typeof json.name === 'string' ? json.name : (file.split('/').pop() ?? file);

@@ -298,7 +298,7 @@ export async function loadJson(context: LoaderContext): Promise<void> {
   const descriptor = descriptorDocument(context.file, context.sizeBytes, document);
   if (descriptor) {
     context.documents.push(descriptor);
-    const what = isJsonSchema(document) ? 'A JSON Schema (it describes the structure of other JSON files)' : 'A Frictionless descriptor (it describes the data files)';
+    const what = isJsonSchema(document) ? 'A JSON Schema (it describes the structure of other JSON files)' : Array.isArray(document) ? 'A BigQuery table schema (it describes the columns of a table)' : 'A Frictionless descriptor (it describes the data files)';
     report(context, 'info', `${what}: read as a document, not loaded as a table.`);
     return;
   }
