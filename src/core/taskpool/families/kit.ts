@@ -2340,7 +2340,10 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
   if (titled) {
     // (A title that is a plural noun and words for the file only, `cats_uk_reference`: the cats, whatever keys tag
     // them. `fish_lab_data` holds the lab's records of fish: "lab" says what the rows are.)
-    const [opening, ...after] = words.toLowerCase().split(' ');
+    // (…after a publisher's acronym, `TDF_Riders_History` of the Tour de France: its riders.)
+    const spoken = words.split(' ');
+    if (spoken.length >= 3 && /^[A-Za-z]{2,5}$/.test(spoken[0]) && isCrypticName(spoken[0].toLowerCase())) spoken.shift();
+    const [opening, ...after] = spoken.join(' ').toLowerCase().split(' ');
     if (after.length > 0 && after.every((w) => FILE_QUALIFIERS.test(w) || COLLECTION_WORDS.has(w)) && /^[a-z]{4,}$/.test(opening) && pluralWord(opening) && !COLLECTION_WORDS.has(opening) && !PLURAL_MODIFIERS.has(opening) && !isCrypticName(opening) && !ownColumn(opening)) return opening;
     const thing = keyed.map((c) => humanize((c.originalName || c.name).split('.').pop() ?? '').toLowerCase().split(' ')).find((w) => w.length === 2 && /^(code|id|number|no)$/.test(w[1]) && /^[a-z]{4,}$/.test(w[0]) && !isCrypticName(w[0]) && !pluralWord(w[0]) && !/^(record|row|line|item|entry|file|serial|sequence|index|object|unique|internal|external|global|local|reference)$/.test(w[0]));
     if (thing) return thing[0];

@@ -241,7 +241,11 @@ async function seriesOf(context: FamilyContext, table: TableProfile, time: TimeC
   if (await coverageChanges(context, table, period, full, total.measure)) return undefined;
   const values = rows.filter((r) => fullSet.has(String(r[0]))).map((r) => num(r[1]));
   if (values.length !== full.length || values.some((v) => !Number.isFinite(v))) return undefined;
-  return { table, time, grain, value: total.value(''), what: total.what, measure: total.measure, periods: full, partial, totals: values, period, timePhrase: columnPhrase(context, table.name, time.column) };
+  // A table of one row a period (a budget's sheet, one row a year): its figure of a year is that row's, no total of
+  // several, "the ocean sink", not "the total ocean sink" nor "the sum of totals".
+  const most = total.measure ? await query(context, `SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM ${t} WHERE ${time.date} IS NOT NULL GROUP BY ${period})`) : undefined;
+  const what = total.measure && Number(most?.[0]?.[0] ?? 0) === 1 ? columnPhrase(context, table.name, total.measure) : total.what;
+  return { table, time, grain, value: total.value(''), what, measure: total.measure, periods: full, partial, totals: values, period, timePhrase: columnPhrase(context, table.name, time.column) };
 }
 
 /** Candidate series of the task tables: each table's first time column that yields one, per total. */
