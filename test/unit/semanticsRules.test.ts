@@ -4404,6 +4404,10 @@ describe('semantics rules: a carbon budget workbook, bike-share kiosks, retentio
     assert.equal(additivity(env, 'global_carbon_budget_2018v1_0_terrestrial_sink', 'jules'), 'additive', '-0.97 … 5.2 GtC/yr');
     const table = env.profile.tables.find((t) => t.name === budget);
     assert.match((table?.preamble ?? []).join(' '), /billion tonnes of carbon per year/, 'the notes kept as the table\'s preamble');
+    // The ocean sink of the budget is the mean of its seven models: each model is an input of it.
+    const ocean = column(env, 'global_carbon_budget_2018v1_0_ocean_sink', 'gcb');
+    assert.equal(ocean.derivedFrom?.columns.length, 7, ocean.derivedFrom?.relation);
+    assert.ok(ocean.derivedFrom?.columns.includes('ccsm_bec'));
   });
 
   it('reads a kiosk\'s docks as a level, a compound\'s retention time averaged, a classification\'s subclass a category', async () => {
