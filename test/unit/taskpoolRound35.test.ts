@@ -9,6 +9,7 @@
 import * as assert from 'node:assert/strict';
 import { rowName } from '../../src/core/taskpool/families/kit';
 import { buildTaskPool } from '../../src/core/taskpool/pool';
+import { reviewTaskByRules } from '../../src/core/taskpool/revise';
 import { environments, tableOf } from '../support/familyContexts';
 
 describe('task pool: round 35', function () {
@@ -43,6 +44,19 @@ describe('task pool: round 35', function () {
       const code = task.evidence.map((e) => e.code).join('\n');
       const ocean = task.tables.includes('global_carbon_budget_2018v1_0_ocean_sink') && /correlation/i.test(task.question) && /\bgcb\b/.test(code) && averaged.some((m) => new RegExp(`\\b${m}\\b`).test(code));
       assert.ok(!ocean, `the ocean sink's GCB is the mean of its models: ${task.question}`);
+    }
+  });
+
+  it('keeps questions whose file names hold years, and whose examples show a value as the data writes it', async () => {
+    // (The reviser had read `government-grant-schemes-2013-14.csv` as stating -2013 and -14, and "(e.g. '-1,535,000')"
+    // as a threshold, and rejected 5 of 8 tasks.)
+    const { session } = await env('govuk-government-grant-schemes-csv');
+    const pool = await buildTaskPool(session.toolContext);
+    const asked = pool.tasks.filter((t) => /\.csv\b|e\.g\. '/.test(t.question));
+    assert.ok(asked.length >= 3, pool.tasks.map((t) => t.question).join('\n'));
+    for (const task of asked) {
+      const review = await reviewTaskByRules({ task, profile: session.env.profile, graph: pool.graph, context: session.toolContext, paths: [] });
+      assert.notEqual(review.decision, 'reject', `${task.question}: ${review.reason}`);
     }
   });
 

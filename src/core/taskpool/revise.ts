@@ -467,7 +467,10 @@ export async function reviewTaskByRules(input: ReviewInput): Promise<TaskReview>
   const titled = (context.semantics?.columns ?? []).filter((c) => task.tables.includes(c.table) && code.includes(c.column) && c.description !== undefined).flatMap((c) => numbersIn(c.description!.value.split(/(?<=\.)\s/)[0]));
   const supported = [...numbersIn(code), ...sectionNumbers, ...cuts, ...titled];
   // (A quarter's name before its year, `Q1 2017`, states no quantity: the year is what the evidence must read.)
-  const questionNumbers = numbersIn(task.question.replace(/'[^']*'/g, (quoted) => (code.includes(quoted) ? '' : quoted)).replace(/\bQ[1-4](?= (?:1[89]|20)\d\d\b)/g, 'Q'));
+  // (…nor does a file's or a sheet's name, `government-grant-schemes-2013-14.csv`, `the 'Jan 2019' sheet`: they say
+  // where; nor a value shown as the data writes it, "(e.g. '-1,535,000')": it shows a format.)
+  const placeless = task.question.replace(/(?<![\w-])[\w-]+(?:\.[\w-]+)*\.(csv|tsv|txt|json|jsonl|ndjson|parquet|xlsx|xlsm|xls|ods|sqlite|db|md)\b/gi, ' ').replace(/'[^']*' sheet\b/g, ' sheet').replace(/\b(e\.g\.|for example|such as) '[^']*'/g, ' ');
+  const questionNumbers = numbersIn(placeless.replace(/'[^']*'/g, (quoted) => (code.includes(quoted) ? '' : quoted)).replace(/\bQ[1-4](?= (?:1[89]|20)\d\d\b)/g, 'Q'));
   // A percentage states a fraction ×100; a deviation threshold is compared squared in SQL (z > 3 as z² > 9).
   const unsupported = questionNumbers.filter((n) => !supported.some((s) => sameNumber(s, n) || sameNumber(s * 100, n) || sameNumber(s, n * n)));
   if (unsupported.length > 0) {
