@@ -476,15 +476,8 @@ function computedColumns(db: Database, table: TableProfile): Array<Extract<Relat
     if (!varies[c] || seen.has(numeric[c].name)) continue;
     const parts = numeric.map((_, i) => i).filter((i) => i !== c && varies[i]);
     if (parts.length < 3) continue;
-    const mean = (chosen: number[]) => chosen.length >= 3 && holds((r) => Math.abs(r[c] - chosen.reduce((t, i) => t + r[i], 0) / chosen.length) <= half(c) + 1e-6 + 1e-4 * Math.abs(r[c]));
-    // (Among more columns than a search can take, a mean of all of them but one or two: a year, a data product.)
-    const allBut = (): number[] | undefined => {
-      if (mean(parts)) return parts;
-      for (const x of parts) if (mean(parts.filter((i) => i !== x))) return parts.filter((i) => i !== x);
-      for (const x of parts) for (const y of parts) if (x < y && mean(parts.filter((i) => i !== x && i !== y))) return parts.filter((i) => i !== x && i !== y);
-      return undefined;
-    };
-    const subset = parts.length > MAX_MEAN_PARTS ? allBut() : smallestSum(parts, mean, 3);
+    // (At most MAX_NUMERIC_COLUMNS - 1 parts: 2^11 subsets.)
+    const subset = smallestSum(parts, (chosen) => holds((r) => Math.abs(r[c] - chosen.reduce((t, i) => t + r[i], 0) / chosen.length) <= half(c) + 1e-6 + 1e-4 * Math.abs(r[c])), 3);
     if (subset) add(c, subset, `(${subset.map((i) => numeric[i].name).join(' + ')}) / ${subset.length}`, `equals the mean of ${subset.length} columns (${subset.map((i) => numeric[i].name).join(', ')}) on ${sample.length} sampled rows`);
   }
   // A mean of two as its column rounds it (NOAA's TAVG, (TMAX + TMIN) / 2 to a tenth), on nearly every row: a few
@@ -883,9 +876,6 @@ function runningTotals(db: Database, table: TableProfile): DerivedColumn[] {
 
 /** A name that says it is a total (`Total`, `totale_ospedalizzati`, `todesfaelle_gesamt`, `total_receipts`). */
 const TOTAL_NAME = /(^|[^a-z])(total[e]?|gesamt|overall|sum)([^a-z]|$)/i;
-
-/** The most columns a mean of parts is searched among: 2^16 subsets. */
-const MAX_MEAN_PARTS = 16;
 
 /** The most columns a sum of parts is searched among: 2^16 subsets, each dropped at the first sampled row it misses. */
 const MAX_SUM_PARTS = 16;
