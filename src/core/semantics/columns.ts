@@ -266,8 +266,8 @@ function leafTokens(e: ColumnEvidence): string[] {
   return name.includes('.') ? nameTokens(name.slice(name.lastIndexOf('.') + 1)) : nameTokens(name);
 }
 
-/** Events whose day an application or a case records (`received`, `approved`): dates when written as `YYYYMMDD`. */
-const COMPACT_DATE_EVENTS = new Set(['received', 'submitted', 'approved', 'filed', 'registered', 'granted', 'expired', 'issued', 'opened', 'closed', 'created', 'updated', 'modified', 'started', 'ended', 'completed', 'signed']);
+/** Events whose day an application or a case records (`received`, `approved`), beside EVENT_WORDS: dates when written as `YYYYMMDD`. */
+const COMPACT_DATE_EVENTS = new Set(['received', 'submitted', 'approved', 'filed', 'registered', 'granted', 'expired', 'closed', 'created', 'updated', 'modified', 'started', 'ended', 'completed', 'signed']);
 
 /** The number column a `<figure>_flag` (`_qc`, `_qualifier`) of letter codes qualifies (`max_temp_flag` → `max_temp_c`). */
 function qualifiedFigure(e: ColumnEvidence, n: Names): string | undefined {
