@@ -228,7 +228,7 @@ async function seriesOf(context: FamilyContext, table: TableProfile, time: TimeC
   if (full.length < min) return undefined;
   const period = `strftime('${grain === 'year' ? '%Y' : '%Y-%m'}', ${time.date})`;
   const t = q(table.name);
-  const rows = await query(context, `SELECT ${period} AS period, ${total.value('')} AS total FROM ${t} WHERE ${time.date} IS NOT NULL GROUP BY 1 ORDER BY 1`);
+  const rows = await query(context, `SELECT ${period} AS period, ${total.value('')} AS total, COUNT(*) AS n FROM ${t} WHERE ${time.date} IS NOT NULL GROUP BY 1 ORDER BY 1`);
   if (!rows) return undefined;
   const fullSet = new Set(full);
   const present = rows.filter((r) => r[0] !== null).map((r) => String(r[0]));
@@ -243,8 +243,7 @@ async function seriesOf(context: FamilyContext, table: TableProfile, time: TimeC
   if (values.length !== full.length || values.some((v) => !Number.isFinite(v))) return undefined;
   // A table of one row a period (a budget's sheet, one row a year): its figure of a year is that row's, no total of
   // several, "the ocean sink", not "the total ocean sink" nor "the sum of totals".
-  const most = total.measure ? await query(context, `SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM ${t} WHERE ${time.date} IS NOT NULL GROUP BY ${period})`) : undefined;
-  const what = total.measure && Number(most?.[0]?.[0] ?? 0) === 1 ? columnPhrase(context, table.name, total.measure) : total.what;
+  const what = total.measure && rows.every((r) => Number(r[2]) === 1) ? columnPhrase(context, table.name, total.measure) : total.what;
   return { table, time, grain, value: total.value(''), what, measure: total.measure, periods: full, partial, totals: values, period, timePhrase: columnPhrase(context, table.name, time.column) };
 }
 
