@@ -4443,3 +4443,99 @@ describe('semantics rules: the fifty-first set\'s rules stay off their look-alik
     }
   });
 });
+
+describe('semantics rules: transit breakdowns, a bibliography, an asthma indicator, a budget database, the Tour de France (the fifty-second set)', function () {
+  this.timeout(180_000);
+  const role = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).role.value;
+  const additivity = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).additivity?.value;
+
+  it('reads the NTD\'s questionable marks as flags, its peak fleet as a level, its urbanized areas as places', async () => {
+    const env = await load('fta-ntd-breakdowns-csv');
+    const y22 = 't_2022_ntd_annual_data_breakdowns_20231102';
+    assert.equal(role(env, y22, 'total_mechanical_failures_questionable'), 'flag', 'blank, Q or W');
+    assert.equal(role(env, y22, 'train_miles_questionable'), 'flag', 'empty, named a doubt');
+    assert.equal(role(env, 'amkt_4ehs', 'vehicle_passenger_car_miles_1'), 'flag', 'the API\'s copy of the mark, named for the figure');
+    assert.equal(additivity(env, 'amkt_4ehs', 'mode_voms'), 'semi-additive');
+    assert.equal(role(env, y22, 'uza_name'), 'geo');
+    assert.equal(role(env, 'amkt_4ehs', 'organization_type'), 'dimension', 'ten long labels of a type');
+  });
+
+  it('reads a table of references by BibTeX\'s fields, and an e-mail date as a datetime', async () => {
+    const env = await load('aima-bibliography-citations-sqlite');
+    for (const name of ['journal', 'booktitle', 'publisher', 'school', 'institution']) assert.equal(role(env, 'citations', name), 'dimension', name);
+    for (const name of ['volume', 'issue', 'chapter']) assert.equal(role(env, 'citations', name), 'identifier', name);
+    assert.equal(role(env, 'citations', 'pages'), 'structured');
+    assert.equal(role(env, 'citations', 'edition'), 'ordinal');
+    assert.equal(column(env, 'citations', 'month').time?.grain, 'month-of-year');
+    assert.equal(column(env, 'citations', 'timestamp').time?.grain, 'datetime', 'Sun, 28 May 2017 13:18:23 +0200');
+  });
+
+  it('reads the asthma indicator\'s value of three measures as non-additive and its interval as a notation; the budget\'s agencies as groups', async () => {
+    const nyc = await load('nyc-ehdp-adult-asthma-json');
+    assert.equal(additivity(nyc, 't_18', 'value'), 'non-additive', 'a number and two percentages, by measure_id');
+    assert.equal(role(nyc, 't_18', 'ci'), 'structured', '(5.4, 8.3)');
+    const omb = await load('omb-public-budget-authority-fy2022-xlsx');
+    assert.equal(role(omb, 'budget_2022_db_1', 'agency_name'), 'dimension');
+    assert.equal(role(omb, 'budget_2022_db_1', 'bureau_name'), 'dimension');
+    assert.equal(role(omb, 'budget_2022_db_1', 'account_name'), 'text', 'one per account');
+  });
+
+  it('reads race times as durations, the gap behind the winner averaged, stages in order, their towns as places', async () => {
+    const env = await load('letourdataset-tour-de-france-csv');
+    assert.equal(role(env, 'tdf_riders_history', 'times'), 'measure', "94h 33' 14''");
+    assert.equal(additivity(env, 'tdf_riders_history', 'times'), 'additive');
+    assert.equal(additivity(env, 'tdf_riders_history', 'gap'), 'non-additive', "+ 02h 59' 21''");
+    assert.equal(additivity(env, 'tdf_riders_history', 'gap_seconds'), 'non-additive');
+    assert.equal(role(env, 'tdf_riders_history', 'b'), 'measure', "a bonus of 12'");
+    assert.equal(role(env, 'tdf_stages_history', 'stages'), 'ordinal', '0 the prologue, 13.1 a split stage');
+    assert.equal(role(env, 'tdf_stages_history', 'start'), 'geo');
+    assert.equal(role(env, 'tdff_stages_history', 'end_'), 'geo', 'Champs-Élysées');
+  });
+});
+
+describe('semantics rules: the fifty-second set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps a volume of water a measure, a match\'s minute a time, a start time a time, a company\'s name text, a frequent letter code a category', async () => {
+    const minutes = ["12'", "45'+2'", "67'", "90'+4'", "3'", "88'"];
+    const rows = Array.from({ length: 40 }, (_, i) => [
+      `2020-01-${String((i % 28) + 1).padStart(2, '0')}`,
+      (12.5 + i * 1.3).toFixed(1),
+      minutes[i % minutes.length],
+      `2020-02-01 0${i % 9}:00`,
+      ['Acme Ltd', 'Borealis plc', 'Crane & Sons', 'Delta Group'][i % 4],
+      ['A', 'B', 'C'][i % 3],
+      i % 5 === 0 ? 'Q' : '',
+      i * 10,
+    ].join(','));
+    const folder = makeFolder({ 'readings.csv': ['date,volume,minute_label,start,company_name,grade_code,level_1,level', ...rows].join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'readings', 'volume')?.role.value, 'measure', 'no title, author or journal: no table of references');
+      assert.notEqual(found(env, 'readings', 'minute_label')?.role.value, 'measure', "45'+2' is the minute of a match");
+      assert.equal(found(env, 'readings', 'start')?.role.value, 'time', 'a start written as a datetime is a time, not a place');
+      assert.equal(found(env, 'readings', 'company_name')?.role.value !== 'geo', true);
+      // A letter on a fifth of the rows beside a figure of the same name is a mark; on every row, a category.
+      assert.equal(found(env, 'readings', 'level_1')?.role.value, 'flag');
+      assert.notEqual(found(env, 'readings', 'grade_code')?.role.value, 'flag');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
+  it('reads Tue, 03 Mar 2020 09:15:00 GMT as a datetime and stores it in ISO form', async () => {
+    const days = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+    const rows = Array.from({ length: 14 }, (_, i) => `${i},"${days[(i + 6) % 7]}, ${String(i + 1).padStart(2, '0')} Mar 2020 09:15:00 ${i % 2 ? '+0100' : 'GMT'}"`);
+    const folder = makeFolder({ 'mail.csv': ['id,received', ...rows].join('\n') + '\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      const received = env.profile.tables[0].columns.find((c) => c.name === 'received');
+      assert.equal(received?.type, 'datetime');
+      assert.equal(found(env, 'mail', 'received')?.role.value, 'time');
+      assert.deepEqual(received?.samples.slice(0, 2), ['2020-03-01 09:15:00Z', '2020-03-02 09:15:00+01:00']);
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

@@ -37,7 +37,9 @@ const D_MON_Y = 16;
 /** Statistical offices' periods: a month `1995M01` (Eurostat, SDMX), a quarter `1995Q1`; stored as their first day. */
 const YM_PERIOD = 32;
 const YQ_PERIOD = 64;
-const ALL_FORMATS = YMD | MDY | DMY | MON_D_Y | D_MON_Y | YM_PERIOD | YQ_PERIOD;
+/** E-mail's and HTTP's dates (RFC 2822): `Wed, 21 Jun 2017 14:58:51 +0200`, a weekday, the day, the month, the year, the time and its zone. */
+const RFC_2822 = 128;
+const ALL_FORMATS = YMD | MDY | DMY | MON_D_Y | D_MON_Y | YM_PERIOD | YQ_PERIOD | RFC_2822;
 
 const TIME = String.raw`(?:[T ]|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?\s*([AaPp][Mm])?(Z|[+-]\d{2}(?::?\d{2})?)?`;
 const YMD_PATTERN = new RegExp(String.raw`^(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?:${TIME})?$`);
@@ -47,6 +49,7 @@ const D_MON_Y_PATTERN = new RegExp(String.raw`^(\d{1,2})(?:st|nd|rd|th)?[ -]([A-
 const SAS_D_MON_Y_PATTERN = new RegExp(String.raw`^(\d{2})([A-Za-z]{3})(\d{4})(?:${TIME.replace(String.raw`(?:[T ]|\s+)`, ':')})?$`);
 /** A day-month-year match (day, month name, year, then the time's groups), written with separators or SAS's way. */
 const dMonY = (value: string): RegExpExecArray | null => D_MON_Y_PATTERN.exec(value) ?? SAS_D_MON_Y_PATTERN.exec(value);
+const RFC_2822_PATTERN = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{1,2}) ([A-Za-z]{3}) (\d{4}) ([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))? ([+-]\d{4}|GMT|UTC?|Z)$/;
 const MON_D_Y_PATTERN = new RegExp(String.raw`^([A-Za-z]{3,9})\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})(?:${TIME})?$`);
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
@@ -131,6 +134,10 @@ function dateFormatsOf(value: string): { formats: number; time: boolean } | unde
     if (m && validDay(monthNumber(m[2]), Number(m[1])) && validTime(m, 4)) return { formats: D_MON_Y, time: m[4] !== undefined };
     return periodFormatOf(value);
   }
+  if (value.length >= 25 && value.charCodeAt(3) === 44 /* , */) {
+    const m = RFC_2822_PATTERN.exec(value);
+    if (m && validDay(monthNumber(m[2]), Number(m[1]))) return { formats: RFC_2822, time: true };
+  }
   if (value.length >= 8 && monthNumber(value.slice(0, 3)) > 0) {
     const m = MON_D_Y_PATTERN.exec(value);
     if (m && validDay(monthNumber(m[1]), Number(m[2])) && validTime(m, 4)) return { formats: MON_D_Y, time: m[4] !== undefined };
@@ -151,7 +158,7 @@ function periodFormatOf(value: string): { formats: number; time: boolean } | und
 }
 
 /** The layout a column's values are read in; `ymd` covers ISO, non-padded and slashed year-first dates; `ym` and `yq` are periods. */
-export type DateLayout = 'ymd' | 'mdy' | 'dmy' | 'mon-d-y' | 'd-mon-y' | 'ym' | 'yq';
+export type DateLayout = 'ymd' | 'mdy' | 'dmy' | 'mon-d-y' | 'd-mon-y' | 'ym' | 'yq' | 'rfc-2822';
 
 const LAYOUT_OF_BIT: Array<[number, DateLayout]> = [
   [YMD, 'ymd'],
@@ -161,9 +168,10 @@ const LAYOUT_OF_BIT: Array<[number, DateLayout]> = [
   [D_MON_Y, 'd-mon-y'],
   [YM_PERIOD, 'ym'],
   [YQ_PERIOD, 'yq'],
+  [RFC_2822, 'rfc-2822'],
 ];
 
-const LAYOUT_NAME: Record<DateLayout, string> = { ymd: 'YYYY-MM-DD', mdy: 'M/D/YYYY', dmy: 'D/M/YYYY', 'mon-d-y': 'MMM D, YYYY', 'd-mon-y': 'D MMM YYYY', ym: "YYYY'M'MM", yq: "YYYY'Q'Q" };
+const LAYOUT_NAME: Record<DateLayout, string> = { ymd: 'YYYY-MM-DD', mdy: 'M/D/YYYY', dmy: 'D/M/YYYY', 'mon-d-y': 'MMM D, YYYY', 'd-mon-y': 'D MMM YYYY', ym: "YYYY'M'MM", yq: "YYYY'Q'Q", 'rfc-2822': 'ddd, D MMM YYYY' };
 
 /** A readable name of a layout, as a diagnostic or the profile shows it (`M/D/YYYY`, `YYYY-MM-DD HH:MM`). */
 export function dateLayoutName(layout: DateLayout, time: boolean): string {
@@ -207,6 +215,12 @@ export function isoDateText(value: string, layout: DateLayout = 'ymd'): string {
   if (layout === 'ym' || layout === 'yq') {
     const m = (layout === 'ym' ? YM_PERIOD_PATTERN : YQ_PERIOD_PATTERN).exec(value);
     return m ? `${m[1]}-${layout === 'ym' ? m[2] : pad2(3 * Number(m[2]) - 2)}-01` : value;
+  }
+  if (layout === 'rfc-2822') {
+    // (The zone is kept, as ISO writes it: `+0200` → `+02:00`; GMT and UT are `Z`.)
+    const m = RFC_2822_PATTERN.exec(value);
+    const zone = m && /^[+-]/.test(m[7]) ? `${m[7].slice(0, 3)}:${m[7].slice(3)}` : 'Z';
+    return m ? `${m[3]}-${pad2(monthNumber(m[2]))}-${pad2(Number(m[1]))} ${m[4]}:${m[5]}:${m[6] ?? '00'}${zone}` : value;
   }
   if (layout === 'd-mon-y') {
     const m = dMonY(value);

@@ -9,6 +9,8 @@ import { ColumnTypeTracker, isoDateText } from '../env/typeInference';
 import {
   ABBREVIATION_WORDS,
   ADDITIVE_WORDS,
+  BIBTEX_FIELDS,
+  BIBTEX_MARKERS,
   MONTH_NAMES,
   MONTH_TOKEN,
   totalSoFarAt,
@@ -284,6 +286,68 @@ function qualifiedFigure(e: ColumnEvidence, n: Names): string | undefined {
     return words.length >= stem.length && stem.every((w, at) => words[at] === w);
   });
   return figure?.name;
+}
+
+/**
+ * The BibTeX field a column is, in a table of references: a table with a title, an author or an editor, and at least
+ * three of BibTeX's own fields (a journal, a publisher, pages, a volume…). Elsewhere these words mean other things.
+ */
+function bibliographicField(e: ColumnEvidence, n: Names): (typeof BIBTEX_FIELDS)[string] | undefined {
+  if (n.tokens.length !== 1 || e.column.binary) return undefined;
+  const field = Object.prototype.hasOwnProperty.call(BIBTEX_FIELDS, n.tokens[0]) ? BIBTEX_FIELDS[n.tokens[0]] : undefined;
+  if (!field) return undefined;
+  const names = new Set(e.table.columns.map((c) => nameTokens(c.originalName || c.name).join('')));
+  if (!names.has('title') || !['author', 'authors', 'editor', 'editors'].some((w) => names.has(w))) return undefined;
+  return [...names].filter((w) => BIBTEX_MARKERS.has(w)).length >= 3 ? field : undefined;
+}
+
+/** Words that mark a figure as doubtful (`…_questionable`): the rows it is set on are the doubtful ones. */
+const DOUBT_WORDS = new Set(['questionable', 'suspect', 'suspicious', 'doubtful', 'unreliable']);
+
+/**
+ * A column of single letters set on at most a fifth of the rows, named as a doubt (`…_questionable`) or as a
+ * number's copy of a figure beside it (`vehicle_passenger_car_miles_1`): what it marks, or undefined.
+ */
+function figureMark(e: ColumnEvidence, n: Names): string | undefined {
+  const { column } = e;
+  if (column.type !== 'text' || n.tokens.length < 2 || n.last === undefined) return undefined;
+  const texts = presentTexts(e).map((v) => v.trim());
+  const letters = new Set(texts);
+  if (texts.length === 0 || letters.size > 3 || ![...letters].every((v) => /^[A-Z]$/.test(v))) return undefined;
+  const rows = e.table.rowCount;
+  const set = rows * (1 - column.nullFraction) * (texts.length / Math.max(1, ((e as EvidenceWithSample).sample ?? column.samples).filter((v) => v !== null).length));
+  if (rows < 20 || set > 0.2 * rows) return undefined;
+  if (DOUBT_WORDS.has(n.last)) return 'a mark of doubt on the figure it is named for';
+  if (!/^\d$/.test(n.last)) return undefined;
+  const stem = n.tokens.slice(0, -1).join('_');
+  const figure = e.table.columns.find((c) => c !== column && isNumber(c) && nameTokens(c.originalName || c.name).join('_') === stem);
+  return figure ? `a mark on ${figure.name}, whose name it repeats with a number` : undefined;
+}
+
+/** Two numbers in brackets, a comma or a semicolon between them: an interval (`(5.4, 8.3)`, `[12; 15]`). */
+const INTERVAL_TEXT = /^[([]\s*-?\d+(?:\.\d+)?\s*[,;]\s*-?\d+(?:\.\d+)?\s*[)\]]$/;
+
+/** A duration written with `h`, `'` and `''` (`94h 33' 14''`, `+ 01h 45' 04''`, `52'`, `00' 10''`). */
+const RACE_TIME = /^[+-]?\s*(?:\d{1,3}h\s*)?(?:\d{1,2}'(?!')\s*)?(?:\d{1,2}(?:''|"))?$/;
+
+/**
+ * Durations as race results write them: at least nine in ten values (a `-` for the winner's gap aside) in hours,
+ * minutes and seconds marked `h`, `'` and `''`, with a prime in most. What they are, or undefined.
+ */
+function raceTimes(e: ColumnEvidence, n: Names): string | undefined {
+  // (A match's minute written so, `45'+2'`, is when something happened: `minute_label`.)
+  if (e.column.type !== 'text' || n.tokens.some((t) => /^(minute|minutes|min|label)$/.test(t))) return undefined;
+  const texts = presentTexts(e).map((v) => v.trim()).filter((v) => v !== '-' && v !== '');
+  if (texts.length < 5) return undefined;
+  const timed = texts.filter((v) => /\d/.test(v) && RACE_TIME.test(v));
+  if (timed.length < 0.9 * texts.length || timed.filter((v) => v.includes("'")).length < 0.5 * timed.length) return undefined;
+  return 'values are race times';
+}
+
+/** Nine in ten values are capitalised names without digits (`Paris`, `Champs-Élysées`, `Saint-Étienne`): names of places, where the column is named for one. */
+function placeNames(e: ColumnEvidence): boolean {
+  const texts = presentTexts(e).map((v) => v.trim()).filter((v) => v !== '');
+  return texts.length >= 5 && texts.filter((v) => /^\p{Lu}[\p{L}'’. -]*$/u.test(v) && v.split(/\s+/).length <= 5).length >= 0.9 * texts.length;
 }
 
 /**
@@ -1719,6 +1783,15 @@ const RULES: Rule[] = [
     if (n.tokens.some((t) => /^(score|scores|result|results)$/.test(t)) && scores.length >= 5 && scores.every((v) => /^\s*\d{1,3}\s*[-–:]\s*\d{1,3}\s*$/.test(v))) {
       return { role: 'structured', rule: 'structured:score-pairs', confidence: 0.65, why: `named ${e.column.name}, values pair two numbers (${scores[0].trim()}): both sides' scores in one cell`, structured: 'list' };
     }
+    // An interval packed in one cell (`(5.4, 8.3)`, `[12; 15]`, a confidence interval's bounds): two numbers in brackets.
+    const intervals = presentTexts(e);
+    if (intervals.length >= 5 && intervals.filter((v) => INTERVAL_TEXT.test(v.trim())).length >= 0.95 * intervals.length) {
+      return { role: 'structured', rule: 'structured:interval-values', confidence: 0.65, why: `values are two numbers in brackets (${intervals[0].trim()}): an interval's bounds in one cell`, structured: 'list' };
+    }
+    // Race times as a timekeeper writes them (`94h 33' 14''`, `+ 01h 45' 04''` behind the winner, a bonus of `52'`):
+    // hours, minutes and seconds marked by letters and primes, a duration.
+    const raced = raceTimes(e, n);
+    if (raced) return { role: 'measure', rule: 'measure:race-times', confidence: 0.6, why: `${raced} (${intervals.find((v) => /\d/.test(v))?.trim() ?? ''}): durations in hours, minutes and seconds` };
     // Sequences of tokens written with digits (chess moves, element codes, coordinates pairs): a notation for machines.
     // A label one per row made of tokens with digits (`TAV06 20211006 H1 C001`, a specimen's label): it identifies.
     if (f.notation >= 0.8 && distinct >= 0.95 * present(e).rows && e.table.rowCount >= 20 && n.last !== undefined && /^(label|code|tag|ref|reference|no|number|id)$/.test(n.last)) {
@@ -1783,6 +1856,23 @@ const RULES: Rule[] = [
     if (e.declaredKey && (e.table.primaryKey?.length ?? 0) > 1 && numbering && e.column.type === 'integer') return { role: 'identifier', rule: 'identifier:key-numbering', confidence: 0.8, why: `named ${e.column.name}, part of the key the database declares: the number of a row within its parent`, identifier: 'primary-key' };
     return undefined;
   },
+  // A table of references (BibTeX's fields beside a title and an author): its fields mean what BibTeX says.
+  (e, n) => {
+    const field = bibliographicField(e, n);
+    if (!field) return undefined;
+    const { column } = e;
+    const name = column.originalName || column.name;
+    switch (field) {
+      case 'venue': return { role: 'dimension', rule: 'dimension:bibliographic-venue', confidence: 0.6, why: `named ${name} in a table of references: the journal, publisher or institution references are grouped by` };
+      case 'locator': return { role: 'identifier', rule: 'identifier:bibliographic-locator', confidence: 0.6, why: `named ${name} in a table of references: where a work sits in its series, not a quantity`, identifier: 'code' };
+      case 'page-range': return { role: 'structured', rule: 'structured:page-range', confidence: 0.6, why: `named ${name} in a table of references: a range of pages (${presentTexts(e)[0] ?? ''})`, structured: 'list' };
+      case 'edition': return { role: 'ordinal', rule: 'ordinal:edition', confidence: 0.6, why: `named ${name} in a table of references: editions in order` };
+      case 'month': return { role: 'time', rule: 'time:bibliographic-month', confidence: 0.6, why: `named ${name} in a table of references: the month of publication, its year in another field`, time: { storage: 'text', grain: 'month-of-year' } };
+      case 'page-count': return { role: 'measure', rule: 'measure:page-count', confidence: 0.6, why: `named ${name} in a table of references: a number of pages` };
+      case 'record-key': return { role: 'identifier', rule: 'identifier:bibliographic-record', confidence: 0.6, why: `named ${name} in a table of references: a library's record number`, identifier: 'code' };
+      case 'link': return undefined;
+    }
+  },
   ...timeRules,
   // Keys of other rows of the same table (the county council of a district, the authority that replaced it): a key,
   // however few of them there are.
@@ -1821,6 +1911,11 @@ const RULES: Rule[] = [
     // mark with a stray slip beside it (`X` on 19 rows, `19` on one): the slip is a typing error, not a second value.
     // A letter code beside the figure it qualifies (ECCC's `max_temp_flag` M beside `max_temp_c`, `total_rain_flag` T
     // or M: missing, trace, estimated): a category of the reading to filter by, not a yes or a no.
+    // A mark of doubt on a figure (the NTD's `total_mechanical_failures_questionable`: blank, `Q` where the figure is
+    // questionable, a rarer `W`), or a copy of that column an API named by the figure and a number
+    // (`vehicle_passenger_car_miles_1` beside `vehicle_passenger_car_miles`): a mark that is set or not.
+    const doubted = figureMark(e, n);
+    if (doubted) return { role: 'flag', rule: 'flag:figure-mark', confidence: 0.6, why: `named ${column.name}, a letter (${[...new Set(presentTexts(e).map((v) => v.trim()))].slice(0, 2).join(', ')}) on a few rows, blank on the rest: ${doubted}` };
     const qualified = qualifiedFigure(e, n);
     if (qualified) return { role: 'dimension', rule: 'dimension:qualifier-code', confidence: 0.6, why: `named ${column.name}, letter codes (${presentTexts(e).slice(0, 2).join(', ')}) beside ${qualified}, the figure they qualify: a category of its readings` };
     const mark = markerValue(e);
@@ -2499,6 +2594,12 @@ const RULES: Rule[] = [
     if (n.last === 'stage' && steps && steps.min >= 0 && steps.max <= 10 && steps.max > steps.min) {
       return { role: 'ordinal', rule: 'ordinal:stage-number', confidence: 0.6, why: `named ${column.name}, whole steps ${steps.min}–${steps.max}: a stage of development` };
     }
+    // The stage, leg or round of a competition (`Stages` 0–25 of each Tour, the prologue 0, a split stage 13.1; a
+    // league's `round` 1–38): its place in the sequence of the event, recurring from one edition to the next.
+    const sequenceWord = n.tokens.length === 1 && /^(stage|stages|leg|round|heat|matchday|gameweek)$/.test(n.last ?? '');
+    if (sequenceWord && isNumber(column) && num(column.min) >= 0 && num(column.max) <= 60 && column.distinctCount >= 3 && column.distinctCount <= e.table.rowCount / 2 && column.samples.filter((v) => v !== null && Number.isInteger(Number(v))).length >= 0.9 * column.samples.filter((v) => v !== null).length) {
+      return { role: 'ordinal', rule: 'ordinal:sequence-number', confidence: 0.6, why: `named ${column.name}, numbers ${column.min}–${column.max} that recur over the rows: a place in the sequence of an event` };
+    }
     // The pore size of the filters a sample is split by (`upper_filtration_size` 20, 3, 0.8 µm): a few size fractions
     // of a protocol, in order, not a quantity measured.
     if (isNumber(column) && n.tokens.some((t) => /^(filter|filters|filtration|mesh|sieve|pore)$/.test(t)) && n.last === 'size' && column.distinctCount >= 2 && column.distinctCount <= 8) {
@@ -2764,7 +2865,10 @@ const RULES: Rule[] = [
     const prefix = column.name.includes('.') ? column.name.slice(0, column.name.lastIndexOf('.') + 1) : '';
     const linkLabel = (textWord === 'title' || textWord === 'label' || describing) && (prefix !== '' || table.parent !== undefined) && table.columns.some((c) => c !== column && c.name.startsWith(prefix) && /^(href|url|uri|link)$/i.test(c.name.slice(prefix.length)));
     const oneName = column.distinctCount === 1 && !linkLabel;
-    if (!personName && (column.distinctCount >= 2 || oneName) && (describedKinds || (textWord !== 'description' && textWord !== 'desc')) && !(textWord !== undefined && /^(comment|comments|note|notes|remark|remarks)$/.test(textWord)) && column.distinctCount <= 200 && nonNullRows >= 4 * column.distinctCount && f.meanLength <= 60) {
+    // (…and so are hundreds of an organisation's units, where a code beside names them, `agency_name` beside
+    // `agency_code` in a budget's 4,838 accounts: the agencies the accounts are grouped by.)
+    const codedUnit = textWord === 'name' && /^(agency|bureau|department|dept|ministry|directorate|division|branch|subagency)$/.test(describedStem) && column.distinctCount <= 1000 && table.columns.some((c) => c !== column && /^(code|cd|id)$/.test(nameTokens(c.originalName || c.name).at(-1) ?? '') && nameTokens(c.originalName || c.name).slice(0, -1).join(' ') === describedStem);
+    if (!personName && (column.distinctCount >= 2 || oneName) && (describedKinds || (textWord !== 'description' && textWord !== 'desc')) && !(textWord !== undefined && /^(comment|comments|note|notes|remark|remarks)$/.test(textWord)) && (column.distinctCount <= 200 || codedUnit) && nonNullRows >= 4 * column.distinctCount && f.meanLength <= 60) {
       return { role: 'dimension', rule: 'dimension:recurring-name', confidence: 0.65, why: `${column.distinctCount} names over ${Math.round(nonNullRows)} rows: a grouping` };
     }
     // The name of an entry in a short list other tables point at (a category, a department) is what you group by.
@@ -2888,6 +2992,10 @@ const RULES: Rule[] = [
     // An account on a network named for it (`twitter`, `social.instagram`: `SenSchumer`), written without spaces: the
     // handle that identifies the account.
     if (n.last !== undefined && SOCIAL_ACCOUNT_WORDS.has(n.last) && f.multiWord < 0.05 && f.url < 0.5 && f.meanLength <= 40) return { role: 'identifier', rule: 'identifier:account-handle', confidence: 0.6, why: `named ${column.name}, values without spaces: the handles of accounts`, identifier: 'code' };
+    // Where a stage, a trip or a route starts and ends (`start` Paris, `end` Marseille; `origin`, `destination`), named
+    // by its place: the towns, not words for people.
+    const endpoint = n.tokens.length === 1 && /^(start|end|finish|origin|destination|departure|arrival)$/.test(n.last ?? '');
+    if (endpoint && f.dateLike < 0.1 && f.numericText < 0.1 && f.meanLength <= 40 && placeNames(e)) return { role: 'geo', rule: 'geo:route-endpoint', confidence: 0.55, why: `named ${column.name}, capitalised names without digits (${presentTexts(e)[0]?.trim() ?? ''}): the places a route starts or ends at`, geo: 'city' };
     // Few values that recur (a value per two rows or fewer): a category. Nearly one per row in a small table: names.
     if (distinct <= 50 && f.meanLength <= 60 && nonNull >= 2 * distinct) {
       return { role: 'dimension', rule: 'dimension:few-values', confidence: distinct <= 12 ? 0.8 : 0.7, why: `${distinct} distinct values` };
@@ -2928,8 +3036,10 @@ const RULES: Rule[] = [
     if (f.codeLike >= 0.9 && f.meanLength <= 16 && (n.last === 'acronym' || n.last === 'acronyms')) return { role: 'text', rule: 'text:acronym', confidence: 0.55, why: `named ${column.name}: short names for people` };
     if (f.codeLike >= 0.9 && f.meanLength <= 16) return { role: 'identifier', rule: 'identifier:code-values', confidence: 0.7, why: 'short codes of capitals and digits', identifier: 'code' };
     if (f.meanLength <= 4 && f.multiWord === 0 && f.nonAscii < 0.5 && column.distinctCount >= 0.8 * e.table.rowCount * (1 - column.nullFraction)) return { role: 'identifier', rule: 'identifier:short-unique-codes', confidence: 0.65, why: `${column.distinctCount} distinct values of ${f.meanLength.toFixed(1)} characters: codes`, identifier: 'code' };
-    // A category named as such (`owner`, `source`, `type`) whose values recur is one, however many it has.
-    if (n.last && (DIMENSION_WORDS.has(n.last) || PARTICIPANT_WORDS.has(n.last)) && nonNull >= 3 * column.distinctCount && f.meanLength <= 60) {
+    // A category named as such (`owner`, `source`, `type`) whose values recur is one, however many it has; so are a
+    // dozen long labels of one (the NTD's `organization_type`, "Independent Public Agency or Authority of Transit Service").
+    const labelled = f.meanLength <= 60 || (column.distinctCount <= 12 && f.meanLength <= 120);
+    if (n.last && (DIMENSION_WORDS.has(n.last) || PARTICIPANT_WORDS.has(n.last)) && nonNull >= 3 * column.distinctCount && labelled) {
       return { role: 'dimension', rule: 'dimension:named-category', confidence: 0.65, why: `named ${column.name}, ${column.distinctCount} values recurring over ${Math.round(nonNull)} rows` };
     }
     // Values that recur (a referee, a team, an observer: 4 rows or more each on average) are what rows are grouped by.
@@ -3226,7 +3336,9 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   const minutes = /^(min|mins|minutes)$/.test(tokens[0] ?? '') ? tokens.slice(1) : tokens;
   const minimum = tokens[0] === 'min' && evidence.table.columns.some((c) => { const t = nameTokens(c.originalName || c.name); return t[0] === 'max' && t.slice(1).join(' ') === minutes.join(' '); });
   // (A headway is one wherever the name says it, `route_direction_headway_seconds`.)
-  if (!minimum && ((minutes.length === 1 && /^(gap|gaps|headway|headways)$/.test(minutes[0])) || tokens.some((t) => t === 'headway' || t === 'headways'))) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:gap' }, why: `named ${evidence.column.name}: the spacing between one thing and the next, averaged, not summed` };
+  // (…and so is a gap given with its unit, `gap_seconds`: a rider's time behind the winner, a spacing to the first.)
+  const gapWithUnit = tokens.length === 2 && /^(gap|gaps)$/.test(tokens[0]) && /^(s|sec|secs|seconds|min|mins|minutes|h|hours|ms|km|m|metres|meters)$/.test(tokens[1]);
+  if (!minimum && ((minutes.length === 1 && /^(gap|gaps|headway|headways)$/.test(minutes[0])) || gapWithUnit || tokens.some((t) => t === 'headway' || t === 'headways'))) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:gap' }, why: `named ${evidence.column.name}: the spacing between one thing and the next, averaged, not summed` };
   if (!minimum && minutes.length === 1 && minutes !== tokens && /^(delay|delays|wait|waiting|lateness|downtime|outage|outages)$/.test(minutes[0])) return { value: 'additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:minutes-of-delay' }, why: `named ${evidence.column.name}: the minutes of each ${minutes[0]}, which add up over them` };
   // Things available now, counted (`numbikesavailable`, `beds_available`, `seats available`: at a station, a hospital,
   // a flight): a level at each report, summed across places, not over time. (Not a capacity offered over a month,
@@ -3257,6 +3369,10 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   const kindColumns = generic ? evidence.table.columns.filter((c) => c !== evidence.column && c.type === 'text' && c.distinctCount >= 2 && c.distinctCount <= 50 && /^(measure|measures|unit|units|unit measure|unit of measure|unit mult|indicator|statistic|stat|metric|output type|value type|target)$/.test(nameTokens(c.originalName || c.name).join(' '))) : [];
   // (Only where a kind is a share, a rate, a growth or a figure per head: units beside revenue are two amounts, each adding up.)
   const kinds = kindColumns.find((k) => k.samples.some((v) => typeof v === 'string' && nameTokens(v).some((t) => NON_ADDITIVE_WORDS.has(t) || /^(pc|pct|prop|proportion|grwth|agrwth|growth|idx|cap|quantile|percentile)$/.test(t))));
+  // (…or where a key of a table of measures says which each row holds, `measure_id` 30, 31, 363: an estimated number
+  // and two percentages, whose names are in that table.)
+  const measureKey = generic ? evidence.table.columns.find((c) => c !== evidence.column && c.distinctCount >= 2 && c.distinctCount <= 50 && /^(measure|indicator|metric|statistic) (id|code|key)$/.test(nameTokens(c.originalName || c.name).join(' '))) : undefined;
+  if (measureKey && !kinds) return { value: 'non-additive', confidence: 0.55, source: { kind: 'rule', rule: 'additivity:mixed-measures' }, why: `a generic ${evidence.column.name} beside ${measureKey.name}, which names ${measureKey.distinctCount} measures: figures of different kinds, added only within one` };
   if (kinds) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:mixed-measures' }, why: `a generic ${evidence.column.name} beside ${kinds.name}, which names ${kinds.distinctCount} kinds of figure (${kinds.samples.slice(0, 3).join(', ')}), shares or rates among them: added only within one` };
   if (multiplesAsText(evidence)) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:multiples' }, why: 'multiples written with an x: ratios to a reference, averaged, not summed' };
   // A term in years and months (`59 years 11 months` of a lease left): the age of each thing, averaged, not summed.

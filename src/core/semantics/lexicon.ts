@@ -112,6 +112,11 @@ export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 's
   // A country's subdivision (IMD's meteorological `subdivision` "Coastal Karnataka"; an ISO 3166-2 subdivision).
   subdivision: 'region',
   subdivisions: 'region',
+  // The US Census Bureau's statistical areas: an urbanized area (`uza`), a metropolitan (`msa`) or core-based
+  // statistical area (`cbsa`): a place, named or coded.
+  uza: 'region',
+  msa: 'region',
+  cbsa: 'region',
   provinces: 'state',
   province: 'state',
   county: 'county',
@@ -216,7 +221,23 @@ export const GEO_WORDS: Record<string, 'latitude' | 'longitude' | 'country' | 's
 /** A yes/no property: `is_active`, `discontinued`, `loyalty_member`. */
 export const FLAG_PREFIXES = set('is has was can should did does allow allows');
 // Past participles that say whether something happened to a row (a run `done`, a batch `removed`, a hit `validated`).
-export const FLAG_WORDS = set('flag active enabled disabled discontinued deleted member verified approved preferred fulltime done removed validated completed archived hidden published present absent');
+export const FLAG_WORDS = set('flag active enabled disabled discontinued deleted member verified approved preferred fulltime done removed validated completed archived hidden published present absent questionable');
+
+/**
+ * BibTeX's fields, as a table of references holds them (a reference manager's export, a bibliography loaded into a
+ * database): what each one means there, where the same word means something else elsewhere (a `volume` of water, a
+ * `number` of things). Journals, publishers and schools recur over references and are grouped by; a volume, an
+ * issue or a chapter locates a work in its series; `pages` is a range (`182--193`); an edition is an order.
+ */
+export const BIBTEX_FIELDS: Record<string, 'venue' | 'locator' | 'page-range' | 'edition' | 'month' | 'page-count' | 'record-key' | 'link'> = {
+  journal: 'venue', journaltitle: 'venue', booktitle: 'venue', publisher: 'venue', series: 'venue', school: 'venue', institution: 'venue', organization: 'venue', organisation: 'venue',
+  volume: 'locator', number: 'locator', issue: 'locator', chapter: 'locator',
+  pages: 'page-range', edition: 'edition', month: 'month', numpages: 'page-count',
+  acmid: 'record-key', biburl: 'link', bibsource: 'link',
+};
+
+/** The fields that make a table one of references: BibTeX's, beside a title and an author. */
+export const BIBTEX_MARKERS = set('journal booktitle publisher volume pages doi isbn issn edition howpublished bibtex entrytype');
 
 /** Ordered categories. */
 export const ORDINAL_WORDS = set('rank ranking grade tier priority severity seed placing position lvl ord horizon ordinality');
@@ -297,7 +318,10 @@ export const SEMI_ADDITIVE_WORDS = set(
     // Works in place at a date (a town's sewer outfalls, a company's branches): counted at a moment, like schools.
     'outfalls facilities branches ' +
     // Water held in a reservoir or a tank at the end of a day.
-    'storage',
+    'storage ' +
+    // Vehicles in service at the peak (the NTD's `voms`, vehicles operated in maximum service) and a fleet's size:
+    // counted at a moment, summed across operators, not over years.
+    'voms fleet',
 );
 
 /**
