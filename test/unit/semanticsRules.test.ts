@@ -4539,3 +4539,66 @@ describe('semantics rules: the fifty-second set\'s rules stay off their look-ali
     }
   });
 });
+
+describe('semantics rules: nutrient samples, a CRS registry, astronaut missions, procurement files, drone prices (the fifty-third set)', function () {
+  this.timeout(180_000);
+  const role = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).role.value;
+  const additivity = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).additivity?.value;
+
+  it('reads nutrients named as a laboratory writes them as concentrations, empty ones too, and a station\'s code as its key', async () => {
+    const env = await load('nerrs-apalachicola-nutrients-csv');
+    const file = 'apacpnut2011';
+    assert.equal(additivity(env, file, 'chla_n'), 'non-additive', 'chlorophyll a');
+    assert.equal(role(env, file, 'no3_f'), 'measure', 'empty, named nitrate filtered');
+    assert.equal(role(env, file, 'f_no3_f'), 'dimension', 'empty, the quality codes of no3_f');
+    assert.equal(role(env, file, 'station_code'), 'identifier', 'apacpnut on every row of the station\'s file');
+    assert.equal(role(env, file, 'coll_methd'), 'dimension', 'a method\'s code, 1 here');
+  });
+
+  it('reads the CRS registry: key=value settings, numbered parameters, a version\'s parts, a key named for its parent table', async () => {
+    const env = await load('qgis-srs-crs-registry-sqlite');
+    assert.equal(role(env, 'tbl_srs', 'parameters'), 'structured', '+proj=longlat +ellps=WGS84 +no_defs');
+    assert.equal(role(env, 'tbl_ellipsoid', 'radius'), 'structured', 'a=6377563.396');
+    for (const name of ['p1', 'p4', 'p7']) assert.equal(additivity(env, 'tbl_datum_transform', name), 'non-additive', name);
+    assert.equal(role(env, 'tbl_info', 'proj_minor'), 'ordinal');
+    assert.equal(role(env, 'tbl_srs', 'projection_acronym'), 'identifier', '51 of its 59 codes are tbl_projection\'s');
+    assert.equal(role(env, 'tbl_srs', 'wkt'), 'structured', 'empty, named WKT');
+    assert.equal(role(env, 'tbl_srs', 'lat1'), 'geo', 'empty, the first latitude');
+  });
+
+  it('reads career totals repeated on each mission as levels, though one astronaut\'s hours were typed twice', async () => {
+    const env = await load('ibis-astronaut-missions-parquet');
+    assert.equal(additivity(env, 'astronauts', 'total_hrs_sum'), 'semi-additive');
+    assert.equal(additivity(env, 'astronauts', 'total_number_of_missions'), 'semi-additive');
+  });
+
+  it('loads procurement files whose header ends in \\r\\n over rows ending in \\n, and reads a phone stored as a number', async () => {
+    const env = await load('toronto-bids-procurement-csv');
+    assert.equal(env.profile.tables.find((t) => t.name === 'all_solicitations')?.rowCount, 312);
+    assert.equal(env.profile.tables.find((t) => t.name === 'awarded_contracts')?.rowCount, 845);
+    assert.ok(env.profile.diagnostics.some((d) => /header line ends in \\r\\n/.test(d.message)));
+    assert.equal(role(env, 'all_solicitations', 'buyer_phone_number'), 'structured');
+    assert.equal(role(env, 'all_solicitations', 'division'), 'dimension');
+  });
+});
+
+describe('semantics rules: the fifty-third set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps days a pollutant led additive, a file written all in \\r\\n whole, two numbered columns no parameters, a store\'s code on few rows a category', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => [`c${i % 6}`, i % 7, 3 + (i % 11), 2 * i - 9, (i * 7) % 13, `ST${i % 3}`].join(','));
+    const folder = makeFolder({ 'days.csv': ['county,days_no2,days_ozone,p1,p2,store_code', ...rows].join('\r\n') + '\r\n' });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(env.profile.tables[0].rowCount, 30);
+      assert.ok(!env.profile.diagnostics.some((d) => /header line ends in/.test(d.message)));
+      assert.equal(found(env, 'days', 'days_no2')?.additivity?.value, 'additive', 'the days NO2 led: a count');
+      const p1 = found(env, 'days', 'p1')?.additivity?.source;
+      assert.notEqual(p1?.kind === 'rule' ? p1.rule : undefined, 'additivity:numbered-parameters', 'two numbered columns are no parameter set');
+      assert.equal(found(env, 'days', 'store_code')?.role.value, 'dimension', 'a store is no place sampled: its few codes over many rows are a category');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

@@ -28,7 +28,8 @@ export async function loadDelimited(context: LoaderContext, isTsv: boolean): Pro
   const head = stripBom(decodeHead(context.head, context.encoding ?? 'utf-8'));
   const crRuns = carriageReturnRuns(head);
   if (crRuns) report(context, 'info', 'Lines end in two or more carriage returns before the line feed (\\r\\r\\n, a Windows line end written twice): each run is read as one line end.');
-  const sample = crRuns ? head.replace(CR_RUN, '\n') : head;
+  else if (mixedLineEnds(head)) report(context, 'info', 'The header line ends in \\r\\n and the rows in \\n (a header written apart from its rows): every line end is read as \\n.');
+  const sample = unevenLineEnds(head) ? head.replace(CR_RUN, '\n') : head;
   if (sample.trim() === '') {
     report(context, 'warning', 'Empty file: nothing to load.');
     return;
@@ -401,6 +402,24 @@ function carriageReturnRuns(head: string): boolean {
   return doubled * 2 >= lineFeeds;
 }
 
+/**
+ * Whether the first line ends in `\r\n` while most lines of the head end in a bare `\n` (a header written on Windows
+ * over rows appended elsewhere: the City of Toronto's procurement files). Papaparse takes the line end of the first
+ * line for all of them: every row would run into the next, the file read as one row.
+ */
+function mixedLineEnds(head: string): boolean {
+  const firstEnd = head.indexOf('\n');
+  if (firstEnd < 1 || head[firstEnd - 1] !== '\r') return false;
+  const crlf = head.match(/\r\n/g)?.length ?? 0;
+  const lineFeeds = head.match(/\n/g)?.length ?? 0;
+  return lineFeeds - crlf > 2 * crlf;
+}
+
+/** Whether the line ends must be rewritten before papaparse reads the file (see carriageReturnRuns and mixedLineEnds). */
+function unevenLineEnds(head: string): boolean {
+  return carriageReturnRuns(head) || mixedLineEnds(head);
+}
+
 /** Rewrites each run of carriage returns before a line feed as one `\n`; a run cut at a chunk's end waits for the next chunk. */
 function lineEndNormalizer(): Transform {
   let held = '';
@@ -506,7 +525,7 @@ function streamRows(
     // 1M-row CSV that cost about 40% of the load's CPU time (16 KiB and 256 KiB were slower too).
     const text = createTextReadStream(context.absolutePath, context.encoding ?? 'utf-8', STREAM_CHUNK_BYTES);
     let stream = text as fs.ReadStream;
-    if (carriageReturnRuns(stripBom(decodeHead(context.head, context.encoding ?? 'utf-8')))) {
+    if (unevenLineEnds(stripBom(decodeHead(context.head, context.encoding ?? 'utf-8')))) {
       const normalized = text.pipe(lineEndNormalizer());
       normalized.setEncoding('utf8');
       normalized.on('close', () => (text as fs.ReadStream).destroy());

@@ -9,6 +9,7 @@ import { ColumnTypeTracker, isoDateText } from '../env/typeInference';
 import {
   ABBREVIATION_WORDS,
   ADDITIVE_WORDS,
+  FORMULA_ANALYTES,
   BIBTEX_FIELDS,
   BIBTEX_MARKERS,
   MONTH_NAMES,
@@ -348,6 +349,24 @@ function raceTimes(e: ColumnEvidence, n: Names): string | undefined {
 function placeNames(e: ColumnEvidence): boolean {
   const texts = presentTexts(e).map((v) => v.trim()).filter((v) => v !== '');
   return texts.length >= 5 && texts.filter((v) => /^\p{Lu}[\p{L}'’. -]*$/u.test(v) && v.split(/\s+/).length <= 5).length >= 0.9 * texts.length;
+}
+
+/** A value made of `key=value` settings and `+flags` (PROJ's `+proj=longlat +ellps=WGS84 +no_defs`, `a=6378137`, `lat_1= lat_2=`). */
+function keyValueSettings(value: string): boolean {
+  const tokens = value.trim().split(/\s+/);
+  return tokens.length > 0 && tokens.some((t) => t.includes('=')) && tokens.every((t) => /^\+?[A-Za-z_][\w.]*=[^\s=]*$/.test(t) || /^\+[A-Za-z_]\w*$/.test(t));
+}
+
+/** The other parts beside a part of a version number (`proj_major` beside `proj_minor` and `proj_patch`), or undefined. */
+function versionPartOf(e: ColumnEvidence, n: Names): string | undefined {
+  const parts = ['major', 'minor', 'patch', 'micro', 'build', 'revision'];
+  if (!isNumber(e.column) || n.last === undefined || !parts.includes(n.last) || num(e.column.min) < 0) return undefined;
+  const stem = n.tokens.slice(0, -1).join('_');
+  const others = e.table.columns.filter((c) => {
+    const t = nameTokens(c.originalName || c.name);
+    return c !== e.column && isNumber(c) && t.slice(0, -1).join('_') === stem && parts.includes(t.at(-1) ?? '');
+  });
+  return others.length >= 1 && (n.last === 'major' || others.some((c) => /major$/i.test(c.originalName || c.name))) ? others.map((c) => c.name).join(' and ') : undefined;
 }
 
 /**
@@ -1783,6 +1802,12 @@ const RULES: Rule[] = [
     if (n.tokens.some((t) => /^(score|scores|result|results)$/.test(t)) && scores.length >= 5 && scores.every((v) => /^\s*\d{1,3}\s*[-–:]\s*\d{1,3}\s*$/.test(v))) {
       return { role: 'structured', rule: 'structured:score-pairs', confidence: 0.65, why: `named ${e.column.name}, values pair two numbers (${scores[0].trim()}): both sides' scores in one cell`, structured: 'list' };
     }
+    // Settings written as `key=value` (PROJ's `+proj=tmerc +lat_0=49 +no_defs`, an ellipsoid's `a=6377563.396`): a
+    // notation for a program, not words.
+    const settings = presentTexts(e);
+    if (settings.length >= 5 && settings.filter((v) => keyValueSettings(v)).length >= 0.9 * settings.length) {
+      return { role: 'structured', rule: 'structured:key-value-settings', confidence: 0.65, why: `values are settings written key=value (${settings[0].trim().slice(0, 40)})`, structured: 'list' };
+    }
     // An interval packed in one cell (`(5.4, 8.3)`, `[12; 15]`, a confidence interval's bounds): two numbers in brackets.
     const intervals = presentTexts(e);
     if (intervals.length >= 5 && intervals.filter((v) => INTERVAL_TEXT.test(v.trim())).length >= 0.95 * intervals.length) {
@@ -1945,6 +1970,9 @@ const RULES: Rule[] = [
     if (yn && column.distinctCount >= 1 && column.distinctCount <= 4) return { role: 'flag', rule: 'flag:y-n-name', confidence: 0.75, why: `named ${column.name}: a yes/no answer` };
     // A switch set the same on every row (`resolved` 1, `plot_now` 1, `area` 0 in a model's settings): 0 or 1 and
     // nothing else, under a name that neither counts nor measures, is a yes/no that happens not to vary here.
+    // The parts of a version number in columns of their own (`proj_major` 8, `proj_minor` 1, `proj_patch` 1): steps in order.
+    const versionPart = versionPartOf(e, n);
+    if (versionPart) return { role: 'ordinal', rule: 'ordinal:version-part', confidence: 0.6, why: `named ${column.name} beside ${versionPart}: a part of a version number` };
     const switchValue = column.type === 'integer' && column.distinctCount === 1 && column.nullFraction === 0 && (num(column.min) === 0 || num(column.min) === 1) && num(column.max) === num(column.min);
     // (A setting of a time or a length, `camera_delay` 0 seconds, `timeout`, is a quantity that happens to be 0 here.)
     const measured = hasAny(n.tokens, NON_ADDITIVE_WORDS) ?? hasAny(n.tokens, SEMI_ADDITIVE_WORDS) ?? hasAny(n.tokens, IDENTIFIER_WORDS) ?? hasAny(n.tokens, DIMENSION_WORDS) ?? hasAny(n.tokens, DURATION_WORDS) ?? (n.tokens.some((t) => /^(delay|lag|timeout|interval|offset|radius|distance|threshold)$/.test(t)) ? 'setting' : undefined);
@@ -2485,7 +2513,9 @@ const RULES: Rule[] = [
     if (named) return { role: 'identifier', rule: 'identifier:code-beside-name', confidence: 0.8, why: `the code of what ${table.columns.find((c) => c !== column && nameTokens(c.originalName || c.name).join(' ').startsWith(stem))?.name} names`, identifier: 'code' };
     // A code that recurs across many rows names a category (a currency code); one that is nearly unique identifies (an order number).
     const rows = e.table.rowCount * (1 - column.nullFraction);
-    if (!idWord && column.type === 'text' && !column.candidateKey && column.distinctCount < 0.5 * rows && (column.distinctCount <= 50 || (rows >= 10 * column.distinctCount && column.distinctCount <= 200))) return undefined;
+    // (Not the code of a place sampled, `station_code` `apacpnut` on every row of a station's file: it says which station.)
+    const sampledPlace = codeWord !== undefined && n.tokens.length === 2 && SAMPLING_UNITS.has(n.tokens[0]);
+    if (!idWord && !sampledPlace && column.type === 'text' && !column.candidateKey && column.distinctCount < 0.5 * rows && (column.distinctCount <= 50 || (rows >= 10 * column.distinctCount && column.distinctCount <= 200))) return undefined;
     // (A zip or postal code in numbers, `60625.0`, is a place: the places' rule reads it.)
     const postal = n.tokens.slice(0, -1).some((t) => GEO_WORDS[t] === 'postal-code');
     if (postal && !idWord) return undefined;
@@ -2501,6 +2531,10 @@ const RULES: Rule[] = [
     // over 150 rows): how many, not which. (A code list's numbers are a dozen or so.)
     // (Numbers that run without gaps, 1, 2, 3 … a shirt's, 73 … 104 a match's, or one per row, an atomic number, say which.)
     const bareNumber = n.tokens.length === 1 && /^(number|num)$/.test(n.tokens[0]) && column.type === 'integer' && num(column.min) >= 0 && column.distinctCount > 12 && !column.candidateKey && column.distinctCount < 0.5 * e.table.rowCount && num(column.max) > 2 * column.distinctCount && num(column.max) - num(column.min) + 1 > 1.5 * column.distinctCount;
+    // A phone number stored as a whole number (`buyer_phone_number` 4163920627): a phone number, not a code.
+    if (n.tokens.some((t) => STRUCTURED_WORDS[t] === 'phone') && column.type === 'integer' && num(column.min) >= 1_000_000 && num(column.max) < 1e15) {
+      return { role: 'structured', rule: 'structured:phone-numbers', confidence: 0.65, why: `named ${column.name}, numbers of seven digits or more: phone numbers`, structured: 'phone' };
+    }
     if (!idWord && !postal && !bareNumber && isNumber(column) && !column.candidateKey && column.distinctCount <= 50 && !e.referenced) {
       return { role: 'dimension', rule: 'dimension:numeric-code', confidence: 0.7, why: `named ${column.name}, ${column.distinctCount} integer codes` };
     }
@@ -2664,8 +2698,12 @@ const RULES: Rule[] = [
       return { role: 'time', rule: 'time:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}`, time: { storage: 'text', grain } };
     }
     if (FLAG_WORDS.has(n.last) || (n.tokens.length > 1 && FLAG_PREFIXES.has(n.tokens[0]))) return { role: 'flag', rule: 'flag:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}` };
+    // The quality flag of a figure, empty as the figure is (NERRS's `f_no3_f` beside `no3_f`): its codes, a category.
+    const flagged = n.tokens.length >= 2 && /^(f|flag|qc|qa|qaqc)$/.test(n.tokens[0]) ? n.tokens.slice(1).join('_') : undefined;
+    if (flagged && e.table.columns.some((c) => c !== e.column && nameTokens(c.originalName || c.name).join('_') === flagged)) return { role: 'dimension', rule: 'dimension:empty-qualifier', confidence: 0.4, why: `empty, named ${e.column.name}: the quality codes of ${flagged}` };
     // A coordinate or a place (`beneficiary_location_latitude`, `origin`, `publisher_place`), a key (`viaf`, `isni`).
-    const place = GEO_WORDS[n.last] ?? (EMPTY_PLACE_WORDS.has(n.last) ? 'city' : undefined);
+    // (…one of two, `lat1`, `lon_2`: a coordinate all the same.)
+    const place = GEO_WORDS[n.last] ?? GEO_WORDS[n.last.replace(/^(lat|lon|lng|latitude|longitude)\d$/, '$1')] ?? (EMPTY_PLACE_WORDS.has(n.last) ? 'city' : undefined);
     if (place && !hasAny(n.tokens, IDENTIFIER_WORDS) && !(n.last !== undefined && CODE_WORDS.has(n.last))) return { role: 'geo', rule: 'geo:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}`, geo: place };
     // (…or a registration, `vehicle_license_plate`: what a vehicle is known by.)
     if (hasAny([n.last], IDENTIFIER_WORDS) || n.last === 'identifier' || /^(plate|registration|vin|callsign)$/.test(n.last)) return { role: 'identifier', rule: 'identifier:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}`, identifier: 'code' };
@@ -2684,10 +2722,11 @@ const RULES: Rule[] = [
     // per thousand (`jobs_1000`, jobs per 1,000 jobs).
     const opened = n.tokens.length > 1 && STATISTIC_OPENERS.has(n.tokens[0]) ? n.tokens[0] : undefined;
     // (A number after the head says which of several, `kp_90` at a clock angle of 90°: the head is the word before it.)
-    const head = /^\d+$/.test(n.last) && n.tokens.length > 1 ? n.tokens[n.tokens.length - 2] : n.last;
+    // (…and so does a letter after it, `no3_f`, nitrate filtered.)
+    const head = (/^\d+$/.test(n.last) || /^[a-z]$/.test(n.last)) && n.tokens.length > 1 ? n.tokens[n.tokens.length - 2] : n.last;
     // (…and a duration that opens it, `durP1`: the time a sensor's pulse lasted, for a model that measures it.)
     const lasted = n.tokens.length > 1 && /^(dur|duration)$/.test(n.tokens[0]) ? 'a duration' : undefined;
-    const quantity = declaredText ? undefined : hasAny([head], ADDITIVE_WORDS) ?? hasAny([head], NON_ADDITIVE_WORDS) ?? hasAny([head], SEMI_ADDITIVE_WORDS) ?? hasAny(n.tokens, MONEY_WORDS) ?? counted ?? opened ?? lasted ?? perThousand(n.tokens);
+    const quantity = declaredText ? undefined : hasAny([head], ADDITIVE_WORDS) ?? hasAny([head], NON_ADDITIVE_WORDS) ?? hasAny([head], FORMULA_ANALYTES) ?? hasAny([head], SEMI_ADDITIVE_WORDS) ?? hasAny(n.tokens, MONEY_WORDS) ?? counted ?? opened ?? lasted ?? perThousand(n.tokens);
     if (quantity) return { role: 'measure', rule: 'measure:empty-name', confidence: 0.4, why: `empty, named ${e.column.name} (${quantity})` };
     if (DIMENSION_WORDS.has(n.last) || /^(charset|encoding|dir|license|licence)$/.test(n.last)) return { role: 'dimension', rule: 'dimension:empty-name', confidence: 0.4, why: `empty, named ${e.column.name}` };
     return undefined;
@@ -3304,6 +3343,19 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   // …and so does a year's column (`1987` … `2019` of a sheet named Outfalls 2019: outfalls in each year), and a column
   // named by a span of time alone (`1 Mo` … `30 Yr` of daily Treasury rates: the rate at each maturity).
   else if ((tokens.length === 1 && /^(1[89]|20)\d\d$/.test(tokens[0])) || spanOfTime(evidence.column.originalName || evidence.column.name)) tokens = [...new Set(tableTokens.filter((t) => !/^\d+$/.test(t)))];
+  // Numbered parameters of a model or a transformation (`p1` … `p7`: three shifts, three rotations and a scale;
+  // `param1`, `coef2`): settings of each row's formula, compared, never summed.
+  const ownName = (evidence.column.originalName || evidence.column.name).toLowerCase();
+  const parameterStem = /^(p|param|parameter|coef|coeff)_?\d{1,2}$/.exec(ownName) ? ownName.replace(/_?\d+$/, '') : undefined;
+  if (parameterStem && evidence.table.columns.filter((c) => new RegExp(`^${parameterStem}_?\\d{1,2}$`).test((c.originalName || c.name).toLowerCase())).length >= 3) {
+    return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:numbered-parameters' }, why: `named ${evidence.column.name} beside other numbered ${parameterStem}s: parameters of each row's formula, compared, not summed` };
+  }
+  // A nutrient or a pigment named alone, perhaps with how it was measured (`chla_n`, `po4_f`): a concentration in
+  // each sample, averaged. (Days or tonnes of it, `days_no2`, `no2_emissions`, count or weigh.)
+  const formula = hasAny(tokens, FORMULA_ANALYTES);
+  if (formula && tokens.every((t) => FORMULA_ANALYTES.has(t) || /^[a-z]$/.test(t) || /^(conc|concentration|mg|ug|umol|mgl|ugl|filtered|total|dissolved)$/.test(t))) {
+    return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:concentration' }, why: `named ${evidence.column.name}: the concentration of ${formula} in each sample, averaged, not summed` };
+  }
   const magnitude = magnitudeType(evidence);
   if (magnitude) return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:magnitude-type' }, why: `named ${evidence.column.originalName || evidence.column.name} beside ${magnitude}: a magnitude of its type, on a logarithmic scale, averaged, not summed` };
   if (ratedItem(evidence)) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:rated-item' }, why: `named ${evidence.column.name}, whole numbers ${evidence.column.min}–${evidence.column.max} beside other items of the form: an answer on a rating scale, averaged, not summed` };

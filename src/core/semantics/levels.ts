@@ -246,6 +246,9 @@ const MIN_REPEATED_VALUES = 5;
  * Measures one value for every row of a key that repeats (a provider's registered places on each of its inspections,
  * a chamber's size on each party's row of an election): read per key, on tables up to MAX_SERIES_ROWS rows.
  */
+/** The share of groups whose value may differ, for a value still to be read as the group's (data-entry slips). */
+const REPEAT_SLIP_SHARE = 0.01;
+
 export function repeatedPerKey(db: Database, table: TableProfile, columns: readonly ColumnSemantics[], measures: readonly string[], others: readonly string[] = []): Map<string, RepeatEvidence> {
   const found = new Map<string, RepeatEvidence>();
   if (measures.length === 0 || table.rowCount > MAX_SERIES_ROWS || table.rowCount < 10) return found;
@@ -264,7 +267,9 @@ export function repeatedPerKey(db: Database, table: TableProfile, columns: reado
       measures.forEach((m, i) => {
         const groups = Number(row[2 * i] ?? 0);
         const constant = Number(row[2 * i + 1] ?? 0);
-        if (found.has(m) || groups < MIN_REPEATED_GROUPS || constant < groups) return;
+        // (A slip or two in a hundred groups, an astronaut's career hours typed differently on one of their flights,
+        // leaves the value the group's.)
+        if (found.has(m) || groups < MIN_REPEATED_GROUPS || constant < groups - Math.floor(REPEAT_SLIP_SHARE * groups)) return;
         found.set(m, { key: key.name, groups, constant });
       });
     } catch {

@@ -239,6 +239,13 @@ export const BIBTEX_FIELDS: Record<string, 'venue' | 'locator' | 'page-range' | 
 /** The fields that make a table one of references: BibTeX's, beside a title and an author. */
 export const BIBTEX_MARKERS = set('journal booktitle publisher volume pages doi isbn issn edition howpublished bibtex entrytype');
 
+/**
+ * Nutrients and pigments a water sample is analysed for, written as a laboratory writes them (NERRS's `po4_f`,
+ * `nh4_f`, `no23_f`, `chla_n`): a figure named by one alone is a concentration, with or without a probe beside it
+ * (ANALYTES, in words, need one: `nitrogen` in tonnes is fertiliser used). (`Days NO2`, the days NO2 led, or `no2_emissions` in tonnes, count or weigh.)
+ */
+export const FORMULA_ANALYTES = set('po4 nh4 no2 no3 no23 nox sio4 srp tkn chla chl chlorophyll');
+
 /** Ordered categories. */
 export const ORDINAL_WORDS = set('rank ranking grade tier priority severity seed placing position lvl ord horizon ordinality');
 
@@ -249,7 +256,9 @@ export const QUANTILE_BIN_WORDS = set('decile deciles quintile quintiles quartil
 export const TEXT_WORDS = set('name names title description desc comment comments note notes remark remarks summary text body message review caption bio details meaning label');
 export const PERSON_NAME_WORDS = set('first last middle full given family surname firstname lastname fullname contact');
 
-export const STRUCTURED_WORDS: Record<string, 'json' | 'url' | 'email' | 'phone' | 'path' | 'list' | 'version'> = {
+export const STRUCTURED_WORDS: Record<string, 'json' | 'url' | 'email' | 'phone' | 'path' | 'list' | 'version' | 'code'> = {
+  // Well-known text (WKT): a geometry or a coordinate system written out.
+  wkt: 'code',
   email: 'email',
   mail: 'email',
   url: 'url',
@@ -280,7 +289,7 @@ export const PERSON_ROLE_WORDS = set('observer observers recorder recorders coll
 /** Categories that are areas (a grid `zone`, a `ward`, a study `site`): named by a country, they are that place. */
 export const SPATIAL_DIMENSION_WORDS = set('zone zones ward wards site sites station stations plot plots block blocks quadrat transect port ports');
 
-export const DIMENSION_WORDS = set('type typ kind category class subclass superclass subcategory subtype subfamily superfamily group status segment cluster channel genre division direction source sector industry department dept mode method species genus family tribe gender sex team referee result outcome plot site station zone block stake ward quadrat transect lane room floor owner operator vendor contractor brand manufacturer port season tournament competition league basis model');
+export const DIMENSION_WORDS = set('type typ kind category class subclass superclass subcategory subtype subfamily superfamily group status segment cluster channel genre division direction source sector industry department dept mode method species genus family tribe gender sex team referee result outcome plot site station zone block stake ward quadrat transect lane room floor owner operator vendor contractor brand manufacturer port season tournament competition league basis model methd');
 
 // ---- measures and their additivity ----------------------------------------------------------------------------
 

@@ -88,7 +88,11 @@ function inclusionDependencies(db: Database, profile: EnvironmentProfile, declar
         for (const parentColumn of parent.columns.filter((c) => c.candidateKey && c.type === childColumn.type)) {
           const childName = childColumn.name.toLowerCase();
           const parentName = parentColumn.name.toLowerCase();
-          const byName = childName === parentName || (parentName === 'id' && childName.replace(/_/g, '') === `${singular(parent.name)}id`);
+          // (…or the parent's name before its key's, `projection_acronym` → `tbl_projection.acronym`, a prefix such as
+          // `tbl_` aside.)
+          const parentStem = singular(parent.name.toLowerCase().replace(/^(tbl|tb|t|dim|lkp|lu|ref)_/, ''));
+          const qualified = parentName !== 'id' && childName === `${parentStem}_${parentName}`;
+          const byName = childName === parentName || qualified || (parentName === 'id' && childName.replace(/_/g, '') === `${singular(parent.name)}id`);
           // Values alone are not enough for numbers (ids 1..8 fit any table): the child column's name must point at
           // the parent ("ShipVia" → Shippers). Ten or more distinct text codes ("origin": SFO, LAX, …) all found in
           // another table's unique column (airports.iata) is a foreign key whatever the names say.
@@ -108,13 +112,14 @@ function inclusionDependencies(db: Database, profile: EnvironmentProfile, declar
           if (!byName && childColumn.distinctCount > parentColumn.distinctCount) continue;
           const counted = rows(
             db,
-            `SELECT COUNT(*), COUNT(p.${q(parentColumn.name)}) FROM (SELECT DISTINCT ${q(childColumn.name)} AS v FROM ${q(child.name)} WHERE ${q(childColumn.name)} IS NOT NULL) AS c LEFT JOIN ${q(parent.name)} AS p ON c.v = p.${q(parentColumn.name)}`,
+            `SELECT COUNT(*), COUNT(p.${q(parentColumn.name)}) FROM (SELECT DISTINCT ${q(childColumn.name)} AS v FROM ${q(child.name)} WHERE ${q(childColumn.name)} IS NOT NULL${childColumn.type === 'text' ? ` AND ${q(childColumn.name)} <> ''` : ''}) AS c LEFT JOIN ${q(parent.name)} AS p ON c.v = p.${q(parentColumn.name)}`,
           );
           const total = Number(counted[0]?.[0] ?? 0);
           const matched = Number(counted[0]?.[1] ?? 0);
           if (total < 2) continue;
           const containment = matched / total;
-          if ((byName && containment >= 0.9) || (!byName && containment === 1)) {
+          // (A name that spells out the parent and its key says more than a shared name: four in five values found do.)
+          if ((byName && containment >= (qualified ? 0.8 : 0.9)) || (!byName && containment === 1)) {
             const share = `${(containment * 100).toFixed(1)}% of ${child.name}.${childColumn.name} values occur in ${parent.name}.${parentColumn.name}`;
             candidates.push({ kind: 'foreign-key', child: { table: child.name, column: childColumn.name }, parent: { table: parent.name, column: parentColumn.name }, containment, byName, source: { kind: 'rule', rule: byName ? 'foreign-key:name-and-values' : 'foreign-key:values' }, why: byName ? share : `${share} (found by values)` });
           }
