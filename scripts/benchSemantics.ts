@@ -113,6 +113,21 @@ export function labelledColumns(env: SemanticEnvironment, labels: ColumnLabel[])
         matched.push({ label, table: table.name, column: column.name, role: semantics.role.value, additivity: semantics.additivity?.value, grain: semantics.time?.grain, rule, why: semantics.role.why });
       }
     }
+    // A field of an array's items named by its first item (`activePlaces[0].name`, `subjects.children[0].children[1].id`):
+    // the column of the table the loader made of those items (`…_active_places.name`), whichever item the label names.
+    if (found === 0 && label.table === '' && /\[\d+\]/.test(label.column)) {
+      const cut = label.column.lastIndexOf('].');
+      const path = label.column.slice(0, cut + 1).replace(/\[\d+\]/g, '');
+      const field = label.column.slice(cut + 2);
+      for (const table of env.profile.tables.filter((t) => pattern.test(t.sourceFile) && t.parent && pathOf(t) === path)) {
+        const column = table.columns.find((c) => c.originalName === field);
+        const semantics = column && env.semantics.columns.find((c) => c.table === table.name && c.column === column.name);
+        if (!column || !semantics) continue;
+        found++;
+        const rule = semantics.role.source.kind === 'rule' ? semantics.role.source.rule : semantics.role.source.kind;
+        matched.push({ label, table: table.name, column: column.name, role: semantics.role.value, additivity: semantics.additivity?.value, grain: semantics.time?.grain, rule, why: semantics.role.why });
+      }
+    }
     if (found > 0) continue;
     const left =
       env.profile.tables.some((t) => pattern.test(t.sourceFile) && (label.table === '' || t.originalName === label.table) && t.droppedColumns?.includes(label.column)) ||

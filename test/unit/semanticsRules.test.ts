@@ -4602,3 +4602,70 @@ describe('semantics rules: the fifty-third set\'s rules stay off their look-alik
     }
   });
 });
+
+describe('semantics rules: student records with their attribute list, an airline workbook, a museum\'s records, gas flows, a plant census (the fifty-fourth set)', function () {
+  this.timeout(180_000);
+  const role = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).role.value;
+  const additivity = (env: SemanticEnvironment, table: string, name: string) => column(env, table, name).additivity?.value;
+
+  it('reads UCI\'s attribute list ("7 Medu - mother\'s education (numeric: 0 - none, …)"): levels in order, ratings averaged, categories by their codes', async () => {
+    const env = await load('uci-student-performance-csv');
+    const t = 'student_mat';
+    assert.match(column(env, t, 'medu').description?.value ?? '', /mother's education/);
+    for (const name of ['medu', 'fedu', 'traveltime', 'studytime']) assert.equal(role(env, t, name), 'ordinal', name);
+    for (const name of ['famrel', 'goout', 'health', 'g1', 'g3']) assert.equal(additivity(env, t, name), 'non-additive', name);
+    assert.equal(additivity(env, t, 'absences'), 'additive', 'a number of absences');
+    assert.equal(role(env, t, 'address'), 'dimension', 'urban or rural, not an address');
+    assert.equal(role(env, t, 'famsize'), 'ordinal', 'LE3, GT3');
+  });
+
+  it('finds the airline workbook\'s header under a note and a web address, its years written fin_y and cal_y, its seats flown added', async () => {
+    const env = await load('bitre-international-airline-activity-xlsx');
+    const data = 'international_airline_activity_flights_seats_0825_data';
+    const table = env.profile.tables.find((t) => t.name === data);
+    assert.ok(table?.columns.some((c) => c.name === 'seats_in'), table?.columns.map((c) => c.name).join(', '));
+    assert.match((table?.preamble ?? []).join(' '), /More detailed information/);
+    assert.equal(role(env, data, 'fin_y'), 'time');
+    assert.equal(additivity(env, data, 'seats_in'), 'additive', 'beside flights and passengers');
+  });
+
+  it('reads a museum\'s one record by the names of its fields: places, categories, an order', async () => {
+    const env = await load('tate-collection-degas-json');
+    assert.equal(role(env, 'degas_edgar_988', 'birth.place.name'), 'geo');
+    assert.equal(role(env, 'degas_edgar_988_active_places', 'place_name'), 'geo');
+    assert.equal(role(env, 'degas_edgar_988', 'gender'), 'dimension', 'Male, on the one row');
+    assert.equal(role(env, 'n06072_3704', 'medium'), 'dimension', 'Bronze');
+    assert.equal(role(env, 'n06072_3704_contributors', 'display_order'), 'ordinal');
+  });
+
+  it('reads a plant census: sizes at each visit averaged, tag numbers as keys, a transect\'s X and Y as positions', async () => {
+    const env = await load('kleinhesselink-sagebrush-demography-sqlite');
+    for (const name of ['c1', 'ch', 'stem_d1']) assert.equal(additivity(env, 'status', name), 'non-additive', name);
+    assert.equal(additivity(env, 'status', 'infls'), 'additive', 'inflorescences counted');
+    assert.equal(role(env, 'plants', 'tag1'), 'identifier');
+    assert.equal(additivity(env, 'plants', 'X'), 'non-additive');
+  });
+});
+
+describe('semantics rules: the fifty-fourth set\'s rules stay off their look-alikes', function () {
+  this.timeout(120_000);
+  const found = (env: SemanticEnvironment, table: string, name: string) => env.semantics.columns.find((c) => c.table === table && c.column === name);
+
+  it('keeps a customer\'s orders summed, a code list without levels a category, seats of an aircraft a capacity', async () => {
+    const orders = Array.from({ length: 60 }, (_, i) => [i % 12, `2024-0${(i % 9) + 1}-1${i % 10}`, (10 + i * 3.5).toFixed(2), (i % 5) + 1].join(','));
+    const planes = Array.from({ length: 12 }, (_, i) => [`A3${i}0`, 150 + i * 10, 2000 + i].join(','));
+    const folder = makeFolder({
+      'orders.csv': ['id,date,total,quantity', ...orders].join('\n') + '\n',
+      'aircraft.csv': ['model,seats,year_built', ...planes].join('\n') + '\n',
+      'codes.md': '# Codes\n\n1 id - the customer (numeric: a number)\n2 quantity - items bought (numeric: from 1 to 5)\n',
+    });
+    try {
+      const env = await loadSemanticEnvironment(folder.root);
+      assert.equal(found(env, 'orders', 'total')?.additivity?.value, 'additive', 'a census rule needs readings, not money');
+      assert.notEqual(found(env, 'orders', 'quantity')?.role.value, 'ordinal', 'a range is no list of levels');
+      assert.equal(found(env, 'aircraft', 'seats')?.additivity?.value, 'semi-additive', 'no flights beside');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

@@ -244,6 +244,14 @@ function findHeader(grid: SheetGrid, width: number): HeaderBlock | undefined {
       r = next;
       continue;
     }
+    // A note over the table in a cell or two, often merged across it (BITRE's "More detailed information on flights
+    // and seats by route and city pairs can be found at" beside the page's address): a caption, not a group of columns.
+    const note = noteRow(grid.rows[r]);
+    if (note && next !== -1 && nonBlankCount(grid.rows[next]) >= 3 && nonBlankCount(grid.rows[next]) > nonBlankCount(grid.rows[r])) {
+      captions.push(note);
+      r = next;
+      continue;
+    }
     const numbered = numberedTitle(grid.rows[r]);
     if (numbered && widerRowWithin(grid.rows, r + 1, 3)) {
       captions.push(numbered);
@@ -333,6 +341,18 @@ function numberedTitle(row: CellRead[]): string | undefined {
   if (filled.length !== 2 || !(textOf(row[0]?.value ?? null) === filled[0])) return undefined;
   if (!/^(table|figure|chart)?\s*\d{1,3}[a-z]?[.:]?$/i.test(filled[0]) || !/^\S+(\s+\S+){2,}/.test(filled[1])) return undefined;
   return `${filled[0]} ${filled[1]}`;
+}
+
+/**
+ * A row of one to three filled cells, each a sentence (six words or more) or a web address: a note above a table. Its
+ * text, or none.
+ */
+function noteRow(row: CellRead[]): string | undefined {
+  const texts = row.map((cell) => textOf(cell?.value ?? null).trim()).filter((text) => text !== '');
+  if (texts.length === 0 || texts.length > 3) return undefined;
+  const sentence = (text: string) => text.split(/\s+/).length >= 6 && /[a-z]/.test(text);
+  const address = (text: string) => /^(https?:\/\/|www\.)\S+$/i.test(text);
+  return texts.every((text) => sentence(text) || address(text)) && texts.some(sentence) ? texts.join(' ') : undefined;
 }
 
 /** Whether a row with at least `cells` filled cells lies within a caption block's reach below `from`. */

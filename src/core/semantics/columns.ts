@@ -370,6 +370,33 @@ function versionPartOf(e: ColumnEvidence, n: Names): string | undefined {
 }
 
 /**
+ * The codes a dictionary declares for a column, as UCI's attribute lists write them: "(numeric: 0 - none, 1 - primary
+ * education (4th grade), 2 – 5th to 9th grade, …)" — three or more numbered levels; "(binary: "LE3" - less or equal
+ * to 3 or "GT3" - greater than 3)" — bands that compare; "(binary: "U" - urban or "R" - rural)", "(nominal: …)" —
+ * categories (a yes or a no is a flag's, not these).
+ */
+function declaredCodes(description: string): { kind: 'levels' | 'compared' | 'categories'; count: number; low: number; high: number; first: string } | undefined {
+  const kind = /\b(binary|nominal|numeric|ordinal)\s*:\s*(.*)$/i.exec(description);
+  if (!kind) return undefined;
+  const body = kind[2];
+  const declared = kind[1].toLowerCase();
+  if (declared === 'numeric' || declared === 'ordinal') {
+    const codes = [...body.matchAll(/(?:^|[,:]|\bor)\s*(\d{1,2})\s*[-–—]\s*\S/g)].map((m) => Number(m[1]));
+    if (codes.length < 3 || codes.some((c, i) => i > 0 && c !== codes[i - 1] + 1)) return undefined;
+    return { kind: 'levels', count: codes.length, low: codes[0], high: codes[codes.length - 1], first: body.split(',')[0].trim() };
+  }
+  if (/^\s*(yes|no|true|false)\b.*\b(yes|no|true|false)\b/i.test(body)) return undefined;
+  const first = body.split(/\s+or\s+|,/)[0].trim();
+  if (declared === 'binary' && /\b(less|greater|more|fewer|under|over|below|above)\b|[<>≤≥]/i.test(body)) return { kind: 'compared', count: 2, low: 0, high: 0, first };
+  return { kind: 'categories', count: 0, low: 0, high: 0, first: `${declared} codes (${first})` };
+}
+
+/** A scale its dictionary anchors at both ends ("numeric: from 1 - very low to 5 - very high"): a rating. */
+function describedRating(description: string | undefined): boolean {
+  return description !== undefined && /\bfrom\s+\d{1,2}\s*[-–—]\s*[a-z][a-z ]*?\s+to\s+\d{1,2}\s*[-–—]\s*[a-z]/i.test(description);
+}
+
+/**
  * A questionnaire's item answered on a short scale (`c5_team_alignment` 1–7, `b3_nsm_defined` 1–5), beside at least two
  * more such items: a rating, averaged, whatever its words name (a team, a use).
  */
@@ -612,6 +639,13 @@ const timeRules: Rule[] = [
     if (column.type !== 'integer' || table.columns[0] !== column || column.nullFraction > 0 || min < 1800 || max > 2100) return undefined;
     if (table.rowCount < 10 || column.distinctCount !== table.rowCount || max - min + 1 !== table.rowCount) return undefined;
     return { role: 'time', rule: 'time:year-number', confidence: 0.65, why: `the first column, every year from ${min} to ${max} once: the year of each row`, time: { storage: 'year', grain: 'year', layout: 'YYYY', min: String(min), max: String(max), isoExpression: "printf('%04d-01-01', {col})" } };
+  },
+  // A year written `y` after the kind of year (BITRE's `fin_y` and `cal_y`, 1991–2026: the financial and the calendar
+  // year of each month): a year.
+  (e, n) => {
+    const { column } = e;
+    if (column.type !== 'integer' || n.tokens.length !== 2 || n.last !== 'y' || !/^(fin|cal|fiscal|financial|calendar|acad|academic|school|tax|water|crop|season|model)$/.test(n.tokens[0]) || num(column.min) < 1800 || num(column.max) > 2100) return undefined;
+    return { role: 'time', rule: 'time:year-number', confidence: 0.65, why: `named ${column.name}, integers ${column.min}–${column.max}: the ${n.tokens[0]} year of each row`, time: { storage: 'year', grain: 'year', layout: 'YYYY', min: String(column.min), max: String(column.max), isoExpression: "printf('%04d-01-01', {col})" } };
   },
   // A survey's or an election's cycle named by its year (`dsgn_cycle` 2017): a year, even where a file holds one cycle.
   (e, n) => {
@@ -1881,6 +1915,26 @@ const RULES: Rule[] = [
     if (e.declaredKey && (e.table.primaryKey?.length ?? 0) > 1 && numbering && e.column.type === 'integer') return { role: 'identifier', rule: 'identifier:key-numbering', confidence: 0.8, why: `named ${e.column.name}, part of the key the database declares: the number of a row within its parent`, identifier: 'primary-key' };
     return undefined;
   },
+  // A column its dictionary declares with its codes (UCI's "mother's education (numeric: 0 - none, 1 - primary
+  // education, … 4 - higher education)", "home address type (binary: "U" - urban or "R" - rural)"): levels in order
+  // where the codes are numbers or the labels compare (`LE3` less or equal to 3, `GT3` greater than 3), categories
+  // where the dictionary says binary or nominal; a scale anchored at its ends ("from 1 - very low to 5 - very high")
+  // is a rating, a measure.
+  (e) => {
+    const declared = e.dictionary ? declaredCodes(e.dictionary.description) : undefined;
+    if (!declared) return undefined;
+    const name = e.column.originalName || e.column.name;
+    if (declared.kind === 'levels' && isNumber(e.column) && num(e.column.min) >= declared.low && num(e.column.max) <= declared.high) return { role: 'ordinal', rule: 'ordinal:described-levels', confidence: 0.7, why: `named ${name}, described with ${declared.count} numbered levels in order (${declared.first}…)` };
+    if (declared.kind === 'compared') return { role: 'ordinal', rule: 'ordinal:described-levels', confidence: 0.6, why: `named ${name}, described with two bands that compare (${declared.first}…)` };
+    if (declared.kind === 'categories' && !isNumber(e.column) && e.column.distinctCount <= 50) return { role: 'dimension', rule: 'dimension:described-codes', confidence: 0.65, why: `named ${name}, described as ${declared.first}: a category` };
+    return undefined;
+  },
+  // The number on a tag fixed to a plant or an animal (`tag1`, `tag2` where it was replaced, `field_tag`): which one.
+  (e, n) => {
+    const { column } = e;
+    if (column.type !== 'integer' || n.last === undefined || !/^tag\d?$/.test(n.last) || num(column.min) < 0) return undefined;
+    return { role: 'identifier', rule: 'identifier:tag-number', confidence: 0.6, why: `named ${column.originalName || column.name}, whole numbers: the number on a tag that marks an individual`, identifier: 'code' };
+  },
   // A table of references (BibTeX's fields beside a title and an author): its fields mean what BibTeX says.
   (e, n) => {
     const field = bibliographicField(e, n);
@@ -1976,7 +2030,9 @@ const RULES: Rule[] = [
     const switchValue = column.type === 'integer' && column.distinctCount === 1 && column.nullFraction === 0 && (num(column.min) === 0 || num(column.min) === 1) && num(column.max) === num(column.min);
     // (A setting of a time or a length, `camera_delay` 0 seconds, `timeout`, is a quantity that happens to be 0 here.)
     const measured = hasAny(n.tokens, NON_ADDITIVE_WORDS) ?? hasAny(n.tokens, SEMI_ADDITIVE_WORDS) ?? hasAny(n.tokens, IDENTIFIER_WORDS) ?? hasAny(n.tokens, DIMENSION_WORDS) ?? hasAny(n.tokens, DURATION_WORDS) ?? (n.tokens.some((t) => /^(delay|lag|timeout|interval|offset|radius|distance|threshold)$/.test(t)) ? 'setting' : undefined);
-    if (switchValue && !counted && !measured && !(n.last !== undefined && HEAD_NON_ADDITIVE_WORDS.has(n.last))) return { role: 'flag', rule: 'flag:constant-switch', confidence: 0.5, why: `${column.min} on every row, named ${column.name}: a yes/no set the same everywhere` };
+    // (…nor an order, `display_order` 1 for the one contributor: a position.)
+    const ordered = n.last === 'order' || n.last === 'position' || n.last === 'rank';
+    if (switchValue && !counted && !measured && !ordered && !(n.last !== undefined && HEAD_NON_ADDITIVE_WORDS.has(n.last))) return { role: 'flag', rule: 'flag:constant-switch', confidence: 0.5, why: `${column.min} on every row, named ${column.name}: a yes/no set the same everywhere` };
     return undefined;
   },
   // Time zones (`tz` -5, `timezone` `America/Chicago`): a category of places' clocks, not a quantity.
@@ -2841,6 +2897,10 @@ const RULES: Rule[] = [
     // `first`, `last`, `full` qualify a person's name (`first_name`), not a title (`journal_full_title`).
     const personWord = n.tokens.find((t) => PERSON_NAME_WORDS.has(t) && (!NAME_QUALIFIERS.has(t) || n.tokens.includes('name') || n.tokens.includes('names')));
     if (!textWord && !personWord) return undefined;
+    // The name of a place (`birth.place.name` "Paris, France", `activePlaces[].placeName`): a place, not words for people.
+    // (…or of the items of a record's list of places, `activePlaces`; a table of places of its own names stations too.)
+    const placeOf = [...n.tokens, ...(e.table.parent ? nameTokens(e.table.originalName || '').slice(-1) : [])].some((t) => /^(place|places|birthplace|deathplace|location|locations|venue|venues)$/.test(t));
+    if (placeOf && textWord === 'name' && !personWord && f.meanLength <= 60) return { role: 'geo', rule: 'geo:place-name', confidence: 0.6, why: `named ${column.name}: the name of a place`, geo: 'city' };
     // Names written as codes, one per row (an assembly's `Amel_HAv3.1`, `iyAleTest2.1`): no spaces, digits in nearly
     // every one: they identify, as a code would.
     const shown = presentTexts(e).map((v) => v.trim());
@@ -3018,6 +3078,11 @@ const RULES: Rule[] = [
     const specified = otherOf(e);
     if (specified) return { role: 'text', rule: 'text:other-specify', confidence: 0.65, why: `named ${column.name} beside ${specified}: the "other, specify" answer to it, written by the respondent` };
     if (nonNull < 1) return { role: 'text', rule: 'text:empty', confidence: 0.3, why: 'every value is a placeholder for a missing one' };
+    // A record or two (a museum's one artwork and its artist): too few rows for a value to recur, so a category named
+    // as such (`gender`, `place_type`, `role`, `medium`, `classification`) is one by its name.
+    if (e.table.rowCount <= 3 && n.last !== undefined && (DIMENSION_WORDS.has(n.last) || CLASSIFICATION_WORDS.has(n.last)) && f.meanLength <= 40 && f.multiWord <= 0.5) {
+      return { role: 'dimension', rule: 'dimension:named-category', confidence: 0.5, why: `named ${column.name}, in a table of ${e.table.rowCount} row(s): a category by its name` };
+    }
     // Fractions of one written as text (`portion` 1, 1/2, 1/3, 1/4: a laureate's share of a prize): shares, averaged.
     if (fractionTexts(e)) {
       return { role: 'measure', rule: 'measure:fraction-values', confidence: 0.6, why: `fractions of one written as text (${column.samples.slice(0, 3).join(', ')}): shares` };
@@ -3350,11 +3415,21 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   if (parameterStem && evidence.table.columns.filter((c) => new RegExp(`^${parameterStem}_?\\d{1,2}$`).test((c.originalName || c.name).toLowerCase())).length >= 3) {
     return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:numbered-parameters' }, why: `named ${evidence.column.name} beside other numbered ${parameterStem}s: parameters of each row's formula, compared, not summed` };
   }
+  // Seats beside flights or passengers (BITRE's `seats_in` beside `flts_in` and `pax_in`): the seats the flights of a
+  // month offered, a flow added over months like the flights; an aircraft's or a hall's seats stay a capacity.
+  const flown = tokens.some((t) => /^(seats|berths)$/.test(t)) && evidence.table.columns.some((c) => c !== evidence.column && nameTokens(c.originalName || c.name).some((t) => /^(flts|flights|pax|passengers|departures|sailings|trips|journeys)$/.test(t)));
+  if (flown) return { value: 'additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:seats-flown' }, why: `named ${evidence.column.name} beside flights or passengers: the seats those flights offered, added over them` };
   // A nutrient or a pigment named alone, perhaps with how it was measured (`chla_n`, `po4_f`): a concentration in
   // each sample, averaged. (Days or tonnes of it, `days_no2`, `no2_emissions`, count or weigh.)
   const formula = hasAny(tokens, FORMULA_ANALYTES);
   if (formula && tokens.every((t) => FORMULA_ANALYTES.has(t) || /^[a-z]$/.test(t) || /^(conc|concentration|mg|ug|umol|mgl|ugl|filtered|total|dissolved)$/.test(t))) {
     return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:concentration' }, why: `named ${evidence.column.name}: the concentration of ${formula} in each sample, averaged, not summed` };
+  }
+  // A rating on a scale its dictionary anchors at both ends ("from 1 - very bad to 5 - excellent"), or a grade or a
+  // score it bounds ("first period grade (numeric: from 0 to 20)"): averaged, not summed.
+  const said = evidence.dictionary?.description;
+  if (describedRating(said) || (said !== undefined && /\b(grade|score|mark|rating)\b[^(]*\(numeric:\s*from\s+\d+\s+to\s+\d+/i.test(said))) {
+    return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:described-rating' }, why: `described as "${said}": a rating or a score on a bounded scale, averaged` };
   }
   const magnitude = magnitudeType(evidence);
   if (magnitude) return { value: 'non-additive', confidence: 0.7, source: { kind: 'rule', rule: 'additivity:magnitude-type' }, why: `named ${evidence.column.originalName || evidence.column.name} beside ${magnitude}: a magnitude of its type, on a logarithmic scale, averaged, not summed` };
@@ -3695,6 +3770,16 @@ export function decideAdditivity(evidence: ColumnEvidence): Fact<Additivity> {
   if (level) return { value: 'semi-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:table-level' }, why: `in ${evidence.table.originalName.replace(/^.*[\\/]/, '')}, named ${level}: a level at a moment, added across entities, not over time` };
   // A sensor's log (sensor.community's `sensor_id`, `sensor_type` SDS011, a `timestamp` every few minutes, and `P1`,
   // `P2`): each figure with no word of its own is what the sensor read at that moment, averaged, not summed.
+  // A census of marked individuals (a plant's `ID` on each of its visits, each visit dated): each figure with no word
+  // of its own is what the individual measured at that visit (`c1`, `ch`, `stem_d1`: its canopy and stem diameters),
+  // averaged, not summed. (Parts counted, `lv_stems`, and amounts keep their own words.)
+  const census = censusOfIndividuals(evidence.table);
+  if (census && tokens.length <= 2 && !/[a-z]{3,}s$/.test(tokens[tokens.length - 1] ?? '') && !hasAny(tokens, DURATION_WORDS) && !hasAny(tokens, COUNT_WORDS) && !hasAny(tokens, ADDITIVE_WORDS) && !hasAny(tokens, MONEY_WORDS) && !hasAny(tokens, SEMI_ADDITIVE_WORDS)) {
+    return { value: 'non-additive', confidence: 0.5, source: { kind: 'rule', rule: 'additivity:census-reading' }, why: `in a census of individuals (${census} on each of their dated visits): a measurement of one individual at a visit, averaged, not summed` };
+  }
+  // Positions on a plane (`X` and `Y` along and across a transect, in metres): coordinates, averaged, never summed.
+  const plane = tokens.length === 1 && /^(x|y|z|easting|northing)$/.test(tokens[0]) && ['x', 'y'].every((axis) => evidence.table.columns.some((c) => (c.originalName || c.name).trim().toLowerCase() === axis));
+  if (plane) return { value: 'non-additive', confidence: 0.6, source: { kind: 'rule', rule: 'additivity:plane-coordinate' }, why: `named ${evidence.column.name} beside the other axis: a position on a plane, averaged, not summed` };
   const sensor = sensorLog(evidence.table);
   // (A pulse's duration, `durP1`, adds up as time does.)
   if (sensor && tokens.length <= 2 && !hasAny(tokens, DURATION_WORDS) && !tokens.includes('dur') && !hasAny(tokens, COUNT_WORDS) && !hasAny(tokens, ADDITIVE_WORDS) && !hasAny(tokens, MONEY_WORDS)) return { value: 'non-additive', confidence: 0.55, source: { kind: 'rule', rule: 'additivity:sensor-reading' }, why: `in a sensor's log (${sensor} beside each reading's time): a reading at a moment, averaged, not summed` };
@@ -3740,6 +3825,17 @@ function magnitudeType(evidence: ColumnEvidence): string | undefined {
 }
 
 /** A table that logs a sensor's readings: a sensor's id or type column beside a datetime one. Returns the sensor's column. */
+/**
+ * The key of the individuals a table records visit by visit: an integer key named as one (`ID`, `plant_id`) that
+ * repeats over the rows, beside a column of dates named as such (`date`, `visit_date`): the key's name, or undefined.
+ */
+function censusOfIndividuals(table: TableProfile): string | undefined {
+  const dated = table.columns.some((c) => /^(date|visit_?date|survey_?date|census_?date|obs_?date|sample_?date)$/i.test((c.originalName || c.name).trim()) && (c.type === 'date' || c.type === 'text') && c.distinctCount >= 3);
+  if (!dated || table.rowCount < 20) return undefined;
+  const key = table.columns.find((c) => c.type === 'integer' && /^(id|plant_?id|tree_?id|animal_?id|individual_?id|ind_?id|tag_?id|bird_?id)$/i.test((c.originalName || c.name).trim()) && c.distinctCount >= 10 && c.distinctCount <= table.rowCount / 1.5);
+  return key?.originalName || key?.name;
+}
+
 function sensorLog(table: TableProfile): string | undefined {
   if (!table.columns.some((c) => c.type === 'datetime')) return undefined;
   return table.columns.find((c) => /^(sensor|sensor_?id|sensor_?type|device_?id|probe_?id)$/i.test((c.originalName || c.name).trim()))?.originalName;

@@ -139,9 +139,10 @@ function entriesIn(text: string, scope: string | undefined, known: ReadonlySet<s
       found.push(entry);
       continue;
     }
-    // A bullet: "- `name` (type, unit): description", "* **name** – description", "- name: description"; or a
+    // A bullet: "- `name` (type, unit): description", "* **name** – description", "- name: description"; a
+    // number without its point ("7 Medu - mother's education", as UCI's attribute lists write them); or a
     // numbered item: "29. `photo`: indication if a photo was taken (1) or not (0)".
-    const bullet = /^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:`([^`]+)`|\*\*([^*]+)\*\*|([A-Za-z_][\w.]*))\s*(?:\(([^)]*)\))?\s*(?::|\s[-–—=]\s|\s-\s?)\s*(.+)$/.exec(line);
+    const bullet = /^\s*(?:[-*+]|\d{1,3}[.)]?)\s+(?:`([^`]+)`|\*\*([^*]+)\*\*|([A-Za-z_][\w.]*))\s*(?:\(([^)]*)\))?\s*(?::|\s[-–—=]\s|\s-\s?)\s*(.+)$/.exec(line);
     if (bullet) {
       const column = (bullet[1] ?? bullet[2] ?? bullet[3]).trim();
       const entry: RawEntry = { column, description: stripMarkup(bullet[5]), source: line };

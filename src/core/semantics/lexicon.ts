@@ -289,7 +289,7 @@ export const PERSON_ROLE_WORDS = set('observer observers recorder recorders coll
 /** Categories that are areas (a grid `zone`, a `ward`, a study `site`): named by a country, they are that place. */
 export const SPATIAL_DIMENSION_WORDS = set('zone zones ward wards site sites station stations plot plots block blocks quadrat transect port ports');
 
-export const DIMENSION_WORDS = set('type typ kind category class subclass superclass subcategory subtype subfamily superfamily group status segment cluster channel genre division direction source sector industry department dept mode method species genus family tribe gender sex team referee result outcome plot site station zone block stake ward quadrat transect lane room floor owner operator vendor contractor brand manufacturer port season tournament competition league basis model methd');
+export const DIMENSION_WORDS = set('type typ kind category class subclass superclass subcategory subtype subfamily superfamily group status segment cluster channel genre division direction source sector industry department dept mode method species genus family tribe gender sex team referee result outcome plot site station zone block stake ward quadrat transect lane room floor owner operator vendor contractor brand manufacturer port season tournament competition league basis model methd role medium');
 
 // ---- measures and their additivity ----------------------------------------------------------------------------
 
@@ -367,7 +367,7 @@ export const NON_ADDITIVE_WORDS = set(
     'n50 l50 n90 l90 ' +
     // Stable-isotope ratios in delta notation (`c13`, `d13c`, `d15n`, `d18o`), per mil against a standard.
     'c13 d13c d15n n15 d18o o18 d2h d34s ' +
-    'temp temperature temperatures age index gini percap percapita ph millivolts velocity velocities parallax color colour salinity psu secchi flux fluxes margin probability prob density speed elevation altitude humidity pressure per capita gpa discount ' +
+    'temp temperature temperatures age index gini percap percapita ph millivolts velocity velocities parallax color colour salinity psu secchi flux fluxes margin probability prob density speed elevation altitude humidity pressure per capita gpa discount ele ' +
     // Weather readings written short (`humid`, `dewp`, `visib`), concentrations, readability scores.
     'humid dew dewp visib visibility concentration conc readability flesch kincaid gunning linsear smog coleman liau ' +
     // An election's majority: the winner's votes less the runner-up's, a margin.
