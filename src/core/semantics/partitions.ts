@@ -117,7 +117,10 @@ function columnHoldingPart(members: readonly TableProfile[], values: readonly st
       const part = values[i].toLowerCase();
       return c !== undefined && c.distinctCount === 1 && c.nullFraction === 0 && held !== '' && (held === part || held.startsWith(part) || part.startsWith(held));
     });
-    if (holds) return toSnakeIdentifier(column.name, 'part');
+    // (…and one value per file: `station_code` `apacpnut` in both `apacpnut2011.csv` and `apacpnut2012.csv` names the
+    // station of files that also vary by year, so it names no file.)
+    const held = new Set(members.map((m) => String(m.columns.find((x) => x.name === column.name)?.samples[0] ?? '').trim().toLowerCase()));
+    if (holds && held.size === members.length) return toSnakeIdentifier(column.name, 'part');
   }
   return undefined;
 }
