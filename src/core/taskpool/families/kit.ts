@@ -153,7 +153,8 @@ export function measures(context: FamilyContext, table: TableProfile, options: {
     .filter((c) => {
       const s = semanticsOf(context, table.name, c.name);
       // (Where an interval starts or ends, `tx_start` on a chromosome, is a position: its mean or correlation says little.)
-      if (s?.additivity?.source.kind === 'rule' && s.additivity.source.rule === 'additivity:interval-bound') return false;
+      // (…nor a position on a plane, `X` and `Y` along a transect: a coordinate by another name.)
+      if (s?.additivity?.source.kind === 'rule' && (s.additivity.source.rule === 'additivity:interval-bound' || s.additivity.source.rule === 'additivity:plane-coordinate')) return false;
       // (Nor a bound of a confidence interval, `cil` "… 95% C.I. lower": it moves with its estimate by construction.)
       if (confidenceBound(c, s?.description?.value)) return false;
       // (…nor its width, `confidence_interval`: how sure the estimate beside it is, not what it is; nor the logarithm
@@ -301,7 +302,8 @@ export function isCircular(column: ColumnProfile): boolean {
  */
 export function mixedQuantities(table: TableProfile, column: ColumnProfile, context?: FamilyContext): boolean {
   const rule = context ? semanticsOf(context, table.name, column.name)?.additivity?.source : undefined;
-  if (rule?.kind === 'rule' && (rule.rule === 'additivity:mixed-units' || rule.rule === 'additivity:mixed-quantities' || rule.rule === 'additivity:units-per-row')) return true;
+  // (…or a generic value beside a key of the measures each row holds, `measure_id`: a count and two percentages.)
+  if (rule?.kind === 'rule' && (rule.rule === 'additivity:mixed-units' || rule.rule === 'additivity:mixed-quantities' || rule.rule === 'additivity:units-per-row' || rule.rule === 'additivity:measure-key')) return true;
   // `value`, or a value named for where it comes from (`oracle_value`, `observed_value`), beside such a column.
   const last = humanize(column.originalName || column.name).toLowerCase().split(' ').pop() ?? '';
   if ((isValueColumn(column.originalName || column.name) || VALUE_HEADS.test(last)) && quantityColumn(table) !== undefined) return true;
@@ -1644,6 +1646,11 @@ export function englishWords(phrase: string): boolean {
   return !phrase.toLowerCase().split(/[^\p{L}]+/u).some((w) => FOREIGN_FUNCTION_WORDS.has(w));
 }
 
+/** The words of a table's name, lower-cased (`student_mat` → student, mat; `People` → people). */
+function nameTokensOf(table: string): string[] {
+  return table.toLowerCase().split(/[^a-z]+/).filter((w) => w !== '');
+}
+
 /**
  * A column as a question names it: its words (`unit_price` → "unit price"), a unit suffix in parentheses
  * ("capacity (MW)"), and for a code (`FTHG`) the data dictionary's short description when there is one
@@ -1694,7 +1701,12 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     const capitals = new Set((described.match(/\b[A-Z]{2,6}(?=s?\b)/g) ?? []).map((w) => w.toLowerCase()));
     if (words.length >= 1 && words.every((w) => /^[a-z]+$/.test(w))) return words.map((w) => (capitals.has(w) ? w.toUpperCase() : w)).join(' ');
   }
-  const opaque = isOpaqueCode(original) || isCrypticName(original) || abbreviated || numbered || prefixed || fieldCode;
+  // A name of one run-together word that its dictionary entry never writes (UCI's `Medu`, "mother's education";
+  // `famrel`, "quality of family relationships"): a short code the entry spells out. (`absences`, "number of school
+  // absences", and `traveltime`, "home to school travel time", are the entry's own words.)
+  const entry = /^[A-Za-z]{3,10}$/.test(original) ? semanticsOf(context, table, column.name)?.description?.value : undefined;
+  const spelledOut = entry !== undefined && !entry.toLowerCase().replace(/[^a-z]/g, '').includes(original.toLowerCase());
+  const opaque = isOpaqueCode(original) || isCrypticName(original) || abbreviated || numbered || prefixed || fieldCode || spelledOut;
   if (opaque) {
     const profile = context.profile.tables.find((t) => t.name === table);
     const described = semanticsOf(context, table, column.name)?.description?.value ?? (profile ? legendDescription(context.documents, profile, original) : undefined);
@@ -1702,7 +1714,10 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
       // The first sentence names the thing; the next ones say how it is measured ("Total Monthly Precipitation. Given in millimeters.").
       // (…a year may end it: "Respondent interviewed in 2010. Codes: …".)
       ?.replace(/^(.{8,}?[a-z)0-9])\.\s+["'“‘(]?[A-Z].*$/s, '$1')
-      .replace(/\s*\([^)]*\)\s*/g, ' ')
+      // (Asides inside asides, "(nominal: "teacher", civil "services" (e.g. administrative or police), …)": innermost first.)
+      .replace(/\s*\([^()]*\)\s*/g, ' ')
+      .replace(/\s*\([^()]*\)\s*/g, ' ')
+      .replace(/\s*\([^()]*\)\s*/g, ' ')
       // An aside left open, or closed after a nested quote (`(stored … ‘Unix epoch’. Converted …)`): cut at its start.
       .replace(/\s*\(.*$/, '')
       .replace(/[.:;,]+$/, '')
@@ -1721,7 +1736,10 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     // (…and what it stands for, after a semicolon, "…; proxy for ecosystem productivity", is no part of its name.)
     if (short && /\S\s*;\s*\S/.test(short)) short = short.split(';')[0].trim();
     // "Player's batting hand" in the People table: the row's noun is said elsewhere, "batting hand".
-    short = short?.replace(/^[a-z]+'s\s+/i, '');
+    // (Only the row's own noun: "mother's education" beside "father's education" needs its mother.)
+    const rowWords = new Set([...nameTokensOf(table), 'player', 'person', 'respondent', 'patient', 'student', 'pupil', 'user', 'customer', 'participant', 'subject', 'individual', 'household', 'member']);
+    const possessor = short ? /^([a-z]+)'s\s+/i.exec(short)?.[1].toLowerCase() : undefined;
+    if (possessor && (rowWords.has(possessor) || rowWords.has(`${possessor}s`))) short = short?.replace(/^[a-z]+'s\s+/i, '');
     // A description that quotes its term as TeX does (`` `English Language Learners' ``): the words, unquoted.
     short = short?.replace(/`([^`']+)'/g, '$1').replace(/[‘’](?=\s|$)|(?<=\s|^)[‘’]/g, '');
     // A description that goes on after a comma ("Total real gross domestic product, inflation-adjusted"): the words
@@ -2178,6 +2196,9 @@ function datedRows(context: FamilyContext, table: TableProfile): string | undefi
   return grain && /^(day|week|month|quarter|year)$/.test(grain) ? grain : undefined;
 }
 
+/** Nouns for people a file of one row per person is named for (`student-mat`, `patients_2019`), singular. */
+const PEOPLE_NOUNS = new Set(['student', 'pupil', 'patient', 'customer', 'client', 'employee', 'respondent', 'participant', 'member', 'person', 'player', 'athlete', 'driver', 'passenger', 'voter', 'applicant', 'user', 'subscriber', 'volunteer', 'donor']);
+
 /** Words for what a table tells about things, not for the things: `properties`, `details`, `stats`. */
 const ATTRIBUTE_WORDS = new Set(['properties', 'attributes', 'details', 'features', 'characteristics', 'info', 'information', 'profile', 'profiles', 'stats', 'statistics', 'traits', 'extras']);
 
@@ -2328,6 +2349,10 @@ export function rowName(context: FamilyContext, table: TableProfile): string | u
     }) : undefined;
     if (entity) return humanize(entity.originalName || entity.name).toLowerCase().replace(/ /g, '_');
   }
+  // A file named for the people it holds and a short qualifier (UCI's `student-mat`, `student-por`: the students of
+  // the mathematics and the Portuguese courses; `patients_2019`): its rows are those people, "students".
+  const pair = words.toLowerCase().split(' ');
+  if (pair.length === 2 && PEOPLE_NOUNS.has(pair[0]) && (pair[1].length <= 4 || /\d/.test(pair[1])) && !keyed.some((c) => /^(year|date|month)$/i.test(c.originalName || c.name))) return `${pair[0]}s`;
   // A file named for its frequency (`cloud-cover-daily`) over a panel of things, each once a day (a forecast point's
   // cover each day): its rows are "place-days", as an analyst counts them, not the file's name.
   if (/^(daily|weekly|monthly|quarterly|yearly|annual)$/.test(last.toLowerCase())) {

@@ -845,7 +845,7 @@ async function effectSize(context: FamilyContext, table: TableProfile, g: Groupi
   // A flag splits its rows into those it marks and the others, whatever code the file writes for yes.
   const marked = flagMark(context, g.table.name, g.column, 1);
   const split = marked ? `into those ${marked} and those not` : `by ${gName} (${g.column.type === 'boolean' ? 'true or false' : `${quoted(high)} and ${quoted(low)}`})`;
-  const question = `Split the ${rows} ${split}, keeping those with ${knownWords(mName)}. What is Cohen's d for ${mName}: the higher group's mean minus the lower group's, over the pooled sample standard deviation (n − 1 in each group)? Round to 2 decimals.`;
+  const question = `Split the ${rows} ${split}, keeping those with ${knownWords(mName)}. What is Cohen's d for ${mName}: the larger of the two groups' means minus the smaller, over the pooled sample standard deviation (n − 1 in each group)? Round to 2 decimals.`;
   if (!linted(question)) return undefined;
   return program.task({ family: statisticsEffectSizeFamily.id, parameters: { kind: 'effect-size', table: table.name, group: `${g.table.name}.${g.column.name}`, measure: m.name }, question, tables: source.tables, dependency: 'group-contrast', needs: statisticsEffectSizeFamily.needs });
 }
