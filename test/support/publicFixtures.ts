@@ -85,10 +85,12 @@ export const PUBLIC_FIXTURES = path.join(REPO, 'test', 'fixtures', 'public');
  * round 36.
  * `dev-53` (fifty-third, LABELS-53.md, five environments): 68.2% role and 65.2% additivity blind; read and used in
  * round 36 too.
- * A set added later and not yet looked at is `held-out`: the fifty-fourth set (LABELS-54.md), five environments, whose
+ * `dev-54` (fifty-fourth, LABELS-54.md, five environments): 76.7% role and 36.2% additivity blind; read and used in
+ * round 36 too.
+ * A set added later and not yet looked at is `held-out`: the fifty-fifth set (LABELS-55.md), three environments, whose
  * disagreements nobody has read; `npm run bench:semantics` reports every set.
  */
-export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'dev-21' | 'dev-22' | 'dev-23' | 'dev-24' | 'dev-25' | 'dev-26' | 'dev-27' | 'dev-28' | 'dev-29' | 'dev-30' | 'dev-31' | 'dev-32' | 'dev-33' | 'dev-34' | 'dev-35' | 'dev-36' | 'dev-37' | 'dev-38' | 'dev-39' | 'dev-40' | 'dev-41' | 'dev-42' | 'dev-43' | 'dev-44' | 'dev-45' | 'dev-46' | 'dev-47' | 'dev-48' | 'dev-49' | 'dev-50' | 'dev-51' | 'dev-52' | 'dev-53' | 'held-out';
+export type FixtureSet = 'rules' | 'dev' | 'dev-2' | 'dev-3' | 'dev-4' | 'dev-5' | 'dev-6' | 'dev-7' | 'dev-8' | 'dev-9' | 'dev-10' | 'dev-11' | 'dev-12' | 'dev-13' | 'dev-14' | 'dev-15' | 'dev-16' | 'dev-17' | 'dev-18' | 'dev-19' | 'dev-20' | 'dev-21' | 'dev-22' | 'dev-23' | 'dev-24' | 'dev-25' | 'dev-26' | 'dev-27' | 'dev-28' | 'dev-29' | 'dev-30' | 'dev-31' | 'dev-32' | 'dev-33' | 'dev-34' | 'dev-35' | 'dev-36' | 'dev-37' | 'dev-38' | 'dev-39' | 'dev-40' | 'dev-41' | 'dev-42' | 'dev-43' | 'dev-44' | 'dev-45' | 'dev-46' | 'dev-47' | 'dev-48' | 'dev-49' | 'dev-50' | 'dev-51' | 'dev-52' | 'dev-53' | 'dev-54' | 'held-out';
 
 export interface PublicFixture {
   name: string;
@@ -369,11 +371,14 @@ export const PUBLIC_ENVIRONMENTS: PublicFixture[] = [
   { name: 'ibis-astronaut-missions-parquet', set: 'dev-53' },
   { name: 'toronto-bids-procurement-csv', set: 'dev-53' },
   { name: 'reboothub-dji-drone-prices-jsonl', set: 'dev-53' },
-  { name: 'uci-student-performance-csv', set: 'held-out' },
-  { name: 'bitre-international-airline-activity-xlsx', set: 'held-out' },
-  { name: 'tate-collection-degas-json', set: 'held-out' },
-  { name: 'aemo-gasbb-actual-flows-csv', set: 'held-out' },
-  { name: 'kleinhesselink-sagebrush-demography-sqlite', set: 'held-out' },
+  { name: 'uci-student-performance-csv', set: 'dev-54' },
+  { name: 'bitre-international-airline-activity-xlsx', set: 'dev-54' },
+  { name: 'tate-collection-degas-json', set: 'dev-54' },
+  { name: 'aemo-gasbb-actual-flows-csv', set: 'dev-54' },
+  { name: 'kleinhesselink-sagebrush-demography-sqlite', set: 'dev-54' },
+  { name: 'iss-influnet-italy-flu-surveillance-csv', set: 'held-out' },
+  { name: 'ncbi-pathogen-ecoli-isolates-tsv', set: 'held-out' },
+  { name: 'policeuk-mozfest-street-crimes-json', set: 'held-out' },
 ];
 
 export function publicFixture(name: string): PublicFixture {
