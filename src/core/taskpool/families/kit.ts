@@ -1704,7 +1704,8 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   // A name of one run-together word that its dictionary entry never writes (UCI's `Medu`, "mother's education";
   // `famrel`, "quality of family relationships"): a short code the entry spells out. (`absences`, "number of school
   // absences", and `traveltime`, "home to school travel time", are the entry's own words.)
-  const entry = /^[A-Za-z]{3,10}$/.test(original) ? semanticsOf(context, table, column.name)?.description?.value : undefined;
+  // (One word run together, not words in camel case: `GeoType` is "geo type".)
+  const entry = /^[A-Za-z][a-z]{2,9}$/.test(original) ? semanticsOf(context, table, column.name)?.description?.value : undefined;
   const spelledOut = entry !== undefined && !entry.toLowerCase().replace(/[^a-z]/g, '').includes(original.toLowerCase());
   const opaque = isOpaqueCode(original) || isCrypticName(original) || abbreviated || numbered || prefixed || fieldCode || spelledOut;
   if (opaque) {
@@ -1723,6 +1724,8 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
       .replace(/[.:;,]+$/, '')
       // How the figure is rounded or what it leaves out is no part of its name ("… rounded to the nearest 10").
       .replace(/\s+(rounded to|excluding|excludes|expressed as|given in)\b.*$/i, '')
+      // …nor is the row it is said of ("The geography type for this entry").
+      .replace(/\s+(for|of|in) (this|each|the) (entry|row|record|item|line)$/i, '')
       .trim();
     // The words a description gives before the column's own code in brackets ("Number of patches (NP) of the focal
     // habitat class …"): the name the code stands for, "number of patches".
