@@ -1646,6 +1646,31 @@ export function englishWords(phrase: string): boolean {
   return !phrase.toLowerCase().split(/[^\p{L}]+/u).some((w) => FOREIGN_FUNCTION_WORDS.has(w));
 }
 
+/**
+ * Whether a name is made of two or more starts of a description's words, in their order (`medu`: "mother's
+ * education"; `famrel`: "quality of family relationships"), words between them skipped.
+ */
+function abbreviates(name: string, description: string): boolean {
+  const words = description.toLowerCase().split(/[^a-z]+/).filter((w) => w !== '');
+  const memo = new Map<string, boolean>();
+  const from = (i: number, j: number, parts: number): boolean => {
+    if (i === name.length) return parts >= 2;
+    const key = `${i} ${j} ${Math.min(parts, 2)}`;
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    let found = false;
+    for (let w = j; w < words.length && !found; w++) {
+      for (let k = 1; k <= words[w].length && i + k <= name.length && !found; k++) {
+        if (name.slice(i, i + k) !== words[w].slice(0, k)) break;
+        found = from(i + k, w + 1, parts + 1);
+      }
+    }
+    memo.set(key, found);
+    return found;
+  };
+  return from(0, 0, 0);
+}
+
 /** The words of a table's name, lower-cased (`student_mat` → student, mat; `People` → people). */
 function nameTokensOf(table: string): string[] {
   return table.toLowerCase().split(/[^a-z]+/).filter((w) => w !== '');
@@ -1706,7 +1731,9 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   // absences", and `traveltime`, "home to school travel time", are the entry's own words.)
   // (One word run together, not words in camel case: `GeoType` is "geo type".)
   const entry = /^[A-Za-z][a-z]{2,9}$/.test(original) ? semanticsOf(context, table, column.name)?.description?.value : undefined;
-  const spelledOut = entry !== undefined && !entry.toLowerCase().replace(/[^a-z]/g, '').includes(original.toLowerCase());
+  // (…built from the starts of the entry's words in order, `m`+`edu`, `fam`+`rel`, `go`+`out`: a word of its own,
+  // `amount` beside "Price of the order line in EUR", is no such code.)
+  const spelledOut = entry !== undefined && !entry.toLowerCase().replace(/[^a-z]/g, '').includes(original.toLowerCase()) && abbreviates(original.toLowerCase(), entry);
   const opaque = isOpaqueCode(original) || isCrypticName(original) || abbreviated || numbered || prefixed || fieldCode || spelledOut;
   if (opaque) {
     const profile = context.profile.tables.find((t) => t.name === table);
