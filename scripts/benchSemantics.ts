@@ -89,6 +89,14 @@ export function labelledColumns(env: SemanticEnvironment, labels: ColumnLabel[])
     const above = parent ? pathOf(parent) : '';
     return [above, own].filter(Boolean).join('.');
   };
+  // The semantics of a column a label names, recorded as matched; false where the profile has none.
+  const match = (label: ColumnLabel, table: string, column: string): boolean => {
+    const semantics = env.semantics.columns.find((c) => c.table === table && c.column === column);
+    if (!semantics) return false;
+    const rule = semantics.role.source.kind === 'rule' ? semantics.role.source.rule : semantics.role.source.kind;
+    matched.push({ label, table, column, role: semantics.role.value, additivity: semantics.additivity?.value, grain: semantics.time?.grain, rule, why: semantics.role.why });
+    return true;
+  };
   for (const label of labels) {
     const pattern = filePattern(label.file);
     const tables = env.profile.tables.filter((t) => {
@@ -105,13 +113,7 @@ export function labelledColumns(env: SemanticEnvironment, labels: ColumnLabel[])
       const banner = named ? [] : bannerNamed(table.columns, label.column.trim(), labels.filter((l) => l.file === label.file && l.table === label.table).map((l) => l.column.trim()));
       const single = named ?? firstValueNamed(table.columns, label.column.trim()) ?? headerTopNamed(table.columns, label.column.trim());
       const columns = named ? [named] : banner.length > 0 ? banner : single ? [single] : [];
-      for (const column of columns) {
-        const semantics = env.semantics.columns.find((c) => c.table === table.name && c.column === column.name);
-        if (!semantics) continue;
-        found++;
-        const rule = semantics.role.source.kind === 'rule' ? semantics.role.source.rule : semantics.role.source.kind;
-        matched.push({ label, table: table.name, column: column.name, role: semantics.role.value, additivity: semantics.additivity?.value, grain: semantics.time?.grain, rule, why: semantics.role.why });
-      }
+      for (const column of columns) if (match(label, table.name, column.name)) found++;
     }
     // A field of an array's items named by its first item (`activePlaces[0].name`, `subjects.children[0].children[1].id`):
     // the column of the table the loader made of those items (`…_active_places.name`), whichever item the label names.
@@ -121,11 +123,7 @@ export function labelledColumns(env: SemanticEnvironment, labels: ColumnLabel[])
       const field = label.column.slice(cut + 2);
       for (const table of env.profile.tables.filter((t) => pattern.test(t.sourceFile) && t.parent && pathOf(t) === path)) {
         const column = table.columns.find((c) => c.originalName === field);
-        const semantics = column && env.semantics.columns.find((c) => c.table === table.name && c.column === column.name);
-        if (!column || !semantics) continue;
-        found++;
-        const rule = semantics.role.source.kind === 'rule' ? semantics.role.source.rule : semantics.role.source.kind;
-        matched.push({ label, table: table.name, column: column.name, role: semantics.role.value, additivity: semantics.additivity?.value, grain: semantics.time?.grain, rule, why: semantics.role.why });
+        if (column && match(label, table.name, column.name)) found++;
       }
     }
     if (found > 0) continue;

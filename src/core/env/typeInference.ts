@@ -134,7 +134,7 @@ function dateFormatsOf(value: string): { formats: number; time: boolean } | unde
     if (m && validDay(monthNumber(m[2]), Number(m[1])) && validTime(m, 4)) return { formats: D_MON_Y, time: m[4] !== undefined };
     return periodFormatOf(value);
   }
-  if (value.length >= 25 && value.charCodeAt(3) === 44 /* , */) {
+  if (value.length >= 20 && value.charCodeAt(3) === 44 /* , */) {
     const m = RFC_2822_PATTERN.exec(value);
     if (m && validDay(monthNumber(m[2]), Number(m[1]))) return { formats: RFC_2822, time: true };
   }

@@ -1647,6 +1647,19 @@ export function englishWords(phrase: string): boolean {
 }
 
 /**
+ * A description without its asides in brackets, asides inside asides too, innermost first ("mother's job (nominal:
+ * "teacher", civil "services" (e.g. administrative or police), …)" → "mother's job").
+ */
+function withoutAsides(text: string): string {
+  let out = text;
+  for (let before = ''; before !== out; ) {
+    before = out;
+    out = out.replace(/\s*\([^()]*\)\s*/g, ' ');
+  }
+  return out;
+}
+
+/**
  * Whether a name is made of two or more starts of a description's words, in their order (`medu`: "mother's
  * education"; `famrel`: "quality of family relationships"), words between them skipped.
  */
@@ -1669,11 +1682,6 @@ function abbreviates(name: string, description: string): boolean {
     return found;
   };
   return from(0, 0, 0);
-}
-
-/** The words of a table's name, lower-cased (`student_mat` → student, mat; `People` → people). */
-function nameTokensOf(table: string): string[] {
-  return table.toLowerCase().split(/[^a-z]+/).filter((w) => w !== '');
 }
 
 /**
@@ -1738,16 +1746,11 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
   if (opaque) {
     const profile = context.profile.tables.find((t) => t.name === table);
     const described = semanticsOf(context, table, column.name)?.description?.value ?? (profile ? legendDescription(context.documents, profile, original) : undefined);
-    let short = described
-      // The first sentence names the thing; the next ones say how it is measured ("Total Monthly Precipitation. Given in millimeters.").
-      // (…a year may end it: "Respondent interviewed in 2010. Codes: …".)
-      ?.replace(/^(.{8,}?[a-z)0-9])\.\s+["'“‘(]?[A-Z].*$/s, '$1')
-      // (Asides inside asides, "(nominal: "teacher", civil "services" (e.g. administrative or police), …)": innermost first.)
-      .replace(/\s*\([^()]*\)\s*/g, ' ')
-      .replace(/\s*\([^()]*\)\s*/g, ' ')
-      .replace(/\s*\([^()]*\)\s*/g, ' ')
+    // The first sentence names the thing; the next ones say how it is measured ("Total Monthly Precipitation. Given in millimeters.").
+    // (…a year may end it: "Respondent interviewed in 2010. Codes: …".)
+    let short = (described === undefined ? undefined : withoutAsides(described.replace(/^(.{8,}?[a-z)0-9])\.\s+["'“‘(]?[A-Z].*$/s, '$1')))
       // An aside left open, or closed after a nested quote (`(stored … ‘Unix epoch’. Converted …)`): cut at its start.
-      .replace(/\s*\(.*$/, '')
+      ?.replace(/\s*\(.*$/, '')
       .replace(/[.:;,]+$/, '')
       // How the figure is rounded or what it leaves out is no part of its name ("… rounded to the nearest 10").
       .replace(/\s+(rounded to|excluding|excludes|expressed as|given in)\b.*$/i, '')
@@ -1767,7 +1770,7 @@ export function columnPhrase(context: FamilyContext, table: string, column: Colu
     if (short && /\S\s*;\s*\S/.test(short)) short = short.split(';')[0].trim();
     // "Player's batting hand" in the People table: the row's noun is said elsewhere, "batting hand".
     // (Only the row's own noun: "mother's education" beside "father's education" needs its mother.)
-    const rowWords = new Set([...nameTokensOf(table), 'player', 'person', 'respondent', 'patient', 'student', 'pupil', 'user', 'customer', 'participant', 'subject', 'individual', 'household', 'member']);
+    const rowWords = new Set([...humanize(table).toLowerCase().split(' '), 'player', 'person', 'respondent', 'patient', 'student', 'pupil', 'user', 'customer', 'participant', 'subject', 'individual', 'household', 'member']);
     const possessor = short ? /^([a-z]+)'s\s+/i.exec(short)?.[1].toLowerCase() : undefined;
     if (possessor && (rowWords.has(possessor) || rowWords.has(`${possessor}s`))) short = short?.replace(/^[a-z]+'s\s+/i, '');
     // A description that quotes its term as TeX does (`` `English Language Learners' ``): the words, unquoted.
